@@ -1,0 +1,18 @@
+"""pqlab: a reproducible lab for priority-queueing delay of EF traffic.
+
+A numba-jitted single-node engine (priority + WFQ queues, a particle-based
+transmission ring, a framed line), traffic generators, metrics and the
+analytical bounds of Ferrari, Pau and Raffaelli (GLOBECOM'01).
+"""
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+try:
+    __version__ = _version("pqlab")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+from .engine import simulate_arrivals
+from .model import Node, Queue
+
+__all__ = ["Node", "Queue", "simulate_arrivals", "__version__"]

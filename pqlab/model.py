@@ -1,0 +1,190 @@
+"""Configuration of the modelled node: its queues, transmission ring and line.
+
+The semantics these objects parameterise are the node contract of
+``shared/DESIGN.md`` (policer, queue admission with WFQ finish tags, scheduler to
+ring, ring particles, line framing, release). Every field is validated on
+construction; a bad value raises ``ValueError`` naming the field and its
+allowed range, so nothing invalid can reach the numba kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ._validate import check_choice, check_int, check_real
+from .framing import FRAMING_CODES
+
+QUEUE_KINDS = ("priority", "wfq")
+
+#: Cisco IOS default policing burst of the ``priority`` command: 200 ms of traffic at the rate.
+DEFAULT_POLICE_BURST_S = 0.2
+
+#: Upper limits that keep preallocated kernel buffers reasonable.
+MAX_LIMIT_PACKETS = 10_000_000
+MAX_RING_PARTICLES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Queue:
+    """One queue of the node's queueing system.
+
+    Parameters
+    ----------
+    kind : {"priority", "wfq"}
+        ``"priority"``: strict priority over every WFQ queue (at most one per node).
+        ``"wfq"``: self-clocked fair queueing with finish tags
+        ``F = max(V, F_last) + size * 8 / weight_bps`` (node contract rule 2).
+    limit_packets : int
+        Packets the queue holds waiting (packets in the ring do not count), >= 1.
+        An arrival to a full queue is dropped (drop code 2).
+    weight_bps : float, optional
+        WFQ weight as a configured bandwidth, bit/s (> 0). Required for ``"wfq"``,
+        not allowed for ``"priority"``.
+    police_rate_bps : float, optional
+        Token-bucket policer rate, bit/s (> 0). ``None``: no policer.
+    police_burst_bytes : float, optional
+        Bucket depth, bytes (> 0), full at time 0. Defaults to Cisco's 200 ms of
+        traffic at ``police_rate_bps`` (7500 bytes at 300 kbit/s) when a rate is set;
+        not allowed without a rate.
+    """
+
+    kind: str
+    limit_packets: int
+    weight_bps: float | None = None
+    police_rate_bps: float | None = None
+    police_burst_bytes: float | None = None
+
+    def __post_init__(self):
+        check_choice("kind", self.kind, QUEUE_KINDS)
+        check_int("limit_packets", self.limit_packets, 1, MAX_LIMIT_PACKETS)
+        if self.kind == "wfq":
+            if self.weight_bps is None:
+                raise ValueError("weight_bps must be a finite number > 0 for a 'wfq' queue, got None")
+            object.__setattr__(
+                self, "weight_bps", check_real("weight_bps", self.weight_bps, 0.0, strict_minimum=True)
+            )
+        elif self.weight_bps is not None:
+            raise ValueError(f"weight_bps must be None for a 'priority' queue, got {self.weight_bps!r}")
+        if self.police_rate_bps is None:
+            if self.police_burst_bytes is not None:
+                raise ValueError(
+                    "police_burst_bytes must be None when police_rate_bps is None, "
+                    f"got {self.police_burst_bytes!r}"
+                )
+        else:
+            rate = check_real("police_rate_bps", self.police_rate_bps, 0.0, strict_minimum=True)
+            object.__setattr__(self, "police_rate_bps", rate)
+            burst = self.police_burst_bytes
+            if burst is None:
+                burst = rate * DEFAULT_POLICE_BURST_S / 8.0
+            object.__setattr__(
+                self, "police_burst_bytes", check_real("police_burst_bytes", burst, 0.0, strict_minimum=True)
+            )
+
+    @property
+    def policed(self) -> bool:
+        """Whether the queue has a token-bucket policer."""
+        return self.police_rate_bps is not None
+
+
+@dataclass(frozen=True)
+class Node:
+    """A router output interface: queues, scheduler, transmission ring and line.
+
+    Parameters
+    ----------
+    line_rate_bps : float
+        Line rate, bit/s (> 0). For ATM the rate counts whole 53-byte cells.
+    framing : {"none", "atm-aal5", "ethernet"}
+        How an IP packet maps to wire bytes (see :func:`pqlab.framing.wire_bytes`).
+    ring_limit_particles : int
+        The transmission ring ("tx-ring-limit"), particles (>= 1). A packet may enter
+        while fewer than this many particles are in use.
+    particle_bytes : int
+        Size of one ring particle, bytes (>= 1).
+    queues : sequence of Queue
+        At least one queue, at most one of kind ``"priority"``. The index of a
+        queue in this sequence is the ``queue`` value of its packets.
+    """
+
+    line_rate_bps: float
+    framing: str
+    ring_limit_particles: int
+    particle_bytes: int
+    queues: tuple = field(default_factory=tuple)
+
+    def __post_init__(self):
+        object.__setattr__(
+            self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, 0.0, strict_minimum=True)
+        )
+        check_choice("framing", self.framing, tuple(FRAMING_CODES))
+        check_int("ring_limit_particles", self.ring_limit_particles, 1, MAX_RING_PARTICLES)
+        check_int("particle_bytes", self.particle_bytes, 1, 1_000_000)
+        try:
+            queues = tuple(self.queues)
+        except TypeError:
+            raise ValueError(f"queues must be a sequence of pqlab.Queue, got {self.queues!r}") from None
+        if not queues:
+            raise ValueError("queues must hold at least one pqlab.Queue, got an empty sequence")
+        for i, q in enumerate(queues):
+            if not isinstance(q, Queue):
+                raise ValueError(f"queues[{i}] must be a pqlab.Queue, got {type(q).__name__}")
+        n_priority = sum(q.kind == "priority" for q in queues)
+        if n_priority > 1:
+            raise ValueError(f"queues must hold at most one 'priority' queue, got {n_priority}")
+        object.__setattr__(self, "queues", queues)
+
+    @property
+    def priority_index(self) -> int:
+        """Index of the priority queue, or -1 if the node has none."""
+        for i, q in enumerate(self.queues):
+            if q.kind == "priority":
+                return i
+        return -1
+
+    def to_dict(self) -> dict:
+        """Plain-data form (JSON-serialisable) for provenance."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Node":
+        """Inverse of :meth:`to_dict`."""
+        data = dict(data)
+        data["queues"] = tuple(Queue(**q) for q in data.get("queues", ()))
+        return cls(**data)
+
+    @classmethod
+    def cisco7200_atm(
+        cls,
+        *,
+        ring_limit_particles: int = 5,
+        ef_police_rate_bps: float = 300e3,
+        be_weight_bps: float = 1.7e6,
+    ) -> "Node":
+        """The papers' router: a Cisco 7200 ATM PVC output interface.
+
+        2 Mbit/s line with AAL5/LLC-SNAP framing, a transmission ring of 5
+        particles of 512 bytes, queue 0 = priority (EF) limit 10 policed at
+        300 kbit/s (burst: IOS default 200 ms = 7500 bytes), queue 1 = one WFQ
+        best-effort queue of limit 64 (GLOBECOM'01, Sec. II and III).
+
+        Parameters
+        ----------
+        ring_limit_particles : int
+            tx-ring-limit, particles (the papers vary it in the TF-TANT slides).
+        ef_police_rate_bps : float
+            Priority-queue policing rate, bit/s.
+        be_weight_bps : float
+            WFQ weight of the best-effort queue, bit/s; with a single WFQ queue
+            its value does not change the schedule.
+        """
+        return cls(
+            line_rate_bps=2e6,
+            framing="atm-aal5",
+            ring_limit_particles=ring_limit_particles,
+            particle_bytes=512,
+            queues=(
+                Queue("priority", 10, police_rate_bps=ef_police_rate_bps),
+                Queue("wfq", 64, weight_bps=be_weight_bps),
+            ),
+        )
