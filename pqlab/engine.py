@@ -95,16 +95,19 @@ def _node_kernel(
     line_free_s = 0.0
     bits_per_s = line_rate_bps / 8.0
 
+    head_dep_s = np.inf  # departure of the ring's head packet; inf while the ring is empty
     i = 0
     while i < n or ring_len > 0:
-        if ring_len > 0 and (i >= n or departure_s[ring_buf[ring_head]] <= arrival_s[i]):
-            # Rule 5: the head's last bit leaves, its particles return.
-            now = departure_s[ring_buf[ring_head]]
+        if i >= n or head_dep_s <= arrival_s[i]:
+            # Rule 5: the head's last bit leaves, its particles return (before a
+            # simultaneous arrival).
+            now = head_dep_s
             used -= ring_particles[ring_head]
             ring_head += 1
             if ring_head == ring_limit_particles:
                 ring_head = 0
             ring_len -= 1
+            head_dep_s = departure_s[ring_buf[ring_head]] if ring_len > 0 else np.inf
             if queued_total == 0:
                 continue
         else:
@@ -178,6 +181,8 @@ def _node_kernel(
             start = line_free_s if line_free_s > now else now
             line_free_s = start + wire_bytes(size_bytes[p], framing_code) / bits_per_s
             departure_s[p] = line_free_s
+            if ring_len == 1:
+                head_dep_s = line_free_s
 
 
 def _queue_arrays(node: Node):
@@ -261,7 +266,8 @@ def simulate_arrivals(node: Node, arrival_s, size_bytes, queue) -> xr.Dataset:
         Dimension ``packet``; variables ``arrival``, ``ring_entry``,
         ``departure`` (seconds; NaN when dropped), ``size`` (bytes), ``queue``
         and ``drop`` (int8: 0 kept, 1 policed, 2 queue full), each with
-        ``units`` and ``long_name``.
+        ``units`` and ``long_name``. Read the last as ``ds["drop"]``:
+        ``ds.drop`` is xarray's method of that name.
 
     Raises
     ------
