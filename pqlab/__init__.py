@@ -12,7 +12,34 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0+unknown"
 
+from . import bounds, metrics, scenarios
 from .engine import simulate_arrivals
 from .model import Node, Queue
+from .scenario import Scenario, simulate
+from .traffic import (
+    UDP_IP_HEADER_BYTES,
+    CBRStream,
+    Deterministic,
+    Empirical,
+    Geometric,
+    PoissonStream,
+    TraceStream,
+    Uniform,
+)
 
-__all__ = ["Node", "Queue", "simulate_arrivals", "__version__"]
+__all__ = [
+    "Node",
+    "Queue",
+    "simulate_arrivals",
+    "__version__",
+    "CBRStream",
+    "PoissonStream",
+    "TraceStream",
+    "Deterministic",
+    "Uniform",
+    "Geometric",
+    "Empirical",
+    "UDP_IP_HEADER_BYTES",
+    "Scenario",
+    "simulate",
+]

@@ -1,0 +1,104 @@
+"""Engine speed benchmark: packets per second for the kernel alone and for the whole call.
+
+Scenarios: the papers' base case (1 EF CBR stream 300 kbit/s of 128-byte packets,
+20 BE CBR streams of 1000-byte payload at 110 kbit/s each overloading the 2 Mbit/s
+ATM line, 10,000 EF samples) and the same scenario run for about 10 million packets.
+Also measures the start-up of a fresh process (import to first result) with numba's
+on-disk cache cold and warm, and the peak resident memory.
+
+Run: ``python benchmarks/engine.py`` (``--quick`` for a 1-million-packet long run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import pqlab
+from pqlab import scenarios
+from pqlab.engine import run_kernel, validate_arrivals
+from pqlab.scenario import simulate
+from pqlab.traffic import merge_streams
+
+FIRST_RESULT = (
+    "import time; t0 = time.perf_counter(); import pqlab; "
+    "ds = pqlab.simulate_arrivals(pqlab.Node.cisco7200_atm(), [0.0], [128], [0]); "
+    "assert abs(ds.departure.values[0] - 0.636e-3) < 1e-12; "
+    "print(time.perf_counter() - t0)"
+)
+
+
+def _best_and_median(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), statistics.median(times)
+
+
+def bench_scenario(label, sc, repeats):
+    rng = np.random.default_rng(1)
+    t, s, q, _ = merge_streams(sc.streams, rng, sc.duration_s)
+    arrays = validate_arrivals(sc.node, t, s, q)
+    n = t.size
+    run_kernel(sc.node, *(a[:100] for a in arrays))  # compile / load from cache outside the timing
+    gen_best, _ = _best_and_median(lambda: merge_streams(sc.streams, np.random.default_rng(1), sc.duration_s),
+                                   repeats)
+    kern_best, kern_med = _best_and_median(lambda: run_kernel(sc.node, *arrays), repeats)
+    whole_best, whole_med = _best_and_median(lambda: simulate(sc, seed=1), repeats)
+    print(f"{label}: {n:,} packets")
+    print(f"  generation (merge_streams)        {gen_best * 1e3:9.1f} ms")
+    print(f"  kernel alone                      {kern_best * 1e3:9.1f} ms  "
+          f"{n / kern_best / 1e6:6.1f} Mpkt/s best, {n / kern_med / 1e6:6.1f} median")
+    print(f"  simulate(): generation + kernel + Dataset "
+          f"{whole_best * 1e3:9.1f} ms  {n / whole_best / 1e6:6.1f} Mpkt/s best, {n / whole_med / 1e6:6.1f} median")
+    return n / kern_best, n / whole_best
+
+
+def bench_startup():
+    """Fresh-process import-to-first-result time, numba cache cold then warm."""
+    cache = tempfile.mkdtemp(prefix="pqlab-numba-cache-")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    try:
+        cold = float(subprocess.run([sys.executable, "-c", FIRST_RESULT], env=env, check=True,
+                                    capture_output=True, text=True).stdout)
+        warm = [float(subprocess.run([sys.executable, "-c", FIRST_RESULT], env=env, check=True,
+                                     capture_output=True, text=True).stdout) for _ in range(3)]
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print("start-up, fresh process, import pqlab to first result:")
+    print(f"  numba cache cold (compiles)        {cold:6.2f} s")
+    print(f"  numba cache warm (median of 3)     {statistics.median(warm):6.2f} s")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1-million-packet long run, fewer repeats")
+    args = parser.parse_args(argv)
+    print(f"pqlab {pqlab.__version__}, numpy {np.__version__}, python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} cores (the kernel uses one)")
+    base = scenarios.base_case()
+    bench_scenario("papers' base case, 10,000 EF samples", base, repeats=5)
+    target = 1_000_000 if args.quick else 10_000_000
+    t, _, _, flow = merge_streams(base.streams, np.random.default_rng(1), base.duration_s)
+    per_ef = t.size / np.count_nonzero(flow == scenarios.REFERENCE_FLOW)
+    long_case = scenarios.base_case(n_ef_samples=int(target / per_ef))
+    bench_scenario(f"long run (~{target / 1e6:.0f} million packets)", long_case, repeats=2 if args.quick else 3)
+    bench_startup()
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory of this process: {peak_mib:,.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,620 @@
+"""Traffic: packet size distributions and streams turned into sorted arrival arrays.
+
+A *size distribution* draws IP payload or packet lengths (bytes); a *stream*
+turns one into arrival times (seconds) and IP lengths for one queue and flow.
+Everything is vectorised with numpy and all randomness comes from a
+``numpy.random.Generator`` passed in, so a seed fixes every array.
+
+The papers' EF reference stream is a :class:`CBRStream` of 128-byte packets at
+300 kbit/s; their best-effort (BE) streams are constant-rate UDP streams whose
+single packet size is drawn from a distribution (``size_per="stream"``), with
+the UDP/IP header (:data:`UDP_IP_HEADER_BYTES`) added to the drawn payload.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ._validate import check_array, check_choice, check_int, check_real
+from .engine import MAX_SIZE_BYTES
+
+#: UDP (8) + IPv4 (20) header, bytes: add it when a size is a UDP payload.
+UDP_IP_HEADER_BYTES = 28
+
+#: Largest number of packets one stream may generate (guards memory).
+MAX_STREAM_PACKETS = 200_000_000
+
+#: Tolerance on the last value of an :class:`Empirical` CDF (must be 1).
+CDF_TOLERANCE = 1e-9
+
+#: Smallest ``P(size <= max_bytes)`` a :class:`Geometric` may have, so that
+#: redrawing the truncated values costs at most 100 draws per packet.
+MIN_GEOMETRIC_ACCEPTANCE = 0.01
+
+SIZE_PER_CHOICES = ("packet", "stream")
+
+
+def _set(obj, name, value):
+    object.__setattr__(obj, name, value)
+
+
+def _check_rng(rng) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    return rng
+
+
+def _check_sorted(name: str, values: np.ndarray) -> None:
+    bad = np.flatnonzero(np.diff(values) < 0)
+    if bad.size:
+        i = int(bad[0]) + 1
+        raise ValueError(
+            f"{name} must be sorted in non-decreasing order, "
+            f"got {values[i]!r} after {values[i - 1]!r} at index {i}"
+        )
+
+
+def _check_packet_count(n_packets: float) -> None:
+    if n_packets > MAX_STREAM_PACKETS:
+        raise ValueError(
+            f"duration_s is too long: the stream would generate about {n_packets:.3g} packets, "
+            f"more than {MAX_STREAM_PACKETS}"
+        )
+
+
+class _Plain:
+    """``to_dict`` for the dataclasses of this module (``"type"`` + fields)."""
+
+    def to_dict(self) -> dict:
+        """Plain-data (JSON-serialisable) form with a ``"type"`` key; inverse: ``*_from_dict``."""
+        out = {"type": type(self).__name__}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, _Plain):
+                value = value.to_dict()
+            elif isinstance(value, np.ndarray):
+                value = value.tolist()
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+class SizeDistribution(_Plain):
+    """Base of the packet size distributions (sizes in bytes, integers in ``[1, 65535]``)."""
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """Draw ``n`` sizes.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            Source of randomness.
+        n : int
+            Number of sizes (>= 0).
+
+        Returns
+        -------
+        numpy.ndarray of int64
+            Sizes, bytes.
+        """
+        return np.asarray(self._draw(_check_rng(rng), check_int("n", n, 0)), dtype=np.int64)
+
+    @property
+    def mean_bytes(self) -> float:  # pragma: no cover - overridden
+        """Exact mean size of the distribution, bytes."""
+        raise NotImplementedError
+
+    @property
+    def max_bytes(self) -> int:  # pragma: no cover - overridden
+        """Largest size the distribution can draw, bytes."""
+        raise NotImplementedError
+
+    def _draw(self, rng, n):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+def _check_size(name, value):
+    return check_int(name, value, 1, MAX_SIZE_BYTES)
+
+
+@dataclass(frozen=True)
+class Deterministic(SizeDistribution):
+    """Every draw is ``size_bytes``.
+
+    Parameters
+    ----------
+    size_bytes : int
+        The size, bytes, in ``[1, 65535]``.
+    """
+
+    size_bytes: int
+
+    def __post_init__(self):
+        _set(self, "size_bytes", _check_size("size_bytes", self.size_bytes))
+
+    @property
+    def mean_bytes(self) -> float:
+        return float(self.size_bytes)
+
+    @property
+    def max_bytes(self) -> int:
+        return self.size_bytes
+
+    def _draw(self, rng, n):
+        return np.full(n, self.size_bytes, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Uniform(SizeDistribution):
+    """Integer sizes uniform on ``{low_bytes, ..., high_bytes}`` (both inclusive).
+
+    Parameters
+    ----------
+    low_bytes, high_bytes : int
+        Bounds, bytes, ``1 <= low_bytes <= high_bytes <= 65535``.
+    """
+
+    low_bytes: int
+    high_bytes: int
+
+    def __post_init__(self):
+        low = _check_size("low_bytes", self.low_bytes)
+        _set(self, "low_bytes", low)
+        _set(self, "high_bytes", check_int("high_bytes", self.high_bytes, low, MAX_SIZE_BYTES))
+
+    @property
+    def mean_bytes(self) -> float:
+        return (self.low_bytes + self.high_bytes) / 2.0
+
+    @property
+    def max_bytes(self) -> int:
+        return self.high_bytes
+
+    def _draw(self, rng, n):
+        return rng.integers(self.low_bytes, self.high_bytes, size=n, endpoint=True)
+
+
+@dataclass(frozen=True)
+class Geometric(SizeDistribution):
+    """Shifted geometric sizes ``{min_bytes, min_bytes + 1, ...}`` truncated at ``max_bytes``.
+
+    Untruncated, ``P(size = min_bytes + k) = p (1 - p)^k`` with
+    ``p = 1 / (untruncated_mean_bytes - min_bytes + 1)``, whose mean is
+    ``untruncated_mean_bytes``. Draws above ``max_bytes`` are redrawn, so the
+    sizes follow that law conditioned on ``size <= max_bytes`` and their mean,
+    :attr:`mean_bytes`, is smaller than ``untruncated_mean_bytes``.
+
+    Parameters
+    ----------
+    untruncated_mean_bytes : float
+        Mean of the untruncated law, bytes, in ``[min_bytes, 65535]``, such that
+        ``P(size <= max_bytes) >= 0.01`` before truncation.
+    min_bytes : int
+        Smallest size, bytes, in ``[1, 65535]``.
+    max_bytes : int
+        Truncation point, bytes, in ``[min_bytes, 65535]``.
+    """
+
+    untruncated_mean_bytes: float
+    min_bytes: int = 1
+    max_bytes: int = 1500
+
+    def __post_init__(self):
+        low = _check_size("min_bytes", self.min_bytes)
+        _set(self, "min_bytes", low)
+        _set(self, "max_bytes", check_int("max_bytes", self.max_bytes, low, MAX_SIZE_BYTES))
+        mean = check_real("untruncated_mean_bytes", self.untruncated_mean_bytes, low, MAX_SIZE_BYTES)
+        _set(self, "untruncated_mean_bytes", mean)
+        if self._acceptance < MIN_GEOMETRIC_ACCEPTANCE:
+            raise ValueError(
+                f"untruncated_mean_bytes is too large for max_bytes={self.max_bytes}: "
+                f"P(size <= max_bytes) must be >= {MIN_GEOMETRIC_ACCEPTANCE}, got {self._acceptance:.3g}"
+            )
+
+    @property
+    def p(self) -> float:
+        """Success probability of the geometric law, ``1 / (untruncated_mean_bytes - min_bytes + 1)``."""
+        return 1.0 / (self.untruncated_mean_bytes - self.min_bytes + 1.0)
+
+    @property
+    def _q_pow_k(self) -> float:
+        """``(1 - p)^K``, ``K = max_bytes - min_bytes + 1``: the truncated-away probability."""
+        return (1.0 - self.p) ** (self.max_bytes - self.min_bytes + 1)
+
+    @property
+    def _acceptance(self) -> float:
+        return 1.0 - self._q_pow_k
+
+    @property
+    def mean_bytes(self) -> float:
+        """Exact mean of the truncated law, bytes.
+
+        ``min + q/p - K q^K / (1 - q^K)`` with ``q = 1 - p`` and
+        ``K = max_bytes - min_bytes + 1``.
+        """
+        p, q_k = self.p, self._q_pow_k
+        k = self.max_bytes - self.min_bytes + 1
+        return self.min_bytes + (1.0 - p) / p - k * q_k / (1.0 - q_k)
+
+    def _draw(self, rng, n):
+        out = rng.geometric(self.p, size=n) + (self.min_bytes - 1)
+        bad = np.flatnonzero(out > self.max_bytes)
+        while bad.size:
+            out[bad] = rng.geometric(self.p, size=bad.size) + (self.min_bytes - 1)
+            bad = bad[out[bad] > self.max_bytes]
+        return out
+
+
+@dataclass(frozen=True)
+class Empirical(SizeDistribution):
+    """Discrete sizes with a step CDF: ``P(size <= sizes_bytes[i]) = cdf[i]``.
+
+    Parameters
+    ----------
+    sizes_bytes : array_like of int
+        Support, bytes, strictly increasing, each in ``[1, 65535]`` (at least one).
+    cdf : array_like of float
+        Cumulative probabilities, one per size, in ``[0, 1]``, non-decreasing,
+        the last equal to 1 within ``1e-9``. Stored, like ``sizes_bytes``, as a tuple.
+    """
+
+    sizes_bytes: tuple
+    cdf: tuple
+
+    def __post_init__(self):
+        sizes = check_array("sizes_bytes", self.sizes_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)
+        if sizes.size == 0:
+            raise ValueError("sizes_bytes must hold at least one size, got an empty array")
+        if np.any(np.diff(sizes) <= 0):
+            raise ValueError(f"sizes_bytes must be strictly increasing, got {sizes.tolist()!r}")
+        cdf = check_array("cdf", self.cdf, kind="float", minimum=0.0, maximum=1.0 + CDF_TOLERANCE)
+        if cdf.size != sizes.size:
+            raise ValueError(f"cdf must have one value per entry of sizes_bytes ({sizes.size}), got {cdf.size}")
+        if np.any(np.diff(cdf) < 0):
+            raise ValueError(f"cdf must be non-decreasing, got {cdf.tolist()!r}")
+        if abs(cdf[-1] - 1.0) > CDF_TOLERANCE:
+            raise ValueError(f"cdf must end at 1 (within {CDF_TOLERANCE}), got {cdf[-1]!r}")
+        _set(self, "sizes_bytes", tuple(sizes.tolist()))
+        _set(self, "cdf", tuple(cdf.tolist()))
+
+    @classmethod
+    def from_csv(cls, path) -> "Empirical":
+        """Read a CSV with columns ``size_bytes,cdf``; lines starting with ``#`` are comments.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file (its comment lines hold the data's provenance).
+        """
+        import pandas as pd
+
+        table = pd.read_csv(path, comment="#", skipinitialspace=True)
+        missing = {"size_bytes", "cdf"} - set(table.columns)
+        if missing:
+            raise ValueError(
+                f"path {str(path)!r} must be a CSV with columns size_bytes,cdf; missing {sorted(missing)}"
+            )
+        return cls(table["size_bytes"].to_numpy(), table["cdf"].to_numpy())
+
+    def pmf(self) -> np.ndarray:
+        """Probability of each size in ``sizes_bytes`` (the CDF's steps, last one closing to 1)."""
+        cdf = np.minimum(np.array(self.cdf), 1.0)
+        cdf[-1] = 1.0
+        return np.diff(cdf, prepend=0.0)
+
+    @property
+    def mean_bytes(self) -> float:
+        return float(np.dot(self.sizes_bytes, self.pmf()))
+
+    @property
+    def max_bytes(self) -> int:
+        return self.sizes_bytes[-1]
+
+    def _draw(self, rng, n):
+        return rng.choice(np.array(self.sizes_bytes, dtype=np.int64), size=n, p=self.pmf())
+
+
+# --------------------------------------------------------------------------- streams
+
+
+class Stream(_Plain):
+    """Base of the streams: packets of one flow into one queue of the node.
+
+    Subclasses have integer fields ``queue`` (index into ``node.queues``, >= 0)
+    and ``flow`` (flow id, >= 0) and a method :meth:`generate`.
+    """
+
+    def _check_ids(self):
+        _set(self, "queue", check_int("queue", self.queue, 0))
+        _set(self, "flow", check_int("flow", self.flow, 0))
+
+    def generate(self, rng: np.random.Generator, duration_s: float):
+        """Arrivals in ``[0, duration_s)``.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            Source of randomness.
+        duration_s : float
+            End of the generation window, seconds (> 0).
+
+        Returns
+        -------
+        arrival_s : numpy.ndarray of float64
+            Arrival times, seconds, non-decreasing.
+        size_bytes : numpy.ndarray of int64
+            IP lengths, bytes.
+        """
+        return self._generate(_check_rng(rng), check_real("duration_s", duration_s, 0.0, strict_minimum=True))
+
+    def _generate(self, rng, duration_s):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class _SizedStream(Stream):
+    """Shared part of the rate-driven streams (:class:`CBRStream`, :class:`PoissonStream`).
+
+    Fields ``rate_bps``, ``size``, ``queue``, ``flow``, ``header_bytes``,
+    ``size_per`` and ``start_s``; subclasses implement ``_arrivals``.
+    """
+
+    def _check_common(self):
+        _set(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
+        if not isinstance(self.size, SizeDistribution):
+            raise ValueError(
+                "size must be a size distribution (Deterministic, Uniform, Geometric, Empirical), "
+                f"got {type(self.size).__name__}"
+            )
+        self._check_ids()
+        _set(
+            self,
+            "header_bytes",
+            check_int("header_bytes", self.header_bytes, 0, MAX_SIZE_BYTES - self.size.max_bytes),
+        )
+        check_choice("size_per", self.size_per, SIZE_PER_CHOICES)
+        _set(self, "start_s", check_real("start_s", self.start_s, 0.0))
+
+    @property
+    def _mean_ip_bytes(self) -> float:
+        """Mean IP length with a fresh draw per packet, bytes (drawn size + header)."""
+        return self.size.mean_bytes + self.header_bytes
+
+    def _generate(self, rng, duration_s):
+        if self.size_per == "stream":
+            fixed = int(self.size.sample(rng, 1)[0]) + self.header_bytes
+            arrival = self._arrivals(rng, duration_s, float(fixed))
+            return arrival, np.full(arrival.shape[0], fixed, dtype=np.int64)
+        arrival = self._arrivals(rng, duration_s, self._mean_ip_bytes)
+        return arrival, self.size.sample(rng, arrival.shape[0]) + self.header_bytes
+
+    def _arrivals(self, rng, duration_s, ip_bytes):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class CBRStream(_SizedStream):
+    """Constant bit rate: one packet every ``ip_bytes * 8 / rate_bps`` seconds.
+
+    ``ip_bytes`` is the mean IP length (mean drawn size + ``header_bytes``), or
+    the stream's single size when ``size_per="stream"``; with fixed sizes the
+    interval is exactly ``size * 8 / rate_bps`` (3.41333 ms for 128 bytes at
+    300 kbit/s). Packet ``k`` arrives at ``start_s + phase + k * interval``.
+
+    Parameters
+    ----------
+    rate_bps : float
+        Bit rate counted on IP lengths, bit/s (> 0).
+    size : SizeDistribution
+        Packet (or UDP payload, see ``header_bytes``) sizes, bytes.
+    queue : int
+        Index into ``node.queues`` (>= 0).
+    flow : int
+        Flow id (>= 0).
+    phase_s : float, optional
+        Offset of the first packet after ``start_s``, seconds, in ``[0, interval)``.
+        ``None``: drawn uniformly in ``[0, interval)`` from the generator.
+    header_bytes : int
+        Bytes added to every drawn size (``UDP_IP_HEADER_BYTES`` for UDP payloads), >= 0.
+    size_per : {"packet", "stream"}
+        ``"packet"``: a fresh size per packet; ``"stream"``: one size drawn for
+        the whole stream (the papers' BE streams).
+    start_s : float
+        Start of the stream, seconds (>= 0).
+    """
+
+    rate_bps: float
+    size: SizeDistribution
+    queue: int
+    flow: int
+    phase_s: float | None = None
+    header_bytes: int = 0
+    size_per: str = "packet"
+    start_s: float = 0.0
+
+    def __post_init__(self):
+        self._check_common()
+        if self.phase_s is not None:
+            _set(self, "phase_s", check_real("phase_s", self.phase_s, 0.0))
+            if self.size_per == "packet":
+                self._phase(None, self._interval_s(self._mean_ip_bytes))
+
+    def _interval_s(self, ip_bytes: float) -> float:
+        return ip_bytes * 8.0 / self.rate_bps
+
+    def _phase(self, rng, interval_s: float) -> float:
+        if self.phase_s is None:
+            return interval_s * rng.random()
+        if self.phase_s >= interval_s:
+            raise ValueError(f"phase_s must be in [0, interval) = [0, {interval_s!r}) s, got {self.phase_s!r}")
+        return self.phase_s
+
+    def _arrivals(self, rng, duration_s, ip_bytes):
+        interval = self._interval_s(ip_bytes)
+        first = self.start_s + self._phase(rng, interval)
+        n = max(0.0, math.floor((duration_s - first) / interval) + 1.0)
+        _check_packet_count(n)
+        arrival = first + interval * np.arange(int(n), dtype=np.float64)
+        return arrival[arrival < duration_s]
+
+
+@dataclass(frozen=True)
+class PoissonStream(_SizedStream):
+    """Poisson arrivals (exponential gaps) at ``rate_bps / (8 * ip_bytes)`` packets/s.
+
+    ``ip_bytes`` is the mean IP length (mean drawn size + ``header_bytes``), or
+    the stream's single size when ``size_per="stream"``. The process runs from
+    ``start_s``: the number of packets in ``[start_s, duration_s)`` is Poisson
+    and, given it, their times are uniform on the window. Parameters are those
+    of :class:`CBRStream` without ``phase_s``.
+    """
+
+    rate_bps: float
+    size: SizeDistribution
+    queue: int
+    flow: int
+    header_bytes: int = 0
+    size_per: str = "packet"
+    start_s: float = 0.0
+
+    def __post_init__(self):
+        self._check_common()
+
+    def _arrivals(self, rng, duration_s, ip_bytes):
+        span_s = duration_s - self.start_s
+        if span_s <= 0:
+            return np.empty(0, dtype=np.float64)
+        expected = span_s * self.rate_bps / (8.0 * ip_bytes)
+        _check_packet_count(expected)
+        # A Poisson process on [start_s, duration_s): a Poisson number of points
+        # placed uniformly, sorted (their gaps are i.i.d. exponential).
+        arrival = self.start_s + np.sort(rng.uniform(0.0, span_s, rng.poisson(expected)))
+        return arrival[arrival < duration_s]
+
+
+@dataclass(frozen=True, eq=False)
+class TraceStream(Stream):
+    """Explicit packets (a trace): ``generate`` returns those arriving before ``duration_s``.
+
+    Parameters
+    ----------
+    arrival_s : array_like of float
+        Arrival times, seconds, finite, >= 0, non-decreasing.
+    size_bytes : array_like of int
+        IP lengths, bytes, in ``[1, 65535]``, one per arrival.
+    queue : int
+        Index into ``node.queues`` (>= 0).
+    flow : int
+        Flow id (>= 0).
+    """
+
+    arrival_s: np.ndarray
+    size_bytes: np.ndarray
+    queue: int
+    flow: int
+
+    def __post_init__(self):
+        arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
+        _check_sorted("arrival_s", arrival)
+        size = check_array("size_bytes", self.size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)
+        if size.shape != arrival.shape:
+            raise ValueError(f"size_bytes must have one value per arrival ({arrival.size}), got {size.size}")
+        for name, arr in (("arrival_s", arrival), ("size_bytes", size)):
+            arr.flags.writeable = False
+            _set(self, name, arr)
+        self._check_ids()
+
+    def __eq__(self, other):
+        if type(other) is not TraceStream:
+            return NotImplemented
+        return (self.queue, self.flow) == (other.queue, other.flow) and all(
+            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
+        )
+
+    def _generate(self, rng, duration_s):
+        n = int(np.searchsorted(self.arrival_s, duration_s, side="left"))
+        return self.arrival_s[:n].copy(), self.size_bytes[:n].copy()
+
+
+# --------------------------------------------------------------------------- merge, dicts
+
+
+def check_streams(streams) -> tuple:
+    """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream`."""
+    if not isinstance(streams, (list, tuple)):
+        raise ValueError(f"streams must be a list or tuple of streams, got {type(streams).__name__}")
+    for i, stream in enumerate(streams):
+        if not isinstance(stream, Stream):
+            raise ValueError(
+                f"streams[{i}] must be a stream (CBRStream, PoissonStream, TraceStream), "
+                f"got {type(stream).__name__}"
+            )
+    return tuple(streams)
+
+
+def merge_streams(streams, rng: np.random.Generator, duration_s: float):
+    """Generate every stream (in list order) and merge them by arrival time.
+
+    Ties keep list order (stable sort), so the result is fixed by the seed.
+
+    Parameters
+    ----------
+    streams : sequence of Stream
+        The streams.
+    rng : numpy.random.Generator
+        Source of randomness, used by the streams in order.
+    duration_s : float
+        End of the generation window, seconds (> 0).
+
+    Returns
+    -------
+    arrival_s : numpy.ndarray of float64
+        Arrival times, seconds, sorted.
+    size_bytes : numpy.ndarray of int64
+        IP lengths, bytes.
+    queue : numpy.ndarray of int64
+        Queue index of each packet.
+    flow : numpy.ndarray of int64
+        Flow id of each packet.
+    """
+    parts = []
+    for stream in check_streams(streams):
+        arrival, size = stream.generate(rng, duration_s)
+        n = arrival.shape[0]
+        parts.append((arrival, size, np.full(n, stream.queue, np.int64), np.full(n, stream.flow, np.int64)))
+    if not parts:
+        return tuple(np.empty(0, dtype) for dtype in (np.float64, np.int64, np.int64, np.int64))
+    arrival, size, queue, flow = (np.concatenate(columns) for columns in zip(*parts))
+    order = np.argsort(arrival, kind="stable")
+    return arrival[order], size[order], queue[order], flow[order]
+
+
+_SIZE_TYPES = {c.__name__: c for c in (Deterministic, Uniform, Geometric, Empirical)}
+_STREAM_TYPES = {c.__name__: c for c in (CBRStream, PoissonStream, TraceStream)}
+
+
+def _kwargs_for(data, registry):
+    kind = data.get("type") if isinstance(data, dict) else None
+    if kind not in registry:
+        raise ValueError(f"type must be one of {', '.join(map(repr, registry))}, got {kind!r}")
+    return registry[kind], {k: v for k, v in data.items() if k != "type"}
+
+
+def size_from_dict(data: dict) -> SizeDistribution:
+    """Inverse of ``SizeDistribution.to_dict``."""
+    cls, kwargs = _kwargs_for(data, _SIZE_TYPES)
+    return cls(**kwargs)
+
+
+def stream_from_dict(data: dict) -> Stream:
+    """Inverse of ``Stream.to_dict``."""
+    cls, kwargs = _kwargs_for(data, _STREAM_TYPES)
+    if "size" in kwargs:
+        kwargs["size"] = size_from_dict(kwargs["size"])
+    return cls(**kwargs)
