@@ -48,7 +48,7 @@ def _demo(args) -> int:
     print(f"pqlab {__version__} demo: {sc.name}, seed {args.seed}")
     print(f"  {ds.sizes['packet']:,} packets simulated in {elapsed:.2f} s (including numba start-up)")
     print(f"  EF reference packets after warm-up: {delay.size:,}; lost: {int(loss['lost'].sum())}")
-    print("  EF node delay (departure - arrival; no path model):")
+    print("  EF one-way delay (simulated C7200 node + the papers' uncongested path, pqlab.scenarios.paper_path):")
     for name in ("mean", "std", "min", "max"):
         print(f"    {name:>4}: {stats[name] * 1e3:8.3f} ms = {stats[name] / unit_s:6.2f} transmission units")
     print(f"  Table IV worst-case average bound for k = {k} ({be_ip_bytes}-byte BE packets, "
@@ -59,7 +59,7 @@ def _demo(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     fig = figures.delay_distribution(
         delay, unit_s=unit_s, bound_s=bound.w_s,
-        title=f"EF node delay, BE payload {args.be_payload_bytes} bytes (pqlab {__version__}, seed {args.seed})",
+        title=f"EF one-way delay, BE payload {args.be_payload_bytes} bytes (pqlab {__version__}, seed {args.seed})",
     )
     for path in figures.save(fig, out / "demo_ef_delay"):
         print(f"  wrote {path}")

@@ -11,10 +11,13 @@ from pqlab.traffic import UDP_IP_HEADER_BYTES
 def test_base_case_follows_table_i():
     sc = scenarios.base_case(be_payload_bytes=485, n_ef_samples=100)
     ef, *be = sc.streams
-    assert (ef.rate_bps, ef.size.size_bytes, ef.queue, ef.flow) == (300e3, 128, 0, 0)
+    # 300 kbit/s of 128-byte Ethernet frames = IP packets of 110 bytes every 3.4133 ms
+    assert (ef.size.size_bytes, ef.queue, ef.flow) == (110, 0, 0)
+    assert ef.size.size_bytes * 8 / ef.rate_bps == pytest.approx(128 * 8 / 300e3)
     assert len(be) == 20 and sum(s.rate_bps for s in be) > 2e6
     assert {s.size.size_bytes + s.header_bytes for s in be} == {485 + UDP_IP_HEADER_BYTES}
     assert sc.duration_s == pytest.approx(sc.warmup_s + 100 * 128 * 8 / 300e3)
+    assert len(sc.path.hops) == 2
     ds = pqlab.simulate(sc, seed=3)
     ef_after = (ds["flow"] == 0) & (ds.arrival >= sc.warmup_s)
     assert int(ef_after.sum()) == 100

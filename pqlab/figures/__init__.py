@@ -1,4 +1,9 @@
-"""Plotting functions (seaborn); notebooks and the CLI call these, never plot by hand."""
+"""Plotting functions (seaborn); notebooks and the CLI call these, never plot by hand.
+
+Common helpers live here; one submodule per paper section holds that section's
+figures (``background``, ``aggregation``, ``worst_case``), each function named
+after the artefact id it draws.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,148 @@
+"""Measure a scenario the way the papers did, and sweep it over parameters and seeds.
+
+The papers measure one EF *reference stream* (flow 0) over 10,000 packets after
+the node has reached steady congestion; :func:`reference_delay` and
+:func:`reference_ipdv` take exactly that sample from a simulated Dataset.
+:func:`sweep` runs a preset over a parameter grid and several seeds into one
+``xarray.Dataset`` (a dimension per parameter plus ``seed``) and
+:func:`across_seeds` turns it into mean and 95% confidence half-width.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import xarray as xr
+from scipy import stats
+
+from . import metrics
+from ._validate import check_int
+from .scenario import Scenario, simulate
+from .scenarios import REFERENCE_FLOW
+
+
+def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:
+    """The packets of ``flow`` that arrived after the scenario's warm-up (integer dtypes kept)."""
+    mask = (ds["flow"].values == flow) & (ds["arrival"].values >= scenario.warmup_s)
+    return ds.isel(packet=np.flatnonzero(mask))
+
+
+def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
+    """One-way delay (RFC 2679) of the reference flow's measured packets, seconds (NaN if lost).
+
+    ``departure - arrival`` at the simulated node plus ``scenario.path`` (see
+    :func:`pqlab.metrics.one_way_delay`).
+    """
+    return metrics.one_way_delay(measurement_window(ds, scenario, flow), scenario.path)
+
+
+def reference_ipdv(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
+    """IPDV (RFC 3393) of consecutive measured packets of the reference flow, seconds."""
+    return metrics.ipdv(measurement_window(ds, scenario, flow), flow, scenario.path)
+
+
+def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
+    """Mean, std, min, max of the reference delay and mean |IPDV|, seconds; loss ratio."""
+    delay = reference_delay(ds, scenario).values
+    ipdv = reference_ipdv(ds, scenario).values
+    kept = delay[np.isfinite(delay)]
+    return {
+        "delay_mean_s": float(kept.mean()) if kept.size else np.nan,
+        "delay_std_s": float(kept.std(ddof=1)) if kept.size > 1 else np.nan,
+        "delay_min_s": float(kept.min()) if kept.size else np.nan,
+        "delay_max_s": float(kept.max()) if kept.size else np.nan,
+        "ipdv_abs_mean_s": float(np.abs(ipdv).mean()) if ipdv.size else np.nan,
+        "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else np.nan,
+        "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else np.nan,
+    }
+
+
+def sweep(
+    make_scenario: Callable[..., Scenario],
+    grid: Mapping[str, Sequence],
+    seeds: Sequence[int] = (1,),
+    measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary,
+    *,
+    progress: bool = False,
+) -> xr.Dataset:
+    """Run ``make_scenario(**point)`` for every grid point and seed; collect ``measure``.
+
+    Parameters
+    ----------
+    make_scenario : callable
+        Builds a Scenario from keyword arguments named like the grid's keys
+        (e.g. ``pqlab.scenarios.base_case`` with grid ``{"be_payload_bytes": [...]}``).
+    grid : mapping of str to sequence
+        Parameter values; the result has one dimension per key, in order.
+    seeds : sequence of int
+        Seeds (>= 0); the result has a ``seed`` dimension.
+    measure : callable
+        ``measure(ds, scenario) -> {name: float}``; each name becomes a variable.
+    progress : bool
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    xarray.Dataset
+        Variables named by ``measure`` with dims ``(*grid, "seed")``; attrs record
+        the preset's name, the pqlab version and the scenario of the first point.
+    """
+    from tqdm.auto import tqdm
+
+    from . import __version__
+
+    if not grid:
+        raise ValueError("grid must name at least one parameter, got an empty mapping")
+    names = list(grid)
+    values = [list(grid[k]) for k in names]
+    for k, v in zip(names, values):
+        if not v:
+            raise ValueError(f"grid[{k!r}] must hold at least one value, got none")
+    seeds = [check_int("seeds", s, 0) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed, got none")
+    shape = [len(v) for v in values] + [len(seeds)]
+    out: dict[str, np.ndarray] = {}
+    first_json = ""
+    points = list(itertools.product(*(range(n) for n in shape)))
+    for idx in tqdm(points, disable=not progress, desc=getattr(make_scenario, "__name__", "sweep")):
+        kwargs = {k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}
+        sc = make_scenario(**kwargs)
+        first_json = first_json or sc.to_json()
+        for key, val in measure(simulate(sc, seed=seeds[idx[-1]]), sc).items():
+            out.setdefault(key, np.full(shape, np.nan))[idx] = val
+    dims = names + ["seed"]
+    return xr.Dataset(
+        {k: (dims, v, _attrs_for(k)) for k, v in out.items()},
+        coords={**{k: v for k, v in zip(names, values)}, "seed": seeds},
+        attrs={
+            "preset": getattr(make_scenario, "__name__", str(make_scenario)),
+            "pqlab_version": __version__,
+            "first_scenario": first_json,
+        },
+    )
+
+
+def _attrs_for(name: str) -> dict:
+    unit = "s" if name.endswith("_s") else "1"
+    return {"units": unit, "long_name": name.replace("_", " ")}
+
+
+def across_seeds(result: xr.Dataset, confidence: float = 0.95) -> xr.Dataset:
+    """Mean over ``seed`` and the half-width of its Student-t confidence interval.
+
+    Returns a Dataset with ``<var>`` (mean) and ``<var>_ci`` (half-width; NaN with one seed).
+    """
+    n = result.sizes["seed"]
+    mean = result.mean("seed", keep_attrs=True)
+    if n > 1:
+        half = result.std("seed", ddof=1) * stats.t.ppf(0.5 + confidence / 2, n - 1) / np.sqrt(n)
+    else:
+        half = xr.full_like(mean, np.nan)
+    for k in list(result.data_vars):
+        mean[f"{k}_ci"] = half[k]
+        mean[f"{k}_ci"].attrs = {**result[k].attrs, "long_name": f"{confidence:.0%} CI half-width of {k}"}
+    mean.attrs = dict(result.attrs, confidence=confidence, n_seeds=n)
+    return mean
