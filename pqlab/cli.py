@@ -4,6 +4,9 @@
 behind 20 BE CBR streams of 1000-byte payload on the Cisco 7200 ATM node),
 prints EF delay statistics next to the GLOBECOM'01 Table IV bound and writes a
 figure of the delay distribution.
+
+``pqlab reproduce`` runs every notebook of ``notebooks/`` with papermill and writes
+the figures and the paper-vs-reproduced report (``report.md``, ``report.html``).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import math
 import sys
 import time
 from pathlib import Path
+
+from . import paths
 
 
 def _demo(args) -> int:
@@ -70,6 +75,30 @@ def _demo(args) -> int:
     return 0 if np.isfinite(stats["mean"]) else 1
 
 
+def _reproduce(args) -> int:
+    from . import report
+    from .reproduce import run_all
+
+    result = run_all(
+        args.notebooks, quick=args.quick, out_dir=args.out, build_dir=args.build, seed=args.seed,
+        progress=not args.no_progress, paper_values=args.paper_values,
+    )
+    print("Verdicts per artefact:")
+    print(report.verdict_summary(result.report).to_string())
+    print("Notebooks (wall time):")
+    for run in result.runs:
+        print(f"  {run.name:<40} {run.status:<6} {run.seconds:8.1f} s")
+    if not result.runs:
+        print("  (no notebooks found)")
+    print(f"Report: {result.report_dir / 'report.md'} and report.html")
+    if not result.html_exported:
+        print("(nbconvert not installed: executed notebooks not written as HTML)")
+    for failure in result.failures:
+        print(f"pqlab: {failure}", file=sys.stderr)
+        print(f"  executed notebook: {failure.executed}", file=sys.stderr)
+    return 0 if result.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pqlab", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -80,6 +109,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", default="figures", help="output folder (default figures/)")
     demo.add_argument("--save-data", action="store_true", help="also write the per-packet Dataset as NetCDF")
     demo.set_defaults(func=_demo)
+
+    rep = sub.add_parser("reproduce", help="run every notebook and write the figures and the report")
+    rep.add_argument("--quick", action="store_true", help="fewer samples: a fast check, not the papers' numbers")
+    rep.add_argument("--seed", type=int, default=1, help="random seed passed to the notebooks (default 1)")
+    rep.add_argument("--out", default=str(paths.FIGURES), help=f"figures and report folder (default {paths.FIGURES})")
+    rep.add_argument("--build", default=str(paths.BUILD),
+                     help=f"executed notebooks and results folder (default {paths.BUILD})")
+    rep.add_argument("--notebooks", nargs="+", metavar="NAME",
+                     help="notebooks to run: names in notebooks/, .ipynb paths or folders (default all)")
+    rep.add_argument("--paper-values", metavar="CSV", default=None,
+                     help="the papers' values (default data/paper_values.csv)")
+    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rep.set_defaults(func=_reproduce)
     return parser
 
 

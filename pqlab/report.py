@@ -1,0 +1,573 @@
+"""Record reproduced numbers and compare them with the papers' values.
+
+Notebooks call :func:`record` (one number or shape claim) and :func:`record_figure`
+(the files written for an artefact); each call appends one JSON line to
+``<results_dir>/results.jsonl``. :func:`build_report` joins these records with the
+papers' values (``data/paper_values.csv``, read by :func:`load_paper_values`) on
+``(artefact, quantity)`` and writes ``report.md``, ``report.html`` and ``report.csv``.
+
+Verdicts
+--------
+The join is outer: every paper claim and every recorded result gets one row.
+If a quantity is recorded more than once, the last record wins.
+
+``reproduced``
+    Numeric claim: paper value and ours both present and
+    ``|ours - paper| / |paper| <= 10 %``. Qualitative claim (paper row with an empty
+    value): the result has ``shape_ok=True``.
+``shape only``
+    Numeric claim, ours outside 10 % (or recorded without a value) but ``shape_ok=True``:
+    the shape or trend the paper describes holds, the number does not.
+``differs``
+    Numeric claim outside 10 % without ``shape_ok=True``, or any claim with
+    ``shape_ok=False``.
+``missing``
+    A paper claim with no result ("not reproduced yet"), or with a result that carries
+    neither a comparable value nor a ``shape_ok`` judgement (its note is shown).
+``pqlab only``
+    A result with no paper row: listed for information, nothing to compare with.
+
+A paper value of 0 gives a relative difference of 0 % if ours is exactly 0, else an
+undefined one (NaN), which never counts as within 10 %.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import numbers
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from . import paths
+
+#: The results file inside a results folder.
+RESULTS_FILE = "results.jsonl"
+#: Columns ``data/paper_values.csv`` must have.
+PAPER_COLUMNS = ("artefact", "quantity", "value", "unit", "source", "statement")
+#: Relative difference (percent) within which a number counts as reproduced.
+TOLERANCE_PERCENT = 10.0
+#: Verdicts, in the order reports list them.
+VERDICTS = ("reproduced", "shape only", "differs", "missing", "pqlab only")
+#: Columns of the report DataFrame (and ``report.csv``), in order.
+REPORT_COLUMNS = (
+    "artefact", "quantity", "source", "paper value", "ours", "unit", "difference",
+    "difference %", "verdict", "explanation", "statement", "shape_ok", "seed",
+)
+#: Explanation of a paper claim no notebook recorded.
+NOT_REPRODUCED = "not reproduced yet: no notebook recorded this quantity"
+
+_KEY = ["artefact", "quantity"]
+
+
+# --------------------------------------------------------------------------- recording
+
+
+def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=None, seed=None) -> dict:
+    """Record one reproduced number (or shape claim) of a paper artefact.
+
+    Parameters
+    ----------
+    results_dir : str or os.PathLike
+        Folder of the run's results (created if needed); the record is appended to
+        ``<results_dir>/results.jsonl``.
+    artefact : str
+        Paper artefact id, e.g. ``"globecom01_tab4"``.
+    quantity : str
+        The claim's name within the artefact, as in ``data/paper_values.csv``.
+    value : float or None
+        The reproduced number, in ``unit``; None for a purely qualitative row.
+    unit : str
+        Unit of ``value`` (the paper's unit for the same quantity), "" if none.
+    note : str
+        One line of explanation (computed text); whitespace runs, including line
+        breaks, are collapsed to single spaces.
+    shape_ok : bool, optional
+        Whether the paper's qualitative or shape claim holds in our results.
+    seed : int, optional
+        The random seed the number was computed with.
+
+    Returns
+    -------
+    dict
+        The record written.
+
+    Raises
+    ------
+    ValueError
+        If a field has the wrong type, or ``value`` is not finite.
+    """
+    entry = {
+        "kind": "result",
+        "artefact": _check_name("artefact", artefact),
+        "quantity": _check_name("quantity", quantity),
+        "value": _check_value(value),
+        "unit": _check_text("unit", unit),
+        "note": " ".join(_check_text("note", note).split()),
+        "shape_ok": _check_optional_bool("shape_ok", shape_ok),
+        "seed": _check_optional_int("seed", seed),
+    }
+    return _append(results_dir, entry)
+
+
+def record_figure(results_dir, artefact, paths) -> dict:
+    """Record the figure files written for a paper artefact.
+
+    Parameters
+    ----------
+    results_dir : str or os.PathLike
+        Folder of the run's results (see :func:`record`).
+    artefact : str
+        Paper artefact id.
+    paths : str, os.PathLike or iterable of them
+        Files written (e.g. what :func:`pqlab.figures.save` returns); stored as
+        absolute paths, so relative ones are read from the current folder.
+
+    Returns
+    -------
+    dict
+        The record written.
+
+    Raises
+    ------
+    ValueError
+        If no path is given or a file does not exist.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    files = [Path(p).resolve() for p in paths]
+    if not files:
+        raise ValueError("paths must name at least one file, got none")
+    absent = [str(f) for f in files if not f.is_file()]
+    if absent:
+        raise ValueError(f"figure files do not exist: {', '.join(absent)}")
+    entry = {"kind": "figure", "artefact": _check_name("artefact", artefact), "paths": [str(f) for f in files]}
+    return _append(results_dir, entry)
+
+
+def _append(results_dir, entry: dict) -> dict:
+    from . import __version__
+
+    entry = {**entry, "pqlab_version": __version__}
+    folder = Path(results_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / RESULTS_FILE, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(entry, allow_nan=False) + "\n")
+    return entry
+
+
+def _check_text(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string, got {value!r}")
+    return value
+
+
+def _check_name(name: str, value) -> str:
+    if not _check_text(name, value).strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+def _check_value(value):
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(float(value)):
+        raise ValueError(f"value must be a finite real number or None, got {value!r}")
+    return float(value)
+
+
+def _check_optional_bool(name: str, value):
+    if value is None:
+        return None
+    if type(value).__name__ not in ("bool", "bool_"):  # numpy.bool_ from comparisons too
+        raise ValueError(f"{name} must be True, False or None, got {value!r}")
+    return bool(value)
+
+
+def _check_optional_int(name: str, value):
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer or None, got {value!r}")
+    return int(value)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def load_paper_values(path=paths.DATA / "paper_values.csv") -> pd.DataFrame:
+    """Read the papers' values.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        CSV with columns ``artefact, quantity, value, unit, source, statement``
+        (``value`` empty for qualitative claims); further columns are kept.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per claim; ``value`` float (NaN when empty), the other columns str.
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, a column is missing, a value is not a number, or an
+        ``(artefact, quantity)`` pair appears twice.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"paper values file not found: {path}")
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    return _check_paper_values(frame, str(path))
+
+
+def _check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
+    absent = [c for c in PAPER_COLUMNS if c not in frame.columns]
+    if absent:
+        raise ValueError(f"{origin}: missing columns {absent}; expected {list(PAPER_COLUMNS)}")
+    frame = frame.copy()
+    for column in PAPER_COLUMNS:
+        frame[column] = frame[column].map(_cell_text)
+    given = frame["value"]
+    frame["value"] = pd.to_numeric(given.where(given != "", None), errors="coerce")
+    bad = frame[(given != "") & frame["value"].isna()]
+    if not bad.empty:
+        rows = "; ".join(f"{a}/{q}: {given[i]!r}" for i, a, q in zip(bad.index, bad.artefact, bad.quantity))
+        raise ValueError(f"{origin}: values that are not numbers: {rows}")
+    if (frame["artefact"] == "").any() or (frame["quantity"] == "").any():
+        raise ValueError(f"{origin}: every row needs an artefact and a quantity")
+    twice = frame[frame.duplicated(_KEY, keep=False)]
+    if not twice.empty:
+        pairs = sorted(set(zip(twice.artefact, twice.quantity)))
+        raise ValueError(f"{origin}: (artefact, quantity) listed more than once: {pairs}")
+    return frame.reset_index(drop=True)
+
+
+def load_records(results_dir) -> list[dict]:
+    """Read every record of ``<results_dir>/results.jsonl`` (none if the file is absent).
+
+    Raises
+    ------
+    ValueError
+        If ``results_dir`` is not a folder or a line is not a JSON object.
+    """
+    folder = Path(results_dir)
+    if not folder.is_dir():
+        raise ValueError(f"results folder not found: {folder}")
+    file = folder / RESULTS_FILE
+    if not file.is_file():
+        return []
+    records = []
+    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{file}:{number}: not a JSON line ({exc})") from None
+        if not isinstance(entry, dict):
+            raise ValueError(f"{file}:{number}: expected a JSON object, got {entry!r}")
+        records.append(entry)
+    return records
+
+
+def _results_frame(records: list[dict]) -> pd.DataFrame:
+    """The last result per (artefact, quantity), in first-recorded order."""
+    columns = [*_KEY, "value", "unit", "note", "shape_ok", "seed"]
+    rows = [{c: r.get(c) for c in columns} for r in records if r.get("kind", "result") == "result"]
+    frame = pd.DataFrame(rows, columns=columns)
+    order = frame.drop_duplicates(_KEY, keep="first")[_KEY]
+    last = frame.drop_duplicates(_KEY, keep="last")
+    return order.merge(last, on=_KEY, how="left")
+
+
+def _figures(records: list[dict]) -> dict[str, list[str]]:
+    """Figure files per artefact, sorted by artefact, each file once."""
+    found: dict[str, list[str]] = {}
+    for entry in records:
+        if entry.get("kind") == "figure":
+            files = found.setdefault(entry["artefact"], [])
+            files.extend(p for p in entry["paths"] if p not in files)
+    return dict(sorted(found.items()))
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """Outer-join paper values and results and give each row its verdict.
+
+    Parameters
+    ----------
+    paper_values : pandas.DataFrame
+        As returned by :func:`load_paper_values`.
+    results : pandas.DataFrame
+        Columns ``artefact, quantity, value, unit, note, shape_ok, seed``, one row per key.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`REPORT_COLUMNS`, sorted by artefact; within one, paper rows in
+        file order, then results with no paper row in recorded order.
+
+    Raises
+    ------
+    ValueError
+        If a quantity's recorded unit differs from the paper's.
+    """
+    paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"})
+    ours = results.rename(columns={"value": "ours", "unit": "our unit", "note": "explanation"})
+    rows = paper.assign(_paper=range(len(paper))).merge(
+        ours.assign(_ours=range(len(ours))), on=_KEY, how="outer"
+    )
+    _check_units(rows)
+    has_paper, has_ours = rows["_paper"].notna(), rows["_ours"].notna()
+    rows["unit"] = rows["unit"].where(has_paper, rows["our unit"]).fillna("")
+    rows["ours"] = pd.to_numeric(rows["ours"], errors="coerce")
+    rows["difference"] = rows["ours"] - rows["paper value"]
+    rows["difference %"] = [_relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])]
+    rows["shape_ok"] = [None if _isna(v) else bool(v) for v in rows["shape_ok"]]
+    rows["verdict"] = [
+        _verdict(*args)
+        for args in zip(has_paper, has_ours, rows["paper value"], rows["ours"], rows["difference %"], rows["shape_ok"])
+    ]
+    rows["explanation"] = rows["explanation"].where(has_ours, NOT_REPRODUCED).fillna("")
+    rows["seed"] = pd.to_numeric(rows["seed"]).astype("Int64")
+    for column in ("source", "statement"):
+        rows[column] = rows[column].fillna("")
+    rows["_rank"] = rows["_paper"].fillna(len(paper) + rows["_ours"])
+    rows = rows.sort_values(["artefact", "_rank"], kind="mergesort")
+    return rows[list(REPORT_COLUMNS)].reset_index(drop=True)
+
+
+def _check_units(rows: pd.DataFrame) -> None:
+    both = rows[rows["_paper"].notna() & rows["_ours"].notna()]
+    clash = both[both["unit"].fillna("").str.strip() != both["our unit"].fillna("").str.strip()]
+    if not clash.empty:
+        pairs = "; ".join(
+            f"{a}/{q}: paper {p!r}, recorded {o!r}"
+            for a, q, p, o in zip(clash.artefact, clash.quantity, clash["unit"], clash["our unit"])
+        )
+        raise ValueError(f"recorded units differ from the paper's: {pairs}")
+
+
+def _relative_percent(ours: float, paper: float) -> float:
+    """``(ours - paper) / |paper|`` in percent; 0 if both are 0, NaN if undefined."""
+    if math.isnan(ours) or math.isnan(paper):
+        return math.nan
+    if paper == 0:
+        return 0.0 if ours == 0 else math.nan
+    return (ours - paper) / abs(paper) * 100.0
+
+
+def _verdict(has_paper: bool, has_ours: bool, paper: float, ours: float, percent: float, shape_ok) -> str:
+    """One row's verdict, by the rules of the module docstring."""
+    if not has_paper:
+        return "pqlab only"
+    if not has_ours:
+        return "missing"
+    if math.isnan(paper):  # a qualitative claim
+        return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
+    if abs(percent) <= TOLERANCE_PERCENT:  # False for NaN
+        return "reproduced"
+    if shape_ok is not None:
+        return "shape only" if shape_ok else "differs"
+    return "missing" if math.isnan(ours) else "differs"  # a note without a value: not judged
+
+
+def _isna(value) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def _cell_text(value) -> str:
+    return "" if _isna(value) else str(value).strip()
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
+    """Compare the recorded results with the papers' values and write the report.
+
+    Parameters
+    ----------
+    results_dir : str or os.PathLike
+        Folder holding ``results.jsonl`` (an absent file means no results yet).
+    out_dir : str or os.PathLike
+        Where ``report.md``, ``report.html`` and ``report.csv`` are written (created).
+    paper_values : pandas.DataFrame, str or os.PathLike, optional
+        The papers' values, or the CSV to read them from; default
+        ``data/paper_values.csv``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The report, columns :data:`REPORT_COLUMNS` (see the module docstring for the
+        verdict rules).
+
+    Raises
+    ------
+    ValueError
+        If an input file or column is missing, or units disagree.
+    """
+    if paper_values is None:
+        paper_values = load_paper_values()
+    elif isinstance(paper_values, pd.DataFrame):
+        paper_values = _check_paper_values(paper_values, "paper_values")
+    else:
+        paper_values = load_paper_values(paper_values)
+    records = load_records(results_dir)
+    table = compare(paper_values, _results_frame(records))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    figures = {a: [_link(p, out) for p in files] for a, files in _figures(records).items()}
+    (out / "report.md").write_text(to_markdown(table, figures), encoding="utf-8")
+    (out / "report.html").write_text(to_html(table, figures), encoding="utf-8")
+    table.to_csv(out / "report.csv", index=False)
+    return table
+
+
+def verdict_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Count verdicts per artefact, with a ``total`` row; columns in :data:`VERDICTS` order."""
+    counts = pd.crosstab(table["artefact"], table["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts.loc["total"] = counts.sum()
+    counts.columns.name = None
+    return counts.astype(int)
+
+
+def _link(path: str, out: Path) -> str:
+    return Path(os.path.relpath(path, out.resolve())).as_posix()
+
+
+def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """The report as text cells: the one formatting used by Markdown and HTML."""
+    header = ["artefact", "claim", "source", "paper", "ours", "unit", "difference", "verdict",
+              "explanation", "statement"]
+    rows = [
+        [r["artefact"], r["quantity"], r["source"], _number(r["paper value"]), _ours_text(r["ours"], r["shape_ok"]),
+         r["unit"], _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
+         r["statement"]]
+        for r in table.to_dict("records")
+    ]
+    return header, rows
+
+
+def _number(value) -> str:
+    return "" if _isna(value) else f"{value:.4g}"
+
+
+def _ours_text(value, shape_ok) -> str:
+    shape = "" if _isna(shape_ok) else ("shape holds" if shape_ok else "shape fails")
+    return " ".join(filter(None, [_number(value), f"({shape})" if shape and not _isna(value) else shape]))
+
+
+def _difference_text(difference, percent) -> str:
+    if _isna(difference):
+        return ""
+    relative = "n/a" if _isna(percent) else f"{percent:+.1f} %"
+    return f"{difference:+.4g} ({relative})"
+
+
+def _title() -> str:
+    from . import __version__
+
+    return f"pqlab {__version__}: the papers' values and ours"
+
+
+def _rules_text(em) -> str:
+    """The verdict rules in one sentence; ``em`` marks up a verdict's name."""
+    return (
+        f"A number is {em('reproduced')} within {TOLERANCE_PERCENT:g} % of the paper's; {em('shape only')} "
+        f"when the paper's shape or trend holds but the number does not; {em('differs')} otherwise; "
+        f"{em('missing')} when no notebook recorded the claim yet; {em('pqlab only')} for our numbers "
+        "with no paper value."
+    )
+
+
+def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
+    """The report as Markdown: header, verdict counts, the claims table, figure links.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        As returned by :func:`compare`.
+    figures : dict of str to list of str
+        Figure links per artefact, relative to the report's folder.
+    """
+    header, rows = _display_rows(table)
+    summary = verdict_summary(table)
+    lines = [f"# {_title()}", "", _rules_text(lambda v: f"*{v}*"), "", "## Verdicts", ""]
+    lines += _md_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()])
+    lines += ["", "## Claims", ""]
+    lines += _md_table(header, rows)
+    lines += ["", "## Figures", ""]
+    lines += [f"- **{_md_cell(a)}**: " + ", ".join(f"[{_md_cell(Path(p).name)}](<{p}>)" for p in files)
+              for a, files in figures.items()] or ["No figures recorded."]
+    return "\n".join(lines) + "\n"
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(map(_md_cell, header)) + " |", "|" + " --- |" * len(header)]
+    out += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in rows]
+    return out
+
+
+def _md_cell(text) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }
+th { background: #f0f0f0; }
+td.reproduced { background: #e3f6e3; } td.shape-only { background: #fff6d6; }
+td.differs { background: #fde2e2; } td.missing { background: #eee; } td.pqlab-only { background: #e6eefc; }
+img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
+""".strip()
+
+
+def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
+    """The report as a standalone HTML page, same content as :func:`to_markdown`."""
+    header, rows = _display_rows(table)
+    summary = verdict_summary(table)
+    verdict_at = header.index("verdict")
+    body = [f"<h1>{_esc(_title())}</h1>", f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
+            "<h2>Verdicts</h2>",
+            _html_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()]),
+            "<h2>Claims</h2>", _html_table(header, rows, class_column=verdict_at), "<h2>Figures</h2>"]
+    body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>{_esc(_title())}</title>\n<style>\n{_CSS}\n</style>\n</head>\n<body>\n"
+        + "\n".join(body) + "\n</body>\n</html>\n"
+    )
+
+
+def _esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:
+    head = "<tr>" + "".join(f"<th>{_esc(h)}</th>" for h in header) + "</tr>"
+    body = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            css = f' class="{_esc(str(cell).replace(" ", "-"))}"' if i == class_column else ""
+            cells.append(f"<td{css}>{_esc(cell)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return "<table>\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
+
+
+def _html_figures(artefact: str, files: list[str]) -> str:
+    items = []
+    for link in files:
+        href = _esc(link)
+        preview = f'<br><img src="{href}" alt="{_esc(Path(link).name)}">' if link.endswith((".png", ".svg")) else ""
+        items.append(f'<li><a href="{href}">{_esc(Path(link).name)}</a>{preview}</li>')
+    return f"<h3>{_esc(artefact)}</h3>\n<ul>\n" + "\n".join(items) + "\n</ul>"

@@ -1,0 +1,176 @@
+"""Recording results, the verdict rules and the written report."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pqlab
+from pqlab import report
+
+PAPER_CSV = """artefact,quantity,value,unit,source,statement
+x_fig1,mean,10,ms,X Fig. 1,the mean is 10 ms
+x_fig1,max,20,ms,X Fig. 1,the max is <20> ms
+x_fig1,p99,5,ms,X Fig. 1,p99 is 5 ms
+x_fig1,gone,1,ms,X Fig. 1,nobody computed this
+x_fig1,noted,2,ms,X Fig. 1,a note but no number
+x_tab2,grows,,,X Tab. 2,delay grows | linearly
+x_tab2,falls,,,X Tab. 2,loss falls
+x_tab2,zero,0,,X Tab. 2,no loss
+"""
+
+
+@pytest.fixture
+def paper_csv(tmp_path):
+    path = tmp_path / "paper_values.csv"
+    path.write_text(PAPER_CSV)
+    return path
+
+
+@pytest.fixture
+def results_dir(tmp_path):
+    res = tmp_path / "build" / "results"
+    report.record(res, "x_fig1", "mean", 10.9, "ms", note="path model\n1.9 ms", seed=np.int64(3))
+    report.record(res, "x_fig1", "max", 30, "ms", shape_ok=np.bool_(True))
+    report.record(res, "x_fig1", "p99", 99.0, "ms")  # superseded by the next record
+    report.record(res, "x_fig1", "p99", 7.0, "ms")
+    report.record(res, "x_fig1", "noted", None, "ms", note="no ATM adapter buffer")
+    report.record(res, "x_tab2", "grows", None, "", shape_ok=True)
+    report.record(res, "x_tab2", "falls", None, "", shape_ok=False)
+    report.record(res, "x_tab2", "zero", 0, "")
+    report.record(res, "y_extra", "rate", 3.0, "s", note="ours only")
+    figure = tmp_path / "figures" / "x_fig1.png"
+    figure.parent.mkdir()
+    figure.write_bytes(b"png")
+    report.record_figure(res, "x_fig1", [str(figure), figure])
+    return res
+
+
+@pytest.fixture
+def table(results_dir, paper_csv, tmp_path):
+    return report.build_report(results_dir, tmp_path / "figures", paper_csv)
+
+
+def test_record_appends_json_lines_with_the_version(results_dir):
+    lines = (results_dir / "results.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    assert first == {
+        "kind": "result", "artefact": "x_fig1", "quantity": "mean", "value": 10.9, "unit": "ms",
+        "note": "path model 1.9 ms", "shape_ok": None, "seed": 3, "pqlab_version": pqlab.__version__,
+    }
+    assert json.loads(lines[-1])["kind"] == "figure"
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"value": float("nan")}, "value must be a finite"),
+        ({"value": "1.0"}, "value must be a finite"),
+        ({"artefact": " "}, "artefact must be a non-empty"),
+        ({"unit": None}, "unit must be a string"),
+        ({"shape_ok": 1}, "shape_ok must be True, False or None"),
+        ({"seed": 1.5}, "seed must be an integer"),
+    ],
+)
+def test_record_rejects_bad_fields(tmp_path, kwargs, match):
+    args = {"artefact": "a", "quantity": "q", "value": 1.0, "unit": "ms", **kwargs}
+    with pytest.raises(ValueError, match=match):
+        report.record(tmp_path, args.pop("artefact"), args.pop("quantity"), args.pop("value"), args.pop("unit"),
+                      **args)
+
+
+def test_record_figure_rejects_missing_files(tmp_path):
+    with pytest.raises(ValueError, match="do not exist"):
+        report.record_figure(tmp_path, "a", tmp_path / "absent.png")
+    with pytest.raises(ValueError, match="at least one"):
+        report.record_figure(tmp_path, "a", [])
+
+
+def test_every_verdict_rule(table):
+    verdicts = dict(zip(zip(table.artefact, table.quantity), table.verdict))
+    assert verdicts == {
+        ("x_fig1", "mean"): "reproduced",  # +9 %
+        ("x_fig1", "max"): "shape only",  # +50 %, shape holds
+        ("x_fig1", "p99"): "differs",  # +40 %, last record wins
+        ("x_fig1", "gone"): "missing",  # no result
+        ("x_fig1", "noted"): "missing",  # a note, neither value nor shape
+        ("x_tab2", "grows"): "reproduced",  # qualitative, shape holds
+        ("x_tab2", "falls"): "differs",  # qualitative, shape fails
+        ("x_tab2", "zero"): "reproduced",  # 0 vs 0
+        ("y_extra", "rate"): "pqlab only",  # no paper row
+    }
+    assert list(table.columns) == list(report.REPORT_COLUMNS)
+    mean = table.iloc[0]
+    assert mean["difference"] == pytest.approx(0.9) and mean["difference %"] == pytest.approx(9.0)
+    assert mean["seed"] == 3 and mean["explanation"] == "path model 1.9 ms"
+    assert table.set_index("quantity").loc["gone", "explanation"] == report.NOT_REPRODUCED
+
+
+@pytest.mark.parametrize("ours, verdict", [(11.0, "reproduced"), (9.0, "reproduced"), (11.01, "differs")])
+def test_ten_percent_boundary(tmp_path, ours, verdict):
+    paper = pd.DataFrame([["a", "q", 10.0, "ms", "", ""]], columns=list(report.PAPER_COLUMNS))
+    report.record(tmp_path, "a", "q", ours, "ms")
+    assert report.build_report(tmp_path, tmp_path, paper)["verdict"].tolist() == [verdict]
+
+
+def test_markdown_rows_are_exact(table, tmp_path):
+    md = (tmp_path / "figures" / "report.md").read_text()
+    assert f"# pqlab {pqlab.__version__}: the papers' values and ours" in md
+    for row in [
+        "| artefact | claim | source | paper | ours | unit | difference | verdict | explanation | statement |",
+        "| x_fig1 | mean | X Fig. 1 | 10 | 10.9 | ms | +0.9 (+9.0 %) | reproduced | path model 1.9 ms "
+        "| the mean is 10 ms |",
+        "| x_fig1 | max | X Fig. 1 | 20 | 30 (shape holds) | ms | +10 (+50.0 %) | shape only |  "
+        "| the max is <20> ms |",
+        "| x_fig1 | gone | X Fig. 1 | 1 |  | ms |  | missing | " + report.NOT_REPRODUCED + " | nobody computed this |",
+        "| x_tab2 | grows | X Tab. 2 |  | shape holds |  |  | reproduced |  | delay grows \\| linearly |",
+        "| y_extra | rate |  |  | 3 | s |  | pqlab only | ours only |  |",
+        "| total | 3 | 1 | 2 | 2 | 1 |",
+        "- **x_fig1**: [x_fig1.png](<x_fig1.png>)",
+    ]:
+        assert row + "\n" in md, row
+    assert md == report.to_markdown(table, {"x_fig1": ["x_fig1.png"]})  # deterministic, date-free
+
+
+def test_html_escapes_text_and_links_figures(table, tmp_path):
+    page = (tmp_path / "figures" / "report.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    assert "the max is &lt;20&gt; ms" in page and "<20>" not in page
+    assert '<td class="shape-only">shape only</td>' in page
+    assert '<a href="x_fig1.png">x_fig1.png</a>' in page
+
+
+def test_csv_round_trips(table, tmp_path):
+    back = pd.read_csv(tmp_path / "figures" / "report.csv")
+    assert list(back.columns) == list(report.REPORT_COLUMNS)
+    assert back["verdict"].tolist() == table["verdict"].tolist()
+
+
+def test_no_results_file_means_everything_missing(paper_csv, tmp_path):
+    (tmp_path / "empty").mkdir()
+    out = report.build_report(tmp_path / "empty", tmp_path / "out", paper_csv)
+    assert set(out["verdict"]) == {"missing"} and len(out) == 8
+    assert "No figures recorded." in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_bad_inputs_raise_clear_errors(paper_csv, results_dir, tmp_path):
+    with pytest.raises(ValueError, match="paper values file not found"):
+        report.load_paper_values(tmp_path / "absent.csv")
+    with pytest.raises(ValueError, match="results folder not found"):
+        report.build_report(tmp_path / "absent", tmp_path, paper_csv)
+    with pytest.raises(ValueError, match=r"missing columns \['artefact'\]"):
+        report.build_report(results_dir, tmp_path, pd.read_csv(paper_csv).rename(columns={"artefact": "artifact"}))
+    bad = tmp_path / "bad.csv"
+    bad.write_text(PAPER_CSV + "x_tab2,more,about 3,,src,stmt\n")
+    with pytest.raises(ValueError, match="not numbers: x_tab2/more: 'about 3'"):
+        report.load_paper_values(bad)
+    bad.write_text(PAPER_CSV + "x_tab2,zero,1,,src,stmt\n")
+    with pytest.raises(ValueError, match="more than once"):
+        report.load_paper_values(bad)
+    report.record(results_dir, "x_fig1", "gone", 1.0, "s")
+    with pytest.raises(ValueError, match="x_fig1/gone: paper 'ms', recorded 's'"):
+        report.build_report(results_dir, tmp_path, paper_csv)
+    (results_dir / "results.jsonl").write_text("{not json\n")
+    with pytest.raises(ValueError, match="results.jsonl:1: not a JSON line"):
+        report.build_report(results_dir, tmp_path, paper_csv)

@@ -1,0 +1,120 @@
+"""``run_all`` and ``pqlab reproduce`` on two tiny notebooks: one records, one fails."""
+
+import sys
+import types
+
+import nbformat
+import pandas as pd
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from pqlab import cli, report, reproduce
+
+GOOD = [
+    new_markdown_cell("A tiny notebook that records one number and one figure."),
+    new_code_cell(
+        'figures_dir: str = "."  # where figures go\nresults_dir: str = "."  # where results go\n'
+        "quick: bool = False\nseed: int = 0",
+        metadata={"tags": ["parameters"]},
+    ),
+    new_code_cell(
+        "import os\nfrom pathlib import Path\nimport pqlab.report\n"
+        "figure = Path(figures_dir) / 'tiny_fig1.png'\nfigure.write_bytes(b'png')\n"
+        "pqlab.report.record(results_dir, 'tiny_fig1', 'mean delay', 1.05, 'ms',\n"
+        "                    note=f\"quick={quick} backend={os.environ.get('MPLBACKEND')}\", seed=seed)\n"
+        "pqlab.report.record_figure(results_dir, 'tiny_fig1', [figure])"
+    ),
+]
+BAD = [new_code_cell("x = 1"), new_code_cell("raise RuntimeError('boom <2>')"), new_code_cell("x = 2")]
+PAPER = pd.DataFrame(
+    [["tiny_fig1", "mean delay", "1.0", "ms", "tiny paper Fig. 1", "mean delay is 1 ms"],
+     ["tiny_fig2", "max delay", "3.0", "ms", "tiny paper Fig. 2", "never reached"]],
+    columns=list(report.PAPER_COLUMNS),
+)
+
+
+@pytest.fixture(scope="module")
+def notebooks(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("notebooks")
+    files = []
+    for name, cells in (("a_good", GOOD), ("b_bad", BAD)):
+        path = folder / f"{name}.ipynb"
+        nb = new_notebook(cells=cells)
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbformat.write(nb, str(path))
+        files.append(path)
+    (folder / "_draft.ipynb").write_text("not a notebook")  # skipped: leading underscore
+    return files
+
+
+@pytest.fixture(scope="module")
+def result(notebooks, tmp_path_factory):
+    root = tmp_path_factory.mktemp("run")
+    stale = root / "build" / "results"
+    stale.mkdir(parents=True)
+    report.record(stale, "stale_fig", "old", 1.0, "ms")
+    return reproduce.run_all(
+        [notebooks[0].parent], quick=True, out_dir=root / "figures", build_dir=root / "build",
+        seed=7, progress=False, paper_values=PAPER,
+    )
+
+
+def test_good_notebook_result_is_in_the_report(result):
+    assert result.status == {"a_good": "ok", "b_bad": "failed"}
+    row = result.report.set_index(["artefact", "quantity"]).loc[("tiny_fig1", "mean delay")]
+    assert (row["ours"], row["seed"], row["verdict"]) == (1.05, 7, "reproduced")
+    assert row["explanation"] == "quick=True backend=Agg"
+    assert result.report.set_index("artefact").loc["tiny_fig2", "verdict"] == "missing"
+    assert "stale_fig" not in set(result.report["artefact"])
+    md = (result.report_dir / "report.md").read_text()
+    assert "[tiny_fig1.png](<tiny_fig1.png>)" in md
+    assert (result.report_dir / "report.html").is_file() and (result.report_dir / "report.csv").is_file()
+
+
+def test_failing_notebook_is_reported_by_name_and_cell(result):
+    (failure,) = result.failures
+    assert (failure.notebook, failure.cell_index, failure.ename) == ("b_bad", 1, "RuntimeError")
+    assert str(failure) == "notebook b_bad failed in cell 1: RuntimeError: boom <2>"
+    assert failure.executed.is_file()
+    assert set(result.timings) == {"a_good", "b_bad"} and all(t > 0 for t in result.timings.values())
+
+
+def test_cli_exits_1_and_names_the_failure(notebooks, tmp_path, capsys):
+    csv = tmp_path / "paper_values.csv"
+    PAPER.to_csv(csv, index=False)
+    argv = ["reproduce", "--notebooks", *map(str, notebooks), "--out", str(tmp_path / "fig"),
+            "--build", str(tmp_path / "build"), "--paper-values", str(csv), "--no-progress"]
+    assert cli.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "notebook b_bad failed in cell 1: RuntimeError: boom <2>" in err
+    assert "a_good" in out and "reproduced" in out
+    assert (tmp_path / "fig" / "report.md").is_file()
+
+
+def test_find_notebooks_resolves_files_folders_and_names(notebooks, tmp_path, monkeypatch):
+    folder = notebooks[0].parent
+    (folder / "sub").mkdir(exist_ok=True)
+    (folder / "sub" / "c.ipynb").write_text("{}")
+    assert reproduce.find_notebooks([folder]) == [p.resolve() for p in notebooks]
+    assert reproduce.find_notebooks([notebooks[1], folder]) == [notebooks[1].resolve(), notebooks[0].resolve()]
+    monkeypatch.setattr(reproduce.paths, "NOTEBOOKS", folder)
+    assert reproduce.find_notebooks(["b_bad"]) == [notebooks[1].resolve()]
+    assert reproduce.find_notebooks() == [p.resolve() for p in notebooks]
+    with pytest.raises(ValueError, match="notebook not found: nope"):
+        reproduce.find_notebooks(["nope"])
+    (tmp_path / "a_good.ipynb").write_text("{}")
+    with pytest.raises(ValueError, match="share a name"):
+        reproduce.find_notebooks([folder, tmp_path / "a_good.ipynb"])
+
+
+def test_html_export_uses_nbconvert_when_present(notebooks, tmp_path, monkeypatch):
+    class FakeExporter:
+        def from_filename(self, name):
+            return f"<html>{name}</html>", {}
+
+    monkeypatch.setitem(sys.modules, "nbconvert", types.SimpleNamespace(HTMLExporter=FakeExporter))
+    exporter = reproduce._html_exporter()
+    written = reproduce._export_html(exporter, notebooks[0], tmp_path / "html")
+    assert written == tmp_path / "html" / "a_good.html"
+    assert written.read_text() == f"<html>{notebooks[0]}</html>"
+    assert reproduce._export_html(exporter, tmp_path / "absent.ipynb", tmp_path / "html") is None
