@@ -89,7 +89,7 @@ def sweep(
         Variables named by ``measure`` with dims ``(*grid, "seed")``; attrs record
         the preset's name, the pqlab version and the scenario of the first point.
     """
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     from . import __version__
 

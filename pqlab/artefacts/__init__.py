@@ -1,0 +1,1 @@
+"""Compute functions, one per paper artefact id, grouped by paper section (one module each)."""

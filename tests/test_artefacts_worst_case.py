@@ -1,0 +1,215 @@
+"""Worst case (GLOBECOM'01 Table IV), the 5.12 ms bound, the path, and the gap hypotheses.
+
+Small runs (300 EF samples, one seed) checked against what the mechanism fixes
+exactly: the bound's values, the tail drop of a 10-packet queue, 10 EF line times
+for a full queue, store-and-forward lags of deterministic packets, and the
+identities between hypotheses that cannot differ for a given k.
+"""
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure  # noqa: E402
+
+from pqlab import report, scenarios  # noqa: E402
+from pqlab.artefacts import gap, worst_case  # noqa: E402
+from pqlab.figures import worst_case as figures  # noqa: E402
+from pqlab.framing import line_time_s  # noqa: E402
+
+N = 300
+MS = 1e3
+#: Line times on the 2 Mbit/s ATM line, ms: 128-byte EF frame (110 IP), 512- and 1500-byte IP.
+EF_MS = line_time_s(110, "atm-aal5", 2e6) * MS
+BE512_MS = line_time_s(512, "atm-aal5", 2e6) * MS
+
+
+@pytest.fixture(scope="module")
+def tab4():
+    return worst_case.globecom01_tab4(N, (1,))
+
+
+@pytest.fixture(scope="module")
+def pq_bound():
+    return worst_case.globecom01_pq_bound(n_bursts=4, burst_packets=12, seeds=(1,), n_ef_samples=N)
+
+
+@pytest.fixture(scope="module")
+def path():
+    return worst_case.path(n_ef_samples=N, seed=1)
+
+
+@pytest.fixture(scope="module")
+def gap_data():
+    return gap.gap_table_iv(N, (1,), ring_limits=(8,), particle_sizes=(1024,), table_iii=True)
+
+
+# --------------------------------------------------------------------------- Table IV
+
+
+def test_tab4_bound_is_the_papers_table(tab4):
+    np.testing.assert_allclose(tab4["w"].values, tab4["paper_w"].values, atol=0.0051)
+    np.testing.assert_allclose(tab4["w_pq"].values, tab4["paper_w_pq"].values, atol=0.0051)
+    assert float(tab4["w_pq"].sel(k=3)) == pytest.approx(3 * 2048 / 0.85)  # 7228.235..., printed 7228.23
+    assert float(tab4.rho) == pytest.approx(0.15, rel=1e-3)
+
+
+def test_tab4_simulated_mechanism(tab4):
+    wm = tab4["w_m_mean"]
+    assert (wm < tab4["w"]).all()  # the bound overestimates
+    assert (tab4["ring_time_mean"] > tab4["pq_wait_mean"]).all()  # the transmission queue dominates
+    assert (tab4["pq_wait_mean"].diff("k") > 0).all()  # a longer BE packet in service: longer PQ wait
+    # k = 1: 512-byte BE take one particle whatever the particle size, so H1 changes nothing
+    assert float(tab4["w_m_ring_packets_mean"].sel(k=1)) == pytest.approx(float(wm.sel(k=1)), abs=1e-6)
+    assert (tab4["w_m_ring_packets_mean"].sel(k=[2, 3]) > wm.sel(k=[2, 3]) + 1000).all()
+    # H7: each C7500 hop lags by the BE line time instead of the EF one, for every EF packet
+    lag_us = (tab4["w_m_hops_mean"] - wm).sel(k=1)
+    assert float(lag_us) == pytest.approx(2 * (BE512_MS - EF_MS) * 1e3, abs=0.5)
+    assert float(wm.sel(k=1)) == pytest.approx(float(tab4["paper_w_m"].sel(k=1)), rel=0.15)
+    assert (tab4["n_samples"] == N).all()
+    assert np.isnan(tab4["w_m_ci"]).all()  # one seed: no CI
+
+
+def test_tab4_claims_cover_every_paper_row(tab4):
+    claims = worst_case.globecom01_tab4_claims(tab4)
+    paper = report.load_paper_values()
+    rows = paper[paper["artefact"] == "globecom01_tab4"]
+    assert set(rows["quantity"]) <= set(claims["quantity"])
+    units = dict(zip(rows["quantity"], rows["unit"]))
+    assert all(units[q] == u for q, u in zip(claims["quantity"], claims["unit"]) if q in units)
+    by_q = claims.set_index("quantity")
+    assert by_q.loc["overestimates_measured", "shape_ok"] is True
+    assert abs(by_q.loc["w_k3", "diff_percent"]) < 1e-3
+    assert by_q.loc["w_m_k1", "note"]
+
+
+# --------------------------------------------------------------------------- 5.12 ms bound
+
+
+def test_pq_bound_full_queue(pq_bound):
+    assert float(pq_bound.bound_unframed) == pytest.approx(5.12)
+    assert float(pq_bound.bound_atm) == pytest.approx(10 * EF_MS)
+    admitted = pq_bound["admitted"]
+    assert (admitted.sum("position") == 10).all()  # the queue limit; the rest are tail-dropped
+    assert not admitted.sel(position=[11, 12]).any()
+    # the 10 queued EF packets leave back to back: the EF part of the last is 10 EF line times
+    np.testing.assert_allclose(pq_bound["ef_part"].sel(position=10).values, 10 * EF_MS, atol=1e-9)
+    kept = pq_bound["sojourn"].where(admitted)
+    assert (kept >= pq_bound["ef_part"] - 1e-9).sum() == admitted.sum()
+    assert float(pq_bound["pq_wait"].max()) > float(pq_bound.bound_atm)  # the ring's BE goes first
+
+
+def test_pq_bound_lone_wait_is_about_one_mtu(pq_bound):
+    lone = float(pq_bound["lone_max_pq_wait"].max())
+    mtu = float(pq_bound.mtu_line_time)
+    assert mtu * 0.99 <= lone <= mtu + EF_MS + 1e-9
+    claims = worst_case.globecom01_pq_bound_claims(pq_bound).set_index("quantity")
+    assert claims.loc["max_pq_delay", "ours"] == pytest.approx(5.12)
+    assert claims.loc["ef_queue_limit", "ours"] == 10
+    assert claims.loc["max_pq_wait_one_mtu", "shape_ok"] is True
+
+
+# --------------------------------------------------------------------------- path
+
+
+def test_path_rtt_and_hops(path):
+    assert float(path["rtt"].sel(size=64)) == pytest.approx(2 * 3 * 0.424)  # 2 cells per hop
+    assert (path["rtt"].diff("size") >= -1e-9).all()
+    assert (path["rtt_unframed"] < path["rtt"]).all()
+    # simulated C7500 hops: every EF packet lags by the 1028-byte BE line time at each hop, constantly
+    assert float(path.ef_hop_delay_mean) == pytest.approx(2 * float(path.be_line_time), abs=1e-9)
+    assert float(path.ef_hop_delay_std) < 1e-9
+    assert float(path.hop_max_wait) == pytest.approx(2 * (float(path.be_line_time) - EF_MS), abs=1e-9)
+    claims = worst_case.path_claims(path, n_ef_samples_measured=N).set_index("quantity")
+    assert claims.loc["rtt_64_byte_packet", "unit"] == "ms"
+    assert claims.loc["c7500_hops_uncongested", "shape_ok"] is False
+
+
+def test_downstream_hops_without_bigger_packets_ahead_add_only_serialisation():
+    sc = scenarios.pq_experiment(be_payload_bytes=82, n_ef_samples=N, n_be_streams=20)  # BE 110 = EF size
+    from pqlab import simulate
+
+    out = worst_case.simulate_downstream_hops(simulate(sc, seed=2), sc.path)
+    assert float(np.abs(out["hops_wait"]).max()) < 1e-9
+    assert (np.diff(out["node_departure"].values) >= 0).all()
+
+
+# --------------------------------------------------------------------------- gap
+
+
+def test_gap_identities_between_hypotheses(gap_data):
+    wm = gap_data["w_m_mean"]
+    base = wm.sel(case="base")
+    assert float(wm.sel(case="H1", k=1)) == pytest.approx(float(base.sel(k=1)), abs=1e-6)
+    np.testing.assert_allclose(wm.sel(case="H4").values, base.values, atol=1e-6)  # deterministic BE
+    np.testing.assert_allclose(wm.sel(case="H3 particle=1024", k=[1, 2]).values,
+                               wm.sel(case="H1", k=[1, 2]).values, atol=1e-6)
+    shift = (wm.sel(case="H5") - base).values
+    np.testing.assert_allclose(shift, shift[0], atol=1e-6)  # a fixed latency shifts every k alike
+    assert shift[0] == pytest.approx(float(gap_data["fixed_s_needed"].mean()), abs=1e-3)
+    assert (wm.sel(case="H6") < base).all()  # no cell tax: everything faster
+    assert (wm.sel(case="H7") > base).all()
+    assert (wm.sel(case="H2 ring=8") > base).all()
+    t3 = gap_data["tab3_a0_mean"]
+    assert float(t3.sel(case="H4")) != float(t3.sel(case="base"))
+    assert float(t3.sel(case="H7")) > float(t3.sel(case="base")) + 5  # MTU BE ahead at each hop
+
+
+def test_gap_scores_and_best(gap_data):
+    rel = (gap_data["w_m_mean"] - gap_data["paper_w_m"]) / gap_data["paper_w_m"] * 100
+    np.testing.assert_allclose(gap_data["rel_err"].values, rel.values)
+    best = gap_data.attrs["best_case"]
+    assert bool(gap_data["plausible"].sel(case=best))
+    plausible = gap_data["rms_err_all"].where(gap_data["plausible"])
+    assert float(gap_data["rms_err_all"].sel(case=best)) == pytest.approx(float(plausible.min()))
+    assert not bool(gap_data["plausible"].sel(case="H6"))
+    table = gap.gap_table(gap_data)
+    assert list(table.index) == list(gap_data["case"].values)
+    claims = gap.gap_claims(gap_data)
+    hyps = set(gap_data["hypothesis"].values)
+    assert {"best_hypothesis", "best_hypothesis_table_iv"} <= set(claims["quantity"])
+    assert len(claims) == 2 + len(hyps)
+    assert all(claims["note"].str.len() > 0)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: worst_case.globecom01_tab4(n_ef_samples=0), "n_ef_samples"),
+        (lambda: worst_case.globecom01_tab4(N, seeds=()), "seeds"),
+        (lambda: worst_case.globecom01_tab4(N, seeds=(-1,)), "seeds"),
+        (lambda: worst_case.globecom01_tab4(N, ks=[0]), "ks"),
+        (lambda: worst_case.globecom01_pq_bound(burst_packets=0), "burst_packets"),
+        (lambda: worst_case.globecom01_pq_bound(spacing_s=0.0), "spacing_s"),
+        (lambda: worst_case.path(sizes_bytes=[0]), "sizes_bytes"),
+        (lambda: worst_case.simulate_downstream_hops(None, "not a path"), "path_model"),
+        (lambda: gap.gap_table_iv(N, ring_limits=[3]), "ring_limits"),
+        (lambda: gap.gap_table_iv(N, particle_sizes=[512]), "particle_sizes"),
+        (lambda: gap.gap_table_iv(N, table_iii="yes"), "table_iii"),
+    ],
+)
+def test_bad_arguments_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+# --------------------------------------------------------------------------- figures
+
+
+@pytest.mark.parametrize("artefact", ["globecom01_tab4", "globecom01_pq_bound", "path", "gap_table_iv"])
+def test_figures_have_labelled_axes(artefact, tab4, pq_bound, path, gap_data):
+    import matplotlib.pyplot as plt
+
+    data = {"globecom01_tab4": tab4, "globecom01_pq_bound": pq_bound, "path": path, "gap_table_iv": gap_data}
+    fig = getattr(figures, artefact)(data[artefact])
+    assert isinstance(fig, Figure)
+    axes = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+    assert axes and all(ax.get_xlabel() and ax.get_ylabel() for ax in axes)
+    titles = [fig._suptitle.get_text() if fig._suptitle else ""] + [ax.get_title() for ax in axes]
+    assert any(artefact in t for t in titles)
+    plt.close(fig)
