@@ -40,6 +40,11 @@ POLICE_TOLERANCE_BYTES = 1e-9
 MAX_SIZE_BYTES = 65_535
 
 
+# Layout of the node state carried between kernel calls (see NodeState).
+_RING_HEAD, _RING_LEN, _USED, _QUEUED = 0, 1, 2, 3
+_VIRTUAL_TIME, _LINE_FREE, _HEAD_DEP = 0, 1, 2
+
+
 @njit(cache=True, nogil=True)
 def _node_kernel(
     arrival_s,
@@ -54,63 +59,61 @@ def _node_kernel(
     particle_bytes,
     framing_code,
     line_rate_bps,
+    q_offset,
+    q_pid,
+    q_size,
+    q_tag,
+    q_head,
+    q_len,
+    f_last,
+    tokens,
+    police_t,
+    ring_pid,
+    ring_particles,
+    ring_dep,
+    state_i,
+    state_f,
+    id_offset,
+    horizon_s,
     ring_entry_s,
     departure_s,
     drop,
+    carry_id,
+    carry_entry_s,
+    carry_departure_s,
 ):
-    """Fill ``ring_entry_s``, ``departure_s`` and ``drop`` for every packet.
+    """Advance the node over one batch of arrivals; fill the batch's outputs.
 
-    All inputs are validated by :func:`simulate_arrivals`; per-queue arrays have
-    one element per queue (``police_rate_Bps <= 0`` means no policer,
-    ``inv_weight_bps`` is 0 for the priority queue). Outputs are preallocated.
+    All inputs are validated by :func:`simulate_arrivals` / :class:`NodeState`;
+    per-queue arrays have one element per queue (``police_rate_Bps <= 0``: no
+    policer; ``inv_weight_bps`` 0 for the priority queue). The node's state
+    (queues, ring, line, policers, WFQ virtual time) lives in the state arrays
+    and is updated in place, so consecutive calls on consecutive batches are
+    exactly one run. Packet ``i`` of this batch has id ``id_offset + i``.
+    Completions are processed up to and including ``horizon_s`` (the next
+    batch's first arrival; ``inf`` for the last batch). A packet of an earlier
+    batch that enters the ring now is written to the ``carry_*`` log instead of
+    the batch outputs. Returns the number of carry-log entries.
     """
     n = arrival_s.shape[0]
     n_queues = limit_packets.shape[0]
-
-    # Queues: one circular buffer of capacity limit_packets[j] per queue, packed.
-    q_offset = np.zeros(n_queues + 1, dtype=np.int64)
-    for j in range(n_queues):
-        q_offset[j + 1] = q_offset[j] + limit_packets[j]
-    q_buf = np.empty(q_offset[n_queues], dtype=np.int64)
-    q_tag = np.empty(q_offset[n_queues], dtype=np.float64)
-    q_head = np.zeros(n_queues, dtype=np.int64)
-    q_len = np.zeros(n_queues, dtype=np.int64)
-    f_last = np.zeros(n_queues, dtype=np.float64)
-    tokens = police_burst_bytes.copy()
-    police_t = np.zeros(n_queues, dtype=np.float64)
     prio = -1
     for j in range(n_queues):
         if is_priority[j]:
             prio = j
-    virtual_time = 0.0
-    queued_total = 0
-
-    # Ring: at most ring_limit packets (each uses >= 1 particle and enters only
-    # while fewer than ring_limit particles are in use).
-    ring_buf = np.empty(ring_limit_particles, dtype=np.int64)
-    ring_particles = np.empty(ring_limit_particles, dtype=np.int64)
-    ring_head = 0
-    ring_len = 0
-    used = 0
-    line_free_s = 0.0
+    ring_head = state_i[_RING_HEAD]
+    ring_len = state_i[_RING_LEN]
+    used = state_i[_USED]
+    queued_total = state_i[_QUEUED]
+    virtual_time = state_f[_VIRTUAL_TIME]
+    line_free_s = state_f[_LINE_FREE]
+    head_dep_s = state_f[_HEAD_DEP]  # departure of the ring's head packet; inf while the ring is empty
     bits_per_s = line_rate_bps / 8.0
+    n_carry = 0
 
-    head_dep_s = np.inf  # departure of the ring's head packet; inf while the ring is empty
     i = 0
-    while i < n or ring_len > 0:
-        if i >= n or head_dep_s <= arrival_s[i]:
-            # Rule 5: the head's last bit leaves, its particles return (before a
-            # simultaneous arrival).
-            now = head_dep_s
-            used -= ring_particles[ring_head]
-            ring_head += 1
-            if ring_head == ring_limit_particles:
-                ring_head = 0
-            ring_len -= 1
-            head_dep_s = departure_s[ring_buf[ring_head]] if ring_len > 0 else np.inf
-            if queued_total == 0:
-                continue
-        else:
+    while True:
+        if i < n and arrival_s[i] < head_dep_s:
             now = arrival_s[i]
             j = queue[i]
             size = size_bytes[i]
@@ -136,18 +139,36 @@ def _node_kernel(
                 i += 1
                 continue
             drop[i] = KEPT
+            ring_entry_s[i] = np.nan  # until it enters the ring (perhaps in a later batch)
+            departure_s[i] = np.nan
             slot = q_head[j] + q_len[j]
             if slot >= limit_packets[j]:
                 slot -= limit_packets[j]
-            q_buf[q_offset[j] + slot] = i
+            slot += q_offset[j]
+            q_pid[slot] = id_offset + i
+            q_size[slot] = size
             if j != prio:
                 base = f_last[j] if f_last[j] > virtual_time else virtual_time
                 tag = base + size * 8.0 * inv_weight_bps[j]
                 f_last[j] = tag
-                q_tag[q_offset[j] + slot] = tag
+                q_tag[slot] = tag
             q_len[j] += 1
             queued_total += 1
             i += 1
+        elif ring_len > 0 and head_dep_s <= horizon_s:
+            # Rule 5: the head's last bit leaves, its particles return (a
+            # completion at the same instant as an arrival goes first).
+            now = head_dep_s
+            used -= ring_particles[ring_head]
+            ring_head += 1
+            if ring_head == ring_limit_particles:
+                ring_head = 0
+            ring_len -= 1
+            head_dep_s = ring_dep[ring_head] if ring_len > 0 else np.inf
+            if queued_total == 0:
+                continue
+        else:
+            break
         # Rule 3: scheduler -> ring while particles are free and a packet waits.
         while used < ring_limit_particles and queued_total > 0:
             sel = -1
@@ -162,27 +183,46 @@ def _node_kernel(
                             best = tag_k
                             sel = k
                 virtual_time = best
-            p = q_buf[q_offset[sel] + q_head[sel]]
+            slot = q_offset[sel] + q_head[sel]
+            pid = q_pid[slot]
+            size = q_size[slot]
             q_head[sel] += 1
             if q_head[sel] == limit_packets[sel]:
                 q_head[sel] = 0
             q_len[sel] -= 1
             queued_total -= 1
-            need = particles_needed(size_bytes[p], particle_bytes)
+            need = particles_needed(size, particle_bytes)
             used += need
-            slot = ring_head + ring_len
-            if slot >= ring_limit_particles:
-                slot -= ring_limit_particles
-            ring_buf[slot] = p
-            ring_particles[slot] = need
-            ring_len += 1
-            ring_entry_s[p] = now
             # Rule 4: FCFS, back to back.
             start = line_free_s if line_free_s > now else now
-            line_free_s = start + wire_bytes(size_bytes[p], framing_code) / bits_per_s
-            departure_s[p] = line_free_s
+            line_free_s = start + wire_bytes(size, framing_code) / bits_per_s
+            rslot = ring_head + ring_len
+            if rslot >= ring_limit_particles:
+                rslot -= ring_limit_particles
+            ring_pid[rslot] = pid
+            ring_particles[rslot] = need
+            ring_dep[rslot] = line_free_s
+            ring_len += 1
             if ring_len == 1:
                 head_dep_s = line_free_s
+            local = pid - id_offset
+            if local >= 0:
+                ring_entry_s[local] = now
+                departure_s[local] = line_free_s
+            else:
+                carry_id[n_carry] = pid
+                carry_entry_s[n_carry] = now
+                carry_departure_s[n_carry] = line_free_s
+                n_carry += 1
+
+    state_i[_RING_HEAD] = ring_head
+    state_i[_RING_LEN] = ring_len
+    state_i[_USED] = used
+    state_i[_QUEUED] = queued_total
+    state_f[_VIRTUAL_TIME] = virtual_time
+    state_f[_LINE_FREE] = line_free_s
+    state_f[_HEAD_DEP] = head_dep_s
+    return n_carry
 
 
 def _queue_arrays(node: Node):
@@ -223,25 +263,103 @@ def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
     return arrival, size, q
 
 
+class NodeState:
+    """The complete state of a node between batches of arrivals (queues, ring, line, policers, WFQ).
+
+    ``advance`` runs the kernel on the next batch and updates the state in
+    place, so a run split into consecutive batches gives exactly the outputs of
+    one run over all arrivals (the streaming mode relies on this).
+
+    Parameters
+    ----------
+    node : Node
+        The node; the state starts empty at time 0 with full policer buckets.
+    """
+
+    def __init__(self, node: Node):
+        if not isinstance(node, Node):
+            raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
+        self.node = node
+        self._params = _queue_arrays(node)
+        limits = self._params[1]
+        self.q_offset = np.concatenate([[0], np.cumsum(limits)]).astype(np.int64)
+        cap = int(self.q_offset[-1])
+        n_q = limits.shape[0]
+        self.q_pid = np.zeros(cap, dtype=np.int64)
+        self.q_size = np.zeros(cap, dtype=np.int64)
+        self.q_tag = np.zeros(cap, dtype=np.float64)
+        self.q_head = np.zeros(n_q, dtype=np.int64)
+        self.q_len = np.zeros(n_q, dtype=np.int64)
+        self.f_last = np.zeros(n_q, dtype=np.float64)
+        self.tokens = self._params[4].copy()
+        self.police_t = np.zeros(n_q, dtype=np.float64)
+        ring = node.ring_limit_particles
+        self.ring_pid = np.zeros(ring, dtype=np.int64)
+        self.ring_particles = np.zeros(ring, dtype=np.int64)
+        self.ring_dep = np.zeros(ring, dtype=np.float64)
+        self.state_i = np.zeros(4, dtype=np.int64)
+        self.state_f = np.array([0.0, 0.0, np.inf])
+        self.next_id = 0  # id of the next packet offered
+        self.last_arrival_s = 0.0
+
+    @property
+    def waiting_packets(self) -> int:
+        """Packets waiting in the queues (admitted, not yet in the ring)."""
+        return int(self.state_i[_QUEUED])
+
+    def advance(self, arrival, size, queue, horizon_s: float = np.inf):
+        """Run the next batch of validated arrivals; return its outputs and the carry log.
+
+        Parameters
+        ----------
+        arrival, size, queue : numpy.ndarray
+            The batch (validated: see :func:`validate_arrivals`), not earlier than
+            any previous batch.
+        horizon_s : float
+            Completions up to this time are processed: the next batch's first
+            arrival, or ``inf`` for the last batch (everything drains).
+
+        Returns
+        -------
+        ring_entry_s, departure_s, drop : numpy.ndarray
+            Per packet of this batch; NaN times for a packet still waiting at
+            ``horizon_s`` (it is resolved in a later batch's carry log).
+        carry : tuple of numpy.ndarray
+            ``(packet id, ring_entry_s, departure_s)`` of earlier batches'
+            packets that entered the ring during this call. Ids count packets
+            offered since the state was created.
+        """
+        n = arrival.shape[0]
+        if n and arrival[0] < self.last_arrival_s:
+            raise ValueError(
+                f"arrival_s must not precede the previous batch (last arrival {self.last_arrival_s!r}), "
+                f"got {arrival[0]!r}"
+            )
+        ring_entry = np.empty(n)
+        departure = np.empty(n)
+        drop = np.empty(n, dtype=np.int8)
+        cap = self.waiting_packets
+        carry = (np.empty(cap, dtype=np.int64), np.empty(cap), np.empty(cap))
+        node = self.node
+        n_carry = _node_kernel(
+            arrival, size, queue, *self._params,
+            np.int64(node.ring_limit_particles), np.int64(node.particle_bytes),
+            np.int64(FRAMING_CODES[node.framing]), float(node.line_rate_bps),
+            self.q_offset, self.q_pid, self.q_size, self.q_tag, self.q_head, self.q_len,
+            self.f_last, self.tokens, self.police_t,
+            self.ring_pid, self.ring_particles, self.ring_dep, self.state_i, self.state_f,
+            np.int64(self.next_id), float(horizon_s),
+            ring_entry, departure, drop, *carry,
+        )
+        self.next_id += n
+        if n:
+            self.last_arrival_s = float(arrival[-1])
+        return ring_entry, departure, drop, tuple(c[:n_carry] for c in carry)
+
+
 def run_kernel(node: Node, arrival, size, queue):
     """Run the kernel on already validated arrays; return (ring_entry_s, departure_s, drop)."""
-    n = arrival.shape[0]
-    ring_entry = np.empty(n, dtype=np.float64)
-    departure = np.empty(n, dtype=np.float64)
-    drop = np.empty(n, dtype=np.int8)
-    _node_kernel(
-        arrival,
-        size,
-        queue,
-        *_queue_arrays(node),
-        np.int64(node.ring_limit_particles),
-        np.int64(node.particle_bytes),
-        np.int64(FRAMING_CODES[node.framing]),
-        float(node.line_rate_bps),
-        ring_entry,
-        departure,
-        drop,
-    )
+    ring_entry, departure, drop, _ = NodeState(node).advance(arrival, size, queue)
     return ring_entry, departure, drop
 
 

@@ -352,9 +352,20 @@ class Stream(_Plain):
         size_bytes : numpy.ndarray of int64
             IP lengths, bytes.
         """
-        return self._generate(_check_rng(rng), check_real("duration_s", duration_s, 0.0, strict_minimum=True))
+        duration_s = check_real("duration_s", duration_s, 0.0, strict_minimum=True)
+        return self.windows(rng)(0.0, duration_s)
 
-    def _generate(self, rng, duration_s):  # pragma: no cover - overridden
+    def windows(self, rng: np.random.Generator):
+        """A generator of consecutive windows of this stream, for runs in bounded memory.
+
+        Stream-level draws (phase, a per-stream size) are made now; each call
+        ``window(t0_s, t1_s)`` returns the arrivals in ``[t0_s, t1_s)`` and their
+        sizes, drawing per-packet values from ``rng``. Consecutive windows
+        partition the stream: ``generate(rng, d)`` is the single window ``[0, d)``.
+        """
+        return self._windows(_check_rng(rng))
+
+    def _windows(self, rng):  # pragma: no cover - overridden
         raise NotImplementedError
 
 
@@ -386,15 +397,21 @@ class _SizedStream(Stream):
         """Mean IP length with a fresh draw per packet, bytes (drawn size + header)."""
         return self.size.mean_bytes + self.header_bytes
 
-    def _generate(self, rng, duration_s):
+    def _windows(self, rng):
+        fixed = None
         if self.size_per == "stream":
             fixed = int(self.size.sample(rng, 1)[0]) + self.header_bytes
-            arrival = self._arrivals(rng, duration_s, float(fixed))
-            return arrival, np.full(arrival.shape[0], fixed, dtype=np.int64)
-        arrival = self._arrivals(rng, duration_s, self._mean_ip_bytes)
-        return arrival, self.size.sample(rng, arrival.shape[0]) + self.header_bytes
+        arrivals = self._arrival_windows(rng, self._mean_ip_bytes if fixed is None else float(fixed))
 
-    def _arrivals(self, rng, duration_s, ip_bytes):  # pragma: no cover - overridden
+        def window(t0_s, t1_s):
+            arrival = arrivals(t0_s, t1_s)
+            if fixed is not None:
+                return arrival, np.full(arrival.shape[0], fixed, dtype=np.int64)
+            return arrival, self.size.sample(rng, arrival.shape[0]) + self.header_bytes
+
+        return window
+
+    def _arrival_windows(self, rng, ip_bytes):  # pragma: no cover - overridden
         raise NotImplementedError
 
 
@@ -455,13 +472,19 @@ class CBRStream(_SizedStream):
             raise ValueError(f"phase_s must be in [0, interval) = [0, {interval_s!r}) s, got {self.phase_s!r}")
         return self.phase_s
 
-    def _arrivals(self, rng, duration_s, ip_bytes):
+    def _arrival_windows(self, rng, ip_bytes):
         interval = self._interval_s(ip_bytes)
         first = self.start_s + self._phase(rng, interval)
-        n = max(0.0, math.floor((duration_s - first) / interval) + 1.0)
-        _check_packet_count(n)
-        arrival = first + interval * np.arange(int(n), dtype=np.float64)
-        return arrival[arrival < duration_s]
+
+        def window(t0_s, t1_s):
+            # packet k arrives at first + k * interval, computed the same way in every window
+            k0 = max(0.0, math.floor((t0_s - first) / interval) - 1.0)
+            k1 = max(k0, math.floor((t1_s - first) / interval) + 2.0)
+            _check_packet_count(k1 - k0)
+            arrival = first + interval * np.arange(int(k0), int(k1), dtype=np.float64)
+            return arrival[(arrival >= t0_s) & (arrival < t1_s)]
+
+        return window
 
 
 @dataclass(frozen=True)
@@ -486,16 +509,21 @@ class PoissonStream(_SizedStream):
     def __post_init__(self):
         self._check_common()
 
-    def _arrivals(self, rng, duration_s, ip_bytes):
-        span_s = duration_s - self.start_s
-        if span_s <= 0:
-            return np.empty(0, dtype=np.float64)
-        expected = span_s * self.rate_bps / (8.0 * ip_bytes)
-        _check_packet_count(expected)
-        # A Poisson process on [start_s, duration_s): a Poisson number of points
-        # placed uniformly, sorted (their gaps are i.i.d. exponential).
-        arrival = self.start_s + np.sort(rng.uniform(0.0, span_s, rng.poisson(expected)))
-        return arrival[arrival < duration_s]
+    def _arrival_windows(self, rng, ip_bytes):
+        def window(t0_s, t1_s):
+            lo = max(t0_s, self.start_s)
+            span_s = t1_s - lo
+            if span_s <= 0:
+                return np.empty(0, dtype=np.float64)
+            expected = span_s * self.rate_bps / (8.0 * ip_bytes)
+            _check_packet_count(expected)
+            # A Poisson process on [lo, t1_s): a Poisson number of points placed
+            # uniformly, sorted (their gaps are i.i.d. exponential); windows are
+            # independent, as the process's increments are.
+            arrival = lo + np.sort(rng.uniform(0.0, span_s, rng.poisson(expected)))
+            return arrival[arrival < t1_s]
+
+        return window
 
 
 @dataclass(frozen=True, eq=False)
@@ -537,9 +565,12 @@ class TraceStream(Stream):
             np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
         )
 
-    def _generate(self, rng, duration_s):
-        n = int(np.searchsorted(self.arrival_s, duration_s, side="left"))
-        return self.arrival_s[:n].copy(), self.size_bytes[:n].copy()
+    def _windows(self, rng):
+        def window(t0_s, t1_s):
+            lo, hi = np.searchsorted(self.arrival_s, [t0_s, t1_s], side="left")
+            return self.arrival_s[lo:hi].copy(), self.size_bytes[lo:hi].copy()
+
+        return window
 
 
 # --------------------------------------------------------------------------- merge, dicts
@@ -583,16 +614,47 @@ def merge_streams(streams, rng: np.random.Generator, duration_s: float):
     flow : numpy.ndarray of int64
         Flow id of each packet.
     """
-    parts = []
-    for stream in check_streams(streams):
-        arrival, size = stream.generate(rng, duration_s)
-        n = arrival.shape[0]
-        parts.append((arrival, size, np.full(n, stream.queue, np.int64), np.full(n, stream.flow, np.int64)))
-    if not parts:
-        return tuple(np.empty(0, dtype) for dtype in (np.float64, np.int64, np.int64, np.int64))
-    arrival, size, queue, flow = (np.concatenate(columns) for columns in zip(*parts))
-    order = np.argsort(arrival, kind="stable")
-    return arrival[order], size[order], queue[order], flow[order]
+    duration_s = check_real("duration_s", duration_s, 0.0, strict_minimum=True)
+    return TrafficWindows(streams, rng).window(0.0, duration_s)
+
+
+class TrafficWindows:
+    """All streams of a scenario generated window by window (bounded memory).
+
+    Stream-level draws happen on construction, in stream order; each
+    :meth:`window` draws per-packet values stream by stream, so a sequence of
+    windows is fixed by the seed and the window boundaries.
+
+    Parameters
+    ----------
+    streams : sequence of Stream
+        The streams.
+    rng : numpy.random.Generator
+        Source of randomness.
+    """
+
+    def __init__(self, streams, rng: np.random.Generator):
+        self.streams = check_streams(streams)
+        rng = _check_rng(rng)
+        self._windows = [s.windows(rng) for s in self.streams]
+
+    def window(self, t0_s: float, t1_s: float):
+        """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in stream order).
+
+        Returns
+        -------
+        arrival_s, size_bytes, queue, flow : numpy.ndarray
+        """
+        parts = []
+        for stream, window in zip(self.streams, self._windows):
+            arrival, size = window(t0_s, t1_s)
+            n = arrival.shape[0]
+            parts.append((arrival, size, np.full(n, stream.queue, np.int64), np.full(n, stream.flow, np.int64)))
+        if not parts:
+            return tuple(np.empty(0, dtype) for dtype in (np.float64, np.int64, np.int64, np.int64))
+        arrival, size, queue, flow = (np.concatenate(columns) for columns in zip(*parts))
+        order = np.argsort(arrival, kind="stable")
+        return arrival[order], size[order], queue[order], flow[order]
 
 
 _SIZE_TYPES = {c.__name__: c for c in (Deterministic, Uniform, Geometric, Empirical)}

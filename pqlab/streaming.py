@@ -1,0 +1,268 @@
+"""Runs of any length in bounded memory: batches through one carried node state, summaries online.
+
+:func:`run_batches` feeds consecutive batches of arrivals through a
+:class:`pqlab.engine.NodeState`, so the per-packet outputs are exactly those of
+one in-memory run over all arrivals; a batch is handed on once every one of its
+packets has its fate (a packet may wait in a queue across batch boundaries).
+:class:`FlowSummary` accumulates per-flow statistics from those batches (count,
+loss by cause, delay moments, min/max, fixed-bin delay and IPDV histograms) and
+:func:`simulate_summary` runs a whole scenario that way, generating its traffic
+window by window, without ever holding more than a few windows of packets.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import xarray as xr
+
+from ._validate import check_real
+from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
+from .path import PathModel
+from .scenario import Scenario
+from .traffic import TrafficWindows
+
+
+def run_batches(node, batches):
+    """Run consecutive batches ``(arrival_s, size_bytes, queue, extra)`` through one node state.
+
+    Parameters
+    ----------
+    node : Node
+        The node.
+    batches : iterable of tuple
+        ``(arrival_s, size_bytes, queue, extra)``: each batch's arrivals must not
+        precede the previous batch's; ``extra`` (e.g. flow ids) is passed through.
+
+    Yields
+    ------
+    tuple
+        ``(arrival_s, size_bytes, queue, extra, ring_entry_s, departure_s, drop)``
+        per non-empty input batch, in order, once all its packets are resolved
+        (empty batches are skipped). The
+        concatenated outputs equal :func:`pqlab.engine.run_kernel` on the
+        concatenated inputs, bit for bit.
+    """
+    state = NodeState(node)
+    pending: deque = deque()  # [first id, arrays..., ring_entry, departure, drop, unresolved count]
+    iterator = (b for b in batches if np.asarray(b[0]).size)  # an empty batch has no horizon
+    nxt = next(iterator, None)
+    while nxt is not None:
+        arrival, size, queue = validate_arrivals(node, *nxt[:3])
+        extra = nxt[3]
+        nxt = next(iterator, None)
+        horizon = np.inf if nxt is None else float(np.asarray(nxt[0], dtype=float)[0])
+        first_id = state.next_id
+        ring_entry, departure, drop, (cid, centry, cdep) = state.advance(arrival, size, queue, horizon)
+        for entry in pending:
+            lo, hi = entry[0], entry[0] + entry[1].shape[0]
+            mine = (cid >= lo) & (cid < hi)
+            if mine.any():
+                local = cid[mine] - lo
+                entry[5][local] = centry[mine]
+                entry[6][local] = cdep[mine]
+                entry[8] -= int(mine.sum())
+        unresolved = int(np.count_nonzero((drop == 0) & np.isnan(ring_entry)))
+        pending.append([first_id, arrival, size, queue, extra, ring_entry, departure, drop, unresolved])
+        while pending and pending[0][8] == 0:
+            yield tuple(pending.popleft()[1:8])
+    while pending:  # the last batch drains everything (horizon inf)
+        yield tuple(pending.popleft()[1:8])
+
+
+class FlowSummary:
+    """Per-flow statistics accumulated online from resolved batches (in arrival order).
+
+    Parameters
+    ----------
+    path : PathModel
+        Added to ``departure - arrival`` for the one-way delay.
+    delay_bin_s, delay_max_s : float
+        Width and upper end of the one-way delay histogram, seconds (bins from 0;
+        values beyond go to the last bin, which is flagged as overflow).
+    ipdv_bin_s, ipdv_max_s : float
+        Width and range ``[-ipdv_max_s, ipdv_max_s)`` of the IPDV histogram, seconds.
+    start_s : float
+        Packets arriving before this (warm-up) are simulated but not counted.
+
+    Notes
+    -----
+    IPDV follows RFC 3393: consecutive packets of a flow in arrival order; a
+    pair with a lost packet gives no value. The pair spanning two batches is
+    formed from the last delay carried per flow.
+    """
+
+    def __init__(self, path: PathModel | None = None, *, delay_bin_s=1e-4, delay_max_s=0.2,
+                 ipdv_bin_s=1e-4, ipdv_max_s=0.1, start_s: float = 0.0):
+        self.path = PathModel() if path is None else path
+        if not isinstance(self.path, PathModel):
+            raise ValueError(f"path must be a pqlab.path.PathModel, got {type(self.path).__name__}")
+        self.delay_bin_s = check_real("delay_bin_s", delay_bin_s, 0.0, strict_minimum=True)
+        self.delay_max_s = check_real("delay_max_s", delay_max_s, self.delay_bin_s)
+        self.ipdv_bin_s = check_real("ipdv_bin_s", ipdv_bin_s, 0.0, strict_minimum=True)
+        self.ipdv_max_s = check_real("ipdv_max_s", ipdv_max_s, self.ipdv_bin_s)
+        self.start_s = check_real("start_s", start_s, 0.0)
+        self.n_delay_bins = int(np.ceil(self.delay_max_s / self.delay_bin_s))
+        self.n_ipdv_bins = int(np.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s))
+        self.n_flows = 0
+        self._counts = {k: np.zeros(0, np.int64) for k in ("sent", "policed", "queue_full", "ipdv_count")}
+        self._sums = {k: np.zeros(0) for k in ("delay_sum", "delay_sumsq", "ipdv_sum", "ipdv_sumsq", "ipdv_abs_sum")}
+        self._min = np.zeros(0)
+        self._max = np.zeros(0)
+        self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
+        self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
+        self._last_delay = np.zeros(0)  # last packet's delay per flow (NaN: lost or none yet)
+
+    def _grow(self, n_flows: int):
+        if n_flows <= self.n_flows:
+            return
+        extra = n_flows - self.n_flows
+        for d, fill in ((self._counts, 0), (self._sums, 0.0)):
+            for k in d:
+                d[k] = np.concatenate([d[k], np.full(extra, fill, d[k].dtype)])
+        self._min = np.concatenate([self._min, np.full(extra, np.inf)])
+        self._max = np.concatenate([self._max, np.full(extra, -np.inf)])
+        self._delay_hist = np.vstack([self._delay_hist, np.zeros((extra, self.n_delay_bins), np.int64)])
+        self._ipdv_hist = np.vstack([self._ipdv_hist, np.zeros((extra, self.n_ipdv_bins), np.int64)])
+        self._last_delay = np.concatenate([self._last_delay, np.full(extra, np.nan)])
+        self.n_flows = n_flows
+
+    def update(self, arrival_s, size_bytes, flow, departure_s, drop):
+        """Add one resolved batch (arrays in arrival order)."""
+        counted = arrival_s >= self.start_s
+        if not counted.all():
+            arrival_s, size_bytes, flow, departure_s, drop = (
+                a[counted] for a in (arrival_s, size_bytes, flow, departure_s, drop))
+        if flow.size == 0:
+            return
+        self._grow(int(flow.max()) + 1)
+        nf = self.n_flows
+        c = self._counts
+        c["sent"] += np.bincount(flow, minlength=nf)
+        c["policed"] += np.bincount(flow[drop == POLICED], minlength=nf)
+        c["queue_full"] += np.bincount(flow[drop == QUEUE_FULL], minlength=nf)
+        delay = departure_s - arrival_s + self.path.extra_delay_s(size_bytes)
+        ok = np.isfinite(delay)
+        fk, dk = flow[ok], delay[ok]
+        self._sums["delay_sum"] += np.bincount(fk, dk, minlength=nf)
+        self._sums["delay_sumsq"] += np.bincount(fk, dk * dk, minlength=nf)
+        np.minimum.at(self._min, fk, dk)
+        np.maximum.at(self._max, fk, dk)
+        bins = np.minimum((dk / self.delay_bin_s).astype(np.int64), self.n_delay_bins - 1)
+        self._delay_hist += np.bincount(fk * self.n_delay_bins + bins,
+                                        minlength=nf * self.n_delay_bins).reshape(nf, self.n_delay_bins)
+        # IPDV of consecutive packets per flow, the first pair joining the carried last delay
+        order = np.argsort(flow, kind="stable")
+        fs, ds_ = flow[order], delay[order]
+        starts = np.flatnonzero(np.r_[True, fs[1:] != fs[:-1]])
+        prev = np.r_[np.nan, ds_[:-1]]
+        prev[starts] = self._last_delay[fs[starts]]
+        ends = np.r_[starts[1:], fs.size] - 1
+        self._last_delay[fs[ends]] = ds_[ends]
+        ipdv = ds_ - prev
+        good = np.isfinite(ipdv)
+        fi, iv = fs[good], ipdv[good]
+        c["ipdv_count"] += np.bincount(fi, minlength=nf)
+        self._sums["ipdv_sum"] += np.bincount(fi, iv, minlength=nf)
+        self._sums["ipdv_sumsq"] += np.bincount(fi, iv * iv, minlength=nf)
+        self._sums["ipdv_abs_sum"] += np.bincount(fi, np.abs(iv), minlength=nf)
+        ib = np.clip(((iv + self.ipdv_max_s) / self.ipdv_bin_s).astype(np.int64), 0, self.n_ipdv_bins - 1)
+        self._ipdv_hist += np.bincount(fi * self.n_ipdv_bins + ib,
+                                       minlength=nf * self.n_ipdv_bins).reshape(nf, self.n_ipdv_bins)
+
+    def to_dataset(self) -> xr.Dataset:
+        """The summaries as a Dataset with dims ``flow``, ``delay_bin``, ``ipdv_bin``."""
+        c, s = self._counts, self._sums
+        kept = c["sent"] - c["policed"] - c["queue_full"]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = s["delay_sum"] / kept
+            var = (s["delay_sumsq"] - kept * mean**2) / (kept - 1)
+            ipdv_mean = s["ipdv_sum"] / c["ipdv_count"]
+            ipdv_abs = s["ipdv_abs_sum"] / c["ipdv_count"]
+            ipdv_var = (s["ipdv_sumsq"] - c["ipdv_count"] * ipdv_mean**2) / (c["ipdv_count"] - 1)
+            loss = 1.0 - kept / c["sent"]
+        f = ("flow",)
+        present = c["sent"] > 0
+        return xr.Dataset(
+            {
+                "sent": (f, c["sent"], _attrs("1", "packets offered")),
+                "policed": (f, c["policed"], _attrs("1", "packets policed")),
+                "queue_full": (f, c["queue_full"], _attrs("1", "packets dropped, queue full")),
+                "loss_ratio": (f, loss, _attrs("1", "lost / offered")),
+                "delay_mean": (f, mean, _attrs("s", "mean one-way delay")),
+                "delay_std": (f, np.sqrt(np.maximum(var, 0.0)), _attrs("s", "std of one-way delay")),
+                "delay_min": (f, np.where(kept > 0, self._min, np.nan), _attrs("s", "minimum one-way delay")),
+                "delay_max": (f, np.where(kept > 0, self._max, np.nan), _attrs("s", "maximum one-way delay")),
+                "ipdv_count": (f, c["ipdv_count"], _attrs("1", "IPDV values (pairs without loss)")),
+                "ipdv_mean": (f, ipdv_mean, _attrs("s", "mean IPDV")),
+                "ipdv_abs_mean": (f, ipdv_abs, _attrs("s", "mean |IPDV| (jitter)")),
+                "ipdv_std": (f, np.sqrt(np.maximum(ipdv_var, 0.0)), _attrs("s", "std of IPDV")),
+                "delay_hist": (("flow", "delay_bin"), self._delay_hist,
+                               _attrs("1", "one-way delay histogram (last bin: overflow)")),
+                "ipdv_hist": (("flow", "ipdv_bin"), self._ipdv_hist,
+                              _attrs("1", "IPDV histogram (first/last bins: overflow)")),
+            },
+            coords={
+                "flow": np.arange(self.n_flows),
+                "delay_bin": ("delay_bin", np.arange(self.n_delay_bins) * self.delay_bin_s,
+                              _attrs("s", "left edge of the delay bin")),
+                "ipdv_bin": ("ipdv_bin", -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
+                             _attrs("s", "left edge of the IPDV bin")),
+            },
+        ).isel(flow=np.flatnonzero(present))
+
+
+def _attrs(units: str, long_name: str) -> dict:
+    return {"units": units, "long_name": long_name}
+
+
+def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw) -> xr.Dataset:
+    """Run ``scenario`` window by window and return per-flow summaries (bounded memory).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario; its warm-up is excluded from the summaries and its path
+        added to the delays.
+    seed : int
+        Seed of the traffic (windows are drawn in order: deterministic per seed
+        and ``window_s``; the per-packet draws differ from :func:`pqlab.simulate`'s
+        single window, the engine's outputs on the same arrivals do not).
+    window_s : float
+        Seconds of traffic generated and simulated per batch (> 0); memory grows
+        with the packets in one window.
+    **summary_kw
+        Histogram settings of :class:`FlowSummary`.
+
+    Returns
+    -------
+    xarray.Dataset
+        The :meth:`FlowSummary.to_dataset` summaries with provenance attrs.
+    """
+    from . import __version__
+
+    if not isinstance(scenario, Scenario):
+        raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
+    window_s = check_real("window_s", window_s, 0.0, strict_minimum=True)
+    traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
+    edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
+
+    def batches():
+        for t0, t1 in zip(edges[:-1], edges[1:]):
+            arrival, size, queue, flow = traffic.window(t0, t1)
+            yield arrival, size, queue, flow
+
+    summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, **summary_kw)
+    for arrival, size, _queue, flow, _entry, departure, drop in run_batches(scenario.node, batches()):
+        summary.update(arrival, size, flow, departure, drop)
+    ds = summary.to_dataset()
+    ds.attrs.update(
+        title=f"pqlab streaming summary: {scenario.name}",
+        source=f"pqlab {__version__} numba single-node engine, streaming mode",
+        pqlab_version=__version__,
+        seed=int(seed),
+        window_s=window_s,
+        scenario=scenario.to_json(),
+    )
+    return ds
