@@ -82,9 +82,31 @@ def bench_startup():
     print(f"  numba cache warm (median of 3)     {statistics.median(warm):6.2f} s")
 
 
+STREAMING = (
+    "import resource, sys, time; from pqlab import scenarios; from pqlab.streaming import simulate_summary; "
+    "n = float(sys.argv[1]); w = float(sys.argv[2]); "
+    "simulate_summary(scenarios.base_case(n_ef_samples=100), seed=1, window_s=1.0); "
+    "sc = scenarios.base_case(n_ef_samples=int(n / 1.9691)); t0 = time.perf_counter(); "
+    "ds = simulate_summary(sc, seed=1, window_s=w); dt = time.perf_counter() - t0; "
+    "print(int(ds.sent.sum()), dt, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+)
+
+
+def bench_streaming(n_packets: float, window_s: float = 300.0):
+    """Streaming mode (per-flow summaries, bounded memory) in a fresh process: speed and peak RSS."""
+    out = subprocess.run([sys.executable, "-c", STREAMING, str(n_packets), str(window_s)], check=True,
+                         capture_output=True, text=True).stdout.split()
+    n, seconds, rss_mib = int(out[0]), float(out[1]), float(out[2])
+    print(f"streaming mode, S1 for {n:,} packets (window {window_s:g} s, warm-up excluded from the count):")
+    print(f"  {seconds:8.1f} s  {n / seconds / 1e6:6.2f} Mpkt/s (generation + engine + online summaries), "
+          f"peak RSS of that process {rss_mib:,.0f} MiB")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1-million-packet long run, fewer repeats")
+    parser.add_argument("--streaming-packets", type=float, default=1e8,
+                        help="packets of the streaming-mode run (default 1e8; 1e9 takes a few minutes)")
     args = parser.parse_args(argv)
     print(f"pqlab {pqlab.__version__}, numpy {np.__version__}, python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cores (the kernel uses one)")
@@ -96,6 +118,7 @@ def main(argv=None):
     long_case = scenarios.base_case(n_ef_samples=int(target / per_ef))
     bench_scenario(f"long run (~{target / 1e6:.0f} million packets)", long_case, repeats=2 if args.quick else 3)
     bench_startup()
+    bench_streaming(1e6 if args.quick else args.streaming_packets)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this process: {peak_mib:,.0f} MiB")
 

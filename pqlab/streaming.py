@@ -16,6 +16,7 @@ from collections import deque
 
 import numpy as np
 import xarray as xr
+from numba import njit
 
 from ._validate import check_real
 from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
@@ -130,46 +131,18 @@ class FlowSummary:
 
     def update(self, arrival_s, size_bytes, flow, departure_s, drop):
         """Add one resolved batch (arrays in arrival order)."""
-        counted = arrival_s >= self.start_s
-        if not counted.all():
-            arrival_s, size_bytes, flow, departure_s, drop = (
-                a[counted] for a in (arrival_s, size_bytes, flow, departure_s, drop))
         if flow.size == 0:
             return
         self._grow(int(flow.max()) + 1)
-        nf = self.n_flows
-        c = self._counts
-        c["sent"] += np.bincount(flow, minlength=nf)
-        c["policed"] += np.bincount(flow[drop == POLICED], minlength=nf)
-        c["queue_full"] += np.bincount(flow[drop == QUEUE_FULL], minlength=nf)
         delay = departure_s - arrival_s + self.path.extra_delay_s(size_bytes)
-        ok = np.isfinite(delay)
-        fk, dk = flow[ok], delay[ok]
-        self._sums["delay_sum"] += np.bincount(fk, dk, minlength=nf)
-        self._sums["delay_sumsq"] += np.bincount(fk, dk * dk, minlength=nf)
-        np.minimum.at(self._min, fk, dk)
-        np.maximum.at(self._max, fk, dk)
-        bins = np.minimum((dk / self.delay_bin_s).astype(np.int64), self.n_delay_bins - 1)
-        self._delay_hist += np.bincount(fk * self.n_delay_bins + bins,
-                                        minlength=nf * self.n_delay_bins).reshape(nf, self.n_delay_bins)
-        # IPDV of consecutive packets per flow, the first pair joining the carried last delay
-        order = np.argsort(flow, kind="stable")
-        fs, ds_ = flow[order], delay[order]
-        starts = np.flatnonzero(np.r_[True, fs[1:] != fs[:-1]])
-        prev = np.r_[np.nan, ds_[:-1]]
-        prev[starts] = self._last_delay[fs[starts]]
-        ends = np.r_[starts[1:], fs.size] - 1
-        self._last_delay[fs[ends]] = ds_[ends]
-        ipdv = ds_ - prev
-        good = np.isfinite(ipdv)
-        fi, iv = fs[good], ipdv[good]
-        c["ipdv_count"] += np.bincount(fi, minlength=nf)
-        self._sums["ipdv_sum"] += np.bincount(fi, iv, minlength=nf)
-        self._sums["ipdv_sumsq"] += np.bincount(fi, iv * iv, minlength=nf)
-        self._sums["ipdv_abs_sum"] += np.bincount(fi, np.abs(iv), minlength=nf)
-        ib = np.clip(((iv + self.ipdv_max_s) / self.ipdv_bin_s).astype(np.int64), 0, self.n_ipdv_bins - 1)
-        self._ipdv_hist += np.bincount(fi * self.n_ipdv_bins + ib,
-                                       minlength=nf * self.n_ipdv_bins).reshape(nf, self.n_ipdv_bins)
+        c, s = self._counts, self._sums
+        _accumulate(
+            arrival_s, np.ascontiguousarray(flow, dtype=np.int64), delay, drop, self.start_s,
+            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s,
+            c["sent"], c["policed"], c["queue_full"], c["ipdv_count"],
+            s["delay_sum"], s["delay_sumsq"], s["ipdv_sum"], s["ipdv_sumsq"], s["ipdv_abs_sum"],
+            self._min, self._max, self._delay_hist, self._ipdv_hist, self._last_delay,
+        )
 
     def to_dataset(self) -> xr.Dataset:
         """The summaries as a Dataset with dims ``flow``, ``delay_bin``, ``ipdv_bin``."""
@@ -211,6 +184,50 @@ class FlowSummary:
                              _attrs("s", "left edge of the IPDV bin")),
             },
         ).isel(flow=np.flatnonzero(present))
+
+
+@njit(cache=True, nogil=True)
+def _accumulate(arrival_s, flow, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s,
+                sent, policed, queue_full, ipdv_count, delay_sum, delay_sumsq, ipdv_sum, ipdv_sumsq,
+                ipdv_abs_sum, delay_min, delay_max, delay_hist, ipdv_hist, last_delay):
+    """Add packets (in arrival order) to the per-flow accumulators, in place."""
+    n_delay_bins = delay_hist.shape[1]
+    n_ipdv_bins = ipdv_hist.shape[1]
+    for i in range(arrival_s.shape[0]):
+        if arrival_s[i] < start_s:
+            continue
+        f = flow[i]
+        sent[f] += 1
+        d = delay_s[i]
+        if drop[i] == POLICED:
+            policed[f] += 1
+        elif drop[i] == QUEUE_FULL:
+            queue_full[f] += 1
+        if drop[i] == 0:
+            delay_sum[f] += d
+            delay_sumsq[f] += d * d
+            if d < delay_min[f]:
+                delay_min[f] = d
+            if d > delay_max[f]:
+                delay_max[f] = d
+            b = int(d / delay_bin_s)
+            delay_hist[f, b if b < n_delay_bins else n_delay_bins - 1] += 1
+            prev = last_delay[f]
+            if prev == prev:  # RFC 3393: a pair with a lost packet gives no value
+                v = d - prev
+                ipdv_count[f] += 1
+                ipdv_sum[f] += v
+                ipdv_sumsq[f] += v * v
+                ipdv_abs_sum[f] += abs(v)
+                b = int((v + ipdv_max_s) / ipdv_bin_s)
+                if b < 0:
+                    b = 0
+                elif b >= n_ipdv_bins:
+                    b = n_ipdv_bins - 1
+                ipdv_hist[f, b] += 1
+            last_delay[f] = d
+        else:
+            last_delay[f] = np.nan
 
 
 def _attrs(units: str, long_name: str) -> dict:
