@@ -132,7 +132,7 @@ def pq_experiment(
     Scenario
     """
     check_choice("be_size_per", be_size_per, ("stream", "packet"))
-    n_samples = check_int("n_ef_samples", n_ef_samples, 1, 100_000_000)
+    n_samples = check_int("n_ef_samples", n_ef_samples, 1, 10_000_000_000)
     n_be = check_int("n_be_streams", n_be_streams, 0, 10_000)
     ef_rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
     warmup = check_real("warmup_s", warmup_s, 0.0)
