@@ -59,12 +59,20 @@ def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
     }
 
 
+def run_point(make_scenario, kwargs: dict, seed: int, measure) -> dict:
+    """One sweep point: build the scenario, simulate it with ``seed``, measure it (picklable for workers)."""
+    scenario = make_scenario(**kwargs)
+    return dict(measure(simulate(scenario, seed=seed), scenario))
+
+
 def sweep(
     make_scenario: Callable[..., Scenario],
     grid: Mapping[str, Sequence],
     seeds: Sequence[int] = (1,),
     measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary,
     *,
+    backend="serial",
+    max_workers: int | None = None,
     progress: bool = False,
 ) -> xr.Dataset:
     """Run ``make_scenario(**point)`` for every grid point and seed; collect ``measure``.
@@ -74,12 +82,20 @@ def sweep(
     make_scenario : callable
         Builds a Scenario from keyword arguments named like the grid's keys
         (e.g. ``pqlab.scenarios.base_case`` with grid ``{"be_payload_bytes": [...]}``).
+        For the process and dask backends it must be picklable (a module-level function).
     grid : mapping of str to sequence
         Parameter values; the result has one dimension per key, in order.
     seeds : sequence of int
         Seeds (>= 0); the result has a ``seed`` dimension.
     measure : callable
         ``measure(ds, scenario) -> {name: float}``; each name becomes a variable.
+    backend : {"serial", "processes"}, dask.distributed.Client or str
+        Where the points run: in this process, in a local process pool of
+        ``max_workers``, or on a dask.distributed cluster (a ``Client``, or a
+        scheduler address such as ``"tcp://host:8786"``). Results do not depend
+        on the backend: every point is seeded by its own seed.
+    max_workers : int, optional
+        Size of the process pool (default: the number of cores).
     progress : bool
         Show a tqdm progress bar.
 
@@ -89,8 +105,6 @@ def sweep(
         Variables named by ``measure`` with dims ``(*grid, "seed")``; attrs record
         the preset's name, the pqlab version and the scenario of the first point.
     """
-    from tqdm import tqdm
-
     from . import __version__
 
     if not grid:
@@ -104,14 +118,14 @@ def sweep(
     if not seeds:
         raise ValueError("seeds must hold at least one seed, got none")
     shape = [len(v) for v in values] + [len(seeds)]
-    out: dict[str, np.ndarray] = {}
-    first_json = ""
     points = list(itertools.product(*(range(n) for n in shape)))
-    for idx in tqdm(points, disable=not progress, desc=getattr(make_scenario, "__name__", "sweep")):
-        kwargs = {k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}
-        sc = make_scenario(**kwargs)
-        first_json = first_json or sc.to_json()
-        for key, val in measure(simulate(sc, seed=seeds[idx[-1]]), sc).items():
+    tasks = [({k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}, seeds[idx[-1]]) for idx in points]
+    first_json = make_scenario(**tasks[0][0]).to_json()
+    results = _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress,
+                         getattr(make_scenario, "__name__", "sweep"))
+    out: dict[str, np.ndarray] = {}
+    for idx, measured in zip(points, results):
+        for key, val in measured.items():
             out.setdefault(key, np.full(shape, np.nan))[idx] = val
     dims = names + ["seed"]
     return xr.Dataset(
@@ -123,6 +137,71 @@ def sweep(
             "first_scenario": first_json,
         },
     )
+
+
+def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, label) -> list:
+    """Run ``run_point`` for every (kwargs, seed) task on the chosen backend; results in task order."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(tasks), disable=not progress, desc=label)
+    try:
+        if isinstance(backend, str) and backend == "serial":
+            results = []
+            for kwargs, seed in tasks:
+                results.append(run_point(make_scenario, kwargs, seed, measure))
+                bar.update()
+            return results
+        if isinstance(backend, str) and backend == "processes":
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            if max_workers is not None:
+                check_int("max_workers", max_workers, 1, 1024)
+            with ProcessPoolExecutor(max_workers=max_workers) as pool:
+                futures = {pool.submit(run_point, make_scenario, kw, seed, measure): k
+                           for k, (kw, seed) in enumerate(tasks)}
+                results = [None] * len(tasks)
+                for fut in as_completed(futures):
+                    results[futures[fut]] = fut.result()
+                    bar.update()
+            return results
+        return _run_on_dask(make_scenario, tasks, measure, backend, bar)
+    finally:
+        bar.close()
+
+
+def _run_on_dask(make_scenario, tasks, measure, backend, bar) -> list:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ValueError(
+            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address; "
+            "dask.distributed is not installed (pip install 'pqlab[dask]')"
+        ) from None
+    if isinstance(backend, str):
+        if "://" not in backend:
+            raise ValueError(
+                "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address "
+                f"like 'tcp://host:8786', got {backend!r}"
+            )
+        client, own = Client(backend), True
+    elif isinstance(backend, Client):
+        client, own = backend, False
+    else:
+        raise ValueError(
+            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address, "
+            f"got {type(backend).__name__}"
+        )
+    try:
+        futures = [client.submit(run_point, make_scenario, kw, seed, measure, pure=False) for kw, seed in tasks]
+        position = {f.key: k for k, f in enumerate(futures)}
+        results = [None] * len(tasks)
+        for fut in as_completed(futures):
+            results[position[fut.key]] = fut.result()
+            bar.update()
+        return results
+    finally:
+        if own:
+            client.close()
 
 
 def _attrs_for(name: str) -> dict:
