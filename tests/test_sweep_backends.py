@@ -5,8 +5,8 @@ import xarray as xr
 
 from pqlab import experiments, scenarios
 
-GRID = {"be_payload_bytes": [200, 484, 500]}
 SEEDS = [1, 2]
+
 
 def test_sweep_dims_and_ci():
     r = experiments.sweep(scenarios.base_case, {"be_payload_bytes": [484, 500], "n_ef_samples": [200]}, SEEDS)
@@ -15,11 +15,13 @@ def test_sweep_dims_and_ci():
     assert (a["delay_mean_s"].sel(be_payload_bytes=484) > a["delay_mean_s"].sel(be_payload_bytes=500)).all()
     assert (a["delay_mean_s_ci"] >= 0).all()
 
+
 def test_process_pool_backend_equals_serial():
     grid = {"be_payload_bytes": [200, 484], "n_ef_samples": [200]}
     serial = experiments.sweep(scenarios.base_case, grid, SEEDS)
     pooled = experiments.sweep(scenarios.base_case, grid, SEEDS, backend="processes", max_workers=2)
     xr.testing.assert_identical(serial, pooled)
+
 
 def test_dask_local_cluster_backend_equals_serial():
     distributed = pytest.importorskip("distributed", reason="dask.distributed is the optional sweep backend")
@@ -31,6 +33,7 @@ def test_dask_local_cluster_backend_equals_serial():
         by_address = experiments.sweep(scenarios.base_case, grid, SEEDS, backend=cluster.scheduler_address)
     xr.testing.assert_identical(serial, on_dask)
     xr.testing.assert_identical(serial, by_address)
+
 
 def test_bad_backend_and_grid_are_rejected():
     with pytest.raises(ValueError, match="backend"):
