@@ -329,7 +329,7 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     rows["unit"] = rows["unit"].where(has_paper, rows["our unit"]).fillna("")
     rows["ours"] = pd.to_numeric(rows["ours"], errors="coerce")
     rows["difference"] = rows["ours"] - rows["paper value"]
-    rows["difference %"] = [_relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])]
+    rows["difference %"] = [relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])]
     rows["shape_ok"] = [None if _isna(v) else bool(v) for v in rows["shape_ok"]]
     rows["verdict"] = [
         _verdict(*args)
@@ -355,7 +355,7 @@ def _check_units(rows: pd.DataFrame) -> None:
         raise ValueError(f"recorded units differ from the paper's: {pairs}")
 
 
-def _relative_percent(ours: float, paper: float) -> float:
+def relative_percent(ours: float, paper: float) -> float:
     """``(ours - paper) / |paper|`` in percent; 0 if both are 0, NaN if undefined."""
     if math.isnan(ours) or math.isnan(paper):
         return math.nan

@@ -132,9 +132,11 @@ def test_a_keys():
 def test_claims_use_the_papers_keys_and_units(fig7, tab3, ipdv, frame):
     paper = report.load_paper_values()
     rows = []
-    for ds in (fig7, tab3, ipdv, frame):
-        for c in agg.claims(ds):
-            rows.append({"artefact": ds.attrs["artefact"], **c, "seed": SEEDS[0]})
+    for ds, claims in ((fig7, agg.globecom01_fig7_claims), (tab3, agg.globecom01_tab3_claims),
+                       (ipdv, agg.long_ipdv_vs_a_claims), (frame, agg.long_fig7_tab3_claims)):
+        for c in claims(ds):
+            assert c["artefact"] == ds.attrs["artefact"]
+            rows.append({**c, "seed": SEEDS[0]})
     results = pd.DataFrame(rows).rename(columns={"value": "value"})[
         ["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed"]]
     table = report.compare(paper, results)  # raises on a unit that differs from the paper's
@@ -169,7 +171,7 @@ def test_claims_use_the_papers_keys_and_units(fig7, tab3, ipdv, frame):
         (lambda: agg.long_fig7_tab3(N, SEEDS, ef_frame_bytes=(32,)), "ef_frame_bytes"),
         (lambda: agg.long_fig7_tab3(N, SEEDS, interval_units=-1.0), "interval_units"),
         (lambda: agg.count_peaks([0.5, 0.5], 1.0, smooth=0.0, scale="dB"), "scale"),
-        (lambda: agg.claims(xr.Dataset()), "ds"),
+        (lambda: agg.globecom01_fig7_claims(xr.Dataset()), "data"),
     ],
 )
 def test_bad_arguments_name_the_parameter(call, name):

@@ -1,4 +1,4 @@
-"""GLOBECOM'01 Sec. II-IV artefacts: compute functions, findings and figures (small runs)."""
+"""GLOBECOM'01 Sec. II-IV artefacts: compute functions, claims and figures (small runs)."""
 
 import math
 
@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 import pqlab  # noqa: E402
 from pqlab import bounds, report  # noqa: E402
 from pqlab.artefacts import background as bg  # noqa: E402
+from pqlab.artefacts import paper_vs_ours, record_claims  # noqa: E402
 from pqlab.figures import background as bgfig  # noqa: E402
 
 N = 300  # EF packets per run: enough for the deterministic cases, fast
@@ -20,38 +21,40 @@ N = 300  # EF packets per run: enough for the deterministic cases, fast
 
 @pytest.fixture(scope="module")
 def paper():
-    return bg.paper_values()
+    """(artefact, quantity) -> unit of every row of data/paper_values.csv."""
+    table = report.load_paper_values()
+    return dict(zip(zip(table.artefact, table.quantity), table.unit))
 
 
 @pytest.fixture(scope="module")
 def fig3_1_data():
-    return bg.fig3_1(n_ef_samples=N, seeds=(1, 2), step_bytes=150)
+    return bg.globecom01_fig3_1(n_ef_samples=N, seeds=(1, 2), step_bytes=150)
 
 
 @pytest.fixture(scope="module")
 def fig3_2_data():
-    return bg.fig3_2(n_ef_samples=N, seeds=(1,))
+    return bg.globecom01_fig3_2(n_ef_samples=N, seeds=(1,))
 
 
 @pytest.fixture(scope="module")
 def fig5_data():
-    return bg.fig5(n_ef_samples=N, seeds=(1, 2))
+    return bg.globecom01_fig5(n_ef_samples=N, seeds=(1, 2))
 
 
 @pytest.fixture(scope="module")
 def tab1_data():
-    return bg.tab1(seed=1, n_ef_samples=N)
+    return bg.globecom01_tab1(seed=1, n_ef_samples=N)
 
 
 # --------------------------------------------------------------------------- compute functions
 
 
 def test_fig3_1_payload_grid_holds_the_full_particle_points():
-    grid = bg.fig3_1_payloads(150)
+    grid = bg.globecom01_fig3_1_payloads(150)
     assert grid[0] == 100 and grid[-1] == 1450
     assert {484, 996} <= set(grid)  # IP 512 and 1024 bytes
     assert 1508 not in grid
-    assert bg.fig3_1_payloads(25)[:3] == [100, 125, 150]
+    assert bg.globecom01_fig3_1_payloads(25)[:3] == [100, 125, 150]
 
 
 def test_local_maxima_are_the_right_ends_of_plateaus_before_a_drop():
@@ -102,7 +105,7 @@ def test_fig3_2_payloads_450_and_475_take_one_particle_and_coincide(fig3_2_data)
 
 
 def test_fig3_2_tells_apart_payloads_that_take_different_particles():
-    d = bg.fig3_2(n_ef_samples=N, seeds=(1,), payloads=(450, 500))
+    d = bg.globecom01_fig3_2(n_ef_samples=N, seeds=(1,), payloads=(450, 500))
     assert list(d["particles"].values) == [1, 2]
     assert d.attrs["ks_max"] > d.attrs["ks_critical"]
     assert d.attrs["mean_difference_ms"] < -1.0  # 500 bytes: fragmented particles, lower delay
@@ -130,7 +133,7 @@ def test_fig5_ccdfs_in_transmission_units(fig5_data):
 
 
 def test_fig4_quantiles_of_the_standin():
-    d = bg.fig4()
+    d = bg.globecom01_fig4()
     assert d["cdf"].values[-1] == pytest.approx(1.0)
     assert list(d["quantile_bytes"].values) == [40, 40, 93, 576, 1500]
     assert d.attrs["mean_bytes"] == pytest.approx(413.4, abs=0.5)
@@ -151,7 +154,7 @@ def test_tab1_renders_table_i_from_the_presets(tab1_data):
 
 
 def test_tab2_renders_table_ii_from_the_aggregation_preset():
-    t = bg.tab2(n_ef_samples=10)
+    t = bg.globecom01_tab2(n_ef_samples=10)
     assert list(t["EF BA load (kbit/s)"]) == pytest.approx([300] * 4)
     assert list(t["EF streams"]) == [6, 3, 2, 1]
     assert list(t["Aggregation degree A"]) == pytest.approx([5 / 6, 2 / 3, 1 / 3, 0])
@@ -168,29 +171,29 @@ def test_max_ring_particles_on_the_papers_seven_units():
 
 def test_fig1_is_computed_from_the_node():
     node = pqlab.Node(1e6, "ethernet", 3, 256, (pqlab.Queue("priority", 4), pqlab.Queue("wfq", 9, weight_bps=5e5)))
-    d = bg.fig1(node)
+    d = bg.globecom01_fig1(node)
     assert d.attrs["max_ring_particles"] == 3 - 1 + 6  # 1500 bytes = 6 particles of 256
     assert list(d["limit_packets"].values) == [4, 9] and math.isnan(float(d["police_rate_bps"][0]))
-    fig = bgfig.fig1(d)
+    fig = bgfig.globecom01_fig1(d)
     texts = " ".join(t.get_text() for t in fig.axes[0].texts)
     assert "3 particles x 256 B" in texts and "limit 9 packets" in texts and "1 Mbit/s" in texts
     assert "no policer" in texts and "globecom01_fig1" in fig.axes[0].get_title()
     plt.close(fig)
 
 
-# --------------------------------------------------------------------------- findings
+# --------------------------------------------------------------------------- claims
 
 
-def test_findings_use_the_paper_keys_and_units_and_can_be_recorded(
+def test_claims_use_the_paper_keys_and_units_and_can_be_recorded(
     tmp_path, paper, fig3_1_data, fig3_2_data, fig5_data, tab1_data
 ):
     cases = {
-        "globecom01_tab1": bg.tab1_findings(tab1_data, paper),
-        "globecom01_tab2": bg.tab2_findings(bg.tab2(n_ef_samples=10), paper),
-        "globecom01_fig3_1": bg.fig3_1_findings(fig3_1_data, paper),
-        "globecom01_fig3_2": bg.fig3_2_findings(fig3_2_data, paper),
-        "globecom01_fig4": bg.fig4_findings(bg.fig4(), paper),
-        "globecom01_fig5": bg.fig5_findings(fig5_data, paper),
+        "globecom01_tab1": bg.globecom01_tab1_claims(tab1_data),
+        "globecom01_tab2": bg.globecom01_tab2_claims(bg.globecom01_tab2(n_ef_samples=10)),
+        "globecom01_fig3_1": bg.globecom01_fig3_1_claims(fig3_1_data),
+        "globecom01_fig3_2": bg.globecom01_fig3_2_claims(fig3_2_data),
+        "globecom01_fig4": bg.globecom01_fig4_claims(bg.globecom01_fig4()),
+        "globecom01_fig5": bg.globecom01_fig5_claims(fig5_data),
     }
     for artefact, rows in cases.items():
         quantities = [r["quantity"] for r in rows]
@@ -198,11 +201,12 @@ def test_findings_use_the_paper_keys_and_units_and_can_be_recorded(
         claims = {q for (a, q) in paper if a == artefact}
         assert claims <= set(quantities), (artefact, sorted(claims - set(quantities)))
         for row in rows:
+            assert row["artefact"] == artefact
             if (artefact, row["quantity"]) in paper:
-                assert row["unit"] == paper[(artefact, row["quantity"])][1], (artefact, row)
+                assert row["unit"] == paper[(artefact, row["quantity"])], (artefact, row)
             assert row["note"] and "{" not in row["note"]
-            report.record(tmp_path, artefact, **row)
-            assert bg.paper_vs_ours(artefact, row, paper).startswith(f"{artefact} / {row['quantity']}")
+            assert paper_vs_ours(row).startswith(f"{artefact} / {row['quantity']}")
+        record_claims(tmp_path, rows, show=False)
     table = report.compare(report.load_paper_values(), report._results_frame(report.load_records(tmp_path)))
     verdicts = dict(zip(zip(table.artefact, table.quantity), table.verdict))
     assert verdicts[("globecom01_fig3_1", "local_max_be_payload_1")] == "reproduced"
@@ -224,10 +228,10 @@ def _check_axes(fig):
 
 def test_figure_functions_return_labelled_figures(fig3_1_data, fig3_2_data, fig5_data):
     figs = [
-        bgfig.fig3_1(fig3_1_data, paper_maxima_bytes=(485, 1000)),
-        bgfig.fig3_2(fig3_2_data, n_show=50),
-        bgfig.fig4(bg.fig4()),
-        bgfig.fig5(fig5_data),
+        bgfig.globecom01_fig3_1(fig3_1_data, paper_maxima_bytes=(485, 1000)),
+        bgfig.globecom01_fig3_2(fig3_2_data, n_show=50),
+        bgfig.globecom01_fig4(bg.globecom01_fig4()),
+        bgfig.globecom01_fig5(fig5_data),
     ]
     for fig in figs:
         assert isinstance(fig, matplotlib.figure.Figure)
@@ -244,15 +248,20 @@ def test_figure_functions_return_labelled_figures(fig3_1_data, fig3_2_data, fig5
 
 def test_figure_functions_reject_other_data(fig3_1_data):
     with pytest.raises(ValueError, match="fig3_1"):
-        bgfig.fig3_1(fig3_1_data.drop_vars("worst_case_w"))
+        bgfig.globecom01_fig3_1(fig3_1_data.drop_vars("worst_case_w"))
     with pytest.raises(ValueError, match="fig5"):
-        bgfig.fig5("not a dataset")
+        bgfig.globecom01_fig5("not a dataset")
     with pytest.raises(ValueError, match="n_show"):
-        bgfig.fig3_2(bg.fig3_2(n_ef_samples=20, seeds=(1,), max_lag=5), n_show=1)
+        bgfig.globecom01_fig3_2(bg.globecom01_fig3_2(n_ef_samples=20, seeds=(1,), max_lag=5), n_show=1)
+
+
+def test_claims_reject_another_artefacts_data(fig3_1_data):
+    with pytest.raises(ValueError, match="globecom01_fig3_2"):
+        bg.globecom01_fig3_2_claims(fig3_1_data)
 
 
 def test_save_table_writes_markdown_and_csv(tmp_path):
-    t = bg.tab2(n_ef_samples=10)
+    t = bg.globecom01_tab2(n_ef_samples=10)
     paths = bgfig.save_table(t, tmp_path / "globecom01_tab2")
     assert [p.rsplit(".", 1)[1] for p in paths] == ["md", "csv"]
     lines = (tmp_path / "globecom01_tab2.md").read_text().splitlines()
@@ -268,24 +277,24 @@ def test_save_table_writes_markdown_and_csv(tmp_path):
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: bg.fig3_1(seeds=()), "seeds"),
-        (lambda: bg.fig3_1(seeds=(1, 1)), "seeds"),
-        (lambda: bg.fig3_1(n_ef_samples=0), "n_ef_samples"),
-        (lambda: bg.fig3_1(step_bytes=0), "step_bytes"),
-        (lambda: bg.fig3_1(min_drop_fraction=1.5), "min_drop_fraction"),
-        (lambda: bg.fig3_2(payloads=(450,)), "payloads"),
-        (lambda: bg.fig3_2(payloads=(450, 2000)), "payloads"),
-        (lambda: bg.fig3_2(max_lag=1), "max_lag"),
-        (lambda: bg.fig3_2(acf_threshold=0.0), "acf_threshold"),
-        (lambda: bg.fig5(percentile=100.0), "percentile"),
-        (lambda: bg.fig5(seeds=(-1,)), "seeds"),
-        (lambda: bg.fig5(bin_units=0.0), "bin_units"),
-        (lambda: bg.fig4(mode_min_probability=0.0), "mode_min_probability"),
-        (lambda: bg.tab1(seed=-1), "seed"),
-        (lambda: bg.tab2(ref_rates_bps=[0.0]), "ref_rates_bps"),
-        (lambda: bg.tab2(ref_rates_bps=[]), "ref_rates_bps"),
-        (lambda: bg.fig1(node="c7200"), "node"),
-        (lambda: bg.fig1(path=3), "path"),
+        (lambda: bg.globecom01_fig3_1(seeds=()), "seeds"),
+        (lambda: bg.globecom01_fig3_1(seeds=(1, 1)), "seeds"),
+        (lambda: bg.globecom01_fig3_1(n_ef_samples=0), "n_ef_samples"),
+        (lambda: bg.globecom01_fig3_1(step_bytes=0), "step_bytes"),
+        (lambda: bg.globecom01_fig3_1(min_drop_fraction=1.5), "min_drop_fraction"),
+        (lambda: bg.globecom01_fig3_2(payloads=(450,)), "payloads"),
+        (lambda: bg.globecom01_fig3_2(payloads=(450, 2000)), "payloads"),
+        (lambda: bg.globecom01_fig3_2(max_lag=1), "max_lag"),
+        (lambda: bg.globecom01_fig3_2(acf_threshold=0.0), "acf_threshold"),
+        (lambda: bg.globecom01_fig5(percentile=100.0), "percentile"),
+        (lambda: bg.globecom01_fig5(seeds=(-1,)), "seeds"),
+        (lambda: bg.globecom01_fig5(bin_units=0.0), "bin_units"),
+        (lambda: bg.globecom01_fig4(mode_min_probability=0.0), "mode_min_probability"),
+        (lambda: bg.globecom01_tab1(seed=-1), "seed"),
+        (lambda: bg.globecom01_tab2(ref_rates_bps=[0.0]), "ref_rates_bps"),
+        (lambda: bg.globecom01_tab2(ref_rates_bps=[]), "ref_rates_bps"),
+        (lambda: bg.globecom01_fig1(node="c7200"), "node"),
+        (lambda: bg.globecom01_fig1(path=3), "path"),
     ],
 )
 def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):

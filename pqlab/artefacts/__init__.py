@@ -1,1 +1,10 @@
-"""Compute functions, one per paper artefact id, grouped by paper section (one module each)."""
+"""Compute functions, one per paper artefact id, grouped by paper section (one module each).
+
+Each artefact ``<id>`` has a compute function ``<id>(...)`` returning its data and
+``<id>_claims(data)`` returning its claim records; :func:`record_claims` records
+them and prints each next to the paper's value (:mod:`pqlab.artefacts._common`).
+"""
+
+from ._common import paper_value, paper_vs_ours, record_claims
+
+__all__ = ["paper_value", "paper_vs_ours", "record_claims"]

@@ -17,9 +17,10 @@ seeds, and the pooled distributions its figure draws:
 ``long_fig7_tab3``
     IPDV vs EF frame size 128 / 512 / 1024 bytes (long version Sec. 7, Fig. 7, Table 3).
 
-:func:`claims` turns any of these Datasets into the rows a notebook records with
-:func:`pqlab.report.record` (paper keys of ``data/paper_values.csv``, the paper's
-units, a one-line computed note and ``shape_ok`` for trend claims).
+:func:`globecom01_fig7_claims` (and ``globecom01_tab3_claims``, ``long_ipdv_vs_a_claims``,
+``long_fig7_tab3_claims``) turn these Datasets into the claim records a notebook records
+with :func:`pqlab.artefacts.record_claims` (paper keys of ``data/paper_values.csv``, the
+paper's units, a one-line computed note and ``shape_ok`` for trend claims).
 
 Choices, each stated once here and in the notes:
 
@@ -49,12 +50,10 @@ Choices, each stated once here and in the notes:
 from __future__ import annotations
 
 import dataclasses
-import numbers
 from fractions import Fraction
 
 import numpy as np
 import xarray as xr
-from scipy import stats
 from scipy.ndimage import gaussian_filter1d
 from scipy.signal import find_peaks
 
@@ -66,43 +65,58 @@ from ..scenario import REFERENCES, Scenario, simulate
 from ..scenarios import (
     BE_QUEUE,
     EF_FRAME_BYTES,
-    EF_QUEUE,
     ETHERNET_FRAME_OVERHEAD_BYTES,
     aggregation,
     base_case,
     ef_frame_size,
+    ef_ip_bytes,
     real_be_sizes,
+)
+from ._common import (
+    CONFIDENCE,
+    MTU_BYTES,
+    MTU_PAYLOAD_BYTES,
+    REF_RATES_BPS,
+    add_mean_ci,
+    be_streams,
+    check_artefact,
+    check_bool,
+    check_n_ef_samples,
+    check_seeds,
+    check_values,
+    claim,
+    ef_streams,
+    frame_rate_bps,
+    mean_ci,
+    provenance,
 )
 
 __all__ = [
     "REF_RATES_BPS",
     "EF_FRAME_SIZES",
     "globecom01_fig7",
+    "globecom01_fig7_claims",
     "globecom01_tab3",
+    "globecom01_tab3_claims",
     "long_ipdv_vs_a",
+    "long_ipdv_vs_a_claims",
     "long_fig7_tab3",
-    "claims",
+    "long_fig7_tab3_claims",
     "count_peaks",
-    "paper_vs_ours",
     "a_key",
     "a_text",
-    "transmission_unit_s",
 ]
 
-#: Reference stream rates of GLOBECOM'01 Table III, bit/s of frames (A = 5/6, 2/3, 1/3, 0).
-REF_RATES_BPS = (50e3, 100e3, 200e3, 300e3)
 #: EF frame sizes of the long version's Table 3, bytes.
 EF_FRAME_SIZES = (128, 512, 1024)
 #: EF aggregate (behaviour aggregate) rate of Table II, bit/s of frames.
 EF_AGGREGATE_BPS = 300e3
-#: Deterministic BE UDP payload of the MTU reference run (IP length 1500 bytes).
-MTU_PAYLOAD_BYTES = 1472
 #: Deterministic BE payloads (bytes) whose delays show the BE profile's influence: GLOBECOM'01 Fig. 3's range.
 BE_REFERENCE_PAYLOADS = (100, 1450)
 #: Line time of a 1500-byte IP packet on the papers' ATM line, seconds (32 cells at 2 Mbit/s).
-MTU_LINE_TIME_S = float(line_time_s(1500, "atm-aal5", 2e6))
-#: Confidence level of every interval across seeds.
-CONFIDENCE = 0.95
+MTU_LINE_TIME_S = float(line_time_s(MTU_BYTES, "atm-aal5", 2e6))
+#: IP length of the EF packet of a 128-byte frame: its line time is the transmission unit (0.636 ms).
+EF_IP_BYTES = ef_ip_bytes(EF_FRAME_BYTES)
 #: Relative tolerance (of the overall mean) within which per-A maxima count as "independent of A".
 INDEPENDENCE_TOLERANCE = 0.10
 #: Log-scale peak counting (a secondary check): a peak must be twice its trough ...
@@ -112,84 +126,31 @@ LOG_PEAK_MIN_SAMPLES = 30
 #: Sup-distance between CCDFs above which "the probability significantly varies with A".
 CCDF_DISTANCE_THRESHOLD = 0.05
 
-_SOURCE = "pqlab.artefacts.aggregation"
-
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _check_seeds(seeds) -> list[int]:
-    try:
-        out = [check_int("seeds", s, 0) for s in seeds]
-    except TypeError:
-        raise ValueError(f"seeds must be a sequence of integers >= 0, got {seeds!r}") from None
-    if not out:
-        raise ValueError("seeds must hold at least one seed, got none")
-    if len(set(out)) != len(out):
-        raise ValueError(f"seeds must be distinct, got {out!r}")
-    return out
-
-
-def _check_values(name, values, minimum, *, integer=False, strict=True) -> list:
-    try:
-        items = list(values)
-    except TypeError:
-        raise ValueError(f"{name} must be a sequence of numbers, got {values!r}") from None
-    if not items:
-        raise ValueError(f"{name} must hold at least one value, got none")
-    if integer:
-        out = [check_int(name, v, minimum) for v in items]
-    else:
-        out = [check_real(name, v, minimum, strict_minimum=strict) for v in items]
-    if len(set(out)) != len(out):
-        raise ValueError(f"{name} must hold distinct values, got {out!r}")
-    return out
-
-
-def _check_bool(name, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
 def _common_be(sc: Scenario) -> Scenario:
     """The same scenario with the BE streams generated first (common random numbers)."""
-    be = [s for s in sc.streams if s.queue == BE_QUEUE]
+    be = be_streams(sc)
     other = [s for s in sc.streams if s.queue != BE_QUEUE]
     return dataclasses.replace(sc, streams=tuple(be + other))
 
 
-def _frame_rate_bps(stream) -> float:
-    """Rate of an EF stream counted on Ethernet frames (the papers' unit), bit/s."""
-    ip = stream.size.mean_bytes + stream.header_bytes
-    return stream.rate_bps * (ip + ETHERNET_FRAME_OVERHEAD_BYTES) / ip
-
-
 def _ef_rates_bps(sc: Scenario) -> np.ndarray:
-    return np.array([_frame_rate_bps(s) for s in sc.streams if s.queue == EF_QUEUE])
+    return np.array([frame_rate_bps(s) for s in ef_streams(sc)])
 
 
-def transmission_unit_s(sc: Scenario, frame_bytes: int = EF_FRAME_BYTES) -> float:
-    """Line time of one EF frame of ``frame_bytes`` on the scenario's line (0.636 ms for 128)."""
-    return float(line_time_s(frame_bytes - ETHERNET_FRAME_OVERHEAD_BYTES, sc.node.framing, sc.node.line_rate_bps))
-
-
-def _mean_ci(values: np.ndarray, axis: int = -1):
-    """Mean and Student-t CI half-width along ``axis`` (NaN half-width with one value)."""
-    values = np.asarray(values, dtype=float)
-    n = values.shape[axis]
-    mean = values.mean(axis=axis)
-    if n < 2:
-        return mean, np.full_like(mean, np.nan)
-    half = values.std(axis=axis, ddof=1) * stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1) / np.sqrt(n)
-    return mean, half
+def _unit_s(sc: Scenario) -> float:
+    """The transmission unit on the scenario's line: line time of the 128-byte EF frame's IP packet."""
+    return line_time_s(EF_IP_BYTES, sc.node.framing, sc.node.line_rate_bps)
 
 
 def _trend(values: np.ndarray, x) -> tuple[float, float, bool]:
     """Per-seed least-squares slope of ``values (point, seed)`` against ``x``: mean, CI half-width, holds."""
     x = np.asarray(x, dtype=float)
     slopes = np.array([np.polyfit(x, values[:, s], 1)[0] for s in range(values.shape[1])])
-    mean, half = _mean_ci(slopes)
+    mean, half = mean_ci(slopes)
     mean, half = float(mean), float(half)
     holds = mean > 0 and (np.isnan(half) or mean - half > 0)
     return mean, half, bool(holds)
@@ -212,6 +173,16 @@ def _pooled_frequency(samples: np.ndarray, bin_width: float, n_bins: int) -> np.
     k = min(n_bins, fd.probability.size)
     out[:k] = fd.probability[:k]
     return out
+
+
+def _pooled_frequencies(samples: np.ndarray, bin_width: float) -> tuple[np.ndarray, np.ndarray]:
+    """Bins ``[k w, (k+1) w)`` from 0 past the largest sample, and each point's frequency pooled over seeds.
+
+    ``samples`` is ``(point, seed, sample)``; returns the left bin edges and a
+    ``(point, bin)`` array of relative frequencies.
+    """
+    n_bins = int(np.ceil(np.nanmax(samples) / bin_width)) + 1
+    return np.arange(n_bins) * bin_width, np.array([_pooled_frequency(s, bin_width, n_bins) for s in samples])
 
 
 def count_peaks(probability, bin_width: float, *, smooth: float, min_prominence: float = 0.05,
@@ -329,13 +300,13 @@ def _mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
 
 def _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be):
     """Every (reference rate, seed) run of the aggregation experiment, plus the A coordinates."""
-    n = check_int("n_ef_samples", n_ef_samples, 2, 10_000_000)
-    seeds = _check_seeds(seeds)
+    n = check_n_ef_samples(n_ef_samples)
+    seeds = check_seeds(seeds)
     aggregate = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
-    rates = _check_values("ref_rates_bps", ref_rates_bps, 0.0)
+    rates = check_values("ref_rates_bps", ref_rates_bps, 0.0)
     if max(rates) > aggregate:
         raise ValueError(f"ref_rates_bps must be <= ef_aggregate_bps = {aggregate!r}, got {max(rates)!r}")
-    common_be = _check_bool("common_be", common_be)
+    common_be = check_bool("common_be", common_be)
     scenarios_, a_values, n_streams, runs = [], [], [], []
     for rate in rates:
         sc = aggregation(ref_rate_bps=rate, ef_aggregate_bps=aggregate, n_ef_samples=n)
@@ -358,31 +329,40 @@ def _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, comm
 
 
 def _attrs(artefact: str, scenarios_, seeds, common_be, title: str, **extra) -> dict:
-    from .. import __version__
-
     sc = scenarios_[0]
-    return {
-        "artefact": artefact,
-        "title": title,
-        "source": f"pqlab {__version__} numba single-node engine ({_SOURCE})",
-        "pqlab_version": __version__,
-        "references": REFERENCES + "; long version: 'Priority Queueing Applied to Expedited Forwarding'",
-        "history": f"computed by {_SOURCE}.{artefact}",
-        "scenario_first": sc.to_json(),
-        "presets": ", ".join(s.name for s in scenarios_),
-        "seeds": list(map(int, seeds)),
-        "n_seeds": len(seeds),
-        "confidence": CONFIDENCE,
-        "common_be": int(bool(common_be)),
-        "be_sizes": "stand-in 'real' distribution (data/be_size_cdf_standin.csv), one size per BE stream",
-        "transmission_unit_s": transmission_unit_s(sc),
-        "path_delay_ef_s": float(sc.path.extra_delay_s(EF_FRAME_BYTES - ETHERNET_FRAME_OVERHEAD_BYTES)),
+    return provenance(
+        artefact, title, __name__, seeds,
+        references=REFERENCES + "; long version: 'Priority Queueing Applied to Expedited Forwarding'",
+        scenario_first=sc.to_json(),
+        presets=", ".join(s.name for s in scenarios_),
+        n_seeds=len(seeds),
+        confidence=CONFIDENCE,
+        common_be=int(bool(common_be)),
+        be_sizes="stand-in 'real' distribution (data/be_size_cdf_standin.csv), one size per BE stream",
+        transmission_unit_s=_unit_s(sc),
+        path_delay_ef_s=float(sc.path.extra_delay_s(EF_IP_BYTES)),
+        ef_aggregate_bps=float(_ef_rates_bps(sc).sum()),
         **extra,
-    }
+    )
+
+
+#: Attrs of the per-run variables :func:`_run` measures besides the samples.
+_RUN_ATTRS = {
+    "node_delay_mean": {"units": "s", "long_name": "mean node delay (departure - arrival)"},
+    "be_kept_mean_bytes": {"units": "bytes", "long_name": "mean IP length of BE packets accepted by the node"},
+    "be_stream_mean_bytes": {"units": "bytes", "long_name": "mean of the 20 BE streams' sizes"},
+    "be_loss_ratio": {"units": "1", "long_name": "BE loss ratio"},
+}
 
 
 def _per_run(runs, key) -> np.ndarray:
     return np.array([[r[key] for r in row] for row in runs])
+
+
+def _add_per_run(ds: xr.Dataset, runs, dims, *names) -> None:
+    """Add the (point, seed) variables ``names`` measured by :func:`_run` to ``ds``."""
+    for name in names:
+        ds[name] = (dims, _per_run(runs, name), dict(_RUN_ATTRS[name]))
 
 
 def _samples(runs, key) -> np.ndarray:
@@ -390,13 +370,6 @@ def _samples(runs, key) -> np.ndarray:
     flat = [r[key] for row in runs for r in row]
     padded = _pad(flat)
     return padded.reshape(len(runs), len(runs[0]), padded.shape[1])
-
-
-def _with_ci(ds: xr.Dataset, name: str, dim_point: str, attrs: dict) -> None:
-    """Add ``<name>_mean`` and ``<name>_ci`` (over seeds) of the (point, seed) variable ``name``."""
-    mean, half = _mean_ci(ds[name].values, axis=1)
-    ds[f"{name}_mean"] = (dim_point, mean, {**attrs, "long_name": f"mean over seeds of {attrs['long_name']}"})
-    ds[f"{name}_ci"] = (dim_point, half, {**attrs, "long_name": f"{CONFIDENCE:.0%} CI half-width of {name}_mean"})
 
 
 # --------------------------------------------------------------------------- artefacts
@@ -452,9 +425,9 @@ def globecom01_fig7(
         raise ValueError(
             f"be_reference_payloads must be a sequence of integers, got {be_reference_payloads!r}") from None
     if payloads:
-        payloads = _check_values("be_reference_payloads", payloads, 1, integer=True)
+        payloads = check_values("be_reference_payloads", payloads, 1, integer=True)
     scs, runs, coords = _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be)
-    unit = transmission_unit_s(scs[0])
+    unit = _unit_s(scs[0])
     delay = _samples(runs, "delay")
     s = {"units": "s"}
     ds = xr.Dataset(coords=coords)
@@ -466,14 +439,12 @@ def globecom01_fig7(
                        {**s, "long_name": "standard deviation of one-way delay"})
     ds["delay_p99"] = (("aggregation_degree", "seed"), np.nanpercentile(delay, 99, axis=2),
                        {**s, "long_name": "99th percentile of one-way delay"})
-    for name in ("delay_mean", "delay_std", "delay_p99"):
-        _with_ci(ds, name, "aggregation_degree", ds[name].attrs)
+    add_mean_ci(ds, ("delay_mean", "delay_std", "delay_p99"))
     width = width_u * unit
-    n_bins = int(np.ceil(np.nanmax(delay) / width)) + 1
-    ds = ds.assign_coords(delay_bin=("delay_bin", np.arange(n_bins) * width,
+    edges, freq = _pooled_frequencies(delay, width)
+    ds = ds.assign_coords(delay_bin=("delay_bin", edges,
                                      {"units": "s", "long_name": f"left edge of {width_u:g}-unit delay bins"}))
-    ds["frequency"] = (("aggregation_degree", "delay_bin"),
-                       np.array([_pooled_frequency(delay[i], width, n_bins) for i in range(delay.shape[0])]),
+    ds["frequency"] = (("aggregation_degree", "delay_bin"), freq,
                        {"units": "1", "long_name": "relative frequency of one-way delay, pooled over seeds"})
     thresholds = np.linspace(0.0, np.nanmax(delay), 600)
     ds = ds.assign_coords(threshold=("threshold", thresholds, {"units": "s", "long_name": "delay threshold d"}))
@@ -507,7 +478,6 @@ def globecom01_fig7(
         delay_std_slope_s=slope, delay_std_slope_ci_s=half, spread_increases=int(holds),
         ccdf_distance_extreme_a=distance,
         ccdf_distance_between_seeds_a0=float(np.mean(seed_distance)) if seed_distance else np.nan,
-        ef_aggregate_bps=float(_ef_rates_bps(scs[0]).sum()),
     )
     return ds
 
@@ -541,21 +511,14 @@ def globecom01_tab3(
         ``_mean``/``_ci`` over seeds; ``mtu_delay_mean (seed)``; attrs with the
         path's part and the trend of the mean along A.
     """
-    mtu = _check_bool("mtu_reference", mtu_reference)
+    mtu = check_bool("mtu_reference", mtu_reference)
     scs, runs, coords = _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be)
     ds = xr.Dataset(coords=coords)
     dims = ("aggregation_degree", "seed")
     ds["delay_mean"] = (dims, np.array([[np.nanmean(r["delay"]) for r in row] for row in runs]),
                         {"units": "s", "long_name": "mean one-way delay (node + path)"})
-    ds["node_delay_mean"] = (dims, _per_run(runs, "node_delay_mean"),
-                             {"units": "s", "long_name": "mean node delay (departure - arrival)"})
-    ds["be_kept_mean_bytes"] = (dims, _per_run(runs, "be_kept_mean_bytes"),
-                                {"units": "bytes", "long_name": "mean IP length of BE packets accepted by the node"})
-    ds["be_stream_mean_bytes"] = (dims, _per_run(runs, "be_stream_mean_bytes"),
-                                  {"units": "bytes", "long_name": "mean of the 20 BE streams' sizes"})
-    ds["be_loss_ratio"] = (dims, _per_run(runs, "be_loss_ratio"), {"units": "1", "long_name": "BE loss ratio"})
-    for name in ("delay_mean", "node_delay_mean", "be_kept_mean_bytes", "be_stream_mean_bytes", "be_loss_ratio"):
-        _with_ci(ds, name, "aggregation_degree", ds[name].attrs)
+    _add_per_run(ds, runs, dims, "node_delay_mean", "be_kept_mean_bytes", "be_stream_mean_bytes", "be_loss_ratio")
+    add_mean_ci(ds, ("delay_mean", "node_delay_mean", "be_kept_mean_bytes", "be_stream_mean_bytes", "be_loss_ratio"))
     seeds_ = list(coords["seed"][1])
     if mtu:
         ref = _mtu_runs(int(n_ef_samples), seeds_)
@@ -567,7 +530,6 @@ def globecom01_tab3(
         "globecom01_tab3", scs, seeds_, common_be,
         "GLOBECOM'01 Table III: mean EF one-way delay vs Aggregation Degree (stand-in BE sizes)",
         delay_slope_s=slope, delay_slope_ci_s=half, mean_increases=int(holds),
-        ef_aggregate_bps=float(_ef_rates_bps(scs[0]).sum()),
         stand_in_mean_bytes=float(real_be_sizes().mean_bytes),
     )
     return ds
@@ -613,9 +575,9 @@ def long_ipdv_vs_a(
     width_u = check_real("bin_width_units", bin_width_units, 0.0, strict_minimum=True)
     check_real("smooth_units", smooth_units, 0.0)
     check_real("min_prominence", min_prominence, 0.0, 1.0, strict_minimum=True)
-    mtu = _check_bool("mtu_reference", mtu_reference)
+    mtu = check_bool("mtu_reference", mtu_reference)
     scs, runs, coords = _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be)
-    unit = transmission_unit_s(scs[0])
+    unit = _unit_s(scs[0])
     ipdv = _samples(runs, "ipdv")
     jitter = np.abs(ipdv)
     dims = ("aggregation_degree", "seed")
@@ -636,15 +598,12 @@ def long_ipdv_vs_a(
     finite = np.isfinite(jitter)
     ds["fraction_below_unit"] = (dims, np.sum((jitter < unit) & finite, axis=2) / np.sum(finite, axis=2),
                                  {"units": "1", "long_name": "share of |IPDV| below one transmission unit"})
-    ds["be_kept_mean_bytes"] = (dims, _per_run(runs, "be_kept_mean_bytes"),
-                                {"units": "bytes", "long_name": "mean IP length of BE packets accepted by the node"})
-    for name in [*per_run, "fraction_below_unit", "be_kept_mean_bytes"]:
-        _with_ci(ds, name, "aggregation_degree", ds[name].attrs)
+    _add_per_run(ds, runs, dims, "be_kept_mean_bytes")
+    add_mean_ci(ds, [*per_run, "fraction_below_unit", "be_kept_mean_bytes"])
     width = width_u * unit
-    n_bins = int(np.ceil(np.nanmax(jitter) / width)) + 1
-    ds = ds.assign_coords(ipdv_bin=("ipdv_bin", np.arange(n_bins) * width,
+    edges, freq = _pooled_frequencies(jitter, width)
+    ds = ds.assign_coords(ipdv_bin=("ipdv_bin", edges,
                                     {"units": "s", "long_name": f"left edge of {width_u:g}-unit |IPDV| bins"}))
-    freq = np.array([_pooled_frequency(jitter[i], width, n_bins) for i in range(jitter.shape[0])])
     smoothed, is_peak = np.zeros_like(freq), np.zeros(freq.shape, dtype=bool)
     is_peak_log = np.zeros(freq.shape, dtype=bool)
     for i in range(freq.shape[0]):
@@ -684,7 +643,6 @@ def long_ipdv_vs_a(
         jitter_mean_slope_s=jm_slope, jitter_mean_slope_ci_s=jm_half, jitter_mean_increases=int(jm_holds),
         fraction_below_unit_slope=fb_slope, fraction_below_unit_slope_ci=fb_half,
         fraction_below_unit_increases=int(fb_holds),
-        ef_aggregate_bps=float(_ef_rates_bps(scs[0]).sum()),
     )
     return ds
 
@@ -725,21 +683,21 @@ def long_fig7_tab3(
         (s) and ``mode_fraction`` (share of |IPDV| in the most populated interval),
         with ``_mean``/``_ci``; pooled ``frequency`` on ``ipdv_bin``.
     """
-    n = check_int("n_ef_samples", n_ef_samples, 2, 10_000_000)
-    seeds = _check_seeds(seeds)
-    frames = _check_values("ef_frame_bytes", ef_frame_bytes, 64, integer=True)
+    n = check_n_ef_samples(n_ef_samples)
+    seeds = check_seeds(seeds)
+    frames = check_values("ef_frame_bytes", ef_frame_bytes, 64, integer=True)
     for f in frames:
         check_int("ef_frame_bytes", f, 64, 1518)
-    common_be = _check_bool("common_be", common_be)
+    common_be = check_bool("common_be", common_be)
     width_u = check_real("interval_units", interval_units, 0.0, strict_minimum=True)
-    mtu = _check_bool("mtu_reference", mtu_reference)
+    mtu = check_bool("mtu_reference", mtu_reference)
     scs, runs = [], []
     for f in frames:
         sc = ef_frame_size(ef_frame_bytes=f, n_ef_samples=n)
         sc = _common_be(sc) if common_be else sc
         scs.append(sc)
         runs.append([_run(sc, s) for s in seeds])
-    unit = transmission_unit_s(scs[0])
+    unit = _unit_s(scs[0])
     width = width_u * unit
     ipdv = _samples(runs, "ipdv")
     jitter = np.abs(ipdv)
@@ -764,22 +722,19 @@ def long_fig7_tab3(
             mode[i, j] = metrics.frequency_distribution(jitter[i, j], width).probability.max()
     ds["mode_fraction"] = (dims, mode, {"units": "1", "long_name": f"share of |IPDV| in the most populated "
                                                                    f"{width_u:g}-unit interval"})
-    ds["be_kept_mean_bytes"] = (dims, _per_run(runs, "be_kept_mean_bytes"),
-                                {"units": "bytes", "long_name": "mean IP length of BE packets accepted by the node"})
-    for name in ("jitter_std", "ipdv_std", "jitter_mean", "mode_fraction", "be_kept_mean_bytes"):
-        _with_ci(ds, name, "ef_frame_bytes", ds[name].attrs)
-    n_bins = int(np.ceil(np.nanmax(jitter) / width)) + 1
-    ds = ds.assign_coords(ipdv_bin=("ipdv_bin", np.arange(n_bins) * width,
+    _add_per_run(ds, runs, dims, "be_kept_mean_bytes")
+    add_mean_ci(ds, ("jitter_std", "ipdv_std", "jitter_mean", "mode_fraction", "be_kept_mean_bytes"))
+    edges, freq = _pooled_frequencies(jitter, width)
+    ds = ds.assign_coords(ipdv_bin=("ipdv_bin", edges,
                                     {"units": "s", "long_name": f"left edge of {width_u:g}-unit |IPDV| intervals"}))
-    ds["frequency"] = (("ef_frame_bytes", "ipdv_bin"),
-                       np.array([_pooled_frequency(jitter[i], width, n_bins) for i in range(jitter.shape[0])]),
+    ds["frequency"] = (("ef_frame_bytes", "ipdv_bin"), freq,
                        {"units": "1", "long_name": "relative frequency of |IPDV|, pooled over seeds"})
     if mtu:
         ref = _mtu_runs(n, seeds, frames)
         ds["mtu_jitter_std"] = (dims, ref["jitter_std"],
                                 {"units": "s", "long_name": "std of |IPDV| with deterministic 1500-byte BE packets"})
     slope, half, holds = _trend(ds["jitter_std"].values, frames)
-    be = [s for s in scs[0].streams if s.queue == BE_QUEUE]
+    be = be_streams(scs[0])
     ds.attrs = _attrs(
         "long_fig7_tab3", scs, seeds, common_be,
         "Long version Sec. 7: IPDV vs EF frame size, one EF stream of 300 kbit/s (stand-in BE sizes)",
@@ -821,59 +776,10 @@ def _trend_text(holds: bool, slope: float, half: float, scale: float, unit: str)
     return f"slope {slope * scale:+.3g}{ci} {unit} ({'increase holds' if holds else 'no significant increase'})"
 
 
-def claims(ds: xr.Dataset) -> list[dict]:
-    """The report rows of one of this module's Datasets.
-
-    Parameters
-    ----------
-    ds : xarray.Dataset
-        Returned by :func:`globecom01_fig7`, :func:`globecom01_tab3`,
-        :func:`long_ipdv_vs_a` or :func:`long_fig7_tab3`.
-
-    Returns
-    -------
-    list of dict
-        Keyword arguments for :func:`pqlab.report.record` after ``results_dir`` and
-        ``artefact``: ``quantity`` (the paper's key, or a new one), ``value`` (in the
-        paper row's unit), ``unit``, ``note`` (one computed line), ``shape_ok``.
-    """
-    if not isinstance(ds, xr.Dataset) or ds.attrs.get("artefact") not in _CLAIMS:
-        raise ValueError(f"ds must be a Dataset from {_SOURCE} (attrs['artefact'] in {sorted(_CLAIMS)}), "
-                         f"got {type(ds).__name__}")
-    return _CLAIMS[ds.attrs["artefact"]](ds)
-
-
-def paper_vs_ours(artefact: str, row: dict, paper_values) -> str:
-    """One printable line: the claim, the paper's value, ours and the note.
-
-    Parameters
-    ----------
-    artefact : str
-        Artefact id.
-    row : dict
-        One element of :func:`claims`.
-    paper_values : pandas.DataFrame
-        :func:`pqlab.report.load_paper_values`.
-    """
-    match = paper_values[(paper_values["artefact"] == artefact) & (paper_values["quantity"] == row["quantity"])]
-    if match.empty:
-        paper = "no paper value"
-    elif np.isfinite(match["value"].iloc[0]):
-        paper = f"paper {match['value'].iloc[0]:.4g} {row['unit']}"
-    else:
-        paper = "paper: qualitative"
-    ours = "-" if row["value"] is None else f"{row['value']:.4g} {row['unit']}"
-    shape = "" if row["shape_ok"] is None else f" [shape {'holds' if row['shape_ok'] else 'fails'}]"
-    return f"{row['quantity']}: {paper} | ours {ours}{shape} | {row['note']}"
-
-
-def _row(quantity, value, unit, note, shape_ok=None) -> dict:
-    value = None if value is None or (isinstance(value, numbers.Real) and not np.isfinite(value)) else float(value)
-    return {"quantity": quantity, "value": value, "unit": unit, "note": note,
-            "shape_ok": None if shape_ok is None else bool(shape_ok)}
-
-
-def _claims_fig7(ds) -> list[dict]:
+def globecom01_fig7_claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of :func:`globecom01_fig7`'s Dataset: delay spread and CCDF vs A, the BE profile's weight."""
+    art = "globecom01_fig7"
+    check_artefact(ds, art)
     a = ds["aggregation_degree"].values
     std_text = _series(ds, "delay_std", "aggregation_degree")
     seeds = _seeds_text(ds)
@@ -883,32 +789,35 @@ def _claims_fig7(ds) -> list[dict]:
     floor = max(CCDF_DISTANCE_THRESHOLD, seed_dist) if multi else CCDF_DISTANCE_THRESHOLD
     a_range = float(np.ptp(ds["delay_mean_mean"].values))
     rows = [
-        _row("ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
-             f"sum of the preset's EF stream rates counted on 128-byte frames ({int(ds['n_ef_streams'].max())} "
-             "streams at the highest A)"),
-        _row("spread_increases_with_a", None, "-",
-             f"std of one-way delay per A, mean of {seeds} (ms): {std_text}; "
-             + _trend_text(spread, ds.attrs["delay_std_slope_s"], ds.attrs["delay_std_slope_ci_s"], 1e3,
-                           "ms per unit A")
-             + "; stand-in BE sizes", spread),
-        _row("ccdf_varies_with_a", dist, "-",
-             f"largest |P_A(D>d) - P_0(D>d)| between A={a_text(a.max())} and A=0, pooled over {seeds}: "
-             f"{dist:.3f}; counted as significant above max({CCDF_DISTANCE_THRESHOLD:g}, mean distance between "
-             "seeds at A=0 = " + (f"{seed_dist:.3f}" if multi else "n/a with one seed") + ")",
-             dist > floor),
+        claim(art, "ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
+              f"sum of the preset's EF stream rates counted on 128-byte frames ({int(ds['n_ef_streams'].max())} "
+              "streams at the highest A)"),
+        claim(art, "spread_increases_with_a", None, "-",
+              f"std of one-way delay per A, mean of {seeds} (ms): {std_text}; "
+              + _trend_text(spread, ds.attrs["delay_std_slope_s"], ds.attrs["delay_std_slope_ci_s"], 1e3,
+                            "ms per unit A")
+              + "; stand-in BE sizes", spread),
+        claim(art, "ccdf_varies_with_a", dist, "-",
+              f"largest |P_A(D>d) - P_0(D>d)| between A={a_text(a.max())} and A=0, pooled over {seeds}: "
+              f"{dist:.3f}; counted as significant above max({CCDF_DISTANCE_THRESHOLD:g}, mean distance between "
+              "seeds at A=0 = " + (f"{seed_dist:.3f}" if multi else "n/a with one seed") + ")",
+              dist > floor),
     ]
     if "be_reference_delay_mean" in ds:
         ref = ds["be_reference_delay_mean"].values.mean(axis=1)
         be_range = float(np.ptp(ref))
         payload_text = " and ".join(f"{p} B: {m * 1e3:.2f} ms" for p, m in zip(ds["be_payload_bytes"].values, ref))
-        rows.append(_row(
-            "be_profile_dominates_ef_profile", be_range / a_range if a_range > 0 else None, "-",
+        rows.append(claim(
+            art, "be_profile_dominates_ef_profile", be_range / a_range if a_range > 0 else None, "-",
             f"mean delay with deterministic BE payloads (A=0) {payload_text}: range {be_range * 1e3:.2f} ms vs range "
             f"over A {a_range * 1e3:.2f} ms (value: their ratio)", be_range > a_range))
     return rows
 
 
-def _claims_tab3(ds) -> list[dict]:
+def globecom01_tab3_claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of :func:`globecom01_tab3`'s Dataset: mean delay per A and its trend, the rates and A."""
+    art = "globecom01_tab3"
+    check_artefact(ds, art)
     a = ds["aggregation_degree"].values
     holds = bool(ds.attrs["mean_increases"])
     seeds = _seeds_text(ds)
@@ -927,22 +836,25 @@ def _claims_tab3(ds) -> list[dict]:
                 f"+ node {node * 1e3:.2f} ms; "
                 f"stand-in BE mix: the node accepts mostly small BE packets (mean {kept:.0f} bytes vs stand-in mean "
                 f"{ds.attrs['stand_in_mean_bytes']:.0f}), so the ring holds little{mtu}")
-        rows.append(_row(f"mean_delay_{key}", _ms(mean), "ms", note, holds))
+        rows.append(claim(art, f"mean_delay_{key}", _ms(mean), "ms", note, holds))
     for i, av in enumerate(a):
         rate = ds["ref_rate_bps"].values[i]
-        rows.append(_row(f"ref_load_{a_key(av)}", rate / 1e3, "kbit/s",
-                         f"preset aggregation(ref_rate_bps={rate:g}), frames"))
-        rows.append(_row(f"a_ref_load_{rate / 1e3:g}", av, "1",
-                         f"pqlab.metrics.aggregation_degree of the preset's {int(ds['n_ef_streams'].values[i])} "
-                         "EF stream rates"))
-    rows.append(_row("ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
-                     "sum of the preset's EF stream rates counted on 128-byte frames"))
-    rows.append(_row("mean_delay_increases_with_a", None, "-",
-                     f"mean one-way delay per A (ms, {seeds}, paired BE mixes): {means}; {trend}", holds))
+        rows.append(claim(art, f"ref_load_{a_key(av)}", rate / 1e3, "kbit/s",
+                          f"preset aggregation(ref_rate_bps={rate:g}), frames"))
+        rows.append(claim(art, f"a_ref_load_{rate / 1e3:g}", av, "1",
+                          f"pqlab.metrics.aggregation_degree of the preset's {int(ds['n_ef_streams'].values[i])} "
+                          "EF stream rates"))
+    rows.append(claim(art, "ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
+                      "sum of the preset's EF stream rates counted on 128-byte frames"))
+    rows.append(claim(art, "mean_delay_increases_with_a", None, "-",
+                      f"mean one-way delay per A (ms, {seeds}, paired BE mixes): {means}; {trend}", holds))
     return rows
 
 
-def _claims_ipdv(ds) -> list[dict]:
+def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of :func:`long_ipdv_vs_a`'s Dataset: mean and max |IPDV| per A, peaks, the IPDV definition."""
+    art = "long_ipdv_vs_a"
+    check_artefact(ds, art)
     a = ds["aggregation_degree"].values
     unit = ds.attrs["transmission_unit_s"]
     seeds = _seeds_text(ds)
@@ -958,28 +870,28 @@ def _claims_ipdv(ds) -> list[dict]:
     for i, av in enumerate(a):
         mean, half = ds["jitter_mean_mean"].values[i], ds["jitter_mean_ci"].values[i]
         signed = ds["ipdv_mean_mean"].values[i]
-        std = ds["ipdv_std_mean"].values[i]
         note = (f"mean |IPDV| (jitter, the papers' 'ipdv'; signed mean {signed * 1e6:+.1f} us telescopes to ~0) "
                 f"{_ci_text(mean, half)} ({seeds}); the stand-in BE mix leaves mostly small BE packets in the node "
                 f"(mean {kept:.0f} bytes){mtu_mean}")
-        rows.append(_row(f"mean_ipdv_{a_key(av)}", _ms(mean), "ms", note, jm_holds))
+        rows.append(claim(art, f"mean_ipdv_{a_key(av)}", _ms(mean), "ms", note, jm_holds))
     maxima = ds["jitter_max"].values / unit
     per_a = maxima.mean(axis=1)
     overall = float(maxima.mean())
     per_a_text = ", ".join(f"A={a_text(v)}: {m:.1f}" for v, m in zip(a, per_a))
     independent = bool(np.all(np.abs(per_a - overall) <= INDEPENDENCE_TOLERANCE * overall))
     rows += [
-        _row("max_ipdv", overall, "units",
-             f"max |IPDV| per run in {unit * 1e3:.3f}-ms units, mean over A and {seeds}: {per_a_text}; largest "
-             f"{maxima.max():.1f} (= {maxima.max() * unit / MTU_LINE_TIME_S:.1f} line times of a 1500-byte BE packet)"
-             f"{mtu_max}"),
-        _row("max_ipdv_ms", overall * unit * 1e3, "ms", f"{overall:.1f} units x {unit * 1e3:.3f} ms"),
-        _row("tx_time_ref_packet", unit * 1e3, "ms",
-             "line time of the 110-byte IP packet of a 128-byte frame: 3 ATM cells at 2 Mbit/s"),
-        _row("ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
-             "sum of the preset's EF stream rates (frames)"),
-        _row("ref_load_min", float(ds["ref_rate_bps"].min()) / 1e3, "kbit/s", "smallest reference rate simulated"),
-        _row("ref_load_max", float(ds["ref_rate_bps"].max()) / 1e3, "kbit/s", "largest reference rate simulated"),
+        claim(art, "max_ipdv", overall, "units",
+              f"max |IPDV| per run in {unit * 1e3:.3f}-ms units, mean over A and {seeds}: {per_a_text}; largest "
+              f"{maxima.max():.1f} (= {maxima.max() * unit / MTU_LINE_TIME_S:.1f} line times of a 1500-byte BE packet)"
+              f"{mtu_max}"),
+        claim(art, "max_ipdv_ms", overall * unit * 1e3, "ms", f"{overall:.1f} units x {unit * 1e3:.3f} ms"),
+        claim(art, "tx_time_ref_packet", unit * 1e3, "ms",
+              "line time of the 110-byte IP packet of a 128-byte frame: 3 ATM cells at 2 Mbit/s"),
+        claim(art, "ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
+              "sum of the preset's EF stream rates (frames)"),
+        claim(art, "ref_load_min", float(ds["ref_rate_bps"].min()) / 1e3, "kbit/s",
+              "smallest reference rate simulated"),
+        claim(art, "ref_load_max", float(ds["ref_rate_bps"].max()) / 1e3, "kbit/s", "largest reference rate simulated"),
     ]
     n_peaks = ds["n_peaks"].values
     peaks_text = ", ".join(
@@ -991,36 +903,39 @@ def _claims_ipdv(ds) -> list[dict]:
         f"{int(k)} at " + "/".join(f"{x / unit:.1f}" for x in ds["ipdv_bin"].values[ds["is_peak_log"].values[i]]
                                    + ds.attrs["bin_width_s"] / 2)
         for i, k in enumerate(ds["n_peaks_log"].values))
-    rows.append(_row("two_peaks", None, "-",
-                     f"peaks of the pooled |IPDV| histogram ({ds.attrs['bin_width_s'] / unit:g}-unit bins, "
-                     f"Gaussian sigma {ds.attrs['smooth_units']:g} units, prominence >= "
-                     f"{ds.attrs['min_prominence']:.0%} of the tallest, as a linear plot shows them) "
-                     f"[count at units]: {peaks_text}; on a log scale (peak >= 2x its trough, "
-                     f">= {LOG_PEAK_MIN_SAMPLES} samples per bin): {log_text}; stand-in BE sizes",
-                     bool(np.all(n_peaks == 2))))
-    rows.append(_row("max_independent_of_a", None, "-",
-                     f"per-A mean of the max |IPDV| (units): {per_a_text}; independent = all within "
-                     f"{INDEPENDENCE_TOLERANCE:.0%} of their mean {overall:.1f}", independent))
+    rows.append(claim(art, "two_peaks", None, "-",
+                      f"peaks of the pooled |IPDV| histogram ({ds.attrs['bin_width_s'] / unit:g}-unit bins, "
+                      f"Gaussian sigma {ds.attrs['smooth_units']:g} units, prominence >= "
+                      f"{ds.attrs['min_prominence']:.0%} of the tallest, as a linear plot shows them) "
+                      f"[count at units]: {peaks_text}; on a log scale (peak >= 2x its trough, "
+                      f">= {LOG_PEAK_MIN_SAMPLES} samples per bin): {log_text}; stand-in BE sizes",
+                      bool(np.all(n_peaks == 2))))
+    rows.append(claim(art, "max_independent_of_a", None, "-",
+                      f"per-A mean of the max |IPDV| (units): {per_a_text}; independent = all within "
+                      f"{INDEPENDENCE_TOLERANCE:.0%} of their mean {overall:.1f}", independent))
     fb = _series(ds, "fraction_below_unit", "aggregation_degree", scale=1.0, digits=3)
     fb_holds = bool(ds.attrs["fraction_below_unit_increases"])
-    rows.append(_row("higher_a_concentrated", None, "-",
-                     f"share of |IPDV| below one unit per A ({seeds}): {fb}; "
-                     + _trend_text(fb_holds, ds.attrs["fraction_below_unit_slope"],
-                                   ds.attrs["fraction_below_unit_slope_ci"], 1.0, "per unit A"), fb_holds))
-    rows.append(_row("mean_ipdv_increases_with_a", None, "-",
-                     f"mean |IPDV| per A (ms, {seeds}, paired BE mixes): "
-                     f"{_series(ds, 'jitter_mean', 'aggregation_degree')}; "
-                     + _trend_text(jm_holds, ds.attrs["jitter_mean_slope_s"], ds.attrs["jitter_mean_slope_ci_s"], 1e3,
-                                   "ms per unit A"), jm_holds))
-    rows.append(_row("ipdv_definition", None, "-",
-                     "pqlab follows it: 'average IPDV' = mean |D_i - D_(i-1)| of consecutive reference packets "
-                     "(pqlab.metrics.jitter); signed IPDV is kept as mean_signed_ipdv", True))
-    rows.append(_row("mean_signed_ipdv", float(np.mean(ds["ipdv_mean_mean"].values)) * 1e3, "ms",
-                     "mean of signed IPDV over A and seeds: ~0 by telescoping, hence not the papers' 'average IPDV'"))
+    rows.append(claim(art, "higher_a_concentrated", None, "-",
+                      f"share of |IPDV| below one unit per A ({seeds}): {fb}; "
+                      + _trend_text(fb_holds, ds.attrs["fraction_below_unit_slope"],
+                                    ds.attrs["fraction_below_unit_slope_ci"], 1.0, "per unit A"), fb_holds))
+    rows.append(claim(art, "mean_ipdv_increases_with_a", None, "-",
+                      f"mean |IPDV| per A (ms, {seeds}, paired BE mixes): "
+                      f"{_series(ds, 'jitter_mean', 'aggregation_degree')}; "
+                      + _trend_text(jm_holds, ds.attrs["jitter_mean_slope_s"], ds.attrs["jitter_mean_slope_ci_s"], 1e3,
+                                    "ms per unit A"), jm_holds))
+    rows.append(claim(art, "ipdv_definition", None, "-",
+                      "pqlab follows it: 'average IPDV' = mean |D_i - D_(i-1)| of consecutive reference packets "
+                      "(pqlab.metrics.jitter); signed IPDV is kept as mean_signed_ipdv", True))
+    rows.append(claim(art, "mean_signed_ipdv", float(np.mean(ds["ipdv_mean_mean"].values)) * 1e3, "ms",
+                      "mean of signed IPDV over A and seeds: ~0 by telescoping, hence not the papers' 'average IPDV'"))
     return rows
 
 
-def _claims_frame(ds) -> list[dict]:
+def long_fig7_tab3_claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of :func:`long_fig7_tab3`'s Dataset: |IPDV| spread and concentration per EF frame size."""
+    art = "long_fig7_tab3"
+    check_artefact(ds, art)
     frames = ds["ef_frame_bytes"].values
     holds = bool(ds.attrs["std_increases"])
     seeds = _seeds_text(ds)
@@ -1033,47 +948,40 @@ def _claims_frame(ds) -> list[dict]:
     rows = []
     for i, f in enumerate(frames):
         mean, half = ds["jitter_std_mean"].values[i], ds["jitter_std_ci"].values[i]
-        rows.append(_row(f"ipdv_std_ef_{f}", mean * 1e6, "us",
-                         "std of |IPDV| (the papers' 'ipdv' is jitter; a signed-IPDV std could not be below "
-                         "the paper's mean |IPDV| of the same A=0 test) "
-                         f"{_ci_text(mean, half, 1e6, 'us', 0)} ({seeds}); the stand-in BE "
-                         f"mix leaves mostly small BE packets in the node (mean {kept:.0f} bytes)"
-                         + (f"; with deterministic 1500-byte BE: "
-                            f"{float(ds['mtu_jitter_std'].values[i].mean()) * 1e6:.0f} us"
-                            if "mtu_jitter_std" in ds else ""),
-                         holds))
-        rows.append(_row(f"ipdv_signed_std_ef_{f}", ds["ipdv_std_mean"].values[i] * 1e6, "us",
-                         f"std of signed IPDV, {frames[i]}-byte frames ({seeds})"))
+        rows.append(claim(art, f"ipdv_std_ef_{f}", mean * 1e6, "us",
+                          "std of |IPDV| (the papers' 'ipdv' is jitter; a signed-IPDV std could not be below "
+                          "the paper's mean |IPDV| of the same A=0 test) "
+                          f"{_ci_text(mean, half, 1e6, 'us', 0)} ({seeds}); the stand-in BE "
+                          f"mix leaves mostly small BE packets in the node (mean {kept:.0f} bytes)"
+                          + (f"; with deterministic 1500-byte BE: "
+                             f"{float(ds['mtu_jitter_std'].values[i].mean()) * 1e6:.0f} us"
+                             if "mtu_jitter_std" in ds else ""),
+                          holds))
+        rows.append(claim(art, f"ipdv_signed_std_ef_{f}", ds["ipdv_std_mean"].values[i] * 1e6, "us",
+                          f"std of signed IPDV, {frames[i]}-byte frames ({seeds})"))
     for i, f in enumerate(frames):
         m, h = ds["mode_fraction_mean"].values[i], ds["mode_fraction_ci"].values[i]
         key = f"mode_fraction_ef_{f}"
-        rows.append(_row(key, m, "1",
-                         f"share of |IPDV| in the most populated interval of {width_u:g} unit(s) = "
-                         f"{width_u * ds.attrs['transmission_unit_s'] * 1e3:.3f} ms "
-                         "(our choice: the paper gives no width), "
-                         f"{_ci_text(m, h, 1.0, '', 3).strip()} ({seeds})"))
+        rows.append(claim(art, key, m, "1",
+                          f"share of |IPDV| in the most populated interval of {width_u:g} unit(s) = "
+                          f"{width_u * ds.attrs['transmission_unit_s'] * 1e3:.3f} ms "
+                          "(our choice: the paper gives no width), "
+                          f"{_ci_text(m, h, 1.0, '', 3).strip()} ({seeds})"))
     rows += [
-        _row("ef_load", ds.attrs["ef_rate_bps"] / 1e3, "kbit/s", "EF stream rate counted on frames"),
-        _row("ef_streams", ds.attrs["n_ef_streams"], "streams", "preset ef_frame_size: one EF stream"),
-        _row("be_load_min", ds.attrs["be_load_bps"] / 1e3, "kbit/s",
-             f"offered BE load ({ds.attrs['n_be_streams']} x "
-             f"{ds.attrs['be_load_bps'] / ds.attrs['n_be_streams'] / 1e3:g} kbit/s); "
-             "the paper states > 2000", ds.attrs["be_load_bps"] > 2e6),
-        _row("be_streams", ds.attrs["n_be_streams"], "streams", "BE streams of the preset"),
-        _row("be_size_max", ds.attrs["be_size_max_bytes"], "bytes",
-             "largest IP length of the stand-in BE distribution"),
-        _row("frame_size_definition", None, "-",
-             "frame = IP length + 18 (Ethernet header and FCS): 110, 494, 1006-byte IP packets; the rate counts frames",
-             True),
-        _row("ipdv_increases_with_frame_size", None, "-",
-             f"std of |IPDV| per frame size (us, {seeds}, paired BE mixes): {stds}; {trend}", holds),
+        claim(art, "ef_load", ds.attrs["ef_rate_bps"] / 1e3, "kbit/s", "EF stream rate counted on frames"),
+        claim(art, "ef_streams", ds.attrs["n_ef_streams"], "streams", "preset ef_frame_size: one EF stream"),
+        claim(art, "be_load_min", ds.attrs["be_load_bps"] / 1e3, "kbit/s",
+              f"offered BE load ({ds.attrs['n_be_streams']} x "
+              f"{ds.attrs['be_load_bps'] / ds.attrs['n_be_streams'] / 1e3:g} kbit/s); "
+              "the paper states > 2000", ds.attrs["be_load_bps"] > 2e6),
+        claim(art, "be_streams", ds.attrs["n_be_streams"], "streams", "BE streams of the preset"),
+        claim(art, "be_size_max", ds.attrs["be_size_max_bytes"], "bytes",
+              "largest IP length of the stand-in BE distribution"),
+        claim(art, "frame_size_definition", None, "-",
+              "frame = IP length + 18 (Ethernet header and FCS): 110, 494, 1006-byte IP packets; "
+              "the rate counts frames",
+              True),
+        claim(art, "ipdv_increases_with_frame_size", None, "-",
+              f"std of |IPDV| per frame size (us, {seeds}, paired BE mixes): {stds}; {trend}", holds),
     ]
     return rows
-
-
-_CLAIMS = {
-    "globecom01_fig7": _claims_fig7,
-    "globecom01_tab3": _claims_tab3,
-    "long_ipdv_vs_a": _claims_ipdv,
-    "long_fig7_tab3": _claims_frame,
-}

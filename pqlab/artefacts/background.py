@@ -2,10 +2,11 @@
 
 One compute function per paper artefact id; each builds its scenarios from the
 presets of :mod:`pqlab.scenarios`, runs the engine and returns the data (no
-plotting, no file output). The matching figure functions are in
+plotting, no file output). The figure functions of the same names are in
 :mod:`pqlab.figures.background`, the notebooks are ``notebooks/01_background_traffic``
-(``tab1``, ``tab2``, ``fig1``, ``fig3_1``, ``fig3_2``) and
-``notebooks/02_real_distribution`` (``fig4``, ``fig5``).
+(``globecom01_tab1``, ``globecom01_tab2``, ``globecom01_fig1``, ``globecom01_fig3_1``,
+``globecom01_fig3_2``) and ``notebooks/02_real_distribution`` (``globecom01_fig4``,
+``globecom01_fig5``).
 
 =====================  ==========================================================
 artefact id            what it reproduces
@@ -19,9 +20,10 @@ artefact id            what it reproduces
 ``globecom01_fig5``    Fig. 5, EF complementary delay with the (stand-in) real BE sizes
 =====================  ==========================================================
 
-Each ``<id>_findings(data, paper)`` function turns a result into the rows
-recorded with :func:`pqlab.report.record` (quantity keys and units as in
-``data/paper_values.csv``); the notes are computed from the data.
+Each ``<id>_claims(data)`` function turns a result into claim records
+(:mod:`pqlab.artefacts._common`; quantity keys and units as in
+``data/paper_values.csv``) for :func:`pqlab.artefacts.record_claims`; the notes are
+computed from the data.
 """
 
 from __future__ import annotations
@@ -34,13 +36,28 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from .. import __version__, bounds, experiments, metrics, report, scenarios
+from .. import bounds, experiments, metrics, scenarios
 from .._validate import check_int, check_real
-from ..framing import FRAMING_CODES, line_time_s, wire_bytes
+from ..framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
 from ..path import PathModel
-from ..scenario import REFERENCES, Scenario, simulate
+from ..scenario import Scenario, simulate
 from ..traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, PoissonStream
+from ._common import (
+    MTU_BYTES,
+    MTU_PAYLOAD_BYTES,
+    REF_RATES_BPS,
+    be_streams,
+    check_artefact,
+    check_n_ef_samples,
+    check_seeds,
+    claim,
+    ef_streams,
+    frame_rate_bps,
+    mean_ci,
+    paper_value,
+    provenance,
+)
 
 #: GLOBECOM'01 Sec. IV-A: the deterministic BE UDP payloads span [100, 1450] bytes.
 PAPER_BE_PAYLOAD_RANGE = (100, 1450)
@@ -48,82 +65,30 @@ PAPER_BE_PAYLOAD_RANGE = (100, 1450)
 PAPER_FIG3_2_PAYLOADS = (450, 475)
 #: GLOBECOM'01 Sec. IV-B: delay threshold above which P(D > d) is "negligible", transmission units.
 PAPER_FIG5_THRESHOLD_UNITS = 36
-#: GLOBECOM'01 Table III: reference stream loads of the aggregation tests, bit/s.
-PAPER_REF_RATES_BPS = (50e3, 100e3, 200e3, 300e3)
-#: Largest BE IP packet (Ethernet MTU), bytes: GLOBECOM'01 Sec. II "the MTU size is 1500 by".
-MTU_BYTES = 1500
 #: Quantiles of the BE size CDF printed with Fig. 4.
 FIG4_PROBABILITIES = (0.05, 0.25, 0.5, 0.75, 0.95)
-
-_CONVENTIONS = "CF-1.8"
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _check_seeds(seeds) -> tuple:
-    """``seeds`` as a non-empty tuple of distinct ints >= 0 (ValueError naming ``seeds``)."""
-    try:
-        values = tuple(seeds)
-    except TypeError:
-        raise ValueError(f"seeds must be a sequence of integers >= 0, got {seeds!r}") from None
-    if not values:
-        raise ValueError("seeds must hold at least one seed, got none")
-    values = tuple(check_int("seeds", s, 0) for s in values)
-    if len(set(values)) != len(values):
-        raise ValueError(f"seeds must be distinct, got {list(values)!r}")
-    return values
-
-
-def _check_samples(n_ef_samples) -> int:
-    return check_int("n_ef_samples", n_ef_samples, 2, 10_000_000)
-
-
-def _provenance(title: str, seeds=None) -> dict:
-    attrs = {
-        "title": title,
-        "source": f"pqlab {__version__} numba single-node engine",
-        "pqlab_version": __version__,
-        "references": REFERENCES,
-        "Conventions": _CONVENTIONS,
-    }
-    if seeds is not None:
-        attrs["seeds"] = list(seeds)
-    return attrs
-
-
-def _particles(size_bytes, particle_bytes: int) -> np.ndarray:
-    """Ring particles of IP lengths (node contract rule 3), vectorised."""
-    size = np.asarray(size_bytes, dtype=np.int64)
-    return np.maximum(1, -(-size // particle_bytes))
+#: Ring particles of IP lengths, element-wise (:func:`pqlab.framing.particles_needed`).
+_particles = np.vectorize(particles_needed, otypes=[np.int64])
 
 
 def _cells(size_bytes) -> np.ndarray:
-    """ATM cells (AAL5, LLC/SNAP) of IP lengths."""
+    """ATM cells (AAL5, LLC/SNAP) of IP lengths (:func:`pqlab.framing.wire_bytes`)."""
     size = np.atleast_1d(np.asarray(size_bytes, dtype=np.int64))
-    return np.array([wire_bytes(int(s), FRAMING_CODES["atm-aal5"]) // 53 for s in size])
+    return np.array([wire_bytes(int(s), FRAMING_CODES["atm-aal5"]) // ATM_CELL_BYTES for s in size])
 
 
 def _ef_stream(scenario: Scenario) -> CBRStream:
     return scenario.streams[0]
 
 
-def _ef_streams(scenario: Scenario) -> list:
-    return [s for s in scenario.streams if s.queue == scenarios.EF_QUEUE]
-
-
-def _be_streams(scenario: Scenario) -> list:
-    return [s for s in scenario.streams if s.queue == scenarios.BE_QUEUE]
-
-
 def _frame_bytes(stream) -> int:
     """Ethernet frame size of an EF stream of IP packets (IP + 18 bytes)."""
     return int(stream.size.size_bytes) + scenarios.ETHERNET_FRAME_OVERHEAD_BYTES
-
-
-def _frame_load_bps(stream) -> float:
-    """Rate of an EF stream counted on frames (how the papers state EF loads), bit/s."""
-    return stream.rate_bps * _frame_bytes(stream) / stream.size.size_bytes
 
 
 def _protocol(stream) -> str:
@@ -172,50 +137,10 @@ def max_ring_particles(ds: xr.Dataset, node: Node) -> int:
     return int(np.cumsum(delta[order]).max()) if n.size else 0
 
 
-# --------------------------------------------------------------------------- paper values
-
-
-def paper_values(path=None) -> dict:
-    """The papers' values keyed by ``(artefact, quantity)``: ``(value, unit)``; value NaN if qualitative.
-
-    Parameters
-    ----------
-    path : str or os.PathLike, optional
-        Defaults to ``data/paper_values.csv`` (see :func:`pqlab.report.load_paper_values`).
-    """
-    frame = report.load_paper_values() if path is None else report.load_paper_values(path)
-    return {(a, q): (float(v), u) for a, q, v, u in zip(frame.artefact, frame.quantity, frame.value, frame.unit)}
-
-
-def _finding(quantity, value, unit, note, shape_ok=None, seed=None) -> dict:
-    value = None if value is None else float(value)
-    shape_ok = None if shape_ok is None else bool(shape_ok)
-    seed = None if seed is None else int(seed)
-    return {"quantity": quantity, "value": value, "unit": unit, "note": note, "shape_ok": shape_ok, "seed": seed}
-
-
-def paper_vs_ours(artefact: str, finding: dict, paper: dict) -> str:
-    """One printed line: the paper's value next to ours, the relative difference and the note."""
-    key = (artefact, finding["quantity"])
-    ours = finding["value"]
-    ours_text = "qualitative" if ours is None else f"{ours:.6g} {finding['unit']}"
-    if key in paper:
-        value, unit = paper[key]
-        if math.isnan(value):
-            head = f"paper: qualitative claim; ours: {ours_text}"
-        else:
-            diff = "" if ours is None or value == 0 else f" ({(ours - value) / abs(value):+.1%})"
-            head = f"paper {value:.6g} {unit}; ours {ours_text}{diff}"
-    else:
-        head = f"pqlab only: {ours_text}"
-    shape = "" if finding["shape_ok"] is None else f" [shape_ok={finding['shape_ok']}]"
-    return f"{artefact} / {finding['quantity']}: {head}{shape} -- {finding['note']}"
-
-
 # --------------------------------------------------------------------------- globecom01_tab1
 
 
-def tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
+def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
     """GLOBECOM'01 Table I (test parameters), rendered from the presets.
 
     One row per preset of Sec. IV: :func:`pqlab.scenarios.base_case`
@@ -237,16 +162,16 @@ def tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
         Index ``experiment``; columns as Table I plus the EF IP length and stream counts.
     """
     seed = check_int("seed", seed, 0)
-    n = _check_samples(n_ef_samples)
+    n = check_n_ef_samples(n_ef_samples)
     presets = {
         "deterministic BE (Fig. 3)": scenarios.base_case(n_ef_samples=n),
         "real BE (Fig. 5)": scenarios.real_distribution(n_ef_samples=n),
     }
     rows = []
     for sc in presets.values():
-        ef, be = _ef_streams(sc), _be_streams(sc)
+        ef, be = ef_streams(sc), be_streams(sc)
         rows.append({
-            "EF load (kbit/s)": sum(_frame_load_bps(s) for s in ef) / 1e3,
+            "EF load (kbit/s)": sum(frame_rate_bps(s) for s in ef) / 1e3,
             "EF frame size (bytes)": _frame_bytes(ef[0]),
             "EF IP length (bytes)": int(ef[0].size.size_bytes),
             "EF streams": len(ef),
@@ -260,11 +185,12 @@ def tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
 
     base = presets["deterministic BE (Fig. 3)"]
     node = base.node
-    mtu = scenarios.base_case(be_payload_bytes=MTU_BYTES - UDP_IP_HEADER_BYTES, n_ef_samples=n)
+    mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     ef = _ef_stream(base)
     ef_ip = int(ef.size.size_bytes)
     ef_packets_s = ef.rate_bps / (8 * ef_ip)
     frame.attrs = {
+        "artefact": "globecom01_tab1",
         "title": "globecom01_tab1: test parameters (GLOBECOM'01 Table I) rendered from pqlab.scenarios",
         "presets": ["pqlab.scenarios.base_case", "pqlab.scenarios.real_distribution"],
         "ef_load_kbps": float(frame["EF load (kbit/s)"].iloc[0]),
@@ -273,10 +199,10 @@ def tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
         "ef_streams": int(frame["EF streams"].max()),
         "be_load_kbps": float(frame["BE load (kbit/s)"].min()),
         "be_streams": int(frame["BE streams"].iloc[0]),
-        "be_size_kinds": [type(s.size).__name__ for sc in presets.values() for s in _be_streams(sc)[:1]],
+        "be_size_kinds": [type(s.size).__name__ for sc in presets.values() for s in be_streams(sc)[:1]],
         "protocols": sorted({_protocol(s).split()[0] for sc in presets.values() for s in sc.streams}),
         "line_rate_bps": node.line_rate_bps,
-        "ef_rate_fraction": _frame_load_bps(ef) / node.line_rate_bps,
+        "ef_rate_fraction": frame_rate_bps(ef) / node.line_rate_bps,
         "ef_ip_fraction": ef.rate_bps / node.line_rate_bps,
         "ef_wire_fraction": ef_packets_s * line_time_s(ef_ip, node.framing, node.line_rate_bps),
         "pq_limit": node.queues[node.priority_index].limit_packets,
@@ -292,56 +218,57 @@ def tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
     return frame
 
 
-def tab1_findings(frame: pd.DataFrame, paper: dict) -> list:
-    """Rows of ``globecom01_tab1`` to record (keys and units of ``data/paper_values.csv``)."""
-    a = frame.attrs
+def globecom01_tab1_claims(frame: pd.DataFrame) -> list:
+    """Claim records of ``globecom01_tab1`` (keys and units of ``data/paper_values.csv``)."""
     art = "globecom01_tab1"
-    ref = {q: paper.get((art, q), (math.nan, ""))[0] for q in ("be_load_min", "ef_class_load_fraction")}
+    a = check_artefact(frame, art).attrs
+    ref = {q: paper_value(art, q)[0] for q in ("be_load_min", "ef_class_load_fraction")}
     kinds = a["be_size_kinds"]
     return [
-        _finding("ef_load", a["ef_load_kbps"], "kbit/s",
-                 f"EF CBR stream of {a['ef_frame_bytes']}-byte frames counted on frames "
-                 f"({a['ef_load_kbps'] * a['ef_ip_bytes'] / a['ef_frame_bytes']:.1f} kbit/s of "
-                 f"{a['ef_ip_bytes']}-byte IP packets)"),
-        _finding("ef_frame_size", a["ef_frame_bytes"], "bytes",
-                 f"SmartBits Ethernet frame; IP length {a['ef_ip_bytes']} bytes = frame - 18, same 3 ATM cells "
-                 f"as 128 bytes"),
-        _finding("ef_streams", a["ef_streams"], "streams", "one EF reference stream (flow 0) in both presets"),
-        _finding("be_load_min", a["be_load_kbps"], "kbit/s",
-                 f"{a['be_streams']} BE CBR streams of {a['be_load_kbps'] / a['be_streams']:g} kbit/s (IP bits); "
-                 f"the paper gives only a lower bound (> {ref['be_load_min']:g})",
-                 shape_ok=a["be_load_kbps"] > ref["be_load_min"]),
-        _finding("be_size_distributions", None, "-",
-                 f"presets cover {', '.join(kinds)} (the real one is the STAND-IN CDF); uniform and geometric "
-                 f"are named but not shown by the paper",
-                 shape_ok={"Deterministic", "Empirical"} <= set(kinds)),
-        _finding("protocol", None, "-", f"every stream of the presets is a CBR stream of UDP datagrams (BE sizes "
-                 f"are UDP payloads + {UDP_IP_HEADER_BYTES} bytes of UDP/IP header); protocols: "
-                 f"{', '.join(a['protocols'])}",
-                 shape_ok=a["protocols"] == ["UDP"]),
-        _finding("ef_rate_fraction", a["ef_rate_fraction"], "1",
-                 f"EF frame rate / line rate = {a['ef_load_kbps']:g} kbit/s / "
-                 f"{a['line_rate_bps'] / 1e6:g} Mbit/s"),
-        _finding("ef_class_load_fraction", a["ef_wire_fraction"], "1",
-                 f"none of our readings of the set-up reaches the paper's {ref['ef_class_load_fraction']:.0%}: "
-                 f"{a['ef_rate_fraction']:.3f} on frames, {a['ef_ip_fraction']:.3f} on IP bits, "
-                 f"{a['ef_wire_fraction']:.3f} on the ATM wire (3 cells per EF packet, recorded)"),
-        _finding("pq_limit", a["pq_limit"], "packets", "Node.cisco7200_atm() priority queue limit"),
-        _finding("be_queue_limit", a["be_queue_limit"], "packets", "Node.cisco7200_atm() WFQ best-effort queue limit"),
-        _finding("tx_queue_limit", a["tx_queue_limit"], "units", "Node.cisco7200_atm() ring_limit_particles"),
-        _finding("tx_unit_size", a["tx_unit_bytes"], "bytes", "Node.cisco7200_atm() particle_bytes"),
-        _finding("tx_queue_max_units", a["tx_queue_max_units"], "units",
-                 f"largest ring occupancy measured with {a['mtu_bytes']}-byte BE packets (seed {a['seed']}, "
-                 f"{a['n_ef_samples']} EF packets); rule: {a['tx_queue_limit']} - 1 + "
-                 f"{a['tx_queue_max_units_rule'] - a['tx_queue_limit'] + 1} particles of an MTU packet = "
-                 f"{a['tx_queue_max_units_rule']}", seed=a["seed"]),
+        claim(art, "ef_load", a["ef_load_kbps"], "kbit/s",
+              f"EF CBR stream of {a['ef_frame_bytes']}-byte frames counted on frames "
+              f"({a['ef_load_kbps'] * a['ef_ip_bytes'] / a['ef_frame_bytes']:.1f} kbit/s of "
+              f"{a['ef_ip_bytes']}-byte IP packets)"),
+        claim(art, "ef_frame_size", a["ef_frame_bytes"], "bytes",
+              f"SmartBits Ethernet frame; IP length {a['ef_ip_bytes']} bytes = frame - 18, same 3 ATM cells "
+              f"as 128 bytes"),
+        claim(art, "ef_streams", a["ef_streams"], "streams", "one EF reference stream (flow 0) in both presets"),
+        claim(art, "be_load_min", a["be_load_kbps"], "kbit/s",
+              f"{a['be_streams']} BE CBR streams of {a['be_load_kbps'] / a['be_streams']:g} kbit/s (IP bits); "
+              f"the paper gives only a lower bound (> {ref['be_load_min']:g})",
+              shape_ok=a["be_load_kbps"] > ref["be_load_min"]),
+        claim(art, "be_size_distributions", None, "-",
+              f"presets cover {', '.join(kinds)} (the real one is the STAND-IN CDF); uniform and geometric "
+              f"are named but not shown by the paper",
+              shape_ok={"Deterministic", "Empirical"} <= set(kinds)),
+        claim(art, "protocol", None, "-", f"every stream of the presets is a CBR stream of UDP datagrams (BE sizes "
+              f"are UDP payloads + {UDP_IP_HEADER_BYTES} bytes of UDP/IP header); protocols: "
+              f"{', '.join(a['protocols'])}",
+              shape_ok=a["protocols"] == ["UDP"]),
+        claim(art, "ef_rate_fraction", a["ef_rate_fraction"], "1",
+              f"EF frame rate / line rate = {a['ef_load_kbps']:g} kbit/s / "
+              f"{a['line_rate_bps'] / 1e6:g} Mbit/s"),
+        claim(art, "ef_class_load_fraction", a["ef_wire_fraction"], "1",
+              f"none of our readings of the set-up reaches the paper's {ref['ef_class_load_fraction']:.0%}: "
+              f"{a['ef_rate_fraction']:.3f} on frames, {a['ef_ip_fraction']:.3f} on IP bits, "
+              f"{a['ef_wire_fraction']:.3f} on the ATM wire (3 cells per EF packet, recorded)"),
+        claim(art, "pq_limit", a["pq_limit"], "packets", "Node.cisco7200_atm() priority queue limit"),
+        claim(art, "be_queue_limit", a["be_queue_limit"], "packets",
+              "Node.cisco7200_atm() WFQ best-effort queue limit"),
+        claim(art, "tx_queue_limit", a["tx_queue_limit"], "units", "Node.cisco7200_atm() ring_limit_particles"),
+        claim(art, "tx_unit_size", a["tx_unit_bytes"], "bytes", "Node.cisco7200_atm() particle_bytes"),
+        claim(art, "tx_queue_max_units", a["tx_queue_max_units"], "units",
+              f"largest ring occupancy measured with {a['mtu_bytes']}-byte BE packets (seed {a['seed']}, "
+              f"{a['n_ef_samples']} EF packets); rule: {a['tx_queue_limit']} - 1 + "
+              f"{a['tx_queue_max_units_rule'] - a['tx_queue_limit'] + 1} particles of an MTU packet = "
+              f"{a['tx_queue_max_units_rule']}", seed=a["seed"]),
     ]
 
 
 # --------------------------------------------------------------------------- globecom01_tab2
 
 
-def tab2(*, ref_rates_bps: Sequence[float] = PAPER_REF_RATES_BPS, n_ef_samples: int = 10_000) -> pd.DataFrame:
+def globecom01_tab2(*, ref_rates_bps: Sequence[float] = REF_RATES_BPS, n_ef_samples: int = 10_000) -> pd.DataFrame:
     """GLOBECOM'01 Table II (aggregation test parameters), rendered from :func:`pqlab.scenarios.aggregation`.
 
     Parameters
@@ -363,12 +290,12 @@ def tab2(*, ref_rates_bps: Sequence[float] = PAPER_REF_RATES_BPS, n_ef_samples: 
             from None
     if not rates:
         raise ValueError("ref_rates_bps must hold at least one load, got none")
-    n = _check_samples(n_ef_samples)
+    n = check_n_ef_samples(n_ef_samples)
     rows = []
     for rate in rates:
         sc = scenarios.aggregation(ref_rate_bps=rate, n_ef_samples=n)
-        ef, be = _ef_streams(sc), _be_streams(sc)
-        loads = [_frame_load_bps(s) for s in ef]
+        ef, be = ef_streams(sc), be_streams(sc)
+        loads = [frame_rate_bps(s) for s in ef]
         rows.append({
             "EF BA load (kbit/s)": sum(loads) / 1e3,
             "EF streams": len(ef),
@@ -384,47 +311,50 @@ def tab2(*, ref_rates_bps: Sequence[float] = PAPER_REF_RATES_BPS, n_ef_samples: 
             "BE size max (bytes)": int(be[0].size.sizes_bytes[-1] + be[0].header_bytes),
         })
     frame = pd.DataFrame(rows, index=pd.Index([r / 1e3 for r in rates], name="ref_load_kbps"))
-    frame.attrs = {"title": "globecom01_tab2: aggregation test parameters (GLOBECOM'01 Table II) rendered from "
+    frame.attrs = {"artefact": "globecom01_tab2",
+                   "title": "globecom01_tab2: aggregation test parameters (GLOBECOM'01 Table II) rendered from "
                             "pqlab.scenarios.aggregation", "preset": "pqlab.scenarios.aggregation"}
     return frame
 
 
-def tab2_findings(frame: pd.DataFrame, paper: dict) -> list:
-    """Rows of ``globecom01_tab2`` to record."""
+def globecom01_tab2_claims(frame: pd.DataFrame) -> list:
+    """Claim records of ``globecom01_tab2``."""
     art = "globecom01_tab2"
+    check_artefact(frame, art)
     ba = frame["EF BA load (kbit/s)"]
     n_ef = frame["EF streams"]
-    be_min_paper = paper.get((art, "be_size_min"), (math.nan, ""))[0]
-    be_max_paper = paper.get((art, "be_size_max"), (math.nan, ""))[0]
+    be_min_paper = paper_value(art, "be_size_min")[0]
+    be_max_paper = paper_value(art, "be_size_max")[0]
     be_lo, be_hi = int(frame["BE size min (bytes)"].min()), int(frame["BE size max (bytes)"].max())
     return [
-        _finding("ef_ba_load", float(ba.mean()), "kbit/s",
-                 f"EF aggregate {ba.min():g}..{ba.max():g} kbit/s over the {len(frame)} presets",
-                 shape_ok=bool(np.allclose(ba, ba.iloc[0]))),
-        _finding("ef_streams", None, "-",
-                 f"variable: {', '.join(str(int(v)) for v in n_ef)} EF streams for reference loads "
-                 f"{', '.join(f'{r:g}' for r in frame.index)} kbit/s (the others share the rest equally)",
-                 shape_ok=n_ef.nunique() > 1),
-        _finding("ref_load_min", float(frame["Ref. stream load (kbit/s)"].min()), "kbit/s", "smallest reference load"),
-        _finding("ref_load_max", float(frame["Ref. stream load (kbit/s)"].max()), "kbit/s", "largest reference load"),
-        _finding("ref_frame_size", int(frame["Ref. stream frame size (bytes)"].iloc[0]), "bytes",
-                 "EF frames of 128 bytes (IP 110) in every preset"),
-        _finding("be_load_min", float(frame["BE load (kbit/s)"].min()), "kbit/s",
-                 f"{int(frame['BE streams'].iloc[0])} BE CBR streams; the paper gives only a lower bound",
-                 shape_ok=bool(frame["BE load (kbit/s)"].min() > paper.get((art, "be_load_min"), (0.0, ""))[0])),
-        _finding("be_streams", int(frame["BE streams"].iloc[0]), "streams", "BE streams of the preset"),
-        _finding("be_size_min", be_lo, "bytes",
-                 f"STAND-IN CDF support starts at {be_lo} bytes (an IP+TCP header), inside the paper's "
-                 f"[{be_min_paper:g}, {be_max_paper:g}] label; a relative difference to 0 is undefined",
-                 shape_ok=be_min_paper <= be_lo <= be_max_paper),
-        _finding("be_size_max", be_hi, "bytes", "STAND-IN CDF support ends at the Ethernet MTU"),
+        claim(art, "ef_ba_load", float(ba.mean()), "kbit/s",
+              f"EF aggregate {ba.min():g}..{ba.max():g} kbit/s over the {len(frame)} presets",
+              shape_ok=bool(np.allclose(ba, ba.iloc[0]))),
+        claim(art, "ef_streams", None, "-",
+              f"variable: {', '.join(str(int(v)) for v in n_ef)} EF streams for reference loads "
+              f"{', '.join(f'{r:g}' for r in frame.index)} kbit/s (the others share the rest equally)",
+              shape_ok=n_ef.nunique() > 1),
+        claim(art, "ref_load_min", float(frame["Ref. stream load (kbit/s)"].min()), "kbit/s",
+              "smallest reference load"),
+        claim(art, "ref_load_max", float(frame["Ref. stream load (kbit/s)"].max()), "kbit/s", "largest reference load"),
+        claim(art, "ref_frame_size", int(frame["Ref. stream frame size (bytes)"].iloc[0]), "bytes",
+              "EF frames of 128 bytes (IP 110) in every preset"),
+        claim(art, "be_load_min", float(frame["BE load (kbit/s)"].min()), "kbit/s",
+              f"{int(frame['BE streams'].iloc[0])} BE CBR streams; the paper gives only a lower bound",
+              shape_ok=bool(frame["BE load (kbit/s)"].min() > paper_value(art, "be_load_min")[0])),
+        claim(art, "be_streams", int(frame["BE streams"].iloc[0]), "streams", "BE streams of the preset"),
+        claim(art, "be_size_min", be_lo, "bytes",
+              f"STAND-IN CDF support starts at {be_lo} bytes (an IP+TCP header), inside the paper's "
+              f"[{be_min_paper:g}, {be_max_paper:g}] label; a relative difference to 0 is undefined",
+              shape_ok=be_min_paper <= be_lo <= be_max_paper),
+        claim(art, "be_size_max", be_hi, "bytes", "STAND-IN CDF support ends at the Ethernet MTU"),
     ]
 
 
 # --------------------------------------------------------------------------- globecom01_fig1
 
 
-def fig1(node: Node | None = None, path: PathModel | None = None) -> xr.Dataset:
+def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> xr.Dataset:
     """The node of GLOBECOM'01 Figs. 1-2 as data: queues, scheduler, ring and line of a :class:`pqlab.Node`.
 
     Parameters
@@ -467,7 +397,7 @@ def fig1(node: Node | None = None, path: PathModel | None = None) -> xr.Dataset:
         },
         coords={"queue": np.arange(len(q))},
         attrs={
-            **_provenance("globecom01_fig1: the node model (GLOBECOM'01 Figs. 1-2)"),
+            **provenance("globecom01_fig1", "globecom01_fig1: the node model (GLOBECOM'01 Figs. 1-2)", __name__),
             "line_rate_bps": node.line_rate_bps,
             "framing": node.framing,
             "ring_limit_particles": node.ring_limit_particles,
@@ -490,7 +420,7 @@ def fig1(node: Node | None = None, path: PathModel | None = None) -> xr.Dataset:
 # --------------------------------------------------------------------------- globecom01_fig3_1
 
 
-def fig3_1_payloads(step_bytes: int = 25, particle_bytes: int = 512) -> list:
+def globecom01_fig3_1_payloads(step_bytes: int = 25, particle_bytes: int = 512) -> list:
     """BE UDP payloads of the Fig. 3-1 sweep, bytes.
 
     ``100, 100 + step, ...`` up to 1450 (always included), plus every payload whose IP
@@ -525,7 +455,7 @@ def _rises(y: np.ndarray, tol: float) -> bool:
     return bool(np.all(np.diff(y) >= -tol * y[:-1]))
 
 
-def fig3_1(
+def globecom01_fig3_1(
     *,
     n_ef_samples: int = 10_000,
     seeds: Sequence[int] = (1, 2, 3),
@@ -536,7 +466,7 @@ def fig3_1(
     """GLOBECOM'01 Fig. 3-1: mean EF one-way delay vs deterministic BE payload.
 
     Runs :func:`pqlab.scenarios.base_case` (20 CBR BE streams of one payload) over
-    :func:`fig3_1_payloads` and ``seeds``; mean and 95% CI over seeds; Table IV's
+    :func:`globecom01_fig3_1_payloads` and ``seeds``; mean and 95% CI over seeds; Table IV's
     worst-case bound ``W`` (:func:`pqlab.bounds.worst_case_delay` with the paper's
     rho = 0.15, Q_t = 5, T_u = 2048 us and ``k`` = particles of the BE packet) for each
     payload; and the local maxima of the mean curve (:func:`_local_maxima`).
@@ -561,11 +491,11 @@ def fig3_1(
         ``mean_delay_ci``, ``delay_std``, ``worst_case_w`` (ms); coords ``ip_bytes``,
         ``particles``, ``cells``; attrs with the maxima and shape checks.
     """
-    n = _check_samples(n_ef_samples)
-    seeds = _check_seeds(seeds)
+    n = check_n_ef_samples(n_ef_samples)
+    seeds = check_seeds(seeds)
     frac = check_real("min_drop_fraction", min_drop_fraction, 0.0, 1.0, strict_minimum=True)
     node = scenarios.papers_node()
-    payloads = fig3_1_payloads(step_bytes, node.particle_bytes)
+    payloads = globecom01_fig3_1_payloads(step_bytes, node.particle_bytes)
 
     def base_case(be_payload_bytes):
         return scenarios.base_case(be_payload_bytes=be_payload_bytes, n_ef_samples=n)
@@ -598,7 +528,9 @@ def fig3_1(
             "particles": ("be_payload_bytes", k, {"units": "1", "long_name": "ring particles per BE packet"}),
             "cells": ("be_payload_bytes", _cells(ip), {"units": "1", "long_name": "ATM cells per BE packet"}),
         },
-        attrs=_provenance("globecom01_fig3_1: mean EF one-way delay vs BE payload (GLOBECOM'01 Fig. 3-1)", seeds),
+        attrs=provenance("globecom01_fig3_1",
+                         "globecom01_fig3_1: mean EF one-way delay vs BE payload (GLOBECOM'01 Fig. 3-1)", __name__,
+                         seeds),
     )
     y, ci = ds["mean_delay"].values, ds["mean_delay_ci"].values
     maxima = _local_maxima(y, ci, frac)
@@ -632,10 +564,10 @@ def fig3_1(
     return ds
 
 
-def fig3_1_findings(data: xr.Dataset, paper: dict) -> list:
-    """Rows of ``globecom01_fig3_1`` to record: maxima positions, range, shape claims, ratio to W."""
+def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
+    """Claim records of ``globecom01_fig3_1``: maxima positions, range, shape claims, ratio to W."""
     art = "globecom01_fig3_1"
-    a = data.attrs
+    a = check_artefact(data, art).attrs
     step = a["step_bytes"]
     pay = data["be_payload_bytes"].values
     seeds = data["seed"].values
@@ -643,11 +575,11 @@ def fig3_1_findings(data: xr.Dataset, paper: dict) -> list:
     rows = []
     maxima = a["local_max_payload_bytes"]
     for j, key in enumerate(("local_max_be_payload_1", "local_max_be_payload_2")):
-        want = paper.get((art, key), (math.nan, ""))[0]
+        want = paper_value(art, key)[0]
         if j < len(maxima):
             got = maxima[j]
-            rows.append(_finding(
-                key, got, "bytes",
+            rows.append(claim(
+                art, key, got, "bytes",
                 f"our maximum: payload {got} = IP {a['local_max_ip_bytes'][j]} bytes = "
                 f"{a['local_max_particles'][j]} full {a['particle_bytes']}-byte particle(s), mean "
                 f"{a['local_max_mean_ms'][j]:.2f} ms; the next payload {a['next_after_max_payload_bytes'][j]} "
@@ -655,32 +587,32 @@ def fig3_1_findings(data: xr.Dataset, paper: dict) -> list:
                 f"(IP {want + UDP_IP_HEADER_BYTES:g}) is within {abs(got - want):g} bytes (sweep step {step})",
                 shape_ok=abs(got - want) <= step))
         else:
-            rows.append(_finding(key, None, "bytes", f"only {len(maxima)} local maxima found ({over})",
-                                 shape_ok=False))
+            rows.append(claim(art, key, None, "bytes", f"only {len(maxima)} local maxima found ({over})",
+                              shape_ok=False))
     rows += [
-        _finding("be_payload_min", int(pay.min()), "bytes", f"sweep of {pay.size} payloads, step {step}"),
-        _finding("be_payload_max", int(pay.max()), "bytes", f"sweep of {pay.size} payloads, step {step}"),
-        _finding("non_monotone", None, "-",
-                 f"{len(maxima)} significant drops (> {a['min_drop_fraction']:.0%} and > CI) of the mean curve, "
-                 f"after payloads {maxima}", shape_ok=a["non_monotone"]),
-        _finding("sawtooth_shape", None, "-",
-                 "rises to the one-particle maximum, drops when a second partly filled particle is needed, "
-                 "reaches a minimum and rises to the two-particle maximum" if a["sawtooth"] else
-                 "the curve does not show the two-tooth shape", shape_ok=a["sawtooth"]),
+        claim(art, "be_payload_min", int(pay.min()), "bytes", f"sweep of {pay.size} payloads, step {step}"),
+        claim(art, "be_payload_max", int(pay.max()), "bytes", f"sweep of {pay.size} payloads, step {step}"),
+        claim(art, "non_monotone", None, "-",
+              f"{len(maxima)} significant drops (> {a['min_drop_fraction']:.0%} and > CI) of the mean curve, "
+              f"after payloads {maxima}", shape_ok=a["non_monotone"]),
+        claim(art, "sawtooth_shape", None, "-",
+              "rises to the one-particle maximum, drops when a second partly filled particle is needed, "
+              "reaches a minimum and rises to the two-particle maximum" if a["sawtooth"] else
+              "the curve does not show the two-tooth shape", shape_ok=a["sawtooth"]),
     ]
     ratio_txt = "; ".join(
         f"payload {p}: mean {m:.2f} ms = {r:.2f} x W(k={kk}) = {w:.2f} ms"
         for p, m, r, kk, w in zip(maxima, a["local_max_mean_ms"], a["local_max_ratio_to_w"],
                                   a["local_max_particles"], a["local_max_w_ms"]))
-    rows.append(_finding("maxima_match_worst_case", None, "-",
-                         f"W bounds our maxima from above ({ratio_txt}; mean includes the {a['path_ef_delay_ms']:.2f} "
-                         f"ms path); the paper's Table IV W_m/W are 0.80 and 0.93", shape_ok=a["w_bounds_maxima"]))
+    rows.append(claim(art, "maxima_match_worst_case", None, "-",
+                      f"W bounds our maxima from above ({ratio_txt}; mean includes the {a['path_ef_delay_ms']:.2f} "
+                      f"ms path); the paper's Table IV W_m/W are 0.80 and 0.93", shape_ok=a["w_bounds_maxima"]))
     for j, (m, r, ci) in enumerate(zip(a["local_max_mean_ms"], a["local_max_ratio_to_w"], a["local_max_ci_ms"])):
-        rows.append(_finding(f"local_max_{j + 1}_mean_delay", m, "ms",
-                             f"mean EF one-way delay at payload {maxima[j]} ({over}, 95% CI +/- {ci:.4f} ms; "
-                             f"incl. {a['path_ef_delay_ms']:.2f} ms path)"))
-        rows.append(_finding(f"local_max_{j + 1}_ratio_to_w", r, "1",
-                             f"our mean at payload {maxima[j]} / Table IV W(k={a['local_max_particles'][j]})"))
+        rows.append(claim(art, f"local_max_{j + 1}_mean_delay", m, "ms",
+                          f"mean EF one-way delay at payload {maxima[j]} ({over}, 95% CI +/- {ci:.4f} ms; "
+                          f"incl. {a['path_ef_delay_ms']:.2f} ms path)"))
+        rows.append(claim(art, f"local_max_{j + 1}_ratio_to_w", r, "1",
+                          f"our mean at payload {maxima[j]} / Table IV W(k={a['local_max_particles'][j]})"))
     return rows
 
 
@@ -704,7 +636,7 @@ def _first_peak(acf: np.ndarray, threshold: float) -> tuple:
     return -1, math.nan
 
 
-def fig3_2(
+def globecom01_fig3_2(
     *,
     n_ef_samples: int = 10_000,
     seeds: Sequence[int] = (1, 2, 3),
@@ -744,10 +676,10 @@ def fig3_2(
         ``(be_payload_bytes, seed)``; ``acf`` on ``(be_payload_bytes, seed, lag)``; coords
         ``ip_bytes``, ``particles``, ``cells``; attrs with the summary numbers.
     """
-    n = _check_samples(n_ef_samples)
-    seeds = _check_seeds(seeds)
+    n = check_n_ef_samples(n_ef_samples)
+    seeds = check_seeds(seeds)
     try:
-        pays = [check_int("payloads", p, 1, MTU_BYTES - UDP_IP_HEADER_BYTES) for p in payloads]
+        pays = [check_int("payloads", p, 1, MTU_PAYLOAD_BYTES) for p in payloads]
     except TypeError:
         raise ValueError(f"payloads must be a sequence of UDP payloads in bytes, got {payloads!r}") from None
     if len(set(pays)) < 2 or len(set(pays)) != len(pays):
@@ -809,12 +741,10 @@ def fig3_2(
                           {"units": "1", "long_name": "ring particles per BE packet"}),
             "cells": ("be_payload_bytes", _cells(ip), {"units": "1", "long_name": "ATM cells per BE packet"}),
         },
-        attrs=_provenance("globecom01_fig3_2: EF one-way delay over time for BE payloads "
-                          f"{' and '.join(str(p) for p in pays)} bytes (GLOBECOM'01 Fig. 3-2)", seeds),
+        attrs=provenance("globecom01_fig3_2", "globecom01_fig3_2: EF one-way delay over time for BE payloads "
+                         f"{' and '.join(str(p) for p in pays)} bytes (GLOBECOM'01 Fig. 3-2)", __name__, seeds),
     )
-    mean_by_payload = mean.mean(axis=1)
-    ci = (stats.t.ppf(0.975, len(seeds) - 1) * mean.std(axis=1, ddof=1) / np.sqrt(len(seeds))
-          if len(seeds) > 1 else np.full(len(pays), np.nan))
+    mean_by_payload, ci = mean_ci(mean)
     ds.attrs.update(
         n_ef_samples=n,
         particle_bytes=node.particle_bytes,
@@ -841,10 +771,10 @@ def fig3_2(
     return ds
 
 
-def fig3_2_findings(data: xr.Dataset, paper: dict) -> list:
-    """Rows of ``globecom01_fig3_2`` to record: fluctuation, periodicity, the 450/475 erratum."""
+def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
+    """Claim records of ``globecom01_fig3_2``: fluctuation, periodicity, the 450/475 erratum."""
     art = "globecom01_fig3_2"
-    a = data.attrs
+    a = check_artefact(data, art).attrs
     pays = [int(p) for p in data["be_payload_bytes"].values]
     ips = [int(v) for v in data["ip_bytes"].values]
     ks_ = [int(v) for v in data["particles"].values]
@@ -854,7 +784,7 @@ def fig3_2_findings(data: xr.Dataset, paper: dict) -> list:
     over = f"seeds {', '.join(str(s) for s in seeds)}"
     by_payload = ", ".join(f"{p}: IP {i} B = {k} particle(s), {c} cells" for p, i, k, c in zip(pays, ips, ks_, cells))
     same = len(set(ks_)) == 1 and len(set(cells)) == 1
-    fluct_paper = paper.get((art, "fluctuation_fraction"), (math.nan, ""))[0]
+    fluct_paper = paper_value(art, "fluctuation_fraction")[0]
     fl = a["fluctuation_fraction"]
     means = a["mean_delay_ms"]
     cis = a["mean_delay_ci_ms"]
@@ -865,44 +795,44 @@ def fig3_2_findings(data: xr.Dataset, paper: dict) -> list:
     rows = []
     if 450 in pays:
         i = pays.index(450)
-        rows.append(_finding("be_payload_one_unit", 450, "bytes",
-                             f"payload 450 = IP {ips[i]} bytes takes {ks_[i]} particle(s) of {pb} bytes",
-                             shape_ok=ks_[i] == 1))
+        rows.append(claim(art, "be_payload_one_unit", 450, "bytes",
+                          f"payload 450 = IP {ips[i]} bytes takes {ks_[i]} particle(s) of {pb} bytes",
+                          shape_ok=ks_[i] == 1))
     if 475 in pays:
         i = pays.index(475)
-        rows.append(_finding("be_payload_two_units", None, "bytes",
-                             f"payload 475 = IP {ips[i]} bytes takes {ks_[i]} particle(s), not two: the smallest "
-                             f"two-particle payload is {a['first_two_particle_payload']} (IP {pb + 1})",
-                             shape_ok=ks_[i] == 2))
+        rows.append(claim(art, "be_payload_two_units", None, "bytes",
+                          f"payload 475 = IP {ips[i]} bytes takes {ks_[i]} particle(s), not two: the smallest "
+                          f"two-particle payload is {a['first_two_particle_payload']} (IP {pb + 1})",
+                          shape_ok=ks_[i] == 2))
     rows += [
-        _finding("fluctuation_fraction", fl, "1",
-                 f"(p95 - p5) / mean over {len(pays)} payloads x {len(seeds)} seeds "
-                 f"({a['fluctuation_fraction_min']:.3f}..{a['fluctuation_fraction_max']:.3f}; peak-to-peak "
-                 f"{a['peak_to_peak_fraction']:.3f}); p95 - p5 = {a['spread_ms']:.2f} ms = "
-                 f"{a['spread_ms'] / a['be_line_time_ms'][0]:.2f} BE line times ({a['be_line_time_ms'][0]:.3f} ms) "
-                 f"on a mean of {np.mean(means):.2f} ms incl. the path; judged 'around 1/3' within a factor 1.5",
-                 shape_ok=abs(math.log(fl / fluct_paper)) <= math.log(1.5) if fluct_paper > 0 else None),
-        _finding("periodic_fluctuations", None, "-",
-                 f"autocorrelation of consecutive EF delays peaks first at lag {a['acf_peak_lag_mode']} EF packets "
-                 f"(>= {a['acf_peak_min']:.2f} in every run); predicted period "
-                 f"{a['predicted_period_packets'][0]:.2f} = 1 / frac(({a['ef_interval_ms']:.3f} - "
-                 f"{a['ef_line_time_ms']:.3f}) / {a['be_line_time_ms'][0]:.3f}) EF packets",
-                 shape_ok=a["periodic"]),
-        _finding("lower_delay_longer_be", None, "-",
-                 f"mean delay {means[0]:.3f} ms at {pays[0]} vs {means[-1]:.3f} ms at {pays[-1]} "
-                 f"(difference {diff * 1e3:+.2f} us, {ci_text}, {over}); "
-                 f"KS distance <= {a['ks_max']:.3f} (5% critical {a['ks_critical']:.3f}): same distribution, "
-                 f"as both payloads take the same particles and cells ({by_payload})",
-                 shape_ok=bool(diff < 0 and (not finite or -diff > 2 * ci_max))),
-        _finding("erratum_475_two_units", None, "-",
-                 f"confirmed: with IP = payload + {UDP_IP_HEADER_BYTES}, {by_payload}; our one-particle "
-                 f"maximum is at payload {pb - UDP_IP_HEADER_BYTES} (IP {pb}) and {a['first_two_particle_payload']} "
-                 f"is the first two-particle payload, so '475 = two units' contradicts the 485-byte maximum",
-                 shape_ok=same),
-        _finding("ks_distance_450_vs_475", a["ks_max"], "1",
-                 f"largest two-sample KS distance between the payloads' delays, same seed ({over})"),
-        _finding("acf_period", float(a["acf_peak_lag_mode"]), "EF packets",
-                 f"first autocorrelation peak; predicted {a['predicted_period_packets'][0]:.2f} EF packets"),
+        claim(art, "fluctuation_fraction", fl, "1",
+              f"(p95 - p5) / mean over {len(pays)} payloads x {len(seeds)} seeds "
+              f"({a['fluctuation_fraction_min']:.3f}..{a['fluctuation_fraction_max']:.3f}; peak-to-peak "
+              f"{a['peak_to_peak_fraction']:.3f}); p95 - p5 = {a['spread_ms']:.2f} ms = "
+              f"{a['spread_ms'] / a['be_line_time_ms'][0]:.2f} BE line times ({a['be_line_time_ms'][0]:.3f} ms) "
+              f"on a mean of {np.mean(means):.2f} ms incl. the path; judged 'around 1/3' within a factor 1.5",
+              shape_ok=abs(math.log(fl / fluct_paper)) <= math.log(1.5) if fluct_paper > 0 else None),
+        claim(art, "periodic_fluctuations", None, "-",
+              f"autocorrelation of consecutive EF delays peaks first at lag {a['acf_peak_lag_mode']} EF packets "
+              f"(>= {a['acf_peak_min']:.2f} in every run); predicted period "
+              f"{a['predicted_period_packets'][0]:.2f} = 1 / frac(({a['ef_interval_ms']:.3f} - "
+              f"{a['ef_line_time_ms']:.3f}) / {a['be_line_time_ms'][0]:.3f}) EF packets",
+              shape_ok=a["periodic"]),
+        claim(art, "lower_delay_longer_be", None, "-",
+              f"mean delay {means[0]:.3f} ms at {pays[0]} vs {means[-1]:.3f} ms at {pays[-1]} "
+              f"(difference {diff * 1e3:+.2f} us, {ci_text}, {over}); "
+              f"KS distance <= {a['ks_max']:.3f} (5% critical {a['ks_critical']:.3f}): same distribution, "
+              f"as both payloads take the same particles and cells ({by_payload})",
+              shape_ok=bool(diff < 0 and (not finite or -diff > 2 * ci_max))),
+        claim(art, "erratum_475_two_units", None, "-",
+              f"confirmed: with IP = payload + {UDP_IP_HEADER_BYTES}, {by_payload}; our one-particle "
+              f"maximum is at payload {pb - UDP_IP_HEADER_BYTES} (IP {pb}) and {a['first_two_particle_payload']} "
+              f"is the first two-particle payload, so '475 = two units' contradicts the 485-byte maximum",
+              shape_ok=same),
+        claim(art, "ks_distance_450_vs_475", a["ks_max"], "1",
+              f"largest two-sample KS distance between the payloads' delays, same seed ({over})"),
+        claim(art, "acf_period", float(a["acf_peak_lag_mode"]), "EF packets",
+              f"first autocorrelation peak; predicted {a['predicted_period_packets'][0]:.2f} EF packets"),
     ]
     return rows
 
@@ -910,7 +840,7 @@ def fig3_2_findings(data: xr.Dataset, paper: dict) -> list:
 # --------------------------------------------------------------------------- globecom01_fig4
 
 
-def fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
+def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     """GLOBECOM'01 Fig. 4: the "real" BE size CDF -- here the STAND-IN (:func:`pqlab.scenarios.real_be_sizes`).
 
     Parameters
@@ -938,7 +868,7 @@ def fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     header = [line[1:].strip() for line in scenarios.REAL_BE_CDF.read_text(encoding="utf-8").splitlines()
               if line.startswith("#")]
     real = scenarios.real_distribution(n_ef_samples=2)
-    be = _be_streams(real)
+    be = be_streams(real)
     return xr.Dataset(
         {
             "cdf": ("size_bytes", cdf, {"units": "1", "long_name": "P(BE IP length <= size) (STAND-IN)"}),
@@ -951,8 +881,8 @@ def fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
             "probability": ("probability", probs, {"units": "1"}),
         },
         attrs={
-            **_provenance("globecom01_fig4: STAND-IN 'real' BE packet size CDF (CAIDA AIX 1999 fit), "
-                          "not the papers' trace"),
+            **provenance("globecom01_fig4", "globecom01_fig4: STAND-IN 'real' BE packet size CDF (CAIDA AIX 1999 "
+                         "fit), not the papers' trace", __name__),
             "file": str(scenarios.REAL_BE_CDF.relative_to(scenarios.REAL_BE_CDF.parents[1])),
             "provenance": " ".join(header[:3]),
             "mean_bytes": mean,
@@ -966,29 +896,31 @@ def fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     )
 
 
-def fig4_findings(data: xr.Dataset, paper: dict) -> list:
-    """Rows of ``globecom01_fig4`` to record."""
-    a = data.attrs
+def globecom01_fig4_claims(data: xr.Dataset) -> list:
+    """Claim records of ``globecom01_fig4``."""
+    art = "globecom01_fig4"
+    a = check_artefact(data, art).attrs
     q = dict(zip(data["probability"].values, data["quantile_bytes"].values))
     qtext = ", ".join(f"q{p * 100:g} = {int(v)}" for p, v in q.items())
     modes = ", ".join(f"{m} B ({p:.0%})" for m, p in zip(a["modes_bytes"], a["mode_probabilities"]))
     rows = [
-        _finding("trace_packets_min", None, "packets",
-                 f"not reproducible: the papers' trace is unpublished; pqlab uses the STAND-IN {a['file']} fitted to "
-                 f"CAIDA AIX 1999 statistics ({qtext} bytes, mean {a['mean_bytes']:.0f} B)"),
-        _finding("two_modes", None, "-",
-                 f"the STAND-IN has {len(a['modes_bytes'])} sizes with >= {a['mode_min_probability']:.0%} mass: "
-                 f"{modes} (AIX 1999 is trimodal); the papers' trace was described as two-modal",
-                 shape_ok=len(a["modes_bytes"]) == 2),
-        _finding("size_only_emulated", None, "-",
-                 f"the real_distribution preset varies only the size: {a['be_streams']} BE streams "
-                 f"{', '.join(a['be_stream_models'])} (constant rate, one size per stream)",
-                 shape_ok=all(m.startswith("CBRStream") for m in a["be_stream_models"])),
-        _finding("cdf_not_published", None, "-",
-                 f"STAND-IN used wherever the real distribution is: {a['file']} ({a['provenance'][:80]}...)",
-                 shape_ok=True),
-        _finding("standin_mean_size", a["mean_bytes"], "bytes", f"STAND-IN mean IP length (SD {a['sd_bytes']:.0f} B)"),
-        _finding("standin_median_size", float(q.get(0.5, math.nan)), "bytes", "STAND-IN median IP length"),
+        claim(art, "trace_packets_min", None, "packets",
+              f"not reproducible: the papers' trace is unpublished; pqlab uses the STAND-IN {a['file']} fitted to "
+              f"CAIDA AIX 1999 statistics ({qtext} bytes, mean {a['mean_bytes']:.0f} B)"),
+        claim(art, "two_modes", None, "-",
+              f"the STAND-IN has {len(a['modes_bytes'])} sizes with >= {a['mode_min_probability']:.0%} mass: "
+              f"{modes} (AIX 1999 is trimodal); the papers' trace was described as two-modal",
+              shape_ok=len(a["modes_bytes"]) == 2),
+        claim(art, "size_only_emulated", None, "-",
+              f"the real_distribution preset varies only the size: {a['be_streams']} BE streams "
+              f"{', '.join(a['be_stream_models'])} (constant rate, one size per stream)",
+              shape_ok=all(m.startswith("CBRStream") for m in a["be_stream_models"])),
+        claim(art, "cdf_not_published", None, "-",
+              f"STAND-IN used wherever the real distribution is: {a['file']} ({a['provenance'][:80]}...)",
+              shape_ok=True),
+        claim(art, "standin_mean_size", a["mean_bytes"], "bytes",
+              f"STAND-IN mean IP length (SD {a['sd_bytes']:.0f} B)"),
+        claim(art, "standin_median_size", float(q.get(0.5, math.nan)), "bytes", "STAND-IN median IP length"),
     ]
     return rows
 
@@ -996,7 +928,7 @@ def fig4_findings(data: xr.Dataset, paper: dict) -> list:
 # --------------------------------------------------------------------------- globecom01_fig5
 
 
-def fig5(
+def globecom01_fig5(
     *,
     n_ef_samples: int = 10_000,
     seeds: Sequence[int] = tuple(range(1, 11)),
@@ -1033,8 +965,8 @@ def fig5(
         ``ccdf_pooled`` and ``ccdf_mtu`` on ``threshold``; per-seed statistics;
         ``be_ip_bytes`` on ``(seed, be_stream)``; attrs with pooled numbers.
     """
-    n = _check_samples(n_ef_samples)
-    seeds = _check_seeds(seeds)
+    n = check_n_ef_samples(n_ef_samples)
+    seeds = check_seeds(seeds)
     thr = check_real("threshold_units", threshold_units, 0.0, strict_minimum=True)
     width = check_real("bin_units", bin_units, 0.0, 10.0, strict_minimum=True)
     pct = check_real("percentile", percentile, 0.0, 100.0, strict_minimum=True)
@@ -1051,10 +983,10 @@ def fig5(
         ef_ip = int(_ef_stream(scenario).size.size_bytes)
         units[j, :min(n, d.size)] = metrics.transmission_units(d[:n], scenario.node, ef_ip)
         flows = ds["flow"].values
-        be_sizes.append([int(ds["size"].values[np.argmax(flows == st.flow)]) for st in _be_streams(scenario)])
+        be_sizes.append([int(ds["size"].values[np.argmax(flows == st.flow)]) for st in be_streams(scenario)])
     node = scenario.node
     unit_s = line_time_s(ef_ip, node.framing, node.line_rate_bps)
-    mtu = scenarios.base_case(be_payload_bytes=MTU_BYTES - UDP_IP_HEADER_BYTES, n_ef_samples=n)
+    mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     d_mtu = experiments.reference_delay(simulate(mtu, seed=seeds[0]), mtu).values
     mtu_units = metrics.transmission_units(d_mtu, mtu.node, ef_ip)
 
@@ -1091,8 +1023,8 @@ def fig5(
             "threshold": ("threshold", grid, {**u, "long_name": "delay threshold d"}),
             "be_stream": ("be_stream", np.arange(be.shape[1])),
         },
-        attrs=_provenance("globecom01_fig5: EF complementary delay probability with the STAND-IN real BE size "
-                          "distribution (GLOBECOM'01 Fig. 5)", seeds),
+        attrs=provenance("globecom01_fig5", "globecom01_fig5: EF complementary delay probability with the "
+                         "STAND-IN real BE size distribution (GLOBECOM'01 Fig. 5)", __name__, seeds),
     )
     pooled_units = units[np.isfinite(units)]
     out.attrs.update(
@@ -1115,9 +1047,10 @@ def fig5(
     return out
 
 
-def fig5_findings(data: xr.Dataset, paper: dict) -> list:
-    """Rows of ``globecom01_fig5`` to record."""
-    a = data.attrs
+def globecom01_fig5_claims(data: xr.Dataset) -> list:
+    """Claim records of ``globecom01_fig5``."""
+    art = "globecom01_fig5"
+    a = check_artefact(data, art).attrs
     seeds = [int(s) for s in data["seed"].values]
     tail = data["tail_units"].values
     pct = a["percentile"]
@@ -1129,22 +1062,22 @@ def fig5_findings(data: xr.Dataset, paper: dict) -> list:
            f"model (ring of 5 particles, {a['path_ef_delay_units']:.0f}-unit path), not only the STAND-IN sizes")
     holds = a["pooled_p_above_threshold"] == 0.0 or a["pooled_p_above_threshold"] < 1e-3
     return [
-        _finding("transmission_unit", a["unit_ms"], "ms",
-                 f"line time of the {a['ef_ip_bytes']}-byte EF IP packet ({a['ef_frame_bytes']}-byte frame): "
-                 f"{a['ef_cells']} ATM cells at 2 Mbit/s, the same as 128 bytes"),
-        _finding("ccdf_negligible_above", a["pooled_tail_units"], "units",
-                 f"our {pct:g}th percentile ({len(seeds)} seeds pooled; {spread}); P(D > {thr:g}) = "
-                 f"{a['pooled_p_above_threshold']:.2g}, so the paper's claim holds with a lower threshold; {why}",
-                 shape_ok=holds),
-        _finding("ccdf_negligible_above_ms", a["pooled_tail_units"] * a["unit_ms"], "ms",
-                 f"the {pct:g}th percentile in ms ({a['pooled_tail_units']:.2f} units x {a['unit_ms']:.3f} ms)",
-                 shape_ok=holds),
-        _finding("p_delay_above_36_units", a["pooled_p_above_threshold"], "1",
-                 f"P(D > {thr:g} units) over {len(seeds)} seeds x {a['n_ef_samples']} EF packets (paper: negligible)"),
-        _finding("delay_max_units", a["pooled_max_units"], "units",
-                 f"largest EF delay over all seeds; {MTU_BYTES}-byte BE reference: {a['mtu_max_units']:.1f}"),
-        _finding("mean_delay", a["pooled_mean_ms"], "ms",
-                 f"mean EF one-way delay, {len(seeds)} seeds pooled (per seed {means}; STAND-IN BE sizes); "
-                 f"every BE packet at {MTU_BYTES} B: "
-                 f"{a['mtu_mean_ms']:.2f} ms"),
+        claim(art, "transmission_unit", a["unit_ms"], "ms",
+              f"line time of the {a['ef_ip_bytes']}-byte EF IP packet ({a['ef_frame_bytes']}-byte frame): "
+              f"{a['ef_cells']} ATM cells at 2 Mbit/s, the same as 128 bytes"),
+        claim(art, "ccdf_negligible_above", a["pooled_tail_units"], "units",
+              f"our {pct:g}th percentile ({len(seeds)} seeds pooled; {spread}); P(D > {thr:g}) = "
+              f"{a['pooled_p_above_threshold']:.2g}, so the paper's claim holds with a lower threshold; {why}",
+              shape_ok=holds),
+        claim(art, "ccdf_negligible_above_ms", a["pooled_tail_units"] * a["unit_ms"], "ms",
+              f"the {pct:g}th percentile in ms ({a['pooled_tail_units']:.2f} units x {a['unit_ms']:.3f} ms)",
+              shape_ok=holds),
+        claim(art, "p_delay_above_36_units", a["pooled_p_above_threshold"], "1",
+              f"P(D > {thr:g} units) over {len(seeds)} seeds x {a['n_ef_samples']} EF packets (paper: negligible)"),
+        claim(art, "delay_max_units", a["pooled_max_units"], "units",
+              f"largest EF delay over all seeds; {MTU_BYTES}-byte BE reference: {a['mtu_max_units']:.1f}"),
+        claim(art, "mean_delay", a["pooled_mean_ms"], "ms",
+              f"mean EF one-way delay, {len(seeds)} seeds pooled (per seed {means}; STAND-IN BE sizes); "
+              f"every BE packet at {MTU_BYTES} B: "
+              f"{a['mtu_mean_ms']:.2f} ms"),
     ]

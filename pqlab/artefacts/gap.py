@@ -41,23 +41,24 @@ import pandas as pd
 import xarray as xr
 
 from .. import experiments, scenarios
-from .._validate import check_array, check_int
+from .._validate import check_array
 from ..model import Node
 from ..path import Hop, PathModel
 from ..scenario import Scenario
-from .worst_case import (
-    PACKET_PARTICLE_BYTES,
-    TOLERANCE_PERCENT,
-    _attrs,
-    _check_ks,
-    _claim,
-    _claims_frame,
+from ._common import (
+    add_mean_ci,
+    check_artefact,
+    check_bool,
+    check_ks,
+    check_n_ef_samples,
     check_seeds,
+    claim,
     paper_value,
-    simulate_downstream_hops,
+    provenance,
 )
+from .worst_case import PACKET_PARTICLE_BYTES, TOLERANCE_PERCENT, reference_delay_through_hops
 
-__all__ = ["HYPOTHESES", "gap_table_iv", "gap_table", "gap_claims"]
+__all__ = ["HYPOTHESES", "gap_table_iv", "gap_table", "gap_claims", "best_per_hypothesis"]
 
 #: Hypothesis key -> one-line description (the keys of the ``hypothesis`` coordinate).
 HYPOTHESES = {
@@ -107,10 +108,7 @@ def _delay_measure(ds: xr.Dataset, scenario: Scenario, *, simulate_hops: bool) -
     if not simulate_hops:
         delay = experiments.reference_delay(ds, scenario).values
         return {"delay_mean_s": float(np.nanmean(delay))}
-    out = simulate_downstream_hops(ds, scenario.path)
-    ref = (out["flow"].values == scenarios.REFERENCE_FLOW) & (out["arrival"].values >= scenario.warmup_s)
-    delay = out["hops_departure"].values[ref] - out["arrival"].values[ref] + scenario.path.fixed_s
-    return {"delay_mean_s": float(delay.mean())}
+    return {"delay_mean_s": float(reference_delay_through_hops(ds, scenario).mean())}
 
 
 def _run_case(case: _Case, n: int, seeds: list[int], ks: list[int], table_iii: bool):
@@ -174,16 +172,15 @@ def gap_table_iv(
         ``best_hypothesis`` (smallest ``rms_err_all`` among plausible cases,
         ``rms_err_tab4`` without Table III), ``best_case_tab4``, ``grid``.
     """
-    n = check_int("n_ef_samples", n_ef_samples, 10, 100_000_000)
+    n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = check_seeds(seeds)
-    ks = _check_ks(ks)
+    ks = check_ks(ks)
     rings = [int(r) for r in check_array("ring_limits", list(ring_limits), kind="int", minimum=6, maximum=1000)]
     particles = [int(p) for p in check_array("particle_sizes", list(particle_sizes), kind="int", minimum=64,
                                              maximum=PACKET_PARTICLE_BYTES)]
     if 512 in particles:
         raise ValueError("particle_sizes must not hold 512 (the papers' size, the base case), got 512")
-    if not isinstance(table_iii, (bool, np.bool_)):
-        raise ValueError(f"table_iii must be True or False, got {table_iii!r}")
+    table_iii = check_bool("table_iii", table_iii)
 
     paper_wm = np.array([paper_value("globecom01_tab4", f"w_m_k{k}")[0] for k in ks])  # us
     paper_t3, _ = paper_value("globecom01_tab3", "mean_delay_a_0")  # ms
@@ -242,12 +239,7 @@ def gap_table_iv(
     )
     ds["w_m"] = (("case", "k", "seed"), w_m, {"units": "us", "long_name": "mean EF one-way delay W_m"})
     ds["tab3_a0"] = (("case", "seed"), tab3, {"units": "ms", "long_name": "Table III mean EF delay, A = 0"})
-    stats = experiments.across_seeds(ds[["w_m", "tab3_a0"]])
-    for var, unit in (("w_m", "us"), ("tab3_a0", "ms")):
-        ds[f"{var}_mean"] = stats[var]
-        ds[f"{var}_mean"].attrs = {"units": unit, "long_name": f"{ds[var].attrs['long_name']}, mean over seeds"}
-        ds[f"{var}_ci"] = stats[f"{var}_ci"]
-        ds[f"{var}_ci"].attrs = {"units": unit, "long_name": f"95% CI half-width of {var} over seeds"}
+    add_mean_ci(ds, ["w_m", "tab3_a0"])
     ds["paper_w_m"] = ("k", paper_wm, {"units": "us", "long_name": "GLOBECOM'01 Table IV W_m"})
     ds["paper_tab3_a0"] = ((), paper_t3, {"units": "ms", "long_name": "GLOBECOM'01 Table III, A = 0"})
     ds["rel_err"] = (ds["w_m_mean"] - ds["paper_w_m"]) / ds["paper_w_m"] * 100
@@ -271,9 +263,9 @@ def gap_table_iv(
             f"{{512 (base), {', '.join(map(str, particles))}}}; H1 particle_bytes {PACKET_PARTICLE_BYTES}; "
             f"H4 be_size_per packet; H5 fixed_s least squares over k; H6 framing none; H7 hops simulated; "
             f"combinations H1+H7, H4+H7, H6+H7; k {ks}; seeds {seeds}; {n} EF samples per run")
-    ds.attrs = _attrs("gap: hypotheses for GLOBECOM'01 Table IV W_m (and Table III) vs pqlab",
-                      best_case=best, best_hypothesis=str(ds["hypothesis"].sel(case=best).values),
-                      best_case_tab4=best4, grid=grid, n_ef_samples=n, table_iii=int(table_iii))
+    ds.attrs = provenance("gap", "gap: hypotheses for GLOBECOM'01 Table IV W_m (and Table III) vs pqlab", __name__,
+                          seeds, best_case=best, best_hypothesis=str(ds["hypothesis"].sel(case=best).values),
+                          best_case_tab4=best4, grid=grid, n_ef_samples=n, table_iii=int(table_iii))
     return ds
 
 
@@ -295,7 +287,7 @@ def gap_table(ds: xr.Dataset) -> pd.DataFrame:
     return frame
 
 
-def _best_per_hypothesis(ds: xr.Dataset) -> dict[str, str]:
+def best_per_hypothesis(ds: xr.Dataset) -> dict[str, str]:
     """The case of each hypothesis with the smallest RMS error (all claims; Table IV if Table III absent)."""
     score = ds["rms_err_all"] if bool(ds.attrs.get("table_iii", 1)) else ds["rms_err_tab4"]
     best = {}
@@ -319,14 +311,15 @@ def _describe(ds: xr.Dataset, case: str) -> str:
     return text
 
 
-def gap_claims(ds: xr.Dataset) -> pd.DataFrame:
-    """The ``gap`` rows: the best hypothesis, and one ``w_m_k2_<hyp>`` row per hypothesis (its best setting).
+def gap_claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of ``gap``: the best hypothesis, and one ``w_m_k2_<hyp>`` per hypothesis (its best setting).
 
     ``w_m_k2_<hyp>`` is Table IV's ``W_m`` at ``k = 2`` (us) under that
     hypothesis's best setting in its grid; the note gives every ``k``, Table III
     and the grid.
     """
     art = "gap"
+    check_artefact(ds, art)
     best = ds.attrs["best_case"]
     best4 = ds.attrs["best_case_tab4"]
     paper_k2 = float(ds["paper_w_m"].sel(k=2)) if 2 in ds["k"].values else float("nan")
@@ -335,15 +328,15 @@ def gap_claims(ds: xr.Dataset) -> pd.DataFrame:
     within4 = bool((np.abs(ds["rel_err"].sel(case=best4)) <= TOLERANCE_PERCENT).all())
     criterion = "Table IV W_m (all k) and Table III A=0" if bool(ds.attrs.get("table_iii", 1)) else "Table IV W_m"
     rows = [
-        _claim(art, "best_hypothesis", None, "-",
-               f"{ds.attrs['best_hypothesis']} ({HYPOTHESES.get(ds.attrs['best_hypothesis'], '')}) has the smallest "
-               f"RMS error over {criterion} among plausible cases: {_describe(ds, best)}; every W_m within 10%: "
-               f"{'yes' if within else 'no'}; against {_describe(ds, 'base')}; grid: {ds.attrs['grid']}"),
-        _claim(art, "best_hypothesis_table_iv", None, "-",
-               f"for Table IV's W_m alone {hyp4} ({HYPOTHESES.get(hyp4, '')}) fits best among plausible cases: "
-               f"{_describe(ds, best4)}; every W_m within 10%: {'yes' if within4 else 'no'}"),
+        claim(art, "best_hypothesis", None, "-",
+              f"{ds.attrs['best_hypothesis']} ({HYPOTHESES.get(ds.attrs['best_hypothesis'], '')}) has the smallest "
+              f"RMS error over {criterion} among plausible cases: {_describe(ds, best)}; every W_m within 10%: "
+              f"{'yes' if within else 'no'}; against {_describe(ds, 'base')}; grid: {ds.attrs['grid']}"),
+        claim(art, "best_hypothesis_table_iv", None, "-",
+              f"for Table IV's W_m alone {hyp4} ({HYPOTHESES.get(hyp4, '')}) fits best among plausible cases: "
+              f"{_describe(ds, best4)}; every W_m within 10%: {'yes' if within4 else 'no'}"),
     ]
-    for hyp, case in _best_per_hypothesis(ds).items():
+    for hyp, case in best_per_hypothesis(ds).items():
         if 2 not in ds["k"].values:
             break
         value = float(ds["w_m_mean"].sel(case=case, k=2))
@@ -357,5 +350,5 @@ def gap_claims(ds: xr.Dataset) -> pd.DataFrame:
             note += f"; {reason}"
         note += f"; paper W_m(k=2) = {paper_k2:.0f} us"
         key = "w_m_k2_" + hyp.lower().replace("+", "_")
-        rows.append(_claim(art, key, value, "us", note))
-    return _claims_frame(rows)
+        rows.append(claim(art, key, value, "us", note))
+    return rows

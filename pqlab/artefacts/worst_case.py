@@ -1,9 +1,8 @@
 """GLOBECOM'01 Sec. VI (worst-case average delay, Table IV), the 5.12 ms bound of Sec. V, the path.
 
 One compute function per artefact id, each returning an ``xarray.Dataset`` (no
-plotting, no I/O), and one ``*_claims`` function per artefact that turns the
-Dataset into the rows the report records (quantity, value, unit, note, shape_ok),
-with the paper's value beside each:
+plotting, no I/O), and one ``<id>_claims`` function per artefact that turns the
+Dataset into the claim records the report records (:mod:`pqlab.artefacts._common`):
 
 * :func:`globecom01_tab4`: Table IV's analytical ``W_pq``, ``W_t``, ``W``
   (:func:`pqlab.bounds.table_iv`, exact) next to the simulated mean EF one-way
@@ -26,17 +25,27 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 
-from .. import __version__, bounds, experiments, report, scenarios
+from .. import bounds, experiments, report, scenarios
 from .._validate import check_array, check_int, check_real
 from ..engine import simulate_arrivals
 from ..framing import line_time_s
 from ..model import Node, Queue
 from ..path import PathModel
-from ..scenario import REFERENCES, Scenario, simulate
+from ..report import relative_percent
+from ..scenario import Scenario, simulate
 from ..traffic import TraceStream
+from ._common import (
+    add_mean_ci,
+    check_artefact,
+    check_ks,
+    check_n_ef_samples,
+    check_seeds,
+    claim,
+    paper_value,
+    provenance,
+)
 
 __all__ = [
     "globecom01_tab4",
@@ -45,10 +54,9 @@ __all__ = [
     "globecom01_pq_bound_claims",
     "path",
     "path_claims",
-    "paper_value",
-    "check_seeds",
     "ring_counts_packets_node",
     "simulate_downstream_hops",
+    "reference_delay_through_hops",
 ]
 
 #: Particle size that makes every packet (<= 65535 bytes) one particle: a ring that counts packets.
@@ -58,38 +66,6 @@ TOLERANCE_PERCENT = report.TOLERANCE_PERCENT
 
 
 # --------------------------------------------------------------------------- shared helpers
-
-
-@functools.lru_cache(maxsize=1)
-def _paper_table() -> pd.DataFrame:
-    return report.load_paper_values()
-
-
-def paper_value(artefact: str, quantity: str) -> tuple[float, str]:
-    """The paper's value and unit of one claim in ``data/paper_values.csv`` (NaN, "" if absent)."""
-    table = _paper_table()
-    row = table[(table["artefact"] == artefact) & (table["quantity"] == quantity)]
-    if row.empty:
-        return float("nan"), ""
-    return float(row["value"].iloc[0]), str(row["unit"].iloc[0])
-
-
-def check_seeds(seeds) -> list[int]:
-    """Seeds as a non-empty list of ints >= 0 (``ValueError`` naming ``seeds`` otherwise)."""
-    try:
-        values = list(seeds)
-    except TypeError:
-        raise ValueError(f"seeds must be a sequence of integers >= 0, got {seeds!r}") from None
-    if not values:
-        raise ValueError("seeds must hold at least one seed, got none")
-    return [check_int("seeds", s, 0) for s in values]
-
-
-def _check_ks(ks) -> list[int]:
-    arr = check_array("ks", list(ks), kind="int", minimum=1, maximum=100)
-    if arr.size == 0:
-        raise ValueError("ks must hold at least one k, got none")
-    return [int(k) for k in arr]
 
 
 def ring_counts_packets_node(node: Node | None = None) -> Node:
@@ -152,6 +128,19 @@ def simulate_downstream_hops(ds: xr.Dataset, path_model: PathModel) -> xr.Datase
     )
 
 
+def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarray:
+    """One-way delay of the reference flow's measured packets with the path's hops simulated, seconds.
+
+    Like :func:`pqlab.experiments.reference_delay`, but the packets cross the
+    path's hops as simulated FIFO nodes (:func:`simulate_downstream_hops`, behind
+    the BE packets ahead of them) instead of the path model's serialisation;
+    ``scenario.path.fixed_s`` is added. Lost packets have no delay here (not NaN).
+    """
+    hops = simulate_downstream_hops(ds, scenario.path)
+    ref = (hops["flow"].values == scenarios.REFERENCE_FLOW) & (hops["arrival"].values >= scenario.warmup_s)
+    return hops["hops_departure"].values[ref] - hops["arrival"].values[ref] + scenario.path.fixed_s
+
+
 def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
     """Mean one-way delay of the reference flow and its parts, seconds (the measure of a sweep)."""
     win = experiments.measurement_window(ds, scenario)
@@ -160,9 +149,7 @@ def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
     delay = experiments.reference_delay(ds, scenario).values
     delay = delay[np.isfinite(delay)]
     path_s = scenario.path.extra_delay_s(win["size"].values[kept])
-    hops = simulate_downstream_hops(ds, scenario.path)
-    ref = (hops["flow"].values == scenarios.REFERENCE_FLOW) & (hops["arrival"].values >= scenario.warmup_s)
-    through_hops = hops["hops_departure"].values[ref] - hops["arrival"].values[ref] + scenario.path.fixed_s
+    through_hops = reference_delay_through_hops(ds, scenario)
     return {
         "delay_mean_s": float(delay.mean()),
         "delay_hops_mean_s": float(through_hops.mean()),
@@ -171,44 +158,6 @@ def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
         "path_mean_s": float(np.mean(path_s)),
         "n_samples": float(delay.size),
     }
-
-
-def _attrs(title: str, **extra) -> dict:
-    return {
-        "title": title,
-        "source": f"pqlab {__version__} numba single-node engine",
-        "pqlab_version": __version__,
-        "references": REFERENCES,
-        "history": "computed by pqlab.artefacts.worst_case",
-        **extra,
-    }
-
-
-def _rel_percent(ours: float, paper: float) -> float:
-    return (ours - paper) / abs(paper) * 100.0 if np.isfinite(paper) and paper != 0 else float("nan")
-
-
-def _claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=None) -> dict:
-    """One claim row; the unit is the paper row's when there is one (the report requires it)."""
-    paper, paper_unit = paper_value(artefact, quantity)
-    table = _paper_table()
-    in_paper = bool(((table["artefact"] == artefact) & (table["quantity"] == quantity)).any())
-    value = None if value is None else float(value)
-    return {
-        "quantity": quantity,
-        "in_paper": in_paper,
-        "paper": paper,
-        "ours": value,
-        "unit": paper_unit or unit,
-        "diff_percent": _rel_percent(value, paper) if value is not None else float("nan"),
-        "shape_ok": None if shape_ok is None else bool(shape_ok),
-        "note": note,
-    }
-
-
-def _claims_frame(rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=["quantity", "in_paper", "paper", "ours", "unit", "diff_percent", "shape_ok",
-                                       "note"])
 
 
 # --------------------------------------------------------------------------- globecom01_tab4
@@ -251,9 +200,9 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
         (packet/s), ``ef_service_time`` (us, unframed as in the paper) and
         ``ef_line_time_atm`` (us, what the engine uses).
     """
-    n = check_int("n_ef_samples", n_ef_samples, 10, 100_000_000)
+    n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = check_seeds(seeds)
-    ks = _check_ks(ks)
+    ks = check_ks(ks)
 
     base = experiments.sweep(functools.partial(scenarios.full_units, n_ef_samples=n), {"k": ks}, seeds,
                              measure=_node_components)
@@ -287,12 +236,7 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
         ds[name].attrs = {"units": "us", "long_name": long_name}
     ds["n_samples"] = base["n_samples"].transpose("k", "seed")
     ds["n_samples"].attrs = {"units": "1", "long_name": "EF reference packets measured"}
-    stats = experiments.across_seeds(ds[list(per_seed)])
-    for name, (_, long_name) in per_seed.items():
-        ds[f"{name}_mean"] = stats[name]
-        ds[f"{name}_mean"].attrs = {"units": "us", "long_name": f"{long_name}, mean over seeds"}
-        ds[f"{name}_ci"] = stats[f"{name}_ci"]
-        ds[f"{name}_ci"].attrs = {"units": "us", "long_name": f"95% CI half-width of {name} over seeds"}
+    add_mean_ci(ds, per_seed)
     for col, name, long_name in (("W_pq_us", "w_pq", "W_pq = k T_u / (1 - rho), eq. (5)"),
                                  ("W_t_us", "w_t", "W_t = (Q_t + k - 1) T_u, eq. (6)"),
                                  ("W_us", "w", "W = W_pq + W_t, eq. (7)")):
@@ -317,32 +261,26 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
     }
     for name, (value, unit, long_name) in scalars.items():
         ds[name] = ((), float(value), {"units": unit, "long_name": long_name})
-    ds.attrs = _attrs("globecom01_tab4: worst-case average delay W vs measured W_m (GLOBECOM'01 Table IV)",
-                      scenario=sc.to_json(), n_ef_samples=n)
+    ds.attrs = provenance("globecom01_tab4",
+                          "globecom01_tab4: worst-case average delay W vs measured W_m (GLOBECOM'01 Table IV)",
+                          __name__, seeds, scenario=sc.to_json(), n_ef_samples=n)
     return ds
 
 
-def globecom01_tab4_claims(ds: xr.Dataset) -> pd.DataFrame:
-    """The Table IV rows the report records, from :func:`globecom01_tab4`'s Dataset.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``quantity, in_paper`` (the claim has a row in ``data/paper_values.csv``),
-        ``paper`` (its value, NaN if qualitative or absent), ``ours``, ``unit``,
-        ``diff_percent``, ``shape_ok``, ``note``.
-    """
+def globecom01_tab4_claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of :func:`globecom01_tab4`'s Dataset: the bound, W_m and its parts, the bound's inputs."""
     art = "globecom01_tab4"
+    check_artefact(ds, art)
     rows = []
     ks = [int(k) for k in ds.k.values]
     for k in ks:
         for name, eq in (("w_pq", "k T_u/(1-rho)"), ("w_t", "(Q_t+k-1) T_u"), ("w", "W_pq + W_t")):
             ours = float(ds[name].sel(k=k))
             paper = float(ds[f"paper_{name}"].sel(k=k))
-            rows.append(_claim(art, f"{name}_k{k}", ours, "us",
-                               f"{eq} with rho={float(ds.rho):.4g}, Q_t={int(ds.q_t)}, T_u={float(ds.t_u):.0f} us "
-                               f"gives {ours:.4f} us (exact); the paper prints {paper:.2f} "
-                               f"({'truncated' if np.floor(ours * 100) / 100 == paper else 'rounded'})"))
+            rows.append(claim(art, f"{name}_k{k}", ours, "us",
+                              f"{eq} with rho={float(ds.rho):.4g}, Q_t={int(ds.q_t)}, T_u={float(ds.t_u):.0f} us "
+                              f"gives {ours:.4f} us (exact); the paper prints {paper:.2f} "
+                              f"({'truncated' if np.floor(ours * 100) / 100 == paper else 'rounded'})"))
     w_m = ds["w_m_mean"]
     ring, pq = ds["ring_time_mean"], ds["pq_wait_mean"]
     k1 = ks[0]
@@ -353,58 +291,59 @@ def globecom01_tab4_claims(ds: xr.Dataset) -> pd.DataFrame:
         h7 = float(ds["w_m_hops_mean"].sel(k=k))
         parts = (f"ours {ours:.0f}{'' if np.isnan(ci) else f' +- {ci:.0f}'} us = PQ wait "
                  f"{float(pq.sel(k=k)):.0f} + ring {float(ring.sel(k=k)):.0f} + path {float(ds.path_delay):.0f} us")
-        if abs(_rel_percent(ours, paper)) <= TOLERANCE_PERCENT or k == k1:
+        if abs(relative_percent(ours, paper)) <= TOLERANCE_PERCENT or k == k1:
             note = (f"{parts}; BE packets of {int(ds.be_ip_bytes.sel(k=k))} bytes fill {k} particle(s); "
-                    f"with the C7500 hops simulated as FIFO nodes (H7) {h7:.0f} us ({_rel_percent(h7, paper):+.1f}%)")
+                    f"with the C7500 hops simulated as FIFO nodes (H7) {h7:.0f} us "
+                    f"({relative_percent(h7, paper):+.1f}%)")
         else:
             note = (f"{parts}: a ring of {int(ds.q_t)} particles holds fewer BE packets as they grow, so from "
                     f"k={k1} our W_m changes by only {ours - float(w_m.sel(k=k1)):+.0f} us (ring time "
                     f"{float(ring.sel(k=k) - ring.sel(k=k1)):+.0f} us) while the paper's rises "
                     f"{paper - float(ds['paper_w_m'].sel(k=k1)):.0f} us; the C7500 hops simulated as "
                     f"FIFO nodes, where EF waits behind the longer BE packet (H7, notebook 06), give {h7:.0f} us "
-                    f"({_rel_percent(h7, paper):+.1f}%), a ring counting {int(ds.q_t)} packets (H1) {h1:.0f} us "
-                    f"({_rel_percent(h1, paper):+.1f}%)")
-        rows.append(_claim(art, f"w_m_k{k}", ours, "us", note))
+                    f"({relative_percent(h7, paper):+.1f}%), a ring counting {int(ds.q_t)} packets (H1) {h1:.0f} us "
+                    f"({relative_percent(h1, paper):+.1f}%)")
+        rows.append(claim(art, f"w_m_k{k}", ours, "us", note))
     # the bound's inputs, as the engine's scenario has them
     frame = int(ds.ef_frame_bytes)
     rows += [
-        _claim(art, "ef_packet_size", float(frame), "bytes",
-               f"EF frames of {frame} bytes (IP length {scenarios.ef_ip_bytes(frame)}: as many ATM cells as the "
-               f"paper's {frame}, {float(ds.ef_line_time_atm):.0f} us)"),
-        _claim(art, "ef_rate", float(ds.ef_rate), "kbit/s", "the reference stream's rate counted on frames"),
-        _claim(art, "ef_packet_rate", float(ds.ef_packet_rate), "packets/s",
-               f"{float(ds.ef_rate):g} kbit/s / ({frame} x 8 bit)"),
-        _claim(art, "ef_service_time", float(ds.ef_service_time), "us",
-               f"unframed, as the paper; on the ATM line the engine sends it in {float(ds.ef_line_time_atm):.0f} us"),
-        _claim(art, "rho", float(ds.rho), "1",
-               "EF packet rate x unframed service time (missing from the paper's text)"),
-        _claim(art, "t_u", float(ds.t_u), "us",
-               f"{int(ds.tx_unit_capacity)} bytes unframed (the engine's line counts ATM cells)"),
-        _claim(art, "tx_unit_capacity", float(ds.tx_unit_capacity), "bytes", "particle size of the simulated ring"),
-        _claim(art, "q_t", float(ds.q_t), "units", "tx-ring-limit of the simulated ring"),
+        claim(art, "ef_packet_size", float(frame), "bytes",
+              f"EF frames of {frame} bytes (IP length {scenarios.ef_ip_bytes(frame)}: as many ATM cells as the "
+              f"paper's {frame}, {float(ds.ef_line_time_atm):.0f} us)"),
+        claim(art, "ef_rate", float(ds.ef_rate), "kbit/s", "the reference stream's rate counted on frames"),
+        claim(art, "ef_packet_rate", float(ds.ef_packet_rate), "packets/s",
+              f"{float(ds.ef_rate):g} kbit/s / ({frame} x 8 bit)"),
+        claim(art, "ef_service_time", float(ds.ef_service_time), "us",
+              f"unframed, as the paper; on the ATM line the engine sends it in {float(ds.ef_line_time_atm):.0f} us"),
+        claim(art, "rho", float(ds.rho), "1",
+              "EF packet rate x unframed service time (missing from the paper's text)"),
+        claim(art, "t_u", float(ds.t_u), "us",
+              f"{int(ds.tx_unit_capacity)} bytes unframed (the engine's line counts ATM cells)"),
+        claim(art, "tx_unit_capacity", float(ds.tx_unit_capacity), "bytes", "particle size of the simulated ring"),
+        claim(art, "q_t", float(ds.q_t), "units", "tx-ring-limit of the simulated ring"),
     ]
     w, wm_ours, wm_paper = ds["w"], ds["w_m_mean"], ds["paper_w_m"]
     over_ours = bool((w > wm_ours).all())
-    rows.append(_claim(art, "k_values", None, "-",
-                       f"simulated k = {', '.join(map(str, ks))} with BE IP lengths "
-                       f"{', '.join(str(int(b)) for b in ds.be_ip_bytes.values)} bytes", shape_ok=True))
+    rows.append(claim(art, "k_values", None, "-",
+                      f"simulated k = {', '.join(map(str, ks))} with BE IP lengths "
+                      f"{', '.join(str(int(b)) for b in ds.be_ip_bytes.values)} bytes", shape_ok=True))
     exact = bool(np.allclose(ds["w"].values, ds["paper_w"].values, atol=0.011))
-    rows.append(_claim(art, "formula", None, "-",
-                       f"pqlab.bounds.worst_case_delay reproduces every W of Table IV to "
-                       f"{np.abs(ds['w'].values - ds['paper_w'].values).max():.3f} us", shape_ok=exact))
-    rows.append(_claim(art, "overestimates_measured", None, "-",
-                       f"W - W_m (ours) = {', '.join(f'{v:.0f}' for v in (w - wm_ours).values)} us for "
-                       f"k = {', '.join(map(str, ks))} (paper: "
-                       f"{', '.join(f'{v:.0f}' for v in (w - wm_paper).values)} us)", shape_ok=over_ours))
+    rows.append(claim(art, "formula", None, "-",
+                      f"pqlab.bounds.worst_case_delay reproduces every W of Table IV to "
+                      f"{np.abs(ds['w'].values - ds['paper_w'].values).max():.3f} us", shape_ok=exact))
+    rows.append(claim(art, "overestimates_measured", None, "-",
+                      f"W - W_m (ours) = {', '.join(f'{v:.0f}' for v in (w - wm_ours).values)} us for "
+                      f"k = {', '.join(map(str, ks))} (paper: "
+                      f"{', '.join(f'{v:.0f}' for v in (w - wm_paper).values)} us)", shape_ok=over_ours))
     ring_dominates = bool((ds["ring_time_mean"] > ds["pq_wait_mean"]).all())
     bound_dominates = bool((ds["w_t"] > ds["w_pq"]).all())
-    rows.append(_claim(art, "tx_queue_dominates", None, "-",
-                       f"simulated ring time / PQ wait = "
-                       f"{', '.join(f'{v:.1f}' for v in (ds['ring_time_mean'] / ds['pq_wait_mean']).values)} "
-                       f"for k = {', '.join(map(str, ks))}; in the bound W_t/W_pq = "
-                       f"{', '.join(f'{v:.1f}' for v in (ds['w_t'] / ds['w_pq']).values)}",
-                       shape_ok=ring_dominates and bound_dominates))
-    return _claims_frame(rows)
+    rows.append(claim(art, "tx_queue_dominates", None, "-",
+                      f"simulated ring time / PQ wait = "
+                      f"{', '.join(f'{v:.1f}' for v in (ds['ring_time_mean'] / ds['pq_wait_mean']).values)} "
+                      f"for k = {', '.join(map(str, ks))}; in the bound W_t/W_pq = "
+                      f"{', '.join(f'{v:.1f}' for v in (ds['w_t'] / ds['w_pq']).values)}",
+                      shape_ok=ring_dominates and bound_dominates))
+    return rows
 
 
 # --------------------------------------------------------------------------- globecom01_pq_bound
@@ -468,7 +407,7 @@ def globecom01_pq_bound(
     seeds = check_seeds(seeds)
     spacing = check_real("spacing_s", spacing_s, 0.05)
     warmup = check_real("warmup_s", warmup_s, 0.0, strict_minimum=True)
-    n = check_int("n_ef_samples", n_ef_samples, 10, 100_000_000)
+    n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
 
     frame = scenarios.EF_FRAME_BYTES
     ef_ip = scenarios.ef_ip_bytes(frame)
@@ -525,15 +464,17 @@ def globecom01_pq_bound(
                 "burst": ("burst", np.arange(n_bursts), {"units": "1", "long_name": "burst index"}),
                 "position": ("position", np.arange(1, burst_packets + 1),
                              {"units": "1", "long_name": "position in the EF burst"})},
-        attrs=_attrs("globecom01_pq_bound: delay a full 10-packet EF queue adds (GLOBECOM'01 Sec. V)",
-                     scenario=sc.to_json(), be_ip_bytes=be_payload + 28, spacing_s=spacing),
+        attrs=provenance("globecom01_pq_bound",
+                         "globecom01_pq_bound: delay a full 10-packet EF queue adds (GLOBECOM'01 Sec. V)", __name__,
+                         seeds, scenario=sc.to_json(), be_ip_bytes=be_payload + 28, spacing_s=spacing),
     )
     return ds
 
 
-def globecom01_pq_bound_claims(ds: xr.Dataset) -> pd.DataFrame:
-    """The 5.12 ms bound rows the report records, from :func:`globecom01_pq_bound`'s Dataset."""
+def globecom01_pq_bound_claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of :func:`globecom01_pq_bound`'s Dataset: the 5.12 ms bound, simulated and analytical."""
     art = "globecom01_pq_bound"
+    check_artefact(ds, art)
     limit = int(ds.ef_queue_limit)
     adm = ds["admitted"]
     admitted = adm.sum("position")
@@ -543,45 +484,45 @@ def globecom01_pq_bound_claims(ds: xr.Dataset) -> pd.DataFrame:
     ring_be = float((ds["sojourn"] - ds["ef_part"]).where(adm).max())
     bu, ba = float(ds.bound_unframed), float(ds.bound_atm)
     rows = [
-        _claim(art, "max_pq_delay", bu, "ms",
-               f"pqlab.bounds.priority_queue_max_delay({limit}, {scenarios.EF_FRAME_BYTES}, 2 Mbit/s) = {bu:.2f} ms "
-               f"unframed; the engine's ATM "
-               f"cells make it {ba:.2f} ms ({limit} x {float(ds.ef_line_time):.3f} ms); simulated EF part of a full "
-               f"queue {float(last.max()):.2f} ms, but the largest PQ wait is {max_wait:.2f} ms and node sojourn "
-               f"{max_soj:.2f} ms because up to {ring_be:.2f} ms of BE already in the ring goes first"),
-        _claim(art, "max_pq_delay_atm", ba, "ms",
-               f"{limit} EF packets of 3 ATM cells each ({float(ds.ef_line_time):.3f} ms): the bound with the "
-               f"line's cell tax, {_rel_percent(ba, bu):+.1f}% over the paper's unframed {bu:.2f} ms"),
-        _claim(art, "max_ef_burst_part_simulated", float(last.max()), "ms",
-               f"simulated: departure of the last admitted burst packet - departure of the first + one EF line "
-               f"time, max over {int(ds.sizes['burst'] * ds.sizes['seed'])} bursts; equals the ATM bound "
-               f"{ba:.2f} ms (EF packets leave back to back)"),
-        _claim(art, "max_pq_wait_simulated", max_wait, "ms",
-               f"simulated max (ring entry - arrival) of burst packets: the ring's BE packets "
-               f"({int(ds.attrs['be_ip_bytes'])} bytes, {float(ds.mtu_line_time):.2f} ms each) drain first, "
-               f"then {limit - int(scenarios.papers_node().ring_limit_particles)} EF packets"),
-        _claim(art, "max_node_sojourn_simulated", max_soj, "ms",
-               f"simulated max (departure - arrival) in the C7200 of a burst packet = BE in the ring "
-               f"(<= {ring_be:.2f} ms) + the EF part"),
-        _claim(art, "max_burst", float(ds.max_burst), "bytes",
-               f"{limit} packets x {scenarios.EF_FRAME_BYTES}-byte frames"),
-        _claim(art, "ef_queue_limit", float(admitted.max()), "packets",
-               f"simulated: at most {int(admitted.max())} of {int(ds.sizes['position'])} EF packets of a burst are "
-               f"admitted (min {int(admitted.min())}), the rest are tail-dropped"),
-        _claim(art, "ef_packet_size", float(scenarios.EF_FRAME_BYTES), "bytes",
-               f"EF frames of {scenarios.EF_FRAME_BYTES} bytes (IP length "
-               f"{scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES)})"),
+        claim(art, "max_pq_delay", bu, "ms",
+              f"pqlab.bounds.priority_queue_max_delay({limit}, {scenarios.EF_FRAME_BYTES}, 2 Mbit/s) = {bu:.2f} ms "
+              f"unframed; the engine's ATM "
+              f"cells make it {ba:.2f} ms ({limit} x {float(ds.ef_line_time):.3f} ms); simulated EF part of a full "
+              f"queue {float(last.max()):.2f} ms, but the largest PQ wait is {max_wait:.2f} ms and node sojourn "
+              f"{max_soj:.2f} ms because up to {ring_be:.2f} ms of BE already in the ring goes first"),
+        claim(art, "max_pq_delay_atm", ba, "ms",
+              f"{limit} EF packets of 3 ATM cells each ({float(ds.ef_line_time):.3f} ms): the bound with the "
+              f"line's cell tax, {relative_percent(ba, bu):+.1f}% over the paper's unframed {bu:.2f} ms"),
+        claim(art, "max_ef_burst_part_simulated", float(last.max()), "ms",
+              f"simulated: departure of the last admitted burst packet - departure of the first + one EF line "
+              f"time, max over {int(ds.sizes['burst'] * ds.sizes['seed'])} bursts; equals the ATM bound "
+              f"{ba:.2f} ms (EF packets leave back to back)"),
+        claim(art, "max_pq_wait_simulated", max_wait, "ms",
+              f"simulated max (ring entry - arrival) of burst packets: the ring's BE packets "
+              f"({int(ds.attrs['be_ip_bytes'])} bytes, {float(ds.mtu_line_time):.2f} ms each) drain first, "
+              f"then {limit - int(scenarios.papers_node().ring_limit_particles)} EF packets"),
+        claim(art, "max_node_sojourn_simulated", max_soj, "ms",
+              f"simulated max (departure - arrival) in the C7200 of a burst packet = BE in the ring "
+              f"(<= {ring_be:.2f} ms) + the EF part"),
+        claim(art, "max_burst", float(ds.max_burst), "bytes",
+              f"{limit} packets x {scenarios.EF_FRAME_BYTES}-byte frames"),
+        claim(art, "ef_queue_limit", float(admitted.max()), "packets",
+              f"simulated: at most {int(admitted.max())} of {int(ds.sizes['position'])} EF packets of a burst are "
+              f"admitted (min {int(admitted.min())}), the rest are tail-dropped"),
+        claim(art, "ef_packet_size", float(scenarios.EF_FRAME_BYTES), "bytes",
+              f"EF frames of {scenarios.EF_FRAME_BYTES} bytes (IP length "
+              f"{scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES)})"),
     ]
     lone = float(ds["lone_max_pq_wait"].max())
     mtu, efl = float(ds.mtu_line_time), float(ds.ef_line_time)
-    rows.append(_claim(
-        art, "max_pq_wait_one_mtu", None, "-",
-        f"simulated max PQ wait of the lone CBR EF stream behind {int(ds.attrs['be_ip_bytes'])}-byte BE: "
-        f"{lone:.3f} ms {'=' if abs(lone - mtu - efl) < 1e-6 else '<='} one MTU line time {mtu:.3f} ms + one EF line time {efl:.3f} ms (an EF packet ahead in "
-        f"the ring frees only its one particle, too few below the ring limit with MTU packets behind it, so the "
-        f"next EF packet waits for the MTU packet too)",
-        shape_ok=bool(mtu * 0.99 <= lone <= mtu + efl + 1e-9)))
-    return _claims_frame(rows)
+    rows.append(claim(
+       art, "max_pq_wait_one_mtu", None, "-",
+       f"simulated max PQ wait of the lone CBR EF stream behind {int(ds.attrs['be_ip_bytes'])}-byte BE: "
+       f"{lone:.3f} ms {'=' if abs(lone - mtu - efl) < 1e-6 else '<='} one MTU line time {mtu:.3f} ms + one EF line time {efl:.3f} ms (an EF packet ahead in "
+       f"the ring frees only its one particle, too few below the ring limit with MTU packets behind it, so the "
+       f"next EF packet waits for the MTU packet too)",
+       shape_ok=bool(mtu * 0.99 <= lone <= mtu + efl + 1e-9)))
+    return rows
 
 
 # --------------------------------------------------------------------------- path
@@ -624,7 +565,7 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
     sizes = [int(s) for s in check_array("sizes_bytes", list(sizes_bytes), kind="int", minimum=1, maximum=65_535)]
     if not sizes:
         raise ValueError("sizes_bytes must hold at least one size, got none")
-    n = check_int("n_ef_samples", n_ef_samples, 10, 100_000_000)
+    n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seed = check_int("seed", seed, 0)
     node, hops = scenarios.papers_node(), scenarios.paper_path()
     # each size alone through the empty C7200 (its BE queue, 1 s apart): the node's own serialisation
@@ -667,45 +608,46 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
                              {"units": "ms", "long_name": "GLOBECOM'01: RTT of a 64-byte packet, 'approximately'"}),
         },
         coords={"size": ("size", sizes, {"units": "bytes", "long_name": "IP packet length"})},
-        attrs=_attrs("path: round-trip time of the uncongested path model (GLOBECOM'01 Sec. III)",
-                     path=hops.to_dict().__repr__(), congested_scenario=sc.name, seed=seed),
+        attrs=provenance("path", "path: round-trip time of the uncongested path model (GLOBECOM'01 Sec. III)",
+                         __name__, path=hops.to_dict().__repr__(), congested_scenario=sc.name, seed=seed),
     )
 
 
-def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> pd.DataFrame:
-    """The path rows the report records, from :func:`path`'s Dataset.
+def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> list[dict]:
+    """Claim records of :func:`path`'s Dataset: the 64-byte RTT, the line rate, the C7500 hops.
 
     ``n_ef_samples_measured``: EF samples per distribution of the run (e.g.
     ``globecom01_tab4``'s ``n_samples``), recorded as ``samples_per_distribution``.
     """
     art = "path"
+    check_artefact(ds, art)
     rtt64 = float(ds["rtt"].sel(size=64)) if 64 in ds["size"].values else float("nan")
     un64 = float(ds["rtt_unframed"].sel(size=64)) if 64 in ds["size"].values else float("nan")
     paper = float(ds["paper_rtt_64"])
     nh = int(ds.n_hops)
     slope = np.polyfit(ds["size"].values, ds["rtt"].values, 1)[0] * 1e3  # ms per kbyte
     rows = [
-        _claim(art, "rtt_64_byte_packet", rtt64, "ms",
-               f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "
-               f"{rtt64 / (2 * nh):.3f} ms per hop; unframed lines would give {un64:.2f} ms; the paper's "
-               f"'approximately {paper:g} ms' lies between: no fixed latency can close a gap of this sign "
-               f"(it would have to be {(paper - rtt64) / 2:.2f} ms one way); RTT grows "
-               f"{slope:.2f} ms per kbyte, as the paper says 'linearly'"),
-        _claim(art, "line_rate", float(ds.line_rate), "kbit/s", "the simulated C7200 ATM PVC (whole 53-byte cells)"),
-        _claim(art, "c7500_hops_uncongested", None, "-",
-               f"partly: simulated as 2 Mbit/s ATM FIFO nodes fed the C7200's congested output (BE line time "
-               f"{float(ds.be_line_time):.2f} ms), the hops add a constant lag, so no jitter (EF std "
-               f"{float(ds.ef_hop_delay_std):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
-               f"{float(ds.ef_hop_delay_mean):.2f} ms over both hops, not the {float(ds.ef_hop_delay_model):.2f} ms "
-               f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
-               shape_ok=bool(abs(float(ds.ef_hop_delay_mean) - float(ds.ef_hop_delay_model)) <= 0.01)),
-        _claim(art, "c7500_ef_hop_delay_simulated", float(ds.ef_hop_delay_mean), "ms",
-               f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "
-               f"{float(ds.ef_hop_delay_model):.3f} ms; largest wait of any packet {float(ds.hop_max_wait):.2f} ms"),
-        _claim(art, "timestamp_precision", None, "ns",
-               "not applicable: simulated timestamps are exact (float64), no measurement error is modelled"),
+        claim(art, "rtt_64_byte_packet", rtt64, "ms",
+              f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "
+              f"{rtt64 / (2 * nh):.3f} ms per hop; unframed lines would give {un64:.2f} ms; the paper's "
+              f"'approximately {paper:g} ms' lies between: no fixed latency can close a gap of this sign "
+              f"(it would have to be {(paper - rtt64) / 2:.2f} ms one way); RTT grows "
+              f"{slope:.2f} ms per kbyte, as the paper says 'linearly'"),
+        claim(art, "line_rate", float(ds.line_rate), "kbit/s", "the simulated C7200 ATM PVC (whole 53-byte cells)"),
+        claim(art, "c7500_hops_uncongested", None, "-",
+              f"partly: simulated as 2 Mbit/s ATM FIFO nodes fed the C7200's congested output (BE line time "
+              f"{float(ds.be_line_time):.2f} ms), the hops add a constant lag, so no jitter (EF std "
+              f"{float(ds.ef_hop_delay_std):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
+              f"{float(ds.ef_hop_delay_mean):.2f} ms over both hops, not the {float(ds.ef_hop_delay_model):.2f} ms "
+              f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
+              shape_ok=bool(abs(float(ds.ef_hop_delay_mean) - float(ds.ef_hop_delay_model)) <= 0.01)),
+        claim(art, "c7500_ef_hop_delay_simulated", float(ds.ef_hop_delay_mean), "ms",
+              f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "
+              f"{float(ds.ef_hop_delay_model):.3f} ms; largest wait of any packet {float(ds.hop_max_wait):.2f} ms"),
+        claim(art, "timestamp_precision", None, "ns",
+              "not applicable: simulated timestamps are exact (float64), no measurement error is modelled"),
     ]
     if n_ef_samples_measured is not None:
-        rows.append(_claim(art, "samples_per_distribution", float(n_ef_samples_measured), "samples",
-                           "EF reference packets per simulated delay distribution (n_ef_samples)"))
-    return _claims_frame(rows)
+        rows.append(claim(art, "samples_per_distribution", float(n_ef_samples_measured), "samples",
+                          "EF reference packets per simulated delay distribution (n_ef_samples)"))
+    return rows

@@ -1,16 +1,56 @@
 """Plotting functions (seaborn); notebooks and the CLI call these, never plot by hand.
 
-Common helpers live here; one submodule per paper section holds that section's
-figures (``background``, ``aggregation``, ``worst_case``), each function named
-after the artefact id it draws.
+Common helpers live here (the theme, a new figure, a legend below the axes,
+saving); one submodule per paper section holds that section's figures
+(``background``, ``aggregation``, ``worst_case``), each function named after the
+artefact id it draws.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+
+from .. import report
+
+
+def set_theme() -> None:
+    """The seaborn theme of every pqlab figure."""
+    sns.set_theme(style="whitegrid", context="notebook")
+
+
+def subplots(nrows: int = 1, ncols: int = 1, *, figsize, footer: bool = False, **kwargs):
+    """A new figure in the pqlab theme: ``plt.subplots`` with constrained layout.
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        Grid of axes.
+    figsize : tuple of float
+        Inches.
+    footer : bool
+        Keep the bottom 4% free for a note written with ``fig.text``.
+    **kwargs
+        Passed to :func:`matplotlib.pyplot.subplots` (``width_ratios``, ``gridspec_kw``, ...).
+
+    Returns
+    -------
+    (matplotlib.figure.Figure, axes)
+    """
+    set_theme()
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize, constrained_layout=True, **kwargs)
+    if footer:
+        fig.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
+    return fig, axes
+
+
+def legend_below(ax, ncol: int = 1, fontsize: float = 8, **kwargs):
+    """A legend centred under ``ax`` (below its x label)."""
+    return ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol, **kwargs)
 
 
 def delay_distribution(delay_s, *, unit_s: float, bound_s: float | None = None, title: str = ""):
@@ -35,8 +75,7 @@ def delay_distribution(delay_s, *, unit_s: float, bound_s: float | None = None, 
     d = np.asarray(delay_s, dtype=float)
     d = d[np.isfinite(d)]
     frame = pd.DataFrame({"delay (transmission units)": d / unit_s})
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, (ax_f, ax_c) = plt.subplots(1, 2, figsize=(10, 3.8), constrained_layout=True)
+    fig, (ax_f, ax_c) = subplots(1, 2, figsize=(10, 3.8))
     sns.histplot(frame, x="delay (transmission units)", stat="probability", binwidth=0.5, ax=ax_f)
     ax_f.set_ylabel("frequency")
     sns.ecdfplot(frame, x="delay (transmission units)", complementary=True, ax=ax_c)
@@ -60,4 +99,15 @@ def save(fig, stem) -> list:
         fig.savefig(path, dpi=150)
         paths.append(path)
     plt.close(fig)
+    return paths
+
+
+def save_and_record(fig, artefact: str, figures_dir, results_dir, *, stem: str | None = None) -> list:
+    """:func:`save` ``fig`` as ``<figures_dir>/<stem or artefact>`` and record the files under ``artefact``.
+
+    The files are recorded with :func:`pqlab.report.record_figure` in ``results_dir``;
+    returns the paths written (PNG first).
+    """
+    paths = save(fig, Path(figures_dir) / (stem or artefact))
+    report.record_figure(results_dir, artefact, paths)
     return paths

@@ -9,23 +9,42 @@ figure compares with the paper, ``paper_values`` is the DataFrame of
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 
+from ..artefacts._common import mean_ci, paper_value
 from ..artefacts.aggregation import a_key, a_text
+from . import legend_below, subplots
 
 STAND_IN_NOTE = "BE sizes: stand-in 'real' distribution (not the papers' trace), one size per BE stream"
+_MTU_LABEL = "pqlab, deterministic 1500-byte BE (A = 0)"
 
 
 def _paper(paper_values, artefact: str, quantity: str):
-    """The paper's value of ``(artefact, quantity)`` or None."""
+    """The paper's value of ``(artefact, quantity)`` or None (no ``paper_values``, no row, or qualitative)."""
     if paper_values is None:
         return None
-    rows = paper_values[(paper_values["artefact"] == artefact) & (paper_values["quantity"] == quantity)]
-    if rows.empty or not np.isfinite(rows["value"].iloc[0]):
-        return None
-    return float(rows["value"].iloc[0])
+    value = paper_value(artefact, quantity, paper_values)[0]
+    return None if np.isnan(value) else value
+
+
+def _paper_series(paper_values, artefact: str, quantities) -> np.ndarray:
+    """The paper's values of several quantities, NaN where there is none."""
+    values = [_paper(paper_values, artefact, q) for q in quantities]
+    return np.array([np.nan if v is None else v for v in values])
+
+
+def _plot_paper(ax, x, y, label: str) -> None:
+    """The paper's values as red diamonds joined by a line, where it has them."""
+    have = np.isfinite(y)
+    if have.any():
+        ax.plot(np.asarray(x)[have], y[have], "D-", color="C3", label=label)
+
+
+def _bins(ds, bin_dim: str):
+    """The transmission unit (s), the bin width and the left bin edges of ``bin_dim`` in units."""
+    unit = ds.attrs["transmission_unit_s"]
+    return unit, ds.attrs["bin_width_s"] / unit, ds[bin_dim].values / unit
 
 
 def _a_label(ds, i) -> str:
@@ -64,13 +83,9 @@ def globecom01_fig7(ds):
     -------
     matplotlib.figure.Figure
     """
-    unit = ds.attrs["transmission_unit_s"]
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, (ax_f, ax_c) = plt.subplots(1, 2, figsize=(12, 4.6), constrained_layout=True)
-    fig.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
+    unit, width, edges = _bins(ds, "delay_bin")
+    fig, (ax_f, ax_c) = subplots(1, 2, figsize=(12, 4.6), footer=True)
     colors = _palette(ds.sizes["aggregation_degree"])
-    width = ds.attrs["bin_width_s"] / unit
-    edges = ds["delay_bin"].values / unit
     for i in range(ds.sizes["aggregation_degree"]):
         p = ds["frequency"].values[i]
         ax_f.step(np.r_[edges, edges[-1] + width], np.r_[p, 0.0], where="post", color=colors[i], label=_a_label(ds, i))
@@ -112,45 +127,34 @@ def globecom01_tab3(ds, paper_values=None):
     matplotlib.figure.Figure
     """
     a = ds["aggregation_degree"].values
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, (ax, ax_d) = plt.subplots(1, 2, figsize=(12, 4.6), constrained_layout=True)
-    fig.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
+    fig, (ax, ax_d) = subplots(1, 2, figsize=(12, 4.6), footer=True)
     _errorbar_vs(ax, a, ds, "delay_mean", 1e3)
     ax.plot(a, ds["node_delay_mean_mean"].values * 1e3, "^--", color="C2",
             label="pqlab node part (departure - arrival)")
     ax.axhline(ds.attrs["path_delay_ef_s"] * 1e3, color="0.5", ls=":", label="pqlab path part (2 ATM hops)")
     if "mtu_delay_mean" in ds:
-        ax.axhline(float(ds["mtu_delay_mean"].mean()) * 1e3, color="C4", ls="-.",
-                   label="pqlab, deterministic 1500-byte BE (A = 0)")
-    paper = [_paper(paper_values, "globecom01_tab3", f"mean_delay_{a_key(v)}") for v in a]
-    have = [p is not None for p in paper]
-    if any(have):
-        ax.plot(a[have], [p for p in paper if p is not None], "D-", color="C3", label="paper, Table III")
+        ax.axhline(float(ds["mtu_delay_mean"].mean()) * 1e3, color="C4", ls="-.", label=_MTU_LABEL)
+    paper = _paper_series(paper_values, "globecom01_tab3", [f"mean_delay_{a_key(v)}" for v in a])
+    _plot_paper(ax, a, paper, "paper, Table III")
     ax.set_xlabel("Aggregation Degree A")
     ax.set_ylabel("mean one-way delay (ms)")
     ax.set_ylim(0, None)
     ax.set_title("Table III: mean one-way delay")
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    legend_below(ax, ncol=2)
     # change from A = 0, paired within seeds (same BE mix)
     i0 = int(np.argmin(a))
     diff = (ds["delay_mean"].values - ds["delay_mean"].values[i0]) * 1e3
-    mean = diff.mean(axis=1)
+    mean, half = mean_ci(diff)
     for j in range(diff.shape[1]):
         ax_d.plot(a, diff[:, j], "o", color="C0", alpha=0.3, ms=4, label="pqlab, one seed each" if j == 0 else None)
-    if diff.shape[1] > 1:
-        from scipy import stats
-
-        half = diff.std(axis=1, ddof=1) * stats.t.ppf(0.975, diff.shape[1] - 1) / np.sqrt(diff.shape[1])
-    else:
-        half = None
-    ax_d.errorbar(a, mean, yerr=half, fmt="-s", color="C0", capsize=4, label="pqlab (mean, 95% CI, paired seeds)")
-    if have[i0] and any(have):
-        ax_d.plot(a[have], [p - paper[i0] for p in paper if p is not None], "D-", color="C3", label="paper, Table III")
+    ax_d.errorbar(a, mean, yerr=None if np.all(np.isnan(half)) else half, fmt="-s", color="C0", capsize=4,
+                  label="pqlab (mean, 95% CI, paired seeds)")
+    _plot_paper(ax_d, a, paper - paper[i0], "paper, Table III")
     ax_d.axhline(0, color="0.3", lw=0.8)
     ax_d.set_xlabel("Aggregation Degree A")
     ax_d.set_ylabel("change of mean delay from A = 0 (ms)")
     ax_d.set_title("Trend with A")
-    ax_d.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    legend_below(ax_d, ncol=2)
     fig.suptitle("globecom01_tab3: average EF one-way delay vs Aggregation Degree A")
     _footer(fig, ds, pooled=False, extra="paired: one seed gives the same BE mix at every A")
     return fig
@@ -170,15 +174,10 @@ def long_ipdv_vs_a(ds, paper_values=None):
     -------
     matplotlib.figure.Figure
     """
-    unit = ds.attrs["transmission_unit_s"]
+    unit, width, edges = _bins(ds, "ipdv_bin")
     a = ds["aggregation_degree"].values
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, (ax_f, ax_m, ax_x) = plt.subplots(1, 3, figsize=(15, 4.6), constrained_layout=True,
-                                           gridspec_kw={"width_ratios": [2, 1, 1]})
-    fig.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
+    fig, (ax_f, ax_m, ax_x) = subplots(1, 3, figsize=(15, 4.6), footer=True, gridspec_kw={"width_ratios": [2, 1, 1]})
     colors = _palette(len(a))
-    width = ds.attrs["bin_width_s"] / unit
-    edges = ds["ipdv_bin"].values / unit
     for i in range(len(a)):
         p = ds["frequency"].values[i]
         ax_f.step(np.r_[edges, edges[-1] + width], np.r_[p, 0.0], where="post", color=colors[i], lw=1,
@@ -200,30 +199,26 @@ def long_ipdv_vs_a(ds, paper_values=None):
     ax_f.set_title("|IPDV| distribution (thick: smoothed; filled: peaks, hollow: log-scale peaks)", fontsize=11)
     ax_f.legend(fontsize=8)
     _errorbar_vs(ax_m, a, ds, "jitter_mean", 1e3)
-    paper = [_paper(paper_values, "long_ipdv_vs_a", f"mean_ipdv_{a_key(v)}") for v in a]
-    have = [p is not None for p in paper]
-    if any(have):
-        ax_m.plot(a[have], [p for p in paper if p is not None], "D-", color="C3", label="paper, Sec. 6.2")
+    paper = _paper_series(paper_values, "long_ipdv_vs_a", [f"mean_ipdv_{a_key(v)}" for v in a])
+    _plot_paper(ax_m, a, paper, "paper, Sec. 6.2")
     if "mtu_jitter_mean" in ds:
-        ax_m.axhline(float(ds["mtu_jitter_mean"].mean()) * 1e3, color="C4", ls="-.",
-                     label="pqlab, deterministic 1500-byte BE (A = 0)")
+        ax_m.axhline(float(ds["mtu_jitter_mean"].mean()) * 1e3, color="C4", ls="-.", label=_MTU_LABEL)
     ax_m.set_ylim(0, None)
     ax_m.set_xlabel("Aggregation Degree A")
     ax_m.set_ylabel("mean |IPDV| (ms)")
     ax_m.set_title("average IPDV (= mean |IPDV|)")
-    ax_m.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+    legend_below(ax_m)
     _errorbar_vs(ax_x, a, ds, "jitter_max", 1.0 / unit)
     top = _paper(paper_values, "long_ipdv_vs_a", "max_ipdv")
     if top is not None:
         ax_x.axhline(top, color="C3", ls="--", label="paper: about 30 units")
     if "mtu_jitter_max" in ds:
-        ax_x.axhline(float(ds["mtu_jitter_max"].mean()) / unit, color="C4", ls="-.",
-                     label="pqlab, deterministic 1500-byte BE (A = 0)")
+        ax_x.axhline(float(ds["mtu_jitter_max"].mean()) / unit, color="C4", ls="-.", label=_MTU_LABEL)
     ax_x.set_ylim(0, None)
     ax_x.set_xlabel("Aggregation Degree A")
     ax_x.set_ylabel(f"max |IPDV| (units of {unit * 1e3:.3f} ms)")
     ax_x.set_title("maximum IPDV per run")
-    ax_x.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+    legend_below(ax_x)
     fig.suptitle("long_ipdv_vs_a: IPDV (RFC 3393) of the reference stream vs Aggregation Degree A")
     _footer(fig, ds)
     return fig
@@ -243,14 +238,10 @@ def long_fig7_tab3(ds, paper_values=None):
     -------
     matplotlib.figure.Figure
     """
-    unit = ds.attrs["transmission_unit_s"]
+    unit, width, edges = _bins(ds, "ipdv_bin")
     frames = ds["ef_frame_bytes"].values
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, (ax_f, ax_s) = plt.subplots(1, 2, figsize=(12, 4.6), constrained_layout=True)
-    fig.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
+    fig, (ax_f, ax_s) = subplots(1, 2, figsize=(12, 4.6), footer=True)
     colors = _palette(len(frames))
-    width = ds.attrs["bin_width_s"] / unit
-    edges = ds["ipdv_bin"].values / unit
     n = len(frames)
     last = np.flatnonzero(ds["frequency"].values.max(axis=0) >= 1e-3).max() + 2
     for i, f in enumerate(frames):
@@ -270,16 +261,14 @@ def long_fig7_tab3(ds, paper_values=None):
     if "mtu_jitter_std" in ds:
         ax_s.plot(frames, ds["mtu_jitter_std"].mean("seed").values * 1e6, "^-.", color="C4",
                   label="pqlab std of |IPDV|, deterministic 1500-byte BE")
-    paper = [_paper(paper_values, "long_fig7_tab3", f"ipdv_std_ef_{f}") for f in frames]
-    have = [p is not None for p in paper]
-    if any(have):
-        ax_s.plot(frames[have], [p for p in paper if p is not None], "D-", color="C3", label="paper, Sec. 7")
+    paper = _paper_series(paper_values, "long_fig7_tab3", [f"ipdv_std_ef_{f}" for f in frames])
+    _plot_paper(ax_s, frames, paper, "paper, Sec. 7")
     ax_s.set_ylim(0, None)
     ax_s.set_xticks(frames)
     ax_s.set_xlabel("EF frame size (bytes)")
     ax_s.set_ylabel("standard deviation of IPDV (us)")
     ax_s.set_title("IPDV standard deviation")
-    ax_s.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    legend_below(ax_s, ncol=2)
     fig.suptitle("long_fig7_tab3: IPDV vs EF frame size (one EF stream, 300 kbit/s, A = 0)")
     _footer(fig, ds)
     return fig

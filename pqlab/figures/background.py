@@ -4,7 +4,8 @@ Each function takes what the compute function of the same name in
 :mod:`pqlab.artefacts.background` returns and gives a matplotlib Figure (axes
 labelled with units, legend, the analytical bound where relevant, a STAND-IN note
 where the real distribution is used, a title naming the artefact). Tables
-(``tab1``, ``tab2``) are written by :func:`save_table` as markdown and CSV.
+(``globecom01_tab1``, ``globecom01_tab2``) are written by :func:`save_table` as
+markdown and CSV.
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ import seaborn as sns
 import xarray as xr
 from matplotlib import patches
 
-__all__ = ["markdown_table", "save_table", "fig1", "fig3_1", "fig3_2", "fig4", "fig5"]
+from . import set_theme, subplots
+
+__all__ = ["markdown_table", "save_table", "globecom01_fig1", "globecom01_fig3_1", "globecom01_fig3_2",
+           "globecom01_fig4", "globecom01_fig5"]
 
 _STANDIN = "STAND-IN 'real' BE sizes (CAIDA AIX 1999 fit), not the papers' trace"
-
-
-def _theme():
-    sns.set_theme(style="whitegrid", context="notebook")
 
 
 def _check_dataset(name: str, data, variables) -> xr.Dataset:
@@ -85,18 +85,18 @@ def _arrow(ax, x0, y0, x1, y1, text="", *, color="0.2", text_dy=1.2):
         ax.text((x0 + x1) / 2, (y0 + y1) / 2 + text_dy, text, ha="center", va="bottom", fontsize=7.5, color=color)
 
 
-def fig1(data: xr.Dataset):
-    """GLOBECOM'01 Figs. 1-2: the node schematic drawn from a :class:`pqlab.Node` (via ``artefacts.fig1``).
+def globecom01_fig1(data: xr.Dataset):
+    """GLOBECOM'01 Figs. 1-2: the node schematic, drawn from a :class:`pqlab.Node` via the compute function.
 
     Classifier, per-queue policer, priority and WFQ queues (limits, weights), the
     scheduler, the transmission ring of ``ring_limit`` particles (and the overshoot a
     multi-particle packet can cause), the line and the rest of the path. Every label is
     computed from the Dataset.
     """
-    _check_dataset("fig1", data, ("kind", "limit_packets", "weight_bps", "police_rate_bps", "police_burst_bytes"))
+    _check_dataset("globecom01_fig1", data,
+                   ("kind", "limit_packets", "weight_bps", "police_rate_bps", "police_burst_bytes"))
     a = data.attrs
-    _theme()
-    fig, ax = plt.subplots(figsize=(14, 7.2), constrained_layout=True)
+    fig, ax = subplots(figsize=(14, 7.2))
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 50)
     ax.set_aspect("equal")
@@ -183,20 +183,19 @@ def fig1(data: xr.Dataset):
 # --------------------------------------------------------------------------- globecom01_fig3_1
 
 
-def fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] = ()):
+def globecom01_fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] = ()):
     """GLOBECOM'01 Fig. 3-1: mean EF one-way delay vs BE payload, 95% CI band, Table IV's W at the maxima.
 
     Parameters
     ----------
     data : xarray.Dataset
-        From :func:`pqlab.artefacts.background.fig3_1`.
+        From :func:`pqlab.artefacts.background.globecom01_fig3_1`.
     paper_maxima_bytes : sequence of float
         The paper's local-maximum payloads, marked for comparison (e.g. from ``data/paper_values.csv``).
     """
-    _check_dataset("fig3_1", data, ("mean_delay", "mean_delay_ci", "worst_case_w", "delay_mean"))
+    _check_dataset("globecom01_fig3_1", data, ("mean_delay", "mean_delay_ci", "worst_case_w", "delay_mean"))
     a = data.attrs
-    _theme()
-    fig, ax = plt.subplots(figsize=(10, 5.6), constrained_layout=True)
+    fig, ax = subplots(figsize=(10, 5.6))
     x = data["be_payload_bytes"].values
     y = data["mean_delay"].values
     ci = data["mean_delay_ci"].values
@@ -245,19 +244,19 @@ def fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] = ()):
 # --------------------------------------------------------------------------- globecom01_fig3_2
 
 
-def fig3_2(data: xr.Dataset, *, n_show: int = 150, seed: int | None = None):
+def globecom01_fig3_2(data: xr.Dataset, *, n_show: int = 150, seed: int | None = None):
     """GLOBECOM'01 Fig. 3-2: EF one-way delay of consecutive packets for two BE payloads, and their ECDFs.
 
     Parameters
     ----------
     data : xarray.Dataset
-        From :func:`pqlab.artefacts.background.fig3_2`.
+        From :func:`pqlab.artefacts.background.globecom01_fig3_2`.
     n_show : int
         Consecutive EF packets shown after the warm-up (>= 2).
     seed : int, optional
         Which seed's series to show (default: the first).
     """
-    _check_dataset("fig3_2", data, ("delay", "delay_mean", "delay_p5", "delay_p95"))
+    _check_dataset("globecom01_fig3_2", data, ("delay", "delay_mean", "delay_p5", "delay_p95"))
     if not isinstance(n_show, (int, np.integer)) or isinstance(n_show, bool) or n_show < 2:
         raise ValueError(f"n_show must be an integer >= 2, got {n_show!r}")
     seeds = list(data["seed"].values)
@@ -266,7 +265,7 @@ def fig3_2(data: xr.Dataset, *, n_show: int = 150, seed: int | None = None):
         raise ValueError(f"seed must be one of the Dataset's seeds {seeds}, got {seed!r}")
     a = data.attrs
     pays = [int(p) for p in data["be_payload_bytes"].values]
-    _theme()
+    set_theme()
     fig = plt.figure(figsize=(13, 2.6 * len(pays) + 0.8), constrained_layout=True)
     grid = fig.add_gridspec(len(pays), 2, width_ratios=(2.6, 1))
     ax_e = fig.add_subplot(grid[:, 1])
@@ -308,12 +307,11 @@ def fig3_2(data: xr.Dataset, *, n_show: int = 150, seed: int | None = None):
 # --------------------------------------------------------------------------- globecom01_fig4
 
 
-def fig4(data: xr.Dataset):
+def globecom01_fig4(data: xr.Dataset):
     """GLOBECOM'01 Fig. 4: the BE size CDF used as "real" -- the STAND-IN -- as a step CDF with its quantiles."""
-    _check_dataset("fig4", data, ("cdf", "quantile_bytes"))
+    _check_dataset("globecom01_fig4", data, ("cdf", "quantile_bytes"))
     a = data.attrs
-    _theme()
-    fig, ax = plt.subplots(figsize=(9, 5.2), constrained_layout=True)
+    fig, ax = subplots(figsize=(9, 5.2))
     sizes, cdf = data["size_bytes"].values, data["cdf"].values
     ax.step(np.r_[0, sizes], np.r_[0.0, cdf], where="post", color="C0", lw=2, label="STAND-IN CDF P(size <= x)")
     for p, q in zip(data["probability"].values, data["quantile_bytes"].values):
@@ -339,17 +337,16 @@ def fig4(data: xr.Dataset):
 # --------------------------------------------------------------------------- globecom01_fig5
 
 
-def fig5(data: xr.Dataset):
+def globecom01_fig5(data: xr.Dataset):
     """GLOBECOM'01 Fig. 5: EF P(D > d) in transmission units with the STAND-IN real BE sizes, per seed.
 
     Left: complementary distribution per seed (thin), all seeds pooled (black), every
     BE packet at 1500 bytes (grey, dashed) and the paper's 36-unit threshold; right:
     each seed's tail percentile against the mean size its 20 BE streams drew.
     """
-    _check_dataset("fig5", data, ("ccdf", "ccdf_pooled", "ccdf_mtu", "tail_units", "be_mean_ip_bytes"))
+    _check_dataset("globecom01_fig5", data, ("ccdf", "ccdf_pooled", "ccdf_mtu", "tail_units", "be_mean_ip_bytes"))
     a = data.attrs
-    _theme()
-    fig, (ax, ax_s) = plt.subplots(1, 2, figsize=(13, 5.4), width_ratios=(2.4, 1), constrained_layout=True)
+    fig, (ax, ax_s) = subplots(1, 2, figsize=(13, 5.4), width_ratios=(2.4, 1))
     d = data["threshold"].values
     seeds = list(data["seed"].values)
     colors = sns.color_palette("viridis", len(seeds))

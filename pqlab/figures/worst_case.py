@@ -13,6 +13,9 @@ import seaborn as sns
 import xarray as xr
 from matplotlib.colors import TwoSlopeNorm
 
+from ..artefacts.gap import best_per_hypothesis
+from . import legend_below, subplots
+
 __all__ = ["globecom01_tab4", "globecom01_pq_bound", "path", "gap_table_iv"]
 
 _PAPER = dict(color="black", marker="D", ls="none", ms=7, zorder=5)
@@ -35,8 +38,7 @@ def globecom01_tab4(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, ax = plt.subplots(figsize=(8.4, 4.8), constrained_layout=True)
+    fig, ax = subplots(figsize=(8.4, 4.8))
     k = ds["k"].values.astype(float)
     ms = 1e-3
     width = 0.55
@@ -73,8 +75,7 @@ def globecom01_pq_bound(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, ax = plt.subplots(figsize=(8.4, 5.6), constrained_layout=True)
+    fig, ax = subplots(figsize=(8.4, 5.6))
     pos = ds["position"].values
     limit = int(ds.ef_queue_limit)
     flat = ("seed", "burst")
@@ -95,7 +96,7 @@ def globecom01_pq_bound(ds: xr.Dataset):
     ax.set_xticks(pos)
     ax.set_xlabel(f"position of the EF packet in a burst of {pos.max()} arriving at once")
     ax.set_ylabel("delay (ms)")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=8, frameon=False)
+    legend_below(ax, ncol=2, frameon=False)
     ax.set_title(f"globecom01_pq_bound: EF bursts into a {limit}-packet priority queue behind "
                  f"{ds.attrs.get('be_ip_bytes', '?')}-byte BE ({ds.sizes['burst'] * ds.sizes['seed']} bursts)",
                  fontsize=10.5)
@@ -115,8 +116,7 @@ def path(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
-    sns.set_theme(style="whitegrid", context="notebook")
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), constrained_layout=True)
+    fig, axes = subplots(1, 2, figsize=(11, 4.4))
     size = ds["size"].values
     paper = float(ds["paper_rtt_64"]) if "paper_rtt_64" in ds else float("nan")
     for ax, hi in zip(axes, (size.max(), min(size.max(), 256))):
@@ -155,17 +155,13 @@ def gap_table_iv(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
-    sns.set_theme(style="whitegrid", context="notebook")
     n_case = ds.sizes["case"]
-    fig, (ax, hm) = plt.subplots(1, 2, figsize=(14, max(6.0, 0.3 * n_case + 1.6)), constrained_layout=True,
-                                 gridspec_kw={"width_ratios": [1.0, 1.15]})
+    fig, (ax, hm) = subplots(1, 2, figsize=(14, max(6.0, 0.3 * n_case + 1.6)),
+                             gridspec_kw={"width_ratios": [1.0, 1.15]})
     k = ds["k"].values
-    score = ds["rms_err_all"] if bool(ds.attrs.get("table_iii", 1)) else ds["rms_err_tab4"]
     # best case of each hypothesis; hypotheses whose best cases give the same W_m share one line
     lines: dict[tuple, list[str]] = {}
-    for hyp in dict.fromkeys(ds["hypothesis"].values):
-        cases = ds["case"].values[ds["hypothesis"].values == hyp]
-        best = str(cases[int(np.nanargmin(score.sel(case=cases).values))])
+    for best in best_per_hypothesis(ds).values():
         key = tuple(np.round(ds["w_m_mean"].sel(case=best).values, 0))
         lines.setdefault(key, []).append(best)
     palette = sns.color_palette("tab10", len(lines))
