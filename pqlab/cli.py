@@ -79,15 +79,17 @@ def _reproduce(args) -> int:
     from . import report
     from .reproduce import run_all
 
+    started = time.perf_counter()
     result = run_all(
         args.notebooks, quick=args.quick, out_dir=args.out, build_dir=args.build, seed=args.seed,
-        progress=not args.no_progress, paper_values=args.paper_values,
+        progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs,
     )
     print("Verdicts per artefact:")
     print(report.verdict_summary(result.report).to_string())
     print("Notebooks (wall time):")
     for run in result.runs:
         print(f"  {run.name:<40} {run.status:<6} {run.seconds:8.1f} s")
+    print(f"  total wall time {time.perf_counter() - started:.1f} s")
     if not result.runs:
         print("  (no notebooks found)")
     print(f"Report: {result.report_dir / 'report.md'} and report.html")
@@ -121,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--paper-values", metavar="CSV", default=None,
                      help="the papers' values (default data/paper_values.csv)")
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rep.add_argument("--jobs", type=int, default=None,
+                     help="notebooks run at once, each in its own kernel (default: the number of cores)")
     rep.set_defaults(func=_reproduce)
     return parser
 

@@ -20,12 +20,14 @@ import os
 import shutil
 import time
 import warnings
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from . import paths, report
+from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
 KERNEL_NAME = "python3"
@@ -172,6 +174,7 @@ def run_all(
     seed: int = 1,
     progress: bool = True,
     paper_values=None,
+    jobs: int | None = None,
 ) -> ReproduceResult:
     """Execute the notebooks with papermill and build the report.
 
@@ -192,6 +195,9 @@ def run_all(
         Show a progress bar over the notebooks.
     paper_values : pandas.DataFrame, str or os.PathLike, optional
         The papers' values for the report; default ``data/paper_values.csv``.
+    jobs : int, optional
+        Notebooks executed at once, each in its own kernel (default: the number
+        of cores). Results do not depend on it.
 
     Returns
     -------
@@ -211,16 +217,21 @@ def run_all(
     out_dir.mkdir(parents=True, exist_ok=True)
     parameters = {"figures_dir": str(out_dir), "results_dir": str(results_dir), "quick": bool(quick),
                   "seed": int(seed)}
+    jobs = check_int("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1, 64)
     exporter = _html_exporter()
-    runs = []
-    with _environment(MPLBACKEND="Agg"):
-        bar = tqdm(sources, desc="notebooks", unit="notebook", disable=not progress)
-        for source in bar:
-            bar.set_postfix_str(source.stem)
-            run = run_notebook(source, build_dir / "notebooks", parameters)
+    runs = [None] * len(sources)
+    with _environment(MPLBACKEND="Agg"), ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(run_notebook, source, build_dir / "notebooks", parameters): k
+                   for k, source in enumerate(sources)}
+        bar = tqdm(total=len(sources), desc="notebooks", unit="notebook", disable=not progress)
+        for future in as_completed(futures):
+            run = future.result()
+            bar.set_postfix_str(run.name)
+            bar.update()
             if exporter is not None:
                 run = dataclasses.replace(run, html=_export_html(exporter, run.executed, build_dir / "html"))
-            runs.append(run)
+            runs[futures[future]] = run
+        bar.close()
     table = report.build_report(results_dir, out_dir, paper_values)
     return ReproduceResult(tuple(runs), table, out_dir, exporter is not None)
 
