@@ -73,6 +73,7 @@ import statistics
 import sys
 import time
 from collections import deque
+from pathlib import Path
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
@@ -450,6 +451,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="peers on S1 only (pqlab still runs S1 x100)")
     parser.add_argument("--skip-ns", action="store_true", help="do not run ns.py")
+    parser.add_argument("--streaming-packets", type=float, default=1e8,
+                        help="packets of the streaming-mode memory run (default 1e8; 1e9 takes a few minutes)")
     args = parser.parse_args(argv)
     try:
         import simpy  # noqa: F401
@@ -495,8 +498,20 @@ def main(argv=None):
     print_table(BIG, rows_big)
     print(f"\nequal EF and BE delays (|diff| <= {TOL_S:g} s) and drop counts: "
           f"{'PASS' if ok_1 and ok_big else 'FAIL'} (every peer run above)")
+    print("\nmemory: pqlab's streaming mode on S1 (per-flow summaries, no per-packet arrays):")
+    _engine_benchmark().bench_streaming(1e7 if args.quick else args.streaming_packets)
     print(f"total benchmark time {time.perf_counter() - t_start:.0f} s")
     return 0 if ok_1 and ok_big else 1
+
+
+def _engine_benchmark():
+    """benchmarks/engine.py, imported by path (benchmarks/ is not a package): one streaming benchmark."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pqlab_engine_benchmark", Path(__file__).with_name("engine.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 if __name__ == "__main__":
