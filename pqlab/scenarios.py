@@ -200,3 +200,180 @@ def full_units(*, k: int, particle_bytes: int = 512, n_ef_samples: int = 10_000,
     check_int("k", k, 1, 100)
     return pq_experiment(be_payload_bytes=k * particle_bytes - UDP_IP_HEADER_BYTES, n_ef_samples=n_ef_samples,
                          name=f"full_units(k={k})", **kw)
+
+
+# --------------------------------------------------------------------------- TF-TANT: PQ vs WFQ, the slides
+#
+# The TF-TANT test page "Priority Queuing and Weighted Fair Queuing for the support
+# of EF traffic" (Dec. 1999) and the slides "Delay and Delay Variation Measurements
+# in a Differentiated Services Test Network" (T. Ferrari). Their readings, stated once:
+#
+# * EF "packet size" 64..1518 bytes are SmartBits Ethernet frames: IP = frame - 18
+#   (:func:`ef_ip_bytes`), the EF rate of 300 kbit/s counts frames (as the GLOBECOM presets).
+# * BE "2.0 Mbps, 200 packs/sec, 1000 bytes per packet" is inconsistent
+#   (200 x 1000 B x 8 = 1.6 Mbit/s). Read as one CBR stream of 1000-byte IP packets
+#   totalling 2.0 Mbit/s (250 packets/s); the slides: "1 stream per PHB". Either reading
+#   keeps the BE queue backlogged on the 2 Mbit/s ATM line (a 1000-byte packet takes
+#   22 cells, 4.664 ms), so the schedule does not depend on which one is taken.
+# * The EF service rate (400 kbit/s) is the WFQ weight of the EF queue, itself a WFQ
+#   queue, under WFQ; the BE queue is a WFQ queue weighted with the remaining
+#   bandwidth (line rate - EF service rate, 1.6 Mbit/s). Under PQ it is the policing
+#   rate of the priority queue (IOS default burst of 200 ms).
+# * EF queue limit 10 packets, tx-ring-limit 5 particles of 512 bytes (stated); BE
+#   queue limit 64 (not stated: the GLOBECOM test bed's WFQ queue).
+# * The path outside the C7200 is not described by the TF-TANT pages: :func:`paper_path`
+#   (it adds the same to both schedulers, so their difference does not depend on it).
+
+from .model import Queue  # noqa: E402  (appended section: the TF-TANT nodes build their own queues)
+
+#: TF-TANT EF stream: 300 kbit/s of frames.
+TFTANT_EF_RATE_BPS = 300e3
+#: TF-TANT PQ-vs-WFQ page: "service rate of EF queue: 400 Kbps (constant)".
+TFTANT_EF_SERVICE_RATE_BPS = 400e3
+#: TF-TANT BE profile: 2.0 Mbit/s of 1000-byte packets (the reading above).
+TFTANT_BE_RATE_BPS = 2.0e6
+TFTANT_BE_IP_BYTES = 1000
+#: The page's stated (inconsistent) BE packet rate, packets/s.
+TFTANT_BE_PACKET_RATE_STATED = 200.0
+#: EF queue limit (packets) and BE queue limit (not stated; the GLOBECOM test bed's 64).
+TFTANT_EF_QUEUE_LIMIT = 10
+TFTANT_BE_QUEUE_LIMIT = 64
+#: EF frame sizes of the PQ-vs-WFQ page, bytes: 64 .. 1518 (every 64 bytes, and the MTU frame).
+TFTANT_FRAME_SIZES = (*range(64, 1519, 64), 1518)
+#: Schedulers of the EF queue.
+TFTANT_SCHEDULERS = ("pq", "wfq")
+
+
+def tftant_node(
+    scheduler: str = "pq",
+    *,
+    ef_service_rate_bps: float = TFTANT_EF_SERVICE_RATE_BPS,
+    be_weight_bps: float | None = None,
+    ring_limit_particles: int = 5,
+    ef_queue_limit: int = TFTANT_EF_QUEUE_LIMIT,
+) -> Node:
+    """The TF-TANT C7200 (2 Mbit/s ATM PVC, ring of 512-byte particles) with PQ or WFQ for EF.
+
+    Parameters
+    ----------
+    scheduler : {"pq", "wfq"}
+        ``"pq"``: queue 0 is the priority queue policed at ``ef_service_rate_bps``;
+        ``"wfq"``: queue 0 is a WFQ queue of weight ``ef_service_rate_bps``.
+    ef_service_rate_bps : float
+        EF service rate, bit/s (> 0; the page: 400 kbit/s).
+    be_weight_bps : float, optional
+        WFQ weight of the BE queue (queue 1), bit/s; default the remaining bandwidth
+        ``line rate - ef_service_rate_bps`` (1.6 Mbit/s), or the whole line rate if the
+        EF service rate is not below it.
+    ring_limit_particles : int
+        tx-ring-limit, particles (>= 1; the page: 5).
+    ef_queue_limit : int
+        EF queue limit, packets (>= 1; the page: 10).
+
+    Returns
+    -------
+    Node
+    """
+    check_choice("scheduler", scheduler, TFTANT_SCHEDULERS)
+    line = 2e6
+    rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
+    if be_weight_bps is None:
+        be_weight_bps = line - rate if rate < line else line
+    be_weight = check_real("be_weight_bps", be_weight_bps, 0.0, strict_minimum=True)
+    limit = check_int("ef_queue_limit", ef_queue_limit, 1, 10_000_000)
+    if scheduler == "pq":
+        ef_queue = Queue("priority", limit, police_rate_bps=rate)
+    else:
+        ef_queue = Queue("wfq", limit, weight_bps=rate)
+    return Node(line, "atm-aal5", ring_limit_particles, 512,
+                (ef_queue, Queue("wfq", TFTANT_BE_QUEUE_LIMIT, weight_bps=be_weight)))
+
+
+def pq_vs_wfq(
+    *,
+    scheduler: str = "pq",
+    ef_frame_bytes: int = 1024,
+    ef_service_rate_bps: float = TFTANT_EF_SERVICE_RATE_BPS,
+    ef_rate_bps: float = TFTANT_EF_RATE_BPS,
+    be_rate_bps: float = TFTANT_BE_RATE_BPS,
+    be_ip_bytes: int = TFTANT_BE_IP_BYTES,
+    n_be_streams: int = 1,
+    with_be: bool = True,
+    ring_limit_particles: int = 5,
+    be_weight_bps: float | None = None,
+    n_ef_samples: int = 10_000,
+    warmup_s: float = 2.0,
+    path: PathModel | None = None,
+) -> Scenario:
+    """TF-TANT PQ-vs-WFQ test (and the slides' variants): one EF CBR stream behind CBR BE.
+
+    Parameters
+    ----------
+    scheduler : {"pq", "wfq"}
+        Scheduling of the EF queue (:func:`tftant_node`).
+    ef_frame_bytes : int
+        EF frame size, bytes (IP length = frame - 18; the page: 64..1518).
+    ef_service_rate_bps : float
+        WFQ weight (``"wfq"``) or policing rate (``"pq"``) of the EF queue, bit/s.
+    ef_rate_bps : float
+        EF rate, bit/s of frames (300 kbit/s).
+    be_rate_bps : float
+        Total BE rate, bit/s of IP packets (2.0 Mbit/s), split evenly over ``n_be_streams``.
+    be_ip_bytes : int
+        BE IP length, bytes (1000), one size for every BE packet.
+    n_be_streams : int
+        BE CBR streams (>= 1; the slides: one stream per PHB), flows 100...
+    with_be : bool
+        False: the EF stream alone (the slides' "without best effort traffic").
+    ring_limit_particles : int
+        tx-ring-limit, particles (5).
+    be_weight_bps : float, optional
+        WFQ weight of the BE queue (default: the remaining bandwidth, :func:`tftant_node`).
+    n_ef_samples : int
+        EF packets measured after the warm-up (the papers: 10,000).
+    warmup_s : float
+        Seconds before the measurement window (the BE queue is backlogged within 1 s).
+    path : PathModel, optional
+        Defaults to :func:`paper_path`.
+
+    Returns
+    -------
+    Scenario
+    """
+    if not isinstance(with_be, bool):
+        raise ValueError(f"with_be must be True or False, got {with_be!r}")
+    node = tftant_node(scheduler, ef_service_rate_bps=ef_service_rate_bps, be_weight_bps=be_weight_bps,
+                       ring_limit_particles=ring_limit_particles)
+    n_samples = check_int("n_ef_samples", n_ef_samples, 1, 10_000_000_000)
+    ef_rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
+    be_rate = check_real("be_rate_bps", be_rate_bps, 0.0, strict_minimum=True)
+    be_ip = check_int("be_ip_bytes", be_ip_bytes, 1, 65_535)
+    n_be = check_int("n_be_streams", n_be_streams, 1, 10_000)
+    warmup = check_real("warmup_s", warmup_s, 0.0)
+    streams = [_ef_stream(ef_rate, ef_frame_bytes, REFERENCE_FLOW)]
+    if with_be:
+        streams += [CBRStream(be_rate / n_be, Deterministic(be_ip), queue=BE_QUEUE, flow=FIRST_BE_FLOW + k)
+                    for k in range(n_be)]
+    return Scenario(
+        node=node,
+        streams=tuple(streams),
+        duration_s=warmup + n_samples * ef_frame_bytes * 8 / ef_rate,
+        warmup_s=warmup,
+        path=paper_path() if path is None else path,
+        name=(f"pq_vs_wfq(scheduler={scheduler!r}, ef_frame_bytes={ef_frame_bytes}, "
+              f"ef_service_rate_bps={float(ef_service_rate_bps):g}, ring={ring_limit_particles}, with_be={with_be})"),
+    )
+
+
+def tftant_star(*, star: float, ef_frame_bytes: int = 1024, ef_rate_bps: float = TFTANT_EF_RATE_BPS,
+                **kw) -> Scenario:
+    """TF-TANT slides, "EF queue service rate": WFQ with EF weight ``star x ef_rate_bps``.
+
+    STAR (service-to-arrival ratio) = EF service rate / EF arrival rate, the slides'
+    range [1, 5]; the BE weight is the remaining bandwidth (:func:`tftant_node`).
+    Other keywords go to :func:`pq_vs_wfq`.
+    """
+    s = check_real("star", star, 0.0, strict_minimum=True)
+    rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
+    return pq_vs_wfq(scheduler="wfq", ef_frame_bytes=ef_frame_bytes, ef_service_rate_bps=s * rate,
+                     ef_rate_bps=rate, **kw)
