@@ -60,7 +60,7 @@ def test_fig7_aggregation_degrees_and_distributions(fig7):
 def test_common_be_gives_the_same_be_traffic_at_every_a():
     def be_packets(rate, common):
         sc = scenarios.aggregation(ref_rate_bps=rate, n_ef_samples=30)
-        sc = agg._common_be(sc) if common else sc
+        sc = agg.be_streams_first(sc) if common else sc
         ds = simulate(sc, seed=5)
         be = ds["queue"].values == scenarios.BE_QUEUE
         keep = ds["arrival"].values[be] < 2.0  # both scenarios run at least this long

@@ -130,7 +130,7 @@ CCDF_DISTANCE_THRESHOLD = 0.05
 # --------------------------------------------------------------------------- helpers
 
 
-def _common_be(sc: Scenario) -> Scenario:
+def be_streams_first(sc: Scenario) -> Scenario:
     """The same scenario with the BE streams generated first (common random numbers)."""
     be = be_streams(sc)
     other = [s for s in sc.streams if s.queue != BE_QUEUE]
@@ -146,7 +146,7 @@ def _unit_s(sc: Scenario) -> float:
     return line_time_s(EF_IP_BYTES, sc.node.framing, sc.node.line_rate_bps)
 
 
-def _trend(values: np.ndarray, x) -> tuple[float, float, bool]:
+def trend(values: np.ndarray, x) -> tuple[float, float, bool]:
     """Per-seed least-squares slope of ``values (point, seed)`` against ``x``: mean, CI half-width, holds."""
     x = np.asarray(x, dtype=float)
     slopes = np.array([np.polyfit(x, values[:, s], 1)[0] for s in range(values.shape[1])])
@@ -175,7 +175,7 @@ def _pooled_frequency(samples: np.ndarray, bin_width: float, n_bins: int) -> np.
     return out
 
 
-def _pooled_frequencies(samples: np.ndarray, bin_width: float) -> tuple[np.ndarray, np.ndarray]:
+def pooled_frequencies(samples: np.ndarray, bin_width: float) -> tuple[np.ndarray, np.ndarray]:
     """Bins ``[k w, (k+1) w)`` from 0 past the largest sample, and each point's frequency pooled over seeds.
 
     ``samples`` is ``(point, seed, sample)``; returns the left bin edges and a
@@ -310,7 +310,7 @@ def _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, comm
     scenarios_, a_values, n_streams, runs = [], [], [], []
     for rate in rates:
         sc = aggregation(ref_rate_bps=rate, ef_aggregate_bps=aggregate, n_ef_samples=n)
-        sc = _common_be(sc) if common_be else sc
+        sc = be_streams_first(sc) if common_be else sc
         ef = _ef_rates_bps(sc)
         a_values.append(metrics.aggregation_degree(ef))
         n_streams.append(ef.size)
@@ -441,7 +441,7 @@ def globecom01_fig7(
                        {**s, "long_name": "99th percentile of one-way delay"})
     add_mean_ci(ds, ("delay_mean", "delay_std", "delay_p99"))
     width = width_u * unit
-    edges, freq = _pooled_frequencies(delay, width)
+    edges, freq = pooled_frequencies(delay, width)
     ds = ds.assign_coords(delay_bin=("delay_bin", edges,
                                      {"units": "s", "long_name": f"left edge of {width_u:g}-unit delay bins"}))
     ds["frequency"] = (("aggregation_degree", "delay_bin"), freq,
@@ -456,7 +456,7 @@ def globecom01_fig7(
                                  for i in range(delay.shape[0])]),
                        {"units": "1", "long_name": "P(D > d) per seed"})
     a = ds["aggregation_degree"].values
-    slope, half, holds = _trend(ds["delay_std"].values, a)
+    slope, half, holds = trend(ds["delay_std"].values, a)
     hi, lo = int(np.argmax(a)), int(np.argmin(a))
     distance = float(np.max(np.abs(ds["ccdf"].values[hi] - ds["ccdf"].values[lo])))
     seed_distance = [float(np.max(np.abs(ds["ccdf_seed"].values[lo, j] - ds["ccdf_seed"].values[lo, k])))
@@ -525,7 +525,7 @@ def globecom01_tab3(
         ds["mtu_delay_mean"] = ("seed", ref["delay_mean"][0],
                                 {"units": "s",
                                  "long_name": "mean one-way delay with deterministic 1500-byte BE packets"})
-    slope, half, holds = _trend(ds["delay_mean"].values, ds["aggregation_degree"].values)
+    slope, half, holds = trend(ds["delay_mean"].values, ds["aggregation_degree"].values)
     ds.attrs = _attrs(
         "globecom01_tab3", scs, seeds_, common_be,
         "GLOBECOM'01 Table III: mean EF one-way delay vs Aggregation Degree (stand-in BE sizes)",
@@ -601,7 +601,7 @@ def long_ipdv_vs_a(
     _add_per_run(ds, runs, dims, "be_kept_mean_bytes")
     add_mean_ci(ds, [*per_run, "fraction_below_unit", "be_kept_mean_bytes"])
     width = width_u * unit
-    edges, freq = _pooled_frequencies(jitter, width)
+    edges, freq = pooled_frequencies(jitter, width)
     ds = ds.assign_coords(ipdv_bin=("ipdv_bin", edges,
                                     {"units": "s", "long_name": f"left edge of {width_u:g}-unit |IPDV| bins"}))
     smoothed, is_peak = np.zeros_like(freq), np.zeros(freq.shape, dtype=bool)
@@ -634,8 +634,8 @@ def long_ipdv_vs_a(
                                 {"units": "s",
                                  "long_name": "max |IPDV| with deterministic 1500-byte BE packets, A = 0"})
     a = ds["aggregation_degree"].values
-    jm_slope, jm_half, jm_holds = _trend(ds["jitter_mean"].values, a)
-    fb_slope, fb_half, fb_holds = _trend(ds["fraction_below_unit"].values, a)
+    jm_slope, jm_half, jm_holds = trend(ds["jitter_mean"].values, a)
+    fb_slope, fb_half, fb_holds = trend(ds["fraction_below_unit"].values, a)
     ds.attrs = _attrs(
         "long_ipdv_vs_a", scs, list(coords["seed"][1]), common_be,
         "Long version Sec. 6.2: IPDV of the reference stream vs Aggregation Degree (stand-in BE sizes)",
@@ -694,7 +694,7 @@ def long_fig7_tab3(
     scs, runs = [], []
     for f in frames:
         sc = ef_frame_size(ef_frame_bytes=f, n_ef_samples=n)
-        sc = _common_be(sc) if common_be else sc
+        sc = be_streams_first(sc) if common_be else sc
         scs.append(sc)
         runs.append([_run(sc, s) for s in seeds])
     unit = _unit_s(scs[0])
@@ -724,7 +724,7 @@ def long_fig7_tab3(
                                                                    f"{width_u:g}-unit interval"})
     _add_per_run(ds, runs, dims, "be_kept_mean_bytes")
     add_mean_ci(ds, ("jitter_std", "ipdv_std", "jitter_mean", "mode_fraction", "be_kept_mean_bytes"))
-    edges, freq = _pooled_frequencies(jitter, width)
+    edges, freq = pooled_frequencies(jitter, width)
     ds = ds.assign_coords(ipdv_bin=("ipdv_bin", edges,
                                     {"units": "s", "long_name": f"left edge of {width_u:g}-unit |IPDV| intervals"}))
     ds["frequency"] = (("ef_frame_bytes", "ipdv_bin"), freq,
@@ -733,7 +733,7 @@ def long_fig7_tab3(
         ref = _mtu_runs(n, seeds, frames)
         ds["mtu_jitter_std"] = (dims, ref["jitter_std"],
                                 {"units": "s", "long_name": "std of |IPDV| with deterministic 1500-byte BE packets"})
-    slope, half, holds = _trend(ds["jitter_std"].values, frames)
+    slope, half, holds = trend(ds["jitter_std"].values, frames)
     be = be_streams(scs[0])
     ds.attrs = _attrs(
         "long_fig7_tab3", scs, seeds, common_be,
