@@ -1,0 +1,63 @@
+"""The teaching lab: pqlab.lab's self-checks and redraw, and every lab notebook headless under papermill."""
+
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure  # noqa: E402
+
+from pqlab import lab, paths  # noqa: E402
+
+LAB_NOTEBOOKS = sorted((paths.NOTEBOOKS / "lab").glob("*.ipynb"))
+
+
+def test_compare_right_wrong_none():
+    assert lab.compare(1.0, 1.0) == lab.RIGHT
+    assert lab.compare(1.02, 1.0, rel_tol=0.03) == lab.RIGHT
+    assert lab.compare(1.5, 1.0, rel_tol=0.03) == lab.NOT_YET
+    assert lab.compare(None, 1.0) == lab.NO_ANSWER
+
+
+def test_check_uses_the_computed_answer(capsys):
+    assert lab.check("01.2", None) == lab.NO_ANSWER
+    assert lab.check("01.2", lab.expected("01.2")) == lab.RIGHT
+    assert lab.expected("01.2") == 7  # the papers' 7-particle overshoot
+    assert lab.check("01.1", lab.expected("01.1") + 1.0) == lab.NOT_YET
+    assert "right" in capsys.readouterr().out
+
+
+def test_bad_answer_and_exercise_raise():
+    with pytest.raises(ValueError, match="answer"):
+        lab.compare("7", 7.0)
+    with pytest.raises(ValueError, match="exercise"):
+        lab.check("99.9", 1.0)
+
+
+def test_redraw_returns_a_figure():
+    fig = lab.redraw(n_ef_samples=300)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    fig = lab.redraw(n_ef_samples=300, scheduler="wfq", be_distribution="real")
+    assert isinstance(fig, Figure)
+
+
+@pytest.mark.parametrize("name, value", [("ring_limit_particles", 0), ("scheduler", "fifo"),
+                                         ("be_payload_bytes", -1), ("n_ef_streams", 0), ("n_ef_samples", 0)])
+def test_redraw_bad_input_names_the_parameter(name, value):
+    with pytest.raises(ValueError, match=name):
+        lab.redraw(**{name: value})
+
+
+def test_there_are_lab_notebooks():
+    assert LAB_NOTEBOOKS
+
+
+@pytest.mark.parametrize("notebook", LAB_NOTEBOOKS, ids=lambda p: p.name)
+def test_lab_notebook_runs_headless(notebook, tmp_path):
+    import papermill
+
+    papermill.execute_notebook(str(notebook), str(tmp_path / notebook.name),
+                               parameters={"interactive": False, "n_ef_samples": 500},
+                               cwd=str(Path(notebook).parent), progress_bar=False)
