@@ -82,7 +82,7 @@ def _reproduce(args) -> int:
     started = time.perf_counter()
     result = run_all(
         args.notebooks, quick=args.quick, out_dir=args.out, build_dir=args.build, seed=args.seed,
-        progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs,
+        progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs, site=not args.no_site,
     )
     print("Verdicts per artefact:")
     print(report.verdict_summary(result.report).to_string())
@@ -93,6 +93,8 @@ def _reproduce(args) -> int:
     if not result.runs:
         print("  (no notebooks found)")
     print(f"Report: {result.report_dir / 'report.md'} and report.html")
+    if result.site_index is not None:
+        print(f"Site: {result.site_index}")
     if not result.html_exported:
         print("(nbconvert not installed: executed notebooks not written as HTML)")
     for failure in result.failures:
@@ -123,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--paper-values", metavar="CSV", default=None,
                      help="the papers' values (default data/paper_values.csv)")
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rep.add_argument("--no-site", action="store_true", help="do not write the static HTML site (<out>/site/)")
     rep.add_argument("--jobs", type=int, default=None,
                      help="notebooks run at once, each in its own kernel (default: the number of cores)")
     rep.set_defaults(func=_reproduce)

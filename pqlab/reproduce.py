@@ -6,7 +6,8 @@ subfolders are skipped) into ``<build_dir>/notebooks/``, passing each the parame
 numbers with :func:`pqlab.report.record` into ``<build_dir>/results/``, which is emptied
 first so stale results never leak into the report. A notebook that fails does not stop
 the others; its name and failing cell are reported. Last, :func:`pqlab.report.build_report`
-writes ``report.md``, ``report.html`` and ``report.csv`` into the figures folder.
+writes ``report.md``, ``report.html`` and ``report.csv`` into the figures folder, and
+:func:`pqlab.site.build_site` a static HTML site of it into ``<figures folder>/site/``.
 
 The kernels run with ``MPLBACKEND=Agg`` and with the notebook's own folder as working
 directory; the paths passed to them are absolute.
@@ -27,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import paths, report
+from . import site as site_pages
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
@@ -93,12 +95,15 @@ class ReproduceResult:
         Folder of ``report.md``, ``report.html`` and ``report.csv``.
     html_exported : bool
         Whether nbconvert was available to write the executed notebooks as HTML.
+    site_index : pathlib.Path or None
+        The static site's ``index.html`` (None if not built).
     """
 
     runs: tuple[NotebookRun, ...]
     report: pd.DataFrame
     report_dir: Path
     html_exported: bool
+    site_index: Path | None = None
 
     @property
     def status(self) -> dict[str, str]:
@@ -175,6 +180,7 @@ def run_all(
     progress: bool = True,
     paper_values=None,
     jobs: int | None = None,
+    site: bool = True,
 ) -> ReproduceResult:
     """Execute the notebooks with papermill and build the report.
 
@@ -198,6 +204,9 @@ def run_all(
     jobs : int, optional
         Notebooks executed at once, each in its own kernel (default: the number
         of cores). Results do not depend on it.
+    site : bool
+        Also write the static HTML site (:func:`pqlab.site.build_site`) into
+        ``<out_dir>/site/``.
 
     Returns
     -------
@@ -233,7 +242,9 @@ def run_all(
             runs[futures[future]] = run
         bar.close()
     table = report.build_report(results_dir, out_dir, paper_values)
-    return ReproduceResult(tuple(runs), table, out_dir, exporter is not None)
+    index = (site_pages.build_site(table, out_dir, build_dir / "html", out_dir / "site", results_dir=results_dir)
+             if site else None)
+    return ReproduceResult(tuple(runs), table, out_dir, exporter is not None, index)
 
 
 def run_notebook(source: Path, executed_dir: Path, parameters: dict) -> NotebookRun:

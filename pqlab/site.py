@@ -1,0 +1,519 @@
+"""A static HTML site of the paper-vs-reproduced report.
+
+:func:`build_site` writes ``<out_dir>/index.html`` (the verdict counts of every
+artefact, grouped by source document, each linked to its section), one page per
+source document (GLOBECOM'01, its long version, each TF-TANT document, and pqlab's own
+"analysis": the measurement path and the gap notebook) holding, for each artefact, its
+figures, the papers' statements, our numbers and the explanations, and links to the
+executed notebooks rendered as HTML.
+
+The site is self-contained: figures are copied into ``figures/``, the notebooks into
+``notebooks/`` (with the CDN scripts nbconvert adds removed, so they open offline) and
+the style sheet is ``style.css``. It uses no JavaScript and no external resources and
+works opened from disk (``file://``) or served by any static server.
+
+The document of an artefact comes from its id prefix (:data:`DOCUMENTS`); an unknown
+``tftant_<x>_`` prefix gets its own TF-TANT page, and anything else is placed by its
+``source`` column, or on an "other" page.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import pandas as pd
+
+from . import report
+
+#: Marks a folder written by :func:`build_site`; only such a folder is ever replaced.
+MARKER = ".pqlab-site"
+
+
+@dataclass(frozen=True)
+class Document:
+    """A source document: its page, title, full reference and which artefacts it holds."""
+
+    key: str
+    title: str
+    reference: str
+    prefixes: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
+    source_starts: tuple[str, ...] = ()
+
+    @property
+    def page(self) -> str:
+        return f"{self.key}.html"
+
+    def holds(self, artefact: str) -> bool:
+        return artefact in self.ids or artefact.startswith(self.prefixes)
+
+
+#: The source documents, in the order the site lists them.
+DOCUMENTS = (
+    Document(
+        "globecom01", "GLOBECOM'01",
+        "T. Ferrari, G. Pau, C. Raffaelli, \u201cMeasurement-based analysis of delay in priority "
+        "queuing\u201d, IEEE GLOBECOM'01.",
+        prefixes=("globecom01_",), source_starts=("GLOBECOM",),
+    ),
+    Document(
+        "long", "Long version",
+        "T. Ferrari, G. Pau, C. Raffaelli, \u201cPriority queueing applied to expedited forwarding: "
+        "a measurement-based analysis\u201d, long version of the GLOBECOM'01 paper.",
+        prefixes=("long_",), source_starts=("long version", "derived from long version"),
+    ),
+    Document(
+        "tftant_wfq", "TF-TANT: PQ vs WFQ",
+        "TF-TANT test page \u201cPriority Queuing and Weighted Fair Queuing for the support of EF traffic\u201d.",
+        prefixes=("tftant_wfq_",), source_starts=("TF-TANT PQ vs WFQ",),
+    ),
+    Document(
+        "tftant_slides", "TF-TANT slides",
+        "TF-TANT slides \u201cDelay and Delay Variation Measurements in a Differentiated Services "
+        "Test Network\u201d (T. Ferrari).",
+        prefixes=("tftant_slides_",), source_starts=("TF-TANT slides",),
+    ),
+    Document(
+        "tftant_be", "TF-TANT: multiple BE streams",
+        "TF-TANT test page \u201cPQ performance with multiple BE streams in the background\u201d.",
+        prefixes=("tftant_be_",), source_starts=("TF-TANT test page 'PQ performance with multiple BE",),
+    ),
+    Document(
+        "analysis", "Analysis",
+        "pqlab's own analysis: the measurement path the papers describe, and the hypotheses that "
+        "explain the gap between the simulated node and the measurements.",
+        prefixes=("gap_", "path_"), ids=("gap", "path"),
+    ),
+)
+_OTHER = Document("other", "Other", "Artefacts of no known source document.")
+
+_STYLE = """
+:root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa; --accent: #0b5cad; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
+header { background: #24292f; color: #fff; padding: 0.6em 2em; }
+header a { color: #fff; text-decoration: none; margin-right: 1.2em; white-space: nowrap; }
+header a.here { border-bottom: 2px solid #fff; }
+header .brand { font-weight: 600; margin-right: 2em; }
+main { max-width: 1280px; margin: 0 auto; padding: 1em 2em 3em; }
+h1 { font-size: 1.6em; margin: 0.6em 0 0.2em; }
+h2 { font-size: 1.3em; margin: 1.6em 0 0.4em; padding-bottom: 0.2em; border-bottom: 1px solid var(--line); }
+h3 { font-size: 1.05em; margin: 1.2em 0 0.4em; }
+a { color: var(--accent); }
+p.lead, p.note { color: var(--muted); margin: 0.3em 0 1em; }
+table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.9em; }
+th, td { border: 1px solid var(--line); padding: 0.3em 0.55em; vertical-align: top; text-align: left; }
+th { background: var(--soft); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.zero { color: #b0b7bf; }
+tr.total td { font-weight: 600; background: var(--soft); }
+table.claims { width: 100%; table-layout: fixed; }
+table.claims td { overflow-wrap: anywhere; }
+table.claims col.claim { width: 13%; } table.claims col.statement { width: 27%; }
+table.claims col.value { width: 6.5%; } table.claims col.diff { width: 9%; }
+table.claims col.verdict { width: 8%; } table.claims col.explanation { width: 30%; }
+.source { display: block; color: var(--muted); font-size: 0.85em; margin-top: 0.25em; }
+.reproduced { background: #dff3e0; } .shape-only { background: #fff3c4; } .differs { background: #fbdcdc; }
+.missing { background: #eceff1; } .pqlab-only { background: #e1ebfb; }
+.badge { display: inline-block; padding: 0.05em 0.55em; border-radius: 1em; font-size: 0.85em;
+         margin: 0 0.3em 0.3em 0; border: 1px solid rgba(0,0,0,0.08); white-space: nowrap; }
+section.artefact { border-top: 3px solid var(--line); margin-top: 2.2em; padding-top: 0.2em; }
+section.artefact h2 { border: 0; margin-top: 0.5em; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.figures { display: flex; flex-wrap: wrap; gap: 1em; margin: 0.6em 0; }
+figure { margin: 0; border: 1px solid var(--line); padding: 0.5em; background: #fff; max-width: 100%; }
+figure img { display: block; max-width: 100%; width: 760px; height: auto; }
+figcaption { font-size: 0.85em; color: var(--muted); margin-top: 0.3em; }
+ul.files { margin: 0.3em 0; padding-left: 1.2em; }
+code, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.92em; }
+footer { color: var(--muted); font-size: 0.85em; border-top: 1px solid var(--line); margin-top: 3em; padding-top: 0.8em; }
+""".strip()
+
+# nbconvert's HTML loads require.js, MathJax and mermaid from a CDN: removed from the copies.
+_EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>", re.I | re.S)
+_EXTERNAL_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.I | re.S)
+_SCRIPT_BLOCK = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
+_CDN = re.compile(r"(?:https?:)?//cdn", re.I)
+
+
+@dataclass
+class _Artefact:
+    id: str
+    document: Document
+    rows: list[dict] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # source files, PNG first
+    links: list[str] = field(default_factory=list)  # their copies, relative to the site
+    notebooks: list[str] = field(default_factory=list)  # notebook names mentioning it
+
+    @property
+    def anchor(self) -> str:
+        return _anchor(self.id)
+
+    @property
+    def href(self) -> str:
+        return f"{self.document.page}#{self.anchor}"
+
+
+def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, results_dir=None) -> Path:
+    """Write the static HTML site of a report.
+
+    Parameters
+    ----------
+    report_table : pandas.DataFrame
+        The report, columns :data:`pqlab.report.REPORT_COLUMNS` (as returned by
+        :func:`pqlab.report.build_report`).
+    figures_dir : str or os.PathLike
+        Folder of the figures, ``<artefact id>.png`` or ``<artefact id>_<name>.png``
+        (with ``.pdf``, ``.csv`` or ``.md`` files of the same name). Used when
+        ``results_dir`` is not given or records no figure files.
+    html_dir : str or os.PathLike
+        Folder of the executed notebooks as HTML (``*.html``); may be absent.
+    out_dir : str or os.PathLike
+        The site's folder. Replaced if it holds an earlier site; created if absent.
+    results_dir : str or os.PathLike, optional
+        The run's results folder: the figure files it records per artefact
+        (:func:`pqlab.report.record_figure`) are used instead of matching file names.
+
+    Returns
+    -------
+    pathlib.Path
+        ``<out_dir>/index.html``.
+
+    Raises
+    ------
+    ValueError
+        If a report column is missing, or ``out_dir`` exists, is not empty and holds
+        no earlier site.
+    """
+    absent = [c for c in report.REPORT_COLUMNS if c not in report_table.columns]
+    if absent:
+        raise ValueError(f"report_table is missing columns {absent}")
+    out = _fresh_site_folder(Path(out_dir))
+    artefacts = _artefacts(report_table)
+    recorded = _recorded_figures(results_dir)
+    if recorded:
+        for artefact_id, files in recorded.items():
+            if artefact_id not in artefacts:
+                artefacts[artefact_id] = _Artefact(artefact_id, _document_of(artefact_id, []))
+            artefacts[artefact_id].files = files
+    else:
+        _match_figures(artefacts, Path(figures_dir))
+    _copy_figures(artefacts.values(), out / "figures")
+    notebooks = _copy_notebooks(Path(html_dir), out / "notebooks", artefacts.values())
+    documents = _documents(artefacts.values())
+
+    (out / "style.css").write_text(_STYLE + "\n", encoding="utf-8")
+    report_table.to_csv(out / "report.csv", index=False)
+    (out / "index.html").write_text(_index_page(report_table, documents, notebooks), encoding="utf-8")
+    for document, members in documents:
+        page = _document_page(document, members, documents, notebooks)
+        (out / document.page).write_text(page, encoding="utf-8")
+    return out / "index.html"
+
+
+# --------------------------------------------------------------------------- gathering
+
+
+def _fresh_site_folder(out: Path) -> Path:
+    if out.exists():
+        if not out.is_dir():
+            raise ValueError(f"site folder is a file: {out}")
+        if (out / MARKER).is_file():
+            shutil.rmtree(out)
+        elif any(out.iterdir()):
+            raise ValueError(f"site folder {out} is not empty and holds no pqlab site; not replacing it")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text("written by pqlab.site.build_site; replaced on every build\n", encoding="utf-8")
+    return out
+
+
+def _artefacts(table: pd.DataFrame) -> dict[str, _Artefact]:
+    rows: dict[str, list[dict]] = {}
+    for row in table.to_dict("records"):
+        rows.setdefault(str(row["artefact"]), []).append(row)
+    return {a: _Artefact(a, _document_of(a, [r["source"] for r in rs]), rs) for a, rs in rows.items()}
+
+
+def _document_of(artefact: str, sources: list) -> Document:
+    for document in DOCUMENTS:
+        if document.holds(artefact):
+            return document
+    match = re.match(r"tftant_([A-Za-z0-9]+)_", artefact)
+    if match:
+        name = match.group(1)
+        return Document(f"tftant_{name.lower()}", f"TF-TANT: {name}", f"TF-TANT document \u201c{name}\u201d.",
+                        prefixes=(f"tftant_{name}_",))
+    for source in sources:
+        text = str(source or "").strip()
+        for document in DOCUMENTS:
+            if document.source_starts and text.startswith(document.source_starts):
+                return document
+    return _OTHER
+
+
+def _recorded_figures(results_dir) -> dict[str, list[Path]]:
+    if results_dir is None or not Path(results_dir).is_dir():
+        return {}
+    found = report._figures(report.load_records(results_dir))
+    return {a: _png_first([Path(p) for p in files if Path(p).is_file()]) for a, files in found.items()}
+
+
+def _match_figures(artefacts: dict[str, _Artefact], figures_dir: Path) -> None:
+    """Give each artefact the files ``<id>.*`` / ``<id>_*.*`` of figures_dir (longest id wins)."""
+    if not figures_dir.is_dir():
+        return
+    ids = sorted(artefacts, key=len, reverse=True)
+    for png in sorted(figures_dir.glob("*.png")):
+        owner = next((a for a in ids if png.stem == a or png.stem.startswith(a + "_")), None)
+        if owner is None:
+            continue
+        siblings = [png.with_suffix(ext) for ext in (".pdf", ".csv", ".md")]
+        artefacts[owner].files += [png, *(s for s in siblings if s.is_file())]
+    for artefact in artefacts.values():
+        artefact.files = _png_first(artefact.files)
+
+
+def _png_first(files: list[Path]) -> list[Path]:
+    return sorted(files, key=lambda p: p.suffix.lower() != ".png")
+
+
+def _copy_figures(artefacts, target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    taken: dict[str, Path] = {}
+    for artefact in artefacts:
+        for source in artefact.files:
+            name = _safe_name(source.name)
+            if name in taken and taken[name] != source.resolve():
+                name = _safe_name(f"{artefact.id}-{source.name}")
+                k = 2
+                while name in taken:
+                    name, k = _safe_name(f"{artefact.id}-{k}-{source.name}"), k + 1
+            if name not in taken:
+                shutil.copyfile(source, target / name)
+                taken[name] = source.resolve()
+            artefact.links.append(f"figures/{quote(name)}")
+
+
+def _copy_notebooks(html_dir: Path, target: Path, artefacts) -> list[str]:
+    """Copy the notebooks (external scripts removed); note which artefacts each mentions."""
+    sources = sorted(html_dir.glob("*.html")) if html_dir.is_dir() else []
+    if not sources:
+        return []
+    target.mkdir(parents=True, exist_ok=True)
+    artefacts = list(artefacts)
+    names = []
+    for source in sources:
+        text = source.read_text(encoding="utf-8", errors="replace")
+        name = _safe_name(source.name)
+        (target / name).write_text(_offline(text), encoding="utf-8")
+        names.append(name)
+        for artefact in artefacts:
+            if _mentions(text, artefact.id):
+                artefact.notebooks.append(name)
+    return names
+
+
+def _offline(text: str) -> str:
+    """The notebook page without scripts and style sheets fetched from other sites."""
+    text = _EXTERNAL_SCRIPT.sub("", text)
+    text = _EXTERNAL_LINK.sub("", text)
+    return _SCRIPT_BLOCK.sub(lambda m: "" if _CDN.search(m.group(0)) else m.group(0), text)
+
+
+def _mentions(text: str, artefact: str) -> bool:
+    """Whether a notebook's HTML names the artefact id (quoted, if the id is a plain word)."""
+    word = re.escape(artefact)
+    if "_" in artefact:
+        return re.search(rf"(?<![A-Za-z0-9_]){word}(?![A-Za-z0-9])", text) is not None
+    quote_marks = r"(?:&quot;|&#34;|&#x27;|&#39;|\"|')"
+    return re.search(rf"{quote_marks}{word}{quote_marks}", text) is not None
+
+
+def _documents(artefacts) -> list[tuple[Document, list[_Artefact]]]:
+    grouped: dict[str, tuple[Document, list[_Artefact]]] = {}
+    for artefact in artefacts:
+        grouped.setdefault(artefact.document.key, (artefact.document, []))[1].append(artefact)
+    order = [d.key for d in DOCUMENTS]
+    keys = sorted(grouped, key=lambda k: (order.index(k) if k in order else len(order), k == "other", k))
+    return [(grouped[k][0], sorted(grouped[k][1], key=lambda a: a.id)) for k in keys]
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _esc(text) -> str:
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+def _anchor(artefact: str) -> str:
+    return "a-" + re.sub(r"[^A-Za-z0-9_-]", "-", artefact)
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+
+
+def _verdict_class(verdict: str) -> str:
+    return verdict.replace(" ", "-")
+
+
+def _page(title: str, here: str, documents, body: list[str]) -> str:
+    from . import __version__
+
+    nav = [f'<a class="brand{" here" if here == "index.html" else ""}" href="index.html">pqlab report</a>']
+    current = ' class="here"'
+    nav += [f'<a{current if here == d.page else ""} href="{d.page}">{_esc(d.title)}</a>' for d, _ in documents]
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{_esc(title)}</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n"
+        f"<header><nav>{''.join(nav)}</nav></header>\n<main>\n" + "\n".join(body)
+        + f"\n<footer>Written by pqlab {_esc(__version__)} (<code>pqlab reproduce</code>). "
+        "The full table: <a href=\"report.csv\">report.csv</a>.</footer>\n</main>\n</body>\n</html>\n"
+    )
+
+
+def _counts(rows: list[dict]) -> dict[str, int]:
+    counts = dict.fromkeys(report.VERDICTS, 0)
+    for row in rows:
+        counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
+    return counts
+
+
+def _count_cells(counts: dict[str, int]) -> str:
+    return "".join(
+        f'<td class="num{" " + _verdict_class(v) if counts.get(v) else " zero"}">{counts.get(v, 0)}</td>'
+        for v in report.VERDICTS
+    )
+
+
+def _badges(counts: dict[str, int]) -> str:
+    shown = [f'<span class="badge {_verdict_class(v)}">{_esc(v)}: {n}</span>' for v, n in counts.items() if n]
+    return "".join(shown) or '<span class="badge missing">no claims</span>'
+
+
+def _verdict_table(members: list[_Artefact], *, on_index: bool) -> str:
+    head = ("<tr><th>artefact</th><th class=\"num\">claims</th>"
+            + "".join(f"<th class=\"num\">{_esc(v)}</th>" for v in report.VERDICTS)
+            + "<th class=\"num\">figures</th></tr>")
+    body, total = [], dict.fromkeys(report.VERDICTS, 0)
+    for artefact in members:
+        counts = _counts(artefact.rows)
+        for v, n in counts.items():
+            total[v] = total.get(v, 0) + n
+        figures = sum(1 for p in artefact.files if p.suffix.lower() == ".png")
+        body.append(
+            f'<tr><td><a class="id" href="{_esc(artefact.href if on_index else "#" + artefact.anchor)}">'
+            f"{_esc(artefact.id)}</a></td><td class=\"num\">{len(artefact.rows)}</td>{_count_cells(counts)}"
+            f"<td class=\"num\">{figures}</td></tr>"
+        )
+    body.append(f'<tr class="total"><td>total</td><td class="num">{sum(total.values())}</td>'
+                f"{_count_cells(total)}<td class=\"num\">"
+                f"{sum(1 for a in members for p in a.files if p.suffix.lower() == '.png')}</td></tr>")
+    return "<table class=\"verdicts\">\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
+
+
+def _notebook_list(names: list[str], empty: str) -> str:
+    if not names:
+        return f"<p class=\"note\">{_esc(empty)}</p>"
+    items = "".join(f'<li><a href="notebooks/{quote(n)}">{_esc(Path(n).stem)}</a></li>' for n in names)
+    return f"<ul class=\"files\">{items}</ul>"
+
+
+_NO_NOTEBOOKS = ("No executed notebooks rendered as HTML were found (nbconvert missing, or no notebook "
+                 "ran): the notebooks are not part of this site.")
+
+
+def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
+    total = _counts(table.to_dict("records"))
+    body = [
+        f"<h1>{_esc(report._title())}</h1>",
+        f"<p class=\"lead\">{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
+        f"<p>{len(table)} claims over {table['artefact'].nunique()} artefacts: {_badges(total)}</p>",
+    ]
+    for document, members in documents:
+        body += [
+            f'<h2><a href="{document.page}">{_esc(document.title)}</a></h2>',
+            f"<p class=\"note\">{_esc(document.reference)}</p>",
+            _verdict_table(members, on_index=True),
+        ]
+    body += ["<h2>Executed notebooks</h2>",
+             _notebook_list(notebooks, _NO_NOTEBOOKS)]
+    return _page(report._title(), "index.html", documents, body)
+
+
+def _document_page(document: Document, members: list[_Artefact], documents, notebooks: list[str]) -> str:
+    used = sorted({n for a in members for n in a.notebooks})
+    body = [f"<h1>{_esc(document.title)}</h1>", f"<p class=\"lead\">{_esc(document.reference)}</p>",
+            _verdict_table(members, on_index=False), "<h3>Executed notebooks</h3>"]
+    if notebooks and not used:
+        body.append("<p class=\"note\">No notebook names these artefacts; all executed notebooks:</p>")
+        body.append(_notebook_list(notebooks, _NO_NOTEBOOKS))
+    else:
+        body.append(_notebook_list(used, _NO_NOTEBOOKS))
+    body += [_artefact_section(a) for a in members]
+    return _page(f"{document.title}: the papers' values and ours", document.page, documents, body)
+
+
+def _artefact_section(artefact: _Artefact) -> str:
+    parts = [f'<section class="artefact" id="{_esc(artefact.anchor)}">',
+             f"<h2>{_esc(artefact.id)}</h2>", f"<p>{_badges(_counts(artefact.rows))}</p>"]
+    images = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() == ".png"]
+    others = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() != ".png"]
+    if images:
+        parts.append('<div class="figures">')
+        for file, link in images:
+            parts.append(f'<figure><a href="{_esc(link)}"><img src="{_esc(link)}" '
+                         f'alt="{_esc(artefact.id)}: {_esc(file.name)}"></a>'
+                         f"<figcaption>{_esc(file.name)}</figcaption></figure>")
+        parts.append("</div>")
+    else:
+        parts.append("<p class=\"note\">No figure for this artefact.</p>")
+    if others:
+        parts.append("<p>Files: " + ", ".join(f'<a href="{_esc(link)}">{_esc(f.name)}</a>' for f, link in others)
+                     + "</p>")
+    if artefact.notebooks:
+        parts.append("<p>Notebooks: " + ", ".join(
+            f'<a href="notebooks/{quote(n)}">{_esc(Path(n).stem)}</a>' for n in artefact.notebooks) + "</p>")
+    if artefact.rows:
+        parts.append(_claims_table(artefact.rows))
+    else:
+        parts.append("<p class=\"note\">No claims recorded for this artefact.</p>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _claims_table(rows: list[dict]) -> str:
+    cols = ("<colgroup><col class=\"claim\"><col class=\"statement\"><col class=\"value\"><col class=\"value\">"
+            "<col class=\"value\"><col class=\"diff\"><col class=\"verdict\"><col class=\"explanation\"></colgroup>")
+    head = ("<tr><th>claim</th><th>the paper says</th><th class=\"num\">paper</th><th class=\"num\">ours</th>"
+            "<th>unit</th><th class=\"num\">difference</th><th>verdict</th><th>explanation</th></tr>")
+    body = []
+    for r in rows:
+        source = f'<span class="source">{_esc(r["source"])}</span>' if r["source"] else ""
+        body.append(
+            f"<tr><td><span class=\"id\">{_esc(r['quantity'])}</span></td>"
+            f"<td>{_esc(r['statement'])}{source}</td>"
+            f"<td class=\"num\">{_esc(report._number(_plain(r['paper value'])))}</td>"
+            f"<td class=\"num\">{_esc(report._ours_text(_plain(r['ours']), _plain(r['shape_ok'])))}</td>"
+            f"<td>{_esc(r['unit'])}</td>"
+            f"<td class=\"num\">{_esc(report._difference_text(_plain(r['difference']), _plain(r['difference %'])))}</td>"
+            f"<td class=\"{_verdict_class(str(r['verdict']))}\">{_esc(r['verdict'])}</td>"
+            f"<td>{_esc(r['explanation'])}</td></tr>"
+        )
+    return ("<table class=\"claims\">" + cols + "\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body)
+            + "\n</tbody>\n</table>")
+
+
+def _plain(value):
+    """NaN, None and pandas' NA as None; numbers as float; the rest unchanged."""
+    if value is None or value is pd.NA:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value

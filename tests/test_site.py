@@ -1,0 +1,324 @@
+"""The static HTML site: built from a small synthetic report, then checked in headless Chromium.
+
+The browser test serves the site with ``http.server`` on 127.0.0.1, crawls every link of
+every page (HTTP status via urllib, then each page loaded in Chromium through selenium
+and Debian's chromedriver), checks that every ``<img>`` decoded (``naturalWidth > 0``) and
+opens ``index.html`` once from disk (``file://``). It is skipped, with the reason, when
+Chromium, chromedriver or selenium is missing.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import tempfile
+import threading
+import urllib.error
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import matplotlib
+import pandas as pd
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from pqlab import report, site  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+PAPER = pd.DataFrame(
+    [
+        ["globecom01_fig3_1", "local_max_be_payload_1", "485", "bytes", "GLOBECOM'01 Fig. 3-1",
+         "local maxima at 485 & 1000 bytes <b>not bold</b>"],
+        ["globecom01_fig3_1", "sawtooth_shape", "", "-", "GLOBECOM'01 Sec. IV-A", "a saw-tooth shape"],
+        ["globecom01_tab4", "w_k1", "10.1", "ms", "GLOBECOM'01 Table IV", "W for k = 1"],
+        ["long_ipdv_vs_a", "mean_ipdv_a_0", "3.63", "ms", "long version Sec. 6.2", "mean IPDV 3.63 ms at A = 0"],
+        ["tftant_wfq_fig1", "pq_below_wfq", "", "-", "TF-TANT PQ vs WFQ page, comments on Fig. 1", "PQ beats WFQ"],
+        ["tftant_slides_ring", "ring_7", "7", "units", "TF-TANT slides 'Delay ...'", "7 particles"],
+        ["tftant_be_fig4", "two_modes", "", "-", "TF-TANT test page 'PQ performance with multiple BE streams'",
+         "two modes"],
+        ["path", "rtt_64_byte_packet", "2", "ms", "GLOBECOM'01 Sec. III", "RTT about 2 ms"],
+        ["odd id/with space", "x", "1", "ms", "somewhere else", "an artefact of no known document"],
+    ],
+    columns=list(report.PAPER_COLUMNS),
+)
+RESULTS = pd.DataFrame(
+    [
+        ["globecom01_fig3_1", "local_max_be_payload_1", 484.0, "bytes", "IP 512 bytes", None, 1],
+        ["globecom01_fig3_1", "sawtooth_shape", None, "-", "saw-tooth holds", True, 1],
+        ["globecom01_tab4", "w_k1", 8.0, "ms", "<script>alert(1)</script> lower than measured", False, 1],
+        ["long_ipdv_vs_a", "mean_ipdv_a_0", 3.7, "ms", "close", None, 2],
+        ["gap", "best_hypothesis", None, "-", "H7: store-and-forward hops", None, 1],
+    ],
+    columns=["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed"],
+)
+NOTEBOOK = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>03_aggregation</title>
+<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>
+<link rel="stylesheet" href="https://cdn.example.org/x.css">
+<script type="module">import m from "https://cdnjs.cloudflare.com/ajax/libs/mermaid/11.10.0/mermaid.esm.min.mjs";</script>
+</head><body><h1>Aggregation</h1><pre>record_claims(results_dir, &quot;long_ipdv_vs_a&quot;, claims)</pre></body></html>
+"""
+
+
+def _png(path: Path, colour: str) -> Path:
+    fig, ax = plt.subplots(figsize=(2, 1.5), dpi=50)
+    ax.plot([0, 1, 2], [0, 1, 0], color=colour)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+@pytest.fixture(scope="module")
+def table():
+    return report.compare(report._check_paper_values(PAPER, "PAPER"), RESULTS)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, table):
+    root = tmp_path_factory.mktemp("site")
+    figures, html_dir = root / "figures", root / "build" / "html"
+    figures.mkdir()
+    html_dir.mkdir(parents=True)
+    _png(figures / "globecom01_fig3_1.png", "C0")
+    (figures / "globecom01_fig3_1.pdf").write_bytes(b"%PDF-1.4 tiny")
+    _png(figures / "long_ipdv_vs_a_ccdf.png", "C1")
+    (html_dir / "03_aggregation.html").write_text(NOTEBOOK, encoding="utf-8")
+    index = site.build_site(table, figures, html_dir, figures / "site")
+    return index
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs, self.srcs, self.ids = [], [], set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag in ("a", "link") and attrs.get("href"):
+            self.hrefs.append(attrs["href"])
+        if tag in ("img", "script") and attrs.get("src"):
+            self.srcs.append(attrs["src"])
+
+
+def _parse(text: str) -> _Links:
+    parser = _Links()
+    parser.feed(text)
+    return parser
+
+
+def _pages(index: Path) -> list[Path]:
+    return sorted(index.parent.glob("*.html"))
+
+
+# --------------------------------------------------------------------------- without a browser
+
+
+def test_site_files_and_documents(built, table):
+    out = built.parent
+    assert built.name == "index.html"
+    names = {p.name for p in _pages(built)}
+    assert names == {"index.html", "globecom01.html", "long.html", "tftant_wfq.html", "tftant_slides.html",
+                     "tftant_be.html", "analysis.html", "other.html"}
+    assert (out / "style.css").is_file() and (out / "report.csv").is_file()
+    assert sorted(p.name for p in (out / "figures").iterdir()) == [
+        "globecom01_fig3_1.pdf", "globecom01_fig3_1.png", "long_ipdv_vs_a_ccdf.png"]
+    assert [p.name for p in (out / "notebooks").iterdir()] == ["03_aggregation.html"]
+    analysis = (out / "analysis.html").read_text()
+    assert 'id="a-gap"' in analysis and 'id="a-path"' in analysis
+    assert 'id="a-odd-id-with-space"' in (out / "other.html").read_text()
+
+
+def test_front_page_lists_every_artefact_with_a_link(built, table):
+    front = built.read_text()
+    links = _parse(front).hrefs
+    for artefact in table["artefact"].unique():
+        assert f">{site._esc(artefact)}</a>" in front
+        page = site._document_of(artefact, []).page if artefact != "odd id/with space" else "other.html"
+        assert f"{page}#{site._anchor(artefact)}" in links
+
+
+def test_text_is_escaped_and_there_is_no_script_or_external_resource(built):
+    globecom = (built.parent / "globecom01.html").read_text()
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in globecom and "485 &amp; 1000" in globecom
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in globecom
+    for page in [*_pages(built), built.parent / "style.css"]:
+        text = page.read_text()
+        assert "<script" not in text.lower(), page.name
+        assert "http://" not in text and "https://" not in text, page.name
+    notebook = (built.parent / "notebooks" / "03_aggregation.html").read_text()
+    assert "cdnjs" not in notebook and "cdn.example.org" not in notebook and "<h1>Aggregation</h1>" in notebook
+
+
+def test_document_page_has_statement_numbers_explanation_figure_and_notebook(built):
+    long_page = (built.parent / "long.html").read_text()
+    assert "mean IPDV 3.63 ms at A = 0" in long_page and "long version Sec. 6.2" in long_page
+    assert ">3.7<" in long_page and "+1.9 %" in long_page and ">close<" in long_page
+    assert 'src="figures/long_ipdv_vs_a_ccdf.png"' in long_page
+    assert 'href="notebooks/03_aggregation.html"' in long_page
+    globecom = (built.parent / "globecom01.html").read_text()
+    assert 'href="figures/globecom01_fig3_1.pdf"' in globecom
+    assert "shape holds" in globecom and 'class="differs"' in globecom
+
+
+def test_no_notebooks_is_said_and_recorded_figures_are_used(tmp_path, table):
+    figures, results = tmp_path / "figures", tmp_path / "results"
+    figures.mkdir()
+    png = _png(figures / "gap_table_iv.png", "C2")
+    _png(figures / "globecom01_fig3_1.png", "C3")  # stale: not recorded in this run
+    report.record_figure(results, "gap", [png])
+    index = site.build_site(table, figures, tmp_path / "no_html", tmp_path / "site", results_dir=results)
+    front = index.read_text()
+    assert "No executed notebooks" in front
+    assert 'src="figures/gap_table_iv.png"' in (tmp_path / "site" / "analysis.html").read_text()
+    assert "globecom01_fig3_1.png" not in (tmp_path / "site" / "globecom01.html").read_text()
+    # rebuilt in place; a folder that holds something else is not replaced
+    assert site.build_site(table, figures, tmp_path / "no_html", tmp_path / "site") == index
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "keep.txt").write_text("mine")
+    with pytest.raises(ValueError, match="holds no pqlab site"):
+        site.build_site(table, figures, tmp_path / "no_html", tmp_path / "other")
+    with pytest.raises(ValueError, match="missing columns"):
+        site.build_site(table.drop(columns=["verdict"]), figures, tmp_path, tmp_path / "site")
+
+
+# --------------------------------------------------------------------------- in Chromium
+
+
+def _browser_missing() -> str | None:
+    if not CHROMIUM.is_file():
+        return f"{CHROMIUM} not installed (apt-get install chromium chromium-driver)"
+    if not CHROMEDRIVER.is_file():
+        return f"{CHROMEDRIVER} not installed (apt-get install chromium-driver)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium not installed (pip install -e '.[test]')"
+    return None
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(built):
+    handler = functools.partial(_QuietHandler, directory=str(built.parent))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _browser_missing()
+    if reason:
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ.setdefault("SE_AVOID_STATS", "true")
+    profile = tempfile.mkdtemp(prefix="pqlab-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1400,2000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+_IMAGES = "return Array.from(document.images).map(i => [i.getAttribute('src'), i.complete, i.naturalWidth]);"
+_HREFS = "return Array.from(document.querySelectorAll('a[href]')).map(a => a.href);"
+
+
+def _check_page_in_browser(driver, url: str) -> list[str]:
+    driver.get(url)
+    assert driver.execute_script("return document.readyState") == "complete", url
+    images = driver.execute_script(_IMAGES)
+    bad = [(src, complete, width) for src, complete, width in images if not complete or width <= 0]
+    assert not bad, f"{url}: images that did not load: {bad}"
+    return images
+
+
+def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, server, browser, table, tmp_path):
+    seen, queue, images, checked_fragments = set(), [server + "index.html"], 0, 0
+    while queue:
+        url = queue.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        assert _status(url) == 200, f"{url} does not load"
+        if not url.endswith(".html") or "/notebooks/" in url:
+            continue
+        with urllib.request.urlopen(url, timeout=10) as response:
+            text = response.read().decode("utf-8")
+        links = _parse(text)
+        for ref in [*links.hrefs, *links.srcs]:
+            target = urljoin(url, ref)
+            assert target.startswith(server), f"{url} links outside the site: {ref}"
+            page, fragment = urldefrag(target)
+            if fragment:
+                with urllib.request.urlopen(page, timeout=10) as response:
+                    ids = _parse(response.read().decode("utf-8")).ids
+                assert fragment in ids, f"{url}: no element #{fragment} in {page}"
+                checked_fragments += 1
+            queue.append(page)
+        # in the browser: the page renders, every image decoded, every link stays in the site
+        images += len(_check_page_in_browser(browser, url))
+        hrefs = browser.execute_script(_HREFS)
+        assert hrefs and all(h.startswith(server) for h in hrefs), url
+        assert "404" not in browser.title and browser.title, url
+        name = urlsplit(url).path.strip("/").replace("/", "_")
+        assert browser.save_screenshot(str(tmp_path / f"{name}.png")), url
+    pages = {urlsplit(u).path for u in seen}
+    for document in ("globecom01", "long", "tftant_wfq", "tftant_slides", "tftant_be", "analysis", "other"):
+        assert f"/{document}.html" in pages
+    assert {"/figures/globecom01_fig3_1.png", "/figures/globecom01_fig3_1.pdf",
+            "/notebooks/03_aggregation.html", "/style.css", "/report.csv"} <= pages
+    assert images >= 2 and checked_fragments >= table["artefact"].nunique()
+    # the notebook copy loads in the browser too (its CDN scripts were removed)
+    browser.get(server + "notebooks/03_aggregation.html")
+    assert browser.find_element("tag name", "h1").text == "Aggregation"
+    # every artefact's section is in the DOM the browser built
+    browser.get(server + "index.html")
+    listed = {a.text for a in browser.find_elements("css selector", "table.verdicts a.id")}
+    assert listed == set(table["artefact"])
+
+
+def test_site_opens_from_disk(built, browser):
+    page = built.parent / "long.html"
+    images = _check_page_in_browser(browser, page.as_uri())
+    assert len(images) == 1
+    browser.get(built.as_uri())
+    hrefs = browser.execute_script(_HREFS)
+    assert hrefs and all(h.startswith("file://") for h in hrefs)
+    for href in hrefs:
+        assert Path(urllib.request.url2pathname(urlsplit(urldefrag(href)[0]).path)).is_file(), href
+    assert "pqlab" in browser.title
