@@ -290,6 +290,16 @@ def _per_seed(raw: xr.Dataset, name: str, scale: float, unit: str, long_name: st
 # --------------------------------------------------------------------------- tftant_wfq_fig1
 
 
+def _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps):
+    """Validate the size-sweep arguments of Figs. 1 and 5; return them, the WFQ node and the sweep."""
+    n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
+    seeds = check_seeds(seeds)
+    frames = sorted(_check_frames("frame_sizes", frame_sizes))
+    rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
+    node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
+    return n, seeds, frames, rate, node, _size_sweep(tuple(frames), tuple(seeds), n, rate)
+
+
 def tftant_wfq_fig1(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -325,12 +335,7 @@ def tftant_wfq_fig1(
         ``check_frame``); the test conditions as scalars; the page's values ``paper_max_gain``
         (ms), ``paper_gap_1024``, ``paper_gap_1518`` (BE tx times).
     """
-    n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
-    seeds = check_seeds(seeds)
-    frames = sorted(_check_frames("frame_sizes", frame_sizes))
-    rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
-    node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
-    raw = _size_sweep(tuple(frames), tuple(seeds), n, rate)
+    n, seeds, frames, rate, node, raw = _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps)
     dims = ("scheduler", "ef_frame_bytes", "seed")
     ds = xr.Dataset(
         {
@@ -517,12 +522,7 @@ def tftant_wfq_fig5(
         ``ipdv_mean``/``ipdv_ci`` over seeds; ``ipdv_max_be_tx`` (BE tx times); scalars as
         :func:`tftant_wfq_fig1`.
     """
-    n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
-    seeds = check_seeds(seeds)
-    frames = sorted(_check_frames("frame_sizes", frame_sizes))
-    rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
-    node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
-    raw = _size_sweep(tuple(frames), tuple(seeds), n, rate)
+    n, seeds, frames, rate, node, raw = _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps)
     dims = ("scheduler", "ef_frame_bytes", "seed")
     ds = xr.Dataset(
         {
