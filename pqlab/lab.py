@@ -37,7 +37,7 @@ __all__ = [
     "RIGHT", "NOT_YET", "NO_ANSWER",
     "Exercise", "EXERCISES", "expected", "check", "compare",
     "lab_node", "lab_scenario", "ef_delays", "table_iv_bound_s", "redraw", "timed_redraw",
-    "controls", "interactive_redraw",
+    "controls", "RedrawPanel", "interactive_redraw",
     "ring_trace", "max_ring_particles", "mean_delay_vs_payload", "cobham_experiment",
     "playout_buffer_units", "aggregation_run",
 ]
@@ -250,32 +250,100 @@ def timed_redraw(fig=None, **kw):
 
 
 def controls(**defaults) -> dict:
-    """ipywidgets controls for :func:`redraw`, keyed by parameter (values from :data:`DEFAULTS`)."""
+    """ipywidgets controls for :func:`redraw`, keyed by parameter (values from :data:`DEFAULTS`).
+
+    Every widget argument is a keyword: ipywidgets 8 takes only ``value`` positionally
+    (``IntSlider(value, min, max, step)`` raises ``TypeError`` there), ipywidgets 7
+    accepts keywords too.
+    """
     import ipywidgets as w
 
     v = _check_redraw_args(defaults)
     style = {"description_width": "160px"}
-    layout = w.Layout(width="480px")
+
+    def slider(kind, key, low, high, step, description, **extra):
+        return kind(value=v[key], min=low, max=high, step=step, description=description, style=style,
+                    layout=w.Layout(width="480px"), continuous_update=False, **extra)
+
+    def toggle(key, options, description):
+        return w.ToggleButtons(options=options, value=v[key], description=description, style=style)
+
     return {
-        "be_payload_bytes": w.IntSlider(v["be_payload_bytes"], 20, 1472, 4, description="BE payload (B)",
-                                        style=style, layout=layout, continuous_update=False),
-        "ring_limit_particles": w.IntSlider(v["ring_limit_particles"], 1, 16, 1, description="ring limit",
-                                            style=style, layout=layout, continuous_update=False),
-        "ef_frame_bytes": w.IntSlider(v["ef_frame_bytes"], 64, 1518, 64, description="EF frame (B)",
-                                      style=style, layout=layout, continuous_update=False),
-        "n_ef_streams": w.IntSlider(v["n_ef_streams"], 1, 12, 1, description="EF streams",
-                                    style=style, layout=layout, continuous_update=False),
-        "scheduler": w.ToggleButtons(options=["pq", "wfq"], value=v["scheduler"], description="scheduler",
-                                     style=style),
-        "ef_weight_bps": w.FloatSlider(v["ef_weight_bps"], 50e3, 1.9e6, 50e3, description="EF weight (bit/s)",
-                                       style=style, layout=layout, continuous_update=False, readout_format=".3g"),
-        "be_distribution": w.ToggleButtons(options=["deterministic", "real"], value=v["be_distribution"],
-                                           description="BE sizes", style=style),
+        "be_payload_bytes": slider(w.IntSlider, "be_payload_bytes", 20, 1472, 4, "BE payload (B)"),
+        "ring_limit_particles": slider(w.IntSlider, "ring_limit_particles", 1, 16, 1, "ring limit"),
+        "ef_frame_bytes": slider(w.IntSlider, "ef_frame_bytes", 64, 1518, 64, "EF frame (B)"),
+        "n_ef_streams": slider(w.IntSlider, "n_ef_streams", 1, 12, 1, "EF streams"),
+        "scheduler": toggle("scheduler", ["pq", "wfq"], "scheduler"),
+        "ef_weight_bps": slider(w.FloatSlider, "ef_weight_bps", 50e3, 1.9e6, 50e3, "EF weight (bit/s)",
+                                readout_format=".3g"),
+        "be_distribution": toggle("be_distribution", ["deterministic", "real"], "BE sizes"),
     }
 
 
+class RedrawPanel:
+    """The lab's sliders wired to :func:`timed_redraw`: controls, a timing label and the plot output.
+
+    Changing any control's value redraws at once (in the widget's ``observe``
+    callback) into :attr:`output`; :attr:`figure` is the last figure drawn,
+    :attr:`redraws` counts the drawings and :attr:`timing` shows the last one's
+    wall time. :attr:`box` is the widget to display.
+
+    Parameters
+    ----------
+    keys : sequence of str, optional
+        Which controls of :func:`controls` to show (default all).
+    **defaults
+        Start values (and fixed values of parameters without a control, e.g. ``n_ef_samples``).
+    """
+
+    def __init__(self, keys=None, **defaults):
+        import ipywidgets as w
+
+        _check_redraw_args(defaults)
+        ctrl = controls(**{k: v for k, v in defaults.items() if k not in ("n_ef_samples", "seed")})
+        if keys is not None:
+            unknown = sorted(set(keys) - set(ctrl))
+            if unknown:
+                raise ValueError(f"keys must be among {sorted(ctrl)}, got {unknown}")
+            ctrl = {k: ctrl[k] for k in keys}
+        self.controls = ctrl
+        self.fixed = {k: v for k, v in defaults.items() if k not in ctrl}
+        self.output = w.Output()
+        self.timing = w.Label(value="")
+        self.box = w.VBox(children=[*ctrl.values(), self.timing, self.output])
+        self.figure = None
+        self.redraws = 0
+        for widget in ctrl.values():
+            widget.observe(self._changed, names="value")
+        self.update()
+
+    def __repr__(self) -> str:
+        return f"RedrawPanel(controls={list(self.controls)}, redraws={self.redraws})"
+
+    def values(self) -> dict:
+        """The controls' current values, keyed by parameter."""
+        return {k: widget.value for k, widget in self.controls.items()}
+
+    def _changed(self, change) -> None:
+        self.update()
+
+    def update(self) -> None:
+        """Redraw with the controls' current values into :attr:`output`."""
+        import matplotlib.pyplot as plt
+        from IPython.display import display
+
+        with self.output:
+            self.output.clear_output(wait=True)
+            fig, seconds = timed_redraw(**self.fixed, **self.values())
+            display(fig)
+            plt.close(fig)
+        self.figure = fig
+        self.redraws += 1
+        self.timing.value = f"redraw (simulate + plot): {seconds:.3f} s"
+
+
 def interactive_redraw(interactive: bool = True, keys=None, **defaults):
-    """Sliders that redraw on every change; headless (or ``interactive=False``) one drawing of the defaults.
+    """Sliders that redraw on every change (a :class:`RedrawPanel`); ``interactive=False`` draws once.
 
     Parameters
     ----------
@@ -288,38 +356,25 @@ def interactive_redraw(interactive: bool = True, keys=None, **defaults):
 
     Returns
     -------
-    matplotlib.figure.Figure or None
-        The figure when drawn once; None when the widgets were displayed.
+    matplotlib.figure.Figure or RedrawPanel
+        The figure when drawn once; the displayed panel otherwise. Without ipywidgets
+        installed the defaults are drawn once (and a line says why); any other error
+        propagates, so a broken widget call shows as an error rather than a static plot.
     """
     if not isinstance(interactive, (bool, np.bool_)):
         raise ValueError(f"interactive must be True or False, got {interactive!r}")
     _check_redraw_args(defaults)
     if interactive:
         try:
-            import ipywidgets as w
-            import matplotlib.pyplot as plt
+            import ipywidgets  # noqa: F401
+        except ImportError as exc:
+            print(f"widgets unavailable ({exc}); drawing once with the defaults")
+        else:
             from IPython.display import display
 
-            ctrl = controls(**{k: v for k, v in defaults.items() if k not in ("n_ef_samples", "seed")})
-            if keys is not None:
-                ctrl = {k: ctrl[k] for k in keys}
-            fixed = {k: v for k, v in defaults.items() if k not in ctrl}
-            out = w.Output()
-            timing = w.Label()
-
-            def update(**values):
-                with out:
-                    out.clear_output(wait=True)
-                    fig, seconds = timed_redraw(**fixed, **values)
-                    display(fig)
-                    plt.close(fig)
-                timing.value = f"redraw (simulate + plot): {seconds:.3f} s"
-
-            w.interactive_output(update, ctrl)
-            display(w.VBox([*ctrl.values(), timing, out]))
-            return None
-        except Exception as exc:  # no widget frontend or no ipywidgets: draw once
-            print(f"widgets unavailable ({type(exc).__name__}: {exc}); drawing once with the defaults")
+            panel = RedrawPanel(keys, **defaults)
+            display(panel.box)
+            return panel
     return redraw(**defaults)
 
 

@@ -50,6 +50,41 @@ def test_redraw_bad_input_names_the_parameter(name, value):
         lab.redraw(**{name: value})
 
 
+def test_controls_are_real_ipywidgets_with_the_defaults():
+    import ipywidgets as w
+
+    ctrl = lab.controls()
+    assert list(ctrl) == ["be_payload_bytes", "ring_limit_particles", "ef_frame_bytes", "n_ef_streams",
+                          "scheduler", "ef_weight_bps", "be_distribution"]
+    payload = ctrl["be_payload_bytes"]
+    assert isinstance(payload, w.IntSlider)
+    assert (payload.value, payload.min, payload.max, payload.step) == (1472, 20, 1472, 4)
+    weight = ctrl["ef_weight_bps"]
+    assert isinstance(weight, w.FloatSlider)
+    assert (weight.value, weight.min, weight.max, weight.step) == (400e3, 50e3, 1.9e6, 50e3)
+    assert isinstance(ctrl["scheduler"], w.ToggleButtons) and ctrl["scheduler"].value == "pq"
+    assert lab.controls(ring_limit_particles=3)["ring_limit_particles"].value == 3
+
+
+def test_moving_a_slider_redraws_the_panel():
+    panel = lab.RedrawPanel(["be_payload_bytes", "ring_limit_particles"], n_ef_samples=300)
+    assert panel.redraws == 1 and "BE 1500 B" in panel.figure.texts[0].get_text()
+    first = panel.figure
+    panel.controls["be_payload_bytes"].value = 472  # IP 500 bytes
+    assert panel.redraws == 2 and panel.figure is not first
+    assert "BE 500 B" in panel.figure.texts[0].get_text()
+    assert panel.timing.value.startswith("redraw (simulate + plot): ")
+    assert panel.box.children[:2] == tuple(panel.controls.values())
+
+
+def test_interactive_redraw_shows_widgets_not_a_fallback(capsys):
+    panel = lab.interactive_redraw(True, keys=["scheduler"], n_ef_samples=300)
+    assert isinstance(panel, lab.RedrawPanel) and list(panel.controls) == ["scheduler"]
+    assert "widgets unavailable" not in capsys.readouterr().out
+    with pytest.raises(ValueError, match="keys"):
+        lab.RedrawPanel(["no_such_control"], n_ef_samples=300)
+
+
 def test_there_are_lab_notebooks():
     assert LAB_NOTEBOOKS
 

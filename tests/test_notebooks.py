@@ -36,3 +36,20 @@ def test_report_has_a_result_for_every_artefact_of_the_papers(quick_run):
     pngs = {p.stem for p in out.glob("*.png")}
     pdfs = {p.stem for p in out.glob("*.pdf")}
     assert pngs and pngs == pdfs
+
+
+def test_every_saved_figure_shows_inline_in_its_notebook(quick_run):
+    import nbformat
+
+    result, out = quick_run
+    saved = {p.stem for p in out.glob("*.png")}
+    shown = set()
+    for run in result.runs:
+        outputs = [o for c in nbformat.read(run.executed, as_version=4).cells if c.cell_type == "code"
+                   for o in c.get("outputs", [])]
+        # pqlab.figures.save displays each figure it writes, naming the file in the output's metadata
+        figures = [o["metadata"]["pqlab"]["figure"] for o in outputs
+                   if "image/png" in o.get("data", {}) and "pqlab" in o.get("metadata", {})]
+        assert figures, f"{run.name} shows no figure inline"
+        shown |= set(figures)
+    assert saved and saved <= shown, f"saved but not shown inline: {sorted(saved - shown)}"

@@ -91,13 +91,35 @@ def delay_distribution(delay_s, *, unit_s: float, bound_s: float | None = None, 
     return fig
 
 
+def in_kernel() -> bool:
+    """True inside a Jupyter kernel (JupyterLab, papermill, nbconvert), False in plain Python or a terminal IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
 def save(fig, stem) -> list:
-    """Write ``fig`` as ``<stem>.png`` and ``<stem>.pdf``; return the paths written."""
+    """Write ``fig`` as ``<stem>.png`` and ``<stem>.pdf``, show it inline in a notebook, close it.
+
+    Inside a Jupyter kernel (:func:`in_kernel`) the figure is displayed before it is
+    closed, so every notebook that saves a figure also shows it (in JupyterLab and in
+    papermill's executed notebook) without plotting it twice; the output's metadata
+    ``{"pqlab": {"figure": <file name without extension>}}`` says which file it is.
+    Returns the paths written.
+    """
     paths = []
     for ext in ("png", "pdf"):
         path = f"{stem}.{ext}"
         fig.savefig(path, dpi=150)
         paths.append(path)
+    if in_kernel():
+        from IPython.display import display
+
+        # the metadata names the file, so a test can match inline figures with saved ones
+        display(fig, metadata={"pqlab": {"figure": Path(stem).name}})
     plt.close(fig)
     return paths
 
