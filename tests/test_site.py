@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
-import shutil
-import tempfile
 import threading
 import urllib.error
 import urllib.request
@@ -28,10 +25,9 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from _browser import browser_missing, headless_chromium  # noqa: E402
 from pqlab import report, site  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 PAPER = pd.DataFrame(
     [
@@ -193,18 +189,6 @@ def test_no_notebooks_is_said_and_recorded_figures_are_used(tmp_path, table):
 # --------------------------------------------------------------------------- in Chromium
 
 
-def _browser_missing() -> str | None:
-    if not CHROMIUM.is_file():
-        return f"{CHROMIUM} not installed (apt-get install chromium chromium-driver)"
-    if not CHROMEDRIVER.is_file():
-        return f"{CHROMEDRIVER} not installed (apt-get install chromium-driver)"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium not installed (pip install -e '.[test]')"
-    return None
-
-
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -223,27 +207,11 @@ def server(built):
 
 @pytest.fixture(scope="module")
 def browser():
-    reason = _browser_missing()
+    reason = browser_missing()
     if reason:
         pytest.skip(reason)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    os.environ.setdefault("SE_AVOID_STATS", "true")
-    profile = tempfile.mkdtemp(prefix="pqlab-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1400,2000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(30)
-    try:
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _status(url: str) -> int:

@@ -104,9 +104,9 @@ def in_kernel() -> bool:
 def save(fig, stem) -> list:
     """Write ``fig`` as ``<stem>.png`` and ``<stem>.pdf``, show it inline in a notebook, close it.
 
-    Inside a Jupyter kernel (:func:`in_kernel`) the figure is displayed before it is
-    closed, so every notebook that saves a figure also shows it (in JupyterLab and in
-    papermill's executed notebook) without plotting it twice; the output's metadata
+    Inside a Jupyter kernel (:func:`in_kernel`) the PNG written is displayed before the
+    figure is closed, so every notebook that saves a figure also shows it (in JupyterLab
+    and in papermill's executed notebook, under any matplotlib backend); the output's metadata
     ``{"pqlab": {"figure": <file name without extension>}}`` says which file it is.
     Returns the paths written.
     """
@@ -116,10 +116,11 @@ def save(fig, stem) -> list:
         fig.savefig(path, dpi=150)
         paths.append(path)
     if in_kernel():
-        from IPython.display import display
+        from IPython.display import Image, display
 
-        # the metadata names the file, so a test can match inline figures with saved ones
-        display(fig, metadata={"pqlab": {"figure": Path(stem).name}})
+        # the PNG just written (whatever the kernel's matplotlib backend); the metadata names
+        # the file, so a test can match inline figures with saved ones
+        display(Image(filename=paths[0]), metadata={"pqlab": {"figure": Path(stem).name}})
     plt.close(fig)
     return paths
 
