@@ -1,6 +1,6 @@
 """The single-node queue engine: one numba kernel and its validating Python entry.
 
-The kernel implements the node contract of ``shared/DESIGN.md`` exactly:
+The kernel implements the node contract of ``docs/model.md`` exactly:
 
 1. policer (token bucket, full at 0, continuous refill) -> drop code 1;
 2. queue admission (``limit`` packets waiting) -> drop code 2; WFQ finish tag

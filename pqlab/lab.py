@@ -232,7 +232,8 @@ def redraw(fig=None, **kw):
     loss = 1.0 - kept.size / max(delay.size, 1)
     stats = (f"mean {units.mean():.2f}, p99 {np.percentile(units, 99):.2f}, max {units.max():.2f} units"
              if units.size else "every packet lost")
-    fig.suptitle(f"{args['scheduler'].upper()}, BE {'real' if args['be_distribution'] == 'real' else be_max} B, "
+    be_text = "BE real sizes" if args["be_distribution"] == "real" else f"BE {be_max} B"
+    fig.suptitle(f"{args['scheduler'].upper()}, {be_text}, "
                  f"ring {args['ring_limit_particles']}, EF {args['ef_frame_bytes']} B x {args['n_ef_streams']} "
                  f"streams: {stats}, loss {loss:.2%}", fontsize=9)
     return fig

@@ -1,7 +1,7 @@
 """Configuration of the modelled node: its queues, transmission ring and line.
 
 The semantics these objects parameterise are the node contract of
-``shared/DESIGN.md`` (policer, queue admission with WFQ finish tags, scheduler to
+``docs/model.md`` (policer, queue admission with WFQ finish tags, scheduler to
 ring, ring particles, line framing, release). Every field is validated on
 construction; a bad value raises ``ValueError`` naming the field and its
 allowed range, so nothing invalid can reach the numba kernel.

@@ -92,7 +92,8 @@ class JupyterLab:
         notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
         self.log = open(home / "jupyterlab.log", "wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab", "--no-browser", "--expose-app-in-browser",
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--expose-app-in-browser", "--allow-root",
+             "--ServerApp.terminals_enabled=False", "--LabApp.extension_manager=readonly",
              "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
              f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={root}",
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
@@ -104,8 +105,9 @@ class JupyterLab:
                 return
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
+                    log = self.log_text()
                     self.stop()
-                    raise RuntimeError(f"JupyterLab did not start: {self.log_text()[-3000:]}") from None
+                    raise RuntimeError(f"JupyterLab did not start: {log[-3000:]}") from None
                 time.sleep(0.5)
 
     def api(self, method: str, path: str):

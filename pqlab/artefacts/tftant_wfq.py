@@ -1,6 +1,6 @@
 """TF-TANT: priority queueing vs weighted fair queueing for EF, and the slides' tx-ring, STAR and no-BE tests.
 
-Sources (``../shared/papers/``): the TF-TANT test page "Priority Queuing and
+Sources (full references in ``docs/references.md``): the TF-TANT test page "Priority Queuing and
 Weighted Fair Queuing for the support of EF traffic" (Dec. 1999,
 ``tftant-test-pq-vs-wfq.txt``) and the slides "Delay and Delay Variation
 Measurements in a Differentiated Services Test Network" (T. Ferrari,
