@@ -130,8 +130,30 @@ class JupyterLab:
         self.log.flush()
         return Path(self.log.name).read_text(errors="replace")
 
-    def stop(self) -> None:
-        """Shut the kernels down, then stop the server's process group (SIGTERM, SIGKILL after 20 s)."""
+    def descendants(self) -> list[int]:
+        """Process ids of the server's children, grandchildren, ... (the kernels), from ``/proc``."""
+        parents = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+        found, todo = [], [self.process.pid]
+        while todo:
+            children = parents.get(todo.pop(), [])
+            found += children
+            todo += children
+        return found
+
+    def stop(self) -> list[int]:
+        """Shut the kernels down, stop the server (SIGTERM, SIGKILL after 20 s), then any kernel left.
+
+        Kernels run in sessions of their own (jupyter_client starts them so), so they are
+        found as the server's descendants before it stops and killed by id if they outlive
+        it. Returns the ids of the processes still alive afterwards (none expected).
+        """
+        kernels = self.descendants() if Path("/proc").is_dir() else []
         try:
             if self.process.poll() is None:
                 try:
@@ -144,12 +166,32 @@ class JupyterLab:
                 except subprocess.TimeoutExpired:
                     os.killpg(self.process.pid, signal.SIGKILL)
                     self.process.wait(timeout=10)
-            try:  # kernels outliving the server would still be in its process group
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            deadline = time.monotonic() + 10
+            while [p for p in kernels if _alive(p)] and time.monotonic() < deadline:
+                time.sleep(0.2)
+            for pid in kernels:
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.2)
+            return [p for p in kernels if _alive(p)]
         finally:
             self.log.close()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _shutdown_kernels_quietly(lab: "JupyterLab") -> None:
+    try:
+        lab.shutdown_kernels()
+    except OSError:  # a dead server: the fixture's stop() reports it
+        pass
 
 
 @pytest.fixture(scope="module")
@@ -172,11 +214,12 @@ def lab(workspace, tmp_path_factory):
     if reason:
         pytest.skip(reason)
     server = JupyterLab(workspace, tmp_path_factory.mktemp("jupyter-home"))
+    left = []
     try:
         yield server
     finally:
-        server.stop()
-    assert server.process.poll() is not None
+        left = server.stop()
+    assert server.process.poll() is not None and left == [], f"processes left behind: {left}"
 
 
 @pytest.fixture(scope="module")
@@ -310,7 +353,7 @@ def test_lab_notebook_runs_in_jupyterlab_with_live_sliders(notebook, lab, browse
                              "[data-mime-type='application/vnd.jupyter.stderr']"), "the redraw printed an error"
         _screenshot(browser, notebook.stem + "-moved")
     finally:
-        lab.shutdown_kernels()
+        _shutdown_kernels_quietly(lab)
 
 
 def test_paper_notebook_shows_its_figures_inline(lab, browser, workspace):
@@ -328,4 +371,4 @@ def test_paper_notebook_shows_its_figures_inline(lab, browser, workspace):
         assert len(images) >= len(saved) and all(ok and width > 0 for ok, width in images), images
         _screenshot(browser, PAPER_NOTEBOOK.name)
     finally:
-        lab.shutdown_kernels()
+        _shutdown_kernels_quietly(lab)
