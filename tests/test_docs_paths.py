@@ -37,8 +37,8 @@ def test_no_path_leaves_the_repository():
 
 
 def test_the_pattern_sees_a_path_leaving():
-    text = "the texts are in `../shared/papers/`"
-    assert [m for m in UP_PATH.findall(text) if _escapes(ROOT, m)] == ["../shared/papers/"]
+    text = "the texts are in `../elsewhere/papers/`"
+    assert [m for m in UP_PATH.findall(text) if _escapes(ROOT, m)] == ["../elsewhere/papers/"]
 
 
 def test_relative_links_of_the_markdown_files_resolve():
