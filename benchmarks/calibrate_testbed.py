@@ -12,7 +12,8 @@ The protocol (docs/testbed.md):
 * fixed by prior knowledge, not searched (they do not act on the calibration set, which has only the
   hardware-timed reference stream and deterministic BE): ``os_tick_s = 0.01`` (100 Hz timer of
   Linux 2.2/2.4), ``input_ethernet_bps = 1e8`` (switched FastEthernet), ``be_mtu_bytes = 1500``
-  (Ethernet MTU), ``be_queueing = "class"`` and ``police_accounting = "ip"`` (the papers' stated
+  (Ethernet MTU), ``be_size_mix = "per_packet"`` (the BE law reaches the queue by packet count;
+  deterministic BE is unaffected), ``be_queueing = "class"`` and ``police_accounting = "ip"`` (the papers' stated
   configuration), ``timestamp = "rfc2679"`` (the papers' definition);
 * objective: RMS relative error (%) over the calibration set (a missing local maximum counts 100 %);
   ties broken by the simpler model (fewer simulated hops);
@@ -39,7 +40,7 @@ from pqlab.testbed import Testbed
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "testbed_calibration.json"
 FIXED = dict(os_tick_s=0.01, input_ethernet_bps=1e8, be_mtu_bytes=1500, be_queueing="class",
-             police_accounting="ip", timestamp="rfc2679")
+             police_accounting="ip", timestamp="rfc2679", be_size_mix="per_packet")
 GRID = {
     "store_forward_hops": [0, 1, 2],
     "ring": [("particles", 512), ("particles", 576), ("packets", 512)],

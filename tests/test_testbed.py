@@ -151,6 +151,33 @@ def test_per_flow_fair_queueing_serves_conversations_in_turn():
     assert last_small(per) < last_small(one)
 
 
+def test_be_size_mix_per_packet_gives_the_law_by_packet_count():
+    sc = scenarios.real_distribution(n_ef_samples=300)
+    per_stream = tb.simulate_testbed(sc, 2, tb.Testbed(store_forward_hops=1))
+    per_packet = tb.simulate_testbed(sc, 2, tb.Testbed(store_forward_hops=1, be_size_mix="per_packet"))
+    for ds, sizes_per_flow in ((per_stream, 1), (per_packet, None)):
+        be = ds["flow"].values >= 100
+        counts = [np.unique(ds["size"].values[be & (ds["flow"].values == f)]).size for f in range(100, 120)]
+        if sizes_per_flow:
+            assert set(counts) == {1}
+        else:
+            assert min(counts) > 10
+    # by count the sent BE packets follow the law: about 33 % are 40 bytes (stand-in), against far more
+    # when every stream sends 110 kbit/s whatever its size
+    sent = per_packet["size"].values[per_packet["flow"].values >= 100]
+    assert np.mean(sent == 40) == pytest.approx(0.33, abs=0.03)
+    assert {s.size_per for s in tb.testbed_scenario(sc, tb.Testbed(be_size_mix="per_packet")).streams
+            if s.flow >= 100} == {"packet"}
+
+
+def test_same_rate_hop_delays_by_the_largest_packet_of_the_busy_period():
+    # back-to-back packets from a saturated line: every later packet's sojourn is the largest line time so far
+    sc = trace_scenario([2e-3], [0.0, 1e-9, 2e-9], be_size=1500)
+    ds = tb.simulate_testbed(sc, 0, tb.Testbed(store_forward_hops=1))
+    extra = ds["departure"].values - ds["node_departure"].values
+    assert extra == pytest.approx(np.full(4, T_1500), abs=1e-12)
+
+
 def test_be_mtu_caps_workstation_packets():
     sc = scenarios.full_units(k=3, n_ef_samples=50)  # asks for 1536-byte BE packets
     ds = tb.simulate_testbed(sc, 1, tb.Testbed(be_mtu_bytes=1500))
@@ -225,6 +252,7 @@ def test_determinism_per_seed():
     ({"police_accounting": "frames"}, "police_accounting"), ({"os_tick_s": 2.0}, "os_tick_s"),
     ({"os_tick_s": float("nan")}, "os_tick_s"), ({"input_ethernet_bps": 10.0}, "input_ethernet_bps"),
     ({"timestamp": "gps"}, "timestamp"), ({"be_mtu_bytes": 20}, "be_mtu_bytes"),
+    ({"be_size_mix": "random"}, "be_size_mix"),
 ])
 def test_bad_options_raise_naming_the_option(kwargs, name):
     with pytest.raises(ValueError, match=name):
