@@ -6,7 +6,7 @@ held-out, the test bed's spread over seeds and over plausible BE size laws) and
 ``data/testbed_evaluation.json`` (counts per model and role, the per-hop-count cross table that
 shows which results no single hop count reproduces together, the BE laws, seeds, version).
 
-Run: ``python benchmarks/evaluate_testbed.py [--n-ef-samples 3000] [--seeds 1 2]`` (about 10-15
+Run: ``python benchmarks/evaluate_testbed.py [--n-ef-samples 10000] [--seeds 1 2 3]`` (about 5-10
 minutes on one core).
 """
 
@@ -41,8 +41,8 @@ def be_laws() -> dict:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-ef-samples", type=int, default=3000)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--n-ef-samples", type=int, default=10_000)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     args = parser.parse_args(argv)
     n, seeds = args.n_ef_samples, tuple(args.seeds)
     t0 = time.time()
