@@ -6,7 +6,7 @@ results but Fig. 3-1's maxima, which the calibration already settles for the rin
 results within 10 % and the RMS error are compared with the preset's. Writes
 ``data/testbed_mechanisms.csv`` (one row per variant and result) and prints the summary.
 
-Run: ``python benchmarks/ablate_testbed.py [--n-ef-samples 2000] [--seed 1]`` (several minutes).
+Run: ``python benchmarks/ablate_testbed.py [--n-ef-samples 3000] [--seed 1]`` (about 80 s).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ VARIANTS = {
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-ef-samples", type=int, default=2000)
+    parser.add_argument("--n-ef-samples", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     t0 = time.time()
