@@ -13,7 +13,9 @@ from pqlab.paths import DATA
 
 PAPER_VALUES = DATA / "paper_values.csv"
 STANDIN = DATA / "be_size_cdf_standin.csv"
-COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement"]
+COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind"]
+#: Values of the ``kind`` column (data/README.md).
+KINDS = {"setup", "analysis", "result", "derived"}
 ARTEFACTS = {
     "globecom01_tab1", "globecom01_tab2", "globecom01_fig3_1", "globecom01_fig3_2",
     "globecom01_fig4", "globecom01_fig5", "globecom01_fig7", "globecom01_tab3",
@@ -38,6 +40,16 @@ def value(pv, artefact, quantity):
 
 def test_columns_exactly(pv):
     assert list(pv.columns) == COLUMNS
+
+
+def test_kind_values(pv):
+    assert set(pv.kind) <= KINDS, sorted(set(pv.kind) - KINDS)
+    # every Table IV W_m is measured, every W (the bound) is analysis, Table I's load is set-up
+    kind = pv.set_index(["artefact", "quantity"])["kind"]
+    assert kind[("globecom01_tab4", "w_m_k2")] == "result"
+    assert kind[("globecom01_tab4", "w_k2")] == "analysis"
+    assert kind[("globecom01_tab1", "ef_load")] == "setup"
+    assert kind[("globecom01_fig5", "ccdf_negligible_above_ms")] == "derived"
 
 
 def test_artefact_quantity_unique(pv):

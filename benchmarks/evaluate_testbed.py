@@ -1,0 +1,102 @@
+"""Every measured result of the papers under the papers' node model and the frozen test-bed model.
+
+Writes ``data/testbed_evaluation.csv`` (one row per numeric measured result of
+``data/paper_values.csv``: paper, papers_node, testbed, errors, within 10 %, calibration or
+held-out, the test bed's spread over seeds and over plausible BE size laws) and
+``data/testbed_evaluation.json`` (counts per model and role, the per-hop-count cross table that
+shows which results no single hop count reproduces together, the BE laws, seeds, version).
+
+Run: ``python benchmarks/evaluate_testbed.py [--n-ef-samples 10000] [--seeds 1 2 3]`` (about 5-10
+minutes on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import pqlab
+from pqlab import testbed_eval as te
+from pqlab.testbed import PAPERS_NODE, TESTBED, testbed
+from pqlab.traffic import Empirical
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def be_laws() -> dict:
+    """Plausible BE IP size laws for the "real" distribution: the stand-in and bimodal/trimodal ones."""
+    return {
+        "stand-in (AIX 1999)": None,
+        "bimodal 40/1500, p40=0.5": Empirical((40, 1500), (0.5, 1.0)),
+        "bimodal 40/1500, p40=0.6": Empirical((40, 1500), (0.6, 1.0)),
+        "bimodal 40/1500, p40=0.7": Empirical((40, 1500), (0.7, 1.0)),
+        "trimodal 40/576/1500 (0.5/0.25/0.25)": Empirical((40, 576, 1500), (0.5, 0.75, 1.0)),
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n-ef-samples", type=int, default=10_000)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    args = parser.parse_args(argv)
+    n, seeds = args.n_ef_samples, tuple(args.seeds)
+    t0 = time.time()
+    frame = te.evaluate(n_ef_samples=n, seeds=seeds)
+    print(f"main table {time.time() - t0:.0f} s", flush=True)
+    # spread over seeds (runs are memoised: no extra simulation)
+    per_seed = [te.evaluate({"testbed": TESTBED}, n_ef_samples=n, seeds=(s,))["testbed"].to_numpy() for s in seeds]
+    frame["testbed_seed_min"] = np.min(per_seed, axis=0)
+    frame["testbed_seed_max"] = np.max(per_seed, axis=0)
+    # spread over BE size laws, for the results that use the "real" distribution
+    real = [r for r in te.RESULTS if r.uses_real_be]
+    law_values = {}
+    for name, law in be_laws().items():
+        f = te.evaluate({"testbed": TESTBED}, n_ef_samples=n, seeds=seeds[:1], results=real, be_size=law)
+        law_values[name] = dict(zip(f["quantity"] + "@" + f["artefact"], f["testbed"]))
+        print(f"law {name}: {time.time() - t0:.0f} s", flush=True)
+    keys = frame["quantity"] + "@" + frame["artefact"]
+    frame["testbed_law_min"] = [min(v[k] for v in law_values.values()) if k in law_values[next(iter(law_values))]
+                                else np.nan for k in keys]
+    frame["testbed_law_max"] = [max(v[k] for v in law_values.values()) if k in law_values[next(iter(law_values))]
+                                else np.nan for k in keys]
+    frame["testbed_law_band_within"] = [
+        bool(np.isfinite(lo) and lo <= p * 1.1 and hi >= p * 0.9)
+        for lo, hi, p in zip(frame["testbed_law_min"], frame["testbed_law_max"], frame["paper"])]
+    # which results each downstream hop count reproduces (the rest of the preset fixed)
+    cross_models = {f"hops={h}": testbed(store_forward_hops=h) for h in (0, 1, 2)}
+    cross = te.evaluate(cross_models, n_ef_samples=n, seeds=seeds[:1])
+    print(f"cross table {time.time() - t0:.0f} s", flush=True)
+    frame.to_csv(DATA / "testbed_evaluation.csv", index=False, float_format="%.6g")
+    summary = {
+        "pqlab_version": pqlab.__version__,
+        "n_ef_samples": n,
+        "seeds": list(seeds),
+        "models": {"papers_node": PAPERS_NODE.to_dict(), "testbed": TESTBED.to_dict()},
+        "counts": te.counts(frame).to_dict(orient="records"),
+        "be_laws": list(be_laws()),
+        "be_law_values": law_values,
+        "cross_hops": {
+            "within": {m: dict(zip(cross["artefact"] + "/" + cross["quantity"], cross[f"{m}_within"].map(bool)))
+                       for m in cross_models},
+            "err_pct": {m: dict(zip(cross["artefact"] + "/" + cross["quantity"], cross[f"{m}_err_pct"]))
+                        for m in cross_models},
+            "counts": te.counts(cross, cross_models).to_dict(orient="records"),
+        },
+        "wall_time_s": round(time.time() - t0, 1),
+    }
+    (DATA / "testbed_evaluation.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=float) + "\n")
+    pd.set_option("display.width", 250)
+    print(frame[["artefact", "quantity", "role", "paper", "papers_node", "papers_node_err_pct", "testbed",
+                 "testbed_err_pct", "testbed_law_min", "testbed_law_max"]].to_string())
+    print(te.counts(frame).to_string())
+    print(te.counts(cross, cross_models).to_string())
+    print(f"total {time.time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
