@@ -577,7 +577,7 @@ class TraceStream(Stream):
 
 
 def check_streams(streams) -> tuple:
-    """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream`."""
+    """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream` with distinct flow ids."""
     if not isinstance(streams, (list, tuple)):
         raise ValueError(f"streams must be a list or tuple of streams, got {type(streams).__name__}")
     for i, stream in enumerate(streams):
@@ -586,6 +586,14 @@ def check_streams(streams) -> tuple:
                 f"streams[{i}] must be a stream (CBRStream, PoissonStream, TraceStream), "
                 f"got {type(stream).__name__}"
             )
+    first = {}
+    for i, stream in enumerate(streams):
+        if stream.flow in first:
+            raise ValueError(
+                f"streams[{i}].flow must differ from every other stream's flow id (flows identify "
+                f"streams in the results), got {stream.flow}, already used by streams[{first[stream.flow]}]"
+            )
+        first[stream.flow] = i
     return tuple(streams)
 
 
