@@ -25,6 +25,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 from numba import njit
 
@@ -342,8 +343,31 @@ def _queue_arrays(node: Node):
     return is_priority, limit, steps, rate, burst
 
 
+@njit(cache=True, nogil=True)
+def _packets_ok(arrival, size, queue, n_queues, max_size):
+    """One pass over kernel-typed arrays: ``True`` when every packet is valid.
+
+    The same conditions as :func:`pqlab._validate.check_array` plus the order of
+    arrivals; on ``False`` the slower checks run again to name the first problem.
+    """
+    prev = 0.0
+    for i in range(arrival.shape[0]):
+        t = arrival[i]
+        if not (t >= prev and t < np.inf):  # also false for NaN and for a first arrival < 0
+            return False
+        prev = t
+        if size[i] < 1 or size[i] > max_size or queue[i] < 0 or queue[i] >= n_queues:
+            return False
+    return True
+
+
 def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
     """Check per-packet inputs and return them as contiguous kernel arrays.
+
+    float64 arrivals and int64 sizes and queues (what :func:`pqlab.merge_streams`
+    returns) are checked in one compiled pass without copies; other inputs are
+    converted first (see :func:`pqlab._validate.check_array`: ``timedelta64``
+    arrivals are read as seconds, complex values rejected).
 
     Raises
     ------
@@ -354,6 +378,12 @@ def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
     """
     if not isinstance(node, Node):
         raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
+    if (
+        _is_kernel_array(arrival_s, np.float64) and _is_kernel_array(size_bytes, np.int64)
+        and _is_kernel_array(queue, np.int64) and arrival_s.shape == size_bytes.shape == queue.shape
+        and _packets_ok(arrival_s, size_bytes, queue, len(node.queues), MAX_SIZE_BYTES)
+    ):
+        return arrival_s, size_bytes, queue
     arrival = check_array("arrival_s", arrival_s, kind="float", minimum=0.0)
     n = arrival.shape[0]
     size = check_array("size_bytes", size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES, length=n)
@@ -367,6 +397,10 @@ def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
                 f"after {arrival[bad - 1]!r} at index {bad}"
             )
     return arrival, size, q
+
+
+def _is_kernel_array(a, dtype) -> bool:
+    return isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous
 
 
 class NodeState:
@@ -510,29 +544,55 @@ def simulate_arrivals(node: Node, arrival_s, size_bytes, queue) -> xr.Dataset:
     return packets_dataset(arrival, size, q, ring_entry, departure, drop)
 
 
-def packets_dataset(arrival, size, queue, ring_entry, departure, drop) -> xr.Dataset:
-    """Wrap per-packet arrays as the engine's ``xarray.Dataset`` (dimension ``packet``)."""
-    dims = ("packet",)
-    return xr.Dataset(
-        {
-            "arrival": (dims, arrival, {"units": "s", "long_name": "arrival time at the node"}),
-            "size": (dims, size, {"units": "bytes", "long_name": "IP packet length"}),
-            "queue": (dims, queue, {"units": "1", "long_name": "queue index in node.queues"}),
-            "ring_entry": (
-                dims,
-                ring_entry,
-                {"units": "s", "long_name": "time the packet entered the transmission ring (NaN if dropped)"},
-            ),
-            "departure": (
-                dims,
-                departure,
-                {"units": "s", "long_name": "time the last bit left the line (NaN if dropped)"},
-            ),
-            "drop": (
-                dims,
-                drop,
-                {"units": "1", "long_name": "drop code", "flag_meanings": DROP_MEANINGS},
-            ),
-        },
-        coords={"packet": np.arange(arrival.shape[0], dtype=np.int64)},
-    )
+#: Attributes of the engine's per-packet variables.
+PACKET_VARIABLE_ATTRS = {
+    "arrival": {"units": "s", "long_name": "arrival time at the node"},
+    "size": {"units": "bytes", "long_name": "IP packet length"},
+    "queue": {"units": "1", "long_name": "queue index in node.queues"},
+    "ring_entry": {"units": "s", "long_name": "time the packet entered the transmission ring (NaN if dropped)"},
+    "departure": {"units": "s", "long_name": "time the last bit left the line (NaN if dropped)"},
+    "drop": {"units": "1", "long_name": "drop code", "flag_meanings": DROP_MEANINGS},
+}
+
+
+def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=None, attrs=None) -> xr.Dataset:
+    """Wrap per-packet arrays as the engine's ``xarray.Dataset`` (dimension ``packet``), without copies.
+
+    Parameters
+    ----------
+    arrival, size, queue, ring_entry, departure, drop : numpy.ndarray
+        One element per packet (the arrays are used, not copied).
+    extra : dict, optional
+        Further per-packet variables, ``name -> (array, attrs)`` (e.g. ``flow``).
+    attrs : dict, optional
+        Dataset attributes.
+
+    Returns
+    -------
+    xarray.Dataset
+        The variables above with :data:`PACKET_VARIABLE_ATTRS` and a ``packet``
+        coordinate 0 .. n-1 (a ``pandas.RangeIndex``: no array is built for it).
+    """
+    arrays = dict(zip(PACKET_VARIABLE_ATTRS, (arrival, size, queue, ring_entry, departure, drop)))
+    variables = {name: (array, dict(PACKET_VARIABLE_ATTRS[name])) for name, array in arrays.items()}
+    variables.update(extra or {})
+    n = arrival.shape[0]
+    for name, (array, _) in variables.items():
+        if not (isinstance(array, np.ndarray) and array.shape == (n,)):
+            raise ValueError(f"{name} must be a 1-D numpy array of {n} elements (one per packet)")
+    index = pd.RangeIndex(n, name="packet")
+    try:  # xarray's direct constructor: no alignment or index building (about 10x faster)
+        from xarray.core.indexes import PandasIndex
+
+        xindex = PandasIndex(index, "packet")
+        var = {name: xr.Variable(("packet",), array, dict(a), fastpath=True) for name, (array, a) in variables.items()}
+        var["packet"] = xindex.create_variables()["packet"]
+        return xr.Dataset._construct_direct(var, {"packet"}, {"packet": n}, dict(attrs or {}), {"packet": xindex})
+    except (ImportError, AttributeError, TypeError):  # pragma: no cover - another xarray version
+        return public_packets_dataset(variables, index, attrs)
+
+
+def public_packets_dataset(variables, index, attrs=None) -> xr.Dataset:
+    """:func:`packets_dataset` through xarray's public constructor (the fallback; tested to be identical)."""
+    return xr.Dataset({name: (("packet",), array, dict(a)) for name, (array, a) in variables.items()},
+                      coords={"packet": index}, attrs=dict(attrs or {}))

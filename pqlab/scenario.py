@@ -164,9 +164,7 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
-    ds = packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue))
-    ds["flow"] = ("packet", flow, {"units": "1", "long_name": "flow id"})
-    ds.attrs.update(
+    attrs = dict(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
         source=f"pqlab {__version__} numba single-node engine",
         pqlab_version=__version__,
@@ -177,4 +175,5 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
         history="simulated by pqlab.simulate",
         references=REFERENCES,
     )
-    return ds
+    return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),
+                           extra={"flow": (flow, {"units": "1", "long_name": "flow id"})}, attrs=attrs)

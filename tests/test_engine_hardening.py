@@ -269,3 +269,46 @@ def test_reference_model_agrees_with_engine_on_a_priority_node():
     s, q = rng.integers(1, 1500, 60), rng.integers(0, 2, 60)
     entry, dep, drop = reference_schedule(node, t, s, q)
     assert drop.count(2) > 0 and matches_reference(simulate_arrivals, node, t, s, q)
+
+
+# --------------------------------------------------------------------------- lean entry
+
+
+def test_the_direct_dataset_equals_xarrays_public_constructor():
+    from pqlab.engine import PACKET_VARIABLE_ATTRS, packets_dataset, public_packets_dataset
+
+    sc = scenarios.base_case(n_ef_samples=50)
+    ds = pqlab.simulate(sc, seed=4)
+    names = list(PACKET_VARIABLE_ATTRS)
+    arrays = [ds[k].values for k in names]
+    extra = {"flow": (ds["flow"].values, dict(ds["flow"].attrs))}
+    variables = {k: (a, dict(PACKET_VARIABLE_ATTRS[k])) for k, a in zip(names, arrays)} | extra
+    public = public_packets_dataset(variables, __import__("pandas").RangeIndex(ds.sizes["packet"], name="packet"),
+                                    ds.attrs)
+    direct = packets_dataset(*arrays, extra=extra, attrs=ds.attrs)
+    import xarray as xr
+
+    xr.testing.assert_identical(direct, public)
+    xr.testing.assert_identical(ds, public)
+    assert ds.sel(packet=3).arrival.item() == ds.arrival.values[3]
+    with pytest.raises(ValueError, match="flow must be a 1-D numpy array of"):
+        packets_dataset(*arrays, extra={"flow": (ds["flow"].values[:3], {})})
+
+
+def test_fast_validation_agrees_with_the_checks_it_replaces():
+    node = Node.cisco7200_atm()
+    t = np.array([0.0, 1.0, 2.0])
+    s = np.array([1, 65535, 128], dtype=np.int64)
+    q = np.array([0, 1, 1], dtype=np.int64)
+    out = validate_arrivals(node, t, s, q)
+    assert all(a is b for a, b in zip(out, (t, s, q)))  # already kernel arrays: no copies
+    for bad, match in [((np.array([0.0, np.nan, 2.0]), s, q), "arrival_s must be finite"),
+                       ((np.array([-1.0, 1.0, 2.0]), s, q), "arrival_s must be"),
+                       ((np.array([0.0, 2.0, 1.0]), s, q), "sorted"),
+                       ((np.array([0.0, 1.0, np.inf]), s, q), "finite"),
+                       ((t, np.array([1, 65536, 1]), q), "size_bytes"),
+                       ((t, np.array([1, 0, 1]), q), "size_bytes"),
+                       ((t, s, np.array([0, 2, 1])), "queue"),
+                       ((t, s, np.array([0, -1, 1])), "queue")]:
+        with pytest.raises(ValueError, match=match):
+            validate_arrivals(node, *bad)
