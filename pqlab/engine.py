@@ -333,7 +333,18 @@ def wfq_tag_steps(node: Node):
 
 
 def _queue_arrays(node: Node):
-    """Per-queue parameter arrays in the kernel's units (bytes/s for the policer, tag units for WFQ)."""
+    """Per-queue parameter arrays in the kernel's units (bytes/s for the policer, tag units for WFQ).
+
+    Computed once per (frozen) node and cached on it; the kernel never writes them.
+    """
+    cached = node.__dict__.get("_kernel_queue_arrays")
+    if cached is None:
+        cached = _compute_queue_arrays(node)
+        node.__dict__["_kernel_queue_arrays"] = cached
+    return cached
+
+
+def _compute_queue_arrays(node: Node):
     qs = node.queues
     is_priority = np.array([q.kind == "priority" for q in qs], dtype=np.bool_)
     limit = np.array([q.limit_packets for q in qs], dtype=np.int64)

@@ -645,6 +645,8 @@ class TrafficWindows:
         self.streams = check_streams(streams)
         rng = _check_rng(rng)
         self._windows = [s.windows(rng) for s in self.streams]
+        self._queues = np.array([s.queue for s in self.streams], dtype=np.int64)
+        self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
 
     def window(self, t0_s: float, t1_s: float):
         """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in stream order).
@@ -653,16 +655,14 @@ class TrafficWindows:
         -------
         arrival_s, size_bytes, queue, flow : numpy.ndarray
         """
-        parts = []
-        for stream, window in zip(self.streams, self._windows):
-            arrival, size = window(t0_s, t1_s)
-            n = arrival.shape[0]
-            parts.append((arrival, size, np.full(n, stream.queue, np.int64), np.full(n, stream.flow, np.int64)))
-        if not parts:
+        if not self.streams:
             return tuple(np.empty(0, dtype) for dtype in (np.float64, np.int64, np.int64, np.int64))
-        arrival, size, queue, flow = (np.concatenate(columns) for columns in zip(*parts))
+        arrivals, sizes = zip(*(window(t0_s, t1_s) for window in self._windows))
+        counts = [a.shape[0] for a in arrivals]
+        arrival = np.concatenate(arrivals)
         order = np.argsort(arrival, kind="stable")
-        return arrival[order], size[order], queue[order], flow[order]
+        return (arrival[order], np.concatenate(sizes)[order], np.repeat(self._queues, counts)[order],
+                np.repeat(self._flows, counts)[order])
 
 
 _SIZE_TYPES = {c.__name__: c for c in (Deterministic, Uniform, Geometric, Empirical)}

@@ -312,3 +312,11 @@ def test_fast_validation_agrees_with_the_checks_it_replaces():
                        ((t, s, np.array([0, -1, 1])), "queue")]:
         with pytest.raises(ValueError, match=match):
             validate_arrivals(node, *bad)
+
+
+
+@pytest.mark.parametrize("value, shown", [(np.uint64(2**64 - 1), "18446744073709551615"), (1e20, "1e+20"),
+                                          (np.float64(1e20), "1e+20"), (2**64 - 1, "18446744073709551615")])
+def test_scalar_errors_report_the_value_given(value, shown):
+    with pytest.raises(ValueError, match=rf"limit_packets must be an integer in \[1, 10000000\], got {re.escape(shown)}$"):
+        Queue("priority", value)
