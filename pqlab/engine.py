@@ -4,10 +4,11 @@ The kernel implements the node contract of ``shared/DESIGN.md`` exactly:
 
 1. policer (token bucket, full at 0, continuous refill) -> drop code 1;
 2. queue admission (``limit`` packets waiting) -> drop code 2; WFQ finish tag
-   ``F = max(V, F_last[j]) + size * 8 / weight[j]``;
+   ``F = max(V, F_last[j]) + size * 8 / weight[j]``, held as an exact int64 count
+   of a unit derived from the weights (:func:`wfq_tag_steps`);
 3. scheduler -> ring whenever fewer than ``ring_limit`` particles are in use:
-   priority head first, else the WFQ head with the smallest tag (ties to the
-   lower queue index); a packet uses ``max(1, ceil(size / particle_bytes))``;
+   priority head first, else the WFQ head with the smallest tag (ties, exact, to
+   the lower queue index); a packet uses ``max(1, ceil(size / particle_bytes))``;
 4. the ring is sent FCFS back to back; line time ``wire_bytes * 8 / line_rate``;
 5. a packet's particles return when its last bit has left (its ``departure``);
    a completion at the same instant as an arrival is handled first.
