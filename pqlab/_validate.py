@@ -22,12 +22,19 @@ def _is_real(value) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+def shown(value) -> str:
+    """``repr`` of a value as the user wrote it (``5`` for ``np.int64(5)``, ``1e+20`` for ``np.float64(1e20)``)."""
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        return repr(value.item())
+    return repr(value)
+
+
 def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as ``int`` if it is an integer in ``[minimum, maximum]``."""
     if not _is_int(value) or (minimum is not None and value < minimum) or (
         maximum is not None and value > maximum
     ):
-        raise ValueError(f"{name} must be an integer {_range_text(minimum, maximum)}, got {value!r}")
+        raise ValueError(f"{name} must be an integer {_range_text(minimum, maximum)}, got {shown(value)}")
     return int(value)
 
 
@@ -50,8 +57,35 @@ def check_real(
         ok = float(value) <= maximum
     if not ok:
         rng = _range_text(minimum, maximum, strict_minimum=strict_minimum)
-        raise ValueError(f"{name} must be a finite number {rng}, got {value!r}")
+        raise ValueError(f"{name} must be a finite number {rng}, got {shown(value)}")
     return float(value)
+
+
+#: Largest single allocation a parameter may ask for, bytes (4 GiB).
+MAX_ALLOCATION_BYTES = 4 * 2**30
+
+
+def check_memory(name: str, count: int, item_bytes: int, maximum_bytes: int = MAX_ALLOCATION_BYTES) -> int:
+    """Raise ``ValueError`` if ``count`` items of ``item_bytes`` would exceed ``maximum_bytes``.
+
+    Called before allocating arrays whose size derives from parameters, so a
+    parameter such as ``window_s=1e-9`` fails at once, naming itself and the
+    memory it would need, instead of raising ``MemoryError`` mid-run.
+    """
+    need = int(count) * int(item_bytes)
+    if need > maximum_bytes:
+        raise ValueError(
+            f"{name} would need {_bytes_text(need)} ({int(count):,} x {item_bytes} bytes), more than the "
+            f"{_bytes_text(maximum_bytes)} allowed; choose a value that needs less"
+        )
+    return int(count)
+
+
+def _bytes_text(n: int) -> str:
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} bytes"
 
 
 def check_choice(name: str, value, choices) -> str:
@@ -86,37 +120,52 @@ def check_array(
         Inclusive bounds every element must satisfy.
     length : int, optional
         Required number of elements.
+
+    Notes
+    -----
+    Bounds are checked on the values as given, before any conversion, so an
+    error reports the value received (``1e20``, ``18446744073709551615``), never
+    a wrapped one. ``timedelta64`` values are accepted where ``kind="float"``
+    (seconds: ``np.timedelta64(1, "ms")`` is 0.001) and rejected for ``"int"``;
+    complex, boolean, string and object arrays are rejected.
     """
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array, got an array of shape {arr.shape}")
     if length is not None and arr.shape[0] != length:
         raise ValueError(f"{name} must have {length} elements (one per packet), got {arr.shape[0]}")
-    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.number)):
-        raise ValueError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    if arr.dtype.kind == "m" and kind == "float":
+        if np.any(np.isnat(arr)):
+            bad = int(np.flatnonzero(np.isnat(arr))[0])
+            raise ValueError(f"{name} must be finite, got NaT at index {bad}")
+        arr = arr / np.timedelta64(1, "s")  # exact for whole-unit counts below 2**53
+    if arr.dtype.kind not in "iuf":
+        raise ValueError(
+            f"{name} must hold numbers (real: integer or float dtype{', or timedelta64' if kind == 'float' else ''}), "
+            f"got dtype {arr.dtype}"
+        )
+    if kind == "int" and arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            bad = int(np.flatnonzero(~np.isfinite(arr) | (arr != np.round(arr)))[0])
+            raise ValueError(f"{name} must hold integers, got {shown(arr[bad])} at index {bad}")
+    if kind == "float" and arr.dtype.kind == "f" and arr.size and not np.all(np.isfinite(arr)):
+        bad = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise ValueError(f"{name} must be finite, got {shown(arr[bad])} at index {bad}")
+    if arr.size and minimum is not None and arr.min() < minimum:
+        bad = int(np.argmin(arr))
+        raise ValueError(f"{name} must be {_range_text(minimum, maximum)}, got {shown(arr[bad])} at index {bad}")
+    if arr.size and maximum is not None and arr.max() > maximum:
+        bad = int(np.argmax(arr))
+        raise ValueError(f"{name} must be {_range_text(minimum, maximum)}, got {shown(arr[bad])} at index {bad}")
     if kind == "int":
-        if np.issubdtype(arr.dtype, np.floating):
-            if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
-                raise ValueError(f"{name} must hold integers, got non-integral values")
-        elif not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
-        out = np.ascontiguousarray(arr, dtype=np.int64)
-    else:
-        out = np.ascontiguousarray(arr, dtype=np.float64)
-        if out.size and not np.all(np.isfinite(out)):
-            bad = int(np.flatnonzero(~np.isfinite(out))[0])
-            raise ValueError(f"{name} must be finite, got {out[bad]!r} at index {bad}")
-    if out.size and minimum is not None and out.min() < minimum:
-        bad = int(np.argmin(out))
-        raise ValueError(
-            f"{name} must be {_range_text(minimum, maximum)}, got {out[bad]!r} at index {bad}"
-        )
-    if out.size and maximum is not None and out.max() > maximum:
-        bad = int(np.argmax(out))
-        raise ValueError(
-            f"{name} must be {_range_text(minimum, maximum)}, got {out[bad]!r} at index {bad}"
-        )
-    return out
+        if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+            bad = int(np.argmax(arr))
+            raise ValueError(f"{name} must hold values below 2**63, got {shown(arr[bad])} at index {bad}")
+        if arr.dtype.kind == "f" and arr.size and np.abs(arr).max() >= 2.0**63:
+            bad = int(np.argmax(np.abs(arr)))
+            raise ValueError(f"{name} must hold values below 2**63, got {shown(arr[bad])} at index {bad}")
+        return np.ascontiguousarray(arr, dtype=np.int64)
+    return np.ascontiguousarray(arr, dtype=np.float64)
 
 
 def _range_text(minimum, maximum, *, strict_minimum: bool = False) -> str:

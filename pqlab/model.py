@@ -22,6 +22,32 @@ DEFAULT_POLICE_BURST_S = 0.2
 #: Upper limits that keep preallocated kernel buffers reasonable.
 MAX_LIMIT_PACKETS = 10_000_000
 MAX_RING_PARTICLES = 1_000_000
+MAX_PARTICLE_BYTES = 1_000_000
+
+#: Ranges of the node's rates and sizes, where the engine's arithmetic is exact
+#: enough. The engine's times are float64 seconds, its WFQ tags int64 counts of a
+#: unit derived from the weights (:func:`pqlab.engine.wfq_tag_steps`).
+#:
+#: ============================  =====================  ===========================================
+#: parameter                     range                  why
+#: ============================  =====================  ===========================================
+#: ``line_rate_bps``             [1, 1e12] bit/s        a line time of 1 byte at 1 Tbit/s is 8 ps,
+#:                                                      still >> float64 spacing of run times
+#: ``weight_bps``                [1, 1e12] bit/s        finite, exact integer tag steps (see below)
+#: ``police_rate_bps``           [1, 1e12] bit/s        refill ``dt * rate`` finite and > 0
+#: ``police_burst_bytes``        (0, 1e12] bytes        token counts exact to << 1 byte
+#: ``limit_packets``             [1, 1e7] packets       queue buffers (24 bytes a slot)
+#: ``ring_limit_particles``      [1, 1e6] particles     ring buffer
+#: ``particle_bytes``            [1, 1e6] bytes         integer particle counts
+#: packet ``size_bytes``         [1, 65535] bytes       IPv4 total length
+#: ============================  =====================  ===========================================
+#:
+#: WFQ weights must also keep the integer tag steps within int64: weights that
+#: are integers in bit/s with a modest least common multiple give exact tags;
+#: otherwise a fixed-point fallback is used and a node whose weights are too far
+#: apart for its queue limits is rejected (``pqlab.engine.wfq_tag_steps``).
+RATE_RANGE_BPS = (1.0, 1e12)
+MAX_POLICE_BURST_BYTES = 1e12
 
 
 @dataclass(frozen=True)
@@ -35,15 +61,15 @@ class Queue:
         ``"wfq"``: self-clocked fair queueing with finish tags
         ``F = max(V, F_last) + size * 8 / weight_bps`` (node contract rule 2).
     limit_packets : int
-        Packets the queue holds waiting (packets in the ring do not count), >= 1.
+        Packets the queue holds waiting (packets in the ring do not count), in [1, 1e7].
         An arrival to a full queue is dropped (drop code 2).
     weight_bps : float, optional
-        WFQ weight as a configured bandwidth, bit/s (> 0). Required for ``"wfq"``,
+        WFQ weight as a configured bandwidth, bit/s, in [1, 1e12] (see :data:`RATE_RANGE_BPS`). Required for ``"wfq"``,
         not allowed for ``"priority"``.
     police_rate_bps : float, optional
-        Token-bucket policer rate, bit/s (> 0). ``None``: no policer.
+        Token-bucket policer rate, bit/s, in [1, 1e12]. ``None``: no policer.
     police_burst_bytes : float, optional
-        Bucket depth, bytes (> 0), full at time 0. Defaults to Cisco's 200 ms of
+        Bucket depth, bytes, in (0, 1e12], full at time 0. Defaults to Cisco's 200 ms of
         traffic at ``police_rate_bps`` (7500 bytes at 300 kbit/s) when a rate is set;
         not allowed without a rate.
     """
@@ -56,13 +82,14 @@ class Queue:
 
     def __post_init__(self):
         check_choice("kind", self.kind, QUEUE_KINDS)
-        check_int("limit_packets", self.limit_packets, 1, MAX_LIMIT_PACKETS)
+        object.__setattr__(self, "limit_packets", check_int("limit_packets", self.limit_packets, 1, MAX_LIMIT_PACKETS))
         if self.kind == "wfq":
             if self.weight_bps is None:
-                raise ValueError("weight_bps must be a finite number > 0 for a 'wfq' queue, got None")
-            object.__setattr__(
-                self, "weight_bps", check_real("weight_bps", self.weight_bps, 0.0, strict_minimum=True)
-            )
+                raise ValueError(
+                    f"weight_bps must be a finite number in [{RATE_RANGE_BPS[0]}, {RATE_RANGE_BPS[1]}] bit/s "
+                    "for a 'wfq' queue, got None"
+                )
+            object.__setattr__(self, "weight_bps", check_real("weight_bps", self.weight_bps, *RATE_RANGE_BPS))
         elif self.weight_bps is not None:
             raise ValueError(f"weight_bps must be None for a 'priority' queue, got {self.weight_bps!r}")
         if self.police_rate_bps is None:
@@ -72,13 +99,14 @@ class Queue:
                     f"got {self.police_burst_bytes!r}"
                 )
         else:
-            rate = check_real("police_rate_bps", self.police_rate_bps, 0.0, strict_minimum=True)
+            rate = check_real("police_rate_bps", self.police_rate_bps, *RATE_RANGE_BPS)
             object.__setattr__(self, "police_rate_bps", rate)
             burst = self.police_burst_bytes
             if burst is None:
                 burst = rate * DEFAULT_POLICE_BURST_S / 8.0
             object.__setattr__(
-                self, "police_burst_bytes", check_real("police_burst_bytes", burst, 0.0, strict_minimum=True)
+                self, "police_burst_bytes",
+                check_real("police_burst_bytes", burst, 0.0, MAX_POLICE_BURST_BYTES, strict_minimum=True)
             )
 
     @property
@@ -94,14 +122,14 @@ class Node:
     Parameters
     ----------
     line_rate_bps : float
-        Line rate, bit/s (> 0). For ATM the rate counts whole 53-byte cells.
+        Line rate, bit/s, in [1, 1e12]. For ATM the rate counts whole 53-byte cells.
     framing : {"none", "atm-aal5", "ethernet"}
         How an IP packet maps to wire bytes (see :func:`pqlab.framing.wire_bytes`).
     ring_limit_particles : int
         The transmission ring ("tx-ring-limit"), particles (>= 1). A packet may enter
         while fewer than this many particles are in use.
     particle_bytes : int
-        Size of one ring particle, bytes (>= 1).
+        Size of one ring particle, bytes, in [1, 1e6].
     queues : sequence of Queue
         At least one queue, at most one of kind ``"priority"``. The index of a
         queue in this sequence is the ``queue`` value of its packets.
@@ -114,12 +142,12 @@ class Node:
     queues: tuple = field(default_factory=tuple)
 
     def __post_init__(self):
-        object.__setattr__(
-            self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, 0.0, strict_minimum=True)
-        )
+        object.__setattr__(self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS))
         check_choice("framing", self.framing, tuple(FRAMING_CODES))
-        check_int("ring_limit_particles", self.ring_limit_particles, 1, MAX_RING_PARTICLES)
-        check_int("particle_bytes", self.particle_bytes, 1, 1_000_000)
+        object.__setattr__(self, "ring_limit_particles",
+                           check_int("ring_limit_particles", self.ring_limit_particles, 1, MAX_RING_PARTICLES))
+        object.__setattr__(self, "particle_bytes",
+                           check_int("particle_bytes", self.particle_bytes, 1, MAX_PARTICLE_BYTES))
         try:
             queues = tuple(self.queues)
         except TypeError:
@@ -133,6 +161,9 @@ class Node:
         if n_priority > 1:
             raise ValueError(f"queues must hold at most one 'priority' queue, got {n_priority}")
         object.__setattr__(self, "queues", queues)
+        from .engine import wfq_tag_steps  # the engine's tag unit; rejects weights too far apart
+
+        wfq_tag_steps(self)
 
     @property
     def priority_index(self) -> int:

@@ -29,6 +29,13 @@ REFERENCES = (
 )
 
 
+def plain_json(value):
+    """``json.dumps`` ``default``: numpy scalars and arrays as Python numbers and lists."""
+    if isinstance(value, (np.generic, np.ndarray)):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 @dataclass(frozen=True)
 class Scenario:
     """One experiment: a node, the streams offered to it, and how long they run.
@@ -95,8 +102,16 @@ class Scenario:
         }
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as canonical JSON (sorted keys); inverse :meth:`from_json`."""
-        return json.dumps(self.to_dict(), sort_keys=True)
+        """:meth:`to_dict` as canonical JSON (sorted keys); inverse :meth:`from_json`.
+
+        Computed once per (frozen) scenario and cached; numpy scalars are written
+        as the Python numbers they hold.
+        """
+        text = self.__dict__.get("_json")
+        if text is None:
+            text = json.dumps(self.to_dict(), sort_keys=True, default=plain_json)
+            self.__dict__["_json"] = text
+        return text
 
     @classmethod
     def from_dict(cls, data: dict) -> "Scenario":
@@ -149,9 +164,7 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
-    ds = packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue))
-    ds["flow"] = ("packet", flow, {"units": "1", "long_name": "flow id"})
-    ds.attrs.update(
+    attrs = dict(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
         source=f"pqlab {__version__} numba single-node engine",
         pqlab_version=__version__,
@@ -162,4 +175,5 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
         history="simulated by pqlab.simulate",
         references=REFERENCES,
     )
-    return ds
+    return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),
+                           extra={"flow": (flow, {"units": "1", "long_name": "flow id"})}, attrs=attrs)

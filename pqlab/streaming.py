@@ -12,17 +12,24 @@ window by window, without ever holding more than a few windows of packets.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 
 import numpy as np
 import xarray as xr
 from numba import njit
 
-from ._validate import check_real
+from ._validate import check_int, check_memory, check_real
 from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
 from .path import PathModel
 from .scenario import Scenario
 from .traffic import TrafficWindows
+
+
+#: Largest histogram of one flow, bytes (16 MiB: 2 million bins).
+MAX_HISTOGRAM_BYTES = 16 * 2**20
+#: Largest number of traffic windows of one run (the window edges are one array).
+MAX_WINDOWS = 10_000_000
 
 
 def run_batches(node, batches):
@@ -104,8 +111,10 @@ class FlowSummary:
         self.ipdv_bin_s = check_real("ipdv_bin_s", ipdv_bin_s, 0.0, strict_minimum=True)
         self.ipdv_max_s = check_real("ipdv_max_s", ipdv_max_s, self.ipdv_bin_s)
         self.start_s = check_real("start_s", start_s, 0.0)
-        self.n_delay_bins = int(np.ceil(self.delay_max_s / self.delay_bin_s))
-        self.n_ipdv_bins = int(np.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s))
+        self.n_delay_bins = check_memory("delay_bin_s (delay_max_s / delay_bin_s histogram bins per flow)",
+                                         math.ceil(self.delay_max_s / self.delay_bin_s), 8, MAX_HISTOGRAM_BYTES)
+        self.n_ipdv_bins = check_memory("ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
+                                        math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s), 8, MAX_HISTOGRAM_BYTES)
         self.n_flows = 0
         self._counts = {k: np.zeros(0, np.int64) for k in ("sent", "policed", "queue_full", "ipdv_count")}
         self._sums = {k: np.zeros(0) for k in ("delay_sum", "delay_sumsq", "ipdv_sum", "ipdv_sumsq", "ipdv_abs_sum")}
@@ -243,12 +252,12 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
         The scenario; its warm-up is excluded from the summaries and its path
         added to the delays.
     seed : int
-        Seed of the traffic (windows are drawn in order: deterministic per seed
+        Seed of the traffic, an integer >= 0 (windows are drawn in order: deterministic per seed
         and ``window_s``; the per-packet draws differ from :func:`pqlab.simulate`'s
         single window, the engine's outputs on the same arrivals do not).
     window_s : float
-        Seconds of traffic generated and simulated per batch (> 0); memory grows
-        with the packets in one window.
+        Seconds of traffic generated and simulated per batch (> 0, at most
+        :data:`MAX_WINDOWS` windows per run); memory grows with the packets in one window.
     **summary_kw
         Histogram settings of :class:`FlowSummary`.
 
@@ -261,7 +270,16 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
 
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
+    seed = check_int("seed", seed, 0)
     window_s = check_real("window_s", window_s, 0.0, strict_minimum=True)
+    n_windows = math.ceil(scenario.duration_s / window_s)
+    if n_windows > MAX_WINDOWS:
+        raise ValueError(
+            f"window_s must give at most {MAX_WINDOWS:,} windows of the {scenario.duration_s!r} s run "
+            f"(window_s >= {scenario.duration_s / MAX_WINDOWS:.3g} s), got {window_s!r}: "
+            f"{n_windows:,} windows would need {n_windows * 8 / 2**30:.3g} GiB for their edges alone"
+        )
+    summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, **summary_kw)  # checks its sizes first
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
     edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
 
@@ -270,7 +288,6 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
             arrival, size, queue, flow = traffic.window(t0, t1)
             yield arrival, size, queue, flow
 
-    summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, **summary_kw)
     for arrival, size, _queue, flow, _entry, departure, drop in run_batches(scenario.node, batches()):
         summary.update(arrival, size, flow, departure, drop)
     ds = summary.to_dataset()

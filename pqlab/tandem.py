@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
-from ._validate import check_int, check_real
+from ._validate import check_array, check_int, check_real
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .model import Node
 from .scenario import Scenario, simulate
@@ -109,9 +109,16 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0) -> tuple[lis
     for i, h in enumerate(hops):
         if not isinstance(h, TandemHop):
             raise ValueError(f"hops[{i}] must be a pqlab.tandem.TandemHop, got {type(h).__name__}")
-    flows = np.unique(np.asarray(flows, dtype=np.int64))
+    flows = np.unique(check_array("flows", np.atleast_1d(flows), kind="int", minimum=0))
     if flows.size == 0:
         raise ValueError("flows must name at least one flow id, got none")
+    for i, h in enumerate(hops):
+        for k, s in enumerate(h.cross_streams):
+            if s.flow in flows:
+                raise ValueError(
+                    f"hops[{i}].cross_streams[{k}].flow must differ from the forwarded flows "
+                    f"{flows.tolist()}, got {s.flow}"
+                )
     first = simulate(scenario, seed=seed)
     first["packet_id"] = ("packet", first["packet"].values, {"units": "1", "long_name": "index at the first node"})
     through = np.flatnonzero(np.isin(first["flow"].values, flows))

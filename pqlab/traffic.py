@@ -577,7 +577,7 @@ class TraceStream(Stream):
 
 
 def check_streams(streams) -> tuple:
-    """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream`."""
+    """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream` with distinct flow ids."""
     if not isinstance(streams, (list, tuple)):
         raise ValueError(f"streams must be a list or tuple of streams, got {type(streams).__name__}")
     for i, stream in enumerate(streams):
@@ -586,6 +586,14 @@ def check_streams(streams) -> tuple:
                 f"streams[{i}] must be a stream (CBRStream, PoissonStream, TraceStream), "
                 f"got {type(stream).__name__}"
             )
+    first = {}
+    for i, stream in enumerate(streams):
+        if stream.flow in first:
+            raise ValueError(
+                f"streams[{i}].flow must differ from every other stream's flow id (flows identify "
+                f"streams in the results), got {stream.flow}, already used by streams[{first[stream.flow]}]"
+            )
+        first[stream.flow] = i
     return tuple(streams)
 
 
@@ -637,6 +645,8 @@ class TrafficWindows:
         self.streams = check_streams(streams)
         rng = _check_rng(rng)
         self._windows = [s.windows(rng) for s in self.streams]
+        self._queues = np.array([s.queue for s in self.streams], dtype=np.int64)
+        self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
 
     def window(self, t0_s: float, t1_s: float):
         """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in stream order).
@@ -645,16 +655,14 @@ class TrafficWindows:
         -------
         arrival_s, size_bytes, queue, flow : numpy.ndarray
         """
-        parts = []
-        for stream, window in zip(self.streams, self._windows):
-            arrival, size = window(t0_s, t1_s)
-            n = arrival.shape[0]
-            parts.append((arrival, size, np.full(n, stream.queue, np.int64), np.full(n, stream.flow, np.int64)))
-        if not parts:
+        if not self.streams:
             return tuple(np.empty(0, dtype) for dtype in (np.float64, np.int64, np.int64, np.int64))
-        arrival, size, queue, flow = (np.concatenate(columns) for columns in zip(*parts))
+        arrivals, sizes = zip(*(window(t0_s, t1_s) for window in self._windows))
+        counts = [a.shape[0] for a in arrivals]
+        arrival = np.concatenate(arrivals)
         order = np.argsort(arrival, kind="stable")
-        return arrival[order], size[order], queue[order], flow[order]
+        return (arrival[order], np.concatenate(sizes)[order], np.repeat(self._queues, counts)[order],
+                np.repeat(self._flows, counts)[order])
 
 
 _SIZE_TYPES = {c.__name__: c for c in (Deterministic, Uniform, Geometric, Empirical)}
