@@ -105,7 +105,7 @@ def sweep(
         Variables named by ``measure`` with dims ``(*grid, "seed")``; attrs record
         the preset's name, the pqlab version and the scenario of the first point.
     """
-    from . import __version__
+    from ._version import __version__
 
     if not grid:
         raise ValueError("grid must name at least one parameter, got an empty mapping")

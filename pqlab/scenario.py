@@ -136,7 +136,7 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``.
         The same scenario and integer seed give an identical Dataset.
     """
-    from . import __version__
+    from ._version import __version__
 
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")

@@ -363,7 +363,7 @@ def _verdict_class(verdict: str) -> str:
 
 
 def _page(title: str, here: str, documents, body: list[str]) -> str:
-    from . import __version__
+    from ._version import __version__
 
     nav = [f'<a class="brand{" here" if here == "index.html" else ""}" href="index.html">pqlab report</a>']
     current = ' class="here"'

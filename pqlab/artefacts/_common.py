@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import __version__, experiments, report
+from .. import experiments, report
+from .._version import __version__
 from .._validate import check_array, check_int, check_real
 from ..scenario import REFERENCES, Scenario
 from ..scenarios import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
