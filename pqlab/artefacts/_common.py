@@ -21,8 +21,9 @@ import xarray as xr
 
 from .. import experiments, report
 from .._version import __version__
+from . import registry
 from .._validate import check_array, check_int, check_real
-from ..scenario import REFERENCES, Scenario
+from ..scenario import Scenario
 from ..scenarios import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
 from ..traffic import UDP_IP_HEADER_BYTES
 
@@ -234,13 +235,17 @@ def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dat
 
 
 def provenance(artefact: str, title: str, module: str, seeds=None, **extra) -> dict:
-    """Dataset attrs of an artefact: its id, title, source, version, references, history (and seeds)."""
+    """Dataset attrs of an artefact: its id, title, source, version, references, history (and seeds).
+
+    ``references`` is the full reference of the artefact's source document in
+    :mod:`pqlab.artefacts.registry` (:func:`~pqlab.artefacts.registry.references`).
+    """
     attrs = {
         "artefact": artefact,
         "title": title,
         "source": f"pqlab {__version__} numba single-node engine",
         "pqlab_version": __version__,
-        "references": REFERENCES,
+        "references": registry.references(artefact),
         "history": f"computed by {module}",
         "Conventions": "CF-1.8",
     }

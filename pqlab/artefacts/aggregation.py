@@ -61,7 +61,7 @@ from .. import metrics
 from .._validate import check_choice, check_int, check_real
 from ..experiments import measurement_window, reference_delay, reference_ipdv
 from ..framing import line_time_s
-from ..scenario import REFERENCES, Scenario, simulate
+from ..scenario import Scenario, simulate
 from ..scenarios import (
     BE_QUEUE,
     EF_FRAME_BYTES,
@@ -332,7 +332,6 @@ def _attrs(artefact: str, scenarios_, seeds, common_be, title: str, **extra) -> 
     sc = scenarios_[0]
     return provenance(
         artefact, title, __name__, seeds,
-        references=REFERENCES + "; long version: 'Priority Queueing Applied to Expedited Forwarding'",
         scenario_first=sc.to_json(),
         presets=", ".join(s.name for s in scenarios_),
         n_seeds=len(seeds),
