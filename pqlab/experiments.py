@@ -45,8 +45,27 @@ def reference_ipdv(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLO
 
 def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
     """Mean, std, min, max of the reference delay and mean |IPDV|, seconds; loss ratio."""
-    delay = reference_delay(ds, scenario).values
-    ipdv = reference_ipdv(ds, scenario).values
+    return delay_statistics(reference_delay(ds, scenario).values, reference_ipdv(ds, scenario).values)
+
+
+def delay_statistics(delay_s, ipdv_s) -> dict:
+    """The delay-summary numbers of a sweep: the one place they are computed.
+
+    Parameters
+    ----------
+    delay_s : numpy.ndarray
+        One-way delay of each measured packet, seconds; NaN for a lost packet.
+    ipdv_s : numpy.ndarray
+        IPDV (RFC 3393) of consecutive received packets, seconds (finite values).
+
+    Returns
+    -------
+    dict
+        ``delay_mean_s``, ``delay_std_s`` (ddof=1), ``delay_min_s``, ``delay_max_s``,
+        ``ipdv_abs_mean_s`` (mean |IPDV|), ``ipdv_std_s`` (ddof=1), seconds, and
+        ``loss_ratio`` (NaN delays / all); NaN where the sample is too small.
+    """
+    delay, ipdv = np.asarray(delay_s, dtype=float), np.asarray(ipdv_s, dtype=float)
     kept = delay[np.isfinite(delay)]
     return {
         "delay_mean_s": float(kept.mean()) if kept.size else np.nan,

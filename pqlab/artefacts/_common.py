@@ -20,6 +20,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import experiments, report
+from ..analysis import CONFIDENCE, mean_ci  # noqa: F401  (re-exported for the artefact modules)
 from .._version import __version__
 from . import registry
 from .._validate import check_array, check_int, check_real
@@ -27,8 +28,6 @@ from ..scenario import Scenario
 from ..scenarios import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
 from ..traffic import UDP_IP_HEADER_BYTES
 
-#: Confidence level of every interval across seeds.
-CONFIDENCE = 0.95
 #: Largest BE IP packet (Ethernet MTU), bytes: GLOBECOM'01 Sec. II "the MTU size is 1500 by".
 MTU_BYTES = 1500
 #: BE UDP payload of an MTU packet (IP length 1500 bytes), bytes.
@@ -205,17 +204,6 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
 
 
 # --------------------------------------------------------------------------- across seeds
-
-
-def mean_ci(values, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """Mean over the last axis and its Student-t CI half-width (NaN with one value).
-
-    :func:`pqlab.experiments.across_seeds` on an array whose last axis is the seeds.
-    """
-    values = np.asarray(values, dtype=float)
-    dims = [f"dim_{i}" for i in range(values.ndim - 1)] + ["seed"]
-    out = experiments.across_seeds(xr.Dataset({"x": (dims, values)}), confidence)
-    return out["x"].values, out["x_ci"].values
 
 
 def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dataset:

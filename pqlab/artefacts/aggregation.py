@@ -54,11 +54,10 @@ from fractions import Fraction
 
 import numpy as np
 import xarray as xr
-from scipy.ndimage import gaussian_filter1d
-from scipy.signal import find_peaks
 
 from .. import metrics
-from .._validate import check_choice, check_int, check_real
+from ..analysis import count_peaks, pooled_frequencies, trend
+from .._validate import check_int, check_real
 from ..experiments import measurement_window, reference_delay, reference_ipdv
 from ..framing import line_time_s
 from ..scenario import Scenario, simulate
@@ -87,7 +86,6 @@ from ._common import (
     claim,
     ef_streams,
     frame_rate_bps,
-    mean_ci,
     provenance,
 )
 
@@ -146,16 +144,6 @@ def _unit_s(sc: Scenario) -> float:
     return line_time_s(EF_IP_BYTES, sc.node.framing, sc.node.line_rate_bps)
 
 
-def trend(values: np.ndarray, x) -> tuple[float, float, bool]:
-    """Per-seed least-squares slope of ``values (point, seed)`` against ``x``: mean, CI half-width, holds."""
-    x = np.asarray(x, dtype=float)
-    slopes = np.array([np.polyfit(x, values[:, s], 1)[0] for s in range(values.shape[1])])
-    mean, half = mean_ci(slopes)
-    mean, half = float(mean), float(half)
-    holds = mean > 0 and (np.isnan(half) or mean - half > 0)
-    return mean, half, bool(holds)
-
-
 def _pad(samples: list[np.ndarray]) -> np.ndarray:
     """Stack 1-D arrays of unequal length, padding with NaN."""
     n = max(s.size for s in samples)
@@ -163,87 +151,6 @@ def _pad(samples: list[np.ndarray]) -> np.ndarray:
     for i, s in enumerate(samples):
         out[i, : s.size] = s
     return out
-
-
-def _pooled_frequency(samples: np.ndarray, bin_width: float, n_bins: int) -> np.ndarray:
-    """Relative frequency of ``samples`` (NaN ignored) in ``n_bins`` bins ``[k w, (k+1) w)``."""
-    flat = samples[np.isfinite(samples)]
-    fd = metrics.frequency_distribution(flat, bin_width, start=0.0)
-    out = np.zeros(n_bins)
-    k = min(n_bins, fd.probability.size)
-    out[:k] = fd.probability[:k]
-    return out
-
-
-def pooled_frequencies(samples: np.ndarray, bin_width: float) -> tuple[np.ndarray, np.ndarray]:
-    """Bins ``[k w, (k+1) w)`` from 0 past the largest sample, and each point's frequency pooled over seeds.
-
-    ``samples`` is ``(point, seed, sample)``; returns the left bin edges and a
-    ``(point, bin)`` array of relative frequencies.
-    """
-    n_bins = int(np.ceil(np.nanmax(samples) / bin_width)) + 1
-    return np.arange(n_bins) * bin_width, np.array([_pooled_frequency(s, bin_width, n_bins) for s in samples])
-
-
-def count_peaks(probability, bin_width: float, *, smooth: float, min_prominence: float = 0.05,
-                scale: str = "linear", floor: float = 0.0):
-    """Peaks of a histogram that starts at 0 (e.g. of |IPDV|), after Gaussian smoothing.
-
-    Parameters
-    ----------
-    probability : array_like of float
-        Relative frequency per bin, bins ``[k w, (k+1) w)`` from 0.
-    bin_width : float
-        Bin width ``w`` (> 0), in the same unit as ``smooth``.
-    smooth : float
-        Standard deviation of the Gaussian smoothing kernel (>= 0), same unit; the
-        histogram is mirrored at 0 (a distribution of absolute values).
-    min_prominence : float
-        ``scale="linear"``: a local maximum counts when its prominence is at least this
-        fraction of the tallest smoothed bin, in (0, 1] (what a linear plot shows).
-        ``scale="log"``: the prominence needed in decades of the smoothed frequency
-        (``log10(2)``: a peak twice as high as the trough that separates it).
-    scale : {"linear", "log"}
-        Where prominence is measured.
-    floor : float
-        ``scale="log"`` only: bins whose smoothed frequency is below ``floor`` (too few
-        samples to trust) are not peaks, and troughs are not taken below it.
-
-    Returns
-    -------
-    smoothed : numpy.ndarray
-        The smoothed histogram.
-    peaks : numpy.ndarray of int
-        Indices of the peaks (bin 0 included when it is a maximum).
-    """
-    p = np.asarray(probability, dtype=float)
-    if p.ndim != 1 or p.size < 2:
-        raise ValueError(f"probability must be a 1-D array of at least 2 bins, got shape {p.shape}")
-    width = check_real("bin_width", bin_width, 0.0, strict_minimum=True)
-    sigma = check_real("smooth", smooth, 0.0) / width
-    scale = check_choice("scale", scale, ("linear", "log"))
-    floor = check_real("floor", floor, 0.0)
-    if scale == "linear":
-        prominence = check_real("min_prominence", min_prominence, 0.0, 1.0, strict_minimum=True)
-    else:
-        prominence = check_real("min_prominence", min_prominence, 0.0, strict_minimum=True)
-    smoothed = gaussian_filter1d(p, sigma, mode="reflect") if sigma > 0 else p.copy()
-    if scale == "linear":
-        curve, edge, needed = smoothed, 0.0, prominence * smoothed.max()
-    else:
-        low = max(floor, 1e-12)
-        curve = np.log10(np.maximum(smoothed, low))
-        edge, needed = np.log10(low), prominence
-    # mirror the histogram at 0 (|x| of a symmetric variable) so a maximum at 0 is an
-    # interior peak with its true prominence; a bin past the end lets the last bin peak
-    n = curve.size
-    padded = np.r_[curve[:0:-1], curve, edge]
-    peaks, _ = find_peaks(padded, prominence=needed)
-    peaks = peaks - (n - 1)
-    peaks = peaks[(peaks >= 0) & (peaks < smoothed.size)]
-    if scale == "log":
-        peaks = peaks[smoothed[peaks] >= floor]
-    return smoothed, peaks
 
 
 def a_key(a: float) -> str:

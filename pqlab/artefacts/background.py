@@ -36,7 +36,8 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from .. import bounds, experiments, metrics, scenarios
+from .. import analysis, bounds, experiments, metrics, scenarios
+from ..analysis import max_ring_particles
 from .._validate import check_int, check_real
 from ..framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
@@ -106,35 +107,6 @@ def _size_text(stream) -> str:
         return (f"real: STAND-IN CDF (CAIDA AIX 1999 fit), IP {size.sizes_bytes[0]}..{size.sizes_bytes[-1]} bytes, "
                 f"one size per stream")
     return type(size).__name__
-
-
-def max_ring_particles(ds: xr.Dataset, node: Node) -> int:
-    """Largest number of particles the transmission ring held at once in a simulation.
-
-    Counts ``+particles`` at each kept packet's ``ring_entry`` and ``-particles`` at its
-    ``departure``; a release at the same instant as an entry is counted first (node
-    contract rule 5).
-
-    Parameters
-    ----------
-    ds : xarray.Dataset
-        Engine output (``size``, ``ring_entry``, ``departure``, ``drop``).
-    node : Node
-        The node simulated (its ``particle_bytes``).
-
-    Returns
-    -------
-    int
-    """
-    if not isinstance(node, Node):
-        raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
-    kept = ds["drop"].values == 0
-    n = _particles(ds["size"].values[kept], node.particle_bytes)
-    times = np.concatenate([ds["departure"].values[kept], ds["ring_entry"].values[kept]])
-    delta = np.concatenate([-n, n])
-    kind = np.concatenate([np.zeros(n.size), np.ones(n.size)])  # releases first at equal times
-    order = np.lexsort((kind, times))
-    return int(np.cumsum(delta[order]).max()) if n.size else 0
 
 
 # --------------------------------------------------------------------------- globecom01_tab1
@@ -619,23 +591,6 @@ def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
 # --------------------------------------------------------------------------- globecom01_fig3_2
 
 
-def _acf(x: np.ndarray, max_lag: int) -> np.ndarray:
-    """Sample autocorrelation of ``x`` at lags 0..max_lag."""
-    x = x - x.mean()
-    denom = float(x @ x)
-    if denom == 0.0:
-        return np.r_[1.0, np.zeros(max_lag)]
-    return np.array([1.0] + [float(x[:-lag] @ x[lag:]) / denom for lag in range(1, max_lag + 1)])
-
-
-def _first_peak(acf: np.ndarray, threshold: float) -> tuple:
-    """First lag >= 2 where the ACF has a local maximum above ``threshold``: (lag, value) or (-1, nan)."""
-    for lag in range(2, acf.size - 1):
-        if acf[lag] >= acf[lag - 1] and acf[lag] >= acf[lag + 1] and acf[lag] > threshold:
-            return lag, float(acf[lag])
-    return -1, math.nan
-
-
 def globecom01_fig3_2(
     *,
     n_ef_samples: int = 10_000,
@@ -696,9 +651,9 @@ def globecom01_fig3_2(
     mean = np.nanmean(delays, axis=2)
     p5, p95 = np.nanpercentile(delays, [5, 95], axis=2)
     dmin, dmax = np.nanmin(delays, axis=2), np.nanmax(delays, axis=2)
-    acf = np.array([[_acf(delays[i, j][np.isfinite(delays[i, j])], lag_max) for j in range(len(seeds))]
+    acf = np.array([[analysis.acf(delays[i, j][np.isfinite(delays[i, j])], lag_max) for j in range(len(seeds))]
                     for i in range(len(pays))])
-    peaks = np.array([[_first_peak(acf[i, j], thr) for j in range(len(seeds))] for i in range(len(pays))])
+    peaks = np.array([[analysis.first_peak(acf[i, j], thr) for j in range(len(seeds))] for i in range(len(pays))])
     ks = np.array([[stats.ks_2samp(delays[0, j][np.isfinite(delays[0, j])],
                                    delays[i, j][np.isfinite(delays[i, j])]).statistic
                     for j in range(len(seeds))] for i in range(len(pays))])

@@ -81,7 +81,8 @@ from ._common import (
     paper_value,
     provenance,
 )
-from .aggregation import be_streams_first, pooled_frequencies, trend
+from ..analysis import pooled_frequencies, trend
+from .aggregation import be_streams_first
 
 __all__ = [
     "GEOMETRIC_MEANS_BYTES",

@@ -43,7 +43,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import experiments, metrics, scenarios
+from .. import analysis, experiments, metrics, scenarios
 from .._validate import check_choice, check_int, check_real
 from ..framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
@@ -159,24 +159,9 @@ def _be_ip_bytes(scenario: Scenario) -> int:
     return scenarios.TFTANT_BE_IP_BYTES
 
 
-def _acf_first_peak(x: np.ndarray, max_lag: int = ACF_MAX_LAG) -> tuple[float, float]:
-    """First local maximum (lag >= 2) of the sample autocorrelation of ``x``: (lag, value); (-1, nan) if none."""
-    x = np.asarray(x, dtype=float)
-    x = x - x.mean()
-    denom = float(x @ x)
-    lags = min(max_lag, x.size - 2)
-    if denom <= 0.0 or lags < 3:
-        return -1.0, math.nan
-    acf = np.array([1.0] + [float(x[:-k] @ x[k:]) / denom for k in range(1, lags + 1)])
-    for k in range(2, acf.size - 1):
-        if acf[k] >= acf[k - 1] and acf[k] >= acf[k + 1]:
-            return float(k), float(acf[k])
-    return -1.0, math.nan
-
-
 def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
-    """Sweep measure: the numbers of :func:`pqlab.experiments.delay_summary`, plus EF-queue wait, IPDV peaks
-    and periodicity, from one pass over the measurement window (the tests check the shared keys are equal).
+    """Sweep measure: :func:`pqlab.experiments.delay_statistics` of the window, plus EF-queue wait, IPDV peaks
+    and periodicity (:func:`pqlab.analysis.acf_first_peak`), from one pass over the measurement window.
 
     The window holds the reference flow in arrival order, so RFC 3393's IPDV
     (:func:`pqlab.metrics.ipdv`) is the difference of consecutive delays, pairs with a lost packet left out.
@@ -190,20 +175,14 @@ def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     wait = win["ring_entry"].values[entered] - win["arrival"].values[entered]
     a = np.abs(ipdv)
     be_tx = be_tx_time_s(scenario.node, _be_ip_bytes(scenario))
-    lag, peak = _acf_first_peak(kept)
+    lag, peak = analysis.acf_first_peak(kept, ACF_MAX_LAG)
     nan = math.nan
     return {
-        "delay_mean_s": float(kept.mean()) if kept.size else nan,
-        "delay_std_s": float(kept.std(ddof=1)) if kept.size > 1 else nan,
-        "delay_min_s": float(kept.min()) if kept.size else nan,
-        "delay_max_s": float(kept.max()) if kept.size else nan,
-        "ipdv_abs_mean_s": float(a.mean()) if a.size else nan,
-        "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else nan,
-        "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else nan,
+        **experiments.delay_statistics(delay, ipdv),
         "ef_wait_mean_s": float(wait.mean()) if wait.size else nan,
         "ipdv_abs_max_s": float(a.max()) if a.size else nan,
         "ipdv_peak_frequency": float((a >= PEAK_FRACTION * be_tx).mean()) if a.size else nan,
-        "acf_peak_lag": lag,
+        "acf_peak_lag": float(lag),
         "acf_peak": peak,
     }
 
