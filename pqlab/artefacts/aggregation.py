@@ -60,6 +60,7 @@ from ..analysis import count_peaks, pooled_frequencies, trend
 from .._validate import check_int, check_real
 from ..experiments import measurement_window, reference_delay, reference_ipdv
 from ..framing import line_time_s
+from ..papers import PAPERS, transmission_unit_s
 from ..scenario import Scenario, simulate
 from ..scenarios import (
     BE_QUEUE,
@@ -112,7 +113,7 @@ EF_AGGREGATE_BPS = 300e3
 #: Deterministic BE payloads (bytes) whose delays show the BE profile's influence: GLOBECOM'01 Fig. 3's range.
 BE_REFERENCE_PAYLOADS = (100, 1450)
 #: Line time of a 1500-byte IP packet on the papers' ATM line, seconds (32 cells at 2 Mbit/s).
-MTU_LINE_TIME_S = float(line_time_s(MTU_BYTES, "atm-aal5", 2e6))
+MTU_LINE_TIME_S = float(line_time_s(MTU_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
 #: IP length of the EF packet of a 128-byte frame: its line time is the transmission unit (0.636 ms).
 EF_IP_BYTES = ef_ip_bytes(EF_FRAME_BYTES)
 #: Relative tolerance (of the overall mean) within which per-A maxima count as "independent of A".
@@ -140,8 +141,8 @@ def _ef_rates_bps(sc: Scenario) -> np.ndarray:
 
 
 def _unit_s(sc: Scenario) -> float:
-    """The transmission unit on the scenario's line: line time of the 128-byte EF frame's IP packet."""
-    return line_time_s(EF_IP_BYTES, sc.node.framing, sc.node.line_rate_bps)
+    """The transmission unit on the scenario's line (:func:`pqlab.papers.transmission_unit_s`)."""
+    return transmission_unit_s(sc.node)
 
 
 def _pad(samples: list[np.ndarray]) -> np.ndarray:
@@ -879,7 +880,7 @@ def long_fig7_tab3_claims(ds: xr.Dataset) -> list[dict]:
         claim(art, "be_load_min", ds.attrs["be_load_bps"] / 1e3, "kbit/s",
               f"offered BE load ({ds.attrs['n_be_streams']} x "
               f"{ds.attrs['be_load_bps'] / ds.attrs['n_be_streams'] / 1e3:g} kbit/s); "
-              "the paper states > 2000", ds.attrs["be_load_bps"] > 2e6),
+              "the paper states > 2000", ds.attrs["be_load_bps"] > PAPERS.line_rate_bps),
         claim(art, "be_streams", ds.attrs["n_be_streams"], "streams", "BE streams of the preset"),
         claim(art, "be_size_max", ds.attrs["be_size_max_bytes"], "bytes",
               "largest IP length of the stand-in BE distribution"),

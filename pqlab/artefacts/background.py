@@ -41,6 +41,7 @@ from ..analysis import max_ring_particles
 from .._validate import check_int, check_real
 from ..framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
+from ..papers import transmission_unit_s
 from ..path import PathModel
 from ..scenario import Scenario, simulate
 from ..traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, PoissonStream
@@ -940,7 +941,7 @@ def globecom01_fig5(
         flows = ds["flow"].values
         be_sizes.append([int(ds["size"].values[np.argmax(flows == st.flow)]) for st in be_streams(scenario)])
     node = scenario.node
-    unit_s = line_time_s(ef_ip, node.framing, node.line_rate_bps)
+    unit_s = transmission_unit_s(node, ef_ip)
     mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     d_mtu = experiments.reference_delay(simulate(mtu, seed=seeds[0]), mtu).values
     mtu_units = metrics.transmission_units(d_mtu, mtu.node, ef_ip)

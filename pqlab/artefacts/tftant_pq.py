@@ -60,9 +60,11 @@ import numpy as np
 import xarray as xr
 
 from .. import experiments, scenarios
+from ..analysis import pooled_frequencies, trend
 from .._validate import check_choice, check_int, check_real
 from ..framing import line_time_s
 from ..model import Node
+from ..papers import PAPERS, transmission_unit_s
 from ..scenario import Scenario, simulate
 from ..tandem import TandemHop, simulate_tandem
 from ..traffic import Geometric
@@ -81,7 +83,6 @@ from ._common import (
     paper_value,
     provenance,
 )
-from ..analysis import pooled_frequencies, trend
 from .aggregation import be_streams_first
 
 __all__ = [
@@ -110,7 +111,7 @@ REAL = "real (stand-in)"
 #: Percentiles whose span measures "the range" a delay distribution covers.
 SPAN_PERCENTILES = (1.0, 99.0)
 #: Line rate of the papers' PVC, bit/s.
-LINE_RATE_BPS = 2e6
+LINE_RATE_BPS = PAPERS.line_rate_bps
 #: Slide "packet clustering": EF load 60% of the line, bit/s of frames.
 LOSS_EF_LOAD_BPS = 0.6 * LINE_RATE_BPS
 #: A second EF load (30% of the line) to see whether the load matters ("EF load irrelevant").
@@ -143,8 +144,8 @@ SIZE_INDEPENDENCE_TOLERANCE = 0.25
 
 
 def _unit_s(node: Node) -> float:
-    """The transmission unit: line time of the 128-byte EF frame's IP packet on ``node``'s line, seconds."""
-    return line_time_s(scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES), node.framing, node.line_rate_bps)
+    """The transmission unit on ``node``'s line, seconds (:func:`pqlab.papers.transmission_unit_s`)."""
+    return transmission_unit_s(node)
 
 
 def _be_kwargs(be_traffic: str) -> dict:
@@ -402,7 +403,7 @@ def tftant_be_fig4_claims(ds: xr.Dataset) -> list[dict]:
         claim(art, "n_be_streams", len(be), "streams", "CBR UDP BE streams, one size each"),
         claim(art, "be_rate_total", sum(s.rate_bps for s in be) / 1e3, "kbit/s",
               f"{len(be)} x {be[0].rate_bps / 1e3:g} kbit/s of IP packets overload the "
-              f"{sc.node.line_rate_bps / 1e3:g} kbit/s line", shape_ok=sum(s.rate_bps for s in be) > 2e6),
+              f"{sc.node.line_rate_bps / 1e3:g} kbit/s line", shape_ok=sum(s.rate_bps for s in be) > sc.node.line_rate_bps),
         claim(art, "ef_queue_limit", pq.limit_packets, "packets", "priority queue limit"),
         claim(art, "tx_ring_limit", ring, "units", f"{ring} particles of {sc.node.particle_bytes} bytes"),
         claim(art, "police_rate", pq.police_rate_bps / 1e3, "kbit/s",

@@ -47,6 +47,7 @@ from .. import analysis, experiments, metrics, scenarios
 from .._validate import check_choice, check_int, check_real
 from ..framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
+from ..papers import PAPERS
 from ..scenario import Scenario, simulate
 from ._common import (
     add_mean_ci,
@@ -982,7 +983,7 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
 # --------------------------------------------------------------------------- tftant_slides_star
 
 
-def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES, line_rate_bps: float = 2e6,
+def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES, line_rate_bps: float = PAPERS.line_rate_bps,
                     ef_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS):
     """STAR above which an EF finish-tag step is shorter than one BE tag step (BE weight = remaining bandwidth).
 
