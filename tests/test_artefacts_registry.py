@@ -72,3 +72,18 @@ def test_reproduce_list_prints_one_line_per_artefact(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == list(registry.ids())
     assert "09_tftant_be_streams_and_aggregation" in lines[-1]
+
+
+def test_claims_live_apart_from_the_compute_modules():
+    import importlib
+
+    for entry in registry.ARTEFACTS:
+        compute_module = importlib.import_module(entry.compute.split(":")[0])
+        own = [n for n, v in vars(compute_module).items()
+               if n.endswith("_claims") and getattr(v, "__module__", "") == compute_module.__name__]
+        assert not own, compute_module.__name__
+        if entry.claims is not None:
+            claims = entry.function("claims")
+            assert claims.__module__.startswith("pqlab.artefacts.claims."), entry.id
+            # the notebooks' spelling section.<id>_claims reaches the same function
+            assert getattr(compute_module, claims.__name__) is claims

@@ -144,7 +144,7 @@ def _entries(document: str, notebook: str, section: str, rows) -> tuple[Artefact
     compute, figures = f"pqlab.artefacts.{section}", f"pqlab.figures.{section}"
     return tuple(
         Artefact(aid, document, notebook, f"{compute}:{aid}",
-                 None if aid in _NO_CLAIMS else f"{compute}:{aid}_claims", f"{figures}:{figure}")
+                 None if aid in _NO_CLAIMS else f"pqlab.artefacts.claims.{section}:{aid}_claims", f"{figures}:{figure}")
         for aid, figure in rows
     )
 
@@ -174,7 +174,7 @@ ARTEFACTS: tuple[Artefact, ...] = (
     ]),
     *_entries("analysis", "05_worst_case", "worst_case", [("path", "path")]),
     Artefact("gap", "analysis", "06_explaining_the_gap", "pqlab.artefacts.gap:gap_table_iv",
-             "pqlab.artefacts.gap:gap_claims", "pqlab.figures.worst_case:gap_table_iv", "gap_table_iv"),
+             "pqlab.artefacts.claims.gap:gap_claims", "pqlab.figures.worst_case:gap_table_iv", "gap_table_iv"),
     *_entries("tftant_wfq", "07_tftant_pq_vs_wfq", "tftant_wfq", [
         ("tftant_wfq_fig1", "tftant_wfq_fig1"),
         ("tftant_wfq_fig2_4", "tftant_wfq_fig2_4"),
