@@ -7,5 +7,6 @@ them and prints each next to the paper's value (:mod:`pqlab.artefacts._common`).
 """
 
 from ._common import paper_value, paper_vs_ours, record_claims
+from .notebook import setup
 
-__all__ = ["paper_value", "paper_vs_ours", "record_claims"]
+__all__ = ["paper_value", "paper_vs_ours", "record_claims", "setup"]
