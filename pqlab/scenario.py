@@ -5,6 +5,12 @@ the engine (:func:`pqlab.engine.validate_arrivals`, :func:`pqlab.engine.run_kern
 :func:`pqlab.engine.packets_dataset`) and returns the per-packet
 ``xarray.Dataset`` with a ``flow`` variable and provenance attributes from which
 the run can be repeated exactly (same seed, same Dataset).
+
+Why apart from :mod:`pqlab.scenarios` (plural): this module is the generic
+machinery, one :class:`Scenario` and how it runs, and knows nothing of the papers;
+``scenarios`` is the catalogue of named presets that build a :class:`Scenario` from
+the papers' stated test bed (:mod:`pqlab.papers`). Singular: the type; plural: the
+instances.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Named scenario presets: one per experiment of the papers, built from their stated parameters.
 
+The catalogue of :class:`pqlab.scenario.Scenario` instances (plural); the type and
+``simulate`` are in :mod:`pqlab.scenario` (singular), which knows nothing of the papers.
+
 Every preset is the papers' test bed (GLOBECOM'01 Sec. III, Tables I-II; long
 version Tables 2-3): the Cisco 7200 ATM node (:meth:`pqlab.Node.cisco7200_atm`),
 an EF CBR reference stream (flow 0) in the priority queue, optional further EF
