@@ -166,8 +166,8 @@ def gap_table_iv(
         ``rel_err`` (case, k; %), ``tab3_a0`` (case, seed; ms), ``tab3_a0_mean``,
         ``tab3_rel_err`` (%), ``rms_err_tab4`` (RMS of ``rel_err`` over ``k``),
         ``rms_err_all`` (over ``k`` and Table III), ``paper_w_m`` (k; us),
-        ``paper_tab3_a0`` (ms), ``fixed_s_needed`` (k; us: the latency H5 would
-        need per claim), ``fixed_s_needed_tab3`` (ms). Attrs: ``best_case``,
+        ``paper_tab3_a0`` (ms), ``fixed_s_needed`` (k; s: the latency H5 would
+        need per claim), ``fixed_s_needed_tab3`` (s). Attrs: ``best_case``,
         ``best_hypothesis`` (smallest ``rms_err_all`` among plausible cases,
         ``rms_err_tab4`` without Table III), ``best_case_tab4``, ``grid``.
     """
@@ -250,9 +250,10 @@ def gap_table_iv(
     ds["rms_err_all"] = ("case", [_rms([*ds["rel_err"].sel(case=c).values, float(ds["tab3_rel_err"].sel(case=c))])
                                   for c in names],
                          {"units": "%", "long_name": "RMS relative error over W_m (all k) and Table III A = 0"})
-    ds["fixed_s_needed"] = ("k", needed_us, {"units": "us", "long_name": "fixed latency the base case would need"})
-    ds["fixed_s_needed_tab3"] = ((), needed_t3_ms,
-                                 {"units": "ms", "long_name": "fixed latency Table III A = 0 would need"})
+    ds["fixed_s_needed"] = ("k", needed_us * 1e-6,
+                            {"units": "s", "long_name": "fixed latency the base case would need"})
+    ds["fixed_s_needed_tab3"] = ((), needed_t3_ms * 1e-3,
+                                 {"units": "s", "long_name": "fixed latency Table III A = 0 would need"})
 
     plausible = ds["plausible"].values
     score = ds["rms_err_all"] if table_iii else ds["rms_err_tab4"]

@@ -684,7 +684,8 @@ def _check_schedulers(schedulers) -> list[str]:
 # --------------------------------------------------------------------------- tftant_slides_star
 
 
-def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES, line_rate_bps: float = PAPERS.line_rate_bps,
+def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES,
+                    line_rate_bps: float = PAPERS.line_rate_bps,
                     ef_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS):
     """STAR above which an EF finish-tag step is shorter than one BE tag step (BE weight = remaining bandwidth).
 

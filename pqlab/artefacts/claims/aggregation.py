@@ -1,7 +1,8 @@
-"""Claims of :mod:`pqlab.artefacts.aggregation`: its data turned into claim records against the papers.
+"""Claims on GLOBECOM'01 Fig. 7 / Table III and the long version's IPDV vs A and vs EF frame size.
 
-One ``<artefact id>_claims(data)`` per artefact of that module (the record shape is
-:func:`pqlab.artefacts._common.claim`); the compute functions return data only.
+The data of :mod:`pqlab.artefacts.aggregation` judged against the papers: one
+``<artefact id>_claims(data)`` per artefact, returning claim records
+(:func:`pqlab.artefacts._common.claim`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Claims of :mod:`pqlab.artefacts.background`: its data turned into claim records against the papers.
+"""Claims on GLOBECOM'01 Tables I-II and Figs. 3-5 (background traffic, the stand-in size distribution).
 
-One ``<artefact id>_claims(data)`` per artefact of that module (the record shape is
-:func:`pqlab.artefacts._common.claim`); the compute functions return data only.
+The data of :mod:`pqlab.artefacts.background` judged against the papers: one
+``<artefact id>_claims(data)`` per artefact, returning claim records
+(:func:`pqlab.artefacts._common.claim`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Claims of :mod:`pqlab.artefacts.gap`: its data turned into claim records against the papers.
+"""Claims on the gap analysis: which hypothesis explains Table IV W_m and Table III best.
 
-One ``<artefact id>_claims(data)`` per artefact of that module (the record shape is
-:func:`pqlab.artefacts._common.claim`); the compute functions return data only.
+The data of :mod:`pqlab.artefacts.gap` judged against the papers: one
+``<artefact id>_claims(data)`` per artefact, returning claim records
+(:func:`pqlab.artefacts._common.claim`).
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ def gap_claims(ds: xr.Dataset) -> list[dict]:
         reason = str(ds["reason"].sel(case=case).values)
         note = f"{HYPOTHESES.get(hyp, hyp)}; best of its grid {_describe(ds, case)}"
         if hyp == "H5":
-            needed = ", ".join(f"{v / 1e3:.2f}" for v in ds["fixed_s_needed"].values)
-            note += (f"; latency needed per k = {needed} ms (Table III: {float(ds.fixed_s_needed_tab3):.2f} ms): "
+            needed = ", ".join(f"{v * 1e3:.2f}" for v in ds["fixed_s_needed"].values)
+            note += (f"; latency needed per k = {needed} ms (Table III: {float(ds.fixed_s_needed_tab3) * 1e3:.2f} ms): "
                      f"a constant cannot make a k-dependent gap")
         if reason:
             note += f"; {reason}"

@@ -1,7 +1,8 @@
-"""Claims of :mod:`pqlab.artefacts.tftant_pq`: its data turned into claim records against the papers.
+"""Claims on the TF-TANT multiple-BE-streams page and the slides' loss, aggregation, tandem and size tests.
 
-One ``<artefact id>_claims(data)`` per artefact of that module (the record shape is
-:func:`pqlab.artefacts._common.claim`); the compute functions return data only.
+The data of :mod:`pqlab.artefacts.tftant_pq` judged against the papers: one
+``<artefact id>_claims(data)`` per artefact, returning claim records
+(:func:`pqlab.artefacts._common.claim`).
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ def tftant_be_fig4_claims(ds: xr.Dataset) -> list[dict]:
         claim(art, "n_be_streams", len(be), "streams", "CBR UDP BE streams, one size each"),
         claim(art, "be_rate_total", sum(s.rate_bps for s in be) / 1e3, "kbit/s",
               f"{len(be)} x {be[0].rate_bps / 1e3:g} kbit/s of IP packets overload the "
-              f"{sc.node.line_rate_bps / 1e3:g} kbit/s line", shape_ok=sum(s.rate_bps for s in be) > sc.node.line_rate_bps),
+              f"{sc.node.line_rate_bps / 1e3:g} kbit/s line",
+              shape_ok=sum(s.rate_bps for s in be) > sc.node.line_rate_bps),
         claim(art, "ef_queue_limit", pq.limit_packets, "packets", "priority queue limit"),
         claim(art, "tx_ring_limit", ring, "units", f"{ring} particles of {sc.node.particle_bytes} bytes"),
         claim(art, "police_rate", pq.police_rate_bps / 1e3, "kbit/s",

@@ -1,7 +1,8 @@
-"""Claims of :mod:`pqlab.artefacts.tftant_wfq`: its data turned into claim records against the papers.
+"""Claims on the TF-TANT PQ-vs-WFQ page and the slides' tx-ring, STAR and no-BE tests.
 
-One ``<artefact id>_claims(data)`` per artefact of that module (the record shape is
-:func:`pqlab.artefacts._common.claim`); the compute functions return data only.
+The data of :mod:`pqlab.artefacts.tftant_wfq` judged against the papers: one
+``<artefact id>_claims(data)`` per artefact, returning claim records
+(:func:`pqlab.artefacts._common.claim`).
 """
 
 from __future__ import annotations
@@ -138,7 +139,8 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
     rows.append(claim(
         art, "gap_multiple_of_be_tx", None, "-",
         f"at the page's large sizes {large}: {', '.join(f'{_at(gap_be, f):.2f}' for f in large)} BE tx times "
-        f"(within {INTEGER_TOLERANCE:g} of an integer: {all(x <= INTEGER_TOLERANCE for x in frac)}); in between our sweep gives "
+        f"(within {INTEGER_TOLERANCE:g} of an integer: {all(x <= INTEGER_TOLERANCE for x in frac)}); "
+        f"in between our sweep gives "
         f"{_list(between, [_at(gap_be, f) for f in between])}: a mean over EF packets that wait n or n + 1 BE packets",
         shape_ok=bool(large) and all(x <= INTEGER_TOLERANCE for x in frac)))
     small, big = frames <= SMALL_FRAME_BYTES, frames > SMALL_FRAME_BYTES
@@ -281,7 +283,8 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
                              f"{float(ds.ef_service_rate):g} kbit/s = "
                              f"{wfq_tag_s(scenarios.ef_ip_bytes(128), float(ds.ef_service_rate) * 1e3) * MS:.1f} ms "
                              f"is below one BE tag step, "
-                             f"{wfq_tag_s(float(ds.be_ip_bytes), float(ds.be_weight) * 1e3) * MS:.1f} ms, so WFQ lets no BE "
+                             f"{wfq_tag_s(float(ds.be_ip_bytes), float(ds.be_weight) * 1e3) * MS:.1f} ms, "
+                             f"so WFQ lets no BE "
                              "packet ahead)" if abs(p - w) < 1e-9 else ""),
                           shape_ok=p > w))
     big = MTU_FRAME_BYTES

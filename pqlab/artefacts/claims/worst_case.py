@@ -1,7 +1,8 @@
-"""Claims of :mod:`pqlab.artefacts.worst_case`: its data turned into claim records against the papers.
+"""Claims on GLOBECOM'01 Table IV, the 5.12 ms priority-queue bound and the path model.
 
-One ``<artefact id>_claims(data)`` per artefact of that module (the record shape is
-:func:`pqlab.artefacts._common.claim`); the compute functions return data only.
+The data of :mod:`pqlab.artefacts.worst_case` judged against the papers: one
+``<artefact id>_claims(data)`` per artefact, returning claim records
+(:func:`pqlab.artefacts._common.claim`).
 """
 
 from __future__ import annotations
