@@ -20,6 +20,7 @@ from scipy import stats
 from . import metrics
 from ._validate import check_int
 from .scenario import Scenario, simulate
+from .provenance import provenance_attrs
 from .scenarios import REFERENCE_FLOW
 
 
@@ -122,10 +123,9 @@ def sweep(
     -------
     xarray.Dataset
         Variables named by ``measure`` with dims ``(*grid, "seed")``; attrs record
-        the preset's name, the pqlab version and the scenario of the first point.
+        the preset's name, the pqlab version and the scenario of the first point
+        (:func:`pqlab.provenance.provenance_attrs`).
     """
-    from ._version import __version__
-
     if not grid:
         raise ValueError("grid must name at least one parameter, got an empty mapping")
     names = list(grid)
@@ -140,6 +140,7 @@ def sweep(
     points = list(itertools.product(*(range(n) for n in shape)))
     tasks = [({k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}, seeds[idx[-1]]) for idx in points]
     first_json = make_scenario(**tasks[0][0]).to_json()
+    preset = getattr(make_scenario, "__name__", str(make_scenario))
     results = _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress,
                          getattr(make_scenario, "__name__", "sweep"))
     out: dict[str, np.ndarray] = {}
@@ -150,11 +151,10 @@ def sweep(
     return xr.Dataset(
         {k: (dims, v, _attrs_for(k)) for k, v in out.items()},
         coords={**{k: v for k, v in zip(names, values)}, "seed": seeds},
-        attrs={
-            "preset": getattr(make_scenario, "__name__", str(make_scenario)),
-            "pqlab_version": __version__,
-            "first_scenario": first_json,
-        },
+        attrs=provenance_attrs(
+            title=f"pqlab sweep of {preset}", history="computed by pqlab.experiments.sweep",
+            preset=preset, first_scenario=first_json,
+        ),
     )
 
 

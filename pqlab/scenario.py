@@ -26,6 +26,7 @@ from ._validate import check_int, check_real
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .model import Node
 from .path import PathModel
+from .provenance import provenance_attrs
 from .traffic import check_streams, merge_streams, stream_from_dict
 
 #: Citation of the paper whose experiments pqlab reproduces.
@@ -142,8 +143,6 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``.
         The same scenario and integer seed give an identical Dataset.
     """
-    from ._version import __version__
-
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
     if isinstance(seed, np.random.Generator):
@@ -157,15 +156,13 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
     ds = packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue))
     ds["flow"] = ("packet", flow, {"units": "1", "long_name": "flow id"})
-    ds.attrs.update(
+    ds.attrs.update(provenance_attrs(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
-        source=f"pqlab {__version__} numba single-node engine",
-        pqlab_version=__version__,
+        history="simulated by pqlab.simulate",
+        references=REFERENCES,
         seed=seed_attr,
         scenario=scenario.to_json(),
         warmup_s=scenario.warmup_s,
         duration_s=scenario.duration_s,
-        history="simulated by pqlab.simulate",
-        references=REFERENCES,
-    )
+    ))
     return ds

@@ -22,7 +22,7 @@ import xarray as xr
 
 from .. import experiments, report
 from ..analysis import CONFIDENCE, mean_ci  # noqa: F401  (re-exported for the artefact modules)
-from .._version import __version__
+from ..provenance import provenance_attrs
 from . import registry
 from .._validate import check_array, check_int, check_real
 from ..scenario import Scenario
@@ -229,15 +229,9 @@ def provenance(artefact: str, title: str, module: str, seeds=None, **extra) -> d
     ``references`` is the full reference of the artefact's source document in
     :mod:`pqlab.artefacts.registry` (:func:`~pqlab.artefacts.registry.references`).
     """
-    attrs = {
-        "artefact": artefact,
-        "title": title,
-        "source": f"pqlab {__version__} numba single-node engine",
-        "pqlab_version": __version__,
-        "references": registry.references(artefact),
-        "history": f"computed by {module}",
-        "Conventions": "CF-1.8",
-    }
+    attrs = {"artefact": artefact, **provenance_attrs(title=title, history=f"computed by {module}",
+                                                      references=registry.references(artefact)),
+             "Conventions": "CF-1.8"}
     if seeds is not None:
         attrs["seeds"] = [int(s) for s in seeds]
     attrs.update(extra)
