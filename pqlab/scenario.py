@@ -1,9 +1,9 @@
 """A scenario (node + streams + duration + path) and the one call that simulates it.
 
 :func:`simulate` generates the scenario's streams with a seeded generator, runs
-the engine (:func:`pqlab.engine.validate_arrivals`, :func:`pqlab.engine.run_kernel`,
-:func:`pqlab.engine.packets_dataset`) and returns the per-packet
-``xarray.Dataset`` with a ``flow`` variable and provenance attributes from which
+the engine (:func:`pqlab.engine.simulate_arrivals`: validate, kernel, Dataset) and
+returns the per-packet ``xarray.Dataset`` with a ``flow`` variable and provenance
+attributes from which
 the run can be repeated exactly (same seed, same Dataset).
 
 Why apart from :mod:`pqlab.scenarios` (plural): this module is the generic
@@ -23,7 +23,7 @@ import numpy as np
 import xarray as xr
 
 from ._validate import check_int, check_real
-from .engine import packets_dataset, run_kernel, validate_arrivals
+from .engine import simulate_arrivals
 from .model import Node
 from .path import PathModel
 from .provenance import provenance_attrs
@@ -153,8 +153,7 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
         raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
-    arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
-    ds = packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue))
+    ds = simulate_arrivals(scenario.node, arrival, size, queue)
     ds["flow"] = ("packet", flow, {"units": "1", "long_name": "flow id"})
     ds.attrs.update(provenance_attrs(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
