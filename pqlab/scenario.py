@@ -3,8 +3,7 @@
 :func:`simulate` generates the scenario's streams with a seeded generator, runs
 the engine (:func:`pqlab.engine.simulate_arrivals`: validate, kernel, Dataset) and
 returns the per-packet ``xarray.Dataset`` with a ``flow`` variable and provenance
-attributes from which
-the run can be repeated exactly (same seed, same Dataset).
+attributes from which the run can be repeated exactly (same seed, same Dataset).
 
 Why apart from :mod:`pqlab.scenarios` (plural): this module is the generic
 machinery, one :class:`Scenario` and how it runs, and knows nothing of the papers;
