@@ -49,6 +49,18 @@ def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
     return delay_statistics(reference_delay(ds, scenario).values, reference_ipdv(ds, scenario).values)
 
 
+#: Units and long names of :func:`delay_statistics`' numbers, declared where they are measured.
+DELAY_STATISTICS_ATTRS = {
+    "delay_mean_s": {"units": "s", "long_name": "mean one-way delay of the reference flow"},
+    "delay_std_s": {"units": "s", "long_name": "standard deviation of the one-way delay"},
+    "delay_min_s": {"units": "s", "long_name": "smallest one-way delay"},
+    "delay_max_s": {"units": "s", "long_name": "largest one-way delay"},
+    "ipdv_abs_mean_s": {"units": "s", "long_name": "mean |IPDV| (RFC 3393) of consecutive packets"},
+    "ipdv_std_s": {"units": "s", "long_name": "standard deviation of the IPDV"},
+    "loss_ratio": {"units": "1", "long_name": "share of the reference packets lost"},
+}
+
+
 def delay_statistics(delay_s, ipdv_s) -> dict:
     """The delay-summary numbers of a sweep: the one place they are computed.
 
@@ -77,6 +89,9 @@ def delay_statistics(delay_s, ipdv_s) -> dict:
         "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else np.nan,
         "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else np.nan,
     }
+
+
+delay_summary.attrs = DELAY_STATISTICS_ATTRS
 
 
 def run_point(make_scenario, kwargs: dict, seed: int, measure) -> dict:
@@ -108,7 +123,10 @@ def sweep(
     seeds : sequence of int
         Seeds (>= 0); the result has a ``seed`` dimension.
     measure : callable
-        ``measure(ds, scenario) -> {name: float}``; each name becomes a variable.
+        ``measure(ds, scenario) -> {name: float}``; each name becomes a variable, with the
+        ``units``/``long_name`` the measure declares in its ``attrs`` mapping (name ->
+        attrs; e.g. :data:`DELAY_STATISTICS_ATTRS`), else ``"s"`` for a name ending
+        in ``_s`` and ``"1"`` otherwise.
     backend : {"serial", "processes"}, dask.distributed.Client or str
         Where the points run: in this process, in a local process pool of
         ``max_workers``, or on a dask.distributed cluster (a ``Client``, or a
@@ -148,8 +166,9 @@ def sweep(
         for key, val in measured.items():
             out.setdefault(key, np.full(shape, np.nan))[idx] = val
     dims = names + ["seed"]
+    declared = getattr(measure, "attrs", {})
     return xr.Dataset(
-        {k: (dims, v, _attrs_for(k)) for k, v in out.items()},
+        {k: (dims, v, declared.get(k) or _attrs_for(k)) for k, v in out.items()},
         coords={**{k: v for k, v in zip(names, values)}, "seed": seeds},
         attrs=provenance_attrs(
             title=f"pqlab sweep of {preset}", history="computed by pqlab.experiments.sweep",
@@ -224,6 +243,7 @@ def _run_on_dask(make_scenario, tasks, measure, backend, bar) -> list:
 
 
 def _attrs_for(name: str) -> dict:
+    """Fallback attrs of a measured name the measure does not declare: seconds for ``*_s``."""
     unit = "s" if name.endswith("_s") else "1"
     return {"units": unit, "long_name": name.replace("_", " ")}
 

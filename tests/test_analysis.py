@@ -67,3 +67,19 @@ def test_max_ring_particles_counts_releases_before_entries():
         analysis.max_ring_particles(ds, node="c7200")
     with pytest.raises(ValueError, match="particles"):
         analysis.max_ring_particles(ds.drop_vars("particles"))
+
+
+def test_sweep_takes_units_from_the_measure_not_from_the_name():
+    from pqlab import experiments, scenarios
+
+    def measure(ds, sc):
+        return {"wait_s": 1.0, "ratio": 0.5, "odd_s": 2.0}
+
+    measure.attrs = {"wait_s": {"units": "s", "long_name": "declared wait"}, "ratio": {"units": "%", "long_name": "r"}}
+    out = experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1], measure=measure)
+    assert out["wait_s"].attrs == {"units": "s", "long_name": "declared wait"}
+    assert out["ratio"].attrs["units"] == "%"
+    assert out["odd_s"].attrs == {"units": "s", "long_name": "odd s"}  # undeclared: the fallback
+    summary = experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1])
+    assert summary["loss_ratio"].attrs == experiments.DELAY_STATISTICS_ATTRS["loss_ratio"]
+    assert summary.attrs["pqlab_version"] and summary.attrs["preset"] == "base_case"

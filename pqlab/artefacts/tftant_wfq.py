@@ -198,6 +198,16 @@ def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     }
 
 
+_measure.attrs = {
+    **experiments.DELAY_STATISTICS_ATTRS,
+    "ef_wait_mean_s": {"units": "s", "long_name": "mean wait of an EF packet before the ring (EF queue)"},
+    "ipdv_abs_max_s": {"units": "s", "long_name": "largest |IPDV|"},
+    "ipdv_peak_frequency": {"units": "1", "long_name": f"share of |IPDV| >= {PEAK_FRACTION} BE tx time"},
+    "acf_peak_lag": {"units": "1", "long_name": "lag of the first ACF peak of the delay series, EF packets"},
+    "acf_peak": {"units": "1", "long_name": "value of that ACF peak"},
+}
+
+
 def _check_frames(name: str, frames) -> list[int]:
     out = check_values(name, frames, 19, integer=True)
     for f in out:
