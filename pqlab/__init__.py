@@ -5,12 +5,7 @@ transmission ring, a framed line), traffic generators, metrics and the
 analytical bounds of Ferrari, Pau and Raffaelli (GLOBECOM'01).
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
-try:
-    __version__ = _version("pqlab")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+from ._version import __version__
 
 from . import bounds, metrics, scenarios
 from .engine import simulate_arrivals

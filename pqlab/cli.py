@@ -76,6 +76,11 @@ def _demo(args) -> int:
 
 
 def _reproduce(args) -> int:
+    if args.list:
+        from .artefacts.registry import listing
+
+        print(listing())
+        return 0
     from . import report
     from .reproduce import run_all
 
@@ -124,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="notebooks to run: names in notebooks/, .ipynb paths or folders (default all)")
     rep.add_argument("--paper-values", metavar="CSV", default=None,
                      help="the papers' values (default data/paper_values.csv)")
+    rep.add_argument("--list", action="store_true", help="list the artefacts (id, document, notebook) and exit")
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.add_argument("--no-site", action="store_true", help="do not write the static HTML site (<out>/site/)")
     rep.add_argument("--jobs", type=int, default=None,

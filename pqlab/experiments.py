@@ -20,6 +20,7 @@ from scipy import stats
 from . import metrics
 from ._validate import check_int
 from .scenario import Scenario, simulate
+from .provenance import provenance_attrs
 from .scenarios import REFERENCE_FLOW
 
 
@@ -45,8 +46,39 @@ def reference_ipdv(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLO
 
 def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
     """Mean, std, min, max of the reference delay and mean |IPDV|, seconds; loss ratio."""
-    delay = reference_delay(ds, scenario).values
-    ipdv = reference_ipdv(ds, scenario).values
+    return delay_statistics(reference_delay(ds, scenario).values, reference_ipdv(ds, scenario).values)
+
+
+#: Units and long names of :func:`delay_statistics`' numbers, declared where they are measured.
+DELAY_STATISTICS_ATTRS = {
+    "delay_mean_s": {"units": "s", "long_name": "mean one-way delay of the reference flow"},
+    "delay_std_s": {"units": "s", "long_name": "standard deviation of the one-way delay"},
+    "delay_min_s": {"units": "s", "long_name": "smallest one-way delay"},
+    "delay_max_s": {"units": "s", "long_name": "largest one-way delay"},
+    "ipdv_abs_mean_s": {"units": "s", "long_name": "mean |IPDV| (RFC 3393) of consecutive packets"},
+    "ipdv_std_s": {"units": "s", "long_name": "standard deviation of the IPDV"},
+    "loss_ratio": {"units": "1", "long_name": "share of the reference packets lost"},
+}
+
+
+def delay_statistics(delay_s, ipdv_s) -> dict:
+    """The delay-summary numbers of a sweep: the one place they are computed.
+
+    Parameters
+    ----------
+    delay_s : numpy.ndarray
+        One-way delay of each measured packet, seconds; NaN for a lost packet.
+    ipdv_s : numpy.ndarray
+        IPDV (RFC 3393) of consecutive received packets, seconds (finite values).
+
+    Returns
+    -------
+    dict
+        ``delay_mean_s``, ``delay_std_s`` (ddof=1), ``delay_min_s``, ``delay_max_s``,
+        ``ipdv_abs_mean_s`` (mean |IPDV|), ``ipdv_std_s`` (ddof=1), seconds, and
+        ``loss_ratio`` (NaN delays / all); NaN where the sample is too small.
+    """
+    delay, ipdv = np.asarray(delay_s, dtype=float), np.asarray(ipdv_s, dtype=float)
     kept = delay[np.isfinite(delay)]
     return {
         "delay_mean_s": float(kept.mean()) if kept.size else np.nan,
@@ -57,6 +89,9 @@ def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
         "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else np.nan,
         "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else np.nan,
     }
+
+
+delay_summary.attrs = DELAY_STATISTICS_ATTRS
 
 
 def run_point(make_scenario, kwargs: dict, seed: int, measure) -> dict:
@@ -88,7 +123,10 @@ def sweep(
     seeds : sequence of int
         Seeds (>= 0); the result has a ``seed`` dimension.
     measure : callable
-        ``measure(ds, scenario) -> {name: float}``; each name becomes a variable.
+        ``measure(ds, scenario) -> {name: float}``; each name becomes a variable, with the
+        ``units``/``long_name`` the measure declares in its ``attrs`` mapping (name ->
+        attrs; e.g. :data:`DELAY_STATISTICS_ATTRS`), else ``"s"`` for a name ending
+        in ``_s`` and ``"1"`` otherwise.
     backend : {"serial", "processes"}, dask.distributed.Client or str
         Where the points run: in this process, in a local process pool of
         ``max_workers``, or on a dask.distributed cluster (a ``Client``, or a
@@ -103,10 +141,9 @@ def sweep(
     -------
     xarray.Dataset
         Variables named by ``measure`` with dims ``(*grid, "seed")``; attrs record
-        the preset's name, the pqlab version and the scenario of the first point.
+        the preset's name, the pqlab version and the scenario of the first point
+        (:func:`pqlab.provenance.provenance_attrs`).
     """
-    from . import __version__
-
     if not grid:
         raise ValueError("grid must name at least one parameter, got an empty mapping")
     names = list(grid)
@@ -121,6 +158,7 @@ def sweep(
     points = list(itertools.product(*(range(n) for n in shape)))
     tasks = [({k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}, seeds[idx[-1]]) for idx in points]
     first_json = make_scenario(**tasks[0][0]).to_json()
+    preset = getattr(make_scenario, "__name__", str(make_scenario))
     results = _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress,
                          getattr(make_scenario, "__name__", "sweep"))
     out: dict[str, np.ndarray] = {}
@@ -128,14 +166,14 @@ def sweep(
         for key, val in measured.items():
             out.setdefault(key, np.full(shape, np.nan))[idx] = val
     dims = names + ["seed"]
+    declared = getattr(measure, "attrs", {})
     return xr.Dataset(
-        {k: (dims, v, _attrs_for(k)) for k, v in out.items()},
+        {k: (dims, v, declared.get(k) or _attrs_for(k)) for k, v in out.items()},
         coords={**{k: v for k, v in zip(names, values)}, "seed": seeds},
-        attrs={
-            "preset": getattr(make_scenario, "__name__", str(make_scenario)),
-            "pqlab_version": __version__,
-            "first_scenario": first_json,
-        },
+        attrs=provenance_attrs(
+            title=f"pqlab sweep of {preset}", history="computed by pqlab.experiments.sweep",
+            preset=preset, first_scenario=first_json,
+        ),
     )
 
 
@@ -205,6 +243,7 @@ def _run_on_dask(make_scenario, tasks, measure, backend, bar) -> list:
 
 
 def _attrs_for(name: str) -> dict:
+    """Fallback attrs of a measured name the measure does not declare: seconds for ``*_s``."""
     unit = "s" if name.endswith("_s") else "1"
     return {"units": unit, "long_name": name.replace("_", " ")}
 

@@ -30,8 +30,8 @@ import xarray as xr
 
 from ._validate import check_array, check_choice, check_int, check_real
 from .engine import KEPT, POLICED, QUEUE_FULL
-from .framing import line_time_s
 from .model import Node
+from .papers import EF_IP_BYTES, transmission_unit_s
 from .path import PathModel
 
 __all__ = [
@@ -351,12 +351,12 @@ def ccdf(values, thresholds=None) -> CCDF:
 # --------------------------------------------------------------------------- units and summaries
 
 
-def transmission_units(delay_s, node: Node, ref_size_bytes: int = 128):
+def transmission_units(delay_s, node: Node, ref_size_bytes: int = EF_IP_BYTES):
     """Delay in transmission units: line times of a reference packet (GLOBECOM'01 Sec. IV-B).
 
-    ``delay_s / line_time_s(ref_size_bytes, node.framing, node.line_rate_bps)``;
-    a 128-byte EF packet on ``atm-aal5`` at 2 Mbit/s takes 0.636 ms (159 bytes
-    on the wire).
+    ``delay_s / transmission_unit_s(node, ref_size_bytes)`` (:func:`pqlab.papers.transmission_unit_s`);
+    the papers' EF packet (a 128-byte frame, 110-byte IP packet) on ``atm-aal5`` at
+    2 Mbit/s takes 0.636 ms (3 cells, 159 bytes on the wire).
 
     Parameters
     ----------
@@ -365,7 +365,7 @@ def transmission_units(delay_s, node: Node, ref_size_bytes: int = 128):
     node : Node
         The node whose line framing and rate define the unit.
     ref_size_bytes : int
-        Reference packet IP length, bytes, in ``[1, 65535]``.
+        Reference packet IP length, bytes, in ``[1, 65535]`` (default the papers' 110).
 
     Returns
     -------
@@ -376,7 +376,7 @@ def transmission_units(delay_s, node: Node, ref_size_bytes: int = 128):
     if not isinstance(node, Node):
         raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
     ref = check_int("ref_size_bytes", ref_size_bytes, 1, 65_535)
-    unit_s = line_time_s(ref, node.framing, node.line_rate_bps)
+    unit_s = transmission_unit_s(node, ref)
     if isinstance(delay_s, xr.DataArray):
         out = delay_s / unit_s
         out.attrs = {

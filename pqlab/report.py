@@ -149,7 +149,7 @@ def record_figure(results_dir, artefact, paths) -> dict:
 
 
 def _append(results_dir, entry: dict) -> dict:
-    from . import __version__
+    from ._version import __version__
 
     entry = {**entry, "pqlab_version": __version__}
     folder = Path(results_dir)
@@ -473,7 +473,7 @@ def _difference_text(difference, percent) -> str:
 
 
 def _title() -> str:
-    from . import __version__
+    from ._version import __version__
 
     return f"pqlab {__version__}: the papers' values and ours"
 

@@ -1,10 +1,15 @@
 """A scenario (node + streams + duration + path) and the one call that simulates it.
 
 :func:`simulate` generates the scenario's streams with a seeded generator, runs
-the engine (:func:`pqlab.engine.validate_arrivals`, :func:`pqlab.engine.run_kernel`,
-:func:`pqlab.engine.packets_dataset`) and returns the per-packet
-``xarray.Dataset`` with a ``flow`` variable and provenance attributes from which
-the run can be repeated exactly (same seed, same Dataset).
+the engine (:func:`pqlab.engine.simulate_arrivals`: validate, kernel, Dataset) and
+returns the per-packet ``xarray.Dataset`` with a ``flow`` variable and provenance
+attributes from which the run can be repeated exactly (same seed, same Dataset).
+
+Why apart from :mod:`pqlab.scenarios` (plural): this module is the generic
+machinery, one :class:`Scenario` and how it runs, and knows nothing of the papers;
+``scenarios`` is the catalogue of named presets that build a :class:`Scenario` from
+the papers' stated test bed (:mod:`pqlab.papers`). Singular: the type; plural: the
+instances.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from ._validate import check_int, check_real
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .model import Node
 from .path import PathModel
+from .provenance import provenance_attrs
 from .traffic import check_streams, merge_streams, stream_from_dict
 
 #: Citation of the paper whose experiments pqlab reproduces.
@@ -151,8 +157,6 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``.
         The same scenario and integer seed give an identical Dataset.
     """
-    from . import __version__
-
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
     if isinstance(seed, np.random.Generator):
@@ -164,16 +168,14 @@ def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
-    attrs = dict(
+    attrs = provenance_attrs(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
-        source=f"pqlab {__version__} numba single-node engine",
-        pqlab_version=__version__,
+        history="simulated by pqlab.simulate",
+        references=REFERENCES,
         seed=seed_attr,
         scenario=scenario.to_json(),
         warmup_s=scenario.warmup_s,
         duration_s=scenario.duration_s,
-        history="simulated by pqlab.simulate",
-        references=REFERENCES,
     )
     return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),
                            extra={"flow": (flow, {"units": "1", "long_name": "flow id"})}, attrs=attrs)

@@ -1,5 +1,8 @@
 """Named scenario presets: one per experiment of the papers, built from their stated parameters.
 
+The catalogue of :class:`pqlab.scenario.Scenario` instances (plural); the type and
+``simulate`` are in :mod:`pqlab.scenario` (singular), which knows nothing of the papers.
+
 Every preset is the papers' test bed (GLOBECOM'01 Sec. III, Tables I-II; long
 version Tables 2-3): the Cisco 7200 ATM node (:meth:`pqlab.Node.cisco7200_atm`),
 an EF CBR reference stream (flow 0) in the priority queue, optional further EF
@@ -26,6 +29,7 @@ import math
 
 from ._validate import check_choice, check_int, check_real
 from .model import Node
+from .papers import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS
 from .path import Hop, PathModel
 from .paths import DATA
 from .scenario import Scenario
@@ -36,10 +40,7 @@ EF_QUEUE, BE_QUEUE = 0, 1
 #: Flow id of the EF reference stream; other EF streams take 1..m, BE streams 100..
 REFERENCE_FLOW = 0
 FIRST_BE_FLOW = 100
-#: Ethernet header (14) + FCS (4): SmartBits frame size minus IP length, bytes.
-ETHERNET_FRAME_OVERHEAD_BYTES = 18
-#: The papers' EF reference frame, bytes.
-EF_FRAME_BYTES = 128
+# ETHERNET_FRAME_OVERHEAD_BYTES and EF_FRAME_BYTES (the papers' 128-byte EF frame) come from pqlab.papers.
 #: The stand-in for the papers' "real" BE packet size distribution (see data/README.md).
 REAL_BE_CDF = DATA / "be_size_cdf_standin.csv"
 
@@ -54,7 +55,8 @@ def paper_path() -> PathModel:
     64-byte packet then takes 3 x 0.424 ms = 1.27 ms one way, 2.54 ms round trip
     against the paper's "approximately 2 ms": the report shows both.
     """
-    return PathModel(fixed_s=0.0, hops=(Hop(2e6, "atm-aal5"), Hop(2e6, "atm-aal5")))
+    hop = Hop(PAPERS.line_rate_bps, PAPERS.framing)
+    return PathModel(fixed_s=0.0, hops=(hop, hop))
 
 
 def real_be_sizes() -> Empirical:
@@ -75,8 +77,8 @@ def _ef_stream(rate_bps: float, frame_bytes: int, flow: int) -> CBRStream:
 
 
 def papers_node(*, ring_limit_particles: int = 5) -> Node:
-    """The papers' C7200 node (:meth:`pqlab.Node.cisco7200_atm`)."""
-    return Node.cisco7200_atm(ring_limit_particles=ring_limit_particles)
+    """The papers' C7200 node (:data:`pqlab.papers.PAPERS`, equal to :meth:`pqlab.Node.cisco7200_atm`)."""
+    return PAPERS.replace(ring_limit_particles=ring_limit_particles).node()
 
 
 def pq_experiment(
@@ -224,8 +226,6 @@ def full_units(*, k: int, particle_bytes: int = 512, n_ef_samples: int = 10_000,
 # * The path outside the C7200 is not described by the TF-TANT pages: :func:`paper_path`
 #   (it adds the same to both schedulers, so their difference does not depend on it).
 
-from .model import Queue  # noqa: E402  (appended section: the TF-TANT nodes build their own queues)
-
 #: TF-TANT EF stream: 300 kbit/s of frames.
 TFTANT_EF_RATE_BPS = 300e3
 #: TF-TANT PQ-vs-WFQ page: "service rate of EF queue: 400 Kbps (constant)".
@@ -275,18 +275,15 @@ def tftant_node(
     Node
     """
     check_choice("scheduler", scheduler, TFTANT_SCHEDULERS)
-    line = 2e6
+    line = PAPERS.line_rate_bps
     rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
     if be_weight_bps is None:
         be_weight_bps = line - rate if rate < line else line
     be_weight = check_real("be_weight_bps", be_weight_bps, 0.0, strict_minimum=True)
     limit = check_int("ef_queue_limit", ef_queue_limit, 1, 10_000_000)
-    if scheduler == "pq":
-        ef_queue = Queue("priority", limit, police_rate_bps=rate)
-    else:
-        ef_queue = Queue("wfq", limit, weight_bps=rate)
-    return Node(line, "atm-aal5", ring_limit_particles, 512,
-                (ef_queue, Queue("wfq", TFTANT_BE_QUEUE_LIMIT, weight_bps=be_weight)))
+    return PAPERS.replace(ef_scheduler=scheduler, ef_service_rate_bps=rate, be_weight_bps=be_weight,
+                          ring_limit_particles=ring_limit_particles, ef_queue_limit_packets=limit,
+                          be_queue_limit_packets=TFTANT_BE_QUEUE_LIMIT).node()
 
 
 def pq_vs_wfq(

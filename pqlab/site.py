@@ -12,7 +12,8 @@ The site is self-contained: figures are copied into ``figures/``, the notebooks 
 the style sheet is ``style.css``. It uses no JavaScript and no external resources and
 works opened from disk (``file://``) or served by any static server.
 
-The document of an artefact comes from its id prefix (:data:`DOCUMENTS`); an unknown
+The document of an artefact comes from the artefact registry
+(:func:`pqlab.artefacts.registry.document_of`: its entry, else its id prefix); an unknown
 ``tftant_<x>_`` prefix gets its own TF-TANT page, and anything else is placed by its
 ``source`` column, or on an "other" page.
 """
@@ -30,67 +31,13 @@ from urllib.parse import quote
 import pandas as pd
 
 from . import report
+from .artefacts import registry
+from .artefacts.registry import DOCUMENTS, Document
 
 #: Marks a folder written by :func:`build_site`; only such a folder is ever replaced.
 MARKER = ".pqlab-site"
 
 
-@dataclass(frozen=True)
-class Document:
-    """A source document: its page, title, full reference and which artefacts it holds."""
-
-    key: str
-    title: str
-    reference: str
-    prefixes: tuple[str, ...] = ()
-    ids: tuple[str, ...] = ()
-    source_starts: tuple[str, ...] = ()
-
-    @property
-    def page(self) -> str:
-        return f"{self.key}.html"
-
-    def holds(self, artefact: str) -> bool:
-        return artefact in self.ids or artefact.startswith(self.prefixes)
-
-
-#: The source documents, in the order the site lists them.
-DOCUMENTS = (
-    Document(
-        "globecom01", "GLOBECOM'01",
-        "T. Ferrari, G. Pau, C. Raffaelli, \u201cMeasurement-based analysis of delay in priority "
-        "queuing\u201d, IEEE GLOBECOM'01.",
-        prefixes=("globecom01_",), source_starts=("GLOBECOM",),
-    ),
-    Document(
-        "long", "Long version",
-        "T. Ferrari, G. Pau, C. Raffaelli, \u201cPriority queueing applied to expedited forwarding: "
-        "a measurement-based analysis\u201d, long version of the GLOBECOM'01 paper.",
-        prefixes=("long_",), source_starts=("long version", "derived from long version"),
-    ),
-    Document(
-        "tftant_wfq", "TF-TANT: PQ vs WFQ",
-        "TF-TANT test page \u201cPriority Queuing and Weighted Fair Queuing for the support of EF traffic\u201d.",
-        prefixes=("tftant_wfq_",), source_starts=("TF-TANT PQ vs WFQ",),
-    ),
-    Document(
-        "tftant_slides", "TF-TANT slides",
-        "TF-TANT slides \u201cDelay and Delay Variation Measurements in a Differentiated Services "
-        "Test Network\u201d (T. Ferrari).",
-        prefixes=("tftant_slides_",), source_starts=("TF-TANT slides",),
-    ),
-    Document(
-        "tftant_be", "TF-TANT: multiple BE streams",
-        "TF-TANT test page \u201cPQ performance with multiple BE streams in the background\u201d.",
-        prefixes=("tftant_be_",), source_starts=("TF-TANT test page 'PQ performance with multiple BE",),
-    ),
-    Document(
-        "analysis", "Analysis",
-        "pqlab's own analysis: the measurement path the papers describe, and the hypotheses that "
-        "explain the gap between the simulated node and the measurements.",
-        prefixes=("gap_", "path_"), ids=("gap", "path"),
-    ),
-)
 _OTHER = Document("other", "Other", "Artefacts of no known source document.")
 
 _STYLE = """
@@ -240,9 +187,9 @@ def _artefacts(table: pd.DataFrame) -> dict[str, _Artefact]:
 
 
 def _document_of(artefact: str, sources: list) -> Document:
-    for document in DOCUMENTS:
-        if document.holds(artefact):
-            return document
+    known = registry.document_of(artefact)
+    if known is not None:
+        return known
     match = re.match(r"tftant_([A-Za-z0-9]+)_", artefact)
     if match:
         name = match.group(1)
@@ -363,7 +310,7 @@ def _verdict_class(verdict: str) -> str:
 
 
 def _page(title: str, here: str, documents, body: list[str]) -> str:
-    from . import __version__
+    from ._version import __version__
 
     nav = [f'<a class="brand{" here" if here == "index.html" else ""}" href="index.html">pqlab report</a>']
     current = ' class="here"'

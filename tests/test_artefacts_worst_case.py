@@ -147,7 +147,7 @@ def test_gap_identities_between_hypotheses(gap_data):
                                wm.sel(case="H1", k=[1, 2]).values, atol=1e-6)
     shift = (wm.sel(case="H5") - base).values
     np.testing.assert_allclose(shift, shift[0], atol=1e-6)  # a fixed latency shifts every k alike
-    assert shift[0] == pytest.approx(float(gap_data["fixed_s_needed"].mean()), abs=1e-3)
+    assert shift[0] == pytest.approx(float(gap_data["fixed_s_needed"].mean()) * 1e6, abs=1e-3)  # us; s
     assert (wm.sel(case="H6") < base).all()  # no cell tax: everything faster
     assert (wm.sel(case="H7") > base).all()
     assert (wm.sel(case="H2 ring=8") > base).all()

@@ -1,10 +1,12 @@
 """Compute functions, one per paper artefact id, grouped by paper section (one module each).
 
-Each artefact ``<id>`` has a compute function ``<id>(...)`` returning its data and
-``<id>_claims(data)`` returning its claim records; :func:`record_claims` records
+Each artefact ``<id>`` has a compute function ``<id>(...)`` returning its data and, in
+:mod:`pqlab.artefacts.claims`, ``<id>_claims(data)`` returning its claim records (the
+list of artefacts is :mod:`pqlab.artefacts.registry`); :func:`record_claims` records
 them and prints each next to the paper's value (:mod:`pqlab.artefacts._common`).
 """
 
 from ._common import paper_value, paper_vs_ours, record_claims
+from .notebook import setup
 
-__all__ = ["paper_value", "paper_vs_ours", "record_claims"]
+__all__ = ["paper_value", "paper_vs_ours", "record_claims", "setup"]

@@ -13,20 +13,22 @@ and prints the paper's value next to ours (:func:`paper_vs_ours`).
 from __future__ import annotations
 
 import functools
+import importlib
 import math
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import __version__, experiments, report
+from .. import experiments, report
+from ..analysis import CONFIDENCE, mean_ci  # noqa: F401  (re-exported for the artefact modules)
+from ..provenance import provenance_attrs
+from . import registry
 from .._validate import check_array, check_int, check_real
-from ..scenario import REFERENCES, Scenario
+from ..scenario import Scenario
 from ..scenarios import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
 from ..traffic import UDP_IP_HEADER_BYTES
 
-#: Confidence level of every interval across seeds.
-CONFIDENCE = 0.95
 #: Largest BE IP packet (Ethernet MTU), bytes: GLOBECOM'01 Sec. II "the MTU size is 1500 by".
 MTU_BYTES = 1500
 #: BE UDP payload of an MTU packet (IP length 1500 bytes), bytes.
@@ -205,17 +207,6 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
 # --------------------------------------------------------------------------- across seeds
 
 
-def mean_ci(values, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """Mean over the last axis and its Student-t CI half-width (NaN with one value).
-
-    :func:`pqlab.experiments.across_seeds` on an array whose last axis is the seeds.
-    """
-    values = np.asarray(values, dtype=float)
-    dims = [f"dim_{i}" for i in range(values.ndim - 1)] + ["seed"]
-    out = experiments.across_seeds(xr.Dataset({"x": (dims, values)}), confidence)
-    return out["x"].values, out["x_ci"].values
-
-
 def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dataset:
     """Add ``<name>_mean`` and ``<name>_ci`` (over ``seed``, :func:`pqlab.experiments.across_seeds`) in place."""
     names = list(names)
@@ -233,17 +224,36 @@ def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dat
 
 
 def provenance(artefact: str, title: str, module: str, seeds=None, **extra) -> dict:
-    """Dataset attrs of an artefact: its id, title, source, version, references, history (and seeds)."""
-    attrs = {
-        "artefact": artefact,
-        "title": title,
-        "source": f"pqlab {__version__} numba single-node engine",
-        "pqlab_version": __version__,
-        "references": REFERENCES,
-        "history": f"computed by {module}",
-        "Conventions": "CF-1.8",
-    }
+    """Dataset attrs of an artefact: its id, title, source, version, references, history (and seeds).
+
+    ``references`` is the full reference of the artefact's source document in
+    :mod:`pqlab.artefacts.registry` (:func:`~pqlab.artefacts.registry.references`).
+    """
+    attrs = {"artefact": artefact, **provenance_attrs(title=title, history=f"computed by {module}",
+                                                      references=registry.references(artefact)),
+             "Conventions": "CF-1.8"}
     if seeds is not None:
         attrs["seeds"] = [int(s) for s in seeds]
     attrs.update(extra)
     return attrs
+
+
+# --------------------------------------------------------------------------- claims apart
+
+
+def forward_claims(module_name: str):
+    """A module ``__getattr__`` (PEP 562) that finds ``<artefact id>_claims`` in the claims module.
+
+    A compute module ``pqlab.artefacts.<section>`` returns data only; its claims are in
+    ``pqlab.artefacts.claims.<section>``, which imports the compute module (never the
+    other way round). With ``__getattr__ = forward_claims(__name__)`` the notebooks'
+    ``<section>.<id>_claims(data)`` still names them, imported on first use.
+    """
+    target = f"{__package__}.claims.{module_name.rsplit('.', 1)[-1]}"
+
+    def __getattr__(name: str):
+        if name.endswith("_claims"):
+            return getattr(importlib.import_module(target), name)
+        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+
+    return __getattr__

@@ -20,10 +20,9 @@ artefact id            what it reproduces
 ``globecom01_fig5``    Fig. 5, EF complementary delay with the (stand-in) real BE sizes
 =====================  ==========================================================
 
-Each ``<id>_claims(data)`` function turns a result into claim records
-(:mod:`pqlab.artefacts._common`; quantity keys and units as in
-``data/paper_values.csv``) for :func:`pqlab.artefacts.record_claims`; the notes are
-computed from the data.
+The claims, ``<id>_claims(data)`` in :mod:`pqlab.artefacts.claims.background`, turn a
+result into claim records (quantity keys and units as in ``data/paper_values.csv``) for
+:func:`pqlab.artefacts.record_claims`; the notes are computed from the data.
 """
 
 from __future__ import annotations
@@ -36,27 +35,27 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from .. import bounds, experiments, metrics, scenarios
+from .. import analysis, bounds, experiments, metrics, scenarios
+from ..analysis import max_ring_particles
 from .._validate import check_int, check_real
 from ..framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
+from ..papers import transmission_unit_s
 from ..path import PathModel
 from ..scenario import Scenario, simulate
 from ..traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, PoissonStream
 from ._common import (
-    MTU_BYTES,
-    MTU_PAYLOAD_BYTES,
-    REF_RATES_BPS,
     be_streams,
-    check_artefact,
     check_n_ef_samples,
     check_seeds,
-    claim,
     ef_streams,
+    forward_claims,
     frame_rate_bps,
     mean_ci,
-    paper_value,
+    MTU_BYTES,
+    MTU_PAYLOAD_BYTES,
     provenance,
+    REF_RATES_BPS,
 )
 
 #: GLOBECOM'01 Sec. IV-A: the deterministic BE UDP payloads span [100, 1450] bytes.
@@ -106,35 +105,6 @@ def _size_text(stream) -> str:
         return (f"real: STAND-IN CDF (CAIDA AIX 1999 fit), IP {size.sizes_bytes[0]}..{size.sizes_bytes[-1]} bytes, "
                 f"one size per stream")
     return type(size).__name__
-
-
-def max_ring_particles(ds: xr.Dataset, node: Node) -> int:
-    """Largest number of particles the transmission ring held at once in a simulation.
-
-    Counts ``+particles`` at each kept packet's ``ring_entry`` and ``-particles`` at its
-    ``departure``; a release at the same instant as an entry is counted first (node
-    contract rule 5).
-
-    Parameters
-    ----------
-    ds : xarray.Dataset
-        Engine output (``size``, ``ring_entry``, ``departure``, ``drop``).
-    node : Node
-        The node simulated (its ``particle_bytes``).
-
-    Returns
-    -------
-    int
-    """
-    if not isinstance(node, Node):
-        raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
-    kept = ds["drop"].values == 0
-    n = _particles(ds["size"].values[kept], node.particle_bytes)
-    times = np.concatenate([ds["departure"].values[kept], ds["ring_entry"].values[kept]])
-    delta = np.concatenate([-n, n])
-    kind = np.concatenate([np.zeros(n.size), np.ones(n.size)])  # releases first at equal times
-    order = np.lexsort((kind, times))
-    return int(np.cumsum(delta[order]).max()) if n.size else 0
 
 
 # --------------------------------------------------------------------------- globecom01_tab1
@@ -218,53 +188,6 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
     return frame
 
 
-def globecom01_tab1_claims(frame: pd.DataFrame) -> list:
-    """Claim records of ``globecom01_tab1`` (keys and units of ``data/paper_values.csv``)."""
-    art = "globecom01_tab1"
-    a = check_artefact(frame, art).attrs
-    ref = {q: paper_value(art, q)[0] for q in ("be_load_min", "ef_class_load_fraction")}
-    kinds = a["be_size_kinds"]
-    return [
-        claim(art, "ef_load", a["ef_load_kbps"], "kbit/s",
-              f"EF CBR stream of {a['ef_frame_bytes']}-byte frames counted on frames "
-              f"({a['ef_load_kbps'] * a['ef_ip_bytes'] / a['ef_frame_bytes']:.1f} kbit/s of "
-              f"{a['ef_ip_bytes']}-byte IP packets)"),
-        claim(art, "ef_frame_size", a["ef_frame_bytes"], "bytes",
-              f"SmartBits Ethernet frame; IP length {a['ef_ip_bytes']} bytes = frame - 18, same 3 ATM cells "
-              f"as 128 bytes"),
-        claim(art, "ef_streams", a["ef_streams"], "streams", "one EF reference stream (flow 0) in both presets"),
-        claim(art, "be_load_min", a["be_load_kbps"], "kbit/s",
-              f"{a['be_streams']} BE CBR streams of {a['be_load_kbps'] / a['be_streams']:g} kbit/s (IP bits); "
-              f"the paper gives only a lower bound (> {ref['be_load_min']:g})",
-              shape_ok=a["be_load_kbps"] > ref["be_load_min"]),
-        claim(art, "be_size_distributions", None, "-",
-              f"presets cover {', '.join(kinds)} (the real one is the STAND-IN CDF); uniform and geometric "
-              f"are named but not shown by the paper",
-              shape_ok={"Deterministic", "Empirical"} <= set(kinds)),
-        claim(art, "protocol", None, "-", f"every stream of the presets is a CBR stream of UDP datagrams (BE sizes "
-              f"are UDP payloads + {UDP_IP_HEADER_BYTES} bytes of UDP/IP header); protocols: "
-              f"{', '.join(a['protocols'])}",
-              shape_ok=a["protocols"] == ["UDP"]),
-        claim(art, "ef_rate_fraction", a["ef_rate_fraction"], "1",
-              f"EF frame rate / line rate = {a['ef_load_kbps']:g} kbit/s / "
-              f"{a['line_rate_bps'] / 1e6:g} Mbit/s"),
-        claim(art, "ef_class_load_fraction", a["ef_wire_fraction"], "1",
-              f"none of our readings of the set-up reaches the paper's {ref['ef_class_load_fraction']:.0%}: "
-              f"{a['ef_rate_fraction']:.3f} on frames, {a['ef_ip_fraction']:.3f} on IP bits, "
-              f"{a['ef_wire_fraction']:.3f} on the ATM wire (3 cells per EF packet, recorded)"),
-        claim(art, "pq_limit", a["pq_limit"], "packets", "Node.cisco7200_atm() priority queue limit"),
-        claim(art, "be_queue_limit", a["be_queue_limit"], "packets",
-              "Node.cisco7200_atm() WFQ best-effort queue limit"),
-        claim(art, "tx_queue_limit", a["tx_queue_limit"], "units", "Node.cisco7200_atm() ring_limit_particles"),
-        claim(art, "tx_unit_size", a["tx_unit_bytes"], "bytes", "Node.cisco7200_atm() particle_bytes"),
-        claim(art, "tx_queue_max_units", a["tx_queue_max_units"], "units",
-              f"largest ring occupancy measured with {a['mtu_bytes']}-byte BE packets (seed {a['seed']}, "
-              f"{a['n_ef_samples']} EF packets); rule: {a['tx_queue_limit']} - 1 + "
-              f"{a['tx_queue_max_units_rule'] - a['tx_queue_limit'] + 1} particles of an MTU packet = "
-              f"{a['tx_queue_max_units_rule']}", seed=a["seed"]),
-    ]
-
-
 # --------------------------------------------------------------------------- globecom01_tab2
 
 
@@ -315,40 +238,6 @@ def globecom01_tab2(*, ref_rates_bps: Sequence[float] = REF_RATES_BPS, n_ef_samp
                    "title": "globecom01_tab2: aggregation test parameters (GLOBECOM'01 Table II) rendered from "
                             "pqlab.scenarios.aggregation", "preset": "pqlab.scenarios.aggregation"}
     return frame
-
-
-def globecom01_tab2_claims(frame: pd.DataFrame) -> list:
-    """Claim records of ``globecom01_tab2``."""
-    art = "globecom01_tab2"
-    check_artefact(frame, art)
-    ba = frame["EF BA load (kbit/s)"]
-    n_ef = frame["EF streams"]
-    be_min_paper = paper_value(art, "be_size_min")[0]
-    be_max_paper = paper_value(art, "be_size_max")[0]
-    be_lo, be_hi = int(frame["BE size min (bytes)"].min()), int(frame["BE size max (bytes)"].max())
-    return [
-        claim(art, "ef_ba_load", float(ba.mean()), "kbit/s",
-              f"EF aggregate {ba.min():g}..{ba.max():g} kbit/s over the {len(frame)} presets",
-              shape_ok=bool(np.allclose(ba, ba.iloc[0]))),
-        claim(art, "ef_streams", None, "-",
-              f"variable: {', '.join(str(int(v)) for v in n_ef)} EF streams for reference loads "
-              f"{', '.join(f'{r:g}' for r in frame.index)} kbit/s (the others share the rest equally)",
-              shape_ok=n_ef.nunique() > 1),
-        claim(art, "ref_load_min", float(frame["Ref. stream load (kbit/s)"].min()), "kbit/s",
-              "smallest reference load"),
-        claim(art, "ref_load_max", float(frame["Ref. stream load (kbit/s)"].max()), "kbit/s", "largest reference load"),
-        claim(art, "ref_frame_size", int(frame["Ref. stream frame size (bytes)"].iloc[0]), "bytes",
-              "EF frames of 128 bytes (IP 110) in every preset"),
-        claim(art, "be_load_min", float(frame["BE load (kbit/s)"].min()), "kbit/s",
-              f"{int(frame['BE streams'].iloc[0])} BE CBR streams; the paper gives only a lower bound",
-              shape_ok=bool(frame["BE load (kbit/s)"].min() > paper_value(art, "be_load_min")[0])),
-        claim(art, "be_streams", int(frame["BE streams"].iloc[0]), "streams", "BE streams of the preset"),
-        claim(art, "be_size_min", be_lo, "bytes",
-              f"STAND-IN CDF support starts at {be_lo} bytes (an IP+TCP header), inside the paper's "
-              f"[{be_min_paper:g}, {be_max_paper:g}] label; a relative difference to 0 is undefined",
-              shape_ok=be_min_paper <= be_lo <= be_max_paper),
-        claim(art, "be_size_max", be_hi, "bytes", "STAND-IN CDF support ends at the Ethernet MTU"),
-    ]
 
 
 # --------------------------------------------------------------------------- globecom01_fig1
@@ -564,76 +453,7 @@ def globecom01_fig3_1(
     return ds
 
 
-def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
-    """Claim records of ``globecom01_fig3_1``: maxima positions, range, shape claims, ratio to W."""
-    art = "globecom01_fig3_1"
-    a = check_artefact(data, art).attrs
-    step = a["step_bytes"]
-    pay = data["be_payload_bytes"].values
-    seeds = data["seed"].values
-    over = f"mean over seeds {', '.join(str(s) for s in seeds)}"
-    rows = []
-    maxima = a["local_max_payload_bytes"]
-    for j, key in enumerate(("local_max_be_payload_1", "local_max_be_payload_2")):
-        want = paper_value(art, key)[0]
-        if j < len(maxima):
-            got = maxima[j]
-            rows.append(claim(
-                art, key, got, "bytes",
-                f"our maximum: payload {got} = IP {a['local_max_ip_bytes'][j]} bytes = "
-                f"{a['local_max_particles'][j]} full {a['particle_bytes']}-byte particle(s), mean "
-                f"{a['local_max_mean_ms'][j]:.2f} ms; the next payload {a['next_after_max_payload_bytes'][j]} "
-                f"needs one more particle and drops to {a['next_after_max_mean_ms'][j]:.2f} ms; paper {want:g} "
-                f"(IP {want + UDP_IP_HEADER_BYTES:g}) is within {abs(got - want):g} bytes (sweep step {step})",
-                shape_ok=abs(got - want) <= step))
-        else:
-            rows.append(claim(art, key, None, "bytes", f"only {len(maxima)} local maxima found ({over})",
-                              shape_ok=False))
-    rows += [
-        claim(art, "be_payload_min", int(pay.min()), "bytes", f"sweep of {pay.size} payloads, step {step}"),
-        claim(art, "be_payload_max", int(pay.max()), "bytes", f"sweep of {pay.size} payloads, step {step}"),
-        claim(art, "non_monotone", None, "-",
-              f"{len(maxima)} significant drops (> {a['min_drop_fraction']:.0%} and > CI) of the mean curve, "
-              f"after payloads {maxima}", shape_ok=a["non_monotone"]),
-        claim(art, "sawtooth_shape", None, "-",
-              "rises to the one-particle maximum, drops when a second partly filled particle is needed, "
-              "reaches a minimum and rises to the two-particle maximum" if a["sawtooth"] else
-              "the curve does not show the two-tooth shape", shape_ok=a["sawtooth"]),
-    ]
-    ratio_txt = "; ".join(
-        f"payload {p}: mean {m:.2f} ms = {r:.2f} x W(k={kk}) = {w:.2f} ms"
-        for p, m, r, kk, w in zip(maxima, a["local_max_mean_ms"], a["local_max_ratio_to_w"],
-                                  a["local_max_particles"], a["local_max_w_ms"]))
-    rows.append(claim(art, "maxima_match_worst_case", None, "-",
-                      f"W bounds our maxima from above ({ratio_txt}; mean includes the {a['path_ef_delay_ms']:.2f} "
-                      f"ms path); the paper's Table IV W_m/W are 0.80 and 0.93", shape_ok=a["w_bounds_maxima"]))
-    for j, (m, r, ci) in enumerate(zip(a["local_max_mean_ms"], a["local_max_ratio_to_w"], a["local_max_ci_ms"])):
-        rows.append(claim(art, f"local_max_{j + 1}_mean_delay", m, "ms",
-                          f"mean EF one-way delay at payload {maxima[j]} ({over}, 95% CI +/- {ci:.4f} ms; "
-                          f"incl. {a['path_ef_delay_ms']:.2f} ms path)"))
-        rows.append(claim(art, f"local_max_{j + 1}_ratio_to_w", r, "1",
-                          f"our mean at payload {maxima[j]} / Table IV W(k={a['local_max_particles'][j]})"))
-    return rows
-
-
 # --------------------------------------------------------------------------- globecom01_fig3_2
-
-
-def _acf(x: np.ndarray, max_lag: int) -> np.ndarray:
-    """Sample autocorrelation of ``x`` at lags 0..max_lag."""
-    x = x - x.mean()
-    denom = float(x @ x)
-    if denom == 0.0:
-        return np.r_[1.0, np.zeros(max_lag)]
-    return np.array([1.0] + [float(x[:-lag] @ x[lag:]) / denom for lag in range(1, max_lag + 1)])
-
-
-def _first_peak(acf: np.ndarray, threshold: float) -> tuple:
-    """First lag >= 2 where the ACF has a local maximum above ``threshold``: (lag, value) or (-1, nan)."""
-    for lag in range(2, acf.size - 1):
-        if acf[lag] >= acf[lag - 1] and acf[lag] >= acf[lag + 1] and acf[lag] > threshold:
-            return lag, float(acf[lag])
-    return -1, math.nan
 
 
 def globecom01_fig3_2(
@@ -696,9 +516,9 @@ def globecom01_fig3_2(
     mean = np.nanmean(delays, axis=2)
     p5, p95 = np.nanpercentile(delays, [5, 95], axis=2)
     dmin, dmax = np.nanmin(delays, axis=2), np.nanmax(delays, axis=2)
-    acf = np.array([[_acf(delays[i, j][np.isfinite(delays[i, j])], lag_max) for j in range(len(seeds))]
+    acf = np.array([[analysis.acf(delays[i, j][np.isfinite(delays[i, j])], lag_max) for j in range(len(seeds))]
                     for i in range(len(pays))])
-    peaks = np.array([[_first_peak(acf[i, j], thr) for j in range(len(seeds))] for i in range(len(pays))])
+    peaks = np.array([[analysis.first_peak(acf[i, j], thr) for j in range(len(seeds))] for i in range(len(pays))])
     ks = np.array([[stats.ks_2samp(delays[0, j][np.isfinite(delays[0, j])],
                                    delays[i, j][np.isfinite(delays[i, j])]).statistic
                     for j in range(len(seeds))] for i in range(len(pays))])
@@ -771,72 +591,6 @@ def globecom01_fig3_2(
     return ds
 
 
-def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
-    """Claim records of ``globecom01_fig3_2``: fluctuation, periodicity, the 450/475 erratum."""
-    art = "globecom01_fig3_2"
-    a = check_artefact(data, art).attrs
-    pays = [int(p) for p in data["be_payload_bytes"].values]
-    ips = [int(v) for v in data["ip_bytes"].values]
-    ks_ = [int(v) for v in data["particles"].values]
-    cells = [int(v) for v in data["cells"].values]
-    pb = a["particle_bytes"]
-    seeds = [int(s) for s in data["seed"].values]
-    over = f"seeds {', '.join(str(s) for s in seeds)}"
-    by_payload = ", ".join(f"{p}: IP {i} B = {k} particle(s), {c} cells" for p, i, k, c in zip(pays, ips, ks_, cells))
-    same = len(set(ks_)) == 1 and len(set(cells)) == 1
-    fluct_paper = paper_value(art, "fluctuation_fraction")[0]
-    fl = a["fluctuation_fraction"]
-    means = a["mean_delay_ms"]
-    cis = a["mean_delay_ci_ms"]
-    diff = a["mean_difference_ms"]
-    finite = [c for c in cis if np.isfinite(c)]
-    ci_max = max(finite) if finite else math.nan
-    ci_text = f"95% CI +/- {ci_max * 1e3:.1f} us" if finite else "one seed, no CI"
-    rows = []
-    if 450 in pays:
-        i = pays.index(450)
-        rows.append(claim(art, "be_payload_one_unit", 450, "bytes",
-                          f"payload 450 = IP {ips[i]} bytes takes {ks_[i]} particle(s) of {pb} bytes",
-                          shape_ok=ks_[i] == 1))
-    if 475 in pays:
-        i = pays.index(475)
-        rows.append(claim(art, "be_payload_two_units", None, "bytes",
-                          f"payload 475 = IP {ips[i]} bytes takes {ks_[i]} particle(s), not two: the smallest "
-                          f"two-particle payload is {a['first_two_particle_payload']} (IP {pb + 1})",
-                          shape_ok=ks_[i] == 2))
-    rows += [
-        claim(art, "fluctuation_fraction", fl, "1",
-              f"(p95 - p5) / mean over {len(pays)} payloads x {len(seeds)} seeds "
-              f"({a['fluctuation_fraction_min']:.3f}..{a['fluctuation_fraction_max']:.3f}; peak-to-peak "
-              f"{a['peak_to_peak_fraction']:.3f}); p95 - p5 = {a['spread_ms']:.2f} ms = "
-              f"{a['spread_ms'] / a['be_line_time_ms'][0]:.2f} BE line times ({a['be_line_time_ms'][0]:.3f} ms) "
-              f"on a mean of {np.mean(means):.2f} ms incl. the path; judged 'around 1/3' within a factor 1.5",
-              shape_ok=abs(math.log(fl / fluct_paper)) <= math.log(1.5) if fluct_paper > 0 else None),
-        claim(art, "periodic_fluctuations", None, "-",
-              f"autocorrelation of consecutive EF delays peaks first at lag {a['acf_peak_lag_mode']} EF packets "
-              f"(>= {a['acf_peak_min']:.2f} in every run); predicted period "
-              f"{a['predicted_period_packets'][0]:.2f} = 1 / frac(({a['ef_interval_ms']:.3f} - "
-              f"{a['ef_line_time_ms']:.3f}) / {a['be_line_time_ms'][0]:.3f}) EF packets",
-              shape_ok=a["periodic"]),
-        claim(art, "lower_delay_longer_be", None, "-",
-              f"mean delay {means[0]:.3f} ms at {pays[0]} vs {means[-1]:.3f} ms at {pays[-1]} "
-              f"(difference {diff * 1e3:+.2f} us, {ci_text}, {over}); "
-              f"KS distance <= {a['ks_max']:.3f} (5% critical {a['ks_critical']:.3f}): same distribution, "
-              f"as both payloads take the same particles and cells ({by_payload})",
-              shape_ok=bool(diff < 0 and (not finite or -diff > 2 * ci_max))),
-        claim(art, "erratum_475_two_units", None, "-",
-              f"confirmed: with IP = payload + {UDP_IP_HEADER_BYTES}, {by_payload}; our one-particle "
-              f"maximum is at payload {pb - UDP_IP_HEADER_BYTES} (IP {pb}) and {a['first_two_particle_payload']} "
-              f"is the first two-particle payload, so '475 = two units' contradicts the 485-byte maximum",
-              shape_ok=same),
-        claim(art, "ks_distance_450_vs_475", a["ks_max"], "1",
-              f"largest two-sample KS distance between the payloads' delays, same seed ({over})"),
-        claim(art, "acf_period", float(a["acf_peak_lag_mode"]), "EF packets",
-              f"first autocorrelation peak; predicted {a['predicted_period_packets'][0]:.2f} EF packets"),
-    ]
-    return rows
-
-
 # --------------------------------------------------------------------------- globecom01_fig4
 
 
@@ -894,35 +648,6 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
             "be_streams": len(be),
         },
     )
-
-
-def globecom01_fig4_claims(data: xr.Dataset) -> list:
-    """Claim records of ``globecom01_fig4``."""
-    art = "globecom01_fig4"
-    a = check_artefact(data, art).attrs
-    q = dict(zip(data["probability"].values, data["quantile_bytes"].values))
-    qtext = ", ".join(f"q{p * 100:g} = {int(v)}" for p, v in q.items())
-    modes = ", ".join(f"{m} B ({p:.0%})" for m, p in zip(a["modes_bytes"], a["mode_probabilities"]))
-    rows = [
-        claim(art, "trace_packets_min", None, "packets",
-              f"not reproducible: the papers' trace is unpublished; pqlab uses the STAND-IN {a['file']} fitted to "
-              f"CAIDA AIX 1999 statistics ({qtext} bytes, mean {a['mean_bytes']:.0f} B)"),
-        claim(art, "two_modes", None, "-",
-              f"the STAND-IN has {len(a['modes_bytes'])} sizes with >= {a['mode_min_probability']:.0%} mass: "
-              f"{modes} (AIX 1999 is trimodal); the papers' trace was described as two-modal",
-              shape_ok=len(a["modes_bytes"]) == 2),
-        claim(art, "size_only_emulated", None, "-",
-              f"the real_distribution preset varies only the size: {a['be_streams']} BE streams "
-              f"{', '.join(a['be_stream_models'])} (constant rate, one size per stream)",
-              shape_ok=all(m.startswith("CBRStream") for m in a["be_stream_models"])),
-        claim(art, "cdf_not_published", None, "-",
-              f"STAND-IN used wherever the real distribution is: {a['file']} ({a['provenance'][:80]}...)",
-              shape_ok=True),
-        claim(art, "standin_mean_size", a["mean_bytes"], "bytes",
-              f"STAND-IN mean IP length (SD {a['sd_bytes']:.0f} B)"),
-        claim(art, "standin_median_size", float(q.get(0.5, math.nan)), "bytes", "STAND-IN median IP length"),
-    ]
-    return rows
 
 
 # --------------------------------------------------------------------------- globecom01_fig5
@@ -985,7 +710,7 @@ def globecom01_fig5(
         flows = ds["flow"].values
         be_sizes.append([int(ds["size"].values[np.argmax(flows == st.flow)]) for st in be_streams(scenario)])
     node = scenario.node
-    unit_s = line_time_s(ef_ip, node.framing, node.line_rate_bps)
+    unit_s = transmission_unit_s(node, ef_ip)
     mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     d_mtu = experiments.reference_delay(simulate(mtu, seed=seeds[0]), mtu).values
     mtu_units = metrics.transmission_units(d_mtu, mtu.node, ef_ip)
@@ -1047,37 +772,4 @@ def globecom01_fig5(
     return out
 
 
-def globecom01_fig5_claims(data: xr.Dataset) -> list:
-    """Claim records of ``globecom01_fig5``."""
-    art = "globecom01_fig5"
-    a = check_artefact(data, art).attrs
-    seeds = [int(s) for s in data["seed"].values]
-    tail = data["tail_units"].values
-    pct = a["percentile"]
-    thr = a["threshold_units"]
-    means = (f"{float(data['mean_delay'].min()):.2f}..{float(data['mean_delay'].max()):.2f} ms")
-    spread = f"per seed {tail.min():.1f}..{tail.max():.1f} units, mean delay {means}"
-    why = (f"even with every BE packet at {MTU_BYTES} B our node gives a {pct:g}th percentile of "
-           f"{a['mtu_tail_units']:.1f} and a maximum of {a['mtu_max_units']:.1f} units, so the gap is the node+path "
-           f"model (ring of 5 particles, {a['path_ef_delay_units']:.0f}-unit path), not only the STAND-IN sizes")
-    holds = a["pooled_p_above_threshold"] == 0.0 or a["pooled_p_above_threshold"] < 1e-3
-    return [
-        claim(art, "transmission_unit", a["unit_ms"], "ms",
-              f"line time of the {a['ef_ip_bytes']}-byte EF IP packet ({a['ef_frame_bytes']}-byte frame): "
-              f"{a['ef_cells']} ATM cells at 2 Mbit/s, the same as 128 bytes"),
-        claim(art, "ccdf_negligible_above", a["pooled_tail_units"], "units",
-              f"our {pct:g}th percentile ({len(seeds)} seeds pooled; {spread}); P(D > {thr:g}) = "
-              f"{a['pooled_p_above_threshold']:.2g}, so the paper's claim holds with a lower threshold; {why}",
-              shape_ok=holds),
-        claim(art, "ccdf_negligible_above_ms", a["pooled_tail_units"] * a["unit_ms"], "ms",
-              f"the {pct:g}th percentile in ms ({a['pooled_tail_units']:.2f} units x {a['unit_ms']:.3f} ms)",
-              shape_ok=holds),
-        claim(art, "p_delay_above_36_units", a["pooled_p_above_threshold"], "1",
-              f"P(D > {thr:g} units) over {len(seeds)} seeds x {a['n_ef_samples']} EF packets (paper: negligible)"),
-        claim(art, "delay_max_units", a["pooled_max_units"], "units",
-              f"largest EF delay over all seeds; {MTU_BYTES}-byte BE reference: {a['mtu_max_units']:.1f}"),
-        claim(art, "mean_delay", a["pooled_mean_ms"], "ms",
-              f"mean EF one-way delay, {len(seeds)} seeds pooled (per seed {means}; STAND-IN BE sizes); "
-              f"every BE packet at {MTU_BYTES} B: "
-              f"{a['mtu_mean_ms']:.2f} ms"),
-    ]
+__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.artefacts.claims.background

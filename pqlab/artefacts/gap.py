@@ -47,18 +47,17 @@ from ..path import Hop, PathModel
 from ..scenario import Scenario
 from ._common import (
     add_mean_ci,
-    check_artefact,
     check_bool,
     check_ks,
     check_n_ef_samples,
     check_seeds,
-    claim,
+    forward_claims,
     paper_value,
     provenance,
 )
-from .worst_case import PACKET_PARTICLE_BYTES, TOLERANCE_PERCENT, reference_delay_through_hops
+from .worst_case import PACKET_PARTICLE_BYTES, reference_delay_through_hops
 
-__all__ = ["HYPOTHESES", "gap_table_iv", "gap_table", "gap_claims", "best_per_hypothesis"]
+__all__ = ["HYPOTHESES", "gap_table_iv", "gap_table", "best_per_hypothesis"]
 
 #: Hypothesis key -> one-line description (the keys of the ``hypothesis`` coordinate).
 HYPOTHESES = {
@@ -167,8 +166,8 @@ def gap_table_iv(
         ``rel_err`` (case, k; %), ``tab3_a0`` (case, seed; ms), ``tab3_a0_mean``,
         ``tab3_rel_err`` (%), ``rms_err_tab4`` (RMS of ``rel_err`` over ``k``),
         ``rms_err_all`` (over ``k`` and Table III), ``paper_w_m`` (k; us),
-        ``paper_tab3_a0`` (ms), ``fixed_s_needed`` (k; us: the latency H5 would
-        need per claim), ``fixed_s_needed_tab3`` (ms). Attrs: ``best_case``,
+        ``paper_tab3_a0`` (ms), ``fixed_s_needed`` (k; s: the latency H5 would
+        need per claim), ``fixed_s_needed_tab3`` (s). Attrs: ``best_case``,
         ``best_hypothesis`` (smallest ``rms_err_all`` among plausible cases,
         ``rms_err_tab4`` without Table III), ``best_case_tab4``, ``grid``.
     """
@@ -251,9 +250,10 @@ def gap_table_iv(
     ds["rms_err_all"] = ("case", [_rms([*ds["rel_err"].sel(case=c).values, float(ds["tab3_rel_err"].sel(case=c))])
                                   for c in names],
                          {"units": "%", "long_name": "RMS relative error over W_m (all k) and Table III A = 0"})
-    ds["fixed_s_needed"] = ("k", needed_us, {"units": "us", "long_name": "fixed latency the base case would need"})
-    ds["fixed_s_needed_tab3"] = ((), needed_t3_ms,
-                                 {"units": "ms", "long_name": "fixed latency Table III A = 0 would need"})
+    ds["fixed_s_needed"] = ("k", needed_us * 1e-6,
+                            {"units": "s", "long_name": "fixed latency the base case would need"})
+    ds["fixed_s_needed_tab3"] = ((), needed_t3_ms * 1e-3,
+                                 {"units": "s", "long_name": "fixed latency Table III A = 0 would need"})
 
     plausible = ds["plausible"].values
     score = ds["rms_err_all"] if table_iii else ds["rms_err_tab4"]
@@ -297,58 +297,4 @@ def best_per_hypothesis(ds: xr.Dataset) -> dict[str, str]:
     return best
 
 
-def _describe(ds: xr.Dataset, case: str) -> str:
-    ks = [int(k) for k in ds["k"].values]
-    wm = ", ".join(f"{float(ds['w_m_mean'].sel(case=case, k=k)) / 1e3:.2f}" for k in ks)
-    err = ", ".join(f"{float(ds['rel_err'].sel(case=case, k=k)):+.0f}" for k in ks)
-    text = f"{case}: W_m k={','.join(map(str, ks))} = {wm} ms ({err}%)"
-    if np.isfinite(float(ds["tab3_a0_mean"].sel(case=case))):
-        text += (f", Table III A=0 (stand-in BE sizes) {float(ds['tab3_a0_mean'].sel(case=case)):.2f} ms "
-                 f"({float(ds['tab3_rel_err'].sel(case=case)):+.0f}%)")
-    text += f"; RMS error Table IV {float(ds['rms_err_tab4'].sel(case=case)):.1f}%"
-    if np.isfinite(float(ds["rms_err_all"].sel(case=case))) and bool(ds.attrs.get("table_iii", 1)):
-        text += f", with Table III {float(ds['rms_err_all'].sel(case=case)):.1f}%"
-    return text
-
-
-def gap_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of ``gap``: the best hypothesis, and one ``w_m_k2_<hyp>`` per hypothesis (its best setting).
-
-    ``w_m_k2_<hyp>`` is Table IV's ``W_m`` at ``k = 2`` (us) under that
-    hypothesis's best setting in its grid; the note gives every ``k``, Table III
-    and the grid.
-    """
-    art = "gap"
-    check_artefact(ds, art)
-    best = ds.attrs["best_case"]
-    best4 = ds.attrs["best_case_tab4"]
-    paper_k2 = float(ds["paper_w_m"].sel(k=2)) if 2 in ds["k"].values else float("nan")
-    within = bool((np.abs(ds["rel_err"].sel(case=best)) <= TOLERANCE_PERCENT).all())
-    hyp4 = str(ds["hypothesis"].sel(case=best4).values)
-    within4 = bool((np.abs(ds["rel_err"].sel(case=best4)) <= TOLERANCE_PERCENT).all())
-    criterion = "Table IV W_m (all k) and Table III A=0" if bool(ds.attrs.get("table_iii", 1)) else "Table IV W_m"
-    rows = [
-        claim(art, "best_hypothesis", None, "-",
-              f"{ds.attrs['best_hypothesis']} ({HYPOTHESES.get(ds.attrs['best_hypothesis'], '')}) has the smallest "
-              f"RMS error over {criterion} among plausible cases: {_describe(ds, best)}; every W_m within 10%: "
-              f"{'yes' if within else 'no'}; against {_describe(ds, 'base')}; grid: {ds.attrs['grid']}"),
-        claim(art, "best_hypothesis_table_iv", None, "-",
-              f"for Table IV's W_m alone {hyp4} ({HYPOTHESES.get(hyp4, '')}) fits best among plausible cases: "
-              f"{_describe(ds, best4)}; every W_m within 10%: {'yes' if within4 else 'no'}"),
-    ]
-    for hyp, case in best_per_hypothesis(ds).items():
-        if 2 not in ds["k"].values:
-            break
-        value = float(ds["w_m_mean"].sel(case=case, k=2))
-        reason = str(ds["reason"].sel(case=case).values)
-        note = f"{HYPOTHESES.get(hyp, hyp)}; best of its grid {_describe(ds, case)}"
-        if hyp == "H5":
-            needed = ", ".join(f"{v / 1e3:.2f}" for v in ds["fixed_s_needed"].values)
-            note += (f"; latency needed per k = {needed} ms (Table III: {float(ds.fixed_s_needed_tab3):.2f} ms): "
-                     f"a constant cannot make a k-dependent gap")
-        if reason:
-            note += f"; {reason}"
-        note += f"; paper W_m(k=2) = {paper_k2:.0f} us"
-        key = "w_m_k2_" + hyp.lower().replace("+", "_")
-        rows.append(claim(art, key, value, "us", note))
-    return rows
+__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.artefacts.claims.gap

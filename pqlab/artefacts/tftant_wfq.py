@@ -5,8 +5,8 @@ Weighted Fair Queuing for the support of EF traffic" (Dec. 1999,
 ``tftant-test-pq-vs-wfq.txt``) and the slides "Delay and Delay Variation
 Measurements in a Differentiated Services Test Network" (T. Ferrari,
 ``tftant-slides-delay-and-ipdv.txt``). One compute function per artefact id,
-each returning an ``xarray.Dataset`` (no plotting, no I/O), and one
-``<id>_claims(data)`` per artefact (:mod:`pqlab.artefacts._common`). Figures of
+each returning an ``xarray.Dataset`` (no plotting, no I/O); the claims,
+``<id>_claims(data)``, are in :mod:`pqlab.artefacts.claims.tftant_wfq`. Figures of
 the same names are in :mod:`pqlab.figures.tftant_wfq`; notebooks
 ``07_tftant_pq_vs_wfq`` and ``08_tftant_ring_and_star``.
 
@@ -43,38 +43,33 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import experiments, metrics, scenarios
+from .. import analysis, experiments, metrics, scenarios
 from .._validate import check_choice, check_int, check_real
 from ..framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
+from ..papers import PAPERS
 from ..scenario import Scenario, simulate
 from ._common import (
     add_mean_ci,
-    check_artefact,
     check_n_ef_samples,
     check_seeds,
     check_values,
-    claim,
+    forward_claims,
     paper_value,
     provenance,
 )
 
 __all__ = [
     "tftant_wfq_fig1",
-    "tftant_wfq_fig1_claims",
     "tftant_wfq_fig2_4",
-    "tftant_wfq_fig2_4_claims",
     "tftant_wfq_fig5",
-    "tftant_wfq_fig5_claims",
     "tftant_wfq_fig6_7",
-    "tftant_wfq_fig6_7_claims",
     "tftant_slides_ring",
-    "tftant_slides_ring_claims",
     "tftant_slides_star",
-    "tftant_slides_star_claims",
     "tftant_slides_no_be",
-    "tftant_slides_no_be_claims",
     "be_tx_time_s",
+    "wfq_tag_s",
+    "be_tag_steps",
 ]
 
 MS = 1e3
@@ -89,9 +84,8 @@ MTU_FRAME_BYTES = 1518
 EQUIVALENT_BE_TX = 0.5
 #: An IPDV of at least this fraction of a BE transmission time counts as a peak.
 PEAK_FRACTION = 0.5
-#: Largest autocorrelation lag (EF packets) and the value a first peak must exceed to count as periodic.
+#: Largest autocorrelation lag of the sweep measure, EF packets (its first peak is the IPDV period).
 ACF_MAX_LAG = 60
-ACF_THRESHOLD = 0.5
 #: Figures 2-4 and 6-7 (and the slides' IPDV figure) plot these EF frame sizes.
 SERIES_FRAME_SIZES = (128, 1024, 1518)
 #: tx-ring-limit values of the slides' ring test, particles.
@@ -100,9 +94,8 @@ RING_LIMITS = tuple(range(1, 17))
 STARS = tuple(float(s) for s in np.arange(1.0, 5.01, 0.5))
 #: EF frame sizes of the STAR test, bytes.
 STAR_FRAME_SIZES = (128, 256, 512, 1024, 1518)
-#: The slides' STAR statements: no further decrease above 3; flat for packets up to 256 bytes.
+#: The slides' STAR statement: no further decrease of the delay above this STAR.
 PAPER_STAR_PLATEAU = 3.0
-SMALL_FRAME_BYTES = 256
 
 
 # --------------------------------------------------------------------------- helpers
@@ -112,6 +105,24 @@ def be_tx_time_s(node: Node | None = None, be_ip_bytes: int = scenarios.TFTANT_B
     """Line time of one BE packet on the node's line, seconds (4.664 ms: 1000 bytes in 22 ATM cells)."""
     node = scenarios.tftant_node() if node is None else node
     return float(line_time_s(check_int("be_ip_bytes", be_ip_bytes, 1, 65_535), node.framing, node.line_rate_bps))
+
+
+def wfq_tag_s(size_bytes, weight_bps) -> float:
+    """Finish-tag increment of a packet in a WFQ queue, seconds: ``size * 8 / weight``.
+
+    The node contract's self-clocked fair queueing, ``F = max(V, F_last) + size*8/weight``:
+    a packet's tag is this far above the virtual time when its queue was empty.
+    """
+    return float(size_bytes) * 8.0 / float(weight_bps)
+
+
+def be_tag_steps(ef_ip_bytes, ef_weight_bps, be_ip_bytes, be_weight_bps) -> float:
+    """How many BE tag steps one EF finish tag spans: :func:`wfq_tag_s` of EF / of BE.
+
+    Under WFQ an EF packet goes after the queued BE packets whose tags are smaller
+    than its own: about this many (ties go to the EF queue, index 0).
+    """
+    return wfq_tag_s(ef_ip_bytes, ef_weight_bps) / wfq_tag_s(be_ip_bytes, be_weight_bps)
 
 
 def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS,
@@ -159,24 +170,9 @@ def _be_ip_bytes(scenario: Scenario) -> int:
     return scenarios.TFTANT_BE_IP_BYTES
 
 
-def _acf_first_peak(x: np.ndarray, max_lag: int = ACF_MAX_LAG) -> tuple[float, float]:
-    """First local maximum (lag >= 2) of the sample autocorrelation of ``x``: (lag, value); (-1, nan) if none."""
-    x = np.asarray(x, dtype=float)
-    x = x - x.mean()
-    denom = float(x @ x)
-    lags = min(max_lag, x.size - 2)
-    if denom <= 0.0 or lags < 3:
-        return -1.0, math.nan
-    acf = np.array([1.0] + [float(x[:-k] @ x[k:]) / denom for k in range(1, lags + 1)])
-    for k in range(2, acf.size - 1):
-        if acf[k] >= acf[k - 1] and acf[k] >= acf[k + 1]:
-            return float(k), float(acf[k])
-    return -1.0, math.nan
-
-
 def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
-    """Sweep measure: the numbers of :func:`pqlab.experiments.delay_summary`, plus EF-queue wait, IPDV peaks
-    and periodicity, from one pass over the measurement window (the tests check the shared keys are equal).
+    """Sweep measure: :func:`pqlab.experiments.delay_statistics` of the window, plus EF-queue wait, IPDV peaks
+    and periodicity (:func:`pqlab.analysis.acf_first_peak`), from one pass over the measurement window.
 
     The window holds the reference flow in arrival order, so RFC 3393's IPDV
     (:func:`pqlab.metrics.ipdv`) is the difference of consecutive delays, pairs with a lost packet left out.
@@ -190,22 +186,26 @@ def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     wait = win["ring_entry"].values[entered] - win["arrival"].values[entered]
     a = np.abs(ipdv)
     be_tx = be_tx_time_s(scenario.node, _be_ip_bytes(scenario))
-    lag, peak = _acf_first_peak(kept)
+    lag, peak = analysis.acf_first_peak(kept, ACF_MAX_LAG)
     nan = math.nan
     return {
-        "delay_mean_s": float(kept.mean()) if kept.size else nan,
-        "delay_std_s": float(kept.std(ddof=1)) if kept.size > 1 else nan,
-        "delay_min_s": float(kept.min()) if kept.size else nan,
-        "delay_max_s": float(kept.max()) if kept.size else nan,
-        "ipdv_abs_mean_s": float(a.mean()) if a.size else nan,
-        "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else nan,
-        "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else nan,
+        **experiments.delay_statistics(delay, ipdv),
         "ef_wait_mean_s": float(wait.mean()) if wait.size else nan,
         "ipdv_abs_max_s": float(a.max()) if a.size else nan,
         "ipdv_peak_frequency": float((a >= PEAK_FRACTION * be_tx).mean()) if a.size else nan,
-        "acf_peak_lag": lag,
+        "acf_peak_lag": float(lag),
         "acf_peak": peak,
     }
+
+
+_measure.attrs = {
+    **experiments.DELAY_STATISTICS_ATTRS,
+    "ef_wait_mean_s": {"units": "s", "long_name": "mean wait of an EF packet before the ring (EF queue)"},
+    "ipdv_abs_max_s": {"units": "s", "long_name": "largest |IPDV|"},
+    "ipdv_peak_frequency": {"units": "1", "long_name": f"share of |IPDV| >= {PEAK_FRACTION} BE tx time"},
+    "acf_peak_lag": {"units": "1", "long_name": "lag of the first ACF peak of the delay series, EF packets"},
+    "acf_peak": {"units": "1", "long_name": "value of that ACF peak"},
+}
 
 
 def _check_frames(name: str, frames) -> list[int]:
@@ -393,107 +393,6 @@ def tftant_wfq_fig1(
     return ds
 
 
-def _at(da: xr.DataArray, frame: int) -> float:
-    return float(da.sel(ef_frame_bytes=frame)) if frame in da["ef_frame_bytes"].values else math.nan
-
-
-def _list(frames, values, fmt="{:.2f}") -> str:
-    return ", ".join(f"{float(f):g}: {fmt.format(v)}" for f, v in zip(frames, values))
-
-
-def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`tftant_wfq_fig1`: PQ below WFQ, equivalence for small frames, the gain."""
-    art = "tftant_wfq_fig1"
-    check_artefact(ds, art)
-    frames = ds["ef_frame_bytes"].values
-    be_tx = float(ds.be_tx_time)
-    pq, wfq = ds["delay_mean"].sel(scheduler="pq"), ds["delay_mean"].sel(scheduler="wfq")
-    gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
-    tol = 1e-6 + gap_ci
-    lower = gap.values >= -tol
-    rows = [claim(art, "pq_always_lower", None, "-",
-                  f"mean delay PQ <= WFQ at all {frames.size} frame sizes 64..1518 "
-                  f"({int((gap.values > tol).sum())} lower, {int((np.abs(gap.values) <= tol).sum())} equal); "
-                  f"WFQ - PQ in BE tx times ({be_tx:.3f} ms): {_list(frames, gap_be.values)}",
-                  shape_ok=bool(lower.all()))]
-    for quantity, upto, where in (("equivalent_up_to_512", 512, "the page"),
-                                  ("equivalent_up_to_256", 256, "the slides")):
-        small = frames <= upto
-        worst = float(np.abs(gap_be.values[small]).max()) if small.any() else math.nan
-        rows.append(claim(
-            art, quantity, None, "-",
-            f"{where}: WFQ - PQ for frames <= {upto} bytes, BE tx times: {_list(frames[small], gap_be.values[small])}; "
-            f"'equivalent' read as below {EQUIVALENT_BE_TX} BE tx (no extra BE packet ahead on average): largest "
-            f"{worst:.2f}" + ("" if worst < EQUIVALENT_BE_TX else
-                              f"; above 256 bytes an EF finish tag (at 512 bytes: 494 x 8 / "
-                              f"{float(ds.ef_service_rate):g} kbit/s = {494 * 8 / float(ds.ef_service_rate):.1f} ms) "
-                              f"exceeds one BE tag step ({8 * float(ds.be_ip_bytes) / float(ds.be_weight):.1f} ms), "
-                              f"so a queued BE packet may go first"),
-            shape_ok=bool(small.any() and worst < EQUIVALENT_BE_TX)))
-    g64 = _at(gap_be, 64)
-    rows.append(claim(art, "equal_at_64", None, "-",
-                      f"WFQ - PQ at 64-byte frames: {_at(gap, 64):.3f} ms = {g64:.2f} BE tx times "
-                      f"(PQ {_at(pq, 64):.2f} ms, WFQ {_at(wfq, 64):.2f} ms)",
-                      shape_ok=bool(np.isfinite(g64) and abs(g64) < EQUIVALENT_BE_TX)))
-    mtu = MTU_FRAME_BYTES
-    g_mtu, paper_gain = _at(gap, mtu), float(ds.paper_max_gain)
-    argmax = int(frames[int(np.nanargmax(gap.values))])
-    rows.append(claim(
-        art, "max_gain_mtu", g_mtu, "ms",
-        f"WFQ - PQ at {mtu}-byte frames (IP 1500): {g_mtu:.2f} ms = {g_mtu / be_tx:.2f} BE tx times "
-        f"(PQ {_at(pq, mtu):.2f}, WFQ {_at(wfq, mtu):.2f} ms, mean over {ds.sizes['seed']} seed(s)); the page's "
-        f"{paper_gain:g} ms = {paper_gain / be_tx:.2f} of our BE tx times; the largest gain over the sweep is at "
-        f"{argmax} bytes", shape_ok=argmax == mtu))
-    for size in (1024, mtu):
-        v = _at(gap_be, size)
-        paper = float(ds[f"paper_gap_{size}"])
-        steps = scenarios.ef_ip_bytes(size) * float(ds.be_weight) / (float(ds.be_ip_bytes) * float(ds.ef_service_rate))
-        rows.append(claim(
-            art, f"gap_{size}_be_tx", v, BE_TX,
-            f"(WFQ - PQ) / BE tx time at {size} bytes = {_at(gap, size):.2f} / {be_tx:.3f} ms: an EF finish tag of "
-            f"{scenarios.ef_ip_bytes(size)} x 8 / {float(ds.ef_service_rate):g} kbit/s = "
-            f"{scenarios.ef_ip_bytes(size) * 8 / float(ds.ef_service_rate):.1f} ms above the virtual time spans "
-            f"{steps:.2f}"
-            f" BE tag steps of {8 * float(ds.be_ip_bytes) / float(ds.be_weight):.1f} ms: the queued BE packets with "
-            f"smaller tags go first (ties go to the EF queue, index 0); paper ~{paper:g}"))
-    large = [f for f in (1024, mtu) if f in frames]
-    frac = [abs(_at(gap_be, f) - round(_at(gap_be, f))) for f in large]
-    between = [f for f in frames if 1024 < f < mtu]
-    rows.append(claim(
-        art, "gap_multiple_of_be_tx", None, "-",
-        f"at the page's large sizes {large}: {', '.join(f'{_at(gap_be, f):.2f}' for f in large)} BE tx times "
-        f"(within 0.1 of an integer: {all(x <= 0.1 for x in frac)}); in between our sweep gives "
-        f"{_list(between, [_at(gap_be, f) for f in between])}: a mean over EF packets that wait n or n + 1 BE packets",
-        shape_ok=bool(large) and all(x <= 0.1 for x in frac)))
-    small, big = frames <= SMALL_FRAME_BYTES, frames > SMALL_FRAME_BYTES
-    rows.append(claim(
-        art, "gain_for_larger_packets", None, "-",
-        f"the slides: gain only for larger packets; ours: largest gain at <= {SMALL_FRAME_BYTES} bytes "
-        f"{float(gap.values[small].max()):.2f} ms, smallest above {float(gap.values[big].min()):.2f} ms",
-        shape_ok=bool(small.any() and big.any() and gap.values[big].min() > gap.values[small].max())))
-    # the test conditions
-    gr = ds["gap_reading_1600k"].values - ds["gap_reading_2000k"].values
-    rows += [
-        claim(art, "ef_rate", float(ds.ef_rate), "kbit/s", "one CBR EF stream, rate counted on Ethernet frames"),
-        claim(art, "be_rate", float(ds.be_rate), "kbit/s",
-              f"one CBR BE stream (the slides: '1 stream per PHB') of {int(ds.be_ip_bytes)}-byte IP packets"),
-        claim(art, "be_packet_rate", float(ds.be_packet_rate), "packets/s",
-              f"the page's profile is inconsistent: 200 x 1000 bytes x 8 = 1.6 Mbit/s, not 2.0; we send "
-              f"{float(ds.be_rate):g} kbit/s of 1000-byte packets = {float(ds.be_packet_rate):g} packets/s; the other "
-              f"reading (200 packets/s) changes the gain at 1024/1518 bytes by "
-              f"{', '.join(f'{v:+.4f}' for v in gr)} ms: either way the BE queue never empties"),
-        claim(art, "be_packet_size", float(ds.be_ip_bytes), "bytes", "read as the IP length; one size for all"),
-        claim(art, "ef_queue_limit", float(ds.ef_queue_limit), "packets", "EF queue limit (PQ or WFQ)"),
-        claim(art, "tx_ring_limit", float(ds.tx_ring_limit), "particles",
-              f"particles of {int(ds.particle_bytes)} bytes; a 1000-byte BE packet takes 2"),
-        claim(art, "ef_service_rate", float(ds.ef_service_rate), "kbit/s",
-              f"WFQ: weight of the EF WFQ queue (BE queue: the remaining {float(ds.be_weight):g} kbit/s); "
-              f"PQ: policing rate; EF loss {float(ds['loss'].max()):.3g}"),
-        claim(art, "line_rate", float(ds.line_rate), "kbit/s", "ATM PVC, whole 53-byte cells"),
-    ]
-    return rows
-
-
 # --------------------------------------------------------------------------- tftant_wfq_fig5
 
 
@@ -551,44 +450,6 @@ def tftant_wfq_fig5(
                           "(TF-TANT PQ vs WFQ page, Fig. 5)",
                           __name__, seeds, n_ef_samples=n)
     return ds
-
-
-def tftant_wfq_fig5_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`tftant_wfq_fig5`: IPDV higher for small frames; the IPDV gain depends on size."""
-    art = "tftant_wfq_fig5"
-    check_artefact(ds, art)
-    frames = ds["ef_frame_bytes"].values
-    m = ds["ipdv_mean"]
-    small = [f for f in (128, 256) if f in frames]
-    large = [f for f in (1024, MTU_FRAME_BYTES) if f in frames]
-    rows = []
-    ok = []
-    parts = []
-    for sched in scenarios.TFTANT_SCHEDULERS:
-        s = [_at(m.sel(scheduler=sched), f) for f in small]
-        lg = [_at(m.sel(scheduler=sched), f) for f in large]
-        ok.append(bool(s and lg and min(s) > max(lg)))
-        parts.append(f"{sched.upper()}: {_list(small + large, s + lg)} ms")
-    src = [f for f in SOURCE_FRAME_SIZES if f in frames]
-    rows.append(claim(
-        art, "ipdv_higher_small_packets", None, "-",
-        f"mean |IPDV| at 128/256 vs 1024/1518 bytes: {'; '.join(parts)}; over the whole sweep it is not monotone "
-        f"(PQ {float(m.sel(scheduler='pq').min()):.2f}..{float(m.sel(scheduler='pq').max()):.2f} ms): with one CBR "
-        f"EF and one CBR BE stream the delay is a sawtooth of one BE tx time t_BE ({float(ds.be_tx_time):.3f} ms) "
-        f"whose step is the slip s = (T_EF - t_EF) mod t_BE, mean |IPDV| = 2 s (t_BE - s) / t_BE, which predicts "
-        f"{_list(small + large, [_at(ds['ipdv_beat_mean'], f) for f in small + large])} ms: a beat of the two "
-        f"periods, not a trend in the EF size",
-        shape_ok=all(ok)))
-    diff = (m.sel(scheduler="wfq") - m.sel(scheduler="pq")).values
-    rows.append(claim(
-        art, "ipdv_gain_depends_on_size", None, "-",
-        f"the slides: mean |IPDV| WFQ - PQ, ms: {_list(src, [diff[list(frames).index(f)] for f in src])}",
-        shape_ok=bool(np.ptp(diff) > 0.1)))
-    for f in src:
-        for sched in scenarios.TFTANT_SCHEDULERS:
-            rows.append(claim(art, f"mean_ipdv_{sched}_{f}", _at(m.sel(scheduler=sched), f), "ms",
-                              f"mean |IPDV| of consecutive EF packets, {sched.upper()}, {f}-byte frames"))
-    return rows
 
 
 # --------------------------------------------------------------------------- tftant_wfq_fig2_4 and fig6_7
@@ -679,41 +540,6 @@ def tftant_wfq_fig2_4(
     return ds
 
 
-def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`tftant_wfq_fig2_4`: same shape, delay variation of one BE tx, EF-queue wait."""
-    art = "tftant_wfq_fig2_4"
-    check_artefact(ds, art)
-    frames = ds["ef_frame_bytes"].values
-    corr = ds["corr"].min("seed")
-    be_tx = float(ds.be_tx_time)
-    span = ds["delay_span_be_tx"].max("seed")
-    shift, shift_std = ds["shift"].mean("seed"), ds["shift_std"].max("seed")
-    rows = [
-        claim(art, "same_shape", None, "-",
-              f"correlation of the PQ and WFQ delay series (same arrivals), smallest over seeds: "
-              f"{_list(frames, corr.values, '{:.3f}')}; WFQ - PQ packet by packet: mean "
-              f"{_list(frames, shift.values)} ms, std {_list(frames, shift_std.values)} ms",
-              shape_ok=bool((corr.values >= 0.9).all())),
-        claim(art, "delay_variation_from_tx_ring", None, "-",
-              f"max - min delay in BE tx times ({be_tx:.3f} ms), PQ: {_list(frames, span.sel(scheduler='pq').values)};"
-              f" WFQ: {_list(frames, span.sel(scheduler='wfq').values)}: the BE packet in transmission when the EF "
-              f"packet arrives (the ring is always full of BE)",
-              shape_ok=bool(np.all(np.abs(span.sel(scheduler="pq").values - 1.0) <= 0.05))),
-    ]
-    share = ds["wait_share"].mean("seed")
-    big = [f for f in frames if np.isfinite(_at(share, f)) and _at(shift, f) > 0.5 * be_tx]
-    rows.append(claim(
-        art, "ef_queue_wait_dominates", None, "-",
-        f"share of the WFQ - PQ difference spent waiting in the EF queue: "
-        f"{_list(big, [_at(share, f) for f in big])} (frames where WFQ adds at least half a BE tx time)",
-        shape_ok=bool(big) and all(_at(share, f) >= 0.9 for f in big)))
-    gains = [_at(shift, f) for f in frames]
-    rows.append(claim(
-        art, "gain_grows_with_size", None, "-",
-        f"WFQ - PQ mean delay: {_list(frames, gains)} ms", shape_ok=bool(np.all(np.diff(gains) >= -1e-6))))
-    return rows
-
-
 def tftant_wfq_fig6_7(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -759,59 +585,6 @@ def tftant_wfq_fig6_7(
                                  {"units": BE_TX, "long_name": "sawtooth prediction of the largest |IPDV|"})
     ds.attrs["peak_fraction"] = frac
     return ds
-
-
-def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`tftant_wfq_fig6_7`: max IPDV of one BE tx, peak height and frequency."""
-    art = "tftant_wfq_fig6_7"
-    check_artefact(ds, art)
-    frames = list(ds["ef_frame_bytes"].values)
-    mx = ds["ipdv_max_be_tx"].max("seed")
-    freq = ds["peak_frequency"].mean("seed")
-    frac = ds.attrs["peak_fraction"]
-    rows = []
-    fig7 = 1024
-    if fig7 in frames:
-        for sched in scenarios.TFTANT_SCHEDULERS:
-            v = float(mx.sel(scheduler=sched, ef_frame_bytes=fig7))
-            rows.append(claim(
-                art, f"max_ipdv_fig7_{sched}", v, BE_TX,
-                f"largest |IPDV| at {fig7}-byte frames (Fig. 7's caption; the text says MTU-size), {sched.upper()}: "
-                f"{v * float(ds.be_tx_time):.3f} ms = {v:.3f} BE tx times; the sawtooth (EF behind a fixed "
-                f"number of BE packets) predicts max(s, t_BE - s) "
-                f"= {_at(ds['ipdv_beat_max_be_tx'], fig7):.3f} BE tx times, s = (T_EF - t_EF) mod t_BE the slip of "
-                f"the EF arrivals against the BE departures per EF interval (not a whole BE tx time); all sizes: "
-                + ", ".join(f"{int(f)}: {float(mx.sel(scheduler=sched, ef_frame_bytes=f)):.2f}" for f in frames),
-                shape_ok=bool(0.5 < v <= 1.0 + 1e-9)))
-        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=fig7)) for s in scenarios.TFTANT_SCHEDULERS)
-        rows.append(claim(
-            art, "wfq_max_more_often", None, "-",
-            f"share of |IPDV| >= {frac:g} BE tx time at {fig7} bytes: PQ {fp:.3f}, WFQ {fw:.3f}"
-            + (": under our WFQ every EF packet waits the same whole number of BE packets more than under PQ "
-               "(tftant_wfq_fig2_4: the same series shifted), so both IPDV series are identical"
-               if abs(fw - fp) < 1e-9 else ""),
-            shape_ok=fw > fp))
-    if 128 in frames:
-        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=128)) for s in scenarios.TFTANT_SCHEDULERS)
-        rows.append(claim(art, "pq_higher_peaks_128", None, "-",
-                          f"the slides; largest |IPDV| at 128 bytes: PQ {p:.3f}, WFQ {w:.3f} BE tx times"
-                          + (f" (identical series: an EF tag step of {scenarios.ef_ip_bytes(128)} x 8 / "
-                             f"{float(ds.ef_service_rate):g} kbit/s = "
-                             f"{scenarios.ef_ip_bytes(128) * 8 / float(ds.ef_service_rate):.1f} ms is below one BE tag "
-                             f"step, {8 * float(ds.be_ip_bytes) / float(ds.be_weight):.1f} ms, so WFQ lets no BE "
-                             "packet ahead)" if abs(p - w) < 1e-9 else ""),
-                          shape_ok=p > w))
-    big = MTU_FRAME_BYTES
-    if big in frames:
-        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=big)) for s in scenarios.TFTANT_SCHEDULERS)
-        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=big)) for s in scenarios.TFTANT_SCHEDULERS)
-        rows.append(claim(art, "same_peak_height_1500", None, "-",
-                          f"the slides; largest |IPDV| at {big} bytes: PQ {p:.2f}, WFQ {w:.2f} BE tx times "
-                          f"(same height read as within 10%)", shape_ok=abs(w - p) <= 0.1 * max(p, w)))
-        rows.append(claim(art, "peak_frequency_higher_wfq_1500", None, "-",
-                          f"the slides; share of |IPDV| >= {frac:g} BE tx time at {big} bytes: PQ {fp:.3f}, "
-                          f"WFQ {fw:.3f}", shape_ok=fw > fp))
-    return rows
 
 
 # --------------------------------------------------------------------------- tftant_slides_ring
@@ -918,92 +691,11 @@ def _check_schedulers(schedulers) -> list[str]:
     return out
 
 
-def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`tftant_slides_ring`: delay linear in the ring, IPDV independent of it."""
-    art = "tftant_slides_ring"
-    check_artefact(ds, art)
-    scheds = list(ds["scheduler"].values)
-    rings = ds["ring_limit"].values
-    be_tx = float(ds.be_tx_time)
-    per_particle = be_tx / float(ds.be_particles)
-    d = ds["delay_mean"]
-    fit = "; ".join(f"{s.upper()} {float(ds.slope.sel(scheduler=s)):.3f} ms/particle, R^2 "
-                    f"{float(ds.r2.sel(scheduler=s)):.3f}, {float(d.sel(scheduler=s).min()):.1f}.."
-                    f"{float(d.sel(scheduler=s).max()):.1f} ms, EF loss {float(ds['loss'].sel(scheduler=s).max()):.3f}"
-                    for s in scheds)
-    linear = bool(((ds.slope > 0) & (ds.r2 >= 0.95)).all())
-    rows = [claim(
-        art, "delay_proportional_to_ring", None, "-",
-        f"rings {int(rings.min())}..{int(rings.max())} particles: {fit}; a BE packet of {int(ds.be_ip_bytes)} "
-        f"bytes takes {int(ds.be_particles)} particles, so the delay rises in steps of one BE tx time "
-        f"({be_tx:.3f} ms) every {int(ds.be_particles)} particles ({per_particle:.3f} ms/particle); linear with an "
-        f"intercept, not proportional through 0",
-        shape_ok=linear)]
-    if "pq" in scheds:
-        dp = d.sel(scheduler="pq")
-        ratio = float(dp.max() / dp.min())
-        rows.append(claim(
-            art, "delay_ratio_512_256", None, "-",
-            f"'1-way delay(512 by) = 32 * 1-way delay(256 kby)' cannot be parsed as stated (no 512-byte or "
-            f"256-kbyte setting of the test is defined and 32x matches no ratio we can form); ours, PQ: "
-            f"delay(ring {int(rings.max())}) / delay(ring {int(rings.min())}) = {ratio:.2f}"))
-    ip = ds["ipdv_mean"]
-    spread = {s: float(ip.sel(scheduler=s).max() - ip.sel(scheduler=s).min()) for s in scheds}
-    rows.append(claim(
-        art, "ipdv_independent_of_ring", None, "-",
-        "mean |IPDV| over the rings: " + "; ".join(
-            f"{s.upper()} {float(ip.sel(scheduler=s).mean()):.3f} ms, range {spread[s]:.3f} ms" for s in scheds),
-        shape_ok=all(spread[s] <= 0.05 * float(ip.sel(scheduler=s).mean()) for s in scheds)))
-    first = scheds[0]
-    mx = float(ds["ipdv_max"].sel(scheduler=first).max()) / be_tx
-    slip = float(beat_slip_s(int(ds.ef_frame_bytes))[0]) * MS
-    rows.append(claim(
-        art, "max_ipdv_one_be_tx", mx, BE_TX,
-        f"largest |IPDV| over rings and seeds, {first.upper()}: {mx * be_tx:.3f} ms = {mx:.3f} BE tx times "
-        f"({be_tx:.3f} ms); the sawtooth (EF behind a fixed number of BE packets) predicts max(s, t_BE - s) = "
-        f"{max(slip, be_tx - slip) / be_tx:.3f}, "
-        f"s = (T_EF - t_EF) mod t_BE, whatever the ring; "
-        + ", ".join(f"{s.upper()} {float(ds['ipdv_max'].sel(scheduler=s).max()) / be_tx:.3f}"
-                                  for s in scheds),
-        shape_ok=bool(0.5 < mx <= 1.0 + 1e-9)))
-    lag = ds["acf_peak_lag"].sel(scheduler=first)
-    peak = ds["acf_peak"].sel(scheduler=first)
-    periodic = bool((lag >= 2).all() and (peak > ACF_THRESHOLD).all())
-    rows.append(claim(
-        art, "periodicity_one_stream_per_phb", None, "-",
-        f"one CBR EF and one CBR BE stream, {first.upper()}: the delay series' autocorrelation peaks first at lag "
-        f"{int(lag.min())}..{int(lag.max())} EF packets, >= {float(peak.min()):.2f} in every run",
-        shape_ok=periodic))
-    if len(scheds) > 1:
-        rows.append(claim(
-            art, "pq_and_wfq_affected_by_tx_queue", None, "-",
-            "the slides (WFQ vs PQ): slopes " + ", ".join(
-                f"{s.upper()} {float(ds.slope.sel(scheduler=s)):.3f} ms/particle" for s in scheds)
-            + "; under WFQ at 300 kbit/s the EF queue is also overloaded (see tftant_slides_star, STAR = 1)",
-            shape_ok=bool((ds.slope > 0.5 * per_particle).all())))
-    first_q = "pq" if "pq" in scheds else first
-    rows += [
-        claim(art, "ef_frame_size", float(ds.ef_frame_bytes), "bytes",
-              f"EF frames (IP {scenarios.ef_ip_bytes(int(ds.ef_frame_bytes))} bytes) at {float(ds.ef_rate):g} kbit/s"),
-        claim(art, "ef_service_rate", float(ds.ef_service_rate), "kbit/s",
-              "'bandwidth=300Kbps' read as the EF service rate: WFQ weight (BE: the remaining "
-              f"{float(ds.be_weight):g} kbit/s) or PQ policing rate; EF loss "
-              + ", ".join(f"{s.upper()} {float(ds['loss'].sel(scheduler=s).max()):.3f}" for s in scheds)),
-        claim(art, "ef_queue_limit", float(ds.ef_queue_limit), "packets",
-              f"EF queue limit; mean EF-queue wait, {first_q.upper()}: "
-              f"{float(ds['ef_wait'].sel(scheduler=first_q).mean()):.3f} ms"),
-    ]
-    for s in scheds:
-        rows.append(claim(art, f"slope_{s}", float(ds.slope.sel(scheduler=s)), "ms/particle",
-                          f"least-squares slope of the mean delay vs tx-ring-limit, {s.upper()}, R^2 "
-                          f"{float(ds.r2.sel(scheduler=s)):.4f}"))
-    return rows
-
-
 # --------------------------------------------------------------------------- tftant_slides_star
 
 
-def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES, line_rate_bps: float = 2e6,
+def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES,
+                    line_rate_bps: float = PAPERS.line_rate_bps,
                     ef_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS):
     """STAR above which an EF finish-tag step is shorter than one BE tag step (BE weight = remaining bandwidth).
 
@@ -1082,94 +774,6 @@ def tftant_slides_star(
     ds.attrs = provenance("tftant_slides_star", "tftant_slides_star: EF one-way delay and IPDV vs STAR under WFQ "
                           "(TF-TANT slides, EF queue service rate)", __name__, seeds, n_ef_samples=n)
     return ds
-
-
-def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`tftant_slides_star`: flat for small packets, plateau above 3, WFQ -> PQ, IPDV."""
-    art = "tftant_slides_star"
-    check_artefact(ds, art)
-    stars = ds["star"].values
-    frames = ds["ef_frame_bytes"].values
-    be_tx = float(ds.be_tx_time)
-    d, pq = ds["delay_mean"], ds["pq_delay_mean"]
-    tol = EQUIVALENT_BE_TX * be_tx
-    rows = [claim(art, "star_min", float(stars.min()), "1", f"{stars.size} STAR values"),
-            claim(art, "star_max", float(stars.max()), "1", f"{stars.size} STAR values")]
-    star1 = float(stars.min())
-    loss1 = ds["loss"].sel(star=star1).max("seed")
-    share = star1 * float(ds.ef_rate) / float(ds.line_rate)
-    overload = (f"at STAR = {star1:g} the EF weight ({star1 * float(ds.ef_rate):g} kbit/s) gets "
-                f"{share:.0%} of the IP bytes sent, {share * float(ds.line_ip_throughput):.0f} kbit/s of a "
-                f"{float(ds.line_ip_throughput):.0f} kbit/s line (ATM cell tax), below the EF IP rates "
-                f"{_list(frames, ds['ef_ip_rate'].values, '{:.0f}')} kbit/s: EF loss "
-                f"{_list(frames, loss1.values, '{:.3f}')}")
-
-    def flat_from(frame) -> float:
-        row = d.sel(ef_frame_bytes=frame).values
-        for i in range(row.size):
-            if np.ptp(row[i:]) <= tol:
-                return float(stars[i])
-        return math.nan
-
-    small = [f for f in frames if f <= SMALL_FRAME_BYTES]
-    spans = [float(np.ptp(d.sel(ef_frame_bytes=f).values)) for f in small]
-    rows.append(claim(
-        art, "delay_flat_small_packets", None, "-",
-        f"range of the mean delay over STAR {star1:g}..{float(stars.max()):g} for frames <= {SMALL_FRAME_BYTES}: "
-        f"{_list(small, spans)} ms; flat (within half a BE tx) from STAR "
-        f"{_list(small, [flat_from(f) for f in small], '{:g}')}; {overload}",
-        shape_ok=bool(small) and all(s <= tol for s in spans)))
-    above = stars > PAPER_STAR_PLATEAU
-    drops = []
-    for f in frames:
-        at3 = float(d.sel(ef_frame_bytes=f).interp(star=PAPER_STAR_PLATEAU))
-        drops.append(at3 - float(d.sel(ef_frame_bytes=f).values[above].min()) if above.any() else math.nan)
-    rows.append(claim(
-        art, "no_decrease_above_3", None, "-",
-        f"decrease of the mean delay beyond STAR {PAPER_STAR_PLATEAU:g}: {_list(frames, drops)} ms; with the BE "
-        f"weight = the remaining bandwidth an EF tag step falls below one BE tag step at STAR "
-        f"{_list(frames, ds['star_one_be_tag'].values)}, where the delay stops falling "
-        f"(flat from STAR {_list(frames, [flat_from(f) for f in frames], '{:g}')})",
-        shape_ok=bool(above.any()) and all(x <= tol for x in drops)))
-    top = float(stars.max())
-    conv = [float(d.sel(ef_frame_bytes=f, star=top) - pq.sel(ef_frame_bytes=f)) for f in frames]
-    rows.append(claim(
-        art, "wfq_converges_to_pq_small_packets", None, "-",
-        f"WFQ - PQ at STAR {top:g}: {_list(frames, conv)} ms; at STAR {star1:g}: "
-        f"{_list(frames, [float(d.sel(ef_frame_bytes=f, star=star1) - pq.sel(ef_frame_bytes=f)) for f in frames])} ms",
-        shape_ok=all(abs(c) <= tol for f, c in zip(frames, conv) if f <= SMALL_FRAME_BYTES)))
-    falls = [bool(np.all(np.diff(d.sel(ef_frame_bytes=f).values) <= tol)) for f in frames]
-    rows.append(claim(
-        art, "wfq_converges_to_pq_higher_star", None, "-",
-        f"the page: the mean WFQ delay never rises with STAR (within half a BE tx) at "
-        f"{sum(falls)} of {len(frames)} frame sizes and first equals PQ's (within half a BE tx) at STAR "
-        + _list(frames, [next((float(s) for s in stars if abs(float(d.sel(ef_frame_bytes=f, star=s))
-                                                                  - float(pq.sel(ef_frame_bytes=f))) <= tol),
-                              math.nan) for f in frames], "{:g}"),
-        shape_ok=all(falls) and all(abs(c) <= tol for c in conv)))
-    ipdv_frame = 1024 if 1024 in frames else int(frames[-1])
-    ip = ds["ipdv_mean"].sel(ef_frame_bytes=ipdv_frame)
-    rng = float(np.ptp(ip.values))
-    rest = ip.sel(star=stars[1:]) if stars.size > 1 else ip
-    rows.append(claim(
-        art, "ipdv_independent_of_star", None, "-",
-        f"mean |IPDV| at {ipdv_frame} bytes over STAR: {float(ip.min()):.3f}..{float(ip.max()):.3f} ms (range "
-        f"{rng:.3f} ms; above STAR {star1:g}, where the EF queue is not overloaded: "
-        f"{float(np.ptp(rest.values)):.3f} ms); "
-        f"PQ {float(ds['pq_ipdv_mean'].sel(ef_frame_bytes=ipdv_frame)):.3f} ms",
-        shape_ok=rng <= 0.05 * float(ip.mean())))
-    mx = ds["ipdv_max"].sel(ef_frame_bytes=ipdv_frame).max("seed") / be_tx
-    rows.append(claim(
-        art, "max_ipdv_one_be_tx", float(mx.max()), BE_TX,
-        f"largest |IPDV| at {ipdv_frame} bytes over STAR and seeds, in BE tx times ({be_tx:.3f} ms): "
-        f"{_list(stars, mx.values, '{:.2f}')} (STAR {star1:g}: EF queue overloaded)",
-        shape_ok=bool(0.5 < float(mx.max()) <= 1.0 + 1e-9)))
-    for f in frames:
-        rows.append(claim(art, f"flat_from_star_{int(f)}", flat_from(f), "1",
-                          f"smallest STAR from which the mean delay at {int(f)} bytes stays within half a BE tx "
-                          f"time; EF tag step < BE tag step from STAR {_at(ds['star_one_be_tag'], f):.2f}; EF loss "
-                          f"at STAR {star1:g}: {_at(loss1, f):.3f}"))
-    return rows
 
 
 # --------------------------------------------------------------------------- tftant_slides_no_be
@@ -1252,24 +856,4 @@ def tftant_slides_no_be(
     return out
 
 
-def tftant_slides_no_be_claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`tftant_slides_no_be`: what BE traffic adds to the EF delay."""
-    art = "tftant_slides_no_be"
-    check_artefact(ds, art)
-    be_tx = float(ds.be_tx_time)
-    w, wo = (ds.sel(traffic=t) for t in ("with BE", "without BE"))
-    mean_w, mean_wo = float(w["delay_mean"].mean()), float(wo["delay_mean"].mean())
-    sched = ds.attrs.get("scheduler", "pq").upper()
-    rows = [
-        claim(art, "with_and_without_be", None, "-",
-              f"{sched}, {int(ds.ef_frame_bytes)}-byte frames: without BE every EF packet takes "
-              f"{float(wo['delay_min'].min()):.3f}..{float(wo['delay_max'].max()):.3f} ms (own line time + path "
-              f"{float(ds.uncongested_delay):.3f} ms, std {float(wo['delay_std'].max()):.2g} ms); with BE "
-              f"{float(w['delay_min'].min()):.2f}..{float(w['delay_max'].max()):.2f} ms, mean {mean_w:.2f} ms: BE "
-              f"adds {mean_w - mean_wo:.2f} ms = {(mean_w - mean_wo) / be_tx:.2f} BE tx times (the ring's BE packets)",
-              shape_ok=float(w["delay_min"].min()) > float(wo["delay_max"].max())),
-        claim(art, "mean_delay_with_be", mean_w, "ms", f"{sched}, mean over seeds"),
-        claim(art, "mean_delay_without_be", mean_wo, "ms",
-              f"{sched}: = EF line time + path {float(ds.uncongested_delay):.3f} ms"),
-    ]
-    return rows
+__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.artefacts.claims.tftant_wfq

@@ -15,6 +15,7 @@ import seaborn as sns
 from ..artefacts._common import mean_ci, paper_value
 from ..artefacts.aggregation import a_key, a_text
 from . import legend_below, subplots
+from ._common import footer
 
 STAND_IN_NOTE = "BE sizes: stand-in 'real' distribution (not the papers' trace), one size per BE stream"
 _MTU_LABEL = "pqlab, deterministic 1500-byte BE (A = 0)"
@@ -59,7 +60,7 @@ def _palette(n):
 def _footer(fig, ds, extra: str = "", pooled: bool = True) -> None:
     seeds = ds.attrs.get("n_seeds", ds.sizes.get("seed", 1))
     text = f"{STAND_IN_NOTE}; {seeds} seed(s)" + (", distributions pooled over seeds" if pooled else "")
-    fig.text(0.5, 0.005, text + (f"; {extra}" if extra else ""), ha="center", va="bottom", fontsize=8, color="0.3")
+    footer(fig, text + (f"; {extra}" if extra else ""))
 
 
 def _errorbar_vs(ax, x, ds, name, scale, color="C0", label="pqlab (mean, 95% CI over seeds)"):

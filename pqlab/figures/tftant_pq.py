@@ -15,21 +15,13 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 from ..artefacts._common import paper_value
 from ..artefacts.tftant_pq import REAL
 from . import legend_below, subplots
+from ._common import ci_half_widths, footer, seed_count
 
 __all__ = ["tftant_be_fig4", "tftant_slides_loss", "tftant_slides_ipdv_aggregation", "tftant_slides_tandem",
            "tftant_slides_ipdv_size"]
 
 _PAPER = dict(color="black", marker="D", ls="none", ms=8, zorder=6)
 _STANDIN = "BE sizes: STAND-IN 'real' distribution (CAIDA AIX 1999 fit, not the papers' trace), one size per stream"
-
-
-def _ci(values) -> np.ndarray:
-    """CI half-widths for error bars: NaN (a single seed) drawn as no bar."""
-    return np.nan_to_num(np.asarray(values, dtype=float), nan=0.0)
-
-
-def _footer(fig, text: str) -> None:
-    fig.text(0.5, 0.005, text, ha="center", va="bottom", fontsize=8, color="0.3")
 
 
 def _plain_log(ax) -> None:
@@ -40,8 +32,7 @@ def _plain_log(ax) -> None:
 
 
 def _seeds(ds: xr.Dataset) -> str:
-    n = ds.sizes["seed"]
-    return f"{n} seed{'s' if n > 1 else ''}"
+    return seed_count(ds.sizes["seed"])
 
 
 def tftant_be_fig4(ds: xr.Dataset):
@@ -84,7 +75,7 @@ def tftant_be_fig4(ds: xr.Dataset):
         for d in (geo, [REAL]):
             sel = [dists.index(v) for v in d]
             xs, ys = x[sel], ds[f"{var}_mean"].values[sel]
-            ax_s.errorbar(xs, ys, yerr=_ci(ds[f"{var}_ci"].values[sel]), marker=marker, capsize=3,
+            ax_s.errorbar(xs, ys, yerr=ci_half_widths(ds[f"{var}_ci"].values[sel]), marker=marker, capsize=3,
                           ls="-" if d is geo else "none", color="C0" if var == "mean_delay" else "C2",
                           mfc="white" if d is not geo else None, ms=8 if d is not geo else 6,
                           label=f"{label}, {'geometric' if d is geo else 'real STAND-IN (open)'}")
@@ -96,7 +87,7 @@ def tftant_be_fig4(ds: xr.Dataset):
     ax_s.set_title(f"mean and range vs BE size (95% CI over {_seeds(ds)})", fontsize=10)
     fig.suptitle("tftant_be_fig4: EF delay with geometric BE sizes (TF-TANT test page Fig. 4) "
                  "and the real STAND-IN (Fig. 5)", fontsize=11.5)
-    _footer(fig, f"{_STANDIN}; EF 300 kbit/s of 128-byte frames, 20 BE streams; delay incl. the "
+    footer(fig, f"{_STANDIN}; EF 300 kbit/s of 128-byte frames, 20 BE streams; delay incl. the "
                  f"{ds.attrs['path_ef_delay_units']:.0f}-unit path")
     return fig
 
@@ -160,7 +151,7 @@ def tftant_slides_loss(ds: xr.Dataset):
     ax_b.set_title("why nothing is policed: EF burstiness vs the configured burst", fontsize=10)
     fig.suptitle(f"tftant_slides_loss: EF loss vs number of EF streams ({ds.attrs['ef_frame_bytes']}-byte frames, "
                  "priority queue policed at the EF load)", fontsize=11.5)
-    _footer(fig, f"{_STANDIN}; EF packets of all streams after the warm-up")
+    footer(fig, f"{_STANDIN}; EF packets of all streams after the warm-up")
     return fig
 
 
@@ -186,7 +177,7 @@ def tftant_slides_ipdv_aggregation(ds: xr.Dataset):
     for k, case in enumerate(cases):
         d = ds.sel(be_traffic=case)
         pos = x + (k - len(cases) / 2) * width
-        ax.bar(pos, d["ipdv_abs_mean_mean"], width, yerr=_ci(d["ipdv_abs_mean_ci"]), capsize=3,
+        ax.bar(pos, d["ipdv_abs_mean_mean"], width, yerr=ci_half_widths(d["ipdv_abs_mean_ci"]), capsize=3,
                color=palette.get(case, f"C{k}"), label=f"pqlab, {names.get(case, case)}")
         for p, v in zip(pos, d["ipdv_abs_mean_mean"].values):
             ax.text(p, v + 0.08, f"{v:.2f}", ha="center", va="bottom", fontsize=8)
@@ -202,7 +193,7 @@ def tftant_slides_ipdv_aggregation(ds: xr.Dataset):
     ax.legend(fontsize=8.5, loc="upper left")
     ax.set_title(f"tftant_slides_ipdv_aggregation: mean |IPDV| with 1 and 20 EF streams ({_seeds(ds)}, 95% CI)",
                  fontsize=10.5)
-    _footer(fig, "STAND-IN real BE: CAIDA AIX 1999 fit, not the papers' trace; the slides do not state their BE sizes")
+    footer(fig, "STAND-IN real BE: CAIDA AIX 1999 fit, not the papers' trace; the slides do not state their BE sizes")
     return fig
 
 
@@ -236,9 +227,9 @@ def tftant_slides_tandem(ds: xr.Dataset):
                 ax.bar(pos[int(n) - 1], inc, width * 0.92, bottom=bottom, color=blues[i], edgecolor="white", lw=0.5,
                        label=label)
                 bottom += inc
-        ax.errorbar(pos, d["end_to_end_mean"], yerr=_ci(d["end_to_end_ci"]), fmt="_", color="k", ms=10, capsize=2,
+        ax.errorbar(pos, d["end_to_end_mean"], yerr=ci_half_widths(d["end_to_end_ci"]), fmt="_", color="k", ms=10, capsize=2,
                     label="measured end-to-end (mean, 95% CI)" if k == 0 else None)
-        top = float(d["end_to_end_mean"].isel(node=0) + _ci(d["end_to_end_ci"].isel(node=0)))
+        top = float(d["end_to_end_mean"].isel(node=0) + ci_half_widths(d["end_to_end_ci"].isel(node=0)))
         ax.text(pos[0], top + 0.4, f"{int(f)} B x {int(c)}", ha="center", va="bottom", fontsize=7.5, rotation=90)
         slope, icpt = np.polyfit(nodes, d["end_to_end_mean"].values, 1) if nodes.size > 1 else (np.nan, np.nan)
         if nodes.size > 1:
@@ -254,7 +245,7 @@ def tftant_slides_tandem(ds: xr.Dataset):
     for k, f in enumerate(frames):
         d = ds.sel(ef_frame_bytes=f)
         ax_a.errorbar(nodes + (k - 0.5) * 0.08, d["aggregation_contribution_mean"],
-                      yerr=_ci(d["aggregation_contribution_ci"]), marker="o", capsize=3, color=f"C{k}",
+                      yerr=ci_half_widths(d["aggregation_contribution_ci"]), marker="o", capsize=3, color=f"C{k}",
                       label=f"{int(f)}-byte EF frames (EF line time {float(d['ef_line_time']):.2f} ms)")
     ax_a.axhline(0, color="0.5", lw=0.8)
     ax_a.set_xticks(nodes)
@@ -264,7 +255,7 @@ def tftant_slides_tandem(ds: xr.Dataset):
     ax_a.set_title(f"contribution of aggregation (paired per seed, {_seeds(ds)})", fontsize=10)
     fig.suptitle(f"tftant_slides_tandem: multiple congestion points, EF {ds.attrs['ef_aggregate_bps'] / 1e3:g} "
                  f"kbit/s in all (TF-TANT slides)", fontsize=11.5)
-    _footer(fig, f"{_STANDIN}, own BE streams at every node; node delays only, propagation "
+    footer(fig, f"{_STANDIN}, own BE streams at every node; node delays only, propagation "
                  f"{ds.attrs['propagation_s'] * 1e3:g} ms; all EF streams measured")
     return fig
 
@@ -292,7 +283,7 @@ def tftant_slides_ipdv_size(ds: xr.Dataset):
     for k, (n, cong, label) in enumerate(conditions):
         d = ds.sel(n_streams=n, congestion=cong)
         pos = x + (k - (len(conditions) - 1) / 2) * width
-        ax.bar(pos, d["ipdv_std_mean"], width, yerr=_ci(d["ipdv_std_ci"]), capsize=2, color=colors[k], label=label)
+        ax.bar(pos, d["ipdv_std_mean"], width, yerr=ci_half_widths(d["ipdv_std_ci"]), capsize=2, color=colors[k], label=label)
         for xi, v in zip(pos, d["ipdv_std_mean"].values):
             if v < 1e-6:
                 ax.text(xi, 0.02, "0", ha="center", va="bottom", fontsize=8, color="0.3")
@@ -303,9 +294,9 @@ def tftant_slides_ipdv_size(ds: xr.Dataset):
     ax.set_title(f"std of the signed IPDV (mean of {_seeds(ds)}, 95% CI)", fontsize=10)
     for k, (n, label) in enumerate(((lo, "1 stream"), (hi, f"{hi} streams"))):
         d = ds.sel(n_streams=n, congestion=True)
-        ax_m.errorbar(frames, d["jitter_max_mean"], yerr=_ci(d["jitter_max_ci"]), marker="o", capsize=3,
+        ax_m.errorbar(frames, d["jitter_max_mean"], yerr=ci_half_widths(d["jitter_max_ci"]), marker="o", capsize=3,
                       color=f"C{3 + k}", label=f"largest |IPDV|, {label}")
-        ax_m.errorbar(frames, d["jitter_mean_mean"], yerr=_ci(d["jitter_mean_ci"]), marker="s", capsize=3,
+        ax_m.errorbar(frames, d["jitter_mean_mean"], yerr=ci_half_widths(d["jitter_mean_ci"]), marker="s", capsize=3,
                       ls="--", color=f"C{3 + k}", mfc="white", label=f"mean |IPDV|, {label}")
     ax_m.set_ylim(bottom=0)
     ax_m.set_xlabel("EF frame size (bytes)")
@@ -314,5 +305,5 @@ def tftant_slides_ipdv_size(ds: xr.Dataset):
     ax_m.set_title("a few packets see a high IPDV whatever the size", fontsize=10)
     fig.suptitle(f"tftant_slides_ipdv_size: IPDV vs EF frame size with aggregation and congestion, EF "
                  f"{ds.attrs['ef_aggregate_bps'] / 1e3:g} kbit/s in all (TF-TANT slides)", fontsize=11.5)
-    _footer(fig, f"congestion: 20 BE streams, {_STANDIN[10:]}; IPDV of every EF stream, pooled")
+    footer(fig, f"congestion: 20 BE streams, {_STANDIN[10:]}; IPDV of every EF stream, pooled")
     return fig

@@ -15,6 +15,7 @@ import xarray as xr
 
 from ..artefacts.tftant_wfq import EQUIVALENT_BE_TX, PAPER_STAR_PLATEAU, SOURCE_FRAME_SIZES
 from . import legend_below, subplots
+from ._common import ci_half_widths, footer
 
 __all__ = [
     "tftant_wfq_fig1",
@@ -36,8 +37,7 @@ N_POINTS = 120
 
 def _ci(values) -> np.ndarray | None:
     """CI half-widths for error bars; None when every one is NaN (a single seed)."""
-    half = np.asarray(values, dtype=float)
-    return None if np.all(np.isnan(half)) else np.nan_to_num(half, nan=0.0)
+    return ci_half_widths(values, none_if_all_nan=True)
 
 
 def _conditions(ds: xr.Dataset) -> str:
@@ -49,10 +49,6 @@ def _conditions(ds: xr.Dataset) -> str:
 def _seeds(ds: xr.Dataset) -> str:
     n = ds.sizes["seed"]
     return f"{n} seed(s)" + (", 95% CI" if n > 1 else "")
-
-
-def _footer(fig, text: str) -> None:
-    fig.text(0.5, 0.005, text, ha="center", va="bottom", fontsize=8, color="0.3")
 
 
 def _source_sizes(ax, frames) -> None:
@@ -108,7 +104,7 @@ def tftant_wfq_fig1(ds: xr.Dataset):
     gx.set_title("gain of PQ in BE transmission times", fontsize=10)
     fig.suptitle("tftant_wfq_fig1: mean EF one-way delay with PQ and WFQ vs EF packet size "
                  "(TF-TANT PQ vs WFQ page, Fig. 1)", fontsize=11)
-    _footer(fig, f"{_conditions(ds)}; EF service rate {float(ds.ef_service_rate):g} kbit/s (WFQ weight, BE "
+    footer(fig, f"{_conditions(ds)}; EF service rate {float(ds.ef_service_rate):g} kbit/s (WFQ weight, BE "
                  f"weight {float(ds.be_weight):g} kbit/s; PQ policing rate); {_seeds(ds)}")
     return fig
 
@@ -178,7 +174,7 @@ def tftant_wfq_fig2_4(ds: xr.Dataset, n_points: int = N_POINTS):
     _figure_legend(fig, axes)
     fig.suptitle("tftant_wfq_fig2_4: EF one-way delay over time with WFQ and PQ "
                  "(TF-TANT PQ vs WFQ page, Figs. 2-4)", fontsize=11)
-    _footer(fig, f"{_conditions(ds)}; first {n_points} EF packets of seed {seed}; BE tx time {be_tx:.3f} ms")
+    footer(fig, f"{_conditions(ds)}; first {n_points} EF packets of seed {seed}; BE tx time {be_tx:.3f} ms")
     return fig
 
 
@@ -220,7 +216,7 @@ def tftant_wfq_fig6_7(ds: xr.Dataset, n_points: int = N_POINTS):
                      fontsize=10)
     fig.suptitle("tftant_wfq_fig6_7: IPDV over time with WFQ and PQ (TF-TANT PQ vs WFQ page, Figs. 6-7; "
                  "slides, WFQ vs PQ: ipdv)", fontsize=11)
-    _footer(fig, f"{_conditions(ds)}; first {n_points} EF packets of seed {seed}; BE tx time {be_tx:.3f} ms; "
+    footer(fig, f"{_conditions(ds)}; first {n_points} EF packets of seed {seed}; BE tx time {be_tx:.3f} ms; "
                  "IPDV = delay(i) - delay(i-1)")
     return fig
 
@@ -262,7 +258,7 @@ def tftant_wfq_fig5(ds: xr.Dataset):
     mx.set_title("largest |IPDV| over all seeds", fontsize=10)
     fig.suptitle("tftant_wfq_fig5: mean IPDV with WFQ and PQ vs EF packet size (TF-TANT PQ vs WFQ page, Fig. 5)",
                  fontsize=11)
-    _footer(fig, f"{_conditions(ds)}; {_seeds(ds)}; dotted: sizes the page names; "
+    footer(fig, f"{_conditions(ds)}; {_seeds(ds)}; dotted: sizes the page names; "
                  "s = (T_EF - t_EF) mod t_BE, the slip of the EF arrivals against the BE departures")
     return fig
 
@@ -311,7 +307,7 @@ def tftant_slides_ring(ds: xr.Dataset):
     ix.set_title("IPDV vs tx-ring-limit ('independent of the tx queue size')", fontsize=9.5)
     fig.suptitle(f"tftant_slides_ring: EF one-way delay and IPDV vs tx-ring-limit, {int(ds.ef_frame_bytes)}-byte EF "
                  "frames, with BE (TF-TANT slides, Tx queue)", fontsize=11)
-    _footer(fig, f"{_conditions(ds).rsplit(', ring', 1)[0]}, EF queue {int(ds.ef_queue_limit)}; a BE packet takes "
+    footer(fig, f"{_conditions(ds).rsplit(', ring', 1)[0]}, EF queue {int(ds.ef_queue_limit)}; a BE packet takes "
                  f"{int(ds.be_particles)} particles; {_seeds(ds)}")
     return fig
 
@@ -364,7 +360,7 @@ def tftant_slides_star(ds: xr.Dataset):
     ix.set_title("IPDV vs STAR (slides, at 1024 bytes: 'ipdv independent of STAR')", fontsize=10)
     fig.suptitle("tftant_slides_star: EF one-way delay and IPDV vs service-to-arrival ratio under WFQ "
                  "(TF-TANT slides, EF queue service rate)", fontsize=11)
-    _footer(fig, f"{_conditions(ds)}; EF WFQ weight = STAR x 300 kbit/s, BE weight = the rest of 2 Mbit/s; "
+    footer(fig, f"{_conditions(ds)}; EF WFQ weight = STAR x 300 kbit/s, BE weight = the rest of 2 Mbit/s; "
                  f"PQ policed at {float(ds.ef_service_rate):g} kbit/s; {ds.sizes['seed']} seed(s)")
     return fig
 
@@ -399,7 +395,7 @@ def tftant_slides_no_be(ds: xr.Dataset, n_points: int = N_POINTS):
     sched = ds.attrs.get("scheduler", "pq").upper()
     fig.suptitle(f"tftant_slides_no_be: EF one-way delay over time with and without BE traffic, "
                  f"{sched} (TF-TANT slides)", fontsize=11)
-    _footer(fig, f"{int(ds.ef_frame_bytes)}-byte EF frames at {float(ds.ef_rate):g} kbit/s, EF service rate "
+    footer(fig, f"{int(ds.ef_frame_bytes)}-byte EF frames at {float(ds.ef_rate):g} kbit/s, EF service rate "
                  f"{float(ds.ef_service_rate):g} kbit/s, ring {int(ds.tx_ring_limit)}, EF queue "
                  f"{int(ds.ef_queue_limit)}; first {n_points} EF packets of seed {seed}")
     return fig

@@ -15,15 +15,11 @@ from matplotlib.colors import TwoSlopeNorm
 
 from ..artefacts.gap import best_per_hypothesis
 from . import legend_below, subplots
+from ._common import ci_half_widths
 
 __all__ = ["globecom01_tab4", "globecom01_pq_bound", "path", "gap_table_iv"]
 
 _PAPER = dict(color="black", marker="D", ls="none", ms=7, zorder=5)
-
-
-def _ci(values) -> np.ndarray:
-    """CI half-widths for error bars: NaN (a single seed) drawn as no bar."""
-    return np.nan_to_num(np.asarray(values, dtype=float), nan=0.0)
 
 
 def globecom01_tab4(ds: xr.Dataset):
@@ -48,11 +44,11 @@ def globecom01_tab4(ds: xr.Dataset):
     for x, w in zip(k, ds["w"].values * ms):
         ax.text(x - 0.15, w + 0.25, f"W = {w:.2f}", ha="center", va="bottom", fontsize=9)
     ax.plot(k - 0.12, ds["paper_w_m"] * ms, label="paper $W_m$ (measured)", **_PAPER)
-    ax.errorbar(k + 0.12, ds["w_m_mean"] * ms, yerr=_ci(ds["w_m_ci"]) * ms, fmt="o", color="C3", ms=8,
+    ax.errorbar(k + 0.12, ds["w_m_mean"] * ms, yerr=ci_half_widths(ds["w_m_ci"]) * ms, fmt="o", color="C3", ms=8,
                 capsize=4, zorder=6, label=f"ours $W_m$ (mean of {ds.sizes['seed']} seed(s), 95% CI)")
-    ax.errorbar(k + 0.12, ds["w_m_hops_mean"] * ms, yerr=_ci(ds["w_m_hops_ci"]) * ms, fmt="^", mfc="none",
+    ax.errorbar(k + 0.12, ds["w_m_hops_mean"] * ms, yerr=ci_half_widths(ds["w_m_hops_ci"]) * ms, fmt="^", mfc="none",
                 color="C2", ms=8, capsize=3, zorder=6, label="ours, C7500 hops simulated (H7)")
-    ax.errorbar(k + 0.12, ds["w_m_ring_packets_mean"] * ms, yerr=_ci(ds["w_m_ring_packets_ci"]) * ms, fmt="s",
+    ax.errorbar(k + 0.12, ds["w_m_ring_packets_mean"] * ms, yerr=ci_half_widths(ds["w_m_ring_packets_ci"]) * ms, fmt="s",
                 mfc="none", color="C4", ms=7, capsize=3, zorder=6, label="ours, ring counts packets (H1)")
     ax.set_xticks(k, [f"k = {int(v)}\n(BE {int(b)} B)" for v, b in zip(k, ds["be_ip_bytes"].values)])
     ax.set_xlabel("transmission units per BE packet")
@@ -170,7 +166,7 @@ def gap_table_iv(ds: xr.Dataset):
         plausible = any(bool(ds["plausible"].sel(case=c)) for c in names)
         star = "" if plausible else " *"
         lw = 3.0 if ds.attrs.get("best_case") in names else 1.5
-        ax.errorbar(k, ds["w_m_mean"].sel(case=first) / 1e3, yerr=_ci(ds["w_m_ci"].sel(case=first)) / 1e3,
+        ax.errorbar(k, ds["w_m_mean"].sel(case=first) / 1e3, yerr=ci_half_widths(ds["w_m_ci"].sel(case=first)) / 1e3,
                     marker="o", ms=5, lw=lw, ls="-" if plausible else "--", color=color, capsize=3,
                     label=" = ".join(names) + star)
     ax.plot(k, ds["paper_w_m"] / 1e3, label="paper $W_m$ (Table IV)", lw=2, **{**_PAPER, "ls": "-"})

@@ -1,0 +1,26 @@
+"""Provenance attributes of pqlab's Datasets, built in one place.
+
+Every Dataset pqlab returns says what made it (CF conventions' ``title``, ``source``,
+``history``, ``references``) and with which version (``pqlab_version``), so a result
+can be traced and repeated: :func:`pqlab.simulate` (one run), the artefact compute
+functions (:func:`pqlab.artefacts._common.provenance`) and
+:func:`pqlab.experiments.sweep` build their attrs with :func:`provenance_attrs`.
+"""
+
+from __future__ import annotations
+
+from ._version import __version__
+
+__all__ = ["SOURCE", "provenance_attrs"]
+
+#: What computes every number: the ``source`` attribute.
+SOURCE = f"pqlab {__version__} numba single-node engine"
+
+
+def provenance_attrs(*, title: str, history: str, references: str | None = None, **extra) -> dict:
+    """Dataset attrs: ``title``, ``source``, ``pqlab_version``, ``history``, ``references`` (if given), then ``extra``."""
+    attrs = {"title": title, "source": SOURCE, "pqlab_version": __version__, "history": history}
+    if references is not None:
+        attrs["references"] = references
+    attrs.update(extra)
+    return attrs

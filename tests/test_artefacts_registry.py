@@ -1,0 +1,89 @@
+"""pqlab.artefacts.registry: the one table of artefacts, and what reads it."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pqlab import cli, report, site
+from pqlab.artefacts import _common, registry
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def _code(notebook: str) -> str:
+    cells = json.loads((NOTEBOOKS / f"{notebook}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+
+
+def test_every_entry_names_functions_that_exist():
+    for entry in registry.ARTEFACTS:
+        for role in ("compute", "figure"):
+            assert callable(entry.function(role)), (entry.id, role)
+        claims = entry.function("claims")
+        assert callable(claims) or entry.id == "globecom01_fig1", entry.id
+        assert entry.source.key == entry.document
+    with pytest.raises(ValueError, match="role"):
+        registry.ARTEFACTS[0].function("notebook")
+
+
+def test_ids_are_unique_and_cover_the_papers_values():
+    assert len(set(registry.ids())) == len(registry.ARTEFACTS)
+    assert set(report.load_paper_values().artefact) <= set(registry.ids())
+
+
+def test_each_notebook_runs_exactly_its_registered_artefacts():
+    recorded = re.compile(r"(?:save_and_record\(.*?|record_figure\(results_dir),\s*\"(\w+)\"", re.S)
+    for path in sorted(NOTEBOOKS.glob("0*.ipynb")):
+        code = _code(path.stem)
+        registered = {a.id for a in registry.ARTEFACTS if a.notebook == path.stem}
+        assert set(recorded.findall(code)) == registered, path.stem
+        for artefact_id in registered:
+            assert registry.artefact(artefact_id).output_stem in code
+
+
+def test_unknown_ids_and_keys_are_refused_by_name():
+    with pytest.raises(ValueError, match="artefact_id"):
+        registry.artefact("globecom01_fig99")
+    with pytest.raises(ValueError, match="key"):
+        registry.document("nowhere")
+
+
+def test_provenance_cites_the_artefacts_own_document():
+    tftant = _common.provenance("tftant_wfq_fig1", "t", __name__)["references"]
+    assert tftant == registry.document("tftant_wfq").reference
+    assert "GLOBECOM" not in tftant
+    assert _common.provenance("long_fig7_tab3", "t", __name__)["references"] == registry.document("long").reference
+    gap = _common.provenance("gap", "t", __name__)["references"]
+    assert registry.document("globecom01").reference in gap and registry.document("long").reference in gap
+
+
+def test_site_places_artefacts_by_the_registry():
+    for entry in registry.ARTEFACTS:
+        assert site._document_of(entry.id, []) is entry.source
+    assert site._document_of("tftant_slides_new_thing", []).key == "tftant_slides"
+    assert site._document_of("unknown", []).key == "other"
+
+
+def test_reproduce_list_prints_one_line_per_artefact(capsys):
+    assert cli.main(["reproduce", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(registry.ids())
+    assert "09_tftant_be_streams_and_aggregation" in lines[-1]
+
+
+def test_claims_live_apart_from_the_compute_modules():
+    import importlib
+
+    for entry in registry.ARTEFACTS:
+        compute_module = importlib.import_module(entry.compute.split(":")[0])
+        own = [n for n, v in vars(compute_module).items()
+               if n.endswith("_claims") and getattr(v, "__module__", "") == compute_module.__name__]
+        assert not own, compute_module.__name__
+        if entry.claims is not None:
+            claims = entry.function("claims")
+            assert claims.__module__.startswith("pqlab.artefacts.claims."), entry.id
+            # the notebooks' spelling section.<id>_claims reaches the same function
+            assert getattr(compute_module, claims.__name__) is claims
