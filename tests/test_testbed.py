@@ -1,5 +1,6 @@
 """Tests of the test-bed model (pqlab.testbed) and its evaluation (pqlab.testbed_eval)."""
 
+import dataclasses
 import json
 import math
 
@@ -280,8 +281,9 @@ def test_bad_calls_raise():
     with pytest.raises(ValueError, match="priority queue"):
         tb.worst_case_bound(sc, flow=100)
     mixed = scenarios.ef_frame_size(ef_frame_bytes=512, n_ef_samples=10)
-    mixed = Scenario(node=mixed.node, streams=mixed.streams + scenarios.ef_frame_size(
-        ef_frame_bytes=128, n_ef_samples=10).streams[:1], duration_s=1.0, path=mixed.path)
+    second_ef = dataclasses.replace(scenarios.ef_frame_size(ef_frame_bytes=128, n_ef_samples=10).streams[0],
+                                    flow=999)  # flow ids are unique per scenario
+    mixed = Scenario(node=mixed.node, streams=mixed.streams + (second_ef,), duration_s=1.0, path=mixed.path)
     with pytest.raises(ValueError, match="one EF packet size"):
         tb.testbed_node(mixed, tb.Testbed(police_accounting="cells"))
     with pytest.raises(ValueError, match="n_ef_samples"):
