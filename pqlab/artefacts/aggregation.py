@@ -57,7 +57,7 @@ import xarray as xr
 from scipy.ndimage import gaussian_filter1d
 from scipy.signal import find_peaks
 
-from .. import metrics
+from .. import cache, metrics
 from .._validate import check_choice, check_int, check_real
 from ..experiments import measurement_window, reference_delay, reference_ipdv
 from ..framing import line_time_s
@@ -283,6 +283,7 @@ def _run(sc: Scenario, seed: int) -> dict:
     }
 
 
+@cache.memoize
 def _mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
     """Reference runs with deterministic 1500-byte BE packets (A = 0): per (frame, seed) statistics."""
     out = {k: np.zeros((len(frames), len(seeds))) for k in ("delay_mean", "jitter_mean", "jitter_std", "jitter_max")}
@@ -298,6 +299,7 @@ def _mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
     return out
 
 
+@cache.memoize
 def _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be):
     """Every (reference rate, seed) run of the aggregation experiment, plus the A coordinates."""
     n = check_n_ef_samples(n_ef_samples)
@@ -375,6 +377,7 @@ def _samples(runs, key) -> np.ndarray:
 # --------------------------------------------------------------------------- artefacts
 
 
+@cache.artefact()
 def globecom01_fig7(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -482,6 +485,7 @@ def globecom01_fig7(
     return ds
 
 
+@cache.artefact()
 def globecom01_tab3(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -535,6 +539,7 @@ def globecom01_tab3(
     return ds
 
 
+@cache.artefact()
 def long_ipdv_vs_a(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -647,6 +652,7 @@ def long_ipdv_vs_a(
     return ds
 
 
+@cache.artefact()
 def long_fig7_tab3(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),

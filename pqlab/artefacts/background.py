@@ -36,7 +36,7 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from .. import bounds, experiments, metrics, scenarios
+from .. import bounds, cache, experiments, metrics, scenarios
 from .._validate import check_int, check_real
 from ..framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
@@ -140,6 +140,7 @@ def max_ring_particles(ds: xr.Dataset, node: Node) -> int:
 # --------------------------------------------------------------------------- globecom01_tab1
 
 
+@cache.artefact()
 def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
     """GLOBECOM'01 Table I (test parameters), rendered from the presets.
 
@@ -268,6 +269,7 @@ def globecom01_tab1_claims(frame: pd.DataFrame) -> list:
 # --------------------------------------------------------------------------- globecom01_tab2
 
 
+@cache.artefact()
 def globecom01_tab2(*, ref_rates_bps: Sequence[float] = REF_RATES_BPS, n_ef_samples: int = 10_000) -> pd.DataFrame:
     """GLOBECOM'01 Table II (aggregation test parameters), rendered from :func:`pqlab.scenarios.aggregation`.
 
@@ -354,6 +356,7 @@ def globecom01_tab2_claims(frame: pd.DataFrame) -> list:
 # --------------------------------------------------------------------------- globecom01_fig1
 
 
+@cache.artefact()
 def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> xr.Dataset:
     """The node of GLOBECOM'01 Figs. 1-2 as data: queues, scheduler, ring and line of a :class:`pqlab.Node`.
 
@@ -455,6 +458,7 @@ def _rises(y: np.ndarray, tol: float) -> bool:
     return bool(np.all(np.diff(y) >= -tol * y[:-1]))
 
 
+@cache.artefact()
 def globecom01_fig3_1(
     *,
     n_ef_samples: int = 10_000,
@@ -636,6 +640,7 @@ def _first_peak(acf: np.ndarray, threshold: float) -> tuple:
     return -1, math.nan
 
 
+@cache.artefact()
 def globecom01_fig3_2(
     *,
     n_ef_samples: int = 10_000,
@@ -840,6 +845,7 @@ def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
 # --------------------------------------------------------------------------- globecom01_fig4
 
 
+@cache.artefact()
 def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     """GLOBECOM'01 Fig. 4: the "real" BE size CDF -- here the STAND-IN (:func:`pqlab.scenarios.real_be_sizes`).
 
@@ -928,6 +934,7 @@ def globecom01_fig4_claims(data: xr.Dataset) -> list:
 # --------------------------------------------------------------------------- globecom01_fig5
 
 
+@cache.artefact()
 def globecom01_fig5(
     *,
     n_ef_samples: int = 10_000,

@@ -59,7 +59,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import experiments, scenarios
+from .. import cache, experiments, scenarios
 from .._validate import check_choice, check_int, check_real
 from ..framing import line_time_s
 from ..model import Node
@@ -235,6 +235,7 @@ def _seeds_text(ds: xr.Dataset) -> str:
 # --------------------------------------------------------------------------- tftant_be_fig4
 
 
+@cache.artefact()
 def tftant_be_fig4(
     *,
     n_ef_samples: int = 10_000,
@@ -454,6 +455,7 @@ def _loss_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     }
 
 
+@cache.artefact()
 def tftant_slides_loss(
     *,
     n_ef_packets: int = 40_000,
@@ -633,6 +635,7 @@ def _ipdv_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     return out
 
 
+@cache.artefact()
 def tftant_slides_ipdv_aggregation(
     *,
     n_ef_samples: int = 10_000,
@@ -812,6 +815,7 @@ def _tandem_run(sc: Scenario, n_nodes: int, propagation_s: float, seed: int) -> 
     }
 
 
+@cache.artefact()
 def tftant_slides_tandem(
     *,
     n_ef_samples: int = 10_000,
@@ -1003,6 +1007,7 @@ def _ipdv_size_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     }
 
 
+@cache.artefact()
 def tftant_slides_ipdv_size(
     *,
     n_ef_samples: int = 10_000,

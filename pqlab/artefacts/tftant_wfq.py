@@ -43,7 +43,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import experiments, metrics, scenarios
+from .. import cache, experiments, metrics, scenarios
 from .._validate import check_choice, check_int, check_real
 from ..framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
@@ -300,6 +300,7 @@ def _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps):
     return n, seeds, frames, rate, node, _size_sweep(tuple(frames), tuple(seeds), n, rate)
 
 
+@cache.artefact()
 def tftant_wfq_fig1(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -497,6 +498,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
 # --------------------------------------------------------------------------- tftant_wfq_fig5
 
 
+@cache.artefact()
 def tftant_wfq_fig5(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -619,6 +621,7 @@ def _series_dataset(artefact: str, title: str, n_ef_samples, seeds, frame_sizes,
     return ds
 
 
+@cache.artefact()
 def tftant_wfq_fig2_4(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -714,6 +717,7 @@ def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
     return rows
 
 
+@cache.artefact()
 def tftant_wfq_fig6_7(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -825,6 +829,7 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     return float(slope), float(intercept), (1.0 - float((res ** 2).sum()) / tot) if tot > 0 else math.nan
 
 
+@cache.artefact()
 def tftant_slides_ring(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -1014,6 +1019,7 @@ def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES
     return ip * line_rate_bps / (ef_rate_bps * (ip + be_ip_bytes))
 
 
+@cache.artefact()
 def tftant_slides_star(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -1175,6 +1181,7 @@ def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
 # --------------------------------------------------------------------------- tftant_slides_no_be
 
 
+@cache.artefact()
 def tftant_slides_no_be(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
