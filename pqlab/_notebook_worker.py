@@ -19,6 +19,7 @@ import tempfile
 from jupyter_client.manager import KernelManager
 
 _INJECTED_TAG = "injected-parameters"
+_ERROR_TAG = "papermill-error-cell-tag"
 
 
 class IPCKernelManager(KernelManager):
@@ -40,7 +41,9 @@ def source_cell_index(source, executed, cell_index: int) -> int:
     import nbformat
 
     def injected(path):
-        cells = nbformat.read(str(path), as_version=4).cells
+        # positions as papermill counted them: without the error cells it adds when writing
+        cells = [c for c in nbformat.read(str(path), as_version=4).cells
+                 if _ERROR_TAG not in c.get("metadata", {}).get("tags", [])]
         return [i for i, c in enumerate(cells) if _INJECTED_TAG in c.get("metadata", {}).get("tags", [])]
 
     try:

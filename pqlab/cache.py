@@ -128,10 +128,29 @@ def _module_hash(module_name: str) -> str:
     return hashlib.sha256(Path(inspect.getsourcefile(module)).read_bytes()).hexdigest()
 
 
-def code_hash(extra_modules=()) -> str:
-    """Hash of the simulation code (:data:`CODE_MODULES`) and of ``extra_modules``."""
-    names = [f"pqlab.{m}" for m in CODE_MODULES] + sorted(extra_modules)
-    return hashlib.sha256("".join(_module_hash(n) for n in names).encode()).hexdigest()
+def code_hash(func=None) -> str:
+    """Hash of the simulation code (:data:`CODE_MODULES`) and of the code of ``func``.
+
+    A function of a pqlab module is covered by its module's whole source; any other (e.g.
+    one defined in a notebook) by its own source, or its byte code where none is available.
+    """
+    parts = [_module_hash(f"pqlab.{m}") for m in CODE_MODULES]
+    if func is not None:
+        parts.append(_function_hash(func))
+    return hashlib.sha256("".join(parts).encode()).hexdigest()
+
+
+def _function_hash(func) -> str:
+    module = getattr(func, "__module__", "") or ""
+    if module == "pqlab" or module.startswith("pqlab."):
+        return _module_hash(module)
+    try:
+        source = inspect.getsource(func).encode()
+    except (OSError, TypeError):
+        import marshal
+
+        source = marshal.dumps(func.__code__)
+    return hashlib.sha256(source).hexdigest()
 
 
 def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
@@ -145,7 +164,7 @@ def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
         "function": f"{func.__module__}.{func.__qualname__}",
         "arguments": _canonical(dict(bound.arguments)),
         "pqlab_version": __version__,
-        "code_sha256": code_hash([func.__module__]),
+        "code_sha256": code_hash(func),
     }
     digest = hashlib.sha256(json.dumps(description, sort_keys=True).encode()).hexdigest()
     return digest, description
@@ -259,10 +278,10 @@ def _read(file: Path, kind_expected=None):
 
 def _write(file: Path, result, description: dict, digest: str) -> bool:
     """Write ``result``; keep the file only if it reads back identical. Returns whether kept."""
-    ds, kind = _to_dataset(result)
     file.parent.mkdir(parents=True, exist_ok=True)
     tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
     try:
+        ds, kind = _to_dataset(result)
         _cf(ds, description, digest, kind).to_netcdf(tmp, engine="h5netcdf")
         if not _same(result, _read(tmp)):
             raise TypeError("it does not read back identical")

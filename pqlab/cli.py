@@ -103,8 +103,11 @@ def _reproduce(args) -> int:
     print("Notebooks (wall time):")
     for run in result.runs:
         print(f"  {run.name:<40} {run.status:<6} {run.seconds:8.1f} s")
-    if result.kept_sections:
-        print(f"  kept from earlier runs: {', '.join(result.kept_sections)}")
+    if result.up_to_date:
+        print(f"  up to date, not rerun: {', '.join(result.up_to_date)}")
+    others = [n for n in result.kept_sections if n not in result.up_to_date]
+    if others:
+        print(f"  kept from earlier runs: {', '.join(others)}")
     counts = result.cache_counts
     print(f"  cache: {counts.get('computed', 0)} artefacts computed, {counts.get('reused', 0)} reused, "
           f"{counts.get('simulation', 0)} simulations")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import filecmp
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -62,6 +63,8 @@ def jupyterlab_command(folder, *, port: int | None = None, browser: bool = True)
         command += ["--ServerApp.ip=127.0.0.1", f"--ServerApp.port={int(port)}", "--ServerApp.port_retries=0"]
     if not browser:
         command.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and CI: Jupyter refuses root otherwise
+        command.append("--allow-root")
     return command
 
 

@@ -71,14 +71,11 @@ def default_output_dirs(cwd=None) -> tuple[Path, Path]:
     """Default ``(figures folder, build folder)`` of ``pqlab reproduce``.
 
     In a source checkout: the repository's ``figures/`` and ``build/``. Installed:
-    ``<cwd>/pqlab-output`` for the figures, report and site and ``<cwd>/pqlab-output/build``
-    for the executed notebooks, results and cache.
+    ``<cwd>/pqlab-output/figures`` for the figures, report and site and
+    ``<cwd>/pqlab-output/build`` for the executed notebooks, results and cache.
     """
-    if is_source_checkout():
-        return ROOT / "figures", ROOT / "build"
-    out = Path.cwd() if cwd is None else Path(cwd)
-    out = (out / INSTALLED_OUTPUT_NAME).resolve()
-    return out, out / "build"
+    root = ROOT if is_source_checkout() else (Path.cwd() if cwd is None else Path(cwd)).resolve() / INSTALLED_OUTPUT_NAME
+    return root / "figures", root / "build"
 
 
 #: The default figures/report folder and build folder (see :func:`default_output_dirs`).

@@ -20,7 +20,9 @@
    SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
    and raises :class:`Interrupted`; the published reproduction stays byte-identical.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
-   other sections' current results, figures and executed notebooks are kept.
+   other sections' current results, figures and executed notebooks are kept. A section whose
+   inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
+   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given.
 
 The notebooks' simulations are cached per artefact (:mod:`pqlab.cache`) in ``<build>/cache``.
 """
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import json
 import os
 import signal
@@ -129,7 +132,9 @@ class ReproduceResult:
         ``{"computed": n, "reused": m}``: artefact computations of this run's notebooks
         done and taken from the cache.
     kept_sections : tuple of str
-        Sections not rerun whose current results were kept.
+        Sections not rerun whose published results were kept (``up_to_date`` included).
+    up_to_date : tuple of str
+        Sections of this run not rerun because nothing they depend on changed.
     """
 
     runs: tuple[NotebookRun, ...]
@@ -141,6 +146,7 @@ class ReproduceResult:
     run_dir: Path | None = None
     cache_counts: dict = dataclasses.field(default_factory=dict)
     kept_sections: tuple[str, ...] = ()
+    up_to_date: tuple[str, ...] = ()
 
     @property
     def status(self) -> dict[str, str]:
@@ -332,10 +338,16 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     runfolder.recover(plan.out_dir, plan.build_dir)
-    names = [s.stem for s in plan.sources]
-    run = runfolder.stage(plan.out_dir, plan.build_dir, names, keep_others=plan.explicit)
+    keys = {s.stem: section_key(s, plan) for s in plan.sources}
+    published = plan.build_dir / "results"
+    current = [] if plan.force else [n for n, k in keys.items() if runfolder.section_key(published / n) == k
+                                      and (plan.out_dir / "report.md").is_file()]
+    todo = [s for s in plan.sources if s.stem not in current]
+    run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
+                          up_to_date=current)
     try:
-        return _build_and_publish(plan, run, progress)
+        return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
+                                  tuple(n for n in current if n in run.kept))
     except KeyboardInterrupt:
         run.discard()
         raise Interrupted(
@@ -343,8 +355,26 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
             f"({plan.out_dir}) is unchanged") from None
 
 
-def _build_and_publish(plan: Plan, run, progress: bool) -> ReproduceResult:
+def section_key(source: Path, plan: Plan) -> str:
+    """What a section's results depend on: the notebook, its parameters, pqlab's code and version.
+
+    A published section with the same key is current and is not rerun (unless ``force``).
+    """
+    from . import __version__
+
+    digest = hashlib.sha256()
+    digest.update(Path(source).read_bytes())
+    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__}).encode())
+    for module in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
     runs = _execute(plan, run, progress)
+    for r in runs:
+        if r.failure is None:
+            runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
     exporter = _html_exporter()
     if exporter is not None:
         runs = [dataclasses.replace(r, html=_export_html(exporter, r.executed, run.html)) for r in runs]
@@ -352,7 +382,7 @@ def _build_and_publish(plan: Plan, run, progress: bool) -> ReproduceResult:
     run.merge_results()
     table = report.build_report(run.results, run.out, plan.paper_values)
     sections = run.section_artefacts()
-    statuses = _artefact_statuses(table, runs, sections, run.kept)
+    statuses = _artefact_statuses(table, runs, sections, run.kept, current)
     failures = [r.failure for r in runs if r.failure is not None]
     runfolder.write_status(run.out, statuses, [str(f) for f in failures],
                            {"seed": plan.seed, "quick": plan.quick, "run": run.run_id})
@@ -363,18 +393,19 @@ def _build_and_publish(plan: Plan, run, progress: bool) -> ReproduceResult:
         runfolder.add_failure_banner(run.out, statuses, [str(f) for f in failures])
         run.keep_failed()
         return ReproduceResult(tuple(runs), table, run.out, exporter is not None, index, published=False,
-                               run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept))
+                               run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
+                               up_to_date=current)
     run.publish()
     index = plan.out_dir / "site" / "index.html" if index is not None else None
     runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,
                                 html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
             for r in runs]
     return ReproduceResult(tuple(runs), table, plan.out_dir, exporter is not None, index, published=True,
-                           cache_counts=counts, kept_sections=tuple(run.kept))
+                           cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current)
 
 
-def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept) -> list[dict]:
-    """One status per artefact: ok (this run), kept (an earlier run's section), failed, or missing."""
+def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=()) -> list[dict]:
+    """One status per artefact: ok (this run), up to date, kept (an earlier run's), failed, missing."""
     owner = {a: name for name, artefacts in sections.items() for a in artefacts}
     failed = {r.name for r in runs if r.failure is not None}
     rows = []
@@ -384,6 +415,8 @@ def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept) -> list[
             status = "failed"
         elif section is None:
             status = "missing"
+        elif section in current:
+            status = "ok (up to date)"
         elif section in kept:
             status = "kept from an earlier run"
         else:

@@ -36,6 +36,8 @@ PUBLISHED_BUILD_PARTS = ("results", "notebooks", "html")
 REPORT_FILES = ("report.md", "report.html", "report.csv")
 #: The per-artefact status of the published run (JSON).
 STATUS_FILE = "status.json"
+#: Inside a section's results folder: the key of the inputs it was computed from (JSON).
+SECTION_FILE = "section.json"
 _OLD = ".pqlab-old-"
 _NEW = ".pqlab-new-"
 
@@ -122,6 +124,19 @@ class RunFolder:
             self.discard()
 
 
+def section_key(section: Path) -> str | None:
+    """The input key a published section was computed from, None if unknown."""
+    try:
+        return json.loads((section / SECTION_FILE).read_text(encoding="utf-8")).get("key")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def write_section_key(section: Path, key: str, **about) -> None:
+    """Store the input key of a section computed by this run."""
+    (section / SECTION_FILE).write_text(json.dumps({"key": key, **about}), encoding="utf-8")
+
+
 def _records(section: Path) -> list[dict]:
     try:
         return report.load_records(section)
@@ -129,7 +144,7 @@ def _records(section: Path) -> list[dict]:
         return []
 
 
-def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool) -> RunFolder:
+def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=()) -> RunFolder:
     """Create a run folder for the notebooks ``names`` (see the module docstring).
 
     Parameters
@@ -139,8 +154,10 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool) -> RunFol
     names : list of str
         The sections (notebook names) this run recomputes.
     keep_others : bool
-        Keep the other sections' results, figures and executed notebooks (``--notebooks``);
-        otherwise a full run drops them.
+        Keep every other section's results, figures and executed notebooks (``--notebooks``);
+        otherwise a full run drops them, except ``up_to_date``.
+    up_to_date : iterable of str
+        Sections whose published results are current (kept, not rerun).
     """
     runs = build_dir / "runs"
     runs.mkdir(parents=True, exist_ok=True)
@@ -150,8 +167,8 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool) -> RunFol
         folder.mkdir(parents=True)
     published = build_dir / "results"
     sections = sorted(p for p in published.iterdir() if p.is_dir()) if published.is_dir() else []
-    rerun = set(names)
-    kept = [p for p in sections if keep_others and p.name not in rerun]
+    rerun, current = set(names), set(up_to_date)
+    kept = [p for p in sections if p.name not in rerun and (keep_others or p.name in current)]
     dropped_figures = set()
     for section in sections:
         if section not in kept:
