@@ -45,6 +45,8 @@ CODE_MODULES = ("engine", "traffic", "model", "framing", "scenario", "scenarios"
 CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
 DROP_FLAGS = {"flag_values": np.array([0, 1, 2], dtype="int8"), "flag_meanings": "kept policed queue_full"}
+#: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
+BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
 
 _counts: Counter = Counter()
 _lock = threading.Lock()
@@ -183,6 +185,8 @@ def _cf(ds, description: dict, digest: str, kind: str):
         attrs["units"] = str(original.get("units", "1"))
         if name == "drop" and np.issubdtype(var.dtype, np.integer):
             attrs.update(DROP_FLAGS)
+        elif var.dtype == bool:
+            attrs.update(BOOL_FLAGS)
         var.attrs = attrs
     out.attrs = {
         "Conventions": CONVENTIONS,

@@ -193,7 +193,9 @@ def test_two_concurrent_runs_never_mix(tiny, tmp_path):
     procs = [subprocess.Popen([*argv, str(seed)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for seed in (1, 2)]
     codes = [p.wait(timeout=300) for p in procs]
-    assert sorted(codes) == [0, 3], [p.stderr.read() for p in procs]
+    outputs = [p.stdout.read() + p.stderr.read() for p in procs]
+    assert sorted(codes) == [0, 3], outputs
+    assert not any("without encryption" in text for text in outputs)  # kernels on IPC: no TCP warning
     winner = 1 + codes.index(0)
     records = report.load_records(tmp_path / "build" / "results")
     assert {r.get("seed") for r in records if r.get("kind") != "figure"} == {winner}
@@ -302,3 +304,33 @@ def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch)
     first = grid(1)
     first["x"].append(99)  # a caller's change never leaks into the next caller's copy
     assert grid(a=1, b=2) == {"x": [1, 2]} and runs == [1]
+
+
+def test_identical_simulations_in_one_process_run_once():
+    """Notebook 03's three artefacts share one grid of runs: the second artefact simulates nothing new."""
+    from pqlab.artefacts import aggregation as agg
+
+    def simulations():
+        return cache.counts().get("simulation", 0)
+
+    start = simulations()
+    fig7 = agg.globecom01_fig7(50, (1,))
+    first = simulations() - start
+    grid = len(agg.REF_RATES_BPS)  # one seed: one run per reference rate
+    assert first == grid + len(agg.BE_REFERENCE_PAYLOADS)
+    again = agg.globecom01_fig7(50, [1])  # the same grid again: only its A = 0 references run anew
+    assert simulations() - start - first == len(agg.BE_REFERENCE_PAYLOADS)
+    assert fig7.identical(again)
+
+
+def test_a_waiting_run_gets_the_lock_when_the_holder_ends(tmp_path):
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)"])
+    (tmp_path / runlock.LOCK_NAME).write_text(json.dumps(
+        {"pid": holder.pid, "started": psutil.Process(holder.pid).create_time()}))
+    with pytest.raises(runlock.RunLocked, match=f"pid {holder.pid}"):
+        with runlock.acquire(tmp_path, wait_s=0.5):
+            pass
+    started = time.monotonic()
+    with runlock.acquire(tmp_path, wait_s=60):
+        assert time.monotonic() - started < 30
+    holder.wait()

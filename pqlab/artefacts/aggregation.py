@@ -261,6 +261,7 @@ def a_text(a: float) -> str:
 # --------------------------------------------------------------------------- runs
 
 
+@cache.memoize
 def _run(sc: Scenario, seed: int) -> dict:
     """Simulate one scenario and take the reference stream's measurements."""
     ds = simulate(sc, seed=seed)
@@ -283,7 +284,6 @@ def _run(sc: Scenario, seed: int) -> dict:
     }
 
 
-@cache.memoize
 def _mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
     """Reference runs with deterministic 1500-byte BE packets (A = 0): per (frame, seed) statistics."""
     out = {k: np.zeros((len(frames), len(seeds))) for k in ("delay_mean", "jitter_mean", "jitter_std", "jitter_max")}
@@ -299,7 +299,6 @@ def _mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
     return out
 
 
-@cache.memoize
 def _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be):
     """Every (reference rate, seed) run of the aggregation experiment, plus the A coordinates."""
     n = check_n_ef_samples(n_ef_samples)
