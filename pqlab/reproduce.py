@@ -429,7 +429,7 @@ def _execute(plan: Plan, run, progress: bool) -> list[NotebookRun]:
     """Run the notebooks in worker processes, ``plan.jobs`` at once; Ctrl-C kills them all."""
     from tqdm.auto import tqdm
 
-    env = dict(os.environ, MPLBACKEND="Agg", PYTHONWARNINGS="ignore", **cache.environment(
+    env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
         plan.build_dir / "cache", run.cache_log, force=plan.force))
     pending = list(enumerate(plan.sources))
     running: dict[int, tuple[subprocess.Popen, float, Path]] = {}

@@ -6,6 +6,7 @@ Layout of a build folder ``<build>``::
     results/results.jsonl              all sections merged (what the report was built from)
     notebooks/<notebook>.ipynb         executed notebooks
     html/<notebook>.html               the same as HTML
+    logs/<notebook>.log                the last run's kernel output per notebook (warnings, errors)
     cache/                             the artefact cache (pqlab.cache)
     runs/<run id>/                     a run in progress (or the last failed run, kept)
         out/  results/  notebooks/  html/  logs/
@@ -31,7 +32,7 @@ from pathlib import Path
 from . import report
 
 #: Folders of the build folder a run replaces when it is published.
-PUBLISHED_BUILD_PARTS = ("results", "notebooks", "html")
+PUBLISHED_BUILD_PARTS = ("results", "notebooks", "html", "logs")
 #: Files of the figures folder that a run always rewrites.
 REPORT_FILES = ("report.md", "report.html", "report.csv")
 #: The per-artefact status of the published run (JSON).

@@ -74,7 +74,7 @@ def installed(dists, tmp_path_factory):
     venv = tmp_path_factory.mktemp("venv") / "env"
     _run([sys.executable, "-m", "venv", str(venv)], cwd=venv.parent)
     python = venv / "bin" / "python"
-    _run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], cwd=venv.parent, timeout=1200)
+    _run([str(python), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel)], cwd=venv.parent, timeout=1200)
     return venv
 
 
