@@ -174,8 +174,10 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     for section in sections:
         if section not in kept:
             dropped_figures |= _figure_files(section)
-    if not keep_others and (published / report.RESULTS_FILE).is_file():
-        dropped_figures |= _figure_files(published)  # e.g. a results file of an older layout
+    if not sections and (published / report.RESULTS_FILE).is_file():
+        dropped_figures |= _figure_files(published)  # a results file of the older, unsectioned layout
+    for section in kept:
+        dropped_figures -= _figure_files(section)
     if out_dir.is_dir():
         shutil.copytree(out_dir, run.out, symlinks=True, dirs_exist_ok=True,
                         ignore=lambda folder, entries: _not_copied(Path(folder), entries, out_dir, dropped_figures))

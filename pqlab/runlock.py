@@ -27,7 +27,10 @@ def _process_start_time(pid: int) -> float | None:
     import psutil
 
     try:
-        return psutil.Process(pid).create_time()
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:  # ended, not yet reaped by its parent
+            return None
+        return process.create_time()
     except (psutil.NoSuchProcess, psutil.ZombieProcess):
         return None
     except psutil.AccessDenied:  # alive but not ours: treat as live

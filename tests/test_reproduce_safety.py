@@ -334,3 +334,20 @@ def test_a_waiting_run_gets_the_lock_when_the_holder_ends(tmp_path):
     with runlock.acquire(tmp_path, wait_s=60):
         assert time.monotonic() - started < 30
     holder.wait()
+
+
+def test_staging_keeps_current_sections_figures_and_drops_the_rerun_ones(tmp_path):
+    from pqlab import runfolder
+
+    out, build = tmp_path / "figures", tmp_path / "build"
+    out.mkdir()
+    for name in ("x.png", "y.png", "README.md", "report.md"):
+        (out / name).write_bytes(b"1")
+    report.record_figure(build / "results" / "a", "xa", [out / "x.png"])
+    report.record_figure(build / "results" / "b", "xb", [out / "y.png"])
+    for section in ("a", "b"):  # the merged file of the published run
+        report.record_figure(build / "results", f"x{section}", [out / ("x.png" if section == "a" else "y.png")])
+    run = runfolder.stage(out, build, ["b"], keep_others=False, up_to_date=["a"])
+    assert sorted(p.name for p in run.out.iterdir()) == ["README.md", "x.png"] and run.kept == ["a"]
+    (record,) = report.load_records(run.results / "a")
+    assert record["paths"] == [str(run.out / "x.png")]  # points into the run until it is published
