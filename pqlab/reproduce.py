@@ -371,13 +371,11 @@ def section_key(source: Path, plan: Plan) -> str:
 
 
 def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
-    runs = _execute(plan, run, progress)
+    exporter = _html_exporter()
+    runs = _execute(plan, run, progress, exporter)
     for r in runs:
         if r.failure is None:
             runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
-    exporter = _html_exporter()
-    if exporter is not None:
-        runs = [dataclasses.replace(r, html=_export_html(exporter, r.executed, run.html)) for r in runs]
     counts = cache.read_counts(run.cache_log)
     run.merge_results()
     table = report.build_report(run.results, run.out, plan.paper_values)
@@ -425,8 +423,12 @@ def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=
     return rows
 
 
-def _execute(plan: Plan, run, progress: bool) -> list[NotebookRun]:
-    """Run the notebooks in worker processes, ``plan.jobs`` at once; Ctrl-C kills them all."""
+def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun]:
+    """Run the notebooks in worker processes, ``plan.jobs`` at once; Ctrl-C kills them all.
+
+    Each executed notebook is written as HTML (``exporter``) as soon as it finishes, while
+    the others still run.
+    """
     from tqdm.auto import tqdm
 
     env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
@@ -437,14 +439,16 @@ def _execute(plan: Plan, run, progress: bool) -> list[NotebookRun]:
     bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
     try:
         while pending or running:
-            while pending and len(running) < plan.jobs:
+            done = [k for k, (proc, _, _) in running.items() if proc.poll() is not None]
+            for k in done:
+                _, started, task = running.pop(k)
+                runs[k] = _finished(plan.sources[k], run, task, time.perf_counter() - started)
+            while pending and len(running) < plan.jobs:  # refill before the slower HTML export
                 k, source = pending.pop(0)
                 running[k] = _start_worker(plan, run, source, env)
-            for k, (proc, started, task) in list(running.items()):
-                if proc.poll() is None:
-                    continue
-                del running[k]
-                runs[k] = _finished(plan.sources[k], run, task, time.perf_counter() - started)
+            for k in done:
+                if exporter is not None:
+                    runs[k] = dataclasses.replace(runs[k], html=_export_html(exporter, runs[k].executed, run.html))
                 bar.set_postfix_str(runs[k].name)
                 bar.update()
             time.sleep(0.05)
