@@ -5,8 +5,12 @@ behind 20 BE CBR streams of 1000-byte payload on the Cisco 7200 ATM node),
 prints EF delay statistics next to the GLOBECOM'01 Table IV bound and writes a
 figure of the delay distribution.
 
-``pqlab reproduce`` runs every notebook of ``notebooks/`` with papermill and writes
-the figures and the paper-vs-reproduced report (``report.md``, ``report.html``).
+``pqlab reproduce`` runs every paper notebook with papermill and publishes the figures,
+the paper-vs-reproduced report (``report.md``, ``report.html``) and a static site
+(see :mod:`pqlab.reproduce`); exit codes: 0 done, 1 a notebook failed (nothing published),
+2 bad arguments (nothing touched), 3 another run holds the tree, 130 interrupted.
+
+``pqlab lab [DIR]`` copies the teaching lab's notebooks into DIR and starts JupyterLab.
 """
 
 from __future__ import annotations
@@ -82,21 +86,37 @@ def _reproduce(args) -> int:
         print(listing())
         return 0
     from . import report
-    from .reproduce import run_all
+    from .reproduce import Interrupted, run_all
+    from .runlock import RunLocked
 
     started = time.perf_counter()
-    result = run_all(
-        args.notebooks, quick=args.quick, out_dir=args.out, build_dir=args.build, seed=args.seed,
-        progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs, site=not args.no_site,
-    )
+    figures_dir, build_dir = _output_dirs(args)
+    try:
+        result = run_all(
+            args.notebooks, quick=args.quick, out_dir=figures_dir, build_dir=build_dir, seed=args.seed,
+            progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs, site=not args.no_site,
+            force=args.force, wait_s=args.wait,
+        )
+    except RunLocked as exc:
+        print(f"pqlab: {exc}", file=sys.stderr)
+        return 3
+    except (Interrupted, KeyboardInterrupt) as exc:
+        print(f"pqlab: {exc or 'interrupted'}", file=sys.stderr)
+        return 130
     print("Verdicts per artefact:")
     print(report.verdict_summary(result.report).to_string())
     print("Notebooks (wall time):")
     for run in result.runs:
         print(f"  {run.name:<40} {run.status:<6} {run.seconds:8.1f} s")
+    if result.up_to_date:
+        print(f"  up to date, not rerun: {', '.join(result.up_to_date)}")
+    others = [n for n in result.kept_sections if n not in result.up_to_date]
+    if others:
+        print(f"  kept from earlier runs: {', '.join(others)}")
+    counts = result.cache_counts
+    print(f"  cache: {counts.get('computed', 0)} artefacts computed, {counts.get('reused', 0)} reused, "
+          f"{counts.get('simulation', 0)} simulations")
     print(f"  total wall time {time.perf_counter() - started:.1f} s")
-    if not result.runs:
-        print("  (no notebooks found)")
     print(f"Report: {result.report_dir / 'report.md'} and report.html")
     if result.site_index is not None:
         print(f"Site: {result.site_index}")
@@ -105,7 +125,38 @@ def _reproduce(args) -> int:
     for failure in result.failures:
         print(f"pqlab: {failure}", file=sys.stderr)
         print(f"  executed notebook: {failure.executed}", file=sys.stderr)
+    if not result.published:
+        print(f"pqlab: the run failed and was not published; the previous reproduction is unchanged. "
+              f"This run's report: {result.report_dir / 'report.md'}", file=sys.stderr)
     return 0 if result.ok else 1
+
+
+def _output_dirs(args) -> tuple[Path, Path]:
+    """(figures folder, build folder) of ``pqlab reproduce`` from ``--out``/``--build``."""
+    if args.out is None:
+        figures_dir, build_dir = paths.FIGURES, paths.BUILD
+    else:
+        root = Path(args.out)
+        if root.exists() and not root.is_dir():
+            raise ValueError(f"--out must be a folder, {root} is a file")
+        figures_dir, build_dir = root / "figures", root / "build"
+    return figures_dir, Path(args.build) if args.build else build_dir
+
+
+def _lab(args) -> int:
+    from . import labfolder
+
+    done = labfolder.copy_notebooks(args.dir, force=args.force)
+    for kind, files in done.items():
+        for file in files:
+            print(f"  {kind:<9} {file}")
+    if done["kept"]:
+        print(f"  ({len(done['kept'])} edited notebook(s) kept; --force replaces them with the shipped ones)")
+    command = labfolder.jupyterlab_command(args.dir, port=args.port, browser=not args.no_browser)
+    if args.dry_run:
+        print("would run: " + " ".join(command))
+        return 0
+    return labfolder.start(args.dir, port=args.port, browser=not args.no_browser)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,9 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("reproduce", help="run every notebook and write the figures and the report")
     rep.add_argument("--quick", action="store_true", help="fewer samples: a fast check, not the papers' numbers")
     rep.add_argument("--seed", type=int, default=1, help="random seed passed to the notebooks (default 1)")
-    rep.add_argument("--out", default=str(paths.FIGURES), help=f"figures and report folder (default {paths.FIGURES})")
-    rep.add_argument("--build", default=str(paths.BUILD),
-                     help=f"executed notebooks and results folder (default {paths.BUILD})")
+    rep.add_argument("--out", metavar="DIR", default=None,
+                     help="output folder: figures, report and site go to DIR/figures, executed notebooks, results "
+                          "and cache to DIR/build (default: the repository in a source checkout, else ./pqlab-output)")
+    rep.add_argument("--build", metavar="DIR", default=None, help="build folder (default: DIR/build of --out)")
     rep.add_argument("--notebooks", nargs="+", metavar="NAME",
                      help="notebooks to run: names in notebooks/, .ipynb paths or folders (default all)")
     rep.add_argument("--paper-values", metavar="CSV", default=None,
@@ -134,7 +186,18 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--no-site", action="store_true", help="do not write the static HTML site (<out>/site/)")
     rep.add_argument("--jobs", type=int, default=None,
                      help="notebooks run at once, each in its own kernel (default: the number of cores)")
+    rep.add_argument("--force", action="store_true", help="recompute every artefact instead of reusing the cache")
+    rep.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                     help="wait up to SECONDS for another run of the same tree to finish (default: refuse at once)")
     rep.set_defaults(func=_reproduce)
+
+    lab = sub.add_parser("lab", help="copy the teaching lab's notebooks into a folder and start JupyterLab there")
+    lab.add_argument("dir", nargs="?", default="pqlab-lab", help="lab folder (default ./pqlab-lab)")
+    lab.add_argument("--force", action="store_true", help="replace edited copies with the shipped notebooks")
+    lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.add_argument("--port", type=int, default=None, help="serve on 127.0.0.1:PORT")
+    lab.add_argument("--dry-run", action="store_true", help="copy the notebooks, print the command, do not start")
+    lab.set_defaults(func=_lab)
     return parser
 
 
@@ -145,6 +208,9 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"pqlab: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("pqlab: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,39 +1,64 @@
-"""Run every notebook with papermill, then build the paper-vs-reproduced report.
+"""Run the notebooks with papermill and publish the paper-vs-reproduced report, safely.
 
-:func:`run_all` executes ``notebooks/*.ipynb`` (sorted; names starting with ``_`` and
-subfolders are skipped) into ``<build_dir>/notebooks/``, passing each the parameters
-``figures_dir``, ``results_dir``, ``quick`` and ``seed``. The notebooks record their
-numbers with :func:`pqlab.report.record` into ``<build_dir>/results/``, which is emptied
-first so stale results never leak into the report. A notebook that fails does not stop
-the others; its name and failing cell are reported. Last, :func:`pqlab.report.build_report`
-writes ``report.md``, ``report.html`` and ``report.csv`` into the figures folder, and
-:func:`pqlab.site.build_site` a static HTML site of it into ``<figures folder>/site/``.
+:func:`run_all` is a small, safe, incremental build:
 
-The kernels run with ``MPLBACKEND=Agg`` and with the notebook's own folder as working
-directory; the paths passed to them are absolute.
+1. **Validate, then act.** Every argument, the notebooks, the papers' values and the
+   output folders are checked (:func:`validate`) before anything is touched; a bad one
+   raises :class:`ValueError` with one clear line.
+2. **One run per tree.** The build folder's lock (:mod:`pqlab.runlock`) makes a second
+   concurrent run wait (``wait_s``) or refuse; two runs never mix their results.
+3. **A fresh run folder.** The run builds in ``<build>/runs/<run id>/`` (:mod:`pqlab.runfolder`):
+   the previous figures and the other sections' results are copied in first, the figures of
+   the sections being rerun are dropped (never shown stale), then each notebook executes in
+   its own process (``python -m pqlab._notebook_worker``, ``jobs`` at once) with
+   ``figures_dir``, ``results_dir`` (one per section), ``quick`` and ``seed``.
+4. **Publish in one step, only on success.** The report (``report.md``, ``.html``, ``.csv``)
+   and the static site (:func:`pqlab.site.build_site`) are written into the run folder, then
+   the run's figures folder, results, executed notebooks and HTML replace the published
+   ones. A run with a failed notebook publishes nothing: its report and site, in the kept run
+   folder, name the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
+   SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
+   and raises :class:`Interrupted`; the published reproduction stays byte-identical.
+5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
+   other sections' current results, figures and executed notebooks are kept. A section whose
+   inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
+   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given.
+
+The notebooks' simulations are cached per artefact (:mod:`pqlab.cache`) in ``<build>/cache``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
+import json
 import os
-import shutil
+import signal
+import subprocess
+import sys
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from . import paths, report
+from . import cache, paths, report, runfolder, runlock
 from . import site as site_pages
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
 KERNEL_NAME = "python3"
-_INJECTED_TAG = "injected-parameters"
+#: Largest seed the notebooks accept (numpy's SeedSequence takes any non-negative int;
+#: seeds are stored in netCDF attributes as 64-bit integers).
+MAX_SEED = 2**63 - 1
+#: Seconds a worker gets to end after SIGTERM before it is killed.
+KILL_GRACE_S = 2.0
+
+
+class Interrupted(Exception):
+    """The run was stopped by Ctrl-C (SIGINT) or SIGTERM; nothing was published."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +99,7 @@ class NotebookRun:
     seconds: float
     failure: Failure | None = None
     html: Path | None = None
+    log: Path | None = None
 
     @property
     def status(self) -> str:
@@ -88,15 +114,27 @@ class ReproduceResult:
     Attributes
     ----------
     runs : tuple of NotebookRun
-        One per notebook, in execution order.
+        One per notebook, in the order given.
     report : pandas.DataFrame
         The paper-vs-reproduced table (see :mod:`pqlab.report`).
     report_dir : pathlib.Path
-        Folder of ``report.md``, ``report.html`` and ``report.csv``.
+        Folder of ``report.md``, ``report.html`` and ``report.csv``: the published figures
+        folder if the run succeeded, else the kept run folder's.
     html_exported : bool
         Whether nbconvert was available to write the executed notebooks as HTML.
     site_index : pathlib.Path or None
         The static site's ``index.html`` (None if not built).
+    published : bool
+        Whether this run replaced the published reproduction.
+    run_dir : pathlib.Path or None
+        The kept run folder of a failed run (None once published).
+    cache_counts : dict
+        ``{"computed": n, "reused": m}``: artefact computations of this run's notebooks
+        done and taken from the cache.
+    kept_sections : tuple of str
+        Sections not rerun whose published results were kept (``up_to_date`` included).
+    up_to_date : tuple of str
+        Sections of this run not rerun because nothing they depend on changed.
     """
 
     runs: tuple[NotebookRun, ...]
@@ -104,6 +142,11 @@ class ReproduceResult:
     report_dir: Path
     html_exported: bool
     site_index: Path | None = None
+    published: bool = True
+    run_dir: Path | None = None
+    cache_counts: dict = dataclasses.field(default_factory=dict)
+    kept_sections: tuple[str, ...] = ()
+    up_to_date: tuple[str, ...] = ()
 
     @property
     def status(self) -> dict[str, str]:
@@ -117,7 +160,7 @@ class ReproduceResult:
 
     @property
     def failures(self) -> list[Failure]:
-        """The failed notebooks, in execution order."""
+        """The failed notebooks, in the order given."""
         return [r.failure for r in self.runs if r.failure is not None]
 
     @property
@@ -126,15 +169,32 @@ class ReproduceResult:
         return not self.failures
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A validated run: everything :func:`run_all` needs, checked before anything is touched."""
+
+    sources: tuple[Path, ...]
+    explicit: bool  # notebooks were named: keep the other sections
+    quick: bool
+    seed: int
+    out_dir: Path
+    build_dir: Path
+    paper_values: pd.DataFrame
+    jobs: int
+    site: bool
+    force: bool
+    wait_s: float
+
+
 def find_notebooks(notebooks=None) -> list[Path]:
     """Resolve the notebooks to run.
 
     Parameters
     ----------
     notebooks : iterable of str or os.PathLike, optional
-        Notebook files, folders (their notebooks), or names of notebooks in
-        ``notebooks/`` with or without ``.ipynb``. Default: every notebook of
-        ``notebooks/``.
+        Notebook files, folders (their notebooks), or names of the paper notebooks
+        (:data:`pqlab.paths.NOTEBOOKS`) with or without ``.ipynb``. Default: every
+        paper notebook.
 
     Returns
     -------
@@ -146,6 +206,8 @@ def find_notebooks(notebooks=None) -> list[Path]:
     ValueError
         If a name resolves to no file, or two notebooks share a name.
     """
+    if isinstance(notebooks, (str, os.PathLike)):
+        notebooks = [notebooks]
     items = [paths.NOTEBOOKS] if notebooks is None else list(notebooks)
     found: list[Path] = []
     for item in items:
@@ -170,140 +232,310 @@ def _resolve(item) -> list[Path]:
     raise ValueError(f"notebook not found: {item!s} (looked for {', '.join(map(str, candidates))})")
 
 
-def run_all(
-    notebooks=None,
-    *,
-    quick: bool = False,
-    out_dir=paths.FIGURES,
-    build_dir=paths.BUILD,
-    seed: int = 1,
-    progress: bool = True,
-    paper_values=None,
-    jobs: int | None = None,
-    site: bool = True,
-) -> ReproduceResult:
-    """Execute the notebooks with papermill and build the report.
+def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=1, paper_values=None,
+             jobs=None, site=True, force=False, wait_s=0.0) -> Plan:
+    """Check every argument of :func:`run_all` without touching any file.
+
+    Raises
+    ------
+    ValueError
+        One line naming the bad argument and what is allowed.
+    """
+    default_out, default_build = paths.FIGURES, paths.BUILD
+    out_dir = Path(default_out if out_dir is None else out_dir).resolve()
+    build_dir = Path(default_build if build_dir is None else build_dir).resolve()
+    for name, flag in (("quick", quick), ("site", site), ("force", force)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
+    seed = check_int("seed", seed, 0, MAX_SEED)
+    jobs = check_int("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1, 64)
+    try:
+        wait_s = float(wait_s)
+    except (TypeError, ValueError):
+        raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}") from None
+    if not wait_s >= 0:
+        raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}")
+    sources = tuple(find_notebooks(notebooks))
+    if not sources:
+        raise ValueError(f"no notebooks to run in {notebooks!r}")
+    if paper_values is None:
+        table = report.load_paper_values()
+    elif isinstance(paper_values, pd.DataFrame):
+        table = report._check_paper_values(paper_values, "paper_values")
+    else:
+        if not Path(paper_values).is_file():
+            raise ValueError(f"paper values file not found: {paper_values}")
+        table = report.load_paper_values(paper_values)
+    for name, folder in (("out", out_dir), ("build", build_dir)):
+        problem = paths.writable_dir_error(folder)
+        if problem:
+            raise ValueError(f"{name} folder {folder} cannot be written: {problem}")
+        if not paths.is_source_checkout() and _inside(folder, paths.ROOT):
+            raise ValueError(f"{name} folder {folder} is inside the installed package ({paths.ROOT}); "
+                             "choose a folder of your own (default ./pqlab-output)")
+    if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
+        raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
+                         "each other")
+    return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None, seed: int = 1,
+            progress: bool = True, paper_values=None, jobs: int | None = None, site: bool = True,
+            force: bool = False, wait_s: float = 0.0) -> ReproduceResult:
+    """Execute the notebooks and publish the figures, report and site (see the module docstring).
 
     Parameters
     ----------
     notebooks : iterable of str or os.PathLike, optional
-        What to run (see :func:`find_notebooks`); default every notebook of ``notebooks/``.
+        What to run (see :func:`find_notebooks`); default every paper notebook. When given,
+        the other sections' current results are kept.
     quick : bool
         Passed to the notebooks: fewer samples, for a fast check.
-    out_dir : str or os.PathLike
-        Figures and the report (``figures_dir`` of the notebooks).
-    build_dir : str or os.PathLike
-        Executed notebooks (``notebooks/``), their HTML (``html/``) and the recorded
-        results (``results/``, emptied first).
+    out_dir : str or os.PathLike, optional
+        The published figures, report and site (default :data:`pqlab.paths.FIGURES`).
+    build_dir : str or os.PathLike, optional
+        Executed notebooks (``notebooks/``), their HTML (``html/``), the results per section
+        (``results/<notebook>/``), the cache (``cache/``), run folders (``runs/``) and the
+        lock (default :data:`pqlab.paths.BUILD`).
     seed : int
-        Random seed passed to the notebooks.
+        Random seed passed to the notebooks, 0 to 2**63 - 1.
     progress : bool
         Show a progress bar over the notebooks.
     paper_values : pandas.DataFrame, str or os.PathLike, optional
         The papers' values for the report; default ``data/paper_values.csv``.
     jobs : int, optional
-        Notebooks executed at once, each in its own kernel (default: the number
-        of cores). Results do not depend on it.
+        Notebooks executed at once, 1 to 64, each in its own process and kernel (default:
+        the number of cores). Results do not depend on it.
     site : bool
-        Also write the static HTML site (:func:`pqlab.site.build_site`) into
-        ``<out_dir>/site/``.
+        Also write the static HTML site into ``<out_dir>/site/``.
+    force : bool
+        Recompute every artefact instead of reusing the cache.
+    wait_s : float
+        Seconds to wait for another run holding the lock; 0 refuses at once.
 
     Returns
     -------
     ReproduceResult
-        Per-notebook status, timings and failures, and the report table.
 
     Raises
     ------
     ValueError
-        If a notebook is not found, or the report's inputs are invalid.
+        A bad argument (nothing touched).
+    pqlab.runlock.RunLocked
+        Another run holds the lock (nothing touched).
+    Interrupted
+        Ctrl-C or SIGTERM: workers and kernels stopped, nothing published.
+    """
+    plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
+                    paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s)
+    with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
+        return _run_locked(plan, progress)
+
+
+def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
+    runfolder.recover(plan.out_dir, plan.build_dir)
+    keys = {s.stem: section_key(s, plan) for s in plan.sources}
+    published = plan.build_dir / "results"
+    current = [] if plan.force else [n for n, k in keys.items() if runfolder.section_key(published / n) == k
+                                      and (plan.out_dir / "report.md").is_file()]
+    todo = [s for s in plan.sources if s.stem not in current]
+    run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
+                          up_to_date=current)
+    try:
+        return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
+                                  tuple(n for n in current if n in run.kept))
+    except KeyboardInterrupt:
+        run.discard()
+        raise Interrupted(
+            f"interrupted: every notebook and kernel of the run stopped; the published reproduction "
+            f"({plan.out_dir}) is unchanged") from None
+
+
+def section_key(source: Path, plan: Plan) -> str:
+    """What a section's results depend on: the notebook, its parameters, pqlab's code and version.
+
+    A published section with the same key is current and is not rerun (unless ``force``).
+    """
+    from . import __version__
+
+    digest = hashlib.sha256()
+    digest.update(Path(source).read_bytes())
+    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__}).encode())
+    for module in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
+    exporter = _html_exporter()
+    runs = _execute(plan, run, progress, exporter)
+    for r in runs:
+        if r.failure is None:
+            runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
+    counts = cache.read_counts(run.cache_log)
+    run.merge_results()
+    table = report.build_report(run.results, run.out, plan.paper_values)
+    sections = run.section_artefacts()
+    statuses = _artefact_statuses(table, runs, sections, run.kept, current)
+    failures = [r.failure for r in runs if r.failure is not None]
+    runfolder.write_status(run.out, statuses, [str(f) for f in failures],
+                           {"seed": plan.seed, "quick": plan.quick, "run": run.run_id})
+    index = None
+    if plan.site:
+        index = site_pages.build_site(table, run.out, run.html, run.out / "site", results_dir=run.results)
+    if failures:
+        runfolder.add_failure_banner(run.out, statuses, [str(f) for f in failures])
+        run.keep_failed()
+        return ReproduceResult(tuple(runs), table, run.out, exporter is not None, index, published=False,
+                               run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
+                               up_to_date=current)
+    run.publish()
+    index = plan.out_dir / "site" / "index.html" if index is not None else None
+    runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,
+                                html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
+            for r in runs]
+    return ReproduceResult(tuple(runs), table, plan.out_dir, exporter is not None, index, published=True,
+                           cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current)
+
+
+def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=()) -> list[dict]:
+    """One status per artefact: ok (this run), up to date, kept (an earlier run's), failed, missing."""
+    owner = {a: name for name, artefacts in sections.items() for a in artefacts}
+    failed = {r.name for r in runs if r.failure is not None}
+    rows = []
+    for artefact in sorted(set(table["artefact"])):
+        section = owner.get(artefact)
+        if section in failed:
+            status = "failed"
+        elif section is None:
+            status = "missing"
+        elif section in current:
+            status = "ok (up to date)"
+        elif section in kept:
+            status = "kept from an earlier run"
+        else:
+            status = "ok"
+        rows.append({"artefact": artefact, "notebook": section or "", "status": status})
+    return rows
+
+
+def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun]:
+    """Run the notebooks in worker processes, ``plan.jobs`` at once; Ctrl-C kills them all.
+
+    Each executed notebook is written as HTML (``exporter``) as soon as it finishes, while
+    the others still run.
     """
     from tqdm.auto import tqdm
 
-    sources = find_notebooks(notebooks)
-    out_dir, build_dir = Path(out_dir).resolve(), Path(build_dir).resolve()
-    results_dir = _fresh_folder(build_dir / "results")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    parameters = {"figures_dir": str(out_dir), "results_dir": str(results_dir), "quick": bool(quick),
-                  "seed": int(seed)}
-    jobs = check_int("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1, 64)
-    exporter = _html_exporter()
-    runs = [None] * len(sources)
-    with _environment(MPLBACKEND="Agg"), ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(run_notebook, source, build_dir / "notebooks", parameters): k
-                   for k, source in enumerate(sources)}
-        bar = tqdm(total=len(sources), desc="notebooks", unit="notebook", disable=not progress)
-        for future in as_completed(futures):
-            run = future.result()
-            bar.set_postfix_str(run.name)
-            bar.update()
-            if exporter is not None:
-                run = dataclasses.replace(run, html=_export_html(exporter, run.executed, build_dir / "html"))
-            runs[futures[future]] = run
+    env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
+        plan.build_dir / "cache", run.cache_log, force=plan.force))
+    pending = list(enumerate(plan.sources))
+    running: dict[int, tuple[subprocess.Popen, float, Path]] = {}
+    runs: list[NotebookRun | None] = [None] * len(plan.sources)
+    bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
+    try:
+        while pending or running:
+            done = [k for k, (proc, _, _) in running.items() if proc.poll() is not None]
+            for k in done:
+                _, started, task = running.pop(k)
+                runs[k] = _finished(plan.sources[k], run, task, time.perf_counter() - started)
+            while pending and len(running) < plan.jobs:  # refill before the slower HTML export
+                k, source = pending.pop(0)
+                running[k] = _start_worker(plan, run, source, env)
+            for k in done:
+                if exporter is not None:
+                    runs[k] = dataclasses.replace(runs[k], html=_export_html(exporter, runs[k].executed, run.html))
+                bar.set_postfix_str(runs[k].name)
+                bar.update()
+            time.sleep(0.05)
+    except BaseException:
+        _kill_workers([proc for proc, _, _ in running.values()])
+        raise
+    finally:
         bar.close()
-    table = report.build_report(results_dir, out_dir, paper_values)
-    index = (site_pages.build_site(table, out_dir, build_dir / "html", out_dir / "site", results_dir=results_dir)
-             if site else None)
-    return ReproduceResult(tuple(runs), table, out_dir, exporter is not None, index)
+    return runs
 
 
-def run_notebook(source: Path, executed_dir: Path, parameters: dict) -> NotebookRun:
-    """Execute one notebook into ``executed_dir/<name>.ipynb``; catch and describe a failure."""
-    import papermill
-    from papermill.exceptions import PapermillExecutionError
+def _start_worker(plan: Plan, run, source: Path, env: dict) -> tuple[subprocess.Popen, float, Path]:
+    name = source.stem
+    results = run.results / name
+    results.mkdir(parents=True, exist_ok=True)
+    task = run.logs / f"{name}.task.json"
+    task.write_text(json.dumps({
+        "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
+        "result": str(run.logs / f"{name}.result.json"),
+        "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
+                       "seed": plan.seed},
+    }), encoding="utf-8")
+    log = open(run.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed by the child's exit
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "pqlab._notebook_worker", str(task)], stdout=log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                                start_new_session=True)  # Ctrl-C in a terminal reaches only us
+    finally:
+        log.close()
+    return proc, time.perf_counter(), task
 
-    executed_dir.mkdir(parents=True, exist_ok=True)
-    executed = executed_dir / source.name
-    started = time.perf_counter()
+
+def _finished(source: Path, run, task: Path, seconds: float) -> NotebookRun:
+    name = source.stem
+    executed = run.notebooks / source.name
+    log = run.logs / f"{name}.log"
+    try:
+        outcome = json.loads((run.logs / f"{name}.result.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] if log.is_file() else []
+        outcome = {"cell_index": None, "ename": "WorkerError",
+                   "evalue": f"the notebook's worker process ended without a result ({' '.join(tail)})"}
     failure = None
-    try:
-        papermill.execute_notebook(
-            str(source), str(executed), parameters=parameters, kernel_name=KERNEL_NAME,
-            progress_bar=False, cwd=str(source.parent),
-        )
-    except PapermillExecutionError as exc:
-        cell = _source_cell_index(source, executed, exc.cell_index)
-        failure = Failure(source.stem, cell, exc.ename, exc.evalue, executed)
-    except Exception as exc:  # noqa: BLE001 - a broken notebook must not stop the others
-        failure = Failure(source.stem, None, type(exc).__name__, str(exc), executed)
-    return NotebookRun(source.stem, source, executed, time.perf_counter() - started, failure)
+    if outcome.get("ename"):
+        failure = Failure(name, outcome.get("cell_index"), outcome["ename"], outcome.get("evalue") or "", executed)
+    return NotebookRun(name, source, executed, seconds, failure, log=log)
 
 
-def _source_cell_index(source: Path, executed: Path, cell_index: int) -> int:
-    """Map a cell index of the executed notebook back to the source notebook."""
-    import nbformat
+def _kill_workers(procs) -> None:
+    """SIGTERM every worker and all its descendants (kernels), then SIGKILL what is left."""
+    import psutil
 
-    def injected(path):
-        cells = nbformat.read(str(path), as_version=4).cells
-        return [i for i, c in enumerate(cells) if _INJECTED_TAG in c.get("metadata", {}).get("tags", [])]
-
-    try:
-        added = injected(executed) if not injected(source) else []
-    except (OSError, ValueError):  # executed copy unreadable: keep papermill's index
-        return cell_index
-    return cell_index - sum(1 for i in added if i < cell_index)
-
-
-def _fresh_folder(folder: Path) -> Path:
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    return folder
+    victims = []
+    for proc in procs:
+        try:
+            parent = psutil.Process(proc.pid)
+            victims += [parent, *parent.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            continue
+    for victim in victims:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            victim.terminate()
+    _, alive = psutil.wait_procs(victims, timeout=KILL_GRACE_S)
+    for victim in alive:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            victim.kill()
+    psutil.wait_procs(alive, timeout=KILL_GRACE_S)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.wait(timeout=KILL_GRACE_S)
 
 
 @contextlib.contextmanager
-def _environment(**variables):
-    """Set environment variables (inherited by kernels) for the block, then restore them."""
-    saved = {k: os.environ.get(k) for k in variables}
-    os.environ.update(variables)
+def _stop_on_sigterm():
+    """Treat SIGTERM like Ctrl-C (KeyboardInterrupt) for the block (main thread only)."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
     try:
         yield
     finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _html_exporter():

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
+from . import cache
 from ._validate import check_int, check_real
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .model import Node
@@ -137,6 +138,7 @@ class Scenario:
         return cls.from_dict(json.loads(text))
 
 
+@cache.counted("simulation")
 def simulate(scenario: Scenario, seed=0) -> xr.Dataset:
     """Generate the scenario's traffic and pass it through its node.
 

@@ -15,7 +15,7 @@ def test_full_run_keeps_the_parameters_and_makes_the_figures_folder(tmp_path):
     run = setup(quick=False, seed=3, n_seeds=2, n_ef_samples=10_000,
                 figures_dir=str(tmp_path / "fig"), results_dir=str(tmp_path / "res"))
     assert run == (str(tmp_path / "fig"), str(tmp_path / "res"), 10_000, 2, (3, 4))
-    assert (tmp_path / "fig").is_dir() and not (tmp_path / "res").exists()
+    assert (tmp_path / "fig").is_dir() and (tmp_path / "res").is_dir()
 
 
 def test_quick_profile_is_defined_once(tmp_path):
@@ -27,9 +27,13 @@ def test_quick_profile_is_defined_once(tmp_path):
     assert setup(quick=True, seed=1, n_seeds=3, n_ef_samples=200, **folders).n_ef_samples == 200
 
 
-def test_empty_folders_mean_the_reproductions():
-    assert notebook.output_folders("", "") == (paths.FIGURES, paths.BUILD / "results")
-    assert notebook.output_folders("a", "b") == (Path("a"), Path("b"))
+def test_empty_folders_mean_a_scratch_folder_never_the_reproductions(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    run = setup(quick=True, seed=1, n_seeds=1, n_ef_samples=10, notebook="05_worst_case")
+    for folder in (run.figures_dir, run.results_dir):
+        assert Path(folder).is_dir() and Path(folder).is_relative_to(tmp_path)
+        assert not Path(folder).is_relative_to(paths.FIGURES) and not Path(folder).is_relative_to(paths.BUILD)
+    assert "05_worst_case" in run.figures_dir and "scratch" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("bad, name", [({"quick": 1}, "quick"), ({"seed": -1}, "seed"), ({"n_seeds": 0}, "n_seeds"),

@@ -9,6 +9,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 #: The extras the conda environment carries besides the dependencies ("bench" needs ns-py, pip only).
 EXTRAS_IN_ENVIRONMENT = ("test", "lab", "dask")
+#: conda-forge names that differ from the PyPI names (conda name -> PyPI name).
+CONDA_TO_PYPI = {"python-build": "build"}
 
 
 def _split(requirement: str) -> tuple[str, str]:
@@ -36,6 +38,7 @@ def environment_requirements() -> tuple[dict[str, str], list]:
             pip += item["pip"]
             continue
         name, spec = _split(item)
+        name = CONDA_TO_PYPI.get(name, name)
         if name not in ("python", "pip"):
             assert name not in conda, f"{name} listed twice in environment.yml"
             conda[name] = spec

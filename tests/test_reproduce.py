@@ -82,13 +82,13 @@ def test_failing_notebook_is_reported_by_name_and_cell(result):
 def test_cli_exits_1_and_names_the_failure(notebooks, tmp_path, capsys):
     csv = tmp_path / "paper_values.csv"
     PAPER.to_csv(csv, index=False)
-    argv = ["reproduce", "--notebooks", *map(str, notebooks), "--out", str(tmp_path / "fig"),
-            "--build", str(tmp_path / "build"), "--paper-values", str(csv), "--no-progress"]
+    argv = ["reproduce", "--notebooks", *map(str, notebooks), "--out", str(tmp_path), "--paper-values", str(csv), "--no-progress"]
     assert cli.main(argv) == 1
     out, err = capsys.readouterr()
     assert "notebook b_bad failed in cell 1: RuntimeError: boom <2>" in err
     assert "a_good" in out and "reproduced" in out
-    assert (tmp_path / "fig" / "report.md").is_file()
+    assert "was not published" in err
+    assert not (tmp_path / "figures" / "report.md").exists()  # a failed run publishes nothing
 
 
 def test_find_notebooks_resolves_files_folders_and_names(notebooks, tmp_path, monkeypatch):

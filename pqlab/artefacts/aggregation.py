@@ -56,7 +56,7 @@ from fractions import Fraction
 import numpy as np
 import xarray as xr
 
-from .. import metrics
+from .. import cache, metrics
 from ..analysis import count_peaks, pooled_frequencies, trend
 from .._validate import check_int, check_real
 from ..experiments import measurement_window, reference_delay, reference_ipdv
@@ -157,6 +157,7 @@ def a_text(a: float) -> str:
 # --------------------------------------------------------------------------- runs
 
 
+@cache.memoize
 def _run(sc: Scenario, seed: int) -> dict:
     """Simulate one scenario and take the reference stream's measurements."""
     ds = simulate(sc, seed=seed)
@@ -270,6 +271,7 @@ def _samples(runs, key) -> np.ndarray:
 # --------------------------------------------------------------------------- artefacts
 
 
+@cache.artefact()
 def globecom01_fig7(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -377,6 +379,7 @@ def globecom01_fig7(
     return ds
 
 
+@cache.artefact()
 def globecom01_tab3(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -430,6 +433,7 @@ def globecom01_tab3(
     return ds
 
 
+@cache.artefact()
 def long_ipdv_vs_a(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -542,6 +546,7 @@ def long_ipdv_vs_a(
     return ds
 
 
+@cache.artefact()
 def long_fig7_tab3(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),

@@ -35,7 +35,7 @@ import pandas as pd
 import xarray as xr
 from scipy import stats
 
-from .. import analysis, bounds, experiments, metrics, scenarios
+from .. import analysis, bounds, cache, experiments, metrics, scenarios
 from ..analysis import max_ring_particles
 from .._validate import check_int, check_real
 from ..framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, particles_needed, wire_bytes
@@ -110,6 +110,7 @@ def _size_text(stream) -> str:
 # --------------------------------------------------------------------------- globecom01_tab1
 
 
+@cache.artefact()
 def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame:
     """GLOBECOM'01 Table I (test parameters), rendered from the presets.
 
@@ -191,6 +192,7 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
 # --------------------------------------------------------------------------- globecom01_tab2
 
 
+@cache.artefact()
 def globecom01_tab2(*, ref_rates_bps: Sequence[float] = REF_RATES_BPS, n_ef_samples: int = 10_000) -> pd.DataFrame:
     """GLOBECOM'01 Table II (aggregation test parameters), rendered from :func:`pqlab.scenarios.aggregation`.
 
@@ -243,6 +245,7 @@ def globecom01_tab2(*, ref_rates_bps: Sequence[float] = REF_RATES_BPS, n_ef_samp
 # --------------------------------------------------------------------------- globecom01_fig1
 
 
+@cache.artefact()
 def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> xr.Dataset:
     """The node of GLOBECOM'01 Figs. 1-2 as data: queues, scheduler, ring and line of a :class:`pqlab.Node`.
 
@@ -344,6 +347,7 @@ def _rises(y: np.ndarray, tol: float) -> bool:
     return bool(np.all(np.diff(y) >= -tol * y[:-1]))
 
 
+@cache.artefact()
 def globecom01_fig3_1(
     *,
     n_ef_samples: int = 10_000,
@@ -456,6 +460,7 @@ def globecom01_fig3_1(
 # --------------------------------------------------------------------------- globecom01_fig3_2
 
 
+@cache.artefact()
 def globecom01_fig3_2(
     *,
     n_ef_samples: int = 10_000,
@@ -594,6 +599,7 @@ def globecom01_fig3_2(
 # --------------------------------------------------------------------------- globecom01_fig4
 
 
+@cache.artefact()
 def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     """GLOBECOM'01 Fig. 4: the "real" BE size CDF -- here the STAND-IN (:func:`pqlab.scenarios.real_be_sizes`).
 
@@ -653,6 +659,7 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
 # --------------------------------------------------------------------------- globecom01_fig5
 
 
+@cache.artefact()
 def globecom01_fig5(
     *,
     n_ef_samples: int = 10_000,

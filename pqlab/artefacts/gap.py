@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import experiments, scenarios
+from .. import cache, experiments, scenarios
 from .._validate import check_array
 from ..model import Node
 from ..path import Hop, PathModel
@@ -131,6 +131,7 @@ def _rms(values) -> float:
     return float(np.sqrt(np.mean(v**2))) if v.size else float("nan")
 
 
+@cache.artefact()
 def gap_table_iv(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),

@@ -7,7 +7,7 @@ notebook::
 
     figures_dir, results_dir, n_ef_samples, n_seeds, seeds = pqlab.artefacts.setup(
         quick=quick, seed=seed, n_seeds=n_seeds, n_ef_samples=n_ef_samples,
-        figures_dir=figures_dir, results_dir=results_dir)
+        figures_dir=figures_dir, results_dir=results_dir, notebook="05_worst_case")
 
 The quick profile (``pqlab reproduce --quick`` and the notebook tests: small sample
 counts, one seed; a fast check, not the papers' numbers) is defined once here
@@ -17,13 +17,12 @@ more packets to show their effect passes ``quick_n_ef_samples``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 from .. import paths
 from .._validate import check_int
 
-__all__ = ["QUICK_N_EF_SAMPLES", "QUICK_N_SEEDS", "NotebookRun", "setup", "output_folders"]
+__all__ = ["QUICK_N_EF_SAMPLES", "QUICK_N_SEEDS", "NotebookRun", "setup"]
 
 #: Quick profile: EF reference packets per run at most.
 QUICK_N_EF_SAMPLES = 500
@@ -41,19 +40,9 @@ class NotebookRun(NamedTuple):
     seeds: tuple
 
 
-def output_folders(figures_dir: str = "", results_dir: str = "") -> tuple[Path, Path]:
-    """The folders a notebook writes its figures and recorded numbers to.
-
-    The one place a notebook's output folders are resolved: an empty argument means
-    the reproduction's folder, ``pqlab.paths.FIGURES`` and ``pqlab.paths.BUILD / "results"``.
-    """
-    figures = Path(figures_dir) if figures_dir else paths.FIGURES
-    results = Path(results_dir) if results_dir else paths.BUILD / "results"
-    return figures, results
-
-
 def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_dir: str = "",
-          results_dir: str = "", quick_n_ef_samples: int = QUICK_N_EF_SAMPLES) -> NotebookRun:
+          results_dir: str = "", quick_n_ef_samples: int = QUICK_N_EF_SAMPLES,
+          notebook: str | None = None) -> NotebookRun:
     """Resolve a paper notebook's parameters: output folders (the figures folder is created) and seeds.
 
     Parameters
@@ -68,9 +57,13 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
     n_ef_samples : int
         EF reference packets per run (>= 1).
     figures_dir, results_dir : str
-        Output folders; empty means :func:`output_folders`' defaults.
+        Output folders (``pqlab reproduce`` passes both); empty means a scratch folder named
+        in the output (:func:`pqlab.paths.notebook_outputs`), so a notebook run by hand
+        never writes into the reproduction.
     quick_n_ef_samples : int
         The quick profile's EF packets per run for this notebook (default :data:`QUICK_N_EF_SAMPLES`).
+    notebook : str, optional
+        The notebook's name, naming its scratch folder.
 
     Returns
     -------
@@ -85,6 +78,5 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
     if quick:
         n_ef_samples = min(n_ef_samples, check_int("quick_n_ef_samples", quick_n_ef_samples, 1))
         n_seeds = QUICK_N_SEEDS
-    figures, results = output_folders(figures_dir, results_dir)
-    figures.mkdir(parents=True, exist_ok=True)
-    return NotebookRun(str(figures), str(results), n_ef_samples, n_seeds, tuple(range(seed, seed + n_seeds)))
+    figures, results = paths.notebook_outputs(figures_dir, results_dir, notebook)
+    return NotebookRun(figures, results, n_ef_samples, n_seeds, tuple(range(seed, seed + n_seeds)))

@@ -59,7 +59,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import experiments, scenarios
+from .. import cache, experiments, scenarios
 from ..analysis import pooled_frequencies
 from .._validate import check_choice, check_int, check_real
 from ..framing import line_time_s
@@ -208,6 +208,7 @@ def _percentile_span(values: np.ndarray) -> float:
 # --------------------------------------------------------------------------- tftant_be_fig4
 
 
+@cache.artefact()
 def tftant_be_fig4(
     *,
     n_ef_samples: int = 10_000,
@@ -321,6 +322,7 @@ def _loss_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     }
 
 
+@cache.artefact()
 def tftant_slides_loss(
     *,
     n_ef_packets: int = 40_000,
@@ -437,6 +439,7 @@ def _ipdv_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     return out
 
 
+@cache.artefact()
 def tftant_slides_ipdv_aggregation(
     *,
     n_ef_samples: int = 10_000,
@@ -551,6 +554,7 @@ def _tandem_run(sc: Scenario, n_nodes: int, propagation_s: float, seed: int) -> 
     }
 
 
+@cache.artefact()
 def tftant_slides_tandem(
     *,
     n_ef_samples: int = 10_000,
@@ -670,6 +674,7 @@ def _ipdv_size_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     }
 
 
+@cache.artefact()
 def tftant_slides_ipdv_size(
     *,
     n_ef_samples: int = 10_000,

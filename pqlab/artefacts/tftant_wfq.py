@@ -43,7 +43,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from .. import analysis, experiments, metrics, scenarios
+from .. import analysis, cache, experiments, metrics, scenarios
 from .._validate import check_choice, check_int, check_real
 from ..framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
@@ -300,6 +300,7 @@ def _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps):
     return n, seeds, frames, rate, node, _size_sweep(tuple(frames), tuple(seeds), n, rate)
 
 
+@cache.artefact()
 def tftant_wfq_fig1(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -396,6 +397,7 @@ def tftant_wfq_fig1(
 # --------------------------------------------------------------------------- tftant_wfq_fig5
 
 
+@cache.artefact()
 def tftant_wfq_fig5(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -480,6 +482,7 @@ def _series_dataset(artefact: str, title: str, n_ef_samples, seeds, frame_sizes,
     return ds
 
 
+@cache.artefact()
 def tftant_wfq_fig2_4(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -540,6 +543,7 @@ def tftant_wfq_fig2_4(
     return ds
 
 
+@cache.artefact()
 def tftant_wfq_fig6_7(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -598,6 +602,7 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     return float(slope), float(intercept), (1.0 - float((res ** 2).sum()) / tot) if tot > 0 else math.nan
 
 
+@cache.artefact()
 def tftant_slides_ring(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -706,6 +711,7 @@ def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES
     return ip * line_rate_bps / (ef_rate_bps * (ip + be_ip_bytes))
 
 
+@cache.artefact()
 def tftant_slides_star(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
@@ -779,6 +785,7 @@ def tftant_slides_star(
 # --------------------------------------------------------------------------- tftant_slides_no_be
 
 
+@cache.artefact()
 def tftant_slides_no_be(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),

@@ -27,7 +27,7 @@ import functools
 import numpy as np
 import xarray as xr
 
-from .. import bounds, experiments, report, scenarios
+from .. import bounds, cache, experiments, report, scenarios
 from .._validate import check_array, check_int, check_real
 from ..engine import simulate_arrivals
 from ..framing import line_time_s
@@ -158,6 +158,7 @@ def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
 # --------------------------------------------------------------------------- globecom01_tab4
 
 
+@cache.artefact()
 def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER_KS) -> xr.Dataset:
     """GLOBECOM'01 Table IV: the worst-case bound ``W`` next to the measured ``W_m``, per ``k``.
 
@@ -265,6 +266,7 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
 # --------------------------------------------------------------------------- globecom01_pq_bound
 
 
+@cache.artefact()
 def globecom01_pq_bound(
     n_bursts: int = 40,
     burst_packets: int = 12,
@@ -390,6 +392,7 @@ def globecom01_pq_bound(
 # --------------------------------------------------------------------------- path
 
 
+@cache.artefact()
 def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: int = 1) -> xr.Dataset:
     """Round-trip time of the uncongested path model, and a check that the C7500 hops never queue.
 

@@ -1,0 +1,118 @@
+"""One ``pqlab reproduce`` per output tree: a lock file holding the holder's pid and start time.
+
+The lock is a file created with ``O_CREAT | O_EXCL`` (atomic on every local file system).
+A lock whose process is gone (or whose pid now belongs to a process started after the
+lock was taken) is stale and taken over; a live one makes :func:`acquire` wait (up to
+``wait_s``) or refuse with :class:`RunLocked` naming the holder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from pathlib import Path
+
+#: Name of the lock file inside the build folder.
+LOCK_NAME = "reproduce.lock"
+
+
+class RunLocked(RuntimeError):
+    """Another live ``pqlab reproduce`` holds the lock of this output tree."""
+
+
+def _process_start_time(pid: int) -> float | None:
+    """Start time (s since the epoch) of a live process, None if it does not exist."""
+    import psutil
+
+    try:
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:  # ended, not yet reaped by its parent
+            return None
+        return process.create_time()
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return None
+    except psutil.AccessDenied:  # alive but not ours: treat as live
+        return 0.0
+
+
+def holder(lock_file) -> dict | None:
+    """The lock's content ``{"pid", "started", "command"}``, or None if absent or unreadable."""
+    try:
+        entry = json.loads(Path(lock_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return entry if isinstance(entry, dict) and isinstance(entry.get("pid"), int) else None
+
+
+def is_stale(entry: dict | None) -> bool:
+    """True if the process that wrote ``entry`` is no longer running."""
+    if entry is None:
+        return True
+    started = _process_start_time(entry["pid"])
+    if started is None:
+        return True
+    # pid reused by a process started after the lock was written (1 s clock slack)
+    return bool(started) and started > float(entry.get("started", 0.0)) + 1.0
+
+
+def _try_create(lock_file: Path, entry: dict) -> bool:
+    try:
+        fd = os.open(lock_file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(entry, fh)
+    return True
+
+
+@contextlib.contextmanager
+def acquire(folder, *, wait_s: float = 0.0, poll_s: float = 0.2, command: str = "pqlab reproduce"):
+    """Hold the lock of ``folder`` (created if needed) for the ``with`` block.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        The build folder; the lock is ``<folder>/reproduce.lock``.
+    wait_s : float
+        Seconds to wait for a live holder to finish; 0 refuses at once.
+    poll_s : float
+        Seconds between two looks at a held lock.
+    command : str
+        Description stored in the lock for the message another run shows.
+
+    Raises
+    ------
+    RunLocked
+        If a live process still holds the lock after ``wait_s`` seconds.
+    """
+    lock_file = Path(folder) / LOCK_NAME
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    me = os.getpid()
+    entry = {"pid": me, "started": _process_start_time(me) or time.time(), "command": command}
+    deadline = time.monotonic() + max(0.0, float(wait_s))
+    while not _try_create(lock_file, entry):
+        current = holder(lock_file)
+        if current is None and lock_file.exists():
+            time.sleep(poll_s)  # being written right now: look again
+            current = holder(lock_file)
+        if is_stale(current):
+            # take a stale lock over: rename it away first so two takers cannot both win
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(lock_file, lock_file.with_name(f"{LOCK_NAME}.stale-{me}"))
+                os.unlink(lock_file.with_name(f"{LOCK_NAME}.stale-{me}"))
+            continue
+        if time.monotonic() >= deadline:
+            since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(current.get("started", 0))))
+            raise RunLocked(
+                f"another {current.get('command', 'pqlab reproduce')} (pid {current['pid']}, started {since}) "
+                f"is writing this reproduction ({lock_file}); wait for it to finish or pass --wait SECONDS"
+            )
+        time.sleep(poll_s)
+    try:
+        yield lock_file
+    finally:
+        if holder(lock_file) == entry:
+            with contextlib.suppress(FileNotFoundError):
+                lock_file.unlink()

@@ -1,0 +1,353 @@
+"""``pqlab reproduce`` as a safe, incremental build, on tiny notebooks (fast kernels, no simulation).
+
+Bad arguments touch nothing; a failed run is named in its report and site and publishes
+nothing; Ctrl-C (a real SIGINT to the process group) stops every kernel and leaves the
+previous reproduction byte-identical; a second run of the same tree refuses; ``--notebooks``
+keeps the other sections; a warm rerun computes nothing.
+"""
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import psutil
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from pqlab import cache, cli, report, reproduce, runlock
+
+PARAMS = ('figures_dir: str = ""\nresults_dir: str = ""\nquick: bool = False\nseed: int = 1')
+PAPER = pd.DataFrame(
+    [["tiny_a", "value", "1.0", "1", "tiny paper", "a is 1"], ["tiny_b", "value", "2.0", "1", "tiny paper", "b is 2"]],
+    columns=list(report.PAPER_COLUMNS),
+)
+
+
+def _notebook(folder: Path, name: str, body: str) -> Path:
+    nb = new_notebook(cells=[new_code_cell(PARAMS, metadata={"tags": ["parameters"]}), new_code_cell(body)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = folder / f"{name}.ipynb"
+    nbformat.write(nb, str(path))
+    return path
+
+
+def _recording(artefact: str, value_expr: str = "float(seed)", extra: str = "") -> str:
+    """A notebook body recording one number and one figure of ``artefact`` through the cache."""
+    return (
+        "import os, time\nfrom pathlib import Path\nimport pandas as pd\nimport pqlab.report, pqlab.cache\n"
+        f"{extra}\n"
+        f"@pqlab.cache.artefact('{artefact}')\n"
+        "def compute(seed, quick):\n"
+        f"    return pd.DataFrame({{'value': [{value_expr}]}})\n"
+        "frame = compute(seed, quick)\n"
+        f"fig = Path(figures_dir) / '{artefact}.png'\nfig.write_bytes(b'png ' + str(seed).encode())\n"
+        f"pqlab.report.record(results_dir, '{artefact}', 'value', float(frame['value'][0]), '1', seed=seed)\n"
+        f"pqlab.report.record_figure(results_dir, '{artefact}', [fig])\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nbs")
+    return {
+        "a": _notebook(folder, "a_first", _recording("tiny_a")),
+        "b": _notebook(folder, "b_second", _recording("tiny_b", "2.0")),
+    }
+
+
+def _snapshot(root: Path) -> dict:
+    """Every file under ``root`` (lock and cache excluded) with the sha256 of its bytes."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and "cache" not in p.parts
+            and p.name != runlock.LOCK_NAME}
+
+
+def _run(tiny, root, *names, **kwargs):
+    return reproduce.run_all([tiny[n] for n in names], out_dir=root / "figures", build_dir=root / "build",
+                             progress=False, paper_values=PAPER, jobs=2, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def published(tiny, tmp_path_factory):
+    """A complete published reproduction of both tiny sections (seed 1), then a warm rerun."""
+    root = tmp_path_factory.mktemp("tree")
+    cold = _run(tiny, root, "a", "b")
+    warm = _run(tiny, root, "a", "b")
+    return root, cold, warm
+
+
+def test_a_complete_run_publishes_and_a_warm_rerun_computes_nothing(published):
+    root, cold, warm = published
+    assert cold.ok and cold.published and warm.published
+    assert cold.cache_counts["computed"] == 2 and cold.cache_counts["reused"] == 0
+    assert warm.runs == () and warm.up_to_date == ("a_first", "b_second")
+    assert warm.cache_counts == {"computed": 0, "reused": 0, "simulation": 0}
+    pd.testing.assert_frame_equal(warm.report, cold.report)
+    figures = root / "figures"
+    assert {p.name for p in figures.iterdir()} >= {"tiny_a.png", "tiny_b.png", "report.md", "site", "status.json"}
+    status = json.loads((figures / "status.json").read_text())
+    assert status["ok"] and {s["artefact"]: s["status"] for s in status["artefacts"]} == {
+        "tiny_a": "ok (up to date)", "tiny_b": "ok (up to date)"}
+    assert not list((root / "build" / "runs").iterdir())  # the run folder went into place
+    cached = list((root / "build" / "cache" / "tiny_a").glob("*.nc"))
+    assert len(cached) == 1
+
+
+def test_a_changed_notebook_reruns_and_reuses_its_unchanged_artefact(published, tiny, tmp_path):
+    root, _, _ = published
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(root, tree)
+    nb = nbformat.read(str(tiny["a"]), as_version=4)
+    nb.cells.append(new_code_cell("print('an added cell')"))
+    changed = tmp_path / "nbs" / tiny["a"].name
+    changed.parent.mkdir()
+    nbformat.write(nb, str(changed))
+    result = reproduce.run_all([changed, tiny["b"]], out_dir=tree / "figures", build_dir=tree / "build",
+                               progress=False, paper_values=PAPER)
+    assert [r.name for r in result.runs] == ["a_first"] and result.up_to_date == ("b_second",)
+    assert result.cache_counts == {"computed": 0, "reused": 1, "simulation": 0}
+    forced = reproduce.run_all([changed], out_dir=tree / "figures", build_dir=tree / "build", progress=False,
+                               paper_values=PAPER, force=True)
+    assert forced.cache_counts["computed"] == 1 and forced.kept_sections == ("b_second",)
+
+
+def test_cache_files_are_netcdf_with_cf_attributes(published):
+    import xarray as xr
+
+    root, _, _ = published
+    (file,) = (root / "build" / "cache" / "tiny_b").glob("*.nc")
+    with xr.open_dataset(file, engine="h5netcdf") as ds:
+        assert ds.attrs["Conventions"].startswith("CF-")
+        description = json.loads(ds.attrs["pqlab_cache_description"])
+        assert description["artefact"] == "tiny_b" and description["arguments"] == {"seed": 1, "quick": False}
+        assert {"pqlab_version", "code_sha256"} <= set(description)
+        for var in ds.variables.values():
+            assert var.attrs["units"] and var.attrs["long_name"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--jobs", "0"], "jobs"),
+    (["--jobs", "-1"], "jobs"),
+    (["--seed", "-1"], "seed"),
+    (["--paper-values", "/nonexistent/paper.csv"], "paper values file not found"),
+    (["--notebooks", "no_such_notebook"], "notebook not found"),
+])
+def test_bad_arguments_exit_2_with_one_line_and_touch_nothing(published, tiny, argv, message, capsys):
+    root, _, _ = published
+    before = _snapshot(root)
+    code = cli.main(["reproduce", "--out", str(root), "--no-progress",
+                     *(argv if "--notebooks" in argv else ["--notebooks", str(tiny["a"]), *argv])])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert _snapshot(root) == before
+
+
+def test_a_read_only_output_folder_is_refused_before_running(tiny, tmp_path, capsys):
+    if os.geteuid() == 0:
+        locked = tmp_path / "file"
+        locked.write_text("not a folder")  # root can write anywhere: use a file as the parent instead
+        out = locked / "sub"
+    else:
+        out = tmp_path / "ro"
+        out.mkdir()
+        out.chmod(0o500)
+    assert cli.main(["reproduce", "--out", str(out), "--notebooks", str(tiny["a"]), "--no-progress"]) == 2
+    assert "cannot be written" in capsys.readouterr().err
+
+
+def test_a_second_run_of_the_same_tree_refuses_and_a_stale_lock_is_taken_over(published, tiny, capsys):
+    root, _, _ = published
+    before = _snapshot(root)
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        lock = root / "build" / runlock.LOCK_NAME
+        lock.write_text(json.dumps({"pid": holder.pid, "started": psutil.Process(holder.pid).create_time(),
+                                    "command": "pqlab reproduce"}))
+        code = cli.main(["reproduce", "--out", str(root), "--notebooks", str(tiny["a"]), "--no-progress"])
+        err = capsys.readouterr().err
+        assert code == 3 and f"pid {holder.pid}" in err and "--wait" in err
+        assert _snapshot(root) == before
+    finally:
+        holder.kill()
+        holder.wait()
+    # the holder is dead now: its lock is stale and taken over
+    with runlock.acquire(root / "build") as taken:
+        assert runlock.holder(taken)["pid"] == os.getpid()
+    assert not lock.exists()
+
+
+def test_two_concurrent_runs_never_mix(tiny, tmp_path):
+    """Two real processes on one tree, seeds 1 and 2: one publishes, the other refuses (exit 3)."""
+    argv = [sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(tmp_path), "--no-progress",
+            "--no-site", "--notebooks", str(tiny["a"]), str(tiny["b"]), "--seed"]
+    procs = [subprocess.Popen([*argv, str(seed)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for seed in (1, 2)]
+    codes = [p.wait(timeout=300) for p in procs]
+    outputs = [p.stdout.read() + p.stderr.read() for p in procs]
+    assert sorted(codes) == [0, 3], outputs
+    assert not any("without encryption" in text for text in outputs)  # kernels on IPC: no TCP warning
+    winner = 1 + codes.index(0)
+    records = report.load_records(tmp_path / "build" / "results")
+    assert {r.get("seed") for r in records if r.get("kind") != "figure"} == {winner}
+    assert (tmp_path / "figures" / "tiny_a.png").read_bytes() == b"png " + str(winner).encode()
+
+
+def test_a_failed_notebook_is_named_in_report_and_site_and_nothing_is_published(published, tiny, tmp_path_factory):
+    root, _, _ = published
+    before = _snapshot(root)
+    bad = _notebook(tmp_path_factory.mktemp("bad"), "b_second",
+                    "import pqlab.report\npqlab.report.record(results_dir, 'tiny_b', 'value', 2.0, '1')\n"
+                    "raise RuntimeError('made to fail')")
+    result = reproduce.run_all([bad], out_dir=root / "figures", build_dir=root / "build", progress=False,
+                               paper_values=PAPER)
+    assert not result.ok and not result.published
+    assert _snapshot(root / "figures") == {k[len("figures/"):]: v for k, v in before.items()
+                                           if k.startswith("figures/")}
+    md = (result.report_dir / "report.md").read_text()
+    assert "FAILED" in md and str(result.failures[0]) in md
+    assert "notebook b_second failed in cell 1: RuntimeError" in str(result.failures[0])
+    assert "| tiny_b | b_second | failed |" in md and "| tiny_a | a_first | kept from an earlier run |" in md
+    index = (result.report_dir / "site" / "index.html").read_text()
+    assert "pqlab-run-failed" in index and "b_second" in index
+    assert not (result.report_dir / "tiny_b.png").exists()  # the failed section's figure is not shown stale
+    assert (result.report_dir / "tiny_a.png").exists()  # the kept section's is
+
+
+def test_notebooks_option_updates_one_section_in_place(published, tiny, tmp_path):
+    root, _, _ = published
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(root, tree)
+    result = _run(tiny, tree, "b", seed=5)
+    assert result.ok and result.kept_sections == ("a_first",)
+    rows = result.report.set_index("artefact")
+    assert rows.loc["tiny_a", "seed"] == 1 and rows.loc["tiny_b", "seed"] == 5
+    assert "missing" not in set(result.report["verdict"])
+    assert (tree / "figures" / "tiny_a.png").read_bytes() == b"png 1"
+    assert (tree / "figures" / "tiny_b.png").read_bytes() == b"png 5"
+    assert result.cache_counts["computed"] == 1  # only the rerun section, with its new seed
+
+
+def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_identical(published, tiny, tmp_path):
+    root, _, _ = published
+    before = _snapshot(root)
+    runs_before = set((root / "build" / "runs").iterdir())
+    slow = _notebook(tmp_path, "a_first", "import time\nfor _ in range(600):\n    time.sleep(0.1)")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(root), "--no-progress", "--jobs", "2",
+         "--notebooks", str(slow), str(tiny["b"])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    me = psutil.Process(proc.pid)
+    kernels: set[int] = set()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not kernels:  # wait until a kernel runs
+        try:
+            kernels = {c.pid for c in me.children(recursive=True) if "ipykernel" in " ".join(c.cmdline())}
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.2)
+    assert kernels, proc.communicate()
+    descendants = {c.pid for c in me.children(recursive=True)}
+    os.killpg(proc.pid, signal.SIGINT)
+    started = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - started < 10
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "unchanged" in err
+    time.sleep(0.5)
+    alive = [p for p in descendants if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+    assert alive == []
+    assert _snapshot(root) == before
+    assert set((root / "build" / "runs").iterdir()) == runs_before  # the interrupted run's folder is gone
+
+
+def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch):
+    calls = []
+
+    @cache.artefact("tiny_c")
+    def compute(n, seeds=(1, 2)):
+        calls.append(n)
+        return pd.DataFrame({"n": [n] * len(seeds), "seed": list(seeds), "label": ["x"] * len(seeds)})
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    monkeypatch.setenv(cache.ENV_LOG, str(tmp_path / "log.jsonl"))
+    first = compute(3)
+    again = compute(n=3, seeds=[1, 2])  # same call, other spelling: same key
+    pd.testing.assert_frame_equal(first, again)
+    assert calls == [3]
+    compute(4)
+    assert calls == [3, 4]
+    monkeypatch.setenv(cache.ENV_FORCE, "1")
+    compute(3)
+    assert calls == [3, 4, 3]
+    assert cache.read_counts(tmp_path / "log.jsonl") == {"computed": 3, "reused": 1, "simulation": 0}
+
+    runs = []
+
+    @cache.memoize
+    def grid(a, b=2):
+        runs.append(a)
+        return {"x": [a, b]}
+
+    first = grid(1)
+    first["x"].append(99)  # a caller's change never leaks into the next caller's copy
+    assert grid(a=1, b=2) == {"x": [1, 2]} and runs == [1]
+
+
+def test_identical_simulations_in_one_process_run_once():
+    """Notebook 03's three artefacts share one grid of runs: the second artefact simulates nothing new."""
+    from pqlab.artefacts import aggregation as agg
+
+    def simulations():
+        return cache.counts().get("simulation", 0)
+
+    start = simulations()
+    fig7 = agg.globecom01_fig7(50, (1,))
+    first = simulations() - start
+    grid = len(agg.REF_RATES_BPS)  # one seed: one run per reference rate
+    assert first == grid + len(agg.BE_REFERENCE_PAYLOADS)
+    again = agg.globecom01_fig7(50, [1])  # the same grid again: only its A = 0 references run anew
+    assert simulations() - start - first == len(agg.BE_REFERENCE_PAYLOADS)
+    assert fig7.identical(again)
+
+
+def test_a_waiting_run_gets_the_lock_when_the_holder_ends(tmp_path):
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)"])
+    (tmp_path / runlock.LOCK_NAME).write_text(json.dumps(
+        {"pid": holder.pid, "started": psutil.Process(holder.pid).create_time()}))
+    with pytest.raises(runlock.RunLocked, match=f"pid {holder.pid}"):
+        with runlock.acquire(tmp_path, wait_s=0.5):
+            pass
+    started = time.monotonic()
+    with runlock.acquire(tmp_path, wait_s=60):
+        assert time.monotonic() - started < 30
+    holder.wait()
+
+
+def test_staging_keeps_current_sections_figures_and_drops_the_rerun_ones(tmp_path):
+    from pqlab import runfolder
+
+    out, build = tmp_path / "figures", tmp_path / "build"
+    out.mkdir()
+    for name in ("x.png", "y.png", "README.md", "report.md"):
+        (out / name).write_bytes(b"1")
+    report.record_figure(build / "results" / "a", "xa", [out / "x.png"])
+    report.record_figure(build / "results" / "b", "xb", [out / "y.png"])
+    for section in ("a", "b"):  # the merged file of the published run
+        report.record_figure(build / "results", f"x{section}", [out / ("x.png" if section == "a" else "y.png")])
+    run = runfolder.stage(out, build, ["b"], keep_others=False, up_to_date=["a"])
+    assert sorted(p.name for p in run.out.iterdir()) == ["README.md", "x.png"] and run.kept == ["a"]
+    (record,) = report.load_records(run.results / "a")
+    assert record["paths"] == [str(run.out / "x.png")]  # points into the run until it is published
