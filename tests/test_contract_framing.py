@@ -1,0 +1,100 @@
+"""Node contract rule 4, exactly: the line time of every framing over a range of sizes.
+
+``wire_bytes``: ``none`` -> size; ``atm-aal5`` -> ``53 * ceil((size + 8 + 8) / 48)``;
+``ethernet`` -> ``size + 38``; line time ``wire_bytes * 8 / line_rate``. The expected
+values are computed here from the contract's formula with integer arithmetic, never
+from pqlab's constants, and checked both in :mod:`pqlab.framing` and in the engine's
+departures. The sizes include every AAL5 cell boundary (``size + 16`` at and just past
+each multiple of 48) up to the largest packet the engine accepts.
+"""
+
+import numpy as np
+import pytest
+
+from pqlab import Node, Queue, simulate_arrivals
+from pqlab.framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
+
+MAX_SIZE = 65_535
+LINE_BPS = 2e6
+
+
+def contract_wire_bytes(size: int, framing: str) -> int:
+    """The contract's rule 4, in exact integers."""
+    if framing == "none":
+        return size
+    if framing == "atm-aal5":
+        return 53 * (-(-(size + 8 + 8) // 48))
+    if framing == "ethernet":
+        return size + 38
+    raise AssertionError(framing)
+
+
+def _sizes():
+    """1..300, every AAL5 cell boundary (size + 16 = 48 k and 48 k + 1), MTUs, the maximum."""
+    edges = [48 * k - 16 + d for k in range(1, (MAX_SIZE + 16) // 48 + 2) for d in (-1, 0, 1)]
+    picked = set(range(1, 301)) | {s for s in edges if 1 <= s <= MAX_SIZE} | {576, 1500, 4470, 9000, MAX_SIZE}
+    return np.array(sorted(picked), dtype=np.int64)
+
+
+SIZES = _sizes()
+
+
+def test_the_sizes_cover_every_aal5_cell_boundary():
+    cells = np.array([contract_wire_bytes(int(s), "atm-aal5") // 53 for s in SIZES])
+    # every cell count from 1 to the maximum appears, and each step of one cell happens between
+    # two consecutive sizes (the boundary itself is in the sample)
+    assert set(cells) == set(range(1, cells.max() + 1))
+    steps = np.flatnonzero(np.diff(cells))
+    assert np.all(SIZES[steps + 1] - SIZES[steps] == 1)
+    assert np.all((SIZES[steps] + 16) % 48 == 0)
+
+
+@pytest.mark.parametrize("framing", sorted(FRAMING_CODES))
+def test_wire_bytes_and_line_time_follow_the_contract_for_every_size(framing):
+    expected_wire = np.array([contract_wire_bytes(int(s), framing) for s in SIZES])
+    got_wire = np.array([wire_bytes(int(s), FRAMING_CODES[framing]) for s in SIZES])
+    np.testing.assert_array_equal(got_wire, expected_wire)
+    for rate in (LINE_BPS, 155.52e6):
+        np.testing.assert_allclose(line_time_s(SIZES, framing, rate), expected_wire * 8 / rate, rtol=1e-13, atol=0)
+        assert line_time_s(int(SIZES[5]), framing, rate) == pytest.approx(expected_wire[5] * 8 / rate, rel=1e-13)
+
+
+def test_known_wire_sizes():
+    assert [contract_wire_bytes(s, "atm-aal5") for s in (1, 32, 33, 80, 81, 128, 1500)] == [53, 53, 106, 106, 159, 159, 1696]
+    assert wire_bytes(128, FRAMING_CODES["atm-aal5"]) == 159
+    assert wire_bytes(128, FRAMING_CODES["ethernet"]) == 166
+    assert wire_bytes(128, FRAMING_CODES["none"]) == 128
+
+
+@pytest.mark.parametrize("framing", sorted(FRAMING_CODES))
+def test_engine_departures_use_the_contract_line_time(framing):
+    """Isolated packets: ring entry at arrival, departure one contract line time later."""
+    node = Node(line_rate_bps=LINE_BPS, framing=framing, ring_limit_particles=1000, particle_bytes=512,
+                queues=(Queue("wfq", 10, weight_bps=1e6),))
+    arrival = np.arange(SIZES.size, dtype=float)  # 1 s apart: longer than any line time at 2 Mbit/s
+    ds = simulate_arrivals(node, arrival, SIZES, np.zeros(SIZES.size, dtype=np.int64))
+    expected = np.array([contract_wire_bytes(int(s), framing) for s in SIZES]) * 8 / LINE_BPS
+    assert np.all(ds["drop"].values == 0)
+    np.testing.assert_array_equal(ds.ring_entry.values, arrival)
+    # 1 byte at 2 Mbit/s is 4 us: a tolerance of 1 ns tells every byte apart
+    np.testing.assert_allclose(ds.departure.values - arrival, expected, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("framing", sorted(FRAMING_CODES))
+def test_engine_sends_a_burst_back_to_back_at_the_contract_line_times(framing):
+    """A burst at time 0 into a large ring: departures are the running sums of the line times."""
+    sizes = SIZES[::7][:400]
+    node = Node(line_rate_bps=LINE_BPS, framing=framing, ring_limit_particles=1000, particle_bytes=MAX_SIZE,
+                queues=(Queue("wfq", 1000, weight_bps=1e6),))
+    ds = simulate_arrivals(node, np.zeros(sizes.size), sizes, np.zeros(sizes.size, dtype=np.int64))
+    wire = np.array([contract_wire_bytes(int(s), framing) for s in sizes])
+    np.testing.assert_allclose(ds.departure.values, np.cumsum(wire) * 8 / LINE_BPS, rtol=1e-12, atol=0)
+    np.testing.assert_array_equal(ds.ring_entry.values, np.zeros(sizes.size))
+
+
+def test_particles_follow_the_contract():
+    """Rule 3: ``max(1, ceil(size / particle_bytes))`` particles, at and around every multiple."""
+    for particle in (1, 2, 64, 512, 4096):
+        for size in sorted({1, 2, 3, particle - 1, particle, particle + 1, 2 * particle, 2 * particle + 1,
+                            10 * particle - 1, MAX_SIZE} - {0}):
+            assert particles_needed(size, particle) == max(1, -(-size // particle)), (size, particle)

@@ -1,0 +1,88 @@
+"""Node contract rule 1, exactly: the token bucket of a policed queue.
+
+A bucket of ``police_rate`` bit/s and depth ``police_burst`` bytes, full at time 0 and
+refilled continuously, never holds more than its depth; a packet of ``size`` bytes
+passes if the bucket holds at least ``size`` bytes (and takes them), else it is
+dropped with code 1. The engine accepts a bucket short by at most
+``POLICE_TOLERANCE_BYTES`` (float rounding of the refill), never by a byte.
+"""
+
+import numpy as np
+import pytest
+
+from pqlab import Node, Queue, simulate_arrivals
+from pqlab.engine import KEPT, POLICE_TOLERANCE_BYTES, POLICED
+
+
+def policed_node(rate_bps, burst_bytes, framing="none"):
+    """One policed WFQ queue; queue and ring large enough that only the policer drops."""
+    return Node(line_rate_bps=1e9, framing=framing, ring_limit_particles=100_000, particle_bytes=64,
+                queues=(Queue("wfq", 100_000, weight_bps=1e6, police_rate_bps=rate_bps,
+                              police_burst_bytes=burst_bytes),))
+
+
+def drops(node, arrival_s, size_bytes):
+    arrival_s = np.asarray(arrival_s, dtype=float)
+    size = np.broadcast_to(np.asarray(size_bytes), arrival_s.shape)
+    ds = simulate_arrivals(node, arrival_s, size, np.zeros(arrival_s.size, dtype=np.int64))
+    return ds["drop"].values
+
+
+@pytest.mark.parametrize(("burst_bytes", "size_bytes", "passed"), [(1280, 128, 10), (1500, 128, 11), (7500, 128, 58),
+                                                                  (128, 128, 1), (127, 128, 0), (3000, 1500, 2)])
+@pytest.mark.parametrize("idle_s", [0.0, 60.0, 1e6])
+def test_a_burst_passes_exactly_the_configured_depth_even_after_a_long_idle_period(burst_bytes, size_bytes, passed,
+                                                                                  idle_s):
+    """The bucket is full at time 0 and, however long the idle period, holds at most its depth."""
+    node = policed_node(64e3, burst_bytes)
+    n = passed + 20
+    # a first burst at time 0 empties the bucket; after idle_s a second burst of n packets arrives at one instant
+    d = drops(node, np.r_[np.zeros(n), np.full(n, idle_s + 1.0)], size_bytes)
+    expected = [KEPT] * passed + [POLICED] * (n - passed)
+    assert d[:n].tolist() == expected
+    assert d[n:].tolist() == expected
+
+
+def test_the_bucket_is_refilled_continuously_at_the_police_rate():
+    """8 bit/s = 1 byte/s: after a burst empties a 100-byte bucket, 100 bytes return in 100 s."""
+    node = policed_node(8.0, 100)
+    t = [0.0, 0.0, 50.0, 100.0, 150.0, 250.0, 250.0]
+    assert drops(node, t, 100).tolist() == [KEPT, POLICED, POLICED, KEPT, POLICED, KEPT, POLICED]
+    # 50-byte packets: 50 bytes return every 50 s
+    assert drops(node, [0.0, 0.0, 0.0, 50.0, 50.0, 99.0, 100.0], 50).tolist() == [
+        KEPT, KEPT, POLICED, KEPT, POLICED, POLICED, KEPT]
+
+
+@pytest.mark.parametrize("size_bytes", [1, 40, 128, 1500, 9000])
+def test_exactly_size_bytes_pass_one_byte_short_is_dropped(size_bytes):
+    """A bucket holding exactly ``size`` bytes passes the packet; holding ``size - 1`` it drops it."""
+    node = policed_node(8.0, size_bytes)  # 1 byte/s; the first packet empties the full bucket at time 0
+    s = float(size_bytes)
+    t = [0.0, s, s + (s - 1.0), 2 * s]
+    # at s: bucket refilled to exactly size -> pass; then size - 1 bytes held -> drop; one second later size -> pass
+    assert drops(node, t, size_bytes).tolist() == [KEPT, KEPT, POLICED, KEPT]
+    # a bucket one byte deeper than the packet passes it, one byte shallower never does
+    assert drops(policed_node(8.0, size_bytes + 1), [0.0], size_bytes).tolist() == [KEPT]
+    assert drops(policed_node(8.0, size_bytes), [0.0], size_bytes + 1).tolist() == [POLICED]
+
+
+@pytest.mark.parametrize("size_bytes", [40, 128, 1500])
+def test_the_token_test_tolerates_only_float_rounding(size_bytes):
+    """Short by ``POLICE_TOLERANCE_BYTES`` (rounding of the refill) passes; short by 1e-6 byte drops."""
+    node = policed_node(8.0, size_bytes)  # 1 byte/s: the bucket holds t bytes at time t after emptying at 0
+    s = float(size_bytes)
+    assert drops(node, [0.0, s - POLICE_TOLERANCE_BYTES], size_bytes).tolist() == [KEPT, KEPT]
+    assert drops(node, [0.0, s - 1e-6], size_bytes).tolist() == [KEPT, POLICED]
+
+
+@pytest.mark.parametrize(("rate_bps", "size_bytes", "framing"), [(300e3, 128, "atm-aal5"), (1e6, 1500, "ethernet"),
+                                                                 (64e3, 200, "none")])
+def test_a_stream_at_exactly_the_police_rate_is_never_policed_and_at_twice_it_every_other_packet(
+        rate_bps, size_bytes, framing):
+    """A one-packet bucket: constant rate at the police rate passes all; at twice the rate, half (alternately)."""
+    n = 2_000  # seconds of traffic; the absolute 1e-9 byte tolerance does not cover minutes at Mbit/s rates
+    gap = size_bytes * 8.0 / rate_bps
+    node = policed_node(rate_bps, size_bytes, framing)
+    assert np.all(drops(node, np.arange(n) * gap, size_bytes) == KEPT)
+    d = drops(node, np.arange(n) * (gap / 2), size_bytes)
+    np.testing.assert_array_equal(d, np.tile([KEPT, POLICED], n // 2))
