@@ -38,9 +38,20 @@ from .model import Node
 KEPT, POLICED, QUEUE_FULL = 0, 1, 2
 DROP_MEANINGS = "0 kept, 1 policed, 2 queue full"
 
-#: Tolerance, bytes, on the token-bucket test so that a stream at exactly the
-#: policed rate is not dropped by float rounding of the refill.
-POLICE_TOLERANCE_BYTES = 1e-9
+#: Relative tolerance of the token-bucket test (rule 1). The bucket is kept as an
+#: anchor (time, tokens) plus the bytes taken since, so its value is computed with
+#: one rounding however long the run: the only error left is that of
+#: ``(now - anchor) * rate``, a few units in the last place of ``now * rate``. A
+#: packet conforms if it would conform in exact arithmetic on arrival times
+#: perturbed by at most ``POLICE_RELATIVE_TOLERANCE * now`` (0.9 ns at 1000 s,
+#: far below one bit time): a stream at exactly the policed rate is never
+#: policed, however long it runs.
+POLICE_RELATIVE_TOLERANCE = 2.0**-50
+
+#: The policer's anchor is moved forward (one rounding) once this many bytes were
+#: taken since it was set without the bucket filling up, so the byte count stays
+#: exact (an integer far below 2**53) and the refill product small.
+POLICE_REANCHOR_BYTES = 2.0**40
 
 #: Largest packet the engine accepts, bytes (an IPv4 jumbogram bound).
 MAX_SIZE_BYTES = 65_535
@@ -88,6 +99,7 @@ def _node_kernel(
     f_last,
     tokens,
     police_t,
+    police_used,
     ring_pid,
     ring_particles,
     ring_dep,
@@ -140,20 +152,26 @@ def _node_kernel(
             now = arrival_s[i]
             j = queue[i]
             size = size_bytes[i]
-            # Rule 1: policer.
-            if police_rate_Bps[j] > 0.0:
-                t = tokens[j] + (now - police_t[j]) * police_rate_Bps[j]
-                if t > police_burst_bytes[j]:
-                    t = police_burst_bytes[j]
-                tokens[j] = t
-                police_t[j] = now
-                if t + POLICE_TOLERANCE_BYTES < size:
+            # Rule 1: policer. Tokens now = tokens at the anchor + refill since it - bytes taken
+            # since it (an exact integer sum), capped at the burst: one rounding, no drift.
+            rate = police_rate_Bps[j]
+            if rate > 0.0:
+                burst = police_burst_bytes[j]
+                t = tokens[j] + (now - police_t[j]) * rate - police_used[j]
+                if t >= burst or police_used[j] >= POLICE_REANCHOR_BYTES:
+                    if t > burst:
+                        t = burst
+                    tokens[j] = t  # new anchor: the bucket is full (exact) or re-anchored
+                    police_t[j] = now
+                    police_used[j] = 0.0
+                tolerance = POLICE_RELATIVE_TOLERANCE * (abs(now) * rate + burst + police_used[j])
+                if t + tolerance < size:
                     drop[i] = POLICED
                     ring_entry_s[i] = np.nan
                     departure_s[i] = np.nan
                     i += 1
                     continue
-                tokens[j] = t - size
+                police_used[j] += size
             # Rule 2: admission.
             if q_len[j] >= limit_packets[j]:
                 drop[i] = QUEUE_FULL
@@ -448,7 +466,8 @@ class NodeState:
         self.q_len = np.zeros(n_q, dtype=np.int64)
         self.f_last = np.zeros(n_q, dtype=np.int64)
         self.tokens = burst.copy()
-        self.police_t = np.zeros(n_q, dtype=np.float64)
+        self.police_t = np.zeros(n_q, dtype=np.float64)  # policer anchor time, s
+        self.police_used = np.zeros(n_q, dtype=np.float64)  # bytes taken since the anchor (integer valued)
         ring = node.ring_limit_particles
         self.ring_pid = np.empty(ring, dtype=np.int64)
         self.ring_particles = np.empty(ring, dtype=np.int64)
@@ -505,7 +524,7 @@ class NodeState:
         n_carry = _node_kernel(
             arrival, size, queue, *self._params, *self._scalars,
             self.q_offset, self.q_pid, self.q_size, self.q_tag, self.q_head, self.q_len,
-            self.f_last, self.tokens, self.police_t,
+            self.f_last, self.tokens, self.police_t, self.police_used,
             self.ring_pid, self.ring_particles, self.ring_dep, self.state_i, self.state_f,
             np.int64(self.next_id), float(horizon_s),
             ring_entry, departure, drop, *carry,
