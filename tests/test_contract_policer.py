@@ -20,6 +20,10 @@ from pqlab import Node, Queue, simulate_arrivals
 from pqlab.engine import KEPT, POLICE_RELATIVE_TOLERANCE, POLICED
 
 
+#: The relative tolerance docs/model.md states (2**-50).
+DOCUMENTED_RELATIVE_TOLERANCE = 2.0**-50
+
+
 def policed_node(rate_bps, burst_bytes, framing="none"):
     """One policed WFQ queue; queue and ring large enough that only the policer drops."""
     return Node(line_rate_bps=1e9, framing=framing, ring_limit_particles=100_000, particle_bytes=64,
@@ -89,7 +93,8 @@ def test_the_tolerance_is_the_documented_relative_one(size_bytes):
     passes, 3.5 of it drops (so the documented constant, not a factor of 2 off, is in force)."""
     node = policed_node(8.0, size_bytes)
     s = float(size_bytes)
-    unit = POLICE_RELATIVE_TOLERANCE * s
+    assert POLICE_RELATIVE_TOLERANCE == DOCUMENTED_RELATIVE_TOLERANCE
+    unit = DOCUMENTED_RELATIVE_TOLERANCE * s  # the literal of docs/model.md, not the engine's constant
     assert drops(node, [0.0, s - 2.5 * unit], size_bytes).tolist() == [KEPT, KEPT]
     assert drops(node, [0.0, s - 3.5 * unit], size_bytes).tolist() == [KEPT, POLICED]
 
