@@ -29,6 +29,19 @@ If a quantity is recorded more than once, the last record wins.
 
 A paper value of 0 gives a relative difference of 0 % if ours is exactly 0, else an
 undefined one (NaN), which never counts as within 10 %.
+
+Models and kinds
+----------------
+Every record names the model it was computed under (:data:`MODELS`): ``papers_node``,
+the node the papers describe (every artefact), or ``testbed``, the calibrated model of
+the whole measured test bed (:mod:`pqlab.testbed`; the measured numeric results only,
+each marked ``calibration`` or ``held_out`` in ``role``). The papers' node model is
+joined outer with the papers' values as above; another model's rows are its records
+joined with the paper rows they name. ``kind`` comes from ``data/paper_values.csv``:
+``setup`` (a parameter of the test echoed back), ``result`` (a measured result),
+``analysis`` (the papers' own analytic numbers), ``derived`` (a repeat in other units).
+:func:`model_summary` counts verdicts per model and kind and :func:`summary_text`
+opens the report with the counts of measured results per model.
 """
 
 from __future__ import annotations
@@ -52,10 +65,15 @@ PAPER_COLUMNS = ("artefact", "quantity", "value", "unit", "source", "statement")
 TOLERANCE_PERCENT = 10.0
 #: Verdicts, in the order reports list them.
 VERDICTS = ("reproduced", "shape only", "differs", "missing", "pqlab only")
+#: The models a result can be computed under: the papers' node (every artefact) and the
+#: calibrated test-bed model (:mod:`pqlab.testbed`), in report order.
+MODELS = ("papers_node", "testbed")
+#: Roles of a test-bed result in the calibration protocol.
+ROLES = ("calibration", "held_out")
 #: Columns of the report DataFrame (and ``report.csv``), in order.
 REPORT_COLUMNS = (
-    "artefact", "quantity", "source", "paper value", "ours", "unit", "difference",
-    "difference %", "verdict", "explanation", "statement", "shape_ok", "seed",
+    "artefact", "quantity", "model", "kind", "source", "paper value", "ours", "unit", "difference",
+    "difference %", "verdict", "explanation", "statement", "shape_ok", "seed", "role",
 )
 #: Explanation of a paper claim no notebook recorded.
 NOT_REPRODUCED = "not reproduced yet: no notebook recorded this quantity"
@@ -66,7 +84,8 @@ _KEY = ["artefact", "quantity"]
 # --------------------------------------------------------------------------- recording
 
 
-def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=None, seed=None) -> dict:
+def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=None, seed=None,
+           model="papers_node", role=None) -> dict:
     """Record one reproduced number (or shape claim) of a paper artefact.
 
     Parameters
@@ -89,6 +108,11 @@ def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=No
         Whether the paper's qualitative or shape claim holds in our results.
     seed : int, optional
         The random seed the number was computed with.
+    model : {"papers_node", "testbed"}
+        The model the number was computed under (:data:`MODELS`).
+    role : {"calibration", "held_out"}, optional
+        For a test-bed result: whether it was in the calibration set or is a held-out
+        prediction (:data:`ROLES`).
 
     Returns
     -------
@@ -109,6 +133,8 @@ def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=No
         "note": " ".join(_check_text("note", note).split()),
         "shape_ok": _check_optional_bool("shape_ok", shape_ok),
         "seed": _check_optional_int("seed", seed),
+        "model": _check_choice("model", model, MODELS),
+        "role": None if role is None else _check_choice("role", role, ROLES),
     }
     return _append(results_dir, entry)
 
@@ -169,6 +195,12 @@ def _check_name(name: str, value) -> str:
     if not _check_text(name, value).strip():
         raise ValueError(f"{name} must be a non-empty string, got {value!r}")
     return value.strip()
+
+
+def _check_choice(name: str, value, choices) -> str:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value
 
 
 def _check_value(value):
@@ -276,13 +308,18 @@ def load_records(results_dir) -> list[dict]:
 
 
 def _results_frame(records: list[dict]) -> pd.DataFrame:
-    """The last result per (artefact, quantity), in first-recorded order."""
-    columns = [*_KEY, "value", "unit", "note", "shape_ok", "seed"]
+    """The last result per (artefact, quantity, model), in first-recorded order.
+
+    A record without ``model`` (written before models existed) is a papers' node result.
+    """
+    key = [*_KEY, "model"]
+    columns = [*key, "value", "unit", "note", "shape_ok", "seed", "role"]
     rows = [{c: r.get(c) for c in columns} for r in records if r.get("kind", "result") == "result"]
     frame = pd.DataFrame(rows, columns=columns)
-    order = frame.drop_duplicates(_KEY, keep="first")[_KEY]
-    last = frame.drop_duplicates(_KEY, keep="last")
-    return order.merge(last, on=_KEY, how="left")
+    frame["model"] = frame["model"].fillna(MODELS[0])
+    order = frame.drop_duplicates(key, keep="first")[key]
+    last = frame.drop_duplicates(key, keep="last")
+    return order.merge(last, on=key, how="left")
 
 
 def _figures(records: list[dict]) -> dict[str, list[str]]:
@@ -299,31 +336,53 @@ def _figures(records: list[dict]) -> dict[str, list[str]]:
 
 
 def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
-    """Outer-join paper values and results and give each row its verdict.
+    """Join paper values and results per model and give each row its verdict.
 
     Parameters
     ----------
     paper_values : pandas.DataFrame
-        As returned by :func:`load_paper_values`.
+        As returned by :func:`load_paper_values` (a ``kind`` column is used if present).
     results : pandas.DataFrame
-        Columns ``artefact, quantity, value, unit, note, shape_ok, seed``, one row per key.
+        Columns ``artefact, quantity, value, unit, note, shape_ok, seed`` (and optionally
+        ``model``, default ``papers_node``, and ``role``), one row per key and model.
 
     Returns
     -------
     pandas.DataFrame
         Columns :data:`REPORT_COLUMNS`, sorted by artefact; within one, paper rows in
-        file order, then results with no paper row in recorded order.
+        file order, then results with no paper row in recorded order; the papers' node
+        model's row before the test bed's. Papers' node rows: the outer join (every paper
+        claim); other models' rows: their results only.
 
     Raises
     ------
     ValueError
         If a quantity's recorded unit differs from the paper's.
     """
-    paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"})
+    results = results.copy()
+    if "model" not in results.columns:
+        results["model"] = MODELS[0]
+    results["model"] = results["model"].fillna(MODELS[0])
+    if "role" not in results.columns:
+        results["role"] = None
+    unknown = sorted(set(results["model"]) - set(MODELS))
+    if unknown:
+        raise ValueError(f"model must be one of {', '.join(map(repr, MODELS))}, got {unknown}")
+    kind = paper_values["kind"].map(_cell_text) if "kind" in paper_values.columns else ""
+    paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"}).assign(kind=kind)
+    paper = paper.assign(_paper=range(len(paper)))
     ours = results.rename(columns={"value": "ours", "unit": "our unit", "note": "explanation"})
-    rows = paper.assign(_paper=range(len(paper))).merge(
-        ours.assign(_ours=range(len(ours))), on=_KEY, how="outer"
-    )
+    ours = ours.assign(_ours=range(len(ours)))
+    parts = []
+    for rank, model in enumerate(MODELS):
+        mine = ours[ours["model"] == model]
+        if model != MODELS[0] and mine.empty:
+            continue
+        how = "outer" if model == MODELS[0] else "right"
+        part = paper.merge(mine, on=_KEY, how=how)
+        part["model"], part["_model"] = model, rank
+        parts.append(part)
+    rows = pd.concat(parts, ignore_index=True)
     _check_units(rows)
     has_paper, has_ours = rows["_paper"].notna(), rows["_ours"].notna()
     rows["unit"] = rows["unit"].where(has_paper, rows["our unit"]).fillna("")
@@ -337,10 +396,10 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     ]
     rows["explanation"] = rows["explanation"].where(has_ours, NOT_REPRODUCED).fillna("")
     rows["seed"] = pd.to_numeric(rows["seed"]).astype("Int64")
-    for column in ("source", "statement"):
-        rows[column] = rows[column].fillna("")
+    for column in ("source", "statement", "kind", "role"):
+        rows[column] = rows[column].map(_cell_text)
     rows["_rank"] = rows["_paper"].fillna(len(paper) + rows["_ours"])
-    rows = rows.sort_values(["artefact", "_rank"], kind="mergesort")
+    rows = rows.sort_values(["artefact", "_rank", "_model"], kind="mergesort")
     return rows[list(REPORT_COLUMNS)].reset_index(drop=True)
 
 
@@ -431,12 +490,96 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     return table
 
 
-def verdict_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Count verdicts per artefact, with a ``total`` row; columns in :data:`VERDICTS` order."""
+def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame:
+    """Count verdicts per artefact of one model's rows (default the papers' node), with a ``total`` row.
+
+    Columns in :data:`VERDICTS` order.
+    """
+    if "model" in table.columns:
+        table = table[table["model"] == model]
     counts = pd.crosstab(table["artefact"], table["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
     counts.loc["total"] = counts.sum()
     counts.columns.name = None
     return counts.astype(int)
+
+
+def model_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Count verdicts per model and kind (``setup``, ``result``, ...; ``none`` for rows with no paper row).
+
+    Index ``(model, kind)`` in :data:`MODELS` order; columns in :data:`VERDICTS` order.
+    """
+    kinds = table["kind"].where(table["kind"] != "", "none")
+    counts = pd.crosstab([table["model"], kinds], table["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    order = {m: i for i, m in enumerate(MODELS)}
+    counts = counts.sort_index(key=lambda index: index.map(order) if index.name == "model" else index)
+    counts.columns.name = None
+    return counts.astype(int)
+
+
+def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Per model and role: the papers' numeric measured results (``kind == "result"`` with a number) within 10 %.
+
+    A papers' node row takes the role its quantity has in the test-bed rows (if any), so both
+    models are counted over the same calibration and held-out sets. Columns ``model, role``
+    (``calibration``, ``held_out``, ``all``), ``within``, ``total``.
+    """
+    numeric = table[(table["kind"] == "result") & table["paper value"].notna()]
+    roles = {(a, q): r for a, q, r in zip(numeric["artefact"], numeric["quantity"], numeric["role"]) if r}
+    out = []
+    for model in MODELS:
+        mine = numeric[numeric["model"] == model]
+        if mine.empty:
+            continue
+        role = [roles.get((a, q), "") for a, q in zip(mine["artefact"], mine["quantity"])]
+        within = (mine["verdict"] == "reproduced").to_numpy()
+        for name in (*ROLES, "all"):
+            sel = [name == "all" or r == name for r in role]
+            out.append({"model": model, "role": name, "within": int(within[sel].sum()), "total": int(sum(sel))})
+    return pd.DataFrame(out, columns=["model", "role", "within", "total"])
+
+
+#: How many of a model's largest misses the opening summary names.
+SUMMARY_MISSES = 3
+#: Words for the models in prose.
+MODEL_TITLES = {"papers_node": "the papers' node model", "testbed": "the calibrated test-bed model"}
+
+
+def summary_text(table: pd.DataFrame) -> str:
+    """The report's opening paragraph, computed from ``table``: measured results reproduced per model.
+
+    Counts the papers' numeric measured results within 10 % under each model (calibration
+    and held-out apart for the test bed), and names the test bed's largest remaining misses
+    with the explanation recorded for each (its computed reason).
+    """
+    counts = measured_counts(table)
+    if counts.empty:
+        return "No numeric measured result of the papers was recorded."
+    parts = []
+    for model in MODELS:
+        mine = counts[counts["model"] == model].set_index("role")
+        if mine.empty:
+            continue
+        text = (f"Under {MODEL_TITLES[model]}, {mine.loc['all', 'within']} of {mine.loc['all', 'total']} "
+                f"of the papers' numeric measured results are within {TOLERANCE_PERCENT:g} %")
+        if model != MODELS[0]:
+            text += (f" ({mine.loc['calibration', 'within']} of {mine.loc['calibration', 'total']} in the "
+                     f"calibration set, {mine.loc['held_out', 'within']} of {mine.loc['held_out', 'total']} "
+                     "held out)")
+        parts.append(text + ".")
+    if not (counts["model"] == "testbed").any():
+        parts.append("The test-bed model was not run.")
+        return " ".join(parts)
+    rows = table[(table["model"] == "testbed") & (table["kind"] == "result") & table["paper value"].notna()
+                 & (table["verdict"] != "reproduced")]
+    rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
+    misses = [
+        f"{r['artefact']}/{r['quantity']} (paper {_number(r['paper value'])}, test bed {_number(r['ours'])} "
+        f"{r['unit']}, {_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
+        for r in rows.head(SUMMARY_MISSES).to_dict("records")
+    ]
+    if misses:
+        parts.append("The largest remaining misses of the test-bed model: " + "; ".join(misses) + ".")
+    return " ".join(parts)
 
 
 def _link(path: str, out: Path) -> str:
@@ -445,10 +588,11 @@ def _link(path: str, out: Path) -> str:
 
 def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """The report as text cells: the one formatting used by Markdown and HTML."""
-    header = ["artefact", "claim", "source", "paper", "ours", "unit", "difference", "verdict",
+    header = ["artefact", "claim", "model", "kind", "source", "paper", "ours", "unit", "difference", "verdict",
               "explanation", "statement"]
     rows = [
-        [r["artefact"], r["quantity"], r["source"], _number(r["paper value"]), _ours_text(r["ours"], r["shape_ok"]),
+        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _number(r["paper value"]),
+         _ours_text(r["ours"], r["shape_ok"]),
          r["unit"], _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
          r["statement"]]
         for r in table.to_dict("records")
@@ -500,7 +644,11 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     """
     header, rows = _display_rows(table)
     summary = verdict_summary(table)
-    lines = [f"# {_title()}", "", _rules_text(lambda v: f"*{v}*"), "", "## Verdicts", ""]
+    by_model = model_summary(table)
+    lines = [f"# {_title()}", "", summary_text(table), "", _rules_text(lambda v: f"*{v}*"), "",
+             "## Verdicts per model and kind", ""]
+    lines += _md_table(["model", "kind", *by_model.columns], [[*i, *map(str, v)] for i, v in by_model.iterrows()])
+    lines += ["", f"## Verdicts per artefact ({MODEL_TITLES[MODELS[0]]})", ""]
     lines += _md_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()])
     lines += ["", "## Claims", ""]
     lines += _md_table(header, rows)
@@ -535,9 +683,13 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     """The report as a standalone HTML page, same content as :func:`to_markdown`."""
     header, rows = _display_rows(table)
     summary = verdict_summary(table)
+    by_model = model_summary(table)
     verdict_at = header.index("verdict")
-    body = [f"<h1>{_esc(_title())}</h1>", f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
-            "<h2>Verdicts</h2>",
+    body = [f"<h1>{_esc(_title())}</h1>", f"<p>{_esc(summary_text(table))}</p>",
+            f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
+            "<h2>Verdicts per model and kind</h2>",
+            _html_table(["model", "kind", *by_model.columns], [[*i, *map(str, v)] for i, v in by_model.iterrows()]),
+            f"<h2>Verdicts per artefact ({_esc(MODEL_TITLES[MODELS[0]])})</h2>",
             _html_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()]),
             "<h2>Claims</h2>", _html_table(header, rows, class_column=verdict_at), "<h2>Figures</h2>"]
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]

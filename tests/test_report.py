@@ -57,7 +57,8 @@ def test_record_appends_json_lines_with_the_version(results_dir):
     first = json.loads(lines[0])
     assert first == {
         "kind": "result", "artefact": "x_fig1", "quantity": "mean", "value": 10.9, "unit": "ms",
-        "note": "path model 1.9 ms", "shape_ok": None, "seed": 3, "pqlab_version": pqlab.__version__,
+        "note": "path model 1.9 ms", "shape_ok": None, "seed": 3, "model": "papers_node", "role": None,
+        "pqlab_version": pqlab.__version__,
     }
     assert json.loads(lines[-1])["kind"] == "figure"
 
@@ -118,14 +119,16 @@ def test_markdown_rows_are_exact(table, tmp_path):
     md = (tmp_path / "figures" / "report.md").read_text()
     assert f"# pqlab {pqlab.__version__}: the papers' values and ours" in md
     for row in [
-        "| artefact | claim | source | paper | ours | unit | difference | verdict | explanation | statement |",
-        "| x_fig1 | mean | X Fig. 1 | 10 | 10.9 | ms | +0.9 (+9.0 %) | reproduced | path model 1.9 ms "
-        "| the mean is 10 ms |",
-        "| x_fig1 | max | X Fig. 1 | 20 | 30 (shape holds) | ms | +10 (+50.0 %) | shape only |  "
+        "| artefact | claim | model | kind | source | paper | ours | unit | difference | verdict | explanation "
+        "| statement |",
+        "| x_fig1 | mean | papers_node |  | X Fig. 1 | 10 | 10.9 | ms | +0.9 (+9.0 %) | reproduced "
+        "| path model 1.9 ms | the mean is 10 ms |",
+        "| x_fig1 | max | papers_node |  | X Fig. 1 | 20 | 30 (shape holds) | ms | +10 (+50.0 %) | shape only |  "
         "| the max is <20> ms |",
-        "| x_fig1 | gone | X Fig. 1 | 1 |  | ms |  | missing | " + report.NOT_REPRODUCED + " | nobody computed this |",
-        "| x_tab2 | grows | X Tab. 2 |  | shape holds |  |  | reproduced |  | delay grows \\| linearly |",
-        "| y_extra | rate |  |  | 3 | s |  | pqlab only | ours only |  |",
+        "| x_fig1 | gone | papers_node |  | X Fig. 1 | 1 |  | ms |  | missing | " + report.NOT_REPRODUCED
+        + " | nobody computed this |",
+        "| x_tab2 | grows | papers_node |  | X Tab. 2 |  | shape holds |  |  | reproduced |  | delay grows \\| linearly |",
+        "| y_extra | rate | papers_node |  |  |  | 3 | s |  | pqlab only | ours only |  |",
         "| total | 3 | 1 | 2 | 2 | 1 |",
         "- **x_fig1**: [x_fig1.png](<x_fig1.png>)",
     ]:
@@ -174,3 +177,86 @@ def test_bad_inputs_raise_clear_errors(paper_csv, results_dir, tmp_path):
     (results_dir / "results.jsonl").write_text("{not json\n")
     with pytest.raises(ValueError, match="results.jsonl:1: not a JSON line"):
         report.build_report(results_dir, tmp_path, paper_csv)
+
+
+# --------------------------------------------------------------------------- two models, kinds
+
+KIND_CSV = """artefact,quantity,value,unit,source,statement,kind
+t_tab,rate,300,kbit/s,T,the EF rate,setup
+t_tab,w1,10,ms,T,W_m k=1,result
+t_tab,w2,16,ms,T,W_m k=2,result
+t_tab,owd,18,ms,T,mean OWD,result
+t_tab,bound,9,ms,T,the bound,analysis
+t_tab,trend,,,T,delay grows,result
+"""
+
+
+@pytest.fixture
+def two_models(tmp_path):
+    paper = tmp_path / "kind.csv"
+    paper.write_text(KIND_CSV)
+    res = tmp_path / "res"
+    report.record(res, "t_tab", "rate", 300.0, "kbit/s")
+    report.record(res, "t_tab", "w1", 9.5, "ms")
+    report.record(res, "t_tab", "w2", 10.0, "ms")
+    report.record(res, "t_tab", "owd", 5.0, "ms")
+    report.record(res, "t_tab", "bound", 9.0, "ms")
+    report.record(res, "t_tab", "trend", None, "", shape_ok=True)
+    report.record(res, "t_tab", "w1", 10.2, "ms", model="testbed", role="calibration", note="1 hop")
+    report.record(res, "t_tab", "w2", 12.0, "ms", model="testbed", role="calibration", note="needs 1.4 hops")
+    report.record(res, "t_tab", "owd", 15.0, "ms", model="testbed", role="held_out", note="OS tick 10 ms")
+    report.record(res, "t_tab", "extra", 1.0, "ms", model="testbed", note="test bed only")
+    return report.build_report(res, tmp_path / "out", paper), tmp_path / "out"
+
+
+def test_each_model_gets_its_own_rows_with_the_paper_kind(two_models):
+    table, _ = two_models
+    rows = {(r["quantity"], r["model"]): r for r in table.to_dict("records")}
+    assert len(table) == 6 + 4  # the papers' node: every paper row; the test bed: its records only
+    assert rows[("w2", "testbed")]["verdict"] == "differs" and rows[("w2", "testbed")]["role"] == "calibration"
+    assert rows[("w1", "testbed")]["verdict"] == "reproduced" and rows[("w1", "papers_node")]["verdict"] == "reproduced"
+    assert rows[("owd", "testbed")]["kind"] == "result" and rows[("rate", "papers_node")]["kind"] == "setup"
+    assert rows[("extra", "testbed")]["verdict"] == "pqlab only" and rows[("extra", "testbed")]["kind"] == ""
+    assert ("rate", "testbed") not in rows
+    # within an artefact: paper order, the papers' node row before the test bed's
+    assert list(zip(table["quantity"], table["model"]))[:3] == [
+        ("rate", "papers_node"), ("w1", "papers_node"), ("w1", "testbed")]
+
+
+def test_counts_per_model_and_kind_and_of_measured_results(two_models):
+    table, _ = two_models
+    by_model = report.model_summary(table)
+    assert by_model.loc[("papers_node", "result")].tolist() == [2, 0, 2, 0, 0]  # w1, trend; w2, owd
+    assert by_model.loc[("papers_node", "setup"), "reproduced"] == 1
+    assert by_model.loc[("testbed", "result")].tolist() == [1, 0, 2, 0, 0]
+    assert by_model.loc[("testbed", "none"), "pqlab only"] == 1
+    counts = report.measured_counts(table).set_index(["model", "role"])
+    # numeric measured results only (w1, w2, owd): not the setup, the analysis or the qualitative row
+    assert counts.loc[("papers_node", "all")].tolist() == [1, 3]
+    assert counts.loc[("papers_node", "calibration")].tolist() == [1, 2]  # roles taken from the test bed's rows
+    assert counts.loc[("testbed", "calibration")].tolist() == [1, 2]
+    assert counts.loc[("testbed", "held_out")].tolist() == [0, 1]
+    assert report.verdict_summary(table).loc["total"].sum() == 6  # the per-artefact table: the papers' node
+
+
+def test_the_report_opens_with_the_computed_summary(two_models):
+    table, out = two_models
+    text = report.summary_text(table)
+    assert text.startswith("Under the papers' node model, 1 of 3 of the papers' numeric measured results are "
+                           "within 10 %. Under the calibrated test-bed model, 1 of 3 ")
+    assert "(1 of 2 in the calibration set, 0 of 1 held out)" in text
+    # the largest misses first, each with its recorded reason
+    assert text.index("t_tab/w2 (paper 16, test bed 12 ms, -4 (-25.0 %)): needs 1.4 hops") < text.index(
+        "t_tab/owd (paper 18, test bed 15 ms, -3 (-16.7 %)): OS tick 10 ms")
+    md = (out / "report.md").read_text()
+    assert md.splitlines()[2] == text
+    assert "| testbed | result | 1 | 0 | 2 | 0 | 0 |" in md
+    csv = pd.read_csv(out / "report.csv", keep_default_na=False)
+    assert {"model", "kind", "role"} <= set(csv.columns) and set(csv["model"]) == {"papers_node", "testbed"}
+
+
+def test_record_rejects_an_unknown_model_or_role(tmp_path):
+    with pytest.raises(ValueError, match="model must be one of 'papers_node', 'testbed'"):
+        report.record(tmp_path, "a", "q", 1.0, "ms", model="lab")
+    with pytest.raises(ValueError, match="role must be one of 'calibration', 'held_out'"):
+        report.record(tmp_path, "a", "q", 1.0, "ms", model="testbed", role="train")

@@ -36,7 +36,7 @@ MTU_PAYLOAD_BYTES = MTU_BYTES - UDP_IP_HEADER_BYTES
 #: Reference stream rates of GLOBECOM'01 Tables II-III, bit/s of frames (A = 5/6, 2/3, 1/3, 0).
 REF_RATES_BPS = (50e3, 100e3, 200e3, 300e3)
 #: Keys of a claim record, in order.
-CLAIM_KEYS = ("quantity", "value", "unit", "note", "shape_ok", "seed", "artefact")
+CLAIM_KEYS = ("quantity", "value", "unit", "note", "shape_ok", "seed", "artefact", "model", "role")
 
 
 # --------------------------------------------------------------------------- arguments
@@ -151,8 +151,13 @@ def paper_value(artefact: str, quantity: str, paper_values: pd.DataFrame | None 
 # --------------------------------------------------------------------------- claims
 
 
-def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=None, seed=None) -> dict:
-    """One claim record (see the module docstring); a non-finite ``value`` becomes None."""
+def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=None, seed=None,
+          model: str = "papers_node", role=None) -> dict:
+    """One claim record (see the module docstring); a non-finite ``value`` becomes None.
+
+    ``model`` and ``role`` are those of :func:`pqlab.report.record` (the test-bed model's
+    records name it and their role in the calibration protocol).
+    """
     value = None if value is None or not math.isfinite(float(value)) else float(value)
     return {
         "quantity": quantity,
@@ -162,6 +167,8 @@ def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=No
         "shape_ok": None if shape_ok is None else bool(shape_ok),
         "seed": None if seed is None else int(seed),
         "artefact": artefact,
+        "model": model,
+        "role": role,
     }
 
 
@@ -199,7 +206,8 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
     for c in claims:
         own = c["seed"]
         report.record(results_dir, c["artefact"], c["quantity"], c["value"], c["unit"], note=c["note"],
-                      shape_ok=c["shape_ok"], seed=seed if own is None else own)
+                      shape_ok=c["shape_ok"], seed=seed if own is None else own,
+                      model=c.get("model", report.MODELS[0]), role=c.get("role"))
         if show:
             print(paper_vs_ours(c))
 
