@@ -40,7 +40,7 @@ import numpy as np
 ENV_DIR, ENV_FORCE, ENV_LOG = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE", "PQLAB_CACHE_LOG"
 #: Modules whose source is part of every key: the simulation and measurement code.
 CODE_MODULES = ("engine", "traffic", "model", "framing", "scenario", "scenarios", "experiments", "metrics",
-                "path", "tandem", "streaming", "bounds", "_validate")
+                "path", "tandem", "streaming", "bounds", "_validate", "testbed", "testbed_eval")
 #: CF convention version written into every file.
 CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.

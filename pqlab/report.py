@@ -538,6 +538,9 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
 
+#: Quantity of the test-bed record that names the results no single model tried reproduces
+#: together (:mod:`pqlab.artefacts.claims.testbed_model`); the opening summary quotes it.
+INCONSISTENCY_QUANTITY = "mutually_inconsistent"
 #: How many of a model's largest misses the opening summary names.
 SUMMARY_MISSES = 3
 #: Words for the models in prose.
@@ -579,6 +582,8 @@ def summary_text(table: pd.DataFrame) -> str:
     ]
     if misses:
         parts.append("The largest remaining misses of the test-bed model: " + "; ".join(misses) + ".")
+    inconsistent = table[(table["model"] == "testbed") & (table["quantity"] == INCONSISTENCY_QUANTITY)]
+    parts += [f"Across the models tried: {text}." for text in inconsistent["explanation"] if text]
     return " ".join(parts)
 
 

@@ -71,7 +71,7 @@ def test_reproduce_list_prints_one_line_per_artefact(capsys):
     assert cli.main(["reproduce", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == list(registry.ids())
-    assert "09_tftant_be_streams_and_aggregation" in lines[-1]
+    assert "09_tftant_be_streams_and_aggregation" in lines[-2] and "10_testbed_model" in lines[-1]
 
 
 def test_claims_live_apart_from_the_compute_modules():

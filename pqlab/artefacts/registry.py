@@ -87,7 +87,7 @@ DOCUMENTS: tuple[Document, ...] = (
         "analysis", "Analysis",
         "pqlab's own analysis: the measurement path the papers describe, and the hypotheses that "
         "explain the gap between the simulated node and the measurements.",
-        prefixes=("gap_", "path_"), ids=("gap", "path"), cites=("globecom01", "long"),
+        prefixes=("gap_", "path_"), ids=("gap", "path", "testbed_model"), cites=("globecom01", "long"),
     ),
 )
 
@@ -195,6 +195,7 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("tftant_slides_tandem", "tftant_slides_tandem"),
         ("tftant_slides_ipdv_size", "tftant_slides_ipdv_size"),
     ]),
+    *_entries("analysis", "10_testbed_model", "testbed_model", [("testbed_model", "testbed_model")]),
 )
 
 _ARTEFACTS_BY_ID = {a.id: a for a in ARTEFACTS}

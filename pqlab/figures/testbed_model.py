@@ -1,0 +1,90 @@
+"""Figure of the test-bed model: the paper's measured values, the papers' node model and the test bed."""
+
+from __future__ import annotations
+
+import numpy as np
+import seaborn as sns
+import xarray as xr
+
+from . import subplots
+from ._common import footer, seed_count
+
+__all__ = ["testbed_model", "MODEL_LABELS"]
+
+#: Legend labels of the two models.
+MODEL_LABELS = {"papers_node": "papers' node model", "testbed": "test-bed model (frozen preset)"}
+_PAPER = dict(color="black", marker="D", ls="none", ms=6, zorder=5)
+_MS_PER_S = 1e3
+
+
+def _model_colors() -> dict:
+    palette = sns.color_palette("colorblind", 2)
+    return dict(zip(MODEL_LABELS, palette))
+
+
+def _result_panel(ax, ds: xr.Dataset, artefact: str, unit: str, colors: dict) -> None:
+    rows = ds.isel(result=(ds["artefact"] == artefact).values & (ds["unit"] == unit).values)
+    x = np.arange(rows.sizes["result"], dtype=float)
+    ax.plot(x, rows["paper"], label="paper (measured)", **_PAPER)
+    for offset, model in zip((-0.15, 0.15), MODEL_LABELS):
+        value = rows["value"].sel(model=model).values.astype(float)
+        per_seed = rows["value_per_seed"].sel(model=model).values.astype(float)
+        low, high = np.nanmin(per_seed, axis=-1), np.nanmax(per_seed, axis=-1)
+        ax.errorbar(x + offset, value, yerr=np.vstack([value - low, high - value]), fmt="o" if offset < 0 else "s",
+                    color=colors[model], ms=5, capsize=3, label=f"{MODEL_LABELS[model]} (seed range)")
+    labels = [f"{q}{' *' if r == 'calibration' else ''}" for q, r in zip(rows["quantity"].values, rows["role"].values)]
+    ax.set_xticks(x, labels, rotation=25, ha="right", fontsize=7)
+    ax.set_ylabel(unit, fontsize=8)
+    ax.set_xlim(-0.6, x[-1] + 0.6)
+    ax.set_title(artefact, fontsize=9)
+    ax.tick_params(axis="y", labelsize=7)
+
+
+def _bound_panel(ax, ds: xr.Dataset, colors: dict) -> None:
+    cases = [str(c) for c in ds["case"].values]
+    x = np.arange(len(cases), dtype=float)
+    for offset, model in zip((-0.2, 0.2), MODEL_LABELS):
+        ax.bar(x + offset, ds["bound"].sel(model=model) * _MS_PER_S, 0.38, color=colors[model], alpha=0.3,
+               edgecolor=colors[model])
+        ax.plot(x + offset, ds["max_delay"].sel(model=model) * _MS_PER_S, "v", color=colors[model], ms=6)
+    ax.set_xticks(x, cases, rotation=25, ha="right", fontsize=7)
+    ax.set_ylabel("one-way delay (ms)", fontsize=8)
+    ax.set_title("worst-case bound (bars) vs simulated max (v)", fontsize=9)
+    ax.tick_params(axis="y", labelsize=7)
+
+
+def testbed_model(ds: xr.Dataset):
+    """Every numeric measured result: the paper's value and both models, one panel per artefact; the bounds.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        From :func:`pqlab.artefacts.testbed_model.testbed_model`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    # one panel per artefact and unit (an artefact's results in two units get two panels)
+    artefacts = list(dict.fromkeys(zip(map(str, ds["artefact"].values), map(str, ds["unit"].values))))
+    n_panels = len(artefacts) + 2  # + the bounds and the legend
+    ncols = 4
+    nrows = -(-n_panels // ncols)
+    fig, axes = subplots(nrows, ncols, figsize=(16, 3.3 * nrows), footer=True)
+    axes = axes.ravel()
+    colors = _model_colors()
+    for ax, (artefact, unit) in zip(axes, artefacts):
+        _result_panel(ax, ds, artefact, unit, colors)
+    _bound_panel(axes[len(artefacts)], ds, colors)
+    legend_ax = axes[len(artefacts) + 1]
+    handles, labels = axes[0].get_legend_handles_labels()
+    legend_ax.legend(handles, labels, loc="center", fontsize=9, frameon=False)
+    legend_ax.set_axis_off()
+    for ax in axes[len(artefacts) + 2:]:
+        ax.set_axis_off()
+    fig.suptitle("testbed_model: the papers' measured results, the papers' node model and the calibrated "
+                 "test-bed model (* = calibration set)", fontsize=11)
+    footer(fig, f"{int(ds.attrs['n_ef_samples']):,} reference packets per run, {seed_count(ds.sizes['seed'])}; "
+                f"test bed with {int(ds.attrs['frozen_hops'])} store-and-forward hop(s) (frozen by the calibration); "
+                "values in each result's paper unit")
+    return fig

@@ -1,0 +1,89 @@
+"""The test-bed model artefact: both models on every numeric measured result, its claims and the report rows."""
+
+import math
+
+import numpy as np
+import pytest
+
+from pqlab import report
+from pqlab.artefacts import testbed_model as tm
+from pqlab.artefacts.claims.testbed_model import inconsistency_note
+from pqlab.artefacts.claims.testbed_model import testbed_model_claims as claims_of
+from pqlab.figures.testbed_model import testbed_model as draw
+from pqlab.testbed import TESTBED
+from pqlab.testbed_eval import RESULTS
+
+
+@pytest.fixture(scope="module")
+def data():
+    return tm.testbed_model(n_ef_samples=100, seeds=(1,))
+
+
+def test_every_numeric_measured_result_under_both_models(data):
+    assert data.sizes["result"] == len(RESULTS)
+    assert list(data["model"].values) == ["papers_node", "testbed"]
+    assert set(data["role"].values) == {"calibration", "held_out"}
+    paper = data["paper"]
+    np.testing.assert_allclose(data["rel_err"], (data["value"] - paper) / abs(paper) * 100)
+    # the frozen preset's hop count in the cross table is the test-bed model itself
+    np.testing.assert_array_equal(data["hop_value"].sel(hops=TESTBED.store_forward_hops),
+                                  data["value"].sel(model="testbed"))
+    # one seed: the per-seed value is the mean
+    np.testing.assert_array_equal(data["value_per_seed"].isel(seed=0), data["value"])
+    assert data.attrs["artefact"] == "testbed_model" and data.attrs["seeds"] == [1]
+
+
+def test_no_simulated_delay_exceeds_the_path_bound(data):
+    assert bool((data["max_delay"] <= data["bound"]).all())
+    # the test bed's path adds hops: its bound and its delays are above the papers' node's
+    assert bool((data["bound"].sel(model="testbed") > data["bound"].sel(model="papers_node")).all())
+
+
+def test_the_delay_tables_grow_with_the_hop_count_and_the_jitter_results_do_not(data):
+    w_m = data["hop_value"].sel(result="globecom01_tab4/w_m_k3").values
+    assert np.all(np.diff(w_m) > 0)
+    gap = data["hop_value"].sel(result="tftant_wfq_fig1/gap_1024_be_tx").values
+    assert np.ptp(gap) == 0
+
+
+def test_hops_needed_interpolates_and_extrapolates():
+    assert tm.hops_needed([10.0, 20.0, 30.0], 25.0) == pytest.approx(1.5)
+    assert tm.hops_needed([10.0, 20.0, 30.0], 40.0) == pytest.approx(3.0)  # beyond the grid
+    assert tm.hops_needed([10.0, 20.0, 30.0], 5.0) == pytest.approx(-0.5)
+    assert math.isnan(tm.hops_needed([10.0, 10.0, 10.0], 5.0))
+    assert math.isnan(tm.hops_needed([10.0, np.nan, 30.0], 20.0))
+
+
+def test_claims_name_the_paper_rows_and_give_computed_reasons(data, tmp_path):
+    claims = claims_of(data)
+    per_result = [c for c in claims if c["artefact"] != "testbed_model"]
+    assert len(per_result) == len(RESULTS)
+    assert all(c["model"] == "testbed" and c["role"] in ("calibration", "held_out") for c in per_result)
+    k3 = next(c for c in per_result if c["quantity"] == "w_m_k3")
+    assert "store-and-forward hops" in k3["note"] and "seeds" in k3["note"]
+    count, note = inconsistency_note(data)
+    assert 0 <= count <= len(RESULTS) and "globecom01_tab4" in note
+    margin = next(c for c in claims if c["quantity"] == "bound_margin_min")
+    assert margin["shape_ok"] is True and margin["value"] > 0
+    # recorded and reported next to the papers' node rows
+    for c in claims:
+        report.record(tmp_path, c["artefact"], c["quantity"], c["value"], c["unit"], note=c["note"],
+                      shape_ok=c["shape_ok"], model=c["model"], role=c["role"])
+    table = report.build_report(tmp_path, tmp_path / "out")
+    bed = table[table["model"] == "testbed"]
+    assert (bed[bed["artefact"] != "testbed_model"]["kind"] == "result").all()
+    counts = report.measured_counts(table).set_index(["model", "role"])
+    assert counts.loc[("testbed", "all"), "total"] == len(RESULTS)
+    assert counts.loc[("testbed", "calibration"), "total"] == sum(r.role == "calibration" for r in RESULTS)
+    assert "Across the models tried: " in report.summary_text(table)
+
+
+def test_the_figure_has_a_panel_per_artefact_and_unit(data):
+    fig = draw(data)
+    titled = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert "globecom01_tab4" in titled and any("bound" in t for t in titled)
+
+
+def test_bad_hops_are_rejected():
+    with pytest.raises(ValueError, match="hops must be distinct hop counts in"):
+        tm.testbed_model(n_ef_samples=100, seeds=(1,), hops=(3,))
