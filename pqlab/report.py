@@ -576,8 +576,9 @@ def summary_text(table: pd.DataFrame) -> str:
                  & (table["verdict"] != "reproduced")]
     rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
     misses = [
-        f"{r['artefact']}/{r['quantity']} (paper {_number(r['paper value'])}, test bed {_number(r['ours'])} "
-        f"{r['unit']}, {_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
+        f"{r['artefact']}/{r['quantity']} (paper {_number(r['paper value'])}, test bed "
+        f"{' '.join(filter(None, [_number(r['ours']), '' if r['unit'] == '1' else r['unit']]))}, "
+        f"{_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
         for r in rows.head(SUMMARY_MISSES).to_dict("records")
     ]
     if misses:

@@ -344,23 +344,45 @@ def _badges(counts: dict[str, int]) -> str:
     return "".join(shown) or '<span class="badge missing">no claims</span>'
 
 
+def _model_rows(rows: list[dict], model: str) -> list[dict]:
+    return [r for r in rows if r.get("model", report.MODELS[0]) == model]
+
+
+def _testbed_cell(rows: list[dict]) -> str:
+    """The test-bed model's rows of an artefact: reproduced of rows (empty when it has none)."""
+    bed = _model_rows(rows, "testbed")
+    if not bed:
+        return '<td class="num zero"></td>'
+    return f'<td class="num">{sum(r["verdict"] == "reproduced" for r in bed)} of {len(bed)}</td>'
+
+
+def _testbed_badge(rows: list[dict]) -> str:
+    bed = _model_rows(rows, "testbed")
+    if not bed:
+        return ""
+    return (f' <span class="badge pqlab-only">test bed: {sum(r["verdict"] == "reproduced" for r in bed)} of '
+            f"{len(bed)} reproduced</span>")
+
+
 def _verdict_table(members: list[_Artefact], *, on_index: bool) -> str:
+    """Verdict counts of the papers' node model per artefact, and the test-bed model's reproduced rows."""
     head = ("<tr><th>artefact</th><th class=\"num\">claims</th>"
             + "".join(f"<th class=\"num\">{_esc(v)}</th>" for v in report.VERDICTS)
-            + "<th class=\"num\">figures</th></tr>")
+            + "<th class=\"num\">test bed: reproduced</th><th class=\"num\">figures</th></tr>")
     body, total = [], dict.fromkeys(report.VERDICTS, 0)
     for artefact in members:
-        counts = _counts(artefact.rows)
+        node_rows = _model_rows(artefact.rows, report.MODELS[0])
+        counts = _counts(node_rows)
         for v, n in counts.items():
             total[v] = total.get(v, 0) + n
         figures = sum(1 for p in artefact.files if p.suffix.lower() == ".png")
         body.append(
             f'<tr><td><a class="id" href="{_esc(artefact.href if on_index else "#" + artefact.anchor)}">'
-            f"{_esc(artefact.id)}</a></td><td class=\"num\">{len(artefact.rows)}</td>{_count_cells(counts)}"
-            f"<td class=\"num\">{figures}</td></tr>"
+            f"{_esc(artefact.id)}</a></td><td class=\"num\">{len(node_rows)}</td>{_count_cells(counts)}"
+            f"{_testbed_cell(artefact.rows)}<td class=\"num\">{figures}</td></tr>"
         )
     body.append(f'<tr class="total"><td>total</td><td class="num">{sum(total.values())}</td>'
-                f"{_count_cells(total)}<td class=\"num\">"
+                f"{_count_cells(total)}{_testbed_cell([r for a in members for r in a.rows])}<td class=\"num\">"
                 f"{sum(1 for a in members for p in a.files if p.suffix.lower() == '.png')}</td></tr>")
     return "<table class=\"verdicts\">\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
 
@@ -377,11 +399,18 @@ _NO_NOTEBOOKS = ("No executed notebooks rendered as HTML were found (nbconvert m
 
 
 def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
-    total = _counts(table.to_dict("records"))
+    node = table[table["model"] == report.MODELS[0]]
+    total = _counts(node.to_dict("records"))
+    by_model = report.model_summary(table)
     body = [
         f"<h1>{_esc(report._title())}</h1>",
-        f"<p class=\"lead\">{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
-        f"<p>{len(table)} claims over {table['artefact'].nunique()} artefacts: {_badges(total)}</p>",
+        f"<p class=\"lead\">{_esc(report.summary_text(table))}</p>",
+        f"<p>{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
+        f"<p>{len(node)} claims of {_esc(report.MODEL_TITLES[report.MODELS[0]])} over {node['artefact'].nunique()} "
+        f"artefacts: {_badges(total)}</p>",
+        "<h2>Verdicts per model and kind</h2>",
+        report._html_table(["model", "kind", *by_model.columns],
+                           [[*i, *map(str, v)] for i, v in by_model.iterrows()]),
     ]
     for document, members in documents:
         body += [
@@ -409,7 +438,8 @@ def _document_page(document: Document, members: list[_Artefact], documents, note
 
 def _artefact_section(artefact: _Artefact) -> str:
     parts = [f'<section class="artefact" id="{_esc(artefact.anchor)}">',
-             f"<h2>{_esc(artefact.id)}</h2>", f"<p>{_badges(_counts(artefact.rows))}</p>"]
+             f"<h2>{_esc(artefact.id)}</h2>", f"<p>{_badges(_counts(_model_rows(artefact.rows, report.MODELS[0])))}"
+             + _testbed_badge(artefact.rows) + "</p>"]
     images = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() == ".png"]
     others = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() != ".png"]
     if images:
@@ -436,15 +466,15 @@ def _artefact_section(artefact: _Artefact) -> str:
 
 
 def _claims_table(rows: list[dict]) -> str:
-    cols = ("<colgroup><col class=\"claim\"><col class=\"statement\"><col class=\"value\"><col class=\"value\">"
+    cols = ("<colgroup><col class=\"claim\"><col class=\"model\"><col class=\"statement\"><col class=\"value\"><col class=\"value\">"
             "<col class=\"value\"><col class=\"diff\"><col class=\"verdict\"><col class=\"explanation\"></colgroup>")
-    head = ("<tr><th>claim</th><th>the paper says</th><th class=\"num\">paper</th><th class=\"num\">ours</th>"
+    head = ("<tr><th>claim</th><th>model</th><th>the paper says</th><th class=\"num\">paper</th><th class=\"num\">ours</th>"
             "<th>unit</th><th class=\"num\">difference</th><th>verdict</th><th>explanation</th></tr>")
     body = []
     for r in rows:
         source = f'<span class="source">{_esc(r["source"])}</span>' if r["source"] else ""
         body.append(
-            f"<tr><td><span class=\"id\">{_esc(r['quantity'])}</span></td>"
+            f"<tr><td><span class=\"id\">{_esc(r['quantity'])}</span></td><td>{_esc(r.get('model', ''))}</td>"
             f"<td>{_esc(r['statement'])}{source}</td>"
             f"<td class=\"num\">{_esc(report._number(_plain(r['paper value'])))}</td>"
             f"<td class=\"num\">{_esc(report._ours_text(_plain(r['ours']), _plain(r['shape_ok'])))}</td>"

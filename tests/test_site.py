@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
 from pqlab import report, site  # noqa: E402
+from pqlab.artefacts import registry  # noqa: E402
 
 
 PAPER = pd.DataFrame(
@@ -290,3 +291,32 @@ def test_site_opens_from_disk(built, browser):
     for href in hrefs:
         assert Path(urllib.request.url2pathname(urlsplit(urldefrag(href)[0]).path)).is_file(), href
     assert "pqlab" in browser.title
+
+
+def test_the_site_shows_both_models(tmp_path):
+    """Test-bed rows: a model column in the claims, their own count next to the papers' node verdicts,
+    and the report's computed summary on the index."""
+    bed = pd.DataFrame(
+        [["long_ipdv_vs_a", "mean_ipdv_a_0", 3.6, "ms", "1 hop, OS tick", None, 1, "testbed", "held_out"]],
+        columns=["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "model", "role"],
+    )
+    both = pd.concat([RESULTS.assign(model="papers_node", role=None), bed], ignore_index=True)
+    paper = report._check_paper_values(PAPER, "PAPER").assign(kind="result")
+    table = report.compare(paper, both)
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    index = site.build_site(table, figures, tmp_path / "html", figures / "site")
+    page = index.read_text(encoding="utf-8")
+    assert _esc_text(report.summary_text(table)) in page
+    assert "Under the calibrated test-bed model, 1 of 1" in report.summary_text(table)
+    assert "<th>model</th><th>kind</th>" in page
+    long_page = (figures / "site" / registry.document("long").page).read_text(encoding="utf-8")
+    assert '<td class="num">1 of 1</td>' in long_page  # the test bed's reproduced rows of long_ipdv_vs_a
+    assert "<td>testbed</td>" in long_page and "<td>papers_node</td>" in long_page
+    assert "test bed: 1 of 1 reproduced" in long_page
+
+
+def _esc_text(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)
