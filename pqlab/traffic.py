@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, fields
 
 import numpy as np
+from numba import njit
 
 from ._validate import check_array, check_choice, check_int, check_real
 from .engine import MAX_SIZE_BYTES
@@ -399,7 +400,10 @@ class _SizedStream(Stream):
 
     def _windows(self, rng):
         fixed = None
-        if self.size_per == "stream":
+        if isinstance(self.size, Deterministic):  # draws nothing from rng, whatever size_per says
+            if self.size_per == "stream":
+                fixed = self.size.size_bytes + self.header_bytes
+        elif self.size_per == "stream":
             fixed = int(self.size.sample(rng, 1)[0]) + self.header_bytes
         arrivals = self._arrival_windows(rng, self._mean_ip_bytes if fixed is None else float(fixed))
 
@@ -409,6 +413,11 @@ class _SizedStream(Stream):
                 return arrival, np.full(arrival.shape[0], fixed, dtype=np.int64)
             return arrival, self.size.sample(rng, arrival.shape[0]) + self.header_bytes
 
+        # For TrafficWindows' vectorised path: a periodic stream whose sizes draw nothing.
+        if fixed is None and isinstance(self.size, Deterministic):
+            fixed = self.size.size_bytes + self.header_bytes
+        window.periodic = getattr(arrivals, "periodic", None)
+        window.fixed_bytes = fixed
         return window
 
     def _arrival_windows(self, rng, ip_bytes):  # pragma: no cover - overridden
@@ -484,6 +493,7 @@ class CBRStream(_SizedStream):
             arrival = first + interval * np.arange(int(k0), int(k1), dtype=np.float64)
             return arrival[(arrival >= t0_s) & (arrival < t1_s)]
 
+        window.periodic = (first, interval)
         return window
 
 
@@ -647,6 +657,14 @@ class TrafficWindows:
         self._windows = [s.windows(rng) for s in self.streams]
         self._queues = np.array([s.queue for s in self.streams], dtype=np.int64)
         self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
+        # Every stream periodic with sizes that draw nothing (the papers' CBR presets): all streams
+        # in one vectorised pass, the same floating-point operations as each stream's own window.
+        periodic = [getattr(w, "periodic", None) for w in self._windows]
+        fixed = [getattr(w, "fixed_bytes", None) for w in self._windows]
+        self._periodic = None
+        if self.streams and all(p is not None for p in periodic) and all(f is not None for f in fixed):
+            first, interval = np.ascontiguousarray(np.array(periodic, dtype=np.float64).T)
+            self._periodic = (first, interval, np.array(fixed, dtype=np.int64))
 
     def window(self, t0_s: float, t1_s: float):
         """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in stream order).
@@ -657,12 +675,95 @@ class TrafficWindows:
         """
         if not self.streams:
             return tuple(np.empty(0, dtype) for dtype in (np.float64, np.int64, np.int64, np.int64))
+        if self._periodic is not None:
+            return self._periodic_window(t0_s, t1_s)
         arrivals, sizes = zip(*(window(t0_s, t1_s) for window in self._windows))
         counts = [a.shape[0] for a in arrivals]
         arrival = np.concatenate(arrivals)
         order = np.argsort(arrival, kind="stable")
         return (arrival[order], np.concatenate(sizes)[order], np.repeat(self._queues, counts)[order],
                 np.repeat(self._flows, counts)[order])
+
+
+    def _periodic_window(self, t0_s: float, t1_s: float):
+        """:meth:`window` for periodic fixed-size streams: packet ``k`` of stream ``i`` at
+        ``first[i] + interval[i] * k``, exactly as :class:`CBRStream` computes it, for all streams
+        in one pass (:func:`_periodic_arrivals`), then merged by a stable sort (ties in stream order)."""
+        first, interval, fixed = self._periodic
+        k0 = np.maximum(0.0, np.floor((t0_s - first) / interval) - 1.0)
+        k1 = np.maximum(k0, np.floor((t1_s - first) / interval) + 2.0)
+        _check_packet_count(float(np.max(k1 - k0)))
+        cap = int(np.sum(k1 - k0))
+        arrival, stream = np.empty(cap), np.empty(cap, dtype=np.int64)
+        starts = np.empty(first.shape[0] + 1, dtype=np.int64)
+        n = _periodic_arrivals(first, interval, k0, k1, float(t0_s), float(t1_s), arrival, stream, starts)
+        # The longest stream is one sorted run: sort the others (stable) and merge the two.
+        longest = int(np.argmax(starts[1:] - starts[:-1]))
+        run_start, run_end = int(starts[longest]), int(starts[longest + 1])
+        others = np.concatenate((np.arange(run_start), np.arange(run_end, n)))
+        others = others[np.argsort(arrival[others], kind="stable")]
+        out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+        _merge_run(arrival, stream, run_start, run_end, others, fixed, self._queues, self._flows, *out)
+        return out
+
+
+@njit(cache=True, nogil=True)
+def _periodic_arrivals(first, interval, k0, k1, t0_s, t1_s, out_arrival, out_stream, out_starts):
+    """Arrivals ``first[i] + interval[i] * k`` for ``k0[i] <= k < k1[i]`` that fall in ``[t0_s, t1_s)``,
+    stream after stream (each in time order), with their stream index; stream ``i``'s packets are
+    ``out_starts[i]:out_starts[i + 1]``. Returns how many."""
+    n = 0
+    for s in range(first.shape[0]):
+        out_starts[s] = n
+        k = k0[s]
+        while k < k1[s]:
+            t = first[s] + interval[s] * k
+            if t >= t0_s and t < t1_s:
+                out_arrival[n] = t
+                out_stream[n] = s
+                n += 1
+            k += 1.0
+    out_starts[first.shape[0]] = n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _merge_run(arrival, stream, run_start, run_end, others, size, queue, flow, out_arrival, out_size, out_queue,
+               out_flow):
+    """Merge the sorted run ``run_start:run_end`` (one stream) with the positions ``others`` (sorted by
+    time, ties in stream order): by time, ties to the lower stream index (the order of a stable sort
+    of all streams' packets in stream order). Writes each packet's time and its stream's size, queue
+    and flow."""
+    i = run_start
+    j = 0
+    n_others = others.shape[0]
+    inf = np.inf
+    run_stream = stream[run_start] if run_end > run_start else 0
+    ta = arrival[i] if i < run_end else inf
+    if j < n_others:
+        pb = others[0]
+        tb = arrival[pb]
+    else:
+        pb = 0
+        tb = inf
+    for n in range(out_arrival.shape[0]):
+        if ta < tb or (ta == tb and (j >= n_others or run_stream < stream[pb])):
+            s = run_stream
+            out_arrival[n] = ta
+            i += 1
+            ta = arrival[i] if i < run_end else inf
+        else:
+            s = stream[pb]
+            out_arrival[n] = tb
+            j += 1
+            if j < n_others:
+                pb = others[j]
+                tb = arrival[pb]
+            else:
+                tb = inf
+        out_size[n] = size[s]
+        out_queue[n] = queue[s]
+        out_flow[n] = flow[s]
 
 
 _SIZE_TYPES = {c.__name__: c for c in (Deterministic, Uniform, Geometric, Empirical)}

@@ -18,6 +18,7 @@ from pqlab.traffic import (
     Geometric,
     PoissonStream,
     TraceStream,
+    TrafficWindows,
     Uniform,
     merge_streams,
     size_from_dict,
@@ -476,3 +477,48 @@ def test_valid_edge_values_accepted():
     Uniform(1, 65535)
     Geometric(65535, 1, 65535)
     TraceStream([], [], 0, 0).generate(rng(), 1.0)
+
+
+# --------------------------------------------------------------------------- the vectorised periodic path
+
+def _both_paths(streams, seed, windows):
+    """Each window through TrafficWindows' vectorised periodic path and through each stream's own window."""
+    fast = TrafficWindows(streams, np.random.default_rng(seed))
+    slow = TrafficWindows(streams, np.random.default_rng(seed))
+    assert fast._periodic is not None
+    slow._periodic = None  # every stream's own window function, then a stable sort
+    return [(fast.window(a, b), slow.window(a, b)) for a, b in windows]
+
+
+@pytest.mark.parametrize("preset", ["base_case", "full_units", "pq_vs_wfq", "tftant_star"])
+def test_periodic_streams_merge_exactly_like_each_stream_alone(preset):
+    from pqlab import scenarios
+
+    kwargs = {"full_units": {"k": 2}, "tftant_star": {"star": 3.0}}.get(preset, {})
+    sc = getattr(scenarios, preset)(n_ef_samples=2_000, **kwargs)
+    edges = np.linspace(0.0, sc.duration_s, 7)
+    for fast, slow in _both_paths(sc.streams, 3, [(0.0, sc.duration_s), *zip(edges[:-1], edges[1:])]):
+        for a, b in zip(fast, slow):
+            np.testing.assert_array_equal(a, b)
+            assert a.dtype == b.dtype
+
+
+@settings(max_examples=60, deadline=None)
+@given(rates=st.lists(st.floats(1e3, 1e7), min_size=1, max_size=6),
+       sizes=st.lists(st.integers(40, 1500), min_size=6, max_size=6),
+       starts=st.lists(st.sampled_from([0.0, 0.0, 0.01, 0.5]), min_size=6, max_size=6),
+       same_phase=st.booleans(), seed=st.integers(0, 2**31), t0_frac=st.floats(0.0, 0.9))
+def test_periodic_merge_property(rates, sizes, starts, same_phase, seed, t0_frac):
+    """Random periodic streams (equal phases force ties across streams): the vectorised merge is the
+    stable sort of the streams' own windows, bit for bit, in any window."""
+    streams = [CBRStream(r, Deterministic(sizes[i]), queue=i % 2, flow=i, start_s=starts[i],
+                         phase_s=0.0 if same_phase else None) for i, r in enumerate(rates)]
+    duration = 0.2
+    for fast, slow in _both_paths(streams, seed, [(0.0, duration), (t0_frac * duration, duration)]):
+        for a, b in zip(fast, slow):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_streams_that_draw_sizes_use_the_per_stream_path():
+    streams = [CBRStream(1e5, Uniform(40, 1500), queue=0, flow=1), CBRStream(1e5, Deterministic(100), queue=0, flow=2)]
+    assert TrafficWindows(streams, np.random.default_rng(0))._periodic is None
