@@ -141,13 +141,18 @@ def local_max_position(payloads, means) -> float:
     return float(payloads[i]) if fall[i] > 0.01 * float(np.mean(y)) else math.nan
 
 
+def fig3_1_curve(model, n, seeds, window) -> tuple[list[int], list[float]]:
+    """GLOBECOM'01 Fig. 3-1 over one window of BE payloads: (payloads in bytes, mean reference delay in s)."""
+    pays = fig3_1_payloads(window)
+    means = [_mean_delay(functools.partial(scenarios.base_case, be_payload_bytes=p, n_ef_samples=n), model, seeds)
+             for p in pays]
+    return pays, means
+
+
 def fig3_1_local_max(index: int):
     """GLOBECOM'01 Fig. 3-1: BE payload (bytes) of the ``index``-th local maximum of the mean delay."""
     def compute(model, n, seeds, be_size=None):
-        pays = fig3_1_payloads(FIG3_WINDOWS[index])
-        means = [_mean_delay(functools.partial(scenarios.base_case, be_payload_bytes=p, n_ef_samples=n), model, seeds)
-                 for p in pays]
-        return local_max_position(pays, means)
+        return local_max_position(*fig3_1_curve(model, n, seeds, FIG3_WINDOWS[index]))
     return compute
 
 
@@ -170,11 +175,16 @@ def fig3_2_fluctuation(model, n, seeds, be_size=None) -> float:
     return float(np.mean(out))
 
 
-def fig5_tail_units(model, n, seeds, be_size=None) -> float:
-    """GLOBECOM'01 Fig. 5 "negligible above": 99.9th percentile of the delay, transmission units, seeds pooled."""
+def fig5_delays(model, n, seeds, be_size=None) -> np.ndarray:
+    """GLOBECOM'01 Fig. 5's sample: reference delays (s) with the "real" BE sizes, seeds pooled, losses removed."""
     d = np.concatenate([run(scenarios.pq_experiment(be_size=_real(be_size), n_ef_samples=n,
                                                     name="real_distribution"), s, model)["delay"] for s in seeds])
-    return float(np.percentile(d[np.isfinite(d)], 99.9) / UNIT_S)
+    return d[np.isfinite(d)]
+
+
+def fig5_tail_units(model, n, seeds, be_size=None) -> float:
+    """GLOBECOM'01 Fig. 5 "negligible above": 99.9th percentile of the delay, transmission units, seeds pooled."""
+    return float(np.percentile(fig5_delays(model, n, seeds, be_size), 99.9) / UNIT_S)
 
 
 def mean_ipdv(key: str):

@@ -87,3 +87,21 @@ def test_the_figure_has_a_panel_per_artefact_and_unit(data):
 def test_bad_hops_are_rejected():
     with pytest.raises(ValueError, match="hops must be distinct hop counts in"):
         tm.testbed_model(n_ef_samples=100, seeds=(1,), hops=(3,))
+
+
+def test_the_papers_curves_under_both_models(data):
+    """Fig. 3-1's curve drops after each local maximum the report names; Fig. 5's CCDF is a CCDF."""
+    from pqlab.figures.testbed_model import testbed_model_curves as draw_curves
+    from pqlab.testbed_eval import local_max_position
+
+    curve = data["fig3_1_mean_delay"]
+    for model in data["model"].values:
+        first = curve.sel(model=model, be_payload_bytes=slice(400, 700))
+        found = local_max_position(first["be_payload_bytes"].values, first.values)
+        assert found == float(data["value"].sel(model=model, result="globecom01_fig3_1/local_max_be_payload_1"))
+        ccdf = data["fig5_ccdf"].sel(model=model).values
+        assert ccdf[0] <= 1.0 and np.all(np.diff(ccdf) <= 0) and ccdf[-1] >= 0.0
+    # the test bed's delays are longer: its CCDF lies above the papers' node's
+    assert bool((data["fig5_ccdf"].sel(model="testbed") >= data["fig5_ccdf"].sel(model="papers_node")).all())
+    axes = draw_curves(data).axes
+    assert any("Fig. 3-1" in ax.get_title() for ax in axes) and any("Fig. 5" in ax.get_title() for ax in axes)

@@ -35,6 +35,9 @@ __all__ = ["testbed_model", "hops_needed", "BOUND_CASES", "HOPS"]
 
 #: Hop counts tried around the frozen preset (the papers' path has two C7500 hops).
 HOPS = (0, 1, 2)
+#: Transmission units at which Fig. 5's CCDF is evaluated (the paper: "negligible above 36").
+CCDF_UNITS = np.arange(0.0, 60.5, 0.5)
+
 #: Scenarios whose worst-case bound is shown next to the simulated maximum: Table IV's
 #: ``k = 1, 2, 3`` and Table III's aggregation degrees.
 BOUND_CASES = ("tab4_k1", "tab4_k2", "tab4_k3", "tab3_a_5_6", "tab3_a_2_3", "tab3_a_1_3", "tab3_a_0")
@@ -70,8 +73,10 @@ def testbed_model(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Data
         model, seed), ``rel_err`` (result, model; percent), ``hop_value`` (result, hops: the
         test-bed preset with that hop count), ``hop_rel_err`` (percent), ``bound`` (case,
         model; s: :func:`pqlab.testbed.worst_case_bound`), ``max_delay`` (case, model; s:
-        the largest simulated reference delay over the seeds). Attrs: provenance, the two
-        models' options as JSON.
+        the largest simulated reference delay over the seeds), ``fig3_1_mean_delay``
+        (be_payload_bytes, model; s: Fig. 3-1's curve over both search windows) and
+        ``fig5_ccdf`` (delay_units, model: Fig. 5's complementary distribution, seeds pooled).
+        Attrs: provenance, the two models' options as JSON, ``unit_s`` (Fig. 5's unit).
     """
     n = check_n_ef_samples(n_ef_samples, 100, 10_000_000)
     seeds = check_seeds(seeds)
@@ -92,6 +97,17 @@ def testbed_model(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Data
             model = te.MODELS[name]
             bound[i, j] = worst_case_bound(sc, model)
             max_delay[i, j] = max(float(np.nanmax(te.run(sc, s, model)["delay"])) for s in seeds)
+    curves = [te.fig3_1_curve(te.MODELS[m], n, seeds, w) for w in te.FIG3_WINDOWS for m in models]
+    payloads = sorted({p for pays, _ in curves for p in pays})
+    fig3_1 = np.full((len(payloads), len(models)), np.nan)
+    for i, (pays, means) in enumerate(curves):
+        column = i % len(models)
+        for p, m in zip(pays, means):
+            fig3_1[payloads.index(p), column] = m
+    ccdf = np.empty((CCDF_UNITS.size, len(models)))
+    for j, name in enumerate(models):
+        units = np.sort(te.fig5_delays(te.MODELS[name], n, seeds) / te.UNIT_S)
+        ccdf[:, j] = 1.0 - np.searchsorted(units, CCDF_UNITS, side="right") / units.size
     paper = frame["paper"].to_numpy(float)
     value = frame[models].to_numpy(float)
     ids = [f"{a}/{q}" for a, q in zip(frame["artefact"], frame["quantity"])]
@@ -111,9 +127,16 @@ def testbed_model(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Data
                       {"units": "s", "long_name": "end-to-end worst-case one-way delay bound of the path"}),
             "max_delay": (("case", "model"), max_delay,
                           {"units": "s", "long_name": "largest simulated reference one-way delay over the seeds"}),
+            "fig3_1_mean_delay": (("be_payload_bytes", "model"), fig3_1,
+                                  {"units": "s", "long_name": "Fig. 3-1: mean reference one-way delay"}),
+            "fig5_ccdf": (("delay_units", "model"), ccdf,
+                          {"units": "1", "long_name": "Fig. 5: fraction of reference delays above (real BE sizes)"}),
         },
         coords={
             "result": ids, "model": models, "seed": list(seeds), "hops": list(hops), "case": list(BOUND_CASES),
+            "be_payload_bytes": ("be_payload_bytes", payloads, {"units": "bytes", "long_name": "BE UDP payload"}),
+            "delay_units": ("delay_units", CCDF_UNITS,
+                            {"units": "1", "long_name": "delay in transmission units (line time of the EF frame)"}),
             "artefact": ("result", frame["artefact"].to_numpy(str)),
             "quantity": ("result", frame["quantity"].to_numpy(str)),
             "role": ("result", frame["role"].to_numpy(str)),
@@ -123,7 +146,7 @@ def testbed_model(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Data
             "testbed_model", "Every numeric measured result under the papers' node and the test-bed model",
             __name__, seeds, n_ef_samples=n,
             models=json.dumps({k: m.to_dict() for k, m in te.MODELS.items()}, sort_keys=True),
-            frozen_hops=TESTBED.store_forward_hops,
+            frozen_hops=TESTBED.store_forward_hops, unit_s=te.UNIT_S,
         ),
     )
     return ds

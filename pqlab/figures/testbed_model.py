@@ -9,12 +9,14 @@ import xarray as xr
 from . import subplots
 from ._common import footer, seed_count
 
-__all__ = ["testbed_model", "MODEL_LABELS"]
+__all__ = ["testbed_model", "testbed_model_curves", "MODEL_LABELS"]
 
 #: Legend labels of the two models.
 MODEL_LABELS = {"papers_node": "papers' node model", "testbed": "test-bed model (frozen preset)"}
 _PAPER = dict(color="black", marker="D", ls="none", ms=6, zorder=5)
 _MS_PER_S = 1e3
+#: Payload steps wider than this separate Fig. 3-1's two search windows (no line drawn across).
+_WINDOW_GAP_BYTES = 100
 
 
 def _model_colors() -> dict:
@@ -87,4 +89,47 @@ def testbed_model(ds: xr.Dataset):
     footer(fig, f"{int(ds.attrs['n_ef_samples']):,} reference packets per run, {seed_count(ds.sizes['seed'])}; "
                 f"test bed with {int(ds.attrs['frozen_hops'])} store-and-forward hop(s) (frozen by the calibration); "
                 "values in each result's paper unit")
+    return fig
+
+
+def testbed_model_curves(ds: xr.Dataset):
+    """The papers' curves under both models: Fig. 3-1 (mean delay vs BE payload) and Fig. 5 (CCDF).
+
+    The paper's numbers are marked: Fig. 3-1's local maxima (BE payloads) and Fig. 5's
+    "negligible above" point (transmission units).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        From :func:`pqlab.artefacts.testbed_model.testbed_model`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, (left, right) = subplots(1, 2, figsize=(13, 4.6), footer=True)
+    colors = _model_colors()
+    payload = ds["be_payload_bytes"].values.astype(float)
+    gaps = np.flatnonzero(np.diff(payload) > _WINDOW_GAP_BYTES) + 1  # the two search windows: no line between
+    for model, label in MODEL_LABELS.items():
+        delay = ds["fig3_1_mean_delay"].sel(model=model).values * _MS_PER_S
+        left.plot(np.insert(payload, gaps, np.nan), np.insert(delay, gaps, np.nan), ".-", color=colors[model],
+                  label=label)
+        right.semilogy(ds["delay_units"], ds["fig5_ccdf"].sel(model=model), "-", color=colors[model], label=label)
+    maxima = ds.where(ds["artefact"] == "globecom01_fig3_1", drop=True)
+    for i, value in enumerate(maxima["paper"].values):
+        left.axvline(float(value), color="black", ls="--", lw=1, label="paper: local maxima" if i == 0 else None)
+    left.set_xlabel("BE UDP payload (bytes)")
+    left.set_ylabel("mean EF one-way delay (ms)")
+    left.set_title("GLOBECOM'01 Fig. 3-1 under both models", fontsize=10)
+    left.legend(fontsize=8)
+    tail = ds.where(ds["artefact"] == "globecom01_fig5", drop=True)
+    for value in tail["paper"].values:
+        right.axvline(float(value), color="black", ls="--", lw=1, label='paper: "negligible above"')
+    right.set_xlabel("EF one-way delay (transmission units)")
+    right.set_ylabel("fraction of delays above")
+    right.set_title("GLOBECOM'01 Fig. 5 (stand-in real BE sizes) under both models", fontsize=10)
+    right.legend(fontsize=8)
+    footer(fig, f"{int(ds.attrs['n_ef_samples']):,} reference packets per run, {seed_count(ds.sizes['seed'])}; "
+                f"transmission unit {float(ds.attrs['unit_s']) * _MS_PER_S:.3f} ms")
     return fig
