@@ -103,8 +103,10 @@ def _reproduce(args) -> int:
     except (Interrupted, KeyboardInterrupt) as exc:
         print(f"pqlab: {exc or 'interrupted'}", file=sys.stderr)
         return 130
-    print("Verdicts per artefact:")
+    print("Verdicts per artefact (the papers' node model):")
     print(report.verdict_summary(result.report).to_string())
+    print("The papers' numeric measured results within 10 %, per model and role:")
+    print(report.measured_counts(result.report).to_string(index=False))
     print("Notebooks (wall time):")
     for run in result.runs:
         print(f"  {run.name:<40} {run.status:<6} {run.seconds:8.1f} s")
