@@ -15,6 +15,7 @@ from matplotlib.colors import TwoSlopeNorm
 
 from ..artefacts.gap import best_per_hypothesis
 from . import legend_below, subplots
+from ..units import to_ms, to_us
 from ._common import ci_half_widths
 
 __all__ = ["globecom01_tab4", "globecom01_pq_bound", "path", "gap_table_iv"]
@@ -158,7 +159,7 @@ def gap_table_iv(ds: xr.Dataset):
     # best case of each hypothesis; hypotheses whose best cases give the same W_m share one line
     lines: dict[tuple, list[str]] = {}
     for best in best_per_hypothesis(ds).values():
-        key = tuple(np.round(ds["w_m_mean"].sel(case=best).values, 0))
+        key = tuple(np.round(to_us(ds["w_m_mean"].sel(case=best).values), 0))
         lines.setdefault(key, []).append(best)
     palette = sns.color_palette("tab10", len(lines))
     for color, names in zip(palette, lines.values()):
@@ -166,10 +167,10 @@ def gap_table_iv(ds: xr.Dataset):
         plausible = any(bool(ds["plausible"].sel(case=c)) for c in names)
         star = "" if plausible else " *"
         lw = 3.0 if ds.attrs.get("best_case") in names else 1.5
-        ax.errorbar(k, ds["w_m_mean"].sel(case=first) / 1e3, yerr=ci_half_widths(ds["w_m_ci"].sel(case=first)) / 1e3,
+        ax.errorbar(k, to_ms(ds["w_m_mean"].sel(case=first)), yerr=to_ms(ci_half_widths(ds["w_m_ci"].sel(case=first))),
                     marker="o", ms=5, lw=lw, ls="-" if plausible else "--", color=color, capsize=3,
                     label=" = ".join(names) + star)
-    ax.plot(k, ds["paper_w_m"] / 1e3, label="paper $W_m$ (Table IV)", lw=2, **{**_PAPER, "ls": "-"})
+    ax.plot(k, to_ms(ds["paper_w_m"]), label="paper $W_m$ (Table IV)", lw=2, **{**_PAPER, "ls": "-"})
     ax.set_xticks(k, [f"k = {v}" for v in k])
     ax.set_xlabel("transmission units per BE packet")
     ax.set_ylabel("$W_m$: mean EF one-way delay (ms)")
