@@ -31,7 +31,7 @@ def _demo(args) -> int:
     import numpy as np
 
     from . import __version__, bounds, figures, metrics, scenarios
-    from .framing import line_time_s
+    from .papers import transmission_unit_s
     from .scenario import simulate
     from .traffic import UDP_IP_HEADER_BYTES
 
@@ -43,7 +43,7 @@ def _demo(args) -> int:
     node = sc.node
     ef = (ds["flow"] == scenarios.REFERENCE_FLOW) & (ds.arrival >= sc.warmup_s)
     delay = metrics.one_way_delay(ds, sc.path).where(ef, drop=True).values
-    unit_s = line_time_s(128, node.framing, node.line_rate_bps)  # one transmission unit
+    unit_s = transmission_unit_s(node)  # one transmission unit: the line time of the EF packet
     stats = metrics.summary(delay)
     loss = metrics.loss(ds.where(ef, drop=True), by="flow")
 

@@ -9,12 +9,13 @@ through these functions, never with a literal factor.
 
 from __future__ import annotations
 
-__all__ = ["MS_PER_S", "US_PER_S", "S_PER_MS", "S_PER_US", "to_ms", "to_us", "ms_to_s", "us_to_s"]
+__all__ = ["MS_PER_S", "US_PER_S", "S_PER_MS", "S_PER_US", "BPS_PER_KBPS", "to_ms", "to_us", "ms_to_s", "us_to_s", "to_kbps", "kbps_to_bps"]
 
 MS_PER_S = 1e3  # milliseconds in one second
 US_PER_S = 1e6  # microseconds in one second
 S_PER_MS = 1e-3  # seconds in one millisecond
 S_PER_US = 1e-6  # seconds in one microsecond
+BPS_PER_KBPS = 1e3  # bit/s in one kbit/s
 
 
 def to_ms(seconds):
@@ -35,3 +36,13 @@ def ms_to_s(milliseconds):
 def us_to_s(microseconds):
     """A time in microseconds (a paper's value, say) in seconds."""
     return microseconds * S_PER_US
+
+
+def to_kbps(bits_per_s):
+    """A rate in bit/s in kbit/s."""
+    return bits_per_s / BPS_PER_KBPS
+
+
+def kbps_to_bps(kbits_per_s):
+    """A rate in kbit/s (a paper's or a test page's value) in bit/s."""
+    return kbits_per_s * BPS_PER_KBPS

@@ -50,9 +50,12 @@ def gap_data():
 
 
 def test_tab4_bound_is_the_papers_table(tab4):
-    np.testing.assert_allclose(tab4["w"].values, tab4["paper_w"].values, atol=0.0051)
-    np.testing.assert_allclose(tab4["w_pq"].values, tab4["paper_w_pq"].values, atol=0.0051)
-    assert float(tab4["w_pq"].sel(k=3)) == pytest.approx(3 * 2048 / 0.85)  # 7228.235..., printed 7228.23
+    np.testing.assert_allclose(tab4["w"].values, tab4["paper_w"].values, atol=0.0051e-6)  # s
+    np.testing.assert_allclose(tab4["w_pq"].values, tab4["paper_w_pq"].values, atol=0.0051e-6)
+    assert float(tab4["w_pq"].sel(k=3)) == pytest.approx(3 * 2048e-6 / 0.85)  # 7228.235... us, printed 7228.23
+    assert {tab4[v].attrs["units"] for v in ("w", "w_m", "w_m_mean", "paper_w_m", "t_u", "path_delay",
+                                              "ef_service_time")} == {"s"}
+    assert tab4["ef_rate"].attrs["units"] == "bit/s" and float(tab4.ef_rate) == pytest.approx(300e3, rel=1e-9)
     assert float(tab4.rho) == pytest.approx(0.15, rel=1e-3)
 
 
@@ -62,11 +65,11 @@ def test_tab4_simulated_mechanism(tab4):
     assert (tab4["ring_time_mean"] > tab4["pq_wait_mean"]).all()  # the transmission queue dominates
     assert (tab4["pq_wait_mean"].diff("k") > 0).all()  # a longer BE packet in service: longer PQ wait
     # k = 1: 512-byte BE take one particle whatever the particle size, so H1 changes nothing
-    assert float(tab4["w_m_ring_packets_mean"].sel(k=1)) == pytest.approx(float(wm.sel(k=1)), abs=1e-6)
-    assert (tab4["w_m_ring_packets_mean"].sel(k=[2, 3]) > wm.sel(k=[2, 3]) + 1000).all()
+    assert float(tab4["w_m_ring_packets_mean"].sel(k=1)) == pytest.approx(float(wm.sel(k=1)), abs=1e-12)
+    assert (tab4["w_m_ring_packets_mean"].sel(k=[2, 3]) > wm.sel(k=[2, 3]) + 1e-3).all()  # s
     # H7: each C7500 hop lags by the BE line time instead of the EF one, for every EF packet
-    lag_us = (tab4["w_m_hops_mean"] - wm).sel(k=1)
-    assert float(lag_us) == pytest.approx(2 * (BE512_MS - EF_MS) * 1e3, abs=0.5)
+    lag_s = (tab4["w_m_hops_mean"] - wm).sel(k=1)
+    assert float(lag_s) == pytest.approx(2 * (BE512_MS - EF_MS) * 1e-3, abs=0.5e-6)
     assert float(wm.sel(k=1)) == pytest.approx(float(tab4["paper_w_m"].sel(k=1)), rel=0.15)
     assert (tab4["n_samples"] == N).all()
     assert np.isnan(tab4["w_m_ci"]).all()  # one seed: no CI

@@ -54,6 +54,7 @@ from ._common import (
     forward_claims,
     paper_value,
     provenance,
+    seed_mean_in,
 )
 from .worst_case import PACKET_PARTICLE_BYTES, reference_delay_through_hops
 from ..units import ms_to_s, to_ms, to_us, us_to_s
@@ -129,12 +130,12 @@ def _run_case(case: _Case, n: int, seeds: list[int], ks: list[int], table_iii: b
 
 def w_m_in_paper_unit(ds: xr.Dataset) -> xr.DataArray:
     """Table IV's ``W_m`` of every case and ``k`` in Table IV's unit (us): the mean over seeds of ``w_m``."""
-    return to_us(ds["w_m"]).mean("seed")
+    return seed_mean_in(ds["w_m"], to_us)
 
 
 def tab3_in_paper_unit(ds: xr.Dataset) -> xr.DataArray:
     """Table III's mean EF delay at ``A = 0`` of every case in Table III's unit (ms), the mean over seeds."""
-    return to_ms(ds["tab3_a0"]).mean("seed")
+    return seed_mean_in(ds["tab3_a0"], to_ms)
 
 
 def _rms(values) -> float:

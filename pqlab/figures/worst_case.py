@@ -37,24 +37,23 @@ def globecom01_tab4(ds: xr.Dataset):
     """
     fig, ax = subplots(figsize=(8.4, 4.8))
     k = ds["k"].values.astype(float)
-    ms = 1e-3
     width = 0.55
-    ax.bar(k, ds["w_pq"] * ms, width, color="#c6dbef", edgecolor="#6b8fb5", label="bound: $W_{pq}$ (eq. 5)")
-    ax.bar(k, ds["w_t"] * ms, width, bottom=ds["w_pq"] * ms, color="#9ecae1", edgecolor="#6b8fb5",
+    ax.bar(k, to_ms(ds["w_pq"]), width, color="#c6dbef", edgecolor="#6b8fb5", label="bound: $W_{pq}$ (eq. 5)")
+    ax.bar(k, to_ms(ds["w_t"]), width, bottom=to_ms(ds["w_pq"]), color="#9ecae1", edgecolor="#6b8fb5",
            label="bound: $W_t$ (eq. 6); top = $W$ (eq. 7)")
-    for x, w in zip(k, ds["w"].values * ms):
+    for x, w in zip(k, to_ms(ds["w"].values)):
         ax.text(x - 0.15, w + 0.25, f"W = {w:.2f}", ha="center", va="bottom", fontsize=9)
-    ax.plot(k - 0.12, ds["paper_w_m"] * ms, label="paper $W_m$ (measured)", **_PAPER)
-    ax.errorbar(k + 0.12, ds["w_m_mean"] * ms, yerr=ci_half_widths(ds["w_m_ci"]) * ms, fmt="o", color="C3", ms=8,
+    ax.plot(k - 0.12, to_ms(ds["paper_w_m"]), label="paper $W_m$ (measured)", **_PAPER)
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_mean"]), yerr=to_ms(ci_half_widths(ds["w_m_ci"])), fmt="o", color="C3", ms=8,
                 capsize=4, zorder=6, label=f"ours $W_m$ (mean of {ds.sizes['seed']} seed(s), 95% CI)")
-    ax.errorbar(k + 0.12, ds["w_m_hops_mean"] * ms, yerr=ci_half_widths(ds["w_m_hops_ci"]) * ms, fmt="^", mfc="none",
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_hops_mean"]), yerr=to_ms(ci_half_widths(ds["w_m_hops_ci"])), fmt="^", mfc="none",
                 color="C2", ms=8, capsize=3, zorder=6, label="ours, C7500 hops simulated (H7)")
-    ax.errorbar(k + 0.12, ds["w_m_ring_packets_mean"] * ms, yerr=ci_half_widths(ds["w_m_ring_packets_ci"]) * ms, fmt="s",
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_ring_packets_mean"]), yerr=to_ms(ci_half_widths(ds["w_m_ring_packets_ci"])), fmt="s",
                 mfc="none", color="C4", ms=7, capsize=3, zorder=6, label="ours, ring counts packets (H1)")
     ax.set_xticks(k, [f"k = {int(v)}\n(BE {int(b)} B)" for v, b in zip(k, ds["be_ip_bytes"].values)])
     ax.set_xlabel("transmission units per BE packet")
     ax.set_ylabel("average EF one-way delay (ms)")
-    ax.set_ylim(0, float(max(ds["w"].max(), ds["w_m_hops_mean"].max())) * ms * 1.2)
+    ax.set_ylim(0, float(to_ms(max(ds["w"].max(), ds["w_m_hops_mean"].max()))) * 1.2)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.95)
     ax.set_title("globecom01_tab4: worst-case bound W vs measured $W_m$ (GLOBECOM'01 Table IV)", fontsize=11)
     return fig
