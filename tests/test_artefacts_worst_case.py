@@ -6,6 +6,8 @@ for a full queue, store-and-forward lags of deterministic packets, and the
 identities between hypotheses that cannot differ for a given k.
 """
 
+import functools
+
 import matplotlib
 import numpy as np
 import pytest
@@ -217,3 +219,32 @@ def test_figures_have_labelled_axes(artefact, tab4, pq_bound, path, gap_data):
     titles = [fig._suptitle.get_text() if fig._suptitle else ""] + [ax.get_title() for ax in axes]
     assert any(artefact in t for t in titles)
     plt.close(fig)
+
+
+def test_tab4_claims_in_the_papers_unit_are_the_pre_si_arithmetic():
+    """The SI Dataset gives the claims bit-for-bit the numbers of the paper-unit (us) Dataset it replaced.
+
+    Two seeds, so that the order "convert, then average over seeds" matters: the
+    report's ``ours`` column is written with ``repr`` and must not move by one ulp.
+    """
+    from pqlab import bounds, experiments
+    from pqlab.artefacts.claims.worst_case import globecom01_tab4_claims
+
+    ds = worst_case.globecom01_tab4(60, (1, 2))
+    claims = {c["quantity"]: c["value"] for c in globecom01_tab4_claims(ds)}
+    table = bounds.table_iv(rho=float(ds.rho), q_t=int(ds.q_t), t_u_s=float(ds.t_u), ks=[1, 2, 3])
+    for k, row in zip((1, 2, 3), table.itertuples()):
+        assert claims[f"w_pq_k{k}"] == row.W_pq_us and claims[f"w_k{k}"] == row.W_us  # exact, as bounds.table_iv
+    make = functools.partial(scenarios.full_units, n_ef_samples=60)
+    delay_us = experiments.sweep(make, {"k": [1, 2, 3]}, (1, 2))["delay_mean_s"] * 1e6
+    for k in (1, 2, 3):
+        assert claims[f"w_m_k{k}"] == float(delay_us.sel(k=k).mean("seed"))  # us, averaged after converting
+    assert claims["t_u"] == float(ds.t_u) * 1e6 and claims["ef_rate"] == float(ds.ef_rate) / 1e3  # kbit/s
+
+
+def test_units_helpers_convert_both_ways():
+    from pqlab import units
+
+    assert units.to_ms(0.5) == 500.0 and units.to_us(2.5e-3) == 2500.0 and units.to_kbps(300e3) == 300.0
+    assert units.ms_to_s(5.12) == pytest.approx(5.12e-3, rel=1e-15) and units.us_to_s(636.0) == pytest.approx(636e-6)
+    assert units.kbps_to_bps(units.to_kbps(1.7e6)) == pytest.approx(1.7e6, rel=1e-15)
