@@ -157,6 +157,16 @@ def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
     }
 
 
+_node_components.attrs = {
+    "delay_mean_s": experiments.DELAY_STATISTICS_ATTRS["delay_mean_s"],
+    "delay_hops_mean_s": {"units": "s", "long_name": "mean one-way delay with the C7500 hops simulated"},
+    "pq_wait_mean_s": {"units": "s", "long_name": "mean EF wait in the priority queue (ring entry - arrival)"},
+    "ring_time_mean_s": {"units": "s", "long_name": "mean EF time in the ring incl. own line time"},
+    "path_mean_s": {"units": "s", "long_name": "mean fixed path delay of the measured packets"},
+    "n_samples": {"units": "1", "long_name": "EF reference packets measured"},
+}
+
+
 # --------------------------------------------------------------------------- globecom01_tab4
 
 
