@@ -17,8 +17,9 @@ Dataset into the claim records the report records:
   against the paper's "approximately 2 msec" for 64 bytes.
 
 Table IV's Dataset is in SI units (seconds, bit/s; its claims convert to the
-paper's microseconds through :mod:`pqlab.units`); the 5.12 ms bound's and the
-path's Datasets are still in milliseconds (each variable's ``units`` attr says which).
+paper's microseconds through :mod:`pqlab.units`), and so is the 5.12 ms bound's
+(claims in ms); the path's Dataset is still in milliseconds and kbit/s (each
+variable's ``units`` attr says which).
 """
 
 from __future__ import annotations
@@ -326,9 +327,9 @@ def globecom01_pq_bound(
     -------
     xarray.Dataset
         Dims ``seed``, ``burst``, ``position`` (1-based place in the burst):
-        ``pq_wait``, ``sojourn``, ``ef_part`` (ms, NaN if dropped), ``admitted``;
-        per seed ``lone_max_pq_wait`` (ms); scalars ``bound_unframed``,
-        ``bound_atm``, ``ef_line_time``, ``mtu_line_time`` (ms), ``ef_queue_limit``
+        ``pq_wait``, ``sojourn``, ``ef_part`` (s, NaN if dropped), ``admitted``;
+        per seed ``lone_max_pq_wait`` (s); scalars ``bound_unframed``,
+        ``bound_atm``, ``ef_line_time``, ``mtu_line_time`` (s), ``ef_queue_limit``
         (packets), ``max_burst`` (bytes).
     """
     n_bursts = check_int("n_bursts", n_bursts, 1, 100_000)
@@ -369,24 +370,23 @@ def globecom01_pq_bound(
         win = experiments.measurement_window(simulate(lone_sc, seed=seed), lone_sc)
         lone[i] = float(np.nanmax(win["ring_entry"].values - win["arrival"].values))
 
-    ms = 1e3
     dims = ("seed", "burst", "position")
     ds = xr.Dataset(
         {
-            "pq_wait": (dims, pq_wait * ms, {"units": "ms", "long_name": "wait in the priority queue"}),
-            "sojourn": (dims, sojourn * ms, {"units": "ms", "long_name": "time in the C7200 (PQ + ring + line)"}),
-            "ef_part": (dims, ef_part * ms,
-                        {"units": "ms", "long_name": "line time of the burst's EF packets up to this one"}),
+            "pq_wait": (dims, pq_wait, {"units": "s", "long_name": "wait in the priority queue"}),
+            "sojourn": (dims, sojourn, {"units": "s", "long_name": "time in the C7200 (PQ + ring + line)"}),
+            "ef_part": (dims, ef_part,
+                        {"units": "s", "long_name": "line time of the burst's EF packets up to this one"}),
             "admitted": (dims, np.isfinite(pq_wait), {"units": "1", "long_name": "admitted to the priority queue"}),
-            "lone_max_pq_wait": ("seed", lone * ms,
-                                 {"units": "ms", "long_name": "largest PQ wait of a lone CBR EF packet"}),
-            "bound_unframed": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps) * ms,
-                               {"units": "ms", "long_name": "10 x 128 bytes at 2 Mbit/s, unframed (paper)"}),
-            "bound_atm": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps, node.framing) * ms,
-                          {"units": "ms", "long_name": "10 x 128-byte frames in ATM AAL5 cells"}),
-            "ef_line_time": ((), ef_line_s * ms, {"units": "ms", "long_name": "line time of one EF packet (ATM)"}),
-            "mtu_line_time": ((), line_time_s(be_payload + 28, node.framing, node.line_rate_bps) * ms,
-                              {"units": "ms", "long_name": "line time of one BE packet (ATM)"}),
+            "lone_max_pq_wait": ("seed", lone,
+                                 {"units": "s", "long_name": "largest PQ wait of a lone CBR EF packet"}),
+            "bound_unframed": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps),
+                               {"units": "s", "long_name": "10 x 128 bytes at 2 Mbit/s, unframed (paper)"}),
+            "bound_atm": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps, node.framing),
+                          {"units": "s", "long_name": "10 x 128-byte frames in ATM AAL5 cells"}),
+            "ef_line_time": ((), ef_line_s, {"units": "s", "long_name": "line time of one EF packet (ATM)"}),
+            "mtu_line_time": ((), line_time_s(be_payload + 28, node.framing, node.line_rate_bps),
+                              {"units": "s", "long_name": "line time of one BE packet (ATM)"}),
             "ef_queue_limit": ((), float(limit), {"units": "packets", "long_name": "priority queue limit"}),
             "max_burst": ((), float(limit * frame), {"units": "bytes", "long_name": "EF queue limit x frame size"}),
         },

@@ -75,17 +75,19 @@ def globecom01_pq_bound(ds: xr.Dataset):
     pos = ds["position"].values
     limit = int(ds.ef_queue_limit)
     flat = ("seed", "burst")
+    bound_unframed_ms, bound_atm_ms = float(to_ms(ds["bound_unframed"])), float(to_ms(ds["bound_atm"]))
+    ef_line_ms = float(to_ms(ds["ef_line_time"]))
     for var, color, label in (("sojourn", "C0", "time in the C7200 (PQ + ring + line)"),
                               ("pq_wait", "C1", "wait in the priority queue"),
                               ("ef_part", "C3", "EF part: line time of the burst's packets so far")):
-        da = ds[var]
+        da = to_ms(ds[var])
         ax.fill_between(pos, da.min(flat), da.max(flat), color=color, alpha=0.18, lw=0)
         ax.plot(pos, da.mean(flat), "o-", color=color, ms=4, label=f"{label} (mean, min-max band)")
-    ax.plot(pos, np.minimum(pos, limit) * float(ds.bound_unframed) / limit, "k--", lw=1.2,
-            label=f"paper: i x {float(ds.bound_unframed) / limit:.3f} ms, max {float(ds.bound_unframed):.2f} ms "
+    ax.plot(pos, np.minimum(pos, limit) * bound_unframed_ms / limit, "k--", lw=1.2,
+            label=f"paper: i x {bound_unframed_ms / limit:.3f} ms, max {bound_unframed_ms:.2f} ms "
                   "(unframed)")
-    ax.axhline(float(ds.bound_atm), color="C3", lw=1.2, ls=":",
-               label=f"bound with ATM cells: {limit} x {float(ds.ef_line_time):.3f} = {float(ds.bound_atm):.2f} ms")
+    ax.axhline(bound_atm_ms, color="C3", lw=1.2, ls=":",
+               label=f"bound with ATM cells: {limit} x {ef_line_ms:.3f} = {bound_atm_ms:.2f} ms")
     if pos.max() > limit:
         ax.axvspan(limit + 0.5, pos.max() + 0.5, color="0.85", zorder=0, label="tail-dropped (queue full)")
     ax.set_xlim(0.5, pos.max() + 0.5)
