@@ -119,13 +119,14 @@ def test_pq_bound_lone_wait_is_about_one_mtu(pq_bound):
 
 
 def test_path_rtt_and_hops(path):
-    assert float(path["rtt"].sel(size=64)) == pytest.approx(2 * 3 * 0.424)  # 2 cells per hop
-    assert (path["rtt"].diff("size") >= -1e-9).all()
+    assert float(path["rtt"].sel(size=64)) == pytest.approx(2 * 3 * 0.424e-3)  # s; 2 cells per hop
+    assert path["line_rate"].attrs["units"] == "bit/s" and float(path.line_rate) == 2e6
+    assert (path["rtt"].diff("size") >= -1e-12).all()
     assert (path["rtt_unframed"] < path["rtt"]).all()
     # simulated C7500 hops: every EF packet lags by the 1028-byte BE line time at each hop, constantly
-    assert float(path.ef_hop_delay_mean) == pytest.approx(2 * float(path.be_line_time), abs=1e-9)
-    assert float(path.ef_hop_delay_std) < 1e-9
-    assert float(path.hop_max_wait) == pytest.approx(2 * (float(path.be_line_time) - EF_MS), abs=1e-9)
+    assert float(path.ef_hop_delay_mean) == pytest.approx(2 * float(path.be_line_time), abs=1e-12)
+    assert float(path.ef_hop_delay_std) < 1e-12
+    assert float(path.hop_max_wait) == pytest.approx(2 * (float(path.be_line_time) - EF_MS / MS), abs=1e-12)
     claims = {c["quantity"]: c for c in worst_case.path_claims(path, n_ef_samples_measured=N)}
     assert claims["rtt_64_byte_packet"]["unit"] == "ms"
     assert claims["c7500_hops_uncongested"]["shape_ok"] is False

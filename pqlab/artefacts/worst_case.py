@@ -17,9 +17,8 @@ Dataset into the claim records the report records:
   against the paper's "approximately 2 msec" for 64 bytes.
 
 Table IV's Dataset is in SI units (seconds, bit/s; its claims convert to the
-paper's microseconds through :mod:`pqlab.units`), and so is the 5.12 ms bound's
-(claims in ms); the path's Dataset is still in milliseconds and kbit/s (each
-variable's ``units`` attr says which).
+paper's microseconds through :mod:`pqlab.units`), and so are the 5.12 ms bound's
+and the path's (their claims in ms and kbit/s, as the paper).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from ..engine import simulate_arrivals
 from ..framing import line_time_s
 from ..model import Node, Queue
 from ..path import PathModel
-from ..units import us_to_s
+from ..units import ms_to_s, us_to_s
 from ..scenario import Scenario, simulate
 from ..traffic import TraceStream
 from ._common import (
@@ -433,11 +432,11 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
     Returns
     -------
     xarray.Dataset
-        Dim ``size``: ``rtt``, ``rtt_unframed``, ``one_way`` (ms). Scalars:
+        Dim ``size``: ``rtt``, ``rtt_unframed``, ``one_way`` (s). Scalars:
         ``hop_max_wait``, ``ef_hop_delay_mean``, ``ef_hop_delay_std``,
-        ``ef_hop_delay_model``, ``be_line_time`` (ms), ``hop_packets``,
-        ``line_rate`` (kbit/s), ``n_hops`` (ATM hops each way, C7200 included),
-        ``paper_rtt_64`` (ms, the paper's value).
+        ``ef_hop_delay_model``, ``be_line_time`` (s), ``hop_packets``,
+        ``line_rate`` (bit/s), ``n_hops`` (ATM hops each way, C7200 included),
+        ``paper_rtt_64`` (s, the paper's value). The claims convert to the paper's ms.
     """
     sizes = [int(s) for s in check_array("sizes_bytes", list(sizes_bytes), kind="int", minimum=1, maximum=65_535)]
     if not sizes:
@@ -459,30 +458,29 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
     ref = (hops_out["flow"].values == scenarios.REFERENCE_FLOW) & (hops_out["arrival"].values >= sc.warmup_s)
     ef_hop = (hops_out["hops_departure"] - hops_out["node_departure"]).values[ref]
     ef_model = np.asarray(hops.extra_delay_s(hops_out["size"].values[ref])) - hops.fixed_s
-    ms = 1e3
     return xr.Dataset(
         {
-            "one_way": ("size", one_way * ms, {"units": "ms", "long_name": "uncongested one-way delay (model)"}),
-            "rtt": ("size", 2 * one_way * ms, {"units": "ms", "long_name": "round-trip time, ATM AAL5 lines"}),
-            "rtt_unframed": ("size", 2 * one_way_unframed * ms,
-                             {"units": "ms", "long_name": "round-trip time, unframed lines"}),
-            "hop_max_wait": ((), float(hops_out["hops_wait"].max()) * ms,
-                             {"units": "ms", "long_name": "largest wait of a packet at the C7500 hops"}),
+            "one_way": ("size", one_way, {"units": "s", "long_name": "uncongested one-way delay (model)"}),
+            "rtt": ("size", 2 * one_way, {"units": "s", "long_name": "round-trip time, ATM AAL5 lines"}),
+            "rtt_unframed": ("size", 2 * one_way_unframed,
+                             {"units": "s", "long_name": "round-trip time, unframed lines"}),
+            "hop_max_wait": ((), float(hops_out["hops_wait"].max()),
+                             {"units": "s", "long_name": "largest wait of a packet at the C7500 hops"}),
             "hop_packets": ((), float(hops_out.sizes["packet"]),
                             {"units": "1", "long_name": "packets through the C7500 hops"}),
-            "ef_hop_delay_mean": ((), float(ef_hop.mean()) * ms,
-                                  {"units": "ms", "long_name": "mean delay of EF packets over the C7500 hops"}),
-            "ef_hop_delay_std": ((), float(ef_hop.std()) * ms,
-                                 {"units": "ms", "long_name": "std of the EF delay over the C7500 hops"}),
-            "ef_hop_delay_model": ((), float(ef_model.mean()) * ms,
-                                   {"units": "ms", "long_name": "the path model's serialisation of an EF packet"}),
+            "ef_hop_delay_mean": ((), float(ef_hop.mean()),
+                                  {"units": "s", "long_name": "mean delay of EF packets over the C7500 hops"}),
+            "ef_hop_delay_std": ((), float(ef_hop.std()),
+                                 {"units": "s", "long_name": "std of the EF delay over the C7500 hops"}),
+            "ef_hop_delay_model": ((), float(ef_model.mean()),
+                                   {"units": "s", "long_name": "the path model's serialisation of an EF packet"}),
             "be_line_time": ((), line_time_s(sc.streams[-1].size.mean_bytes + sc.streams[-1].header_bytes,
-                                             node.framing, node.line_rate_bps) * ms,
-                             {"units": "ms", "long_name": "line time of one BE packet of the congested run"}),
-            "line_rate": ((), node.line_rate_bps / 1e3, {"units": "kbit/s", "long_name": "C7200 line rate"}),
+                                             node.framing, node.line_rate_bps),
+                             {"units": "s", "long_name": "line time of one BE packet of the congested run"}),
+            "line_rate": ((), node.line_rate_bps, {"units": "bit/s", "long_name": "C7200 line rate"}),
             "n_hops": ((), float(1 + len(hops.hops)), {"units": "1", "long_name": "ATM hops each way"}),
-            "paper_rtt_64": ((), paper_value("path", "rtt_64_byte_packet")[0],
-                             {"units": "ms", "long_name": "GLOBECOM'01: RTT of a 64-byte packet, 'approximately'"}),
+            "paper_rtt_64": ((), ms_to_s(paper_value("path", "rtt_64_byte_packet")[0]),
+                             {"units": "s", "long_name": "GLOBECOM'01: RTT of a 64-byte packet, 'approximately'"}),
         },
         coords={"size": ("size", sizes, {"units": "bytes", "long_name": "IP packet length"})},
         attrs=provenance("path", "path: round-trip time of the uncongested path model (GLOBECOM'01 Sec. III)",

@@ -107,7 +107,7 @@ def path(ds: xr.Dataset):
     Parameters
     ----------
     ds : xarray.Dataset
-        From :func:`pqlab.artefacts.worst_case.path` (``paper_rtt_64``, ms, is
+        From :func:`pqlab.artefacts.worst_case.path` (``paper_rtt_64``, s, is
         drawn as the paper's point).
 
     Returns
@@ -116,15 +116,16 @@ def path(ds: xr.Dataset):
     """
     fig, axes = subplots(1, 2, figsize=(11, 4.4))
     size = ds["size"].values
-    paper = float(ds["paper_rtt_64"]) if "paper_rtt_64" in ds else float("nan")
+    paper = float(to_ms(ds["paper_rtt_64"])) if "paper_rtt_64" in ds else float("nan")
+    rtt_ms, rtt_unframed_ms = to_ms(ds["rtt"]), to_ms(ds["rtt_unframed"])
     for ax, hi in zip(axes, (size.max(), min(size.max(), 256))):
         sel = size <= hi
-        ax.plot(size[sel], ds["rtt"].values[sel], color="C0",
+        ax.plot(size[sel], rtt_ms.values[sel], color="C0",
                 label=f"pqlab path model: {int(ds.n_hops)} ATM AAL5 hops each way")
-        ax.plot(size[sel], ds["rtt_unframed"].values[sel], color="C1", ls="--", label="same hops, unframed lines")
+        ax.plot(size[sel], rtt_unframed_ms.values[sel], color="C1", ls="--", label="same hops, unframed lines")
         if 64 in size:
-            ax.plot([64], [float(ds["rtt"].sel(size=64))], "o", color="C0", ms=7,
-                    label=f"ours, 64 bytes: {float(ds['rtt'].sel(size=64)):.2f} ms")
+            ax.plot([64], [float(rtt_ms.sel(size=64))], "o", color="C0", ms=7,
+                    label=f"ours, 64 bytes: {float(rtt_ms.sel(size=64)):.2f} ms")
         if np.isfinite(paper):
             ax.plot([64], [paper], label=f"paper: 64 bytes, 'approximately {paper:g} ms'", **_PAPER)
         ax.set_xlabel("IP packet length (bytes)")

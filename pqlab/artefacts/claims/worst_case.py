@@ -171,6 +171,11 @@ def globecom01_pq_bound_claims(ds: xr.Dataset) -> list[dict]:
     return rows
 
 
+#: Time variables of path's Dataset (seconds) its claims state in milliseconds.
+_PATH_TIMES = ("rtt", "rtt_unframed", "be_line_time", "ef_hop_delay_std", "ef_hop_delay_mean",
+               "ef_hop_delay_model", "hop_max_wait")
+
+
 def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> list[dict]:
     """Claim records of :func:`path`'s Dataset: the 64-byte RTT, the line rate, the C7500 hops.
 
@@ -179,11 +184,12 @@ def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> l
     """
     art = "path"
     check_artefact(ds, art)
-    rtt64 = float(ds["rtt"].sel(size=64)) if 64 in ds["size"].values else float("nan")
-    un64 = float(ds["rtt_unframed"].sel(size=64)) if 64 in ds["size"].values else float("nan")
-    paper = float(ds["paper_rtt_64"])
+    ms = {name: to_ms(ds[name]) for name in _PATH_TIMES}  # the paper's unit; converted before any statistic
+    rtt64 = float(ms['rtt'].sel(size=64)) if 64 in ds["size"].values else float("nan")
+    un64 = float(ms['rtt_unframed'].sel(size=64)) if 64 in ds["size"].values else float("nan")
+    paper = paper_value(art, "rtt_64_byte_packet")[0]  # ms
     nh = int(ds.n_hops)
-    slope = np.polyfit(ds["size"].values, ds["rtt"].values, 1)[0] * 1e3  # ms per kbyte
+    slope = np.polyfit(ds["size"].values, ms['rtt'].values, 1)[0] * 1e3  # ms per byte x 1000 bytes per kbyte
     rows = [
         claim(art, "rtt_64_byte_packet", rtt64, "ms",
               f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "
@@ -191,17 +197,17 @@ def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> l
               f"'approximately {paper:g} ms' lies between: no fixed latency can close a gap of this sign "
               f"(it would have to be {(paper - rtt64) / 2:.2f} ms one way); RTT grows "
               f"{slope:.2f} ms per kbyte, as the paper says 'linearly'"),
-        claim(art, "line_rate", float(ds.line_rate), "kbit/s", "the simulated C7200 ATM PVC (whole 53-byte cells)"),
+        claim(art, "line_rate", float(to_kbps(ds.line_rate)), "kbit/s", "the simulated C7200 ATM PVC (whole 53-byte cells)"),
         claim(art, "c7500_hops_uncongested", None, "-",
               f"partly: simulated as 2 Mbit/s ATM FIFO nodes fed the C7200's congested output (BE line time "
-              f"{float(ds.be_line_time):.2f} ms), the hops add a constant lag, so no jitter (EF std "
-              f"{float(ds.ef_hop_delay_std):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
-              f"{float(ds.ef_hop_delay_mean):.2f} ms over both hops, not the {float(ds.ef_hop_delay_model):.2f} ms "
+              f"{float(ms['be_line_time']):.2f} ms), the hops add a constant lag, so no jitter (EF std "
+              f"{float(ms['ef_hop_delay_std']):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
+              f"{float(ms['ef_hop_delay_mean']):.2f} ms over both hops, not the {float(ms['ef_hop_delay_model']):.2f} ms "
               f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
-              shape_ok=bool(abs(float(ds.ef_hop_delay_mean) - float(ds.ef_hop_delay_model)) <= 0.01)),
-        claim(art, "c7500_ef_hop_delay_simulated", float(ds.ef_hop_delay_mean), "ms",
+              shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model'])) <= 0.01)),
+        claim(art, "c7500_ef_hop_delay_simulated", float(ms['ef_hop_delay_mean']), "ms",
               f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "
-              f"{float(ds.ef_hop_delay_model):.3f} ms; largest wait of any packet {float(ds.hop_max_wait):.2f} ms"),
+              f"{float(ms['ef_hop_delay_model']):.3f} ms; largest wait of any packet {float(ms['hop_max_wait']):.2f} ms"),
         claim(art, "timestamp_precision", None, "ns",
               "not applicable: simulated timestamps are exact (float64), no measurement error is modelled"),
     ]
