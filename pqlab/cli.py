@@ -31,19 +31,19 @@ def _demo(args) -> int:
     import numpy as np
 
     from . import __version__, bounds, figures, metrics, scenarios
-    from .framing import line_time_s
+    from .papers import transmission_unit_s
     from .scenario import simulate
     from .traffic import UDP_IP_HEADER_BYTES
 
     started = time.perf_counter()
-    sc = scenarios.base_case(be_payload_bytes=args.be_payload_bytes, n_ef_samples=args.samples)
+    sc = scenarios.base_case(be_payload_bytes=args.be_payload_bytes, n_ef_samples=args.n_ef_samples)
     ds = simulate(sc, seed=args.seed)
     elapsed = time.perf_counter() - started
 
     node = sc.node
     ef = (ds["flow"] == scenarios.REFERENCE_FLOW) & (ds.arrival >= sc.warmup_s)
     delay = metrics.one_way_delay(ds, sc.path).where(ef, drop=True).values
-    unit_s = line_time_s(128, node.framing, node.line_rate_bps)  # one transmission unit
+    unit_s = transmission_unit_s(node)  # one transmission unit: the line time of the EF packet
     stats = metrics.summary(delay)
     loss = metrics.loss(ds.where(ef, drop=True), by="flow")
 
@@ -161,12 +161,24 @@ def _lab(args) -> int:
     return labfolder.start(args.dir, port=args.port, browser=not args.no_browser)
 
 
+class _DeprecatedAlias(argparse.Action):
+    """An option's former name: stores into the new one and warns once on stderr."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        new = "--" + self.dest.replace("_", "-")
+        print(f"pqlab: warning: {option_string} is deprecated, use {new}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pqlab", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="simulate the papers' base case and plot the EF delay")
     demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    demo.add_argument("--samples", type=int, default=10_000, help="EF samples after warm-up (default 10000)")
+    demo.add_argument("--n-ef-samples", type=int, default=10_000, dest="n_ef_samples",
+                      help="EF reference packets measured after the warm-up (default 10000)")
+    demo.add_argument("--samples", type=int, dest="n_ef_samples", action=_DeprecatedAlias,
+                      help=argparse.SUPPRESS)  # the former name of --n-ef-samples
     demo.add_argument("--be-payload-bytes", type=int, default=1000, help="BE UDP payload, bytes (default 1000)")
     demo.add_argument("--out", default="figures", help="output folder (default figures/)")
     demo.add_argument("--save-data", action="store_true", help="also write the per-packet Dataset as NetCDF")

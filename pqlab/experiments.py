@@ -125,8 +125,8 @@ def sweep(
     measure : callable
         ``measure(ds, scenario) -> {name: float}``; each name becomes a variable, with the
         ``units``/``long_name`` the measure declares in its ``attrs`` mapping (name ->
-        attrs; e.g. :data:`DELAY_STATISTICS_ATTRS`), else ``"s"`` for a name ending
-        in ``_s`` and ``"1"`` otherwise.
+        attrs; e.g. :data:`DELAY_STATISTICS_ATTRS`), where the number is measured:
+        a name it does not declare is a ``ValueError`` (units are never guessed from a name).
     backend : {"serial", "processes"}, dask.distributed.Client or str
         Where the points run: in this process, in a local process pool of
         ``max_workers``, or on a dask.distributed cluster (a ``Client``, or a
@@ -167,8 +167,12 @@ def sweep(
             out.setdefault(key, np.full(shape, np.nan))[idx] = val
     dims = names + ["seed"]
     declared = getattr(measure, "attrs", {})
+    undeclared = sorted(set(out) - set(declared))
+    if undeclared:
+        raise ValueError(f"measure must declare units and long_name of every number it returns in its attrs "
+                         f"mapping (name -> {{'units': ..., 'long_name': ...}}), missing for {undeclared}")
     return xr.Dataset(
-        {k: (dims, v, declared.get(k) or _attrs_for(k)) for k, v in out.items()},
+        {k: (dims, v, dict(declared[k])) for k, v in out.items()},
         coords={**{k: v for k, v in zip(names, values)}, "seed": seeds},
         attrs=provenance_attrs(
             title=f"pqlab sweep of {preset}", history="computed by pqlab.experiments.sweep",
@@ -240,12 +244,6 @@ def _run_on_dask(make_scenario, tasks, measure, backend, bar) -> list:
     finally:
         if own:
             client.close()
-
-
-def _attrs_for(name: str) -> dict:
-    """Fallback attrs of a measured name the measure does not declare: seconds for ``*_s``."""
-    unit = "s" if name.endswith("_s") else "1"
-    return {"units": unit, "long_name": name.replace("_", " ")}
 
 
 def across_seeds(result: xr.Dataset, confidence: float = 0.95) -> xr.Dataset:

@@ -30,9 +30,11 @@ from ._validate import check_choice, check_int, check_real
 from .engine import simulate_arrivals
 from .framing import line_time_s, particles_needed
 from .model import Node, Queue
+from .papers import PAPERS, transmission_unit_s
 from .path import PathModel
 from .scenario import Scenario, simulate
 from .traffic import UDP_IP_HEADER_BYTES, Deterministic, PoissonStream
+from .units import to_ms
 
 __all__ = [
     "RIGHT", "NOT_YET", "NO_ANSWER",
@@ -46,8 +48,8 @@ __all__ = [
 RIGHT, NOT_YET, NO_ANSWER = "right", "not yet", "no answer yet"
 
 #: Line rate of the papers' ATM PVC, bit/s, and the EF reference transmission unit.
-LINE_RATE_BPS = 2e6
-EF_UNIT_S = line_time_s(scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES), "atm-aal5", LINE_RATE_BPS)
+LINE_RATE_BPS = PAPERS.line_rate_bps
+EF_UNIT_S = transmission_unit_s()
 #: The redraw's defaults (the papers' base case with MTU-size BE packets).
 DEFAULTS = dict(be_payload_bytes=1472, ring_limit_particles=5, ef_frame_bytes=128, n_ef_streams=1,
                 scheduler="pq", ef_weight_bps=400e3, be_distribution="deterministic",
@@ -568,7 +570,7 @@ def _ex04_a_six_streams():
 
 
 def _ex04_pq_bound_ms():
-    return bounds.priority_queue_max_delay(10, 128, LINE_RATE_BPS) * 1e3
+    return to_ms(bounds.priority_queue_max_delay(10, 128, LINE_RATE_BPS))
 
 
 def _ex04_loss_450k():

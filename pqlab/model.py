@@ -209,13 +209,7 @@ class Node:
             WFQ weight of the best-effort queue, bit/s; with a single WFQ queue
             its value does not change the schedule.
         """
-        return cls(
-            line_rate_bps=2e6,
-            framing="atm-aal5",
-            ring_limit_particles=ring_limit_particles,
-            particle_bytes=512,
-            queues=(
-                Queue("priority", 10, police_rate_bps=ef_police_rate_bps),
-                Queue("wfq", 64, weight_bps=be_weight_bps),
-            ),
-        )
+        from .papers import PAPERS  # the papers' test bed, defined once (papers.py imports this module)
+
+        return PAPERS.replace(ring_limit_particles=ring_limit_particles, ef_scheduler="pq",
+                              ef_service_rate_bps=ef_police_rate_bps, be_weight_bps=be_weight_bps).node()

@@ -22,6 +22,7 @@ from numba import njit
 from ._validate import check_int, check_memory, check_real
 from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
 from .path import PathModel
+from .provenance import provenance_attrs
 from .scenario import Scenario
 from .traffic import TrafficWindows
 
@@ -266,8 +267,6 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     xarray.Dataset
         The :meth:`FlowSummary.to_dataset` summaries with provenance attrs.
     """
-    from . import __version__
-
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
     seed = check_int("seed", seed, 0)
@@ -291,12 +290,11 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     for arrival, size, _queue, flow, _entry, departure, drop in run_batches(scenario.node, batches()):
         summary.update(arrival, size, flow, departure, drop)
     ds = summary.to_dataset()
-    ds.attrs.update(
+    ds.attrs.update(provenance_attrs(
         title=f"pqlab streaming summary: {scenario.name}",
-        source=f"pqlab {__version__} numba single-node engine, streaming mode",
-        pqlab_version=__version__,
+        history="computed by pqlab.streaming.simulate_summary (streaming mode, windows of window_s)",
         seed=int(seed),
         window_s=window_s,
         scenario=scenario.to_json(),
-    )
+    ))
     return ds

@@ -15,7 +15,7 @@ import numpy as np
 import xarray as xr
 
 from ._validate import check_array, check_int, check_real
-from .engine import packets_dataset, run_kernel, validate_arrivals
+from .engine import simulate_arrivals
 from .model import Node
 from .scenario import Scenario, simulate
 from .traffic import check_streams, merge_streams
@@ -140,8 +140,7 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0) -> tuple[lis
         queue = np.concatenate([np.full(t_f.size, hop.queue), q_c])[order]
         flow = np.concatenate([f_f, f_c])[order]
         pid = np.concatenate([id_f, np.full(t_c.size, -1)])[order]
-        arrays = validate_arrivals(hop.node, t[order], size, queue)
-        ds = packets_dataset(*arrays, *run_kernel(hop.node, *arrays))
+        ds = simulate_arrivals(hop.node, t[order], size, queue)
         ds["flow"] = ("packet", flow, {"units": "1", "long_name": "flow id"})
         ds["packet_id"] = ("packet", pid, {"units": "1", "long_name": "index at the first node (-1: cross traffic)"})
         mine = np.flatnonzero(pid >= 0)

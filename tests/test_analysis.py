@@ -73,13 +73,19 @@ def test_sweep_takes_units_from_the_measure_not_from_the_name():
     from pqlab import experiments, scenarios
 
     def measure(ds, sc):
-        return {"wait_s": 1.0, "ratio": 0.5, "odd_s": 2.0}
+        return {"wait_s": 1.0, "ratio": 0.5}
 
     measure.attrs = {"wait_s": {"units": "s", "long_name": "declared wait"}, "ratio": {"units": "%", "long_name": "r"}}
     out = experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1], measure=measure)
     assert out["wait_s"].attrs == {"units": "s", "long_name": "declared wait"}
     assert out["ratio"].attrs["units"] == "%"
-    assert out["odd_s"].attrs == {"units": "s", "long_name": "odd s"}  # undeclared: the fallback
+
+    def undeclared(ds, sc):
+        return {"wait_s": 1.0, "odd_s": 2.0}
+
+    undeclared.attrs = {"wait_s": {"units": "s", "long_name": "declared wait"}}
+    with pytest.raises(ValueError, match=r"measure must declare.*\['odd_s'\]"):
+        experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1], measure=undeclared)
     summary = experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1])
     assert summary["loss_ratio"].attrs == experiments.DELAY_STATISTICS_ATTRS["loss_ratio"]
     assert summary.attrs["pqlab_version"] and summary.attrs["preset"] == "base_case"

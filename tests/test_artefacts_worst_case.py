@@ -6,6 +6,8 @@ for a full queue, store-and-forward lags of deterministic packets, and the
 identities between hypotheses that cannot differ for a given k.
 """
 
+import functools
+
 import matplotlib
 import numpy as np
 import pytest
@@ -50,9 +52,12 @@ def gap_data():
 
 
 def test_tab4_bound_is_the_papers_table(tab4):
-    np.testing.assert_allclose(tab4["w"].values, tab4["paper_w"].values, atol=0.0051)
-    np.testing.assert_allclose(tab4["w_pq"].values, tab4["paper_w_pq"].values, atol=0.0051)
-    assert float(tab4["w_pq"].sel(k=3)) == pytest.approx(3 * 2048 / 0.85)  # 7228.235..., printed 7228.23
+    np.testing.assert_allclose(tab4["w"].values, tab4["paper_w"].values, atol=0.0051e-6)  # s
+    np.testing.assert_allclose(tab4["w_pq"].values, tab4["paper_w_pq"].values, atol=0.0051e-6)
+    assert float(tab4["w_pq"].sel(k=3)) == pytest.approx(3 * 2048e-6 / 0.85)  # 7228.235... us, printed 7228.23
+    assert {tab4[v].attrs["units"] for v in ("w", "w_m", "w_m_mean", "paper_w_m", "t_u", "path_delay",
+                                              "ef_service_time")} == {"s"}
+    assert tab4["ef_rate"].attrs["units"] == "bit/s" and float(tab4.ef_rate) == pytest.approx(300e3, rel=1e-9)
     assert float(tab4.rho) == pytest.approx(0.15, rel=1e-3)
 
 
@@ -62,11 +67,11 @@ def test_tab4_simulated_mechanism(tab4):
     assert (tab4["ring_time_mean"] > tab4["pq_wait_mean"]).all()  # the transmission queue dominates
     assert (tab4["pq_wait_mean"].diff("k") > 0).all()  # a longer BE packet in service: longer PQ wait
     # k = 1: 512-byte BE take one particle whatever the particle size, so H1 changes nothing
-    assert float(tab4["w_m_ring_packets_mean"].sel(k=1)) == pytest.approx(float(wm.sel(k=1)), abs=1e-6)
-    assert (tab4["w_m_ring_packets_mean"].sel(k=[2, 3]) > wm.sel(k=[2, 3]) + 1000).all()
+    assert float(tab4["w_m_ring_packets_mean"].sel(k=1)) == pytest.approx(float(wm.sel(k=1)), abs=1e-12)
+    assert (tab4["w_m_ring_packets_mean"].sel(k=[2, 3]) > wm.sel(k=[2, 3]) + 1e-3).all()  # s
     # H7: each C7500 hop lags by the BE line time instead of the EF one, for every EF packet
-    lag_us = (tab4["w_m_hops_mean"] - wm).sel(k=1)
-    assert float(lag_us) == pytest.approx(2 * (BE512_MS - EF_MS) * 1e3, abs=0.5)
+    lag_s = (tab4["w_m_hops_mean"] - wm).sel(k=1)
+    assert float(lag_s) == pytest.approx(2 * (BE512_MS - EF_MS) * 1e-3, abs=0.5e-6)
     assert float(wm.sel(k=1)) == pytest.approx(float(tab4["paper_w_m"].sel(k=1)), rel=0.15)
     assert (tab4["n_samples"] == N).all()
     assert np.isnan(tab4["w_m_ci"]).all()  # one seed: no CI
@@ -88,22 +93,22 @@ def test_tab4_claims_cover_every_paper_row(tab4):
 
 
 def test_pq_bound_full_queue(pq_bound):
-    assert float(pq_bound.bound_unframed) == pytest.approx(5.12)
-    assert float(pq_bound.bound_atm) == pytest.approx(10 * EF_MS)
+    assert float(pq_bound.bound_unframed) == pytest.approx(5.12e-3)  # s
+    assert float(pq_bound.bound_atm) == pytest.approx(10 * EF_MS / MS)
     admitted = pq_bound["admitted"]
     assert (admitted.sum("position") == 10).all()  # the queue limit; the rest are tail-dropped
     assert not admitted.sel(position=[11, 12]).any()
     # the 10 queued EF packets leave back to back: the EF part of the last is 10 EF line times
-    np.testing.assert_allclose(pq_bound["ef_part"].sel(position=10).values, 10 * EF_MS, atol=1e-9)
+    np.testing.assert_allclose(pq_bound["ef_part"].sel(position=10).values, 10 * EF_MS / MS, atol=1e-12)
     kept = pq_bound["sojourn"].where(admitted)
-    assert (kept >= pq_bound["ef_part"] - 1e-9).sum() == admitted.sum()
+    assert (kept >= pq_bound["ef_part"] - 1e-12).sum() == admitted.sum()
     assert float(pq_bound["pq_wait"].max()) > float(pq_bound.bound_atm)  # the ring's BE goes first
 
 
 def test_pq_bound_lone_wait_is_about_one_mtu(pq_bound):
     lone = float(pq_bound["lone_max_pq_wait"].max())
     mtu = float(pq_bound.mtu_line_time)
-    assert mtu * 0.99 <= lone <= mtu + EF_MS + 1e-9
+    assert mtu * 0.99 <= lone <= mtu + EF_MS / MS + 1e-12  # s
     claims = {c["quantity"]: c for c in worst_case.globecom01_pq_bound_claims(pq_bound)}
     assert claims["max_pq_delay"]["value"] == pytest.approx(5.12)
     assert claims["ef_queue_limit"]["value"] == 10
@@ -114,13 +119,14 @@ def test_pq_bound_lone_wait_is_about_one_mtu(pq_bound):
 
 
 def test_path_rtt_and_hops(path):
-    assert float(path["rtt"].sel(size=64)) == pytest.approx(2 * 3 * 0.424)  # 2 cells per hop
-    assert (path["rtt"].diff("size") >= -1e-9).all()
+    assert float(path["rtt"].sel(size=64)) == pytest.approx(2 * 3 * 0.424e-3)  # s; 2 cells per hop
+    assert path["line_rate"].attrs["units"] == "bit/s" and float(path.line_rate) == 2e6
+    assert (path["rtt"].diff("size") >= -1e-12).all()
     assert (path["rtt_unframed"] < path["rtt"]).all()
     # simulated C7500 hops: every EF packet lags by the 1028-byte BE line time at each hop, constantly
-    assert float(path.ef_hop_delay_mean) == pytest.approx(2 * float(path.be_line_time), abs=1e-9)
-    assert float(path.ef_hop_delay_std) < 1e-9
-    assert float(path.hop_max_wait) == pytest.approx(2 * (float(path.be_line_time) - EF_MS), abs=1e-9)
+    assert float(path.ef_hop_delay_mean) == pytest.approx(2 * float(path.be_line_time), abs=1e-12)
+    assert float(path.ef_hop_delay_std) < 1e-12
+    assert float(path.hop_max_wait) == pytest.approx(2 * (float(path.be_line_time) - EF_MS / MS), abs=1e-12)
     claims = {c["quantity"]: c for c in worst_case.path_claims(path, n_ef_samples_measured=N)}
     assert claims["rtt_64_byte_packet"]["unit"] == "ms"
     assert claims["c7500_hops_uncongested"]["shape_ok"] is False
@@ -139,21 +145,23 @@ def test_downstream_hops_without_bigger_packets_ahead_add_only_serialisation():
 
 
 def test_gap_identities_between_hypotheses(gap_data):
+    assert {gap_data[v].attrs["units"] for v in ("w_m", "w_m_mean", "tab3_a0", "paper_w_m", "paper_tab3_a0",
+                                                  "fixed_s_needed")} == {"s"}
     wm = gap_data["w_m_mean"]
     base = wm.sel(case="base")
-    assert float(wm.sel(case="H1", k=1)) == pytest.approx(float(base.sel(k=1)), abs=1e-6)
-    np.testing.assert_allclose(wm.sel(case="H4").values, base.values, atol=1e-6)  # deterministic BE
+    assert float(wm.sel(case="H1", k=1)) == pytest.approx(float(base.sel(k=1)), abs=1e-12)
+    np.testing.assert_allclose(wm.sel(case="H4").values, base.values, atol=1e-12)  # deterministic BE
     np.testing.assert_allclose(wm.sel(case="H3 particle=1024", k=[1, 2]).values,
-                               wm.sel(case="H1", k=[1, 2]).values, atol=1e-6)
+                               wm.sel(case="H1", k=[1, 2]).values, atol=1e-12)
     shift = (wm.sel(case="H5") - base).values
-    np.testing.assert_allclose(shift, shift[0], atol=1e-6)  # a fixed latency shifts every k alike
-    assert shift[0] == pytest.approx(float(gap_data["fixed_s_needed"].mean()) * 1e6, abs=1e-3)  # us; s
+    np.testing.assert_allclose(shift, shift[0], atol=1e-12)  # a fixed latency shifts every k alike
+    assert shift[0] == pytest.approx(float(gap_data["fixed_s_needed"].mean()), abs=1e-9)  # s
     assert (wm.sel(case="H6") < base).all()  # no cell tax: everything faster
     assert (wm.sel(case="H7") > base).all()
     assert (wm.sel(case="H2 ring=8") > base).all()
     t3 = gap_data["tab3_a0_mean"]
     assert float(t3.sel(case="H4")) != float(t3.sel(case="base"))
-    assert float(t3.sel(case="H7")) > float(t3.sel(case="base")) + 5  # MTU BE ahead at each hop
+    assert float(t3.sel(case="H7")) > float(t3.sel(case="base")) + 5e-3  # s; MTU BE ahead at each hop
 
 
 def test_gap_scores_and_best(gap_data):
@@ -212,3 +220,32 @@ def test_figures_have_labelled_axes(artefact, tab4, pq_bound, path, gap_data):
     titles = [fig._suptitle.get_text() if fig._suptitle else ""] + [ax.get_title() for ax in axes]
     assert any(artefact in t for t in titles)
     plt.close(fig)
+
+
+def test_tab4_claims_in_the_papers_unit_are_the_pre_si_arithmetic():
+    """The SI Dataset gives the claims bit-for-bit the numbers of the paper-unit (us) Dataset it replaced.
+
+    Two seeds, so that the order "convert, then average over seeds" matters: the
+    report's ``ours`` column is written with ``repr`` and must not move by one ulp.
+    """
+    from pqlab import bounds, experiments
+    from pqlab.artefacts.claims.worst_case import globecom01_tab4_claims
+
+    ds = worst_case.globecom01_tab4(60, (1, 2))
+    claims = {c["quantity"]: c["value"] for c in globecom01_tab4_claims(ds)}
+    table = bounds.table_iv(rho=float(ds.rho), q_t=int(ds.q_t), t_u_s=float(ds.t_u), ks=[1, 2, 3])
+    for k, row in zip((1, 2, 3), table.itertuples()):
+        assert claims[f"w_pq_k{k}"] == row.W_pq_us and claims[f"w_k{k}"] == row.W_us  # exact, as bounds.table_iv
+    make = functools.partial(scenarios.full_units, n_ef_samples=60)
+    delay_us = experiments.sweep(make, {"k": [1, 2, 3]}, (1, 2))["delay_mean_s"] * 1e6
+    for k in (1, 2, 3):
+        assert claims[f"w_m_k{k}"] == float(delay_us.sel(k=k).mean("seed"))  # us, averaged after converting
+    assert claims["t_u"] == float(ds.t_u) * 1e6 and claims["ef_rate"] == float(ds.ef_rate) / 1e3  # kbit/s
+
+
+def test_units_helpers_convert_both_ways():
+    from pqlab import units
+
+    assert units.to_ms(0.5) == 500.0 and units.to_us(2.5e-3) == 2500.0 and units.to_kbps(300e3) == 300.0
+    assert units.ms_to_s(5.12) == pytest.approx(5.12e-3, rel=1e-15) and units.us_to_s(636.0) == pytest.approx(636e-6)
+    assert units.kbps_to_bps(units.to_kbps(1.7e6)) == pytest.approx(1.7e6, rel=1e-15)

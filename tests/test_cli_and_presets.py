@@ -34,7 +34,7 @@ def test_base_case_rejects_bad_parameters():
 
 
 def test_demo_prints_statistics_and_writes_the_figure(tmp_path, capsys):
-    assert cli.main(["demo", "--samples", "300", "--out", str(tmp_path), "--save-data"]) == 0
+    assert cli.main(["demo", "--n-ef-samples", "300", "--out", str(tmp_path), "--save-data"]) == 0
     out = capsys.readouterr().out
     assert "EF reference packets after warm-up: 300" in out and "W = 21.564 ms" in out
     for name in ("demo_ef_delay.png", "demo_ef_delay.pdf", "demo_packets.nc"):
@@ -47,5 +47,8 @@ def test_demo_prints_statistics_and_writes_the_figure(tmp_path, capsys):
 
 
 def test_demo_reports_bad_input_as_an_error(capsys):
-    assert cli.main(["demo", "--samples", "0"]) == 2
+    assert cli.main(["demo", "--n-ef-samples", "0"]) == 2
     assert "n_ef_samples" in capsys.readouterr().err
+    assert cli.main(["demo", "--samples", "0"]) == 2  # the deprecated former name still works, and says so
+    err = capsys.readouterr().err
+    assert "--samples is deprecated, use --n-ef-samples" in err and "n_ef_samples" in err

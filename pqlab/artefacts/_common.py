@@ -215,6 +215,15 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
 # --------------------------------------------------------------------------- across seeds
 
 
+def seed_mean_in(values: xr.DataArray, convert) -> xr.DataArray:
+    """The mean over ``seed`` of ``convert(values)``: a claim's value in a paper's unit.
+
+    ``convert`` is a :mod:`pqlab.units` function (``to_us``, ``to_ms``); converting
+    before averaging gives the claims the same numbers whatever unit the Dataset holds.
+    """
+    return convert(values).mean("seed")
+
+
 def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dataset:
     """Add ``<name>_mean`` and ``<name>_ci`` (over ``seed``, :func:`pqlab.experiments.across_seeds`) in place."""
     names = list(names)

@@ -322,6 +322,14 @@ def _loss_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     }
 
 
+_loss_measure.attrs = {
+    "sent": {"units": "1", "long_name": "EF packets sent in the measurement window"},
+    "policed": {"units": "1", "long_name": "EF packets dropped by the policer"},
+    "queue_full": {"units": "1", "long_name": "EF packets dropped at the full EF queue"},
+    "min_bucket_bytes": {"units": "bytes", "long_name": "smallest token bucket that passes every EF packet"},
+}
+
+
 @cache.artefact()
 def tftant_slides_loss(
     *,
@@ -437,6 +445,12 @@ def _ipdv_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     pairing = np.random.default_rng(0).permutation(d.size)
     out["delay_gmd_s"] = float(np.mean(np.abs(d - d[pairing]))) if d.size > 1 else np.nan
     return out
+
+
+_ipdv_measure.attrs = {
+    **experiments.DELAY_STATISTICS_ATTRS,
+    "delay_gmd_s": {"units": "s", "long_name": "mean |difference| of two randomly paired delays (Gini)"},
+}
 
 
 @cache.artefact()
@@ -672,6 +686,15 @@ def _ipdv_size_measure(ds: xr.Dataset, sc: Scenario) -> dict:
         "jitter_p999_s": float(np.percentile(jitter, 99.9)),
         "jitter_mean_s": float(jitter.mean()),
     }
+
+
+_ipdv_size_measure.attrs = {
+    "ipdv_std_s": {"units": "s", "long_name": "standard deviation of the pooled IPDV of every EF stream"},
+    "jitter_std_s": {"units": "s", "long_name": "standard deviation of the pooled |IPDV|"},
+    "jitter_max_s": {"units": "s", "long_name": "largest pooled |IPDV|"},
+    "jitter_p999_s": {"units": "s", "long_name": "99.9th percentile of the pooled |IPDV|"},
+    "jitter_mean_s": {"units": "s", "long_name": "mean pooled |IPDV|"},
+}
 
 
 @cache.artefact()

@@ -16,8 +16,9 @@ Dataset into the claim records the report records:
   (:func:`pqlab.scenarios.paper_path` plus the C7200's own serialisation)
   against the paper's "approximately 2 msec" for 64 bytes.
 
-Delays in these Datasets are in the papers' units: microseconds for Table IV,
-milliseconds elsewhere (each variable's ``units`` attr says which).
+Table IV's Dataset is in SI units (seconds, bit/s; its claims convert to the
+paper's microseconds through :mod:`pqlab.units`), and so are the 5.12 ms bound's
+and the path's (their claims in ms and kbit/s, as the paper).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..engine import simulate_arrivals
 from ..framing import line_time_s
 from ..model import Node, Queue
 from ..path import PathModel
+from ..units import ms_to_s, us_to_s
 from ..scenario import Scenario, simulate
 from ..traffic import TraceStream
 from ._common import (
@@ -155,6 +157,16 @@ def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
     }
 
 
+_node_components.attrs = {
+    "delay_mean_s": experiments.DELAY_STATISTICS_ATTRS["delay_mean_s"],
+    "delay_hops_mean_s": {"units": "s", "long_name": "mean one-way delay with the C7500 hops simulated"},
+    "pq_wait_mean_s": {"units": "s", "long_name": "mean EF wait in the priority queue (ring entry - arrival)"},
+    "ring_time_mean_s": {"units": "s", "long_name": "mean EF time in the ring incl. own line time"},
+    "path_mean_s": {"units": "s", "long_name": "mean fixed path delay of the measured packets"},
+    "n_samples": {"units": "1", "long_name": "EF reference packets measured"},
+}
+
+
 # --------------------------------------------------------------------------- globecom01_tab4
 
 
@@ -188,13 +200,14 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
     -------
     xarray.Dataset
         Dims ``k`` and ``seed``. Per seed: ``w_m``, ``pq_wait``, ``ring_time``,
-        ``w_m_ring_packets``, ``w_m_hops`` (us) and ``n_samples``; per ``k``: their means and
+        ``w_m_ring_packets``, ``w_m_hops`` (s) and ``n_samples``; per ``k``: their means and
         95% CI half-widths (``*_mean``, ``*_ci``), the bound ``w_pq``, ``w_t``,
-        ``w`` (us, exact), the paper's ``paper_w_pq``, ``paper_w_t``, ``paper_w``,
-        ``paper_w_m`` (us), ``be_ip_bytes``; scalars ``path_delay`` (us) and the
-        bound's parameters ``rho``, ``q_t``, ``t_u`` (us), ``ef_packet_rate``
-        (packet/s), ``ef_service_time`` (us, unframed as in the paper) and
-        ``ef_line_time_atm`` (us, what the engine uses).
+        ``w`` (s, exact), the paper's ``paper_w_pq``, ``paper_w_t``, ``paper_w``,
+        ``paper_w_m`` (s), ``be_ip_bytes``; scalars ``path_delay`` (s) and the
+        bound's parameters ``rho``, ``q_t``, ``t_u`` (s), ``ef_packet_rate``
+        (packet/s), ``ef_service_time`` (s, unframed as in the paper),
+        ``ef_line_time_atm`` (s, what the engine uses) and ``ef_rate`` (bit/s).
+        The claims convert to the paper's microseconds.
     """
     n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = check_seeds(seeds)
@@ -213,47 +226,46 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
     ef_service_s = bounds.transmission_unit_s(frame_bytes, node.line_rate_bps)  # unframed, as the paper
     t_u_s = bounds.transmission_unit_s(node.particle_bytes, node.line_rate_bps)
     rho = ef_rate_pps * ef_service_s
-    table = bounds.table_iv(rho=rho, q_t=node.ring_limit_particles, t_u_s=t_u_s, ks=ks)
+    bound = [bounds.worst_case_delay(int(k), rho, node.ring_limit_particles, t_u_s) for k in ks]
 
-    us = 1e6
     per_seed = {
-        "w_m": (base["delay_mean_s"] * us, "mean one-way delay of the EF reference stream (W_m), simulated"),
-        "pq_wait": (base["pq_wait_mean_s"] * us, "mean EF wait in the priority queue (ring entry - arrival)"),
-        "ring_time": (base["ring_time_mean_s"] * us, "mean EF time in the ring incl. own line time"),
-        "w_m_ring_packets": (packets["delay_mean_s"] * us,
+        "w_m": (base["delay_mean_s"], "mean one-way delay of the EF reference stream (W_m), simulated"),
+        "pq_wait": (base["pq_wait_mean_s"], "mean EF wait in the priority queue (ring entry - arrival)"),
+        "ring_time": (base["ring_time_mean_s"], "mean EF time in the ring incl. own line time"),
+        "w_m_ring_packets": (packets["delay_mean_s"],
                              "W_m with a ring of 5 packets instead of 5 particles (hypothesis H1)"),
-        "w_m_hops": (base["delay_hops_mean_s"] * us,
+        "w_m_hops": (base["delay_hops_mean_s"],
                      "W_m with the C7500 hops simulated as FIFO nodes (hypothesis H7)"),
     }
     ds = xr.Dataset(coords={"k": ("k", ks, {"units": "1", "long_name": "transmission units per BE packet"}),
                             "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})})
     for name, (da, long_name) in per_seed.items():
         ds[name] = da.transpose("k", "seed")
-        ds[name].attrs = {"units": "us", "long_name": long_name}
+        ds[name].attrs = {"units": "s", "long_name": long_name}
     ds["n_samples"] = base["n_samples"].transpose("k", "seed")
     ds["n_samples"].attrs = {"units": "1", "long_name": "EF reference packets measured"}
     add_mean_ci(ds, per_seed)
-    for col, name, long_name in (("W_pq_us", "w_pq", "W_pq = k T_u / (1 - rho), eq. (5)"),
-                                 ("W_t_us", "w_t", "W_t = (Q_t + k - 1) T_u, eq. (6)"),
-                                 ("W_us", "w", "W = W_pq + W_t, eq. (7)")):
-        ds[name] = ("k", table[col].to_numpy(), {"units": "us", "long_name": long_name})
+    for field, name, long_name in (("w_pq_s", "w_pq", "W_pq = k T_u / (1 - rho), eq. (5)"),
+                                   ("w_t_s", "w_t", "W_t = (Q_t + k - 1) T_u, eq. (6)"),
+                                   ("w_s", "w", "W = W_pq + W_t, eq. (7)")):
+        ds[name] = ("k", [getattr(b, field) for b in bound], {"units": "s", "long_name": long_name})
     for name in ("w_pq", "w_t", "w", "w_m"):
-        ds[f"paper_{name}"] = ("k", [paper_value("globecom01_tab4", f"{name}_k{k}")[0] for k in ks],
-                               {"units": "us", "long_name": f"GLOBECOM'01 Table IV {name.upper()}"})
+        ds[f"paper_{name}"] = ("k", [us_to_s(paper_value("globecom01_tab4", f"{name}_k{k}")[0]) for k in ks],
+                               {"units": "s", "long_name": f"GLOBECOM'01 Table IV {name.upper()}"})
     ds["be_ip_bytes"] = ("k", [k * node.particle_bytes for k in ks], {"units": "bytes", "long_name": "BE IP length"})
-    ds["path_delay"] = ((), float(base["path_mean_s"].mean()) * us,
-                        {"units": "us", "long_name": "fixed path delay of an EF packet (2 C7500 ATM hops)"})
+    ds["path_delay"] = ((), float(base["path_mean_s"].mean()),
+                        {"units": "s", "long_name": "fixed path delay of an EF packet (2 C7500 ATM hops)"})
     scalars = {
         "rho": (rho, "1", "EF utilisation: packet rate x unframed service time"),
-        "q_t": (node.ring_limit_particles, "units", "transmission units in the ring (tx-ring-limit)"),
-        "t_u": (t_u_s * us, "us", "line time of one 512-byte unit, unframed"),
+        "q_t": (node.ring_limit_particles, "1", "transmission units in the ring (tx-ring-limit)"),
+        "t_u": (t_u_s, "s", "line time of one 512-byte unit, unframed"),
         "tx_unit_capacity": (node.particle_bytes, "bytes", "ring particle size"),
-        "ef_packet_rate": (ef_rate_pps, "packets/s", "EF reference packet rate"),
-        "ef_service_time": (ef_service_s * us, "us", "line time of a 128-byte EF frame, unframed"),
-        "ef_line_time_atm": (line_time_s(ef.size.mean_bytes, node.framing, node.line_rate_bps) * us, "us",
+        "ef_packet_rate": (ef_rate_pps, "1/s", "EF reference packet rate"),
+        "ef_service_time": (ef_service_s, "s", "line time of a 128-byte EF frame, unframed"),
+        "ef_line_time_atm": (line_time_s(ef.size.mean_bytes, node.framing, node.line_rate_bps), "s",
                              "line time of an EF packet in the engine (ATM AAL5 cells)"),
         "ef_frame_bytes": (frame_bytes, "bytes", "EF frame size"),
-        "ef_rate": (ef_rate_pps * frame_bytes * 8 / 1e3, "kbit/s", "EF reference rate (frames)"),
+        "ef_rate": (ef_rate_pps * frame_bytes * 8, "bit/s", "EF reference rate (frames)"),
     }
     for name, (value, unit, long_name) in scalars.items():
         ds[name] = ((), float(value), {"units": unit, "long_name": long_name})
@@ -314,9 +326,9 @@ def globecom01_pq_bound(
     -------
     xarray.Dataset
         Dims ``seed``, ``burst``, ``position`` (1-based place in the burst):
-        ``pq_wait``, ``sojourn``, ``ef_part`` (ms, NaN if dropped), ``admitted``;
-        per seed ``lone_max_pq_wait`` (ms); scalars ``bound_unframed``,
-        ``bound_atm``, ``ef_line_time``, ``mtu_line_time`` (ms), ``ef_queue_limit``
+        ``pq_wait``, ``sojourn``, ``ef_part`` (s, NaN if dropped), ``admitted``;
+        per seed ``lone_max_pq_wait`` (s); scalars ``bound_unframed``,
+        ``bound_atm``, ``ef_line_time``, ``mtu_line_time`` (s), ``ef_queue_limit``
         (packets), ``max_burst`` (bytes).
     """
     n_bursts = check_int("n_bursts", n_bursts, 1, 100_000)
@@ -357,24 +369,23 @@ def globecom01_pq_bound(
         win = experiments.measurement_window(simulate(lone_sc, seed=seed), lone_sc)
         lone[i] = float(np.nanmax(win["ring_entry"].values - win["arrival"].values))
 
-    ms = 1e3
     dims = ("seed", "burst", "position")
     ds = xr.Dataset(
         {
-            "pq_wait": (dims, pq_wait * ms, {"units": "ms", "long_name": "wait in the priority queue"}),
-            "sojourn": (dims, sojourn * ms, {"units": "ms", "long_name": "time in the C7200 (PQ + ring + line)"}),
-            "ef_part": (dims, ef_part * ms,
-                        {"units": "ms", "long_name": "line time of the burst's EF packets up to this one"}),
+            "pq_wait": (dims, pq_wait, {"units": "s", "long_name": "wait in the priority queue"}),
+            "sojourn": (dims, sojourn, {"units": "s", "long_name": "time in the C7200 (PQ + ring + line)"}),
+            "ef_part": (dims, ef_part,
+                        {"units": "s", "long_name": "line time of the burst's EF packets up to this one"}),
             "admitted": (dims, np.isfinite(pq_wait), {"units": "1", "long_name": "admitted to the priority queue"}),
-            "lone_max_pq_wait": ("seed", lone * ms,
-                                 {"units": "ms", "long_name": "largest PQ wait of a lone CBR EF packet"}),
-            "bound_unframed": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps) * ms,
-                               {"units": "ms", "long_name": "10 x 128 bytes at 2 Mbit/s, unframed (paper)"}),
-            "bound_atm": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps, node.framing) * ms,
-                          {"units": "ms", "long_name": "10 x 128-byte frames in ATM AAL5 cells"}),
-            "ef_line_time": ((), ef_line_s * ms, {"units": "ms", "long_name": "line time of one EF packet (ATM)"}),
-            "mtu_line_time": ((), line_time_s(be_payload + 28, node.framing, node.line_rate_bps) * ms,
-                              {"units": "ms", "long_name": "line time of one BE packet (ATM)"}),
+            "lone_max_pq_wait": ("seed", lone,
+                                 {"units": "s", "long_name": "largest PQ wait of a lone CBR EF packet"}),
+            "bound_unframed": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps),
+                               {"units": "s", "long_name": "10 x 128 bytes at 2 Mbit/s, unframed (paper)"}),
+            "bound_atm": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps, node.framing),
+                          {"units": "s", "long_name": "10 x 128-byte frames in ATM AAL5 cells"}),
+            "ef_line_time": ((), ef_line_s, {"units": "s", "long_name": "line time of one EF packet (ATM)"}),
+            "mtu_line_time": ((), line_time_s(be_payload + 28, node.framing, node.line_rate_bps),
+                              {"units": "s", "long_name": "line time of one BE packet (ATM)"}),
             "ef_queue_limit": ((), float(limit), {"units": "packets", "long_name": "priority queue limit"}),
             "max_burst": ((), float(limit * frame), {"units": "bytes", "long_name": "EF queue limit x frame size"}),
         },
@@ -421,11 +432,11 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
     Returns
     -------
     xarray.Dataset
-        Dim ``size``: ``rtt``, ``rtt_unframed``, ``one_way`` (ms). Scalars:
+        Dim ``size``: ``rtt``, ``rtt_unframed``, ``one_way`` (s). Scalars:
         ``hop_max_wait``, ``ef_hop_delay_mean``, ``ef_hop_delay_std``,
-        ``ef_hop_delay_model``, ``be_line_time`` (ms), ``hop_packets``,
-        ``line_rate`` (kbit/s), ``n_hops`` (ATM hops each way, C7200 included),
-        ``paper_rtt_64`` (ms, the paper's value).
+        ``ef_hop_delay_model``, ``be_line_time`` (s), ``hop_packets``,
+        ``line_rate`` (bit/s), ``n_hops`` (ATM hops each way, C7200 included),
+        ``paper_rtt_64`` (s, the paper's value). The claims convert to the paper's ms.
     """
     sizes = [int(s) for s in check_array("sizes_bytes", list(sizes_bytes), kind="int", minimum=1, maximum=65_535)]
     if not sizes:
@@ -447,30 +458,29 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
     ref = (hops_out["flow"].values == scenarios.REFERENCE_FLOW) & (hops_out["arrival"].values >= sc.warmup_s)
     ef_hop = (hops_out["hops_departure"] - hops_out["node_departure"]).values[ref]
     ef_model = np.asarray(hops.extra_delay_s(hops_out["size"].values[ref])) - hops.fixed_s
-    ms = 1e3
     return xr.Dataset(
         {
-            "one_way": ("size", one_way * ms, {"units": "ms", "long_name": "uncongested one-way delay (model)"}),
-            "rtt": ("size", 2 * one_way * ms, {"units": "ms", "long_name": "round-trip time, ATM AAL5 lines"}),
-            "rtt_unframed": ("size", 2 * one_way_unframed * ms,
-                             {"units": "ms", "long_name": "round-trip time, unframed lines"}),
-            "hop_max_wait": ((), float(hops_out["hops_wait"].max()) * ms,
-                             {"units": "ms", "long_name": "largest wait of a packet at the C7500 hops"}),
+            "one_way": ("size", one_way, {"units": "s", "long_name": "uncongested one-way delay (model)"}),
+            "rtt": ("size", 2 * one_way, {"units": "s", "long_name": "round-trip time, ATM AAL5 lines"}),
+            "rtt_unframed": ("size", 2 * one_way_unframed,
+                             {"units": "s", "long_name": "round-trip time, unframed lines"}),
+            "hop_max_wait": ((), float(hops_out["hops_wait"].max()),
+                             {"units": "s", "long_name": "largest wait of a packet at the C7500 hops"}),
             "hop_packets": ((), float(hops_out.sizes["packet"]),
                             {"units": "1", "long_name": "packets through the C7500 hops"}),
-            "ef_hop_delay_mean": ((), float(ef_hop.mean()) * ms,
-                                  {"units": "ms", "long_name": "mean delay of EF packets over the C7500 hops"}),
-            "ef_hop_delay_std": ((), float(ef_hop.std()) * ms,
-                                 {"units": "ms", "long_name": "std of the EF delay over the C7500 hops"}),
-            "ef_hop_delay_model": ((), float(ef_model.mean()) * ms,
-                                   {"units": "ms", "long_name": "the path model's serialisation of an EF packet"}),
+            "ef_hop_delay_mean": ((), float(ef_hop.mean()),
+                                  {"units": "s", "long_name": "mean delay of EF packets over the C7500 hops"}),
+            "ef_hop_delay_std": ((), float(ef_hop.std()),
+                                 {"units": "s", "long_name": "std of the EF delay over the C7500 hops"}),
+            "ef_hop_delay_model": ((), float(ef_model.mean()),
+                                   {"units": "s", "long_name": "the path model's serialisation of an EF packet"}),
             "be_line_time": ((), line_time_s(sc.streams[-1].size.mean_bytes + sc.streams[-1].header_bytes,
-                                             node.framing, node.line_rate_bps) * ms,
-                             {"units": "ms", "long_name": "line time of one BE packet of the congested run"}),
-            "line_rate": ((), node.line_rate_bps / 1e3, {"units": "kbit/s", "long_name": "C7200 line rate"}),
+                                             node.framing, node.line_rate_bps),
+                             {"units": "s", "long_name": "line time of one BE packet of the congested run"}),
+            "line_rate": ((), node.line_rate_bps, {"units": "bit/s", "long_name": "C7200 line rate"}),
             "n_hops": ((), float(1 + len(hops.hops)), {"units": "1", "long_name": "ATM hops each way"}),
-            "paper_rtt_64": ((), paper_value("path", "rtt_64_byte_packet")[0],
-                             {"units": "ms", "long_name": "GLOBECOM'01: RTT of a 64-byte packet, 'approximately'"}),
+            "paper_rtt_64": ((), ms_to_s(paper_value("path", "rtt_64_byte_packet")[0]),
+                             {"units": "s", "long_name": "GLOBECOM'01: RTT of a 64-byte packet, 'approximately'"}),
         },
         coords={"size": ("size", sizes, {"units": "bytes", "long_name": "IP packet length"})},
         attrs=provenance("path", "path: round-trip time of the uncongested path model (GLOBECOM'01 Sec. III)",

@@ -15,6 +15,7 @@ from matplotlib.colors import TwoSlopeNorm
 
 from ..artefacts.gap import best_per_hypothesis
 from . import legend_below, subplots
+from ..units import to_ms, to_us
 from ._common import ci_half_widths
 
 __all__ = ["globecom01_tab4", "globecom01_pq_bound", "path", "gap_table_iv"]
@@ -36,24 +37,23 @@ def globecom01_tab4(ds: xr.Dataset):
     """
     fig, ax = subplots(figsize=(8.4, 4.8))
     k = ds["k"].values.astype(float)
-    ms = 1e-3
     width = 0.55
-    ax.bar(k, ds["w_pq"] * ms, width, color="#c6dbef", edgecolor="#6b8fb5", label="bound: $W_{pq}$ (eq. 5)")
-    ax.bar(k, ds["w_t"] * ms, width, bottom=ds["w_pq"] * ms, color="#9ecae1", edgecolor="#6b8fb5",
+    ax.bar(k, to_ms(ds["w_pq"]), width, color="#c6dbef", edgecolor="#6b8fb5", label="bound: $W_{pq}$ (eq. 5)")
+    ax.bar(k, to_ms(ds["w_t"]), width, bottom=to_ms(ds["w_pq"]), color="#9ecae1", edgecolor="#6b8fb5",
            label="bound: $W_t$ (eq. 6); top = $W$ (eq. 7)")
-    for x, w in zip(k, ds["w"].values * ms):
+    for x, w in zip(k, to_ms(ds["w"].values)):
         ax.text(x - 0.15, w + 0.25, f"W = {w:.2f}", ha="center", va="bottom", fontsize=9)
-    ax.plot(k - 0.12, ds["paper_w_m"] * ms, label="paper $W_m$ (measured)", **_PAPER)
-    ax.errorbar(k + 0.12, ds["w_m_mean"] * ms, yerr=ci_half_widths(ds["w_m_ci"]) * ms, fmt="o", color="C3", ms=8,
+    ax.plot(k - 0.12, to_ms(ds["paper_w_m"]), label="paper $W_m$ (measured)", **_PAPER)
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_mean"]), yerr=to_ms(ci_half_widths(ds["w_m_ci"])), fmt="o", color="C3", ms=8,
                 capsize=4, zorder=6, label=f"ours $W_m$ (mean of {ds.sizes['seed']} seed(s), 95% CI)")
-    ax.errorbar(k + 0.12, ds["w_m_hops_mean"] * ms, yerr=ci_half_widths(ds["w_m_hops_ci"]) * ms, fmt="^", mfc="none",
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_hops_mean"]), yerr=to_ms(ci_half_widths(ds["w_m_hops_ci"])), fmt="^", mfc="none",
                 color="C2", ms=8, capsize=3, zorder=6, label="ours, C7500 hops simulated (H7)")
-    ax.errorbar(k + 0.12, ds["w_m_ring_packets_mean"] * ms, yerr=ci_half_widths(ds["w_m_ring_packets_ci"]) * ms, fmt="s",
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_ring_packets_mean"]), yerr=to_ms(ci_half_widths(ds["w_m_ring_packets_ci"])), fmt="s",
                 mfc="none", color="C4", ms=7, capsize=3, zorder=6, label="ours, ring counts packets (H1)")
     ax.set_xticks(k, [f"k = {int(v)}\n(BE {int(b)} B)" for v, b in zip(k, ds["be_ip_bytes"].values)])
     ax.set_xlabel("transmission units per BE packet")
     ax.set_ylabel("average EF one-way delay (ms)")
-    ax.set_ylim(0, float(max(ds["w"].max(), ds["w_m_hops_mean"].max())) * ms * 1.2)
+    ax.set_ylim(0, float(to_ms(max(ds["w"].max(), ds["w_m_hops_mean"].max()))) * 1.2)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.95)
     ax.set_title("globecom01_tab4: worst-case bound W vs measured $W_m$ (GLOBECOM'01 Table IV)", fontsize=11)
     return fig
@@ -75,17 +75,19 @@ def globecom01_pq_bound(ds: xr.Dataset):
     pos = ds["position"].values
     limit = int(ds.ef_queue_limit)
     flat = ("seed", "burst")
+    bound_unframed_ms, bound_atm_ms = float(to_ms(ds["bound_unframed"])), float(to_ms(ds["bound_atm"]))
+    ef_line_ms = float(to_ms(ds["ef_line_time"]))
     for var, color, label in (("sojourn", "C0", "time in the C7200 (PQ + ring + line)"),
                               ("pq_wait", "C1", "wait in the priority queue"),
                               ("ef_part", "C3", "EF part: line time of the burst's packets so far")):
-        da = ds[var]
+        da = to_ms(ds[var])
         ax.fill_between(pos, da.min(flat), da.max(flat), color=color, alpha=0.18, lw=0)
         ax.plot(pos, da.mean(flat), "o-", color=color, ms=4, label=f"{label} (mean, min-max band)")
-    ax.plot(pos, np.minimum(pos, limit) * float(ds.bound_unframed) / limit, "k--", lw=1.2,
-            label=f"paper: i x {float(ds.bound_unframed) / limit:.3f} ms, max {float(ds.bound_unframed):.2f} ms "
+    ax.plot(pos, np.minimum(pos, limit) * bound_unframed_ms / limit, "k--", lw=1.2,
+            label=f"paper: i x {bound_unframed_ms / limit:.3f} ms, max {bound_unframed_ms:.2f} ms "
                   "(unframed)")
-    ax.axhline(float(ds.bound_atm), color="C3", lw=1.2, ls=":",
-               label=f"bound with ATM cells: {limit} x {float(ds.ef_line_time):.3f} = {float(ds.bound_atm):.2f} ms")
+    ax.axhline(bound_atm_ms, color="C3", lw=1.2, ls=":",
+               label=f"bound with ATM cells: {limit} x {ef_line_ms:.3f} = {bound_atm_ms:.2f} ms")
     if pos.max() > limit:
         ax.axvspan(limit + 0.5, pos.max() + 0.5, color="0.85", zorder=0, label="tail-dropped (queue full)")
     ax.set_xlim(0.5, pos.max() + 0.5)
@@ -105,7 +107,7 @@ def path(ds: xr.Dataset):
     Parameters
     ----------
     ds : xarray.Dataset
-        From :func:`pqlab.artefacts.worst_case.path` (``paper_rtt_64``, ms, is
+        From :func:`pqlab.artefacts.worst_case.path` (``paper_rtt_64``, s, is
         drawn as the paper's point).
 
     Returns
@@ -114,15 +116,16 @@ def path(ds: xr.Dataset):
     """
     fig, axes = subplots(1, 2, figsize=(11, 4.4))
     size = ds["size"].values
-    paper = float(ds["paper_rtt_64"]) if "paper_rtt_64" in ds else float("nan")
+    paper = float(to_ms(ds["paper_rtt_64"])) if "paper_rtt_64" in ds else float("nan")
+    rtt_ms, rtt_unframed_ms = to_ms(ds["rtt"]), to_ms(ds["rtt_unframed"])
     for ax, hi in zip(axes, (size.max(), min(size.max(), 256))):
         sel = size <= hi
-        ax.plot(size[sel], ds["rtt"].values[sel], color="C0",
+        ax.plot(size[sel], rtt_ms.values[sel], color="C0",
                 label=f"pqlab path model: {int(ds.n_hops)} ATM AAL5 hops each way")
-        ax.plot(size[sel], ds["rtt_unframed"].values[sel], color="C1", ls="--", label="same hops, unframed lines")
+        ax.plot(size[sel], rtt_unframed_ms.values[sel], color="C1", ls="--", label="same hops, unframed lines")
         if 64 in size:
-            ax.plot([64], [float(ds["rtt"].sel(size=64))], "o", color="C0", ms=7,
-                    label=f"ours, 64 bytes: {float(ds['rtt'].sel(size=64)):.2f} ms")
+            ax.plot([64], [float(rtt_ms.sel(size=64))], "o", color="C0", ms=7,
+                    label=f"ours, 64 bytes: {float(rtt_ms.sel(size=64)):.2f} ms")
         if np.isfinite(paper):
             ax.plot([64], [paper], label=f"paper: 64 bytes, 'approximately {paper:g} ms'", **_PAPER)
         ax.set_xlabel("IP packet length (bytes)")
@@ -158,7 +161,7 @@ def gap_table_iv(ds: xr.Dataset):
     # best case of each hypothesis; hypotheses whose best cases give the same W_m share one line
     lines: dict[tuple, list[str]] = {}
     for best in best_per_hypothesis(ds).values():
-        key = tuple(np.round(ds["w_m_mean"].sel(case=best).values, 0))
+        key = tuple(np.round(to_us(ds["w_m_mean"].sel(case=best).values), 0))
         lines.setdefault(key, []).append(best)
     palette = sns.color_palette("tab10", len(lines))
     for color, names in zip(palette, lines.values()):
@@ -166,10 +169,10 @@ def gap_table_iv(ds: xr.Dataset):
         plausible = any(bool(ds["plausible"].sel(case=c)) for c in names)
         star = "" if plausible else " *"
         lw = 3.0 if ds.attrs.get("best_case") in names else 1.5
-        ax.errorbar(k, ds["w_m_mean"].sel(case=first) / 1e3, yerr=ci_half_widths(ds["w_m_ci"].sel(case=first)) / 1e3,
+        ax.errorbar(k, to_ms(ds["w_m_mean"].sel(case=first)), yerr=to_ms(ci_half_widths(ds["w_m_ci"].sel(case=first))),
                     marker="o", ms=5, lw=lw, ls="-" if plausible else "--", color=color, capsize=3,
                     label=" = ".join(names) + star)
-    ax.plot(k, ds["paper_w_m"] / 1e3, label="paper $W_m$ (Table IV)", lw=2, **{**_PAPER, "ls": "-"})
+    ax.plot(k, to_ms(ds["paper_w_m"]), label="paper $W_m$ (Table IV)", lw=2, **{**_PAPER, "ls": "-"})
     ax.set_xticks(k, [f"k = {v}" for v in k])
     ax.set_xlabel("transmission units per BE packet")
     ax.set_ylabel("$W_m$: mean EF one-way delay (ms)")

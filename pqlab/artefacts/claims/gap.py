@@ -12,9 +12,11 @@ import xarray as xr
 
 from .._common import check_artefact, claim
 from ..worst_case import TOLERANCE_PERCENT
+from ...units import to_ms, to_us
 from ..gap import (
     HYPOTHESES,
     best_per_hypothesis,
+    w_m_in_paper_unit,
 )
 
 __all__ = [
@@ -24,11 +26,11 @@ __all__ = [
 
 def _describe(ds: xr.Dataset, case: str) -> str:
     ks = [int(k) for k in ds["k"].values]
-    wm = ", ".join(f"{float(ds['w_m_mean'].sel(case=case, k=k)) / 1e3:.2f}" for k in ks)
+    wm = ", ".join(f"{float(to_ms(ds['w_m_mean'].sel(case=case, k=k))):.2f}" for k in ks)
     err = ", ".join(f"{float(ds['rel_err'].sel(case=case, k=k)):+.0f}" for k in ks)
     text = f"{case}: W_m k={','.join(map(str, ks))} = {wm} ms ({err}%)"
     if np.isfinite(float(ds["tab3_a0_mean"].sel(case=case))):
-        text += (f", Table III A=0 (stand-in BE sizes) {float(ds['tab3_a0_mean'].sel(case=case)):.2f} ms "
+        text += (f", Table III A=0 (stand-in BE sizes) {float(to_ms(ds['tab3_a0_mean'].sel(case=case))):.2f} ms "
                  f"({float(ds['tab3_rel_err'].sel(case=case)):+.0f}%)")
     text += f"; RMS error Table IV {float(ds['rms_err_tab4'].sel(case=case)):.1f}%"
     if np.isfinite(float(ds["rms_err_all"].sel(case=case))) and bool(ds.attrs.get("table_iii", 1)):
@@ -47,7 +49,7 @@ def gap_claims(ds: xr.Dataset) -> list[dict]:
     check_artefact(ds, art)
     best = ds.attrs["best_case"]
     best4 = ds.attrs["best_case_tab4"]
-    paper_k2 = float(ds["paper_w_m"].sel(k=2)) if 2 in ds["k"].values else float("nan")
+    paper_k2 = float(to_us(ds["paper_w_m"].sel(k=2))) if 2 in ds["k"].values else float("nan")
     within = bool((np.abs(ds["rel_err"].sel(case=best)) <= TOLERANCE_PERCENT).all())
     hyp4 = str(ds["hypothesis"].sel(case=best4).values)
     within4 = bool((np.abs(ds["rel_err"].sel(case=best4)) <= TOLERANCE_PERCENT).all())
@@ -64,12 +66,12 @@ def gap_claims(ds: xr.Dataset) -> list[dict]:
     for hyp, case in best_per_hypothesis(ds).items():
         if 2 not in ds["k"].values:
             break
-        value = float(ds["w_m_mean"].sel(case=case, k=2))
+        value = float(w_m_in_paper_unit(ds).sel(case=case, k=2))
         reason = str(ds["reason"].sel(case=case).values)
         note = f"{HYPOTHESES.get(hyp, hyp)}; best of its grid {_describe(ds, case)}"
         if hyp == "H5":
-            needed = ", ".join(f"{v * 1e3:.2f}" for v in ds["fixed_s_needed"].values)
-            note += (f"; latency needed per k = {needed} ms (Table III: {float(ds.fixed_s_needed_tab3) * 1e3:.2f} ms): "
+            needed = ", ".join(f"{v:.2f}" for v in to_ms(ds["fixed_s_needed"].values))
+            note += (f"; latency needed per k = {needed} ms (Table III: {float(to_ms(ds.fixed_s_needed_tab3)):.2f} ms): "
                      f"a constant cannot make a k-dependent gap")
         if reason:
             note += f"; {reason}"

@@ -1,0 +1,48 @@
+"""Unit conversions between the SI units of every Dataset and the units people read.
+
+Every artefact Dataset holds times in seconds, sizes in bytes and rates in bit/s
+(each variable's ``units`` attr says which). Milliseconds and microseconds appear
+only on figure axes, in prose and where a claim is compared with a paper value in
+the paper's unit; :mod:`pqlab.figures` and :mod:`pqlab.artefacts.claims` convert
+through these functions, never with a literal factor.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MS_PER_S", "US_PER_S", "S_PER_MS", "S_PER_US", "BPS_PER_KBPS", "to_ms", "to_us", "ms_to_s", "us_to_s", "to_kbps", "kbps_to_bps"]
+
+MS_PER_S = 1e3  # milliseconds in one second
+US_PER_S = 1e6  # microseconds in one second
+S_PER_MS = 1e-3  # seconds in one millisecond
+S_PER_US = 1e-6  # seconds in one microsecond
+BPS_PER_KBPS = 1e3  # bit/s in one kbit/s
+
+
+def to_ms(seconds):
+    """A time in seconds (scalar, array or DataArray) in milliseconds."""
+    return seconds * MS_PER_S
+
+
+def to_us(seconds):
+    """A time in seconds (scalar, array or DataArray) in microseconds."""
+    return seconds * US_PER_S
+
+
+def ms_to_s(milliseconds):
+    """A time in milliseconds (a paper's value, say) in seconds."""
+    return milliseconds * S_PER_MS
+
+
+def us_to_s(microseconds):
+    """A time in microseconds (a paper's value, say) in seconds."""
+    return microseconds * S_PER_US
+
+
+def to_kbps(bits_per_s):
+    """A rate in bit/s in kbit/s."""
+    return bits_per_s / BPS_PER_KBPS
+
+
+def kbps_to_bps(kbits_per_s):
+    """A rate in kbit/s (a paper's or a test page's value) in bit/s."""
+    return kbits_per_s * BPS_PER_KBPS
