@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -260,6 +261,8 @@ def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_ide
         time.sleep(0.2)
     assert kernels, proc.communicate()
     descendants = {c.pid for c in me.children(recursive=True)}
+    sockets = f"{reproduce.SOCKET_PREFIX}{proc.pid}-*"  # this run's kernel socket folders
+    assert list(Path(tempfile.gettempdir()).glob(sockets))
     os.killpg(proc.pid, signal.SIGINT)
     started = time.monotonic()
     out, err = proc.communicate(timeout=30)
@@ -269,6 +272,7 @@ def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_ide
     time.sleep(0.5)
     alive = [p for p in descendants if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
     assert alive == []
+    assert list(Path(tempfile.gettempdir()).glob(sockets)) == []
     assert _snapshot(root) == before
     assert set((root / "build" / "runs").iterdir()) == runs_before  # the interrupted run's folder is gone
 
