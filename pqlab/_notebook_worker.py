@@ -23,15 +23,21 @@ _ERROR_TAG = "papermill-error-cell-tag"
 
 
 class IPCKernelManager(KernelManager):
-    """A kernel manager whose kernel listens on IPC sockets in a private temporary folder."""
+    """A kernel manager whose kernel listens on IPC sockets in a private temporary folder.
 
+    The folder is made inside :attr:`root` (the parent's socket folder, which the parent
+    removes even if this process is killed), or in the system's temporary folder.
+    """
+
+    #: Folder in which the socket folders are made (None: the system's temporary folder).
+    root: str | None = None
     #: Socket folders made by this process (removed when the worker ends).
     folders: list = []
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.transport = "ipc"
-        folder = tempfile.mkdtemp(prefix="pqlab-kernel-")
+        folder = tempfile.mkdtemp(prefix="pqlab-kernel-", dir=IPCKernelManager.root)
         IPCKernelManager.folders.append(folder)
         self.ip = os.path.join(folder, "kernel")
 
@@ -75,6 +81,7 @@ def main(argv=None) -> int:
     (task_file,) = sys.argv[1:] if argv is None else argv
     with open(task_file, encoding="utf-8") as fh:
         task = json.load(fh)
+    IPCKernelManager.root = task.get("socket_dir")
     try:
         outcome = execute(task["source"], task["executed"], task["parameters"], task.get("kernel_name", "python3"))
     finally:

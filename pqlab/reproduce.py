@@ -34,9 +34,11 @@ import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -55,6 +57,9 @@ KERNEL_NAME = "python3"
 MAX_SEED = 2**63 - 1
 #: Seconds a worker gets to end after SIGTERM before it is killed.
 KILL_GRACE_S = 2.0
+#: Name prefix of the temporary folders holding the kernels' IPC sockets (one per worker,
+#: made and removed by this process; the parent's pid follows, so a run's folders are known).
+SOCKET_PREFIX = "pqlab-kernel-"
 
 
 class Interrupted(Exception):
@@ -434,14 +439,15 @@ def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun
     env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
         plan.build_dir / "cache", run.cache_log, force=plan.force))
     pending = list(enumerate(plan.sources))
-    running: dict[int, tuple[subprocess.Popen, float, Path]] = {}
+    running: dict[int, tuple[subprocess.Popen, float, Path, Path]] = {}
     runs: list[NotebookRun | None] = [None] * len(plan.sources)
     bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
     try:
         while pending or running:
-            done = [k for k, (proc, _, _) in running.items() if proc.poll() is not None]
+            done = [k for k, (proc, *_) in running.items() if proc.poll() is not None]
             for k in done:
-                _, started, task = running.pop(k)
+                _, started, task, sockets = running.pop(k)
+                shutil.rmtree(sockets, ignore_errors=True)
                 runs[k] = _finished(plan.sources[k], run, task, time.perf_counter() - started)
             while pending and len(running) < plan.jobs:  # refill before the slower HTML export
                 k, source = pending.pop(0)
@@ -453,21 +459,30 @@ def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun
                 bar.update()
             time.sleep(0.05)
     except BaseException:
-        _kill_workers([proc for proc, _, _ in running.values()])
+        _kill_workers([proc for proc, *_ in running.values()])
+        for *_, sockets in running.values():
+            shutil.rmtree(sockets, ignore_errors=True)
         raise
     finally:
         bar.close()
     return runs
 
 
-def _start_worker(plan: Plan, run, source: Path, env: dict) -> tuple[subprocess.Popen, float, Path]:
+def _start_worker(plan: Plan, run, source: Path, env: dict) -> tuple[subprocess.Popen, float, Path, Path]:
+    """Start the worker of ``source``: its process, start time, task file and socket folder.
+
+    The kernel's socket folder is made here (short path under the system's temporary
+    folder: Unix socket paths are limited to about 100 bytes) so that this process removes
+    it even when the worker is killed.
+    """
     name = source.stem
+    sockets = Path(tempfile.mkdtemp(prefix=f"{SOCKET_PREFIX}{os.getpid()}-"))
     results = run.results / name
     results.mkdir(parents=True, exist_ok=True)
     task = run.logs / f"{name}.task.json"
     task.write_text(json.dumps({
         "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
-        "result": str(run.logs / f"{name}.result.json"),
+        "result": str(run.logs / f"{name}.result.json"), "socket_dir": str(sockets),
         "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
                        "seed": plan.seed},
     }), encoding="utf-8")
@@ -476,9 +491,12 @@ def _start_worker(plan: Plan, run, source: Path, env: dict) -> tuple[subprocess.
         proc = subprocess.Popen([sys.executable, "-m", "pqlab._notebook_worker", str(task)], stdout=log,
                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
                                 start_new_session=True)  # Ctrl-C in a terminal reaches only us
+    except BaseException:
+        shutil.rmtree(sockets, ignore_errors=True)
+        raise
     finally:
         log.close()
-    return proc, time.perf_counter(), task
+    return proc, time.perf_counter(), task, sockets
 
 
 def _finished(source: Path, run, task: Path, seconds: float) -> NotebookRun:

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -260,6 +261,8 @@ def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_ide
         time.sleep(0.2)
     assert kernels, proc.communicate()
     descendants = {c.pid for c in me.children(recursive=True)}
+    sockets = f"{reproduce.SOCKET_PREFIX}{proc.pid}-*"  # this run's kernel socket folders
+    assert list(Path(tempfile.gettempdir()).glob(sockets))
     os.killpg(proc.pid, signal.SIGINT)
     started = time.monotonic()
     out, err = proc.communicate(timeout=30)
@@ -269,6 +272,7 @@ def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_ide
     time.sleep(0.5)
     alive = [p for p in descendants if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
     assert alive == []
+    assert list(Path(tempfile.gettempdir()).glob(sockets)) == []
     assert _snapshot(root) == before
     assert set((root / "build" / "runs").iterdir()) == runs_before  # the interrupted run's folder is gone
 
@@ -318,8 +322,8 @@ def test_identical_simulations_in_one_process_run_once():
     first = simulations() - start
     grid = len(agg.REF_RATES_BPS)  # one seed: one run per reference rate
     assert first == grid + len(agg.BE_REFERENCE_PAYLOADS)
-    again = agg.globecom01_fig7(50, [1])  # the same grid again: only its A = 0 references run anew
-    assert simulations() - start - first == len(agg.BE_REFERENCE_PAYLOADS)
+    again = agg.globecom01_fig7(50, [1])  # the same grid and A = 0 references again: all memoised
+    assert simulations() - start - first == 0
     assert fig7.identical(again)
 
 
