@@ -203,3 +203,14 @@ def test_figures_have_labelled_axes(fig7, tab3, ipdv, frame):
     labels = [h.get_label() for h in fig.axes[0].get_lines()]
     assert "paper, Table III" in labels
     plt.close(fig)
+
+
+def test_fig7_be_reference_means_are_the_base_case_reference_delays(fig7):
+    """The memoised A = 0 reference runs give the mean reference delay of the plain simulation."""
+    from pqlab.experiments import reference_delay
+
+    for p in agg.BE_REFERENCE_PAYLOADS:
+        sc = scenarios.base_case(be_payload_bytes=p, n_ef_samples=N)
+        expected = [float(np.nanmean(reference_delay(simulate(sc, seed=s), sc).values)) for s in SEEDS]
+        got = fig7["be_reference_delay_mean"].sel(be_payload_bytes=p).values
+        assert np.array_equal(got, expected)
