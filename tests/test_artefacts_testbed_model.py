@@ -105,3 +105,12 @@ def test_the_papers_curves_under_both_models(data):
     assert bool((data["fig5_ccdf"].sel(model="testbed") >= data["fig5_ccdf"].sel(model="papers_node")).all())
     axes = draw_curves(data).axes
     assert any("Fig. 3-1" in ax.get_title() for ax in axes) and any("Fig. 5" in ax.get_title() for ax in axes)
+
+
+def test_the_figure_draws_a_value_outside_its_per_seed_range(data):
+    """A pooled std or quantile can lie outside the per-seed range (the default profile's run
+    failed on this with "'yerr' must not contain negative values"): the range is drawn apart."""
+    odd = data.copy(deep=True)
+    odd["value"][:] = odd["value_per_seed"].max("seed") + 1.0
+    fig = draw(odd)
+    assert any(ax.collections for ax in fig.axes)

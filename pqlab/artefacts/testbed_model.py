@@ -58,7 +58,8 @@ def testbed_model(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Data
     n_ef_samples : int
         Reference packets per run (>= 100; the calibration used 2,000).
     seeds : sequence of int
-        Seeds (>= 0); every run is repeated per seed and the values are means over seeds.
+        Seeds (>= 0); every run is repeated per seed and each value combines the seeds
+        as the result's definition does (a mean, a maximum or the seeds' packets pooled).
     hops : sequence of int
         Store-and-forward hop counts tried in place of the frozen preset's (each in [0, 2]).
 
@@ -69,7 +70,8 @@ def testbed_model(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Data
         ``seed``, ``hops``, ``case`` (:data:`BOUND_CASES`). Coordinates on ``result``:
         ``artefact``, ``quantity``, ``role`` (``calibration``/``held_out``), ``unit`` (the
         paper's unit, in which every value of that result is given). Variables: ``paper``
-        (result), ``value`` (result, model: mean over seeds), ``value_per_seed`` (result,
+        (result), ``value`` (result, model: over all seeds, as
+        :func:`pqlab.testbed_eval.evaluate` combines them), ``value_per_seed`` (result,
         model, seed), ``rel_err`` (result, model; percent), ``hop_value`` (result, hops: the
         test-bed preset with that hop count), ``hop_rel_err`` (percent), ``bound`` (case,
         model; s: :func:`pqlab.testbed.worst_case_bound`), ``max_delay`` (case, model; s:
@@ -116,7 +118,7 @@ def testbed_model(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Data
     ds = xr.Dataset(
         {
             "paper": ("result", paper, {**in_paper_unit, "long_name": "the paper's measured value (its unit)"}),
-            "value": (("result", "model"), value, {**in_paper_unit, "long_name": "simulated value, mean over seeds"}),
+            "value": (("result", "model"), value, {**in_paper_unit, "long_name": "simulated value over all seeds"}),
             "value_per_seed": (("result", "model", "seed"), per_seed, in_paper_unit),
             "rel_err": (("result", "model"), (value - paper[:, None]) / np.abs(paper[:, None]) * 100.0, percent),
             "hop_value": (("result", "hops"), hop_value,

@@ -32,8 +32,11 @@ def _result_panel(ax, ds: xr.Dataset, artefact: str, unit: str, colors: dict) ->
         value = rows["value"].sel(model=model).values.astype(float)
         per_seed = rows["value_per_seed"].sel(model=model).values.astype(float)
         low, high = np.nanmin(per_seed, axis=-1), np.nanmax(per_seed, axis=-1)
-        ax.errorbar(x + offset, value, yerr=np.vstack([value - low, high - value]), fmt="o" if offset < 0 else "s",
-                    color=colors[model], ms=5, capsize=3, label=f"{MODEL_LABELS[model]} (seed range)")
+        # the value is over all seeds (a pooled std or quantile can lie outside the per-seed
+        # range), so the range is drawn as its own line, not as an error bar around the value
+        ax.vlines(x + offset, low, high, color=colors[model], lw=1.5)
+        ax.plot(x + offset, value, "o" if offset < 0 else "s", color=colors[model], ms=5,
+                label=f"{MODEL_LABELS[model]} (all seeds; line: per-seed range)")
     labels = [f"{q}{' *' if r == 'calibration' else ''}" for q, r in zip(rows["quantity"].values, rows["role"].values)]
     ax.set_xticks(x, labels, rotation=25, ha="right", fontsize=7)
     ax.set_ylabel(unit, fontsize=8)
