@@ -484,9 +484,8 @@ def test_valid_edge_values_accepted():
 def _both_paths(streams, seed, windows):
     """Each window through TrafficWindows' vectorised periodic path and through each stream's own window."""
     fast = TrafficWindows(streams, np.random.default_rng(seed))
-    slow = TrafficWindows(streams, np.random.default_rng(seed))
-    assert fast._periodic is not None
-    slow._periodic = None  # every stream's own window function, then a stable sort
+    slow = TrafficWindows(streams, np.random.default_rng(seed), vectorised=False)
+    assert fast._periodic is not None and slow._periodic is None  # slow: each stream's own window, a stable sort
     return [(fast.window(a, b), slow.window(a, b)) for a, b in windows]
 
 
@@ -522,3 +521,70 @@ def test_periodic_merge_property(rates, sizes, starts, same_phase, seed, t0_frac
 def test_streams_that_draw_sizes_use_the_per_stream_path():
     streams = [CBRStream(1e5, Uniform(40, 1500), queue=0, flow=1), CBRStream(1e5, Deterministic(100), queue=0, flow=2)]
     assert TrafficWindows(streams, np.random.default_rng(0))._periodic is None
+
+
+@pytest.mark.parametrize("n_streams", [1, 2, 5, 21])
+def test_periodic_merge_breaks_every_tie_by_stream_order(n_streams):
+    """Identical streams (every packet of every stream tied), the lower stream first, in any window;
+    a heap keyed by time alone would interleave them in another order."""
+    streams = [CBRStream(3e5, Deterministic(128), queue=i % 3, flow=10 + i, phase_s=0.0, start_s=0.0)
+               for i in range(n_streams)]
+    for fast, slow in _both_paths(streams, 0, [(0.0, 0.05), (0.0123, 0.05), (0.05, 0.05)]):
+        for a, b in zip(fast, slow):
+            np.testing.assert_array_equal(a, b)
+    arrival, _, _, flow = TrafficWindows(streams, np.random.default_rng(0)).window(0.0, 0.01)
+    assert list(flow[:n_streams]) == [10 + i for i in range(n_streams)]
+    assert np.all(np.diff(arrival) >= 0)
+
+
+@pytest.mark.parametrize("preset", ["base_case", "tftant_star", "real_distribution"])
+def test_vectorised_set_up_draws_like_each_stream(preset):
+    """First arrivals, intervals, sizes and the generator's state after set-up equal the per-stream
+    set-up's (CBR + Deterministic: all at once; other streams: the per-stream set-up, then one pass)."""
+    from pqlab import scenarios
+
+    sc = getattr(scenarios, preset)(**({"star": 3.0} if preset == "tftant_star" else {}))
+    fast_rng, slow_rng = np.random.default_rng(11), np.random.default_rng(11)
+    fast = TrafficWindows(sc.streams, fast_rng)
+    per_stream = [s.windows(slow_rng) for s in sc.streams]
+    first, interval = np.array([w.periodic for w in per_stream]).T
+    np.testing.assert_array_equal(fast._periodic[0], first)
+    np.testing.assert_array_equal(fast._periodic[1], interval)
+    np.testing.assert_array_equal(fast._periodic[2], [w.fixed_bytes for w in per_stream])
+    assert fast_rng.random() == slow_rng.random()
+
+
+def test_vectorised_set_up_checks_a_given_phase_against_the_interval():
+    streams = [CBRStream(1e5, Deterministic(100), queue=0, flow=1),
+               CBRStream(1e5, Deterministic(100), queue=0, flow=2, phase_s=0.5, size_per="stream")]
+    with pytest.raises(ValueError, match=r"phase_s must be in \[0, interval\) = \[0, 0.008\) s, got 0.5"):
+        TrafficWindows(streams, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"phase_s must be in \[0, interval\)"):
+        TrafficWindows(streams, np.random.default_rng(0), vectorised=False)
+
+
+def test_round_robin_group_with_streams_silent_in_a_window():
+    """Streams of one interval, some starting late: windows where some (or all) of the group send
+    nothing merge exactly like each stream alone."""
+    streams = [CBRStream(2e5, Deterministic(200), queue=0, flow=1)] + [
+        CBRStream(1e5, Deterministic(500), queue=1, flow=2 + i, start_s=0.0099 * i, phase_s=0.0) for i in range(4)]
+    fast = TrafficWindows(streams, np.random.default_rng(2))
+    assert list(fast._round_robin_group) == [1, 2, 3, 4]  # interval 0.04 s, first arrivals within 0.03 s
+    edges = [0.0, 0.005, 0.012, 0.6, 0.95, 1.2]
+    for a_b in [(0.0, 0.2), *zip(edges[:-1], edges[1:])]:
+        for a, b in zip(*(_both_paths(streams, 2, [a_b])[0])):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_a_cycle_order_that_does_not_hold_falls_back_to_the_exact_merge():
+    """The cycle is checked packet by packet: given a wrong cycle order (reversed), the window is
+    still the stable sort of every stream's own packets."""
+    from pqlab import scenarios
+
+    sc = scenarios.base_case(n_ef_samples=500)
+    fast = TrafficWindows(sc.streams, np.random.default_rng(4))
+    slow = TrafficWindows(sc.streams, np.random.default_rng(4), vectorised=False)
+    assert fast._round_robin_group.size == 20
+    fast._round_robin_group = fast._round_robin_group[::-1].copy()
+    for a, b in zip(fast.window(0.0, sc.duration_s), slow.window(0.0, sc.duration_s)):
+        np.testing.assert_array_equal(a, b)
