@@ -701,7 +701,7 @@ class TrafficWindows:
                 first, interval = np.ascontiguousarray(np.array(periodic, dtype=np.float64).T)
                 self._periodic = (first, interval, np.array(fixed, dtype=np.int64))
         if self._periodic is not None:
-            self._round_robin_group = _round_robin_group(*self._periodic[:2])
+            self._round_robin_group, self._others = _round_robin_group(*self._periodic[:2])
 
     def window(self, t0_s: float, t1_s: float):
         """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in stream order).
@@ -735,24 +735,22 @@ class TrafficWindows:
         merged (:func:`_merge_runs`). Should the check fail (rounding at a cycle boundary), the
         run is the longest single stream instead."""
         first, interval, fixed = self._periodic
-        k0 = np.maximum(0.0, np.floor((t0_s - first) / interval) - 1.0)
-        k1 = np.maximum(k0, np.floor((t1_s - first) / interval) + 2.0)
-        _check_packet_count(float(np.max(k1 - k0)))
+        k0, k1 = np.empty_like(first), np.empty_like(first)
+        most = _periodic_extent(first, interval, float(t0_s), float(t1_s), k0, k1)
+        _check_packet_count(most)
         cap = int(np.sum(k1 - k0))
         arrival, stream = np.empty(cap), np.empty(cap, dtype=np.int64)
         starts, k_first = np.empty(first.shape[0] + 1, dtype=np.int64), np.empty(first.shape[0], dtype=np.int64)
         n = _periodic_arrivals(first, interval, k0, k1, float(t0_s), float(t1_s), arrival, stream, starts, k_first)
-        counts = starts[1:] - starts[:-1]
-        group = self._round_robin_group
-        size = int(counts[group].sum())
+        group, rest = self._round_robin_group, self._others
+        size = int(starts[-1] - sum(starts[i + 1] - starts[i] for i in rest.tolist()))
         run_arrival, run_stream = np.empty(size), np.empty(size, dtype=np.int64)
         if group.shape[0] < 2 or _round_robin_run(arrival, stream, starts, k_first, group, run_arrival,
                                                   run_stream) < 0:
+            counts = starts[1:] - starts[:-1]
             group = np.array([np.argmax(counts)], dtype=np.int64)
+            rest = np.flatnonzero(np.arange(first.shape[0]) != group[0])
             run_arrival, run_stream = (a[starts[group[0]]:starts[group[0] + 1]] for a in (arrival, stream))
-        in_run = np.zeros(first.shape[0], dtype=bool)
-        in_run[group] = True
-        rest = np.flatnonzero(~in_run & (counts > 0))
         if rest.size == 1:  # one stream: already in time order
             other_arrival, other_stream = (a[starts[rest[0]]:starts[rest[0] + 1]] for a in (arrival, stream))
         else:
@@ -764,13 +762,29 @@ class TrafficWindows:
         return out
 
 
-def _round_robin_group(first: np.ndarray, interval: np.ndarray) -> np.ndarray:
-    """Indices of the streams merged as one cycle by :meth:`TrafficWindows._periodic_window`.
+@njit(cache=True, nogil=True)
+def _periodic_extent(first, interval, t0_s, t1_s, out_k0, out_k1):
+    """The packet numbers ``k0 <= k < k1`` of each periodic stream to look at for ``[t0_s, t1_s)``
+    (one packet of margin each side, as :class:`CBRStream`'s own window); returns the largest
+    ``k1 - k0``."""
+    most = 0.0
+    for s in range(first.shape[0]):
+        k0 = max(0.0, np.floor((t0_s - first[s]) / interval[s]) - 1.0)
+        k1 = max(k0, np.floor((t1_s - first[s]) / interval[s]) + 2.0)
+        out_k0[s] = k0
+        out_k1[s] = k1
+        most = max(most, k1 - k0)
+    return most
 
-    Among the sets of two or more streams with the same interval whose first arrivals all lie
-    within one interval, the one with the most packets per second (empty if none); its streams in
-    order of first arrival (ties by index), the order in which their packets follow each other in
-    every cycle.
+
+def _round_robin_group(first: np.ndarray, interval: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the streams merged as one cycle by :meth:`TrafficWindows._periodic_window`, and
+    of the other streams (ascending).
+
+    The cycle: among the sets of two or more streams with the same interval whose first arrivals
+    all lie within one interval, the one with the most packets per second (empty if none); its
+    streams in order of first arrival (ties by index), the order in which their packets follow
+    each other in every cycle.
     """
     groups: dict = {}
     for i, (t, step) in enumerate(zip(first.tolist(), interval.tolist())):
@@ -780,7 +794,9 @@ def _round_robin_group(first: np.ndarray, interval: np.ndarray) -> np.ndarray:
         members.sort()
         if len(members) > 1 and members[-1][0] - members[0][0] < step and len(members) / step > best_rate:
             best, best_rate = members, len(members) / step
-    return np.array([i for _, i in best], dtype=np.int64)
+    cycle = {i for _, i in best}
+    return (np.array([i for _, i in best], dtype=np.int64),
+            np.array([i for i in range(first.shape[0]) if i not in cycle], dtype=np.int64))
 
 
 @njit(cache=True, nogil=True)
