@@ -25,6 +25,7 @@ Assumptions, each stated once here and in the report:
 
 from __future__ import annotations
 
+import functools
 import math
 
 from ._validate import check_choice, check_int, check_real
@@ -59,8 +60,12 @@ def paper_path() -> PathModel:
     return PathModel(fixed_s=0.0, hops=(hop, hop))
 
 
+@functools.lru_cache(maxsize=1)
 def real_be_sizes() -> Empirical:
-    """The stand-in "real" BE IP length distribution (``data/be_size_cdf_standin.csv``)."""
+    """The stand-in "real" BE IP length distribution (``data/be_size_cdf_standin.csv``).
+
+    Read once per process: the law is immutable (tuples), and every scenario sharing the one
+    object shares its JSON encoding (:meth:`pqlab.traffic.Empirical.to_json`)."""
     return Empirical.from_csv(REAL_BE_CDF)
 
 

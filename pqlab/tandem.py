@@ -79,7 +79,8 @@ def forwarded(ds: xr.Dataset, flows, propagation_s: float = 0.0):
             ds["flow"].values[idx], ids[idx])
 
 
-def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0) -> tuple[list, xr.DataArray]:
+def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
+                    record_scenario: bool = True) -> tuple[list, xr.DataArray]:
     """Simulate ``scenario`` at the first node, then forward ``flows`` through ``hops``.
 
     Parameters
@@ -93,6 +94,9 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0) -> tuple[lis
     seed : int
         Seeds the first node's traffic (``pqlab.simulate``) and then each hop's
         cross traffic, in order, from one generator: deterministic per seed.
+    record_scenario : bool
+        Passed to :func:`pqlab.simulate` for the first node (False: its ``scenario``
+        attribute is not recorded; the caller records its own provenance).
 
     Returns
     -------
@@ -119,12 +123,11 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0) -> tuple[lis
                     f"hops[{i}].cross_streams[{k}].flow must differ from the forwarded flows "
                     f"{flows.tolist()}, got {s.flow}"
                 )
-    first = simulate(scenario, seed=seed)
+    first = simulate(scenario, seed=seed, record_scenario=record_scenario)
     first["packet_id"] = ("packet", first["packet"].values, {"units": "1", "long_name": "index at the first node"})
     through = np.flatnonzero(np.isin(first["flow"].values, flows))
     departure = np.full((through.size, len(hops) + 1), np.nan)
     departure[:, 0] = first["departure"].values[through]
-    position = {int(p): k for k, p in enumerate(through)}
     rng = np.random.default_rng([seed, 1])
     per_hop, ds = [first], first
     for h_index, hop in enumerate(hops, start=1):
@@ -144,7 +147,7 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0) -> tuple[lis
         ds["flow"] = ("packet", flow, {"units": "1", "long_name": "flow id"})
         ds["packet_id"] = ("packet", pid, {"units": "1", "long_name": "index at the first node (-1: cross traffic)"})
         mine = np.flatnonzero(pid >= 0)
-        rows = np.fromiter((position[int(p)] for p in pid[mine]), dtype=np.int64, count=mine.size)
+        rows = np.searchsorted(through, pid[mine])  # row of each forwarded packet (through is sorted)
         departure[rows, h_index] = ds["departure"].values[mine]
         per_hop.append(ds)
     result = xr.DataArray(

@@ -461,7 +461,9 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     trace_sc = Scenario(node=sc.node, streams=tuple(traces), duration_s=max(sc.duration_s, float(at_node.max()) + 1e-6), warmup_s=sc.warmup_s,
                         path=sc.path, name=sc.name)
     hops = [_fifo_hop(h) for h in scenario.path.hops[:model.store_forward_hops]]
-    per_hop, departure = simulate_tandem(trace_sc, hops, flows=np.unique(flow), seed=seed)
+    # the trace scenario's JSON (every arrival) is not recorded: the attrs below record the
+    # test-bed scenario, the model and the seed, from which the traces are regenerated
+    per_hop, departure = simulate_tandem(trace_sc, hops, flows=np.unique(flow), seed=seed, record_scenario=False)
     ds = per_hop[0]
     # map the C7200's packets back to their generator send times
     node_arrival = ds["arrival"].values

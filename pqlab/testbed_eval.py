@@ -17,6 +17,7 @@ warm-up.
 
 from __future__ import annotations
 
+import collections
 import functools
 import json
 import math
@@ -62,10 +63,12 @@ class Measured:
 # --------------------------------------------------------------------------- runs (memoised)
 
 
-@functools.lru_cache(maxsize=4096)
-def _run_json(scenario_json: str, seed: int, model_json: str) -> dict:
-    sc = Scenario.from_json(scenario_json)
-    model = Testbed.from_dict(json.loads(model_json))
+#: Runs kept by :func:`run`, keyed by the scenario's and the model's JSON and the seed.
+_RUNS: collections.OrderedDict = collections.OrderedDict()
+_MAX_RUNS = 4096
+
+
+def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
     ds = simulate_testbed(sc, seed, model)
     tsc = testbed_scenario(sc, model)
     delay = experiments.reference_delay(ds, tsc).values
@@ -78,7 +81,14 @@ def _run_json(scenario_json: str, seed: int, model_json: str) -> dict:
 
 def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
     """Reference delays (s, NaN if lost, sending order) and EF loss ratio of one run (memoised)."""
-    return _run_json(scenario.to_json(), int(seed), json.dumps(model.to_dict(), sort_keys=True))
+    key = (scenario.to_json(), int(seed), json.dumps(model.to_dict(), sort_keys=True))
+    if key in _RUNS:
+        _RUNS.move_to_end(key)
+    else:
+        _RUNS[key] = _run(scenario, int(seed), model)
+        if len(_RUNS) > _MAX_RUNS:
+            _RUNS.popitem(last=False)
+    return _RUNS[key]
 
 
 def _jitter(delay: np.ndarray) -> np.ndarray:

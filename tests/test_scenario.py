@@ -68,6 +68,25 @@ def test_scenario_dict_and_json_round_trip():
     assert Scenario.from_dict(d) != papers_scenario()
 
 
+@pytest.mark.parametrize("make", [
+    lambda: papers_scenario(streams=[
+        CBRStream(300e3, Deterministic(128), 0, 0, phase_s=1e-3),
+        CBRStream(110e3, Geometric(400, 40, 1472), 1, 1, header_bytes=28, size_per="stream"),
+        PoissonStream(500e3, Empirical([64, 576, 1500], [0.4, 0.7, 1.0]), 1, 2),
+        TraceStream(np.array([0.1, 0.2]), np.array([64, 1500]), 1, 3)]),
+    lambda: pqlab.scenarios.real_distribution(n_ef_samples=200),
+    lambda: pqlab.scenarios.tftant_star(star=2.5),
+    lambda: pqlab.scenarios.full_units(k=2),
+], ids=["every_type", "real_distribution", "tftant_star", "full_units"])
+def test_json_is_the_canonical_encoding_of_the_dict(make):
+    """to_json composes each stream's cached JSON: byte for byte json.dumps(to_dict(), sort_keys=True),
+    the text provenance and the run caches key on."""
+    sc = make()
+    reference = json.dumps(sc.to_dict(), sort_keys=True, default=lambda v: v.tolist())
+    assert sc.to_json() == reference
+    assert Scenario.from_json(reference).to_json() == reference
+
+
 def test_simulate_same_seed_identical_dataset():
     sc = papers_scenario()
     a, b = simulate(sc, seed=5), simulate(sc, seed=5)
@@ -165,3 +184,12 @@ def test_simulate_bad_seed(seed):
 def test_simulate_bad_scenario(scenario):
     with pytest.raises(ValueError, match="scenario"):
         simulate(scenario)
+
+
+def test_simulate_can_leave_the_scenario_unrecorded_for_a_caller_that_records_its_own():
+    sc = papers_scenario(duration_s=1.0, warmup_s=0.2)
+    full, lean = simulate(sc, seed=3), simulate(sc, seed=3, record_scenario=False)
+    xr.testing.assert_identical(full.drop_attrs(), lean.drop_attrs())
+    assert lean.attrs["scenario"] == "not recorded" and full.attrs["scenario"] == sc.to_json()
+    with pytest.raises(ValueError, match="record_scenario must be True or False, got 1"):
+        simulate(sc, seed=3, record_scenario=1)
