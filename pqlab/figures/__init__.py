@@ -110,11 +110,12 @@ def save(fig, stem) -> list:
     ``{"pqlab": {"figure": <file name without extension>}}`` says which file it is.
     Returns the paths written.
     """
-    paths = []
-    for ext in ("png", "pdf"):
-        path = f"{stem}.{ext}"
-        fig.savefig(path, dpi=150)
-        paths.append(path)
+    paths = [f"{stem}.png", f"{stem}.pdf"]
+    fig.savefig(paths[0], dpi=150)
+    # The layout solved for the PNG is kept for the PDF (the same figure in figure coordinates):
+    # solving it again costs as much as drawing (0.7 s of 1.9 s for the largest figure).
+    fig.set_layout_engine("none")
+    fig.savefig(paths[1], dpi=150)
     if in_kernel():
         from IPython.display import Image, display
 
