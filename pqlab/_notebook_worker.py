@@ -1,15 +1,26 @@
-"""Execute one notebook with papermill in its own process (started by :mod:`pqlab.reproduce`).
+"""Execute notebooks with papermill in a worker process (started by :mod:`pqlab.reproduce`).
 
-``python -m pqlab._notebook_worker TASK.json`` reads ``{"source", "executed", "parameters",
-"result"}``, runs the notebook and writes ``{"cell_index", "ename", "evalue"}`` (all None on
-success) to ``result``. Its kernel talks over IPC sockets (no TCP port, so no "Kernel is
-running over TCP without encryption" warning); its output goes to the log file the parent
-gives it, so the parent's progress output shows only pqlab's lines. The parent kills this
-process and its kernel on Ctrl-C.
+``python -m pqlab._notebook_worker --serve SOCKET_DIR LOG`` reads task files from its
+standard input, one path per line: each ``{"source", "executed", "parameters", "result",
+"log"}``. It runs the notebooks one after the other in ONE kernel, kept for the worker's
+life (so ``import pqlab`` and the kernel's start are paid once per worker, not once per
+notebook); before each notebook the kernel's namespace is reset (``%reset -f``: no name of
+one notebook is seen by the next), its figures closed, its execution count set back to 1 and
+its working folder set to the notebook's. Only state that does not change results survives:
+imported modules and the process's memoised simulations (deterministic copies). A kernel that
+died is replaced before the next notebook. After each notebook it writes
+``{"cell_index", "ename", "evalue"}`` (all None on success) to the task's ``result`` file (an
+atomic rename: the parent waits for it). Papermill's messages go to the task's ``log``, the
+kernel's own output to ``LOG``. The kernel talks over IPC sockets in ``SOCKET_DIR`` (no TCP
+port, so no "Kernel is running over TCP without encryption" warning). The worker ends, shutting
+its kernel down, when its standard input closes; the parent kills it and its kernel on Ctrl-C.
+
+``python -m pqlab._notebook_worker TASK.json`` runs one task in its own kernel.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -35,6 +46,9 @@ class IPCKernelManager(KernelManager):
     folders: list = []
 
     def __init__(self, **kwargs):
+        # nbclient polls the kernel from an event loop: with the blocking client a dead kernel
+        # leaves it waiting for output forever; the asynchronous client lets it notice the death
+        kwargs.setdefault("client_class", "jupyter_client.asynchronous.AsyncKernelClient")
         super().__init__(**kwargs)
         self.transport = "ipc"
         folder = tempfile.mkdtemp(prefix="pqlab-kernel-", dir=IPCKernelManager.root)
@@ -59,15 +73,19 @@ def source_cell_index(source, executed, cell_index: int) -> int:
     return cell_index - sum(1 for i in added if i < cell_index)
 
 
-def execute(source: str, executed: str, parameters: dict, kernel_name: str = "python3") -> dict:
-    """Run ``source`` into ``executed``; return the failure as a dict (all None on success)."""
+def execute(source: str, executed: str, parameters: dict, kernel_name: str = "python3", km=None) -> dict:
+    """Run ``source`` into ``executed``; return the failure as a dict (all None on success).
+
+    ``km``: a started kernel manager to run in (kept running), else a new kernel is started
+    and shut down."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
+    kernel = {"km": km} if km is not None else {"kernel_manager_class": IPCKernelManager}
     try:
         papermill.execute_notebook(
             source, executed, parameters=parameters, kernel_name=kernel_name, progress_bar=False,
-            cwd=os.path.dirname(source), kernel_manager_class=IPCKernelManager,
+            cwd=os.path.dirname(source), **kernel,
         )
     except PapermillExecutionError as exc:
         return {"cell_index": source_cell_index(source, executed, exc.cell_index), "ename": exc.ename,
@@ -77,8 +95,83 @@ def execute(source: str, executed: str, parameters: dict, kernel_name: str = "py
     return {"cell_index": None, "ename": None, "evalue": None}
 
 
+#: Run in the kept kernel before each notebook (not stored in its history).
+RESET_CODE = """\
+get_ipython().run_line_magic("reset", "-f")
+import os as _pqlab_os, matplotlib.pyplot as _pqlab_plt
+_pqlab_plt.close("all")
+_pqlab_os.chdir({cwd!r})
+get_ipython().execution_count = 1
+del _pqlab_os, _pqlab_plt
+"""
+
+
+def _reset(km, cwd: str) -> None:
+    """Reset the kept kernel for the next notebook (see :data:`RESET_CODE`)."""
+    from jupyter_client.blocking import BlockingKernelClient
+
+    kc = BlockingKernelClient()
+    kc.load_connection_info(km.get_connection_info())
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        reply = kc.execute_interactive(RESET_CODE.format(cwd=cwd), store_history=False, timeout=60,
+                                       output_hook=lambda msg: None)
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"could not reset the kernel: {reply['content'].get('evalue')}")
+    finally:
+        kc.stop_channels()
+
+
+def _write_result(path: str, outcome: dict) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(outcome, fh)
+    os.replace(tmp, path)
+
+
+def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=None) -> int:
+    """Run the tasks whose files are named on ``tasks`` (standard input), in one kept kernel."""
+    IPCKernelManager.root = socket_dir
+    km = None
+    log_fd = os.open(kernel_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        for line in tasks if tasks is not None else sys.stdin:
+            if not line.strip():
+                continue
+            with open(line.strip(), encoding="utf-8") as fh:
+                task = json.load(fh)
+            with open(task["log"], "ab", buffering=0) as log:
+                os.dup2(log.fileno(), 1)  # papermill's messages about this notebook go to its log
+                os.dup2(log.fileno(), 2)
+                try:
+                    if km is None or not km.is_alive():
+                        if km is not None:
+                            print("pqlab: the kernel died; starting a new one", flush=True)
+                            km.cleanup_resources()
+                        km = IPCKernelManager(kernel_name=task.get("kernel_name", kernel_name))
+                        km.start_kernel(stdout=log_fd, stderr=log_fd)
+                    _reset(km, os.path.dirname(task["source"]))
+                    outcome = execute(task["source"], task["executed"], task["parameters"],
+                                      task.get("kernel_name", kernel_name), km=km)
+                except Exception as exc:  # noqa: BLE001 - reported by the parent as this notebook's failure
+                    outcome = {"cell_index": None, "ename": type(exc).__name__, "evalue": str(exc)}
+            _write_result(task["result"], outcome)
+    finally:
+        if km is not None:
+            with contextlib.suppress(Exception):
+                km.shutdown_kernel(now=True)
+        os.close(log_fd)
+        for folder in IPCKernelManager.folders:
+            shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
 def main(argv=None) -> int:
-    (task_file,) = sys.argv[1:] if argv is None else argv
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] == "--serve":
+        return serve(*args[1:3])
+    (task_file,) = args
     with open(task_file, encoding="utf-8") as fh:
         task = json.load(fh)
     IPCKernelManager.root = task.get("socket_dir")
@@ -87,10 +180,7 @@ def main(argv=None) -> int:
     finally:
         for folder in IPCKernelManager.folders:
             shutil.rmtree(folder, ignore_errors=True)
-    tmp = task["result"] + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(outcome, fh)
-    os.replace(tmp, task["result"])
+    _write_result(task["result"], outcome)
     return 0
 
 

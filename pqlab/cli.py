@@ -199,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.add_argument("--no-site", action="store_true", help="do not write the static HTML site (<out>/site/)")
     rep.add_argument("--jobs", type=int, default=None,
-                     help="notebooks run at once, each in its own kernel (default: the number of cores)")
+                     help="notebooks run at once, by as many workers, each keeping one kernel whose namespace "
+                          "is reset between notebooks (default: the number of cores)")
     rep.add_argument("--force", action="store_true", help="recompute every artefact instead of reusing the cache")
     rep.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                      help="wait up to SECONDS for another run of the same tree to finish (default: refuse at once)")

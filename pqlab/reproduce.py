@@ -9,9 +9,11 @@
    concurrent run wait (``wait_s``) or refuse; two runs never mix their results.
 3. **A fresh run folder.** The run builds in ``<build>/runs/<run id>/`` (:mod:`pqlab.runfolder`):
    the previous figures and the other sections' results are copied in first, the figures of
-   the sections being rerun are dropped (never shown stale), then each notebook executes in
-   its own process (``python -m pqlab._notebook_worker``, ``jobs`` at once) with
-   ``figures_dir``, ``results_dir`` (one per section), ``quick`` and ``seed``.
+   the sections being rerun are dropped (never shown stale), then the notebooks execute in
+   ``jobs`` worker processes (``python -m pqlab._notebook_worker``), the longest of the
+   previous run first, with ``figures_dir``, ``results_dir`` (one per section), ``quick`` and
+   ``seed``. A worker keeps one kernel for the notebooks it runs (``import pqlab`` and the
+   kernel's start paid once per worker), its namespace reset before each notebook.
 4. **Publish in one step, only on success.** The report (``report.md``, ``.html``, ``.csv``)
    and the static site (:func:`pqlab.site.build_site`) are written into the run folder, then
    the run's figures folder, results, executed notebooks and HTML replace the published
@@ -313,8 +315,9 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
     paper_values : pandas.DataFrame, str or os.PathLike, optional
         The papers' values for the report; default ``data/paper_values.csv``.
     jobs : int, optional
-        Notebooks executed at once, 1 to 64, each in its own process and kernel (default:
-        the number of cores). Results do not depend on it.
+        Notebooks executed at once, 1 to 64: worker processes, each keeping one kernel whose
+        namespace is reset before each notebook (default: the number of cores). Results do
+        not depend on it.
     site : bool
         Also write the static HTML site into ``<out_dir>/site/``.
     force : bool
@@ -429,74 +432,153 @@ def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=
 
 
 def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun]:
-    """Run the notebooks in worker processes, ``plan.jobs`` at once; Ctrl-C kills them all.
+    """Run the notebooks in ``plan.jobs`` worker processes; Ctrl-C kills them all.
 
-    Each executed notebook is written as HTML (``exporter``) as soon as it finishes, while
-    the others still run.
+    Each worker keeps one kernel for the notebooks it runs (:mod:`pqlab._notebook_worker`,
+    namespace reset between notebooks) and is given the next notebook when it finishes one,
+    the longest first (:func:`_longest_first`, from the previous run's times). Each executed
+    notebook is written as HTML (``exporter``) as soon as it finishes, while the others run.
     """
     from tqdm.auto import tqdm
 
     env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
         plan.build_dir / "cache", run.cache_log, force=plan.force))
-    pending = list(enumerate(plan.sources))
-    running: dict[int, tuple[subprocess.Popen, float, Path, Path]] = {}
+    pending = _longest_first(list(enumerate(plan.sources)), _previous_seconds(plan.build_dir))
+    workers: list[_Worker] = []
     runs: list[NotebookRun | None] = [None] * len(plan.sources)
     bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
     try:
-        while pending or running:
-            done = [k for k, (proc, *_) in running.items() if proc.poll() is not None]
-            for k in done:
-                _, started, task, sockets = running.pop(k)
-                shutil.rmtree(sockets, ignore_errors=True)
-                runs[k] = _finished(plan.sources[k], run, task, time.perf_counter() - started)
-            while pending and len(running) < plan.jobs:  # refill before the slower HTML export
-                k, source = pending.pop(0)
-                running[k] = _start_worker(plan, run, source, env)
+        while pending or any(w.busy for w in workers):
+            done = []
+            for w in workers:
+                if w.busy and (w.result_ready(run) or w.proc.poll() is not None):
+                    k, started = w.task
+                    w.task = None
+                    runs[k] = _finished(plan.sources[k], run, run.logs / f"{plan.sources[k].stem}.task.json",
+                                        time.perf_counter() - started)
+                    done.append(k)
+            for w in [w for w in workers if not w.busy and w.proc.poll() is not None]:
+                shutil.rmtree(w.sockets, ignore_errors=True)  # ended (or died): replaced if needed
+                workers.remove(w)
+            for w in workers:  # refill before the slower HTML export
+                if not w.busy and pending:
+                    w.give(*pending.pop(0), plan, run)
+            while pending and len(workers) < plan.jobs:
+                workers.append(_Worker.start(plan, run, env, len(workers)))
+                workers[-1].give(*pending.pop(0), plan, run)
+            if not pending:
+                for w in workers:
+                    if not w.busy:
+                        w.close()
             for k in done:
                 if exporter is not None:
                     runs[k] = dataclasses.replace(runs[k], html=_export_html(exporter, runs[k].executed, run.html))
                 bar.set_postfix_str(runs[k].name)
                 bar.update()
             time.sleep(0.05)
+        for w in workers:
+            w.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                w.proc.wait(timeout=30)
+            shutil.rmtree(w.sockets, ignore_errors=True)
     except BaseException:
-        _kill_workers([proc for proc, *_ in running.values()])
-        for *_, sockets in running.values():
-            shutil.rmtree(sockets, ignore_errors=True)
+        _kill_workers([w.proc for w in workers])
+        for w in workers:
+            shutil.rmtree(w.sockets, ignore_errors=True)
         raise
     finally:
         bar.close()
+    _save_seconds(plan.build_dir, [r for r in runs if r is not None])
     return runs
 
 
-def _start_worker(plan: Plan, run, source: Path, env: dict) -> tuple[subprocess.Popen, float, Path, Path]:
-    """Start the worker of ``source``: its process, start time, task file and socket folder.
+#: Notebook name -> wall time (s) of the last run, in the build folder (orders the next run).
+SECONDS_FILE = "notebook-seconds.json"
 
-    The kernel's socket folder is made here (short path under the system's temporary
-    folder: Unix socket paths are limited to about 100 bytes) so that this process removes
-    it even when the worker is killed.
-    """
-    name = source.stem
-    sockets = Path(tempfile.mkdtemp(prefix=f"{SOCKET_PREFIX}{os.getpid()}-"))
-    results = run.results / name
-    results.mkdir(parents=True, exist_ok=True)
-    task = run.logs / f"{name}.task.json"
-    task.write_text(json.dumps({
-        "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
-        "result": str(run.logs / f"{name}.result.json"), "socket_dir": str(sockets),
-        "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
-                       "seed": plan.seed},
-    }), encoding="utf-8")
-    log = open(run.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed by the child's exit
+
+def _previous_seconds(build_dir: Path) -> dict:
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "pqlab._notebook_worker", str(task)], stdout=log,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                                start_new_session=True)  # Ctrl-C in a terminal reaches only us
-    except BaseException:
-        shutil.rmtree(sockets, ignore_errors=True)
-        raise
-    finally:
-        log.close()
-    return proc, time.perf_counter(), task, sockets
+        data = json.loads((build_dir / SECONDS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))} if isinstance(data, dict) else {}
+
+
+def _save_seconds(build_dir: Path, runs) -> None:
+    seconds = _previous_seconds(build_dir)
+    seconds.update({r.name: round(r.seconds, 2) for r in runs if r.failure is None})
+    with contextlib.suppress(OSError):
+        (build_dir / SECONDS_FILE).write_text(json.dumps(seconds, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def _longest_first(pending: list, seconds: dict) -> list:
+    """``pending`` ``(index, source)`` pairs, the longest notebooks of the previous run first
+    (a notebook without a time first of all, in the given order): with the longest last, the
+    other workers would idle while it runs."""
+    return sorted(pending, key=lambda item: -seconds.get(item[1].stem, float("inf")))
+
+
+@dataclasses.dataclass
+class _Worker:
+    """A worker process (:func:`pqlab._notebook_worker.serve`): its kernel's socket folder and
+    the notebook it runs (index and start time), fed task files on its standard input."""
+
+    proc: subprocess.Popen
+    sockets: Path
+    task: tuple | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+    @classmethod
+    def start(cls, plan: Plan, run, env: dict, number: int) -> "_Worker":
+        """Start a worker. Its kernel's socket folder is made here (short path under the
+        system's temporary folder: Unix socket paths are limited to about 100 bytes) so that
+        this process removes it even when the worker is killed."""
+        sockets = Path(tempfile.mkdtemp(prefix=f"{SOCKET_PREFIX}{os.getpid()}-"))
+        log = open(run.logs / f"worker-{number}.log", "ab")  # noqa: SIM115 - closed below, the child has its copy
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pqlab._notebook_worker", "--serve", str(sockets),
+                 str(run.logs / f"worker-{number}.kernel.log")],
+                stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env,
+                start_new_session=True)  # Ctrl-C in a terminal reaches only us
+        except BaseException:
+            shutil.rmtree(sockets, ignore_errors=True)
+            raise
+        finally:
+            log.close()
+        return cls(proc, sockets)
+
+    def give(self, k: int, source: Path, plan: Plan, run) -> None:
+        """Send notebook ``k`` (its task file) to the worker."""
+        name = source.stem
+        results = run.results / name
+        results.mkdir(parents=True, exist_ok=True)
+        task = run.logs / f"{name}.task.json"
+        task.write_text(json.dumps({
+            "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
+            "result": str(run.logs / f"{name}.result.json"), "log": str(run.logs / f"{name}.log"),
+            "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
+                           "seed": plan.seed},
+        }), encoding="utf-8")
+        self.task = (k, time.perf_counter())
+        self._source = source
+        try:
+            self.proc.stdin.write(f"{task}\n".encode())
+            self.proc.stdin.flush()
+        except OSError:  # the worker died: found by the caller's poll, reported as this notebook's failure
+            pass
+
+    def result_ready(self, run) -> bool:
+        return (run.logs / f"{self._source.stem}.result.json").is_file()
+
+    def close(self) -> None:
+        """No more notebooks: the worker shuts its kernel down and ends."""
+        with contextlib.suppress(OSError):
+            if not self.proc.stdin.closed:
+                self.proc.stdin.close()
 
 
 def _finished(source: Path, run, task: Path, seconds: float) -> NotebookRun:

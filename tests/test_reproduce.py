@@ -118,3 +118,52 @@ def test_html_export_uses_nbconvert_when_present(notebooks, tmp_path, monkeypatc
     assert written == tmp_path / "html" / "a_good.html"
     assert written.read_text() == f"<html>{notebooks[0]}</html>"
     assert reproduce._export_html(exporter, tmp_path / "absent.ipynb", tmp_path / "html") is None
+
+
+# ------------------------------------------------------------------ workers keep one kernel
+
+
+def _write(folder, name, cells):
+    path = folder / f"{name}.ipynb"
+    nb = new_notebook(cells=[GOOD[1], *cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, str(path))
+    return path
+
+
+def test_one_worker_runs_notebooks_in_one_kernel_with_a_fresh_namespace_each(tmp_path):
+    """jobs=1: three notebooks in one worker. The kernel is kept (same pid for the 1st and 3rd
+    when the 2nd does not kill it), no name of one notebook reaches the next, the execution count
+    restarts at 1, each runs in its own folder; a notebook that kills its kernel fails alone."""
+    folder = tmp_path / "nbs"
+    (folder / "sub").mkdir(parents=True)
+    pid_file = tmp_path / "pids.txt"
+    probe = (f"import os\nopen({str(pid_file)!r}, 'a').write(f'{{os.getpid()}} {{os.getcwd()}}\\n')\n"
+             "assert 'leaked' not in globals(), 'a name of the previous notebook is still defined'\n"
+             "leaked = 1")
+    first = _write(folder, "n1", [new_code_cell(probe)])
+    second = _write(folder / "sub", "n2", [new_code_cell(probe)])
+    killer = _write(folder, "n3", [new_code_cell(probe), new_code_cell("import os\nos._exit(3)")])
+    last = _write(folder, "n4", [new_code_cell(probe)])
+    result = reproduce.run_all([first, second, killer, last], quick=True, out_dir=tmp_path / "figures",
+                               build_dir=tmp_path / "build", progress=False, paper_values=PAPER, jobs=1,
+                               site=False)
+    assert result.status == {"n1": "ok", "n2": "ok", "n3": "failed", "n4": "ok"}
+    pids, cwds = zip(*(line.split(" ", 1) for line in pid_file.read_text().splitlines()))
+    assert pids[0] == pids[1] == pids[2] != pids[3]  # one kernel, replaced after n3 killed it
+    assert [c.strip() for c in cwds] == [str(folder), str(folder / "sub"), str(folder), str(folder)]
+    for run in result.runs:
+        if run.failure is None:
+            counts = [c.execution_count for c in nbformat.read(str(run.executed), 4).cells if c.cell_type == "code"]
+            assert counts == list(range(1, len(counts) + 1))
+
+
+def test_longest_notebooks_of_the_previous_run_go_first(tmp_path):
+    pending = [(i, tmp_path / f"{n}.ipynb") for i, n in enumerate(["a", "b", "c", "d"])]
+    order = reproduce._longest_first(pending, {"a": 3.0, "b": 30.0, "d": 10.0})
+    assert [p.stem for _, p in order] == ["c", "b", "d", "a"]  # c: no time yet, first
+    reproduce._save_seconds(tmp_path, [types.SimpleNamespace(name="a", seconds=4.0, failure=None),
+                                       types.SimpleNamespace(name="b", seconds=9.0, failure="x")])
+    assert reproduce._previous_seconds(tmp_path) == {"a": 4.0}
+    (tmp_path / reproduce.SECONDS_FILE).write_text("not json")
+    assert reproduce._previous_seconds(tmp_path) == {}
