@@ -24,7 +24,7 @@ from matplotlib import patches
 
 from ..artefacts._common import statistics_in_ms
 from ..artefacts.background import STATISTICS
-from ..units import to_kbps, to_ms, to_us
+from ..units import to_kbps, to_mbps, to_ms, to_us
 from . import set_theme, subplots
 
 __all__ = ["markdown_table", "save_table", "globecom01_fig1", "globecom01_fig3_1", "globecom01_fig3_2",
@@ -139,7 +139,7 @@ def globecom01_fig1(data: xr.Dataset):
         if kind == "priority":
             label = f"queue {i}: priority (EF), strict priority\nlimit {limit} packets"
         else:
-            label = f"queue {i}: WFQ (best effort), weight {weight / 1e6:g} Mbit/s\nlimit {limit} packets"
+            label = f"queue {i}: WFQ (best effort), weight {to_mbps(weight):g} Mbit/s\nlimit {limit} packets"
         ax.text((x0 + x1) / 2, y + h / 2 + 0.6, label, ha="center", va="bottom", fontsize=8)
         dx, dy = sched_x - x1, sched_y - y
         d = np.hypot(dx, dy)
@@ -171,7 +171,7 @@ def globecom01_fig1(data: xr.Dataset):
     framing = {"atm-aal5": "ATM AAL5:\n53 x ceil((IP + 16) / 48) B", "ethernet": "Ethernet:\nIP + 38 B",
                "none": "unframed"}.get(a["framing"], a["framing"])
     ax.text((lx + 99) / 2, sched_y + 1.5,
-            f"line {a['line_rate_bps'] / 1e6:g} Mbit/s\n{framing}", ha="center", va="bottom", fontsize=8)
+            f"line {to_mbps(a['line_rate_bps']):g} Mbit/s\n{framing}", ha="center", va="bottom", fontsize=8)
     ax.text((lx + 99) / 2 + 0.5, sched_y - 1.5,
             f"EF {a['ef_ip_bytes']} B\n({a['ef_frame_bytes']}-B frame): {to_ms(a['ef_line_time_s']):.3f} ms\n"
             f"{a['mtu_bytes']} B: {to_ms(a['mtu_line_time_s']):.3f} ms", ha="center", va="top", fontsize=7.5)

@@ -20,7 +20,7 @@ import pandas as pd
 import xarray as xr
 
 from ...traffic import UDP_IP_HEADER_BYTES
-from ...units import to_ms, to_us
+from ...units import to_mbps, to_ms, to_us
 from .._common import MTU_BYTES, check_artefact, claim, paper_value, statistics_in_ms
 from ..background import STATISTICS
 
@@ -63,7 +63,7 @@ def globecom01_tab1_claims(frame: pd.DataFrame) -> list:
               shape_ok=a["protocols"] == ["UDP"]),
         claim(art, "ef_rate_fraction", a["ef_rate_fraction"], "1",
               f"EF frame rate / line rate = {a['ef_load_kbps']:g} kbit/s / "
-              f"{a['line_rate_bps'] / 1e6:g} Mbit/s"),
+              f"{to_mbps(a['line_rate_bps']):g} Mbit/s"),
         claim(art, "ef_class_load_fraction", a["ef_wire_fraction"], "1",
               f"none of our readings of the set-up reaches the paper's {ref['ef_class_load_fraction']:.0%}: "
               f"{a['ef_rate_fraction']:.3f} on frames, {a['ef_ip_fraction']:.3f} on IP bits, "
