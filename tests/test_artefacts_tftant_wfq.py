@@ -11,6 +11,7 @@ the slip s = (T_EF - t_EF) mod t_BE.
 import matplotlib
 import numpy as np
 import pytest
+import xarray as xr
 
 matplotlib.use("Agg")
 
@@ -49,7 +50,7 @@ def fig6_7():
 
 @pytest.fixture(scope="module")
 def ring():
-    return tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limits=(1, 2, 3, 4, 5, 6))
+    return tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limit_particles=(1, 2, 3, 4, 5, 6))
 
 
 @pytest.fixture(scope="module")
@@ -149,13 +150,23 @@ def test_ring_delay_grows_one_be_packet_per_two_particles(ring):
     d = ring["delay_mean"].sel(scheduler="pq")
     # rings of 2k - 1 and 2k particles hold the same k two-particle BE packets
     for k in (1, 2, 3):
-        assert float(d.sel(ring_limit=2 * k - 1)) == pytest.approx(float(d.sel(ring_limit=2 * k)), abs=1e-9)
-    assert float(d.sel(ring_limit=4) - d.sel(ring_limit=2)) == pytest.approx(BE_TX_S, abs=1e-9)
+        assert float(d.sel(ring_limit_particles=2 * k - 1)) == pytest.approx(
+            float(d.sel(ring_limit_particles=2 * k)), abs=1e-9)
+    assert float(d.sel(ring_limit_particles=4) - d.sel(ring_limit_particles=2)) == pytest.approx(BE_TX_S, abs=1e-9)
     ip = ring["ipdv_mean"].sel(scheduler="pq")
     assert float(ip.max() - ip.min()) < 1e-12  # independent of the ring
     assert float(ring["loss"].sel(scheduler="wfq").max()) > 0.1  # WFQ weight 300 kbit/s: EF overloaded
     assert (ring["slope"] > 0).all() and (ring["r2"] > 0.9).all()
     assert ring["slope"].attrs["units"] == "s/particle" and ring["intercept"].attrs["units"] == "s"
+
+
+def test_ring_limits_is_a_deprecated_name_of_ring_limit_particles():
+    new = tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limit_particles=(1, 2, 3), schedulers=("pq",))
+    with pytest.warns(FutureWarning, match="ring_limit_particles"):
+        old = tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limits=(1, 2, 3), schedulers=("pq",))
+    xr.testing.assert_identical(old, new)
+    with pytest.raises(ValueError, match="not both"), pytest.warns(FutureWarning):
+        tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limit_particles=(1, 2, 3), ring_limits=(1, 2, 3))
 
 
 def test_star_overload_at_one_and_pq_reached_above_the_tag_threshold(star):
@@ -237,8 +248,8 @@ def test_claims_verdicts_of_the_mechanism(fig1, ring):
         (lambda: tftant_wfq.tftant_wfq_fig1(N, ef_service_rate_bps=0), "ef_service_rate_bps"),
         (lambda: tftant_wfq.tftant_wfq_fig5(N, frame_sizes=[64, 64]), "frame_sizes"),
         (lambda: tftant_wfq.tftant_wfq_fig6_7(N, peak_fraction=0), "peak_fraction"),
-        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limits=[1, 2]), "ring_limits"),
-        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limits=[0, 1, 2]), "ring_limits"),
+        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limit_particles=[1, 2]), "ring_limit_particles"),
+        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limit_particles=[0, 1, 2]), "ring_limit_particles"),
         (lambda: tftant_wfq.tftant_slides_ring(N, schedulers=["fifo"]), "schedulers"),
         (lambda: tftant_wfq.tftant_slides_star(N, stars=[0.0]), "stars"),
         (lambda: tftant_wfq.tftant_slides_no_be(N, scheduler="fifo"), "scheduler"),

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 
 import numpy as np
 import xarray as xr
@@ -94,7 +95,7 @@ ACF_MAX_LAG = 60
 #: Figures 2-4 and 6-7 (and the slides' IPDV figure) plot these EF frame sizes.
 SERIES_FRAME_SIZES = (128, 1024, 1518)
 #: tx-ring-limit values of the slides' ring test, particles.
-RING_LIMITS = tuple(range(1, 17))
+RING_LIMIT_PARTICLES = tuple(range(1, 17))
 #: STAR values of the slides' service-rate test, in their range [1, 5].
 STARS = tuple(float(s) for s in np.arange(1.0, 5.01, 0.5))
 #: EF frame sizes of the STAR test, bytes.
@@ -668,14 +669,15 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     return float(slope), float(intercept), (1.0 - float((res ** 2).sum()) / tot) if tot > 0 else math.nan
 
 
-@cache.artefact()
 def tftant_slides_ring(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
-    ring_limits=RING_LIMITS,
+    ring_limit_particles=RING_LIMIT_PARTICLES,
     ef_frame_bytes: int = 1024,
     ef_service_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS,
     schedulers=scenarios.TFTANT_SCHEDULERS,
+    *,
+    ring_limits=None,
 ) -> xr.Dataset:
     """TF-TANT slides, "Tx queue": EF one-way delay and IPDV vs tx-ring-limit (1024 bytes, with BE).
 
@@ -690,35 +692,50 @@ def tftant_slides_ring(
         EF packets per run (>= 10).
     seeds : sequence of int
         Seeds (>= 0, distinct).
-    ring_limits : sequence of int
-        tx-ring-limit values, particles (>= 1, at least 3 distinct).
+    ring_limit_particles : sequence of int
+        tx-ring-limit values, particles (>= 1, at least 3 distinct): the
+        ``ring_limit_particles`` of :func:`pqlab.scenarios.pq_vs_wfq`.
     ef_frame_bytes : int
         EF frame size, bytes.
     ef_service_rate_bps : float
         EF service rate, bit/s (the slides: 300 kbit/s).
     schedulers : sequence of {"pq", "wfq"}
         Schedulers of the EF queue.
+    ring_limits : sequence of int, optional
+        Deprecated name of ``ring_limit_particles`` (a ``FutureWarning``); not both.
 
     Returns
     -------
     xarray.Dataset
-        Dims ``scheduler``, ``ring_limit``, ``seed``: ``delay``, ``ipdv``, ``ipdv_max``,
+        Dims ``scheduler``, ``ring_limit_particles``, ``seed``: ``delay``, ``ipdv``, ``ipdv_max``,
         ``ef_wait`` (s), ``loss``, ``acf_peak_lag`` (EF packets), ``acf_peak``; means and CIs
         over seeds; per scheduler the fit ``slope`` (s/particle), ``intercept`` (s),
         ``r2``; scalars of the test conditions (SI units).
     """
+    if ring_limits is not None:
+        warnings.warn("tftant_slides_ring: ring_limits is deprecated, use ring_limit_particles",
+                      FutureWarning, stacklevel=2)
+        if ring_limit_particles is not RING_LIMIT_PARTICLES:
+            raise ValueError("give ring_limit_particles or its deprecated name ring_limits, not both")
+        ring_limit_particles = ring_limits
+    return _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_service_rate_bps, schedulers)
+
+
+@cache.artefact("tftant_slides_ring")
+def _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_service_rate_bps,
+                 schedulers) -> xr.Dataset:
+    """:func:`tftant_slides_ring` once its arguments have their current names (cached per arguments)."""
     n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = check_seeds(seeds)
-    rings = sorted(check_values("ring_limits", ring_limits, 1, integer=True))
+    rings = sorted(check_values("ring_limit_particles", ring_limit_particles, 1, integer=True))
     if len(rings) < 3:
-        raise ValueError(f"ring_limits must hold at least 3 distinct values to fit a line, got {rings!r}")
+        raise ValueError(f"ring_limit_particles must hold at least 3 distinct values to fit a line, got {rings!r}")
     frame = _check_frames("ef_frame_bytes", [ef_frame_bytes])[0]
     rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
     scheds = _check_schedulers(schedulers)
     make = functools.partial(scenarios.pq_vs_wfq, ef_frame_bytes=frame, ef_service_rate_bps=rate, n_ef_samples=n)
     raw = experiments.sweep(make, {"scheduler": scheds, "ring_limit_particles": rings}, seeds, measure=_measure)
-    raw = raw.rename(ring_limit_particles="ring_limit")
-    dims = ("scheduler", "ring_limit", "seed")
+    dims = ("scheduler", "ring_limit_particles", "seed")
     ds = xr.Dataset(
         {
             "delay": _per_seed(raw, "delay_mean_s", "s", "mean EF one-way delay", dims),
@@ -731,7 +748,8 @@ def tftant_slides_ring(
             "acf_peak": _per_seed(raw, "acf_peak", "1", "autocorrelation at the first peak", dims),
         },
         coords={"scheduler": ("scheduler", scheds, {"long_name": "EF scheduler"}),
-                "ring_limit": ("ring_limit", rings, {"units": "particles", "long_name": "tx-ring-limit"}),
+                "ring_limit_particles": ("ring_limit_particles", rings,
+                                         {"units": "particles", "long_name": "tx-ring-limit"}),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
     node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
@@ -753,7 +771,7 @@ def ring_statistics(ds: xr.Dataset) -> xr.Dataset:
     """
     unit = ds["delay"].attrs["units"]
     add_mean_ci(ds, ["delay", "ipdv"])
-    rings = ds["ring_limit"].values.astype(float)
+    rings = ds["ring_limit_particles"].values.astype(float)
     scheds = list(ds["scheduler"].values)
     fits = np.array([_fit(rings, ds["delay_mean"].sel(scheduler=s).values) for s in scheds])
     columns = (("slope", f"{unit}/particle", "fitted delay increase per ring particle"),

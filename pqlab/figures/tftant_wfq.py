@@ -296,7 +296,7 @@ def tftant_slides_ring(ds: xr.Dataset):
     scheds = list(ds["scheduler"].values)
     fig, axes = subplots(1, len(scheds) + 1, figsize=(4.8 * (len(scheds) + 1), 4.8), footer=True, squeeze=False)
     axes = axes[0]
-    ring = ds["ring_limit"].values.astype(float)
+    ring = ds["ring_limit_particles"].values.astype(float)
     be_tx = float(ds.be_tx_time)
     for ax, s in zip(axes, scheds):
         ax.errorbar(ring, ds["delay_mean"].sel(scheduler=s), yerr=_ci(ds["delay_ci"].sel(scheduler=s)), fmt="o",

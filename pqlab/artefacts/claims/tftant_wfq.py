@@ -323,7 +323,7 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
     art = "tftant_slides_ring"
     ds = _in_ms(ds, art)
     scheds = list(ds["scheduler"].values)
-    rings = ds["ring_limit"].values
+    rings = ds["ring_limit_particles"].values
     be_tx = float(ds.be_tx_time)
     per_particle = be_tx / float(ds.be_particles)
     d = ds["delay_mean"]
