@@ -15,6 +15,7 @@ from pqlab import bounds, report  # noqa: E402
 from pqlab.artefacts import background as bg  # noqa: E402
 from pqlab.artefacts import paper_vs_ours, record_claims  # noqa: E402
 from pqlab.figures import background as bgfig  # noqa: E402
+from pqlab.units import to_ms  # noqa: E402
 
 N = 300  # EF packets per run: enough for the deterministic cases, fast
 
@@ -73,30 +74,36 @@ def test_fig3_1_maxima_sit_where_be_packets_fill_whole_particles(fig3_1_data):
     assert a["local_max_payload_bytes"] == [484, 996]
     assert a["local_max_ip_bytes"] == [512, 1024] and a["local_max_particles"] == [1, 2]
     # the delay drops by far more than the noise right after each maximum
-    for p, nxt in zip(a["local_max_mean_ms"], a["next_after_max_mean_ms"]):
+    for p, nxt in zip(a["local_max_mean_s"], a["next_after_max_mean_s"]):
         assert nxt < 0.9 * p
     assert a["sawtooth"] and a["non_monotone"] and a["w_bounds_maxima"]
     assert all(0.3 < r < 1.0 for r in a["local_max_ratio_to_w"])
     # W is Table IV's formula with k = particles of the BE packet
     k = d["particles"].values
-    want = [bounds.worst_case_delay(int(kk), 0.15, 5, 2048e-6).w_s * 1e3 for kk in k]
+    want = [bounds.worst_case_delay(int(kk), 0.15, 5, 2048e-6).w_s for kk in k]
     np.testing.assert_allclose(d["worst_case_w"].values, want)
-    assert d["worst_case_w"].attrs["units"] == "ms" and d["mean_delay"].attrs["units"] == "ms"
+    assert d["worst_case_w"].attrs["units"] == "s" and d["mean_delay"].attrs["units"] == "s"
     # two seeds give a finite CI that contains both seeds' means
     ci = d["mean_delay_ci"].values
     assert np.all(np.isfinite(ci)) and np.all(ci >= 0)
     runs = d["delay_mean"].values
     assert np.all(np.abs(runs - d["mean_delay"].values[:, None]) <= ci[:, None] + 1e-12)
     # the path adds 2 x 0.636 ms for the EF packet
-    assert a["path_ef_delay_ms"] == pytest.approx(1.272)
+    assert a["path_ef_delay_s"] == pytest.approx(1.272e-3)
+    # the claims state the maxima in ms, from the statistics of the ms values (the same maxima)
+    c = {r["quantity"]: r for r in bg.globecom01_fig3_1_claims(d)}
+    assert c["local_max_1_mean_delay"]["value"] == float(to_ms(d["mean_delay"].sel(be_payload_bytes=484)))
+    assert c["local_max_2_ratio_to_w"]["value"] == pytest.approx(a["local_max_ratio_to_w"][1], rel=1e-12)
+    assert "local_max_mean_ms" not in a  # the claims' ms view left the Dataset as it was
 
 
 def test_fig3_2_payloads_450_and_475_take_one_particle_and_coincide(fig3_2_data):
     d = fig3_2_data
     assert list(d["particles"].values) == [1, 1] and list(d["cells"].values) == [11, 11]
-    assert d["delay"].shape == (2, 1, N) and d["delay"].attrs["units"] == "ms"
+    assert d["delay"].shape == (2, 1, N) and d["delay"].attrs["units"] == "s"
+    assert d["delay_p95"].attrs["units"] == "s" and "be_line_time_s" in d.attrs
     assert d.attrs["ks_max"] < d.attrs["ks_critical"]
-    assert abs(d.attrs["mean_difference_ms"]) < 0.05
+    assert abs(d.attrs["mean_difference_s"]) < 0.05e-3
     # a periodic sawtooth whose period is the phase slip of the EF packets against the BE departures
     assert d.attrs["periodic"]
     assert abs(d.attrs["acf_peak_lag_mode"] - d.attrs["predicted_period_packets"][0]) <= 1
@@ -108,13 +115,13 @@ def test_fig3_2_tells_apart_payloads_that_take_different_particles():
     d = bg.globecom01_fig3_2(n_ef_samples=N, seeds=(1,), payloads=(450, 500))
     assert list(d["particles"].values) == [1, 2]
     assert d.attrs["ks_max"] > d.attrs["ks_critical"]
-    assert d.attrs["mean_difference_ms"] < -1.0  # 500 bytes: fragmented particles, lower delay
+    assert d.attrs["mean_difference_s"] < -1.0e-3  # 500 bytes: fragmented particles, lower delay
 
 
 def test_fig5_ccdfs_in_transmission_units(fig5_data):
     d = fig5_data
     a = d.attrs
-    assert a["unit_ms"] == pytest.approx(0.636) and a["ef_ip_bytes"] == 110 and a["ef_cells"] == 3
+    assert a["transmission_unit_s"] == pytest.approx(0.636e-3) and a["ef_ip_bytes"] == 110 and a["ef_cells"] == 3
     ccdf = d["ccdf"].values
     assert np.all(np.diff(ccdf, axis=1) <= 0) and np.all(ccdf[:, 0] == 1.0)
     pooled = d["ccdf_pooled"].values
@@ -125,11 +132,12 @@ def test_fig5_ccdfs_in_transmission_units(fig5_data):
     assert not np.array_equal(be[0], be[1])
     # numbers consistent with the samples
     units = d["delay_units"].values
-    np.testing.assert_allclose(d["mean_delay"].values, units.mean(axis=1) * a["unit_ms"])
+    np.testing.assert_allclose(d["mean_delay"].values, units.mean(axis=1) * a["transmission_unit_s"])
+    assert d["mean_delay"].attrs["units"] == "s"
     assert a["pooled_p_above_threshold"] == pytest.approx(np.mean(units > 36))
     assert a["pooled_tail_units"] <= a["pooled_max_units"]
     # every BE packet at the MTU delays EF more than the mixed sizes
-    assert a["mtu_mean_ms"] > d["mean_delay"].max()
+    assert a["mtu_mean_s"] > d["mean_delay"].max()
 
 
 def test_fig4_quantiles_of_the_standin():

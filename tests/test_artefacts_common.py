@@ -87,3 +87,30 @@ def test_check_artefact_rejects_other_data():
         common.check_artefact(ds, "gap")
     with pytest.raises(ValueError, match="data must be"):
         common.check_artefact({"artefact": "path"}, "path")
+
+
+def test_times_in_ms_converts_only_the_seconds_and_statistics_in_ms_recomputes():
+    from pqlab import units
+
+    ds = xr.Dataset(
+        {"delay": ("seed", [1e-3, 2e-3, 4e-3], {"units": "s", "long_name": "delay"}),
+         "slope": ((), 2e-4, {"units": "s/particle", "long_name": "slope"}),
+         "time": ("seed", [0.5, 1.0, 1.5], {"units": "s", "long_name": "arrival time"}),
+         "rate": ((), 3e5, {"units": "bit/s", "long_name": "rate"}),
+         "loss": ("seed", [0.0, 0.1, 0.2], {"units": "1", "long_name": "loss"})},
+        attrs={"artefact": "x"})
+    ms = units.times_in_ms(ds, keep=("time",))
+    assert ms["delay"].attrs == {"units": "ms", "long_name": "delay"}
+    np.testing.assert_array_equal(ms["delay"].values, ds["delay"].values * 1e3)
+    assert ms["slope"].attrs["units"] == "ms/particle" and float(ms["slope"]) == 0.2
+    for name in ("time", "rate", "loss"):
+        xr.testing.assert_identical(ms[name], ds[name])
+    assert ms.attrs == ds.attrs and ds["delay"].attrs["units"] == "s"  # the input is left as it was
+    assert units.to_mbps(2e6) == 2.0
+
+    def statistics(d):
+        return d.assign(delay_mean=d["delay"].mean("seed").assign_attrs(units=d["delay"].attrs["units"]))
+
+    view = common.statistics_in_ms(statistics(ds), statistics)
+    assert view["delay_mean"].attrs["units"] == "ms"
+    assert float(view["delay_mean"]) == float((ds["delay"] * 1e3).mean("seed"))  # converted before the mean

@@ -126,7 +126,7 @@ def test_fig4_distributions(fig4, paper):
     assert float(large["span_mean"]) > float(small["span_mean"])
     # every EF packet waits at least its own line time through the node and the 2-hop path
     assert float(fig4["delay_units"].min()) >= 3.0 - 1e-9
-    assert fig4.attrs["unit_ms"] == pytest.approx(0.636)
+    assert fig4.attrs["transmission_unit_s"] == pytest.approx(0.636e-3)
     _check_claims(tftant_pq.tftant_be_fig4_claims(fig4), "tftant_be_fig4", paper)
     fig = figures.tftant_be_fig4(fig4)
     assert isinstance(fig, Figure) and "tftant_be_fig4" in fig._suptitle.get_text()
@@ -163,7 +163,8 @@ def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss, pap
     np.testing.assert_allclose(ratio, loss["policed_ratio"] + loss["queue_full_ratio"])
     assert float(loss["sent"].min()) >= 1_900  # ~2000 EF packets after the warm-up, whatever the stream count
     # the other load runs only the fewest and the most streams
-    other = loss["loss_ratio"].sel(ef_load=600)
+    assert loss["ef_load"].attrs["units"] == "bit/s"
+    other = loss["loss_ratio"].sel(ef_load=600e3)
     assert np.isfinite(other.sel(n_streams=[1, 20])).all() and np.isnan(other.sel(n_streams=4)).all()
     # burstiness: one stream needs one packet's tokens, n streams at most one packet each
     b = loss["min_bucket_bytes"]
@@ -172,7 +173,7 @@ def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss, pap
         assert float(b.sel(n_streams=n).max()) <= n * EF_IP + 1e-6
     assert float(b.sel(n_streams=20).min()) > EF_IP
     assert float(loss["police_burst_bytes"]) == pytest.approx(1.2e6 * 0.2 / 8)
-    assert float(loss["ef_wire_share"].sel(ef_load=1200)) == pytest.approx(1.2e6 / 1024 * 159 * 8 / 2e6)
+    assert float(loss["ef_wire_share"].sel(ef_load=1.2e6)) == pytest.approx(1.2e6 / 1024 * 159 * 8 / 2e6)
     claims = {c["quantity"]: c for c in tftant_pq.tftant_slides_loss_claims(loss)}
     assert claims["dropped_by_policer"]["shape_ok"] is False
     _check_claims(claims.values(), "tftant_slides_loss", paper)
@@ -210,7 +211,9 @@ def test_ipdv_aggregation(ipdv_agg, paper):
     assert float(alone.sel(n_streams=1)) == pytest.approx(3.0)
     assert (alone >= 3.0 - 1e-9).all()
     np.testing.assert_allclose(ipdv_agg["paper_ipdv_abs_mean"], [2.5, 6.0])
-    assert ipdv_agg.attrs["unit_ms"] == pytest.approx(UNIT_S * 1e3)
+    assert ipdv_agg.attrs["transmission_unit_s"] == pytest.approx(UNIT_S)
+    claims = {c["quantity"]: c for c in tftant_pq.tftant_slides_ipdv_aggregation_claims(ipdv_agg)}
+    assert claims["transmission_unit"]["value"] == pytest.approx(UNIT_S * 1e3) and claims["ef_load"]["value"] == 600
     _check_claims(tftant_pq.tftant_slides_ipdv_aggregation_claims(ipdv_agg), "tftant_slides_ipdv_aggregation", paper)
     fig = figures.tftant_slides_ipdv_aggregation(ipdv_agg)
     assert isinstance(fig, Figure) and "tftant_slides_ipdv_aggregation" in fig.axes[0].get_title()
@@ -225,11 +228,12 @@ def test_ipdv_aggregation(ipdv_agg, paper):
 
 
 def test_tandem_delays_add_up(tandem, paper):
-    assert float(tandem["sum_error"].max()) < 1e-9  # each node's own record adds up to the end-to-end delay
+    assert float(tandem["sum_error"].max()) < 1e-12  # each node's own record adds up to the end-to-end delay
+    assert {tandem[v].attrs["units"] for v in ("increment", "end_to_end_mean", "aggregation_contribution_mean",
+                                               "ef_line_time")} == {"s"}
     inc, e2e = tandem["increment_mean"], tandem["end_to_end_mean"]
     # end-to-end after node i = sum of the increments up to i + the propagation between the nodes
-    prop_ms = tandem.attrs["propagation_s"] * 1e3
-    expected = inc.cumsum("node") + (tandem["node"] - 1) * prop_ms
+    expected = inc.cumsum("node") + (tandem["node"] - 1) * tandem.attrs["propagation_s"]
     np.testing.assert_allclose(e2e, expected, rtol=1e-9)
     assert (inc > tandem["ef_line_time"]).all()  # every congested node adds more than the EF line time
     assert (tandem["ring_time_mean"] <= inc + 1e-12).all()
@@ -259,11 +263,12 @@ def test_tandem_bad_arguments():
 
 def test_ipdv_size(ipdv_size, paper):
     s = ipdv_size["ipdv_std_mean"]
-    np.testing.assert_allclose(s.sel(congestion=False), 0.0, atol=1e-9)  # no BE: constant delays
-    assert (s.sel(congestion=True) > 0.5).all()  # ms: BE in the ring moves the delay
+    assert s.attrs["units"] == "s"
+    np.testing.assert_allclose(s.sel(congestion=False), 0.0, atol=1e-12)  # no BE: constant delays
+    assert (s.sel(congestion=True) > 0.5e-3).all()  # BE in the ring moves the delay
     mx = ipdv_size["jitter_max_mean"].sel(congestion=True)
     assert (mx >= ipdv_size["jitter_p999_mean"].sel(congestion=True)).all()
-    assert (mx < 2 * line_time_s(1500, "atm-aal5", 2e6) * 1e3 * 5).all()  # bounded by a few BE MTU times
+    assert (mx < 2 * line_time_s(1500, "atm-aal5", 2e6) * 5).all()  # bounded by a few BE MTU times
     _check_claims(tftant_pq.tftant_slides_ipdv_size_claims(ipdv_size), "tftant_slides_ipdv_size", paper)
     fig = figures.tftant_slides_ipdv_size(ipdv_size)
     assert isinstance(fig, Figure) and "tftant_slides_ipdv_size" in fig._suptitle.get_text()

@@ -11,6 +11,7 @@ the slip s = (T_EF - t_EF) mod t_BE.
 import matplotlib
 import numpy as np
 import pytest
+import xarray as xr
 
 matplotlib.use("Agg")
 
@@ -19,11 +20,11 @@ from matplotlib.figure import Figure  # noqa: E402
 from pqlab import experiments, report, scenarios, simulate  # noqa: E402
 from pqlab.artefacts import tftant_wfq  # noqa: E402
 from pqlab.figures import tftant_wfq as figures  # noqa: E402
+from pqlab.units import to_ms  # noqa: E402
 
 N = 300
 SEEDS = (1,)
-MS = 1e3
-BE_TX_MS = 22 * 53 * 8 / 2e6 * MS  # 1000-byte IP packet, AAL5 + LLC/SNAP: 22 cells
+BE_TX_S = 22 * 53 * 8 / 2e6  # 1000-byte IP packet, AAL5 + LLC/SNAP: 22 cells (4.664 ms)
 FRAMES = tftant_wfq.SOURCE_FRAME_SIZES  # 64, 128, 256, 512, 1024, 1518
 
 
@@ -49,7 +50,7 @@ def fig6_7():
 
 @pytest.fixture(scope="module")
 def ring():
-    return tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limits=(1, 2, 3, 4, 5, 6))
+    return tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limit_particles=(1, 2, 3, 4, 5, 6))
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +87,7 @@ def test_presets_build_the_stated_nodes():
     st = scenarios.tftant_star(star=2.5, n_ef_samples=N)
     assert st.node.queues[0].weight_bps == pytest.approx(750e3)
     assert st.node.queues[1].weight_bps == pytest.approx(1.25e6)
-    assert tftant_wfq.be_tx_time_s() * MS == pytest.approx(BE_TX_MS)  # 4.664 ms
+    assert tftant_wfq.be_tx_time_s() == pytest.approx(BE_TX_S)  # 4.664 ms
 
 
 def test_measure_equals_delay_summary_also_with_loss():
@@ -104,36 +105,41 @@ def test_measure_equals_delay_summary_also_with_loss():
 
 def test_fig1_pq_never_above_wfq_and_the_wfq_penalty_in_be_packets(fig1):
     gap = fig1["gap_mean"]
-    assert (gap >= -1e-9).all()
-    assert float(gap.sel(ef_frame_bytes=128)) == pytest.approx(0.0, abs=1e-9)  # 2.2 ms tag < 5 ms: none ahead
-    assert float(gap.sel(ef_frame_bytes=256)) == pytest.approx(0.0, abs=1e-9)
+    assert gap.attrs["units"] == "s"
+    assert (gap >= -1e-12).all()
+    assert float(gap.sel(ef_frame_bytes=128)) == pytest.approx(0.0, abs=1e-12)  # 2.2 ms tag < 5 ms: none ahead
+    assert float(gap.sel(ef_frame_bytes=256)) == pytest.approx(0.0, abs=1e-12)
     assert float(fig1["gap_be_tx"].sel(ef_frame_bytes=1024)) == pytest.approx(4.0, abs=1e-6)  # 20.1 / 5 ms
-    assert float(fig1.be_tx_time) == pytest.approx(BE_TX_MS)
+    assert float(fig1.be_tx_time) == pytest.approx(BE_TX_S) and fig1["be_tx_time"].attrs["units"] == "s"
     assert (fig1["loss"] == 0).all()
     # either reading of the BE profile keeps the BE queue backlogged: same gain
-    np.testing.assert_allclose(fig1["gap_reading_1600k"], fig1["gap_reading_2000k"], atol=0.05)
-    assert float(fig1.paper_max_gain) == 24.18
+    np.testing.assert_allclose(fig1["gap_reading_1600k"], fig1["gap_reading_2000k"], atol=0.05e-3)
+    assert float(to_ms(fig1.paper_max_gain)) == pytest.approx(24.18, rel=1e-12)
+    # rates in bit/s
+    assert (float(fig1.ef_service_rate), float(fig1.be_weight), float(fig1.line_rate)) == (400e3, 1.6e6, 2e6)
+    assert {fig1[v].attrs["units"] for v in ("ef_rate", "be_rate", "ef_service_rate", "be_weight")} == {"bit/s"}
 
 
 def test_fig2_4_pq_spread_is_one_be_packet_and_wfq_waits_in_the_ef_queue(fig2_4):
     span = fig2_4["delay_span"].sel(scheduler="pq")
     # the residual of the BE packet in transmission: up to one BE tx time (approached as the phases sweep)
-    assert (span <= BE_TX_MS + 1e-9).all() and (span >= 0.99 * BE_TX_MS).all()
+    assert (span <= BE_TX_S + 1e-12).all() and (span >= 0.99 * BE_TX_S).all()
     for f in (128, 1024):
         assert float(fig2_4["corr"].sel(ef_frame_bytes=f).min()) == pytest.approx(1.0, abs=1e-9)
-        assert float(fig2_4["shift_std"].sel(ef_frame_bytes=f).max()) < 1e-9  # a constant shift
-    assert float(fig2_4["shift"].sel(ef_frame_bytes=1024).mean()) == pytest.approx(4 * BE_TX_MS, abs=1e-6)
+        assert float(fig2_4["shift_std"].sel(ef_frame_bytes=f).max()) < 1e-12  # a constant shift
+    assert float(fig2_4["shift"].sel(ef_frame_bytes=1024).mean()) == pytest.approx(4 * BE_TX_S, abs=1e-9)
     assert float(fig2_4["wait_share"].sel(ef_frame_bytes=1024).mean()) == pytest.approx(1.0, abs=1e-9)
 
 
 def test_fig5_and_fig6_7_ipdv_is_the_sawtooth_of_the_slip(fig5, fig6_7):
-    s = tftant_wfq.beat_slip_s(1024)[0] * MS
+    s = tftant_wfq.beat_slip_s(1024)[0]
     pq = fig5.sel(scheduler="pq", ef_frame_bytes=1024)
-    assert float(pq["ipdv_mean"]) == pytest.approx(2 * s * (BE_TX_MS - s) / BE_TX_MS, rel=0.01)  # 299 pairs
-    assert float(pq["ipdv_max_be_tx"]) == pytest.approx(max(s, BE_TX_MS - s) / BE_TX_MS, abs=1e-9)
+    assert float(pq["ipdv_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=0.01)  # 299 pairs
+    assert float(pq["ipdv_beat_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=1e-12)
+    assert float(pq["ipdv_max_be_tx"]) == pytest.approx(max(s, BE_TX_S - s) / BE_TX_S, abs=1e-9)
     # under WFQ every 1024-byte EF packet waits four more BE packets: the same IPDV series
     a = fig6_7["ipdv"].sel(ef_frame_bytes=1024)
-    np.testing.assert_allclose(a.sel(scheduler="pq"), a.sel(scheduler="wfq"), atol=1e-9)
+    np.testing.assert_allclose(a.sel(scheduler="pq"), a.sel(scheduler="wfq"), atol=1e-12)
     assert float(fig6_7["ipdv_max_be_tx"].sel(scheduler="pq", ef_frame_bytes=1024).max()) < 1.0
 
 
@@ -144,12 +150,23 @@ def test_ring_delay_grows_one_be_packet_per_two_particles(ring):
     d = ring["delay_mean"].sel(scheduler="pq")
     # rings of 2k - 1 and 2k particles hold the same k two-particle BE packets
     for k in (1, 2, 3):
-        assert float(d.sel(ring_limit=2 * k - 1)) == pytest.approx(float(d.sel(ring_limit=2 * k)), abs=1e-6)
-    assert float(d.sel(ring_limit=4) - d.sel(ring_limit=2)) == pytest.approx(BE_TX_MS, abs=1e-6)
+        assert float(d.sel(ring_limit_particles=2 * k - 1)) == pytest.approx(
+            float(d.sel(ring_limit_particles=2 * k)), abs=1e-9)
+    assert float(d.sel(ring_limit_particles=4) - d.sel(ring_limit_particles=2)) == pytest.approx(BE_TX_S, abs=1e-9)
     ip = ring["ipdv_mean"].sel(scheduler="pq")
-    assert float(ip.max() - ip.min()) < 1e-9  # independent of the ring
+    assert float(ip.max() - ip.min()) < 1e-12  # independent of the ring
     assert float(ring["loss"].sel(scheduler="wfq").max()) > 0.1  # WFQ weight 300 kbit/s: EF overloaded
     assert (ring["slope"] > 0).all() and (ring["r2"] > 0.9).all()
+    assert ring["slope"].attrs["units"] == "s/particle" and ring["intercept"].attrs["units"] == "s"
+
+
+def test_ring_limits_is_a_deprecated_name_of_ring_limit_particles():
+    new = tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limit_particles=(1, 2, 3), schedulers=("pq",))
+    with pytest.warns(FutureWarning, match="ring_limit_particles"):
+        old = tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limits=(1, 2, 3), schedulers=("pq",))
+    xr.testing.assert_identical(old, new)
+    with pytest.raises(ValueError, match="not both"), pytest.warns(FutureWarning):
+        tftant_wfq.tftant_slides_ring(N, SEEDS, ring_limit_particles=(1, 2, 3), ring_limits=(1, 2, 3))
 
 
 def test_star_overload_at_one_and_pq_reached_above_the_tag_threshold(star):
@@ -157,16 +174,40 @@ def test_star_overload_at_one_and_pq_reached_above_the_tag_threshold(star):
     assert float(star["star_one_be_tag"].sel(ef_frame_bytes=1024)) == pytest.approx(1006 * 2e6 / (300e3 * 2006))
     for f in (128, 1024):
         assert float(star["delay_mean"].sel(star=4.0, ef_frame_bytes=f)) == pytest.approx(
-            float(star["pq_delay_mean"].sel(ef_frame_bytes=f)), abs=1e-6)
+            float(star["pq_delay_mean"].sel(ef_frame_bytes=f)), abs=1e-9)
     # at STAR 2 a 1024-byte tag (1006 x 8 / 600 kbit/s = 13.4 ms) still lets 2 BE packets (tags 5.7 ms) ahead
     assert float(star["delay_mean"].sel(star=2.0, ef_frame_bytes=1024)
-                 - star["pq_delay_mean"].sel(ef_frame_bytes=1024)) == pytest.approx(2 * BE_TX_MS, abs=1e-6)
+                 - star["pq_delay_mean"].sel(ef_frame_bytes=1024)) == pytest.approx(2 * BE_TX_S, abs=1e-9)
+    assert float(star["ef_ip_rate"].sel(ef_frame_bytes=1024)) == pytest.approx(300e3 * 1006 / 1024)  # bit/s
 
 
 def test_no_be_delay_is_own_line_time_plus_path(no_be):
     wo = no_be.sel(traffic="without BE")
-    np.testing.assert_allclose(wo["delay"].values, float(no_be.uncongested_delay), atol=1e-9)
+    np.testing.assert_allclose(wo["delay"].values, float(no_be.uncongested_delay), atol=1e-12)
     assert float(no_be["delay_min"].sel(traffic="with BE").min()) > float(wo["delay_max"].max())
+
+
+def test_datasets_are_in_si_units_with_long_names(data):
+    for artefact, ds in data.items():
+        for name, var in ds.data_vars.items():
+            unit = var.attrs.get("units")
+            assert unit and var.attrs.get("long_name"), (artefact, name)
+            assert "ms" not in unit and "kbit" not in unit, (artefact, name, unit)
+
+
+def test_claims_state_milliseconds_computed_before_the_statistics(fig1, ring, no_be):
+    """The claims' ms are the statistics of the per-seed values converted first (the report's numbers)."""
+    c = {r["quantity"]: r for r in tftant_wfq.tftant_wfq_fig1_claims(fig1)}
+    gap_ms = to_ms(fig1["delay"].sel(scheduler="wfq")) - to_ms(fig1["delay"].sel(scheduler="pq"))
+    assert c["max_gain_mtu"]["value"] == float(gap_ms.sel(ef_frame_bytes=1518).mean("seed"))
+    assert c["max_gain_mtu"]["value"] == pytest.approx(float(to_ms(fig1["gap_mean"].sel(ef_frame_bytes=1518))))
+    assert (c["ef_service_rate"]["value"], c["line_rate"]["value"]) == (400.0, 2000.0)  # kbit/s
+    r = {x["quantity"]: x for x in tftant_wfq.tftant_slides_ring_claims(ring)}
+    assert r["slope_pq"]["unit"] == "ms/particle"
+    assert r["slope_pq"]["value"] == pytest.approx(float(to_ms(ring["slope"].sel(scheduler="pq"))), rel=1e-9)
+    b = {x["quantity"]: x for x in tftant_wfq.tftant_slides_no_be_claims(no_be)}
+    assert b["mean_delay_without_be"]["value"] == pytest.approx(float(to_ms(no_be.uncongested_delay)), rel=1e-9)
+    assert no_be["delay"].attrs["units"] == "s"  # the claims left the Dataset as it was
 
 
 # --------------------------------------------------------------------------- claims
@@ -207,8 +248,8 @@ def test_claims_verdicts_of_the_mechanism(fig1, ring):
         (lambda: tftant_wfq.tftant_wfq_fig1(N, ef_service_rate_bps=0), "ef_service_rate_bps"),
         (lambda: tftant_wfq.tftant_wfq_fig5(N, frame_sizes=[64, 64]), "frame_sizes"),
         (lambda: tftant_wfq.tftant_wfq_fig6_7(N, peak_fraction=0), "peak_fraction"),
-        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limits=[1, 2]), "ring_limits"),
-        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limits=[0, 1, 2]), "ring_limits"),
+        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limit_particles=[1, 2]), "ring_limit_particles"),
+        (lambda: tftant_wfq.tftant_slides_ring(N, ring_limit_particles=[0, 1, 2]), "ring_limit_particles"),
         (lambda: tftant_wfq.tftant_slides_ring(N, schedulers=["fifo"]), "schedulers"),
         (lambda: tftant_wfq.tftant_slides_star(N, stars=[0.0]), "stars"),
         (lambda: tftant_wfq.tftant_slides_no_be(N, scheduler="fifo"), "scheduler"),

@@ -28,6 +28,7 @@ from .._validate import check_array, check_int, check_real
 from ..scenario import Scenario
 from ..scenarios import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
 from ..traffic import UDP_IP_HEADER_BYTES
+from ..units import times_in_ms
 
 #: Largest BE IP packet (Ethernet MTU), bytes: GLOBECOM'01 Sec. II "the MTU size is 1500 by".
 MTU_BYTES = 1500
@@ -222,6 +223,19 @@ def seed_mean_in(values: xr.DataArray, convert) -> xr.DataArray:
     before averaging gives the claims the same numbers whatever unit the Dataset holds.
     """
     return convert(values).mean("seed")
+
+
+def statistics_in_ms(ds: xr.Dataset, statistics) -> xr.Dataset:
+    """A Dataset's times in ms, with its statistics computed again from the converted values.
+
+    ``statistics`` is the artefact's function that adds its means, CIs, differences
+    and ratios to a Dataset of per-seed (or per-packet) values in whatever time unit
+    they hold; it runs once in the compute function (seconds) and here on
+    :func:`pqlab.units.times_in_ms` of the Dataset, so a claim compares the same
+    numbers with the paper's milliseconds as :func:`seed_mean_in` gives: converted
+    before any statistic.
+    """
+    return statistics(times_in_ms(ds))
 
 
 def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dataset:

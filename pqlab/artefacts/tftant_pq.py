@@ -50,6 +50,12 @@ Choices, each stated once here and in the notes:
   the same EF volume; elsewhere ``n_ef_samples`` are packets of the reference stream, as in the
   papers (:func:`tftant_be_fig4`, :func:`tftant_slides_ipdv_aggregation`).
 * Transmission unit: line time of the 128-byte EF frame (IP 110 bytes, 3 ATM cells), 0.636 ms.
+
+Every Dataset is in SI units (times in seconds, rates in bit/s, sizes in bytes; each
+variable's ``units`` attr says which) or in transmission units where the papers count
+delays in them. The claims state times in the slides' milliseconds: they convert the
+per-seed values first and compute the statistics again with the function of
+:data:`STATISTICS` that made them here (:func:`pqlab.artefacts._common.statistics_in_ms`).
 """
 
 from __future__ import annotations
@@ -92,6 +98,7 @@ __all__ = [
     "tftant_slides_ipdv_size",
     "ef_split_scenario",
     "min_bucket_bytes",
+    "STATISTICS",
 ]
 
 #: Means (of the untruncated law) of the geometric BE sizes of test page Fig. 4, bytes.
@@ -298,7 +305,7 @@ def tftant_be_fig4(
     ds.attrs = provenance(
         "tftant_be_fig4", "tftant_be_fig4: EF one-way delay distributions with geometric BE sizes "
         "(TF-TANT test page Fig. 4) and the STAND-IN real sizes (Fig. 5)", __name__, seeds,
-        scenario=sc.to_json(), n_ef_samples=n, bin_units=width, unit_ms=_unit_s(sc.node) * 1e3,
+        scenario=sc.to_json(), n_ef_samples=n, bin_units=width, transmission_unit_s=_unit_s(sc.node),
         geometric_range_bytes=list(GEOMETRIC_RANGE_BYTES), span_percentiles=list(SPAN_PERCENTILES),
         path_ef_delay_units=float(sc.path.extra_delay_s(scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES))
                                   / _unit_s(sc.node)))
@@ -367,7 +374,7 @@ def tftant_slides_loss(
     Returns
     -------
     xarray.Dataset
-        Dims ``ef_load`` (kbit/s), ``n_streams``, ``seed``: ``sent``, ``policed``, ``queue_full``
+        Dims ``ef_load`` (bit/s of frames), ``n_streams``, ``seed``: ``sent``, ``policed``, ``queue_full``
         (packets), ``loss_ratio``, ``policed_ratio``, ``queue_full_ratio`` (1), ``min_bucket_bytes``
         (bytes) with ``*_mean``/``*_ci``; scalars ``police_burst_bytes``, ``ef_ip_bytes``.
     """
@@ -394,7 +401,7 @@ def tftant_slides_loss(
                     dim="ef_load_bps", join="outer", combine_attrs="drop_conflicts")
     raw = raw.reindex(n_streams=counts).transpose("ef_load_bps", "n_streams", "seed")
     ds = xr.Dataset(coords={
-        "ef_load": ("ef_load", np.array(loads) / 1e3, {"units": "kbit/s", "long_name": "EF load (frames)"}),
+        "ef_load": ("ef_load", np.array(loads), {"units": "bit/s", "long_name": "EF load (frames)"}),
         "n_streams": ("n_streams", np.array(counts), {"units": "streams", "long_name": "EF streams"}),
         "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
     })
@@ -530,7 +537,7 @@ def tftant_slides_ipdv_aggregation(
     ds.attrs = provenance(
         art, "tftant_slides_ipdv_aggregation: mean |IPDV| with 1 and 20 EF streams at 600 kbit/s with congestion "
         "(TF-TANT slides)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n, ef_load_bps=load,
-        unit_ms=unit_s * 1e3, real_be_mean_bytes=scenarios.real_be_sizes().mean_bytes)
+        transmission_unit_s=unit_s, real_be_mean_bytes=scenarios.real_be_sizes().mean_bytes)
     return ds
 
 
@@ -609,11 +616,11 @@ def tftant_slides_tandem(
     xarray.Dataset
         Dims ``ef_frame_bytes``, ``n_streams``, ``node`` (1..n), ``seed``: ``increment``
         (dD_i, mean delay added by node i), ``ring_time`` (its part spent in node i's ring),
-        ``end_to_end`` (mean delay from the first arrival to the departure from node i), ms;
-        ``loss`` (1); ``sum_error`` (ms, largest |end-to-end - sum of the nodes' own delays -
+        ``end_to_end`` (mean delay from the first arrival to the departure from node i), s;
+        ``loss`` (1); ``sum_error`` (s, largest |end-to-end - sum of the nodes' own delays -
         propagation| of any packet); ``*_mean``/``*_ci``; and
-        ``aggregation_contribution`` (ms, end-to-end with the most streams minus with one, paired
-        per seed) with its mean and CI.
+        ``aggregation_contribution`` (s, end-to-end with the most streams minus with one, paired
+        per seed) with its mean and CI; ``ef_line_time`` (s) per frame.
     """
     n = check_n_ef_samples(n_ef_samples)
     seeds = check_seeds(seeds)
@@ -636,17 +643,16 @@ def tftant_slides_tandem(
                 for key in out:
                     out[key][i, j, :, k] = run[key]
                 sum_error[i, j, k] = run["sum_error"]
-    ms = 1e3
     dims = ("ef_frame_bytes", "n_streams", "node", "seed")
     ds = xr.Dataset(
         {
-            "increment": (dims, out["increment"] * ms, {"units": "ms", "long_name": "delay added by node i (dD_i)"}),
-            "ring_time": (dims, out["ring"] * ms, {"units": "ms", "long_name": "time in node i's ring (incl. line)"}),
-            "end_to_end": (dims, out["end_to_end"] * ms,
-                           {"units": "ms", "long_name": "delay from the first node's arrival to leaving node i"}),
+            "increment": (dims, out["increment"], {"units": "s", "long_name": "delay added by node i (dD_i)"}),
+            "ring_time": (dims, out["ring"], {"units": "s", "long_name": "time in node i's ring (incl. line)"}),
+            "end_to_end": (dims, out["end_to_end"],
+                           {"units": "s", "long_name": "delay from the first node's arrival to leaving node i"}),
             "loss": (dims, out["loss"], {"units": "1", "long_name": "EF packets lost up to node i"}),
-            "sum_error": (("ef_frame_bytes", "n_streams", "seed"), sum_error * ms,
-                          {"units": "ms", "long_name": "largest |end-to-end - sum of increments - propagation|"}),
+            "sum_error": (("ef_frame_bytes", "n_streams", "seed"), sum_error,
+                          {"units": "s", "long_name": "largest |end-to-end - sum of increments - propagation|"}),
         },
         coords={
             "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
@@ -655,21 +661,33 @@ def tftant_slides_tandem(
             "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
         },
     )
-    add_mean_ci(ds, ("increment", "ring_time", "end_to_end", "loss"))
-    contrib = ds["end_to_end"].isel(n_streams=-1) - ds["end_to_end"].isel(n_streams=0)
-    ds["aggregation_contribution"] = contrib.assign_attrs(
-        units="ms", long_name=f"end-to-end delay with {counts[-1]} EF streams minus with {counts[0]}")
-    rel = contrib / ds["end_to_end"].isel(n_streams=0)
-    ds["aggregation_contribution_rel"] = rel.assign_attrs(units="1", long_name="aggregation contribution / delay")
-    add_mean_ci(ds, ("aggregation_contribution", "aggregation_contribution_rel"))
     ds["ef_line_time"] = ("ef_frame_bytes", [line_time_s(scenarios.ef_ip_bytes(f), sc.node.framing,
-                                                         sc.node.line_rate_bps) * ms for f in frames],
-                          {"units": "ms", "long_name": "line time of one EF packet"})
+                                                         sc.node.line_rate_bps) for f in frames],
+                          {"units": "s", "long_name": "line time of one EF packet"})
     ds.attrs = provenance(
         "tftant_slides_tandem", "tftant_slides_tandem: EF one-way delay through 1..n congested nodes "
         "(TF-TANT slides, aggregation and congestion)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
         ef_aggregate_bps=load, propagation_s=prop)
-    return ds
+    return tandem_statistics(ds)
+
+
+def tandem_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_slides_tandem`'s statistics to its per-seed values (in place; returned).
+
+    Means and CIs over seeds of ``increment``, ``ring_time``, ``end_to_end`` and ``loss``, and
+    the aggregation contribution (end-to-end with the most streams minus with the fewest,
+    paired per seed; absolute and relative) with its mean and CI, in the time unit of the
+    Dataset (s; the claims' ms through :func:`pqlab.artefacts._common.statistics_in_ms`).
+    """
+    counts = ds["n_streams"].values
+    add_mean_ci(ds, ("increment", "ring_time", "end_to_end", "loss"))
+    contrib = ds["end_to_end"].isel(n_streams=-1) - ds["end_to_end"].isel(n_streams=0)
+    ds["aggregation_contribution"] = contrib.assign_attrs(
+        units=ds["end_to_end"].attrs["units"],
+        long_name=f"end-to-end delay with {counts[-1]} EF streams minus with {counts[0]}")
+    rel = contrib / ds["end_to_end"].isel(n_streams=0)
+    ds["aggregation_contribution_rel"] = rel.assign_attrs(units="1", long_name="aggregation contribution / delay")
+    return add_mean_ci(ds, ("aggregation_contribution", "aggregation_contribution_rel"))
 
 
 # --------------------------------------------------------------------------- tftant_slides_ipdv_size
@@ -730,7 +748,7 @@ def tftant_slides_ipdv_size(
     xarray.Dataset
         Dims ``ef_frame_bytes``, ``n_streams``, ``congestion`` (False, True), ``seed``:
         ``ipdv_std`` (signed), ``jitter_std`` (of |IPDV|), ``jitter_max``, ``jitter_p999``,
-        ``jitter_mean`` (ms) with ``*_mean``/``*_ci``.
+        ``jitter_mean`` (s) with ``*_mean``/``*_ci``.
     """
     n = check_n_ef_samples(n_ef_samples)
     seeds = check_seeds(seeds)
@@ -745,12 +763,9 @@ def tftant_slides_ipdv_size(
 
     raw = experiments.sweep(point, {"ef_frame_bytes": frames, "n_streams": counts, "congestion": [False, True]},
                             seeds, measure=_ipdv_size_measure)
-    ms = 1e3
     dims = ("ef_frame_bytes", "n_streams", "congestion", "seed")
-    names = {"ipdv_std": "std of the signed IPDV", "jitter_std": "std of |IPDV|", "jitter_max": "largest |IPDV|",
-             "jitter_p999": "99.9th percentile of |IPDV|", "jitter_mean": "mean |IPDV|"}
     ds = xr.Dataset(
-        {k: (dims, raw[f"{k}_s"].values * ms, {"units": "ms", "long_name": v}) for k, v in names.items()},
+        {k: (dims, raw[f"{k}_s"].values, {"units": "s", "long_name": v}) for k, v in _IPDV_SIZE_NAMES.items()},
         coords={
             "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
             "n_streams": ("n_streams", np.array(counts), {"units": "streams", "long_name": "EF streams"}),
@@ -758,13 +773,33 @@ def tftant_slides_ipdv_size(
             "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
         },
     )
-    add_mean_ci(ds, names)
     sc = point(frames[0], counts[-1], True)
     ds.attrs = provenance(
         "tftant_slides_ipdv_size", "tftant_slides_ipdv_size: IPDV per EF frame size with and without aggregation "
         "and congestion (TF-TANT slides)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
         ef_aggregate_bps=load)
-    return ds
+    return ipdv_size_statistics(ds)
+
+
+#: The per-seed variables of :func:`tftant_slides_ipdv_size` and their long names.
+_IPDV_SIZE_NAMES = {"ipdv_std": "std of the signed IPDV", "jitter_std": "std of |IPDV|",
+                    "jitter_max": "largest |IPDV|", "jitter_p999": "99.9th percentile of |IPDV|",
+                    "jitter_mean": "mean |IPDV|"}
+
+
+def ipdv_size_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_slides_ipdv_size`'s means and CIs over seeds (in the Dataset's time unit, as
+    :func:`tandem_statistics`)."""
+    return add_mean_ci(ds, _IPDV_SIZE_NAMES)
+
+
+#: The function that adds each artefact's time statistics to its per-seed values, in whatever
+#: time unit they hold (the claims: :func:`pqlab.artefacts._common.statistics_in_ms`); the other
+#: artefacts hold no times (transmission units, ratios, bytes).
+STATISTICS = {
+    "tftant_slides_tandem": tandem_statistics,
+    "tftant_slides_ipdv_size": ipdv_size_statistics,
+}
 
 
 __getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.artefacts.claims.tftant_pq

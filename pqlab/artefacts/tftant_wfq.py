@@ -32,13 +32,18 @@ queue's policing rate. The BE queue is always backlogged, so every EF packet
 finds a full ring: the unit of every effect is the **BE transmission time**, the
 line time of one 1000-byte BE packet (22 ATM cells, 4.664 ms).
 
-Delays are in ms; multiples of the BE transmission time in "BE tx times".
+Every Dataset is in SI units: times in seconds, rates in bit/s, sizes in bytes (each
+variable's ``units`` attr says which); multiples of the BE transmission time in "BE tx
+times". The claims state delays in the sources' milliseconds: they convert the per-seed
+values first (:func:`pqlab.units.times_in_ms`) and compute the statistics again with
+the function of :data:`STATISTICS` that made them here; figures draw milliseconds.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import warnings
 
 import numpy as np
 import xarray as xr
@@ -49,6 +54,7 @@ from ..framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ..model import Node
 from ..papers import PAPERS
 from ..scenario import Scenario, simulate
+from ..units import ms_to_s
 from ._common import (
     add_mean_ci,
     check_n_ef_samples,
@@ -70,9 +76,9 @@ __all__ = [
     "be_tx_time_s",
     "wfq_tag_s",
     "be_tag_steps",
+    "STATISTICS",
 ]
 
-MS = 1e3
 #: The unit of the multiples of the BE transmission time in claims and paper values.
 BE_TX = "BE tx times"
 #: Frame sizes the sources name: the page's Figs. 1-7 and the slides.
@@ -89,7 +95,7 @@ ACF_MAX_LAG = 60
 #: Figures 2-4 and 6-7 (and the slides' IPDV figure) plot these EF frame sizes.
 SERIES_FRAME_SIZES = (128, 1024, 1518)
 #: tx-ring-limit values of the slides' ring test, particles.
-RING_LIMITS = tuple(range(1, 17))
+RING_LIMIT_PARTICLES = tuple(range(1, 17))
 #: STAR values of the slides' service-rate test, in their range [1, 5].
 STARS = tuple(float(s) for s in np.arange(1.0, 5.01, 0.5))
 #: EF frame sizes of the STAR test, bytes.
@@ -229,22 +235,22 @@ def _coords_frames(frames, node: Node) -> dict:
 
 
 def _config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
-    """The test conditions as scalar variables (name -> (value, units, long_name))."""
+    """The test conditions as scalar variables (name -> (value, units, long_name)), SI units."""
     be_ip = scenarios.TFTANT_BE_IP_BYTES
     ef_q, be_q = node.queues[scenarios.EF_QUEUE], node.queues[scenarios.BE_QUEUE]
     return {
-        "be_tx_time": (be_tx_time_s(node) * MS, "ms", f"line time of one {be_ip}-byte BE packet (ATM AAL5)"),
+        "be_tx_time": (be_tx_time_s(node), "s", f"line time of one {be_ip}-byte BE packet (ATM AAL5)"),
         "be_ip_bytes": (be_ip, "bytes", "BE IP length"),
-        "be_rate": (scenarios.TFTANT_BE_RATE_BPS / 1e3, "kbit/s", "BE rate (IP packets)"),
+        "be_rate": (scenarios.TFTANT_BE_RATE_BPS, "bit/s", "BE rate (IP packets)"),
         "be_packet_rate": (scenarios.TFTANT_BE_RATE_BPS / (8 * be_ip), "packets/s", "BE packet rate"),
-        "ef_rate": (scenarios.TFTANT_EF_RATE_BPS / 1e3, "kbit/s", "EF rate (frames)"),
-        "ef_service_rate": (ef_service_rate_bps / 1e3, "kbit/s", "EF service rate (WFQ weight, PQ policing rate)"),
-        "be_weight": (be_q.weight_bps / 1e3, "kbit/s", "WFQ weight of the BE queue under WFQ"),
+        "ef_rate": (scenarios.TFTANT_EF_RATE_BPS, "bit/s", "EF rate (frames)"),
+        "ef_service_rate": (ef_service_rate_bps, "bit/s", "EF service rate (WFQ weight, PQ policing rate)"),
+        "be_weight": (be_q.weight_bps, "bit/s", "WFQ weight of the BE queue under WFQ"),
         "ef_queue_limit": (ef_q.limit_packets, "packets", "EF queue limit"),
         "be_queue_limit": (be_q.limit_packets, "packets", "BE queue limit (not stated by the source)"),
         "tx_ring_limit": (node.ring_limit_particles, "particles", "tx-ring-limit"),
         "particle_bytes": (node.particle_bytes, "bytes", "ring particle size"),
-        "line_rate": (node.line_rate_bps / 1e3, "kbit/s", "ATM PVC rate (whole 53-byte cells)"),
+        "line_rate": (node.line_rate_bps, "bit/s", "ATM PVC rate (whole 53-byte cells)"),
     }
 
 
@@ -263,7 +269,7 @@ def _size_sweep(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> xr.Data
 
 @functools.lru_cache(maxsize=4)
 def _series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
-    """Delay, IPDV, EF-queue wait and arrival time of every measured EF packet: PQ and WFQ per frame and seed."""
+    """Delay, IPDV, EF-queue wait and arrival time (s) of every measured EF packet: PQ and WFQ per frame and seed."""
     scheds = scenarios.TFTANT_SCHEDULERS
     shape = (len(scheds), len(frames), len(seeds), n)
     out = {k: np.full(shape, np.nan) for k in ("delay", "ipdv", "wait", "time")}
@@ -276,15 +282,16 @@ def _series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
                 win = experiments.measurement_window(ds, sc)
                 m = min(n, win.sizes["packet"])
                 d = experiments.reference_delay(ds, sc).values[:m]
-                out["delay"][i, j, k, :m] = d * MS
-                out["ipdv"][i, j, k, 1:m] = np.diff(d) * MS  # RFC 3393, consecutive packets (none lost here)
-                out["wait"][i, j, k, :m] = (win["ring_entry"].values - win["arrival"].values)[:m] * MS
+                out["delay"][i, j, k, :m] = d
+                out["ipdv"][i, j, k, 1:m] = np.diff(d)  # RFC 3393, consecutive packets (none lost here)
+                out["wait"][i, j, k, :m] = (win["ring_entry"].values - win["arrival"].values)[:m]
                 out["time"][i, j, k, :m] = win["arrival"].values[:m] - sc.warmup_s
     return out
 
 
-def _per_seed(raw: xr.Dataset, name: str, scale: float, unit: str, long_name: str, dims) -> tuple:
-    return (dims, raw[name].transpose(*dims).values * scale, {"units": unit, "long_name": long_name})
+def _per_seed(raw: xr.Dataset, name: str, unit: str, long_name: str, dims) -> tuple:
+    """A measure of the sweep ``raw`` as a Dataset variable on ``dims`` (the sweep's SI unit, stated in ``unit``)."""
+    return (dims, raw[name].transpose(*dims).values, {"units": unit, "long_name": long_name})
 
 
 # --------------------------------------------------------------------------- tftant_wfq_fig1
@@ -330,33 +337,27 @@ def tftant_wfq_fig1(
     -------
     xarray.Dataset
         Dims ``scheduler`` ("pq", "wfq"), ``ef_frame_bytes``, ``seed``: per run ``delay``,
-        ``delay_min``, ``delay_max``, ``ef_wait`` (ms), ``loss``; ``delay_mean``/``delay_ci``
-        over seeds; ``gap`` (per seed), ``gap_mean``, ``gap_ci`` (ms), ``gap_be_tx`` (BE tx
-        times); the reading check ``gap_reading_1600k`` and ``gap_reading_2000k`` (ms, on
-        ``check_frame``); the test conditions as scalars; the page's values ``paper_max_gain``
-        (ms), ``paper_gap_1024``, ``paper_gap_1518`` (BE tx times).
+        ``delay_min``, ``delay_max``, ``ef_wait`` (s), ``loss``; ``delay_mean``/``delay_ci``
+        over seeds; ``gap`` (per seed), ``gap_mean``, ``gap_ci`` (s), ``gap_be_tx`` (BE tx
+        times); the reading check ``gap_reading_1600k`` and ``gap_reading_2000k`` (s, on
+        ``check_frame``); the test conditions as scalars (``be_tx_time`` in s, rates in bit/s);
+        the page's values ``paper_max_gain`` (s), ``paper_gap_1024``, ``paper_gap_1518`` (BE tx
+        times).
     """
     n, seeds, frames, rate, node, raw = _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps)
     dims = ("scheduler", "ef_frame_bytes", "seed")
     ds = xr.Dataset(
         {
-            "delay": _per_seed(raw, "delay_mean_s", MS, "ms", "mean EF one-way delay of one run", dims),
-            "delay_min": _per_seed(raw, "delay_min_s", MS, "ms", "smallest EF one-way delay of one run", dims),
-            "delay_max": _per_seed(raw, "delay_max_s", MS, "ms", "largest EF one-way delay of one run", dims),
-            "ef_wait": _per_seed(raw, "ef_wait_mean_s", MS, "ms", "mean EF wait in the EF queue", dims),
-            "loss": _per_seed(raw, "loss_ratio", 1.0, "1", "EF loss ratio", dims),
+            "delay": _per_seed(raw, "delay_mean_s", "s", "mean EF one-way delay of one run", dims),
+            "delay_min": _per_seed(raw, "delay_min_s", "s", "smallest EF one-way delay of one run", dims),
+            "delay_max": _per_seed(raw, "delay_max_s", "s", "largest EF one-way delay of one run", dims),
+            "ef_wait": _per_seed(raw, "ef_wait_mean_s", "s", "mean EF wait in the EF queue", dims),
+            "loss": _per_seed(raw, "loss_ratio", "1", "EF loss ratio", dims),
         },
         coords={"scheduler": ("scheduler", list(scenarios.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
                 **_coords_frames(frames, node),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
-    add_mean_ci(ds, ["delay"])
-    ds["gap"] = ds["delay"].sel(scheduler="wfq", drop=True) - ds["delay"].sel(scheduler="pq", drop=True)
-    ds["gap"].attrs = {"units": "ms", "long_name": "gain of PQ: delay(WFQ) - delay(PQ)"}
-    add_mean_ci(ds, ["gap"])
-    be_tx_ms = be_tx_time_s(node) * MS
-    ds["gap_be_tx"] = ds["gap_mean"] / be_tx_ms
-    ds["gap_be_tx"].attrs = {"units": BE_TX, "long_name": "gain of PQ in BE transmission times"}
 
     # the BE profile's other reading: 200 packets/s of 1000 bytes (1.6 Mbit/s), first seed
     check_frames = [1024, MTU_FRAME_BYTES]
@@ -370,15 +371,15 @@ def tftant_wfq_fig1(
                 sc = scenarios.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate,
                                          be_rate_bps=be_bps, n_ef_samples=n, warmup_s=5.0)
                 d.append(experiments.delay_summary(simulate(sc, seed=seeds[0]), sc)["delay_mean_s"])
-            reading[r, j] = (d[1] - d[0]) * MS
+            reading[r, j] = d[1] - d[0]
     ds["gap_reading_1600k"] = ("check_frame", reading[0],
-                               {"units": "ms", "long_name": "gain of PQ, BE 200 packets/s x 1000 bytes (1.6 Mbit/s)"})
+                               {"units": "s", "long_name": "gain of PQ, BE 200 packets/s x 1000 bytes (1.6 Mbit/s)"})
     ds["gap_reading_2000k"] = ("check_frame", reading[1],
-                               {"units": "ms", "long_name": "gain of PQ, BE 2.0 Mbit/s of 1000 bytes (ours)"})
+                               {"units": "s", "long_name": "gain of PQ, BE 2.0 Mbit/s of 1000 bytes (ours)"})
     ds = ds.assign_coords(check_frame=("check_frame", check_frames, {"units": "bytes", "long_name": "EF frame size"}))
     _scalars(ds, _config_scalars(node, rate))
     _scalars(ds, {
-        "paper_max_gain": (paper_value("tftant_wfq_fig1", "max_gain_mtu")[0], "ms",
+        "paper_max_gain": (ms_to_s(paper_value("tftant_wfq_fig1", "max_gain_mtu")[0]), "s",
                            "TF-TANT page: maximum gain with PQ, MTU-size packets"),
         "paper_gap_1024": (paper_value("tftant_wfq_fig1", "gap_1024_be_tx")[0], BE_TX,
                            "TF-TANT page: WFQ - PQ at 1024 bytes, BE tx times"),
@@ -391,6 +392,24 @@ def tftant_wfq_fig1(
                           scenario=scenarios.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=frames[-1],
                                                        ef_service_rate_bps=rate, n_ef_samples=n).to_json(),
                           n_ef_samples=n)
+    return fig1_statistics(ds)
+
+
+def fig1_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_wfq_fig1`'s statistics to its per-seed ``delay`` (in place; returned).
+
+    ``delay_mean``/``delay_ci`` over seeds, the gain of PQ ``gap = delay(WFQ) - delay(PQ)``
+    per seed with ``gap_mean``/``gap_ci``, and ``gap_be_tx = gap_mean / be_tx_time``, in
+    the time unit of ``delay`` and ``be_tx_time`` (s; the claims' ms through
+    :func:`pqlab.artefacts._common.statistics_in_ms`).
+    """
+    unit = ds["delay"].attrs["units"]
+    add_mean_ci(ds, ["delay"])
+    ds["gap"] = ds["delay"].sel(scheduler="wfq", drop=True) - ds["delay"].sel(scheduler="pq", drop=True)
+    ds["gap"].attrs = {"units": unit, "long_name": "gain of PQ: delay(WFQ) - delay(PQ)"}
+    add_mean_ci(ds, ["gap"])
+    ds["gap_be_tx"] = ds["gap_mean"] / float(ds.be_tx_time)
+    ds["gap_be_tx"].attrs = {"units": BE_TX, "long_name": "gain of PQ in BE transmission times"}
     return ds
 
 
@@ -418,39 +437,57 @@ def tftant_wfq_fig5(
     Returns
     -------
     xarray.Dataset
-        Dims ``scheduler``, ``ef_frame_bytes``, ``seed``: ``ipdv`` (mean |IPDV|, ms),
-        ``ipdv_max`` (ms), ``ipdv_peak_frequency`` (share of |IPDV| >= half a BE tx time);
-        ``ipdv_mean``/``ipdv_ci`` over seeds; ``ipdv_max_be_tx`` (BE tx times); scalars as
-        :func:`tftant_wfq_fig1`.
+        Dims ``scheduler``, ``ef_frame_bytes``, ``seed``: ``ipdv`` (mean |IPDV|, s),
+        ``ipdv_max`` (s), ``ipdv_peak_frequency`` (share of |IPDV| >= half a BE tx time);
+        ``ipdv_mean``/``ipdv_ci`` over seeds; ``ipdv_max_be_tx`` (BE tx times); per frame the
+        slip ``beat_slip`` (s, :func:`beat_slip_s`) and the sawtooth's ``ipdv_beat_mean`` (s)
+        and ``ipdv_beat_max_be_tx``; scalars as :func:`tftant_wfq_fig1`.
     """
     n, seeds, frames, rate, node, raw = _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps)
     dims = ("scheduler", "ef_frame_bytes", "seed")
     ds = xr.Dataset(
         {
-            "ipdv": _per_seed(raw, "ipdv_abs_mean_s", MS, "ms", "mean |IPDV| of consecutive EF packets", dims),
-            "ipdv_max": _per_seed(raw, "ipdv_abs_max_s", MS, "ms", "largest |IPDV| of one run", dims),
-            "ipdv_peak_frequency": _per_seed(raw, "ipdv_peak_frequency", 1.0, "1",
+            "ipdv": _per_seed(raw, "ipdv_abs_mean_s", "s", "mean |IPDV| of consecutive EF packets", dims),
+            "ipdv_max": _per_seed(raw, "ipdv_abs_max_s", "s", "largest |IPDV| of one run", dims),
+            "ipdv_peak_frequency": _per_seed(raw, "ipdv_peak_frequency", "1",
                                              f"share of |IPDV| >= {PEAK_FRACTION} BE tx time", dims),
+            "beat_slip": ("ef_frame_bytes", beat_slip_s(frames, node),
+                          {"units": "s", "long_name": "s = (T_EF - t_EF) mod t_BE"}),
         },
         coords={"scheduler": ("scheduler", list(scenarios.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
                 **_coords_frames(frames, node),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
-    add_mean_ci(ds, ["ipdv"])
-    be_tx_ms = be_tx_time_s(node) * MS
-    ds["ipdv_max_be_tx"] = ds["ipdv_max"].max("seed") / be_tx_ms
-    ds["ipdv_max_be_tx"].attrs = {"units": BE_TX, "long_name": "largest |IPDV| over seeds in BE tx times"}
-    slip = beat_slip_s(frames, node) * MS
-    ds["beat_slip"] = ("ef_frame_bytes", slip, {"units": "ms", "long_name": "s = (T_EF - t_EF) mod t_BE"})
-    ds["ipdv_beat_mean"] = ("ef_frame_bytes", 2 * slip * (be_tx_ms - slip) / be_tx_ms,
-                            {"units": "ms", "long_name": "sawtooth prediction of the mean |IPDV|"})
-    ds["ipdv_beat_max_be_tx"] = ("ef_frame_bytes", np.maximum(slip, be_tx_ms - slip) / be_tx_ms,
-                                 {"units": BE_TX, "long_name": "sawtooth prediction of the largest |IPDV|"})
     _scalars(ds, _config_scalars(node, rate))
     ds.attrs = provenance("tftant_wfq_fig5",
                           "tftant_wfq_fig5: mean IPDV with PQ and WFQ vs EF frame size "
                           "(TF-TANT PQ vs WFQ page, Fig. 5)",
                           __name__, seeds, n_ef_samples=n)
+    return fig5_statistics(ds)
+
+
+def _beat_max_be_tx(slip: xr.DataArray, be_tx: float) -> xr.DataArray:
+    """The sawtooth's largest |IPDV| in BE tx times, ``max(s, t_BE - s) / t_BE`` (``slip`` in the unit of ``be_tx``)."""
+    out = np.maximum(slip, be_tx - slip) / be_tx
+    out.attrs = {"units": BE_TX, "long_name": "sawtooth prediction of the largest |IPDV|"}
+    return out
+
+
+def fig5_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_wfq_fig5`'s statistics to its per-seed ``ipdv``, ``ipdv_max`` and ``beat_slip``.
+
+    ``ipdv_mean``/``ipdv_ci`` over seeds, ``ipdv_max_be_tx``, and the sawtooth of the slip
+    ``s``: ``ipdv_beat_mean = 2 s (t_BE - s) / t_BE`` and ``ipdv_beat_max_be_tx`` (see
+    :func:`beat_slip_s`), in the time unit of the Dataset (as :func:`fig1_statistics`).
+    """
+    add_mean_ci(ds, ["ipdv"])
+    be_tx = float(ds.be_tx_time)
+    ds["ipdv_max_be_tx"] = ds["ipdv_max"].max("seed") / be_tx
+    ds["ipdv_max_be_tx"].attrs = {"units": BE_TX, "long_name": "largest |IPDV| over seeds in BE tx times"}
+    slip = ds["beat_slip"]
+    ds["ipdv_beat_mean"] = 2 * slip * (be_tx - slip) / be_tx
+    ds["ipdv_beat_mean"].attrs = {"units": slip.attrs["units"], "long_name": "sawtooth prediction of the mean |IPDV|"}
+    ds["ipdv_beat_max_be_tx"] = _beat_max_be_tx(slip, be_tx)
     return ds
 
 
@@ -467,9 +504,9 @@ def _series_dataset(artefact: str, title: str, n_ef_samples, seeds, frame_sizes,
     dims = ("scheduler", "ef_frame_bytes", "seed", "ef_packet")
     ds = xr.Dataset(
         {
-            "delay": (dims, s["delay"], {"units": "ms", "long_name": "EF one-way delay"}),
-            "ipdv": (dims, s["ipdv"], {"units": "ms", "long_name": "IPDV of consecutive EF packets"}),
-            "ef_wait": (dims, s["wait"], {"units": "ms", "long_name": "EF wait in the EF queue"}),
+            "delay": (dims, s["delay"], {"units": "s", "long_name": "EF one-way delay"}),
+            "ipdv": (dims, s["ipdv"], {"units": "s", "long_name": "IPDV of consecutive EF packets"}),
+            "ef_wait": (dims, s["wait"], {"units": "s", "long_name": "EF wait in the EF queue"}),
             "time": (dims[1:], s["time"][0], {"units": "s", "long_name": "EF arrival time after the warm-up"}),
         },
         coords={"scheduler": ("scheduler", list(scenarios.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
@@ -492,7 +529,7 @@ def tftant_wfq_fig2_4(
     """TF-TANT PQ-vs-WFQ page, Figs. 2-4: EF one-way delay over time with WFQ and PQ (128, 1024, 1518 bytes).
 
     Per scheduler, frame size and seed the delay of every measured EF packet, its
-    arrival time and EF-queue wait; per run the mean, min, max and spread (ms and BE
+    arrival time and EF-queue wait; per run the mean, min, max and spread (s and BE
     tx times); per frame and seed the correlation of the PQ and WFQ series (same
     arrivals) and the mean and spread of their difference, and how much of the
     difference is EF-queue wait.
@@ -511,34 +548,51 @@ def tftant_wfq_fig2_4(
     Returns
     -------
     xarray.Dataset
-        ``delay``, ``ef_wait`` (ms) and ``ipdv`` on ``(scheduler, ef_frame_bytes, seed, ef_packet)``,
-        ``time`` (s); per run ``delay_mean``, ``delay_min``, ``delay_max``, ``delay_span`` (ms),
-        ``delay_span_be_tx``; per frame and seed ``corr``, ``shift`` (ms), ``shift_std`` (ms),
+        ``delay``, ``ef_wait`` (s) and ``ipdv`` (s) on ``(scheduler, ef_frame_bytes, seed, ef_packet)``,
+        ``time`` (s); per run ``delay_mean``, ``delay_min``, ``delay_max``, ``delay_span`` (s),
+        ``delay_span_be_tx``; per frame and seed ``corr``, ``shift`` (s), ``shift_std`` (s),
         ``wait_share`` (1).
     """
     ds = _series_dataset("tftant_wfq_fig2_4", "tftant_wfq_fig2_4: EF one-way delay over time with WFQ and PQ "
                          "(TF-TANT PQ vs WFQ page, Figs. 2-4)", n_ef_samples, seeds, frame_sizes, ef_service_rate_bps)
+    return fig2_4_statistics(ds)
+
+
+#: A mean WFQ - PQ difference below this many BE tx times is none: no share of it is taken.
+NO_SHIFT_BE_TX = 1e-9
+
+
+def fig2_4_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_wfq_fig2_4`'s statistics to its per-packet ``delay`` and ``ef_wait``.
+
+    Per run the mean, min, max and span of the delay (and the span in BE tx times); per
+    frame and seed the correlation of the PQ and WFQ series, the mean and std of their
+    difference (``shift``, ``shift_std``) and the share of it spent in the EF queue; in the
+    time unit of the Dataset (as :func:`fig1_statistics`).
+    """
     d = ds["delay"]
+    unit = d.attrs["units"]
+    be_tx = float(ds.be_tx_time)
     for name, da, long_name in (("delay_mean", d.mean("ef_packet"), "mean EF one-way delay"),
                                 ("delay_min", d.min("ef_packet"), "smallest EF one-way delay"),
                                 ("delay_max", d.max("ef_packet"), "largest EF one-way delay")):
         ds[name] = da
-        ds[name].attrs = {"units": "ms", "long_name": long_name}
+        ds[name].attrs = {"units": unit, "long_name": long_name}
     ds["delay_span"] = ds["delay_max"] - ds["delay_min"]
-    ds["delay_span"].attrs = {"units": "ms", "long_name": "max - min EF one-way delay"}
-    ds["delay_span_be_tx"] = ds["delay_span"] / float(ds.be_tx_time)
+    ds["delay_span"].attrs = {"units": unit, "long_name": "max - min EF one-way delay"}
+    ds["delay_span_be_tx"] = ds["delay_span"] / be_tx
     ds["delay_span_be_tx"].attrs = {"units": BE_TX, "long_name": "max - min EF one-way delay in BE tx times"}
     pq, wfq = d.sel(scheduler="pq", drop=True), d.sel(scheduler="wfq", drop=True)
     ds["corr"] = xr.corr(pq, wfq, dim="ef_packet")
     ds["corr"].attrs = {"units": "1", "long_name": "correlation of the PQ and WFQ delay series"}
     diff = wfq - pq
     ds["shift"] = diff.mean("ef_packet")
-    ds["shift"].attrs = {"units": "ms", "long_name": "mean of delay(WFQ) - delay(PQ), packet by packet"}
+    ds["shift"].attrs = {"units": unit, "long_name": "mean of delay(WFQ) - delay(PQ), packet by packet"}
     ds["shift_std"] = diff.std("ef_packet")
-    ds["shift_std"].attrs = {"units": "ms", "long_name": "std of delay(WFQ) - delay(PQ), packet by packet"}
+    ds["shift_std"].attrs = {"units": unit, "long_name": "std of delay(WFQ) - delay(PQ), packet by packet"}
     w = ds["ef_wait"]
     wait_diff = (w.sel(scheduler="wfq", drop=True) - w.sel(scheduler="pq", drop=True)).mean("ef_packet")
-    ds["wait_share"] = xr.where(np.abs(ds["shift"]) > 1e-9, wait_diff / ds["shift"], np.nan)
+    ds["wait_share"] = xr.where(np.abs(ds["shift"]) > NO_SHIFT_BE_TX * be_tx, wait_diff / ds["shift"], np.nan)
     ds["wait_share"].attrs = {"units": "1", "long_name": "share of the WFQ - PQ difference spent in the EF queue"}
     return ds
 
@@ -553,7 +607,7 @@ def tftant_wfq_fig6_7(
 ) -> xr.Dataset:
     """TF-TANT PQ-vs-WFQ page, Figs. 6-7 (128, 1024 bytes), and the slides' 1518: IPDV over time, WFQ and PQ.
 
-    The runs of :func:`tftant_wfq_fig2_4`. Per run: the largest |IPDV| (ms and BE tx
+    The runs of :func:`tftant_wfq_fig2_4`. Per run: the largest |IPDV| (s and BE tx
     times) and the peak frequency, the share of |IPDV| >= ``peak_fraction`` BE tx time.
 
     Parameters
@@ -566,28 +620,41 @@ def tftant_wfq_fig6_7(
     Returns
     -------
     xarray.Dataset
-        ``ipdv`` (ms) on ``(scheduler, ef_frame_bytes, seed, ef_packet)`` and ``time`` (s);
-        per run ``ipdv_abs_mean``, ``ipdv_abs_max`` (ms), ``ipdv_max_be_tx``, ``peak_frequency``.
+        ``ipdv`` (s) on ``(scheduler, ef_frame_bytes, seed, ef_packet)`` and ``time`` (s);
+        per run ``ipdv_abs_mean``, ``ipdv_abs_max`` (s), ``ipdv_max_be_tx``, ``peak_frequency``;
+        per frame the slip ``beat_slip`` (s) and ``ipdv_beat_max_be_tx``.
     """
     frac = check_real("peak_fraction", peak_fraction, 0.0, 2.0, strict_minimum=True)
     ds = _series_dataset("tftant_wfq_fig6_7", "tftant_wfq_fig6_7: IPDV over time with WFQ and PQ "
                          "(TF-TANT PQ vs WFQ page, Figs. 6-7; slides, WFQ vs PQ: ipdv)",
                          n_ef_samples, seeds, frame_sizes, ef_service_rate_bps)
     ds = ds.drop_vars(["delay", "ef_wait"])
+    ds["beat_slip"] = ("ef_frame_bytes", beat_slip_s(ds["ef_frame_bytes"].values),
+                       {"units": "s", "long_name": "s = (T_EF - t_EF) mod t_BE"})
+    ds.attrs["peak_fraction"] = frac
+    return fig6_7_statistics(ds)
+
+
+def fig6_7_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_wfq_fig6_7`'s statistics to its per-packet ``ipdv`` and ``beat_slip``.
+
+    Per run the mean and largest |IPDV|, the largest in BE tx times and the share of
+    |IPDV| >= ``attrs["peak_fraction"]`` BE tx time; the sawtooth's largest |IPDV|; in the
+    time unit of the Dataset (as :func:`fig1_statistics`).
+    """
     a = np.abs(ds["ipdv"])
+    unit = ds["ipdv"].attrs["units"]
     be_tx = float(ds.be_tx_time)
+    frac = ds.attrs["peak_fraction"]
     ds["ipdv_abs_mean"] = a.mean("ef_packet")
-    ds["ipdv_abs_mean"].attrs = {"units": "ms", "long_name": "mean |IPDV|"}
+    ds["ipdv_abs_mean"].attrs = {"units": unit, "long_name": "mean |IPDV|"}
     ds["ipdv_abs_max"] = a.max("ef_packet")
-    ds["ipdv_abs_max"].attrs = {"units": "ms", "long_name": "largest |IPDV|"}
+    ds["ipdv_abs_max"].attrs = {"units": unit, "long_name": "largest |IPDV|"}
     ds["ipdv_max_be_tx"] = ds["ipdv_abs_max"] / be_tx
     ds["ipdv_max_be_tx"].attrs = {"units": BE_TX, "long_name": "largest |IPDV| in BE tx times"}
     ds["peak_frequency"] = (a >= frac * be_tx).sum("ef_packet") / a.notnull().sum("ef_packet")
     ds["peak_frequency"].attrs = {"units": "1", "long_name": f"share of |IPDV| >= {frac:g} BE tx time"}
-    slip = beat_slip_s(ds["ef_frame_bytes"].values) * MS
-    ds["ipdv_beat_max_be_tx"] = ("ef_frame_bytes", np.maximum(slip, be_tx - slip) / be_tx,
-                                 {"units": BE_TX, "long_name": "sawtooth prediction of the largest |IPDV|"})
-    ds.attrs["peak_fraction"] = frac
+    ds["ipdv_beat_max_be_tx"] = _beat_max_be_tx(ds["beat_slip"], be_tx)
     return ds
 
 
@@ -602,14 +669,15 @@ def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     return float(slope), float(intercept), (1.0 - float((res ** 2).sum()) / tot) if tot > 0 else math.nan
 
 
-@cache.artefact()
 def tftant_slides_ring(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
-    ring_limits=RING_LIMITS,
+    ring_limit_particles=RING_LIMIT_PARTICLES,
     ef_frame_bytes: int = 1024,
     ef_service_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS,
     schedulers=scenarios.TFTANT_SCHEDULERS,
+    *,
+    ring_limits=None,
 ) -> xr.Dataset:
     """TF-TANT slides, "Tx queue": EF one-way delay and IPDV vs tx-ring-limit (1024 bytes, with BE).
 
@@ -624,56 +692,66 @@ def tftant_slides_ring(
         EF packets per run (>= 10).
     seeds : sequence of int
         Seeds (>= 0, distinct).
-    ring_limits : sequence of int
-        tx-ring-limit values, particles (>= 1, at least 3 distinct).
+    ring_limit_particles : sequence of int
+        tx-ring-limit values, particles (>= 1, at least 3 distinct): the
+        ``ring_limit_particles`` of :func:`pqlab.scenarios.pq_vs_wfq`.
     ef_frame_bytes : int
         EF frame size, bytes.
     ef_service_rate_bps : float
         EF service rate, bit/s (the slides: 300 kbit/s).
     schedulers : sequence of {"pq", "wfq"}
         Schedulers of the EF queue.
+    ring_limits : sequence of int, optional
+        Deprecated name of ``ring_limit_particles`` (a ``FutureWarning``); not both.
 
     Returns
     -------
     xarray.Dataset
-        Dims ``scheduler``, ``ring_limit``, ``seed``: ``delay``, ``ipdv``, ``ipdv_max``,
-        ``ef_wait`` (ms), ``loss``, ``acf_peak_lag`` (EF packets), ``acf_peak``; means and CIs
-        over seeds; per scheduler the fit ``slope`` (ms/particle), ``intercept`` (ms),
-        ``r2``; scalars of the test conditions.
+        Dims ``scheduler``, ``ring_limit_particles``, ``seed``: ``delay``, ``ipdv``, ``ipdv_max``,
+        ``ef_wait`` (s), ``loss``, ``acf_peak_lag`` (EF packets), ``acf_peak``; means and CIs
+        over seeds; per scheduler the fit ``slope`` (s/particle), ``intercept`` (s),
+        ``r2``; scalars of the test conditions (SI units).
     """
+    if ring_limits is not None:
+        warnings.warn("tftant_slides_ring: ring_limits is deprecated, use ring_limit_particles",
+                      FutureWarning, stacklevel=2)
+        if ring_limit_particles is not RING_LIMIT_PARTICLES:
+            raise ValueError("give ring_limit_particles or its deprecated name ring_limits, not both")
+        ring_limit_particles = ring_limits
+    return _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_service_rate_bps, schedulers)
+
+
+@cache.artefact("tftant_slides_ring")
+def _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_service_rate_bps,
+                 schedulers) -> xr.Dataset:
+    """:func:`tftant_slides_ring` once its arguments have their current names (cached per arguments)."""
     n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = check_seeds(seeds)
-    rings = sorted(check_values("ring_limits", ring_limits, 1, integer=True))
+    rings = sorted(check_values("ring_limit_particles", ring_limit_particles, 1, integer=True))
     if len(rings) < 3:
-        raise ValueError(f"ring_limits must hold at least 3 distinct values to fit a line, got {rings!r}")
+        raise ValueError(f"ring_limit_particles must hold at least 3 distinct values to fit a line, got {rings!r}")
     frame = _check_frames("ef_frame_bytes", [ef_frame_bytes])[0]
     rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
     scheds = _check_schedulers(schedulers)
     make = functools.partial(scenarios.pq_vs_wfq, ef_frame_bytes=frame, ef_service_rate_bps=rate, n_ef_samples=n)
     raw = experiments.sweep(make, {"scheduler": scheds, "ring_limit_particles": rings}, seeds, measure=_measure)
-    raw = raw.rename(ring_limit_particles="ring_limit")
-    dims = ("scheduler", "ring_limit", "seed")
+    dims = ("scheduler", "ring_limit_particles", "seed")
     ds = xr.Dataset(
         {
-            "delay": _per_seed(raw, "delay_mean_s", MS, "ms", "mean EF one-way delay", dims),
-            "ipdv": _per_seed(raw, "ipdv_abs_mean_s", MS, "ms", "mean |IPDV|", dims),
-            "ipdv_max": _per_seed(raw, "ipdv_abs_max_s", MS, "ms", "largest |IPDV|", dims),
-            "ef_wait": _per_seed(raw, "ef_wait_mean_s", MS, "ms", "mean EF wait in the EF queue", dims),
-            "loss": _per_seed(raw, "loss_ratio", 1.0, "1", "EF loss ratio", dims),
-            "acf_peak_lag": _per_seed(raw, "acf_peak_lag", 1.0, "EF packets",
+            "delay": _per_seed(raw, "delay_mean_s", "s", "mean EF one-way delay", dims),
+            "ipdv": _per_seed(raw, "ipdv_abs_mean_s", "s", "mean |IPDV|", dims),
+            "ipdv_max": _per_seed(raw, "ipdv_abs_max_s", "s", "largest |IPDV|", dims),
+            "ef_wait": _per_seed(raw, "ef_wait_mean_s", "s", "mean EF wait in the EF queue", dims),
+            "loss": _per_seed(raw, "loss_ratio", "1", "EF loss ratio", dims),
+            "acf_peak_lag": _per_seed(raw, "acf_peak_lag", "EF packets",
                                       "first autocorrelation peak of the delay series (-1: none)", dims),
-            "acf_peak": _per_seed(raw, "acf_peak", 1.0, "1", "autocorrelation at the first peak", dims),
+            "acf_peak": _per_seed(raw, "acf_peak", "1", "autocorrelation at the first peak", dims),
         },
         coords={"scheduler": ("scheduler", scheds, {"long_name": "EF scheduler"}),
-                "ring_limit": ("ring_limit", rings, {"units": "particles", "long_name": "tx-ring-limit"}),
+                "ring_limit_particles": ("ring_limit_particles", rings,
+                                         {"units": "particles", "long_name": "tx-ring-limit"}),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
-    add_mean_ci(ds, ["delay", "ipdv"])
-    fits = np.array([_fit(np.array(rings, float), ds["delay_mean"].sel(scheduler=s).values) for s in scheds])
-    for k, (name, unit, long_name) in enumerate((("slope", "ms/particle", "fitted delay increase per ring particle"),
-                                                 ("intercept", "ms", "fitted delay at a ring of 0 particles"),
-                                                 ("r2", "1", "R^2 of the linear fit"))):
-        ds[name] = ("scheduler", fits[:, k], {"units": unit, "long_name": long_name})
     node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
     _scalars(ds, _config_scalars(node, rate))
     be_particles = particles_needed(scenarios.TFTANT_BE_IP_BYTES, node.particle_bytes)
@@ -681,6 +759,26 @@ def tftant_slides_ring(
                   "ef_frame_bytes": (frame, "bytes", "EF frame size")})
     ds.attrs = provenance("tftant_slides_ring", "tftant_slides_ring: EF one-way delay and IPDV vs tx-ring-limit "
                           "(TF-TANT slides, Tx queue)", __name__, seeds, n_ef_samples=n)
+    return ring_statistics(ds)
+
+
+def ring_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_slides_ring`'s statistics to its per-seed ``delay`` and ``ipdv``.
+
+    Means and CIs over seeds and, per scheduler, the least-squares line of the mean
+    delay vs the ring limit (``slope`` per particle, ``intercept``, ``r2``), in the time
+    unit of the Dataset (as :func:`fig1_statistics`).
+    """
+    unit = ds["delay"].attrs["units"]
+    add_mean_ci(ds, ["delay", "ipdv"])
+    rings = ds["ring_limit_particles"].values.astype(float)
+    scheds = list(ds["scheduler"].values)
+    fits = np.array([_fit(rings, ds["delay_mean"].sel(scheduler=s).values) for s in scheds])
+    columns = (("slope", f"{unit}/particle", "fitted delay increase per ring particle"),
+               ("intercept", unit, "fitted delay at a ring of 0 particles"),
+               ("r2", "1", "R^2 of the linear fit"))
+    for k, (name, units, long_name) in enumerate(columns):
+        ds[name] = ("scheduler", fits[:, k], {"units": units, "long_name": long_name})
     return ds
 
 
@@ -739,9 +837,10 @@ def tftant_slides_star(
     Returns
     -------
     xarray.Dataset
-        Dims ``ef_frame_bytes``, ``star``, ``seed``: ``delay``, ``ipdv``, ``ipdv_max`` (ms),
-        ``loss``; ``pq_delay``, ``pq_ipdv`` on ``(ef_frame_bytes, seed)``; means/CIs;
-        ``star_one_be_tag`` per frame; ``ef_ip_rate`` (kbit/s) per frame.
+        Dims ``ef_frame_bytes``, ``star``, ``seed``: ``delay``, ``ipdv``, ``ipdv_max`` (s),
+        ``loss``; ``pq_delay``, ``pq_ipdv`` (s) on ``(ef_frame_bytes, seed)``; means/CIs;
+        ``star_one_be_tag`` per frame; ``ef_ip_rate`` (bit/s) per frame; scalars of the test
+        conditions (SI units) and ``line_ip_throughput`` (bit/s).
     """
     n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = check_seeds(seeds)
@@ -755,31 +854,34 @@ def tftant_slides_star(
     dims = ("ef_frame_bytes", "star", "seed")
     ds = xr.Dataset(
         {
-            "delay": _per_seed(raw, "delay_mean_s", MS, "ms", "mean EF one-way delay, WFQ", dims),
-            "ipdv": _per_seed(raw, "ipdv_abs_mean_s", MS, "ms", "mean |IPDV|, WFQ", dims),
-            "ipdv_max": _per_seed(raw, "ipdv_abs_max_s", MS, "ms", "largest |IPDV|, WFQ", dims),
-            "loss": _per_seed(raw, "loss_ratio", 1.0, "1", "EF loss ratio, WFQ", dims),
-            "pq_delay": _per_seed(pq, "delay_mean_s", MS, "ms", "mean EF one-way delay, PQ",
-                                  ("ef_frame_bytes", "seed")),
-            "pq_ipdv": _per_seed(pq, "ipdv_abs_mean_s", MS, "ms", "mean |IPDV|, PQ", ("ef_frame_bytes", "seed")),
+            "delay": _per_seed(raw, "delay_mean_s", "s", "mean EF one-way delay, WFQ", dims),
+            "ipdv": _per_seed(raw, "ipdv_abs_mean_s", "s", "mean |IPDV|, WFQ", dims),
+            "ipdv_max": _per_seed(raw, "ipdv_abs_max_s", "s", "largest |IPDV|, WFQ", dims),
+            "loss": _per_seed(raw, "loss_ratio", "1", "EF loss ratio, WFQ", dims),
+            "pq_delay": _per_seed(pq, "delay_mean_s", "s", "mean EF one-way delay, PQ", ("ef_frame_bytes", "seed")),
+            "pq_ipdv": _per_seed(pq, "ipdv_abs_mean_s", "s", "mean |IPDV|, PQ", ("ef_frame_bytes", "seed")),
         },
         coords={**_coords_frames(frames, node),
                 "star": ("star", stars, {"units": "1", "long_name": "service-to-arrival ratio (STAR)"}),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
-    add_mean_ci(ds, ["delay", "ipdv", "pq_delay", "pq_ipdv"])
     ip = ds["ef_ip_bytes"].values
     ds["star_one_be_tag"] = ("ef_frame_bytes", star_one_be_tag(ip, scenarios.TFTANT_BE_IP_BYTES, node.line_rate_bps),
                              {"units": "1", "long_name": "STAR above which an EF tag step < one BE tag step"})
-    ds["ef_ip_rate"] = ("ef_frame_bytes", scenarios.TFTANT_EF_RATE_BPS * ip / ds["ef_frame_bytes"].values / 1e3,
-                        {"units": "kbit/s", "long_name": "EF rate counted on IP packets"})
+    ds["ef_ip_rate"] = ("ef_frame_bytes", scenarios.TFTANT_EF_RATE_BPS * ip / ds["ef_frame_bytes"].values,
+                        {"units": "bit/s", "long_name": "EF rate counted on IP packets"})
     _scalars(ds, _config_scalars(node, scenarios.TFTANT_EF_SERVICE_RATE_BPS))
     be_ip = scenarios.TFTANT_BE_IP_BYTES
-    _scalars(ds, {"line_ip_throughput": (node.line_rate_bps * be_ip / (wire_bytes(be_ip, FRAMING_CODES[node.framing]))
-                                         / 1e3, "kbit/s", "IP throughput of the line with BE packets (cell tax)")})
+    _scalars(ds, {"line_ip_throughput": (node.line_rate_bps * be_ip / (wire_bytes(be_ip, FRAMING_CODES[node.framing])),
+                                         "bit/s", "IP throughput of the line with BE packets (cell tax)")})
     ds.attrs = provenance("tftant_slides_star", "tftant_slides_star: EF one-way delay and IPDV vs STAR under WFQ "
                           "(TF-TANT slides, EF queue service rate)", __name__, seeds, n_ef_samples=n)
-    return ds
+    return star_statistics(ds)
+
+
+def star_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_slides_star`'s means and CIs over seeds (in the Dataset's time unit, as :func:`fig1_statistics`)."""
+    return add_mean_ci(ds, ["delay", "ipdv", "pq_delay", "pq_ipdv"])
 
 
 # --------------------------------------------------------------------------- tftant_slides_no_be
@@ -815,9 +917,9 @@ def tftant_slides_no_be(
     Returns
     -------
     xarray.Dataset
-        ``delay`` (ms) and ``time`` (s) on ``(traffic, seed, ef_packet)`` with ``traffic`` in
+        ``delay`` (s) and ``time`` (s) on ``(traffic, seed, ef_packet)`` with ``traffic`` in
         ("with BE", "without BE"); per run ``delay_mean``, ``delay_std``, ``delay_min``,
-        ``delay_max`` (ms); scalar ``uncongested_delay`` (ms).
+        ``delay_max`` (s); scalar ``uncongested_delay`` (s); the test conditions (SI units).
     """
     n = check_n_ef_samples(n_ef_samples, 10, 10_000_000)
     seeds = check_seeds(seeds)
@@ -834,33 +936,53 @@ def tftant_slides_no_be(
                                      with_be=with_be, n_ef_samples=n)
             ds = simulate(sc, seed=seed)
             d = experiments.reference_delay(ds, sc).values[:n]
-            delay[i, j, :d.size] = d * MS
+            delay[i, j, :d.size] = d
             time[i, j, :d.size] = experiments.measurement_window(ds, sc)["arrival"].values[:d.size] - sc.warmup_s
     ip = scenarios.ef_ip_bytes(frame)
-    uncongested = (line_time_s(ip, sc.node.framing, sc.node.line_rate_bps) + sc.path.extra_delay_s(ip)) * MS
+    uncongested = line_time_s(ip, sc.node.framing, sc.node.line_rate_bps) + sc.path.extra_delay_s(ip)
     dims = ("traffic", "seed", "ef_packet")
     out = xr.Dataset(
         {
-            "delay": (dims, delay, {"units": "ms", "long_name": "EF one-way delay"}),
+            "delay": (dims, delay, {"units": "s", "long_name": "EF one-way delay"}),
             "time": (dims, time, {"units": "s", "long_name": "EF arrival time after the warm-up"}),
         },
         coords={"traffic": ("traffic", traffic, {"long_name": "best-effort traffic"}),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
                 "ef_packet": ("ef_packet", np.arange(n), {"units": "1", "long_name": "EF packet after the warm-up"})},
     )
+    node = scenarios.tftant_node(sched, ef_service_rate_bps=rate)
+    _scalars(out, _config_scalars(node, rate))
+    _scalars(out, {"uncongested_delay": (uncongested, "s", "EF line time + path, no other traffic"),
+                   "ef_frame_bytes": (frame, "bytes", "EF frame size")})
+    out.attrs = provenance("tftant_slides_no_be", "tftant_slides_no_be: EF one-way delay over time with and "
+                           "without BE traffic (TF-TANT slides)", __name__, seeds, n_ef_samples=n, scheduler=sched)
+    return no_be_statistics(out)
+
+
+def no_be_statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`tftant_slides_no_be`'s per-run mean, std, min and max of ``delay`` (its time unit, as
+    :func:`fig1_statistics`)."""
+    unit = ds["delay"].attrs["units"]
     for name, fn, long_name in (("delay_mean", "mean", "mean EF one-way delay"),
                                 ("delay_std", "std", "std of the EF one-way delay"),
                                 ("delay_min", "min", "smallest EF one-way delay"),
                                 ("delay_max", "max", "largest EF one-way delay")):
-        out[name] = getattr(out["delay"], fn)("ef_packet")
-        out[name].attrs = {"units": "ms", "long_name": long_name}
-    node = scenarios.tftant_node(sched, ef_service_rate_bps=rate)
-    _scalars(out, _config_scalars(node, rate))
-    _scalars(out, {"uncongested_delay": (uncongested, "ms", "EF line time + path, no other traffic"),
-                   "ef_frame_bytes": (frame, "bytes", "EF frame size")})
-    out.attrs = provenance("tftant_slides_no_be", "tftant_slides_no_be: EF one-way delay over time with and "
-                           "without BE traffic (TF-TANT slides)", __name__, seeds, n_ef_samples=n, scheduler=sched)
-    return out
+        ds[name] = getattr(ds["delay"], fn)("ef_packet")
+        ds[name].attrs = {"units": unit, "long_name": long_name}
+    return ds
+
+
+#: The function that adds each artefact's statistics to its per-seed (per-packet) values,
+#: in whatever time unit they hold (the claims: :func:`pqlab.artefacts._common.statistics_in_ms`).
+STATISTICS = {
+    "tftant_wfq_fig1": fig1_statistics,
+    "tftant_wfq_fig2_4": fig2_4_statistics,
+    "tftant_wfq_fig5": fig5_statistics,
+    "tftant_wfq_fig6_7": fig6_7_statistics,
+    "tftant_slides_ring": ring_statistics,
+    "tftant_slides_star": star_statistics,
+    "tftant_slides_no_be": no_be_statistics,
+}
 
 
 __getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.artefacts.claims.tftant_wfq

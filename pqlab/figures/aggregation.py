@@ -15,6 +15,7 @@ import seaborn as sns
 from ..artefacts._common import mean_ci, paper_value
 from ..artefacts.aggregation import a_key, a_text
 from . import legend_below, subplots
+from ..units import to_kbps, to_ms, to_us
 from ._common import footer
 
 STAND_IN_NOTE = "BE sizes: stand-in 'real' distribution (not the papers' trace), one size per BE stream"
@@ -50,7 +51,7 @@ def _bins(ds, bin_dim: str):
 
 def _a_label(ds, i) -> str:
     a = ds["aggregation_degree"].values[i]
-    return f"A = {a_text(a)} (ref. {ds['ref_rate_bps'].values[i] / 1e3:g} kbit/s)"
+    return f"A = {a_text(a)} (ref. {to_kbps(ds['ref_rate_bps'].values[i]):g} kbit/s)"
 
 
 def _palette(n):
@@ -63,10 +64,11 @@ def _footer(fig, ds, extra: str = "", pooled: bool = True) -> None:
     footer(fig, text + (f"; {extra}" if extra else ""))
 
 
-def _errorbar_vs(ax, x, ds, name, scale, color="C0", label="pqlab (mean, 95% CI over seeds)"):
-    mean, half = ds[f"{name}_mean"].values * scale, ds[f"{name}_ci"].values * scale
+def _errorbar_vs(ax, x, ds, name, convert, color="C0", label="pqlab (mean, 95% CI over seeds)"):
+    """Per-seed values, their mean and CI of ``name`` (seconds) against ``x``, converted by ``convert``."""
+    mean, half = convert(ds[f"{name}_mean"].values), convert(ds[f"{name}_ci"].values)
     for j in range(ds.sizes["seed"]):
-        ax.plot(x, ds[name].values[:, j] * scale, "o", color=color, alpha=0.3, ms=4,
+        ax.plot(x, convert(ds[name].values[:, j]), "o", color=color, alpha=0.3, ms=4,
                 label="pqlab, one seed each" if j == 0 else None)
     ax.errorbar(x, mean, yerr=None if np.all(np.isnan(half)) else half, fmt="-s", color=color, capsize=4,
                 label=label)
@@ -96,7 +98,7 @@ def globecom01_fig7(ds):
         ax_c.plot(thr, ds["ccdf"].values[i], color=colors[i], lw=2, label=_a_label(ds, i))
     last = edges[np.flatnonzero(ds["frequency"].values.max(axis=0) > 0).max()] + 2 * width
     ax_f.set_xlim(0, last)
-    ax_f.set_xlabel(f"one-way delay (transmission units of {unit * 1e3:.3f} ms)")
+    ax_f.set_xlabel(f"one-way delay (transmission units of {to_ms(unit):.3f} ms)")
     ax_f.set_ylabel(f"frequency (bins of {width:g} units)")
     ax_f.set_title("Fig. 7-1: frequency distribution")
     ax_f.legend(fontsize=8)
@@ -104,7 +106,7 @@ def globecom01_fig7(ds):
     ax_c.set_yscale("log")
     ax_c.set_ylim(max(0.5 / max(n, 1), 1e-5), 1.05)
     ax_c.set_xlim(0, last)
-    ax_c.set_xlabel(f"delay threshold d (transmission units of {unit * 1e3:.3f} ms)")
+    ax_c.set_xlabel(f"delay threshold d (transmission units of {to_ms(unit):.3f} ms)")
     ax_c.set_ylabel("P(D > d)")
     ax_c.set_title("Fig. 7-2: complementary distribution (thin: per seed)")
     ax_c.legend(fontsize=8, loc="lower left")
@@ -129,12 +131,12 @@ def globecom01_tab3(ds, paper_values=None):
     """
     a = ds["aggregation_degree"].values
     fig, (ax, ax_d) = subplots(1, 2, figsize=(12, 4.6), footer=True)
-    _errorbar_vs(ax, a, ds, "delay_mean", 1e3)
-    ax.plot(a, ds["node_delay_mean_mean"].values * 1e3, "^--", color="C2",
+    _errorbar_vs(ax, a, ds, "delay_mean", to_ms)
+    ax.plot(a, to_ms(ds["node_delay_mean_mean"].values), "^--", color="C2",
             label="pqlab node part (departure - arrival)")
-    ax.axhline(ds.attrs["path_delay_ef_s"] * 1e3, color="0.5", ls=":", label="pqlab path part (2 ATM hops)")
+    ax.axhline(to_ms(ds.attrs["path_delay_ef_s"]), color="0.5", ls=":", label="pqlab path part (2 ATM hops)")
     if "mtu_delay_mean" in ds:
-        ax.axhline(float(ds["mtu_delay_mean"].mean()) * 1e3, color="C4", ls="-.", label=_MTU_LABEL)
+        ax.axhline(to_ms(float(ds["mtu_delay_mean"].mean())), color="C4", ls="-.", label=_MTU_LABEL)
     paper = _paper_series(paper_values, "globecom01_tab3", [f"mean_delay_{a_key(v)}" for v in a])
     _plot_paper(ax, a, paper, "paper, Table III")
     ax.set_xlabel("Aggregation Degree A")
@@ -144,7 +146,7 @@ def globecom01_tab3(ds, paper_values=None):
     legend_below(ax, ncol=2)
     # change from A = 0, paired within seeds (same BE mix)
     i0 = int(np.argmin(a))
-    diff = (ds["delay_mean"].values - ds["delay_mean"].values[i0]) * 1e3
+    diff = to_ms(ds["delay_mean"].values - ds["delay_mean"].values[i0])
     mean, half = mean_ci(diff)
     for j in range(diff.shape[1]):
         ax_d.plot(a, diff[:, j], "o", color="C0", alpha=0.3, ms=4, label="pqlab, one seed each" if j == 0 else None)
@@ -195,21 +197,21 @@ def long_ipdv_vs_a(ds, paper_values=None):
     ax_f.set_yscale("log")
     ax_f.set_ylim(1e-4, 1)
     ax_f.set_xlim(0, edges[np.flatnonzero(ds["frequency"].values.max(axis=0) > 0).max()] + 2 * width)
-    ax_f.set_xlabel(f"|IPDV| (transmission units of {unit * 1e3:.3f} ms)")
+    ax_f.set_xlabel(f"|IPDV| (transmission units of {to_ms(unit):.3f} ms)")
     ax_f.set_ylabel(f"frequency (bins of {width:g} units, log)")
     ax_f.set_title("|IPDV| distribution (thick: smoothed; filled: peaks, hollow: log-scale peaks)", fontsize=11)
     ax_f.legend(fontsize=8)
-    _errorbar_vs(ax_m, a, ds, "jitter_mean", 1e3)
+    _errorbar_vs(ax_m, a, ds, "jitter_mean", to_ms)
     paper = _paper_series(paper_values, "long_ipdv_vs_a", [f"mean_ipdv_{a_key(v)}" for v in a])
     _plot_paper(ax_m, a, paper, "paper, Sec. 6.2")
     if "mtu_jitter_mean" in ds:
-        ax_m.axhline(float(ds["mtu_jitter_mean"].mean()) * 1e3, color="C4", ls="-.", label=_MTU_LABEL)
+        ax_m.axhline(to_ms(float(ds["mtu_jitter_mean"].mean())), color="C4", ls="-.", label=_MTU_LABEL)
     ax_m.set_ylim(0, None)
     ax_m.set_xlabel("Aggregation Degree A")
     ax_m.set_ylabel("mean |IPDV| (ms)")
     ax_m.set_title("average IPDV (= mean |IPDV|)")
     legend_below(ax_m)
-    _errorbar_vs(ax_x, a, ds, "jitter_max", 1.0 / unit)
+    _errorbar_vs(ax_x, a, ds, "jitter_max", lambda seconds: seconds * (1.0 / unit))  # in transmission units
     top = _paper(paper_values, "long_ipdv_vs_a", "max_ipdv")
     if top is not None:
         ax_x.axhline(top, color="C3", ls="--", label="paper: about 30 units")
@@ -217,7 +219,7 @@ def long_ipdv_vs_a(ds, paper_values=None):
         ax_x.axhline(float(ds["mtu_jitter_max"].mean()) / unit, color="C4", ls="-.", label=_MTU_LABEL)
     ax_x.set_ylim(0, None)
     ax_x.set_xlabel("Aggregation Degree A")
-    ax_x.set_ylabel(f"max |IPDV| (units of {unit * 1e3:.3f} ms)")
+    ax_x.set_ylabel(f"max |IPDV| (units of {to_ms(unit):.3f} ms)")
     ax_x.set_title("maximum IPDV per run")
     legend_below(ax_x)
     fig.suptitle("long_ipdv_vs_a: IPDV (RFC 3393) of the reference stream vs Aggregation Degree A")
@@ -253,14 +255,14 @@ def long_fig7_tab3(ds, paper_values=None):
     if mode is not None:
         ax_f.axhline(mode, color="C3", ls="--", label=f"paper: {mode:.0%} in one interval ({frames[0]} bytes)")
     ax_f.set_xlim(0, edges[last - 1] + width)
-    ax_f.set_xlabel(f"|IPDV| (transmission units of {unit * 1e3:.3f} ms; intervals of {width:g} unit)")
+    ax_f.set_xlabel(f"|IPDV| (transmission units of {to_ms(unit):.3f} ms; intervals of {width:g} unit)")
     ax_f.set_ylabel("frequency")
     ax_f.set_title("Fig. 7: IPDV frequency distribution vs EF frame size")
     ax_f.legend(fontsize=8)
-    _errorbar_vs(ax_s, frames, ds, "jitter_std", 1e6, label="pqlab std of |IPDV| (mean, 95% CI)")
-    ax_s.plot(frames, ds["ipdv_std_mean"].values * 1e6, "o:", color="C1", mfc="none", label="pqlab std of signed IPDV")
+    _errorbar_vs(ax_s, frames, ds, "jitter_std", to_us, label="pqlab std of |IPDV| (mean, 95% CI)")
+    ax_s.plot(frames, to_us(ds["ipdv_std_mean"].values), "o:", color="C1", mfc="none", label="pqlab std of signed IPDV")
     if "mtu_jitter_std" in ds:
-        ax_s.plot(frames, ds["mtu_jitter_std"].mean("seed").values * 1e6, "^-.", color="C4",
+        ax_s.plot(frames, to_us(ds["mtu_jitter_std"].mean("seed").values), "^-.", color="C4",
                   label="pqlab std of |IPDV|, deterministic 1500-byte BE")
     paper = _paper_series(paper_values, "long_fig7_tab3", [f"ipdv_std_ef_{f}" for f in frames])
     _plot_paper(ax_s, frames, paper, "paper, Sec. 7")

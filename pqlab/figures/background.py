@@ -5,7 +5,9 @@ Each function takes what the compute function of the same name in
 labelled with units, legend, the analytical bound where relevant, a STAND-IN note
 where the real distribution is used, a title naming the artefact). Tables
 (``globecom01_tab1``, ``globecom01_tab2``) are written by :func:`save_table` as
-markdown and CSV.
+markdown and CSV. The Datasets are in SI units; the figures draw times in ms
+(:mod:`pqlab.units`), Figs. 3-1 and 3-2 from the statistics of the delays in ms
+(:func:`pqlab.artefacts._common.statistics_in_ms`, as the claims).
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import seaborn as sns
 import xarray as xr
 from matplotlib import patches
 
+from ..artefacts._common import statistics_in_ms
+from ..artefacts.background import STATISTICS
+from ..units import to_kbps, to_mbps, to_ms, to_us
 from . import set_theme, subplots
 
 __all__ = ["markdown_table", "save_table", "globecom01_fig1", "globecom01_fig3_1", "globecom01_fig3_2",
@@ -118,7 +123,7 @@ def globecom01_fig1(data: xr.Dataset):
         weight = float(data["weight_bps"].values[i])
         _arrow(ax, 14.6, 25, 19.5, y)
         if np.isfinite(rate):
-            _box(ax, 20, y - 3.5, 10, 7, f"policer\n{rate / 1e3:g} kbit/s\nburst {burst:g} B", color="#fde0c5")
+            _box(ax, 20, y - 3.5, 10, 7, f"policer\n{to_kbps(rate):g} kbit/s\nburst {burst:g} B", color="#fde0c5")
         else:
             ax.text(25, y, "(no policer)", ha="center", va="center", fontsize=8, color="0.4")
         _arrow(ax, 30.8, y, 34.5, y)
@@ -134,7 +139,7 @@ def globecom01_fig1(data: xr.Dataset):
         if kind == "priority":
             label = f"queue {i}: priority (EF), strict priority\nlimit {limit} packets"
         else:
-            label = f"queue {i}: WFQ (best effort), weight {weight / 1e6:g} Mbit/s\nlimit {limit} packets"
+            label = f"queue {i}: WFQ (best effort), weight {to_mbps(weight):g} Mbit/s\nlimit {limit} packets"
         ax.text((x0 + x1) / 2, y + h / 2 + 0.6, label, ha="center", va="bottom", fontsize=8)
         dx, dy = sched_x - x1, sched_y - y
         d = np.hypot(dx, dy)
@@ -166,14 +171,14 @@ def globecom01_fig1(data: xr.Dataset):
     framing = {"atm-aal5": "ATM AAL5:\n53 x ceil((IP + 16) / 48) B", "ethernet": "Ethernet:\nIP + 38 B",
                "none": "unframed"}.get(a["framing"], a["framing"])
     ax.text((lx + 99) / 2, sched_y + 1.5,
-            f"line {a['line_rate_bps'] / 1e6:g} Mbit/s\n{framing}", ha="center", va="bottom", fontsize=8)
+            f"line {to_mbps(a['line_rate_bps']):g} Mbit/s\n{framing}", ha="center", va="bottom", fontsize=8)
     ax.text((lx + 99) / 2 + 0.5, sched_y - 1.5,
-            f"EF {a['ef_ip_bytes']} B\n({a['ef_frame_bytes']}-B frame): {a['ef_line_time_s'] * 1e3:.3f} ms\n"
-            f"{a['mtu_bytes']} B: {a['mtu_line_time_s'] * 1e3:.3f} ms", ha="center", va="top", fontsize=7.5)
+            f"EF {a['ef_ip_bytes']} B\n({a['ef_frame_bytes']}-B frame): {to_ms(a['ef_line_time_s']):.3f} ms\n"
+            f"{a['mtu_bytes']} B: {to_ms(a['mtu_line_time_s']):.3f} ms", ha="center", va="top", fontsize=7.5)
     hops = a["path_hops"]
     hops = [hops] if isinstance(hops, str) else list(hops)
-    path = (f"then the uncongested path: {len(hops)} hop(s) ({', '.join(hops)}) + {a['path_fixed_s'] * 1e3:g} ms "
-            f"fixed = +{a['path_ef_delay_s'] * 1e3:.3f} ms for an EF packet")
+    path = (f"then the uncongested path: {len(hops)} hop(s) ({', '.join(hops)}) + {to_ms(a['path_fixed_s']):g} ms "
+            f"fixed = +{to_ms(a['path_ef_delay_s']):.3f} ms for an EF packet")
     ax.text(99, 4, path, ha="right", va="center", fontsize=8, color="0.3")
     ax.set_title("globecom01_fig1: the node model of GLOBECOM'01 Figs. 1-2, drawn from pqlab.Node.cisco7200_atm()",
                  fontsize=11)
@@ -194,6 +199,8 @@ def globecom01_fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] =
         The paper's local-maximum payloads, marked for comparison (e.g. from ``data/paper_values.csv``).
     """
     _check_dataset("globecom01_fig3_1", data, ("mean_delay", "mean_delay_ci", "worst_case_w", "delay_mean"))
+    ci_us = to_us(data["mean_delay_ci"].values)
+    data = statistics_in_ms(data, STATISTICS["globecom01_fig3_1"])  # times in ms (the _ms attrs)
     a = data.attrs
     fig, ax = subplots(figsize=(10, 5.6))
     x = data["be_payload_bytes"].values
@@ -202,7 +209,7 @@ def globecom01_fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] =
     n_seeds = data.sizes["seed"]
     if np.isfinite(ci).any():
         ax.fill_between(x, y - ci, y + ci, color="C0", alpha=0.3, lw=0,
-                        label=f"95% CI over seeds (at most +/- {np.nanmax(ci) * 1e3:.1f} us)")
+                        label=f"95% CI over seeds (at most +/- {np.nanmax(ci_us):.1f} us)")
     ax.plot(x, y, "-o", color="C0", ms=3.5, lw=1.4,
             label=f"mean EF one-way delay ({n_seeds} seed{'s' if n_seeds > 1 else ''} x {a['n_ef_samples']} packets)")
     for s in range(n_seeds):
@@ -222,7 +229,7 @@ def globecom01_fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] =
                                               a["local_max_mean_ms"])):
             ax.hlines(w, p - 60, p + 60, color="C3", ls="--", lw=2,
                       label=(f"Table IV worst-case W (rho {a['w_rho']:g}, Q_t {a['w_q_t']}, "
-                             f"T_u {a['w_t_u_s'] * 1e3:g} ms, k = BE particles)") if i == 0 else None)
+                             f"T_u {to_ms(a['w_t_u_s']):g} ms, k = BE particles)") if i == 0 else None)
             ax.text(p + 70, w, f"W(k={kk}) = {w:.2f} ms\nours {m:.2f} ms = {m / w:.2f} W\nat payload {p} B",
                     fontsize=8, color="C3", va="center")
     paper_maxima = [float(p) for p in paper_maxima_bytes]
@@ -237,7 +244,7 @@ def globecom01_fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] =
     sec.set_xlabel("BE IP length (bytes)")
     ax.legend(loc="upper left", fontsize=8)
     ax.set_title(f"globecom01_fig3_1: mean EF one-way delay vs BE payload (20 CBR BE streams; incl. "
-                 f"{a['path_ef_delay_ms']:.2f} ms path)", fontsize=11)
+                 f"{to_ms(a['path_ef_delay_s']):.2f} ms path)", fontsize=11)
     return fig
 
 
@@ -257,6 +264,7 @@ def globecom01_fig3_2(data: xr.Dataset, *, n_show: int = 150, seed: int | None =
         Which seed's series to show (default: the first).
     """
     _check_dataset("globecom01_fig3_2", data, ("delay", "delay_mean", "delay_p5", "delay_p95"))
+    data = statistics_in_ms(data, STATISTICS["globecom01_fig3_2"])  # times in ms
     if not isinstance(n_show, (int, np.integer)) or isinstance(n_show, bool) or n_show < 2:
         raise ValueError(f"n_show must be an integer >= 2, got {n_show!r}")
     seeds = list(data["seed"].values)
@@ -346,6 +354,7 @@ def globecom01_fig5(data: xr.Dataset):
     """
     _check_dataset("globecom01_fig5", data, ("ccdf", "ccdf_pooled", "ccdf_mtu", "tail_units", "be_mean_ip_bytes"))
     a = data.attrs
+    unit_ms = to_ms(a["transmission_unit_s"])
     fig, (ax, ax_s) = subplots(1, 2, figsize=(13, 5.4), width_ratios=(2.4, 1))
     d = data["threshold"].values
     seeds = list(data["seed"].values)
@@ -362,10 +371,10 @@ def globecom01_fig5(data: xr.Dataset):
     ax.set_yscale("log")
     ax.set_ylim(0.5 / n_total, 1.5)
     ax.set_xlim(0, max(thr, float(d.max())) + 1)
-    ax.set_xlabel(f"delay d (transmission units of {a['unit_ms']:.3f} ms = line time of the "
+    ax.set_xlabel(f"delay d (transmission units of {unit_ms:.3f} ms = line time of the "
                   f"{a['ef_ip_bytes']}-B EF packet)")
     ax.set_ylabel("P(D > d)")
-    sec = ax.secondary_xaxis("top", functions=(lambda u: u * a["unit_ms"], lambda m: m / a["unit_ms"]))
+    sec = ax.secondary_xaxis("top", functions=(lambda u: u * unit_ms, lambda m: m / unit_ms))
     sec.set_xlabel("delay d (ms)")
     ax.legend(loc="lower left", fontsize=7, ncol=2)
     ax.text(0.99, 0.98, f"{_STANDIN};\neach seed draws the 20 BE stream sizes once",

@@ -6,6 +6,7 @@ import numpy as np
 import seaborn as sns
 import xarray as xr
 
+from ..units import to_ms
 from . import subplots
 from ._common import footer, seed_count
 
@@ -14,7 +15,6 @@ __all__ = ["testbed_model", "testbed_model_curves", "MODEL_LABELS"]
 #: Legend labels of the two models.
 MODEL_LABELS = {"papers_node": "papers' node model", "testbed": "test-bed model (frozen preset)"}
 _PAPER = dict(color="black", marker="D", ls="none", ms=6, zorder=5)
-_MS_PER_S = 1e3
 #: Payload steps wider than this separate Fig. 3-1's two search windows (no line drawn across).
 _WINDOW_GAP_BYTES = 100
 
@@ -49,9 +49,9 @@ def _bound_panel(ax, ds: xr.Dataset, colors: dict) -> None:
     cases = [str(c) for c in ds["case"].values]
     x = np.arange(len(cases), dtype=float)
     for offset, model in zip((-0.2, 0.2), MODEL_LABELS):
-        ax.bar(x + offset, ds["bound"].sel(model=model) * _MS_PER_S, 0.38, color=colors[model], alpha=0.3,
+        ax.bar(x + offset, to_ms(ds["bound"].sel(model=model)), 0.38, color=colors[model], alpha=0.3,
                edgecolor=colors[model])
-        ax.plot(x + offset, ds["max_delay"].sel(model=model) * _MS_PER_S, "v", color=colors[model], ms=6)
+        ax.plot(x + offset, to_ms(ds["max_delay"].sel(model=model)), "v", color=colors[model], ms=6)
     ax.set_xticks(x, cases, rotation=25, ha="right", fontsize=7)
     ax.set_ylabel("one-way delay (ms)", fontsize=8)
     ax.set_title("worst-case bound (bars) vs simulated max (v)", fontsize=9)
@@ -115,7 +115,7 @@ def testbed_model_curves(ds: xr.Dataset):
     payload = ds["be_payload_bytes"].values.astype(float)
     gaps = np.flatnonzero(np.diff(payload) > _WINDOW_GAP_BYTES) + 1  # the two search windows: no line between
     for model, label in MODEL_LABELS.items():
-        delay = ds["fig3_1_mean_delay"].sel(model=model).values * _MS_PER_S
+        delay = to_ms(ds["fig3_1_mean_delay"].sel(model=model).values)
         left.plot(np.insert(payload, gaps, np.nan), np.insert(delay, gaps, np.nan), ".-", color=colors[model],
                   label=label)
         right.semilogy(ds["delay_units"], ds["fig5_ccdf"].sel(model=model), "-", color=colors[model], label=label)
@@ -134,5 +134,5 @@ def testbed_model_curves(ds: xr.Dataset):
     right.set_title("GLOBECOM'01 Fig. 5 (stand-in real BE sizes) under both models", fontsize=10)
     right.legend(fontsize=8)
     footer(fig, f"{int(ds.attrs['n_ef_samples']):,} reference packets per run, {seed_count(ds.sizes['seed'])}; "
-                f"transmission unit {float(ds.attrs['unit_s']) * _MS_PER_S:.3f} ms")
+                f"transmission unit {to_ms(float(ds.attrs['unit_s'])):.3f} ms")
     return fig

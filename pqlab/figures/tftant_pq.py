@@ -3,6 +3,8 @@
 One function per artefact id, each taking the Dataset of the compute function of the same
 name in :mod:`pqlab.artefacts.tftant_pq` and returning a matplotlib Figure; nothing is
 simulated here. The sources' values are drawn as black diamonds where they give numbers.
+The Datasets are in SI units; the figures draw times in ms and rates in kbit/s
+(:mod:`pqlab.units`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 from ..artefacts._common import paper_value
 from ..artefacts.tftant_pq import REAL
 from . import legend_below, subplots
+from ..units import times_in_ms, to_kbps, to_ms
 from ._common import ci_half_widths, footer, seed_count
 
 __all__ = ["tftant_be_fig4", "tftant_slides_loss", "tftant_slides_ipdv_aggregation", "tftant_slides_tandem",
@@ -64,7 +67,7 @@ def tftant_be_fig4(ds: xr.Dataset):
                 lw=2.4 if d == REAL else 1.6, ls="--" if d == REAL else "-", label=label)
     top = edges[np.flatnonzero(ds["frequency"].sum("distribution").values > 0)].max() + 2 * width
     ax.set_xlim(0, top)
-    ax.set_xlabel(f"EF one-way delay (transmission units of {ds.attrs['unit_ms']:.3f} ms)")
+    ax.set_xlabel(f"EF one-way delay (transmission units of {to_ms(ds.attrs['transmission_unit_s']):.3f} ms)")
     ax.set_ylabel(f"frequency (bins of {width:g} units)")
     ax.legend(title="BE IP length law (geometric: untruncated mean)", fontsize=8.5, title_fontsize=8.5)
     ax.set_title("frequency distributions, all seeds pooled", fontsize=10)
@@ -111,14 +114,14 @@ def tftant_slides_loss(ds: xr.Dataset):
     floor = 1e-4  # % shown for a loss of 0 on the log axis
     for k, load in enumerate(loads):
         d = ds.sel(ef_load=load)
-        frac = 100 * float(load) * 1e3 / ds.attrs["line_rate_bps"]
+        frac = 100 * float(load) / ds.attrs["line_rate_bps"]
         for var, marker, ls, name in (("queue_full_ratio", "o", "-", "queue full"),
                                       ("policed_ratio", "x", ":", "policed")):
             run = np.isfinite(d[f"{var}_mean"].values)  # other loads: fewest and most streams only
             per_seed = np.maximum(d[var].values[run] * 100, floor)
             ax.plot(np.repeat(n[run], d.sizes["seed"]), per_seed.ravel(), marker, color=palette[k], alpha=0.3, ms=3)
             ax.plot(n[run], np.maximum(d[f"{var}_mean"].values[run] * 100, floor), marker=marker, ls=ls, ms=5,
-                    color=palette[k], label=f"{name}, EF {float(load):g} kbit/s ({frac:.0f}% of the line)")
+                    color=palette[k], label=f"{name}, EF {float(to_kbps(load)):g} kbit/s ({frac:.0f}% of the line)")
     paper = paper_value("tftant_slides_loss", "ef_loss_20_streams")[0]
     if np.isfinite(paper):
         ax.plot([20], [paper * 100], label=f"slides: up to {paper:.0%} with 20 streams (policer)", **_PAPER)
@@ -133,13 +136,13 @@ def tftant_slides_loss(ds: xr.Dataset):
     ax.set_title(f"EF loss by cause: mean (line) and each of {_seeds(ds)} (dots)", fontsize=10)
 
     # the needed burst is the same at every load (the arrival pattern scales with the load): draw the swept one
-    d = ds.sel(ef_load=ds.attrs["swept_load_bps"] / 1e3)
+    d = ds.sel(ef_load=ds.attrs["swept_load_bps"])
     ax_b.plot(n, d["min_bucket_bytes_mean"], marker="o", ms=4, color="C3",
               label="needed: smallest burst that polices nothing (mean and seeds; any load)")
     ax_b.plot(np.repeat(n, d.sizes["seed"]), d["min_bucket_bytes"].values.ravel(), "o", ms=3, color="C3", alpha=0.3)
     for k, load in enumerate(loads):
         ax_b.axhline(float(ds["police_burst_per_load"].sel(ef_load=load)), color=palette[k], ls="--", lw=1.2,
-                     label=f"configured: IOS default 200 ms at {float(load):g} kbit/s")
+                     label=f"configured: IOS default 200 ms at {float(to_kbps(load)):g} kbit/s")
     ip = float(ds["ef_ip_bytes"])
     ax_b.plot(n, n * ip, color="0.4", ls=":", label=f"bound: one EF packet per stream (n x {ip:.0f} bytes)")
     _plain_log(ax_b)
@@ -187,8 +190,8 @@ def tftant_slides_ipdv_aggregation(ds: xr.Dataset):
         if np.isfinite(p):
             ax.text(xi, p + 0.15, f"{p:g}", ha="center", va="bottom", fontsize=9)
     ax.set_xticks(x, [f"{int(c)} EF stream{'s' if c > 1 else ''}" for c in counts])
-    ax.set_ylabel(f"mean |IPDV| (EF transmission units of {ds.attrs['unit_ms']:.3f} ms)")
-    ax.set_xlabel(f"EF load {ds.attrs['ef_load_bps'] / 1e3:g} kbit/s split equally; IPDV of one stream")
+    ax.set_ylabel(f"mean |IPDV| (EF transmission units of {to_ms(ds.attrs['transmission_unit_s']):.3f} ms)")
+    ax.set_xlabel(f"EF load {to_kbps(ds.attrs['ef_load_bps']):g} kbit/s split equally; IPDV of one stream")
     ax.set_ylim(0, max(np.nanmax(paper), float(ds["ipdv_abs_mean_mean"].max())) * 1.25)
     ax.legend(fontsize=8.5, loc="upper left")
     ax.set_title(f"tftant_slides_ipdv_aggregation: mean |IPDV| with 1 and 20 EF streams ({_seeds(ds)}, 95% CI)",
@@ -209,6 +212,7 @@ def tftant_slides_tandem(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
+    ds = times_in_ms(ds)
     fig, (ax, ax_a) = subplots(1, 2, figsize=(13.5, 5.2), footer=True, gridspec_kw={"width_ratios": [1.4, 1]})
     nodes = ds["node"].values
     frames = ds["ef_frame_bytes"].values
@@ -253,10 +257,10 @@ def tftant_slides_tandem(ds: xr.Dataset):
     ax_a.set_ylabel(f"delay with {int(counts[-1])} EF streams - with {int(counts[0])} (ms)")
     legend_below(ax_a)
     ax_a.set_title(f"contribution of aggregation (paired per seed, {_seeds(ds)})", fontsize=10)
-    fig.suptitle(f"tftant_slides_tandem: multiple congestion points, EF {ds.attrs['ef_aggregate_bps'] / 1e3:g} "
+    fig.suptitle(f"tftant_slides_tandem: multiple congestion points, EF {to_kbps(ds.attrs['ef_aggregate_bps']):g} "
                  f"kbit/s in all (TF-TANT slides)", fontsize=11.5)
     footer(fig, f"{_STANDIN}, own BE streams at every node; node delays only, propagation "
-                 f"{ds.attrs['propagation_s'] * 1e3:g} ms; all EF streams measured")
+                 f"{to_ms(ds.attrs['propagation_s']):g} ms; all EF streams measured")
     return fig
 
 
@@ -272,6 +276,7 @@ def tftant_slides_ipdv_size(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
+    ds = times_in_ms(ds)
     fig, (ax, ax_m) = subplots(1, 2, figsize=(13, 5.0), footer=True, gridspec_kw={"width_ratios": [1.5, 1]})
     frames = ds["ef_frame_bytes"].values
     lo, hi = int(ds["n_streams"].values[0]), int(ds["n_streams"].values[-1])
@@ -304,6 +309,6 @@ def tftant_slides_ipdv_size(ds: xr.Dataset):
     legend_below(ax_m, ncol=2)
     ax_m.set_title("a few packets see a high IPDV whatever the size", fontsize=10)
     fig.suptitle(f"tftant_slides_ipdv_size: IPDV vs EF frame size with aggregation and congestion, EF "
-                 f"{ds.attrs['ef_aggregate_bps'] / 1e3:g} kbit/s in all (TF-TANT slides)", fontsize=11.5)
+                 f"{to_kbps(ds.attrs['ef_aggregate_bps']):g} kbit/s in all (TF-TANT slides)", fontsize=11.5)
     footer(fig, f"congestion: 20 BE streams, {_STANDIN[10:]}; IPDV of every EF stream, pooled")
     return fig

@@ -2,7 +2,9 @@
 
 One function per artefact id, each taking the Dataset of the compute function of the
 same name in :mod:`pqlab.artefacts.tftant_wfq` and returning a matplotlib Figure;
-nothing is simulated here. Delays are in ms; the sources' unit of every effect, the
+nothing is simulated here. The Datasets are in SI units; each figure draws their times
+in ms (:func:`pqlab.units.times_in_ms`, arrival times stay in s) and their rates in
+kbit/s or Mbit/s. The sources' unit of every effect, the
 transmission time of one BE packet ("BE tx time", 4.664 ms for 1000 bytes on the
 2 Mbit/s ATM line), is drawn where they state it.
 """
@@ -15,6 +17,7 @@ import xarray as xr
 
 from ..artefacts.tftant_wfq import EQUIVALENT_BE_TX, PAPER_STAR_PLATEAU, SOURCE_FRAME_SIZES
 from . import legend_below, subplots
+from ..units import times_in_ms, to_kbps, to_mbps
 from ._common import ci_half_widths, footer
 
 __all__ = [
@@ -40,10 +43,20 @@ def _ci(values) -> np.ndarray | None:
     return ci_half_widths(values, none_if_all_nan=True)
 
 
+def _ms(ds: xr.Dataset) -> xr.Dataset:
+    """The Dataset with its times in ms for the axes, arrival times (``time``) kept in s."""
+    return times_in_ms(ds, keep=("time",))
+
+
+def _kbps(ds: xr.Dataset, name: str) -> float:
+    """A rate of the Dataset (bit/s) in kbit/s."""
+    return float(to_kbps(ds[name]))
+
+
 def _conditions(ds: xr.Dataset) -> str:
-    return (f"EF {float(ds.ef_rate):g} kbit/s, BE {float(ds.be_rate) / 1e3:g} Mbit/s of {int(ds.be_ip_bytes)}-byte "
-            f"packets, {float(ds.line_rate) / 1e3:g} Mbit/s ATM, ring {int(ds.tx_ring_limit)} particles, "
-            f"EF queue {int(ds.ef_queue_limit)}")
+    return (f"EF {_kbps(ds, 'ef_rate'):g} kbit/s, BE {float(to_mbps(ds.be_rate)):g} Mbit/s of "
+            f"{int(ds.be_ip_bytes)}-byte packets, {float(to_mbps(ds.line_rate)):g} Mbit/s ATM, "
+            f"ring {int(ds.tx_ring_limit)} particles, EF queue {int(ds.ef_queue_limit)}")
 
 
 def _seeds(ds: xr.Dataset) -> str:
@@ -69,6 +82,7 @@ def tftant_wfq_fig1(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
+    ds = _ms(ds)
     fig, (ax, gx) = subplots(1, 2, figsize=(13, 5.2), footer=True)
     frames = ds["ef_frame_bytes"].values
     be_tx = float(ds.be_tx_time)
@@ -104,8 +118,8 @@ def tftant_wfq_fig1(ds: xr.Dataset):
     gx.set_title("gain of PQ in BE transmission times", fontsize=10)
     fig.suptitle("tftant_wfq_fig1: mean EF one-way delay with PQ and WFQ vs EF packet size "
                  "(TF-TANT PQ vs WFQ page, Fig. 1)", fontsize=11)
-    footer(fig, f"{_conditions(ds)}; EF service rate {float(ds.ef_service_rate):g} kbit/s (WFQ weight, BE "
-                 f"weight {float(ds.be_weight):g} kbit/s; PQ policing rate); {_seeds(ds)}")
+    footer(fig, f"{_conditions(ds)}; EF service rate {_kbps(ds, 'ef_service_rate'):g} kbit/s (WFQ weight, BE "
+                 f"weight {_kbps(ds, 'be_weight'):g} kbit/s; PQ policing rate); {_seeds(ds)}")
     return fig
 
 
@@ -154,6 +168,7 @@ def tftant_wfq_fig2_4(ds: xr.Dataset, n_points: int = N_POINTS):
     -------
     matplotlib.figure.Figure
     """
+    ds = _ms(ds)
     fig, axes, frames, seed = _series_panels(ds, "delay", "EF one-way delay (ms)", n_points)
     be_tx = float(ds.be_tx_time)
     paper = {1024: 4, 1518: 5}
@@ -192,6 +207,7 @@ def tftant_wfq_fig6_7(ds: xr.Dataset, n_points: int = N_POINTS):
     -------
     matplotlib.figure.Figure
     """
+    ds = _ms(ds)
     fig, axes, frames, seed = _series_panels(ds, "ipdv", "IPDV of consecutive EF packets (ms)", n_points)
     be_tx = float(ds.be_tx_time)
     frac = ds.attrs["peak_fraction"]
@@ -233,6 +249,7 @@ def tftant_wfq_fig5(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
+    ds = _ms(ds)
     fig, (ax, mx) = subplots(1, 2, figsize=(13, 4.9), footer=True)
     frames = ds["ef_frame_bytes"].values
     ax.axvspan(120, 264, color="C2", alpha=0.15, label="page: IPDV higher at 128 / 256 bytes")
@@ -275,10 +292,11 @@ def tftant_slides_ring(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
+    ds = _ms(ds)
     scheds = list(ds["scheduler"].values)
     fig, axes = subplots(1, len(scheds) + 1, figsize=(4.8 * (len(scheds) + 1), 4.8), footer=True, squeeze=False)
     axes = axes[0]
-    ring = ds["ring_limit"].values.astype(float)
+    ring = ds["ring_limit_particles"].values.astype(float)
     be_tx = float(ds.be_tx_time)
     for ax, s in zip(axes, scheds):
         ax.errorbar(ring, ds["delay_mean"].sel(scheduler=s), yerr=_ci(ds["delay_ci"].sel(scheduler=s)), fmt="o",
@@ -288,7 +306,7 @@ def tftant_slides_ring(ds: xr.Dataset):
                 label=f"fit: {slope:.2f} ms/particle + {icpt:.1f} ms, $R^2$ = {r2:.3f}")
         loss = float(ds["loss"].sel(scheduler=s).max())
         extra = f" (EF overloaded: loss {loss:.1%})" if loss > 0 else ""
-        ax.set_title(f"{LABELS[s]}, EF service rate {float(ds.ef_service_rate):g} kbit/s{extra}", fontsize=9.5)
+        ax.set_title(f"{LABELS[s]}, EF service rate {_kbps(ds, 'ef_service_rate'):g} kbit/s{extra}", fontsize=9.5)
         ax.set_xlabel("tx-ring-limit (particles of 512 bytes)")
         ax.set_ylabel("mean EF one-way delay (ms)")
         ax.legend(loc="upper left", fontsize=8.5, title="slides: 'proportional to the tx queue size'",
@@ -324,6 +342,7 @@ def tftant_slides_star(ds: xr.Dataset):
     -------
     matplotlib.figure.Figure
     """
+    ds = _ms(ds)
     fig, (ax, ix) = subplots(1, 2, figsize=(13, 5.4), footer=True)
     stars = ds["star"].values
     frames = ds["ef_frame_bytes"].values
@@ -361,7 +380,7 @@ def tftant_slides_star(ds: xr.Dataset):
     fig.suptitle("tftant_slides_star: EF one-way delay and IPDV vs service-to-arrival ratio under WFQ "
                  "(TF-TANT slides, EF queue service rate)", fontsize=11)
     footer(fig, f"{_conditions(ds)}; EF WFQ weight = STAR x 300 kbit/s, BE weight = the rest of 2 Mbit/s; "
-                 f"PQ policed at {float(ds.ef_service_rate):g} kbit/s; {ds.sizes['seed']} seed(s)")
+                 f"PQ policed at {_kbps(ds, 'ef_service_rate'):g} kbit/s; {ds.sizes['seed']} seed(s)")
     return fig
 
 
@@ -379,6 +398,7 @@ def tftant_slides_no_be(ds: xr.Dataset, n_points: int = N_POINTS):
     -------
     matplotlib.figure.Figure
     """
+    ds = _ms(ds)
     fig, ax = subplots(figsize=(9, 4.8), footer=True)
     seed = ds["seed"].values[0]
     for traffic, color in zip(ds["traffic"].values, ("C3", "C0")):
@@ -395,7 +415,7 @@ def tftant_slides_no_be(ds: xr.Dataset, n_points: int = N_POINTS):
     sched = ds.attrs.get("scheduler", "pq").upper()
     fig.suptitle(f"tftant_slides_no_be: EF one-way delay over time with and without BE traffic, "
                  f"{sched} (TF-TANT slides)", fontsize=11)
-    footer(fig, f"{int(ds.ef_frame_bytes)}-byte EF frames at {float(ds.ef_rate):g} kbit/s, EF service rate "
-                 f"{float(ds.ef_service_rate):g} kbit/s, ring {int(ds.tx_ring_limit)}, EF queue "
+    footer(fig, f"{int(ds.ef_frame_bytes)}-byte EF frames at {_kbps(ds, 'ef_rate'):g} kbit/s, EF service rate "
+                 f"{_kbps(ds, 'ef_service_rate'):g} kbit/s, ring {int(ds.tx_ring_limit)}, EF queue "
                  f"{int(ds.ef_queue_limit)}; first {n_points} EF packets of seed {seed}")
     return fig

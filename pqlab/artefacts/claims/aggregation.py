@@ -3,6 +3,9 @@
 The data of :mod:`pqlab.artefacts.aggregation` judged against the papers: one
 ``<artefact id>_claims(data)`` per artefact, returning claim records
 (:func:`pqlab.artefacts._common.claim`).
+
+The Datasets are in SI units (seconds, bit/s); times are stated in ms (or us) and rates
+in kbit/s through :mod:`pqlab.units`, never with a literal factor.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import xarray as xr
 
 from ...framing import line_time_s
 from ...papers import PAPERS
+from ...units import to_kbps, to_ms, to_us
 from .._common import MTU_BYTES, check_artefact, claim
 from ..aggregation import (
     LOG_PEAK_MIN_SAMPLES,
@@ -35,27 +39,34 @@ MTU_LINE_TIME_S = float(line_time_s(MTU_BYTES, PAPERS.framing, PAPERS.line_rate_
 
 
 def _ms(x) -> float:
-    return float(x) * 1e3
+    return float(to_ms(float(x)))
 
 
-def _ci_text(mean, half, scale=1e3, unit="ms", digits=2) -> str:
+def _same(x):
+    """No conversion: a quantity already in the unit stated."""
+    return x
+
+
+def _ci_text(mean, half, convert=to_ms, unit="ms", digits=2) -> str:
+    """``mean +/- half`` converted by ``convert`` (a :mod:`pqlab.units` function) and stated in ``unit``."""
     if np.isnan(half):
-        return f"{mean * scale:.{digits}f} {unit}"
-    return f"{mean * scale:.{digits}f} +/- {half * scale:.{digits}f} {unit}"
+        return f"{convert(mean):.{digits}f} {unit}"
+    return f"{convert(mean):.{digits}f} +/- {convert(half):.{digits}f} {unit}"
 
 
-def _series(ds, name, dim, scale=1e3, digits=2, label=None) -> str:
+def _series(ds, name, dim, convert=to_ms, digits=2, label=None) -> str:
     label = label or (lambda v: f"A={a_text(v)}")
-    return ", ".join(f"{label(v)}: {m * scale:.{digits}f}" for v, m in zip(ds[dim].values, ds[f"{name}_mean"].values))
+    return ", ".join(f"{label(v)}: {convert(m):.{digits}f}"
+                     for v, m in zip(ds[dim].values, ds[f"{name}_mean"].values))
 
 
 def _seeds_text(ds) -> str:
     return f"{ds.attrs['n_seeds']} seed{'s' if ds.attrs['n_seeds'] > 1 else ''}"
 
 
-def _trend_text(holds: bool, slope: float, half: float, scale: float, unit: str) -> str:
-    ci = "" if np.isnan(half) else f" +/- {abs(half) * scale:.3g}"
-    return f"slope {slope * scale:+.3g}{ci} {unit} ({'increase holds' if holds else 'no significant increase'})"
+def _trend_text(holds: bool, slope: float, half: float, convert, unit: str) -> str:
+    ci = "" if np.isnan(half) else f" +/- {convert(abs(half)):.3g}"
+    return f"slope {convert(slope):+.3g}{ci} {unit} ({'increase holds' if holds else 'no significant increase'})"
 
 
 def globecom01_fig7_claims(ds: xr.Dataset) -> list[dict]:
@@ -71,12 +82,12 @@ def globecom01_fig7_claims(ds: xr.Dataset) -> list[dict]:
     floor = max(CCDF_DISTANCE_THRESHOLD, seed_dist) if multi else CCDF_DISTANCE_THRESHOLD
     a_range = float(np.ptp(ds["delay_mean_mean"].values))
     rows = [
-        claim(art, "ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
+        claim(art, "ef_aggregate_load", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s",
               f"sum of the preset's EF stream rates counted on 128-byte frames ({int(ds['n_ef_streams'].max())} "
               "streams at the highest A)"),
         claim(art, "spread_increases_with_a", None, "-",
               f"std of one-way delay per A, mean of {seeds} (ms): {std_text}; "
-              + _trend_text(spread, ds.attrs["delay_std_slope_s"], ds.attrs["delay_std_slope_ci_s"], 1e3,
+              + _trend_text(spread, ds.attrs["delay_std_slope_s"], ds.attrs["delay_std_slope_ci_s"], to_ms,
                             "ms per unit A")
               + "; stand-in BE sizes", spread),
         claim(art, "ccdf_varies_with_a", dist, "-",
@@ -88,11 +99,11 @@ def globecom01_fig7_claims(ds: xr.Dataset) -> list[dict]:
     if "be_reference_delay_mean" in ds:
         ref = ds["be_reference_delay_mean"].values.mean(axis=1)
         be_range = float(np.ptp(ref))
-        payload_text = " and ".join(f"{p} B: {m * 1e3:.2f} ms" for p, m in zip(ds["be_payload_bytes"].values, ref))
+        payload_text = " and ".join(f"{p} B: {to_ms(m):.2f} ms" for p, m in zip(ds["be_payload_bytes"].values, ref))
         rows.append(claim(
             art, "be_profile_dominates_ef_profile", be_range / a_range if a_range > 0 else None, "-",
-            f"mean delay with deterministic BE payloads (A=0) {payload_text}: range {be_range * 1e3:.2f} ms vs range "
-            f"over A {a_range * 1e3:.2f} ms (value: their ratio)", be_range > a_range))
+            f"mean delay with deterministic BE payloads (A=0) {payload_text}: range {to_ms(be_range):.2f} ms vs range "
+            f"over A {to_ms(a_range):.2f} ms (value: their ratio)", be_range > a_range))
     return rows
 
 
@@ -103,10 +114,10 @@ def globecom01_tab3_claims(ds: xr.Dataset) -> list[dict]:
     a = ds["aggregation_degree"].values
     holds = bool(ds.attrs["mean_increases"])
     seeds = _seeds_text(ds)
-    path_ms = ds.attrs["path_delay_ef_s"] * 1e3
+    path_ms = to_ms(ds.attrs["path_delay_ef_s"])
     means = _series(ds, "delay_mean", "aggregation_degree")
-    trend = _trend_text(holds, ds.attrs["delay_slope_s"], ds.attrs["delay_slope_ci_s"], 1e3, "ms per unit A")
-    mtu = (f"; deterministic 1500-byte BE gives {np.mean(ds['mtu_delay_mean'].values) * 1e3:.2f} ms in this node model"
+    trend = _trend_text(holds, ds.attrs["delay_slope_s"], ds.attrs["delay_slope_ci_s"], to_ms, "ms per unit A")
+    mtu = (f"; deterministic 1500-byte BE gives {to_ms(np.mean(ds['mtu_delay_mean'].values)):.2f} ms in this node model"
            if "mtu_delay_mean" in ds else "")
     rows = []
     for i, av in enumerate(a):
@@ -115,18 +126,18 @@ def globecom01_tab3_claims(ds: xr.Dataset) -> list[dict]:
         node = ds["node_delay_mean_mean"].values[i]
         kept = ds["be_kept_mean_bytes_mean"].values[i]
         note = (f"ours {_ci_text(mean, half)} ({seeds}) = path {path_ms:.2f} ms (2 ATM hops) "
-                f"+ node {node * 1e3:.2f} ms; "
+                f"+ node {to_ms(node):.2f} ms; "
                 f"stand-in BE mix: the node accepts mostly small BE packets (mean {kept:.0f} bytes vs stand-in mean "
                 f"{ds.attrs['stand_in_mean_bytes']:.0f}), so the ring holds little{mtu}")
         rows.append(claim(art, f"mean_delay_{key}", _ms(mean), "ms", note, holds))
     for i, av in enumerate(a):
         rate = ds["ref_rate_bps"].values[i]
-        rows.append(claim(art, f"ref_load_{a_key(av)}", rate / 1e3, "kbit/s",
+        rows.append(claim(art, f"ref_load_{a_key(av)}", to_kbps(rate), "kbit/s",
                           f"preset aggregation(ref_rate_bps={rate:g}), frames"))
-        rows.append(claim(art, f"a_ref_load_{rate / 1e3:g}", av, "1",
+        rows.append(claim(art, f"a_ref_load_{to_kbps(rate):g}", av, "1",
                           f"pqlab.metrics.aggregation_degree of the preset's {int(ds['n_ef_streams'].values[i])} "
                           "EF stream rates"))
-    rows.append(claim(art, "ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
+    rows.append(claim(art, "ef_aggregate_load", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s",
                       "sum of the preset's EF stream rates counted on 128-byte frames"))
     rows.append(claim(art, "mean_delay_increases_with_a", None, "-",
                       f"mean one-way delay per A (ms, {seeds}, paired BE mixes): {means}; {trend}", holds))
@@ -145,14 +156,14 @@ def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
     mtu_mean = mtu_max = ""
     if "mtu_jitter_mean" in ds:
         mtu_mean = (f"; with deterministic 1500-byte BE (A=0) this node gives "
-                    f"{float(ds['mtu_jitter_mean'].mean()) * 1e3:.2f} ms")
+                    f"{to_ms(float(ds['mtu_jitter_mean'].mean())):.2f} ms")
         mtu_max = (f"; with deterministic 1500-byte BE (A=0): "
                    f"{float(ds['mtu_jitter_max'].mean()) / unit:.1f} units")
     rows = []
     for i, av in enumerate(a):
         mean, half = ds["jitter_mean_mean"].values[i], ds["jitter_mean_ci"].values[i]
         signed = ds["ipdv_mean_mean"].values[i]
-        note = (f"mean |IPDV| (jitter, the papers' 'ipdv'; signed mean {signed * 1e6:+.1f} us telescopes to ~0) "
+        note = (f"mean |IPDV| (jitter, the papers' 'ipdv'; signed mean {to_us(signed):+.1f} us telescopes to ~0) "
                 f"{_ci_text(mean, half)} ({seeds}); the stand-in BE mix leaves mostly small BE packets in the node "
                 f"(mean {kept:.0f} bytes){mtu_mean}")
         rows.append(claim(art, f"mean_ipdv_{a_key(av)}", _ms(mean), "ms", note, jm_holds))
@@ -163,17 +174,18 @@ def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
     independent = bool(np.all(np.abs(per_a - overall) <= INDEPENDENCE_TOLERANCE * overall))
     rows += [
         claim(art, "max_ipdv", overall, "units",
-              f"max |IPDV| per run in {unit * 1e3:.3f}-ms units, mean over A and {seeds}: {per_a_text}; largest "
+              f"max |IPDV| per run in {to_ms(unit):.3f}-ms units, mean over A and {seeds}: {per_a_text}; largest "
               f"{maxima.max():.1f} (= {maxima.max() * unit / MTU_LINE_TIME_S:.1f} line times of a 1500-byte BE packet)"
               f"{mtu_max}"),
-        claim(art, "max_ipdv_ms", overall * unit * 1e3, "ms", f"{overall:.1f} units x {unit * 1e3:.3f} ms"),
-        claim(art, "tx_time_ref_packet", unit * 1e3, "ms",
+        claim(art, "max_ipdv_ms", to_ms(overall * unit), "ms", f"{overall:.1f} units x {to_ms(unit):.3f} ms"),
+        claim(art, "tx_time_ref_packet", to_ms(unit), "ms",
               "line time of the 110-byte IP packet of a 128-byte frame: 3 ATM cells at 2 Mbit/s"),
-        claim(art, "ef_aggregate_load", ds.attrs["ef_aggregate_bps"] / 1e3, "kbit/s",
+        claim(art, "ef_aggregate_load", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s",
               "sum of the preset's EF stream rates (frames)"),
-        claim(art, "ref_load_min", float(ds["ref_rate_bps"].min()) / 1e3, "kbit/s",
+        claim(art, "ref_load_min", to_kbps(float(ds["ref_rate_bps"].min())), "kbit/s",
               "smallest reference rate simulated"),
-        claim(art, "ref_load_max", float(ds["ref_rate_bps"].max()) / 1e3, "kbit/s", "largest reference rate simulated"),
+        claim(art, "ref_load_max", to_kbps(float(ds["ref_rate_bps"].max())), "kbit/s",
+              "largest reference rate simulated"),
     ]
     n_peaks = ds["n_peaks"].values
     peaks_text = ", ".join(
@@ -195,21 +207,21 @@ def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
     rows.append(claim(art, "max_independent_of_a", None, "-",
                       f"per-A mean of the max |IPDV| (units): {per_a_text}; independent = all within "
                       f"{INDEPENDENCE_TOLERANCE:.0%} of their mean {overall:.1f}", independent))
-    fb = _series(ds, "fraction_below_unit", "aggregation_degree", scale=1.0, digits=3)
+    fb = _series(ds, "fraction_below_unit", "aggregation_degree", convert=_same, digits=3)
     fb_holds = bool(ds.attrs["fraction_below_unit_increases"])
     rows.append(claim(art, "higher_a_concentrated", None, "-",
                       f"share of |IPDV| below one unit per A ({seeds}): {fb}; "
                       + _trend_text(fb_holds, ds.attrs["fraction_below_unit_slope"],
-                                    ds.attrs["fraction_below_unit_slope_ci"], 1.0, "per unit A"), fb_holds))
+                                    ds.attrs["fraction_below_unit_slope_ci"], _same, "per unit A"), fb_holds))
     rows.append(claim(art, "mean_ipdv_increases_with_a", None, "-",
                       f"mean |IPDV| per A (ms, {seeds}, paired BE mixes): "
                       f"{_series(ds, 'jitter_mean', 'aggregation_degree')}; "
-                      + _trend_text(jm_holds, ds.attrs["jitter_mean_slope_s"], ds.attrs["jitter_mean_slope_ci_s"], 1e3,
-                                    "ms per unit A"), jm_holds))
+                      + _trend_text(jm_holds, ds.attrs["jitter_mean_slope_s"], ds.attrs["jitter_mean_slope_ci_s"],
+                                    to_ms, "ms per unit A"), jm_holds))
     rows.append(claim(art, "ipdv_definition", None, "-",
                       "pqlab follows it: 'average IPDV' = mean |D_i - D_(i-1)| of consecutive reference packets "
                       "(pqlab.metrics.jitter); signed IPDV is kept as mean_signed_ipdv", True))
-    rows.append(claim(art, "mean_signed_ipdv", float(np.mean(ds["ipdv_mean_mean"].values)) * 1e3, "ms",
+    rows.append(claim(art, "mean_signed_ipdv", to_ms(float(np.mean(ds["ipdv_mean_mean"].values))), "ms",
                       "mean of signed IPDV over A and seeds: ~0 by telescoping, hence not the papers' 'average IPDV'"))
     return rows
 
@@ -223,38 +235,38 @@ def long_fig7_tab3_claims(ds: xr.Dataset) -> list[dict]:
     seeds = _seeds_text(ds)
     width_u = ds.attrs["interval_units"]
     label = lambda v: f"{v} B"  # noqa: E731
-    stds = _series(ds, "jitter_std", "ef_frame_bytes", scale=1e6, digits=0, label=label)
+    stds = _series(ds, "jitter_std", "ef_frame_bytes", convert=to_us, digits=0, label=label)
     trend = _trend_text(holds, ds.attrs["jitter_std_slope_s_per_byte"], ds.attrs["jitter_std_slope_ci_s_per_byte"],
-                        1e6, "us per byte")
+                        to_us, "us per byte")
     kept = float(np.mean(ds["be_kept_mean_bytes_mean"].values))
     rows = []
     for i, f in enumerate(frames):
         mean, half = ds["jitter_std_mean"].values[i], ds["jitter_std_ci"].values[i]
-        rows.append(claim(art, f"ipdv_std_ef_{f}", mean * 1e6, "us",
+        rows.append(claim(art, f"ipdv_std_ef_{f}", to_us(mean), "us",
                           "std of |IPDV| (the papers' 'ipdv' is jitter; a signed-IPDV std could not be below "
                           "the paper's mean |IPDV| of the same A=0 test) "
-                          f"{_ci_text(mean, half, 1e6, 'us', 0)} ({seeds}); the stand-in BE "
+                          f"{_ci_text(mean, half, to_us, 'us', 0)} ({seeds}); the stand-in BE "
                           f"mix leaves mostly small BE packets in the node (mean {kept:.0f} bytes)"
                           + (f"; with deterministic 1500-byte BE: "
-                             f"{float(ds['mtu_jitter_std'].values[i].mean()) * 1e6:.0f} us"
+                             f"{to_us(float(ds['mtu_jitter_std'].values[i].mean())):.0f} us"
                              if "mtu_jitter_std" in ds else ""),
                           holds))
-        rows.append(claim(art, f"ipdv_signed_std_ef_{f}", ds["ipdv_std_mean"].values[i] * 1e6, "us",
+        rows.append(claim(art, f"ipdv_signed_std_ef_{f}", to_us(ds["ipdv_std_mean"].values[i]), "us",
                           f"std of signed IPDV, {frames[i]}-byte frames ({seeds})"))
     for i, f in enumerate(frames):
         m, h = ds["mode_fraction_mean"].values[i], ds["mode_fraction_ci"].values[i]
         key = f"mode_fraction_ef_{f}"
         rows.append(claim(art, key, m, "1",
                           f"share of |IPDV| in the most populated interval of {width_u:g} unit(s) = "
-                          f"{width_u * ds.attrs['transmission_unit_s'] * 1e3:.3f} ms "
+                          f"{to_ms(width_u * ds.attrs['transmission_unit_s']):.3f} ms "
                           "(our choice: the paper gives no width), "
-                          f"{_ci_text(m, h, 1.0, '', 3).strip()} ({seeds})"))
+                          f"{_ci_text(m, h, _same, '', 3).strip()} ({seeds})"))
     rows += [
-        claim(art, "ef_load", ds.attrs["ef_rate_bps"] / 1e3, "kbit/s", "EF stream rate counted on frames"),
+        claim(art, "ef_load", to_kbps(ds.attrs["ef_rate_bps"]), "kbit/s", "EF stream rate counted on frames"),
         claim(art, "ef_streams", ds.attrs["n_ef_streams"], "streams", "preset ef_frame_size: one EF stream"),
-        claim(art, "be_load_min", ds.attrs["be_load_bps"] / 1e3, "kbit/s",
+        claim(art, "be_load_min", to_kbps(ds.attrs["be_load_bps"]), "kbit/s",
               f"offered BE load ({ds.attrs['n_be_streams']} x "
-              f"{ds.attrs['be_load_bps'] / ds.attrs['n_be_streams'] / 1e3:g} kbit/s); "
+              f"{to_kbps(ds.attrs['be_load_bps'] / ds.attrs['n_be_streams']):g} kbit/s); "
               "the paper states > 2000", ds.attrs["be_load_bps"] > PAPERS.line_rate_bps),
         claim(art, "be_streams", ds.attrs["n_be_streams"], "streams", "BE streams of the preset"),
         claim(art, "be_size_max", ds.attrs["be_size_max_bytes"], "bytes",

@@ -3,6 +3,12 @@
 The data of :mod:`pqlab.artefacts.background` judged against the papers: one
 ``<artefact id>_claims(data)`` per artefact, returning claim records
 (:func:`pqlab.artefacts._common.claim`).
+
+The Datasets are in SI units; the Fig. 3-1 and 3-2 claims run the artefact's statistics
+again on the delays converted to the paper's milliseconds
+(:func:`pqlab.artefacts._common.statistics_in_ms` with
+:data:`pqlab.artefacts.background.STATISTICS`), the other times convert through
+:mod:`pqlab.units`.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ import pandas as pd
 import xarray as xr
 
 from ...traffic import UDP_IP_HEADER_BYTES
-from .._common import MTU_BYTES, check_artefact, claim, paper_value
+from ...units import to_mbps, to_ms, to_us
+from .._common import MTU_BYTES, check_artefact, claim, paper_value, statistics_in_ms
+from ..background import STATISTICS
 
 __all__ = [
     "globecom01_tab1_claims",
@@ -55,7 +63,7 @@ def globecom01_tab1_claims(frame: pd.DataFrame) -> list:
               shape_ok=a["protocols"] == ["UDP"]),
         claim(art, "ef_rate_fraction", a["ef_rate_fraction"], "1",
               f"EF frame rate / line rate = {a['ef_load_kbps']:g} kbit/s / "
-              f"{a['line_rate_bps'] / 1e6:g} Mbit/s"),
+              f"{to_mbps(a['line_rate_bps']):g} Mbit/s"),
         claim(art, "ef_class_load_fraction", a["ef_wire_fraction"], "1",
               f"none of our readings of the set-up reaches the paper's {ref['ef_class_load_fraction']:.0%}: "
               f"{a['ef_rate_fraction']:.3f} on frames, {a['ef_ip_fraction']:.3f} on IP bits, "
@@ -110,7 +118,8 @@ def globecom01_tab2_claims(frame: pd.DataFrame) -> list:
 def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
     """Claim records of ``globecom01_fig3_1``: maxima positions, range, shape claims, ratio to W."""
     art = "globecom01_fig3_1"
-    a = check_artefact(data, art).attrs
+    a = statistics_in_ms(check_artefact(data, art), STATISTICS[art]).attrs  # times in ms (the _ms attrs)
+    path_ms = to_ms(a["path_ef_delay_s"])
     step = a["step_bytes"]
     pay = data["be_payload_bytes"].values
     seeds = data["seed"].values
@@ -148,12 +157,12 @@ def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
         for p, m, r, kk, w in zip(maxima, a["local_max_mean_ms"], a["local_max_ratio_to_w"],
                                   a["local_max_particles"], a["local_max_w_ms"]))
     rows.append(claim(art, "maxima_match_worst_case", None, "-",
-                      f"W bounds our maxima from above ({ratio_txt}; mean includes the {a['path_ef_delay_ms']:.2f} "
+                      f"W bounds our maxima from above ({ratio_txt}; mean includes the {path_ms:.2f} "
                       f"ms path); the paper's Table IV W_m/W are 0.80 and 0.93", shape_ok=a["w_bounds_maxima"]))
     for j, (m, r, ci) in enumerate(zip(a["local_max_mean_ms"], a["local_max_ratio_to_w"], a["local_max_ci_ms"])):
         rows.append(claim(art, f"local_max_{j + 1}_mean_delay", m, "ms",
                           f"mean EF one-way delay at payload {maxima[j]} ({over}, 95% CI +/- {ci:.4f} ms; "
-                          f"incl. {a['path_ef_delay_ms']:.2f} ms path)"))
+                          f"incl. {path_ms:.2f} ms path)"))
         rows.append(claim(art, f"local_max_{j + 1}_ratio_to_w", r, "1",
                           f"our mean at payload {maxima[j]} / Table IV W(k={a['local_max_particles'][j]})"))
     return rows
@@ -162,7 +171,10 @@ def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
 def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
     """Claim records of ``globecom01_fig3_2``: fluctuation, periodicity, the 450/475 erratum."""
     art = "globecom01_fig3_2"
-    a = check_artefact(data, art).attrs
+    si = check_artefact(data, art).attrs  # times in s
+    a = statistics_in_ms(data, STATISTICS[art]).attrs  # the statistics of the delays in ms (the _ms attrs)
+    be_line_ms, ef_interval_ms, ef_line_ms = (to_ms(a["be_line_time_s"][0]), to_ms(a["ef_interval_s"]),
+                                              to_ms(a["ef_line_time_s"]))
     pays = [int(p) for p in data["be_payload_bytes"].values]
     ips = [int(v) for v in data["ip_bytes"].values]
     ks_ = [int(v) for v in data["particles"].values]
@@ -179,7 +191,7 @@ def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
     diff = a["mean_difference_ms"]
     finite = [c for c in cis if np.isfinite(c)]
     ci_max = max(finite) if finite else math.nan
-    ci_text = f"95% CI +/- {ci_max * 1e3:.1f} us" if finite else "one seed, no CI"
+    ci_text = f"95% CI +/- {to_us(np.nanmax(si['mean_delay_ci_s'])):.1f} us" if finite else "one seed, no CI"
     rows = []
     if 450 in pays:
         i = pays.index(450)
@@ -197,18 +209,18 @@ def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
               f"(p95 - p5) / mean over {len(pays)} payloads x {len(seeds)} seeds "
               f"({a['fluctuation_fraction_min']:.3f}..{a['fluctuation_fraction_max']:.3f}; peak-to-peak "
               f"{a['peak_to_peak_fraction']:.3f}); p95 - p5 = {a['spread_ms']:.2f} ms = "
-              f"{a['spread_ms'] / a['be_line_time_ms'][0]:.2f} BE line times ({a['be_line_time_ms'][0]:.3f} ms) "
+              f"{a['spread_ms'] / be_line_ms:.2f} BE line times ({be_line_ms:.3f} ms) "
               f"on a mean of {np.mean(means):.2f} ms incl. the path; judged 'around 1/3' within a factor 1.5",
               shape_ok=abs(math.log(fl / fluct_paper)) <= math.log(1.5) if fluct_paper > 0 else None),
         claim(art, "periodic_fluctuations", None, "-",
               f"autocorrelation of consecutive EF delays peaks first at lag {a['acf_peak_lag_mode']} EF packets "
               f"(>= {a['acf_peak_min']:.2f} in every run); predicted period "
-              f"{a['predicted_period_packets'][0]:.2f} = 1 / frac(({a['ef_interval_ms']:.3f} - "
-              f"{a['ef_line_time_ms']:.3f}) / {a['be_line_time_ms'][0]:.3f}) EF packets",
+              f"{a['predicted_period_packets'][0]:.2f} = 1 / frac(({ef_interval_ms:.3f} - "
+              f"{ef_line_ms:.3f}) / {be_line_ms:.3f}) EF packets",
               shape_ok=a["periodic"]),
         claim(art, "lower_delay_longer_be", None, "-",
               f"mean delay {means[0]:.3f} ms at {pays[0]} vs {means[-1]:.3f} ms at {pays[-1]} "
-              f"(difference {diff * 1e3:+.2f} us, {ci_text}, {over}); "
+              f"(difference {to_us(si['mean_difference_s']):+.2f} us, {ci_text}, {over}); "
               f"KS distance <= {a['ks_max']:.3f} (5% critical {a['ks_critical']:.3f}): same distribution, "
               f"as both payloads take the same particles and cells ({by_payload})",
               shape_ok=bool(diff < 0 and (not finite or -diff > 2 * ci_max))),
@@ -262,29 +274,31 @@ def globecom01_fig5_claims(data: xr.Dataset) -> list:
     tail = data["tail_units"].values
     pct = a["percentile"]
     thr = a["threshold_units"]
-    means = (f"{float(data['mean_delay'].min()):.2f}..{float(data['mean_delay'].max()):.2f} ms")
+    mean_ms = to_ms(data["mean_delay"])
+    means = f"{float(mean_ms.min()):.2f}..{float(mean_ms.max()):.2f} ms"
+    unit_ms = to_ms(a["transmission_unit_s"])
     spread = f"per seed {tail.min():.1f}..{tail.max():.1f} units, mean delay {means}"
     why = (f"even with every BE packet at {MTU_BYTES} B our node gives a {pct:g}th percentile of "
            f"{a['mtu_tail_units']:.1f} and a maximum of {a['mtu_max_units']:.1f} units, so the gap is the node+path "
            f"model (ring of 5 particles, {a['path_ef_delay_units']:.0f}-unit path), not only the STAND-IN sizes")
     holds = a["pooled_p_above_threshold"] == 0.0 or a["pooled_p_above_threshold"] < 1e-3
     return [
-        claim(art, "transmission_unit", a["unit_ms"], "ms",
+        claim(art, "transmission_unit", unit_ms, "ms",
               f"line time of the {a['ef_ip_bytes']}-byte EF IP packet ({a['ef_frame_bytes']}-byte frame): "
               f"{a['ef_cells']} ATM cells at 2 Mbit/s, the same as 128 bytes"),
         claim(art, "ccdf_negligible_above", a["pooled_tail_units"], "units",
               f"our {pct:g}th percentile ({len(seeds)} seeds pooled; {spread}); P(D > {thr:g}) = "
               f"{a['pooled_p_above_threshold']:.2g}, so the paper's claim holds with a lower threshold; {why}",
               shape_ok=holds),
-        claim(art, "ccdf_negligible_above_ms", a["pooled_tail_units"] * a["unit_ms"], "ms",
-              f"the {pct:g}th percentile in ms ({a['pooled_tail_units']:.2f} units x {a['unit_ms']:.3f} ms)",
+        claim(art, "ccdf_negligible_above_ms", a["pooled_tail_units"] * unit_ms, "ms",
+              f"the {pct:g}th percentile in ms ({a['pooled_tail_units']:.2f} units x {unit_ms:.3f} ms)",
               shape_ok=holds),
         claim(art, "p_delay_above_36_units", a["pooled_p_above_threshold"], "1",
               f"P(D > {thr:g} units) over {len(seeds)} seeds x {a['n_ef_samples']} EF packets (paper: negligible)"),
         claim(art, "delay_max_units", a["pooled_max_units"], "units",
               f"largest EF delay over all seeds; {MTU_BYTES}-byte BE reference: {a['mtu_max_units']:.1f}"),
-        claim(art, "mean_delay", a["pooled_mean_ms"], "ms",
+        claim(art, "mean_delay", to_ms(a["pooled_mean_s"]), "ms",
               f"mean EF one-way delay, {len(seeds)} seeds pooled (per seed {means}; STAND-IN BE sizes); "
               f"every BE packet at {MTU_BYTES} B: "
-              f"{a['mtu_mean_ms']:.2f} ms"),
+              f"{to_ms(a['mtu_mean_s']):.2f} ms"),
     ]

@@ -17,6 +17,7 @@ import numpy as np
 import xarray as xr
 
 from ...report import INCONSISTENCY_QUANTITY, TOLERANCE_PERCENT
+from ...units import to_ms
 from .._common import check_artefact, claim
 from ..testbed_model import hops_needed
 
@@ -108,9 +109,9 @@ def testbed_model_claims(ds: xr.Dataset) -> list[dict]:
     margin = (ds["bound"] - ds["max_delay"]).sel(model="testbed")
     worst = str(margin.idxmin("case").values)
     rows.append(claim(
-        art, "bound_margin_min", float(margin.min()) * 1e3, "ms",
+        art, "bound_margin_min", to_ms(float(margin.min())), "ms",
         f"the test-bed path's worst-case bound minus the largest simulated delay, smallest over "
-        f"{', '.join(map(str, ds['case'].values))}: {worst} (bound {float(ds['bound'].sel(case=worst, model='testbed')) * 1e3:.2f} ms, "
-        f"simulated max {float(ds['max_delay'].sel(case=worst, model='testbed')) * 1e3:.2f} ms)",
+        f"{', '.join(map(str, ds['case'].values))}: {worst} (bound {to_ms(float(ds['bound'].sel(case=worst, model='testbed'))):.2f} ms, "
+        f"simulated max {to_ms(float(ds['max_delay'].sel(case=worst, model='testbed'))):.2f} ms)",
         shape_ok=bool((margin >= 0).all()), model="testbed"))
     return rows

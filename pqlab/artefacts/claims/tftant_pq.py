@@ -3,6 +3,12 @@
 The data of :mod:`pqlab.artefacts.tftant_pq` judged against the papers: one
 ``<artefact id>_claims(data)`` per artefact, returning claim records
 (:func:`pqlab.artefacts._common.claim`).
+
+The Datasets are in SI units (or transmission units); the tandem and IPDV-size claims
+first convert the times to the slides' milliseconds and compute the statistics again from
+the converted values (:func:`pqlab.artefacts._common.statistics_in_ms` with the artefact's
+function of :data:`pqlab.artefacts.tftant_pq.STATISTICS`); rates are stated in kbit/s
+through :func:`pqlab.units.to_kbps`.
 """
 
 from __future__ import annotations
@@ -13,9 +19,11 @@ import xarray as xr
 from ... import scenarios
 from ...analysis import trend
 from ...scenario import Scenario
-from .._common import be_streams, check_artefact, claim, ef_streams, mean_ci
+from ...units import to_kbps, to_ms
+from .._common import be_streams, check_artefact, claim, ef_streams, mean_ci, statistics_in_ms
 from ..tftant_pq import (
     REAL,
+    STATISTICS,
 )
 
 __all__ = [
@@ -114,19 +122,19 @@ def tftant_be_fig4_claims(ds: xr.Dataset) -> list[dict]:
     pq, ring = sc.node.queues[scenarios.EF_QUEUE], sc.node.ring_limit_particles
     frame = int(ef.size.mean_bytes) + scenarios.ETHERNET_FRAME_OVERHEAD_BYTES
     rows += [
-        claim(art, "ef_rate", ef.rate_bps * frame / (frame - scenarios.ETHERNET_FRAME_OVERHEAD_BYTES) / 1e3,
+        claim(art, "ef_rate", to_kbps(ef.rate_bps * frame / (frame - scenarios.ETHERNET_FRAME_OVERHEAD_BYTES)),
               "kbit/s", "EF reference stream, CBR, counted on frames"),
         claim(art, "ef_frame_size", frame, "bytes", f"IP length {int(ef.size.mean_bytes)} bytes + 18"),
         claim(art, "n_be_streams", len(be), "streams", "CBR UDP BE streams, one size each"),
-        claim(art, "be_rate_total", sum(s.rate_bps for s in be) / 1e3, "kbit/s",
-              f"{len(be)} x {be[0].rate_bps / 1e3:g} kbit/s of IP packets overload the "
-              f"{sc.node.line_rate_bps / 1e3:g} kbit/s line",
+        claim(art, "be_rate_total", to_kbps(sum(s.rate_bps for s in be)), "kbit/s",
+              f"{len(be)} x {to_kbps(be[0].rate_bps):g} kbit/s of IP packets overload the "
+              f"{to_kbps(sc.node.line_rate_bps):g} kbit/s line",
               shape_ok=sum(s.rate_bps for s in be) > sc.node.line_rate_bps),
         claim(art, "ef_queue_limit", pq.limit_packets, "packets", "priority queue limit"),
         claim(art, "tx_ring_limit", ring, "units", f"{ring} particles of {sc.node.particle_bytes} bytes"),
-        claim(art, "police_rate", pq.police_rate_bps / 1e3, "kbit/s",
+        claim(art, "police_rate", to_kbps(pq.police_rate_bps), "kbit/s",
               f"token bucket of the priority queue, burst {pq.police_burst_bytes:g} bytes (IOS default 200 ms)"),
-        claim(art, "line_rate", sc.node.line_rate_bps / 1e3, "kbit/s", "ATM PVC, whole 53-byte cells"),
+        claim(art, "line_rate", to_kbps(sc.node.line_rate_bps), "kbit/s", "ATM PVC, whole 53-byte cells"),
     ]
     return rows
 
@@ -161,8 +169,9 @@ def tftant_slides_loss_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_loss`: loss at 20 streams, up to 8, by cause, the clustering."""
     art = "tftant_slides_loss"
     check_artefact(ds, art)
-    load_kbps = ds.attrs["swept_load_bps"] / 1e3
-    d = ds.sel(ef_load=load_kbps)
+    load_bps = ds.attrs["swept_load_bps"]
+    load_kbps = to_kbps(load_bps)
+    d = ds.sel(ef_load=load_bps)
     counts = d["n_streams"].values
     top = int(counts.max())
     at_top = d.sel(n_streams=top)
@@ -195,7 +204,7 @@ def tftant_slides_loss_claims(ds: xr.Dataset) -> list[dict]:
     if ds.sizes["ef_load"] > 1:
         per_load = ds.sel(n_streams=top)["loss_ratio_mean"].values
         one = ds.sel(n_streams=int(counts.min()))["loss_ratio_mean"].values
-        txt = "; ".join(f"{float(lv):g} kbit/s: {lo * 100:.3f} % with {int(counts.min())} stream(s), "
+        txt = "; ".join(f"{float(to_kbps(lv)):g} kbit/s: {lo * 100:.3f} % with {int(counts.min())} stream(s), "
                         f"{hi * 100:.3f} % with {top}" for lv, lo, hi in zip(ds["ef_load"].values, one, per_load))
         rows.append(claim(art, "ef_load_irrelevant", None, "-",
                           f"EF loss per load: {txt}; read as 'the number of streams, not the load, drives the "
@@ -211,9 +220,9 @@ def tftant_slides_loss_claims(ds: xr.Dataset) -> list[dict]:
                       f"bytes with {int(counts[0])} stream(s) to {b[-1]:.0f} bytes with {top} streams at the same load",
                       shape_ok=bool(b[-1] > b[0])))
     rows += [
-        claim(art, "ef_load_fraction", load_kbps * 1e3 / ds.attrs["line_rate_bps"], "1",
+        claim(art, "ef_load_fraction", load_bps / ds.attrs["line_rate_bps"], "1",
               f"EF load {load_kbps:g} kbit/s of {ds.attrs['ef_frame_bytes']}-byte frames on the "
-              f"{ds.attrs['line_rate_bps'] / 1e3:g} kbit/s line; in ATM cells it takes "
+              f"{to_kbps(ds.attrs['line_rate_bps']):g} kbit/s line; in ATM cells it takes "
               f"{float(d['ef_wire_share']):.1%}"),
         claim(art, "n_ef_streams_max", top, "streams", "largest number of EF streams, equal shares of the load"),
     ]
@@ -228,7 +237,7 @@ def tftant_slides_ipdv_aggregation_claims(ds: xr.Dataset) -> list[dict]:
     d = ds.sel(be_traffic=main)
     seeds = _seeds_text(ds)
     counts = [int(c) for c in ds["n_streams"].values]
-    unit = ds.attrs["unit_ms"]
+    unit = to_ms(ds.attrs["transmission_unit_s"])  # ms
 
     labels = {"mtu": "1500-byte BE", "none": "no BE"}
 
@@ -251,7 +260,7 @@ def tftant_slides_ipdv_aggregation_claims(ds: xr.Dataset) -> list[dict]:
                         f"{'closer to' if abs(m - paper) < abs(v - paper) else 'no closer to'} the slide's {paper:g}")
         rows.append(claim(art, key, v, "units",
                           f"mean |IPDV| of the reference stream, {c} EF stream(s) sharing "
-                          f"{ds.attrs['ef_load_bps'] / 1e3:g} kbit/s, STAND-IN real BE ({seeds}): {_ci_text(v, h)} "
+                          f"{to_kbps(ds.attrs['ef_load_bps']):g} kbit/s, STAND-IN real BE ({seeds}): {_ci_text(v, h)} "
                           f"units of {unit:.3f} ms{others(c)}{gap}"))
     if len(counts) >= 2:
         lo, hi = counts[0], counts[-1]
@@ -278,7 +287,7 @@ def tftant_slides_ipdv_aggregation_claims(ds: xr.Dataset) -> list[dict]:
                           f"{m_hi:.2f} units ({hi} streams), ratio {_ci_text(r, rh)}; "
                           + ("without congestion it is 0 for both (CBR streams of equal rates keep fixed phases)"
                              if none else ""), shape_ok=bool(r > 1 and (np.isnan(rh) or r - rh > 1))))
-    rows.append(claim(art, "ef_load", ds.attrs["ef_load_bps"] / 1e3, "kbit/s",
+    rows.append(claim(art, "ef_load", to_kbps(ds.attrs["ef_load_bps"]), "kbit/s",
                       "EF load, frames, split equally over the streams; the priority queue policed at it"))
     rows.append(claim(art, "transmission_unit", unit, "ms",
                       "line time of the 128-byte EF frame (IP 110 bytes, 3 ATM cells at 2 Mbit/s)"))
@@ -288,7 +297,7 @@ def tftant_slides_ipdv_aggregation_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_tandem_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_tandem`: additivity, linear growth, per-node tx queue, aggregation."""
     art = "tftant_slides_tandem"
-    check_artefact(ds, art)
+    ds = statistics_in_ms(check_artefact(ds, art), STATISTICS[art])  # times in ms from here
     seeds = _seeds_text(ds)
     nodes = ds["node"].values
     e2e = ds["end_to_end_mean"]
@@ -346,7 +355,7 @@ def tftant_slides_tandem_claims(ds: xr.Dataset) -> list[dict]:
                    "holds in absolute terms only" if abs_ok else "does not hold")
         rows.append(claim(art, "smaller_ef_larger_aggregation_contribution", None, "-",
                           f"end-to-end delay after {nodes.max()} nodes with {hi_n} EF streams minus with {lo_n} at the "
-                          f"same {ds.attrs['ef_aggregate_bps'] / 1e3:g} kbit/s (paired per seed, {seeds}): {parts}: "
+                          f"same {to_kbps(ds.attrs['ef_aggregate_bps']):g} kbit/s (paired per seed, {seeds}): {parts}: "
                           f"{verdict}; counted in EF line times ({lines}) the contribution is {in_lines}: "
                           + (f"small packets do meet more packets of the other streams ahead of them (the slide's "
                              f"reason), but each of them costs less" if more_ahead else
@@ -360,7 +369,7 @@ def tftant_slides_tandem_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_ipdv_size_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_ipdv_size`: the std grows with aggregation and congestion, the tail."""
     art = "tftant_slides_ipdv_size"
-    check_artefact(ds, art)
+    ds = statistics_in_ms(check_artefact(ds, art), STATISTICS[art])  # times in ms from here
     seeds = _seeds_text(ds)
     lo, hi = int(ds["n_streams"].values[0]), int(ds["n_streams"].values[-1])
     rows = []

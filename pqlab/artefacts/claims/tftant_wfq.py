@@ -3,6 +3,12 @@
 The data of :mod:`pqlab.artefacts.tftant_wfq` judged against the papers: one
 ``<artefact id>_claims(data)`` per artefact, returning claim records
 (:func:`pqlab.artefacts._common.claim`).
+
+The Datasets are in SI units; each claim function first converts the times to the
+sources' milliseconds and computes the artefact's statistics again from the converted
+values (:func:`pqlab.artefacts._common.statistics_in_ms` with the artefact's function of
+:data:`pqlab.artefacts.tftant_wfq.STATISTICS`), so every time below is in ms; rates are
+stated in kbit/s through :func:`pqlab.units.to_kbps`.
 """
 
 from __future__ import annotations
@@ -13,14 +19,15 @@ import numpy as np
 import xarray as xr
 
 from ... import scenarios
-from .._common import check_artefact, claim
+from ...units import to_kbps, to_ms
+from .._common import check_artefact, claim, paper_value, statistics_in_ms
 from ..tftant_wfq import (
     BE_TX,
     EQUIVALENT_BE_TX,
-    MS,
     MTU_FRAME_BYTES,
     PAPER_STAR_PLATEAU,
     SOURCE_FRAME_SIZES,
+    STATISTICS,
     be_tag_steps,
     beat_slip_s,
     wfq_tag_s,
@@ -59,6 +66,16 @@ ACF_THRESHOLD = 0.5
 SMALL_FRAME_BYTES = 256
 
 
+def _in_ms(ds: xr.Dataset, artefact: str) -> xr.Dataset:
+    """The Dataset of ``artefact`` with its times in ms and its statistics computed from the ms values."""
+    return statistics_in_ms(check_artefact(ds, artefact), STATISTICS[artefact])
+
+
+def _kbps(ds: xr.Dataset, name: str) -> float:
+    """A rate of the Dataset (bit/s) in kbit/s."""
+    return float(to_kbps(ds[name]))
+
+
 def _within_one_be_tx(value: float) -> bool:
     """Whether a largest |IPDV| in BE tx times is more than half of one and at most one (rounding spared)."""
     return 0.5 < value <= 1.0 + 1e-9
@@ -75,18 +92,18 @@ def _list(frames, values, fmt="{:.2f}") -> str:
 def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig1`: PQ below WFQ, equivalence for small frames, the gain."""
     art = "tftant_wfq_fig1"
-    check_artefact(ds, art)
+    ds = _in_ms(ds, art)
     frames = ds["ef_frame_bytes"].values
     be_tx = float(ds.be_tx_time)
     pq, wfq = ds["delay_mean"].sel(scheduler="pq"), ds["delay_mean"].sel(scheduler="wfq")
     gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
     tol = 1e-6 + gap_ci
-    rate_bps, be_weight_bps = float(ds.ef_service_rate) * 1e3, float(ds.be_weight) * 1e3  # kbit/s in the Dataset
+    rate_bps, be_weight_bps = float(ds.ef_service_rate), float(ds.be_weight)
     ip_512 = scenarios.ef_ip_bytes(512)
-    be_tag_ms = wfq_tag_s(float(ds.be_ip_bytes), be_weight_bps) * MS
+    be_tag_ms = to_ms(wfq_tag_s(float(ds.be_ip_bytes), be_weight_bps))
 
     def ef_tag_ms(ip_bytes: int) -> float:
-        return wfq_tag_s(ip_bytes, rate_bps) * MS
+        return to_ms(wfq_tag_s(ip_bytes, rate_bps))
     lower = gap.values >= -tol
     rows = [claim(art, "pq_always_lower", None, "-",
                   f"mean delay PQ <= WFQ at all {frames.size} frame sizes 64..1518 "
@@ -103,7 +120,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
             f"'equivalent' read as below {EQUIVALENT_BE_TX} BE tx (no extra BE packet ahead on average): largest "
             f"{worst:.2f}" + ("" if worst < EQUIVALENT_BE_TX else
                               f"; above 256 bytes an EF finish tag (at 512 bytes: {ip_512} x 8 / "
-                              f"{float(ds.ef_service_rate):g} kbit/s = {ef_tag_ms(ip_512):.1f} ms) "
+                              f"{_kbps(ds, 'ef_service_rate'):g} kbit/s = {ef_tag_ms(ip_512):.1f} ms) "
                               f"exceeds one BE tag step ({be_tag_ms:.1f} ms), "
                               f"so a queued BE packet may go first"),
             shape_ok=bool(small.any() and worst < EQUIVALENT_BE_TX)))
@@ -113,7 +130,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
                       f"(PQ {_at(pq, 64):.2f} ms, WFQ {_at(wfq, 64):.2f} ms)",
                       shape_ok=bool(np.isfinite(g64) and abs(g64) < EQUIVALENT_BE_TX)))
     mtu = MTU_FRAME_BYTES
-    g_mtu, paper_gain = _at(gap, mtu), float(ds.paper_max_gain)
+    g_mtu, paper_gain = _at(gap, mtu), paper_value(art, "max_gain_mtu")[0]  # ms
     argmax = int(frames[int(np.nanargmax(gap.values))])
     rows.append(claim(
         art, "max_gain_mtu", g_mtu, "ms",
@@ -128,7 +145,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
         rows.append(claim(
             art, f"gap_{size}_be_tx", v, BE_TX,
             f"(WFQ - PQ) / BE tx time at {size} bytes = {_at(gap, size):.2f} / {be_tx:.3f} ms: an EF finish tag of "
-            f"{scenarios.ef_ip_bytes(size)} x 8 / {float(ds.ef_service_rate):g} kbit/s = "
+            f"{scenarios.ef_ip_bytes(size)} x 8 / {_kbps(ds, 'ef_service_rate'):g} kbit/s = "
             f"{ef_tag_ms(scenarios.ef_ip_bytes(size)):.1f} ms above the virtual time spans "
             f"{steps:.2f}"
             f" BE tag steps of {be_tag_ms:.1f} ms: the queued BE packets with "
@@ -152,22 +169,22 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
     # the test conditions
     gr = ds["gap_reading_1600k"].values - ds["gap_reading_2000k"].values
     rows += [
-        claim(art, "ef_rate", float(ds.ef_rate), "kbit/s", "one CBR EF stream, rate counted on Ethernet frames"),
-        claim(art, "be_rate", float(ds.be_rate), "kbit/s",
+        claim(art, "ef_rate", _kbps(ds, "ef_rate"), "kbit/s", "one CBR EF stream, rate counted on Ethernet frames"),
+        claim(art, "be_rate", _kbps(ds, "be_rate"), "kbit/s",
               f"one CBR BE stream (the slides: '1 stream per PHB') of {int(ds.be_ip_bytes)}-byte IP packets"),
         claim(art, "be_packet_rate", float(ds.be_packet_rate), "packets/s",
               f"the page's profile is inconsistent: 200 x 1000 bytes x 8 = 1.6 Mbit/s, not 2.0; we send "
-              f"{float(ds.be_rate):g} kbit/s of 1000-byte packets = {float(ds.be_packet_rate):g} packets/s; the other "
+              f"{_kbps(ds, 'be_rate'):g} kbit/s of 1000-byte packets = {float(ds.be_packet_rate):g} packets/s; the other "
               f"reading (200 packets/s) changes the gain at 1024/1518 bytes by "
               f"{', '.join(f'{v:+.4f}' for v in gr)} ms: either way the BE queue never empties"),
         claim(art, "be_packet_size", float(ds.be_ip_bytes), "bytes", "read as the IP length; one size for all"),
         claim(art, "ef_queue_limit", float(ds.ef_queue_limit), "packets", "EF queue limit (PQ or WFQ)"),
         claim(art, "tx_ring_limit", float(ds.tx_ring_limit), "particles",
               f"particles of {int(ds.particle_bytes)} bytes; a 1000-byte BE packet takes 2"),
-        claim(art, "ef_service_rate", float(ds.ef_service_rate), "kbit/s",
-              f"WFQ: weight of the EF WFQ queue (BE queue: the remaining {float(ds.be_weight):g} kbit/s); "
+        claim(art, "ef_service_rate", _kbps(ds, "ef_service_rate"), "kbit/s",
+              f"WFQ: weight of the EF WFQ queue (BE queue: the remaining {_kbps(ds, 'be_weight'):g} kbit/s); "
               f"PQ: policing rate; EF loss {float(ds['loss'].max()):.3g}"),
-        claim(art, "line_rate", float(ds.line_rate), "kbit/s", "ATM PVC, whole 53-byte cells"),
+        claim(art, "line_rate", _kbps(ds, "line_rate"), "kbit/s", "ATM PVC, whole 53-byte cells"),
     ]
     return rows
 
@@ -175,7 +192,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_wfq_fig5_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig5`: IPDV higher for small frames; the IPDV gain depends on size."""
     art = "tftant_wfq_fig5"
-    check_artefact(ds, art)
+    ds = _in_ms(ds, art)
     frames = ds["ef_frame_bytes"].values
     m = ds["ipdv_mean"]
     small = [f for f in (128, 256) if f in frames]
@@ -213,7 +230,7 @@ def tftant_wfq_fig5_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig2_4`: same shape, delay variation of one BE tx, EF-queue wait."""
     art = "tftant_wfq_fig2_4"
-    check_artefact(ds, art)
+    ds = _in_ms(ds, art)
     frames = ds["ef_frame_bytes"].values
     corr = ds["corr"].min("seed")
     be_tx = float(ds.be_tx_time)
@@ -248,7 +265,7 @@ def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig6_7`: max IPDV of one BE tx, peak height and frequency."""
     art = "tftant_wfq_fig6_7"
-    check_artefact(ds, art)
+    ds = _in_ms(ds, art)
     frames = list(ds["ef_frame_bytes"].values)
     mx = ds["ipdv_max_be_tx"].max("seed")
     freq = ds["peak_frequency"].mean("seed")
@@ -280,10 +297,10 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
         rows.append(claim(art, "pq_higher_peaks_128", None, "-",
                           f"the slides; largest |IPDV| at 128 bytes: PQ {p:.3f}, WFQ {w:.3f} BE tx times"
                           + (f" (identical series: an EF tag step of {scenarios.ef_ip_bytes(128)} x 8 / "
-                             f"{float(ds.ef_service_rate):g} kbit/s = "
-                             f"{wfq_tag_s(scenarios.ef_ip_bytes(128), float(ds.ef_service_rate) * 1e3) * MS:.1f} ms "
+                             f"{_kbps(ds, 'ef_service_rate'):g} kbit/s = "
+                             f"{to_ms(wfq_tag_s(scenarios.ef_ip_bytes(128), float(ds.ef_service_rate))):.1f} ms "
                              f"is below one BE tag step, "
-                             f"{wfq_tag_s(float(ds.be_ip_bytes), float(ds.be_weight) * 1e3) * MS:.1f} ms, "
+                             f"{to_ms(wfq_tag_s(float(ds.be_ip_bytes), float(ds.be_weight))):.1f} ms, "
                              f"so WFQ lets no BE "
                              "packet ahead)" if abs(p - w) < 1e-9 else ""),
                           shape_ok=p > w))
@@ -304,9 +321,9 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_ring`: delay linear in the ring, IPDV independent of it."""
     art = "tftant_slides_ring"
-    check_artefact(ds, art)
+    ds = _in_ms(ds, art)
     scheds = list(ds["scheduler"].values)
-    rings = ds["ring_limit"].values
+    rings = ds["ring_limit_particles"].values
     be_tx = float(ds.be_tx_time)
     per_particle = be_tx / float(ds.be_particles)
     d = ds["delay_mean"]
@@ -339,7 +356,7 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
         shape_ok=all(spread[s] <= RELATIVE_TOLERANCE * float(ip.sel(scheduler=s).mean()) for s in scheds)))
     first = scheds[0]
     mx = float(ds["ipdv_max"].sel(scheduler=first).max()) / be_tx
-    slip = float(beat_slip_s(int(ds.ef_frame_bytes))[0]) * MS
+    slip = to_ms(float(beat_slip_s(int(ds.ef_frame_bytes))[0]))
     rows.append(claim(
         art, "max_ipdv_one_be_tx", mx, BE_TX,
         f"largest |IPDV| over rings and seeds, {first.upper()}: {mx * be_tx:.3f} ms = {mx:.3f} BE tx times "
@@ -367,10 +384,10 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
     first_q = "pq" if "pq" in scheds else first
     rows += [
         claim(art, "ef_frame_size", float(ds.ef_frame_bytes), "bytes",
-              f"EF frames (IP {scenarios.ef_ip_bytes(int(ds.ef_frame_bytes))} bytes) at {float(ds.ef_rate):g} kbit/s"),
-        claim(art, "ef_service_rate", float(ds.ef_service_rate), "kbit/s",
+              f"EF frames (IP {scenarios.ef_ip_bytes(int(ds.ef_frame_bytes))} bytes) at {_kbps(ds, 'ef_rate'):g} kbit/s"),
+        claim(art, "ef_service_rate", _kbps(ds, "ef_service_rate"), "kbit/s",
               "'bandwidth=300Kbps' read as the EF service rate: WFQ weight (BE: the remaining "
-              f"{float(ds.be_weight):g} kbit/s) or PQ policing rate; EF loss "
+              f"{_kbps(ds, 'be_weight'):g} kbit/s) or PQ policing rate; EF loss "
               + ", ".join(f"{s.upper()} {float(ds['loss'].sel(scheduler=s).max()):.3f}" for s in scheds)),
         claim(art, "ef_queue_limit", float(ds.ef_queue_limit), "packets",
               f"EF queue limit; mean EF-queue wait, {first_q.upper()}: "
@@ -386,7 +403,7 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_star`: flat for small packets, plateau above 3, WFQ -> PQ, IPDV."""
     art = "tftant_slides_star"
-    check_artefact(ds, art)
+    ds = _in_ms(ds, art)
     stars = ds["star"].values
     frames = ds["ef_frame_bytes"].values
     be_tx = float(ds.be_tx_time)
@@ -396,11 +413,12 @@ def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
             claim(art, "star_max", float(stars.max()), "1", f"{stars.size} STAR values")]
     star1 = float(stars.min())
     loss1 = ds["loss"].sel(star=star1).max("seed")
-    share = star1 * float(ds.ef_rate) / float(ds.line_rate)
-    overload = (f"at STAR = {star1:g} the EF weight ({star1 * float(ds.ef_rate):g} kbit/s) gets "
-                f"{share:.0%} of the IP bytes sent, {share * float(ds.line_ip_throughput):.0f} kbit/s of a "
-                f"{float(ds.line_ip_throughput):.0f} kbit/s line (ATM cell tax), below the EF IP rates "
-                f"{_list(frames, ds['ef_ip_rate'].values, '{:.0f}')} kbit/s: EF loss "
+    ef_kbps, throughput_kbps = _kbps(ds, "ef_rate"), _kbps(ds, "line_ip_throughput")
+    share = star1 * ef_kbps / _kbps(ds, "line_rate")
+    overload = (f"at STAR = {star1:g} the EF weight ({star1 * ef_kbps:g} kbit/s) gets "
+                f"{share:.0%} of the IP bytes sent, {share * throughput_kbps:.0f} kbit/s of a "
+                f"{throughput_kbps:.0f} kbit/s line (ATM cell tax), below the EF IP rates "
+                f"{_list(frames, to_kbps(ds['ef_ip_rate'].values), '{:.0f}')} kbit/s: EF loss "
                 f"{_list(frames, loss1.values, '{:.3f}')}")
 
     def flat_from(frame) -> float:
@@ -474,7 +492,7 @@ def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_no_be_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_no_be`: what BE traffic adds to the EF delay."""
     art = "tftant_slides_no_be"
-    check_artefact(ds, art)
+    ds = _in_ms(ds, art)
     be_tx = float(ds.be_tx_time)
     w, wo = (ds.sel(traffic=t) for t in ("with BE", "without BE"))
     mean_w, mean_wo = float(w["delay_mean"].mean()), float(wo["delay_mean"].mean())
