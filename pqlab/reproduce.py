@@ -526,6 +526,7 @@ class _Worker:
     proc: subprocess.Popen
     sockets: Path
     task: tuple | None = None
+    source: Path | None = None
 
     @property
     def busy(self) -> bool:
@@ -564,7 +565,7 @@ class _Worker:
                            "seed": plan.seed},
         }), encoding="utf-8")
         self.task = (k, time.perf_counter())
-        self._source = source
+        self.source = source
         try:
             self.proc.stdin.write(f"{task}\n".encode())
             self.proc.stdin.flush()
@@ -572,7 +573,7 @@ class _Worker:
             pass
 
     def result_ready(self, run) -> bool:
-        return (run.logs / f"{self._source.stem}.result.json").is_file()
+        return (run.logs / f"{self.source.stem}.result.json").is_file()
 
     def close(self) -> None:
         """No more notebooks: the worker shuts its kernel down and ends."""

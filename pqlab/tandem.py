@@ -144,8 +144,9 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
         flow = np.concatenate([f_f, f_c])[order]
         pid = np.concatenate([id_f, np.full(t_c.size, -1)])[order]
         ds = simulate_arrivals(hop.node, t[order], size, queue)
-        ds["flow"] = ("packet", flow, {"units": "1", "long_name": "flow id"})
-        ds["packet_id"] = ("packet", pid, {"units": "1", "long_name": "index at the first node (-1: cross traffic)"})
+        ds = ds.assign({"flow": ("packet", flow, {"units": "1", "long_name": "flow id"}),
+                        "packet_id": ("packet", pid, {"units": "1",
+                                                      "long_name": "index at the first node (-1: cross traffic)"})})
         mine = np.flatnonzero(pid >= 0)
         rows = np.searchsorted(through, pid[mine])  # row of each forwarded packet (through is sorted)
         departure[rows, h_index] = ds["departure"].values[mine]

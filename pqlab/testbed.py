@@ -476,10 +476,12 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     last = np.full(node_arrival.size, np.nan)
     last[departure["packet"].values] = departure.values[:, -1]
     ds = ds.drop_vars("packet_id")
-    ds["node_arrival"] = ("packet", node_arrival, {"units": "s", "long_name": "arrival at the C7200"})
-    ds["node_departure"] = ("packet", ds["departure"].values, {"units": "s", "long_name": "departure from the C7200"})
-    ds["arrival"] = ("packet", send_at_node, {"units": "s", "long_name": "first bit sent by the generator"})
-    ds["departure"] = ("packet", last, {"units": "s", "long_name": "departure from the last simulated device"})
+    ds = ds.assign({  # one merge (each item assignment is a merge of its own: about 1 ms)
+        "node_arrival": ("packet", node_arrival, {"units": "s", "long_name": "arrival at the C7200"}),
+        "node_departure": ("packet", ds["departure"].values, {"units": "s", "long_name": "departure from the C7200"}),
+        "arrival": ("packet", send_at_node, {"units": "s", "long_name": "first bit sent by the generator"}),
+        "departure": ("packet", last, {"units": "s", "long_name": "departure from the last simulated device"}),
+    })
     from . import __version__
 
     ds.attrs.update(
