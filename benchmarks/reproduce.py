@@ -20,13 +20,13 @@ parameter can be changed without touching the repository: ``05_worst_case``'s
 Printed per run: wall time, artefacts computed and reused, and simulations, counted by
 :mod:`pqlab.cache`, and the slowest notebooks. The target (issue 10, 2 cores): cold < 45 s.
 
-Last measured (full mode, 2 cores shared with 4 other jobs, load average about 3.4):
-fully cold 153 s (27 artefacts computed, 1107 simulations), warm rerun 10.3 s
-(0 computed, 0 simulations), 05_worst_case parameter changed 31.5 s (1 artefact computed,
-2 reused, 6 simulations), results-cold with numba cache warm 187 s (the load rose meanwhile:
-numba compilation is not where the cold time goes). Per notebook, the cells took 11-31 s
-and about 14 s more went to the worker, kernel start and HTML export; ``import pqlab`` is
-3-5 s of every notebook. The 45 s cold target is NOT met.
+Last measured (full mode, 2 cores, 2026-11-23, after the workers began keeping their kernel):
+fully cold 48.8 s (28 artefacts computed, 1673 simulations), warm rerun 4.0 s (0 computed,
+0 simulations), 05_worst_case parameter changed 12.0 s (1 artefact computed, 2 reused, 6
+simulations), results-cold with numba cache warm 44.2 s. The VM's speed varies from run to
+run: other full results-cold runs took 47 to 57 s (78 to 97 CPU-s). Before (same day, one
+kernel per notebook): 153 s fully cold on a loaded machine, 81.5 s results-cold unloaded
+(147 CPU-s). The cold target (< 45 s) holds with numba's cache warm, not reliably fully cold.
 """
 
 from __future__ import annotations
