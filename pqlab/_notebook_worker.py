@@ -110,8 +110,9 @@ def _reset(km, cwd: str) -> None:
     """Reset the kept kernel for the next notebook (see :data:`RESET_CODE`)."""
     from jupyter_client.blocking import BlockingKernelClient
 
-    kc = BlockingKernelClient()
-    kc.load_connection_info(km.get_connection_info())
+    # parent=km: "alive" is asked of the kernel's process (a client without a parent asks the
+    # heartbeat, which a kernel still starting does not answer yet: "Kernel died before replying")
+    kc = BlockingKernelClient(**km.get_connection_info(session=True), connection_file=km.connection_file, parent=km)
     kc.start_channels()
     try:
         kc.wait_for_ready(timeout=60)

@@ -167,3 +167,34 @@ def test_longest_notebooks_of_the_previous_run_go_first(tmp_path):
     assert reproduce._previous_seconds(tmp_path) == {"a": 4.0}
     (tmp_path / reproduce.SECONDS_FILE).write_text("not json")
     assert reproduce._previous_seconds(tmp_path) == {}
+
+
+def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):
+    """A kernel that takes seconds to answer (a fresh install compiles its imports) runs the
+    notebook: the worker asks the kernel's process, not its heartbeat, whether it is alive
+    (with the heartbeat, a fresh wheel install failed "Kernel died before replying to kernel_info")."""
+    import json
+    import os
+
+    from pqlab import _notebook_worker
+
+    spec = tmp_path / "jupyter" / "kernels" / "slowpython"
+    spec.mkdir(parents=True)
+    start = "import sys, time; time.sleep(4); from ipykernel import kernelapp; sys.argv[1:] = ['-f', sys.argv[1]]; " \
+            "kernelapp.launch_new_instance()"
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-c", start, "{connection_file}"], "display_name": "slow", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    notebook = _write(tmp_path, "slow", [new_code_cell("answer = 6 * 7")])
+    task = tmp_path / "slow.task.json"
+    task.write_text(json.dumps({
+        "source": str(notebook), "executed": str(tmp_path / "slow.out.ipynb"), "kernel_name": "slowpython",
+        "parameters": {}, "result": str(tmp_path / "slow.result.json"), "log": str(tmp_path / "slow.log")}))
+    saved = os.dup(1), os.dup(2)  # the worker points its output at the task's log
+    try:
+        _notebook_worker.serve(str(tmp_path), str(tmp_path / "kernel.log"), "slowpython", tasks=[f"{task}\n"])
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+    assert json.loads((tmp_path / "slow.result.json").read_text()) == {"cell_index": None, "ename": None,
+                                                                      "evalue": None}
