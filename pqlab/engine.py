@@ -22,6 +22,7 @@ work-conserving, a packet's departure is known the moment it enters the ring,
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 from functools import lru_cache
 
@@ -293,6 +294,29 @@ def _rebase_tags(virtual_time, prio, q_offset, q_capacity, q_head, q_len, q_tag,
                 slot -= q_capacity[k]
             q_tag[q_offset[k] + slot] -= virtual_time
     return 0
+
+
+def key_cache_on_sources(dispatcher, *modules) -> None:
+    """Make numba's on-disk cache of ``dispatcher`` depend on the source of ``modules`` too.
+
+    numba keys a cached function on its own file and bytecode, but the machine code it stores
+    includes the jitted functions it calls from other files (here :mod:`pqlab.framing`'s
+    ``wire_bytes`` and ``particles_needed``): after an edit of those, the stale code would be
+    loaded. The SHA-256 of the modules' source is added to the cache's index key, so an edit
+    recompiles. (Uses numba's ``FunctionCache._index_key``; without it, nothing is changed.)
+    """
+    import hashlib
+    from pathlib import Path
+
+    cache = getattr(dispatcher, "_cache", None)
+    index_key = getattr(cache, "_index_key", None)
+    if index_key is None:  # pragma: no cover - another numba version
+        return
+    digest = hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in modules)).hexdigest()
+    cache._index_key = lambda sig, codegen: (*index_key(sig, codegen), digest)
+
+
+key_cache_on_sources(_node_kernel, sys.modules[particles_needed.py_func.__module__])
 
 
 @lru_cache(maxsize=256)

@@ -98,3 +98,36 @@ def test_particles_follow_the_contract():
         for size in sorted({1, 2, 3, particle - 1, particle, particle + 1, 2 * particle, 2 * particle + 1,
                             10 * particle - 1, MAX_SIZE} - {0}):
             assert particles_needed(size, particle) == max(1, -(-size // particle)), (size, particle)
+
+
+def test_an_edit_of_framing_recompiles_the_cached_engine_kernel(tmp_path):
+    """The engine's kernel calls framing's jitted functions; numba's on-disk cache keys a function
+    on its own file only, so without engine.key_cache_on_sources an edited framing.py was ignored
+    (the stale machine code loaded): run, edit the framing rule, run again in a new process."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pqlab
+
+    shutil.copytree(Path(pqlab.__file__).parent, tmp_path / "pqlab",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    script = ("import pqlab\n"
+              "ds = pqlab.simulate_arrivals(pqlab.Node.cisco7200_atm(), [0.0], [128], [1])\n"
+              "print(repr(float(ds['departure'][0])))\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+
+    def departure():
+        done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return float(done.stdout.strip().splitlines()[-1])
+
+    before = departure()  # 159 bytes on the line at 2 Mbit/s
+    assert before == 159 * 8 / 2e6
+    framing = tmp_path / "pqlab" / "framing.py"
+    text = framing.read_text()
+    assert "return ATM_CELL_BYTES * cells" in text
+    framing.write_text(text.replace("return ATM_CELL_BYTES * cells", "return 2 * ATM_CELL_BYTES * cells"))
+    assert departure() == 2 * before
