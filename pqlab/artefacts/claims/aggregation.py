@@ -36,6 +36,8 @@ CCDF_DISTANCE_THRESHOLD = 0.05
 INDEPENDENCE_TOLERANCE = 0.10
 #: Line time of a 1500-byte IP packet on the papers' ATM line, seconds (32 cells at 2 Mbit/s).
 MTU_LINE_TIME_S = float(line_time_s(MTU_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
+#: Peaks the long version sees in every |IPDV| histogram vs A ("two peaks"): the count each A must show.
+PAPER_N_PEAKS = 2
 
 
 def _ms(x) -> float:
@@ -203,7 +205,7 @@ def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
                       f"{ds.attrs['min_prominence']:.0%} of the tallest, as a linear plot shows them) "
                       f"[count at units]: {peaks_text}; on a log scale (peak >= 2x its trough, "
                       f">= {LOG_PEAK_MIN_SAMPLES} samples per bin): {log_text}; stand-in BE sizes",
-                      bool(np.all(n_peaks == 2))))
+                      bool(np.all(n_peaks == PAPER_N_PEAKS))))
     rows.append(claim(art, "max_independent_of_a", None, "-",
                       f"per-A mean of the max |IPDV| (units): {per_a_text}; independent = all within "
                       f"{INDEPENDENCE_TOLERANCE:.0%} of their mean {overall:.1f}", independent))
