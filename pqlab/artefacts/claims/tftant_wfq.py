@@ -85,6 +85,12 @@ def _in_ms(ds: xr.Dataset, artefact: str) -> xr.Dataset:
     return statistics_in_ms(check_artefact(ds, artefact), STATISTICS[artefact])
 
 
+def _in_ms_be_tx(ds: xr.Dataset, artefact: str) -> tuple[xr.Dataset, float]:
+    """:func:`_in_ms` and the BE transmission time (ms) its claims count in."""
+    ds = _in_ms(ds, artefact)
+    return ds, float(ds.be_tx_time)
+
+
 def _kbps(ds: xr.Dataset, name: str) -> float:
     """A rate of the Dataset (bit/s) in kbit/s."""
     return float(to_kbps(ds[name]))
@@ -93,6 +99,12 @@ def _kbps(ds: xr.Dataset, name: str) -> float:
 def _within_one_be_tx(value: float) -> bool:
     """Whether a largest |IPDV| in BE tx times is more than half of one and at most one (rounding spared)."""
     return MIN_BE_TX_FRACTION < value <= 1.0 + ROUNDING_TOLERANCE
+
+
+def _per_scheduler(art: str, quantity: str, value, unit: str, note,
+                   schedulers=scenarios.TFTANT_SCHEDULERS) -> list[dict]:
+    """One claim per scheduler ``s``: quantity ``quantity.format(s=s)``, ``value(s)`` in ``unit``, ``note(s)``."""
+    return [claim(art, quantity.format(s=s), value(s), unit, note(s)) for s in schedulers]
 
 
 def _at(da: xr.DataArray, frame: int) -> float:
@@ -106,9 +118,8 @@ def _list(frames, values, fmt="{:.2f}") -> str:
 def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig1`: PQ below WFQ, equivalence for small frames, the gain."""
     art = "tftant_wfq_fig1"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     frames = ds["ef_frame_bytes"].values
-    be_tx = float(ds.be_tx_time)
     pq, wfq = ds["delay_mean"].sel(scheduler="pq"), ds["delay_mean"].sel(scheduler="wfq")
     gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
     tol = MS_ROUNDING_TOLERANCE + gap_ci
@@ -235,19 +246,17 @@ def tftant_wfq_fig5_claims(ds: xr.Dataset) -> list[dict]:
         f"the slides: mean |IPDV| WFQ - PQ, ms: {_list(src, [diff[list(frames).index(f)] for f in src])}",
         shape_ok=bool(np.ptp(diff) > IPDV_GAIN_RANGE_MS)))
     for f in src:
-        for sched in scenarios.TFTANT_SCHEDULERS:
-            rows.append(claim(art, f"mean_ipdv_{sched}_{f}", _at(m.sel(scheduler=sched), f), "ms",
-                              f"mean |IPDV| of consecutive EF packets, {sched.upper()}, {f}-byte frames"))
+        rows += _per_scheduler(art, f"mean_ipdv_{{s}}_{f}", lambda s: _at(m.sel(scheduler=s), f), "ms",
+                               lambda s: f"mean |IPDV| of consecutive EF packets, {s.upper()}, {f}-byte frames")
     return rows
 
 
 def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig2_4`: same shape, delay variation of one BE tx, EF-queue wait."""
     art = "tftant_wfq_fig2_4"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     frames = ds["ef_frame_bytes"].values
     corr = ds["corr"].min("seed")
-    be_tx = float(ds.be_tx_time)
     span = ds["delay_span_be_tx"].max("seed")
     shift, shift_std = ds["shift"].mean("seed"), ds["shift_std"].max("seed")
     rows = [
@@ -335,10 +344,9 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_ring`: delay linear in the ring, IPDV independent of it."""
     art = "tftant_slides_ring"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     scheds = list(ds["scheduler"].values)
     rings = ds["ring_limit_particles"].values
-    be_tx = float(ds.be_tx_time)
     per_particle = be_tx / float(ds.be_particles)
     d = ds["delay_mean"]
     fit = "; ".join(f"{s.upper()} {float(ds.slope.sel(scheduler=s)):.3f} ms/particle, R^2 "
@@ -407,20 +415,18 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
               f"EF queue limit; mean EF-queue wait, {first_q.upper()}: "
               f"{float(ds['ef_wait'].sel(scheduler=first_q).mean()):.3f} ms"),
     ]
-    for s in scheds:
-        rows.append(claim(art, f"slope_{s}", float(ds.slope.sel(scheduler=s)), "ms/particle",
-                          f"least-squares slope of the mean delay vs tx-ring-limit, {s.upper()}, R^2 "
-                          f"{float(ds.r2.sel(scheduler=s)):.4f}"))
+    rows += _per_scheduler(art, "slope_{s}", lambda s: float(ds.slope.sel(scheduler=s)), "ms/particle",
+                           lambda s: f"least-squares slope of the mean delay vs tx-ring-limit, {s.upper()}, R^2 "
+                                     f"{float(ds.r2.sel(scheduler=s)):.4f}", scheds)
     return rows
 
 
 def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_star`: flat for small packets, plateau above 3, WFQ -> PQ, IPDV."""
     art = "tftant_slides_star"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     stars = ds["star"].values
     frames = ds["ef_frame_bytes"].values
-    be_tx = float(ds.be_tx_time)
     d, pq = ds["delay_mean"], ds["pq_delay_mean"]
     tol = EQUIVALENT_BE_TX * be_tx
     rows = [claim(art, "star_min", float(stars.min()), "1", f"{stars.size} STAR values"),
@@ -506,8 +512,7 @@ def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_no_be_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_no_be`: what BE traffic adds to the EF delay."""
     art = "tftant_slides_no_be"
-    ds = _in_ms(ds, art)
-    be_tx = float(ds.be_tx_time)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     w, wo = (ds.sel(traffic=t) for t in ("with BE", "without BE"))
     mean_w, mean_wo = float(w["delay_mean"].mean()), float(wo["delay_mean"].mean())
     sched = ds.attrs.get("scheduler", "pq").upper()
