@@ -67,7 +67,7 @@ def _seeds_text(ds) -> str:
 
 
 def _begin(ds: xr.Dataset, art: str, dim: str, trend: str) -> tuple[np.ndarray, bool, str]:
-    """Check that ``ds`` is ``art``'s Dataset; the values of its ``dim``, whether its ``trend`` attr holds, its seeds."""
+    """Check ``ds`` is ``art``'s Dataset; its ``dim`` values, whether its ``trend`` attr holds, its seeds text."""
     check_artefact(ds, art)
     return ds[dim].values, bool(ds.attrs[trend]), _seeds_text(ds)
 

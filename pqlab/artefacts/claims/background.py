@@ -209,12 +209,14 @@ def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
     if ONE_UNIT_PAYLOAD_BYTES in pays:
         i = pays.index(ONE_UNIT_PAYLOAD_BYTES)
         rows.append(claim(art, "be_payload_one_unit", ONE_UNIT_PAYLOAD_BYTES, "bytes",
-                          f"payload {ONE_UNIT_PAYLOAD_BYTES} = IP {ips[i]} bytes takes {ks_[i]} particle(s) of {pb} bytes",
+                          f"payload {ONE_UNIT_PAYLOAD_BYTES} = IP {ips[i]} bytes takes {ks_[i]} particle(s) "
+                          f"of {pb} bytes",
                           shape_ok=ks_[i] == 1))
     if TWO_UNIT_PAYLOAD_BYTES in pays:
         i = pays.index(TWO_UNIT_PAYLOAD_BYTES)
         rows.append(claim(art, "be_payload_two_units", None, "bytes",
-                          f"payload {TWO_UNIT_PAYLOAD_BYTES} = IP {ips[i]} bytes takes {ks_[i]} particle(s), not two: the smallest "
+                          f"payload {TWO_UNIT_PAYLOAD_BYTES} = IP {ips[i]} bytes takes {ks_[i]} particle(s), "
+                          "not two: the smallest "
                           f"two-particle payload is {a['first_two_particle_payload']} (IP {pb + 1})",
                           shape_ok=ks_[i] == 2))
     rows += [
@@ -223,7 +225,8 @@ def globecom01_fig3_2_claims(data: xr.Dataset) -> list:
               f"({a['fluctuation_fraction_min']:.3f}..{a['fluctuation_fraction_max']:.3f}; peak-to-peak "
               f"{a['peak_to_peak_fraction']:.3f}); p95 - p5 = {a['spread_ms']:.2f} ms = "
               f"{a['spread_ms'] / be_line_ms:.2f} BE line times ({be_line_ms:.3f} ms) "
-              f"on a mean of {np.mean(means):.2f} ms incl. the path; judged 'around 1/3' within a factor {FLUCTUATION_FACTOR:g}",
+              f"on a mean of {np.mean(means):.2f} ms incl. the path; judged 'around 1/3' within a factor "
+              f"{FLUCTUATION_FACTOR:g}",
               shape_ok=abs(math.log(fl / fluct_paper)) <= math.log(FLUCTUATION_FACTOR) if fluct_paper > 0 else None),
         claim(art, "periodic_fluctuations", None, "-",
               f"autocorrelation of consecutive EF delays peaks first at lag {a['acf_peak_lag_mode']} EF packets "

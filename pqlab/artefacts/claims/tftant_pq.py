@@ -296,7 +296,8 @@ def tftant_slides_ipdv_aggregation_claims(ds: xr.Dataset) -> list[dict]:
                           f"mean |IPDV| with congestion (STAND-IN real BE) grows from {m_lo:.2f} ({lo} stream) to "
                           f"{m_hi:.2f} units ({hi} streams), ratio {_ci_text(r, rh)}; "
                           + ("without congestion it is 0 for both (CBR streams of equal rates keep fixed phases)"
-                             if none else ""), shape_ok=bool(r > NO_GROWTH_RATIO and (np.isnan(rh) or r - rh > NO_GROWTH_RATIO))))
+                             if none else ""),
+                          shape_ok=bool(r > NO_GROWTH_RATIO and (np.isnan(rh) or r - rh > NO_GROWTH_RATIO))))
     rows.append(claim(art, "ef_load", to_kbps(ds.attrs["ef_load_bps"]), "kbit/s",
                       "EF load, frames, split equally over the streams; the priority queue policed at it"))
     rows.append(claim(art, "transmission_unit", unit, "ms",

@@ -281,7 +281,8 @@ def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
     gains = [_at(shift, f) for f in frames]
     rows.append(claim(
         art, "gain_grows_with_size", None, "-",
-        f"WFQ - PQ mean delay: {_list(frames, gains)} ms", shape_ok=bool(np.all(np.diff(gains) >= -MS_ROUNDING_TOLERANCE))))
+        f"WFQ - PQ mean delay: {_list(frames, gains)} ms",
+        shape_ok=bool(np.all(np.diff(gains) >= -MS_ROUNDING_TOLERANCE))))
     return rows
 
 

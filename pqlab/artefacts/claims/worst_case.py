@@ -172,7 +172,8 @@ def globecom01_pq_bound_claims(ds: xr.Dataset) -> list[dict]:
     rows.append(claim(
        art, "max_pq_wait_one_mtu", None, "-",
        f"simulated max PQ wait of the lone CBR EF stream behind {int(ds.attrs['be_ip_bytes'])}-byte BE: "
-       f"{lone:.3f} ms {'=' if abs(lone - mtu - efl) < EQUAL_ATOL_MS else '<='} one MTU line time {mtu:.3f} ms + one EF line time {efl:.3f} ms (an EF packet ahead in "
+       f"{lone:.3f} ms {'=' if abs(lone - mtu - efl) < EQUAL_ATOL_MS else '<='} one MTU line time {mtu:.3f} ms "
+       f"+ one EF line time {efl:.3f} ms (an EF packet ahead in "
        f"the ring frees only its one particle, too few below the ring limit with MTU packets behind it, so the "
        f"next EF packet waits for the MTU packet too)",
        shape_ok=bool(mtu * LONE_WAIT_MTU_FRACTION <= lone <= mtu + efl + BOUND_ROUNDING_MS)))
@@ -212,7 +213,8 @@ def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> l
               f"{float(ms['ef_hop_delay_std']):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
               f"{float(ms['ef_hop_delay_mean']):.2f} ms over both hops, not the {float(ms['ef_hop_delay_model']):.2f} ms "
               f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
-              shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model'])) <= HOP_MODEL_ATOL_MS)),
+              shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model']))
+                            <= HOP_MODEL_ATOL_MS)),
         claim(art, "c7500_ef_hop_delay_simulated", float(ms['ef_hop_delay_mean']), "ms",
               f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "
               f"{float(ms['ef_hop_delay_model']):.3f} ms; largest wait of any packet {float(ms['hop_max_wait']):.2f} ms"),
