@@ -43,6 +43,11 @@ _OLD = ".pqlab-old-"
 _NEW = ".pqlab-new-"
 
 
+def _in_run(name: str, doc: str) -> property:
+    """A read-only property: the path ``name`` inside the run folder (``self.root``)."""
+    return property(lambda self: self.root / name, doc=f"{doc}: ``<run>/{name}``.")
+
+
 @dataclass
 class RunFolder:
     """A staged run: its folders and what it kept from the published reproduction."""
@@ -56,29 +61,12 @@ class RunFolder:
     def run_id(self) -> str:
         return self.root.name
 
-    @property
-    def out(self) -> Path:
-        return self.root / "out"
-
-    @property
-    def results(self) -> Path:
-        return self.root / "results"
-
-    @property
-    def notebooks(self) -> Path:
-        return self.root / "notebooks"
-
-    @property
-    def html(self) -> Path:
-        return self.root / "html"
-
-    @property
-    def logs(self) -> Path:
-        return self.root / "logs"
-
-    @property
-    def cache_log(self) -> Path:
-        return self.root / "cache-events.jsonl"
+    out = _in_run("out", "the run's figures folder (published as the figures folder)")
+    results = _in_run("results", "the run's results, one folder per section")
+    notebooks = _in_run("notebooks", "the run's executed notebooks")
+    html = _in_run("html", "the run's notebooks as HTML")
+    logs = _in_run("logs", "the run's kernel output per notebook")
+    cache_log = _in_run("cache-events.jsonl", "the run's artefact cache events (JSON lines)")
 
     def discard(self) -> None:
         """Remove the run folder (an interrupted run leaves nothing behind)."""

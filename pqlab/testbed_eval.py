@@ -29,10 +29,12 @@ import pandas as pd
 from . import scenarios
 from .framing import line_time_s
 from .model import Node
+from .papers import PAPERS, transmission_unit_s
 from .paths import DATA
 from .scenario import Scenario
 from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
 from .traffic import UDP_IP_HEADER_BYTES, SizeDistribution
+from .units import to_ms, to_us
 from . import experiments
 
 #: The two models compared.
@@ -40,9 +42,9 @@ MODELS = {"papers_node": PAPERS_NODE, "testbed": TESTBED}
 #: Relative tolerance of "reproduced", percent.
 TOLERANCE_PERCENT = 10.0
 #: The papers' transmission unit: line time of the 128-byte EF frame (IP 110 bytes) at 2 Mbit/s ATM, s.
-UNIT_S = float(line_time_s(scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES), "atm-aal5", 2e6))
+UNIT_S = transmission_unit_s()
 #: TF-TANT BE transmission time: 1000-byte IP packet at 2 Mbit/s ATM, s.
-BE_TX_S = float(line_time_s(scenarios.TFTANT_BE_IP_BYTES, "atm-aal5", 2e6))
+BE_TX_S = float(line_time_s(scenarios.TFTANT_BE_IP_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
 #: GLOBECOM'01 Table III / long version 6: reference rates for A = 5/6, 2/3, 1/3, 0.
 TAB3_REF_RATES = {"5_6": 50e3, "2_3": 100e3, "1_3": 200e3, "0": 300e3}
 #: Fig. 3-1 windows searched for the two local maxima, BE UDP payload bytes.
@@ -129,7 +131,7 @@ def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = Fa
 def w_m(k: int):
     """GLOBECOM'01 Table IV ``W_m`` (us): BE packets filling ``k`` particles of 512 bytes."""
     def compute(model, n, seeds, be_size=None):
-        return _mean_delay(lambda: scenarios.full_units(k=k, n_ef_samples=n), model, seeds) * 1e6
+        return to_us(_mean_delay(lambda: scenarios.full_units(k=k, n_ef_samples=n), model, seeds))
     return compute
 
 
@@ -169,7 +171,7 @@ def fig3_1_local_max(index: int):
 def tab3_mean(key: str):
     """GLOBECOM'01 Table III mean one-way delay (ms) at aggregation degree ``key``."""
     def compute(model, n, seeds, be_size=None):
-        return _mean_delay(lambda: _aggregation(TAB3_REF_RATES[key], n, be_size), model, seeds) * 1e3
+        return to_ms(_mean_delay(lambda: _aggregation(TAB3_REF_RATES[key], n, be_size), model, seeds))
     return compute
 
 
@@ -200,8 +202,8 @@ def fig5_tail_units(model, n, seeds, be_size=None) -> float:
 def mean_ipdv(key: str):
     """Long version 6.2: mean |IPDV| (ms) at aggregation degree ``key``."""
     def compute(model, n, seeds, be_size=None):
-        return float(np.mean([_jitter(run(_aggregation(TAB3_REF_RATES[key], n, be_size), s, model)["delay"]).mean()
-                              for s in seeds])) * 1e3
+        return to_ms(float(np.mean([_jitter(run(_aggregation(TAB3_REF_RATES[key], n, be_size), s,
+                                                model)["delay"]).mean() for s in seeds])))
     return compute
 
 
@@ -219,8 +221,8 @@ def _frame_run(frame: int, n: int, be_size):
 def ipdv_std(frame: int):
     """Long version Sec. 7: standard deviation of |IPDV| (us), one EF stream of ``frame``-byte frames."""
     def compute(model, n, seeds, be_size=None):
-        return float(np.mean([_jitter(run(_frame_run(frame, n, be_size), s, model)["delay"]).std(ddof=1)
-                              for s in seeds])) * 1e6
+        return to_us(float(np.mean([_jitter(run(_frame_run(frame, n, be_size), s, model)["delay"]).std(ddof=1)
+                                    for s in seeds])))
     return compute
 
 
@@ -243,7 +245,7 @@ def _wfq_gap_s(frame: int, model, n, seeds) -> float:
 
 def max_gain_mtu(model, n, seeds, be_size=None) -> float:
     """TF-TANT PQ vs WFQ: mean delay WFQ - PQ at 1518-byte EF frames, ms."""
-    return _wfq_gap_s(1518, model, n, seeds) * 1e3
+    return to_ms(_wfq_gap_s(1518, model, n, seeds))
 
 
 def wfq_gap_be_tx(frame: int):
@@ -296,7 +298,7 @@ def rtt_64(model, n, seeds, be_size=None) -> float:
     """GLOBECOM'01 Sec. III: round trip of a 64-byte frame on the idle path (twice the one-way delay), ms."""
     sc = scenarios.pq_experiment(ef_frame_bytes=64, ef_rate_bps=10e3, n_be_streams=0, n_ef_samples=min(n, 200),
                                  warmup_s=0.0, name="rtt_64")
-    return 2.0 * _mean_delay(lambda: sc, model, seeds[:1]) * 1e3
+    return to_ms(2.0 * _mean_delay(lambda: sc, model, seeds[:1]))
 
 
 #: Every numeric measured result, in ``data/paper_values.csv`` order.

@@ -11,6 +11,7 @@ import functools
 import matplotlib
 import numpy as np
 import pytest
+import xarray as xr
 
 matplotlib.use("Agg")
 
@@ -45,7 +46,7 @@ def path():
 
 @pytest.fixture(scope="module")
 def gap_data():
-    return gap.gap_table_iv(N, (1,), ring_limits=(8,), particle_sizes=(1024,), table_iii=True)
+    return gap.gap_table_iv(N, (1,), ring_limit_particles=(8,), particle_sizes=(1024,), table_iii=True)
 
 
 # --------------------------------------------------------------------------- Table IV
@@ -181,6 +182,18 @@ def test_gap_scores_and_best(gap_data):
     assert all(c["note"] and c["artefact"] == "gap" for c in claims)
 
 
+def test_gap_ring_limits_is_a_deprecated_name_of_ring_limit_particles():
+    small = dict(ks=(1,), particle_sizes=(1024,), table_iii=False)
+    new = gap.gap_table_iv(N, (1,), ring_limit_particles=(7,), **small)
+    with pytest.warns(FutureWarning, match="ring_limit_particles") as caught:
+        old = gap.gap_table_iv(N, (1,), ring_limits=(7,), **small)
+    assert caught[0].filename == __file__  # the warning points at the caller
+    xr.testing.assert_identical(old, new)
+    assert "H2 ring=7" in new["case"].values
+    with pytest.raises(ValueError, match="not both"), pytest.warns(FutureWarning):
+        gap.gap_table_iv(N, (1,), ring_limit_particles=(7,), ring_limits=(8,), **small)
+
+
 # --------------------------------------------------------------------------- validation
 
 
@@ -195,7 +208,7 @@ def test_gap_scores_and_best(gap_data):
         (lambda: worst_case.globecom01_pq_bound(spacing_s=0.0), "spacing_s"),
         (lambda: worst_case.path(sizes_bytes=[0]), "sizes_bytes"),
         (lambda: worst_case.simulate_downstream_hops(None, "not a path"), "path_model"),
-        (lambda: gap.gap_table_iv(N, ring_limits=[3]), "ring_limits"),
+        (lambda: gap.gap_table_iv(N, ring_limit_particles=[3]), "ring_limit_particles"),
         (lambda: gap.gap_table_iv(N, particle_sizes=[512]), "particle_sizes"),
         (lambda: gap.gap_table_iv(N, table_iii="yes"), "table_iii"),
     ],

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -88,6 +89,21 @@ def check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def renamed_keyword(function: str, name: str, value, default, old_name: str, old_value):
+    """The value of keyword ``name`` of ``function``, or of its deprecated former name ``old_name``.
+
+    ``old_value`` None (not given): ``value``. Else a ``FutureWarning`` pointing at the caller of
+    ``function``, and ``old_value``; a ``ValueError`` if ``value`` was given too (it is not
+    ``default``, the very object of the signature).
+    """
+    if old_value is None:
+        return value
+    warnings.warn(f"{function}: {old_name} is deprecated, use {name}", FutureWarning, stacklevel=3)
+    if value is not default:
+        raise ValueError(f"give {name} or its deprecated name {old_name}, not both")
+    return old_value
 
 
 def check_artefact(data, artefact: str):

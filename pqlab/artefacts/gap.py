@@ -54,6 +54,7 @@ from ._common import (
     forward_claims,
     paper_value,
     provenance,
+    renamed_keyword,
     seed_mean_in,
 )
 from .worst_case import PACKET_PARTICLE_BYTES, reference_delay_through_hops
@@ -79,6 +80,8 @@ HYPOTHESES = {
 
 #: Table III's A = 0 point: the reference stream carries the whole 300 kbit/s.
 TAB3_REF_RATE_BPS = 300e3
+#: H2's grid of tx-ring-limits besides the papers' 5, particles.
+H2_RING_LIMIT_PARTICLES = tuple(range(6, 17))
 
 
 @dataclass(frozen=True)
@@ -145,14 +148,15 @@ def _rms(values) -> float:
     return float(np.sqrt(np.mean(v**2))) if v.size else float("nan")
 
 
-@cache.artefact()
 def gap_table_iv(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
     ks=(1, 2, 3),
-    ring_limits=tuple(range(6, 17)),
+    ring_limit_particles=H2_RING_LIMIT_PARTICLES,
     particle_sizes=(256, 768, 1024, 1536, 2048),
     table_iii: bool = True,
+    *,
+    ring_limits=None,
 ) -> xr.Dataset:
     """Run every hypothesis of the module docstring on Table IV's ``W_m`` (and Table III, A = 0).
 
@@ -164,13 +168,16 @@ def gap_table_iv(
         Seeds (>= 0), one run per seed, case and ``k``.
     ks : sequence of int
         BE packets fill ``k`` particles of 512 bytes (:func:`pqlab.scenarios.full_units`).
-    ring_limits : sequence of int
-        H2's grid of ``ring_limit_particles`` besides the papers' 5 (each in ``[6, 1000]``).
+    ring_limit_particles : sequence of int
+        H2's grid of the node's ``ring_limit_particles`` besides the papers' 5, particles
+        (each in ``[6, 1000]``).
     particle_sizes : sequence of int
         H3's grid of ``particle_bytes`` besides the papers' 512 (each in ``[64, 65535]``, not 512).
     table_iii : bool
         Also run Table III's A = 0 scenario (:func:`pqlab.scenarios.aggregation`,
         the stand-in "real" BE distribution) for every case.
+    ring_limits : sequence of int, optional
+        Deprecated name of ``ring_limit_particles`` (a ``FutureWarning``); not both.
 
     Returns
     -------
@@ -186,10 +193,19 @@ def gap_table_iv(
         ``best_hypothesis`` (smallest ``rms_err_all`` among plausible cases,
         ``rms_err_tab4`` without Table III), ``best_case_tab4``, ``grid``.
     """
+    ring_limit_particles = renamed_keyword("gap_table_iv", "ring_limit_particles", ring_limit_particles,
+                                           H2_RING_LIMIT_PARTICLES, "ring_limits", ring_limits)
+    return _gap_table_iv(n_ef_samples, seeds, ks, ring_limit_particles, particle_sizes, table_iii)
+
+
+@cache.artefact("gap_table_iv")
+def _gap_table_iv(n_ef_samples, seeds, ks, ring_limit_particles, particle_sizes, table_iii) -> xr.Dataset:
+    """:func:`gap_table_iv` once its arguments have their current names (cached per arguments)."""
     n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = check_seeds(seeds)
     ks = check_ks(ks)
-    rings = [int(r) for r in check_array("ring_limits", list(ring_limits), kind="int", minimum=6, maximum=1000)]
+    rings = [int(r) for r in check_array("ring_limit_particles", list(ring_limit_particles), kind="int", minimum=6,
+                                         maximum=1000)]
     particles = [int(p) for p in check_array("particle_sizes", list(particle_sizes), kind="int", minimum=64,
                                              maximum=PACKET_PARTICLE_BYTES)]
     if 512 in particles:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 
 import numpy as np
 import xarray as xr
@@ -63,6 +62,7 @@ from ._common import (
     forward_claims,
     paper_value,
     provenance,
+    renamed_keyword,
 )
 
 __all__ = [
@@ -712,12 +712,8 @@ def tftant_slides_ring(
         over seeds; per scheduler the fit ``slope`` (s/particle), ``intercept`` (s),
         ``r2``; scalars of the test conditions (SI units).
     """
-    if ring_limits is not None:
-        warnings.warn("tftant_slides_ring: ring_limits is deprecated, use ring_limit_particles",
-                      FutureWarning, stacklevel=2)
-        if ring_limit_particles is not RING_LIMIT_PARTICLES:
-            raise ValueError("give ring_limit_particles or its deprecated name ring_limits, not both")
-        ring_limit_particles = ring_limits
+    ring_limit_particles = renamed_keyword("tftant_slides_ring", "ring_limit_particles", ring_limit_particles,
+                                           RING_LIMIT_PARTICLES, "ring_limits", ring_limits)
     return _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_service_rate_bps, schedulers)
 
 

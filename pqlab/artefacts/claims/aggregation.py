@@ -36,6 +36,8 @@ CCDF_DISTANCE_THRESHOLD = 0.05
 INDEPENDENCE_TOLERANCE = 0.10
 #: Line time of a 1500-byte IP packet on the papers' ATM line, seconds (32 cells at 2 Mbit/s).
 MTU_LINE_TIME_S = float(line_time_s(MTU_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
+#: Peaks the long version sees in every |IPDV| histogram vs A ("two peaks"): the count each A must show.
+PAPER_N_PEAKS = 2
 
 
 def _ms(x) -> float:
@@ -64,6 +66,12 @@ def _seeds_text(ds) -> str:
     return f"{ds.attrs['n_seeds']} seed{'s' if ds.attrs['n_seeds'] > 1 else ''}"
 
 
+def _begin(ds: xr.Dataset, art: str, dim: str, trend: str) -> tuple[np.ndarray, bool, str]:
+    """Check ``ds`` is ``art``'s Dataset; its ``dim`` values, whether its ``trend`` attr holds, its seeds text."""
+    check_artefact(ds, art)
+    return ds[dim].values, bool(ds.attrs[trend]), _seeds_text(ds)
+
+
 def _trend_text(holds: bool, slope: float, half: float, convert, unit: str) -> str:
     ci = "" if np.isnan(half) else f" +/- {convert(abs(half)):.3g}"
     return f"slope {convert(slope):+.3g}{ci} {unit} ({'increase holds' if holds else 'no significant increase'})"
@@ -72,12 +80,9 @@ def _trend_text(holds: bool, slope: float, half: float, convert, unit: str) -> s
 def globecom01_fig7_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`globecom01_fig7`'s Dataset: delay spread and CCDF vs A, the BE profile's weight."""
     art = "globecom01_fig7"
-    check_artefact(ds, art)
-    a = ds["aggregation_degree"].values
+    a, spread, seeds = _begin(ds, art, "aggregation_degree", "spread_increases")
     std_text = _series(ds, "delay_std", "aggregation_degree")
-    seeds = _seeds_text(ds)
     multi = ds.sizes["seed"] > 1
-    spread = bool(ds.attrs["spread_increases"])
     dist, seed_dist = ds.attrs["ccdf_distance_extreme_a"], ds.attrs["ccdf_distance_between_seeds_a0"]
     floor = max(CCDF_DISTANCE_THRESHOLD, seed_dist) if multi else CCDF_DISTANCE_THRESHOLD
     a_range = float(np.ptp(ds["delay_mean_mean"].values))
@@ -110,10 +115,7 @@ def globecom01_fig7_claims(ds: xr.Dataset) -> list[dict]:
 def globecom01_tab3_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`globecom01_tab3`'s Dataset: mean delay per A and its trend, the rates and A."""
     art = "globecom01_tab3"
-    check_artefact(ds, art)
-    a = ds["aggregation_degree"].values
-    holds = bool(ds.attrs["mean_increases"])
-    seeds = _seeds_text(ds)
+    a, holds, seeds = _begin(ds, art, "aggregation_degree", "mean_increases")
     path_ms = to_ms(ds.attrs["path_delay_ef_s"])
     means = _series(ds, "delay_mean", "aggregation_degree")
     trend = _trend_text(holds, ds.attrs["delay_slope_s"], ds.attrs["delay_slope_ci_s"], to_ms, "ms per unit A")
@@ -147,11 +149,8 @@ def globecom01_tab3_claims(ds: xr.Dataset) -> list[dict]:
 def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`long_ipdv_vs_a`'s Dataset: mean and max |IPDV| per A, peaks, the IPDV definition."""
     art = "long_ipdv_vs_a"
-    check_artefact(ds, art)
-    a = ds["aggregation_degree"].values
+    a, jm_holds, seeds = _begin(ds, art, "aggregation_degree", "jitter_mean_increases")
     unit = ds.attrs["transmission_unit_s"]
-    seeds = _seeds_text(ds)
-    jm_holds = bool(ds.attrs["jitter_mean_increases"])
     kept = float(np.mean(ds["be_kept_mean_bytes_mean"].values))
     mtu_mean = mtu_max = ""
     if "mtu_jitter_mean" in ds:
@@ -203,7 +202,7 @@ def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
                       f"{ds.attrs['min_prominence']:.0%} of the tallest, as a linear plot shows them) "
                       f"[count at units]: {peaks_text}; on a log scale (peak >= 2x its trough, "
                       f">= {LOG_PEAK_MIN_SAMPLES} samples per bin): {log_text}; stand-in BE sizes",
-                      bool(np.all(n_peaks == 2))))
+                      bool(np.all(n_peaks == PAPER_N_PEAKS))))
     rows.append(claim(art, "max_independent_of_a", None, "-",
                       f"per-A mean of the max |IPDV| (units): {per_a_text}; independent = all within "
                       f"{INDEPENDENCE_TOLERANCE:.0%} of their mean {overall:.1f}", independent))
@@ -229,10 +228,7 @@ def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
 def long_fig7_tab3_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`long_fig7_tab3`'s Dataset: |IPDV| spread and concentration per EF frame size."""
     art = "long_fig7_tab3"
-    check_artefact(ds, art)
-    frames = ds["ef_frame_bytes"].values
-    holds = bool(ds.attrs["std_increases"])
-    seeds = _seeds_text(ds)
+    frames, holds, seeds = _begin(ds, art, "ef_frame_bytes", "std_increases")
     width_u = ds.attrs["interval_units"]
     label = lambda v: f"{v} B"  # noqa: E731
     stds = _series(ds, "jitter_std", "ef_frame_bytes", convert=to_us, digits=0, label=label)

@@ -64,11 +64,31 @@ SLOPE_FRACTION = 0.5
 ACF_THRESHOLD = 0.5
 #: The slides' "PQ and WFQ equivalent for pack size <= 256 by": frames up to this size are small, bytes.
 SMALL_FRAME_BYTES = 256
+#: The page's "PQ and WFQ equivalent up to 512 bytes": the frame size that statement covers, bytes.
+PAGE_EQUIVALENT_FRAME_BYTES = 512
+#: The page's large frame besides the MTU (Fig. 7's caption), bytes.
+PAGE_LARGE_FRAME_BYTES = 1024
+#: The slides' small frames, said to have the higher mean |IPDV|, bytes.
+SLIDES_SMALL_FRAMES_BYTES = (128, 256)
+#: ... a largest |IPDV| above this fraction of one BE tx time is "one BE tx time" (and at most one).
+MIN_BE_TX_FRACTION = 0.5
+#: ... an autocorrelation first peak at this lag or later (EF packets) is a period; lag 1 is only smoothness.
+MIN_PERIOD_PACKETS = 2
+#: Float rounding spared when two computed values (BE tx times, shares) are compared for equality.
+ROUNDING_TOLERANCE = 1e-9
+#: Float rounding spared when two delays in ms are compared ("lower", "grows").
+MS_ROUNDING_TOLERANCE = 1e-6
 
 
 def _in_ms(ds: xr.Dataset, artefact: str) -> xr.Dataset:
     """The Dataset of ``artefact`` with its times in ms and its statistics computed from the ms values."""
     return statistics_in_ms(check_artefact(ds, artefact), STATISTICS[artefact])
+
+
+def _in_ms_be_tx(ds: xr.Dataset, artefact: str) -> tuple[xr.Dataset, float]:
+    """:func:`_in_ms` and the BE transmission time (ms) its claims count in."""
+    ds = _in_ms(ds, artefact)
+    return ds, float(ds.be_tx_time)
 
 
 def _kbps(ds: xr.Dataset, name: str) -> float:
@@ -78,7 +98,13 @@ def _kbps(ds: xr.Dataset, name: str) -> float:
 
 def _within_one_be_tx(value: float) -> bool:
     """Whether a largest |IPDV| in BE tx times is more than half of one and at most one (rounding spared)."""
-    return 0.5 < value <= 1.0 + 1e-9
+    return MIN_BE_TX_FRACTION < value <= 1.0 + ROUNDING_TOLERANCE
+
+
+def _per_scheduler(art: str, quantity: str, value, unit: str, note,
+                   schedulers=scenarios.TFTANT_SCHEDULERS) -> list[dict]:
+    """One claim per scheduler ``s``: quantity ``quantity.format(s=s)``, ``value(s)`` in ``unit``, ``note(s)``."""
+    return [claim(art, quantity.format(s=s), value(s), unit, note(s)) for s in schedulers]
 
 
 def _at(da: xr.DataArray, frame: int) -> float:
@@ -92,14 +118,13 @@ def _list(frames, values, fmt="{:.2f}") -> str:
 def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig1`: PQ below WFQ, equivalence for small frames, the gain."""
     art = "tftant_wfq_fig1"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     frames = ds["ef_frame_bytes"].values
-    be_tx = float(ds.be_tx_time)
     pq, wfq = ds["delay_mean"].sel(scheduler="pq"), ds["delay_mean"].sel(scheduler="wfq")
     gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
-    tol = 1e-6 + gap_ci
+    tol = MS_ROUNDING_TOLERANCE + gap_ci
     rate_bps, be_weight_bps = float(ds.ef_service_rate), float(ds.be_weight)
-    ip_512 = scenarios.ef_ip_bytes(512)
+    ip_512 = scenarios.ef_ip_bytes(PAGE_EQUIVALENT_FRAME_BYTES)
     be_tag_ms = to_ms(wfq_tag_s(float(ds.be_ip_bytes), be_weight_bps))
 
     def ef_tag_ms(ip_bytes: int) -> float:
@@ -110,8 +135,8 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
                   f"({int((gap.values > tol).sum())} lower, {int((np.abs(gap.values) <= tol).sum())} equal); "
                   f"WFQ - PQ in BE tx times ({be_tx:.3f} ms): {_list(frames, gap_be.values)}",
                   shape_ok=bool(lower.all()))]
-    for quantity, upto, where in (("equivalent_up_to_512", 512, "the page"),
-                                  ("equivalent_up_to_256", 256, "the slides")):
+    for quantity, upto, where in (("equivalent_up_to_512", PAGE_EQUIVALENT_FRAME_BYTES, "the page"),
+                                  ("equivalent_up_to_256", SMALL_FRAME_BYTES, "the slides")):
         small = frames <= upto
         worst = float(np.abs(gap_be.values[small]).max()) if small.any() else math.nan
         rows.append(claim(
@@ -138,7 +163,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
         f"(PQ {_at(pq, mtu):.2f}, WFQ {_at(wfq, mtu):.2f} ms, mean over {ds.sizes['seed']} seed(s)); the page's "
         f"{paper_gain:g} ms = {paper_gain / be_tx:.2f} of our BE tx times; the largest gain over the sweep is at "
         f"{argmax} bytes", shape_ok=argmax == mtu))
-    for size in (1024, mtu):
+    for size in (PAGE_LARGE_FRAME_BYTES, mtu):
         v = _at(gap_be, size)
         paper = float(ds[f"paper_gap_{size}"])
         steps = be_tag_steps(scenarios.ef_ip_bytes(size), rate_bps, float(ds.be_ip_bytes), be_weight_bps)
@@ -150,9 +175,9 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
             f"{steps:.2f}"
             f" BE tag steps of {be_tag_ms:.1f} ms: the queued BE packets with "
             f"smaller tags go first (ties go to the EF queue, index 0); paper ~{paper:g}"))
-    large = [f for f in (1024, mtu) if f in frames]
+    large = [f for f in (PAGE_LARGE_FRAME_BYTES, mtu) if f in frames]
     frac = [abs(_at(gap_be, f) - round(_at(gap_be, f))) for f in large]
-    between = [f for f in frames if 1024 < f < mtu]
+    between = [f for f in frames if PAGE_LARGE_FRAME_BYTES < f < mtu]
     rows.append(claim(
         art, "gap_multiple_of_be_tx", None, "-",
         f"at the page's large sizes {large}: {', '.join(f'{_at(gap_be, f):.2f}' for f in large)} BE tx times "
@@ -195,8 +220,8 @@ def tftant_wfq_fig5_claims(ds: xr.Dataset) -> list[dict]:
     ds = _in_ms(ds, art)
     frames = ds["ef_frame_bytes"].values
     m = ds["ipdv_mean"]
-    small = [f for f in (128, 256) if f in frames]
-    large = [f for f in (1024, MTU_FRAME_BYTES) if f in frames]
+    small = [f for f in SLIDES_SMALL_FRAMES_BYTES if f in frames]
+    large = [f for f in (PAGE_LARGE_FRAME_BYTES, MTU_FRAME_BYTES) if f in frames]
     rows = []
     ok = []
     parts = []
@@ -221,19 +246,17 @@ def tftant_wfq_fig5_claims(ds: xr.Dataset) -> list[dict]:
         f"the slides: mean |IPDV| WFQ - PQ, ms: {_list(src, [diff[list(frames).index(f)] for f in src])}",
         shape_ok=bool(np.ptp(diff) > IPDV_GAIN_RANGE_MS)))
     for f in src:
-        for sched in scenarios.TFTANT_SCHEDULERS:
-            rows.append(claim(art, f"mean_ipdv_{sched}_{f}", _at(m.sel(scheduler=sched), f), "ms",
-                              f"mean |IPDV| of consecutive EF packets, {sched.upper()}, {f}-byte frames"))
+        rows += _per_scheduler(art, f"mean_ipdv_{{s}}_{f}", lambda s: _at(m.sel(scheduler=s), f), "ms",
+                               lambda s: f"mean |IPDV| of consecutive EF packets, {s.upper()}, {f}-byte frames")
     return rows
 
 
 def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_wfq_fig2_4`: same shape, delay variation of one BE tx, EF-queue wait."""
     art = "tftant_wfq_fig2_4"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     frames = ds["ef_frame_bytes"].values
     corr = ds["corr"].min("seed")
-    be_tx = float(ds.be_tx_time)
     span = ds["delay_span_be_tx"].max("seed")
     shift, shift_std = ds["shift"].mean("seed"), ds["shift_std"].max("seed")
     rows = [
@@ -258,7 +281,8 @@ def tftant_wfq_fig2_4_claims(ds: xr.Dataset) -> list[dict]:
     gains = [_at(shift, f) for f in frames]
     rows.append(claim(
         art, "gain_grows_with_size", None, "-",
-        f"WFQ - PQ mean delay: {_list(frames, gains)} ms", shape_ok=bool(np.all(np.diff(gains) >= -1e-6))))
+        f"WFQ - PQ mean delay: {_list(frames, gains)} ms",
+        shape_ok=bool(np.all(np.diff(gains) >= -MS_ROUNDING_TOLERANCE))))
     return rows
 
 
@@ -271,7 +295,7 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
     freq = ds["peak_frequency"].mean("seed")
     frac = ds.attrs["peak_fraction"]
     rows = []
-    fig7 = 1024
+    fig7 = PAGE_LARGE_FRAME_BYTES
     if fig7 in frames:
         for sched in scenarios.TFTANT_SCHEDULERS:
             v = float(mx.sel(scheduler=sched, ef_frame_bytes=fig7))
@@ -290,7 +314,7 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
             f"share of |IPDV| >= {frac:g} BE tx time at {fig7} bytes: PQ {fp:.3f}, WFQ {fw:.3f}"
             + (": under our WFQ every EF packet waits the same whole number of BE packets more than under PQ "
                "(tftant_wfq_fig2_4: the same series shifted), so both IPDV series are identical"
-               if abs(fw - fp) < 1e-9 else ""),
+               if abs(fw - fp) < ROUNDING_TOLERANCE else ""),
             shape_ok=fw > fp))
     if 128 in frames:
         p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=128)) for s in scenarios.TFTANT_SCHEDULERS)
@@ -302,7 +326,7 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
                              f"is below one BE tag step, "
                              f"{to_ms(wfq_tag_s(float(ds.be_ip_bytes), float(ds.be_weight))):.1f} ms, "
                              f"so WFQ lets no BE "
-                             "packet ahead)" if abs(p - w) < 1e-9 else ""),
+                             "packet ahead)" if abs(p - w) < ROUNDING_TOLERANCE else ""),
                           shape_ok=p > w))
     big = MTU_FRAME_BYTES
     if big in frames:
@@ -321,10 +345,9 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_ring`: delay linear in the ring, IPDV independent of it."""
     art = "tftant_slides_ring"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     scheds = list(ds["scheduler"].values)
     rings = ds["ring_limit_particles"].values
-    be_tx = float(ds.be_tx_time)
     per_particle = be_tx / float(ds.be_particles)
     d = ds["delay_mean"]
     fit = "; ".join(f"{s.upper()} {float(ds.slope.sel(scheduler=s)):.3f} ms/particle, R^2 "
@@ -368,7 +391,7 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
         shape_ok=bool(_within_one_be_tx(mx))))
     lag = ds["acf_peak_lag"].sel(scheduler=first)
     peak = ds["acf_peak"].sel(scheduler=first)
-    periodic = bool((lag >= 2).all() and (peak > ACF_THRESHOLD).all())
+    periodic = bool((lag >= MIN_PERIOD_PACKETS).all() and (peak > ACF_THRESHOLD).all())
     rows.append(claim(
         art, "periodicity_one_stream_per_phb", None, "-",
         f"one CBR EF and one CBR BE stream, {first.upper()}: the delay series' autocorrelation peaks first at lag "
@@ -393,20 +416,18 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
               f"EF queue limit; mean EF-queue wait, {first_q.upper()}: "
               f"{float(ds['ef_wait'].sel(scheduler=first_q).mean()):.3f} ms"),
     ]
-    for s in scheds:
-        rows.append(claim(art, f"slope_{s}", float(ds.slope.sel(scheduler=s)), "ms/particle",
-                          f"least-squares slope of the mean delay vs tx-ring-limit, {s.upper()}, R^2 "
-                          f"{float(ds.r2.sel(scheduler=s)):.4f}"))
+    rows += _per_scheduler(art, "slope_{s}", lambda s: float(ds.slope.sel(scheduler=s)), "ms/particle",
+                           lambda s: f"least-squares slope of the mean delay vs tx-ring-limit, {s.upper()}, R^2 "
+                                     f"{float(ds.r2.sel(scheduler=s)):.4f}", scheds)
     return rows
 
 
 def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_star`: flat for small packets, plateau above 3, WFQ -> PQ, IPDV."""
     art = "tftant_slides_star"
-    ds = _in_ms(ds, art)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     stars = ds["star"].values
     frames = ds["ef_frame_bytes"].values
-    be_tx = float(ds.be_tx_time)
     d, pq = ds["delay_mean"], ds["pq_delay_mean"]
     tol = EQUIVALENT_BE_TX * be_tx
     rows = [claim(art, "star_min", float(stars.min()), "1", f"{stars.size} STAR values"),
@@ -464,7 +485,7 @@ def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
                                                                   - float(pq.sel(ef_frame_bytes=f))) <= tol),
                               math.nan) for f in frames], "{:g}"),
         shape_ok=all(falls) and all(abs(c) <= tol for c in conv)))
-    ipdv_frame = 1024 if 1024 in frames else int(frames[-1])
+    ipdv_frame = PAGE_LARGE_FRAME_BYTES if PAGE_LARGE_FRAME_BYTES in frames else int(frames[-1])
     ip = ds["ipdv_mean"].sel(ef_frame_bytes=ipdv_frame)
     rng = float(np.ptp(ip.values))
     rest = ip.sel(star=stars[1:]) if stars.size > 1 else ip
@@ -492,8 +513,7 @@ def tftant_slides_star_claims(ds: xr.Dataset) -> list[dict]:
 def tftant_slides_no_be_claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`tftant_slides_no_be`: what BE traffic adds to the EF delay."""
     art = "tftant_slides_no_be"
-    ds = _in_ms(ds, art)
-    be_tx = float(ds.be_tx_time)
+    ds, be_tx = _in_ms_be_tx(ds, art)
     w, wo = (ds.sel(traffic=t) for t in ("with BE", "without BE"))
     mean_w, mean_wo = float(w["delay_mean"].mean()), float(wo["delay_mean"].mean())
     sched = ds.attrs.get("scheduler", "pq").upper()

@@ -18,8 +18,16 @@ from ..worst_case import (
     TOLERANCE_PERCENT,
 )
 
-# Table IV prints W to 0.01 us, truncated or rounded: the exact bound is within 0.011 us of it
+#: Table IV prints W to 0.01 us, truncated or rounded: the exact bound is within 0.011 us of it
 FORMULA_ATOL_US = 0.011
+#: The lone EF stream's largest PQ wait equals one MTU + one EF line time within this, ms (float rounding).
+EQUAL_ATOL_MS = 1e-6
+#: Float rounding spared above the MTU + EF line time bound of the lone stream's wait, ms.
+BOUND_ROUNDING_MS = 1e-9
+#: The lone stream's largest PQ wait reaches at least this fraction of one MTU line time (a BE packet ahead).
+LONE_WAIT_MTU_FRACTION = 0.99
+#: The C7500 hops' simulated EF delay matches the own-size path model when within this, ms (0.01 ms printed).
+HOP_MODEL_ATOL_MS = 0.01
 
 __all__ = [
     "globecom01_tab4_claims",
@@ -164,10 +172,11 @@ def globecom01_pq_bound_claims(ds: xr.Dataset) -> list[dict]:
     rows.append(claim(
        art, "max_pq_wait_one_mtu", None, "-",
        f"simulated max PQ wait of the lone CBR EF stream behind {int(ds.attrs['be_ip_bytes'])}-byte BE: "
-       f"{lone:.3f} ms {'=' if abs(lone - mtu - efl) < 1e-6 else '<='} one MTU line time {mtu:.3f} ms + one EF line time {efl:.3f} ms (an EF packet ahead in "
+       f"{lone:.3f} ms {'=' if abs(lone - mtu - efl) < EQUAL_ATOL_MS else '<='} one MTU line time {mtu:.3f} ms "
+       f"+ one EF line time {efl:.3f} ms (an EF packet ahead in "
        f"the ring frees only its one particle, too few below the ring limit with MTU packets behind it, so the "
        f"next EF packet waits for the MTU packet too)",
-       shape_ok=bool(mtu * 0.99 <= lone <= mtu + efl + 1e-9)))
+       shape_ok=bool(mtu * LONE_WAIT_MTU_FRACTION <= lone <= mtu + efl + BOUND_ROUNDING_MS)))
     return rows
 
 
@@ -204,7 +213,8 @@ def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> l
               f"{float(ms['ef_hop_delay_std']):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
               f"{float(ms['ef_hop_delay_mean']):.2f} ms over both hops, not the {float(ms['ef_hop_delay_model']):.2f} ms "
               f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
-              shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model'])) <= 0.01)),
+              shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model']))
+                            <= HOP_MODEL_ATOL_MS)),
         claim(art, "c7500_ef_hop_delay_simulated", float(ms['ef_hop_delay_mean']), "ms",
               f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "
               f"{float(ms['ef_hop_delay_model']):.3f} ms; largest wait of any packet {float(ms['hop_max_wait']):.2f} ms"),
