@@ -9,8 +9,8 @@ that runs them. :data:`ARTEFACTS` is that table, in the order of the notebooks;
 
 What reads it: :mod:`pqlab.site` (which page an artefact is on), the provenance attrs of
 every artefact Dataset (:func:`pqlab.artefacts._common.provenance` takes the
-``references`` from the artefact's document), :func:`pqlab.report` row order
-(:func:`ids`) and ``pqlab reproduce --list``.
+``references`` from the artefact's document) and ``pqlab reproduce --list``. The report
+(:func:`pqlab.report.build_report`) does not: it sorts its rows by artefact id.
 
 Functions are named as ``"module:function"`` strings and imported only when asked for
 (:meth:`Artefact.function`), so reading the table imports no simulation code.
