@@ -21,12 +21,13 @@ Printed per run: wall time, artefacts computed and reused, and simulations, coun
 :mod:`pqlab.cache`, and the slowest notebooks. The target (issue 10, 2 cores): cold < 45 s.
 
 Last measured (full mode, 2 cores, 2026-11-23, after the workers began keeping their kernel):
-fully cold 48.8 s (28 artefacts computed, 1673 simulations), warm rerun 4.0 s (0 computed,
-0 simulations), 05_worst_case parameter changed 12.0 s (1 artefact computed, 2 reused, 6
-simulations), results-cold with numba cache warm 44.2 s. The VM's speed varies from run to
-run: other full results-cold runs took 47 to 57 s (78 to 97 CPU-s). Before (same day, one
-kernel per notebook): 153 s fully cold on a loaded machine, 81.5 s results-cold unloaded
-(147 CPU-s). The cold target (< 45 s) holds with numba's cache warm, not reliably fully cold.
+fully cold 48.8 s in one run, 72.4 s in another (28 artefacts computed, 1673 simulations), warm
+rerun 4.0-4.4 s (0 computed, 0 simulations), 05_worst_case parameter changed 12.0-14.9 s (1
+artefact computed, 2 reused, 6 simulations), results-cold with numba cache warm 44.2-51.3 s. This
+VM's speed varies by a third from run to run: the same older commit took 51 s fully cold and then
+56 s numba-warm. Before (same day, one kernel per notebook): 153 s fully cold on a loaded
+machine, 81.5 s results-cold unloaded (147 CPU-s; now 78-97 CPU-s). The cold target (< 45 s) is
+not reliably met.
 """
 
 from __future__ import annotations
