@@ -454,8 +454,7 @@ def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun
                 if w.busy and (w.result_ready(run) or w.proc.poll() is not None):
                     k, started = w.task
                     w.task = None
-                    runs[k] = _finished(plan.sources[k], run, run.logs / f"{plan.sources[k].stem}.task.json",
-                                        time.perf_counter() - started)
+                    runs[k] = _finished(plan.sources[k], run, time.perf_counter() - started)
                     done.append(k)
             for w in [w for w in workers if not w.busy and w.proc.poll() is not None]:
                 shutil.rmtree(w.sockets, ignore_errors=True)  # ended (or died): replaced if needed
@@ -560,7 +559,7 @@ class _Worker:
         task = run.logs / f"{name}.task.json"
         task.write_text(json.dumps({
             "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
-            "result": str(run.logs / f"{name}.result.json"), "log": str(run.logs / f"{name}.log"),
+            "result": str(_result_file(run, name)), "log": str(run.logs / f"{name}.log"),
             "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
                            "seed": plan.seed},
         }), encoding="utf-8")
@@ -573,7 +572,7 @@ class _Worker:
             pass
 
     def result_ready(self, run) -> bool:
-        return (run.logs / f"{self.source.stem}.result.json").is_file()
+        return _result_file(run, self.source.stem).is_file()
 
     def close(self) -> None:
         """No more notebooks: the worker shuts its kernel down and ends."""
@@ -582,12 +581,17 @@ class _Worker:
                 self.proc.stdin.close()
 
 
-def _finished(source: Path, run, task: Path, seconds: float) -> NotebookRun:
+def _result_file(run, name: str) -> Path:
+    """Where the worker writes a notebook's outcome (atomically: the parent waits for it)."""
+    return run.logs / f"{name}.result.json"
+
+
+def _finished(source: Path, run, seconds: float) -> NotebookRun:
     name = source.stem
     executed = run.notebooks / source.name
     log = run.logs / f"{name}.log"
     try:
-        outcome = json.loads((run.logs / f"{name}.result.json").read_text(encoding="utf-8"))
+        outcome = json.loads(_result_file(run, name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] if log.is_file() else []
         outcome = {"cell_index": None, "ename": "WorkerError",

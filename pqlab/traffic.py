@@ -356,6 +356,13 @@ class Empirical(SizeDistribution):
         return rng.choice(np.array(self.sizes_bytes, dtype=np.int64), size=n, p=self.pmf())
 
 
+@functools.lru_cache(maxsize=64)
+def _empirical_json(law: Empirical) -> str:
+    """The JSON of an empirical law, keyed by its value (sizes are ints and the CDF floats, as
+    ``__post_init__`` stores them, so equal laws have equal encodings)."""
+    return canonical_json(law.to_dict())
+
+
 # --------------------------------------------------------------------------- streams
 
 
@@ -457,13 +464,6 @@ class _SizedStream(Stream):
     def _arrival_windows(self, rng, ip_bytes):  # pragma: no cover - overridden
         raise NotImplementedError
 
-
-
-@functools.lru_cache(maxsize=64)
-def _empirical_json(law: Empirical) -> str:
-    """The JSON of an empirical law, keyed by its value (sizes are ints and the CDF floats, as
-    ``__post_init__`` stores them, so equal laws have equal encodings)."""
-    return canonical_json(law.to_dict())
 
 @dataclass(frozen=True)
 class CBRStream(_SizedStream):
@@ -662,14 +662,11 @@ def _fixed_cbr_schedule(streams, rng: np.random.Generator):
         return None
     ip_bytes = np.array([s.size.size_bytes + s.header_bytes for s in streams], dtype=np.float64)
     interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in streams], dtype=np.float64)
-    given = [i for i, s in enumerate(streams) if s.phase_s is not None]
-    phase = interval * rng.random(len(streams) - len(given)) if not given else np.empty(len(streams))
-    if given:
-        drawn = np.ones(len(streams), dtype=bool)
-        drawn[given] = False
-        phase[drawn] = interval[drawn] * rng.random(len(streams) - len(given))
-        for i in given:  # a given phase: checked against the interval as the stream does
-            phase[i] = streams[i]._phase(None, float(interval[i]))
+    drawn = np.array([s.phase_s is None for s in streams])
+    phase = np.empty(len(streams))
+    phase[drawn] = interval[drawn] * rng.random(int(drawn.sum()))
+    for i in np.flatnonzero(~drawn):  # a given phase: checked against the interval as the stream does
+        phase[i] = streams[i]._phase(None, float(interval[i]))
     start = np.array([s.start_s for s in streams], dtype=np.float64)
     return start + phase, interval, ip_bytes.astype(np.int64)
 
@@ -762,7 +759,6 @@ class TrafficWindows:
         return (arrival[order], np.concatenate(sizes)[order], np.repeat(self._queues, counts)[order],
                 np.repeat(self._flows, counts)[order])
 
-
     def _periodic_window(self, t0_s: float, t1_s: float):
         """:meth:`window` for periodic fixed-size streams: packet ``k`` of stream ``i`` at
         ``first[i] + interval[i] * k``, exactly as :class:`CBRStream` computes it, for all streams
@@ -784,11 +780,11 @@ class TrafficWindows:
         starts, k_first = np.empty(first.shape[0] + 1, dtype=np.int64), np.empty(first.shape[0], dtype=np.int64)
         n = _periodic_arrivals(first, interval, k0, k1, float(t0_s), float(t1_s), arrival, stream, starts, k_first)
         group, rest = self._round_robin_group, self._others
-        size = int(starts[-1] - sum(starts[i + 1] - starts[i] for i in rest.tolist()))
+        counts = starts[1:] - starts[:-1]
+        size = int(counts[group].sum())
         run_arrival, run_stream = np.empty(size), np.empty(size, dtype=np.int64)
         if group.shape[0] < 2 or _round_robin_run(arrival, stream, starts, k_first, group, run_arrival,
                                                   run_stream) < 0:
-            counts = starts[1:] - starts[:-1]
             group = np.array([np.argmax(counts)], dtype=np.int64)
             rest = np.flatnonzero(np.arange(first.shape[0]) != group[0])
             run_arrival, run_stream = (a[starts[group[0]]:starts[group[0] + 1]] for a in (arrival, stream))
