@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -41,6 +42,7 @@ import time
 from pathlib import Path
 
 from pqlab import paths, reproduce
+from pqlab._notebook_worker import skip_unneeded_imports
 
 CHANGED_NOTEBOOK = "05_worst_case"
 CHANGED_FROM, CHANGED_TO = "burst_packets: int = 12", "burst_packets: int = 11"
@@ -62,6 +64,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="quick mode (small sample counts)")
     parser.add_argument("--jobs", type=int, default=None, help="notebooks at once (default: cores)")
+    parser.add_argument("--write-order", action="store_true",
+                        help="write the results-cold run's notebook times to data/notebook_seconds.json "
+                             "(the order of a build folder's first run; full mode only)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="empty folder to run in and keep (e.g. to compare its figures/report.csv)")
     args = parser.parse_args(argv)
@@ -89,7 +94,12 @@ def main(argv=None) -> int:
         print(f"  computed in that run: {result.cache_counts.get('computed', 0)} artefact(s) "
               f"(only {CHANGED_NOTEBOOK}'s that depend on burst_packets)")
         changed.write_text(text, encoding="utf-8")
-        _timed("results-cold, numba warm", notebooks, tmp / "tree2", args.quick, args.jobs)
+        result = _timed("results-cold, numba warm", notebooks, tmp / "tree2", args.quick, args.jobs)
+        if args.write_order and not args.quick and result.ok:
+            seconds = {r.name: round(r.seconds, 1) for r in result.runs}
+            reproduce.SHIPPED_SECONDS.write_text(json.dumps(seconds, indent=1, sort_keys=True) + "\n",
+                                                 encoding="utf-8")
+            print(f"wrote {reproduce.SHIPPED_SECONDS}")
     return 0
 
 

@@ -29,6 +29,22 @@ import tempfile
 
 from jupyter_client.manager import KernelManager
 
+#: Optional modules that our processes never need but whose import is slow: jsonschema (under
+#: nbformat, under papermill and nbconvert) imports ``rfc3987_syntax`` when it is installed (a
+#: dependency of JupyterLab's jupyter-events) to check the "iri" string formats, and that module
+#: compiles 38 lark grammars on import: 1.6 s in every process. Notebook schemas use no string
+#: format, so validation is the same without it.
+UNNEEDED_SLOW_IMPORTS = ("rfc3987_syntax",)
+
+
+def skip_unneeded_imports() -> None:
+    """Mark :data:`UNNEEDED_SLOW_IMPORTS` absent in this process (an import of one raises
+    ImportError, which jsonschema handles as "not installed"). Only for processes pqlab owns:
+    the notebook workers and the ``pqlab`` command, never a user's kernel or server."""
+    for name in UNNEEDED_SLOW_IMPORTS:
+        sys.modules.setdefault(name, None)
+
+
 _INJECTED_TAG = "injected-parameters"
 _ERROR_TAG = "papermill-error-cell-tag"
 
@@ -84,7 +100,7 @@ def execute(source: str, executed: str, parameters: dict, kernel_name: str = "py
     kernel = {"km": km} if km is not None else {"kernel_manager_class": IPCKernelManager}
     try:
         papermill.execute_notebook(
-            source, executed, parameters=parameters, kernel_name=kernel_name, progress_bar=False,
+            source, executed, parameters=parameters, kernel_name=kernel_name, progress_bar=False, request_save_on_cell_execute=False,
             cwd=os.path.dirname(source), **kernel,
         )
     except PapermillExecutionError as exc:
@@ -169,6 +185,7 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
 
 
 def main(argv=None) -> int:
+    skip_unneeded_imports()
     args = sys.argv[1:] if argv is None else list(argv)
     if args and args[0] == "--serve":
         return serve(*args[1:3])

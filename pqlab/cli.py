@@ -86,9 +86,11 @@ def _reproduce(args) -> int:
         print(listing())
         return 0
     from . import report
+    from ._notebook_worker import skip_unneeded_imports
     from .reproduce import Interrupted, run_all
     from .runlock import RunLocked
 
+    skip_unneeded_imports()  # the command's own process: nbconvert's import 1.6 s shorter
     started = time.perf_counter()
     figures_dir, build_dir = _output_dirs(args)
     try:

@@ -49,7 +49,6 @@ from pathlib import Path
 import pandas as pd
 
 from . import cache, paths, report, runfolder, runlock
-from . import site as site_pages
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
@@ -379,8 +378,8 @@ def section_key(source: Path, plan: Plan) -> str:
 
 
 def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
-    exporter = _html_exporter()
-    runs = _execute(plan, run, progress, exporter)
+    html = _html_available()
+    runs = _execute(plan, run, progress, html=html)
     for r in runs:
         if r.failure is None:
             runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
@@ -394,11 +393,13 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
                            {"seed": plan.seed, "quick": plan.quick, "run": run.run_id})
     index = None
     if plan.site:
+        from . import site as site_pages  # imported once the notebooks ran (not before the workers start)
+
         index = site_pages.build_site(table, run.out, run.html, run.out / "site", results_dir=run.results)
     if failures:
         runfolder.add_failure_banner(run.out, statuses, [str(f) for f in failures])
         run.keep_failed()
-        return ReproduceResult(tuple(runs), table, run.out, exporter is not None, index, published=False,
+        return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
                                run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
                                up_to_date=current)
     run.publish()
@@ -406,7 +407,7 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
     runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,
                                 html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
             for r in runs]
-    return ReproduceResult(tuple(runs), table, plan.out_dir, exporter is not None, index, published=True,
+    return ReproduceResult(tuple(runs), table, plan.out_dir, html, index, published=True,
                            cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current)
 
 
@@ -431,20 +432,23 @@ def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=
     return rows
 
 
-def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun]:
+def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[NotebookRun]:
     """Run the notebooks in ``plan.jobs`` worker processes; Ctrl-C kills them all.
 
     Each worker keeps one kernel for the notebooks it runs (:mod:`pqlab._notebook_worker`,
     namespace reset between notebooks) and is given the next notebook when it finishes one,
-    the longest first (:func:`_longest_first`, from the previous run's times). Each executed
-    notebook is written as HTML (``exporter``) as soon as it finishes, while the others run.
+    the longest first (:func:`_longest_first`, from the previous run's times). With ``html``,
+    each executed notebook is written as HTML as soon as it finishes, while the others run
+    (nbconvert is imported once the workers are started: its import takes seconds).
     """
     from tqdm.auto import tqdm
 
     env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
         plan.build_dir / "cache", run.cache_log, force=plan.force))
+    env = {**thread_limits(plan.jobs), **env}  # the user's own settings win
     pending = _longest_first(list(enumerate(plan.sources)), _previous_seconds(plan.build_dir))
     workers: list[_Worker] = []
+    exporter = None
     runs: list[NotebookRun | None] = [None] * len(plan.sources)
     bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
     try:
@@ -465,6 +469,9 @@ def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun
             while pending and len(workers) < plan.jobs:
                 workers.append(_Worker.start(plan, run, env, len(workers)))
                 workers[-1].give(*pending.pop(0), plan, run)
+            if html and exporter is None:
+                exporter = _html_exporter()
+                html = exporter is not None  # tried once
             if not pending:
                 for w in workers:
                     if not w.busy:
@@ -491,20 +498,48 @@ def _execute(plan: Plan, run, progress: bool, exporter=None) -> list[NotebookRun
     return runs
 
 
+#: Environment variables that size the thread pools of numpy's BLAS, OpenMP and numba.
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
+def thread_limits(jobs: int) -> dict:
+    """Thread-pool sizes for ``jobs`` worker processes sharing this machine's cores.
+
+    Each worker gets ``cores // jobs`` threads (at least 1). Without a limit every kernel's
+    OpenBLAS starts one thread per core, and its threads spin while they wait: with two
+    kernels on two cores a full reproduction took 122 CPU-s instead of 92 (2026-11-23).
+    """
+    threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
+    return {name: threads for name in THREAD_VARIABLES}
+
+
 #: Notebook name -> wall time (s) of the last run, in the build folder (orders the next run).
 SECONDS_FILE = "notebook-seconds.json"
+#: The same, measured once and shipped (``data/notebook_seconds.json``, written by
+#: ``benchmarks/reproduce.py --write-order``): orders a build folder's first run.
+SHIPPED_SECONDS = paths.DATA / "notebook_seconds.json"
+
+
+def _read_seconds(file: Path) -> dict | None:
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
 def _previous_seconds(build_dir: Path) -> dict:
-    try:
-        data = json.loads((build_dir / SECONDS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))} if isinstance(data, dict) else {}
+    """Notebook name -> seconds of the build folder's last run, else the shipped measurement."""
+    seconds = _read_seconds(build_dir / SECONDS_FILE)
+    if seconds is None:
+        seconds = _read_seconds(SHIPPED_SECONDS)
+    return seconds or {}
 
 
 def _save_seconds(build_dir: Path, runs) -> None:
-    seconds = _previous_seconds(build_dir)
+    seconds = _read_seconds(build_dir / SECONDS_FILE) or {}
     seconds.update({r.name: round(r.seconds, 2) for r in runs if r.failure is None})
     with contextlib.suppress(OSError):
         (build_dir / SECONDS_FILE).write_text(json.dumps(seconds, indent=1, sort_keys=True), encoding="utf-8")
@@ -641,6 +676,13 @@ def _stop_on_sigterm():
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _html_available() -> bool:
+    """Whether nbconvert is installed (without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("nbconvert") is not None
 
 
 def _html_exporter():

@@ -259,8 +259,9 @@ def _copy_notebooks(html_dir: Path, target: Path, artefacts) -> list[str]:
         name = _safe_name(source.name)
         (target / name).write_text(_offline(text), encoding="utf-8")
         names.append(name)
+        words = _DATA_URI.sub("", text)  # embedded images: megabytes that never name an artefact
         for artefact in artefacts:
-            if _mentions(text, artefact.id):
+            if _mentions(words, artefact.id):
                 artefact.notebooks.append(name)
     return names
 
@@ -272,8 +273,14 @@ def _offline(text: str) -> str:
     return _SCRIPT_BLOCK.sub(lambda m: "" if _CDN.search(m.group(0)) else m.group(0), text)
 
 
+#: An embedded file (``data:image/png;base64,...``) in a notebook's HTML, up to its closing quote.
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*")
+
+
 def _mentions(text: str, artefact: str) -> bool:
     """Whether a notebook's HTML names the artefact id (quoted, if the id is a plain word)."""
+    if artefact not in text:  # a plain substring search first: the patterns below are slow on megabytes
+        return False
     word = re.escape(artefact)
     if "_" in artefact:
         return re.search(rf"(?<![A-Za-z0-9_]){word}(?![A-Za-z0-9])", text) is not None

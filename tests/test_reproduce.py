@@ -1,5 +1,6 @@
 """``run_all`` and ``pqlab reproduce`` on two tiny notebooks: one records, one fails."""
 
+import os
 import sys
 import types
 
@@ -138,7 +139,8 @@ def test_one_worker_runs_notebooks_in_one_kernel_with_a_fresh_namespace_each(tmp
     folder = tmp_path / "nbs"
     (folder / "sub").mkdir(parents=True)
     pid_file = tmp_path / "pids.txt"
-    probe = (f"import os\nopen({str(pid_file)!r}, 'a').write(f'{{os.getpid()}} {{os.getcwd()}}\\n')\n"
+    probe = (f"import os\nopen({str(pid_file)!r}, 'a').write(f'{{os.getpid()}} "
+             f"{{os.environ.get(\"OPENBLAS_NUM_THREADS\")}} {{os.getcwd()}}\\n')\n"
              "assert 'leaked' not in globals(), 'a name of the previous notebook is still defined'\n"
              "leaked = 1")
     first = _write(folder, "n1", [new_code_cell(probe)])
@@ -149,8 +151,11 @@ def test_one_worker_runs_notebooks_in_one_kernel_with_a_fresh_namespace_each(tmp
                                build_dir=tmp_path / "build", progress=False, paper_values=PAPER, jobs=1,
                                site=False)
     assert result.status == {"n1": "ok", "n2": "ok", "n3": "failed", "n4": "ok"}
-    pids, cwds = zip(*(line.split(" ", 1) for line in pid_file.read_text().splitlines()))
+    pids, threads, cwds = zip(*(line.split(" ", 2) for line in pid_file.read_text().splitlines()))
     assert pids[0] == pids[1] == pids[2] != pids[3]  # one kernel, replaced after n3 killed it
+    # the kernels' BLAS thread pools sized for the workers (unless the user set it)
+    expected = os.environ.get("OPENBLAS_NUM_THREADS", reproduce.thread_limits(1)["OPENBLAS_NUM_THREADS"])
+    assert set(threads) == {expected}
     assert [c.strip() for c in cwds] == [str(folder), str(folder / "sub"), str(folder), str(folder)]
     for run in result.runs:
         if run.failure is None:
@@ -166,7 +171,26 @@ def test_longest_notebooks_of_the_previous_run_go_first(tmp_path):
                                        types.SimpleNamespace(name="b", seconds=9.0, failure="x")])
     assert reproduce._previous_seconds(tmp_path) == {"a": 4.0}
     (tmp_path / reproduce.SECONDS_FILE).write_text("not json")
-    assert reproduce._previous_seconds(tmp_path) == {}
+    shipped = reproduce._read_seconds(reproduce.SHIPPED_SECONDS)
+    assert reproduce._previous_seconds(tmp_path) == shipped  # unreadable: the shipped times
+    assert reproduce._previous_seconds(tmp_path / "fresh") == shipped  # a first run too
+
+
+def test_a_first_run_orders_the_notebooks_by_the_shipped_times():
+    """``data/notebook_seconds.json`` has a time for every paper notebook (update it with
+    ``benchmarks/reproduce.py --write-order`` when a notebook is added)."""
+    shipped = reproduce._read_seconds(reproduce.SHIPPED_SECONDS)
+    names = {p.stem for p in reproduce.find_notebooks()}
+    assert set(shipped) == names
+    assert all(s > 0 for s in shipped.values())
+
+
+def test_workers_get_one_thread_pool_share_each(monkeypatch):
+    monkeypatch.setattr(reproduce.os, "cpu_count", lambda: 2)
+    assert reproduce.thread_limits(2) == {v: "1" for v in reproduce.THREAD_VARIABLES}
+    assert reproduce.thread_limits(1)["OPENBLAS_NUM_THREADS"] == "2"
+    monkeypatch.setattr(reproduce.os, "cpu_count", lambda: None)
+    assert reproduce.thread_limits(4)["OMP_NUM_THREADS"] == "1"
 
 
 def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):

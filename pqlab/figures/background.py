@@ -202,7 +202,7 @@ def globecom01_fig3_1(data: xr.Dataset, *, paper_maxima_bytes: Sequence[float] =
     ci_us = to_us(data["mean_delay_ci"].values)
     data = statistics_in_ms(data, STATISTICS["globecom01_fig3_1"])  # times in ms (the _ms attrs)
     a = data.attrs
-    fig, ax = subplots(figsize=(10, 5.6))
+    fig, ax = subplots(figsize=(10, 5.6), top_axis=True)
     x = data["be_payload_bytes"].values
     y = data["mean_delay"].values
     ci = data["mean_delay_ci"].values
@@ -355,7 +355,7 @@ def globecom01_fig5(data: xr.Dataset):
     _check_dataset("globecom01_fig5", data, ("ccdf", "ccdf_pooled", "ccdf_mtu", "tail_units", "be_mean_ip_bytes"))
     a = data.attrs
     unit_ms = to_ms(a["transmission_unit_s"])
-    fig, (ax, ax_s) = subplots(1, 2, figsize=(13, 5.4), width_ratios=(2.4, 1))
+    fig, (ax, ax_s) = subplots(1, 2, figsize=(13, 5.4), width_ratios=(2.4, 1), top_axis=True)
     d = data["threshold"].values
     seeds = list(data["seed"].values)
     colors = sns.color_palette("viridis", len(seeds))
