@@ -1,5 +1,7 @@
 """Every notebook runs under papermill in quick mode, and the report covers every artefact."""
 
+from pathlib import Path
+
 import pytest
 
 from pqlab import paths, reproduce
@@ -53,3 +55,33 @@ def test_every_saved_figure_shows_inline_in_its_notebook(quick_run):
         assert figures, f"{run.name} shows no figure inline"
         shown |= set(figures)
     assert saved and saved <= shown, f"saved but not shown inline: {sorted(saved - shown)}"
+
+
+#: The quick run's report as committed: every number, verdict and word (tests/data/README.md).
+GOLDEN = Path(__file__).resolve().parent / "data"
+
+
+def test_the_quick_report_is_the_committed_one_row_for_row(quick_run):
+    """The whole quick report equals ``tests/data/quick_report.csv and quick_report.md.txt``: a refactoring changes
+    no number of the report, and a change that does is made on purpose (regenerate the two files
+    as tests/data/README.md says and give the reason in the commit)."""
+    import difflib
+
+    import pandas as pd
+
+    _, out = quick_run
+    golden = pd.read_csv(GOLDEN / "quick_report.csv", keep_default_na=False, dtype=str)
+    now = pd.read_csv(out / "report.csv", keep_default_na=False, dtype=str)
+    assert list(now.columns) == list(golden.columns)
+    assert len(now) == len(golden), f"{len(now)} rows, the committed report has {len(golden)}"
+    differing = []
+    for i in range(len(now)):
+        for column in now.columns:
+            if now.at[i, column] != golden.at[i, column]:
+                row = now.loc[i, ["artefact", "quantity", "model"]].tolist()
+                differing.append(f"row {i} {row} {column}: committed {golden.at[i, column]!r}, now {now.at[i, column]!r}")
+    assert not differing, f"{len(differing)} cells differ:\n" + "\n".join(differing[:12])
+    text_now = (out / "report.md").read_text(encoding="utf-8").splitlines()
+    text_golden = (GOLDEN / "quick_report.md.txt").read_text(encoding="utf-8").splitlines()
+    diff = list(difflib.unified_diff(text_golden, text_now, "committed", "now", n=0, lineterm=""))
+    assert not diff, "report.md differs:\n" + "\n".join(line[:300] for line in diff[:20])
