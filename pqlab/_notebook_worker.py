@@ -1,9 +1,9 @@
 """Execute notebooks with papermill in a worker process (started by :mod:`pqlab.reproduce`).
 
-``python -m pqlab._notebook_worker --serve SOCKET_DIR LOG`` reads task files from its
-standard input, one path per line: each ``{"source", "executed", "parameters", "result",
-"log"}``. It runs the notebooks one after the other in ONE kernel, kept for the worker's
-life (so ``import pqlab`` and the kernel's start are paid once per worker, not once per
+``python -m pqlab._notebook_worker --serve SOCKET_DIR LOG`` starts its kernel at once, then
+reads task files from its standard input, one path per line: each ``{"source", "executed",
+"parameters", "result", "log"}``. It runs the notebooks one after the other in ONE kernel, kept
+for the worker's life (so ``import pqlab`` and the kernel's start are paid once per worker, not once per
 notebook); before each notebook the kernel's namespace is reset (``%reset -f``: no name of
 one notebook is seen by the next), its figures closed, its execution count set back to 1 and
 its working folder set to the notebook's. Only state that does not change results survives:
@@ -147,12 +147,23 @@ def _write_result(path: str, outcome: dict) -> None:
     os.replace(tmp, path)
 
 
+def _start_kernel(kernel_name: str, log_fd: int) -> IPCKernelManager:
+    km = IPCKernelManager(kernel_name=kernel_name)
+    km.start_kernel(stdout=log_fd, stderr=log_fd)
+    return km
+
+
 def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=None) -> int:
     """Run the tasks whose files are named on ``tasks`` (standard input), in one kept kernel."""
     IPCKernelManager.root = socket_dir
     km = None
     log_fd = os.open(kernel_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
+        try:  # at once: the kernel boots while the parent prepares (or holds back) the first task
+            km = _start_kernel(kernel_name, log_fd)
+        except Exception as exc:  # noqa: BLE001 - tried again, and reported, with the first task
+            print(f"pqlab: could not start the kernel yet: {type(exc).__name__}: {exc}", flush=True)
+        import papermill  # noqa: F401 - imported while the kernel starts
         for line in tasks if tasks is not None else sys.stdin:
             if not line.strip():
                 continue
@@ -162,12 +173,14 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
                 os.dup2(log.fileno(), 1)  # papermill's messages about this notebook go to its log
                 os.dup2(log.fileno(), 2)
                 try:
-                    if km is None or not km.is_alive():
-                        if km is not None:
+                    wanted = task.get("kernel_name", kernel_name)
+                    if km is None or not km.is_alive() or km.kernel_name != wanted:
+                        if km is not None and km.is_alive():  # another kernel asked for
+                            km.shutdown_kernel(now=True)
+                        elif km is not None:
                             print("pqlab: the kernel died; starting a new one", flush=True)
                             km.cleanup_resources()
-                        km = IPCKernelManager(kernel_name=task.get("kernel_name", kernel_name))
-                        km.start_kernel(stdout=log_fd, stderr=log_fd)
+                        km = _start_kernel(wanted, log_fd)
                     _reset(km, os.path.dirname(task["source"]))
                     outcome = execute(task["source"], task["executed"], task["parameters"],
                                       task.get("kernel_name", kernel_name), km=km)

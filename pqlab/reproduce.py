@@ -463,12 +463,12 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
             for w in [w for w in workers if not w.busy and w.proc.poll() is not None]:
                 shutil.rmtree(w.sockets, ignore_errors=True)  # ended (or died): replaced if needed
                 workers.remove(w)
+            while len(workers) < plan.jobs and len(pending) > sum(not w.busy for w in workers):
+                # a new worker starts its kernel at once (while the others run or this loop goes on)
+                workers.append(_Worker.start(plan, run, env, len(workers)))
             for w in workers:  # refill before the slower HTML export
                 if not w.busy and pending:
                     w.give(*pending.pop(0), plan, run)
-            while pending and len(workers) < plan.jobs:
-                workers.append(_Worker.start(plan, run, env, len(workers)))
-                workers[-1].give(*pending.pop(0), plan, run)
             if html and exporter is None:
                 exporter = _html_exporter()
                 html = exporter is not None  # tried once
