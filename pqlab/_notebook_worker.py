@@ -3,8 +3,8 @@
 ``python -m pqlab._notebook_worker --serve SOCKET_DIR LOG`` starts its kernel at once, then
 reads task files from its standard input, one path per line: each ``{"source", "executed",
 "parameters", "result", "log"}``. It runs the notebooks one after the other in ONE kernel, kept
-for the worker's life (so ``import pqlab`` and the kernel's start are paid once per worker, not once per
-notebook); before each notebook the kernel's namespace is reset (``%reset -f``: no name of
+for the worker's life (so ``import pqlab`` and the kernel's start are paid once per worker, not
+once per notebook); before each notebook the kernel's namespace is reset (``%reset -f``: no name of
 one notebook is seen by the next), its figures closed, its execution count set back to 1 and
 its working folder set to the notebook's. Only state that does not change results survives:
 imported modules and the process's memoised simulations (deterministic copies). A kernel that
@@ -100,8 +100,10 @@ def execute(source: str, executed: str, parameters: dict, kernel_name: str = "py
     kernel = {"km": km} if km is not None else {"kernel_manager_class": IPCKernelManager}
     try:
         papermill.execute_notebook(
-            source, executed, parameters=parameters, kernel_name=kernel_name, progress_bar=False, request_save_on_cell_execute=False,
-            cwd=os.path.dirname(source), **kernel,
+            source, executed, parameters=parameters, kernel_name=kernel_name, progress_bar=False,
+            # written once at the end (and on an error): after every cell, papermill rewrote and
+            # validated megabytes of images (14 of 100 CPU-s of a full reproduction)
+            request_save_on_cell_execute=False, cwd=os.path.dirname(source), **kernel,
         )
     except PapermillExecutionError as exc:
         return {"cell_index": source_cell_index(source, executed, exc.cell_index), "ename": exc.ename,
@@ -159,7 +161,7 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
     km = None
     log_fd = os.open(kernel_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
-        try:  # at once: the kernel boots while the parent prepares (or holds back) the first task
+        try:  # at once: the kernel boots while papermill is imported and the first task is written
             km = _start_kernel(kernel_name, log_fd)
         except Exception as exc:  # noqa: BLE001 - tried again, and reported, with the first task
             print(f"pqlab: could not start the kernel yet: {type(exc).__name__}: {exc}", flush=True)
@@ -182,8 +184,7 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
                             km.cleanup_resources()
                         km = _start_kernel(wanted, log_fd)
                     _reset(km, os.path.dirname(task["source"]))
-                    outcome = execute(task["source"], task["executed"], task["parameters"],
-                                      task.get("kernel_name", kernel_name), km=km)
+                    outcome = execute(task["source"], task["executed"], task["parameters"], wanted, km=km)
                 except Exception as exc:  # noqa: BLE001 - reported by the parent as this notebook's failure
                     outcome = {"cell_index": None, "ename": type(exc).__name__, "evalue": str(exc)}
             _write_result(task["result"], outcome)
