@@ -36,6 +36,11 @@ from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_sc
 from .traffic import UDP_IP_HEADER_BYTES, SizeDistribution
 from .units import to_ms, to_us
 from . import experiments
+from .artefacts._common import REF_RATES_BPS
+from .artefacts.aggregation import EF_AGGREGATE_BPS, EF_FRAME_SIZES
+from .artefacts.background import PAPER_FIG3_2_PAYLOADS
+from .artefacts.tftant_pq import IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS
+from .artefacts.tftant_wfq import MTU_FRAME_BYTES
 
 #: The two models compared.
 MODELS = {"papers_node": PAPERS_NODE, "testbed": TESTBED}
@@ -45,8 +50,18 @@ TOLERANCE_PERCENT = 10.0
 UNIT_S = transmission_unit_s()
 #: TF-TANT BE transmission time: 1000-byte IP packet at 2 Mbit/s ATM, s.
 BE_TX_S = float(line_time_s(scenarios.TFTANT_BE_IP_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
-#: GLOBECOM'01 Table III / long version 6: reference rates for A = 5/6, 2/3, 1/3, 0.
-TAB3_REF_RATES = {"5_6": 50e3, "2_3": 100e3, "1_3": 200e3, "0": 300e3}
+#: GLOBECOM'01 Table III / long version 6: reference rates (bit/s) by aggregation degree
+#: A = 1 - ref / aggregate (5/6, 2/3, 1/3, 0 for 50, 100, 200, 300 kbit/s of the 300 kbit/s aggregate).
+TAB3_REF_RATES = dict(zip(("5_6", "2_3", "1_3", "0"), REF_RATES_BPS))
+#: TF-TANT EF frame of the PQ-vs-WFQ IPDV figures (page Fig. 7) and of the slides' ring test, bytes.
+TFTANT_IPDV_FRAME_BYTES = 1024
+#: Ring limits (particles) and STAR values at which the slides' largest IPDV is looked for
+#: (a subset of the artefacts' sweeps 1..16 and 1..5: where the maximum lies).
+RING_LIMITS_SAMPLED = (2, 5, 10)
+STARS_SAMPLED = (1.0, 3.0, 5.0)
+#: GLOBECOM'01 Sec. III's round trip: a 64-byte frame, sent at a rate that leaves the path idle.
+RTT_FRAME_BYTES = 64
+RTT_PROBE_RATE_BPS = 10e3
 #: Fig. 3-1 windows searched for the two local maxima, BE UDP payload bytes.
 FIG3_WINDOWS = ((400, 700), (900, 1250))
 
@@ -113,8 +128,9 @@ def _be_first(sc: Scenario) -> Scenario:
 
 
 def _aggregation(ref_rate: float, n: int, be_size) -> Scenario:
-    return _be_first(scenarios.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate, ef_aggregate_bps=300e3,
-                                             n_ef_samples=n, name=f"aggregation({ref_rate:g})"))
+    return _be_first(scenarios.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
+                                             ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
+                                             name=f"aggregation({ref_rate:g})"))
 
 
 def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = False) -> Scenario:
@@ -178,7 +194,7 @@ def tab3_mean(key: str):
 def fig3_2_fluctuation(model, n, seeds, be_size=None) -> float:
     """GLOBECOM'01 Fig. 3-2: ``(p95 - p5) / mean`` of the delay, BE payloads 450 and 475, mean over runs."""
     out = []
-    for p in (450, 475):
+    for p in PAPER_FIG3_2_PAYLOADS:
         for s in seeds:
             d = run(scenarios.base_case(be_payload_bytes=p, n_ef_samples=n), s, model)["delay"]
             d = d[np.isfinite(d)]
@@ -230,7 +246,7 @@ def mode_fraction_128(model, n, seeds, be_size=None) -> float:
     """Long version Sec. 7: share of |IPDV| in the most populated one-unit interval, 128-byte frames."""
     out = []
     for s in seeds:
-        j = _jitter(run(_frame_run(128, n, be_size), s, model)["delay"])
+        j = _jitter(run(_frame_run(scenarios.EF_FRAME_BYTES, n, be_size), s, model)["delay"])
         counts = np.bincount(np.floor(j / UNIT_S).astype(np.int64))
         out.append(counts.max() / j.size)
     return float(np.mean(out))
@@ -245,7 +261,7 @@ def _wfq_gap_s(frame: int, model, n, seeds) -> float:
 
 def max_gain_mtu(model, n, seeds, be_size=None) -> float:
     """TF-TANT PQ vs WFQ: mean delay WFQ - PQ at 1518-byte EF frames, ms."""
-    return to_ms(_wfq_gap_s(1518, model, n, seeds))
+    return to_ms(_wfq_gap_s(MTU_FRAME_BYTES, model, n, seeds))
 
 
 def wfq_gap_be_tx(frame: int):
@@ -262,41 +278,42 @@ def _max_ipdv_be_tx(make, model, seeds) -> float:
 def fig7_max_ipdv(scheduler: str):
     """TF-TANT PQ vs WFQ Fig. 7: largest |IPDV| at 1024-byte EF frames, BE transmission times."""
     def compute(model, n, seeds, be_size=None):
-        return _max_ipdv_be_tx(lambda: scenarios.pq_vs_wfq(scheduler=scheduler, ef_frame_bytes=1024,
+        return _max_ipdv_be_tx(lambda: scenarios.pq_vs_wfq(scheduler=scheduler, ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES,
                                                            n_ef_samples=n), model, seeds)
     return compute
 
 
 def ring_max_ipdv(model, n, seeds, be_size=None) -> float:
     """TF-TANT slides, tx ring: largest |IPDV| (WFQ, EF service 300 kbit/s, 1024 bytes), over rings 2..10."""
-    return max(_max_ipdv_be_tx(lambda r=r: scenarios.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=1024,
-                                                               ef_service_rate_bps=300e3, ring_limit_particles=r,
-                                                               n_ef_samples=n), model, seeds) for r in (2, 5, 10))
+    return max(_max_ipdv_be_tx(lambda r=r: scenarios.pq_vs_wfq(
+        scheduler="wfq", ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES, ef_service_rate_bps=scenarios.TFTANT_EF_RATE_BPS,
+        ring_limit_particles=r, n_ef_samples=n), model, seeds) for r in RING_LIMITS_SAMPLED)
 
 
 def star_max_ipdv(model, n, seeds, be_size=None) -> float:
     """TF-TANT slides, STAR: largest |IPDV| (WFQ, 1024 bytes) over STAR 1, 3, 5, BE transmission times."""
     return max(_max_ipdv_be_tx(lambda st=st: scenarios.tftant_star(star=st, n_ef_samples=n), model, seeds)
-               for st in (1.0, 3.0, 5.0))
+               for st in STARS_SAMPLED)
 
 
 def loss_20_streams(model, n, seeds, be_size=None) -> float:
     """TF-TANT slides: EF loss ratio with 20 EF streams at 60 % of the line, policed at the load."""
-    return float(np.mean([run(_ef_split(20, 1.2e6, 4 * n, be_size, total=True), s, model)["ef_loss"]
+    return float(np.mean([run(_ef_split(20, LOSS_EF_LOAD_BPS, 4 * n, be_size, total=True), s, model)["ef_loss"]
                           for s in seeds]))
 
 
 def slides_mean_ipdv(n_streams: int):
     """TF-TANT slides: mean |IPDV| with ``n_streams`` EF streams at 600 kbit/s, transmission units."""
     def compute(model, n, seeds, be_size=None):
-        return float(np.mean([_jitter(run(_ef_split(n_streams, 600e3, n, be_size), s, model)["delay"]).mean()
+        return float(np.mean([_jitter(run(_ef_split(n_streams, IPDV_EF_LOAD_BPS, n, be_size), s, model)["delay"]).mean()
                               for s in seeds])) / UNIT_S
     return compute
 
 
 def rtt_64(model, n, seeds, be_size=None) -> float:
     """GLOBECOM'01 Sec. III: round trip of a 64-byte frame on the idle path (twice the one-way delay), ms."""
-    sc = scenarios.pq_experiment(ef_frame_bytes=64, ef_rate_bps=10e3, n_be_streams=0, n_ef_samples=min(n, 200),
+    sc = scenarios.pq_experiment(ef_frame_bytes=RTT_FRAME_BYTES, ef_rate_bps=RTT_PROBE_RATE_BPS, n_be_streams=0,
+                                 n_ef_samples=min(n, 200),
                                  warmup_s=0.0, name="rtt_64")
     return to_ms(2.0 * _mean_delay(lambda: sc, model, seeds[:1]))
 
@@ -311,12 +328,12 @@ RESULTS = (
     *(Measured("globecom01_tab3", f"mean_delay_a_{k}", "held_out", tab3_mean(k), True) for k in TAB3_REF_RATES),
     *(Measured("long_ipdv_vs_a", f"mean_ipdv_a_{k}", "held_out", mean_ipdv(k), True) for k in ("2_3", "1_3", "0")),
     Measured("long_ipdv_vs_a", "max_ipdv", "held_out", max_ipdv_units, True),
-    *(Measured("long_fig7_tab3", f"ipdv_std_ef_{f}", "held_out", ipdv_std(f), True) for f in (128, 512, 1024)),
+    *(Measured("long_fig7_tab3", f"ipdv_std_ef_{f}", "held_out", ipdv_std(f), True) for f in EF_FRAME_SIZES),
     Measured("long_fig7_tab3", "mode_fraction_ef_128", "held_out", mode_fraction_128, True),
     *(Measured("globecom01_tab4", f"w_m_k{k}", "calibration", w_m(k)) for k in (1, 2, 3)),
     Measured("tftant_wfq_fig1", "max_gain_mtu", "held_out", max_gain_mtu),
-    Measured("tftant_wfq_fig1", "gap_1024_be_tx", "held_out", wfq_gap_be_tx(1024)),
-    Measured("tftant_wfq_fig1", "gap_1518_be_tx", "held_out", wfq_gap_be_tx(1518)),
+    *(Measured("tftant_wfq_fig1", f"gap_{f}_be_tx", "held_out", wfq_gap_be_tx(f))
+      for f in (TFTANT_IPDV_FRAME_BYTES, MTU_FRAME_BYTES)),
     Measured("tftant_wfq_fig6_7", "max_ipdv_fig7_pq", "held_out", fig7_max_ipdv("pq")),
     Measured("tftant_wfq_fig6_7", "max_ipdv_fig7_wfq", "held_out", fig7_max_ipdv("wfq")),
     Measured("tftant_slides_ring", "max_ipdv_one_be_tx", "held_out", ring_max_ipdv),
