@@ -31,7 +31,7 @@ def fig4():
 
 @pytest.fixture(scope="module")
 def loss():
-    return tftant_pq.tftant_slides_loss(n_ef_packets=2_000, seeds=(1,), n_streams=(1, 4, 20))
+    return tftant_pq.tftant_slides_loss(n_ef_samples=2_000, seeds=(1,), n_streams=(1, 4, 20))
 
 
 @pytest.fixture(scope="module")
@@ -183,16 +183,28 @@ def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss, pap
 
 
 def test_loss_bad_arguments():
-    with pytest.raises(ValueError, match="n_ef_packets"):
-        tftant_pq.tftant_slides_loss(n_ef_packets=10)
+    with pytest.raises(ValueError, match="n_ef_samples"):
+        tftant_pq.tftant_slides_loss(n_ef_samples=10)
     with pytest.raises(ValueError, match="n_streams"):
-        tftant_pq.tftant_slides_loss(n_ef_packets=100, n_streams=(0, 2))
+        tftant_pq.tftant_slides_loss(n_ef_samples=100, n_streams=(0, 2))
     with pytest.raises(ValueError, match="other_loads_bps"):
-        tftant_pq.tftant_slides_loss(n_ef_packets=100, other_loads_bps=(-1.0,))
+        tftant_pq.tftant_slides_loss(n_ef_samples=100, other_loads_bps=(-1.0,))
     with pytest.raises(ValueError, match="other_loads_bps"):
-        tftant_pq.tftant_slides_loss(n_ef_packets=100, other_loads_bps=(1.2e6,))
+        tftant_pq.tftant_slides_loss(n_ef_samples=100, other_loads_bps=(1.2e6,))
     with pytest.raises(ValueError, match="ef_load_bps"):
-        tftant_pq.tftant_slides_loss(n_ef_packets=100, ef_load_bps=0.0)
+        tftant_pq.tftant_slides_loss(n_ef_samples=100, ef_load_bps=0.0)
+
+
+
+def test_n_ef_packets_is_a_deprecated_name_of_n_ef_samples():
+    """The loss test counts EF packets of all streams, as tandem and ipdv_size do: one name, n_ef_samples."""
+    small = dict(seeds=(1,), n_streams=(1, 2), other_loads_bps=())
+    with pytest.warns(FutureWarning, match="n_ef_packets is deprecated, use n_ef_samples"):
+        old = tftant_pq.tftant_slides_loss(n_ef_packets=300, **small)
+    new = tftant_pq.tftant_slides_loss(n_ef_samples=300, **small)
+    assert old.identical(new) and new.attrs["n_ef_samples"] == 300
+    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="not both"):
+        tftant_pq.tftant_slides_loss(n_ef_samples=300, n_ef_packets=300, **small)
 
 
 # --------------------------------------------------------------------------- tftant_slides_ipdv_aggregation

@@ -45,7 +45,7 @@ Choices, each stated once here and in the notes:
 * "IPDV" of a slide's average is mean |IPDV| (the papers' "jitter"); its standard deviation
   is reported for signed IPDV (RFC 3393, the slides' IPPM metric) and for |IPDV|.
 * Runs that compare EF split over different numbers of streams count EF packets of all
-  streams and measure every EF stream (:func:`tftant_slides_loss`' ``n_ef_packets``,
+  streams and measure every EF stream (``n_ef_samples`` of :func:`tftant_slides_loss`,
   :func:`tftant_slides_tandem`, :func:`tftant_slides_ipdv_size`), so every configuration sends
   the same EF volume; elsewhere ``n_ef_samples`` are packets of the reference stream, as in the
   papers (:func:`tftant_be_fig4`, :func:`tftant_slides_ipdv_aggregation`).
@@ -80,6 +80,7 @@ from ._common import (
     check_n_ef_samples,
     check_seeds,
     check_values,
+    renamed_keyword,
     ef_streams,
     forward_claims,
     MTU_BYTES,
@@ -337,15 +338,19 @@ _loss_measure.attrs = {
 }
 
 
-@cache.artefact()
+#: EF packets (of all streams) per run of the loss test.
+LOSS_N_EF_SAMPLES = 40_000
+
+
 def tftant_slides_loss(
     *,
-    n_ef_packets: int = 40_000,
+    n_ef_samples: int = LOSS_N_EF_SAMPLES,
     seeds=(1, 2, 3),
     n_streams=LOSS_STREAMS,
     ef_load_bps: float = LOSS_EF_LOAD_BPS,
     other_loads_bps=(LOSS_SECOND_LOAD_BPS,),
     ef_frame_bytes: int = scenarios.EF_FRAME_BYTES,
+    n_ef_packets=None,
 ) -> xr.Dataset:
     """Slide "EF load and aggregation (PQ): packet clustering": EF loss vs number of EF streams, by cause.
 
@@ -357,8 +362,9 @@ def tftant_slides_loss(
 
     Parameters
     ----------
-    n_ef_packets : int
-        EF packets of all streams per run (>= 100): every stream count sees the same EF traffic volume.
+    n_ef_samples : int
+        EF packets of all streams per run (>= 100): every stream count sees the same EF traffic
+        volume (as in :func:`tftant_slides_tandem` and :func:`tftant_slides_ipdv_size`).
     seeds : sequence of int
         Seeds (>= 0, distinct).
     n_streams : sequence of int
@@ -370,6 +376,8 @@ def tftant_slides_loss(
         fewest and the most streams only: does the load matter?
     ef_frame_bytes : int
         EF frame size, bytes.
+    n_ef_packets : int, optional
+        Deprecated name of ``n_ef_samples`` (a ``FutureWarning``); not both.
 
     Returns
     -------
@@ -378,7 +386,14 @@ def tftant_slides_loss(
         (packets), ``loss_ratio``, ``policed_ratio``, ``queue_full_ratio`` (1), ``min_bucket_bytes``
         (bytes) with ``*_mean``/``*_ci``; scalars ``police_burst_bytes``, ``ef_ip_bytes``.
     """
-    n = check_int("n_ef_packets", n_ef_packets, 100, 1_000_000_000)
+    n_ef_samples = renamed_keyword("tftant_slides_loss", "n_ef_samples", n_ef_samples, LOSS_N_EF_SAMPLES,
+                                   "n_ef_packets", n_ef_packets)
+    return _slides_loss(n_ef_samples, seeds, n_streams, ef_load_bps, other_loads_bps, ef_frame_bytes)
+
+
+@cache.artefact("tftant_slides_loss")
+def _slides_loss(n_ef_samples, seeds, n_streams, ef_load_bps, other_loads_bps, ef_frame_bytes) -> xr.Dataset:
+    n = check_int("n_ef_samples", n_ef_samples, 100, 1_000_000_000)
     seeds = check_seeds(seeds)
     counts = sorted(check_values("n_streams", n_streams, 1, integer=True))
     load = check_real("ef_load_bps", ef_load_bps, 0.0, strict_minimum=True)
@@ -430,7 +445,7 @@ def tftant_slides_loss(
                            {"units": "1", "long_name": "share of the line the EF load takes in ATM cells"})
     ds.attrs = provenance(
         "tftant_slides_loss", "tftant_slides_loss: EF loss vs number of EF streams at 60% EF load, by cause "
-        "(TF-TANT slides, packet clustering)", __name__, seeds, scenario=sc.to_json(), n_ef_packets=n,
+        "(TF-TANT slides, packet clustering)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
         ef_frame_bytes=frame, line_rate_bps=sc.node.line_rate_bps, ef_queue_limit=pq.limit_packets,
         swept_load_bps=load)
     return ds

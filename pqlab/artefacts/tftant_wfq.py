@@ -248,7 +248,7 @@ def _config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
         "be_weight": (be_q.weight_bps, "bit/s", "WFQ weight of the BE queue under WFQ"),
         "ef_queue_limit": (ef_q.limit_packets, "packets", "EF queue limit"),
         "be_queue_limit": (be_q.limit_packets, "packets", "BE queue limit (not stated by the source)"),
-        "tx_ring_limit": (node.ring_limit_particles, "particles", "tx-ring-limit"),
+        "ring_limit_particles": (node.ring_limit_particles, "particles", "tx-ring-limit"),
         "particle_bytes": (node.particle_bytes, "bytes", "ring particle size"),
         "line_rate": (node.line_rate_bps, "bit/s", "ATM PVC rate (whole 53-byte cells)"),
     }
@@ -749,7 +749,9 @@ def _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_s
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
     node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
-    _scalars(ds, _config_scalars(node, rate))
+    conditions = _config_scalars(node, rate)
+    del conditions["ring_limit_particles"]  # swept here: the dimension of that name
+    _scalars(ds, conditions)
     be_particles = particles_needed(scenarios.TFTANT_BE_IP_BYTES, node.particle_bytes)
     _scalars(ds, {"be_particles": (be_particles, "1", "ring particles per BE packet"),
                   "ef_frame_bytes": (frame, "bytes", "EF frame size")})

@@ -53,10 +53,12 @@ def _kbps(ds: xr.Dataset, name: str) -> float:
     return float(to_kbps(ds[name]))
 
 
-def _conditions(ds: xr.Dataset) -> str:
+def _conditions(ds: xr.Dataset, ring: bool = True) -> str:
+    """The test conditions for a footer; ``ring=False`` leaves out the ring (when it is swept)."""
     return (f"EF {_kbps(ds, 'ef_rate'):g} kbit/s, BE {float(to_mbps(ds.be_rate)):g} Mbit/s of "
-            f"{int(ds.be_ip_bytes)}-byte packets, {float(to_mbps(ds.line_rate)):g} Mbit/s ATM, "
-            f"ring {int(ds.tx_ring_limit)} particles, EF queue {int(ds.ef_queue_limit)}")
+            f"{int(ds.be_ip_bytes)}-byte packets, {float(to_mbps(ds.line_rate)):g} Mbit/s ATM"
+            + (f", ring {int(ds.ring_limit_particles)} particles" if ring else "")
+            + f", EF queue {int(ds.ef_queue_limit)}")
 
 
 def _seeds(ds: xr.Dataset) -> str:
@@ -325,7 +327,7 @@ def tftant_slides_ring(ds: xr.Dataset):
     ix.set_title("IPDV vs tx-ring-limit ('independent of the tx queue size')", fontsize=9.5)
     fig.suptitle(f"tftant_slides_ring: EF one-way delay and IPDV vs tx-ring-limit, {int(ds.ef_frame_bytes)}-byte EF "
                  "frames, with BE (TF-TANT slides, Tx queue)", fontsize=11)
-    footer(fig, f"{_conditions(ds).rsplit(', ring', 1)[0]}, EF queue {int(ds.ef_queue_limit)}; a BE packet takes "
+    footer(fig, f"{_conditions(ds, ring=False)}; a BE packet takes "
                  f"{int(ds.be_particles)} particles; {_seeds(ds)}")
     return fig
 
@@ -416,6 +418,6 @@ def tftant_slides_no_be(ds: xr.Dataset, n_points: int = N_POINTS):
     fig.suptitle(f"tftant_slides_no_be: EF one-way delay over time with and without BE traffic, "
                  f"{sched} (TF-TANT slides)", fontsize=11)
     footer(fig, f"{int(ds.ef_frame_bytes)}-byte EF frames at {_kbps(ds, 'ef_rate'):g} kbit/s, EF service rate "
-                 f"{_kbps(ds, 'ef_service_rate'):g} kbit/s, ring {int(ds.tx_ring_limit)}, EF queue "
+                 f"{_kbps(ds, 'ef_service_rate'):g} kbit/s, ring {int(ds.ring_limit_particles)}, EF queue "
                  f"{int(ds.ef_queue_limit)}; first {n_points} EF packets of seed {seed}")
     return fig

@@ -204,7 +204,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
               f"{', '.join(f'{v:+.4f}' for v in gr)} ms: either way the BE queue never empties"),
         claim(art, "be_packet_size", float(ds.be_ip_bytes), "bytes", "read as the IP length; one size for all"),
         claim(art, "ef_queue_limit", float(ds.ef_queue_limit), "packets", "EF queue limit (PQ or WFQ)"),
-        claim(art, "tx_ring_limit", float(ds.tx_ring_limit), "particles",
+        claim(art, "tx_ring_limit", float(ds.ring_limit_particles), "particles",
               f"particles of {int(ds.particle_bytes)} bytes; a 1000-byte BE packet takes 2"),
         claim(art, "ef_service_rate", _kbps(ds, "ef_service_rate"), "kbit/s",
               f"WFQ: weight of the EF WFQ queue (BE queue: the remaining {_kbps(ds, 'be_weight'):g} kbit/s); "
