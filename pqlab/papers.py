@@ -29,8 +29,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from ._validate import check_int
-from .framing import line_time_s
+from .framing import ATM_CELL_BYTES, line_time_s
 from .model import Node, Queue
+from .units import to_mbps
 
 __all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
            "transmission_unit_s"]
@@ -101,6 +102,15 @@ class StatedTestBed:
     def replace(self, **changes) -> "StatedTestBed":
         """:func:`dataclasses.replace`: the same test bed with some stated values changed."""
         return dataclasses.replace(self, **changes)
+
+    @property
+    def line_text(self) -> str:
+        """The line rate as claims and figures write it: ``"2 Mbit/s"``."""
+        return f"{to_mbps(self.line_rate_bps):g} Mbit/s"
+
+    def atm_cells(self, ip_bytes: int = EF_IP_BYTES) -> int:
+        """ATM cells of an IP packet of ``ip_bytes`` on the line (3 for the papers' 110-byte EF packet)."""
+        return int(round(line_time_s(ip_bytes, self.framing, 8.0))) // ATM_CELL_BYTES
 
 
 #: The papers' test bed as stated.

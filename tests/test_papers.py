@@ -33,3 +33,12 @@ def test_transmission_unit_is_the_line_time_of_the_110_byte_ef_packet():
         papers.transmission_unit_s(ip_bytes=0)
     with pytest.raises(ValueError, match="node"):
         papers.transmission_unit_s("c7200")
+
+
+def test_the_test_bed_facts_that_prose_writes_come_from_its_one_definition():
+    stated = papers.PAPERS
+    assert stated.line_text == "2 Mbit/s"
+    assert stated.replace(line_rate_bps=34e6).line_text == "34 Mbit/s"
+    assert stated.atm_cells() == 3  # the 110-byte EF packet (the transmission unit's 3 cells)
+    assert stated.atm_cells(1500) == 32
+    assert stated.atm_cells(1500) * 53 * 8 / stated.line_rate_bps == line_time_s(1500, "atm-aal5", 2e6)

@@ -14,7 +14,7 @@ import numpy as np
 import xarray as xr
 
 from ...framing import line_time_s
-from ...papers import PAPERS
+from ...papers import EF_FRAME_BYTES, EF_IP_BYTES, PAPERS
 from ...units import to_kbps, to_ms, to_us
 from .._common import MTU_BYTES, check_artefact, claim
 from ..aggregation import (
@@ -88,7 +88,8 @@ def globecom01_fig7_claims(ds: xr.Dataset) -> list[dict]:
     a_range = float(np.ptp(ds["delay_mean_mean"].values))
     rows = [
         claim(art, "ef_aggregate_load", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s",
-              f"sum of the preset's EF stream rates counted on 128-byte frames ({int(ds['n_ef_streams'].max())} "
+              f"sum of the preset's EF stream rates counted on {EF_FRAME_BYTES}-byte frames "
+              f"({int(ds['n_ef_streams'].max())} "
               "streams at the highest A)"),
         claim(art, "spread_increases_with_a", None, "-",
               f"std of one-way delay per A, mean of {seeds} (ms): {std_text}; "
@@ -140,7 +141,7 @@ def globecom01_tab3_claims(ds: xr.Dataset) -> list[dict]:
                           f"pqlab.metrics.aggregation_degree of the preset's {int(ds['n_ef_streams'].values[i])} "
                           "EF stream rates"))
     rows.append(claim(art, "ef_aggregate_load", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s",
-                      "sum of the preset's EF stream rates counted on 128-byte frames"))
+                      f"sum of the preset's EF stream rates counted on {EF_FRAME_BYTES}-byte frames"))
     rows.append(claim(art, "mean_delay_increases_with_a", None, "-",
                       f"mean one-way delay per A (ms, {seeds}, paired BE mixes): {means}; {trend}", holds))
     return rows
@@ -178,7 +179,8 @@ def long_ipdv_vs_a_claims(ds: xr.Dataset) -> list[dict]:
               f"{mtu_max}"),
         claim(art, "max_ipdv_ms", to_ms(overall * unit), "ms", f"{overall:.1f} units x {to_ms(unit):.3f} ms"),
         claim(art, "tx_time_ref_packet", to_ms(unit), "ms",
-              "line time of the 110-byte IP packet of a 128-byte frame: 3 ATM cells at 2 Mbit/s"),
+              f"line time of the {EF_IP_BYTES}-byte IP packet of a {EF_FRAME_BYTES}-byte frame: "
+              f"{PAPERS.atm_cells()} ATM cells at {PAPERS.line_text}"),
         claim(art, "ef_aggregate_load", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s",
               "sum of the preset's EF stream rates (frames)"),
         claim(art, "ref_load_min", to_kbps(float(ds["ref_rate_bps"].min())), "kbit/s",

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ...papers import EF_FRAME_BYTES, PAPERS
 from ...traffic import UDP_IP_HEADER_BYTES
 from ...units import to_mbps, to_ms, to_us
 from .._common import MTU_BYTES, check_artefact, claim, paper_value, statistics_in_ms
@@ -296,12 +297,13 @@ def globecom01_fig5_claims(data: xr.Dataset) -> list:
     spread = f"per seed {tail.min():.1f}..{tail.max():.1f} units, mean delay {means}"
     why = (f"even with every BE packet at {MTU_BYTES} B our node gives a {pct:g}th percentile of "
            f"{a['mtu_tail_units']:.1f} and a maximum of {a['mtu_max_units']:.1f} units, so the gap is the node+path "
-           f"model (ring of 5 particles, {a['path_ef_delay_units']:.0f}-unit path), not only the STAND-IN sizes")
+           f"model (ring of {PAPERS.ring_limit_particles} particles, {a['path_ef_delay_units']:.0f}-unit path), "
+           "not only the STAND-IN sizes")
     holds = a["pooled_p_above_threshold"] == 0.0 or a["pooled_p_above_threshold"] < NEGLIGIBLE_PROBABILITY
     return [
         claim(art, "transmission_unit", unit_ms, "ms",
               f"line time of the {a['ef_ip_bytes']}-byte EF IP packet ({a['ef_frame_bytes']}-byte frame): "
-              f"{a['ef_cells']} ATM cells at 2 Mbit/s, the same as 128 bytes"),
+              f"{a['ef_cells']} ATM cells at {PAPERS.line_text}, the same as {EF_FRAME_BYTES} bytes"),
         claim(art, "ccdf_negligible_above", a["pooled_tail_units"], "units",
               f"our {pct:g}th percentile ({len(seeds)} seeds pooled; {spread}); P(D > {thr:g}) = "
               f"{a['pooled_p_above_threshold']:.2g}, so the paper's claim holds with a lower threshold; {why}",

@@ -18,6 +18,7 @@ import xarray as xr
 
 from ... import scenarios
 from ...analysis import trend
+from ...papers import EF_FRAME_BYTES, EF_IP_BYTES, PAPERS
 from ...scenario import Scenario
 from ...units import to_kbps, to_ms
 from .._common import be_streams, check_artefact, claim, ef_streams, mean_ci, statistics_in_ms
@@ -163,7 +164,7 @@ def tftant_be_same_experiment_claims() -> list[dict]:
         claim(art, "fig2_not_linear", None, "-",
               point.format("globecom01_fig3_1 (test page Fig. 2 = GLOBECOM'01 Fig. 3-1)",
                            "non_monotone, sawtooth_shape and local_max_be_payload_1/2 (maxima where BE packets "
-                           "fill whole 512-byte particles)")),
+                           f"fill whole {PAPERS.particle_bytes}-byte particles)")),
         claim(art, "fig3_same_shape_different_minimum", None, "-",
               point.format("globecom01_fig3_2 (test page Fig. 3 = GLOBECOM'01 Fig. 3-2)",
                            "on the delay over time for BE payloads 450 and 475 bytes")),
@@ -301,7 +302,8 @@ def tftant_slides_ipdv_aggregation_claims(ds: xr.Dataset) -> list[dict]:
     rows.append(claim(art, "ef_load", to_kbps(ds.attrs["ef_load_bps"]), "kbit/s",
                       "EF load, frames, split equally over the streams; the priority queue policed at it"))
     rows.append(claim(art, "transmission_unit", unit, "ms",
-                      "line time of the 128-byte EF frame (IP 110 bytes, 3 ATM cells at 2 Mbit/s)"))
+                      f"line time of the {EF_FRAME_BYTES}-byte EF frame (IP {EF_IP_BYTES} bytes, "
+                      f"{PAPERS.atm_cells()} ATM cells at {PAPERS.line_text})"))
     return rows
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ... import scenarios
+from ...papers import PAPERS
 from ...report import relative_percent
 from ...units import to_kbps, to_ms, to_us
 from .._common import check_artefact, claim, paper_value, seed_mean_in
@@ -139,7 +140,8 @@ def globecom01_pq_bound_claims(ds: xr.Dataset) -> list[dict]:
     bu, ba = float(ms['bound_unframed']), float(ms['bound_atm'])
     rows = [
         claim(art, "max_pq_delay", bu, "ms",
-              f"pqlab.bounds.priority_queue_max_delay({limit}, {scenarios.EF_FRAME_BYTES}, 2 Mbit/s) = {bu:.2f} ms "
+              f"pqlab.bounds.priority_queue_max_delay({limit}, {scenarios.EF_FRAME_BYTES}, {PAPERS.line_text}) = "
+              f"{bu:.2f} ms "
               f"unframed; the engine's ATM "
               f"cells make it {ba:.2f} ms ({limit} x {float(ms['ef_line_time']):.3f} ms); simulated EF part of a full "
               f"queue {float(last.max()):.2f} ms, but the largest PQ wait is {max_wait:.2f} ms and node sojourn "
@@ -208,7 +210,8 @@ def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> l
               f"{slope:.2f} ms per kbyte, as the paper says 'linearly'"),
         claim(art, "line_rate", float(to_kbps(ds.line_rate)), "kbit/s", "the simulated C7200 ATM PVC (whole 53-byte cells)"),
         claim(art, "c7500_hops_uncongested", None, "-",
-              f"partly: simulated as 2 Mbit/s ATM FIFO nodes fed the C7200's congested output (BE line time "
+              f"partly: simulated as {PAPERS.line_text} ATM FIFO nodes fed the C7200's congested output "
+              f"(BE line time "
               f"{float(ms['be_line_time']):.2f} ms), the hops add a constant lag, so no jitter (EF std "
               f"{float(ms['ef_hop_delay_std']):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
               f"{float(ms['ef_hop_delay_mean']):.2f} ms over both hops, not the {float(ms['ef_hop_delay_model']):.2f} ms "
