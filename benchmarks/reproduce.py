@@ -55,6 +55,21 @@ CHANGED_NOTEBOOK = "05_worst_case"
 CHANGED_FROM, CHANGED_TO = "burst_packets: int = 12", "burst_packets: int = 11"
 
 
+def machine_speed_s() -> float:
+    """Seconds a fixed pure-Python loop takes (20 million additions): the VM's speed at that moment.
+
+    This shared VM's speed varies: within minutes this loop took 1.1 to 1.8 s (Python 3.11,
+    2026-11-23), and the same code's fully cold reproduction took 37 s at 13:00 and 73-76 s at
+    13:55 (the commit measured at 37 s and the final one, alternated: 75.8/72.7 and 75.0/77.9 s).
+    Compare reproduce times only between runs made close together, or with similar values.
+    """
+    started = time.perf_counter()
+    total = 0
+    for i in range(20_000_000):
+        total += i
+    return time.perf_counter() - started
+
+
 def _timed(label: str, folder: Path, tree: Path, quick: bool, jobs: int | None) -> reproduce.ReproduceResult:
     started = time.perf_counter()
     result = reproduce.run_all([folder], quick=quick, out_dir=tree / "figures", build_dir=tree / "build",
@@ -89,7 +104,8 @@ def main(argv=None) -> int:
             shutil.copyfile(source, notebooks / source.name)
         os.environ["NUMBA_CACHE_DIR"] = str(tmp / "numba")  # empty: numba compiles on first use
         tree = tmp / "tree"
-        print(f"pqlab reproduce{' --quick' if args.quick else ''}, {len(list(notebooks.glob('*.ipynb')))} notebooks")
+        print(f"pqlab reproduce{' --quick' if args.quick else ''}, {len(list(notebooks.glob('*.ipynb')))} notebooks; "
+              f"machine speed {machine_speed_s():.2f} s (a fixed Python loop: lower is faster)")
         _timed("fully cold (results+numba)", notebooks, tree, args.quick, args.jobs)
         _timed("warm rerun, nothing changed", notebooks, tree, args.quick, args.jobs)
         changed = notebooks / f"{CHANGED_NOTEBOOK}.ipynb"
@@ -102,6 +118,7 @@ def main(argv=None) -> int:
               f"(only {CHANGED_NOTEBOOK}'s that depend on burst_packets)")
         changed.write_text(text, encoding="utf-8")
         result = _timed("results-cold, numba warm", notebooks, tmp / "tree2", args.quick, args.jobs)
+        print(f"machine speed after the runs {machine_speed_s():.2f} s")
         if args.write_order and not args.quick and result.ok:
             seconds = {r.name: round(r.seconds, 1) for r in result.runs}
             reproduce.SHIPPED_SECONDS.write_text(json.dumps(seconds, indent=1, sort_keys=True) + "\n",
