@@ -29,7 +29,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ._validate import check_int
-from .framing import ATM_CELL_BYTES, line_time_s
+from .framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, wire_bytes
 from .model import Node, Queue
 from .units import to_mbps
 
@@ -109,8 +109,17 @@ class StatedTestBed:
         return f"{to_mbps(self.line_rate_bps):g} Mbit/s"
 
     def atm_cells(self, ip_bytes: int = EF_IP_BYTES) -> int:
-        """ATM cells of an IP packet of ``ip_bytes`` on the line (3 for the papers' 110-byte EF packet)."""
-        return int(round(line_time_s(ip_bytes, self.framing, 8.0))) // ATM_CELL_BYTES
+        """ATM cells of an IP packet of ``ip_bytes`` on the line (3 for the papers' 110-byte EF packet).
+
+        Raises
+        ------
+        ValueError
+            If the line's framing is not ``"atm-aal5"``.
+        """
+        if self.framing != "atm-aal5":
+            raise ValueError(f"atm_cells needs framing 'atm-aal5', the test bed has {self.framing!r}")
+        ip_bytes = check_int("ip_bytes", ip_bytes, 1, 65_535)
+        return int(wire_bytes(ip_bytes, FRAMING_CODES[self.framing])) // ATM_CELL_BYTES
 
 
 #: The papers' test bed as stated.

@@ -42,3 +42,7 @@ def test_the_test_bed_facts_that_prose_writes_come_from_its_one_definition():
     assert stated.atm_cells() == 3  # the 110-byte EF packet (the transmission unit's 3 cells)
     assert stated.atm_cells(1500) == 32
     assert stated.atm_cells(1500) * 53 * 8 / stated.line_rate_bps == line_time_s(1500, "atm-aal5", 2e6)
+    with pytest.raises(ValueError, match="atm-aal5"):
+        stated.replace(framing="ethernet").atm_cells()
+    with pytest.raises(ValueError, match="ip_bytes"):
+        stated.atm_cells(0)

@@ -80,13 +80,13 @@ from ._common import (
     check_n_ef_samples,
     check_seeds,
     check_values,
-    renamed_keyword,
     ef_streams,
     forward_claims,
     MTU_BYTES,
     MTU_PAYLOAD_BYTES,
     paper_value,
     provenance,
+    renamed_keyword,
 )
 from .aggregation import be_streams_first
 
