@@ -85,6 +85,16 @@ def line_time_s(size_bytes, framing: str, line_rate_bps: float):
     return float(out) if out.ndim == 0 else out
 
 
+def atm_cells(size_bytes):
+    """ATM cells (AAL5, LLC/SNAP, :func:`wire_bytes`) of IP lengths: int, or an int64 array for an array.
+
+    3 for the papers' 110-byte EF packet, 32 for a 1500-byte packet.
+    """
+    sizes = np.asarray(size_bytes, dtype=np.int64)
+    cells = (_wire_bytes_array(sizes.ravel(), FRAMING_CODES["atm-aal5"]) // ATM_CELL_BYTES).reshape(sizes.shape)
+    return int(cells) if cells.ndim == 0 else cells
+
+
 @njit(cache=True)
 def _wire_bytes_array(sizes, framing_code):
     out = np.empty(sizes.shape[0], dtype=np.int64)

@@ -29,7 +29,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ._validate import check_int
-from .framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, wire_bytes
+from .framing import atm_cells, line_time_s
 from .model import Node, Queue
 from .units import to_mbps
 
@@ -119,7 +119,7 @@ class StatedTestBed:
         if self.framing != "atm-aal5":
             raise ValueError(f"atm_cells needs framing 'atm-aal5', the test bed has {self.framing!r}")
         ip_bytes = check_int("ip_bytes", ip_bytes, 1, 65_535)
-        return int(wire_bytes(ip_bytes, FRAMING_CODES[self.framing])) // ATM_CELL_BYTES
+        return atm_cells(ip_bytes)
 
 
 #: The papers' test bed as stated.

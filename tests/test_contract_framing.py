@@ -131,3 +131,13 @@ def test_an_edit_of_framing_recompiles_the_cached_engine_kernel(tmp_path):
     assert "\nATM_CELL_BYTES = 53\n" in text
     framing.write_text(text.replace("\nATM_CELL_BYTES = 53\n", "\nATM_CELL_BYTES = 106\n"))
     assert departure() == 2 * before
+
+
+def test_atm_cells_counts_whole_cells_of_the_aal5_frame():
+    """``framing.atm_cells``: wire bytes / 53 for every size, as an int or elementwise on arrays."""
+    from pqlab.framing import ATM_CELL_BYTES, FRAMING_CODES, atm_cells, wire_bytes
+
+    sizes = np.arange(1, 1501)
+    expected = np.array([wire_bytes(int(s), FRAMING_CODES["atm-aal5"]) for s in sizes]) // ATM_CELL_BYTES
+    assert np.array_equal(atm_cells(sizes), expected)
+    assert atm_cells(110) == 3 and isinstance(atm_cells(110), int) and atm_cells(1500) == 32

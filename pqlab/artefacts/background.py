@@ -47,7 +47,7 @@ from scipy import stats
 from .. import analysis, bounds, cache, experiments, metrics, scenarios
 from ..analysis import max_ring_particles
 from .._validate import check_int, check_real
-from ..framing import ATM_CELL_BYTES, FRAMING_CODES, line_time_s, particles_needed, wire_bytes
+from ..framing import atm_cells, line_time_s, particles_needed
 from ..model import Node
 from ..papers import transmission_unit_s
 from ..path import PathModel
@@ -86,9 +86,8 @@ _particles = np.vectorize(particles_needed, otypes=[np.int64])
 
 
 def _cells(size_bytes) -> np.ndarray:
-    """ATM cells (AAL5, LLC/SNAP) of IP lengths (:func:`pqlab.framing.wire_bytes`)."""
-    size = np.atleast_1d(np.asarray(size_bytes, dtype=np.int64))
-    return np.array([wire_bytes(int(s), FRAMING_CODES["atm-aal5"]) // ATM_CELL_BYTES for s in size])
+    """ATM cells (AAL5, LLC/SNAP) of IP lengths (:func:`pqlab.framing.atm_cells`), at least 1-d."""
+    return atm_cells(np.atleast_1d(size_bytes))
 
 
 def _ef_stream(scenario: Scenario) -> CBRStream:

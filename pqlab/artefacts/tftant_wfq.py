@@ -49,7 +49,7 @@ import xarray as xr
 
 from .. import analysis, cache, experiments, metrics, scenarios
 from .._validate import check_choice, check_int, check_real
-from ..framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
+from ..framing import FRAMING_CODES, atm_cells, line_time_s, particles_needed, wire_bytes
 from ..model import Node
 from ..papers import PAPERS
 from ..scenario import Scenario, simulate
@@ -223,13 +223,12 @@ def _check_frames(name: str, frames) -> list[int]:
 
 def _coords_frames(frames, node: Node) -> dict:
     ip = np.array([scenarios.ef_ip_bytes(f) for f in frames])
-    code = FRAMING_CODES[node.framing]
     return {
         "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
         "ef_ip_bytes": ("ef_frame_bytes", ip, {"units": "bytes", "long_name": "EF IP length (frame - 18)"}),
         "ef_particles": ("ef_frame_bytes", np.array([particles_needed(int(i), node.particle_bytes) for i in ip]),
                          {"units": "1", "long_name": "ring particles per EF packet"}),
-        "ef_cells": ("ef_frame_bytes", np.array([wire_bytes(int(i), code) // 53 for i in ip]),
+        "ef_cells": ("ef_frame_bytes", atm_cells(ip),
                      {"units": "1", "long_name": "ATM cells per EF packet"}),
     }
 
