@@ -49,7 +49,7 @@ def globecom01_tab4_claims(ds: xr.Dataset) -> list[dict]:
             paper = paper_value(art, f"{name}_k{k}")[0]
             rows.append(claim(art, f"{name}_k{k}", ours, "us",
                               f"{eq} with rho={float(ds.rho):.4g}, Q_t={int(ds.q_t)}, T_u={float(to_us(ds.t_u)):.0f} us "
-                              f"gives {ours:.4f} us (exact); the paper prints {paper:.2f} "
+                              f"gives {ours:.7g} us (exact); the paper prints {paper:.2f} "
                               f"({'truncated' if np.floor(ours * 100) / 100 == paper else 'rounded'})"))
     w_m = seed_mean_in(ds["w_m"], to_us)
     ring, pq = seed_mean_in(ds["ring_time"], to_us), seed_mean_in(ds["pq_wait"], to_us)
