@@ -22,7 +22,7 @@ import numpy as np
 import xarray as xr
 
 from . import cache
-from ._validate import check_int, check_real
+from ._validate import check_int, check_mapping, check_real, from_part
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .model import Node
 from .path import PathModel
@@ -117,20 +117,43 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Scenario":
-        """Inverse of :meth:`to_dict`."""
-        return cls(
-            node=Node.from_dict(data["node"]),
-            streams=tuple(stream_from_dict(s) for s in data["streams"]),
-            duration_s=data["duration_s"],
-            warmup_s=data.get("warmup_s", 0.0),
-            path=PathModel.from_dict(data.get("path", {})),
-            name=data.get("name", ""),
-        )
+        """Inverse of :meth:`to_dict`.
+
+        Raises
+        ------
+        ValueError
+            One line naming the part that is missing or wrong (``node``, ``streams[2]``,
+            ``node.queues[1]``, ``duration_s``, ...).
+        """
+        data = check_mapping("scenario", data)
+        for name in ("node", "streams", "duration_s"):
+            if name not in data:
+                raise ValueError(f"scenario is missing {name} (its keys: {sorted(data)})")
+            if name == "node":  # the parts in order: the first wrong one is named
+                node = from_part("node", Node.from_dict, data["node"])
+        streams = data["streams"]
+        if not isinstance(streams, (list, tuple)):
+            raise ValueError(f"streams must be a list of stream mappings, got {streams!r}")
+        streams = tuple(from_part(f"streams[{i}]", lambda s: stream_from_dict(check_mapping("stream", s)), s)
+                        for i, s in enumerate(streams))
+        path = from_part("path", lambda p: PathModel.from_dict(check_mapping("path", p)), data.get("path", {}))
+        return cls(node=node, streams=streams, duration_s=data["duration_s"], warmup_s=data.get("warmup_s", 0.0),
+                   path=path, name=data.get("name", ""))
 
     @classmethod
     def from_json(cls, text: str) -> "Scenario":
-        """Inverse of :meth:`to_json` (e.g. of a Dataset's ``scenario`` attribute)."""
-        return cls.from_dict(json.loads(text))
+        """Inverse of :meth:`to_json` (e.g. of a Dataset's ``scenario`` attribute).
+
+        Raises
+        ------
+        ValueError
+            ``text`` is not JSON (the position named), or names a bad part (see :meth:`from_dict`).
+        """
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"scenario JSON cannot be read: {exc}") from None
+        return cls.from_dict(data)
 
 
 @cache.counted("simulation")
