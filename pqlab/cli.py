@@ -16,9 +16,11 @@ the paper-vs-reproduced report (``report.md``, ``report.html``) and a static sit
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from . import paths
@@ -94,11 +96,12 @@ def _reproduce(args) -> int:
     started = time.perf_counter()
     figures_dir, build_dir = _output_dirs(args)
     try:
-        result = run_all(
-            args.notebooks, quick=args.quick, out_dir=figures_dir, build_dir=build_dir, seed=args.seed,
-            progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs, site=not args.no_site,
-            force=args.force, wait_s=args.wait,
-        )
+        with _warnings_as_lines():
+            result = run_all(
+                args.notebooks, quick=args.quick, out_dir=figures_dir, build_dir=build_dir, seed=args.seed,
+                progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs,
+                site=not args.no_site, force=args.force, wait_s=args.wait,
+            )
     except RunLocked as exc:
         print(f"pqlab: {exc}", file=sys.stderr)
         return 3
@@ -133,6 +136,18 @@ def _reproduce(args) -> int:
         print(f"pqlab: the run failed and was not published; the previous reproduction is unchanged. "
               f"This run's report: {result.report_dir / 'report.md'}", file=sys.stderr)
     return 0 if result.ok else 1
+
+
+@contextlib.contextmanager
+def _warnings_as_lines():
+    """Show warnings as ``pqlab: warning: ...`` lines on stderr (no file and line of pqlab's code)."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"pqlab: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = show
+        yield
 
 
 def _output_dirs(args) -> tuple[Path, Path]:

@@ -35,6 +35,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import math
 import os
 import shutil
 import signal
@@ -48,7 +49,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import cache, paths, report, runfolder, runlock
+from . import cache, paths, publish, report, runfolder, runlock
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
@@ -344,14 +345,20 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
-    runfolder.recover(plan.out_dir, plan.build_dir)
+    repaired = runfolder.recover(plan.out_dir, plan.build_dir)
+    if repaired:
+        warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
+                      stacklevel=3)
     keys = {s.stem: section_key(s, plan) for s in plan.sources}
-    published = plan.build_dir / "results"
-    current = [] if plan.force else [n for n, k in keys.items() if runfolder.section_key(published / n) == k
-                                      and (plan.out_dir / "report.md").is_file()]
+    manifest, distrust = publish.verified(plan.out_dir, plan.build_dir)
+    if distrust:
+        warnings.warn(f"not trusting the published reproduction: {distrust}; recomputing its sections "
+                      "(cached artefacts are reused)", stacklevel=3)
+    sections = (manifest or {}).get("sections", {})
+    current = [] if plan.force else [n for n, k in keys.items() if sections.get(n) == k]
     todo = [s for s in plan.sources if s.stem not in current]
     run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
-                          up_to_date=current)
+                          up_to_date=current, trusted=manifest is not None)
     try:
         return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
                                   tuple(n for n in current if n in run.kept))
@@ -402,7 +409,8 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
         return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
                                run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
                                up_to_date=current)
-    run.publish()
+    run.publish({p.name: runfolder.section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
+                {"seed": plan.seed, "quick": plan.quick})
     index = plan.out_dir / "site" / "index.html" if index is not None else None
     runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,
                                 html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
@@ -521,13 +529,24 @@ SHIPPED_SECONDS = paths.DATA / "notebook_seconds.json"
 
 
 def _read_seconds(file: Path) -> dict | None:
+    """Notebook name -> seconds from ``file``; an unreadable file, or a time that is not a finite
+    number of seconds >= 0 (a 400-digit integer, NaN), is ignored: the times only order a run."""
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # ValueError: also an integer of more digits than Python reads
         return None
     if not isinstance(data, dict):
         return None
-    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    seconds = {}
+    for name, value in data.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
+                value = float(value)
+            except OverflowError:
+                continue
+            if math.isfinite(value) and value >= 0:
+                seconds[str(name)] = value
+    return seconds
 
 
 def _previous_seconds(build_dir: Path) -> dict:
