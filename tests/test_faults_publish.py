@@ -215,3 +215,58 @@ def _paper_csv(folder: Path) -> Path:
     file = folder / "paper.csv"
     PAPER.to_csv(file, index=False)
     return file
+
+
+def _flip_bit_in_values(file: Path, values) -> None:
+    """Flip one bit of the stored bytes of ``values`` (a float64 array) inside ``file``."""
+    import numpy as np
+
+    raw = bytearray(file.read_bytes())
+    at = raw.find(np.asarray(values, dtype="<f8").tobytes())
+    assert at >= 0, "the values are not stored uncompressed"
+    raw[at + 6] ^= 0x10
+    file.write_bytes(bytes(raw))
+
+
+def test_a_flipped_bit_in_a_cached_result_is_a_miss_named_in_one_warning(tmp_path, monkeypatch):
+    import numpy as np
+    import pandas as pd
+
+    from pqlab import cache
+
+    calls = []
+
+    @cache.artefact("tiny_flip")
+    def compute(seed):
+        calls.append(seed)
+        return pd.DataFrame({"w_m_k1_us": [9264.5, 9300.25], "label": ["k1", "k2"]})
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.ENV_FORCE, raising=False)
+    first = compute(1)
+    (file,) = (tmp_path / "tiny_flip").glob("*.nc")
+    _flip_bit_in_values(file, [9264.5, 9300.25])
+    with pytest.warns(UserWarning, match=f"{file.name}.*checksum") as caught:
+        again = compute(1)
+    assert len(caught) == 1 and "\n" not in str(caught[0].message)
+    assert calls == [1, 1]  # recomputed, never the damaged numbers
+    pd.testing.assert_frame_equal(again, first)
+    assert np.isclose(compute(1)["w_m_k1_us"][0], 9264.5) and calls == [1, 1]  # rewritten whole
+
+
+def test_a_cache_file_under_another_key_is_a_miss(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from pqlab import cache
+
+    @cache.artefact("tiny_key")
+    def compute(seed):
+        return pd.DataFrame({"seed": [float(seed)]})
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    compute(1)
+    compute(2)
+    one, two = sorted((tmp_path / "tiny_key").glob("*.nc"), key=lambda p: p.stat().st_mtime)
+    shutil.copyfile(one, two)  # seed 1's result where seed 2's belongs: its checksum is intact
+    with pytest.warns(UserWarning, match=f"{two.name}.*key"):
+        assert compute(2)["seed"][0] == 2.0
