@@ -27,6 +27,7 @@ from .engine import packets_dataset, run_kernel, validate_arrivals
 from .model import Node
 from .path import PathModel
 from .provenance import provenance_attrs
+from .timeorigin import origin_attrs, rebase
 from .traffic import canonical_json, check_streams, merge_streams, stream_from_dict
 
 #: Citation of the paper whose experiments pqlab reproduces.
@@ -194,6 +195,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
+    arrival, origin = rebase(scenario.node, arrival, size)
     attrs = provenance_attrs(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
         history="simulated by pqlab.simulate",
@@ -202,6 +204,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         scenario=scenario.to_json() if record_scenario else "not recorded",
         warmup_s=scenario.warmup_s,
         duration_s=scenario.duration_s,
+        **(origin_attrs(origin) if origin else {}),
     )
     return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),
                            extra={"flow": (flow, {"units": "1", "long_name": "flow id"})}, attrs=attrs)
