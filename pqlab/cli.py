@@ -8,7 +8,10 @@ figure of the delay distribution.
 ``pqlab reproduce`` runs every paper notebook with papermill and publishes the figures,
 the paper-vs-reproduced report (``report.md``, ``report.html``) and a static site
 (see :mod:`pqlab.reproduce`); exit codes: 0 done, 1 a notebook failed (nothing published),
-2 bad arguments (nothing touched), 3 another run holds the tree, 130 interrupted.
+2 bad arguments or an unusable output folder (nothing touched), 3 another run holds the tree,
+4 the reproduction could not be written (a full disk, an I/O error; nothing published, nothing
+left behind), 5 a notebook's kernel hung, died or ran out of memory (nothing published),
+130 interrupted.
 
 ``pqlab lab [DIR]`` copies the teaching lab's notebooks into DIR and starts JupyterLab.
 """
@@ -89,6 +92,7 @@ def _reproduce(args) -> int:
         return 0
     from . import report
     from ._notebook_worker import skip_unneeded_imports
+    from .publish import OutputError
     from .reproduce import Interrupted, run_all
     from .runlock import RunLocked
 
@@ -105,6 +109,9 @@ def _reproduce(args) -> int:
     except RunLocked as exc:
         print(f"pqlab: {exc}", file=sys.stderr)
         return 3
+    except OutputError as exc:
+        print(f"pqlab: error: {exc}", file=sys.stderr)
+        return 4
     except (Interrupted, KeyboardInterrupt) as exc:
         print(f"pqlab: {exc or 'interrupted'}", file=sys.stderr)
         return 130
@@ -145,7 +152,6 @@ def _warnings_as_lines():
         print(f"pqlab: warning: {message}", file=sys.stderr)
 
     with warnings.catch_warnings():
-        warnings.simplefilter("default")
         warnings.showwarning = show
         yield
 

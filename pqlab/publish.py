@@ -51,11 +51,16 @@ class OutputError(RuntimeError):
 def output_error(exc: OSError, doing: str) -> OutputError:
     """A one-line :class:`OutputError` for ``exc`` raised while ``doing`` (names the file and the way out)."""
     where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+    reason, code = exc.strerror or str(exc), exc.errno
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        _, where, why = exc.args[0][0]  # a copy across file systems: its first failed file
+        where, reason = f" ({where})", str(why)
+        code = next((c for c in (errno.ENOSPC, errno.EDQUOT) if f"[Errno {c}]" in reason), None)
+    if code in (errno.ENOSPC, errno.EDQUOT):
         way_out = "free some space or choose another --out/--build"
     else:
         way_out = "check the folder's permissions and file system"
-    return OutputError(f"{doing} failed: {exc.strerror or exc}{where}; nothing was published, the previous "
+    return OutputError(f"{doing} failed: {reason}{where}; nothing was published, the previous "
                        f"reproduction is unchanged; {way_out}")
 
 

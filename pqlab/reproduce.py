@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import hashlib
 import json
 import math
@@ -280,6 +281,10 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
         if not paths.is_source_checkout() and _inside(folder, paths.ROOT):
             raise ValueError(f"{name} folder {folder} is inside the installed package ({paths.ROOT}); "
                              "choose a folder of your own (default ./pqlab-output)")
+    for folder in (out_dir, *(build_dir / part for part in runfolder.PUBLISHED_BUILD_PARTS)):
+        if os.path.ismount(folder):
+            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by renaming that folder, which a "
+                             f"mount point refuses; mount the volume one level up, or pass a folder inside it")
     if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
         raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
                          "each other")
@@ -335,13 +340,19 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         A bad argument (nothing touched).
     pqlab.runlock.RunLocked
         Another run holds the lock (nothing touched).
+    pqlab.publish.OutputError
+        The reproduction could not be written (a full disk, an I/O error): one line naming the
+        file; the run folder is removed and the previous reproduction is unchanged.
     Interrupted
         Ctrl-C or SIGTERM: workers and kernels stopped, nothing published.
     """
     plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
                     paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s)
-    with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
-        return _run_locked(plan, progress)
+    try:
+        with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
+            return _run_locked(plan, progress)
+    except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
+        raise publish.output_error(exc, "writing the reproduction") from None
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
@@ -362,6 +373,12 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     try:
         return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
                                   tuple(n for n in current if n in run.kept))
+    except publish.OutputError:
+        run.discard()
+        raise
+    except OSError as exc:
+        run.discard()
+        raise publish.output_error(exc, f"writing the run folder {run.root}") from None
     except KeyboardInterrupt:
         run.discard()
         raise Interrupted(
@@ -387,6 +404,9 @@ def section_key(source: Path, plan: Plan) -> str:
 def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
     html = _html_available()
     runs = _execute(plan, run, progress, html=html)
+    full = [r.failure for r in runs if r.failure is not None and _disk_full(r.failure)]
+    if full:  # not the notebook's fault: nothing is kept (the disk is full), one clear error
+        raise OSError(errno.ENOSPC, f"No space left on device (notebook {full[0].notebook}: {full[0].evalue})")
     for r in runs:
         if r.failure is None:
             runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
@@ -417,6 +437,12 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
             for r in runs]
     return ReproduceResult(tuple(runs), table, plan.out_dir, html, index, published=True,
                            cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current)
+
+
+def _disk_full(failure: Failure) -> bool:
+    """Whether a notebook failed because its disk is full (errno 28 ENOSPC, or 122 EDQUOT)."""
+    text = f"{failure.ename}: {failure.evalue}"
+    return any(f"[Errno {code}]" in text for code in (errno.ENOSPC, errno.EDQUOT)) or "No space left" in text
 
 
 def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=()) -> list[dict]:

@@ -136,10 +136,10 @@ def _child(script, step, *argv):
                           timeout=300)
 
 
-def _published_seed(tree: Path):
+def _published_seed(out: Path, build: Path):
     """The seed every reader sees (figures, report, site, results) and the trusted record's seed."""
-    seen = _seeds_seen(tree / "figures", tree / "build")
-    manifest, why = publish.verified(tree / "figures", tree / "build")
+    seen = _seeds_seen(out, build)
+    manifest, why = publish.verified(out, build)
     assert manifest is not None, why
     assert seen == {manifest["seed"]}, (seen, manifest["seed"])
     return manifest["seed"]
@@ -155,7 +155,7 @@ def test_kill_9_at_every_step_of_a_publish_leaves_one_whole_reproduction(seed1, 
         killed = _child(PUBLISH_SEED2, step, tree, seed2)
         assert killed.returncode == -signal.SIGKILL, (step, killed.stderr)
         runfolder.recover(tree / "figures", tree / "build")  # what every run does first
-        outcomes.append(_published_seed(tree))
+        outcomes.append(_published_seed(tree / "figures", tree / "build"))
         assert not list((tree).rglob(".pqlab-new-*")) and not list(tree.rglob(".pqlab-old-*"))
     # before the journal is written the publish is rolled back, after it it is finished
     commit = 1 + len(runfolder.PUBLISHED_BUILD_PARTS) + 1
@@ -176,7 +176,7 @@ def test_kill_9_of_reproduce_while_publishing_then_a_rerun(tiny, seed1, tmp_path
     assert mixed == {1, 2}  # what a reader would see without the journal
     again = cli.main([str(a) for a in argv])
     assert again == 0
-    assert _published_seed(tree) == 2
+    assert _published_seed(tree / "figures", tree / "build") == 2
 
 
 def test_a_changed_published_figure_is_not_up_to_date(tiny, seed1, tmp_path):
@@ -270,3 +270,84 @@ def test_a_cache_file_under_another_key_is_a_miss(tmp_path, monkeypatch):
     shutil.copyfile(one, two)  # seed 1's result where seed 2's belongs: its checksum is intact
     with pytest.warns(UserWarning, match=f"{two.name}.*key"):
         assert compute(2)["seed"][0] == 2.0
+
+
+def _snapshot(root: Path, skip=("cache", "filler", reproduce.SECONDS_FILE)) -> dict:
+    """sha256 of every file under ``root`` but the cache, the filler and the notebooks' times
+    (they only order the next run)."""
+    import hashlib
+
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and not set(skip) & set(p.parts)
+            and p.name != "reproduce.lock"}
+
+
+def _mount(folder: Path, size: str = "4m") -> Path:
+    """Mount a fresh tmpfs of ``size`` at ``folder`` (root only), or skip the test saying why."""
+    if os.geteuid() != 0:
+        pytest.skip("a small tmpfs can be mounted only by root: the full-disk and mount-point tests run as root")
+    folder.mkdir(parents=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                             capture_output=True, text=True)
+    if mounted.returncode:
+        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.strip()})")
+    return folder
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A fresh 4 MiB tmpfs, unmounted afterwards."""
+    disk = _mount(tmp_path / "disk")
+    yield disk
+    subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def _fill(disk: Path, leave_bytes: int) -> None:
+    """Fill ``disk`` up to ``leave_bytes`` free."""
+    stat = os.statvfs(disk)
+    free = stat.f_bavail * stat.f_frsize
+    with open(disk / "filler", "wb") as fh:
+        fh.write(b"\0" * max(0, free - leave_bytes))
+
+
+@pytest.mark.parametrize("layout", ["all on the full disk", "figures alone on the full disk"])
+def test_a_full_disk_is_one_line_exit_4_and_leaves_nothing(tiny, tmp_path, small_disk, layout, capsys):
+    paper = _paper_csv(tmp_path)
+    if layout == "all on the full disk":
+        where = ["--out", str(small_disk)]
+        out, build = small_disk / "figures", small_disk / "build"
+    else:
+        out, build = small_disk / "figures", tmp_path / "build"
+        where = ["--out", str(small_disk), "--build", str(build)]
+    argv = ["reproduce", *where, "--no-progress", "--paper-values", str(paper), "--notebooks", *map(str, tiny)]
+    assert cli.main([*argv, "--seed", "1"]) == 0
+    capsys.readouterr()
+    before = {**_snapshot(out), **{f"build/{k}": v for k, v in _snapshot(build).items()}}
+    _fill(small_disk, 16 * 1024)
+    code = cli.main([*argv, "--seed", "2"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 4, err
+    errors = [line for line in err if "error" in line]
+    assert len(errors) == 1 and "No space left on device" in errors[0] and "--out" in errors[0], err
+    assert {**_snapshot(out), **{f"build/{k}": v for k, v in _snapshot(build).items()}} == before
+    assert not list((build / "runs").iterdir())
+    assert not list(small_disk.rglob(".pqlab-*-*")) and not (build / publish.JOURNAL).exists()
+    assert not (build / "reproduce.lock").exists()
+    (small_disk / "filler").unlink()
+    assert cli.main([*argv, "--seed", "2"]) == 0
+    assert _published_seed(out, build) == 2
+
+
+def test_an_out_folder_that_is_a_mount_point_is_refused_before_anything(tiny, tmp_path, capsys):
+    root = tmp_path / "volume"
+    _mount(root / "figures")  # e.g. a container volume mounted as the figures folder
+    try:
+        before = _snapshot(tmp_path)
+        code = cli.main(["reproduce", "--out", str(root), "--no-progress", "--notebooks", *map(str, tiny)])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and "mount point" in err[0] and str(root / "figures") in err[0], err
+        assert _snapshot(tmp_path) == before and not (root / "build").exists()
+        with pytest.raises(ValueError, match="mount point"):
+            reproduce.validate(tiny, out_dir=root / "figures", build_dir=tmp_path / "b")
+    finally:
+        subprocess.run(["umount", "-l", str(root / "figures")], check=False)
