@@ -24,6 +24,7 @@ import xarray as xr
 from . import cache
 from ._validate import check_int, check_mapping, check_real, from_part
 from .engine import packets_dataset, run_kernel, validate_arrivals
+from .memory import SIMULATE_BYTES_PER_PACKET, check_available, expected_packets
 from .model import Node
 from .path import PathModel
 from .provenance import provenance_attrs
@@ -181,6 +182,12 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         ``pqlab_version``, ``seed``, ``scenario`` (JSON of the scenario),
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``.
         The same scenario and integer seed give an identical Dataset.
+
+    Raises
+    ------
+    pqlab.memory.NotEnoughMemory
+        Before anything is drawn, if the run's packets would not fit in the memory this
+        process can use (the machine's, a container's limit or ``ulimit -v``).
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
@@ -192,6 +199,10 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         seed = seed_attr = check_int("seed", seed, 0)
     else:
         raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
+    packets = expected_packets(scenario.streams, scenario.duration_s)
+    check_available(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
+                    packets * SIMULATE_BYTES_PER_PACKET,
+                    "use pqlab.streaming.simulate_summary (bounded memory) or a shorter duration_s")
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)

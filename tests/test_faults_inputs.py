@@ -33,3 +33,43 @@ def test_bad_streams_and_queues_are_named_by_position():
     with pytest.raises(ValueError, match="path"):
         Scenario.from_dict(bad_path)
     assert Scenario.from_dict(good).to_json() == scenarios.base_case(n_ef_samples=10).to_json()
+
+
+#: Runs ``simulate(base_case(n_ef_samples=10**8))`` under an address-space limit of the
+#: current size + 3 GiB (the packets need about 12 GiB): the guard must refuse at once.
+UNDER_A_LIMIT = """
+import os, resource, sys, time
+import psutil
+import pqlab
+from pqlab import scenarios
+pqlab.simulate(scenarios.base_case(n_ef_samples=10), seed=1)  # compile and import first
+vms = psutil.Process(os.getpid()).memory_info().vms
+resource.setrlimit(resource.RLIMIT_AS, (vms + 3 * 2**30, resource.RLIM_INFINITY))
+started = time.perf_counter()
+try:
+    pqlab.simulate(scenarios.base_case(n_ef_samples=10**8), seed=1)
+except MemoryError as exc:
+    print(type(exc).__name__, round(time.perf_counter() - started, 2), exc)
+"""
+
+
+def test_simulate_under_a_memory_limit_refuses_before_allocating():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", UNDER_A_LIMIT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    name, seconds, message = done.stdout.strip().split(" ", 2)
+    assert name == "NotEnoughMemory" and float(seconds) < 2, done.stdout
+    assert "ulimit -v" in message and "GiB" in message and "streaming" in message
+
+
+def test_available_memory_is_the_smallest_limit(monkeypatch):
+    from pqlab import memory
+
+    monkeypatch.setattr(memory, "_cgroup_room", lambda: 5 * 2**30)
+    monkeypatch.setattr(memory, "_address_space_room", lambda: None)
+    room, limit = memory.available_bytes()
+    assert room <= 5 * 2**30 and ("cgroup" in limit or room < 5 * 2**30)
+    with pytest.raises(memory.NotEnoughMemory, match="6 GiB, more than .* left by"):
+        memory.check_available("a run", 6 * 2**30, "use less")
