@@ -10,8 +10,8 @@ the paper-vs-reproduced report (``report.md``, ``report.html``) and a static sit
 (see :mod:`pqlab.reproduce`); exit codes: 0 done, 1 a notebook failed (nothing published),
 2 bad arguments or an unusable output folder (nothing touched), 3 another run holds the tree,
 4 the reproduction could not be written (a full disk, an I/O error; nothing published, nothing
-left behind), 5 a notebook's kernel hung, died or ran out of memory (nothing published),
-130 interrupted.
+left behind), 130 interrupted. A notebook whose kernel hung, died or ran out of memory, or that
+ran over ``--notebook-timeout``/``--cell-timeout``, is a failed notebook (1), the cause named.
 
 ``pqlab lab [DIR]`` copies the teaching lab's notebooks into DIR and starts JupyterLab.
 """
@@ -26,7 +26,7 @@ import time
 import warnings
 from pathlib import Path
 
-from . import paths
+from . import kernelwatch, paths
 
 
 def _demo(args) -> int:
@@ -105,6 +105,7 @@ def _reproduce(args) -> int:
                 args.notebooks, quick=args.quick, out_dir=figures_dir, build_dir=build_dir, seed=args.seed,
                 progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs,
                 site=not args.no_site, force=args.force, wait_s=args.wait,
+                notebook_timeout_s=args.notebook_timeout, cell_timeout_s=args.cell_timeout,
             )
     except RunLocked as exc:
         print(f"pqlab: {exc}", file=sys.stderr)
@@ -227,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--force", action="store_true", help="recompute every artefact instead of reusing the cache")
     rep.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                      help="wait up to SECONDS for another run of the same tree to finish (default: refuse at once)")
+    rep.add_argument("--notebook-timeout", type=float, default=kernelwatch.NOTEBOOK_TIMEOUT_S, metavar="SECONDS",
+                     help="fail a notebook still running after SECONDS (default %(default)g: never a normal run)")
+    rep.add_argument("--cell-timeout", type=float, default=kernelwatch.CELL_TIMEOUT_S, metavar="SECONDS",
+                     help="fail a notebook whose cell runs longer than SECONDS (default %(default)g)")
     rep.set_defaults(func=_reproduce)
 
     lab = sub.add_parser("lab", help="copy the teaching lab's notebooks into a folder and start JupyterLab there")

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import cache, paths, publish, report, runfolder, runlock
+from . import cache, kernelwatch, orphans, paths, publish, report, runfolder, runlock
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
@@ -192,6 +192,8 @@ class Plan:
     site: bool
     force: bool
     wait_s: float
+    notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S
+    cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S
 
 
 def find_notebooks(notebooks=None) -> list[Path]:
@@ -241,7 +243,8 @@ def _resolve(item) -> list[Path]:
 
 
 def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=1, paper_values=None,
-             jobs=None, site=True, force=False, wait_s=0.0) -> Plan:
+             jobs=None, site=True, force=False, wait_s=0.0, notebook_timeout_s=kernelwatch.NOTEBOOK_TIMEOUT_S,
+             cell_timeout_s=kernelwatch.CELL_TIMEOUT_S) -> Plan:
     """Check every argument of :func:`run_all` without touching any file.
 
     Raises
@@ -263,6 +266,8 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
         raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}") from None
     if not wait_s >= 0:
         raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}")
+    notebook_timeout_s = _seconds("notebook timeout", notebook_timeout_s)
+    cell_timeout_s = _seconds("cell timeout", cell_timeout_s)
     sources = tuple(find_notebooks(notebooks))
     if not sources:
         raise ValueError(f"no notebooks to run in {notebooks!r}")
@@ -288,7 +293,19 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
     if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
         raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
                          "each other")
-    return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s)
+    return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s,
+                notebook_timeout_s, cell_timeout_s)
+
+
+def _seconds(name: str, value) -> float:
+    """``value`` as a finite number of seconds > 0, else a one-line ValueError naming ``name``."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError, OverflowError):
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
+    return seconds
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -297,7 +314,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None, seed: int = 1,
             progress: bool = True, paper_values=None, jobs: int | None = None, site: bool = True,
-            force: bool = False, wait_s: float = 0.0) -> ReproduceResult:
+            force: bool = False, wait_s: float = 0.0, notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S,
+            cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S) -> ReproduceResult:
     """Execute the notebooks and publish the figures, report and site (see the module docstring).
 
     Parameters
@@ -329,6 +347,11 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         Recompute every artefact instead of reusing the cache.
     wait_s : float
         Seconds to wait for another run holding the lock; 0 refuses at once.
+    notebook_timeout_s, cell_timeout_s : float
+        Time limits of one notebook and of one cell, seconds (defaults: 1 hour, 30 minutes,
+        far above a normal run's). A notebook over its limit, or whose kernel is stopped
+        (hung) or died (killed, crashed, out of memory), fails naming the cause
+        (:mod:`pqlab.kernelwatch`).
 
     Returns
     -------
@@ -347,7 +370,8 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         Ctrl-C or SIGTERM: workers and kernels stopped, nothing published.
     """
     plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
-                    paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s)
+                    paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s,
+                    notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s)
     try:
         with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
             return _run_locked(plan, progress)
@@ -356,6 +380,7 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
+    orphans.remove_stale_socket_dirs(SOCKET_PREFIX)  # left by runs killed with kill -9
     repaired = runfolder.recover(plan.out_dir, plan.build_dir)
     if repaired:
         warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
@@ -494,6 +519,12 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
                     w.task = None
                     runs[k] = _finished(plan.sources[k], run, time.perf_counter() - started)
                     done.append(k)
+                elif w.busy and (problem := w.watch.check()) is not None:  # hung, died or over its time
+                    _kill_workers([w.proc])
+                    k, started = w.task
+                    w.task = None
+                    runs[k] = _stopped(plan.sources[k], run, time.perf_counter() - started, *problem)
+                    done.append(k)
             for w in [w for w in workers if not w.busy and w.proc.poll() is not None]:
                 shutil.rmtree(w.sockets, ignore_errors=True)  # ended (or died): replaced if needed
                 workers.remove(w)
@@ -606,6 +637,7 @@ class _Worker:
     sockets: Path
     task: tuple | None = None
     source: Path | None = None
+    watch: kernelwatch.Watch | None = None
 
     @property
     def busy(self) -> bool:
@@ -623,7 +655,8 @@ class _Worker:
                 [sys.executable, "-m", "pqlab._notebook_worker", "--serve", str(sockets),
                  str(run.logs / f"worker-{number}.kernel.log")],
                 stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env,
-                start_new_session=True)  # Ctrl-C in a terminal reaches only us
+                start_new_session=True,  # Ctrl-C in a terminal reaches only us
+                preexec_fn=orphans.die_with_parent())  # SIGKILL when we end, even by kill -9
         except BaseException:
             shutil.rmtree(sockets, ignore_errors=True)
             raise
@@ -640,11 +673,13 @@ class _Worker:
         task.write_text(json.dumps({
             "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
             "result": str(_result_file(run, name)), "log": str(run.logs / f"{name}.log"),
+            "cell_timeout": plan.cell_timeout_s,
             "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
                            "seed": plan.seed},
         }), encoding="utf-8")
         self.task = (k, time.perf_counter())
         self.source = source
+        self.watch = kernelwatch.Watch(self.proc.pid, plan.notebook_timeout_s)
         try:
             self.proc.stdin.write(f"{task}\n".encode())
             self.proc.stdin.flush()
@@ -680,6 +715,13 @@ def _finished(source: Path, run, seconds: float) -> NotebookRun:
     if outcome.get("ename"):
         failure = Failure(name, outcome.get("cell_index"), outcome["ename"], outcome.get("evalue") or "", executed)
     return NotebookRun(name, source, executed, seconds, failure, log=log)
+
+
+def _stopped(source: Path, run, seconds: float, ename: str, evalue: str) -> NotebookRun:
+    """A notebook whose kernel was stopped by the parent: hung, died or over its time."""
+    executed = run.notebooks / source.name
+    return NotebookRun(source.stem, source, executed, seconds, Failure(source.stem, None, ename, evalue, executed),
+                       log=run.logs / f"{source.stem}.log")
 
 
 def _kill_workers(procs) -> None:
