@@ -29,6 +29,8 @@ import tempfile
 
 from jupyter_client.manager import KernelManager
 
+from pqlab import orphans
+
 #: Optional modules that our processes never need but whose import is slow: jsonschema (under
 #: nbformat, under papermill and nbconvert) imports ``rfc3987_syntax`` when it is installed (a
 #: dependency of JupyterLab's jupyter-events) to check the "iri" string formats, and that module
@@ -89,11 +91,13 @@ def source_cell_index(source, executed, cell_index: int) -> int:
     return cell_index - sum(1 for i in added if i < cell_index)
 
 
-def execute(source: str, executed: str, parameters: dict, kernel_name: str = "python3", km=None) -> dict:
+def execute(source: str, executed: str, parameters: dict, kernel_name: str = "python3", km=None,
+            cell_timeout_s: float | None = None) -> dict:
     """Run ``source`` into ``executed``; return the failure as a dict (all None on success).
 
     ``km``: a started kernel manager to run in (kept running), else a new kernel is started
-    and shut down."""
+    and shut down. ``cell_timeout_s``: a cell running longer fails the notebook
+    (``CellTimeoutError``), None: no limit."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -103,7 +107,8 @@ def execute(source: str, executed: str, parameters: dict, kernel_name: str = "py
             source, executed, parameters=parameters, kernel_name=kernel_name, progress_bar=False,
             # written once at the end (and on an error): after every cell, papermill rewrote and
             # validated megabytes of images (14 of 100 CPU-s of a full reproduction)
-            request_save_on_cell_execute=False, cwd=os.path.dirname(source), **kernel,
+            request_save_on_cell_execute=False, cwd=os.path.dirname(source), execution_timeout=cell_timeout_s,
+            **kernel,
         )
     except PapermillExecutionError as exc:
         return {"cell_index": source_cell_index(source, executed, exc.cell_index), "ename": exc.ename,
@@ -151,7 +156,8 @@ def _write_result(path: str, outcome: dict) -> None:
 
 def _start_kernel(kernel_name: str, log_fd: int) -> IPCKernelManager:
     km = IPCKernelManager(kernel_name=kernel_name)
-    km.start_kernel(stdout=log_fd, stderr=log_fd)
+    # SIGKILL when this worker ends, even by kill -9: no kernel outlives its run
+    km.start_kernel(stdout=log_fd, stderr=log_fd, preexec_fn=orphans.die_with_parent())
     return km
 
 
@@ -184,7 +190,12 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
                             km.cleanup_resources()
                         km = _start_kernel(wanted, log_fd)
                     _reset(km, os.path.dirname(task["source"]))
-                    outcome = execute(task["source"], task["executed"], task["parameters"], wanted, km=km)
+                    outcome = execute(task["source"], task["executed"], task["parameters"], wanted, km=km,
+                                      cell_timeout_s=task.get("cell_timeout"))
+                    if outcome.get("ename") == "CellTimeoutError":  # the cell still runs: a fresh kernel next
+                        km.shutdown_kernel(now=True)
+                        km.cleanup_resources()
+                        km = None
                 except Exception as exc:  # noqa: BLE001 - reported by the parent as this notebook's failure
                     outcome = {"cell_index": None, "ename": type(exc).__name__, "evalue": str(exc)}
             _write_result(task["result"], outcome)

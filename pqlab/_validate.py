@@ -88,6 +88,28 @@ def _bytes_text(n: int) -> str:
     return f"{n} bytes"
 
 
+def check_mapping(name: str, value) -> dict:
+    """Return ``value`` as a ``dict`` if it is a mapping with string keys (e.g. a JSON object)."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise ValueError(f"{name} must be a mapping of names to values (a JSON object), got {shown(value)}")
+    return dict(value)
+
+
+def from_part(name: str, build, data):
+    """``build(data)`` with any error re-raised as one ``ValueError`` line naming the part ``name``.
+
+    Used when reading nested plain data (a scenario's JSON): a wrong type deep inside gives
+    ``node.queues[1]: ...`` instead of ``TypeError: 'int' object is not iterable``.
+    """
+    try:
+        return build(data)
+    except (TypeError, KeyError, AttributeError, ValueError) as exc:
+        text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
+        if isinstance(exc, ValueError) and text.startswith(f"{name}"):
+            raise
+        raise ValueError(f"{name}: {text}".replace("\n", " ")) from None
+
+
 def check_choice(name: str, value, choices) -> str:
     """Return ``value`` if it is one of ``choices``."""
     if value not in choices:

@@ -10,8 +10,11 @@ Two mechanisms, each applied with one decorator line:
   scenarios, metrics, ...) and of the artefact's own module. A rerun with nothing changed
   reads the file instead of simulating. Files carry CF attributes (``Conventions``,
   ``units`` and ``long_name`` on every variable, ``flag_values``/``flag_meanings`` on drop
-  codes) and the cache key. A file is kept only if reading it back gives an identical
-  result, so a cached result is never different from a computed one.
+  codes), the cache key with its full description and a SHA-256 of the content
+  (:func:`content_digest`). A file is kept only if reading it back gives an identical result;
+  on every read the key, the description and the checksum are verified, and a file that fails
+  (a flipped bit, a file copied under another key, one written by an older pqlab) is a miss:
+  recomputed and rewritten, with a one-line warning naming the file, never used.
 * :func:`memoize` computes identical calls once per process (e.g. the same simulation grid
   that three artefacts of one notebook share).
 
@@ -179,7 +182,34 @@ def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
 # --------------------------------------------------------------------------- netCDF
 
 
-def _cf(ds, description: dict, digest: str, kind: str):
+class CacheMismatch(ValueError):
+    """A cache file whose stored key or content checksum does not match: a miss, never a result."""
+
+
+def content_digest(result) -> str:
+    """SHA-256 of a result's content: every variable's name, dimensions, dtype and values, and
+    every attribute (an :class:`xarray.Dataset`, or a :class:`pandas.DataFrame` as cached).
+
+    Stored in each cache file and recomputed on read, so one flipped bit anywhere in the
+    values is found (numbers are hashed as their bytes; strings and objects as text).
+    """
+    ds, kind = _to_dataset(result)
+    digest = hashlib.sha256(kind.encode())
+    digest.update(json.dumps(dict(ds.attrs), default=_json_default, sort_keys=True).encode())
+    for name in sorted(ds.variables, key=str):
+        var = ds.variables[name]
+        values = np.asarray(var.values)
+        head = {"name": str(name), "dims": list(var.dims), "dtype": values.dtype.str, "shape": list(values.shape),
+                "attrs": json.loads(json.dumps(dict(var.attrs), default=_json_default, sort_keys=True))}
+        digest.update(json.dumps(head, sort_keys=True).encode())
+        if values.dtype.kind in "OUS":
+            digest.update(json.dumps([str(v) for v in values.ravel().tolist()]).encode())
+        else:
+            digest.update(np.ascontiguousarray(values).tobytes())
+    return digest.hexdigest()
+
+
+def _cf(ds, description: dict, digest: str, kind: str, content: str):
     """A copy of ``ds`` ready for netCDF: original attrs as JSON, CF attributes added."""
     out = ds.copy()
     for name, var in out.variables.items():
@@ -199,6 +229,7 @@ def _cf(ds, description: dict, digest: str, kind: str):
         "pqlab_cache_key": digest,
         "pqlab_cache_description": json.dumps(description, sort_keys=True),
         "pqlab_kind": kind,
+        "pqlab_content_sha256": content,
     }
     return out
 
@@ -275,13 +306,32 @@ def _attrs_equal(a, b) -> bool:
     return norm(a.attrs) == norm(b.attrs) and all(norm(a[n].attrs) == norm(b[n].attrs) for n in a.variables)
 
 
-def _read(file: Path, kind_expected=None):
+def _read(file: Path, digest: str | None = None, description: dict | None = None):
+    """Read a cache file; check its stored key (if ``digest`` is given) and its content checksum.
+
+    Raises
+    ------
+    CacheMismatch
+        The file was stored under another key or description, carries no checksum, or its
+        content does not match its checksum (a damaged file).
+    """
     import xarray as xr
 
     with xr.open_dataset(file, engine="h5netcdf") as opened:
         ds = opened.load()
-    kind = ds.attrs["pqlab_kind"]
-    return _from_dataset(_uncf(ds), kind)
+    stored = dict(ds.attrs)
+    if digest is not None and stored.get("pqlab_cache_key") != digest:
+        raise CacheMismatch(f"stored under the key {str(stored.get('pqlab_cache_key'))[:12]}..., "
+                            f"not {digest[:12]}...")
+    if description is not None and stored.get("pqlab_cache_description") != json.dumps(description, sort_keys=True):
+        raise CacheMismatch("its stored key description differs from this call's")
+    result = _from_dataset(_uncf(ds), stored["pqlab_kind"])
+    expected = stored.get("pqlab_content_sha256")
+    if expected is None:
+        raise CacheMismatch("it carries no content checksum (written by an older pqlab)")
+    if content_digest(result) != expected:
+        raise CacheMismatch("its content does not match its checksum (the file is damaged)")
+    return result
 
 
 def _write(file: Path, result, description: dict, digest: str) -> bool:
@@ -290,12 +340,12 @@ def _write(file: Path, result, description: dict, digest: str) -> bool:
     tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
     try:
         ds, kind = _to_dataset(result)
-        _cf(ds, description, digest, kind).to_netcdf(tmp, engine="h5netcdf")
-        if not _same(result, _read(tmp)):
+        _cf(ds, description, digest, kind, content_digest(result)).to_netcdf(tmp, engine="h5netcdf")
+        if not _same(result, _read(tmp, digest, description)):
             raise TypeError("it does not read back identical")
         os.replace(tmp, file)
         return True
-    except (TypeError, ValueError, OSError) as exc:
+    except (TypeError, ValueError, OSError) as exc:  # CacheMismatch too: its checksum is not stable
         warnings.warn(f"pqlab.cache: {description['artefact']} not cached: {exc}", stacklevel=3)
         tmp.unlink(missing_ok=True)
         return False
@@ -327,9 +377,14 @@ def artefact(artefact_id: str | None = None):
             file = Path(folder) / name / f"{digest[:32]}.nc"
             if file.is_file() and os.environ.get(ENV_FORCE, "0") != "1":
                 try:
-                    result = _read(file)
+                    result = _read(file, digest, description)
+                except CacheMismatch as exc:
+                    warnings.warn(f"pqlab.cache: {file} failed its key or checksum check ({exc}); recomputing",
+                                  stacklevel=2)
                 except Exception as exc:  # noqa: BLE001 - a damaged file is recomputed
-                    warnings.warn(f"pqlab.cache: unreadable {file} ({exc}); recomputing", stacklevel=2)
+                    text = " ".join(str(exc).split())
+                    warnings.warn(f"pqlab.cache: unreadable {file} (checksum not verified: {type(exc).__name__}: "
+                                  f"{text}); recomputing", stacklevel=2)
                 else:
                     note("reused", name, digest)
                     return result

@@ -8,7 +8,10 @@ figure of the delay distribution.
 ``pqlab reproduce`` runs every paper notebook with papermill and publishes the figures,
 the paper-vs-reproduced report (``report.md``, ``report.html``) and a static site
 (see :mod:`pqlab.reproduce`); exit codes: 0 done, 1 a notebook failed (nothing published),
-2 bad arguments (nothing touched), 3 another run holds the tree, 130 interrupted.
+2 bad arguments or an unusable output folder (nothing touched), 3 another run holds the tree,
+4 the reproduction could not be written (a full disk, an I/O error; nothing published, nothing
+left behind), 130 interrupted. A notebook whose kernel hung, died or ran out of memory, or that
+ran over ``--notebook-timeout``/``--cell-timeout``, is a failed notebook (1), the cause named.
 
 ``pqlab lab [DIR]`` copies the teaching lab's notebooks into DIR and starts JupyterLab.
 """
@@ -16,12 +19,14 @@ the paper-vs-reproduced report (``report.md``, ``report.html``) and a static sit
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
 import time
+import warnings
 from pathlib import Path
 
-from . import paths, versions
+from . import kernelwatch, paths, versions
 
 
 def _demo(args) -> int:
@@ -87,6 +92,7 @@ def _reproduce(args) -> int:
         return 0
     from . import report
     from ._notebook_worker import skip_unneeded_imports
+    from .publish import OutputError
     from .reproduce import Interrupted, run_all
     from .runlock import RunLocked
 
@@ -94,14 +100,19 @@ def _reproduce(args) -> int:
     started = time.perf_counter()
     figures_dir, build_dir = _output_dirs(args)
     try:
-        result = run_all(
-            args.notebooks, quick=args.quick, out_dir=figures_dir, build_dir=build_dir, seed=args.seed,
-            progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs, site=not args.no_site,
-            force=args.force, wait_s=args.wait,
-        )
+        with _warnings_as_lines():
+            result = run_all(
+                args.notebooks, quick=args.quick, out_dir=figures_dir, build_dir=build_dir, seed=args.seed,
+                progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs,
+                site=not args.no_site, force=args.force, wait_s=args.wait,
+                notebook_timeout_s=args.notebook_timeout, cell_timeout_s=args.cell_timeout,
+            )
     except RunLocked as exc:
         print(f"pqlab: {exc}", file=sys.stderr)
         return 3
+    except OutputError as exc:
+        print(f"pqlab: error: {exc}", file=sys.stderr)
+        return 4
     except (Interrupted, KeyboardInterrupt) as exc:
         print(f"pqlab: {exc or 'interrupted'}", file=sys.stderr)
         return 130
@@ -136,6 +147,17 @@ def _reproduce(args) -> int:
         print(f"pqlab: the run failed and was not published; the previous reproduction is unchanged. "
               f"This run's report: {result.report_dir / 'report.md'}", file=sys.stderr)
     return 0 if result.ok else 1
+
+
+@contextlib.contextmanager
+def _warnings_as_lines():
+    """Show warnings as ``pqlab: warning: ...`` lines on stderr (no file and line of pqlab's code)."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"pqlab: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 def _output_dirs(args) -> tuple[Path, Path]:
@@ -209,6 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--force", action="store_true", help="recompute every artefact instead of reusing the cache")
     rep.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                      help="wait up to SECONDS for another run of the same tree to finish (default: refuse at once)")
+    rep.add_argument("--notebook-timeout", type=float, default=kernelwatch.NOTEBOOK_TIMEOUT_S, metavar="SECONDS",
+                     help="fail a notebook still running after SECONDS (default %(default)g: never a normal run)")
+    rep.add_argument("--cell-timeout", type=float, default=kernelwatch.CELL_TIMEOUT_S, metavar="SECONDS",
+                     help="fail a notebook whose cell runs longer than SECONDS (default %(default)g)")
     rep.set_defaults(func=_reproduce)
 
     lab = sub.add_parser("lab", help="copy the teaching lab's notebooks into a folder and start JupyterLab there")

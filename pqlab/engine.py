@@ -34,6 +34,7 @@ from numba import njit
 from ._validate import check_array, check_int, check_memory
 from .framing import FRAMING_CODES, particles_needed, wire_bytes
 from .model import Node
+from .timeorigin import origin_attrs, rebase
 
 #: Drop codes of the ``drop`` variable.
 KEPT, POLICED, QUEUE_FULL = 0, 1, 2
@@ -587,16 +588,21 @@ def simulate_arrivals(node: Node, arrival_s, size_bytes, queue) -> xr.Dataset:
         ``departure`` (seconds; NaN when dropped), ``size`` (bytes), ``queue``
         and ``drop`` (int8: 0 kept, 1 policed, 2 queue full), each with
         ``units`` and ``long_name``. Read the last as ``ds["drop"]``:
-        ``ds.drop`` is xarray's method of that name.
+        ``ds.drop`` is xarray's method of that name. Times are absolute unless the
+        arrivals are too large for float64 to resolve 1 ns (e.g. Unix timestamps): then
+        they are seconds after the first arrival, stated in the attribute
+        ``time_origin_s`` (see :mod:`pqlab.timeorigin`).
 
     Raises
     ------
     ValueError
-        On any invalid input (see :func:`validate_arrivals`).
+        On any invalid input (see :func:`validate_arrivals`), or arrivals spanning more
+        than float64 resolves to 1 ns (:func:`pqlab.timeorigin.rebase`).
     """
     arrival, size, q = validate_arrivals(node, arrival_s, size_bytes, queue)
+    arrival, origin = rebase(node, arrival, size)
     ring_entry, departure, drop = run_kernel(node, arrival, size, q)
-    return packets_dataset(arrival, size, q, ring_entry, departure, drop)
+    return packets_dataset(arrival, size, q, ring_entry, departure, drop, attrs=origin_attrs(origin) if origin else None)
 
 
 #: Attributes of the engine's per-packet variables.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from ._validate import check_choice, check_int, check_real
+from ._validate import check_choice, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
 
 QUEUE_KINDS = ("priority", "wfq")
@@ -180,9 +180,13 @@ class Node:
     @classmethod
     def from_dict(cls, data: dict) -> "Node":
         """Inverse of :meth:`to_dict`."""
-        data = dict(data)
-        data["queues"] = tuple(Queue(**q) for q in data.get("queues", ()))
-        return cls(**data)
+        data = check_mapping("node", data)
+        queues = data.get("queues", ())
+        if not isinstance(queues, (list, tuple)):
+            raise ValueError(f"node.queues must be a list of queue mappings, got {queues!r}")
+        data["queues"] = tuple(from_part(f"node.queues[{i}]", lambda q: Queue(**check_mapping("queue", q)), q)
+                               for i, q in enumerate(queues))
+        return from_part("node", lambda d: cls(**d), data)
 
     @classmethod
     def cisco7200_atm(

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import hashlib
 import json
+import math
 import os
 import shutil
 import signal
@@ -48,7 +50,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import cache, paths, report, runfolder, runlock, versions
+from . import cache, kernelwatch, orphans, paths, publish, report, runfolder, runlock, versions
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
@@ -190,6 +192,8 @@ class Plan:
     site: bool
     force: bool
     wait_s: float
+    notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S
+    cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S
 
 
 def find_notebooks(notebooks=None) -> list[Path]:
@@ -239,7 +243,8 @@ def _resolve(item) -> list[Path]:
 
 
 def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=1, paper_values=None,
-             jobs=None, site=True, force=False, wait_s=0.0) -> Plan:
+             jobs=None, site=True, force=False, wait_s=0.0, notebook_timeout_s=kernelwatch.NOTEBOOK_TIMEOUT_S,
+             cell_timeout_s=kernelwatch.CELL_TIMEOUT_S) -> Plan:
     """Check every argument of :func:`run_all` without touching any file.
 
     Raises
@@ -261,6 +266,8 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
         raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}") from None
     if not wait_s >= 0:
         raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}")
+    notebook_timeout_s = _seconds("notebook timeout", notebook_timeout_s)
+    cell_timeout_s = _seconds("cell timeout", cell_timeout_s)
     sources = tuple(find_notebooks(notebooks))
     if not sources:
         raise ValueError(f"no notebooks to run in {notebooks!r}")
@@ -279,10 +286,26 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
         if not paths.is_source_checkout() and _inside(folder, paths.ROOT):
             raise ValueError(f"{name} folder {folder} is inside the installed package ({paths.ROOT}); "
                              "choose a folder of your own (default ./pqlab-output)")
+    for folder in (out_dir, *(build_dir / part for part in runfolder.PUBLISHED_BUILD_PARTS)):
+        if os.path.ismount(folder):
+            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by renaming that folder, which a "
+                             f"mount point refuses; mount the volume one level up, or pass a folder inside it")
     if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
         raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
                          "each other")
-    return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s)
+    return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s,
+                notebook_timeout_s, cell_timeout_s)
+
+
+def _seconds(name: str, value) -> float:
+    """``value`` as a finite number of seconds > 0, else a one-line ValueError naming ``name``."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError, OverflowError):
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
+    return seconds
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -291,7 +314,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None, seed: int = 1,
             progress: bool = True, paper_values=None, jobs: int | None = None, site: bool = True,
-            force: bool = False, wait_s: float = 0.0) -> ReproduceResult:
+            force: bool = False, wait_s: float = 0.0, notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S,
+            cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S) -> ReproduceResult:
     """Execute the notebooks and publish the figures, report and site (see the module docstring).
 
     Parameters
@@ -323,6 +347,11 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         Recompute every artefact instead of reusing the cache.
     wait_s : float
         Seconds to wait for another run holding the lock; 0 refuses at once.
+    notebook_timeout_s, cell_timeout_s : float
+        Time limits of one notebook and of one cell, seconds (defaults: 1 hour, 30 minutes,
+        far above a normal run's). A notebook over its limit, or whose kernel is stopped
+        (hung) or died (killed, crashed, out of memory), fails naming the cause
+        (:mod:`pqlab.kernelwatch`).
 
     Returns
     -------
@@ -334,27 +363,47 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         A bad argument (nothing touched).
     pqlab.runlock.RunLocked
         Another run holds the lock (nothing touched).
+    pqlab.publish.OutputError
+        The reproduction could not be written (a full disk, an I/O error): one line naming the
+        file; the run folder is removed and the previous reproduction is unchanged.
     Interrupted
         Ctrl-C or SIGTERM: workers and kernels stopped, nothing published.
     """
     plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
-                    paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s)
-    with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
-        return _run_locked(plan, progress)
+                    paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s,
+                    notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s)
+    try:
+        with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
+            return _run_locked(plan, progress)
+    except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
+        raise publish.output_error(exc, "writing the reproduction") from None
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
-    runfolder.recover(plan.out_dir, plan.build_dir)
+    orphans.remove_stale_socket_dirs(SOCKET_PREFIX)  # left by runs killed with kill -9
+    repaired = runfolder.recover(plan.out_dir, plan.build_dir)
+    if repaired:
+        warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
+                      stacklevel=3)
     keys = {s.stem: section_key(s, plan) for s in plan.sources}
-    published = plan.build_dir / "results"
-    current = [] if plan.force else [n for n, k in keys.items() if runfolder.section_key(published / n) == k
-                                      and (plan.out_dir / "report.md").is_file()]
+    manifest, distrust = publish.verified(plan.out_dir, plan.build_dir)
+    if distrust:
+        warnings.warn(f"not trusting the published reproduction: {distrust}; recomputing its sections "
+                      "(cached artefacts are reused)", stacklevel=3)
+    sections = (manifest or {}).get("sections", {})
+    current = [] if plan.force else [n for n, k in keys.items() if sections.get(n) == k]
     todo = [s for s in plan.sources if s.stem not in current]
     run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
-                          up_to_date=current)
+                          up_to_date=current, trusted=manifest is not None)
     try:
         return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
                                   tuple(n for n in current if n in run.kept))
+    except publish.OutputError:
+        run.discard()
+        raise
+    except OSError as exc:
+        run.discard()
+        raise publish.output_error(exc, f"writing the run folder {run.root}") from None
     except KeyboardInterrupt:
         run.discard()
         raise Interrupted(
@@ -384,6 +433,9 @@ def section_key(source: Path, plan: Plan) -> str:
 def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
     html = _html_available()
     runs = _execute(plan, run, progress, html=html)
+    full = [r.failure for r in runs if r.failure is not None and _disk_full(r.failure)]
+    if full:  # not the notebook's fault: nothing is kept (the disk is full), one clear error
+        raise OSError(errno.ENOSPC, f"No space left on device (notebook {full[0].notebook}: {full[0].evalue})")
     for r in runs:
         if r.failure is None:
             runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
@@ -406,13 +458,20 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
         return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
                                run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
                                up_to_date=current)
-    run.publish()
+    run.publish({p.name: runfolder.section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
+                {"seed": plan.seed, "quick": plan.quick})
     index = plan.out_dir / "site" / "index.html" if index is not None else None
     runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,
                                 html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
             for r in runs]
     return ReproduceResult(tuple(runs), table, plan.out_dir, html, index, published=True,
                            cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current)
+
+
+def _disk_full(failure: Failure) -> bool:
+    """Whether a notebook failed because its disk is full (errno 28 ENOSPC, or 122 EDQUOT)."""
+    text = f"{failure.ename}: {failure.evalue}"
+    return any(f"[Errno {code}]" in text for code in (errno.ENOSPC, errno.EDQUOT)) or "No space left" in text
 
 
 def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=()) -> list[dict]:
@@ -463,6 +522,12 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
                     k, started = w.task
                     w.task = None
                     runs[k] = _finished(plan.sources[k], run, time.perf_counter() - started)
+                    done.append(k)
+                elif w.busy and (problem := w.watch.check()) is not None:  # hung, died or over its time
+                    _kill_workers([w.proc])
+                    k, started = w.task
+                    w.task = None
+                    runs[k] = _stopped(plan.sources[k], run, time.perf_counter() - started, *problem)
                     done.append(k)
             for w in [w for w in workers if not w.busy and w.proc.poll() is not None]:
                 shutil.rmtree(w.sockets, ignore_errors=True)  # ended (or died): replaced if needed
@@ -525,13 +590,24 @@ SHIPPED_SECONDS = paths.DATA / "notebook_seconds.json"
 
 
 def _read_seconds(file: Path) -> dict | None:
+    """Notebook name -> seconds from ``file``; an unreadable file, or a time that is not a finite
+    number of seconds >= 0 (a 400-digit integer, NaN), is ignored: the times only order a run."""
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # ValueError: also an integer of more digits than Python reads
         return None
     if not isinstance(data, dict):
         return None
-    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    seconds = {}
+    for name, value in data.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
+                value = float(value)
+            except OverflowError:
+                continue
+            if math.isfinite(value) and value >= 0:
+                seconds[str(name)] = value
+    return seconds
 
 
 def _previous_seconds(build_dir: Path) -> dict:
@@ -565,6 +641,7 @@ class _Worker:
     sockets: Path
     task: tuple | None = None
     source: Path | None = None
+    watch: kernelwatch.Watch | None = None
 
     @property
     def busy(self) -> bool:
@@ -582,7 +659,8 @@ class _Worker:
                 [sys.executable, "-m", "pqlab._notebook_worker", "--serve", str(sockets),
                  str(run.logs / f"worker-{number}.kernel.log")],
                 stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env,
-                start_new_session=True)  # Ctrl-C in a terminal reaches only us
+                start_new_session=True,  # Ctrl-C in a terminal reaches only us
+                preexec_fn=orphans.die_with_parent())  # SIGKILL when we end, even by kill -9
         except BaseException:
             shutil.rmtree(sockets, ignore_errors=True)
             raise
@@ -599,11 +677,13 @@ class _Worker:
         task.write_text(json.dumps({
             "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
             "result": str(_result_file(run, name)), "log": str(run.logs / f"{name}.log"),
+            "cell_timeout": plan.cell_timeout_s,
             "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
                            "seed": plan.seed},
         }), encoding="utf-8")
         self.task = (k, time.perf_counter())
         self.source = source
+        self.watch = kernelwatch.Watch(self.proc.pid, plan.notebook_timeout_s)
         try:
             self.proc.stdin.write(f"{task}\n".encode())
             self.proc.stdin.flush()
@@ -639,6 +719,13 @@ def _finished(source: Path, run, seconds: float) -> NotebookRun:
     if outcome.get("ename"):
         failure = Failure(name, outcome.get("cell_index"), outcome["ename"], outcome.get("evalue") or "", executed)
     return NotebookRun(name, source, executed, seconds, failure, log=log)
+
+
+def _stopped(source: Path, run, seconds: float, ename: str, evalue: str) -> NotebookRun:
+    """A notebook whose kernel was stopped by the parent: hung, died or over its time."""
+    executed = run.notebooks / source.name
+    return NotebookRun(source.stem, source, executed, seconds, Failure(source.stem, None, ename, evalue, executed),
+                       log=run.logs / f"{source.stem}.log")
 
 
 def _kill_workers(procs) -> None:

@@ -13,8 +13,8 @@ Layout of a build folder ``<build>``::
 
 A run starts as a copy of the published figures folder (without the report, the site and
 the figures of the sections being rerun) and of the other sections' results. On success,
-:meth:`RunFolder.publish` swaps the run's folders for the published ones with renames,
-signals blocked; :func:`recover` finishes or rolls back a swap a crash interrupted.
+:meth:`RunFolder.publish` switches the run's folders for the published ones in one journalled
+step (:mod:`pqlab.publish`); :func:`recover` finishes or rolls back a switch a crash interrupted.
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ import html
 import json
 import os
 import shutil
-import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import report
+from . import publish, report
 
 #: Folders of the build folder a run replaces when it is published.
 PUBLISHED_BUILD_PARTS = ("results", "notebooks", "html", "logs")
@@ -39,8 +38,8 @@ REPORT_FILES = ("report.md", "report.html", "report.csv")
 STATUS_FILE = "status.json"
 #: Inside a section's results folder: the key of the inputs it was computed from (JSON).
 SECTION_FILE = "section.json"
-_OLD = ".pqlab-old-"
-_NEW = ".pqlab-new-"
+#: Files of these kinds in an untrusted figures folder are never carried into a run.
+FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
 
 
 def _in_run(name: str, doc: str) -> property:
@@ -95,22 +94,27 @@ class RunFolder:
         return {p.name: {r["artefact"] for r in _records(p) if "artefact" in r}
                 for p in sorted(self.results.iterdir()) if p.is_dir()}
 
-    def publish(self) -> None:
+    def publish(self, sections: dict, about: dict) -> None:
         """Replace the published figures, results, executed notebooks and HTML by this run's.
 
-        Each part is swapped with two renames (old away, new in) with SIGINT and SIGTERM
-        blocked, so a Ctrl-C cannot leave a half-published reproduction; a crash between
-        the renames is repaired by :func:`recover`.
+        One journalled switch (:func:`pqlab.publish.switch`), after writing the manifest
+        (``sections``: name -> input key, ``about``: seed and parameters) that the next run
+        verifies before it trusts anything published.
+
+        Raises
+        ------
+        pqlab.publish.OutputError
+            The run could not be moved into place (e.g. a full disk): nothing changed.
         """
         _rewrite_figure_paths(self.results, self.out, self.out_dir)
+        publish.write_manifests(self.out, self.results, publish_id=self.run_id, out_dir=self.out_dir,
+                                build_dir=self.build_dir, sections=sections, about=about)
         pairs = [(self.root / part, self.build_dir / part) for part in PUBLISHED_BUILD_PARTS]
         pairs.append((self.out, self.out_dir))
-        with _signals_blocked():
-            for new, target in pairs:
-                if not new.exists():
-                    new.mkdir(parents=True)
-                _swap(new, target)
-            self.discard()
+        for new, _ in pairs:
+            new.mkdir(parents=True, exist_ok=True)
+        publish.switch(pairs, self.build_dir)
+        self.discard()
 
 
 def section_key(section: Path) -> str | None:
@@ -133,7 +137,7 @@ def _records(section: Path) -> list[dict]:
         return []
 
 
-def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=()) -> RunFolder:
+def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=(), trusted: bool = True) -> RunFolder:
     """Create a run folder for the notebooks ``names`` (see the module docstring).
 
     Parameters
@@ -147,6 +151,10 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
         otherwise a full run drops them, except ``up_to_date``.
     up_to_date : iterable of str
         Sections whose published results are current (kept, not rerun).
+    trusted : bool
+        Whether the published reproduction passed :func:`pqlab.publish.verified`. If not,
+        nothing of the build's results is kept and of the figures folder only the files that
+        no publish wrote (not in its manifest, not a figure) are carried over.
     """
     runs = build_dir / "runs"
     runs.mkdir(parents=True, exist_ok=True)
@@ -155,7 +163,7 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     for folder in (run.out, run.results, run.notebooks, run.html, run.logs):
         folder.mkdir(parents=True)
     published = build_dir / "results"
-    sections = sorted(p for p in published.iterdir() if p.is_dir()) if published.is_dir() else []
+    sections = sorted(p for p in published.iterdir() if p.is_dir()) if published.is_dir() and trusted else []
     rerun, current = set(names), set(up_to_date)
     kept = [p for p in sections if p.name not in rerun and (keep_others or p.name in current)]
     dropped_figures = set()
@@ -166,6 +174,8 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
         dropped_figures |= _figure_files(published)  # a results file of the older, unsectioned layout
     for section in kept:
         dropped_figures -= _figure_files(section)
+    if not trusted and out_dir.is_dir():
+        dropped_figures |= _untrusted_outputs(out_dir)
     if out_dir.is_dir():
         shutil.copytree(out_dir, run.out, symlinks=True, dirs_exist_ok=True,
                         ignore=lambda folder, entries: _not_copied(Path(folder), entries, out_dir, dropped_figures))
@@ -178,6 +188,15 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     _rewrite_figure_paths(run.results, out_dir, run.out)
     run.kept = [p.name for p in kept]
     return run
+
+
+def _untrusted_outputs(out_dir: Path) -> set[Path]:
+    """Files of a figures folder that cannot be trusted: those its (possibly stale) manifest
+    lists and every figure file; what is left is the user's own (e.g. a README)."""
+    listed = (publish.read_manifest(out_dir) or {}).get("files", {}).get("out", {})
+    found = {out_dir / name for name in listed} | {out_dir / publish.MANIFEST}
+    found |= {p for p in out_dir.rglob("*") if p.suffix.lower() in FIGURE_SUFFIXES}
+    return found
 
 
 def _figure_files(results_dir: Path) -> set[Path]:
@@ -217,51 +236,17 @@ def _moved(path: Path, old: Path, new: Path) -> Path:
         return path
 
 
-def _swap(new: Path, target: Path) -> None:
-    """Put ``new`` at ``target``: the old ``target`` is renamed away first, then removed."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    old = target.with_name(f"{_OLD}{target.name}")
-    staged = target.with_name(f"{_NEW}{target.name}")
-    shutil.rmtree(old, ignore_errors=True)
-    shutil.rmtree(staged, ignore_errors=True)
-    shutil.move(str(new), str(staged))  # a rename, or a copy across file systems
-    if target.exists():
-        os.rename(target, old)
-    os.rename(staged, target)
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def recover(out_dir: Path, build_dir: Path) -> None:
-    """Finish a publish a crash interrupted: a staged new folder goes in, or the old one back."""
-    targets = [build_dir / part for part in PUBLISHED_BUILD_PARTS] + [out_dir]
-    for target in targets:
-        old = target.with_name(f"{_OLD}{target.name}")
-        staged = target.with_name(f"{_NEW}{target.name}")
-        if staged.exists() and not target.exists():
-            os.rename(staged, target)
-        elif old.exists() and not target.exists():
-            os.rename(old, target)
-        shutil.rmtree(staged, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
+def recover(out_dir: Path, build_dir: Path) -> str | None:
+    """Before anything is decided: finish or roll back a publish a crash interrupted
+    (:func:`pqlab.publish.recover`) and remove the folders of runs whose process died.
+    Returns what was repaired, if anything."""
+    done = publish.recover([build_dir / part for part in PUBLISHED_BUILD_PARTS] + [out_dir], build_dir)
     runs = build_dir / "runs"
     if runs.is_dir():  # folders of interrupted runs whose process died (the lock is ours now)
         for folder in runs.iterdir():
             if folder.is_dir() and not (folder / "failed").exists():
                 shutil.rmtree(folder, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _signals_blocked():
-    blocked = {signal.SIGINT, signal.SIGTERM}
-    try:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
-    except (AttributeError, ValueError):  # pragma: no cover - platforms without sigmask
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    return done
 
 
 def write_status(out: Path, statuses: list[dict], failures: list[str], run: dict) -> Path:

@@ -62,8 +62,12 @@ def _try_create(lock_file: Path, entry: dict) -> bool:
         fd = os.open(lock_file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except FileExistsError:
         return False
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(entry, fh)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(entry, fh)
+    except OSError:  # e.g. a full disk: leave no empty lock behind
+        lock_file.unlink(missing_ok=True)
+        raise
     return True
 
 

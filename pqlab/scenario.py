@@ -22,11 +22,13 @@ import numpy as np
 import xarray as xr
 
 from . import cache
-from ._validate import check_int, check_real
+from ._validate import check_int, check_mapping, check_real, from_part
 from .engine import packets_dataset, run_kernel, validate_arrivals
+from .memory import SIMULATE_BYTES_PER_PACKET, check_available, expected_packets
 from .model import Node
 from .path import PathModel
 from .provenance import provenance_attrs
+from .timeorigin import origin_attrs, rebase
 from .traffic import canonical_json, check_streams, merge_streams, stream_from_dict
 
 #: Citation of the paper whose experiments pqlab reproduces.
@@ -117,20 +119,43 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Scenario":
-        """Inverse of :meth:`to_dict`."""
-        return cls(
-            node=Node.from_dict(data["node"]),
-            streams=tuple(stream_from_dict(s) for s in data["streams"]),
-            duration_s=data["duration_s"],
-            warmup_s=data.get("warmup_s", 0.0),
-            path=PathModel.from_dict(data.get("path", {})),
-            name=data.get("name", ""),
-        )
+        """Inverse of :meth:`to_dict`.
+
+        Raises
+        ------
+        ValueError
+            One line naming the part that is missing or wrong (``node``, ``streams[2]``,
+            ``node.queues[1]``, ``duration_s``, ...).
+        """
+        data = check_mapping("scenario", data)
+        for name in ("node", "streams", "duration_s"):
+            if name not in data:
+                raise ValueError(f"scenario is missing {name} (its keys: {sorted(data)})")
+            if name == "node":  # the parts in order: the first wrong one is named
+                node = from_part("node", Node.from_dict, data["node"])
+        streams = data["streams"]
+        if not isinstance(streams, (list, tuple)):
+            raise ValueError(f"streams must be a list of stream mappings, got {streams!r}")
+        streams = tuple(from_part(f"streams[{i}]", lambda s: stream_from_dict(check_mapping("stream", s)), s)
+                        for i, s in enumerate(streams))
+        path = from_part("path", lambda p: PathModel.from_dict(check_mapping("path", p)), data.get("path", {}))
+        return cls(node=node, streams=streams, duration_s=data["duration_s"], warmup_s=data.get("warmup_s", 0.0),
+                   path=path, name=data.get("name", ""))
 
     @classmethod
     def from_json(cls, text: str) -> "Scenario":
-        """Inverse of :meth:`to_json` (e.g. of a Dataset's ``scenario`` attribute)."""
-        return cls.from_dict(json.loads(text))
+        """Inverse of :meth:`to_json` (e.g. of a Dataset's ``scenario`` attribute).
+
+        Raises
+        ------
+        ValueError
+            ``text`` is not JSON (the position named), or names a bad part (see :meth:`from_dict`).
+        """
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"scenario JSON cannot be read: {exc}") from None
+        return cls.from_dict(data)
 
 
 @cache.counted("simulation")
@@ -157,6 +182,12 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         ``pqlab_version``, ``seed``, ``scenario`` (JSON of the scenario),
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``.
         The same scenario and integer seed give an identical Dataset.
+
+    Raises
+    ------
+    pqlab.memory.NotEnoughMemory
+        Before anything is drawn, if the run's packets would not fit in the memory this
+        process can use (the machine's, a container's limit or ``ulimit -v``).
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
@@ -168,9 +199,14 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         seed = seed_attr = check_int("seed", seed, 0)
     else:
         raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
+    packets = expected_packets(scenario.streams, scenario.duration_s)
+    check_available(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
+                    packets * SIMULATE_BYTES_PER_PACKET,
+                    "use pqlab.streaming.simulate_summary (bounded memory) or a shorter duration_s")
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
+    arrival, origin = rebase(scenario.node, arrival, size)
     attrs = provenance_attrs(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
         history="simulated by pqlab.simulate",
@@ -179,6 +215,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         scenario=scenario.to_json() if record_scenario else "not recorded",
         warmup_s=scenario.warmup_s,
         duration_s=scenario.duration_s,
+        **(origin_attrs(origin) if origin else {}),
     )
     return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),
                            extra={"flow": (flow, {"units": "1", "long_name": "flow id"})}, attrs=attrs)

@@ -149,7 +149,7 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
                                                       "long_name": "index at the first node (-1: cross traffic)"})})
         mine = np.flatnonzero(pid >= 0)
         rows = np.searchsorted(through, pid[mine])  # row of each forwarded packet (through is sorted)
-        departure[rows, h_index] = ds["departure"].values[mine]
+        departure[rows, h_index] = ds["departure"].values[mine] + ds.attrs.get("time_origin_s", 0.0)
         per_hop.append(ds)
     result = xr.DataArray(
         departure,

@@ -1,0 +1,290 @@
+"""Publish a run in one step, and check that what is published is what its record says.
+
+A reproduction is published into several folders: the figures folder (``out``: figures,
+report, site) and the build folder's ``results``, ``notebooks``, ``html`` and ``logs``, which
+may sit on different file systems. No single rename can replace them all, so a publish is
+a **journalled switch** (:func:`switch`):
+
+1. *prepare*: each new folder is moved next to its target as ``.pqlab-new-<name>`` (a rename,
+   or a copy when the run folder is on another file system: a full disk fails here, and
+   everything prepared is removed: nothing changed);
+2. *commit*: the journal ``<build>/publish-journal.json`` is written (a new file renamed into
+   place after ``fsync``): from this instant the publish is decided;
+3. *switch*: each target is renamed to ``.pqlab-old-<name>`` and its new folder into place;
+4. *clean up*: the old folders, then the journal, are removed.
+
+``kill -9`` or a power cut at any point is repaired by :func:`recover`, which every run calls
+before deciding anything: with a journal the switch is finished (every prepared folder goes
+in), without one every prepared folder is removed (the previous publish stays).
+
+Each publish writes a **manifest** (:data:`MANIFEST`) into both the figures folder and the
+build's results: the publish id, where each folder is seen from the other, the seed and parameters, every section's
+input key and the SHA-256 of every published file. :func:`verified` trusts a published
+reproduction only when both manifests exist, name each other (the same publish id, this out
+and this build: two outs sharing one build never take each other's results) and every file
+still has its digest. Anything else is reported in one line and recomputed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import shutil
+import signal
+from pathlib import Path
+
+#: The journal of a publish in progress, in the build folder.
+JOURNAL = "publish-journal.json"
+#: The record of a publish, in the figures folder and in the build's results folder.
+MANIFEST = ".pqlab-published.json"
+_OLD = ".pqlab-old-"
+_NEW = ".pqlab-new-"
+
+
+class OutputError(RuntimeError):
+    """The reproduction could not be written (a full disk, an I/O error): nothing was published."""
+
+
+def output_error(exc: OSError, doing: str) -> OutputError:
+    """A one-line :class:`OutputError` for ``exc`` raised while ``doing`` (names the file and the way out)."""
+    where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+    reason, code = exc.strerror or str(exc), exc.errno
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        _, where, why = exc.args[0][0]  # a copy across file systems: its first failed file
+        where, reason = f" ({where})", str(why)
+        code = next((c for c in (errno.ENOSPC, errno.EDQUOT) if f"[Errno {c}]" in reason), None)
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        way_out = "free some space or choose another --out/--build"
+    else:
+        way_out = "check the folder's permissions and file system"
+    return OutputError(f"{doing} failed: {reason}{where}; nothing was published, the previous "
+                       f"reproduction is unchanged; {way_out}")
+
+
+# --------------------------------------------------------------------------- manifests
+
+
+def file_digests(folder: Path) -> dict[str, str]:
+    """``relative path -> sha256`` of every file under ``folder`` (the manifest itself excluded;
+    a symbolic link by its target path)."""
+    digests = {}
+    for path in sorted(Path(folder).rglob("*")):
+        if path.name == MANIFEST:
+            continue
+        if path.is_symlink():
+            digests[str(path.relative_to(folder))] = "symlink:" + os.readlink(path)
+        elif path.is_file():
+            digests[str(path.relative_to(folder))] = _sha256(path)
+    return digests
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_manifests(new_out: Path, new_results: Path, *, publish_id: str, out_dir: Path, build_dir: Path,
+                    sections: dict, about: dict) -> dict:
+    """Write the manifest of a run about to be published into its figures and results folders.
+
+    Parameters
+    ----------
+    new_out, new_results : pathlib.Path
+        The run's figures folder and results folder (published as ``out_dir`` and
+        ``<build_dir>/results``).
+    publish_id : str
+        Unique id of this publish (the run id).
+    out_dir, build_dir : pathlib.Path
+        Where the run is published.
+    sections : dict
+        Section (notebook) name -> the input key its results were computed from.
+    about : dict
+        Run parameters recorded with it (``seed``, ``quick``).
+    """
+    manifest = {"publish_id": publish_id, **_relation(out_dir, build_dir), **about,
+                "sections": dict(sorted(sections.items())),
+                "files": {"out": file_digests(new_out), "results": file_digests(new_results)}}
+    text = json.dumps(manifest, indent=1, sort_keys=True)
+    for folder in (new_out, new_results):
+        (folder / MANIFEST).write_text(text, encoding="utf-8")
+    return manifest
+
+
+def _relation(out_dir: Path, build_dir: Path) -> dict:
+    """Where each folder is seen from the other (relative: a tree moved whole stays trusted)."""
+    return {"out": os.path.relpath(out_dir, build_dir), "build": os.path.relpath(build_dir, out_dir)}
+
+
+def read_manifest(folder: Path) -> dict | None:
+    """The manifest in ``folder``, or None if absent or unreadable."""
+    try:
+        manifest = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
+    """The published reproduction's manifest if it can be trusted, else why not.
+
+    Returns
+    -------
+    (manifest, None)
+        Both manifests agree, name ``out_dir`` and ``build_dir``, and every file has its digest.
+    (None, reason)
+        One line naming the folder or file that does not match (None: nothing published yet).
+    """
+    out_dir, build_dir = Path(out_dir), Path(build_dir)
+    results = build_dir / "results"
+    if not (out_dir / MANIFEST).exists() and not (results / MANIFEST).exists():
+        return None, (f"{results} holds no record of its publish (an older pqlab?)" if results.is_dir() else None)
+    mine, build = read_manifest(out_dir), read_manifest(results)
+    if mine is None:
+        return None, f"the record {out_dir / MANIFEST} is missing or damaged"
+    if build is None:
+        return None, f"the record {results / MANIFEST} is missing or damaged"
+    relation = _relation(out_dir, build_dir)
+    if build.get("out") != relation["out"] or mine.get("publish_id") != build.get("publish_id"):
+        was = (build_dir / str(build.get("out"))).resolve()
+        return None, f"the build folder {build_dir} was last published into {was}, not {out_dir}"
+    if mine.get("build") != relation["build"]:
+        was = (out_dir / str(mine.get("build"))).resolve()
+        return None, f"{out_dir} was published from the build folder {was}, not {build_dir}"
+    if mine != build:
+        return None, f"the records {out_dir / MANIFEST} and {results / MANIFEST} differ"
+    files = mine.get("files") or {}
+    for folder, listed in ((out_dir, files.get("out", {})), (results, files.get("results", {}))):
+        found = file_digests(folder)
+        for name, digest in listed.items():
+            if found.get(name) != digest:
+                state = "is missing" if name not in found else "changed since it was published"
+                return None, f"{folder / name} {state}"
+    return mine, None
+
+
+# --------------------------------------------------------------------------- the switch
+
+
+def switch(pairs, build_dir: Path) -> None:
+    """Replace every ``target`` by its ``new`` folder in one journalled step (module docstring).
+
+    Parameters
+    ----------
+    pairs : list of (pathlib.Path, pathlib.Path)
+        ``(new folder, target)``; ``new`` is moved (renamed, or copied across file systems).
+    build_dir : pathlib.Path
+        Where the journal is written.
+
+    Raises
+    ------
+    OutputError
+        Preparing failed (e.g. a full disk): every prepared folder was removed, nothing changed.
+    """
+    pairs = [(Path(new), Path(target)) for new, target in pairs]
+    with _signals_blocked():
+        staged = []
+        try:
+            for new, target in pairs:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                prepared = target.with_name(f"{_NEW}{target.name}")
+                shutil.rmtree(prepared, ignore_errors=True)
+                staged.append(prepared)
+                shutil.move(str(new), str(prepared))  # a rename, or a copy across file systems
+            _write_journal(build_dir, [str(t) for _, t in pairs])
+        except OSError as exc:
+            for prepared in staged:
+                shutil.rmtree(prepared, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                (Path(build_dir) / JOURNAL).unlink()
+            raise output_error(exc, "publishing") from None
+        _finish([t for _, t in pairs], build_dir)
+
+
+def _write_journal(build_dir: Path, targets: list[str]) -> None:
+    journal = Path(build_dir) / JOURNAL
+    tmp = journal.with_name(f"{JOURNAL}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump({"targets": targets}, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, journal)
+    _fsync_dir(journal.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _finish(targets, build_dir: Path) -> None:
+    """Switch every prepared folder into place, then remove the old ones and the journal."""
+    for target in targets:
+        prepared, old = target.with_name(f"{_NEW}{target.name}"), target.with_name(f"{_OLD}{target.name}")
+        if not prepared.exists():
+            continue  # switched already
+        if target.exists() or target.is_symlink():
+            if old.exists():
+                shutil.rmtree(old)
+            os.rename(target, old)
+        os.rename(prepared, target)
+    for target in targets:
+        shutil.rmtree(target.with_name(f"{_OLD}{target.name}"), ignore_errors=True)
+    (Path(build_dir) / JOURNAL).unlink(missing_ok=True)
+
+
+def recover(targets, build_dir: Path) -> str | None:
+    """Repair a publish a crash interrupted (see the module docstring); return what was done.
+
+    Parameters
+    ----------
+    targets : list of pathlib.Path
+        The published folders (used when no journal names them).
+    build_dir : pathlib.Path
+        The build folder holding the journal.
+    """
+    journal = Path(build_dir) / JOURNAL
+    try:
+        named = json.loads(journal.read_text(encoding="utf-8"))["targets"]
+    except FileNotFoundError:
+        named = None
+    except (OSError, ValueError, KeyError, TypeError):
+        named = None  # a journal cut short was never committed (it is renamed into place whole)
+        journal.unlink(missing_ok=True)
+    if named is not None:
+        _finish([Path(t) for t in named], build_dir)
+        return "finished an interrupted publish"
+    undone = None
+    for target in map(Path, targets):
+        prepared, old = target.with_name(f"{_NEW}{target.name}"), target.with_name(f"{_OLD}{target.name}")
+        if prepared.exists():
+            shutil.rmtree(prepared, ignore_errors=True)
+            undone = "rolled back an interrupted publish"
+        if old.exists() and not target.exists():  # left by an earlier pqlab's unjournalled swap
+            os.rename(old, target)
+        shutil.rmtree(old, ignore_errors=True)
+    journal.with_name(f"{JOURNAL}.tmp").unlink(missing_ok=True)
+    return undone
+
+
+@contextlib.contextmanager
+def _signals_blocked():
+    blocked = {signal.SIGINT, signal.SIGTERM}
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    except (AttributeError, ValueError):  # pragma: no cover - platforms without sigmask
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
