@@ -15,6 +15,8 @@ from ._validate import check_choice, check_int, check_real
 from .framing import FRAMING_CODES
 
 QUEUE_KINDS = ("priority", "wfq")
+#: Ring release rules of :class:`Node` (rule 5 and the named variant 5' of the node contract).
+RING_RELEASES = ("packet", "unit")
 
 #: Cisco IOS default policing burst of the ``priority`` command: 200 ms of traffic at the rate.
 DEFAULT_POLICE_BURST_S = 0.2
@@ -133,6 +135,12 @@ class Node:
     queues : sequence of Queue
         At least one queue, at most one of kind ``"priority"``. The index of a
         queue in this sequence is the ``queue`` value of its packets.
+    ring_release : {"packet", "unit"}
+        When ring particles return to the pool. ``"packet"`` (default, rule 5 of
+        the node contract): all of a packet's particles when its last bit has left.
+        ``"unit"`` (rule 5', a named variant: GLOBECOM'01 Sec. II "as soon as one
+        unit is freed, the unit can be immediately allocated"): the head packet's
+        particles one by one as its bytes leave (:func:`pqlab.engine._unit_release_s`).
     """
 
     line_rate_bps: float
@@ -140,10 +148,12 @@ class Node:
     ring_limit_particles: int
     particle_bytes: int
     queues: tuple = field(default_factory=tuple)
+    ring_release: str = "packet"
 
     def __post_init__(self):
         object.__setattr__(self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS))
         check_choice("framing", self.framing, tuple(FRAMING_CODES))
+        check_choice("ring_release", self.ring_release, RING_RELEASES)
         object.__setattr__(self, "ring_limit_particles",
                            check_int("ring_limit_particles", self.ring_limit_particles, 1, MAX_RING_PARTICLES))
         object.__setattr__(self, "particle_bytes",

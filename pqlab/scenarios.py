@@ -16,9 +16,17 @@ Assumptions, each stated once here and in the report:
   frames (300 kbit/s of 128-byte frames = 292.97 packets/s, as the paper says).
   On the ATM line a 110-byte IP packet takes the same 3 cells (0.636 ms) as the
   paper's 128 bytes, and 494/1006 bytes take the same cells and particles as 512/1024.
-* BE sizes are UDP payloads: IP length = payload + 28. Each BE stream keeps one
-  packet size (TF-TANT test page: "constant for a given stream"); with a random
-  distribution each stream draws its size once (``be_size_per="stream"``).
+* BE sizes are UDP payloads: IP length = payload + 28. A random BE size law (the
+  "real" CDF, GLOBECOM'01 Fig. 4, a law over *packets*) reaches the queue by
+  packet count (``be_size_per="packet"``, :data:`BE_SIZE_READINGS`): the offered
+  BE packets' sizes follow the law, mean 413 bytes for the stand-in. This is the
+  papers' statement ("the BE packet size is modelled according to the real
+  cumulative distribution") and also the TF-TANT test page's ("constant for a
+  given stream") when the 20 streams send at equal *packet* rates; one draw per
+  packet gives the same mix. The former preset, one size per stream at equal
+  *bit* rates (110 kbit/s each, an assumption), is kept as the named variant
+  ``be_size_per="stream"``: small-packet streams then send up to 37x more packets
+  and the offered mix has a mean of about 81 bytes (KS 0.45 from the law).
 * Every stream starts at a random phase (independent sources, no synchronisation).
 * The path outside the C7200 is :func:`paper_path`.
 """
@@ -44,6 +52,12 @@ FIRST_BE_FLOW = 100
 # ETHERNET_FRAME_OVERHEAD_BYTES and EF_FRAME_BYTES (the papers' 128-byte EF frame) come from pqlab.papers.
 #: The stand-in for the papers' "real" BE packet size distribution (see data/README.md).
 REAL_BE_CDF = DATA / "be_size_cdf_standin.csv"
+#: How a random BE size law reaches the BE queue (``be_size_per`` of :func:`pq_experiment`):
+#: reading -> what it means. ``"packet"`` is the papers' reading and the default.
+BE_SIZE_READINGS = {
+    "packet": "law by packet count: every offered BE packet's size drawn from the law (the papers' reading)",
+    "stream": "one size per stream at equal bit rates (110 kbit/s each): the mix is skewed to small packets",
+}
 
 
 def paper_path() -> PathModel:
@@ -90,7 +104,7 @@ def pq_experiment(
     *,
     be_size: SizeDistribution | None = None,
     be_payload_bytes: int | None = 1000,
-    be_size_per: str = "stream",
+    be_size_per: str = "packet",
     ef_frame_bytes: int = EF_FRAME_BYTES,
     ef_rate_bps: float = 300e3,
     ef_aggregate_bps: float | None = None,
@@ -110,8 +124,10 @@ def pq_experiment(
         BE IP length distribution (e.g. :func:`real_be_sizes`); overrides ``be_payload_bytes``.
     be_payload_bytes : int, optional
         Deterministic BE UDP payload, bytes (IP length = payload + 28).
-    be_size_per : {"stream", "packet"}
-        One size per BE stream (the papers) or a fresh draw per packet (a hypothesis).
+    be_size_per : {"packet", "stream"}
+        How a random BE law reaches the queue (:data:`BE_SIZE_READINGS`): ``"packet"`` (default,
+        the papers' reading: the offered packets follow the law by count) or ``"stream"`` (one
+        size per stream at equal bit rates, the former preset, a named variant).
     ef_frame_bytes : int
         EF frame size, bytes (IP length = frame - 18).
     ef_rate_bps : float
@@ -138,7 +154,7 @@ def pq_experiment(
     -------
     Scenario
     """
-    check_choice("be_size_per", be_size_per, ("stream", "packet"))
+    check_choice("be_size_per", be_size_per, tuple(BE_SIZE_READINGS))
     n_samples = check_int("n_ef_samples", n_ef_samples, 1, 10_000_000_000)
     n_be = check_int("n_be_streams", n_be_streams, 0, 10_000)
     ef_rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)

@@ -91,8 +91,9 @@ def test_ipdv_telescopes_and_bounds(ipdv):
     assert np.all(ipdv["jitter_mean"] >= np.abs(ipdv["ipdv_mean"]))
     assert np.all(ipdv["jitter_max"] >= ipdv["jitter_mean"])
     assert np.all((ipdv["fraction_below_unit"] > 0) & (ipdv["fraction_below_unit"] <= 1))
-    # the |IPDV| distributions peak at 0 (consecutive packets mostly see the same ring)
-    assert np.all(ipdv["is_peak"].isel(ipdv_bin=0)) and np.all(ipdv["n_peaks"] >= 1)
+    # every |IPDV| distribution has a peak (with the BE law by packet count not always at 0: the ring
+    # holds large BE packets often enough that consecutive EF packets see different rings)
+    assert np.all(ipdv["n_peaks"] >= 1)
     assert np.allclose(ipdv["frequency"].sum("ipdv_bin"), 1.0)
 
 
