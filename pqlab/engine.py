@@ -100,6 +100,7 @@ def _node_kernel(
     framing_code,
     line_rate_bps,
     per_unit,
+    wfq_wire,
     q_offset,
     q_pid,
     q_size,
@@ -142,7 +143,8 @@ def _node_kernel(
     batch that enters the ring now is written to the ``carry_*`` log instead of
     the batch outputs. Returns the number of carry-log entries.
 
-    ``per_unit`` (0 or 1) selects the release rule: 0, a packet's units return
+    ``wfq_wire`` (0 or 1): a WFQ tag counts the IP length (0) or the line's wire bytes
+    (1, ``Node.wfq_bytes="wire"``). ``per_unit`` (0 or 1) selects the release rule: 0, a packet's units return
     at its departure (rule 5); 1, the head packet's unit ``u`` of ``n``
     (``u < n``) returns at :func:`_unit_release_s`, the last at departure
     (rule 5'). ``ring_start``/``ring_size`` hold each ring packet's line start,
@@ -211,7 +213,7 @@ def _node_kernel(
             if j != prio:
                 # Exact integer tag: F = max(V, F_last) + size * step (step = 8 / weight in tag units).
                 base = f_last[j] if f_last[j] > virtual_time else virtual_time
-                tag = base + size * tag_step[j]
+                tag = base + (wire_bytes(size, framing_code) if wfq_wire else size) * tag_step[j]
                 f_last[j] = tag
                 q_tag[slot] = tag
             q_len[j] += 1
@@ -405,24 +407,32 @@ def wfq_tag_steps(node: Node):
     lcm_p = math.lcm(*(w.numerator for w in weights))
     gcd_q = math.gcd(*(w.denominator for w in weights))
     exact = [lcm_p // w.numerator * (w.denominator // gcd_q) for w in weights]
-    if all(q.limit_packets * MAX_SIZE_BYTES * c <= TAG_SPREAD_BUDGET for (_, q), c in zip(wfq, exact)):
+    most = _max_tag_bytes(node)
+    if all(q.limit_packets * most * c <= TAG_SPREAD_BUDGET for (_, q), c in zip(wfq, exact)):
         for (j, _), c in zip(wfq, exact):
             steps[j] = c
         return steps, True
     # R / w_j * limit_j * MAX_SIZE_BYTES <= budget for every j.
-    scale = min(Fraction(TAG_SPREAD_BUDGET) * w / (q.limit_packets * MAX_SIZE_BYTES) for (_, q), w in zip(wfq, weights))
+    scale = min(Fraction(TAG_SPREAD_BUDGET) * w / (q.limit_packets * most) for (_, q), w in zip(wfq, weights))
     approx = [int(scale / w) for w in weights]
     if min(approx) < MIN_FALLBACK_STEP:
         spread = max(weights) / min(weights)
         raise ValueError(
             "weight_bps of the WFQ queues are too far apart for their limit_packets: the fixed-point WFQ tags "
-            f"need max(weight) / min(weight) * max(limit_packets) <= {TAG_SPREAD_BUDGET // (MAX_SIZE_BYTES * MIN_FALLBACK_STEP)} "
+            f"need max(weight) / min(weight) * max(limit_packets) <= {TAG_SPREAD_BUDGET // (most * MIN_FALLBACK_STEP)} "
             f"(got weights spread {float(spread):.6g} with limits {[q.limit_packets for _, q in wfq]}); "
             "use weights that are integers in bit/s with a small common multiple, or closer weights"
         )
     for (j, _), c in zip(wfq, approx):
         steps[j] = c
     return steps, False
+
+
+def _max_tag_bytes(node: Node) -> int:
+    """The most bytes one packet adds to a WFQ tag: the largest IP length, or its wire bytes."""
+    if node.wfq_bytes == "wire":
+        return int(wire_bytes(MAX_SIZE_BYTES, FRAMING_CODES[node.framing]))
+    return MAX_SIZE_BYTES
 
 
 def _queue_arrays(node: Node):
@@ -552,7 +562,7 @@ class NodeState:
         self.state_f = np.array([0.0, np.inf])
         self._scalars = (np.int64(ring), np.int64(node.particle_bytes),
                          np.int64(FRAMING_CODES[node.framing]), float(node.line_rate_bps),
-                         np.int64(RING_RELEASE_CODES[node.ring_release]))
+                         np.int64(RING_RELEASE_CODES[node.ring_release]), np.int64(node.wfq_bytes == "wire"))
         self.next_id = 0  # id of the next packet offered
         self.last_arrival_s = 0.0
 

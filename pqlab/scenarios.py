@@ -33,10 +33,12 @@ Assumptions, each stated once here and in the report:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 
 from ._validate import check_choice, check_int, check_real
+from .framing import FRAMING_CODES, wire_bytes
 from .model import Node
 from .papers import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS
 from .path import Hop, PathModel
@@ -383,15 +385,36 @@ def pq_vs_wfq(
     )
 
 
+#: Units STAR's two rates and the WFQ tags can be counted in (:func:`tftant_star`): reading -> meaning.
+STAR_ACCOUNTINGS = {
+    "ip": "WFQ tags count IP bytes and the EF weight is STAR x the EF rate of IP packets (one unit)",
+    "wire": "WFQ tags count the line's wire bytes (ATM cells) and the EF weight is STAR x the EF cell rate "
+            "(one unit, the line's)",
+    "frames": "the former mixed reading: tags count IP bytes, the EF weight STAR x the EF rate of Ethernet frames",
+}
+
+
 def tftant_star(*, star: float, ef_frame_bytes: int = 1024, ef_rate_bps: float = TFTANT_EF_RATE_BPS,
-                **kw) -> Scenario:
-    """TF-TANT slides, "EF queue service rate": WFQ with EF weight ``star x ef_rate_bps``.
+                accounting: str = "ip", **kw) -> Scenario:
+    """TF-TANT slides, "EF queue service rate": WFQ with the EF weight ``star`` x the EF arrival rate.
 
     STAR (service-to-arrival ratio) = EF service rate / EF arrival rate, the slides'
-    range [1, 5]; the BE weight is the remaining bandwidth (:func:`tftant_node`).
-    Other keywords go to :func:`pq_vs_wfq`.
+    range [1, 5]; the BE weight is the remaining bandwidth (:func:`tftant_node`). The
+    ratio needs its two rates and the WFQ tags in one unit (``accounting``,
+    :data:`STAR_ACCOUNTINGS`): ``"ip"`` (default: the unit of rule 2's tags and of the
+    PQ-vs-WFQ page's 400 kbit/s weight) or ``"wire"`` (the line's cells; tags then count
+    wire bytes, ``Node.wfq_bytes="wire"``), both tried; ``"frames"`` is the former mixed
+    reading (IP-byte tags, a frame-rate weight). Other keywords go to :func:`pq_vs_wfq`.
     """
     s = check_real("star", star, 0.0, strict_minimum=True)
     rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
-    return pq_vs_wfq(scheduler="wfq", ef_frame_bytes=ef_frame_bytes, ef_service_rate_bps=s * rate,
-                     ef_rate_bps=rate, **kw)
+    check_choice("accounting", accounting, tuple(STAR_ACCOUNTINGS))
+    ip = ef_ip_bytes(ef_frame_bytes)
+    counted = {"frames": ef_frame_bytes, "ip": ip,
+               "wire": int(wire_bytes(ip, FRAMING_CODES[PAPERS.framing]))}[accounting]
+    sc = pq_vs_wfq(scheduler="wfq", ef_frame_bytes=ef_frame_bytes,
+                   ef_service_rate_bps=s * rate * counted / ef_frame_bytes, ef_rate_bps=rate, **kw)
+    if accounting == "wire":
+        sc = dataclasses.replace(sc, node=dataclasses.replace(sc.node, wfq_bytes="wire"))
+    return dataclasses.replace(sc, name=f"tftant_star(star={s:g}, ef_frame_bytes={ef_frame_bytes}, "
+                                        f"accounting={accounting!r})")
