@@ -215,3 +215,10 @@ def test_fig7_be_reference_means_are_the_base_case_reference_delays(fig7):
         expected = [float(np.nanmean(reference_delay(simulate(sc, seed=s), sc).values)) for s in SEEDS]
         got = fig7["be_reference_delay_mean"].sel(be_payload_bytes=p).values
         assert np.array_equal(got, expected)
+
+
+def test_ipdv_figures_title_what_they_plot(ipdv, frame):
+    # issue 21: the figures plot |IPDV| (the papers' 'ipdv'), not signed RFC 3393 IPDV
+    for fig in (figs.long_ipdv_vs_a(ipdv), figs.long_fig7_tab3(frame)):
+        assert "|IPDV|" in fig._suptitle.get_text()
+        plt.close(fig)

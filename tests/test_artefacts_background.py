@@ -318,3 +318,13 @@ def test_position_rule_judges_the_particle_boundary_not_ten_percent():
     assert not _position_ok(484, 500, 470)  # within 10 % of 484, but on the one-particle side
     assert not _position_ok(484, 500, 525)  # beyond one sweep step
     assert not _position_ok(484, 500, 484)  # the maximum itself is not past the boundary
+
+
+def test_fig3_1_shows_the_papers_measured_delay_at_its_maxima(fig3_1_data):
+    # issue 21: the paper ties W_m (10.16, 15.95 ms) to Fig. 3-1's maxima; drawn there, not as ticks at y = 0
+    fig = bgfig.globecom01_fig3_1(fig3_1_data, paper_maxima_bytes=[485, 1000], paper_w_m_ms=[10.16, 15.95])
+    ax = fig.axes[0]
+    line = next(l for l in ax.get_lines() if "measured W_m" in l.get_label())
+    np.testing.assert_allclose(line.get_xydata(), [[485, 10.16], [1000, 15.95]])
+    assert ax.get_ylim()[1] > 15.95
+    plt.close(fig)
