@@ -61,13 +61,18 @@ def trend(values: np.ndarray, x) -> tuple[float, float, bool]:
     slope_ci : float
         Its 95% Student-t half-width (NaN with one seed).
     increases : bool
-        The mean is positive and its CI excludes 0 (one seed: slope > 0).
+        The verdict rule for a trend claim (docs/model.md, "Verdict rules"): the mean slope is
+        positive, its CI excludes 0 (one seed: slope > 0), AND every step of the mean over
+        seeds, in increasing ``x``, is positive. A positive slope through a non-monotone
+        series (1057, 1325, 1274) is not an increase.
     """
     x = np.asarray(x, dtype=float)
+    values = np.asarray(values, dtype=float)
     slopes = np.array([line_fit(x, values[:, s])[0] for s in range(values.shape[1])])
     mean, half = mean_ci(slopes)
     mean, half = float(mean), float(half)
-    holds = mean > 0 and (np.isnan(half) or mean - half > 0)
+    steps = np.diff(np.nanmean(values, axis=1)[np.argsort(x, kind="stable")])
+    holds = mean > 0 and (np.isnan(half) or mean - half > 0) and bool(np.all(steps > 0))
     return mean, half, bool(holds)
 
 

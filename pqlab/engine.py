@@ -11,10 +11,15 @@ The kernel implements the node contract of ``docs/model.md`` exactly:
    the lower queue index); a packet uses ``max(1, ceil(size / particle_bytes))``;
 4. the ring is sent FCFS back to back; line time ``wire_bytes * 8 / line_rate``;
 5. a packet's particles return when its last bit has left (its ``departure``);
-   a completion at the same instant as an arrival is handled first.
+   a completion at the same instant as an arrival is handled first. With
+   ``Node.ring_release="unit"`` (rule 5', a named option) the head packet's
+   units return one by one as its bytes leave: unit ``u < n`` of a packet of
+   ``n`` units at ``start + line_time * u * particle_bytes / size``, the last at
+   departure.
 
 There is no event heap: the only events are the next arrival (input order) and
-the completion of the ring's head packet. Because the line is FCFS and
+the next release of the ring's head packet (its completion, or under rule 5' its
+next unit). Because the line is FCFS and
 work-conserving, a packet's departure is known the moment it enters the ring,
 ``departure = max(entry, previous departure) + line time``.
 """
@@ -63,8 +68,11 @@ QUEUE_SLOT_BYTES = 24
 
 
 # Layout of the node state carried between kernel calls (see NodeState).
-_RING_HEAD, _RING_LEN, _USED, _QUEUED, _VIRTUAL_TIME = 0, 1, 2, 3, 4
+_RING_HEAD, _RING_LEN, _USED, _QUEUED, _VIRTUAL_TIME, _HEAD_FREED = 0, 1, 2, 3, 4, 5
 _LINE_FREE, _HEAD_DEP = 0, 1
+
+#: Ring release rules (``Node.ring_release``) and their kernel codes.
+RING_RELEASE_CODES = {"packet": 0, "unit": 1}
 
 #: WFQ finish tags are int64 counts of a fixed unit (see :func:`wfq_tag_steps`).
 #: When the virtual time passes ``TAG_REBASE`` every tag is shifted down by it
@@ -92,6 +100,8 @@ def _node_kernel(
     particle_bytes,
     framing_code,
     line_rate_bps,
+    per_unit,
+    wfq_wire,
     q_offset,
     q_pid,
     q_size,
@@ -105,6 +115,8 @@ def _node_kernel(
     ring_pid,
     ring_particles,
     ring_dep,
+    ring_start,
+    ring_size,
     state_i,
     state_f,
     id_offset,
@@ -131,6 +143,14 @@ def _node_kernel(
     batch's first arrival; ``inf`` for the last batch). A packet of an earlier
     batch that enters the ring now is written to the ``carry_*`` log instead of
     the batch outputs. Returns the number of carry-log entries.
+
+    ``wfq_wire`` (0 or 1): a WFQ tag counts the IP length (0) or the line's wire bytes
+    (1, ``Node.wfq_bytes="wire"``). ``per_unit`` (0 or 1) selects the release rule: 0, a packet's units return
+    at its departure (rule 5); 1, the head packet's unit ``u`` of ``n``
+    (``u < n``) returns at :func:`_unit_release_s`, the last at departure
+    (rule 5'). ``ring_start``/``ring_size`` hold each ring packet's line start,
+    seconds, and IP length, bytes; ``state_i[_HEAD_FREED]`` the head's units
+    already returned.
     """
     n = arrival_s.shape[0]
     n_queues = limit_packets.shape[0]
@@ -143,8 +163,9 @@ def _node_kernel(
     used = state_i[_USED]
     queued_total = state_i[_QUEUED]
     virtual_time = state_i[_VIRTUAL_TIME]
+    head_freed = state_i[_HEAD_FREED]
     line_free_s = state_f[_LINE_FREE]
-    head_dep_s = state_f[_HEAD_DEP]  # departure of the ring's head packet; inf while the ring is empty
+    head_dep_s = state_f[_HEAD_DEP]  # next release of the ring's head packet; inf while the ring is empty
     bits_per_s = line_rate_bps / 8.0
     n_carry = 0
 
@@ -193,7 +214,7 @@ def _node_kernel(
             if j != prio:
                 # Exact integer tag: F = max(V, F_last) + size * step (step = 8 / weight in tag units).
                 base = f_last[j] if f_last[j] > virtual_time else virtual_time
-                tag = base + size * tag_step[j]
+                tag = base + (wire_bytes(size, framing_code) if wfq_wire else size) * tag_step[j]
                 f_last[j] = tag
                 q_tag[slot] = tag
             q_len[j] += 1
@@ -202,13 +223,25 @@ def _node_kernel(
         elif ring_len > 0 and head_dep_s <= horizon_s:
             # Rule 5: the head's last bit leaves, its particles return (a
             # completion at the same instant as an arrival goes first).
+            # Rule 5': one unit of the head returns before its last bit leaves.
             now = head_dep_s
-            used -= ring_particles[ring_head]
-            ring_head += 1
-            if ring_head == ring_limit_particles:
-                ring_head = 0
-            ring_len -= 1
-            head_dep_s = ring_dep[ring_head] if ring_len > 0 else np.inf
+            if per_unit and head_freed + 1 < ring_particles[ring_head]:
+                head_freed += 1
+                used -= 1
+                head_dep_s = _unit_release_s(ring_start[ring_head], ring_dep[ring_head], ring_size[ring_head],
+                                             head_freed + 1, ring_particles[ring_head], particle_bytes)
+            else:
+                used -= ring_particles[ring_head] - head_freed
+                head_freed = 0
+                ring_head += 1
+                if ring_head == ring_limit_particles:
+                    ring_head = 0
+                ring_len -= 1
+                head_dep_s = np.inf
+                if ring_len > 0:
+                    head_dep_s = _unit_release_s(ring_start[ring_head], ring_dep[ring_head], ring_size[ring_head],
+                                                 1, ring_particles[ring_head], particle_bytes) if per_unit \
+                        else ring_dep[ring_head]
             if queued_total == 0:
                 continue
         else:
@@ -251,9 +284,12 @@ def _node_kernel(
             ring_pid[rslot] = pid
             ring_particles[rslot] = need
             ring_dep[rslot] = line_free_s
+            ring_start[rslot] = start
+            ring_size[rslot] = size
             ring_len += 1
             if ring_len == 1:
-                head_dep_s = line_free_s
+                head_dep_s = _unit_release_s(start, line_free_s, size, 1, need, particle_bytes) if per_unit \
+                    else line_free_s
             local = pid - id_offset
             if local >= 0:
                 ring_entry_s[local] = now
@@ -269,9 +305,25 @@ def _node_kernel(
     state_i[_USED] = used
     state_i[_QUEUED] = queued_total
     state_i[_VIRTUAL_TIME] = virtual_time
+    state_i[_HEAD_FREED] = head_freed
     state_f[_LINE_FREE] = line_free_s
     state_f[_HEAD_DEP] = head_dep_s
     return n_carry
+
+
+@njit(cache=True, nogil=True)
+def _unit_release_s(start_s, departure_s, size, unit, n_units, particle_bytes):
+    """Rule 5': when unit ``unit`` (1-based) of a ring packet returns to the pool, seconds.
+
+    The packet's line time ``departure_s - start_s`` is shared evenly over its ``size``
+    bytes; unit ``u < n_units`` returns once the first ``u * particle_bytes`` bytes
+    have been sent, ``start_s + (departure_s - start_s) * u * particle_bytes / size``
+    (with framing ``none`` exactly when those bytes have left); the last unit at
+    ``departure_s``.
+    """
+    if unit >= n_units:
+        return departure_s
+    return start_s + (departure_s - start_s) * (unit * particle_bytes) / size
 
 
 @njit(cache=True, nogil=True)
@@ -356,24 +408,32 @@ def wfq_tag_steps(node: Node):
     lcm_p = math.lcm(*(w.numerator for w in weights))
     gcd_q = math.gcd(*(w.denominator for w in weights))
     exact = [lcm_p // w.numerator * (w.denominator // gcd_q) for w in weights]
-    if all(q.limit_packets * MAX_SIZE_BYTES * c <= TAG_SPREAD_BUDGET for (_, q), c in zip(wfq, exact)):
+    most = _max_tag_bytes(node)
+    if all(q.limit_packets * most * c <= TAG_SPREAD_BUDGET for (_, q), c in zip(wfq, exact)):
         for (j, _), c in zip(wfq, exact):
             steps[j] = c
         return steps, True
     # R / w_j * limit_j * MAX_SIZE_BYTES <= budget for every j.
-    scale = min(Fraction(TAG_SPREAD_BUDGET) * w / (q.limit_packets * MAX_SIZE_BYTES) for (_, q), w in zip(wfq, weights))
+    scale = min(Fraction(TAG_SPREAD_BUDGET) * w / (q.limit_packets * most) for (_, q), w in zip(wfq, weights))
     approx = [int(scale / w) for w in weights]
     if min(approx) < MIN_FALLBACK_STEP:
         spread = max(weights) / min(weights)
         raise ValueError(
             "weight_bps of the WFQ queues are too far apart for their limit_packets: the fixed-point WFQ tags "
-            f"need max(weight) / min(weight) * max(limit_packets) <= {TAG_SPREAD_BUDGET // (MAX_SIZE_BYTES * MIN_FALLBACK_STEP)} "
+            f"need max(weight) / min(weight) * max(limit_packets) <= {TAG_SPREAD_BUDGET // (most * MIN_FALLBACK_STEP)} "
             f"(got weights spread {float(spread):.6g} with limits {[q.limit_packets for _, q in wfq]}); "
             "use weights that are integers in bit/s with a small common multiple, or closer weights"
         )
     for (j, _), c in zip(wfq, approx):
         steps[j] = c
     return steps, False
+
+
+def _max_tag_bytes(node: Node) -> int:
+    """The most bytes one packet adds to a WFQ tag: the largest IP length, or its wire bytes."""
+    if node.wfq_bytes == "wire":
+        return int(wire_bytes(MAX_SIZE_BYTES, FRAMING_CODES[node.framing]))
+    return MAX_SIZE_BYTES
 
 
 def _queue_arrays(node: Node):
@@ -497,10 +557,13 @@ class NodeState:
         self.ring_pid = np.empty(ring, dtype=np.int64)
         self.ring_particles = np.empty(ring, dtype=np.int64)
         self.ring_dep = np.empty(ring, dtype=np.float64)
-        self.state_i = np.zeros(5, dtype=np.int64)
+        self.ring_start = np.empty(ring, dtype=np.float64)
+        self.ring_size = np.empty(ring, dtype=np.int64)
+        self.state_i = np.zeros(6, dtype=np.int64)
         self.state_f = np.array([0.0, np.inf])
         self._scalars = (np.int64(ring), np.int64(node.particle_bytes),
-                         np.int64(FRAMING_CODES[node.framing]), float(node.line_rate_bps))
+                         np.int64(FRAMING_CODES[node.framing]), float(node.line_rate_bps),
+                         np.int64(RING_RELEASE_CODES[node.ring_release]), np.int64(node.wfq_bytes == "wire"))
         self.next_id = 0  # id of the next packet offered
         self.last_arrival_s = 0.0
 
@@ -550,7 +613,8 @@ class NodeState:
             arrival, size, queue, *self._params, *self._scalars,
             self.q_offset, self.q_pid, self.q_size, self.q_tag, self.q_head, self.q_len,
             self.f_last, self.tokens, self.police_t, self.police_used,
-            self.ring_pid, self.ring_particles, self.ring_dep, self.state_i, self.state_f,
+            self.ring_pid, self.ring_particles, self.ring_dep, self.ring_start, self.ring_size,
+            self.state_i, self.state_f,
             np.int64(self.next_id), float(horizon_s),
             ring_entry, departure, drop, *carry,
         )

@@ -15,6 +15,10 @@ from ._validate import check_choice, check_int, check_mapping, check_real, from_
 from .framing import FRAMING_CODES
 
 QUEUE_KINDS = ("priority", "wfq")
+#: Ring release rules of :class:`Node` (rule 5 and the named variant 5' of the node contract).
+RING_RELEASES = ("packet", "unit")
+#: What WFQ finish tags count (:attr:`Node.wfq_bytes`): IP bytes or the line's wire bytes.
+WFQ_BYTES = ("ip", "wire")
 
 #: Cisco IOS default policing burst of the ``priority`` command: 200 ms of traffic at the rate.
 DEFAULT_POLICE_BURST_S = 0.2
@@ -133,6 +137,17 @@ class Node:
     queues : sequence of Queue
         At least one queue, at most one of kind ``"priority"``. The index of a
         queue in this sequence is the ``queue`` value of its packets.
+    ring_release : {"packet", "unit"}
+        When ring particles return to the pool. ``"packet"`` (default, rule 5 of
+        the node contract): all of a packet's particles when its last bit has left.
+        ``"unit"`` (rule 5', a named variant: GLOBECOM'01 Sec. II "as soon as one
+        unit is freed, the unit can be immediately allocated"): the head packet's
+        particles one by one as its bytes leave (:func:`pqlab.engine._unit_release_s`).
+    wfq_bytes : {"ip", "wire"}
+        What a WFQ finish tag counts (rule 2): ``"ip"`` (default) the IP length,
+        ``F = max(V, F_last) + size * 8 / weight``; ``"wire"`` the bytes the line sends,
+        ``wire_bytes(size)`` of the node's framing (53-byte cells on ATM), so weights are
+        shares of the line in the unit the line rate counts.
     """
 
     line_rate_bps: float
@@ -140,10 +155,14 @@ class Node:
     ring_limit_particles: int
     particle_bytes: int
     queues: tuple = field(default_factory=tuple)
+    ring_release: str = "packet"
+    wfq_bytes: str = "ip"
 
     def __post_init__(self):
         object.__setattr__(self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS))
         check_choice("framing", self.framing, tuple(FRAMING_CODES))
+        check_choice("ring_release", self.ring_release, RING_RELEASES)
+        check_choice("wfq_bytes", self.wfq_bytes, WFQ_BYTES)
         object.__setattr__(self, "ring_limit_particles",
                            check_int("ring_limit_particles", self.ring_limit_particles, 1, MAX_RING_PARTICLES))
         object.__setattr__(self, "particle_bytes",

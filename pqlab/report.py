@@ -12,9 +12,9 @@ The join is outer: every paper claim and every recorded result gets one row.
 If a quantity is recorded more than once, the last record wins.
 
 ``reproduced``
-    Numeric claim: paper value and ours both present and
-    ``|ours - paper| / |paper| <= 10 %``. Qualitative claim (paper row with an empty
-    value): the result has ``shape_ok=True``.
+    Numeric claim: paper value and ours both present,
+    ``|ours - paper| / |paper| <= 10 %`` and ``shape_ok`` not False. Qualitative claim
+    (paper row with an empty value): the result has ``shape_ok=True``.
 ``shape only``
     Numeric claim, ours outside 10 % (or recorded without a value) but ``shape_ok=True``:
     the shape or trend the paper describes holds, the number does not.
@@ -26,6 +26,13 @@ If a quantity is recorded more than once, the last record wins.
     neither a comparable value nor a ``shape_ok`` judgement (its note is shown).
 ``pqlab only``
     A result with no paper row: listed for information, nothing to compare with.
+
+By claim type (docs/model.md, "Verdict rules"): a position (a payload where a curve
+drops) carries ``shape_ok`` = the mechanism check (the paper's position on the same side of
+the particle boundary as ours, within one sweep step), which decides even when the number is
+within 10 %; a trend holds only when every step has the claimed sign
+(:func:`pqlab.analysis.trend`); and a claim is never reproduced when a claim it implies fails
+(:mod:`pqlab.claim_links`, ``data/claim_links.csv``), applied by :func:`build_report`.
 
 A paper value of 0 gives a relative difference of 0 % if ours is exactly 0, else an
 undefined one (NaN), which never counts as within 10 %.
@@ -56,7 +63,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths, versions
+from . import claim_links, paths, versions
 from .units import MAX_SIGNIFICANT_DIGITS, format_significant, significant_digits
 
 #: The results file inside a results folder.
@@ -433,6 +440,8 @@ def _verdict(has_paper: bool, has_ours: bool, paper: float, ours: float, percent
         return "missing"
     if math.isnan(paper):  # a qualitative claim
         return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
+    if shape_ok is False:  # the recorded mechanism or shape check failed: never reproduced
+        return "differs"
     if abs(percent) <= TOLERANCE_PERCENT:  # False for NaN
         return "reproduced"
     if shape_ok is not None:
@@ -482,7 +491,7 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     else:
         paper_values = load_paper_values(paper_values)
     records = load_records(results_dir)
-    table = compare(paper_values, _results_frame(records))
+    table = claim_links.apply_links(compare(paper_values, _results_frame(records)), claim_links.load_claim_links())
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figures = {a: [_link(p, out) for p in files] for a, files in _figures(records).items()}
@@ -492,16 +501,31 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     return table
 
 
+#: Column of :func:`verdict_summary` counting the setup echoes (a test parameter read back).
+SETUP_COLUMNS = ("setup echoed", "setup not echoed")
+
+
 def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame:
     """Count verdicts per artefact of one model's rows (default the papers' node), with a ``total`` row.
 
-    Columns in :data:`VERDICTS` order.
+    Setup echoes and measured results are counted apart: the :data:`VERDICTS` columns count
+    every row whose ``kind`` is not ``setup``; :data:`SETUP_COLUMNS` count the ``setup`` rows,
+    reproduced (``setup echoed``) or not.
     """
     if "model" in table.columns:
         table = table[table["model"] == model]
-    counts = pd.crosstab(table["artefact"], table["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    setup = table["kind"] == "setup" if "kind" in table.columns else pd.Series(False, index=table.index)
+    rest = table[~setup]
+    counts = pd.crosstab(rest["artefact"], rest["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    echo = table[setup]
+    artefacts = sorted(set(table["artefact"]))
+    echoed = pd.DataFrame({SETUP_COLUMNS[0]: (echo["verdict"] == "reproduced").groupby(echo["artefact"]).sum(),
+                           SETUP_COLUMNS[1]: (echo["verdict"] != "reproduced").groupby(echo["artefact"]).sum()},
+                          columns=list(SETUP_COLUMNS))
+    counts = counts.reindex(artefacts, fill_value=0).join(echoed.reindex(artefacts, fill_value=0).astype(int))
     counts.loc["total"] = counts.sum()
     counts.columns.name = None
+    counts.index.name = None
     return counts.astype(int)
 
 
@@ -587,6 +611,9 @@ def summary_text(table: pd.DataFrame) -> str:
         parts.append("The largest remaining misses of the test-bed model: " + "; ".join(misses) + ".")
     inconsistent = table[(table["model"] == "testbed") & (table["quantity"] == INCONSISTENCY_QUANTITY)]
     parts += [f"Across the models tried: {text}." for text in inconsistent["explanation"] if text]
+    from .testbed import CHOSEN_AFTER_HELD_OUT  # the test bed's own statement of its post-hoc choices
+
+    parts.append("Not clean predictions: " + "; ".join(CHOSEN_AFTER_HELD_OUT) + ".")
     return " ".join(parts)
 
 
@@ -683,7 +710,10 @@ def _rules_text(em) -> str:
         f"A number is {em('reproduced')} within {TOLERANCE_PERCENT:g} % of the paper's; {em('shape only')} "
         f"when the paper's shape or trend holds but the number does not; {em('differs')} otherwise; "
         f"{em('missing')} when no notebook recorded the claim yet; {em('pqlab only')} for our numbers "
-        "with no paper value."
+        "with no paper value. By claim type: a position is judged against the mechanism (the paper's on the "
+        "same side of a particle boundary as ours, within one sweep step), a trend by the sign of every step, "
+        "and a claim is never reproduced when a claim it implies fails. Setup echoes (a test parameter read "
+        "back) are counted apart from measured results."
     )
 
 

@@ -16,19 +16,29 @@ Assumptions, each stated once here and in the report:
   frames (300 kbit/s of 128-byte frames = 292.97 packets/s, as the paper says).
   On the ATM line a 110-byte IP packet takes the same 3 cells (0.636 ms) as the
   paper's 128 bytes, and 494/1006 bytes take the same cells and particles as 512/1024.
-* BE sizes are UDP payloads: IP length = payload + 28. Each BE stream keeps one
-  packet size (TF-TANT test page: "constant for a given stream"); with a random
-  distribution each stream draws its size once (``be_size_per="stream"``).
+* BE sizes are UDP payloads: IP length = payload + 28. A random BE size law (the
+  "real" CDF, GLOBECOM'01 Fig. 4, a law over *packets*) reaches the queue by
+  packet count (``be_size_per="packet"``, :data:`BE_SIZE_READINGS`): the offered
+  BE packets' sizes follow the law, mean 413 bytes for the stand-in. This is the
+  papers' statement ("the BE packet size is modelled according to the real
+  cumulative distribution") and also the TF-TANT test page's ("constant for a
+  given stream") when the 20 streams send at equal *packet* rates; one draw per
+  packet gives the same mix. The former preset, one size per stream at equal
+  *bit* rates (110 kbit/s each, an assumption), is kept as the named variant
+  ``be_size_per="stream"``: small-packet streams then send up to 37x more packets
+  and the offered mix has a mean of about 81 bytes (KS 0.45 from the law).
 * Every stream starts at a random phase (independent sources, no synchronisation).
 * The path outside the C7200 is :func:`paper_path`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 
 from ._validate import check_choice, check_int, check_real
+from .framing import FRAMING_CODES, wire_bytes
 from .model import Node
 from .papers import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS
 from .path import Hop, PathModel
@@ -44,6 +54,12 @@ FIRST_BE_FLOW = 100
 # ETHERNET_FRAME_OVERHEAD_BYTES and EF_FRAME_BYTES (the papers' 128-byte EF frame) come from pqlab.papers.
 #: The stand-in for the papers' "real" BE packet size distribution (see data/README.md).
 REAL_BE_CDF = DATA / "be_size_cdf_standin.csv"
+#: How a random BE size law reaches the BE queue (``be_size_per`` of :func:`pq_experiment`):
+#: reading -> what it means. ``"packet"`` is the papers' reading and the default.
+BE_SIZE_READINGS = {
+    "packet": "law by packet count: every offered BE packet's size drawn from the law (the papers' reading)",
+    "stream": "one size per stream at equal bit rates (110 kbit/s each): the mix is skewed to small packets",
+}
 
 
 def paper_path() -> PathModel:
@@ -90,7 +106,7 @@ def pq_experiment(
     *,
     be_size: SizeDistribution | None = None,
     be_payload_bytes: int | None = 1000,
-    be_size_per: str = "stream",
+    be_size_per: str = "packet",
     ef_frame_bytes: int = EF_FRAME_BYTES,
     ef_rate_bps: float = 300e3,
     ef_aggregate_bps: float | None = None,
@@ -110,8 +126,10 @@ def pq_experiment(
         BE IP length distribution (e.g. :func:`real_be_sizes`); overrides ``be_payload_bytes``.
     be_payload_bytes : int, optional
         Deterministic BE UDP payload, bytes (IP length = payload + 28).
-    be_size_per : {"stream", "packet"}
-        One size per BE stream (the papers) or a fresh draw per packet (a hypothesis).
+    be_size_per : {"packet", "stream"}
+        How a random BE law reaches the queue (:data:`BE_SIZE_READINGS`): ``"packet"`` (default,
+        the papers' reading: the offered packets follow the law by count) or ``"stream"`` (one
+        size per stream at equal bit rates, the former preset, a named variant).
     ef_frame_bytes : int
         EF frame size, bytes (IP length = frame - 18).
     ef_rate_bps : float
@@ -138,7 +156,7 @@ def pq_experiment(
     -------
     Scenario
     """
-    check_choice("be_size_per", be_size_per, ("stream", "packet"))
+    check_choice("be_size_per", be_size_per, tuple(BE_SIZE_READINGS))
     n_samples = check_int("n_ef_samples", n_ef_samples, 1, 10_000_000_000)
     n_be = check_int("n_be_streams", n_be_streams, 0, 10_000)
     ef_rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
@@ -367,15 +385,36 @@ def pq_vs_wfq(
     )
 
 
+#: Units STAR's two rates and the WFQ tags can be counted in (:func:`tftant_star`): reading -> meaning.
+STAR_ACCOUNTINGS = {
+    "ip": "WFQ tags count IP bytes and the EF weight is STAR x the EF rate of IP packets (one unit)",
+    "wire": "WFQ tags count the line's wire bytes (ATM cells) and the EF weight is STAR x the EF cell rate "
+            "(one unit, the line's)",
+    "frames": "the former mixed reading: tags count IP bytes, the EF weight STAR x the EF rate of Ethernet frames",
+}
+
+
 def tftant_star(*, star: float, ef_frame_bytes: int = 1024, ef_rate_bps: float = TFTANT_EF_RATE_BPS,
-                **kw) -> Scenario:
-    """TF-TANT slides, "EF queue service rate": WFQ with EF weight ``star x ef_rate_bps``.
+                accounting: str = "ip", **kw) -> Scenario:
+    """TF-TANT slides, "EF queue service rate": WFQ with the EF weight ``star`` x the EF arrival rate.
 
     STAR (service-to-arrival ratio) = EF service rate / EF arrival rate, the slides'
-    range [1, 5]; the BE weight is the remaining bandwidth (:func:`tftant_node`).
-    Other keywords go to :func:`pq_vs_wfq`.
+    range [1, 5]; the BE weight is the remaining bandwidth (:func:`tftant_node`). The
+    ratio needs its two rates and the WFQ tags in one unit (``accounting``,
+    :data:`STAR_ACCOUNTINGS`): ``"ip"`` (default: the unit of rule 2's tags and of the
+    PQ-vs-WFQ page's 400 kbit/s weight) or ``"wire"`` (the line's cells; tags then count
+    wire bytes, ``Node.wfq_bytes="wire"``), both tried; ``"frames"`` is the former mixed
+    reading (IP-byte tags, a frame-rate weight). Other keywords go to :func:`pq_vs_wfq`.
     """
     s = check_real("star", star, 0.0, strict_minimum=True)
     rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
-    return pq_vs_wfq(scheduler="wfq", ef_frame_bytes=ef_frame_bytes, ef_service_rate_bps=s * rate,
-                     ef_rate_bps=rate, **kw)
+    check_choice("accounting", accounting, tuple(STAR_ACCOUNTINGS))
+    ip = ef_ip_bytes(ef_frame_bytes)
+    counted = {"frames": ef_frame_bytes, "ip": ip,
+               "wire": int(wire_bytes(ip, FRAMING_CODES[PAPERS.framing]))}[accounting]
+    sc = pq_vs_wfq(scheduler="wfq", ef_frame_bytes=ef_frame_bytes,
+                   ef_service_rate_bps=s * rate * counted / ef_frame_bytes, ef_rate_bps=rate, **kw)
+    if accounting == "wire":
+        sc = dataclasses.replace(sc, node=dataclasses.replace(sc.node, wfq_bytes="wire"))
+    return dataclasses.replace(sc, name=f"tftant_star(star={s:g}, ef_frame_bytes={ef_frame_bytes}, "
+                                        f"accounting={accounting!r})")

@@ -57,15 +57,20 @@ documented option that is OFF in :data:`PAPERS_NODE` (which then reproduces
     MTU (RFC 894). A preset asking for more (Table IV, ``k = 3``: 1536 bytes)
     is sent at the MTU. ``0``: off.
 ``be_size_mix``
-    How the "real" BE size law (a CDF over packets, GLOBECOM'01 Fig. 4) is
-    emulated by 20 CBR streams of constant size (TF-TANT test page). The presets
-    give every stream the same *bit* rate (110 kbit/s, an assumption: the papers
-    state only "> 2 Mbit/s in all"), so small-packet streams send up to 37x more
-    packets and the queue's packet mix is far from the law (``"per_stream"``).
-    ``"per_packet"``: streams at equal *packet* rates, so the packets reaching
-    the queue follow the law by count, as the papers' emulation intends
-    ("packet size is the only traffic parameter considered for real traffic
-    emulation"); simulated as one draw per packet (same mix).
+    How the "real" BE size law (a CDF over packets, GLOBECOM'01 Fig. 4) reaches
+    the queue. ``"per_packet"`` (default, the papers' node model too): the
+    offered BE packets follow the law by count, as the papers state it ("the BE
+    packet size is modelled according to the real cumulative distribution"),
+    which is also the TF-TANT reading of 20 constant-size streams at equal
+    *packet* rates; simulated as one draw per packet (same mix).
+    ``"per_stream"``: one size per stream at equal *bit* rates (110 kbit/s, an
+    assumption of the former presets): small-packet streams send up to 37x more
+    packets and the queue's packet mix is far from the law (mean about 81 bytes
+    against 413); kept as a named variant.
+``ring_release``
+    ``"packet"`` (rule 5 of the node contract) or ``"unit"`` (rule 5': GLOBECOM'01
+    Sec. II, "as soon as one unit is freed, the unit can be immediately
+    allocated"): :attr:`pqlab.Node.ring_release`.
 ``timestamp``
     ``"rfc2679"`` (first bit sent to last bit received) or ``"cut_through"``
     (RFC 1242 bit-forwarding latency, first bit sent to first bit received: the
@@ -88,7 +93,7 @@ import xarray as xr
 from ._validate import check_choice, check_int, check_real
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .framing import line_time_s
-from .model import Node, Queue
+from .model import RING_RELEASES, Node, Queue
 from .path import Hop, PathModel
 from .scenario import Scenario, simulate
 from .tandem import TandemHop, simulate_tandem
@@ -156,6 +161,11 @@ class Testbed:
         Largest BE IP packet the workstations can send (Ethernet MTU: 1500); larger
         sizes of a preset (Table IV's ``k = 3`` asks for 1536) are sent at this size.
         0 = off.
+    be_size_mix : {"per_packet", "per_stream"}
+        How the BE law reaches the queue (module docstring).
+    ring_release : {"packet", "unit"}
+        When ring units return (:attr:`pqlab.Node.ring_release`): at the packet's
+        departure (rule 5), or one by one as its bytes leave (rule 5').
     """
 
     store_forward_hops: int = 0
@@ -167,7 +177,8 @@ class Testbed:
     input_ethernet_bps: float = 0.0
     timestamp: str = "rfc2679"
     be_mtu_bytes: int = 0
-    be_size_mix: str = "per_stream"
+    be_size_mix: str = "per_packet"
+    ring_release: str = "packet"
 
     def __post_init__(self):
         check_int("store_forward_hops", self.store_forward_hops, 0, 16)
@@ -182,6 +193,7 @@ class Testbed:
         object.__setattr__(self, "input_ethernet_bps", eth)
         check_choice("timestamp", self.timestamp, TIMESTAMPS)
         check_choice("be_size_mix", self.be_size_mix, BE_SIZE_MIXES)
+        check_choice("ring_release", self.ring_release, RING_RELEASES)
         mtu = check_int("be_mtu_bytes", self.be_mtu_bytes, 0, 65_535)
         if 0 < mtu < 68:
             raise ValueError(f"be_mtu_bytes must be 0 (off) or in [68, 65535] bytes, got {mtu}")
@@ -209,16 +221,29 @@ class Testbed:
 PAPERS_NODE = Testbed()
 
 #: The frozen calibrated test-bed preset. ``benchmarks/calibrate_testbed.py`` chose
-#: ``store_forward_hops = 1`` and 512-byte particles counted by the ring on the calibration set
-#: alone (Table IV ``W_m`` and Fig. 3-1's maxima: RMS 8.9 %, 2 seeds x 2000 samples; the grid and
+#: ``store_forward_hops = 1``, 512-byte particles counted by the ring and per-unit release
+#: (``ring_release = "unit"``, searched since issue 21: RMS 8.88 % with rule 5, 8.10 % with 5') on the
+#: calibration set alone (Table IV ``W_m`` and Fig. 3-1's maxima, 2 seeds x 2000 samples; the grid and
 #: every score are in ``data/testbed_calibration.json``). Fixed by prior knowledge, not fitted (they
 #: do not act on the calibration set): 10 ms generator tick (100 Hz Linux 2.2/2.4), FastEthernet
-#: input port, 1500-byte Ethernet MTU for BE, one BE class, IP-byte policing, RFC 2679 timestamps,
-#: and the BE law reaching the queue by packet count (``be_size_mix``: chosen AFTER the held-out
-#: results under the presets' equal-bit-rate reading were seen; docs/testbed.md reports both).
+#: input port, 1500-byte Ethernet MTU for BE, one BE class, IP-byte policing, RFC 2679 timestamps.
+#: The BE law reaches the queue by packet count (``be_size_mix``), the papers' reading, now shared
+#: with the papers' node model; the test bed once differed from that model here, a switch made AFTER
+#: held-out results under the former equal-bit-rate reading were seen (docs/testbed.md).
 TESTBED = Testbed(store_forward_hops=1, particle_bytes=512, ring_unit="particles", be_queueing="class",
                   police_accounting="ip", os_tick_s=0.01, input_ethernet_bps=1e8, timestamp="rfc2679",
-                  be_mtu_bytes=1500, be_size_mix="per_packet")
+                  be_mtu_bytes=1500, be_size_mix="per_packet", ring_release="unit")
+
+
+#: What the test-bed model fixed after some held-out results had been seen, or fixed a priori but
+#: decisive for a held-out result: the report's opening states it next to the held-out counts, so
+#: those counts are not read as clean predictions (docs/testbed.md has the numbers).
+CHOSEN_AFTER_HELD_OUT = (
+    "be_size_mix (the BE law by packet count) was switched after held-out results under the former "
+    "equal-bit-rate reading had been seen; the papers' node model now reads the law the same way",
+    "os_tick_s = 10 ms (the generators' 100 Hz timer) was fixed a priori, not calibrated, but it decides the "
+    "TF-TANT slides' 20-stream EF loss (docs/testbed.md: about 1 % without it, about 18 % with it, paper 12 %)",
+)
 
 
 def testbed(**overrides) -> Testbed:
@@ -303,7 +328,8 @@ def testbed_node(scenario: Scenario, model: Testbed | None = None) -> Node:
             queues[i] = Queue(q.kind, q.limit_packets, weight_bps=q.weight_bps,
                               police_rate_bps=q.police_rate_bps * scale,
                               police_burst_bytes=q.police_burst_bytes * scale)
-    return Node(node.line_rate_bps, node.framing, node.ring_limit_particles, particle, tuple(queues))
+    return Node(node.line_rate_bps, node.framing, node.ring_limit_particles, particle, tuple(queues),
+                ring_release=model.ring_release)
 
 
 def _remaining_path(scenario: Scenario, model: Testbed) -> PathModel:
@@ -346,9 +372,9 @@ def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenar
         return scenario
     node = testbed_node(scenario, model)
     streams = list(scenario.streams)
-    if model.be_size_mix == "per_packet":
-        streams = [replace(s, size_per="packet") if (s.flow >= FIRST_BE_FLOW and getattr(s, "size_per", None)
-                                                     == "stream") else s for s in streams]
+    want = "packet" if model.be_size_mix == "per_packet" else "stream"
+    streams = [replace(s, size_per=want) if (s.flow >= FIRST_BE_FLOW and getattr(s, "size_per", want) != want)
+               else s for s in streams]
     if model.be_queueing == "flow":
         be_idx = [i for i, s in enumerate(streams) if s.flow >= FIRST_BE_FLOW]
         if be_idx:

@@ -448,12 +448,17 @@ class _SizedStream(Stream):
         elif self.size_per == "stream":
             fixed = int(self.size.sample(rng, 1)[0]) + self.header_bytes
         arrivals = self._arrival_windows(rng, self._mean_ip_bytes if fixed is None else float(fixed))
+        # Per-packet sizes come from the stream's own generator, seeded by one stream-level draw: a
+        # stream's k-th size then does not depend on how many packets the other streams sent (common
+        # random numbers across runs of different lengths, e.g. the aggregation sweep).
+        size_rng = None if fixed is not None or isinstance(self.size, Deterministic) else \
+            np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
 
         def window(t0_s, t1_s):
             arrival = arrivals(t0_s, t1_s)
             if fixed is not None:
                 return arrival, np.full(arrival.shape[0], fixed, dtype=np.int64)
-            return arrival, self.size.sample(rng, arrival.shape[0]) + self.header_bytes
+            return arrival, self.size.sample(size_rng, arrival.shape[0]) + self.header_bytes
 
         # For TrafficWindows' vectorised path: a periodic stream whose sizes draw nothing.
         if fixed is None and isinstance(self.size, Deterministic):

@@ -20,6 +20,18 @@ def test_trend_needs_the_ci_across_seeds_to_exclude_zero():
     assert one[0] == pytest.approx(3.0) and math.isnan(one[1]) and one[2]
 
 
+def test_trend_needs_every_step_up():
+    # issue 21: long_fig7_tab3's 1057, 1325, 1274 us has a positive, significant slope but falls at its
+    # last step: not "increases with frame size"
+    x = np.array([128.0, 512.0, 1024.0])
+    series = np.array([1057.0, 1325.0, 1274.0])
+    values = np.column_stack([series, series + 5, series - 5])
+    slope, half, holds = analysis.trend(values, x)
+    assert slope > 0 and slope - half > 0 and holds is False
+    assert analysis.trend(values[[1, 0, 2]], x[[1, 0, 2]])[2] is False  # the order of x, not of the rows
+    assert analysis.trend(np.column_stack([x, x + 1]), x)[2] is True
+
+
 def test_pooled_frequencies_pool_seeds_and_ignore_nan():
     samples = np.array([[[0.1, 0.2, np.nan], [1.5, np.nan, np.nan]],
                         [[2.2, 2.4, 2.6], [0.5, 0.5, 0.5]]])

@@ -91,8 +91,9 @@ def test_ipdv_telescopes_and_bounds(ipdv):
     assert np.all(ipdv["jitter_mean"] >= np.abs(ipdv["ipdv_mean"]))
     assert np.all(ipdv["jitter_max"] >= ipdv["jitter_mean"])
     assert np.all((ipdv["fraction_below_unit"] > 0) & (ipdv["fraction_below_unit"] <= 1))
-    # the |IPDV| distributions peak at 0 (consecutive packets mostly see the same ring)
-    assert np.all(ipdv["is_peak"].isel(ipdv_bin=0)) and np.all(ipdv["n_peaks"] >= 1)
+    # every |IPDV| distribution has a peak (with the BE law by packet count not always at 0: the ring
+    # holds large BE packets often enough that consecutive EF packets see different rings)
+    assert np.all(ipdv["n_peaks"] >= 1)
     assert np.allclose(ipdv["frequency"].sum("ipdv_bin"), 1.0)
 
 
@@ -214,3 +215,10 @@ def test_fig7_be_reference_means_are_the_base_case_reference_delays(fig7):
         expected = [float(np.nanmean(reference_delay(simulate(sc, seed=s), sc).values)) for s in SEEDS]
         got = fig7["be_reference_delay_mean"].sel(be_payload_bytes=p).values
         assert np.array_equal(got, expected)
+
+
+def test_ipdv_figures_title_what_they_plot(ipdv, frame):
+    # issue 21: the figures plot |IPDV| (the papers' 'ipdv'), not signed RFC 3393 IPDV
+    for fig in (figs.long_ipdv_vs_a(ipdv), figs.long_fig7_tab3(frame)):
+        assert "|IPDV|" in fig._suptitle.get_text()
+        plt.close(fig)

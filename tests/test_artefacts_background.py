@@ -126,10 +126,9 @@ def test_fig5_ccdfs_in_transmission_units(fig5_data):
     assert np.all(np.diff(ccdf, axis=1) <= 0) and np.all(ccdf[:, 0] == 1.0)
     pooled = d["ccdf_pooled"].values
     assert np.all(pooled >= ccdf.min(axis=0) - 1e-12) and np.all(pooled <= ccdf.max(axis=0) + 1e-12)
-    # each seed draws one size per BE stream from the stand-in CDF
-    be = d["be_ip_bytes"].values
-    assert be.shape == (2, 20) and be.min() >= 40 and be.max() <= 1500
-    assert not np.array_equal(be[0], be[1])
+    # the offered BE packets follow the stand-in CDF by count (mean 413 bytes), in every seed
+    be = d["be_mean_ip_bytes"].values
+    assert be.shape == (2,) and np.all(np.abs(be - 413) < 0.06 * 413)
     # numbers consistent with the samples
     units = d["delay_units"].values
     np.testing.assert_allclose(d["mean_delay"].values, units.mean(axis=1) * a["transmission_unit_s"])
@@ -308,3 +307,24 @@ def test_save_table_writes_markdown_and_csv(tmp_path):
 def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_position_rule_judges_the_particle_boundary_not_ten_percent():
+    # issue 21: a +-10 % band around 485 (+-48 bytes) spans both sides of the 512-byte boundary
+    from pqlab.artefacts.claims.background import _position_ok
+
+    assert _position_ok(484, 500, 485)  # the paper's 485 (IP 513) is our first drop side, within one step
+    assert _position_ok(996, 1000, 1000)
+    assert not _position_ok(484, 500, 470)  # within 10 % of 484, but on the one-particle side
+    assert not _position_ok(484, 500, 525)  # beyond one sweep step
+    assert not _position_ok(484, 500, 484)  # the maximum itself is not past the boundary
+
+
+def test_fig3_1_shows_the_papers_measured_delay_at_its_maxima(fig3_1_data):
+    # issue 21: the paper ties W_m (10.16, 15.95 ms) to Fig. 3-1's maxima; drawn there, not as ticks at y = 0
+    fig = bgfig.globecom01_fig3_1(fig3_1_data, paper_maxima_bytes=[485, 1000], paper_w_m_ms=[10.16, 15.95])
+    ax = fig.axes[0]
+    line = next(l for l in ax.get_lines() if "measured W_m" in l.get_label())
+    np.testing.assert_allclose(line.get_xydata(), [[485, 10.16], [1000, 15.95]])
+    assert ax.get_ylim()[1] > 15.95
+    plt.close(fig)

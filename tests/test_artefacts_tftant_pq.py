@@ -292,3 +292,10 @@ def test_ipdv_size(ipdv_size, paper):
 def test_claims_reject_other_data(fig4):
     with pytest.raises(ValueError, match="tftant_slides_loss"):
         tftant_pq.tftant_slides_loss_claims(fig4)
+
+
+def test_ipdv_aggregation_figure_labels_the_assumed_unit(ipdv_agg):
+    # issue 21: the slide never states the 0.636 ms EF transmission time the figure divides by
+    fig = figures.tftant_slides_ipdv_aggregation(ipdv_agg)
+    assert "ASSUMED" in fig.axes[0].get_ylabel()
+    assert any("ASSUMPTION" in t.get_text() for t in fig.texts)

@@ -85,8 +85,9 @@ def test_presets_build_the_stated_nodes():
     assert ef.size.size_bytes == 1006 and be.size.size_bytes == 1000 and be.rate_bps == 2e6
     assert len(scenarios.pq_vs_wfq(with_be=False, n_ef_samples=N).streams) == 1
     st = scenarios.tftant_star(star=2.5, n_ef_samples=N)
-    assert st.node.queues[0].weight_bps == pytest.approx(750e3)
-    assert st.node.queues[1].weight_bps == pytest.approx(1.25e6)
+    # STAR in IP bytes (issue 21): 2.5 x 300 kbit/s of 1024-byte frames = 2.5 x 294.7 kbit/s of IP packets
+    assert st.node.queues[0].weight_bps == pytest.approx(2.5 * 300e3 * 1006 / 1024)
+    assert st.node.queues[1].weight_bps == pytest.approx(2e6 - 2.5 * 300e3 * 1006 / 1024)
     assert tftant_wfq.be_tx_time_s() == pytest.approx(BE_TX_S)  # 4.664 ms
 
 
@@ -205,6 +206,10 @@ def test_claims_state_milliseconds_computed_before_the_statistics(fig1, ring, no
     r = {x["quantity"]: x for x in tftant_wfq.tftant_slides_ring_claims(ring)}
     assert r["slope_pq"]["unit"] == "ms/particle"
     assert r["slope_pq"]["value"] == pytest.approx(float(to_ms(ring["slope"].sel(scheduler="pq"))), rel=1e-9)
+    # issue 21: the slides' tx-ring IPDV test is a WFQ test, in both models (testbed_eval.ring_max_ipdv is WFQ)
+    be_tx = tftant_wfq.be_tx_time_s()
+    assert r["max_ipdv_one_be_tx"]["value"] == pytest.approx(
+        float(ring["ipdv_max"].sel(scheduler="wfq").max()) / be_tx, rel=1e-9)
     b = {x["quantity"]: x for x in tftant_wfq.tftant_slides_no_be_claims(no_be)}
     assert b["mean_delay_without_be"]["value"] == pytest.approx(float(to_ms(no_be.uncongested_delay)), rel=1e-9)
     assert no_be["delay"].attrs["units"] == "s"  # the claims left the Dataset as it was

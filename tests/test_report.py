@@ -115,6 +115,15 @@ def test_ten_percent_boundary(tmp_path, ours, verdict):
     assert report.build_report(tmp_path, tmp_path, paper)["verdict"].tolist() == [verdict]
 
 
+@pytest.mark.parametrize("ours, shape_ok, verdict", [(10.4, False, "differs"), (10.4, True, "reproduced"),
+                                                     (10.4, None, "reproduced"), (14.0, True, "shape only")])
+def test_a_failed_mechanism_check_is_never_reproduced(tmp_path, ours, shape_ok, verdict):
+    # issue 21: a position within 10 % but across a particle boundary (shape_ok False) is not reproduced
+    paper = pd.DataFrame([["a", "q", 10.0, "bytes", "", ""]], columns=list(report.PAPER_COLUMNS))
+    report.record(tmp_path, "a", "q", ours, "bytes", shape_ok=shape_ok)
+    assert report.build_report(tmp_path, tmp_path, paper)["verdict"].tolist() == [verdict]
+
+
 def test_markdown_rows_are_exact(table, tmp_path):
     md = (tmp_path / "figures" / "report.md").read_text()
     assert f"# pqlab {pqlab.__version__}: the papers' values and ours" in md
@@ -129,7 +138,7 @@ def test_markdown_rows_are_exact(table, tmp_path):
         + " | nobody computed this |",
         "| x_tab2 | grows | papers_node |  | X Tab. 2 |  | shape holds |  |  | reproduced |  | delay grows \\| linearly |",
         "| y_extra | rate | papers_node |  |  |  | 3 | s |  | pqlab only | ours only |  |",
-        "| total | 3 | 1 | 2 | 2 | 1 |",
+        "| total | 3 | 1 | 2 | 2 | 1 | 0 | 0 |",
         "- **x_fig1**: [x_fig1.png](<x_fig1.png>)",
     ]:
         assert row + "\n" in md, row
@@ -236,12 +245,18 @@ def test_counts_per_model_and_kind_and_of_measured_results(two_models):
     assert counts.loc[("papers_node", "calibration")].tolist() == [1, 2]  # roles taken from the test bed's rows
     assert counts.loc[("testbed", "calibration")].tolist() == [1, 2]
     assert counts.loc[("testbed", "held_out")].tolist() == [0, 1]
-    assert report.verdict_summary(table).loc["total"].sum() == 6  # the per-artefact table: the papers' node
+    summary = report.verdict_summary(table)
+    assert summary.loc["total"].sum() == 6  # the per-artefact table: the papers' node
+    # setup echoes counted apart from measured results (issue 21): the setup row is not in the verdicts
+    assert summary.loc["total", "setup echoed"] == 1
+    assert summary.loc["total", list(report.VERDICTS)].sum() == 5
 
 
 def test_the_report_opens_with_the_computed_summary(two_models):
     table, out = two_models
     text = report.summary_text(table)
+    # issue 21: the headline says what the test bed chose after seeing held-out results
+    assert "Not clean predictions: be_size_mix" in text and "os_tick_s = 10 ms" in text
     assert text.startswith("Under the papers' node model, 1 of 3 of the papers' numeric measured results are "
                            "within 10 %. Under the calibrated test-bed model, 1 of 3 ")
     assert "(1 of 2 in the calibration set, 0 of 1 held out)" in text

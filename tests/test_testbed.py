@@ -154,8 +154,9 @@ def test_per_flow_fair_queueing_serves_conversations_in_turn():
 
 def test_be_size_mix_per_packet_gives_the_law_by_packet_count():
     sc = scenarios.real_distribution(n_ef_samples=300)
-    per_stream = tb.simulate_testbed(sc, 2, tb.Testbed(store_forward_hops=1))
-    per_packet = tb.simulate_testbed(sc, 2, tb.Testbed(store_forward_hops=1, be_size_mix="per_packet"))
+    per_stream = tb.simulate_testbed(sc, 2, tb.Testbed(store_forward_hops=1, be_size_mix="per_stream"))
+    per_packet = tb.simulate_testbed(sc, 2, tb.Testbed(store_forward_hops=1))
+    assert tb.Testbed().be_size_mix == "per_packet"  # the papers' reading is the default
     for ds, sizes_per_flow in ((per_stream, 1), (per_packet, None)):
         be = ds["flow"].values >= 100
         counts = [np.unique(ds["size"].values[be & (ds["flow"].values == f)]).size for f in range(100, 120)]
@@ -169,6 +170,8 @@ def test_be_size_mix_per_packet_gives_the_law_by_packet_count():
     assert np.mean(sent == 40) == pytest.approx(0.33, abs=0.03)
     assert {s.size_per for s in tb.testbed_scenario(sc, tb.Testbed(be_size_mix="per_packet")).streams
             if s.flow >= 100} == {"packet"}
+    assert {s.size_per for s in tb.testbed_scenario(sc, tb.Testbed(be_size_mix="per_stream")).streams
+            if s.flow >= 100} == {"stream"}
 
 
 def test_same_rate_hop_delays_by_the_largest_packet_of_the_busy_period():
@@ -300,7 +303,7 @@ def test_frozen_preset_is_the_calibration_result():
     assert record["calibration_set"] == [f"{r.artefact}/{r.quantity}" for r in te.CALIBRATION]
     assert record["chosen"] == {k: v for k, v in tb.TESTBED.to_dict().items() if k in record["chosen"]}
     assert set(record["chosen"]) == set(tb.TESTBED.to_dict())
-    assert len(record["points"]) == 9 and record["seeds"] and record["pqlab_version"]
+    assert len(record["points"]) == 18 and record["seeds"] and record["pqlab_version"]
     best = min(p["objective_rms_pct"] for p in record["points"])
     assert record["chosen_objective_rms_pct"] == best
 

@@ -543,7 +543,8 @@ def test_vectorised_set_up_draws_like_each_stream(preset):
     set-up's (CBR + Deterministic: all at once; other streams: the per-stream set-up, then one pass)."""
     from pqlab import scenarios
 
-    sc = getattr(scenarios, preset)(**({"star": 3.0} if preset == "tftant_star" else {}))
+    kw = {"tftant_star": {"star": 3.0}, "real_distribution": {"be_size_per": "stream"}}.get(preset, {})
+    sc = getattr(scenarios, preset)(**kw)
     fast_rng, slow_rng = np.random.default_rng(11), np.random.default_rng(11)
     fast = TrafficWindows(sc.streams, fast_rng)
     per_stream = [s.windows(slow_rng) for s in sc.streams]
@@ -552,6 +553,18 @@ def test_vectorised_set_up_draws_like_each_stream(preset):
     np.testing.assert_array_equal(fast._periodic[1], interval)
     np.testing.assert_array_equal(fast._periodic[2], [w.fixed_bytes for w in per_stream])
     assert fast_rng.random() == slow_rng.random()
+
+
+def test_per_packet_sizes_come_from_each_streams_own_generator():
+    """A stream's k-th per-packet size does not depend on how long the other streams ran."""
+    from pqlab import scenarios
+
+    sc = scenarios.real_distribution(n_ef_samples=10)
+    assert TrafficWindows(sc.streams, np.random.default_rng(3))._periodic is None  # sizes drawn per packet
+    short, long = (TrafficWindows(sc.streams, np.random.default_rng(3)).window(0.0, d) for d in (1.0, 3.0))
+    for flow in (100, 119):
+        a, b = short[1][short[3] == flow], long[1][long[3] == flow]
+        np.testing.assert_array_equal(a, b[:a.size])
 
 
 def test_vectorised_set_up_checks_a_given_phase_against_the_interval():

@@ -53,7 +53,7 @@ from ..numerics import dot
 from ..papers import transmission_unit_s
 from ..path import PathModel
 from ..scenario import Scenario, simulate
-from ..traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, PoissonStream
+from ..traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, PoissonStream, merge_streams
 from ..units import to_kbps
 from ._common import (
     be_streams,
@@ -112,8 +112,10 @@ def _size_text(stream) -> str:
         lo, hi = PAPER_BE_PAYLOAD_RANGE
         return f"deterministic: one UDP payload per run, {lo}..{hi} bytes (IP = payload + {stream.header_bytes})"
     if isinstance(size, Empirical):
+        reading = ("sizes by packet count (each packet drawn from the law)" if stream.size_per == "packet"
+                   else "one size per stream at equal bit rates")
         return (f"real: STAND-IN CDF (CAIDA AIX 1999 fit), IP {size.sizes_bytes[0]}..{size.sizes_bytes[-1]} bytes, "
-                f"one size per stream")
+                f"{reading}")
     return type(size).__name__
 
 
@@ -690,6 +692,11 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
               if line.startswith("#")]
     real = scenarios.real_distribution(n_ef_samples=2)
     be = be_streams(real)
+    # the BE sizes the preset offers (seed 1, 2,000 EF intervals): by count they must follow the law
+    offered_sc = scenarios.real_distribution(n_ef_samples=2000)
+    _, offered, _, offered_flow = merge_streams(offered_sc.streams, np.random.default_rng(1), offered_sc.duration_s)
+    offered = offered[offered_flow >= scenarios.FIRST_BE_FLOW]
+    offered_ks = float(np.max(np.abs(np.searchsorted(np.sort(offered), sizes, side="right") / offered.size - cdf)))
     return xr.Dataset(
         {
             "cdf": ("size_bytes", cdf, {"units": "1", "long_name": "P(BE IP length <= size) (STAND-IN)"}),
@@ -713,6 +720,10 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
             "modes_bytes": modes,
             "mode_probabilities": [float(pmf[sizes == m][0]) for m in modes],
             "be_stream_models": sorted({f"{type(s).__name__}(size_per={s.size_per})" for s in be}),
+            "be_size_reading": scenarios.BE_SIZE_READINGS[be[0].size_per],
+            "offered_be_packets": int(offered.size),
+            "offered_be_mean_bytes": float(offered.mean()),
+            "offered_be_ks": offered_ks,
             "be_streams": len(be),
         },
     )
@@ -732,8 +743,8 @@ def globecom01_fig5(
 ) -> xr.Dataset:
     """GLOBECOM'01 Fig. 5: EF complementary delay P(D > d) with the STAND-IN real BE sizes.
 
-    Runs :func:`pqlab.scenarios.real_distribution` for each seed (each of the 20 BE
-    streams draws ONE size from the stand-in CDF, so seeds differ strongly), plus one
+    Runs :func:`pqlab.scenarios.real_distribution` for each seed (the offered BE
+    packets follow the stand-in CDF by count, the papers' reading), plus one
     reference run of the base case with every BE packet at the MTU (1500 bytes IP, the
     largest size) with the first seed. Delays are in transmission units: the line time
     of the EF packet (IP 110 bytes = 3 ATM cells = 0.636 ms, the same as the paper's
@@ -757,7 +768,8 @@ def globecom01_fig5(
     xarray.Dataset
         ``delay_units`` on ``(seed, ef_packet)``; ``ccdf`` on ``(seed, threshold)``;
         ``ccdf_pooled`` and ``ccdf_mtu`` on ``threshold``; per-seed statistics;
-        ``be_ip_bytes`` on ``(seed, be_stream)``; ``mean_delay`` (s) per seed; attrs with pooled
+        ``be_mean_ip_bytes`` (mean IP length of the offered BE packets) and ``mean_delay`` (s)
+        per seed; attrs with pooled
         numbers (``transmission_unit_s``, ``pooled_mean_s``, ``mtu_mean_s`` in s).
     """
     n = check_n_ef_samples(n_ef_samples)
@@ -778,7 +790,7 @@ def globecom01_fig5(
         ef_ip = int(_ef_stream(scenario).size.size_bytes)
         units[j, :min(n, d.size)] = metrics.transmission_units(d[:n], scenario.node, ef_ip)
         flows = ds["flow"].values
-        be_sizes.append([int(ds["size"].values[np.argmax(flows == st.flow)]) for st in be_streams(scenario)])
+        be_sizes.append(float(ds["size"].values[flows >= scenarios.FIRST_BE_FLOW].mean()))
     node = scenario.node
     unit_s = transmission_unit_s(node, ef_ip)
     mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
@@ -807,16 +819,13 @@ def globecom01_fig5(
             "tail_units": ("seed", tail, {**u, "long_name": f"{pct:g}th percentile of the delay"}),
             "max_units": ("seed", np.nanmax(units, axis=1), {**u, "long_name": "largest delay"}),
             "p_above_threshold": ("seed", above, {"units": "1", "long_name": f"P(D > {thr:g} units)"}),
-            "be_ip_bytes": (("seed", "be_stream"), be,
-                            {"units": "bytes", "long_name": "IP length drawn by each BE stream (STAND-IN CDF)"}),
-            "be_mean_ip_bytes": ("seed", be.mean(axis=1), {"units": "bytes",
-                                                           "long_name": "mean of the 20 BE stream sizes"}),
+            "be_mean_ip_bytes": ("seed", be, {"units": "bytes",
+                                              "long_name": "mean IP length of the offered BE packets (STAND-IN CDF)"}),
         },
         coords={
             "seed": ("seed", np.array(seeds)),
             "ef_packet": ("ef_packet", np.arange(n)),
             "threshold": ("threshold", grid, {**u, "long_name": "delay threshold d"}),
-            "be_stream": ("be_stream", np.arange(be.shape[1])),
         },
         attrs=provenance("globecom01_fig5", "globecom01_fig5: EF complementary delay probability with the "
                          "STAND-IN real BE size distribution (GLOBECOM'01 Fig. 5)", __name__, seeds),

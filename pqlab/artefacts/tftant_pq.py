@@ -32,9 +32,10 @@ Choices, each stated once here and in the notes:
 
 * Geometric BE sizes are IP lengths from :class:`pqlab.Geometric` with the stated mean as the
   law's (untruncated) mean, truncated to 40..1500 bytes (the truncated means are smaller and
-  reported); each of the 20 BE streams draws ONE size (test page: "BE packet size: constant
-  for a given stream"), so every number is a mean over seeds with a Student-t 95% CI and the
-  distributions are pooled over seeds. "real" is the STAND-IN distribution
+  reported); the offered BE packets follow the law by count (the test page's "constant for a
+  given stream" with 20 streams at equal packet rates gives this mix; one draw per packet is
+  what is run, :data:`pqlab.scenarios.BE_SIZE_READINGS`); every number is a mean over seeds
+  with a Student-t 95% CI and the distributions are pooled over seeds. "real" is the STAND-IN distribution
   (:func:`pqlab.scenarios.real_be_sizes`).
 * Where EF configurations are compared (number of streams, frame size, congestion) the BE
   streams are generated first (:func:`pqlab.artefacts.aggregation.be_streams_first`), so one seed
@@ -228,8 +229,8 @@ def tftant_be_fig4(
 
     For each mean of ``geometric_means_bytes`` the papers' experiment
     (:func:`pqlab.scenarios.pq_experiment`: EF 300 kbit/s of 128-byte frames, 20 CBR BE streams
-    of 110 kbit/s, the C7200) with BE IP lengths from ``Geometric(mean, 40, 1500)``, one size per
-    stream; and the same with the STAND-IN real distribution (the GLOBECOM'01 Fig. 5 experiment,
+    of 110 kbit/s, the C7200) with BE IP lengths from ``Geometric(mean, 40, 1500)`` by packet
+    count; and the same with the STAND-IN real distribution (the GLOBECOM'01 Fig. 5 experiment,
     for the page's Fig. 5 comparison). Delays (incl. the path) in transmission units.
 
     Parameters

@@ -41,6 +41,7 @@ the function of :data:`STATISTICS` that made them here; figures draw millisecond
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 
@@ -816,8 +817,12 @@ def tftant_slides_star(
 ) -> xr.Dataset:
     """TF-TANT slides, "EF queue service rate": delay and IPDV under WFQ vs STAR, with PQ for reference.
 
-    STAR = EF service rate / EF arrival rate; the EF WFQ weight is ``STAR x 300 kbit/s``
-    and the BE weight the remaining bandwidth (:func:`pqlab.scenarios.tftant_star`).
+    STAR = EF service rate / EF arrival rate, both and the WFQ tags in one unit, IP bytes
+    (:data:`pqlab.scenarios.STAR_ACCOUNTINGS`): the EF WFQ weight is STAR x the EF rate of IP
+    packets and the BE weight the remaining bandwidth (:func:`pqlab.scenarios.tftant_star`). The
+    alternative unit, the line's wire bytes (tags and STAR in ATM cells), is run at the smallest
+    STAR for every frame size (``wire_delay``, ``wire_loss``) and on the PQ-vs-WFQ page's 64-byte
+    frames (``wire_page_loss_64``), where the page finds PQ and WFQ almost equivalent.
     The PQ reference uses the page's 400 kbit/s policing rate (PQ does not depend on
     it while nothing is policed).
 
@@ -846,6 +851,12 @@ def tftant_slides_star(
     frames = sorted(_check_frames("frame_sizes", frame_sizes))
     raw = experiments.sweep(functools.partial(scenarios.tftant_star, n_ef_samples=n),
                             {"ef_frame_bytes": frames, "star": stars}, seeds, measure=_measure)
+    wire = experiments.sweep(functools.partial(scenarios.tftant_star, n_ef_samples=n, star=stars[0],
+                                               accounting="wire"),
+                             {"ef_frame_bytes": frames}, seeds, measure=_measure)
+    page64 = scenarios.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=64, n_ef_samples=n)
+    page64 = dataclasses.replace(page64, node=dataclasses.replace(page64.node, wfq_bytes="wire"))
+    page64_loss = float(np.mean([_measure(simulate(page64, seed=s), page64)["loss_ratio"] for s in seeds]))
     pq = experiments.sweep(functools.partial(scenarios.pq_vs_wfq, scheduler="pq", n_ef_samples=n),
                            {"ef_frame_bytes": frames}, seeds, measure=_measure)
     node = scenarios.tftant_node("wfq")
@@ -858,6 +869,10 @@ def tftant_slides_star(
             "loss": _per_seed(raw, "loss_ratio", "1", "EF loss ratio, WFQ", dims),
             "pq_delay": _per_seed(pq, "delay_mean_s", "s", "mean EF one-way delay, PQ", ("ef_frame_bytes", "seed")),
             "pq_ipdv": _per_seed(pq, "ipdv_abs_mean_s", "s", "mean |IPDV|, PQ", ("ef_frame_bytes", "seed")),
+            "wire_delay": _per_seed(wire, "delay_mean_s", "s", "mean EF one-way delay, WFQ, smallest STAR in wire bytes",
+                                    ("ef_frame_bytes", "seed")),
+            "wire_loss": _per_seed(wire, "loss_ratio", "1", "EF loss ratio, WFQ, smallest STAR in wire bytes",
+                                   ("ef_frame_bytes", "seed")),
         },
         coords={**_coords_frames(frames, node),
                 "star": ("star", stars, {"units": "1", "long_name": "service-to-arrival ratio (STAR)"}),
@@ -872,8 +887,11 @@ def tftant_slides_star(
     be_ip = scenarios.TFTANT_BE_IP_BYTES
     _scalars(ds, {"line_ip_throughput": (node.line_rate_bps * be_ip / (wire_bytes(be_ip, FRAMING_CODES[node.framing])),
                                          "bit/s", "IP throughput of the line with BE packets (cell tax)")})
+    ds["wire_page_loss_64"] = ((), page64_loss, {"units": "1", "long_name": "EF loss, PQ-vs-WFQ page, 64-byte "
+                                                 "frames, WFQ tags in wire bytes"})
     ds.attrs = provenance("tftant_slides_star", "tftant_slides_star: EF one-way delay and IPDV vs STAR under WFQ "
-                          "(TF-TANT slides, EF queue service rate)", __name__, seeds, n_ef_samples=n)
+                          "(TF-TANT slides, EF queue service rate)", __name__, seeds, n_ef_samples=n,
+                          star_accounting="ip")
     return star_statistics(ds)
 
 

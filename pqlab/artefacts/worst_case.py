@@ -72,7 +72,8 @@ def ring_counts_packets_node(node: Node | None = None) -> Node:
     so every packet takes exactly one: the tx-ring-limit then limits packets.
     """
     node = scenarios.papers_node() if node is None else node
-    return Node(node.line_rate_bps, node.framing, node.ring_limit_particles, PACKET_PARTICLE_BYTES, node.queues)
+    return Node(node.line_rate_bps, node.framing, node.ring_limit_particles, PACKET_PARTICLE_BYTES, node.queues,
+                ring_release=node.ring_release)
 
 
 def simulate_downstream_hops(ds: xr.Dataset, path_model: PathModel) -> xr.Dataset:

@@ -220,9 +220,10 @@ def long_ipdv_vs_a(ds, paper_values=None):
     ax_x.set_ylim(0, None)
     ax_x.set_xlabel("Aggregation Degree A")
     ax_x.set_ylabel(f"max |IPDV| (units of {to_ms(unit):.3f} ms)")
-    ax_x.set_title("maximum IPDV per run")
+    ax_x.set_title("maximum |IPDV| per run")
     legend_below(ax_x)
-    fig.suptitle("long_ipdv_vs_a: IPDV (RFC 3393) of the reference stream vs Aggregation Degree A")
+    fig.suptitle("long_ipdv_vs_a: |IPDV| (jitter, the papers' 'ipdv'; RFC 3393 IPDV in absolute value) of the "
+                 "reference stream vs Aggregation Degree A")
     _footer(fig, ds)
     return fig
 
@@ -257,7 +258,7 @@ def long_fig7_tab3(ds, paper_values=None):
     ax_f.set_xlim(0, edges[last - 1] + width)
     ax_f.set_xlabel(f"|IPDV| (transmission units of {to_ms(unit):.3f} ms; intervals of {width:g} unit)")
     ax_f.set_ylabel("frequency")
-    ax_f.set_title("Fig. 7: IPDV frequency distribution vs EF frame size")
+    ax_f.set_title("Fig. 7: |IPDV| frequency distribution vs EF frame size")
     ax_f.legend(fontsize=8)
     _errorbar_vs(ax_s, frames, ds, "jitter_std", to_us, label="pqlab std of |IPDV| (mean, 95% CI)")
     ax_s.plot(frames, to_us(ds["ipdv_std_mean"].values), "o:", color="C1", mfc="none", label="pqlab std of signed IPDV")
@@ -269,9 +270,9 @@ def long_fig7_tab3(ds, paper_values=None):
     ax_s.set_ylim(0, None)
     ax_s.set_xticks(frames)
     ax_s.set_xlabel("EF frame size (bytes)")
-    ax_s.set_ylabel("standard deviation of IPDV (us)")
-    ax_s.set_title("IPDV standard deviation")
+    ax_s.set_ylabel("standard deviation of |IPDV| (us)")
+    ax_s.set_title("|IPDV| standard deviation")
     legend_below(ax_s, ncol=2)
-    fig.suptitle("long_fig7_tab3: IPDV vs EF frame size (one EF stream, 300 kbit/s, A = 0)")
+    fig.suptitle("long_fig7_tab3: |IPDV| vs EF frame size (one EF stream, 300 kbit/s, A = 0)")
     _footer(fig, ds)
     return fig

@@ -21,6 +21,13 @@ from ._common import ci_half_widths
 __all__ = ["globecom01_tab4", "globecom01_pq_bound", "path", "gap_table_iv"]
 
 _PAPER = dict(color="black", marker="D", ls="none", ms=7, zorder=5)
+#: The BE workstations' Ethernet MTU, bytes (RFC 894): a larger IP packet cannot cross their Ethernet.
+ETHERNET_MTU_BYTES = 1500
+
+
+def _mtu_note(ip_bytes: int) -> str:
+    """Tick text for a BE size above the Ethernet MTU: the preset asks for it, the test bed cannot send it."""
+    return f",\n> {ETHERNET_MTU_BYTES} B MTU: not sendable" if ip_bytes > ETHERNET_MTU_BYTES else ""
 
 
 def globecom01_tab4(ds: xr.Dataset):
@@ -50,7 +57,8 @@ def globecom01_tab4(ds: xr.Dataset):
                 color="C2", ms=8, capsize=3, zorder=6, label="ours, C7500 hops simulated (H7)")
     ax.errorbar(k + 0.12, to_ms(ds["w_m_ring_packets_mean"]), yerr=to_ms(ci_half_widths(ds["w_m_ring_packets_ci"])), fmt="s",
                 mfc="none", color="C4", ms=7, capsize=3, zorder=6, label="ours, ring counts packets (H1)")
-    ax.set_xticks(k, [f"k = {int(v)}\n(BE {int(b)} B)" for v, b in zip(k, ds["be_ip_bytes"].values)])
+    ax.set_xticks(k, [f"k = {int(v)}\n(BE {int(b)} B IP{_mtu_note(int(b))})"
+                      for v, b in zip(k, ds["be_ip_bytes"].values)])
     ax.set_xlabel("transmission units per BE packet")
     ax.set_ylabel("average EF one-way delay (ms)")
     ax.set_ylim(0, float(to_ms(max(ds["w"].max(), ds["w_m_hops_mean"].max()))) * 1.2)

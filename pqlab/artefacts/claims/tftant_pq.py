@@ -206,7 +206,10 @@ def tftant_slides_loss_claims(ds: xr.Dataset) -> list[dict]:
         worst = float(small["loss_ratio_mean"].max())
         rows.append(claim(art, "ef_loss_negligible_up_to_8_streams", None, "-",
                           f"largest mean EF loss with <= {PAPER_NEGLIGIBLE_UP_TO_STREAMS} streams: {worst * 100:.3f} % "
-                          f"(negligible below {NEGLIGIBLE_LOSS * 100:g} %); with {top}: {loss * 100:.3f} %",
+                          f"(negligible below {NEGLIGIBLE_LOSS * 100:g} %); with {top}: {loss * 100:.3f} %; in the "
+                          "papers' node model with the BE law by packet count (the papers' reading: larger BE "
+                          "packets in the ring than the former equal-bit-rate reading) and exact CBR sources (no "
+                          "generator clustering)",
                           shape_ok=worst < NEGLIGIBLE_LOSS))
     # does the loss grow with the number of streams (clustering) rather than with the load?
     grows, growth_half, grows_ok = trend(d["loss_ratio"].transpose("n_streams", "seed").values, counts)
