@@ -62,3 +62,23 @@ def test_the_stand_in_mean_does_not_depend_on_the_blas_kernel():
     assert found["Haswell"][0] == found["Prescott"][0]
     # the BLAS product itself differs between the two kernels: the test would catch a return to it
     assert found["Haswell"][1] != found["Prescott"][1]
+
+
+def test_no_blas_reduction_behind_a_reported_number():
+    """Every dot product and line fit of the package goes through pqlab.numerics (read from the sources)."""
+    import re
+    from pathlib import Path
+
+    import pqlab
+
+    package = Path(pqlab.__file__).parent
+    pattern = re.compile(r"np\.(polyfit|dot|vdot|inner|matmul|einsum|cov|corrcoef|linalg)\b|[\w\])] @ [\w(\[]|\.dot\(")
+    found = []
+    for source in package.rglob("*.py"):
+        if source.name == "numerics.py":
+            continue
+        for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if pattern.search(code) and not code.lstrip().startswith(("\"", "'")):
+                found.append(f"{source.relative_to(package)}:{number}: {line.strip()}")
+    assert found == []

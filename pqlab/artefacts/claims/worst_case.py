@@ -11,6 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ... import scenarios
+from ...numerics import line_fit
 from ...papers import PAPERS
 from ...report import relative_percent
 from ...units import to_kbps, to_ms, to_us
@@ -200,7 +201,7 @@ def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> l
     un64 = float(ms['rtt_unframed'].sel(size=64)) if 64 in ds["size"].values else float("nan")
     paper = paper_value(art, "rtt_64_byte_packet")[0]  # ms
     nh = int(ds.n_hops)
-    slope = np.polyfit(ds["size"].values, ms['rtt'].values, 1)[0] * 1e3  # ms per byte x 1000 bytes per kbyte
+    slope = line_fit(ds["size"].values, ms['rtt'].values)[0] * 1e3  # ms per byte x 1000 bytes per kbyte
     rows = [
         claim(art, "rtt_64_byte_packet", rtt64, "ms",
               f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "
