@@ -32,14 +32,18 @@ for (const table of document.querySelectorAll('table')) {
   const heads = [...table.querySelectorAll('thead th')].map(th => th.innerText.trim());
   const at = heads.indexOf('unit');
   if (at < 0) continue;
-  for (const row of table.querySelectorAll('tbody tr')) {
-    const cell = [...row.children].find(c => c.dataset.column === 'unit') || row.children[at];
-    if (cell) units.push(cell.innerText.trim());
-  }
+  const marked = table.querySelectorAll('td[data-column="unit"]');
+  const cells = marked.length ? [...marked]
+    : [...table.querySelectorAll('tbody tr')].map(row => row.children[at]).filter(Boolean);
+  for (const cell of cells) units.push(cell.innerText.trim());
 }
+const boxes = [...document.querySelectorAll('main div.scroll, main table')]
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => [e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''), e.scrollWidth - e.clientWidth]);
 const lead = document.querySelector('p.lead');
 return {
   scroll_px: doc.scrollWidth - doc.clientWidth,
+  overflowing: boxes,
   narrow_cells: narrow,
   broken_images: broken,
   units: units,
@@ -72,11 +76,13 @@ def measure(driver, url: str) -> dict:
     Returns
     -------
     dict
-        ``scroll_px`` (how far the page scrolls sideways, CSS px), ``narrow_cells``
+        ``scroll_px`` (how far the page scrolls sideways, CSS px), ``overflowing``
+        (``[element, px]`` of every table or scroll box of the site's ``main`` whose content
+        is wider than it: a box that scrolls sideways on its own), ``narrow_cells``
         (``[width px, text]`` of every table cell with text narrower than
         :data:`MIN_CELL_PX`), ``broken_images`` (sources of images that did not decode),
-        ``units`` (the texts of every table's ``unit`` column: a cell marked
-        ``data-column="unit"``, else the cell at the header's position),
+        ``units`` (the texts of every table's ``unit`` column: its cells marked
+        ``data-column="unit"`` if it has any, else the cells at the header's position),
         ``lead_chars`` (length of the first ``p.lead``, None without one) and ``text``.
     """
     driver.get(url)

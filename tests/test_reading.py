@@ -1,7 +1,7 @@
 """The published site as a reader reads it: every page of a quick reproduction in headless Chromium.
 
 Each page of ``figures/site`` (the index, one page per source document and the executed
-notebooks) is opened from disk at a window 1000 and 1400 px wide and measured by
+notebooks) is opened from disk at a window 800, 1000 and 1400 px wide and measured by
 :func:`_page_checks.measure`: it must not scroll sideways, no table cell with text may be
 narrower than :data:`_page_checks.MIN_CELL_PX`, every image must decode, the notebook pages
 must be free of IPython's history errors, tracebacks, warnings and temporary or run-folder
@@ -19,7 +19,7 @@ from _page_checks import MIN_CELL_PX, measure, noise
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
 
 #: Window widths a reader is tested at (CSS px).
-WIDTHS = (1000, 1400)
+WIDTHS = (800, 1000, 1400)
 #: Longest opening paragraph of the index a reader is asked to read (characters).
 LEAD_MAX_CHARS = 600
 #: Unit texts that name nothing.
@@ -47,6 +47,8 @@ def measured(request, site):
 def test_no_page_scrolls_sideways(measured):
     scrolling = {page: m["scroll_px"] for page, m in measured.items() if m["scroll_px"] > 0}
     assert not scrolling, f"pages that scroll sideways (px): {scrolling}"
+    boxes = {page: m["overflowing"][:3] for page, m in measured.items() if m["overflowing"]}
+    assert not boxes, f"tables or boxes wider than the page ([element, px]): {boxes}"
 
 
 def test_no_table_cell_is_too_narrow_to_read(measured):
