@@ -40,7 +40,9 @@ UNIT_NOTE = ("ratio: a dimensionless fraction or ratio (0.15 = 15 %); tx units: 
              "ring's 512-byte units (one takes 2.048 ms on the 2 Mbit/s line), or, where the paper's "
              "statement says so, transmission times of the packet it names.")
 
-_NEEDS_HOPS = re.compile(r"needs (?:about )?(?P<hops>[0-9.]+) (?:store-and-forward )?hops")
+#: In the ``mutually_inconsistent`` note: "... would need (<tables>): <quantity> <hops>; ...: <verdict>".
+_NEEDED = re.compile(r"would need \((?P<tables>[^)]*)\): (?P<pairs>.*?): (?P<verdict>[^:]*)$")
+_PAIR = re.compile(r"(?P<quantity>[A-Za-z0-9_]+) (?P<hops>[0-9.]+|nan)")
 _PATH_INSENSITIVE = "the hop count does not move it"
 _FROZEN = re.compile(r"\(frozen: (?P<hops>[0-9]+)\)")
 
@@ -141,30 +143,84 @@ def largest_misses(table: pd.DataFrame, n: int = MISSES) -> pd.DataFrame:
 def inconsistent_results(table: pd.DataFrame) -> tuple[str, list[str]]:
     """The measured results no single test bed reproduces together: a sentence and a list.
 
-    Each item is a test-bed result the papers' value of which needs a different number of
-    store-and-forward hops (read from its computed explanation), with that number; the results
-    no hop count moves are counted in the sentence.
+    Read from the test-bed model's ``mutually_inconsistent`` row (its computed note names, per
+    result of the tables whose delays grow with the hop count, the number of store-and-forward
+    hops the paper's value needs) and from the test-bed rows (the misses the hop count does not
+    move).
 
     Returns
     -------
     tuple of (str, list of str)
-        The sentence ("" without test-bed rows) and the items, fewest hops needed first.
+        The sentence ("" without that row) and one item per result with the hops it needs,
+        fewest first (empty if the note does not list them).
     """
-    bed = table[(table["model"] == "testbed") & (table["kind"] == "result")]
-    if bed.empty:
+    note = table[(table["model"] == "testbed") & (table["quantity"] == report.INCONSISTENCY_QUANTITY)]
+    if note.empty:
         return "", []
-    needing, frozen = [], set()
-    for r in bed.to_dict("records"):
-        frozen.update(m.group("hops") for m in _FROZEN.finditer(str(r["explanation"])))
-        found = _NEEDS_HOPS.search(str(r["explanation"]))
-        if found and r["verdict"] != "reproduced":
-            needing.append((float(found.group("hops")), f"{r['artefact']}/{r['quantity']}: paper "
-                            f"{report._number(r['paper value'])} {unit_text(r['unit'])}, needs "
-                            f"{found.group('hops')} store-and-forward hops"))
+    text = str(note["explanation"].iloc[0])
+    found = _NEEDED.search(text)
+    if found is None:
+        return text, []
+    bed = table[(table["model"] == "testbed") & (table["kind"] == "result")]
+    rows = {(a, q): r for a, q, r in zip(bed["artefact"], bed["quantity"], bed.to_dict("records"))}
+    groups = [g.strip() for g in found.group("tables").split(",")]
+    items = []
+    for quantity, hops in _PAIR.findall(found.group("pairs")):
+        row = next((rows[(g, quantity)] for g in groups if (g, quantity) in rows), None)
+        if row is None:
+            continue
+        items.append((float(hops), f"{row['artefact']}/{quantity}: paper {report._number(row['paper value'])} "
+                      f"{unit_text(row['unit'])}, needs {hops} store-and-forward hops ({row['verdict']} with "
+                      f"{_frozen(bed)})"))
     fixed = sum(_PATH_INSENSITIVE in str(e) for e in bed["explanation"])
-    has = f" (the calibrated test bed has {', '.join(sorted(frozen))})" if frozen else ""
-    sentence = (f"{len(needing)} measured results would each need a different number of store-and-forward "
-                f"hops downstream{has}, so no single test bed reproduces them together; "
-                f"{fixed} other misses do not move with the hop count at all (their cause is in the node or "
-                "the traffic, not the path).")
-    return sentence, [text for _, text in sorted(needing)]
+    sentence = (f"The papers' values of these results each need a different number of store-and-forward hops "
+                f"downstream: {found.group('verdict')}. {fixed} other misses do not move with the hop count at all "
+                "(their cause is in the node or the traffic, not the path).")
+    return sentence, [text for _, text in sorted(items)]
+
+
+def _frozen(bed: pd.DataFrame) -> str:
+    """The calibrated test bed's hop count, as its explanations state it."""
+    counts = sorted({m.group("hops") for e in bed["explanation"] for m in _FROZEN.finditer(str(e))})
+    return f"{' or '.join(counts)} hop{'s' if counts != ['1'] else ''}" if counts else "the calibrated hop count"
+
+
+def _cell(value) -> str:
+    return report._number(value) if isinstance(value, float) else str(value)
+
+
+def sections(table: pd.DataFrame) -> list[dict]:
+    """The opening's parts after :func:`opening`, as plain text for the report's Markdown and HTML.
+
+    Returns
+    -------
+    list of dict
+        Each ``{"title", "text", "header", "rows", "items"}``: a section title, a sentence
+        ("" for none), a table (``header`` list of str and ``rows`` lists of str; empty for
+        none) and a bulleted list (``items``, maybe empty).
+    """
+    parts = []
+    counts = measured_table(table)
+    if not counts.empty:
+        parts.append({"title": "Measured results per model", "text": "",
+                      "header": ["model", "measured results", *MEASURED_VERDICTS, "total"],
+                      "rows": [[report.MODEL_TITLES[r["model"]], ROLE_TITLES[r["role"]],
+                                *(str(r[v]) for v in MEASURED_VERDICTS), str(r["total"])]
+                               for r in counts.to_dict("records")], "items": []})
+    misses = largest_misses(table)
+    if not misses.empty:
+        parts.append({"title": f"Largest misses of {report.MODEL_TITLES['testbed']}", "text": "",
+                      "header": ["result", "paper", "ours", "unit", "difference", "reason"],
+                      "rows": [[m["result"], _cell(m["paper"]), _cell(m["ours"]), m["unit"],
+                                "n/a" if pd.isna(m["difference %"]) else f"{m['difference %']:+.1f} %", m["reason"]]
+                               for m in misses.to_dict("records")], "items": []})
+    sentence, items = inconsistent_results(table)
+    if sentence:
+        parts.append({"title": "Results no single test bed reproduces together", "text": sentence,
+                      "header": [], "rows": [], "items": items})
+    return parts
+
+
+def kind_legend() -> list[tuple[str, str]]:
+    """(kind as shown, what it means) for every kind of row, ``none`` shown as ``pqlab only``."""
+    return [("pqlab only" if k == "none" else k, text.split(": ", 1)[1]) for k, text in KIND_LABELS.items()]

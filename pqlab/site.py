@@ -431,7 +431,7 @@ _NO_NOTEBOOKS = ("No executed notebooks rendered as HTML were found (nbconvert m
 
 
 #: Where the environment block (versions, lock hash, results digest) goes on the index: after the title.
-ENVIRONMENT_SLOT = "<!-- pqlab: environment block -->"
+ENVIRONMENT_SLOT = report.ENVIRONMENT_SLOT
 
 
 def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
@@ -519,15 +519,12 @@ def _folded(shown: str, whole: str) -> str:
 
 def _kind_table(table: pd.DataFrame) -> str:
     by_model = report.model_summary(table)
-    return _scroll(report._html_table(
-        ["model", "kind", *by_model.columns],
-        [[overview.MODEL_LABELS.get(m, m), "pqlab only" if k == "none" else k, *map(str, v)]
-         for (m, k), v in by_model.iterrows()]))
+    rows = [[overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report._kind_rows(by_model)]
+    return _scroll(report._html_table(["model", "kind", *by_model.columns], rows))
 
 
 def _kind_legend() -> str:
-    items = "".join(f"<dt>{_esc('pqlab only' if k == 'none' else k)}</dt><dd>{_esc(text.split(': ', 1)[1])}</dd>"
-                    for k, text in overview.KIND_LABELS.items())
+    items = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(text)}</dd>" for k, text in overview.kind_legend())
     return f'<dl class="legend">{items}</dl>'
 
 
