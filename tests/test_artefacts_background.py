@@ -189,6 +189,23 @@ def test_fig1_is_computed_from_the_node():
     plt.close(fig)
 
 
+def test_fig1_text_is_at_least_the_axis_label_size_and_stays_inside_the_figure():
+    """The schematic reads at the size of the other figures: no text smaller than their axis labels
+    (12 pt in the seaborn notebook theme; it was 7.5-8.5 pt), and none cut off at the figure's edge."""
+    fig = bgfig.globecom01_fig1(bg.globecom01_fig1())
+    ax = fig.axes[0]
+    texts = [t for t in [*ax.texts, ax.title] if t.get_text().strip()]
+    assert bgfig.label_size() == 12.0
+    small = [(t.get_text()[:30], t.get_fontsize()) for t in texts if t.get_fontsize() < bgfig.label_size()]
+    assert not small, small
+    fig.canvas.draw()
+    frame = fig.bbox
+    outside = [t.get_text()[:30] for t in texts
+               if not frame.contains(*t.get_window_extent().p0) or not frame.contains(*t.get_window_extent().p1)]
+    assert not outside, outside
+    plt.close(fig)
+
+
 # --------------------------------------------------------------------------- claims
 
 
