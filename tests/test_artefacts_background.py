@@ -149,6 +149,17 @@ def test_fig4_quantiles_of_the_standin():
     assert "STAND-IN" in d.attrs["title"]
 
 
+def test_fig4_cites_the_repositorys_data_file_also_from_an_installed_package(monkeypatch, tmp_path):
+    """A wheel reads the stand-in from pqlab/_data/; readers are pointed to the repository's data/ file."""
+    from pqlab import scenarios
+
+    installed = tmp_path / "site-packages" / "pqlab" / "_data" / "be_size_cdf_standin.csv"
+    installed.parent.mkdir(parents=True)
+    installed.write_bytes(scenarios.REAL_BE_CDF.read_bytes())
+    monkeypatch.setattr(scenarios, "REAL_BE_CDF", installed)
+    assert bg.globecom01_fig4().attrs["file"] == "data/be_size_cdf_standin.csv"
+
+
 def test_tab1_renders_table_i_from_the_presets(tab1_data):
     t = tab1_data
     assert len(t) == 2
