@@ -37,8 +37,9 @@ KIND_LABELS = {
 UNIT_WORDS = {"1": "ratio", "units": "tx units", "unit": "tx unit", "-": ""}
 #: What the words of :data:`UNIT_WORDS` mean (said once, under the tables that use them).
 UNIT_NOTE = ("ratio: a dimensionless fraction or ratio (0.15 = 15 %); tx units: the transmission "
-             "ring's 512-byte units (one takes 2.048 ms on the 2 Mbit/s line), or, where the paper's "
-             "statement says so, transmission times of the packet it names.")
+             "queue's units as the paper's statement uses them, a 512-byte memory unit (particle) for a queue "
+             "size, the transmission time of the 128-byte EF packet (0.636 ms on the 2 Mbit/s ATM line) for a "
+             "delay or a delay variation.")
 
 #: In the ``mutually_inconsistent`` note: "... would need (<tables>): <quantity> <hops>; ...: <verdict>".
 _NEEDED = re.compile(r"would need \((?P<tables>[^)]*)\): (?P<pairs>.*?): (?P<verdict>[^:]*)$")

@@ -92,7 +92,8 @@ section.artefact h2 { border: 0; margin-top: 0.5em; font-family: ui-monospace, S
                       overflow-wrap: anywhere; }
 .figures { display: flex; flex-wrap: wrap; gap: 1em; margin: 0.6em 0; }
 figure { margin: 0; border: 1px solid var(--line); padding: 0.5em; background: #fff; max-width: 100%; }
-figure img { display: block; max-width: 100%; width: 900px; height: auto; }
+.figures figure { flex: 1 1 100%; }
+figure img { display: block; width: 100%; max-width: 100%; height: auto; }
 figcaption { font-size: 0.85em; color: var(--muted); margin-top: 0.3em; }
 ul.files { margin: 0.3em 0; padding-left: 1.2em; }
 code, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.92em; }

@@ -69,7 +69,7 @@ def _result_panel(ax, ds: xr.Dataset, title: str, ylabel: str, chosen: np.ndarra
                 label=f"{MODEL_LABELS[model]} (all seeds; line: per-seed range)")
     labels = [f"{q}{' *' if r == 'calibration' else ''}\n{a}" for q, r, a in
               zip(rows["quantity"].values, rows["role"].values, rows["artefact"].values)]
-    ax.set_xticks(x, labels, rotation=40, ha="right", rotation_mode="anchor", fontsize=9)
+    ax.set_xticks(x, labels, rotation=55, ha="right", rotation_mode="anchor", fontsize=9)
     ax.set_ylabel(ylabel)
     ax.set_xlim(-0.6, x[-1] + 0.6)
     ax.set_title(title)
@@ -108,7 +108,7 @@ def testbed_model(ds: xr.Dataset):
     rows = [r for r in rows if r]
     rows[0].append(None)  # the bounds panel closes the row in ms
     rows[-1].append("legend")
-    fig, row_axes = subplots(len(rows), 1, figsize=(17, 5.4 * len(rows)), footer=True)
+    fig, row_axes = subplots(len(rows), 1, figsize=(15, 5.0 * len(rows)), footer=True)
     colors = _model_colors()
     legend_ax = None
     for row_ax, row in zip(np.atleast_1d(row_axes), rows):
