@@ -34,7 +34,7 @@ KIND_LABELS = {
     "none": "pqlab only: a number of ours with no paper value, shown for information",
 }
 #: Readers' words for the units of ``data/paper_values.csv`` that name nothing by themselves.
-UNIT_WORDS = {"1": "ratio", "units": "tx units", "unit": "tx unit", "-": ""}
+UNIT_WORDS = {"1": "ratio", "units": "tx units", "unit": "tx unit"}
 #: What the words of :data:`UNIT_WORDS` mean (said once, under the tables that use them).
 UNIT_NOTE = ("ratio: a dimensionless fraction or ratio (0.15 = 15 %); tx units: the transmission "
              "queue's units as the paper's statement uses them, a 512-byte memory unit (particle) for a queue "

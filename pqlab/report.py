@@ -599,11 +599,18 @@ def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     rows = [
         [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _number(r["paper value"]),
          _ours_text(r["ours"], r["shape_ok"]),
-         r["unit"], _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
+         _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
          r["statement"]]
         for r in table.to_dict("records")
     ]
     return header, rows
+
+
+def _unit_text(unit) -> str:
+    """A unit as the report shows it: named (``pqlab.overview.unit_text``: "1" is "ratio", ...)."""
+    from .overview import unit_text
+
+    return unit_text(unit)
 
 
 def _number(value) -> str:
