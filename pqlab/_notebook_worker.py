@@ -47,6 +47,13 @@ def skip_unneeded_imports() -> None:
         sys.modules.setdefault(name, None)
 
 
+#: Added to every kernel's command line. ``HistoryManager.enabled=False``: the kernels keep no
+#: IPython history. Two kernels running at once shared one history database, and a kept kernel
+#: whose execution count is set back to 1 for each notebook wrote the same (session, line)
+#: again: IPython then printed "ERROR! Session/line number was not unique in database" into the
+#: notebook. A batch run never reads its history.
+KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False",)
+
 _INJECTED_TAG = "injected-parameters"
 _ERROR_TAG = "papermill-error-cell-tag"
 
@@ -72,6 +79,10 @@ class IPCKernelManager(KernelManager):
         folder = tempfile.mkdtemp(prefix="pqlab-kernel-", dir=IPCKernelManager.root)
         IPCKernelManager.folders.append(folder)
         self.ip = os.path.join(folder, "kernel")
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        """The kernel's command line, with :data:`KERNEL_ARGUMENTS` added."""
+        return super().format_kernel_cmd([*(extra_arguments or []), *KERNEL_ARGUMENTS])
 
 
 def source_cell_index(source, executed, cell_index: int) -> int:

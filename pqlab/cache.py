@@ -23,6 +23,11 @@ to ``<build>/cache`` for its kernels; ``PQLAB_CACHE_FORCE=1`` recomputes and ove
 Every computation, reuse and simulation is counted (:func:`counts`) and, when
 ``PQLAB_CACHE_LOG`` names a file, appended to it as a JSON line (how ``pqlab reproduce``
 counts what its kernels did: :func:`read_counts`).
+
+A result the cache cannot store (a DataFrame without a default RangeIndex, an argument it
+cannot key) is computed each time: counted as ``"uncached"`` and said on the ``pqlab.cache``
+logger at INFO level, never as a warning (a reader of an executed notebook is not the one to
+act on it). A damaged cache file is a warning: it is recomputed.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import functools
 import hashlib
 import inspect
 import json
+import logging
 import os
 import threading
 import warnings
@@ -55,6 +61,7 @@ DROP_FLAGS = {"flag_values": np.array([0, 1, 2], dtype="int8"), "flag_meanings":
 BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
 
 _counts: Counter = Counter()
+_log = logging.getLogger(__name__)
 _lock = threading.Lock()
 
 
@@ -346,9 +353,15 @@ def _write(file: Path, result, description: dict, digest: str) -> bool:
         os.replace(tmp, file)
         return True
     except (TypeError, ValueError, OSError) as exc:  # CacheMismatch too: its checksum is not stable
-        warnings.warn(f"pqlab.cache: {description['artefact']} not cached: {exc}", stacklevel=3)
+        _not_cached(description["artefact"], exc)
         tmp.unlink(missing_ok=True)
         return False
+
+
+def _not_cached(artefact: str, why: Exception) -> None:
+    """Count and log (INFO) a result the cache could not store (module docstring)."""
+    note("uncached", artefact)
+    _log.info("pqlab.cache: %s not cached: %s", artefact, why)
 
 
 def artefact(artefact_id: str | None = None):
@@ -371,7 +384,7 @@ def artefact(artefact_id: str | None = None):
             try:
                 digest, description = key(name, func, args, kwargs)
             except TypeError as exc:  # an argument we cannot key: compute, uncached
-                warnings.warn(f"pqlab.cache: {name} not cached: {exc}", stacklevel=2)
+                _not_cached(name, exc)
                 note("computed", name)
                 return func(*args, **kwargs)
             file = Path(folder) / name / f"{digest[:32]}.nc"

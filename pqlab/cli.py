@@ -181,11 +181,13 @@ def _lab(args) -> int:
             print(f"  {kind:<9} {file}")
     if done["kept"]:
         print(f"  ({len(done['kept'])} edited notebook(s) kept; --force replaces them with the shipped ones)")
-    command = labfolder.jupyterlab_command(args.dir, port=args.port, browser=not args.no_browser)
+    token = args.token if args.token is not None else labfolder.new_token()
+    command = labfolder.jupyterlab_command(args.dir, port=args.port, browser=not args.no_browser, token=token)
+    print(f"  access token: {token}\n  open: {labfolder.lab_url(token, args.port)}", flush=True)
     if args.dry_run:
         print("would run: " + " ".join(command))
         return 0
-    return labfolder.start(args.dir, port=args.port, browser=not args.no_browser)
+    return labfolder.start(args.dir, port=args.port, browser=not args.no_browser, token=token)
 
 
 class _DeprecatedAlias(argparse.Action):
@@ -242,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("--force", action="store_true", help="replace edited copies with the shipped notebooks")
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
     lab.add_argument("--port", type=int, default=None, help="serve on 127.0.0.1:PORT")
+    lab.add_argument("--token", default=None,
+                     help="the server's access token (default: a new random one); printed with the address to open")
     lab.add_argument("--dry-run", action="store_true", help="copy the notebooks, print the command, do not start")
     lab.set_defaults(func=_lab)
     return parser

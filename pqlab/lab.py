@@ -226,16 +226,18 @@ def redraw(fig=None, **kw):
     ax_c.yaxis.set_minor_locator(NullLocator())  # fewer tick artists: a faster redraw
     ax_c.set_ylim(max(0.5 / max(units.size, 1), 1e-5), 1.05)
     for ax in (ax_f, ax_c):
-        ax.axvline(bound, color="C3", ls="--", label=f"Table IV W = {bound:.1f} units")
+        ax.axvline(bound, color="C3", ls="--", label=f"Table IV W = {bound:.1f} transmission units")
         ax.set_xlabel("EF node delay (transmission units of 0.636 ms)")
         ax.grid(True, alpha=0.3)
     ax_f.set_ylabel("frequency")
     ax_c.set_ylabel("P(D > d)")
     ax_c.legend(loc="lower left", fontsize=8)
     loss = 1.0 - kept.size / max(delay.size, 1)
-    stats = (f"mean {units.mean():.2f}, p99 {np.percentile(units, 99):.2f}, max {units.max():.2f} units"
-             if units.size else "every packet lost")
-    be_text = "BE real sizes" if args["be_distribution"] == "real" else f"BE {be_max} B"
+    stats = (f"mean {units.mean():.2f}, p99 {np.percentile(units, 99):.2f}, max {units.max():.2f} transmission "
+             f"units ({to_ms(EF_UNIT_S):.3f} ms each)" if units.size else "every packet lost")
+    # the slider sets the UDP payload; the IP length the ring and Table IV count is 28 bytes more
+    be_text = ("BE real sizes" if args["be_distribution"] == "real"
+               else f"BE payload {args['be_payload_bytes']} B (IP {be_max} B)")
     fig.suptitle(f"{args['scheduler'].upper()}, {be_text}, "
                  f"ring {args['ring_limit_particles']}, EF {args['ef_frame_bytes']} B x {args['n_ef_streams']} "
                  f"streams: {stats}, loss {loss:.2%}", fontsize=9)
@@ -502,6 +504,10 @@ def aggregation_run(n_ef_streams: int, *, ef_aggregate_bps: float = 300e3, ef_po
 # --------------------------------------------------------------------------- exercises and self-checks
 
 
+#: The unit of a dimensionless answer (a probability, a ratio, the Aggregation Degree).
+FRACTION = "1"
+
+
 @dataclass(frozen=True)
 class Exercise:
     """One self-checked exercise: what to enter, in which unit, and how pqlab computes the answer."""
@@ -512,10 +518,18 @@ class Exercise:
     rel_tol: float = 0.0
     abs_tol: float = 0.0
 
+    def answer_form(self) -> str:
+        """How to enter the answer: "in ms", or for a dimensionless unit "as a fraction (0.25 for 25 %)"."""
+        return "as a fraction (0.25 for 25 %)" if self.unit == FRACTION else f"in {self.unit}"
+
+    def with_unit(self, value) -> str:
+        """``value`` followed by the unit (a fraction has none)."""
+        return str(value) if self.unit == FRACTION else f"{value} {self.unit}"
+
     def tolerance_text(self) -> str:
         parts = []
         if self.abs_tol:
-            parts.append(f"{self.abs_tol:g} {self.unit}")
+            parts.append(self.with_unit(f"{self.abs_tol:g}"))
         if self.rel_tol:
             parts.append(f"{self.rel_tol:.0%}")
         return " or ".join(parts) if parts else "exact"
@@ -648,10 +662,10 @@ def check(exercise: str, answer) -> str:
     """
     ex = _exercise(exercise)
     if answer is None:
-        print(f"[{exercise}] {NO_ANSWER}: set the variable to your value in {ex.unit}")
+        print(f"[{exercise}] {NO_ANSWER}: set the variable to your value, {ex.answer_form()}")
         return NO_ANSWER
     target = expected(exercise)
     verdict = compare(answer, target, rel_tol=ex.rel_tol, abs_tol=ex.abs_tol)
     hint = "" if verdict == RIGHT else (" (too high)" if float(answer) > target else " (too low)")
-    print(f"[{exercise}] {verdict}{hint}: {ex.question}, {answer} {ex.unit} (tolerance {ex.tolerance_text()})")
+    print(f"[{exercise}] {verdict}{hint}: {ex.question}, {ex.with_unit(answer)} (tolerance {ex.tolerance_text()})")
     return verdict

@@ -10,6 +10,7 @@ from __future__ import annotations
 import filecmp
 import importlib.util
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -56,9 +57,31 @@ def copy_notebooks(folder, *, force: bool = False) -> dict[str, list[Path]]:
     return done
 
 
-def jupyterlab_command(folder, *, port: int | None = None, browser: bool = True) -> list[str]:
-    """The command that starts JupyterLab in ``folder`` with this Python."""
+def new_token() -> str:
+    """A fresh random access token for the lab's JupyterLab server (48 hexadecimal digits)."""
+    return secrets.token_hex(24)
+
+
+def lab_url(token: str, port: int | None = None) -> str:
+    """The address to open the lab at, with its token (JupyterLab's default port 8888 when none is given;
+    JupyterLab may take the next free one and then prints its own)."""
+    return f"http://127.0.0.1:{8888 if port is None else int(port)}/lab?token={token}"
+
+
+def jupyterlab_command(folder, *, port: int | None = None, browser: bool = True, token: str | None = None) -> list[str]:
+    """The command that starts JupyterLab in ``folder`` with this Python (with ``token`` as its access
+    token; None: JupyterLab makes one and prints it).
+
+    Raises
+    ------
+    ValueError
+        If ``token`` is empty or blank (that would switch the server's authentication off).
+    """
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={Path(folder).resolve()}"]
+    if token is not None:
+        if not str(token).strip():
+            raise ValueError("the access token must not be empty (an empty token switches authentication off)")
+        command.append(f"--IdentityProvider.token={token}")
     if port is not None:
         command += ["--ServerApp.ip=127.0.0.1", f"--ServerApp.port={int(port)}", "--ServerApp.port_retries=0"]
     if not browser:
@@ -73,7 +96,7 @@ def have_jupyterlab() -> bool:
     return importlib.util.find_spec("jupyterlab") is not None
 
 
-def start(folder, *, port: int | None = None, browser: bool = True) -> int:
+def start(folder, *, port: int | None = None, browser: bool = True, token: str | None = None) -> int:
     """Run JupyterLab in ``folder`` until it stops; its exit code.
 
     Raises
@@ -84,6 +107,6 @@ def start(folder, *, port: int | None = None, browser: bool = True) -> int:
     if not have_jupyterlab():
         raise ValueError(f"JupyterLab is not installed; install the lab's front end with: {INSTALL_HINT}")
     try:
-        return subprocess.call(jupyterlab_command(folder, port=port, browser=browser))
+        return subprocess.call(jupyterlab_command(folder, port=port, browser=browser, token=token))
     except KeyboardInterrupt:
         return 130

@@ -628,11 +628,18 @@ def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     rows = [
         [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _paper_text(r["paper value"]),
          _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
-         r["unit"], _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
+         _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
          r["statement"]]
         for r in table.to_dict("records")
     ]
     return header, rows
+
+
+def _unit_text(unit) -> str:
+    """A unit as the report shows it: named (``pqlab.overview.unit_text``: "1" is "ratio", ...)."""
+    from .overview import unit_text
+
+    return unit_text(unit)
 
 
 #: Significant digits of a number of ours with no paper value to match, and of a difference.
@@ -730,11 +737,19 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     header, rows = _display_rows(table)
     summary = verdict_summary(table)
     by_model = model_summary(table)
+    from . import overview
+
     lines = [f"# {_title()}", ""]
     lines += [part for line in environment_lines(table) for part in (line, "")]
-    lines += [summary_text(table), "", _rules_text(lambda v: f"*{v}*"), "",
-             "## Verdicts per model and kind", ""]
-    lines += _md_table(["model", "kind", *by_model.columns], [[*i, *map(str, v)] for i, v in by_model.iterrows()])
+    lines += [overview.opening(table), ""]
+    for part in overview.sections(table):
+        lines += [f"## {part['title']}", ""] + ([part["text"], ""] if part["text"] else [])
+        lines += (_md_table(part["header"], part["rows"]) + [""]) if part["rows"] else []
+        lines += ([f"- {_md_cell(i)}" for i in part["items"]] + [""]) if part["items"] else []
+    lines += ["## How to read the verdicts", "", _rules_text(lambda v: f"*{v}*"), ""]
+    lines += [f"- *{k}*: {text}" for k, text in overview.kind_legend()]
+    lines += ["", f"Units: {overview.UNIT_NOTE}", "", "## Verdicts per model and kind", ""]
+    lines += _md_table(["model", "kind", *by_model.columns], _kind_rows(by_model))
     lines += ["", f"## Verdicts per artefact ({MODEL_TITLES[MODELS[0]]})", ""]
     lines += _md_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()])
     lines += ["", "## Claims", ""]
@@ -743,6 +758,11 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     lines += [f"- **{_md_cell(a)}**: " + ", ".join(f"[{_md_cell(Path(p).name)}](<{p}>)" for p in files)
               for a, files in figures.items()] or ["No figures recorded."]
     return "\n".join(lines) + "\n"
+
+
+def _kind_rows(by_model: pd.DataFrame) -> list[list[str]]:
+    """Rows of :func:`model_summary` as text, the kind ``none`` (no paper row) shown as ``pqlab only``."""
+    return [[m, "pqlab only" if k == "none" else k, *map(str, v)] for (m, k), v in by_model.iterrows()]
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -763,6 +783,8 @@ th { background: #f0f0f0; }
 td.reproduced { background: #e3f6e3; } td.shape-only { background: #fff6d6; }
 td.differs { background: #fde2e2; } td.missing { background: #eee; } td.pqlab-only { background: #e6eefc; }
 img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
+p.lead { font-size: 1.08em; max-width: 46em; }
+.scroll { max-width: 100%; overflow-x: auto; } .scroll td { min-width: 4em; max-width: 36em; }
 """.strip()
 
 
@@ -772,13 +794,22 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     summary = verdict_summary(table)
     by_model = model_summary(table)
     verdict_at = header.index("verdict")
-    body = [f"<h1>{_esc(_title())}</h1>", environment_html(table), f"<p>{_esc(summary_text(table))}</p>",
-            f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
-            "<h2>Verdicts per model and kind</h2>",
-            _html_table(["model", "kind", *by_model.columns], [[*i, *map(str, v)] for i, v in by_model.iterrows()]),
+    from . import overview
+
+    body = [f"<h1>{_esc(_title())}</h1>", environment_html(table), f"<p class=\"lead\">{_esc(overview.opening(table))}</p>"]
+    for part in overview.sections(table):
+        body += [f"<h2>{_esc(part['title'])}</h2>"] + ([f"<p>{_esc(part['text'])}</p>"] if part["text"] else [])
+        body += [_html_table(part["header"], part["rows"])] if part["rows"] else []
+        body += ["<ul>" + "".join(f"<li>{_esc(i)}</li>" for i in part["items"]) + "</ul>"] if part["items"] else []
+    body += ["<h2>How to read the verdicts</h2>", f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
+             "<ul>" + "".join(f"<li><em>{_esc(k)}</em>: {_esc(t)}</li>" for k, t in overview.kind_legend()) + "</ul>",
+             f"<p>Units: {_esc(overview.UNIT_NOTE)}</p>",
+             "<h2>Verdicts per model and kind</h2>",
+            _html_table(["model", "kind", *by_model.columns], _kind_rows(by_model)),
             f"<h2>Verdicts per artefact ({_esc(MODEL_TITLES[MODELS[0]])})</h2>",
             _html_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()]),
-            "<h2>Claims</h2>", _html_table(header, rows, class_column=verdict_at), "<h2>Figures</h2>"]
+            "<h2>Claims</h2>", f'<div class="scroll">{_html_table(header, rows, class_column=verdict_at)}</div>',
+             "<h2>Figures</h2>"]
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from . import report
+from . import overview, report
 from .artefacts import registry
 from .artefacts.registry import DOCUMENTS, Document
 
@@ -44,40 +44,60 @@ _STYLE = """
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa; --accent: #0b5cad; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
-header { background: #24292f; color: #fff; padding: 0.6em 2em; }
-header a { color: #fff; text-decoration: none; margin-right: 1.2em; white-space: nowrap; }
+header { background: #24292f; color: #fff; padding: 0.5em clamp(0.8em, 3vw, 2em); }
+header nav { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.25em 1.2em; }
+header a { color: #fff; text-decoration: none; white-space: nowrap; }
 header a.here { border-bottom: 2px solid #fff; }
-header .brand { font-weight: 600; margin-right: 2em; }
-main { max-width: 1280px; margin: 0 auto; padding: 1em 2em 3em; }
+header .brand { font-weight: 600; margin-right: 0.8em; }
+main { max-width: 1280px; margin: 0 auto; padding: 1em clamp(0.8em, 3vw, 2em) 3em; }
 h1 { font-size: 1.6em; margin: 0.6em 0 0.2em; }
 h2 { font-size: 1.3em; margin: 1.6em 0 0.4em; padding-bottom: 0.2em; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1.05em; margin: 1.2em 0 0.4em; }
 a { color: var(--accent); }
-p.lead, p.note { color: var(--muted); margin: 0.3em 0 1em; }
+p.lead { font-size: 1.08em; max-width: 46em; margin: 0.4em 0 1em; }
+p.note, dl.legend { color: var(--muted); margin: 0.3em 0 1em; }
+dl.legend dt { font-weight: 600; float: left; clear: left; margin-right: 0.4em; }
+dl.legend dd { margin: 0 0 0.2em; }
+.scroll { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.9em; }
-th, td { border: 1px solid var(--line); padding: 0.3em 0.55em; vertical-align: top; text-align: left; }
+th, td { border: 1px solid var(--line); padding: 0.3em 0.5em; vertical-align: top; text-align: left; }
 th { background: var(--soft); font-weight: 600; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.verdicts td.num, table.measured td.num { white-space: nowrap; }
 td.zero { color: #b0b7bf; }
 tr.total td { font-weight: 600; background: var(--soft); }
-table.claims { width: 100%; table-layout: fixed; }
-table.claims td { overflow-wrap: anywhere; }
-table.claims col.claim { width: 13%; } table.claims col.statement { width: 27%; }
-table.claims col.value { width: 6.5%; } table.claims col.diff { width: 9%; }
-table.claims col.verdict { width: 8%; } table.claims col.explanation { width: 30%; }
+tr.group td { border-top: 2px solid #9aa5b1; }
+table.claims, table.misses { width: 100%; table-layout: fixed; font-size: 0.88em; }
+table.claims td, table.misses td { overflow-wrap: anywhere; hyphens: auto; }
+table.claims col.claim { width: 24%; } table.claims col.model { width: 5.6em; }
+table.claims col.paper { width: 6em; } table.claims col.ours { width: 6.4em; }
+table.claims col.unit { width: 4.6em; } table.claims col.diff { width: 6.6em; }
+table.claims col.verdict { width: 7.4em; }
+table.claims td.num, table.misses td.num { overflow-wrap: normal; }
+table.misses col.result { width: 26%; } table.misses col.number { width: 5.5em; }
+table.misses col.unit { width: 4.8em; } table.misses col.diff { width: 7em; }
+.model-name { font-size: 0.92em; } .role { display: block; color: var(--muted); font-size: 0.85em; }
 .source { display: block; color: var(--muted); font-size: 0.85em; margin-top: 0.25em; }
+.quote { display: block; margin-top: 0.25em; }
+details summary { cursor: pointer; color: var(--ink); }
+details summary::marker { color: var(--accent); }
+.small { display: block; color: var(--muted); font-size: 0.85em; }
 .reproduced { background: #dff3e0; } .shape-only { background: #fff3c4; } .differs { background: #fbdcdc; }
 .missing { background: #eceff1; } .pqlab-only { background: #e1ebfb; }
 .badge { display: inline-block; padding: 0.05em 0.55em; border-radius: 1em; font-size: 0.85em;
          margin: 0 0.3em 0.3em 0; border: 1px solid rgba(0,0,0,0.08); white-space: nowrap; }
+ul.inconsistent li { margin: 0.15em 0; }
 section.artefact { border-top: 3px solid var(--line); margin-top: 2.2em; padding-top: 0.2em; }
-section.artefact h2 { border: 0; margin-top: 0.5em; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+section.artefact h2 { border: 0; margin-top: 0.5em; font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+                      overflow-wrap: anywhere; }
 .figures { display: flex; flex-wrap: wrap; gap: 1em; margin: 0.6em 0; }
 figure { margin: 0; border: 1px solid var(--line); padding: 0.5em; background: #fff; max-width: 100%; }
-figure img { display: block; max-width: 100%; width: 760px; height: auto; }
+.figures figure { flex: 1 1 100%; }
+figure img { display: block; width: 100%; max-width: 100%; height: auto; }
 figcaption { font-size: 0.85em; color: var(--muted); margin-top: 0.3em; }
 ul.files { margin: 0.3em 0; padding-left: 1.2em; }
 code, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.92em; }
+@media (max-width: 899px) { table.claims, table.misses, table.verdicts { font-size: 0.8em; } }
 footer { color: var(--muted); font-size: 0.85em; border-top: 1px solid var(--line); margin-top: 3em; padding-top: 0.8em; }
 """.strip()
 
@@ -266,10 +286,16 @@ def _copy_notebooks(html_dir: Path, target: Path, artefacts) -> list[str]:
     return names
 
 
+#: Added to each notebook page: a table's one-character cells (an index "k", "1") at least 2 em wide.
+NOTEBOOK_STYLE = "<style>table.dataframe th, table.dataframe td { min-width: 2em; }</style>"
+
+
 def _offline(text: str) -> str:
-    """The notebook page without scripts and style sheets fetched from other sites."""
+    """The notebook page without scripts and style sheets fetched from other sites (and with
+    :data:`NOTEBOOK_STYLE`)."""
     text = _EXTERNAL_SCRIPT.sub("", text)
     text = _EXTERNAL_LINK.sub("", text)
+    text = re.sub(r"</head>", lambda m: NOTEBOOK_STYLE + m.group(0), text, count=1, flags=re.I)
     return _SCRIPT_BLOCK.sub(lambda m: "" if _CDN.search(m.group(0)) else m.group(0), text)
 
 
@@ -408,33 +434,101 @@ _NO_NOTEBOOKS = ("No executed notebooks rendered as HTML were found (nbconvert m
 def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
     node = table[table["model"] == report.MODELS[0]]
     total = _counts(node.to_dict("records"))
-    by_model = report.model_summary(table)
-    body = [
-        f"<h1>{_esc(report._title())}</h1>",
-        report.environment_html(table),
-        f"<p class=\"lead\">{_esc(report.summary_text(table))}</p>",
-        f"<p>{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
-        f"<p>{len(node)} claims of {_esc(report.MODEL_TITLES[report.MODELS[0]])} over {node['artefact'].nunique()} "
-        f"artefacts: {_badges(total)}</p>",
-        "<h2>Verdicts per model and kind</h2>",
-        report._html_table(["model", "kind", *by_model.columns],
-                           [[*i, *map(str, v)] for i, v in by_model.iterrows()]),
-    ]
+    body = [f"<h1>{_esc(report._title())}</h1>", report.environment_html(table),
+            f"<p class=\"lead\">{_esc(overview.opening(table))}</p>", *_overview_html(table),
+            "<h2>How to read the verdicts</h2>",
+            f"<p>{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
+            f"<p>{len(node)} rows of {_esc(report.MODEL_TITLES[report.MODELS[0]])} over {node['artefact'].nunique()} "
+            f"artefacts: {_badges(total)}</p>",
+            "<h3>Verdicts per model and kind of row</h3>", _kind_table(table), _kind_legend(),
+            f"<p class=\"note\">Units: {_esc(overview.UNIT_NOTE)}</p>"]
     for document, members in documents:
         body += [
             f'<h2><a href="{document.page}">{_esc(document.title)}</a></h2>',
             f"<p class=\"note\">{_esc(document.reference)}</p>",
-            _verdict_table(members, on_index=True),
+            _scroll(_verdict_table(members, on_index=True)),
         ]
     body += ["<h2>Executed notebooks</h2>",
              _notebook_list(notebooks, _NO_NOTEBOOKS)]
     return _page(report._title(), "index.html", documents, body)
 
 
+def _scroll(table: str) -> str:
+    """A wide table in a box of its own that scrolls, never the page (a last resort at small widths)."""
+    return f'<div class="scroll">{table}</div>'
+
+
+def _overview_html(table: pd.DataFrame) -> list[str]:
+    """The index's opening tables: measured results per model, the largest misses, the inconsistent results."""
+    counts = overview.measured_table(table)
+    if counts.empty:
+        return []
+    head = ("<tr><th>model</th><th>measured results</th>"
+            + "".join(f'<th class="num">{_esc(v)}</th>' for v in overview.MEASURED_VERDICTS)
+            + '<th class="num">total</th></tr>')
+    body, previous = [], None
+    for r in counts.to_dict("records"):
+        cells = "".join(f'<td class="num{" " + _verdict_class(v) if r[v] else " zero"}">{r[v]}</td>'
+                        for v in overview.MEASURED_VERDICTS)
+        model = ""
+        if r["model"] != previous:  # the model's name spans its rows
+            model = (f'<td rowspan="{int((counts["model"] == r["model"]).sum())}">'
+                     f'{_esc(report.MODEL_TITLES[r["model"]])}</td>')
+        group = ' class="group"' if r["model"] != previous else ""
+        previous = r["model"]
+        body.append(f"<tr{group}>{model}<td>{_esc(overview.ROLE_TITLES[r['role']])}</td>{cells}"
+                    f"<td class=\"num\">{r['total']}</td></tr>")
+    parts = ["<h2>Measured results per model</h2>",
+             _scroll('<table class="measured">\n<thead>' + head + "</thead>\n<tbody>\n" + "\n".join(body)
+                     + "\n</tbody>\n</table>")]
+    misses = overview.largest_misses(table)
+    if not misses.empty:
+        rows = "".join(
+            f"<tr><td><span class=\"id\">{_esc(m['result'])}</span></td>"
+            f"<td class=\"num\">{_esc(report._number(m['paper']))}</td><td class=\"num\">{_esc(report._number(m['ours']))}</td>"
+            f"<td>{_esc(m['unit'])}</td><td class=\"num\">{_esc(_percent(m['difference %']))}</td>"
+            f"<td>{_folded(m['reason'], m['explanation'])}</td></tr>"
+            for m in misses.to_dict("records"))
+        parts += [f"<h2>Largest misses of {_esc(report.MODEL_TITLES['testbed'])}</h2>",
+                  '<table class="misses"><colgroup><col class="result"><col class="number"><col class="number">'
+                  '<col class="unit"><col class="diff"><col></colgroup>\n<thead><tr><th>result</th>'
+                  '<th class="num">paper</th><th class="num">ours</th><th>unit</th><th class="num">difference</th>'
+                  "<th>reason</th></tr></thead>\n<tbody>" + rows + "</tbody>\n</table>"]
+    sentence, items = overview.inconsistent_results(table)
+    if sentence:
+        parts += ["<h2>Results no single test bed reproduces together</h2>", f"<p>{_esc(sentence)}</p>"]
+        if items:
+            parts.append('<ul class="inconsistent">' + "".join(f"<li>{_esc(i)}</li>" for i in items) + "</ul>")
+    return parts
+
+
+def _percent(value) -> str:
+    value = _plain(value)
+    return "n/a" if value is None else f"{value:+.1f} %"
+
+
+def _folded(shown: str, whole: str) -> str:
+    """``shown``, and the whole text in a details element when it says more."""
+    if not whole or whole.strip() == shown.strip():
+        return _esc(shown)
+    return f"<details><summary>{_esc(shown)}</summary>{_esc(whole)}</details>"
+
+
+def _kind_table(table: pd.DataFrame) -> str:
+    by_model = report.model_summary(table)
+    rows = [[overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report._kind_rows(by_model)]
+    return _scroll(report._html_table(["model", "kind", *by_model.columns], rows))
+
+
+def _kind_legend() -> str:
+    items = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(text)}</dd>" for k, text in overview.kind_legend())
+    return f'<dl class="legend">{items}</dl>'
+
+
 def _document_page(document: Document, members: list[_Artefact], documents, notebooks: list[str]) -> str:
     used = sorted({n for a in members for n in a.notebooks})
     body = [f"<h1>{_esc(document.title)}</h1>", f"<p class=\"lead\">{_esc(document.reference)}</p>",
-            _verdict_table(members, on_index=False), "<h3>Executed notebooks</h3>"]
+            _scroll(_verdict_table(members, on_index=False)), "<h3>Executed notebooks</h3>"]
     if notebooks and not used:
         body.append("<p class=\"note\">No notebook names these artefacts; all executed notebooks:</p>")
         body.append(_notebook_list(notebooks, _NO_NOTEBOOKS))
@@ -473,26 +567,94 @@ def _artefact_section(artefact: _Artefact) -> str:
     return "\n".join(parts)
 
 
+#: A paper's statement or an explanation longer than this (characters) is folded in a details element.
+FOLD_CHARS = 160
+
+
 def _claims_table(rows: list[dict]) -> str:
-    cols = ("<colgroup><col class=\"claim\"><col class=\"model\"><col class=\"statement\"><col class=\"value\"><col class=\"value\">"
-            "<col class=\"value\"><col class=\"diff\"><col class=\"verdict\"><col class=\"explanation\"></colgroup>")
-    head = ("<tr><th>claim</th><th>model</th><th>the paper says</th><th class=\"num\">paper</th><th class=\"num\">ours</th>"
-            "<th>unit</th><th class=\"num\">difference</th><th>verdict</th><th>explanation</th></tr>")
-    body = []
+    """The claims of one artefact: one row group per claim, one row per model inside it.
+
+    The claim (its id, the paper's statement, folded when long, and its source), the paper's
+    value and the unit span the group's rows; the model, our number, the difference, the
+    verdict and the explanation are per row.
+    """
+    cols = "".join(f'<col class="{c}">' for c in ("claim", "model", "paper", "ours", "unit", "diff", "verdict",
+                                                     "explanation"))
+    head = ("<tr><th>claim and what the paper says</th><th>model</th><th class=\"num\">paper</th>"
+            "<th class=\"num\">ours</th><th>unit</th><th class=\"num\">difference</th><th>verdict</th>"
+            "<th>explanation</th></tr>")
+    groups: list[list[dict]] = []
     for r in rows:
-        source = f'<span class="source">{_esc(r["source"])}</span>' if r["source"] else ""
-        body.append(
-            f"<tr><td><span class=\"id\">{_esc(r['quantity'])}</span></td><td>{_esc(r.get('model', ''))}</td>"
-            f"<td>{_esc(r['statement'])}{source}</td>"
-            f"<td class=\"num\">{_esc(report._paper_text(_plain(r['paper value'])))}</td>"
-            f"<td class=\"num\">{_esc(report._ours_text(_plain(r['ours']), _plain(r['shape_ok']), _plain(r['paper value'])))}</td>"
-            f"<td>{_esc(r['unit'])}</td>"
-            f"<td class=\"num\">{_esc(report._difference_text(_plain(r['difference']), _plain(r['difference %'])))}</td>"
-            f"<td class=\"{_verdict_class(str(r['verdict']))}\">{_esc(r['verdict'])}</td>"
-            f"<td>{_esc(r['explanation'])}</td></tr>"
-        )
-    return ("<table class=\"claims\">" + cols + "\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body)
-            + "\n</tbody>\n</table>")
+        if groups and groups[-1][0]["quantity"] == r["quantity"]:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    body = []
+    for group in groups:
+        first = group[0]
+        span = f' rowspan="{len(group)}"' if len(group) > 1 else ""
+        source = f'<span class="source">{_esc(first["source"])}</span>' if first["source"] else ""
+        for k, r in enumerate(group):
+            shared = (f"<td{span}><span class=\"id\">{_esc(r['quantity'])}</span>{_statement(first['statement'])}"
+                      f"{source}</td>" if k == 0 else "")
+            paper = (f"<td class=\"num\"{span}>{_esc(report._paper_text(_plain(r['paper value'])))}</td>"
+                     if k == 0 else "")
+            unit = f'<td data-column="unit"{span}>{_esc(overview.unit_text(r["unit"]))}</td>' if k == 0 else ""
+            starts = ' class="group"' if k == 0 else ""
+            body.append(
+                f"<tr{starts}>{shared}<td>{_model_cell(r)}</td>{paper}"
+                f"<td class=\"num\">{_ours_cell(r)}</td>{unit}"
+                f"<td class=\"num\">{_difference_cell(r)}</td>"
+                f"<td class=\"{_verdict_class(str(r['verdict']))}\">{_esc(r['verdict'])}</td>"
+                f"<td>{_explanation(str(r['explanation']))}</td></tr>"
+            )
+    return ("<table class=\"claims\"><colgroup>" + cols + "</colgroup>\n<thead>" + head + "</thead>\n<tbody>\n"
+            + "\n".join(body) + "\n</tbody>\n</table>")
+
+
+def _statement(text) -> str:
+    text = "" if _plain(text) is None else str(text)
+    if not text:
+        return ""
+    if len(text) <= FOLD_CHARS:
+        return f'<span class="quote">\u201c{_esc(text)}\u201d</span>'
+    return (f'<details class="quote"><summary>\u201c{_esc(_cut(text))}\u2026</summary>'
+            f"{_esc(text)}\u201d</details>")
+
+
+def _explanation(text: str) -> str:
+    if len(text) <= FOLD_CHARS:
+        return _esc(text)
+    return f"<details><summary>{_esc(_cut(text))}\u2026</summary>{_esc(text)}</details>"
+
+
+def _cut(text: str, chars: int = FOLD_CHARS // 2) -> str:
+    """The first words of ``text``, up to about ``chars`` characters."""
+    cut = text[:chars]
+    return cut.rsplit(" ", 1)[0] if " " in cut else cut
+
+
+def _model_cell(r: dict) -> str:
+    model = str(r.get("model") or report.MODELS[0])
+    role = _plain(r.get("role"))
+    role_text = f'<span class="role">{_esc(overview.ROLE_TITLES.get(role, role))}</span>' if role else ""
+    return f'<span class="model-name">{_esc(overview.MODEL_LABELS.get(model, model))}</span>{role_text}'
+
+
+def _ours_cell(r: dict) -> str:
+    number = report._number(_plain(r["ours"]), report._ours_digits(_plain(r["paper value"])))
+    shape = _plain(r["shape_ok"])
+    words = "" if shape is None else ("shape holds" if shape else "shape fails")
+    if number and words:
+        return f'{_esc(number)}<span class="small">{words}</span>'
+    return _esc(number or words)
+
+
+def _difference_cell(r: dict) -> str:
+    difference = _plain(r["difference"])
+    if difference is None:
+        return ""
+    return f'{_esc(_percent(r["difference %"]))}<span class="small">{"+" if difference >= 0 else ""}{_esc(report._number(difference))}</span>'
 
 
 def _plain(value):

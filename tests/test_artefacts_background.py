@@ -148,6 +148,17 @@ def test_fig4_quantiles_of_the_standin():
     assert "STAND-IN" in d.attrs["title"]
 
 
+def test_fig4_cites_the_repositorys_data_file_also_from_an_installed_package(monkeypatch, tmp_path):
+    """A wheel reads the stand-in from pqlab/_data/; readers are pointed to the repository's data/ file."""
+    from pqlab import scenarios
+
+    installed = tmp_path / "site-packages" / "pqlab" / "_data" / "be_size_cdf_standin.csv"
+    installed.parent.mkdir(parents=True)
+    installed.write_bytes(scenarios.REAL_BE_CDF.read_bytes())
+    monkeypatch.setattr(scenarios, "REAL_BE_CDF", installed)
+    assert bg.globecom01_fig4().attrs["file"] == "data/be_size_cdf_standin.csv"
+
+
 def test_tab1_renders_table_i_from_the_presets(tab1_data):
     t = tab1_data
     assert len(t) == 2
@@ -185,6 +196,23 @@ def test_fig1_is_computed_from_the_node():
     texts = " ".join(t.get_text() for t in fig.axes[0].texts)
     assert "3 particles x 256 B" in texts and "limit 9 packets" in texts and "1 Mbit/s" in texts
     assert "no policer" in texts and "globecom01_fig1" in fig.axes[0].get_title()
+    plt.close(fig)
+
+
+def test_fig1_text_is_at_least_the_axis_label_size_and_stays_inside_the_figure():
+    """The schematic reads at the size of the other figures: no text smaller than their axis labels
+    (12 pt in the seaborn notebook theme; it was 7.5-8.5 pt), and none cut off at the figure's edge."""
+    fig = bgfig.globecom01_fig1(bg.globecom01_fig1())
+    ax = fig.axes[0]
+    texts = [t for t in [*ax.texts, ax.title] if t.get_text().strip()]
+    assert bgfig.label_size() == 12.0
+    small = [(t.get_text()[:30], t.get_fontsize()) for t in texts if t.get_fontsize() < bgfig.label_size()]
+    assert not small, small
+    fig.canvas.draw()
+    frame = fig.bbox
+    outside = [t.get_text()[:30] for t in texts
+               if not frame.contains(*t.get_window_extent().p0) or not frame.contains(*t.get_window_extent().p1)]
+    assert not outside, outside
     plt.close(fig)
 
 

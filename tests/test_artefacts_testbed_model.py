@@ -78,10 +78,20 @@ def test_claims_name_the_paper_rows_and_give_computed_reasons(data, tmp_path):
     assert "Across the models tried: " in report.summary_text(table)
 
 
-def test_the_figure_has_a_panel_per_artefact_and_unit(data):
+def test_the_figure_draws_every_result_once_in_panels_of_one_named_unit(data):
+    """Panels grouped by unit (ms, transmission times, bytes, ratios), each y axis naming its unit (no bare
+    "1" or "units"), microseconds drawn in ms, every result's paper value drawn once; 8 panels, was 18."""
     fig = draw(data)
-    titled = [ax.get_title() for ax in fig.axes if ax.get_title()]
-    assert "globecom01_tab4" in titled and any("bound" in t for t in titled)
+    titled = [ax for ax in fig.axes if ax.get_title()]
+    assert {"one-way delay", "delay variation (IPDV)"} <= {ax.get_title() for ax in titled}
+    assert any("bound" in ax.get_title() for ax in titled) and len(titled) <= 8
+    labels = [ax.get_ylabel() for ax in titled]
+    assert all(label and label.strip() not in {"1", "units", "us"} for label in labels), labels
+    paper = [line for ax in titled for line in ax.get_lines() if line.get_marker() == "D"]
+    assert sum(len(line.get_xdata()) for line in paper) == data.sizes["result"]
+    drawn = np.concatenate([line.get_ydata() for line in paper])
+    us = data["unit"].values == "us"
+    assert np.isin(np.round(data["paper"].values[us] / 1000, 9), np.round(drawn, 9)).all()  # us shown in ms
 
 
 def test_bad_hops_are_rejected():

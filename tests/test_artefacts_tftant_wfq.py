@@ -218,6 +218,27 @@ def test_claims_state_milliseconds_computed_before_the_statistics(fig1, ring, no
 # --------------------------------------------------------------------------- claims
 
 
+def test_fig1_left_panel_shows_the_pages_numbers_with_a_legend_that_names_them(fig1):
+    """The page's gains (~4 and ~5 BE tx times, 24.18 ms at MTU size) drawn up from our PQ curve in the
+    delay panel, in ms; the legend names each entry (no bare "dotted: ..." title)."""
+    import matplotlib.pyplot as plt
+
+    fig = figures.tftant_wfq_fig1(fig1)
+    left = fig.axes[0]
+    legend = left.get_legend()
+    assert legend.get_title().get_text() == ""
+    names = [t.get_text() for t in legend.get_texts()]
+    assert any("page: PQ + max gain 24.18 ms" in n for n in names) and any("frame sizes the page" in n for n in names)
+    paper = [line for line in left.get_lines() if line.get_color() == "black" and line.get_marker() in ("D", "*")]
+    tops = sorted(float(line.get_ydata()[0]) for line in paper)
+    pq = fig1["delay_mean"].sel(scheduler="pq")
+    expected = sorted([float(pq.sel(ef_frame_bytes=1024)) * 1e3 + 4 * BE_TX_S * 1e3,
+                       float(pq.sel(ef_frame_bytes=1518)) * 1e3 + 5 * BE_TX_S * 1e3,
+                       float(pq.sel(ef_frame_bytes=1518)) * 1e3 + 24.18])
+    np.testing.assert_allclose(tops, expected, rtol=1e-6)
+    plt.close(fig)
+
+
 @pytest.mark.parametrize("artefact", ["tftant_wfq_fig1", "tftant_wfq_fig5", "tftant_wfq_fig2_4",
                                       "tftant_wfq_fig6_7", "tftant_slides_ring", "tftant_slides_star",
                                       "tftant_slides_no_be"])

@@ -239,6 +239,22 @@ def test_figures_have_labelled_axes(artefact, tab4, pq_bound, path, gap_data):
     plt.close(fig)
 
 
+def test_gap_figure_reads_at_the_theme_size(gap_data):
+    """The heatmap's numbers, its row labels and the hypotheses' legend at the theme's sizes (were 7.5,
+    8 and 8 pt), the legend under the axes (inside, it covered the lines it names)."""
+    import matplotlib.pyplot as plt
+
+    fig = figures.gap_table_iv(gap_data)
+    ax, hm = fig.axes[0], fig.axes[1]
+    assert min(t.get_fontsize() for t in hm.texts) >= 11
+    assert min(t.get_fontsize() for t in hm.get_yticklabels()) >= 11
+    legend = ax.get_legend()
+    assert min(t.get_fontsize() for t in legend.get_texts()) >= plt.rcParams["legend.fontsize"] - 1e-9
+    fig.canvas.draw()
+    assert legend.get_window_extent().y1 <= ax.get_window_extent().y0  # below the axes
+    plt.close(fig)
+
+
 def test_tab4_claims_in_the_papers_unit_are_the_pre_si_arithmetic():
     """The SI Dataset gives the claims bit-for-bit the numbers of the paper-unit (us) Dataset it replaced.
 

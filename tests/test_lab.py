@@ -29,6 +29,26 @@ def test_check_uses_the_computed_answer(capsys):
     assert "right" in capsys.readouterr().out
 
 
+def test_self_checks_name_the_unit_a_fraction_included(capsys):
+    """An unanswered check says how to answer ("in ms", "as a fraction"), never "in 1"."""
+    lab.check("01.1", None)
+    lab.check("03.1", None)
+    lab.check("04.1", lab.expected("04.1"))
+    out = capsys.readouterr().out
+    assert "set the variable to your value, in ms" in out
+    assert "set the variable to your value, as a fraction (0.25 for 25 %)" in out
+    assert " in 1" not in out and " 1 (tolerance" not in out and "tolerance 0.005)" in out
+
+
+def test_redraw_names_payload_ip_length_and_units():
+    """The title says the slider's payload and the IP length it makes; the statistics name their unit."""
+    fig = lab.redraw(n_ef_samples=300, be_payload_bytes=952)
+    title = fig._suptitle.get_text()
+    assert "BE payload 952 B (IP 980 B)" in title
+    assert "transmission units (0.636 ms each)" in title
+    assert all("transmission units" in t.get_text() for t in fig.axes[1].get_legend().get_texts())
+
+
 def test_bad_answer_and_exercise_raise():
     with pytest.raises(ValueError, match="answer"):
         lab.compare("7", 7.0)
@@ -68,11 +88,11 @@ def test_controls_are_real_ipywidgets_with_the_defaults():
 
 def test_moving_a_slider_redraws_the_panel():
     panel = lab.RedrawPanel(["be_payload_bytes", "ring_limit_particles"], n_ef_samples=300)
-    assert panel.redraws == 1 and "BE 1500 B" in panel.figure.texts[0].get_text()
+    assert panel.redraws == 1 and "BE payload 1472 B (IP 1500 B)" in panel.figure.texts[0].get_text()
     first = panel.figure
     panel.controls["be_payload_bytes"].value = 472  # IP 500 bytes
     assert panel.redraws == 2 and panel.figure is not first
-    assert "BE 500 B" in panel.figure.texts[0].get_text()
+    assert "BE payload 472 B (IP 500 B)" in panel.figure.texts[0].get_text()
     assert panel.timing.value.startswith("redraw (simulate + plot): ")
     assert panel.box.children[:2] == tuple(panel.controls.values())
 

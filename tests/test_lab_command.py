@@ -31,6 +31,20 @@ def test_lab_copies_the_notebooks_and_keeps_an_edited_copy(tmp_path, capsys):
     assert edited.read_bytes() == (paths.LAB_NOTEBOOKS / SHIPPED[0]).read_bytes()
 
 
+def test_lab_prints_its_access_token_and_takes_one(tmp_path, capsys):
+    """``pqlab lab`` prints the token and the address to open; ``--token`` sets it; an empty one is refused."""
+    assert cli.main(["lab", str(tmp_path / "a"), "--dry-run", "--no-browser", "--port", "8899"]) == 0
+    out = capsys.readouterr().out
+    token = out.split("access token: ")[1].split()[0]
+    assert len(token) == 48 and f"open: http://127.0.0.1:8899/lab?token={token}" in out
+    assert f"--IdentityProvider.token={token}" in out
+    assert cli.main(["lab", str(tmp_path / "b"), "--dry-run", "--token", "s3cret"]) == 0
+    out = capsys.readouterr().out
+    assert "access token: s3cret" in out and "--IdentityProvider.token=s3cret" in out
+    assert cli.main(["lab", str(tmp_path / "c"), "--dry-run", "--token", " "]) == 2
+    assert "must not be empty" in capsys.readouterr().err
+
+
 def test_lab_without_jupyterlab_says_how_to_install_it(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(labfolder, "have_jupyterlab", lambda: False)
     assert cli.main(["lab", str(tmp_path / "l"), "--no-browser"]) == 2

@@ -1,26 +1,17 @@
 """Every notebook runs under papermill in quick mode, and the report covers every artefact."""
 
+import re
 from pathlib import Path
 
 import pytest
-
-import re
+from conftest import NOTEBOOKS
 
 from pqlab import paths, reportdiff, reproduce, versions
 from pqlab.report import load_paper_values
 
-NOTEBOOKS = sorted(p for p in paths.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
-
 
 def test_there_are_notebooks_for_the_paper_sections():
     assert len(NOTEBOOKS) >= 5
-
-
-@pytest.fixture(scope="module")
-def quick_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("figures")
-    build = tmp_path_factory.mktemp("build")
-    return reproduce.run_all(NOTEBOOKS, quick=True, out_dir=out, build_dir=build, seed=1, progress=False), out
 
 
 def test_every_notebook_runs_in_quick_mode(quick_run):

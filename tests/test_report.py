@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import pqlab
-from pqlab import report, versions
+from pqlab import overview, report, versions
 
 PAPER_CSV = """artefact,quantity,value,unit,source,statement
 x_fig1,mean,10,ms,X Fig. 1,the mean is 10 ms
@@ -263,12 +263,19 @@ def test_the_report_opens_with_the_computed_summary(two_models):
     # the largest misses first, each with its recorded reason
     assert text.index("t_tab/w2 (paper 16, test bed 12 ms, -4 (-25.0 %)): needs 1.4 hops") < text.index(
         "t_tab/owd (paper 18, test bed 15 ms, -3 (-16.7 %)): OS tick 10 ms")
-    md = (out / "report.md").read_text()
-    lines = md.splitlines()
-    # the environment block first (versions, lock, results digest), then the summary
-    assert lines[2].startswith("Environment: Python ") and f"results digest {report.results_digest(table)[:12]}" in lines[2]
-    assert lines[4].startswith(versions.ENVIRONMENT_LINE_PREFIXES[1:])
-    assert lines[6] == text
+    md = (out / "report.md").read_text().splitlines()
+    # the environment block first (versions, lock, results digest), then the opening
+    assert md[2].startswith("Environment: Python ") and f"results digest {report.results_digest(table)[:12]}" in md[2]
+    assert md[4].startswith(versions.ENVIRONMENT_LINE_PREFIXES[1:])
+    assert md[6] == overview.opening(table)
+    assert md[6].startswith("Of the papers' 3 numeric measured results, the papers' node model reproduces 1 within "
+                            "10 % and the calibrated test-bed model reproduces 1 within 10 %. The test-bed model was "
+                            "calibrated on 2 of them (1 reproduced) and predicts the other 1 (0 reproduced).")
+    assert "| the calibrated test-bed model | held out | 0 | 0 | 1 | 0 | 1 |" in md
+    # the test bed's misses as a table, the largest first, each with the conclusion of its reason
+    misses = [line for line in md if line.startswith("| t_tab/")]
+    assert misses == ["| t_tab/w2 | 16 | 12 | ms | -25.0 % | needs 1.4 hops |",
+                      "| t_tab/owd | 18 | 15 | ms | -16.7 % | OS tick 10 ms |"]
     assert "| testbed | result | 1 | 0 | 2 | 0 | 0 |" in md
     csv = pd.read_csv(out / "report.csv", keep_default_na=False)
     assert {"model", "kind", "role"} <= set(csv.columns) and set(csv["model"]) == {"papers_node", "testbed"}

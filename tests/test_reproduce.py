@@ -110,15 +110,36 @@ def test_find_notebooks_resolves_files_folders_and_names(notebooks, tmp_path, mo
 
 def test_html_export_uses_nbconvert_when_present(notebooks, tmp_path, monkeypatch):
     class FakeExporter:
-        def from_filename(self, name):
-            return f"<html>{name}</html>", {}
+        def from_notebook_node(self, nb, resources):
+            return f"<html>{resources['metadata']['name']}: {len(nb.cells)} cells</html>", {}
 
     monkeypatch.setitem(sys.modules, "nbconvert", types.SimpleNamespace(HTMLExporter=FakeExporter))
     exporter = reproduce._html_exporter()
     written = reproduce._export_html(exporter, notebooks[0], tmp_path / "html")
     assert written == tmp_path / "html" / "a_good.html"
-    assert written.read_text() == f"<html>{notebooks[0]}</html>"
+    cells = len(nbformat.read(str(notebooks[0]), as_version=4).cells)
+    assert written.read_text() == f"<html>a_good: {cells} cells</html>"
     assert reproduce._export_html(exporter, tmp_path / "absent.ipynb", tmp_path / "html") is None
+
+
+def test_html_pages_show_the_published_folders_not_the_run_folder(tmp_path):
+    """The parameters cell papermill added shows ``figures`` and ``build/results/<name>``, not absolute
+    run-folder paths; the executed notebook itself keeps them."""
+    from nbconvert import HTMLExporter
+
+    run = tmp_path / "build" / "runs" / "20261125-000000-1"
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell(f'figures_dir = "{run}/out"\nresults_dir = "{run}/results/01_x"\nquick = True')
+    cell.metadata["tags"] = [reproduce.INJECTED_TAG]
+    nb.cells = [nbformat.v4.new_code_cell("x = 1"), cell]
+    executed = tmp_path / "01_x.ipynb"
+    nbformat.write(nb, str(executed))
+    shown = {str(run / "out"): "figures", str(run / "results"): "build/results"}
+    page = reproduce._export_html(HTMLExporter(), executed, tmp_path / "html", shown).read_text(encoding="utf-8")
+    assert str(tmp_path) not in page and "runs/" not in page
+    assert "build/results/01_x" in page and "folders relative to the output folder" in page
+    assert str(run) in executed.read_text(encoding="utf-8")
+    assert reproduce._relative_parameters("quick = True", shown) == "quick = True"
 
 
 # ------------------------------------------------------------------ workers keep one kernel
@@ -222,3 +243,13 @@ def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):
         os.dup2(saved[1], 2)
     assert json.loads((tmp_path / "slow.result.json").read_text()) == {"cell_index": None, "ename": None,
                                                                       "evalue": None}
+
+
+def test_kernels_keep_no_ipython_history():
+    """Every kernel a worker starts runs with IPython's history off: no shared history database, so no
+    "ERROR! Session/line number was not unique in database" in an executed notebook."""
+    from pqlab._notebook_worker import KERNEL_ARGUMENTS, IPCKernelManager
+
+    km = IPCKernelManager(kernel_name="python3")
+    assert "--HistoryManager.enabled=False" in KERNEL_ARGUMENTS
+    assert set(KERNEL_ARGUMENTS) <= set(km.format_kernel_cmd())

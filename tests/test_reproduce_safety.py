@@ -355,3 +355,20 @@ def test_staging_keeps_current_sections_figures_and_drops_the_rerun_ones(tmp_pat
     assert sorted(p.name for p in run.out.iterdir()) == ["README.md", "x.png"] and run.kept == ["a"]
     (record,) = report.load_records(run.results / "a")
     assert record["paths"] == [str(run.out / "x.png")]  # points into the run until it is published
+
+
+def test_a_result_the_cache_cannot_store_is_logged_not_warned(tmp_path, monkeypatch, caplog, recwarn):
+    """A DataFrame without a default RangeIndex is computed each time: said at INFO on ``pqlab.cache``,
+    counted as "uncached", never a warning (which an executed notebook would show its readers)."""
+    @cache.artefact("tiny_indexed")
+    def compute(n):
+        return pd.DataFrame({"n": [n, n]}, index=["a", "b"])
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    monkeypatch.setenv(cache.ENV_LOG, str(tmp_path / "log.jsonl"))
+    with caplog.at_level("INFO", logger="pqlab.cache"):
+        compute(1)
+    assert [w for w in recwarn if "not cached" in str(w.message)] == []
+    assert any("tiny_indexed not cached" in r.getMessage() and r.levelname == "INFO" for r in caplog.records)
+    events = [json.loads(line)["event"] for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert "uncached" in events and not list(tmp_path.glob("tiny_indexed/*.nc"))

@@ -26,7 +26,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
-from pqlab import report, site  # noqa: E402
+from pqlab import overview, report, site  # noqa: E402
 from pqlab.artefacts import registry  # noqa: E402
 
 
@@ -294,8 +294,8 @@ def test_site_opens_from_disk(built, browser):
 
 
 def test_the_site_shows_both_models(tmp_path):
-    """Test-bed rows: a model column in the claims, their own count next to the papers' node verdicts,
-    and the report's computed summary on the index."""
+    """Test-bed rows: a model column in the claims (one row group per claim), their own count next to the
+    papers' node verdicts, and the computed opening and per-model table on the index."""
     bed = pd.DataFrame(
         [["long_ipdv_vs_a", "mean_ipdv_a_0", 3.6, "ms", "1 hop, OS tick", None, 1, "testbed", "held_out"]],
         columns=["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "model", "role"],
@@ -307,12 +307,15 @@ def test_the_site_shows_both_models(tmp_path):
     figures.mkdir()
     index = site.build_site(table, figures, tmp_path / "html", figures / "site")
     page = index.read_text(encoding="utf-8")
-    assert _esc_text(report.summary_text(table)) in page
-    assert "Under the calibrated test-bed model, 1 of 1" in report.summary_text(table)
-    assert "<th>model</th><th>kind</th>" in page
+    assert _esc_text(overview.opening(table)) in page
+    assert "the calibrated test-bed model reproduces 1 within 10 %" in overview.opening(table)
+    assert "<h2>Measured results per model</h2>" in page and "<th>model</th><th>kind</th>" in page
+    assert '<p class="environment">Environment: Python ' in page.split("<p class=\"lead\">")[0]  # before the lead
     long_page = (figures / "site" / registry.document("long").page).read_text(encoding="utf-8")
     assert '<td class="num">1 of 1</td>' in long_page  # the test bed's reproduced rows of long_ipdv_vs_a
-    assert "<td>testbed</td>" in long_page and "<td>papers_node</td>" in long_page
+    assert '<span class="model-name">test bed</span>' in long_page
+    assert '<span class="model-name">papers&#x27; node</span>' in long_page
+    assert 'rowspan="2"><span class="id">mean_ipdv_a_0</span>' in long_page  # the claim spans both models' rows
     assert "test bed: 1 of 1 reproduced" in long_page
 
 

@@ -49,6 +49,9 @@ def dists(tmp_path_factory):
     (source,) = unpacked.iterdir()
     _run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(source)], cwd=out)
     (wheel,) = out.glob("pqlab-*.whl")
+    # setuptools built in its own folder (pyproject.toml's [tool.distutils.build]), not in the build/
+    # that pqlab reproduce fills with its runs and results cache
+    assert not (source / "build").exists() and (source / "build-setuptools").is_dir()
     return sdist, wheel
 
 

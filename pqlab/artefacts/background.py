@@ -711,7 +711,8 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
         attrs={
             **provenance("globecom01_fig4", "globecom01_fig4: STAND-IN 'real' BE packet size CDF (CAIDA AIX 1999 "
                          "fit), not the papers' trace", __name__),
-            # the repository's path (data/...), the same in a checkout and a wheel (pqlab/_data/...)
+            # the repository's path, which a reader can look up, also when the file is read from an
+            # installed wheel (where it sits in pqlab/_data/)
             "file": f"data/{scenarios.REAL_BE_CDF.name}",
             "provenance": " ".join(header[:3]),
             "mean_bytes": mean,

@@ -21,6 +21,7 @@ import pandas as pd
 import seaborn as sns
 import xarray as xr
 from matplotlib import patches
+from matplotlib.font_manager import FontProperties
 
 from ..artefacts._common import statistics_in_ms
 from ..artefacts.background import STATISTICS
@@ -79,15 +80,19 @@ def save_table(frame: pd.DataFrame, stem) -> list:
 # --------------------------------------------------------------------------- globecom01_fig1
 
 
-def _box(ax, x, y, w, h, text, *, color="#dbe9f6", ls="-", fontsize=8.5):
+def _box(ax, x, y, w, h, text, *, color="#dbe9f6", ls="-", fontsize=None):
     ax.add_patch(patches.FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.3", fc=color, ec="0.2", ls=ls))
-    ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=fontsize)
+    ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=fontsize or label_size())
 
 
-def _arrow(ax, x0, y0, x1, y1, text="", *, color="0.2", text_dy=1.2):
-    ax.annotate("", xy=(x1, y1), xytext=(x0, y0), arrowprops=dict(arrowstyle="-|>", color=color, lw=1.3))
-    if text:
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2 + text_dy, text, ha="center", va="bottom", fontsize=7.5, color=color)
+def _arrow(ax, x0, y0, x1, y1):
+    ax.annotate("", xy=(x1, y1), xytext=(x0, y0), arrowprops=dict(arrowstyle="-|>", color="0.2", lw=1.3))
+
+
+def label_size() -> float:
+    """The axis-label size of the figures' theme (points): the smallest text of the node schematic."""
+    set_theme()
+    return float(FontProperties(size=plt.rcParams["axes.labelsize"]).get_size_in_points())
 
 
 def globecom01_fig1(data: xr.Dataset):
@@ -96,60 +101,63 @@ def globecom01_fig1(data: xr.Dataset):
     Classifier, per-queue policer, priority and WFQ queues (limits, weights), the
     scheduler, the transmission ring of ``ring_limit`` particles (and the overshoot a
     multi-particle packet can cause), the line and the rest of the path. Every label is
-    computed from the Dataset.
+    computed from the Dataset; no text is smaller than the theme's axis labels
+    (:func:`label_size`), so the schematic reads at the size of the other figures.
     """
     _check_dataset("globecom01_fig1", data,
                    ("kind", "limit_packets", "weight_bps", "police_rate_bps", "police_burst_bytes"))
     a = data.attrs
-    fig, ax = subplots(figsize=(14, 7.2))
-    ax.set_xlim(0, 100)
-    ax.set_ylim(0, 50)
+    size = label_size()
+    fig, ax = subplots(figsize=(13, 7.4))
+    ax.set_xlim(0, 110)
+    ax.set_ylim(0, 58)
     ax.set_aspect("equal")
     ax.axis("off")
 
-    ax.text(0.5, 25, "EF + BE\npackets\n(IP length,\nqueue)", ha="left", va="center", fontsize=8)
-    _arrow(ax, 0.5, 21, 6.5, 21)
-    _box(ax, 7, 18, 7, 14, "classifier\n(DSCP ->\nqueue index)")
+    mid = 29.0
+    ax.text(0.3, mid + 1.2, "EF + BE\npackets", ha="left", va="bottom", fontsize=size)
+    _arrow(ax, 0.3, mid, 8.3, mid)
+    _box(ax, 9, mid - 6, 11, 12, "classifier\n(DSCP \u2192\nqueue)")
 
     n = data.sizes["queue"]
     order = sorted(range(n), key=lambda i: (data["kind"].values[i] != "priority", i))
-    ys = np.linspace(40, 10, n) if n > 1 else np.array([25.0])
-    sched_x, sched_y, sched_r = 62.5, 25.0, 4.2
+    ys = np.linspace(46, 12, n) if n > 1 else np.array([mid])
+    sched_x, sched_y, sched_r = 67.0, mid, 5.2
     for y, i in zip(ys, order):
         kind = str(data["kind"].values[i])
         limit = int(data["limit_packets"].values[i])
         rate = float(data["police_rate_bps"].values[i])
         burst = float(data["police_burst_bytes"].values[i])
         weight = float(data["weight_bps"].values[i])
-        _arrow(ax, 14.6, 25, 19.5, y)
+        _arrow(ax, 20.6, mid, 24.5, y)
         if np.isfinite(rate):
-            _box(ax, 20, y - 3.5, 10, 7, f"policer\n{to_kbps(rate):g} kbit/s\nburst {burst:g} B", color="#fde0c5")
+            _box(ax, 25, y - 4.5, 13, 9, f"policer\n{to_kbps(rate):g} kbit/s\nburst {burst:g} B", color="#fde0c5")
         else:
-            ax.text(25, y, "(no policer)", ha="center", va="center", fontsize=8, color="0.4")
-        _arrow(ax, 30.8, y, 34.5, y)
+            ax.text(31.5, y, "(no policer)", ha="center", va="center", fontsize=size, color="0.4")
+        _arrow(ax, 38.8, y, 42.5, y)
         # the queue: an open-ended buffer with slots
-        x0, x1, h = 35, 54, 5.0
+        x0, x1, h = 43, 60, 5.5
         ax.plot([x0, x1, x1, x0], [y + h / 2, y + h / 2, y - h / 2, y - h / 2], color="0.2", lw=1.3)
         shown = min(limit, 10)
         for s in range(1, shown):
             xs = x1 - s * (x1 - x0) / shown
             ax.plot([xs, xs], [y - h / 2, y + h / 2], color="0.6", lw=0.8)
         if limit > shown:
-            ax.text(x0 + 1, y, "...", ha="left", va="center", fontsize=9)
+            ax.text(x0 + 0.6, y, "...", ha="left", va="center", fontsize=size)
         if kind == "priority":
-            label = f"queue {i}: priority (EF), strict priority\nlimit {limit} packets"
+            label = f"queue {i}: strict priority (EF)\nlimit {limit} packets"
         else:
-            label = f"queue {i}: WFQ (best effort), weight {to_mbps(weight):g} Mbit/s\nlimit {limit} packets"
-        ax.text((x0 + x1) / 2, y + h / 2 + 0.6, label, ha="center", va="bottom", fontsize=8)
+            label = f"queue {i}: WFQ (best effort)\nweight {to_mbps(weight):g} Mbit/s, limit {limit} packets"
+        ax.text((x0 + x1) / 2, y + h / 2 + 0.6, label, ha="center", va="bottom", fontsize=size)
         dx, dy = sched_x - x1, sched_y - y
         d = np.hypot(dx, dy)
         _arrow(ax, x1 + 0.3, y, sched_x - dx / d * sched_r, sched_y - dy / d * sched_r)
     ax.add_patch(patches.Circle((sched_x, sched_y), sched_r, fc="#e5f5e0", ec="0.2"))
-    ax.text(sched_x, sched_y, "scheduler\npriority,\nthen WFQ\n(min tag)", ha="center", va="center", fontsize=7.5)
+    ax.text(sched_x, sched_y, "scheduler\npriority,\nthen WFQ", ha="center", va="center", fontsize=size)
 
     # the transmission ring: ring_limit particles, plus the overshoot with MTU packets
     ring_limit, max_particles, pb = a["ring_limit_particles"], a["max_ring_particles"], a["particle_bytes"]
-    rx0, cell = 69.5, 2.6
+    rx0, cell = 74.5, 2.6
     ry = sched_y - cell / 2
     _arrow(ax, sched_x + sched_r, sched_y, rx0 - 0.2, sched_y)
     for s in range(max_particles):
@@ -157,31 +165,31 @@ def globecom01_fig1(data: xr.Dataset):
         ax.add_patch(patches.Rectangle((rx0 + s * cell, ry), cell * 0.9, cell, fc="#c6dbef" if solid else "white",
                                        ec="0.2", ls="-" if solid else "--"))
     rx1 = rx0 + max_particles * cell
-    ax.text((rx0 + rx1) / 2, ry + cell + 0.8,
-            f"transmission ring (FCFS)\ntx-ring-limit {ring_limit} particles x {pb} B",
-            ha="center", va="bottom", fontsize=8)
+    ax.text((rx0 + rx1) / 2, ry + cell + 0.8, f"transmission ring\n{ring_limit} particles x {pb} B",
+            ha="center", va="bottom", fontsize=size)
     ax.text((rx0 + rx1) / 2, ry - 0.8,
-            f"a packet of k particles enters while < {ring_limit} are in use:\nup to {ring_limit - 1} + "
-            f"{a['mtu_particles']} = {max_particles} particles with {a['mtu_bytes']}-B packets (dashed)",
-            ha="center", va="top", fontsize=7.5)
+            f"up to {ring_limit - 1} + {a['mtu_particles']} = {max_particles} particles\nwith {a['mtu_bytes']}-B "
+            "packets\n(dashed)",
+            ha="center", va="top", fontsize=size)
 
     # the line and the rest of the path
     lx = rx1 + 0.5
-    _arrow(ax, lx, sched_y, 99, sched_y)
-    framing = {"atm-aal5": "ATM AAL5:\n53 x ceil((IP + 16) / 48) B", "ethernet": "Ethernet:\nIP + 38 B",
-               "none": "unframed"}.get(a["framing"], a["framing"])
-    ax.text((lx + 99) / 2, sched_y + 1.5,
-            f"line {to_mbps(a['line_rate_bps']):g} Mbit/s\n{framing}", ha="center", va="bottom", fontsize=8)
-    ax.text((lx + 99) / 2 + 0.5, sched_y - 1.5,
-            f"EF {a['ef_ip_bytes']} B\n({a['ef_frame_bytes']}-B frame): {to_ms(a['ef_line_time_s']):.3f} ms\n"
-            f"{a['mtu_bytes']} B: {to_ms(a['mtu_line_time_s']):.3f} ms", ha="center", va="top", fontsize=7.5)
+    _arrow(ax, lx, sched_y, 109.5, sched_y)
+    framing = {"atm-aal5": "ATM AAL5", "ethernet": "Ethernet", "none": "unframed"}.get(a["framing"], a["framing"])
+    ax.text((lx + 109.5) / 2, sched_y + 1.0, f"line\n{to_mbps(a['line_rate_bps']):g} Mbit/s\n{framing}",
+            ha="center", va="bottom", fontsize=size)
+    ax.text((lx + 109.5) / 2, sched_y - 1.0,
+            f"EF {a['ef_ip_bytes']} B:\n{to_ms(a['ef_line_time_s']):.3f} ms\n"
+            f"{a['mtu_bytes']} B:\n{to_ms(a['mtu_line_time_s']):.3f} ms", ha="center", va="top", fontsize=size)
+    frame = {"atm-aal5": f"ATM AAL5 frames: 53 x ceil((IP + 16) / 48) B (EF: a {a['ef_frame_bytes']}-B frame)",
+             "ethernet": "Ethernet frames: IP + 38 B"}.get(a["framing"], "")
     hops = a["path_hops"]
     hops = [hops] if isinstance(hops, str) else list(hops)
     path = (f"then the uncongested path: {len(hops)} hop(s) ({', '.join(hops)}) + {to_ms(a['path_fixed_s']):g} ms "
             f"fixed = +{to_ms(a['path_ef_delay_s']):.3f} ms for an EF packet")
-    ax.text(99, 4, path, ha="right", va="center", fontsize=8, color="0.3")
+    ax.text(0.3, 0.5, "\n".join(filter(None, [frame, path])), ha="left", va="bottom", fontsize=size, color="0.3")
     ax.set_title("globecom01_fig1: the node model of GLOBECOM'01 Figs. 1-2, drawn from pqlab.Node.cisco7200_atm()",
-                 fontsize=11)
+                 fontsize=size)
     return fig
 
 

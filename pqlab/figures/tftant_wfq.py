@@ -72,8 +72,28 @@ def _source_sizes(ax, frames) -> None:
             ax.axvline(f, color="0.75", lw=0.8, ls=":", zorder=0)
 
 
+def _paper_gains(ax, ds: xr.Dataset, frames, be_tx: float) -> None:
+    """The page's gains of PQ over WFQ, drawn up from our PQ curve: where WFQ would be with the page's gap.
+
+    The page gives no absolute delays for Fig. 1, only the differences WFQ - PQ: about 4 and 5
+    BE transmission times at 1024 and 1518 bytes and 24.18 ms at MTU size (1518 bytes).
+    """
+    pq = ds["delay_mean"].sel(scheduler="pq").values
+    for frame, gap, style, label in (
+        (1024, float(ds.paper_gap_1024) * be_tx, {}, "page: PQ + its gap (~4, ~5 BE tx times)"),
+        (1518, float(ds.paper_gap_1518) * be_tx, {}, None),
+        (1518, float(ds.paper_max_gain), {"marker": "*", "ms": 13}, f"page: PQ + max gain {float(ds.paper_max_gain):g} ms"),
+    ):
+        base = float(np.interp(frame, frames, pq))
+        ax.vlines(frame + 12, base, base + gap, color="black", lw=1, ls="--", zorder=4)
+        ax.plot([frame + 12], [base + gap], **{**_PAPER, **style}, label=label)
+
+
 def tftant_wfq_fig1(ds: xr.Dataset):
     """Page Fig. 1: mean EF delay with PQ and WFQ vs frame size (left), their difference in BE tx times (right).
+
+    The page's numbers are differences WFQ - PQ, so the left panel draws them up from our PQ
+    curve (:func:`_paper_gains`) and marks the range where the page calls PQ and WFQ equivalent.
 
     Parameters
     ----------
@@ -85,18 +105,22 @@ def tftant_wfq_fig1(ds: xr.Dataset):
     matplotlib.figure.Figure
     """
     ds = _ms(ds)
-    fig, (ax, gx) = subplots(1, 2, figsize=(13, 5.2), footer=True)
+    fig, (ax, gx) = subplots(1, 2, figsize=(14, 6.2), footer=True)
     frames = ds["ef_frame_bytes"].values
     be_tx = float(ds.be_tx_time)
     for s in ds["scheduler"].values:
         ax.errorbar(frames, ds["delay_mean"].sel(scheduler=s), yerr=_ci(ds["delay_ci"].sel(scheduler=s)),
                     fmt="o-", ms=4, capsize=3, color=COLORS[s], label=f"pqlab, {LABELS[s]}")
     _source_sizes(ax, frames)
+    ax.plot([], [], color="0.75", lw=0.8, ls=":", label="frame sizes the page measured")
+    _paper_gains(ax, ds, frames, be_tx)
+    ax.axvspan(frames.min() - 20, 512, ymin=0, ymax=0.03, color="C2", alpha=0.5,
+               label="page: PQ and WFQ almost equivalent <= 512 B")
     ax.set_xlabel("EF frame size (bytes; IP = frame - 18)")
     ax.set_ylabel("mean EF one-way delay (ms)")
     ax.set_ylim(bottom=0)
-    ax.legend(loc="upper left", fontsize=9, title="dotted: sizes the page names", title_fontsize=8)
-    ax.set_title("mean one-way delay (incl. the 2 C7500 hops of the path)", fontsize=10)
+    ax.legend(loc="upper left", fontsize=10)
+    ax.set_title("mean one-way delay (incl. the 2 C7500 hops of the path)")
 
     gap = ds["gap_be_tx"].values
     gx.axhspan(-EQUIVALENT_BE_TX, EQUIVALENT_BE_TX, color="0.9", zorder=0,
@@ -116,10 +140,10 @@ def tftant_wfq_fig1(ds: xr.Dataset):
     gx.set_ylabel(f"gain of PQ: WFQ - PQ (BE tx times of {be_tx:.3f} ms)")
     sec = gx.secondary_yaxis("right", functions=(lambda v: v * be_tx, lambda v: v / be_tx))
     sec.set_ylabel("WFQ - PQ (ms)")
-    gx.legend(loc="upper left", fontsize=8)
-    gx.set_title("gain of PQ in BE transmission times", fontsize=10)
+    gx.legend(loc="upper left", fontsize=10)
+    gx.set_title("gain of PQ in BE transmission times")
     fig.suptitle("tftant_wfq_fig1: mean EF one-way delay with PQ and WFQ vs EF packet size "
-                 "(TF-TANT PQ vs WFQ page, Fig. 1)", fontsize=11)
+                 "(TF-TANT PQ vs WFQ page, Fig. 1)")
     footer(fig, f"{_conditions(ds)}; EF service rate {_kbps(ds, 'ef_service_rate'):g} kbit/s (WFQ weight, BE "
                  f"weight {_kbps(ds, 'be_weight'):g} kbit/s; PQ policing rate); {_seeds(ds)}")
     return fig
