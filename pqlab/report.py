@@ -501,28 +501,37 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     return table
 
 
-#: Column of :func:`verdict_summary` counting the setup echoes (a test parameter read back).
+#: Columns of :func:`verdict_summary` counting what is not a measured result: setup echoes (a test
+#: parameter read back) and the papers' own analysis (and numbers derived in other units).
 SETUP_COLUMNS = ("setup echoed", "setup not echoed")
+ANALYSIS_COLUMNS = ("analysis reproduced", "analysis not reproduced")
+_APART = {"setup": "setup", "analysis": "analysis", "derived": "analysis"}
+_APART_COLUMNS = {"setup": SETUP_COLUMNS, "analysis": ANALYSIS_COLUMNS}
 
 
 def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame:
     """Count verdicts per artefact of one model's rows (default the papers' node), with a ``total`` row.
 
-    Setup echoes and measured results are counted apart: the :data:`VERDICTS` columns count
-    every row whose ``kind`` is not ``setup``; :data:`SETUP_COLUMNS` count the ``setup`` rows,
-    reproduced (``setup echoed``) or not.
+    Measured results and the rest are counted apart: the :data:`VERDICTS` columns count the
+    measured results (``kind`` ``result``) and the rows with no paper row (``pqlab only``);
+    :data:`SETUP_COLUMNS` count the ``setup`` rows and :data:`ANALYSIS_COLUMNS` the ``analysis``
+    and ``derived`` rows, each reproduced or not.
     """
     if "model" in table.columns:
         table = table[table["model"] == model]
-    setup = table["kind"] == "setup" if "kind" in table.columns else pd.Series(False, index=table.index)
-    rest = table[~setup]
-    counts = pd.crosstab(rest["artefact"], rest["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
-    echo = table[setup]
+    kind = table["kind"] if "kind" in table.columns else pd.Series("", index=table.index)
+    apart = kind.isin(list(_APART))
+    rest = table[~apart]
     artefacts = sorted(set(table["artefact"]))
-    echoed = pd.DataFrame({SETUP_COLUMNS[0]: (echo["verdict"] == "reproduced").groupby(echo["artefact"]).sum(),
-                           SETUP_COLUMNS[1]: (echo["verdict"] != "reproduced").groupby(echo["artefact"]).sum()},
-                          columns=list(SETUP_COLUMNS))
-    counts = counts.reindex(artefacts, fill_value=0).join(echoed.reindex(artefacts, fill_value=0).astype(int))
+    counts = pd.crosstab(rest["artefact"], rest["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts = counts.reindex(artefacts, fill_value=0)
+    group = kind.map(lambda k: _APART.get(k, ""))
+    for name, columns in _APART_COLUMNS.items():
+        rows = table[group == name]
+        ok = rows["verdict"] == "reproduced"
+        counts[columns[0]] = ok.groupby(rows["artefact"]).sum().reindex(artefacts, fill_value=0)
+        counts[columns[1]] = (~ok).groupby(rows["artefact"]).sum().reindex(artefacts, fill_value=0)
+    counts = counts.fillna(0)
     counts.loc["total"] = counts.sum()
     counts.columns.name = None
     counts.index.name = None

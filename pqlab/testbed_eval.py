@@ -169,6 +169,12 @@ def local_max_position(payloads, means) -> float:
     return float(payloads[i]) if fall[i] > 0.01 * float(np.mean(y)) else math.nan
 
 
+def next_swept_payload(index: int, payload: float) -> float:
+    """The payload searched right after ``payload`` in window ``index`` (the end of our drop interval), NaN if none."""
+    later = [p for p in fig3_1_payloads(FIG3_WINDOWS[index]) if p > payload]
+    return float(later[0]) if later and math.isfinite(payload) else math.nan
+
+
 def fig3_1_curve(model, n, seeds, window) -> tuple[list[int], list[float]]:
     """GLOBECOM'01 Fig. 3-1 over one window of BE payloads: (payloads in bytes, mean reference delay in s)."""
     pays = fig3_1_payloads(window)

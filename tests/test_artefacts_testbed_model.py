@@ -124,3 +124,15 @@ def test_the_figure_draws_a_value_outside_its_per_seed_range(data):
     odd["value"][:] = odd["value_per_seed"].max("seed") + 1.0
     fig = draw(odd)
     assert any(ax.collections for ax in fig.axes)
+
+
+def test_test_bed_positions_are_judged_by_the_position_rule(data):
+    # issue 21: the test bed's Fig. 3-1 maxima too: the paper's 485/1000 must lie in our drop interval
+    from pqlab.testbed_eval import next_swept_payload
+
+    assert next_swept_payload(0, 484) == 488 and next_swept_payload(1, 996) == 1000
+    assert math.isnan(next_swept_payload(0, math.nan))
+    rows = {r["quantity"]: r for r in claims_of(data) if r["quantity"].startswith("local_max_be_payload")}
+    assert len(rows) == 2
+    for r in rows.values():
+        assert r["shape_ok"] is not None and "drop interval" in r["note"]

@@ -18,8 +18,13 @@ import xarray as xr
 
 from ...report import INCONSISTENCY_QUANTITY, TOLERANCE_PERCENT
 from ...units import to_ms
+from ...testbed_eval import next_swept_payload
 from .._common import check_artefact, claim
 from ..testbed_model import hops_needed
+from .background import _position_ok, _position_text
+
+#: Position claims (a payload where the mean delay drops): judged by the position rule, not by 10 %.
+POSITION_QUANTITIES = {"local_max_be_payload_1": 0, "local_max_be_payload_2": 1}
 
 __all__ = ["testbed_model_claims"]
 
@@ -101,9 +106,15 @@ def testbed_model_claims(ds: xr.Dataset) -> list[dict]:
     rows = []
     for rid in ds["result"].values:
         row = ds.sel(result=rid)
-        rows.append(claim(str(row["artefact"].values), str(row["quantity"].values),
-                          float(row["value"].sel(model="testbed")), str(row["unit"].values), _reason(ds, rid),
-                          model="testbed", role=str(row["role"].values)))
+        quantity, value = str(row["quantity"].values), float(row["value"].sel(model="testbed"))
+        note, shape_ok = _reason(ds, rid), None
+        if quantity in POSITION_QUANTITIES and math.isfinite(value):
+            after = next_swept_payload(POSITION_QUANTITIES[quantity], value)
+            paper = float(row["paper"])
+            shape_ok = _position_ok(value, after, paper)
+            note = f"paper {paper:g} " + _position_text(value, after, paper) + f"; {note}"
+        rows.append(claim(str(row["artefact"].values), quantity, value, str(row["unit"].values), note,
+                          shape_ok=shape_ok, model="testbed", role=str(row["role"].values)))
     count, note = inconsistency_note(ds)
     rows.append(claim(art, INCONSISTENCY_QUANTITY, count, "results", note, model="testbed"))
     margin = (ds["bound"] - ds["max_delay"]).sel(model="testbed")
