@@ -377,6 +377,10 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
             return _run_locked(plan, progress)
     except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
         raise publish.output_error(exc, "writing the reproduction") from None
+    except ValueError as exc:  # after validation: a damaged state file (never exit 2, "bad arguments")
+        raise publish.OutputError(f"{' '.join(str(exc).split())}; nothing was published: a state file of "
+                                  f"{plan.build_dir} is damaged: remove it (or the whole build folder) and "
+                                  "run again") from None
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:

@@ -351,3 +351,23 @@ def test_an_out_folder_that_is_a_mount_point_is_refused_before_anything(tiny, tm
             reproduce.validate(tiny, out_dir=root / "figures", build_dir=tmp_path / "b")
     finally:
         subprocess.run(["umount", "-l", str(root / "figures")], check=False)
+
+
+def test_a_flipped_bit_in_a_real_runs_cache_is_recomputed_not_published(tiny, seed1, tmp_path):
+    import numpy as np
+
+    tree = shutil.copytree(seed1, tmp_path / "tree")
+    (file,) = (tree / "build" / "cache" / "tiny_b").glob("*.nc")
+    raw = bytearray(file.read_bytes())
+    at = raw.find(np.float64(3.0).tobytes())  # tiny_b's value for seed 1 (2 + seed)
+    assert at >= 0
+    raw[at + 6] ^= 0x01
+    file.write_bytes(bytes(raw))
+    (tree / "figures" / publish.MANIFEST).unlink()  # nothing trusted: both sections run, through the cache
+    with pytest.warns(UserWarning, match="not trusting"):
+        result = _run(tiny, tree / "figures", tree / "build", 1)
+    assert result.published and result.cache_counts["computed"] == 1 and result.cache_counts["reused"] == 1
+    assert result.report.set_index("artefact").loc["tiny_b", "ours"] == 3.0
+    log = (tree / "build" / "logs" / "b_second.log").read_text() + "".join(
+        p.read_text() for p in (tree / "build" / "notebooks").glob("b_second.ipynb"))
+    assert "checksum" in log and file.name in log
