@@ -371,3 +371,12 @@ def test_a_flipped_bit_in_a_real_runs_cache_is_recomputed_not_published(tiny, se
     log = (tree / "build" / "logs" / "b_second.log").read_text() + "".join(
         p.read_text() for p in (tree / "build" / "notebooks").glob("b_second.ipynb"))
     assert "checksum" in log and file.name in log
+
+
+def test_an_untrusted_out_keeps_its_own_files_and_drops_every_old_figure(tmp_path):
+    out, build = tmp_path / "figures", tmp_path / "build"
+    (out / "sub").mkdir(parents=True)
+    for name in ("README.md", "old_figure.png", "sub/old.pdf", publish.MANIFEST, "report.md"):
+        (out / name).write_text("x")
+    run = runfolder.stage(out, build, ["a"], keep_others=True, trusted=False)
+    assert sorted(str(p.relative_to(run.out)) for p in run.out.rglob("*") if p.is_file()) == ["README.md"]
