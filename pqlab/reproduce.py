@@ -17,14 +17,21 @@
 4. **Publish in one step, only on success.** The report (``report.md``, ``.html``, ``.csv``)
    and the static site (:func:`pqlab.site.build_site`) are written into the run folder, then
    the run's figures folder, results, executed notebooks and HTML replace the published
-   ones. A run with a failed notebook publishes nothing: its report and site, in the kept run
+   ones in one journalled switch with a manifest of every published file (:mod:`pqlab.publish`;
+   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run with a failed notebook publishes nothing: its report and site, in the kept run
    folder, name the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
    SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
    and raises :class:`Interrupted`; the published reproduction stays byte-identical.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
-   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given.
+   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given; what
+   was published is checked first (:func:`pqlab.publish.verified`: the manifests of this out
+   and this build agree and every file has its digest), else every section is recomputed.
+6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
+   (:mod:`pqlab.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.orphans`);
+   a full disk or a damaged state file raises :class:`pqlab.publish.OutputError` (one line,
+   the run folder removed, nothing published).
 
 The notebooks' simulations are cached per artefact (:mod:`pqlab.cache`) in ``<build>/cache``.
 """
