@@ -405,7 +405,8 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     current = [] if plan.force else [n for n, k in keys.items() if sections.get(n) == k]
     todo = [s for s in plan.sources if s.stem not in current]
     run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
-                          up_to_date=current, trusted=manifest is not None)
+                          up_to_date=current, trusted=manifest is not None,
+                          published_out=(manifest or {}).get("out_path"))
     try:
         return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
                                   tuple(n for n in current if n in run.kept))

@@ -137,7 +137,8 @@ def _records(section: Path) -> list[dict]:
         return []
 
 
-def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=(), trusted: bool = True) -> RunFolder:
+def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=(), trusted: bool = True,
+          published_out: Path | None = None) -> RunFolder:
     """Create a run folder for the notebooks ``names`` (see the module docstring).
 
     Parameters
@@ -156,6 +157,10 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
         nothing of the build's results is kept and of the figures folder only the files that
         are not figures (nor the report, site, status and manifest, always rewritten) are
         carried over.
+    published_out : pathlib.Path, optional
+        Where the published figures folder was when it was published (its manifest's
+        ``out_path``): the kept records' figure paths are pointed from there into the run,
+        so a tree moved whole never links into its old place.
     """
     runs = build_dir / "runs"
     runs.mkdir(parents=True, exist_ok=True)
@@ -187,6 +192,8 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
             if source.is_file():
                 shutil.copy2(source, target / source.name)
     _rewrite_figure_paths(run.results, out_dir, run.out)
+    if published_out is not None and Path(published_out) != out_dir:
+        _rewrite_figure_paths(run.results, Path(published_out), run.out)
     run.kept = [p.name for p in kept]
     return run
 

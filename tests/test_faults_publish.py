@@ -5,6 +5,7 @@ on the tiny notebooks of ``test_reproduce_safety``.
 """
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -380,3 +381,15 @@ def test_an_untrusted_out_keeps_its_own_files_and_drops_every_old_figure(tmp_pat
         (out / name).write_text("x")
     run = runfolder.stage(out, build, ["a"], keep_others=True, trusted=False)
     assert sorted(str(p.relative_to(run.out)) for p in run.out.rglob("*") if p.is_file()) == ["README.md"]
+
+
+def test_a_moved_tree_stays_trusted_and_links_only_into_itself(tiny, seed1, tmp_path):
+    tree = shutil.copytree(seed1, tmp_path / "moved")
+    result = _run(tiny[1:], tree / "figures", tree / "build", 1, force=True)  # --notebooks b_second --force
+    assert result.kept_sections == ("a_first",) and [r.name for r in result.runs] == ["b_second"]
+    pages = (tree / "figures" / "report.html").read_text() + "".join(
+        p.read_text() for p in (tree / "figures" / "site").rglob("*.html"))
+    records = (tree / "build" / "results" / report.RESULTS_FILE).read_text()
+    links = re.findall(r'(?:src|href)="([^"]*)"', pages)
+    assert links and not [link for link in links if str(seed1) in link]
+    assert str(seed1) not in records
