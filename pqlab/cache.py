@@ -87,13 +87,16 @@ def counts() -> dict:
 
 
 def read_counts(log_file) -> dict:
-    """Count the events of a log written by :func:`note` (absent file: no events)."""
+    """Count the events of a log written by :func:`note` (absent file: no events; a damaged line
+    is skipped: the counts are information, not results)."""
     found: Counter = Counter()
     path = Path(log_file)
     if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:  # a line cut short by a killed kernel is not counted
                 found[json.loads(line)["event"]] += 1
+            except (ValueError, KeyError, TypeError):
+                continue
     return {"computed": found["computed"], "reused": found["reused"], "simulation": found["simulation"]}
 
 

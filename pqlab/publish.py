@@ -107,7 +107,7 @@ def write_manifests(new_out: Path, new_results: Path, *, publish_id: str, out_di
     about : dict
         Run parameters recorded with it (``seed``, ``quick``).
     """
-    manifest = {"publish_id": publish_id, **_relation(out_dir, build_dir), **about,
+    manifest = {"publish_id": publish_id, **_relation(out_dir, build_dir), "out_path": str(out_dir), **about,
                 "sections": dict(sorted(sections.items())),
                 "files": {"out": file_digests(new_out), "results": file_digests(new_results)}}
     text = json.dumps(manifest, indent=1, sort_keys=True)

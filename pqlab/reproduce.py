@@ -17,14 +17,21 @@
 4. **Publish in one step, only on success.** The report (``report.md``, ``.html``, ``.csv``)
    and the static site (:func:`pqlab.site.build_site`) are written into the run folder, then
    the run's figures folder, results, executed notebooks and HTML replace the published
-   ones. A run with a failed notebook publishes nothing: its report and site, in the kept run
+   ones in one journalled switch with a manifest of every published file (:mod:`pqlab.publish`;
+   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run with a failed notebook publishes nothing: its report and site, in the kept run
    folder, name the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
    SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
    and raises :class:`Interrupted`; the published reproduction stays byte-identical.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
-   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given.
+   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given; what
+   was published is checked first (:func:`pqlab.publish.verified`: the manifests of this out
+   and this build agree and every file has its digest), else every section is recomputed.
+6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
+   (:mod:`pqlab.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.orphans`);
+   a full disk or a damaged state file raises :class:`pqlab.publish.OutputError` (one line,
+   the run folder removed, nothing published).
 
 The notebooks' simulations are cached per artefact (:mod:`pqlab.cache`) in ``<build>/cache``.
 """
@@ -377,6 +384,10 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
             return _run_locked(plan, progress)
     except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
         raise publish.output_error(exc, "writing the reproduction") from None
+    except ValueError as exc:  # after validation: a damaged state file (never exit 2, "bad arguments")
+        raise publish.OutputError(f"{' '.join(str(exc).split())}; nothing was published: a state file of "
+                                  f"{plan.build_dir} is damaged: remove it (or the whole build folder) and "
+                                  "run again") from None
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
@@ -394,7 +405,8 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     current = [] if plan.force else [n for n, k in keys.items() if sections.get(n) == k]
     todo = [s for s in plan.sources if s.stem not in current]
     run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
-                          up_to_date=current, trusted=manifest is not None)
+                          up_to_date=current, trusted=manifest is not None,
+                          published_out=(manifest or {}).get("out_path"))
     try:
         return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
                                   tuple(n for n in current if n in run.kept))

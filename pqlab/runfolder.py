@@ -137,7 +137,8 @@ def _records(section: Path) -> list[dict]:
         return []
 
 
-def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=(), trusted: bool = True) -> RunFolder:
+def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=(), trusted: bool = True,
+          published_out: Path | None = None) -> RunFolder:
     """Create a run folder for the notebooks ``names`` (see the module docstring).
 
     Parameters
@@ -154,7 +155,12 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     trusted : bool
         Whether the published reproduction passed :func:`pqlab.publish.verified`. If not,
         nothing of the build's results is kept and of the figures folder only the files that
-        no publish wrote (not in its manifest, not a figure) are carried over.
+        are not figures (nor the report, site, status and manifest, always rewritten) are
+        carried over.
+    published_out : pathlib.Path, optional
+        Where the published figures folder was when it was published (its manifest's
+        ``out_path``): the kept records' figure paths are pointed from there into the run,
+        so a tree moved whole never links into its old place.
     """
     runs = build_dir / "runs"
     runs.mkdir(parents=True, exist_ok=True)
@@ -186,17 +192,18 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
             if source.is_file():
                 shutil.copy2(source, target / source.name)
     _rewrite_figure_paths(run.results, out_dir, run.out)
+    if published_out is not None and Path(published_out) != out_dir:
+        _rewrite_figure_paths(run.results, Path(published_out), run.out)
     run.kept = [p.name for p in kept]
     return run
 
 
 def _untrusted_outputs(out_dir: Path) -> set[Path]:
-    """Files of a figures folder that cannot be trusted: those its (possibly stale) manifest
-    lists and every figure file; what is left is the user's own (e.g. a README)."""
-    listed = (publish.read_manifest(out_dir) or {}).get("files", {}).get("out", {})
-    found = {out_dir / name for name in listed} | {out_dir / publish.MANIFEST}
-    found |= {p for p in out_dir.rglob("*") if p.suffix.lower() in FIGURE_SUFFIXES}
-    return found
+    """Files of an untrusted figures folder never carried into a run: every figure and the
+    manifest (the report, site and status are rewritten anyway); what is left is the user's own,
+    e.g. a README."""
+    found = {p for p in out_dir.rglob("*") if p.suffix.lower() in FIGURE_SUFFIXES}
+    return found | {out_dir / publish.MANIFEST}
 
 
 def _figure_files(results_dir: Path) -> set[Path]:

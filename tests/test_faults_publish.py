@@ -5,6 +5,7 @@ on the tiny notebooks of ``test_reproduce_safety``.
 """
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -351,3 +352,44 @@ def test_an_out_folder_that_is_a_mount_point_is_refused_before_anything(tiny, tm
             reproduce.validate(tiny, out_dir=root / "figures", build_dir=tmp_path / "b")
     finally:
         subprocess.run(["umount", "-l", str(root / "figures")], check=False)
+
+
+def test_a_flipped_bit_in_a_real_runs_cache_is_recomputed_not_published(tiny, seed1, tmp_path):
+    import numpy as np
+
+    tree = shutil.copytree(seed1, tmp_path / "tree")
+    (file,) = (tree / "build" / "cache" / "tiny_b").glob("*.nc")
+    raw = bytearray(file.read_bytes())
+    at = raw.find(np.float64(3.0).tobytes())  # tiny_b's value for seed 1 (2 + seed)
+    assert at >= 0
+    raw[at + 6] ^= 0x01
+    file.write_bytes(bytes(raw))
+    (tree / "figures" / publish.MANIFEST).unlink()  # nothing trusted: both sections run, through the cache
+    with pytest.warns(UserWarning, match="not trusting"):
+        result = _run(tiny, tree / "figures", tree / "build", 1)
+    assert result.published and result.cache_counts["computed"] == 1 and result.cache_counts["reused"] == 1
+    assert result.report.set_index("artefact").loc["tiny_b", "ours"] == 3.0
+    log = (tree / "build" / "logs" / "b_second.log").read_text() + "".join(
+        p.read_text() for p in (tree / "build" / "notebooks").glob("b_second.ipynb"))
+    assert "checksum" in log and file.name in log
+
+
+def test_an_untrusted_out_keeps_its_own_files_and_drops_every_old_figure(tmp_path):
+    out, build = tmp_path / "figures", tmp_path / "build"
+    (out / "sub").mkdir(parents=True)
+    for name in ("README.md", "old_figure.png", "sub/old.pdf", publish.MANIFEST, "report.md"):
+        (out / name).write_text("x")
+    run = runfolder.stage(out, build, ["a"], keep_others=True, trusted=False)
+    assert sorted(str(p.relative_to(run.out)) for p in run.out.rglob("*") if p.is_file()) == ["README.md"]
+
+
+def test_a_moved_tree_stays_trusted_and_links_only_into_itself(tiny, seed1, tmp_path):
+    tree = shutil.copytree(seed1, tmp_path / "moved")
+    result = _run(tiny[1:], tree / "figures", tree / "build", 1, force=True)  # --notebooks b_second --force
+    assert result.kept_sections == ("a_first",) and [r.name for r in result.runs] == ["b_second"]
+    pages = (tree / "figures" / "report.html").read_text() + "".join(
+        p.read_text() for p in (tree / "figures" / "site").rglob("*.html"))
+    records = (tree / "build" / "results" / report.RESULTS_FILE).read_text()
+    links = re.findall(r'(?:src|href)="([^"]*)"', pages)
+    assert links and not [link for link in links if str(seed1) in link]
+    assert str(seed1) not in records
