@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import paths
+from . import paths, versions
 
 
 def _demo(args) -> int:
@@ -122,6 +122,9 @@ def _reproduce(args) -> int:
           f"{counts.get('simulation', 0)} simulations")
     print(f"  total wall time {time.perf_counter() - started:.1f} s")
     print(f"Report: {result.report_dir / 'report.md'} and report.html")
+    off_lock = versions.differences_text(versions.lock_differences())
+    if off_lock:
+        print(f"Note: {off_lock} (the report says so too)")
     if result.site_index is not None:
         print(f"Site: {result.site_index}")
     if not result.html_exported:

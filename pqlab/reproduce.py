@@ -48,7 +48,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import cache, paths, report, runfolder, runlock
+from . import cache, paths, report, runfolder, runlock, versions
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
@@ -363,7 +363,10 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
 
 
 def section_key(source: Path, plan: Plan) -> str:
-    """What a section's results depend on: the notebook, its parameters, pqlab's code and version.
+    """What a section's results depend on: the notebook, its parameters, pqlab's code and version, the environment.
+
+    The environment is :func:`pqlab.versions.fingerprint` (Python and the locked packages'
+    installed versions): a section computed under other package versions is rerun.
 
     A published section with the same key is current and is not rerun (unless ``force``).
     """
@@ -371,7 +374,8 @@ def section_key(source: Path, plan: Plan) -> str:
 
     digest = hashlib.sha256()
     digest.update(Path(source).read_bytes())
-    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__}).encode())
+    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__,
+                              "environment": versions.fingerprint()}).encode())
     for module in sorted(Path(__file__).resolve().parent.rglob("*.py")):
         digest.update(module.read_bytes())
     return digest.hexdigest()

@@ -431,14 +431,10 @@ _NO_NOTEBOOKS = ("No executed notebooks rendered as HTML were found (nbconvert m
                  "ran): the notebooks are not part of this site.")
 
 
-#: Where the environment block (versions, lock hash, results digest) goes on the index: after the title.
-ENVIRONMENT_SLOT = report.ENVIRONMENT_SLOT
-
-
 def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
     node = table[table["model"] == report.MODELS[0]]
     total = _counts(node.to_dict("records"))
-    body = [f"<h1>{_esc(report._title())}</h1>", ENVIRONMENT_SLOT,
+    body = [f"<h1>{_esc(report._title())}</h1>", report.environment_html(table),
             f"<p class=\"lead\">{_esc(overview.opening(table))}</p>", *_overview_html(table),
             "<h2>How to read the verdicts</h2>",
             f"<p>{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
@@ -489,7 +485,8 @@ def _overview_html(table: pd.DataFrame) -> list[str]:
     if not misses.empty:
         rows = "".join(
             f"<tr><td><span class=\"id\">{_esc(m['result'])}</span></td>"
-            f"<td class=\"num\">{_esc(report._number(m['paper']))}</td><td class=\"num\">{_esc(report._number(m['ours']))}</td>"
+            f"<td class=\"num\">{_esc(overview.paper_text(m['paper']))}</td>"
+            f"<td class=\"num\">{_esc(overview.ours_text(m['ours'], m['paper']))}</td>"
             f"<td>{_esc(m['unit'])}</td><td class=\"num\">{_esc(_percent(m['difference %']))}</td>"
             f"<td>{_folded(m['reason'], m['explanation'])}</td></tr>"
             for m in misses.to_dict("records"))
@@ -601,7 +598,7 @@ def _claims_table(rows: list[dict]) -> str:
         for k, r in enumerate(group):
             shared = (f"<td{span}><span class=\"id\">{_esc(r['quantity'])}</span>{_statement(first['statement'])}"
                       f"{source}</td>" if k == 0 else "")
-            paper = (f"<td class=\"num\"{span}>{_esc(report._number(_plain(r['paper value'])))}</td>"
+            paper = (f"<td class=\"num\"{span}>{_esc(report._paper_text(_plain(r['paper value'])))}</td>"
                      if k == 0 else "")
             unit = f'<td data-column="unit"{span}>{_esc(overview.unit_text(r["unit"]))}</td>' if k == 0 else ""
             starts = ' class="group"' if k == 0 else ""
@@ -646,7 +643,7 @@ def _model_cell(r: dict) -> str:
 
 
 def _ours_cell(r: dict) -> str:
-    number = report._number(_plain(r["ours"]))
+    number = report._number(_plain(r["ours"]), report._ours_digits(_plain(r["paper value"])))
     shape = _plain(r["shape_ok"])
     words = "" if shape is None else ("shape holds" if shape else "shape fails")
     if number and words:
@@ -658,7 +655,8 @@ def _difference_cell(r: dict) -> str:
     difference = _plain(r["difference"])
     if difference is None:
         return ""
-    return f'{_esc(_percent(r["difference %"]))}<span class="small">{difference:+.4g}</span>'
+    signed = ("+" if difference >= 0 else "") + report._number(difference)  # as report._difference_text
+    return f'{_esc(_percent(r["difference %"]))}<span class="small">{_esc(signed)}</span>'
 
 
 def _plain(value):
