@@ -630,9 +630,10 @@ def _explanation(text: str) -> str:
 
 
 def _cut(text: str, chars: int = FOLD_CHARS // 2) -> str:
-    """The first words of ``text``, up to about ``chars`` characters."""
+    """The first words of ``text``, up to about ``chars`` characters, without trailing dots or commas."""
     cut = text[:chars]
-    return cut.rsplit(" ", 1)[0] if " " in cut else cut
+    cut = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return cut.rstrip(" .,;:")  # the ellipsis that follows is the only one
 
 
 def _model_cell(r: dict) -> str:
