@@ -795,8 +795,8 @@ def _html_exporter():
 
 def _export_html(exporter, executed: Path, html_dir: Path) -> Path | None:
     """Write ``executed`` as ``html_dir/<name>.html``; None if there is no copy or export fails."""
-    if not executed.is_file():
-        return None
+    if not executed.is_file() or executed.stat().st_size == 0:  # empty: its writing failed (e.g. a full
+        return None  # disk), which the run reports itself
     html_dir.mkdir(parents=True, exist_ok=True)
     try:
         body, _ = exporter.from_filename(str(executed))

@@ -330,8 +330,7 @@ def test_a_full_disk_is_one_line_exit_4_and_leaves_nothing(tiny, tmp_path, small
     code = cli.main([*argv, "--seed", "2"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 4, err
-    errors = [line for line in err if "error" in line]
-    assert len(errors) == 1 and "No space left on device" in errors[0] and "--out" in errors[0], err
+    assert len(err) == 1 and "error" in err[0] and "No space left on device" in err[0] and "--out" in err[0], err
     assert {**_snapshot(out), **{f"build/{k}": v for k, v in _snapshot(build).items()}} == before
     assert not list((build / "runs").iterdir())
     assert not list(small_disk.rglob(".pqlab-*-*")) and not (build / publish.JOURNAL).exists()
