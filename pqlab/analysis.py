@@ -19,6 +19,7 @@ from . import experiments, metrics
 from ._validate import check_choice, check_real
 from .framing import particles_needed
 from .model import Node
+from .numerics import dot, line_fit
 
 __all__ = ["CONFIDENCE", "mean_ci", "trend", "pooled_frequencies", "count_peaks", "acf", "first_peak",
            "acf_first_peak", "max_ring_particles"]
@@ -63,7 +64,7 @@ def trend(values: np.ndarray, x) -> tuple[float, float, bool]:
         The mean is positive and its CI excludes 0 (one seed: slope > 0).
     """
     x = np.asarray(x, dtype=float)
-    slopes = np.array([np.polyfit(x, values[:, s], 1)[0] for s in range(values.shape[1])])
+    slopes = np.array([line_fit(x, values[:, s])[0] for s in range(values.shape[1])])
     mean, half = mean_ci(slopes)
     mean, half = float(mean), float(half)
     holds = mean > 0 and (np.isnan(half) or mean - half > 0)
@@ -164,10 +165,10 @@ def acf(x, max_lag: int) -> np.ndarray:
     """
     x = np.asarray(x, dtype=float)
     x = x - x.mean()
-    denom = float(x @ x)
+    denom = dot(x, x)
     if denom == 0.0:
         return np.r_[1.0, np.zeros(max_lag)]
-    return np.array([1.0] + [float(x[:-lag] @ x[lag:]) / denom for lag in range(1, max_lag + 1)])
+    return np.array([1.0] + [dot(x[:-lag], x[lag:]) / denom for lag in range(1, max_lag + 1)])
 
 
 def first_peak(acf_values, threshold: float = -math.inf) -> tuple[int, float]:

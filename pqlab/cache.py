@@ -5,7 +5,8 @@ Two mechanisms, each applied with one decorator line:
 * :func:`artefact` caches what an artefact's compute function returns (an
   :class:`xarray.Dataset` or a :class:`pandas.DataFrame`) as one netCDF file per call,
   keyed by the artefact id, the call's arguments (parameters and seeds, defaults filled
-  in), the pqlab version and a hash of the simulation code (engine, traffic, node, framing,
+  in), the pqlab version, the installed versions of the locked packages
+  (:func:`pqlab.versions.fingerprint`: a result of other numpy, pandas, ... is not reused) and a hash of the simulation code (engine, traffic, node, framing,
   scenarios, metrics, ...) and of the artefact's own module. A rerun with nothing changed
   reads the file instead of simulating. Files carry CF attributes (``Conventions``,
   ``units`` and ``long_name`` on every variable, ``flag_values``/``flag_meanings`` on drop
@@ -39,10 +40,12 @@ from pathlib import Path
 
 import numpy as np
 
+from . import versions
+
 #: Environment variables read by the cache.
 ENV_DIR, ENV_FORCE, ENV_LOG = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE", "PQLAB_CACHE_LOG"
 #: Modules whose source is part of every key: the simulation and measurement code.
-CODE_MODULES = ("engine", "traffic", "model", "framing", "scenario", "scenarios", "experiments", "metrics",
+CODE_MODULES = ("engine", "traffic", "model", "framing", "scenario", "scenarios", "experiments", "metrics", "numerics",
                 "path", "tandem", "streaming", "bounds", "_validate", "testbed", "testbed_eval")
 #: CF convention version written into every file.
 CONVENTIONS = "CF-1.8"
@@ -173,6 +176,7 @@ def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
         "arguments": _canonical(dict(bound.arguments)),
         "pqlab_version": __version__,
         "code_sha256": code_hash(func),
+        "environment_sha256": versions.fingerprint(),
     }
     digest = hashlib.sha256(json.dumps(description, sort_keys=True).encode()).hexdigest()
     return digest, description

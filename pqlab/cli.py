@@ -26,7 +26,7 @@ import time
 import warnings
 from pathlib import Path
 
-from . import kernelwatch, paths
+from . import kernelwatch, paths, versions
 
 
 def _demo(args) -> int:
@@ -133,6 +133,9 @@ def _reproduce(args) -> int:
           f"{counts.get('simulation', 0)} simulations")
     print(f"  total wall time {time.perf_counter() - started:.1f} s")
     print(f"Report: {result.report_dir / 'report.md'} and report.html")
+    off_lock = versions.differences_text(versions.lock_differences())
+    if off_lock:
+        print(f"Note: {off_lock} (the report says so too)")
     if result.site_index is not None:
         print(f"Site: {result.site_index}")
     if not result.html_exported:

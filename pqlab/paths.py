@@ -59,6 +59,8 @@ DATA = _resource_dir("pqlab._data")
 NOTEBOOKS = _resource_dir("pqlab._notebooks")
 #: The teaching lab's notebooks and instructor notes.
 LAB_NOTEBOOKS = NOTEBOOKS / "lab"
+#: The environment locks (``run.txt``: what the reproduction runs; ``test.txt``: with the tests).
+REQUIREMENTS = _resource_dir("pqlab._requirements")
 
 
 def is_source_checkout() -> bool:

@@ -46,6 +46,7 @@ opens the report with the counts of measured results per model.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import math
@@ -55,7 +56,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths
+from . import paths, versions
+from .units import MAX_SIGNIFICANT_DIGITS, format_significant, significant_digits
 
 #: The results file inside a results folder.
 RESULTS_FILE = "results.jsonl"
@@ -576,8 +578,8 @@ def summary_text(table: pd.DataFrame) -> str:
                  & (table["verdict"] != "reproduced")]
     rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
     misses = [
-        f"{r['artefact']}/{r['quantity']} (paper {_number(r['paper value'])}, test bed "
-        f"{' '.join(filter(None, [_number(r['ours']), '' if r['unit'] == '1' else r['unit']]))}, "
+        f"{r['artefact']}/{r['quantity']} (paper {_paper_text(r['paper value'])}, test bed "
+        f"{' '.join(filter(None, [_number(r['ours'], _ours_digits(r['paper value'])), '' if r['unit'] == '1' else r['unit']]))}, "
         f"{_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
         for r in rows.head(SUMMARY_MISSES).to_dict("records")
     ]
@@ -597,8 +599,8 @@ def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     header = ["artefact", "claim", "model", "kind", "source", "paper", "ours", "unit", "difference", "verdict",
               "explanation", "statement"]
     rows = [
-        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _number(r["paper value"]),
-         _ours_text(r["ours"], r["shape_ok"]),
+        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _paper_text(r["paper value"]),
+         _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
          r["unit"], _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
          r["statement"]]
         for r in table.to_dict("records")
@@ -606,20 +608,67 @@ def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _number(value) -> str:
-    return "" if _isna(value) else f"{value:.4g}"
+#: Significant digits of a number of ours with no paper value to match, and of a difference.
+DISPLAY_DIGITS = 4
 
 
-def _ours_text(value, shape_ok) -> str:
+def _ours_digits(paper) -> int:
+    """Digits to print ours with: one more than the paper printed (at least :data:`DISPLAY_DIGITS`, at most 7)."""
+    if _isna(paper):
+        return DISPLAY_DIGITS
+    return min(MAX_SIGNIFICANT_DIGITS, max(DISPLAY_DIGITS, significant_digits(paper) + 1))
+
+
+def _number(value, digits: int = DISPLAY_DIGITS) -> str:
+    return "" if _isna(value) else format_significant(value, digits)
+
+
+def _paper_text(value) -> str:
+    """A paper's value as the paper printed it (its shortest form, at most 7 significant digits)."""
+    return "" if _isna(value) else format_significant(value, significant_digits(value))
+
+
+def _ours_text(value, shape_ok, paper=None) -> str:
     shape = "" if _isna(shape_ok) else ("shape holds" if shape_ok else "shape fails")
-    return " ".join(filter(None, [_number(value), f"({shape})" if shape and not _isna(value) else shape]))
+    number = _number(value, _ours_digits(paper))
+    return " ".join(filter(None, [number, f"({shape})" if shape and not _isna(value) else shape]))
 
 
 def _difference_text(difference, percent) -> str:
     if _isna(difference):
         return ""
     relative = "n/a" if _isna(percent) else f"{percent:+.1f} %"
-    return f"{difference:+.4g} ({relative})"
+    sign = "+" if difference >= 0 else ""
+    return f"{sign}{_number(difference)} ({relative})"
+
+
+#: Significant digits of ``ours`` in :func:`results_digest`: past float noise (a last-digit
+#: difference of another numpy), short of any real change (the golden test's 1e-9 tolerance).
+DIGEST_DIGITS = 9
+
+
+def results_digest(table: pd.DataFrame) -> str:
+    """sha256 (hex) of the report's numbers: every row's artefact, claim, model and ours at 9 significant digits.
+
+    Two runs with the same digest have the same numbers to 9 significant digits; the report
+    and the site print its first 12 hex digits next to the environment.
+    """
+    rows = sorted(
+        "\t".join([str(r["artefact"]), str(r["quantity"]), str(r["model"]),
+                    "" if _isna(r["ours"]) else f"{float(r['ours']):.{DIGEST_DIGITS}g}"])
+        for r in table.to_dict("records")
+    )
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+def environment_lines(table: pd.DataFrame) -> list[str]:
+    """The report's environment block (:func:`pqlab.versions.environment_text` with :func:`results_digest`)."""
+    return versions.environment_text(results_digest(table))
+
+
+def environment_html(table: pd.DataFrame) -> str:
+    """The environment block as one HTML paragraph (the report's and the site index's)."""
+    return '<p class="environment">' + "<br>".join(_esc(line) for line in environment_lines(table)) + "</p>"
 
 
 def _title() -> str:
@@ -651,7 +700,9 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     header, rows = _display_rows(table)
     summary = verdict_summary(table)
     by_model = model_summary(table)
-    lines = [f"# {_title()}", "", summary_text(table), "", _rules_text(lambda v: f"*{v}*"), "",
+    lines = [f"# {_title()}", ""]
+    lines += [part for line in environment_lines(table) for part in (line, "")]
+    lines += [summary_text(table), "", _rules_text(lambda v: f"*{v}*"), "",
              "## Verdicts per model and kind", ""]
     lines += _md_table(["model", "kind", *by_model.columns], [[*i, *map(str, v)] for i, v in by_model.iterrows()])
     lines += ["", f"## Verdicts per artefact ({MODEL_TITLES[MODELS[0]]})", ""]
@@ -691,7 +742,7 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     summary = verdict_summary(table)
     by_model = model_summary(table)
     verdict_at = header.index("verdict")
-    body = [f"<h1>{_esc(_title())}</h1>", f"<p>{_esc(summary_text(table))}</p>",
+    body = [f"<h1>{_esc(_title())}</h1>", environment_html(table), f"<p>{_esc(summary_text(table))}</p>",
             f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
             "<h2>Verdicts per model and kind</h2>",
             _html_table(["model", "kind", *by_model.columns], [[*i, *map(str, v)] for i, v in by_model.iterrows()]),

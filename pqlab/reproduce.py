@@ -18,8 +18,9 @@
    and the static site (:func:`pqlab.site.build_site`) are written into the run folder, then
    the run's figures folder, results, executed notebooks and HTML replace the published
    ones in one journalled switch with a manifest of every published file (:mod:`pqlab.publish`;
-   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run with a failed notebook publishes nothing: its report and site, in the kept run
-   folder, name the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
+   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run
+   with a failed notebook publishes nothing: its report and site, in the kept run folder, name
+   the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
    SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
    and raises :class:`Interrupted`; the published reproduction stays byte-identical.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
@@ -57,7 +58,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import cache, kernelwatch, orphans, paths, publish, report, runfolder, runlock
+from . import cache, kernelwatch, orphans, paths, publish, report, runfolder, runlock, versions
 from ._validate import check_int
 
 #: The Jupyter kernel the notebooks run in.
@@ -424,7 +425,10 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
 
 
 def section_key(source: Path, plan: Plan) -> str:
-    """What a section's results depend on: the notebook, its parameters, pqlab's code and version.
+    """What a section's results depend on: the notebook, its parameters, pqlab's code and version, the environment.
+
+    The environment is :func:`pqlab.versions.fingerprint` (Python and the locked packages'
+    installed versions): a section computed under other package versions is rerun.
 
     A published section with the same key is current and is not rerun (unless ``force``).
     """
@@ -432,7 +436,8 @@ def section_key(source: Path, plan: Plan) -> str:
 
     digest = hashlib.sha256()
     digest.update(Path(source).read_bytes())
-    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__}).encode())
+    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__,
+                              "environment": versions.fingerprint()}).encode())
     for module in sorted(Path(__file__).resolve().parent.rglob("*.py")):
         digest.update(module.read_bytes())
     return digest.hexdigest()

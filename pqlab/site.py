@@ -411,6 +411,7 @@ def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
     by_model = report.model_summary(table)
     body = [
         f"<h1>{_esc(report._title())}</h1>",
+        report.environment_html(table),
         f"<p class=\"lead\">{_esc(report.summary_text(table))}</p>",
         f"<p>{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
         f"<p>{len(node)} claims of {_esc(report.MODEL_TITLES[report.MODELS[0]])} over {node['artefact'].nunique()} "
@@ -483,8 +484,8 @@ def _claims_table(rows: list[dict]) -> str:
         body.append(
             f"<tr><td><span class=\"id\">{_esc(r['quantity'])}</span></td><td>{_esc(r.get('model', ''))}</td>"
             f"<td>{_esc(r['statement'])}{source}</td>"
-            f"<td class=\"num\">{_esc(report._number(_plain(r['paper value'])))}</td>"
-            f"<td class=\"num\">{_esc(report._ours_text(_plain(r['ours']), _plain(r['shape_ok'])))}</td>"
+            f"<td class=\"num\">{_esc(report._paper_text(_plain(r['paper value'])))}</td>"
+            f"<td class=\"num\">{_esc(report._ours_text(_plain(r['ours']), _plain(r['shape_ok']), _plain(r['paper value'])))}</td>"
             f"<td>{_esc(r['unit'])}</td>"
             f"<td class=\"num\">{_esc(report._difference_text(_plain(r['difference']), _plain(r['difference %'])))}</td>"
             f"<td class=\"{_verdict_class(str(r['verdict']))}\">{_esc(r['verdict'])}</td>"

@@ -23,6 +23,7 @@ from numba import njit
 
 from ._validate import check_array, check_choice, check_int, check_real
 from .engine import MAX_SIZE_BYTES
+from .numerics import dot
 
 #: UDP (8) + IPv4 (20) header, bytes: add it when a size is a UDP payload.
 UDP_IP_HEADER_BYTES = 28
@@ -346,7 +347,7 @@ class Empirical(SizeDistribution):
 
     @property
     def mean_bytes(self) -> float:
-        return float(np.dot(self.sizes_bytes, self.pmf()))
+        return dot(self.sizes_bytes, self.pmf())
 
     @property
     def max_bytes(self) -> int:

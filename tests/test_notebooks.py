@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from pqlab import paths, reproduce
+import re
+
+from pqlab import paths, reportdiff, reproduce, versions
 from pqlab.report import load_paper_values
 
 NOTEBOOKS = sorted(p for p in paths.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
@@ -61,27 +63,86 @@ def test_every_saved_figure_shows_inline_in_its_notebook(quick_run):
 GOLDEN = Path(__file__).resolve().parent / "data"
 
 
+def _committed_report() -> tuple["pd.DataFrame", str]:
+    import pandas as pd
+
+    return (pd.read_csv(GOLDEN / "quick_report.csv", keep_default_na=False, dtype=str),
+            (GOLDEN / "quick_report.md.txt").read_text(encoding="utf-8"))
+
+
+def _committed_tolerance(markdown: str) -> float:
+    """0 (exact) where this is the environment the committed report was made in, else :data:`reportdiff.REL_TOL`."""
+    made_in = reportdiff.report_environment(markdown)
+    exact = made_in["on_lock"] and versions.is_locked_environment(made_in["python"], made_in["lock_sha256"])
+    return 0.0 if exact else reportdiff.REL_TOL
+
+
 def test_the_quick_report_is_the_committed_one_row_for_row(quick_run):
     """The whole quick report equals ``tests/data/quick_report.csv and quick_report.md.txt``: a refactoring changes
     no number of the report, and a change that does is made on purpose (regenerate the two files
-    as tests/data/README.md says and give the reason in the commit)."""
-    import difflib
+    as tests/data/README.md says and give the reason in the commit).
 
+    Verdicts, units, statements and explanations must be equal; numbers equal within a relative
+    1e-9 (another numpy's last digit is not a change), and exactly in the environment the
+    committed report was made in (the lock, on the same Python). report.md equal line for line
+    but for its environment block."""
     import pandas as pd
 
     _, out = quick_run
-    golden = pd.read_csv(GOLDEN / "quick_report.csv", keep_default_na=False, dtype=str)
+    golden, golden_text = _committed_report()
+    rel_tol = _committed_tolerance(golden_text)
     now = pd.read_csv(out / "report.csv", keep_default_na=False, dtype=str)
-    assert list(now.columns) == list(golden.columns)
-    assert len(now) == len(golden), f"{len(now)} rows, the committed report has {len(golden)}"
-    differing = []
-    for i in range(len(now)):
-        for column in now.columns:
-            if now.at[i, column] != golden.at[i, column]:
-                row = now.loc[i, ["artefact", "quantity", "model"]].tolist()
-                differing.append(f"row {i} {row} {column}: committed {golden.at[i, column]!r}, now {now.at[i, column]!r}")
-    assert not differing, f"{len(differing)} cells differ:\n" + "\n".join(differing[:12])
-    text_now = (out / "report.md").read_text(encoding="utf-8").splitlines()
-    text_golden = (GOLDEN / "quick_report.md.txt").read_text(encoding="utf-8").splitlines()
-    diff = list(difflib.unified_diff(text_golden, text_now, "committed", "now", n=0, lineterm=""))
+    differing = reportdiff.compare_tables(golden, now, rel_tol=rel_tol)
+    assert not differing, (f"{len(differing)} cells differ from the committed report (relative tolerance "
+                           f"{rel_tol:g}):\n" + "\n".join(map(str, differing[:12])))
+    diff = reportdiff.compare_markdown(golden_text, (out / "report.md").read_text(encoding="utf-8"))
     assert not diff, "report.md differs:\n" + "\n".join(line[:300] for line in diff[:20])
+
+
+def test_the_committed_report_was_made_on_the_lock():
+    """The committed report names its environment, and it was the lock this checkout ships."""
+    _, text = _committed_report()
+    made_in = reportdiff.report_environment(text)
+    assert made_in["on_lock"], "the committed report was made off the lock: regenerate it on the lock"
+    assert versions.lock_sha256().startswith(made_in["lock_sha256"]), \
+        "the lock changed since the committed report was made: regenerate it (tests/data/README.md)"
+
+
+def _nudge(table, row: int, column: str, factor: float | None = None):
+    import numpy as np
+
+    changed = table.copy()
+    value = float(changed.at[row, column])
+    changed.at[row, column] = repr(float(np.nextafter(value, np.inf)) if factor is None else value * factor)
+    return changed
+
+
+def test_float_noise_passes_and_a_real_change_fails():
+    """On the committed report itself: one ulp of a number is noise; 1e-6 relative, a verdict, a word are changes."""
+    golden, _ = _committed_report()
+    row = int(golden.index[(golden["ours"] != "") & (golden["paper value"] != "")][0])
+    for column in ("ours", "difference", "difference %", "paper value"):
+        assert reportdiff.compare_tables(golden, _nudge(golden, row, column)) == [], column
+    for column in ("ours", "paper value"):
+        moved = reportdiff.compare_tables(golden, _nudge(golden, row, column, 1 + 1e-6))
+        assert [(d.row, d.column) for d in moved] == [(tuple(golden.loc[row, ["artefact", "quantity", "model"]]),
+                                                       column)]
+        assert 9e-7 < moved[0].relative < 1.1e-6
+    # exactly, where the environment is the committed one
+    assert len(reportdiff.compare_tables(golden, _nudge(golden, row, "ours"), rel_tol=0)) == 1
+    for column, text in (("verdict", "differs"), ("unit", "ms"), ("explanation", "another reason")):
+        changed = golden.copy()
+        changed.at[row, column] = text
+        assert [d.column for d in reportdiff.compare_tables(golden, changed)] == [column]
+    assert reportdiff.compare_tables(golden, golden.drop(index=row).reset_index(drop=True))[0].after is None
+
+
+def test_the_report_states_no_number_past_seven_significant_digits(quick_run):
+    _, out = quick_run
+    for text in ((out / "report.md").read_text(encoding="utf-8"), _committed_report()[1]):
+        body = "\n".join(line for line in text.splitlines()
+                         if not line.startswith(versions.ENVIRONMENT_LINE_PREFIXES))
+        numbers = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", body)
+        too_long = [n for n in numbers if len(n.split("e")[0].split("E")[0].replace(".", "").lstrip("0")) > 7]
+        assert too_long == [], too_long[:10]
+        assert body.count("Environment: ") == 0 and "Environment: Python" in text

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import pqlab
-from pqlab import report
+from pqlab import report, versions
 
 PAPER_CSV = """artefact,quantity,value,unit,source,statement
 x_fig1,mean,10,ms,X Fig. 1,the mean is 10 ms
@@ -249,7 +249,11 @@ def test_the_report_opens_with_the_computed_summary(two_models):
     assert text.index("t_tab/w2 (paper 16, test bed 12 ms, -4 (-25.0 %)): needs 1.4 hops") < text.index(
         "t_tab/owd (paper 18, test bed 15 ms, -3 (-16.7 %)): OS tick 10 ms")
     md = (out / "report.md").read_text()
-    assert md.splitlines()[2] == text
+    lines = md.splitlines()
+    # the environment block first (versions, lock, results digest), then the summary
+    assert lines[2].startswith("Environment: Python ") and f"results digest {report.results_digest(table)[:12]}" in lines[2]
+    assert lines[4].startswith(versions.ENVIRONMENT_LINE_PREFIXES[1:])
+    assert lines[6] == text
     assert "| testbed | result | 1 | 0 | 2 | 0 | 0 |" in md
     csv = pd.read_csv(out / "report.csv", keep_default_na=False)
     assert {"model", "kind", "role"} <= set(csv.columns) and set(csv["model"]) == {"papers_node", "testbed"}
@@ -260,3 +264,23 @@ def test_record_rejects_an_unknown_model_or_role(tmp_path):
         report.record(tmp_path, "a", "q", 1.0, "ms", model="lab")
     with pytest.raises(ValueError, match="role must be one of 'calibration', 'held_out'"):
         report.record(tmp_path, "a", "q", 1.0, "ms", model="testbed", role="train")
+
+
+def test_results_digest_follows_the_numbers_not_the_noise(two_models):
+    table, _ = two_models
+    digest = report.results_digest(table)
+    row = int(table.index[table["ours"].notna()][0])
+    noisy, moved = table.copy(), table.copy()
+    noisy.at[row, "ours"] = float(np.nextafter(table.at[row, "ours"], np.inf))  # one ulp: the same result
+    moved.at[row, "ours"] = table.at[row, "ours"] * (1 + 1e-6)
+    assert report.results_digest(noisy) == digest != report.results_digest(moved)
+    assert report.results_digest(table.iloc[::-1]) == digest  # row order is not a result
+
+
+def test_numbers_are_printed_at_the_papers_precision_plus_one_digit():
+    assert report._paper_text(2409.41) == "2409.41" and report._paper_text(10240.0) == "10240"
+    assert report._ours_text(2409.4117647, None, 2409.41) == "2409.412"  # 6 digits printed: 7
+    assert report._ours_text(10184.24894999345, None, None) == "10180"  # no paper value: 4, no exponent
+    assert report._ours_text(0.34472, True, 0.6) == "0.3447 (shape holds)"  # at least 4
+    assert report._ours_text(21564.2353, None, 21564.23) == "21564.24"  # never past 7
+    assert report._difference_text(-4.0, -25.0) == "-4 (-25.0 %)"

@@ -1,11 +1,13 @@
 """``pip install`` of a built wheel is a complete product (issue 9).
 
 Builds the sdist from this checkout, the wheel from that sdist (so both are proven
-complete), installs the wheel with its dependencies into a fresh virtual environment
-outside the checkout (pip resolves them from the configured index and its cache; no
+complete), installs the lock (``requirements/run.txt``, hash-checked) and then the wheel
+without dependencies into a fresh virtual environment outside the checkout (no
 ``--system-site-packages``), and runs ``pqlab reproduce --quick`` from an empty folder: the
-report, figures and site appear under ``./pqlab-output`` and nothing is written into
-site-packages. About 2-4 minutes on 2 cores, most of it pip and the quick reproduction.
+report, figures and site appear under ``./pqlab-output``, nothing is written into
+site-packages, and the report is the committed quick report (exactly where this is the
+environment it was made in: a second fresh install from the lock gives the same numbers).
+About 2-4 minutes on 2 cores, most of it pip and the quick reproduction.
 """
 
 import os
@@ -19,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pqlab import paths
+from pqlab import paths, reportdiff, versions
 
 pytestmark = pytest.mark.install
 
@@ -55,13 +57,14 @@ def test_sdist_and_wheel_hold_the_notebooks_and_data(dists):
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for name in ("notebooks/05_worst_case.ipynb", "notebooks/lab/01_priority_queue_and_ring.ipynb",
-                 "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/paths.py", "tests/test_wheel.py"):
+                 "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/paths.py", "tests/test_wheel.py",
+                 "requirements/run.txt", "requirements/test.txt", "requirements/refresh.sh", "binder/requirements.txt"):
         assert name in names, name
     with zipfile.ZipFile(wheel) as whl:
         files = set(whl.namelist())
     for name in ("pqlab/_notebooks/05_worst_case.ipynb", "pqlab/_notebooks/lab/01_priority_queue_and_ring.ipynb",
                  "pqlab/_notebooks/lab/INSTRUCTOR.md", "pqlab/_data/paper_values.csv",
-                 "pqlab/_data/be_size_cdf_standin.csv"):
+                 "pqlab/_data/be_size_cdf_standin.csv", "pqlab/_requirements/run.txt"):
         assert name in files, name
     paper_notebooks = {p.name for p in paths.NOTEBOOKS.glob("*.ipynb")}
     assert {f.rsplit("/", 1)[1] for f in files if f.startswith("pqlab/_notebooks/") and f.count("/") == 2
@@ -74,7 +77,9 @@ def installed(dists, tmp_path_factory):
     venv = tmp_path_factory.mktemp("venv") / "env"
     _run([sys.executable, "-m", "venv", str(venv)], cwd=venv.parent)
     python = venv / "bin" / "python"
-    _run([str(python), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel)], cwd=venv.parent, timeout=1200)
+    _run([str(python), "-m", "pip", "install", "--quiet", "--no-compile", "-r", str(ROOT / "requirements" / "run.txt")],
+         cwd=venv.parent, timeout=1200)
+    _run([str(python), "-m", "pip", "install", "--quiet", "--no-compile", "--no-deps", str(wheel)], cwd=venv.parent)
     return venv
 
 
@@ -96,6 +101,16 @@ def test_installed_wheel_reproduces_from_an_empty_folder(installed, tmp_path):
     assert len(list(figures.glob("*.png"))) >= 20
     verdicts = pd.read_csv(figures / "report.csv")["verdict"]
     assert (verdicts == "reproduced").sum() > 0
+    text = (figures / "report.md").read_text(encoding="utf-8")
+    assert reportdiff.report_environment(text)["on_lock"], "a fresh install from the lock is on the lock"
+    golden_dir = ROOT / "tests" / "data"
+    golden_text = (golden_dir / "quick_report.md.txt").read_text(encoding="utf-8")
+    made_in = reportdiff.report_environment(golden_text)
+    exact = made_in["on_lock"] and versions.is_locked_environment(made_in["python"], made_in["lock_sha256"])
+    golden = pd.read_csv(golden_dir / "quick_report.csv", keep_default_na=False, dtype=str)
+    now = pd.read_csv(figures / "report.csv", keep_default_na=False, dtype=str)
+    assert reportdiff.compare_tables(golden, now, rel_tol=0.0 if exact else reportdiff.REL_TOL) == []
+    assert reportdiff.compare_markdown(golden_text, text) == []
     site_packages = Path(package_file).parent.parent
     assert not (site_packages / "figures").exists() and not (site_packages / "build").exists()
     assert not list(site_packages.glob("pqlab-output"))

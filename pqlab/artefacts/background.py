@@ -49,6 +49,7 @@ from ..analysis import max_ring_particles
 from .._validate import check_int, check_real
 from ..framing import atm_cells, line_time_s, particles_needed
 from ..model import Node
+from ..numerics import dot
 from ..papers import transmission_unit_s
 from ..path import PathModel
 from ..scenario import Scenario, simulate
@@ -682,8 +683,8 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     pmf = dist.pmf()
     probs = np.array(FIG4_PROBABILITIES)
     quant = sizes[np.minimum(np.searchsorted(cdf, probs - 1e-12, side="left"), sizes.size - 1)]
-    mean = float(sizes @ pmf)
-    sd = float(np.sqrt(((sizes - mean) ** 2) @ pmf))
+    mean = dot(sizes, pmf)
+    sd = math.sqrt(dot((sizes - mean) ** 2, pmf))
     modes = [int(s) for s in sizes[pmf >= thr]]
     header = [line[1:].strip() for line in scenarios.REAL_BE_CDF.read_text(encoding="utf-8").splitlines()
               if line.startswith("#")]
@@ -703,7 +704,8 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
         attrs={
             **provenance("globecom01_fig4", "globecom01_fig4: STAND-IN 'real' BE packet size CDF (CAIDA AIX 1999 "
                          "fit), not the papers' trace", __name__),
-            "file": str(scenarios.REAL_BE_CDF.relative_to(scenarios.REAL_BE_CDF.parents[1])),
+            # the repository's path (data/...), the same in a checkout and a wheel (pqlab/_data/...)
+            "file": f"data/{scenarios.REAL_BE_CDF.name}",
             "provenance": " ".join(header[:3]),
             "mean_bytes": mean,
             "sd_bytes": sd,

@@ -51,6 +51,7 @@ from .. import analysis, cache, experiments, metrics, scenarios
 from .._validate import check_choice, check_int, check_real
 from ..framing import FRAMING_CODES, atm_cells, line_time_s, particles_needed, wire_bytes
 from ..model import Node
+from ..numerics import line_fit
 from ..papers import PAPERS
 from ..scenario import Scenario, simulate
 from ..units import ms_to_s
@@ -662,7 +663,7 @@ def fig6_7_statistics(ds: xr.Dataset) -> xr.Dataset:
 
 def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     """Least-squares line: slope, intercept, R^2."""
-    slope, intercept = np.polyfit(x, y, 1)
+    slope, intercept = line_fit(x, y)
     res = y - (slope * x + intercept)
     tot = float(((y - y.mean()) ** 2).sum())
     return float(slope), float(intercept), (1.0 - float((res ** 2).sum()) / tot) if tot > 0 else math.nan

@@ -16,6 +16,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from ..artefacts._common import paper_value
 from ..artefacts.tftant_pq import REAL
+from ..numerics import line_fit
 from . import legend_below, subplots
 from ..units import times_in_ms, to_kbps, to_ms
 from ._common import ci_half_widths, footer, seed_count
@@ -235,7 +236,7 @@ def tftant_slides_tandem(ds: xr.Dataset):
                     label="measured end-to-end (mean, 95% CI)" if k == 0 else None)
         top = float(d["end_to_end_mean"].isel(node=0) + ci_half_widths(d["end_to_end_ci"].isel(node=0)))
         ax.text(pos[0], top + 0.4, f"{int(f)} B x {int(c)}", ha="center", va="bottom", fontsize=7.5, rotation=90)
-        slope, icpt = np.polyfit(nodes, d["end_to_end_mean"].values, 1) if nodes.size > 1 else (np.nan, np.nan)
+        slope, icpt = line_fit(nodes, d["end_to_end_mean"].values) if nodes.size > 1 else (np.nan, np.nan)
         if nodes.size > 1:
             ax.plot(pos, slope * nodes + icpt, color="C3", lw=0.8, ls="--",
                     label="linear fit per case" if k == 0 else None)

@@ -18,6 +18,7 @@ import xarray as xr
 
 from ... import scenarios
 from ...analysis import trend
+from ...numerics import line_fit
 from ...papers import EF_FRAME_BYTES, EF_IP_BYTES, PAPERS
 from ...scenario import Scenario
 from ...units import to_kbps, to_ms
@@ -323,7 +324,7 @@ def tftant_slides_tandem_claims(ds: xr.Dataset) -> list[dict]:
         for c in ds["n_streams"].values:
             y = e2e.sel(ef_frame_bytes=f, n_streams=c).values
             if nodes.size >= 2:
-                slope, icpt = np.polyfit(nodes, y, 1)
+                slope, icpt = line_fit(nodes, y)
                 resid = float(np.max(np.abs(y - (slope * nodes + icpt))))
             else:
                 slope, icpt, resid = y[0], 0.0, 0.0

@@ -11,6 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ... import scenarios
+from ...numerics import line_fit
 from ...papers import PAPERS
 from ...report import relative_percent
 from ...units import to_kbps, to_ms, to_us
@@ -49,7 +50,7 @@ def globecom01_tab4_claims(ds: xr.Dataset) -> list[dict]:
             paper = paper_value(art, f"{name}_k{k}")[0]
             rows.append(claim(art, f"{name}_k{k}", ours, "us",
                               f"{eq} with rho={float(ds.rho):.4g}, Q_t={int(ds.q_t)}, T_u={float(to_us(ds.t_u)):.0f} us "
-                              f"gives {ours:.4f} us (exact); the paper prints {paper:.2f} "
+                              f"gives {ours:.7g} us (exact); the paper prints {paper:.2f} "
                               f"({'truncated' if np.floor(ours * 100) / 100 == paper else 'rounded'})"))
     w_m = seed_mean_in(ds["w_m"], to_us)
     ring, pq = seed_mean_in(ds["ring_time"], to_us), seed_mean_in(ds["pq_wait"], to_us)
@@ -200,7 +201,7 @@ def path_claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> l
     un64 = float(ms['rtt_unframed'].sel(size=64)) if 64 in ds["size"].values else float("nan")
     paper = paper_value(art, "rtt_64_byte_packet")[0]  # ms
     nh = int(ds.n_hops)
-    slope = np.polyfit(ds["size"].values, ms['rtt'].values, 1)[0] * 1e3  # ms per byte x 1000 bytes per kbyte
+    slope = line_fit(ds["size"].values, ms['rtt'].values)[0] * 1e3  # ms per byte x 1000 bytes per kbyte
     rows = [
         claim(art, "rtt_64_byte_packet", rtt64, "ms",
               f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "

@@ -1,0 +1,202 @@
+"""The environment lock: what pins it holds, who installs from it, and what pqlab reads of it.
+
+``requirements/run.txt`` (the reproduction) and ``requirements/test.txt`` (with the test and lab
+extras) pin every package at one version per supported Python, with hashes; the README's two
+commands, ``.ci/run`` (through the README), ``environment.yml`` and Binder install from them.
+"""
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+import pqlab
+from pqlab import paths, reportdiff, versions
+
+ROOT = Path(__file__).resolve().parents[1]
+REQUIREMENTS = ROOT / "requirements"
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+#: The Python versions pqlab supports: every minor version the lock resolves, from the
+#: classifiers (requires-python must admit exactly these).
+SUPPORTED = sorted(c.rsplit(":: ", 1)[1] for c in PYPROJECT["classifiers"]
+                   if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+
+
+def _marker_env(python: str) -> dict:
+    env = default_environment()
+    env.update(python_version=python, python_full_version=f"{python}.0", sys_platform="linux",
+               platform_system="Linux", os_name="posix", platform_machine="x86_64", implementation_name="cpython",
+               platform_python_implementation="CPython")
+    return env
+
+
+def _lock(name: str, python: str) -> dict[str, str]:
+    return versions.parse_lock((REQUIREMENTS / name).read_text(encoding="utf-8"), _marker_env(python))
+
+
+def test_requires_python_admits_exactly_the_supported_versions():
+    spec = SpecifierSet(PYPROJECT["requires-python"])
+    assert SUPPORTED == ["3.10", "3.11", "3.12", "3.13"]
+    for minor in range(8, 16):
+        version = f"3.{minor}.0"
+        assert (version in spec) == (f"3.{minor}" in SUPPORTED), version
+    # the lock is resolved from the oldest supported version up (refresh.sh's --python-version)
+    assert f"--python-version {SUPPORTED[0]}" in (REQUIREMENTS / "refresh.sh").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("python", SUPPORTED)
+def test_the_locks_pin_every_requirement_for_every_supported_python(python):
+    run, test = _lock("run.txt", python), _lock("test.txt", python)
+    env = _marker_env(python)
+    for lock, requirements in ((run, PYPROJECT["dependencies"]),
+                               (test, [*PYPROJECT["dependencies"], *PYPROJECT["optional-dependencies"]["test"],
+                                       *PYPROJECT["optional-dependencies"]["lab"]])):
+        for text in requirements:
+            requirement = Requirement(text)
+            if requirement.marker is not None and not requirement.marker.evaluate(env):
+                continue
+            name = canonicalize_name(requirement.name)
+            assert name in lock, f"{name} not pinned for Python {python}"
+            assert requirement.specifier.contains(lock[name], prereleases=True), \
+                f"{name}=={lock[name]} outside pyproject's {requirement.specifier}"
+    # the reproduction runs the versions the tests run
+    assert {n: v for n, v in run.items() if test.get(n) != v} == {}
+
+
+def test_every_pin_carries_hashes():
+    for name in ("run.txt", "test.txt"):
+        text = (REQUIREMENTS / name).read_text(encoding="utf-8").replace("\\\n", " ")
+        pins = [line for line in text.splitlines() if "==" in line and not line.lstrip().startswith("#")]
+        assert len(pins) > 50
+        unhashed = [line.split()[0] for line in pins if "--hash=sha256:" not in line]
+        assert unhashed == [], f"{name}: pins without a hash"
+
+
+def test_the_package_ships_the_lock_it_checks_against():
+    assert (paths.REQUIREMENTS / versions.LOCK_FILE).read_bytes() == (REQUIREMENTS / "run.txt").read_bytes()
+    assert versions.locked_versions()["numpy"]
+
+
+def test_readme_commands_install_from_the_lock():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = {}
+    for marker in ("main-command", "test-command"):
+        block = readme.split(f"<!-- {marker} -->", 1)[1].split("```")[1]
+        commands[marker] = block.split("\n", 1)[1].strip()
+    assert "-r requirements/run.txt" in commands["main-command"] and "pqlab reproduce" in commands["main-command"]
+    assert "-r requirements/test.txt" in commands["test-command"] and "pytest" in commands["test-command"]
+    for command in commands.values():
+        # pqlab itself first, without dependencies: pip's requires-python check names an unsupported Python
+        assert command.index("--no-deps -e .") < command.index("-r requirements/")
+        assert "[test]" not in command  # not the extras' ranges: the lock
+
+
+def test_environment_yml_installs_the_lock():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    conda = [d for d in env["dependencies"] if isinstance(d, str)]
+    pip = [d["pip"] for d in env["dependencies"] if isinstance(d, dict)]
+    assert pip == [["-r requirements/test.txt"]]
+    assert sorted(d.split("=")[0] for d in conda) == ["pip", "python"]
+    python = next(d for d in conda if d.startswith("python="))
+    assert python.split("=", 1)[1] in SUPPORTED
+
+
+def test_binder_installs_the_lock():
+    assert (ROOT / "binder" / "requirements.txt").read_bytes() == (REQUIREMENTS / "test.txt").read_bytes()
+    conda_python = next(d for d in yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))["dependencies"]
+                        if isinstance(d, str) and d.startswith("python="))
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{conda_python.split('=', 1)[1]}"
+    assert "--no-deps -e ." in (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- reading a lock
+
+
+LOCK = """\
+# header
+numpy==2.2.6 ; python_full_version < '3.11' \\
+    --hash=sha256:aa \\
+    --hash=sha256:bb
+    # via pqlab
+numpy==2.4.6 ; python_full_version >= '3.11' \\
+    --hash=sha256:cc
+Pandas==3.1.1 \\
+    --hash=sha256:dd
+"""
+
+
+def test_parse_lock_evaluates_markers_and_normalises_names():
+    assert versions.parse_lock(LOCK, _marker_env("3.10")) == {"numpy": "2.2.6", "pandas": "3.1.1"}
+    assert versions.parse_lock(LOCK, _marker_env("3.12")) == {"numpy": "2.4.6", "pandas": "3.1.1"}
+
+
+def test_parse_lock_refuses_a_range():
+    with pytest.raises(ValueError, match="not an exact '==' pin"):
+        versions.parse_lock("numpy>=2\n", _marker_env("3.11"))
+    with pytest.raises(ValueError, match="is not a requirement"):
+        versions.parse_lock("@@@ bad\n", _marker_env("3.11"))
+
+
+def test_lock_differences_name_every_package_off_the_lock():
+    locked = {"numpy": "2.4.6", "pandas": "3.1.1", "scipy": "1.17.1"}
+    installed = {"numpy": "2.5.0", "pandas": "3.1.1"}
+    differences = versions.lock_differences(locked, installed)
+    assert differences == [("numpy", "2.4.6", "2.5.0"), ("scipy", "1.17.1", None)]
+    line = versions.differences_text(differences)
+    assert line == ("This run's environment differs from the lock in 2 package(s): numpy 2.5.0 (lock 2.4.6), "
+                    "scipy not installed (lock 1.17.1).")
+    assert "\n" not in line and versions.differences_text([]) == ""
+
+
+def test_this_test_environment_is_described_truthfully():
+    summary = versions.environment_summary()
+    import numpy
+
+    assert summary["numpy"] == numpy.__version__ and summary["pqlab"] == pqlab.__version__
+    lines = versions.environment_text("f" * 64)
+    assert lines[0].startswith("Environment: Python ") and "results digest ffffffffffff" in lines[0]
+    assert f"sha256 {versions.lock_sha256()[:12]}" in lines[0]
+    on_lock = not versions.lock_differences()
+    assert lines[1].startswith(versions.ENVIRONMENT_LINE_PREFIXES[2 if on_lock else 1])
+    python = ".".join(__import__("platform").python_version_tuple()[:2])
+    assert versions.is_locked_environment(python, versions.lock_sha256()[:12]) == on_lock
+    assert not versions.is_locked_environment("2.7", versions.lock_sha256()[:12])
+    assert not versions.is_locked_environment(python, "0" * 12 if not versions.lock_sha256().startswith("0" * 12)
+                                              else "f" * 12)
+
+
+def test_results_carry_the_environment():
+    from pqlab import scenarios
+
+    ds = pqlab.simulate(scenarios.base_case(n_ef_samples=20), seed=1)
+    attrs = versions.environment_attrs()
+    for name, value in attrs.items():
+        assert ds.attrs[name] == value
+    assert ds.attrs["environment_lock_sha256"] == versions.lock_sha256()
+    assert "numpy " in ds.attrs["software_versions"] and "numba " in ds.attrs["software_versions"]
+
+
+def test_cached_results_are_keyed_on_the_environment(monkeypatch):
+    from pqlab import cache
+
+    def compute(a=1):
+        return a
+
+    first, _ = cache.key("x", compute, (), {})
+    monkeypatch.setattr(cache.versions, "fingerprint", lambda: "another numpy")
+    second, description = cache.key("x", compute, (), {})
+    assert first != second and description["environment_sha256"] == "another numpy"
+
+
+def test_report_environment_is_read_back():
+    text = "# t\n\nEnvironment: Python 3.11.7, pqlab 0.1.0; lock requirements/run.txt sha256 0123456789ab; x.\n\n" \
+           "The installed packages are the lock's, every one.\n"
+    assert reportdiff.report_environment(text) == {"python": "3.11", "lock_sha256": "0123456789ab", "on_lock": True}
+    with pytest.raises(ValueError, match="no environment line"):
+        reportdiff.report_environment("# an old report\n")
