@@ -18,8 +18,9 @@
    and the static site (:func:`pqlab.site.build_site`) are written into the run folder, then
    the run's figures folder, results, executed notebooks and HTML replace the published
    ones in one journalled switch with a manifest of every published file (:mod:`pqlab.publish`;
-   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run with a failed notebook publishes nothing: its report and site, in the kept run
-   folder, name the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
+   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run
+   with a failed notebook publishes nothing: its report and site, in the kept run folder, name
+   the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
    SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
    and raises :class:`Interrupted`; the published reproduction stays byte-identical.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
@@ -816,8 +817,8 @@ def _export_html(exporter, executed: Path, html_dir: Path, shown: dict[str, str]
     ``shown`` maps absolute folders to what the page shows in their place in the parameters
     cell papermill added (:func:`_shown_paths`); the executed notebook itself is unchanged.
     """
-    if not executed.is_file():
-        return None
+    if not executed.is_file() or executed.stat().st_size == 0:  # empty: its writing failed (e.g. a full
+        return None  # disk), which the run reports itself
     html_dir.mkdir(parents=True, exist_ok=True)
     try:
         import nbformat
