@@ -197,9 +197,8 @@ def tftant_slides_ipdv_aggregation(ds: xr.Dataset):
     ax.legend(fontsize=8.5, loc="upper left")
     ax.set_title(f"tftant_slides_ipdv_aggregation: mean |IPDV| with 1 and 20 EF streams ({_seeds(ds)}, 95% CI)",
                  fontsize=10.5)
-    footer(fig, "STAND-IN real BE (CAIDA AIX 1999 fit); the slides state no BE sizes. ASSUMPTION: the unit is the GLOBECOM "
-                f"EF transmission time, {to_ms(ds.attrs['transmission_unit_s']):.3f} ms (128-byte frame on the ATM "
-                "line); the slide states neither the unit nor the EF size")
+    footer(fig, "STAND-IN BE (CAIDA AIX 1999 fit). ASSUMPTION: unit = GLOBECOM's EF transmission time, "
+                f"{to_ms(ds.attrs['transmission_unit_s']):.3f} ms (128-byte frame on ATM); not on the slide")
     return fig
 
 
