@@ -137,3 +137,18 @@ def test_the_report_states_no_number_past_seven_significant_digits(quick_run):
         too_long = [n for n in numbers if len(n.split("e")[0].split("E")[0].replace(".", "").lstrip("0")) > 7]
         assert too_long == [], too_long[:10]
         assert body.count("Environment: ") == 0 and "Environment: Python" in text
+
+
+def test_no_figure_is_cut_at_its_edges(quick_run):
+    """Titles, labels and footers stay inside the saved PNG: no dark pixel on its outermost 2 px."""
+    import numpy as np
+    from PIL import Image
+
+    _, out = quick_run
+    cut = {}
+    for png in sorted(out.glob("*.png")):
+        pixels = np.asarray(Image.open(png).convert("L"))
+        edges = np.concatenate([pixels[:, :2].ravel(), pixels[:, -2:].ravel(), pixels[:2].ravel(), pixels[-2:].ravel()])
+        if (edges < 200).any():
+            cut[png.name] = int((edges < 200).sum())
+    assert cut == {}, f"figures with text or lines at their edge (dark pixels): {cut}"
