@@ -397,7 +397,8 @@ def tftant_slides_pq_delay(n_ef_samples: int = 10_000, seeds=(1, 2, 3),
     xarray.Dataset
         Dims ``ef_frame_bytes``, ``be_ip_bytes``, ``seed``: ``delay`` (mean EF one-way delay of
         a run, s); ``delay_mean``/``delay_ci`` over seeds; ``ef_line_time`` (the EF packet's
-        own line time, s, per frame size) and ``be_line_time`` (s, per BE size).
+        own line time, s, per frame size), ``path_delay`` (what :func:`pqlab.scenarios.paper_path`
+        adds to it, s) and ``be_line_time`` (s, per BE size).
     """
     n = check_n_ef_samples(n_ef_samples, minimum=10)
     seeds = check_seeds(seeds)
@@ -423,6 +424,9 @@ def tftant_slides_pq_delay(n_ef_samples: int = 10_000, seeds=(1, 2, 3),
             "ef_line_time": ("ef_frame_bytes", np.array([line_time_s(scenarios.ef_ip_bytes(f), node.framing,
                                                                      node.line_rate_bps) for f in frames]),
                              {"units": "s", "long_name": "line time of the EF packet"}),
+            "path_delay": ("ef_frame_bytes", np.asarray(scenarios.paper_path().extra_delay_s(
+                               [scenarios.ef_ip_bytes(f) for f in frames]), dtype=float),
+                           {"units": "s", "long_name": "delay the path model adds to the EF packet"}),
             "be_line_time": ("be_ip_bytes", np.array([line_time_s(b, node.framing, node.line_rate_bps) for b in sizes]),
                              {"units": "s", "long_name": "line time of the BE packet"}),
         },

@@ -130,19 +130,21 @@ def globecom01_fig6(data: xr.Dataset):
 
 
 def tftant_slides_pq_delay(data: xr.Dataset):
-    """TF-TANT slides "PQ: one-way delay": mean EF delay vs EF frame size, one line per BE packet size (95 % CI)."""
-    _check("tftant_slides_pq_delay", data, ("delay_mean", "delay_ci", "ef_line_time"))
+    """TF-TANT slides "PQ: one-way delay": mean EF delay vs EF frame size, one line per BE packet size (95 % CI),
+    with the EF packet's own transmission times (the C7200's line and the path's hops) dashed."""
+    _check("tftant_slides_pq_delay", data, ("delay_mean", "delay_ci", "ef_line_time", "path_delay"))
     fig, ax = subplots(figsize=(8, 5.2))
     frames = data["ef_frame_bytes"].values
     for j, be in enumerate(data["be_ip_bytes"].values):
         ci = np.nan_to_num(to_ms(data["delay_ci"].values[:, j]), nan=0.0)
         ax.errorbar(frames, to_ms(data["delay_mean"].values[:, j]), yerr=ci, marker="o", capsize=3,
-                    label=f"BE {int(be)} B")
-    ax.plot(frames, to_ms(data["ef_line_time"].values), ls="--", color="0.4", label="EF line time at the C7200")
+                    label=f"BE IP packets of {int(be)} B")
+    ax.plot(frames, to_ms(data["ef_line_time"].values + data["path_delay"].values), ls="--", color="0.4",
+            label="EF transmission times\n(C7200 + path hops)")
     ax.set_xlabel("EF frame size (bytes)")
     ax.set_ylabel("mean EF one-way delay (ms)")
     ax.set_ylim(bottom=0)
-    ax.legend(title="BE IP packet size", fontsize=8)
+    ax.legend(fontsize=8)
     a = data.attrs
     ax.set_title(f"tftant_slides_pq_delay: PQ, EF {to_kbps(a['ef_rate_bps']):g} kbit/s, BE "
                  f"{to_mbps(a['be_rate_bps']):g} Mbit/s, tx-ring-limit {a['ring_limit_particles']}, "
