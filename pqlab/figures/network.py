@@ -44,8 +44,8 @@ def globecom01_fig2(data: xr.Dataset):
     ax.set_aspect("equal")
     ax.axis("off")
     y, h, w = 20.0, 11.0, 16.0
-    _box(ax, 0.5, y - h / 2, 13, h, f"SmartBits 200\nsender\n(Site 1)\nEF {to_kbps(a['ef_offered_bps']):.0f} kbit/s\n"
-         f"+ BE {to_kbps(a['be_offered_bps']):g} kbit/s", color="#f0f0f0")
+    _box(ax, 0.5, y - h / 2, 13, h, f"SmartBits 200\nsender (Site 1)\nEF {to_kbps(a['ef_offered_bps']):.0f} +\nBE {to_kbps(a['be_offered_bps']):g}\n"
+         "kbit/s of IP", color="#f0f0f0")
     x = 19.0
     prev_right = 13.8
     for r in range(n):
