@@ -8,7 +8,7 @@ import pytest
 from pqlab import paths
 from pqlab.artefacts import notebook, setup
 
-NOTEBOOKS = sorted(Path(__file__).resolve().parents[1].glob("notebooks/0*.ipynb"))
+NOTEBOOKS = sorted(Path(__file__).resolve().parents[1].glob("notebooks/[0-9]*.ipynb"))
 
 
 def test_full_run_keeps_the_parameters_and_makes_the_figures_folder(tmp_path):

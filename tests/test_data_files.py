@@ -20,6 +20,7 @@ ARTEFACTS = {
     "globecom01_tab1", "globecom01_tab2", "globecom01_fig3_1", "globecom01_fig3_2",
     "globecom01_fig4", "globecom01_fig5", "globecom01_fig7", "globecom01_tab3",
     "long_ipdv_vs_a", "long_fig7_tab3", "globecom01_tab4", "globecom01_pq_bound", "path",
+    "globecom01_fig2", "globecom01_fig6",
 }
 
 

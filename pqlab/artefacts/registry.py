@@ -196,6 +196,13 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("tftant_slides_ipdv_size", "tftant_slides_ipdv_size"),
     ]),
     *_entries("analysis", "10_testbed_model", "testbed_model", [("testbed_model", "testbed_model")]),
+    *_entries("globecom01", "11_network_and_slides", "network", [
+        ("globecom01_fig2", "globecom01_fig2"),
+        ("globecom01_fig6", "globecom01_fig6"),
+    ]),
+    *_entries("tftant_slides", "11_network_and_slides", "network", [
+        ("tftant_slides_pq_delay", "tftant_slides_pq_delay"),
+    ]),
 )
 
 _ARTEFACTS_BY_ID = {a.id: a for a in ARTEFACTS}
