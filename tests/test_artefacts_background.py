@@ -11,11 +11,12 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import pqlab  # noqa: E402
-from pqlab import bounds, report  # noqa: E402
-from pqlab.artefacts import background as bg  # noqa: E402
-from pqlab.artefacts import paper_vs_ours, record_claims  # noqa: E402
-from pqlab.figures import background as bgfig  # noqa: E402
-from pqlab.units import to_ms  # noqa: E402
+from pqlab import bounds  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
+from pqlab.papers.artefacts import background as bg  # noqa: E402
+from pqlab.papers.artefacts import paper_vs_ours, record_claims  # noqa: E402
+from pqlab.papers.figures import background as bgfig  # noqa: E402
+from pqlab.base.units import to_ms  # noqa: E402
 
 N = 300  # EF packets per run: enough for the deterministic cases, fast
 
@@ -339,7 +340,7 @@ def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
 
 def test_position_rule_judges_the_particle_boundary_not_ten_percent():
     # issue 21: a +-10 % band around 485 (+-48 bytes) spans both sides of the 512-byte boundary
-    from pqlab.artefacts.claims.background import _position_ok
+    from pqlab.papers.artefacts.claims.background import _position_ok
 
     assert _position_ok(484, 500, 485)  # the paper's 485 (IP 513) is our first drop side, within one step
     assert _position_ok(996, 1000, 1000)

@@ -17,10 +17,11 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from pqlab import experiments, report, scenarios, simulate  # noqa: E402
-from pqlab.artefacts import tftant_wfq  # noqa: E402
-from pqlab.figures import tftant_wfq as figures  # noqa: E402
-from pqlab.units import to_ms  # noqa: E402
+from pqlab import experiments, scenarios, simulate  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
+from pqlab.papers.artefacts import tftant_wfq  # noqa: E402
+from pqlab.papers.figures import tftant_wfq as figures  # noqa: E402
+from pqlab.base.units import to_ms  # noqa: E402
 
 N = 300
 SEEDS = (1,)

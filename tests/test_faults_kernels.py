@@ -15,7 +15,8 @@ import psutil
 import pytest
 from nbformat.v4 import new_code_cell
 
-from pqlab import cli, kernelwatch, reproduce
+from pqlab import cli
+from pqlab.pipeline import kernelwatch, reproduce
 
 from test_reproduce_safety import PAPER, _notebook, _recording
 

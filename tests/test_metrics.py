@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from pqlab import metrics
-from pqlab.engine import packets_dataset, simulate_arrivals
-from pqlab.model import Node, Queue
-from pqlab.path import Hop, PathModel
+from pqlab.node.engine import packets_dataset, simulate_arrivals
+from pqlab.node.model import Node, Queue
+from pqlab.node.path import Hop, PathModel
 
 NAN = np.nan
 

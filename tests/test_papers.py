@@ -3,7 +3,7 @@
 import pytest
 
 from pqlab import Node, Queue, metrics, papers, scenarios
-from pqlab.framing import line_time_s
+from pqlab.node.framing import line_time_s
 
 
 def test_the_stated_test_bed_is_the_c7200_preset():

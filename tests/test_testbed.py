@@ -1,4 +1,4 @@
-"""Tests of the test-bed model (pqlab.testbed) and its evaluation (pqlab.testbed_eval)."""
+"""Tests of the test-bed model (pqlab.papers.testbed) and its evaluation (pqlab.papers.testbed_eval)."""
 
 import dataclasses
 import json
@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 import pqlab
 from pqlab import scenarios
-from pqlab import testbed as tb
-from pqlab import testbed_eval as te
-from pqlab.framing import line_time_s
-from pqlab.paths import DATA
-from pqlab.scenario import Scenario
+from pqlab.papers import testbed as tb
+from pqlab.papers import testbed_eval as te
+from pqlab.node.framing import line_time_s
+from pqlab.base.paths import DATA
+from pqlab.node.scenario import Scenario
 from pqlab.traffic import TraceStream
 
 ATM = 2e6
