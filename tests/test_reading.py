@@ -1,8 +1,8 @@
 """The published site as a reader reads it: every page of a quick reproduction in headless Chromium.
 
 Each page of ``figures/site`` (the index, one page per source document and the executed
-notebooks) is opened from disk at a window 800, 1000 and 1400 px wide and measured by
-:func:`_page_checks.measure`: it must not scroll sideways, no table cell with text may be
+notebooks) and ``figures/report.html`` is opened from disk at a window 800, 1000 and 1400 px
+wide and measured by :func:`_page_checks.measure`: it must not scroll sideways, no table cell with text may be
 narrower than :data:`_page_checks.MIN_CELL_PX`, every image must decode, the notebook pages
 must be free of IPython's history errors, tracebacks, warnings and temporary or run-folder
 paths, and the index must open with a short paragraph and the per-model table. Skipped, with
@@ -10,6 +10,8 @@ the reason, when Chromium, chromedriver or selenium is missing.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -33,7 +35,7 @@ def site(quick_run):
     folder = out / "site"
     pages = sorted(folder.glob("*.html")) + sorted(folder.glob("notebooks/*.html"))
     assert (folder / "index.html") in pages and any(p.parent.name == "notebooks" for p in pages)
-    return folder, pages
+    return folder, [*pages, out / "report.html"]  # and the standalone report, named ../report.html
 
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=[f"{w}px" for w in WIDTHS])
@@ -41,7 +43,7 @@ def measured(request, site):
     """Every page measured at one window width: {page name: measure(...)}."""
     folder, pages = site
     with headless_chromium(f"{request.param},900") as driver:
-        return {p.relative_to(folder).as_posix(): measure(driver, p.as_uri()) for p in pages}
+        return {os.path.relpath(p, folder): measure(driver, p.as_uri()) for p in pages}
 
 
 def test_no_page_scrolls_sideways(measured):

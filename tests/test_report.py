@@ -266,7 +266,7 @@ def test_the_report_opens_with_the_computed_summary(two_models):
     assert text.index("t_tab/w2 (paper 16, test bed 12 ms, -4 (-25.0 %)): needs 1.4 hops") < text.index(
         "t_tab/owd (paper 18, test bed 15 ms, -3 (-16.7 %)): OS tick 10 ms")
     md = (out / "report.md").read_text().splitlines()
-    # the environment block first (versions, lock, results digest), then the opening
+    # the environment block first (versions, lock, results digest), then the opening sentences
     assert md[2].startswith("Environment: Python ") and f"results digest {report.results_digest(table)[:12]}" in md[2]
     assert md[4].startswith(versions.ENVIRONMENT_LINE_PREFIXES[1:])
     assert md[6] == overview.opening(table)

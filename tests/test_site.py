@@ -310,7 +310,7 @@ def test_the_site_shows_both_models(tmp_path):
     assert _esc_text(overview.opening(table)) in page
     assert "the calibrated test-bed model reproduces 1 within 10 %" in overview.opening(table)
     assert "<h2>Measured results per model</h2>" in page and "<th>model</th><th>kind</th>" in page
-    assert '<p class="environment">Environment: Python ' in page.split("<p class=\"lead\">")[0]  # before the lead
+    assert report.environment_html(table) in page.split("<p class=\"lead\">")[0]  # the environment block first
     long_page = (figures / "site" / registry.document("long").page).read_text(encoding="utf-8")
     assert '<td class="num">1 of 1</td>' in long_page  # the test bed's reproduced rows of long_ipdv_vs_a
     assert '<span class="model-name">test bed</span>' in long_page

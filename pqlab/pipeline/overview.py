@@ -170,7 +170,7 @@ def inconsistent_results(table: pd.DataFrame) -> tuple[str, list[str]]:
         row = next((rows[(g, quantity)] for g in groups if (g, quantity) in rows), None)
         if row is None:
             continue
-        items.append((float(hops), f"{row['artefact']}/{quantity}: paper {report._number(row['paper value'])} "
+        items.append((float(hops), f"{row['artefact']}/{quantity}: paper {paper_text(row['paper value'])} "
                       f"{unit_text(row['unit'])}, needs {hops} store-and-forward hops ({row['verdict']} with "
                       f"{_frozen(bed)})"))
     fixed = sum(_PATH_INSENSITIVE in str(e) for e in bed["explanation"])
@@ -186,8 +186,14 @@ def _frozen(bed: pd.DataFrame) -> str:
     return f"{' or '.join(counts)} hop{'s' if counts != ['1'] else ''}" if counts else "the calibrated hop count"
 
 
-def _cell(value) -> str:
-    return report._number(value) if isinstance(value, float) else str(value)
+def paper_text(value) -> str:
+    """A paper's value as the report prints it (as the paper printed it)."""
+    return report._paper_text(value)
+
+
+def ours_text(value, paper) -> str:
+    """A number of ours as the report prints it (one digit more than the paper's value)."""
+    return report._number(value, report._ours_digits(paper))
 
 
 def sections(table: pd.DataFrame) -> list[dict]:
@@ -212,7 +218,7 @@ def sections(table: pd.DataFrame) -> list[dict]:
     if not misses.empty:
         parts.append({"title": f"Largest misses of {report.MODEL_TITLES['testbed']}", "text": "",
                       "header": ["result", "paper", "ours", "unit", "difference", "reason"],
-                      "rows": [[m["result"], _cell(m["paper"]), _cell(m["ours"]), m["unit"],
+                      "rows": [[m["result"], paper_text(m["paper"]), ours_text(m["ours"], m["paper"]), m["unit"],
                                 "n/a" if pd.isna(m["difference %"]) else f"{m['difference %']:+.1f} %", m["reason"]]
                                for m in misses.to_dict("records")], "items": []})
     sentence, items = inconsistent_results(table)

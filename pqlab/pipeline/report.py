@@ -785,28 +785,21 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.website._STYLE`), and the figure previews.
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }
-th { background: #f0f0f0; }
-td.reproduced { background: #e3f6e3; } td.shape-only { background: #fff6d6; }
-td.differs { background: #fde2e2; } td.missing { background: #eee; } td.pqlab-only { background: #e6eefc; }
 img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
-p.lead { font-size: 1.08em; max-width: 46em; }
-.scroll { max-width: 100%; overflow-x: auto; } .scroll td { min-width: 4em; max-width: 36em; }
 """.strip()
 
 
 def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
-    """The report as a standalone HTML page, same content as :func:`to_markdown`."""
-    header, rows = _display_rows(table)
+    """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid out as
+    on the site: a table per artefact)."""
+    from . import overview, website as site
+
     summary = verdict_summary(table)
     by_model = model_summary(table)
-    verdict_at = header.index("verdict")
-    from . import overview
-
-    body = [f"<h1>{_esc(_title())}</h1>", environment_html(table), f"<p class=\"lead\">{_esc(overview.opening(table))}</p>"]
+    body = [f"<h1>{_esc(_title())}</h1>", environment_html(table),
+            f"<p class=\"lead\">{_esc(overview.opening(table))}</p>"]
     for part in overview.sections(table):
         body += [f"<h2>{_esc(part['title'])}</h2>"] + ([f"<p>{_esc(part['text'])}</p>"] if part["text"] else [])
         body += [_html_table(part["header"], part["rows"])] if part["rows"] else []
@@ -818,18 +811,26 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
             _html_table(["model", "kind", *by_model.columns], _kind_rows(by_model)),
             f"<h2>Verdicts per artefact ({_esc(MODEL_TITLES[MODELS[0]])})</h2>",
             _html_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()]),
-            "<h2>Claims</h2>", f'<div class="scroll">{_html_table(header, rows, class_column=verdict_at)}</div>',
-             "<h2>Figures</h2>"]
+            "<h2>Claims</h2>", *_html_claims(table), "<h2>Figures</h2>"]
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{_esc(_title())}</title>\n<style>\n{_CSS}\n</style>\n</head>\n<body>\n"
-        + "\n".join(body) + "\n</body>\n</html>\n"
+        f"<title>{_esc(_title())}</title>\n<style>\n{site._STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
+        + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
     )
 
 
 def _esc(text) -> str:
     return html.escape(str(text), quote=True)
+
+
+def _html_claims(table: pd.DataFrame) -> list[str]:
+    """The claims as the site shows them: per artefact, one row group per claim, long texts folded."""
+    from . import website as site
+
+    return [f"<h3 id=\"{_esc(site._anchor(artefact))}\"><code>{_esc(artefact)}</code></h3>\n"
+            + site._claims_table(rows.to_dict("records"))
+            for artefact, rows in table.groupby("artefact", sort=False)]
 
 
 def _html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:

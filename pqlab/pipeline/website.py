@@ -485,7 +485,8 @@ def _overview_html(table: pd.DataFrame) -> list[str]:
     if not misses.empty:
         rows = "".join(
             f"<tr><td><span class=\"id\">{_esc(m['result'])}</span></td>"
-            f"<td class=\"num\">{_esc(report._number(m['paper']))}</td><td class=\"num\">{_esc(report._number(m['ours']))}</td>"
+            f"<td class=\"num\">{_esc(overview.paper_text(m['paper']))}</td>"
+            f"<td class=\"num\">{_esc(overview.ours_text(m['ours'], m['paper']))}</td>"
             f"<td>{_esc(m['unit'])}</td><td class=\"num\">{_esc(_percent(m['difference %']))}</td>"
             f"<td>{_folded(m['reason'], m['explanation'])}</td></tr>"
             for m in misses.to_dict("records"))
@@ -629,9 +630,10 @@ def _explanation(text: str) -> str:
 
 
 def _cut(text: str, chars: int = FOLD_CHARS // 2) -> str:
-    """The first words of ``text``, up to about ``chars`` characters."""
+    """The first words of ``text``, up to about ``chars`` characters, without trailing dots or commas."""
     cut = text[:chars]
-    return cut.rsplit(" ", 1)[0] if " " in cut else cut
+    cut = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return cut.rstrip(" .,;:")  # the ellipsis that follows is the only one
 
 
 def _model_cell(r: dict) -> str:
@@ -654,7 +656,8 @@ def _difference_cell(r: dict) -> str:
     difference = _plain(r["difference"])
     if difference is None:
         return ""
-    return f'{_esc(_percent(r["difference %"]))}<span class="small">{"+" if difference >= 0 else ""}{_esc(report._number(difference))}</span>'
+    signed = ("+" if difference >= 0 else "") + report._number(difference)  # as report._difference_text
+    return f'{_esc(_percent(r["difference %"]))}<span class="small">{_esc(signed)}</span>'
 
 
 def _plain(value):
