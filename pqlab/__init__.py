@@ -29,6 +29,7 @@ from .papers import scenarios
 from .node.engine import simulate_arrivals
 from .node.model import Node, Queue
 from .node.scenario import Scenario, simulate
+from .papers.stated import cisco7200_atm
 from .node.traffic import (
     UDP_IP_HEADER_BYTES,
     CBRStream,
@@ -39,6 +40,10 @@ from .node.traffic import (
     TraceStream,
     Uniform,
 )
+
+# The papers' router as a Node constructor too, under the name users know (pqlab.Node.cisco7200_atm()):
+# the preset is the papers' layer's (pqlab.papers.cisco7200_atm), which the node layer may not import.
+Node.cisco7200_atm = staticmethod(cisco7200_atm)
 
 #: The documented modules by their public names (``pqlab.metrics`` is ``pqlab.measure.metrics``).
 PUBLIC_MODULES = {"metrics": metrics, "bounds": bounds, "experiments": experiments, "scenarios": scenarios,

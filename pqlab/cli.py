@@ -36,7 +36,7 @@ def _demo(args) -> int:
     matplotlib.use("Agg")
     import numpy as np
 
-    from . import __version__
+    from ._version import __version__
     from .measure import bounds, metrics
     from .papers import figures, scenarios
     from .papers.stated import transmission_unit_s
@@ -59,7 +59,7 @@ def _demo(args) -> int:
     k = math.ceil(be_ip_bytes / node.particle_bytes)
     rho = node.queues[scenarios.EF_QUEUE].police_rate_bps / node.line_rate_bps
     bound = bounds.worst_case_delay(
-        k, rho, node.ring_limit_particles, bounds.transmission_unit_s(node.particle_bytes, node.line_rate_bps)
+        k, rho, node.ring_limit_particles, bounds.particle_time_s(node.particle_bytes, node.line_rate_bps)
     )
 
     print(f"pqlab {__version__} demo: {sc.name}, seed {args.seed}")

@@ -20,11 +20,11 @@ GOOD = [
         metadata={"tags": ["parameters"]},
     ),
     new_code_cell(
-        "import os\nfrom pathlib import Path\nimport pqlab.pipeline.report\n"
+        "import os\nfrom pathlib import Path\nimport pqlab.papers.records\n"
         "figure = Path(figures_dir) / 'tiny_fig1.png'\nfigure.write_bytes(b'png')\n"
-        "pqlab.pipeline.report.record(results_dir, 'tiny_fig1', 'mean delay', 1.05, 'ms',\n"
+        "pqlab.papers.records.record(results_dir, 'tiny_fig1', 'mean delay', 1.05, 'ms',\n"
         "                    note=f\"quick={quick} backend={os.environ.get('MPLBACKEND')}\", seed=seed)\n"
-        "pqlab.pipeline.report.record_figure(results_dir, 'tiny_fig1', [figure])"
+        "pqlab.papers.records.record_figure(results_dir, 'tiny_fig1', [figure])"
     ),
 ]
 BAD = [new_code_cell("x = 1"), new_code_cell("raise RuntimeError('boom <2>')"), new_code_cell("x = 2")]

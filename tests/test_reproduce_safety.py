@@ -44,15 +44,15 @@ def _notebook(folder: Path, name: str, body: str) -> Path:
 def _recording(artefact: str, value_expr: str = "float(seed)", extra: str = "") -> str:
     """A notebook body recording one number and one figure of ``artefact`` through the cache."""
     return (
-        "import os, time\nfrom pathlib import Path\nimport pandas as pd\nimport pqlab.pipeline.report, pqlab.measure.cache\n"
+        "import os, time\nfrom pathlib import Path\nimport pandas as pd\nimport pqlab.papers.records, pqlab.measure.cache\n"
         f"{extra}\n"
         f"@pqlab.measure.cache.artefact('{artefact}')\n"
         "def compute(seed, quick):\n"
         f"    return pd.DataFrame({{'value': [{value_expr}]}})\n"
         "frame = compute(seed, quick)\n"
         f"fig = Path(figures_dir) / '{artefact}.png'\nfig.write_bytes(b'png ' + str(seed).encode())\n"
-        f"pqlab.pipeline.report.record(results_dir, '{artefact}', 'value', float(frame['value'][0]), '1', seed=seed)\n"
-        f"pqlab.pipeline.report.record_figure(results_dir, '{artefact}', [fig])\n"
+        f"pqlab.papers.records.record(results_dir, '{artefact}', 'value', float(frame['value'][0]), '1', seed=seed)\n"
+        f"pqlab.papers.records.record_figure(results_dir, '{artefact}', [fig])\n"
     )
 
 
@@ -209,7 +209,7 @@ def test_a_failed_notebook_is_named_in_report_and_site_and_nothing_is_published(
     root, _, _ = published
     before = _snapshot(root)
     bad = _notebook(tmp_path_factory.mktemp("bad"), "b_second",
-                    "import pqlab.pipeline.report\npqlab.report.record(results_dir, 'tiny_b', 'value', 2.0, '1')\n"
+                    "import pqlab.papers.records\npqlab.papers.records.record(results_dir, 'tiny_b', 'value', 2.0, '1')\n"
                     "raise RuntimeError('made to fail')")
     result = reproduce.run_all([bad], out_dir=root / "figures", build_dir=root / "build", progress=False,
                                paper_values=PAPER)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 __all__ = ["MS_PER_S", "US_PER_S", "S_PER_MS", "S_PER_US", "BPS_PER_KBPS", "BPS_PER_MBPS", "to_ms", "to_us",
            "ms_to_s", "us_to_s", "to_kbps", "to_mbps", "kbps_to_bps", "times_in_ms", "MAX_SIGNIFICANT_DIGITS",
-           "significant_digits", "format_significant"]
+           "DISPLAY_DIGITS", "significant_digits", "format_significant", "is_missing", "number_text", "paper_text",
+           "ours_digits"]
 
 MS_PER_S = 1e3  # milliseconds in one second
 US_PER_S = 1e6  # microseconds in one second
@@ -93,6 +95,8 @@ def times_in_ms(ds, keep=()):
 #: The most significant digits a number is printed with in prose, reports and the site
 #: (report.csv keeps full precision as data).
 MAX_SIGNIFICANT_DIGITS = 7
+#: Significant digits of a number of ours with no paper value to match, and of a difference.
+DISPLAY_DIGITS = 4
 
 
 def significant_digits(value: float) -> int:
@@ -122,3 +126,25 @@ def format_significant(value: float, digits: int = 4) -> str:
     if value == 0 or 1e-4 <= abs(value) < 1e9:
         return np.format_float_positional(value, precision=digits, unique=True, fractional=False, trim="-")
     return f"{value:.{digits}g}"
+
+
+def is_missing(value) -> bool:
+    """Whether a table cell holds no number: None, pandas' NA or NaN."""
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def number_text(value, digits: int = DISPLAY_DIGITS) -> str:
+    """A number as the report and the site print it (:func:`format_significant`); empty for a missing one."""
+    return "" if is_missing(value) else format_significant(value, digits)
+
+
+def paper_text(value) -> str:
+    """A paper's value as the paper printed it (its shortest form, at most 7 significant digits); empty if missing."""
+    return "" if is_missing(value) else format_significant(value, significant_digits(value))
+
+
+def ours_digits(paper) -> int:
+    """Digits to print ours with: one more than the paper printed (at least :data:`DISPLAY_DIGITS`, at most 7)."""
+    if is_missing(paper):
+        return DISPLAY_DIGITS
+    return min(MAX_SIGNIFICANT_DIGITS, max(DISPLAY_DIGITS, significant_digits(paper) + 1))

@@ -31,14 +31,14 @@ from ..base._validate import check_choice, check_int, check_real
 from ..node.engine import simulate_arrivals
 from ..node.framing import line_time_s, particles_needed
 from ..node.model import Node, Queue
-from ..papers.stated import PAPERS, transmission_unit_s
+from ..papers.stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ..node.path import PathModel
 from ..node.scenario import Scenario, simulate
 from ..node.traffic import UDP_IP_HEADER_BYTES, Deterministic, PoissonStream
 from ..base.units import to_ms
 
 __all__ = [
-    "RIGHT", "NOT_YET", "NO_ANSWER",
+    "RIGHT", "NOT_YET", "NO_ANSWER", "LINE_RATE_BPS", "EF_UNIT_S", "DEFAULTS", "ANSWER_SEED",
     "Exercise", "EXERCISES", "expected", "check", "compare",
     "lab_node", "lab_scenario", "ef_delays", "table_iv_bound_s", "redraw", "timed_redraw",
     "controls", "RedrawPanel", "interactive_redraw",
@@ -83,7 +83,7 @@ def lab_node(*, scheduler: str = "pq", ring_limit_particles: int = 5, ef_weight_
     ring = check_int("ring_limit_particles", ring_limit_particles, 1, 1000)
     if scheduler == "pq":
         police = check_real("ef_police_rate_bps", ef_police_rate_bps, 0.0, strict_minimum=True)
-        return Node.cisco7200_atm(ring_limit_particles=ring, ef_police_rate_bps=police)
+        return cisco7200_atm(ring_limit_particles=ring, ef_police_rate_bps=police)
     weight = check_real("ef_weight_bps", ef_weight_bps, 0.0, LINE_RATE_BPS, strict_minimum=True)
     if weight >= LINE_RATE_BPS:
         raise ValueError(f"ef_weight_bps must be below the line rate {LINE_RATE_BPS:g}, got {ef_weight_bps!r}")
@@ -143,7 +143,7 @@ def table_iv_bound_s(be_ip_bytes: int, *, ring_limit_particles: int = 5, ef_aggr
     k = int(particles_needed(size, 512))
     rho = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0) / LINE_RATE_BPS
     check_int("ef_frame_bytes", ef_frame_bytes, 19)
-    t_u = bounds.transmission_unit_s(512, LINE_RATE_BPS)
+    t_u = bounds.particle_time_s(512, LINE_RATE_BPS)
     return bounds.worst_case_delay(k, rho, ring_limit_particles, t_u).w_s
 
 
@@ -409,7 +409,7 @@ def ring_trace(sizes_bytes=(1500, 128, 1500), queues=(1, 0, 1), arrivals_s=None,
     sizes = [check_int("sizes_bytes", int(s), 1, 65_535) for s in sizes_bytes]
     if len(queues) != len(sizes):
         raise ValueError(f"queues must have one entry per packet ({len(sizes)}), got {len(queues)}")
-    node = Node.cisco7200_atm(ring_limit_particles=ring_limit_particles)
+    node = cisco7200_atm(ring_limit_particles=ring_limit_particles)
     arrivals = np.zeros(len(sizes)) if arrivals_s is None else arrivals_s
     ds = simulate_arrivals(node, arrivals, sizes, list(queues))
     parts = np.maximum(1, -(-ds["size"].values // node.particle_bytes))

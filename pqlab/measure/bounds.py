@@ -10,7 +10,8 @@
 * :func:`priority_queue_max_delay`: the largest queueing delay a full
   priority queue can add (GLOBECOM'01 Sec. V: "10 packets ... 1280 by ...
   5.12 msec").
-* :func:`transmission_unit_s`: the time ``T_u`` to send one ring particle.
+* :func:`particle_time_s`: the time ``T_u`` to send one ring particle (the bounds' transmission
+  unit, 2.048 ms; not the papers' delay unit, :func:`pqlab.papers.transmission_unit_s`, 0.636 ms).
 
 All times are seconds unless a name says otherwise (``_us``: microseconds).
 """
@@ -27,6 +28,7 @@ from ..node.framing import FRAMING_CODES, line_time_s
 
 __all__ = [
     "WorstCase",
+    "particle_time_s",
     "transmission_unit_s",
     "worst_case_delay",
     "table_iv",
@@ -69,7 +71,7 @@ def _check_utilisation(name: str, value) -> float:
     return rho
 
 
-def transmission_unit_s(particle_bytes, line_rate_bps) -> float:
+def particle_time_s(particle_bytes, line_rate_bps) -> float:
     """Time to transmit one transmission unit (ring particle), ``T_u``, seconds.
 
     ``T_u = particle_bytes * 8 / line_rate_bps`` with no line framing, as in
@@ -91,6 +93,11 @@ def transmission_unit_s(particle_bytes, line_rate_bps) -> float:
     particle = check_int("particle_bytes", particle_bytes, 1)
     rate = check_real("line_rate_bps", line_rate_bps, 0.0, strict_minimum=True)
     return line_time_s(particle, "none", rate)
+
+
+#: The former name of :func:`particle_time_s` (kept for users; the papers' delay unit is
+#: :func:`pqlab.papers.transmission_unit_s`).
+transmission_unit_s = particle_time_s
 
 
 def worst_case_delay(k, rho, q_t, t_u_s) -> WorstCase:
@@ -119,7 +126,7 @@ def worst_case_delay(k, rho, q_t, t_u_s) -> WorstCase:
         tx-ring-limit; >= 1, like ``Node.ring_limit_particles``). The paper uses 5.
     t_u_s : float
         Time to transmit one unit, ``T_u``, seconds (> 0); the paper uses
-        2048e-6 (512 bytes at 2 Mbit/s, unframed; see :func:`transmission_unit_s`).
+        2048e-6 (512 bytes at 2 Mbit/s, unframed; see :func:`particle_time_s`).
 
     Returns
     -------

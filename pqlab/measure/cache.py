@@ -20,9 +20,9 @@ Two mechanisms, each applied with one decorator line:
 
 The disk cache is on when ``PQLAB_CACHE_DIR`` names a folder (``pqlab reproduce`` sets it
 to ``<build>/cache`` for its kernels; ``PQLAB_CACHE_FORCE=1`` recomputes and overwrites).
-Every computation, reuse and simulation is counted (:func:`counts`) and, when
-``PQLAB_CACHE_LOG`` names a file, appended to it as a JSON line (how ``pqlab reproduce``
-counts what its kernels did: :func:`read_counts`).
+Every computation, reuse and simulation is counted by :mod:`pqlab.base.counts` (re-exported
+here: :func:`counts`, :func:`read_counts`) and, when ``PQLAB_CACHE_LOG`` names a file, appended
+to it as a JSON line (how ``pqlab reproduce`` counts what its kernels did).
 
 A result the cache cannot store (a DataFrame without a default RangeIndex, an argument it
 cannot key) is computed each time: counted as ``"uncached"`` and said on the ``pqlab.measure.cache``
@@ -39,21 +39,27 @@ import inspect
 import json
 import logging
 import os
-import threading
 import warnings
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
+from .._version import __version__
 from ..base import versions
+from ..base.counts import ENV_LOG, counted, counts, note, read_counts  # noqa: F401  (the counter, re-exported)
 
 #: Environment variables read by the cache.
-ENV_DIR, ENV_FORCE, ENV_LOG = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE", "PQLAB_CACHE_LOG"
-#: Modules whose source is part of every key: the simulation and measurement code.
-CODE_MODULES = ("node.engine", "node.traffic", "node.model", "node.framing", "node.scenario", "papers.scenarios",
-                "measure.experiments", "measure.metrics", "base.numerics", "node.path", "node.tandem", "node.streaming",
-                "measure.bounds", "base._validate", "papers.testbed", "papers.testbed_eval")
+ENV_DIR, ENV_FORCE = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE"
+#: The folders of the package whose modules' source is part of every key: the layers that simulate
+#: and measure (``base``, ``node``, ``measure``) and the papers' own modules (stated test bed,
+#: presets, test-bed model, records; not ``papers/artefacts`` or ``papers/figures``: an
+#: artefact's own module is added per call). Read from the folders, so a module moved or added
+#: there is never left out; read as files, so the cache imports nothing above it.
+CODE_FOLDERS = ("base", "node", "measure", "papers")
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: The modules of :data:`CODE_FOLDERS` (``"node.engine"``, ...), derived.
+CODE_MODULES = tuple(f"{folder}.{path.stem}" for folder in CODE_FOLDERS
+                     for path in sorted((_PACKAGE / folder).glob("*.py")))
 #: CF convention version written into every file.
 CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
@@ -61,55 +67,12 @@ DROP_FLAGS = {"flag_values": np.array([0, 1, 2], dtype="int8"), "flag_meanings":
 #: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
 BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
 
-_counts: Counter = Counter()
 _log = logging.getLogger(__name__)
-_lock = threading.Lock()
 
 
 def environment(cache_dir, log_file, *, force: bool = False) -> dict:
     """The environment variables that turn the cache on in a kernel (see the module docstring)."""
     return {ENV_DIR: str(cache_dir), ENV_LOG: str(log_file), ENV_FORCE: "1" if force else "0"}
-
-
-def note(event: str, artefact: str = "", key: str = "") -> None:
-    """Count one event (``"computed"``, ``"reused"``, ``"simulation"``) and log it if asked."""
-    with _lock:
-        _counts[event] += 1
-    log = os.environ.get(ENV_LOG)
-    if log:
-        with open(log, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"event": event, "artefact": artefact, "key": key, "pid": os.getpid()}) + "\n")
-
-
-def counts() -> dict:
-    """Events counted in this process: ``{"computed": n, "reused": m, "simulation": k, ...}``."""
-    with _lock:
-        return dict(_counts)
-
-
-def read_counts(log_file) -> dict:
-    """Count the events of a log written by :func:`note` (absent file: no events; a damaged line
-    is skipped: the counts are information, not results)."""
-    found: Counter = Counter()
-    path = Path(log_file)
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:  # a line cut short by a killed kernel is not counted
-                found[json.loads(line)["event"]] += 1
-            except (ValueError, KeyError, TypeError):
-                continue
-    return {"computed": found["computed"], "reused": found["reused"], "simulation": found["simulation"]}
-
-
-def counted(event: str):
-    """Decorator: count every call of the function as ``event`` (e.g. ``"simulation"``)."""
-    def wrap(func):
-        @functools.wraps(func)
-        def inner(*args, **kwargs):
-            note(event, func.__qualname__)
-            return func(*args, **kwargs)
-        return inner
-    return wrap
 
 
 # --------------------------------------------------------------------------- keys
@@ -144,7 +107,12 @@ def _module_hash(module_name: str) -> str:
     import importlib
 
     module = importlib.import_module(module_name)
-    return hashlib.sha256(Path(inspect.getsourcefile(module)).read_bytes()).hexdigest()
+    return _file_hash(Path(inspect.getsourcefile(module)))
+
+
+@functools.lru_cache(maxsize=None)
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def code_hash(func=None) -> str:
@@ -153,7 +121,7 @@ def code_hash(func=None) -> str:
     A function of a pqlab module is covered by its module's whole source; any other (e.g.
     one defined in a notebook) by its own source, or its byte code where none is available.
     """
-    parts = [_module_hash(f"pqlab.{m}") for m in CODE_MODULES]
+    parts = [_file_hash(_PACKAGE.joinpath(*m.split(".")).with_suffix(".py")) for m in CODE_MODULES]
     if func is not None:
         parts.append(_function_hash(func))
     return hashlib.sha256("".join(parts).encode()).hexdigest()
@@ -174,8 +142,6 @@ def _function_hash(func) -> str:
 
 def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
     """The cache key of a call and the description it hashes."""
-    from .. import __version__
-
     bound = inspect.signature(func).bind(*args, **kwargs)
     bound.apply_defaults()
     description = {

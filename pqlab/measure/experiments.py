@@ -21,7 +21,10 @@ from . import metrics
 from ..base._validate import check_int
 from ..node.scenario import Scenario, simulate
 from ..base.provenance import provenance_attrs
-from ..papers.scenarios import REFERENCE_FLOW
+
+#: Flow id of the papers' EF reference stream, the one they measure (SmartBits' hardware-timed
+#: stream); the presets (:mod:`pqlab.scenarios`) give it to the first EF stream.
+REFERENCE_FLOW = 0
 
 
 def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:

@@ -10,8 +10,6 @@ TF-TANT slides' "Metrics"):
 * :func:`loss`: sent, policed, queue-full and lost packets per flow or queue.
 * :func:`frequency_distribution` and :func:`ccdf`: the papers' frequency
   distributions and complementary distributions ``P(D > d)``.
-* :func:`transmission_units`: delay in line times of a reference EF packet
-  (0.636 ms for 128 bytes on ATM at 2 Mbit/s).
 * :func:`aggregation_degree`: ``A = 1 - l_max / L_BA`` (GLOBECOM'01 eq. 1).
 * :func:`summary`: count, mean, std, min, max and percentiles of a sample.
 
@@ -30,8 +28,6 @@ import xarray as xr
 
 from ..base._validate import check_array, check_choice, check_int, check_real
 from ..node.engine import KEPT, POLICED, QUEUE_FULL
-from ..node.model import Node
-from ..papers.stated import EF_IP_BYTES, transmission_unit_s
 from ..node.path import PathModel
 
 __all__ = [
@@ -43,7 +39,6 @@ __all__ = [
     "loss",
     "frequency_distribution",
     "ccdf",
-    "transmission_units",
     "aggregation_degree",
     "summary",
 ]
@@ -349,47 +344,6 @@ def ccdf(values, thresholds=None) -> CCDF:
 
 
 # --------------------------------------------------------------------------- units and summaries
-
-
-def transmission_units(delay_s, node: Node, ref_size_bytes: int = EF_IP_BYTES):
-    """Delay in transmission units: line times of a reference packet (GLOBECOM'01 Sec. IV-B).
-
-    ``delay_s / transmission_unit_s(node, ref_size_bytes)`` (:func:`pqlab.papers.transmission_unit_s`);
-    the papers' EF packet (a 128-byte frame, 110-byte IP packet) on ``atm-aal5`` at
-    2 Mbit/s takes 0.636 ms (3 cells, 159 bytes on the wire).
-
-    Parameters
-    ----------
-    delay_s : float, array_like or xarray.DataArray
-        Delays, seconds.
-    node : Node
-        The node whose line framing and rate define the unit.
-    ref_size_bytes : int
-        Reference packet IP length, bytes, in ``[1, 65535]`` (default the papers' 110).
-
-    Returns
-    -------
-    float, numpy.ndarray or xarray.DataArray
-        Like ``delay_s``, in transmission units (a DataArray keeps its coords
-        and gets ``units`` attrs).
-    """
-    if not isinstance(node, Node):
-        raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
-    ref = check_int("ref_size_bytes", ref_size_bytes, 1, 65_535)
-    unit_s = transmission_unit_s(node, ref)
-    if isinstance(delay_s, xr.DataArray):
-        out = delay_s / unit_s
-        out.attrs = {
-            "units": f"transmission units ({unit_s * 1e3:.6g} ms)",
-            "long_name": f"{delay_s.attrs.get('long_name', 'delay')} in line times of a {ref}-byte packet",
-        }
-        return out
-    try:
-        arr = np.asarray(delay_s, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"delay_s must be numbers (seconds), got {delay_s!r}") from None
-    out = arr / unit_s
-    return float(out) if out.ndim == 0 else out
 
 
 def aggregation_degree(loads_bps) -> float:

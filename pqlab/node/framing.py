@@ -18,6 +18,10 @@ ATM_CELL_BYTES = 53
 ATM_CELL_PAYLOAD_BYTES = 48
 #: LLC/SNAP encapsulation header (RFC 2684) plus AAL5 CPCS trailer, bytes.
 AAL5_OVERHEAD_BYTES = 8 + 8
+#: Largest packet the engine accepts, bytes (an IPv4 jumbogram bound).
+MAX_SIZE_BYTES = 65_535
+#: A particle as large as any packet: every packet is one particle, a ring that counts packets.
+PACKET_PARTICLE_BYTES = MAX_SIZE_BYTES
 #: Ethernet II overhead on the wire: preamble+SFD 8, header 14, FCS 4, inter-frame gap 12, bytes.
 ETHERNET_OVERHEAD_BYTES = 38
 

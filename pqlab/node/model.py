@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..base._validate import check_choice, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
+from .wfq import wfq_tag_steps
 
 QUEUE_KINDS = ("priority", "wfq")
 #: Ring release rules of :class:`Node` (rule 5 and the named variant 5' of the node contract).
@@ -30,7 +31,7 @@ MAX_PARTICLE_BYTES = 1_000_000
 
 #: Ranges of the node's rates and sizes, where the engine's arithmetic is exact
 #: enough. The engine's times are float64 seconds, its WFQ tags int64 counts of a
-#: unit derived from the weights (:func:`pqlab.node.engine.wfq_tag_steps`).
+#: unit derived from the weights (:func:`pqlab.node.wfq.wfq_tag_steps`).
 #:
 #: ============================  =====================  ===========================================
 #: parameter                     range                  why
@@ -49,7 +50,7 @@ MAX_PARTICLE_BYTES = 1_000_000
 #: WFQ weights must also keep the integer tag steps within int64: weights that
 #: are integers in bit/s with a modest least common multiple give exact tags;
 #: otherwise a fixed-point fallback is used and a node whose weights are too far
-#: apart for its queue limits is rejected (``pqlab.node.engine.wfq_tag_steps``).
+#: apart for its queue limits is rejected (``pqlab.node.wfq.wfq_tag_steps``).
 RATE_RANGE_BPS = (1.0, 1e12)
 MAX_POLICE_BURST_BYTES = 1e12
 
@@ -180,9 +181,7 @@ class Node:
         if n_priority > 1:
             raise ValueError(f"queues must hold at most one 'priority' queue, got {n_priority}")
         object.__setattr__(self, "queues", queues)
-        from .engine import wfq_tag_steps  # the engine's tag unit; rejects weights too far apart
-
-        wfq_tag_steps(self)
+        wfq_tag_steps(self)  # the engine's tag unit; rejects weights too far apart
 
     @property
     def priority_index(self) -> int:
@@ -206,33 +205,3 @@ class Node:
         data["queues"] = tuple(from_part(f"node.queues[{i}]", lambda q: Queue(**check_mapping("queue", q)), q)
                                for i, q in enumerate(queues))
         return from_part("node", lambda d: cls(**d), data)
-
-    @classmethod
-    def cisco7200_atm(
-        cls,
-        *,
-        ring_limit_particles: int = 5,
-        ef_police_rate_bps: float = 300e3,
-        be_weight_bps: float = 1.7e6,
-    ) -> "Node":
-        """The papers' router: a Cisco 7200 ATM PVC output interface.
-
-        2 Mbit/s line with AAL5/LLC-SNAP framing, a transmission ring of 5
-        particles of 512 bytes, queue 0 = priority (EF) limit 10 policed at
-        300 kbit/s (burst: IOS default 200 ms = 7500 bytes), queue 1 = one WFQ
-        best-effort queue of limit 64 (GLOBECOM'01, Sec. II and III).
-
-        Parameters
-        ----------
-        ring_limit_particles : int
-            tx-ring-limit, particles (the papers vary it in the TF-TANT slides).
-        ef_police_rate_bps : float
-            Priority-queue policing rate, bit/s.
-        be_weight_bps : float
-            WFQ weight of the best-effort queue, bit/s; with a single WFQ queue
-            its value does not change the schedule.
-        """
-        from ..papers.stated import PAPERS  # the papers' test bed, defined once (papers.py imports this module)
-
-        return PAPERS.replace(ring_limit_particles=ring_limit_particles, ef_scheduler="pq",
-                              ef_service_rate_bps=ef_police_rate_bps, be_weight_bps=be_weight_bps).node()

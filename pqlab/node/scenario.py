@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
-from ..measure import cache
+from ..base import counts
 from ..base._validate import check_int, check_mapping, check_real, from_part
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .memory import SIMULATE_BYTES_PER_PACKET, check_available, expected_packets
@@ -158,7 +158,7 @@ class Scenario:
         return cls.from_dict(data)
 
 
-@cache.counted("simulation")
+@counts.counted("simulation")
 def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.Dataset:
     """Generate the scenario's traffic and pass it through its node.
 

@@ -1,7 +1,8 @@
 """The papers: their stated test bed, their presets, the test-bed model, the artefacts and figures.
 
 What it does: ``stated`` (the test bed as the papers state it: :data:`PAPERS`, the EF frame,
-the transmission unit), ``scenarios`` (every configuration of the papers as a preset),
+the papers' node :func:`cisco7200_atm`, the transmission unit), ``records`` (what the notebooks
+record and the papers' values: the format the artefacts write and the report reads), ``scenarios`` (every configuration of the papers as a preset),
 ``testbed`` and ``testbed_eval`` (the calibrated model of the measured test bed and its
 evaluation against every result), ``artefacts`` (one compute module and one claims module
 per group of the papers' figures and tables) and ``figures`` (one figure module per group).
@@ -14,7 +15,7 @@ never the pipeline or the lab, which use the papers' layer.
 """
 
 from .stated import (EF_FRAME_BYTES, EF_IP_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, StatedTestBed,
-                     transmission_unit_s)
+                     cisco7200_atm, transmission_unit_s, transmission_units)
 
 __all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
-           "transmission_unit_s", "stated", "scenarios", "testbed", "testbed_eval", "artefacts", "figures"]
+           "cisco7200_atm", "transmission_unit_s", "transmission_units", "stated", "records", "scenarios", "testbed", "testbed_eval", "artefacts", "figures"]

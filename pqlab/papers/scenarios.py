@@ -40,16 +40,17 @@ import math
 from ..base._validate import check_choice, check_int, check_real
 from ..node.framing import FRAMING_CODES, wire_bytes
 from ..node.model import Node
-from .stated import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS
+from .stated import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, cisco7200_atm
 from ..node.path import Hop, PathModel
 from ..base.paths import DATA
+from ..measure.experiments import REFERENCE_FLOW
 from ..node.scenario import Scenario
 from ..node.traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, SizeDistribution
 
 #: Queue indices of :meth:`pqlab.Node.cisco7200_atm`.
 EF_QUEUE, BE_QUEUE = 0, 1
-#: Flow id of the EF reference stream; other EF streams take 1..m, BE streams 100..
-REFERENCE_FLOW = 0
+#: Flow ids: the EF reference stream is :data:`pqlab.experiments.REFERENCE_FLOW` (0, the measured
+#: one); other EF streams take 1..m, BE streams 100..
 FIRST_BE_FLOW = 100
 # ETHERNET_FRAME_OVERHEAD_BYTES and EF_FRAME_BYTES (the papers' 128-byte EF frame) come from pqlab.papers.
 #: The stand-in for the papers' "real" BE packet size distribution (see data/README.md).
@@ -97,9 +98,8 @@ def _ef_stream(rate_bps: float, frame_bytes: int, flow: int) -> CBRStream:
     return CBRStream(rate_bps * ip / frame_bytes, Deterministic(ip), queue=EF_QUEUE, flow=flow)
 
 
-def papers_node(*, ring_limit_particles: int = 5) -> Node:
-    """The papers' C7200 node (:data:`pqlab.papers.PAPERS`, equal to :meth:`pqlab.Node.cisco7200_atm`)."""
-    return PAPERS.replace(ring_limit_particles=ring_limit_particles).node()
+#: The papers' C7200 node: :func:`pqlab.papers.cisco7200_atm` under the presets' name.
+papers_node = cisco7200_atm
 
 
 def pq_experiment(

@@ -20,7 +20,7 @@ is the SmartBits Ethernet frame, so the IP packet is 128 - 18 = 110 bytes
 0.636 ms, so the number does not depend on the reading there, but on other framings it
 does, and pqlab uses the 110-byte IP packet everywhere (:func:`transmission_unit_s`).
 Not to be confused with Table IV's ``T_u``, the line time of one 512-byte ring particle
-(:func:`pqlab.bounds.transmission_unit_s`).
+(:func:`pqlab.bounds.particle_time_s`).
 """
 
 from __future__ import annotations
@@ -28,13 +28,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+import numpy as np
+import xarray as xr
+
 from ..base._validate import check_int
 from ..node.framing import atm_cells, line_time_s
 from ..node.model import Node, Queue
 from ..base.units import to_mbps
 
 __all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
-           "transmission_unit_s"]
+           "cisco7200_atm", "transmission_unit_s", "transmission_units"]
 
 #: Ethernet header (14) + FCS (4): SmartBits frame size minus IP length, bytes.
 ETHERNET_FRAME_OVERHEAD_BYTES = 18
@@ -126,6 +129,31 @@ class StatedTestBed:
 PAPERS = StatedTestBed()
 
 
+def cisco7200_atm(*, ring_limit_particles: int = 5, ef_police_rate_bps: float = 300e3,
+                  be_weight_bps: float = 1.7e6) -> Node:
+    """The papers' router: a Cisco 7200 ATM PVC output interface (:data:`PAPERS`, as a :class:`pqlab.Node`).
+
+    2 Mbit/s line with AAL5/LLC-SNAP framing, a transmission ring of 5
+    particles of 512 bytes, queue 0 = priority (EF) limit 10 policed at
+    300 kbit/s (burst: IOS default 200 ms = 7500 bytes), queue 1 = one WFQ
+    best-effort queue of limit 64 (GLOBECOM'01, Sec. II and III). The one way the papers'
+    node is built: ``PAPERS.replace(...).node()``; ``pqlab.Node.cisco7200_atm()`` and
+    ``pqlab.scenarios.papers_node()`` are this function under the names users know.
+
+    Parameters
+    ----------
+    ring_limit_particles : int
+        tx-ring-limit, particles (the papers vary it in the TF-TANT slides).
+    ef_police_rate_bps : float
+        Priority-queue policing rate, bit/s.
+    be_weight_bps : float
+        WFQ weight of the best-effort queue, bit/s; with a single WFQ queue
+        its value does not change the schedule.
+    """
+    return PAPERS.replace(ring_limit_particles=ring_limit_particles, ef_scheduler="pq",
+                          ef_service_rate_bps=ef_police_rate_bps, be_weight_bps=be_weight_bps).node()
+
+
 def transmission_unit_s(node: Node | None = None, ip_bytes: int = EF_IP_BYTES) -> float:
     """The papers' transmission unit: the line time of one EF packet, seconds (GLOBECOM'01 Sec. IV-B).
 
@@ -144,3 +172,44 @@ def transmission_unit_s(node: Node | None = None, ip_bytes: int = EF_IP_BYTES) -
         raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
     size = check_int("ip_bytes", ip_bytes, 1, 65_535)
     return float(line_time_s(size, node.framing, node.line_rate_bps))
+
+
+def transmission_units(delay_s, node: Node, ref_size_bytes: int = EF_IP_BYTES):
+    """Delay in transmission units: line times of a reference packet (GLOBECOM'01 Sec. IV-B).
+
+    ``delay_s / transmission_unit_s(node, ref_size_bytes)`` (:func:`transmission_unit_s`);
+    the papers' EF packet (a 128-byte frame, 110-byte IP packet) on ``atm-aal5`` at
+    2 Mbit/s takes 0.636 ms (3 cells, 159 bytes on the wire).
+
+    Parameters
+    ----------
+    delay_s : float, array_like or xarray.DataArray
+        Delays, seconds.
+    node : Node
+        The node whose line framing and rate define the unit.
+    ref_size_bytes : int
+        Reference packet IP length, bytes, in ``[1, 65535]`` (default the papers' 110).
+
+    Returns
+    -------
+    float, numpy.ndarray or xarray.DataArray
+        Like ``delay_s``, in transmission units (a DataArray keeps its coords
+        and gets ``units`` attrs).
+    """
+    if not isinstance(node, Node):
+        raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
+    ref = check_int("ref_size_bytes", ref_size_bytes, 1, 65_535)
+    unit_s = transmission_unit_s(node, ref)
+    if isinstance(delay_s, xr.DataArray):
+        out = delay_s / unit_s
+        out.attrs = {
+            "units": f"transmission units ({unit_s * 1e3:.6g} ms)",
+            "long_name": f"{delay_s.attrs.get('long_name', 'delay')} in line times of a {ref}-byte packet",
+        }
+        return out
+    try:
+        arr = np.asarray(delay_s, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"delay_s must be numbers (seconds), got {delay_s!r}") from None
+    out = arr / unit_s
+    return float(out) if out.ndim == 0 else out

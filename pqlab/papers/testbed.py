@@ -90,14 +90,19 @@ from dataclasses import asdict, dataclass, fields, replace
 import numpy as np
 import xarray as xr
 
+from .._version import __version__
 from ..base._validate import check_choice, check_int, check_real
 from ..node.engine import packets_dataset, run_kernel, validate_arrivals
-from ..node.framing import line_time_s
+from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
+from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
 from ..node.model import RING_RELEASES, Node, Queue
 from ..node.path import Hop, PathModel
 from ..node.scenario import Scenario, simulate
 from ..node.tandem import TandemHop, simulate_tandem
 from ..node.traffic import CBRStream, TraceStream, merge_streams
+from ..measure import experiments
+from ..measure.experiments import REFERENCE_FLOW
+from .scenarios import FIRST_BE_FLOW
 
 __all__ = [
     "Testbed",
@@ -111,19 +116,10 @@ __all__ = [
     "worst_case_bound",
 ]
 
-#: Flow id of the SmartBits' (hardware-timed) reference stream (as in :mod:`pqlab.scenarios`).
-REFERENCE_FLOW = 0
-#: First BE flow id (as in :mod:`pqlab.scenarios`).
-FIRST_BE_FLOW = 100
-#: A particle larger than any IP packet: the ring then counts packets (notebook 06's H1).
-PACKET_PARTICLE_BYTES = 65_535
 #: Queue limit of a simulated downstream FIFO hop and of the input Ethernet port (no loss there).
 FIFO_LIMIT_PACKETS = 10_000_000
 #: IOS flow-based WFQ congestive discard threshold, packets per conversation.
 CONVERSATION_LIMIT_PACKETS = 64
-#: AAL5 with LLC/SNAP: 8 bytes LLC/SNAP + 8 bytes trailer; 48-byte cell payloads, 53-byte cells.
-AAL5_OVERHEAD_BYTES = 16
-CELL_PAYLOAD_BYTES, CELL_BYTES = 48, 53
 
 RING_UNITS = ("particles", "packets")
 BE_QUEUEINGS = ("class", "flow")
@@ -508,8 +504,6 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
         "arrival": ("packet", send_at_node, {"units": "s", "long_name": "first bit sent by the generator"}),
         "departure": ("packet", last, {"units": "s", "long_name": "departure from the last simulated device"}),
     })
-    from .. import __version__
-
     ds.attrs.update(
         title=f"pqlab test-bed simulation: {sc.name}",
         source=f"pqlab {__version__} test-bed model (engine + tandem)",
@@ -530,8 +524,6 @@ def reference_delay(scenario: Scenario, seed: int = 0, model: Testbed | None = N
 
     NaN for a lost packet, in sending order.
     """
-    from ..measure import experiments
-
     model = _check_model(model)
     ds = simulate_testbed(scenario, seed, model)
     return experiments.reference_delay(ds, testbed_scenario(scenario, model), flow).values

@@ -28,8 +28,7 @@ import pandas as pd
 
 from . import scenarios
 from ..node.framing import line_time_s
-from ..node.model import Node
-from .stated import PAPERS, transmission_unit_s
+from .stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ..base.paths import DATA
 from ..node.scenario import Scenario
 from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
@@ -137,7 +136,7 @@ def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = Fa
     n_ref = math.ceil(n / n_streams) if total else n
     return _be_first(scenarios.pq_experiment(
         be_size=_real(be_size), ef_rate_bps=load_bps / n_streams, ef_aggregate_bps=load_bps if n_streams > 1 else None,
-        n_ef_samples=n_ref, node=Node.cisco7200_atm(ef_police_rate_bps=load_bps),
+        n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load_bps),
         name=f"ef_split({n_streams}, {load_bps:g})"))
 
 

@@ -6,7 +6,8 @@ within seconds), ``orphans`` (workers and kernels never outlive their run), ``ru
 run's folder and its state), ``runlock`` (one run per tree), ``publish`` (the journalled
 publish and its manifest), ``report`` (the paper-vs-pqlab report: records, verdicts, tables),
 ``claim_links`` (links between claims applied to verdicts), ``reportdiff`` (two reports
-compared), ``overview`` (the report's overview block) and ``website`` (the static site).
+compared), ``overview`` (the report's overview block), ``claims_html`` (an artefact's claims
+as HTML, in ``report.html`` and on the site) and ``website`` (the static site).
 
 Exports: those modules (``from pqlab.pipeline import reproduce``).
 
@@ -15,4 +16,4 @@ lab.
 """
 
 __all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "publish", "report",
-           "claim_links", "reportdiff", "overview", "website"]
+           "claim_links", "reportdiff", "overview", "claims_html", "website"]

@@ -15,7 +15,8 @@ import re
 
 import pandas as pd
 
-from . import report
+from ..base.units import number_text, ours_digits, paper_text  # noqa: F401  (paper_text: the site's too)
+from ..papers import records
 
 #: How many of the test-bed model's misses the opening's table lists.
 MISSES = 5
@@ -72,7 +73,7 @@ def measured_table(table: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per model (:data:`pqlab.pipeline.report.MODELS` order) and role (``calibration``,
+        One row per model (:data:`pqlab.papers.records.MODELS` order) and role (``calibration``,
         ``held_out``, ``all``; a model without roles has its ``all`` row only when no
         quantity has a role), columns ``model, role``, the counts of
         :data:`MEASURED_VERDICTS` and ``total``.
@@ -80,11 +81,11 @@ def measured_table(table: pd.DataFrame) -> pd.DataFrame:
     measured = _measured(table)
     has_roles = (measured["_role"] != "").any()
     rows = []
-    for model in report.MODELS:
+    for model in records.MODELS:
         mine = measured[measured["model"] == model]
         if mine.empty:
             continue
-        for role in ((*report.ROLES, "all") if has_roles else ("all",)):
+        for role in ((*records.ROLES, "all") if has_roles else ("all",)):
             chosen = mine if role == "all" else mine[mine["_role"] == role]
             counts = chosen["verdict"].value_counts()
             rows.append({"model": model, "role": role,
@@ -100,14 +101,14 @@ def opening(table: pd.DataFrame) -> str:
     every = counts[counts["role"] == "all"].set_index("model")
     total = int(every["total"].max())
     parts = [f"Of the papers' {total} numeric measured results, "
-             + " and ".join(f"{report.MODEL_TITLES[m]} reproduces {int(every.loc[m, 'reproduced'])} within "
-                            f"{report.TOLERANCE_PERCENT:g} %" for m in every.index) + "."]
-    bed = counts[(counts["model"] == "testbed") & counts["role"].isin(report.ROLES)].set_index("role")
-    if len(bed) == len(report.ROLES):
+             + " and ".join(f"{records.MODEL_TITLES[m]} reproduces {int(every.loc[m, 'reproduced'])} within "
+                            f"{records.TOLERANCE_PERCENT:g} %" for m in every.index) + "."]
+    bed = counts[(counts["model"] == "testbed") & counts["role"].isin(records.ROLES)].set_index("role")
+    if len(bed) == len(records.ROLES):
         parts.append(f"The test-bed model was calibrated on {int(bed.loc['calibration', 'total'])} of them "
                      f"({int(bed.loc['calibration', 'reproduced'])} reproduced) and predicts the other "
                      f"{int(bed.loc['held_out', 'total'])} ({int(bed.loc['held_out', 'reproduced'])} reproduced).")
-    node = table[table["model"] == report.MODELS[0]]
+    node = table[table["model"] == records.MODELS[0]]
     claims = node[node["verdict"] != "pqlab only"]
     parts.append(f"Over all {len(claims)} statements of the papers (setups, analysis, measured and qualitative "
                  f"results), the papers' node model reproduces {int((claims['verdict'] == 'reproduced').sum())}.")
@@ -155,7 +156,7 @@ def inconsistent_results(table: pd.DataFrame) -> tuple[str, list[str]]:
         The sentence ("" without that row) and one item per result with the hops it needs,
         fewest first (empty if the note does not list them).
     """
-    note = table[(table["model"] == "testbed") & (table["quantity"] == report.INCONSISTENCY_QUANTITY)]
+    note = table[(table["model"] == "testbed") & (table["quantity"] == records.INCONSISTENCY_QUANTITY)]
     if note.empty:
         return "", []
     text = str(note["explanation"].iloc[0])
@@ -186,14 +187,9 @@ def _frozen(bed: pd.DataFrame) -> str:
     return f"{' or '.join(counts)} hop{'s' if counts != ['1'] else ''}" if counts else "the calibrated hop count"
 
 
-def paper_text(value) -> str:
-    """A paper's value as the report prints it (as the paper printed it)."""
-    return report._paper_text(value)
-
-
 def ours_text(value, paper) -> str:
     """A number of ours as the report prints it (one digit more than the paper's value)."""
-    return report._number(value, report._ours_digits(paper))
+    return number_text(value, ours_digits(paper))
 
 
 def sections(table: pd.DataFrame) -> list[dict]:
@@ -211,12 +207,12 @@ def sections(table: pd.DataFrame) -> list[dict]:
     if not counts.empty:
         parts.append({"title": "Measured results per model", "text": "",
                       "header": ["model", "measured results", *MEASURED_VERDICTS, "total"],
-                      "rows": [[report.MODEL_TITLES[r["model"]], ROLE_TITLES[r["role"]],
+                      "rows": [[records.MODEL_TITLES[r["model"]], ROLE_TITLES[r["role"]],
                                 *(str(r[v]) for v in MEASURED_VERDICTS), str(r["total"])]
                                for r in counts.to_dict("records")], "items": []})
     misses = largest_misses(table)
     if not misses.empty:
-        parts.append({"title": f"Largest misses of {report.MODEL_TITLES['testbed']}", "text": "",
+        parts.append({"title": f"Largest misses of {records.MODEL_TITLES['testbed']}", "text": "",
                       "header": ["result", "paper", "ours", "unit", "difference", "reason"],
                       "rows": [[m["result"], paper_text(m["paper"]), ours_text(m["ours"], m["paper"]), m["unit"],
                                 "n/a" if pd.isna(m["difference %"]) else f"{m['difference %']:+.1f} %", m["reason"]]

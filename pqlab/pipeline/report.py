@@ -63,23 +63,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import claim_links
-from ..base import paths, versions
-from ..base.units import MAX_SIGNIFICANT_DIGITS, format_significant, significant_digits
+from .._version import __version__
+from . import claim_links, claims_html, overview
+from ..base import versions
+from ..base.units import DISPLAY_DIGITS, MAX_SIGNIFICANT_DIGITS, format_significant, significant_digits
+from ..base.units import number_text as _number, ours_digits as _ours_digits, paper_text as _paper_text
+# What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
+from ..papers.records import (INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS, RESULTS_FILE, ROLES,  # noqa: F401
+                              TOLERANCE_PERCENT, _KEY, _cell_text, _check_paper_values, _isna, load_paper_values,
+                              load_records, record, record_figure, relative_percent)
+from ..papers.testbed import CHOSEN_AFTER_HELD_OUT  # the test bed's own statement of its post-hoc choices
 
-#: The results file inside a results folder.
-RESULTS_FILE = "results.jsonl"
-#: Columns ``data/paper_values.csv`` must have.
-PAPER_COLUMNS = ("artefact", "quantity", "value", "unit", "source", "statement")
-#: Relative difference (percent) within which a number counts as reproduced.
-TOLERANCE_PERCENT = 10.0
 #: Verdicts, in the order reports list them.
 VERDICTS = ("reproduced", "shape only", "differs", "missing", "pqlab only")
-#: The models a result can be computed under: the papers' node (every artefact) and the
-#: calibrated test-bed model (:mod:`pqlab.papers.testbed`), in report order.
-MODELS = ("papers_node", "testbed")
-#: Roles of a test-bed result in the calibration protocol.
-ROLES = ("calibration", "held_out")
 #: Columns of the report DataFrame (and ``report.csv``), in order.
 REPORT_COLUMNS = (
     "artefact", "quantity", "model", "kind", "source", "paper value", "ours", "unit", "difference",
@@ -88,233 +84,6 @@ REPORT_COLUMNS = (
 #: Explanation of a paper claim no notebook recorded.
 NOT_REPRODUCED = "not reproduced yet: no notebook recorded this quantity"
 
-_KEY = ["artefact", "quantity"]
-
-
-# --------------------------------------------------------------------------- recording
-
-
-def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=None, seed=None,
-           model="papers_node", role=None) -> dict:
-    """Record one reproduced number (or shape claim) of a paper artefact.
-
-    Parameters
-    ----------
-    results_dir : str or os.PathLike
-        Folder of the run's results (created if needed); the record is appended to
-        ``<results_dir>/results.jsonl``.
-    artefact : str
-        Paper artefact id, e.g. ``"globecom01_tab4"``.
-    quantity : str
-        The claim's name within the artefact, as in ``data/paper_values.csv``.
-    value : float or None
-        The reproduced number, in ``unit``; None for a purely qualitative row.
-    unit : str
-        Unit of ``value`` (the paper's unit for the same quantity), "" if none.
-    note : str
-        One line of explanation (computed text); whitespace runs, including line
-        breaks, are collapsed to single spaces.
-    shape_ok : bool, optional
-        Whether the paper's qualitative or shape claim holds in our results.
-    seed : int, optional
-        The random seed the number was computed with.
-    model : {"papers_node", "testbed"}
-        The model the number was computed under (:data:`MODELS`).
-    role : {"calibration", "held_out"}, optional
-        For a test-bed result: whether it was in the calibration set or is a held-out
-        prediction (:data:`ROLES`).
-
-    Returns
-    -------
-    dict
-        The record written.
-
-    Raises
-    ------
-    ValueError
-        If a field has the wrong type, or ``value`` is not finite.
-    """
-    entry = {
-        "kind": "result",
-        "artefact": _check_name("artefact", artefact),
-        "quantity": _check_name("quantity", quantity),
-        "value": _check_value(value),
-        "unit": _check_text("unit", unit),
-        "note": " ".join(_check_text("note", note).split()),
-        "shape_ok": _check_optional_bool("shape_ok", shape_ok),
-        "seed": _check_optional_int("seed", seed),
-        "model": _check_choice("model", model, MODELS),
-        "role": None if role is None else _check_choice("role", role, ROLES),
-    }
-    return _append(results_dir, entry)
-
-
-def record_figure(results_dir, artefact, paths) -> dict:
-    """Record the figure files written for a paper artefact.
-
-    Parameters
-    ----------
-    results_dir : str or os.PathLike
-        Folder of the run's results (see :func:`record`).
-    artefact : str
-        Paper artefact id.
-    paths : str, os.PathLike or iterable of them
-        Files written (e.g. what :func:`pqlab.papers.figures.save` returns); stored as
-        absolute paths, so relative ones are read from the current folder.
-
-    Returns
-    -------
-    dict
-        The record written.
-
-    Raises
-    ------
-    ValueError
-        If no path is given or a file does not exist.
-    """
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    files = [Path(p).resolve() for p in paths]
-    if not files:
-        raise ValueError("paths must name at least one file, got none")
-    absent = [str(f) for f in files if not f.is_file()]
-    if absent:
-        raise ValueError(f"figure files do not exist: {', '.join(absent)}")
-    entry = {"kind": "figure", "artefact": _check_name("artefact", artefact), "paths": [str(f) for f in files]}
-    return _append(results_dir, entry)
-
-
-def _append(results_dir, entry: dict) -> dict:
-    from .._version import __version__
-
-    entry = {**entry, "pqlab_version": __version__}
-    folder = Path(results_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / RESULTS_FILE, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(entry, allow_nan=False) + "\n")
-    return entry
-
-
-def _check_text(name: str, value) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{name} must be a string, got {value!r}")
-    return value
-
-
-def _check_name(name: str, value) -> str:
-    if not _check_text(name, value).strip():
-        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
-    return value.strip()
-
-
-def _check_choice(name: str, value, choices) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
-    return value
-
-
-def _check_value(value):
-    if value is None:
-        return None
-    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(float(value)):
-        raise ValueError(f"value must be a finite real number or None, got {value!r}")
-    return float(value)
-
-
-def _check_optional_bool(name: str, value):
-    if value is None:
-        return None
-    if type(value).__name__ not in ("bool", "bool_"):  # numpy.bool_ from comparisons too
-        raise ValueError(f"{name} must be True, False or None, got {value!r}")
-    return bool(value)
-
-
-def _check_optional_int(name: str, value):
-    if value is None:
-        return None
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer or None, got {value!r}")
-    return int(value)
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def load_paper_values(path=paths.DATA / "paper_values.csv") -> pd.DataFrame:
-    """Read the papers' values.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        CSV with columns ``artefact, quantity, value, unit, source, statement``
-        (``value`` empty for qualitative claims); further columns are kept.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per claim; ``value`` float (NaN when empty), the other columns str.
-
-    Raises
-    ------
-    ValueError
-        If the file is missing, a column is missing, a value is not a number, or an
-        ``(artefact, quantity)`` pair appears twice.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"paper values file not found: {path}")
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    return _check_paper_values(frame, str(path))
-
-
-def _check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
-    absent = [c for c in PAPER_COLUMNS if c not in frame.columns]
-    if absent:
-        raise ValueError(f"{origin}: missing columns {absent}; expected {list(PAPER_COLUMNS)}")
-    frame = frame.copy()
-    for column in PAPER_COLUMNS:
-        frame[column] = frame[column].map(_cell_text)
-    given = frame["value"]
-    frame["value"] = pd.to_numeric(given.where(given != "", None), errors="coerce")
-    bad = frame[(given != "") & frame["value"].isna()]
-    if not bad.empty:
-        rows = "; ".join(f"{a}/{q}: {given[i]!r}" for i, a, q in zip(bad.index, bad.artefact, bad.quantity))
-        raise ValueError(f"{origin}: values that are not numbers: {rows}")
-    if (frame["artefact"] == "").any() or (frame["quantity"] == "").any():
-        raise ValueError(f"{origin}: every row needs an artefact and a quantity")
-    twice = frame[frame.duplicated(_KEY, keep=False)]
-    if not twice.empty:
-        pairs = sorted(set(zip(twice.artefact, twice.quantity)))
-        raise ValueError(f"{origin}: (artefact, quantity) listed more than once: {pairs}")
-    return frame.reset_index(drop=True)
-
-
-def load_records(results_dir) -> list[dict]:
-    """Read every record of ``<results_dir>/results.jsonl`` (none if the file is absent).
-
-    Raises
-    ------
-    ValueError
-        If ``results_dir`` is not a folder or a line is not a JSON object.
-    """
-    folder = Path(results_dir)
-    if not folder.is_dir():
-        raise ValueError(f"results folder not found: {folder}")
-    file = folder / RESULTS_FILE
-    if not file.is_file():
-        return []
-    records = []
-    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{file}:{number}: not a JSON line ({exc})") from None
-        if not isinstance(entry, dict):
-            raise ValueError(f"{file}:{number}: expected a JSON object, got {entry!r}")
-        records.append(entry)
-    return records
 
 
 def _results_frame(records: list[dict]) -> pd.DataFrame:
@@ -424,15 +193,6 @@ def _check_units(rows: pd.DataFrame) -> None:
         raise ValueError(f"recorded units differ from the paper's: {pairs}")
 
 
-def relative_percent(ours: float, paper: float) -> float:
-    """``(ours - paper) / |paper|`` in percent; 0 if both are 0, NaN if undefined."""
-    if math.isnan(ours) or math.isnan(paper):
-        return math.nan
-    if paper == 0:
-        return 0.0 if ours == 0 else math.nan
-    return (ours - paper) / abs(paper) * 100.0
-
-
 def _verdict(has_paper: bool, has_ours: bool, paper: float, ours: float, percent: float, shape_ok) -> str:
     """One row's verdict, by the rules of the module docstring."""
     if not has_paper:
@@ -448,14 +208,6 @@ def _verdict(has_paper: bool, has_ours: bool, paper: float, ours: float, percent
     if shape_ok is not None:
         return "shape only" if shape_ok else "differs"
     return "missing" if math.isnan(ours) else "differs"  # a note without a value: not judged
-
-
-def _isna(value) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
-
-
-def _cell_text(value) -> str:
-    return "" if _isna(value) else str(value).strip()
 
 
 # --------------------------------------------------------------------------- writing
@@ -574,13 +326,8 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
 
-#: Quantity of the test-bed record that names the results no single model tried reproduces
-#: together (:mod:`pqlab.papers.artefacts.claims.testbed_model`); the opening summary quotes it.
-INCONSISTENCY_QUANTITY = "mutually_inconsistent"
 #: How many of a model's largest misses the opening summary names.
 SUMMARY_MISSES = 3
-#: Words for the models in prose.
-MODEL_TITLES = {"papers_node": "the papers' node model", "testbed": "the calibrated test-bed model"}
 
 
 def summary_text(table: pd.DataFrame) -> str:
@@ -621,8 +368,6 @@ def summary_text(table: pd.DataFrame) -> str:
         parts.append("The largest remaining misses of the test-bed model: " + "; ".join(misses) + ".")
     inconsistent = table[(table["model"] == "testbed") & (table["quantity"] == INCONSISTENCY_QUANTITY)]
     parts += [f"Across the models tried: {text}." for text in inconsistent["explanation"] if text]
-    from ..papers.testbed import CHOSEN_AFTER_HELD_OUT  # the test bed's own statement of its post-hoc choices
-
     parts.append("Not clean predictions: " + "; ".join(CHOSEN_AFTER_HELD_OUT) + ".")
     return " ".join(parts)
 
@@ -647,29 +392,9 @@ def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 def _unit_text(unit) -> str:
     """A unit as the report shows it: named (``pqlab.pipeline.overview.unit_text``: "1" is "ratio", ...)."""
-    from .overview import unit_text
-
-    return unit_text(unit)
+    return overview.unit_text(unit)
 
 
-#: Significant digits of a number of ours with no paper value to match, and of a difference.
-DISPLAY_DIGITS = 4
-
-
-def _ours_digits(paper) -> int:
-    """Digits to print ours with: one more than the paper printed (at least :data:`DISPLAY_DIGITS`, at most 7)."""
-    if _isna(paper):
-        return DISPLAY_DIGITS
-    return min(MAX_SIGNIFICANT_DIGITS, max(DISPLAY_DIGITS, significant_digits(paper) + 1))
-
-
-def _number(value, digits: int = DISPLAY_DIGITS) -> str:
-    return "" if _isna(value) else format_significant(value, digits)
-
-
-def _paper_text(value) -> str:
-    """A paper's value as the paper printed it (its shortest form, at most 7 significant digits)."""
-    return "" if _isna(value) else format_significant(value, significant_digits(value))
 
 
 def _ours_text(value, shape_ok, paper=None) -> str:
@@ -716,8 +441,6 @@ def environment_html(table: pd.DataFrame) -> str:
 
 
 def _title() -> str:
-    from .._version import __version__
-
     return f"pqlab {__version__}: the papers' values and ours"
 
 
@@ -747,8 +470,6 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     header, rows = _display_rows(table)
     summary = verdict_summary(table)
     by_model = model_summary(table)
-    from . import overview
-
     lines = [f"# {_title()}", ""]
     lines += [part for line in environment_lines(table) for part in (line, "")]
     lines += [overview.opening(table), ""]
@@ -785,7 +506,7 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.website._STYLE`), and the figure previews.
+#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.claims_html._STYLE`), and the figure previews.
 _CSS = """
 img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
 """.strip()
@@ -794,8 +515,6 @@ img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
 def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid out as
     on the site: a table per artefact)."""
-    from . import overview, website as site
-
     summary = verdict_summary(table)
     by_model = model_summary(table)
     body = [f"<h1>{_esc(_title())}</h1>", environment_html(table),
@@ -815,7 +534,7 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{_esc(_title())}</title>\n<style>\n{site._STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
+        f"<title>{_esc(_title())}</title>\n<style>\n{claims_html._STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
         + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
     )
 
@@ -826,10 +545,8 @@ def _esc(text) -> str:
 
 def _html_claims(table: pd.DataFrame) -> list[str]:
     """The claims as the site shows them: per artefact, one row group per claim, long texts folded."""
-    from . import website as site
-
-    return [f"<h3 id=\"{_esc(site._anchor(artefact))}\"><code>{_esc(artefact)}</code></h3>\n"
-            + site._claims_table(rows.to_dict("records"))
+    return [f"<h3 id=\"{_esc(claims_html._anchor(artefact))}\"><code>{_esc(artefact)}</code></h3>\n"
+            + claims_html._claims_table(rows.to_dict("records"))
             for artefact, rows in table.groupby("artefact", sort=False)]
 
 

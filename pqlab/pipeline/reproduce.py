@@ -57,6 +57,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._version import __version__
 from ..measure import cache
 from . import kernelwatch, orphans, publish, report, runfolder, runlock
 from ..base import paths, versions
@@ -433,8 +434,6 @@ def section_key(source: Path, plan: Plan) -> str:
 
     A published section with the same key is current and is not rerun (unless ``force``).
     """
-    from .. import __version__
-
     digest = hashlib.sha256()
     digest.update(Path(source).read_bytes())
     digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__,

@@ -6,7 +6,7 @@ function returns what a notebook records: a dict with ``quantity`` (the key of
 None for a qualitative claim), ``unit``, ``note`` (one computed line),
 ``shape_ok`` (whether the paper's shape or trend holds, None if not judged),
 ``seed`` (None: the notebook's seed is recorded) and ``artefact``.
-:func:`record_claims` records a list of them with :func:`pqlab.pipeline.report.record`
+:func:`record_claims` records a list of them with :func:`pqlab.pipeline.records.record`
 and prints the paper's value next to ours (:func:`paper_vs_ours`).
 """
 
@@ -22,7 +22,7 @@ import pandas as pd
 import xarray as xr
 
 from ...measure import experiments
-from ...pipeline import report
+from .. import records
 from ...measure.analysis import CONFIDENCE, mean_ci  # noqa: F401  (re-exported for the artefact modules)
 from ...base.provenance import provenance_attrs
 from . import registry
@@ -140,7 +140,7 @@ def frame_rate_bps(stream) -> float:
 
 @functools.lru_cache(maxsize=1)
 def _paper_index() -> dict:
-    return _index(report.load_paper_values())
+    return _index(records.load_paper_values())
 
 
 def _index(table: pd.DataFrame) -> dict:
@@ -160,7 +160,7 @@ def paper_value(artefact: str, quantity: str, paper_values: pd.DataFrame | None 
     artefact, quantity : str
         The key of ``data/paper_values.csv``.
     paper_values : pandas.DataFrame, optional
-        :func:`pqlab.pipeline.report.load_paper_values`; default that of ``data/paper_values.csv``
+        :func:`pqlab.pipeline.records.load_paper_values`; default that of ``data/paper_values.csv``
         (read once per process). The value is NaN for a qualitative claim too.
     """
     return _paper_row(artefact, quantity, paper_values) or (math.nan, "")
@@ -173,7 +173,7 @@ def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=No
           model: str = "papers_node", role=None) -> dict:
     """One claim record (see the module docstring); a non-finite ``value`` becomes None.
 
-    ``model`` and ``role`` are those of :func:`pqlab.pipeline.report.record` (the test-bed model's
+    ``model`` and ``role`` are those of :func:`pqlab.pipeline.records.record` (the test-bed model's
     records name it and their role in the calibration protocol).
     """
     value = None if value is None or not math.isfinite(float(value)) else float(value)
@@ -200,7 +200,7 @@ def paper_vs_ours(record: dict) -> str:
     elif math.isnan(paper[0]):
         head = f"paper: qualitative claim; ours: {ours_text}"
     else:
-        percent = math.nan if ours is None else report.relative_percent(ours, paper[0])
+        percent = math.nan if ours is None else records.relative_percent(ours, paper[0])
         diff = "" if math.isnan(percent) else f" ({percent:+.1f}%)"
         head = f"paper {paper[0]:.6g} {paper[1]}; ours {ours_text}{diff}"
     shape = "" if record["shape_ok"] is None else f" [shape_ok={record['shape_ok']}]"
@@ -208,7 +208,7 @@ def paper_vs_ours(record: dict) -> str:
 
 
 def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = True) -> None:
-    """Record claim records with :func:`pqlab.pipeline.report.record` and print each next to the paper's value.
+    """Record claim records with :func:`pqlab.pipeline.records.record` and print each next to the paper's value.
 
     Parameters
     ----------
@@ -223,9 +223,9 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
     """
     for c in claims:
         own = c["seed"]
-        report.record(results_dir, c["artefact"], c["quantity"], c["value"], c["unit"], note=c["note"],
+        records.record(results_dir, c["artefact"], c["quantity"], c["value"], c["unit"], note=c["note"],
                       shape_ok=c["shape_ok"], seed=seed if own is None else own,
-                      model=c.get("model", report.MODELS[0]), role=c.get("role"))
+                      model=c.get("model", records.MODELS[0]), role=c.get("role"))
         if show:
             print(paper_vs_ours(c))
 

@@ -59,7 +59,7 @@ from ...measure import cache, metrics
 from ...measure.analysis import count_peaks, pooled_frequencies, trend
 from ...base._validate import check_int, check_real
 from ...measure.experiments import measurement_window, reference_delay, reference_ipdv
-from ..stated import transmission_unit_s
+from ..stated import EF_IP_BYTES, transmission_unit_s
 from ...node.scenario import Scenario, simulate
 from ..scenarios import (
     BE_QUEUE,
@@ -105,8 +105,6 @@ EF_FRAME_SIZES = (128, 512, 1024)
 EF_AGGREGATE_BPS = 300e3
 #: Deterministic BE payloads (bytes) whose delays show the BE profile's influence: GLOBECOM'01 Fig. 3's range.
 BE_REFERENCE_PAYLOADS = (100, 1450)
-#: IP length of the EF packet of a 128-byte frame: its line time is the transmission unit (0.636 ms).
-EF_IP_BYTES = ef_ip_bytes(EF_FRAME_BYTES)
 #: Log-scale peak counting (a secondary check): a peak must be twice its trough ...
 LOG_PEAK_DECADES = float(np.log10(2.0))
 #: ... and its bin must hold this many samples or more (pooled).

@@ -51,7 +51,7 @@ from ...base._validate import check_int, check_real
 from ...node.framing import atm_cells, line_time_s, particles_needed
 from ...node.model import Node
 from ...base.numerics import dot
-from ..stated import transmission_unit_s
+from ..stated import cisco7200_atm, transmission_unit_s, transmission_units
 from ...node.path import PathModel
 from ...node.scenario import Scenario, simulate
 from ...node.traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, PoissonStream, merge_streams
@@ -277,7 +277,7 @@ def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> 
         attrs with the ring, the line and derived numbers (``max_ring_particles`` with MTU
         packets, line times of the EF packet and of an MTU packet, the path's hops).
     """
-    node = Node.cisco7200_atm() if node is None else node
+    node = cisco7200_atm() if node is None else node
     if not isinstance(node, Node):
         raise ValueError(f"node must be a pqlab.Node or None, got {type(node).__name__}")
     path = scenarios.paper_path() if path is None else path
@@ -790,14 +790,14 @@ def globecom01_fig5(
         ds = simulate(scenario, seed=s)
         d = experiments.reference_delay(ds, scenario).values
         ef_ip = int(_ef_stream(scenario).size.size_bytes)
-        units[j, :min(n, d.size)] = metrics.transmission_units(d[:n], scenario.node, ef_ip)
+        units[j, :min(n, d.size)] = transmission_units(d[:n], scenario.node, ef_ip)
         flows = ds["flow"].values
         be_sizes.append(float(ds["size"].values[flows >= scenarios.FIRST_BE_FLOW].mean()))
     node = scenario.node
     unit_s = transmission_unit_s(node, ef_ip)
     mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     d_mtu = experiments.reference_delay(simulate(mtu, seed=seeds[0]), mtu).values
-    mtu_units = metrics.transmission_units(d_mtu, mtu.node, ef_ip)
+    mtu_units = transmission_units(d_mtu, mtu.node, ef_ip)
 
     top = max(np.nanmax(units), np.nanmax(mtu_units), thr) + 2 * width
     grid = np.arange(0.0, top + width, width)

@@ -66,7 +66,8 @@ from ._common import (
     renamed_keyword,
     seed_mean_in,
 )
-from .worst_case import PACKET_PARTICLE_BYTES, reference_delay_through_hops
+from ...node.framing import PACKET_PARTICLE_BYTES
+from .worst_case import reference_delay_through_hops
 from ...base.units import ms_to_s, to_ms, to_us, us_to_s
 
 __all__ = ["HYPOTHESES", "gap_table_iv", "gap_table", "best_per_hypothesis", "w_m_in_paper_unit",

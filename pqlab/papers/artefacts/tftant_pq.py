@@ -72,7 +72,7 @@ from ...measure.analysis import pooled_frequencies
 from ...base._validate import check_choice, check_int, check_real
 from ...node.framing import line_time_s
 from ...node.model import Node
-from ..stated import PAPERS, transmission_unit_s
+from ..stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ...node.scenario import Scenario, simulate
 from ...node.tandem import TandemHop, simulate_tandem
 from ...node.traffic import Geometric
@@ -185,7 +185,7 @@ def ef_split_scenario(n_streams: int, ef_aggregate_bps: float, *, ef_frame_bytes
     n_ref = math.ceil(n_ef_samples / n) if total_samples else n_ef_samples
     sc = scenarios.pq_experiment(
         ef_rate_bps=load / n, ef_aggregate_bps=load if n > 1 else None, ef_frame_bytes=ef_frame_bytes,
-        n_ef_samples=n_ref, node=Node.cisco7200_atm(ef_police_rate_bps=load), warmup_s=warmup_s,
+        n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load), warmup_s=warmup_s,
         name=f"ef_split(n_streams={n}, ef_aggregate_bps={load:g}, ef_frame_bytes={ef_frame_bytes}, "
              f"be_traffic={be_traffic})",
         **_be_kwargs(be_traffic))

@@ -29,11 +29,11 @@ import numpy as np
 import xarray as xr
 
 from ...measure import bounds, cache, experiments
-from ...pipeline import report
+from .. import records
 from .. import scenarios
 from ...base._validate import check_array, check_int, check_real
 from ...node.engine import simulate_arrivals
-from ...node.framing import line_time_s
+from ...node.framing import PACKET_PARTICLE_BYTES, line_time_s
 from ...node.model import Node, Queue
 from ...node.path import PathModel
 from ...base.units import ms_to_s, us_to_s
@@ -58,10 +58,8 @@ __all__ = [
     "reference_delay_through_hops",
 ]
 
-#: Particle size that makes every packet (<= 65535 bytes) one particle: a ring that counts packets.
-PACKET_PARTICLE_BYTES = 65_535
 #: Relative difference (percent) within which the report calls a number reproduced.
-TOLERANCE_PERCENT = report.TOLERANCE_PERCENT
+TOLERANCE_PERCENT = records.TOLERANCE_PERCENT
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -226,8 +224,8 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
     node, ef = sc.node, sc.streams[scenarios.REFERENCE_FLOW]
     frame_bytes = scenarios.EF_FRAME_BYTES
     ef_rate_pps = ef.rate_bps / (8.0 * ef.size.mean_bytes)  # 300 kbit/s of 128-byte frames
-    ef_service_s = bounds.transmission_unit_s(frame_bytes, node.line_rate_bps)  # unframed, as the paper
-    t_u_s = bounds.transmission_unit_s(node.particle_bytes, node.line_rate_bps)
+    ef_service_s = bounds.particle_time_s(frame_bytes, node.line_rate_bps)  # unframed, as the paper
+    t_u_s = bounds.particle_time_s(node.particle_bytes, node.line_rate_bps)
     rho = ef_rate_pps * ef_service_s
     bound = [bounds.worst_case_delay(int(k), rho, node.ring_limit_particles, t_u_s) for k in ks]
 

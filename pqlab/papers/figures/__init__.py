@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ...pipeline import report
+from .. import records
 
 
 #: Axes made by :func:`subplots` place their titles at a fixed height (just above the axes)
@@ -141,9 +141,9 @@ def save(fig, stem) -> list:
 def save_and_record(fig, artefact: str, figures_dir, results_dir, *, stem: str | None = None) -> list:
     """:func:`save` ``fig`` as ``<figures_dir>/<stem or artefact>`` and record the files under ``artefact``.
 
-    The files are recorded with :func:`pqlab.pipeline.report.record_figure` in ``results_dir``;
+    The files are recorded with :func:`pqlab.pipeline.records.record_figure` in ``results_dir``;
     returns the paths written (PNG first).
     """
     paths = save(fig, Path(figures_dir) / (stem or artefact))
-    report.record_figure(results_dir, artefact, paths)
+    records.record_figure(results_dir, artefact, paths)
     return paths

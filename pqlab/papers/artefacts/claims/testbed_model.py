@@ -16,7 +16,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from ....pipeline.report import INCONSISTENCY_QUANTITY, TOLERANCE_PERCENT
+from ...records import INCONSISTENCY_QUANTITY, TOLERANCE_PERCENT
 from ....base.units import to_ms
 from ...testbed_eval import next_swept_payload
 from .._common import check_artefact, claim

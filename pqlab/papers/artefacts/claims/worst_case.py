@@ -13,7 +13,7 @@ import xarray as xr
 from ... import scenarios
 from ....base.numerics import line_fit
 from ...stated import PAPERS
-from ....pipeline.report import relative_percent
+from ...records import relative_percent
 from ....base.units import to_kbps, to_ms, to_us
 from .._common import check_artefact, claim, paper_value, seed_mean_in
 from ..worst_case import (
