@@ -50,7 +50,7 @@ def test_mechanisms_off_is_the_papers_node_model_exactly(make):
     assert a.drop_attrs().equals(b.drop_attrs())
     assert tb.testbed_scenario(sc, tb.PAPERS_NODE) is sc
     assert tb.PAPERS_NODE.is_papers_node and not tb.TESTBED.is_papers_node
-    np.testing.assert_array_equal(tb.reference_delay(sc, 3, tb.PAPERS_NODE),
+    np.testing.assert_array_equal(tb.reference_delays(sc, 3, tb.PAPERS_NODE),
                                   pqlab.experiments.reference_delay(a, sc).values)
 
 
@@ -207,7 +207,7 @@ BOUND_CASES = [
 def test_no_simulated_ef_delay_exceeds_the_test_bed_bound(make, model, seed):
     sc = make()
     bound = tb.worst_case_bound(sc, model)
-    delay = tb.reference_delay(sc, seed, model)
+    delay = tb.reference_delays(sc, seed, model)
     assert np.nanmax(delay) <= bound
     assert np.nanmax(delay) > 0.25 * bound  # not vacuous
 

@@ -112,6 +112,7 @@ __all__ = [
     "testbed_node",
     "testbed_scenario",
     "simulate_testbed",
+    "reference_delays",
     "reference_delay",
     "worst_case_bound",
 ]
@@ -518,7 +519,7 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     return ds
 
 
-def reference_delay(scenario: Scenario, seed: int = 0, model: Testbed | None = None,
+def reference_delays(scenario: Scenario, seed: int = 0, model: Testbed | None = None,
                     flow: int = REFERENCE_FLOW) -> np.ndarray:
     """One-way delays (RFC 2679, as the SmartBits measures) of the reference flow after the warm-up, seconds.
 
@@ -527,6 +528,11 @@ def reference_delay(scenario: Scenario, seed: int = 0, model: Testbed | None = N
     model = _check_model(model)
     ds = simulate_testbed(scenario, seed, model)
     return experiments.reference_delay(ds, testbed_scenario(scenario, model), flow).values
+
+
+#: The former name of :func:`reference_delays` (one name was two things: this simulates and
+#: returns an array; :func:`pqlab.experiments.reference_delay` selects from a Dataset).
+reference_delay = reference_delays
 
 
 def _size_range(stream) -> tuple[int, int]:

@@ -471,7 +471,7 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
         return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
                                run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
                                up_to_date=current)
-    run.publish({p.name: runfolder.section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
+    run.publish({p.name: runfolder.read_section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
                 {"seed": plan.seed, "quick": plan.quick})
     index = plan.out_dir / "site" / "index.html" if index is not None else None
     runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,

@@ -117,7 +117,7 @@ class RunFolder:
         self.discard()
 
 
-def section_key(section: Path) -> str | None:
+def read_section_key(section: Path) -> str | None:
     """The input key a published section was computed from, None if unknown."""
     try:
         return json.loads((section / SECTION_FILE).read_text(encoding="utf-8")).get("key")

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from ...base import paths
 from ...base._validate import check_int
 
-__all__ = ["QUICK_N_EF_SAMPLES", "QUICK_N_SEEDS", "NotebookRun", "setup"]
+__all__ = ["QUICK_N_EF_SAMPLES", "QUICK_N_SEEDS", "NotebookSetup", "setup"]
 
 #: Quick profile: EF reference packets per run at most.
 QUICK_N_EF_SAMPLES = 500
@@ -30,7 +30,7 @@ QUICK_N_EF_SAMPLES = 500
 QUICK_N_SEEDS = 1
 
 
-class NotebookRun(NamedTuple):
+class NotebookSetup(NamedTuple):
     """What :func:`setup` resolved: unpack it into the notebook's names."""
 
     figures_dir: str
@@ -42,7 +42,7 @@ class NotebookRun(NamedTuple):
 
 def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_dir: str = "",
           results_dir: str = "", quick_n_ef_samples: int = QUICK_N_EF_SAMPLES,
-          notebook: str | None = None) -> NotebookRun:
+          notebook: str | None = None) -> NotebookSetup:
     """Resolve a paper notebook's parameters: output folders (the figures folder is created) and seeds.
 
     Parameters
@@ -67,7 +67,7 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
 
     Returns
     -------
-    NotebookRun
+    NotebookSetup
         ``(figures_dir, results_dir, n_ef_samples, n_seeds, seeds)``, folders as str.
     """
     if not isinstance(quick, bool):
@@ -79,4 +79,4 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
         n_ef_samples = min(n_ef_samples, check_int("quick_n_ef_samples", quick_n_ef_samples, 1))
         n_seeds = QUICK_N_SEEDS
     figures, results = paths.notebook_outputs(figures_dir, results_dir, notebook)
-    return NotebookRun(figures, results, n_ef_samples, n_seeds, tuple(range(seed, seed + n_seeds)))
+    return NotebookSetup(figures, results, n_ef_samples, n_seeds, tuple(range(seed, seed + n_seeds)))
