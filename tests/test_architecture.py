@@ -125,17 +125,10 @@ def test_no_import_cycle():
     assert cycles == []
 
 
-#: Modules still over :data:`MAX_LINES`, to be split along their seams (issue 24's last step:
-#: traffic by size laws / streams / merging, the artefact modules by figure group); the list
-#: may only shrink.
-NOT_YET_SPLIT = {"pqlab.pipeline.reproduce"}
-
-
 def test_no_module_over_800_lines():
     long = {name: n for name, (path, _) in MODULES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
-    assert set(long) <= NOT_YET_SPLIT, {name: n for name, n in long.items() if name not in NOT_YET_SPLIT}
-    assert NOT_YET_SPLIT <= set(long), f"split, remove from NOT_YET_SPLIT: {sorted(NOT_YET_SPLIT - set(long))}"
+    assert long == {}
 
 
 def test_the_public_api_is_unchanged_by_the_layers():

@@ -7,7 +7,8 @@ run's folder and its state), ``runlock`` (one run per tree), ``publish`` (the jo
 publish and its manifest), ``report`` (the paper-vs-pqlab report: records, verdicts, tables),
 ``claim_links`` (links between claims applied to verdicts), ``reportdiff`` (two reports
 compared), ``overview`` (the report's overview block), ``claims_html`` (an artefact's claims
-as HTML, in ``report.html`` and on the site) and ``website`` (the static site).
+as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as
+pages) and ``website`` (the static site).
 
 Exports: those modules (``from pqlab.pipeline import reproduce``).
 
@@ -16,4 +17,5 @@ lab.
 """
 
 __all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "publish", "report",
-           "claim_links", "reportdiff", "overview", "claims_html", "website"]
+           "claim_links", "reportdiff", "overview", "claims_html", "notebook_html",
+           "website"]

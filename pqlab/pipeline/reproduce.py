@@ -62,6 +62,8 @@ from ..measure import cache
 from . import kernelwatch, orphans, publish, report, runfolder, runlock
 from ..base import paths, versions
 from ..base._validate import check_int
+from .notebook_html import (INJECTED_TAG, _export_html, _html_available, _html_exporter, _relative_parameters,
+                            _shown_paths)  # noqa: F401  (INJECTED_TAG, _relative_parameters: tested here)
 
 #: The Jupyter kernel the notebooks run in.
 KERNEL_NAME = "python3"
@@ -781,66 +783,3 @@ def _stop_on_sigterm():
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-def _html_available() -> bool:
-    """Whether nbconvert is installed (without importing it)."""
-    import importlib.util
-
-    return importlib.util.find_spec("nbconvert") is not None
-
-
-def _html_exporter():
-    """nbconvert's HTMLExporter, or None if nbconvert is not installed."""
-    try:
-        from nbconvert import HTMLExporter
-    except ImportError:
-        return None
-    return HTMLExporter()
-
-
-def _shown_paths(plan: Plan, run) -> dict[str, str]:
-    """How the notebook pages show the run's folders: where they are published, relative to the
-    output folder (``figures``, ``build/results``), never as absolute run-folder paths."""
-    base = os.path.commonpath([plan.out_dir.resolve(), plan.build_dir.resolve()])
-    return {str(run.out): os.path.relpath(plan.out_dir.resolve(), base),
-            str(run.results): os.path.join(os.path.relpath(plan.build_dir.resolve(), base), "results")}
-
-
-#: Tag papermill gives the parameters cell it adds.
-INJECTED_TAG = "injected-parameters"
-
-
-def _export_html(exporter, executed: Path, html_dir: Path, shown: dict[str, str] | None = None) -> Path | None:
-    """Write ``executed`` as ``html_dir/<name>.html``; None if there is no copy or export fails.
-
-    ``shown`` maps absolute folders to what the page shows in their place in the parameters
-    cell papermill added (:func:`_shown_paths`); the executed notebook itself is unchanged.
-    """
-    if not executed.is_file():
-        return None
-    html_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        import nbformat
-
-        notebook = nbformat.read(str(executed), as_version=4)
-        for cell in notebook.cells:
-            if INJECTED_TAG in cell.get("metadata", {}).get("tags", []):
-                cell.source = _relative_parameters(cell.source, shown or {})
-        body, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"name": executed.stem}})
-    except Exception as exc:  # noqa: BLE001 - the HTML view is a convenience, not a result
-        warnings.warn(f"could not write {executed.name} as HTML: {type(exc).__name__}: {exc}", stacklevel=2)
-        return None
-    target = html_dir / f"{executed.stem}.html"
-    target.write_text(body, encoding="utf-8")
-    return target
-
-
-def _relative_parameters(source: str, shown: dict[str, str]) -> str:
-    """A parameters cell with each folder of ``shown`` (longest first) replaced, and a comment saying so."""
-    changed = source
-    for folder in sorted(shown, key=len, reverse=True):
-        changed = changed.replace(folder, shown[folder])
-    if changed == source:
-        return source
-    return "# folders relative to the output folder of pqlab reproduce (--out)\n" + changed
