@@ -31,7 +31,7 @@ Mutation operators (located generically by walking the AST, never by line number
 * ``SDL``: an assignment or augmented assignment statement replaced by ``pass``.
 
 Scope: all of ``pqlab/node/engine.py`` (kernel, NodeState carry-over, validation),
-``pqlab/node/framing.py`` and ``pqlab/measure/bounds.py``; ``one_way_delay``, ``ipdv``, ``jitter``
+``pqlab/node/wfq.py`` (the WFQ tag unit, moved out of the engine), ``pqlab/node/framing.py`` and ``pqlab/measure/bounds.py``; ``one_way_delay``, ``ipdv``, ``jitter``
 and ``loss`` of ``pqlab/measure/metrics.py``; ``run_batches`` (the streaming carry-over) of
 ``pqlab/node/streaming.py``. Code inside ``raise`` statements and f-strings (error
 messages) is not mutated.
@@ -82,6 +82,7 @@ EQUIVALENT_FILE = Path(__file__).with_name("mutants_equivalent.txt")
 #: File -> top-level functions/classes mutated (None: the whole file, module level included).
 TARGETS: dict[str, tuple[str, ...] | None] = {
     "pqlab/node/engine.py": None,
+    "pqlab/node/wfq.py": None,
     "pqlab/node/framing.py": None,
     "pqlab/measure/bounds.py": None,
     "pqlab/measure/metrics.py": ("one_way_delay", "ipdv", "jitter", "loss"),
