@@ -92,3 +92,14 @@ def test_departures_minus_arrivals_are_invariant_under_a_large_origin(ticks, siz
 def test_resolution_is_one_nanosecond_or_a_thousandth_of_a_byte_time():
     assert timeorigin.resolution_s(_ethernet(10e9)) == 1e-9
     assert timeorigin.resolution_s(pqlab.Node.cisco7200_atm()) == pytest.approx(4e-9)
+
+
+def test_a_run_in_batches_refuses_times_float64_cannot_resolve():
+    from pqlab import streaming
+
+    node = _ethernet(1e9)
+    near_zero = [(np.array([0.0, 1e-6]), np.array([1500, 64]), np.array([1, 1]), None)]
+    assert len(list(streaming.run_batches(node, near_zero))) == 1
+    epoch = [(np.array([1.7e9, 1.7e9]), np.array([1500, 64]), np.array([1, 1]), None)]
+    with pytest.raises(ValueError, match=r"arrival_s spans 1\.7e\+09 s from 0 .* resolves only 2\.38e-07 s"):
+        list(streaming.run_batches(node, epoch))

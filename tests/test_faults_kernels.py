@@ -104,3 +104,18 @@ def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_clean
     assert done.returncode == 0, done.stderr
     assert list(Path(tempfile.gettempdir()).glob(sockets)) == []  # ...the next run did
     assert not list((tmp_path / "o" / "build" / "runs").iterdir())
+
+
+def test_a_kernel_ended_by_the_oom_killer_or_at_its_memory_limit_is_named_out_of_memory(monkeypatch):
+    from pqlab.node import memory
+
+    kills = iter([3, 4])
+    monkeypatch.setattr(memory, "oom_kills", lambda: next(kills))
+    watch = kernelwatch.Watch(os.getpid(), 60)
+    assert watch._why_died().startswith("out of memory (the out-of-memory killer")
+    monkeypatch.setattr(memory, "oom_kills", lambda: None)
+    watch = kernelwatch.Watch(os.getpid(), 60)
+    watch.rss_share = 0.97
+    assert watch._why_died() == "out of memory (it last held 97% of the memory it could use)"
+    watch.rss_share = 0.2
+    assert "kill -9" in watch._why_died()

@@ -60,14 +60,16 @@ def test_two_outs_sharing_one_build_never_mix(tiny, tmp_path):
     build = tmp_path / "B"
     a, c = tmp_path / "A", tmp_path / "C"
     assert _run(tiny, a, build, 1).published
-    assert _run(tiny, c, build, 2).published
-    again = _run(tiny, a, build, 2)
+    assert _run(tiny, c, build, 2).published  # a new out: nothing to distrust, no warning
+    with pytest.warns(UserWarning, match=f"last published into {c}, not {a}"):
+        again = _run(tiny, a, build, 2)
     assert again.up_to_date == ()  # A holds seed 1: nothing of it is current for seed 2
     assert _seeds_seen(a, build) == {2}
     links = (a / "report.html").read_text() + "".join(p.read_text() for p in (a / "site").rglob("*.html"))
     assert str(c) not in links  # no image link into the other out
     assert not any(str(c) in line for line in (build / "results" / report.RESULTS_FILE).read_text().splitlines())
-    back = _run(tiny, c, build, 2)  # C is still seed 2, but the build was last published into A
+    with pytest.warns(UserWarning, match=f"last published into {a}, not {c}"):
+        back = _run(tiny, c, build, 2)  # C is still seed 2, but the build was last published into A
     assert back.up_to_date == () and _seeds_seen(c, build) == {2}
     assert back.cache_counts["computed"] == 0  # recomputing a section re-reads the cache: cheap
 
@@ -329,8 +331,7 @@ def test_a_full_disk_is_one_line_exit_4_and_leaves_nothing(tiny, tmp_path, small
     code = cli.main([*argv, "--seed", "2"])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 4, err
-    errors = [line for line in err if "error" in line]
-    assert len(errors) == 1 and "No space left on device" in errors[0] and "--out" in errors[0], err
+    assert len(err) == 1 and "error" in err[0] and "No space left on device" in err[0] and "--out" in err[0], err
     assert {**_snapshot(out), **{f"build/{k}": v for k, v in _snapshot(build).items()}} == before
     assert not list((build / "runs").iterdir())
     assert not list(small_disk.rglob(".pqlab-*-*")) and not (build / publish.JOURNAL).exists()

@@ -82,3 +82,9 @@ def test_no_blas_reduction_behind_a_reported_number():
             if pattern.search(code) and not code.lstrip().startswith(("\"", "'")):
                 found.append(f"{source.relative_to(package)}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_equal_x_values_are_refused_even_where_their_mean_rounds():
+    """0.1 three times: the mean rounds to 0.10000000000000002, so the deviations are not all 0."""
+    with pytest.raises(ValueError, match="distinct"):
+        numerics.line_fit([0.1, 0.1, 0.1], [1.0, 2.0, 3.0])

@@ -12,8 +12,6 @@ pairwise summation in a fixed order on every CPU.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 __all__ = ["dot", "line_fit"]
@@ -59,9 +57,9 @@ def line_fit(x, y) -> tuple[float, float]:
     y = np.asarray(y, dtype=float)
     if x.ndim != 1 or x.shape != y.shape or x.size < 2:
         raise ValueError(f"line_fit needs two 1-D arrays of one length >= 2, got shapes {x.shape} and {y.shape}")
+    if not (np.all(np.isfinite(x)) and np.ptp(x) > 0):
+        raise ValueError("line_fit needs at least two distinct finite x values")
     dx = x - np.sum(x) / x.size
     spread = dot(dx, dx)
-    if spread == 0.0 or not math.isfinite(spread):
-        raise ValueError("line_fit needs at least two distinct finite x values")
     slope = dot(dx, y - np.sum(y) / y.size) / spread
     return slope, float(np.sum(y) / y.size - slope * np.sum(x) / x.size)

@@ -24,6 +24,7 @@ from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
 from .path import PathModel
 from ..base.provenance import provenance_attrs
 from .scenario import Scenario
+from .timeorigin import check_absolute
 from .traffic import TrafficWindows
 
 
@@ -59,6 +60,7 @@ def run_batches(node, batches):
     nxt = next(iterator, None)
     while nxt is not None:
         arrival, size, queue = validate_arrivals(node, *nxt[:3])
+        check_absolute(node, arrival, size)  # the carried state is in absolute time
         extra = nxt[3]
         nxt = next(iterator, None)
         horizon = np.inf if nxt is None else float(np.asarray(nxt[0], dtype=float)[0])

@@ -56,21 +56,41 @@ def rebase(node, arrival: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, flo
     n = arrival.shape[0]
     if n == 0:
         return arrival, 0.0
-    # the last departure is at most the last arrival plus every packet's line time
-    drain = n * line_time_s(int(size.max()), node.framing, node.line_rate_bps)
-    needed = resolution_s(node)
+    needed, drain = resolution_s(node), _drain_bound_s(node, size)
     if np.spacing(float(arrival[-1]) + drain) <= needed:
         return arrival, 0.0
     origin = float(arrival[0])
-    span = float(arrival[-1]) - origin + drain
-    lost = float(np.spacing(span))
-    if lost > needed:
-        raise ValueError(
-            f"arrival_s spans {span:.6g} s from its first arrival {origin!r} s to the last possible departure: "
-            f"float64 resolves only {lost:.3g} s there, coarser than the {needed:.3g} s resolution this node "
-            f"needs; split the packets into runs of a shorter span"
-        )
+    _refuse_unresolved(float(arrival[-1]) - origin + drain, needed, f"from its first arrival {origin!r} s")
     return arrival - origin, origin
+
+
+def check_absolute(node, arrival: np.ndarray, size: np.ndarray) -> None:
+    """Refuse arrivals whose absolute times float64 cannot resolve (runs that carry a node's
+    state in absolute time from batch to batch, :func:`pqlab.streaming.run_batches`).
+
+    Raises
+    ------
+    ValueError
+        Naming ``arrival_s``, its reach and the resolution lost.
+    """
+    if arrival.shape[0]:
+        _refuse_unresolved(float(arrival[-1]) + _drain_bound_s(node, size), resolution_s(node),
+                           "from 0 (a run in batches keeps absolute times: start its arrivals near 0)")
+
+
+def _drain_bound_s(node, size: np.ndarray) -> float:
+    """An upper bound of the time the packets need on the line, s: each as long as the longest."""
+    return size.shape[0] * line_time_s(int(size.max()), node.framing, node.line_rate_bps)
+
+
+def _refuse_unresolved(span_s: float, needed_s: float, where: str) -> None:
+    lost = float(np.spacing(span_s))
+    if lost > needed_s:
+        raise ValueError(
+            f"arrival_s spans {span_s:.6g} s {where} to the last possible departure: float64 resolves only "
+            f"{lost:.3g} s there, coarser than the {needed_s:.3g} s resolution this node needs; split the "
+            f"packets into runs of a shorter span"
+        )
 
 
 def origin_attrs(origin: float) -> dict:

@@ -203,13 +203,15 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
                     _reset(km, os.path.dirname(task["source"]))
                     outcome = execute(task["source"], task["executed"], task["parameters"], wanted, km=km,
                                       cell_timeout_s=task.get("cell_timeout"))
-                    if outcome.get("ename") == "CellTimeoutError":  # the cell still runs: a fresh kernel next
-                        km.shutdown_kernel(now=True)
-                        km.cleanup_resources()
-                        km = None
                 except Exception as exc:  # noqa: BLE001 - reported by the parent as this notebook's failure
                     outcome = {"cell_index": None, "ename": type(exc).__name__, "evalue": str(exc)}
             _write_result(task["result"], outcome)
+            if km is not None and outcome.get("ename") == "CellTimeoutError":
+                # the cell still runs in it: a fresh kernel for the next notebook (after the result
+                # is written, so the parent never takes this shutdown for a dead kernel)
+                with contextlib.suppress(Exception):
+                    km.shutdown_kernel(now=True)
+                km = None
     finally:
         if km is not None:
             with contextlib.suppress(Exception):

@@ -42,6 +42,7 @@ th, td { border: 1px solid var(--line); padding: 0.3em 0.5em; vertical-align: to
 th { background: var(--soft); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.verdicts td.num, table.measured td.num { white-space: nowrap; }
+table.verdicts td:first-child { overflow-wrap: anywhere; }
 td.zero { color: #b0b7bf; }
 tr.total td { font-weight: 600; background: var(--soft); }
 tr.group td { border-top: 2px solid #9aa5b1; }

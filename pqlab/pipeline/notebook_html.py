@@ -47,8 +47,8 @@ def _export_html(exporter, executed: Path, html_dir: Path, shown: dict[str, str]
     ``shown`` maps absolute folders to what the page shows in their place in the parameters
     cell papermill added (:func:`_shown_paths`); the executed notebook itself is unchanged.
     """
-    if not executed.is_file():
-        return None
+    if not executed.is_file() or executed.stat().st_size == 0:  # empty: its writing failed (e.g. a full
+        return None  # disk), which the run reports itself
     html_dir.mkdir(parents=True, exist_ok=True)
     try:
         import nbformat

@@ -145,6 +145,8 @@ def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
     if not (out_dir / MANIFEST).exists() and not (results / MANIFEST).exists():
         return None, (f"{results} holds no record of its publish (an older pqlab?)" if results.is_dir() else None)
     mine, build = read_manifest(out_dir), read_manifest(results)
+    if mine is None and not (out_dir / MANIFEST).exists() and not (out_dir / "report.md").exists():
+        return None, None  # nothing was published into this figures folder yet: nothing to distrust
     if mine is None:
         return None, f"the record {out_dir / MANIFEST} is missing or damaged"
     if build is None:

@@ -291,6 +291,20 @@ def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame
     return counts.astype(int)
 
 
+def _summary_cells(summary: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """:func:`verdict_summary` as text cells: the verdict counts, then setup and analysis as "reproduced of rows"."""
+    pairs = {"setup echoed": SETUP_COLUMNS, "analysis reproduced": ANALYSIS_COLUMNS}
+    header = ["artefact", *VERDICTS, *pairs]
+    rows = []
+    for artefact, counts in summary.iterrows():
+        apart = []
+        for ok_column, not_column in pairs.values():
+            n = int(counts[ok_column]) + int(counts[not_column])
+            apart.append(f"{int(counts[ok_column])} of {n}" if n else "")
+        rows.append([artefact, *(str(int(counts[v])) for v in VERDICTS), *apart])
+    return header, rows
+
+
 def model_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Count verdicts per model and kind (``setup``, ``result``, ...; ``none`` for rows with no paper row).
 
@@ -482,7 +496,7 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     lines += ["", f"Units: {overview.UNIT_NOTE}", "", "## Verdicts per model and kind", ""]
     lines += _md_table(["model", "kind", *by_model.columns], _kind_rows(by_model))
     lines += ["", f"## Verdicts per artefact ({MODEL_TITLES[MODELS[0]]})", ""]
-    lines += _md_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()])
+    lines += _md_table(*_summary_cells(summary))
     lines += ["", "## Claims", ""]
     lines += _md_table(header, rows)
     lines += ["", "## Figures", ""]
@@ -529,7 +543,7 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
              "<h2>Verdicts per model and kind</h2>",
             _html_table(["model", "kind", *by_model.columns], _kind_rows(by_model)),
             f"<h2>Verdicts per artefact ({_esc(MODEL_TITLES[MODELS[0]])})</h2>",
-            _html_table(["artefact", *summary.columns], [[i, *map(str, v)] for i, v in summary.iterrows()]),
+            _html_table(*_summary_cells(summary)),
             "<h2>Claims</h2>", *_html_claims(table), "<h2>Figures</h2>"]
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
     return (

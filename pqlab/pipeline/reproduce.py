@@ -18,8 +18,9 @@
    and the static site (:func:`pqlab.pipeline.website.build_site`) are written into the run folder, then
    the run's figures folder, results, executed notebooks and HTML replace the published
    ones in one journalled switch with a manifest of every published file (:mod:`pqlab.pipeline.publish`;
-   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run with a failed notebook publishes nothing: its report and site, in the kept run
-   folder, name the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
+   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run
+   with a failed notebook publishes nothing: its report and site, in the kept run folder, name
+   the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
    SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
    and raises :class:`Interrupted`; the published reproduction stays byte-identical.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the

@@ -292,6 +292,32 @@ def _counts(rows: list[dict]) -> dict[str, int]:
     return counts
 
 
+def _results(rows: list[dict]) -> list[dict]:
+    """The rows counted under the verdicts: measured results and pqlab's own numbers, not setup echoes or analysis."""
+    return [r for r in rows if _plain(r.get("kind")) not in report._APART]
+
+
+def _apart(rows: list[dict], group: str) -> tuple[int, int]:
+    """(reproduced, rows) among the rows counted apart as ``group`` (``setup``; ``analysis``: analysis and derived)."""
+    mine = [r for r in rows if report._APART.get(_plain(r.get("kind")) or "") == group]
+    return sum(r["verdict"] == "reproduced" for r in mine), len(mine)
+
+
+def _apart_cell(rows: list[dict], group: str) -> str:
+    ok, n = _apart(rows, group)
+    return f'<td class="num">{ok} of {n}</td>' if n else '<td class="num zero"></td>'
+
+
+def _apart_note(rows: list[dict]) -> str:
+    """Words for the rows counted apart: ' plus 9 setup echoes (9 echoed) and 12 analysis rows (12 reproduced)'."""
+    parts = []
+    for group, noun, verb in (("setup", "setup echoes", "echoed"), ("analysis", "analysis rows", "reproduced")):
+        ok, n = _apart(rows, group)
+        if n:
+            parts.append(f"{n} {noun} ({ok} {verb})")
+    return f' <span class="note">plus {" and ".join(parts)}</span>' if parts else ""
+
+
 def _count_cells(counts: dict[str, int]) -> str:
     return "".join(
         f'<td class="num{" " + _verdict_class(v) if counts.get(v) else " zero"}">{counts.get(v, 0)}</td>'
@@ -325,24 +351,34 @@ def _testbed_badge(rows: list[dict]) -> str:
 
 
 def _verdict_table(members: list[_Artefact], *, on_index: bool) -> str:
-    """Verdict counts of the papers' node model per artefact, and the test-bed model's reproduced rows."""
-    head = ("<tr><th>artefact</th><th class=\"num\">claims</th>"
+    """Verdict counts of the papers' node model per artefact, and the test-bed model's reproduced rows.
+
+    The verdict columns count measured results and pqlab's own numbers; setup echoes and the
+    papers' own analysis are counted apart (columns "setup": echoed of rows, "analysis":
+    reproduced of rows), as in the report.
+    """
+    head = ("<tr><th>artefact</th>"
             + "".join(f"<th class=\"num\">{_esc(v)}</th>" for v in report.VERDICTS)
-            + "<th class=\"num\">test bed: reproduced</th><th class=\"num\">figures</th></tr>")
+            + "<th class=\"num\" title=\"setup echoes: echoed of rows\">setup</th>"
+            + "<th class=\"num\" title=\"the papers' own analysis: reproduced of rows\">analysis</th>"
+            + "<th class=\"num\" title=\"the test-bed model: reproduced of its rows\">test bed</th>"
+            + "<th class=\"num\">figures</th></tr>")
     body, total = [], dict.fromkeys(report.VERDICTS, 0)
     for artefact in members:
         node_rows = _model_rows(artefact.rows, report.MODELS[0])
-        counts = _counts(node_rows)
+        counts = _counts(_results(node_rows))
         for v, n in counts.items():
             total[v] = total.get(v, 0) + n
         figures = sum(1 for p in artefact.files if p.suffix.lower() == ".png")
         body.append(
             f'<tr><td><a class="id" href="{_esc(artefact.href if on_index else "#" + artefact.anchor)}">'
-            f"{_esc(artefact.id)}</a></td><td class=\"num\">{len(node_rows)}</td>{_count_cells(counts)}"
-            f"{_testbed_cell(artefact.rows)}<td class=\"num\">{figures}</td></tr>"
+            f"{_esc(artefact.id)}</a></td>{_count_cells(counts)}"
+            f"{_apart_cell(node_rows, 'setup')}{_apart_cell(node_rows, 'analysis')}{_testbed_cell(artefact.rows)}<td class=\"num\">{figures}</td></tr>"
         )
-    body.append(f'<tr class="total"><td>total</td><td class="num">{sum(total.values())}</td>'
-                f"{_count_cells(total)}{_testbed_cell([r for a in members for r in a.rows])}<td class=\"num\">"
+    every = [r for a in members for r in _model_rows(a.rows, report.MODELS[0])]
+    body.append(f'<tr class="total"><td>total</td>'
+                f"{_count_cells(total)}{_apart_cell(every, 'setup')}{_apart_cell(every, 'analysis')}"
+                f"{_testbed_cell([r for a in members for r in a.rows])}<td class=\"num\">"
                 f"{sum(1 for a in members for p in a.files if p.suffix.lower() == '.png')}</td></tr>")
     return "<table class=\"verdicts\">\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
 
@@ -360,13 +396,14 @@ _NO_NOTEBOOKS = ("No executed notebooks rendered as HTML were found (nbconvert m
 
 def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
     node = table[table["model"] == report.MODELS[0]]
-    total = _counts(node.to_dict("records"))
+    rows = node.to_dict("records")
+    total = _counts(_results(rows))
     body = [f"<h1>{_esc(report._title())}</h1>", report.environment_html(table),
             f"<p class=\"lead\">{_esc(overview.opening(table))}</p>", *_overview_html(table),
             "<h2>How to read the verdicts</h2>",
             f"<p>{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
-            f"<p>{len(node)} rows of {_esc(report.MODEL_TITLES[report.MODELS[0]])} over {node['artefact'].nunique()} "
-            f"artefacts: {_badges(total)}</p>",
+            f"<p>{len(_results(rows))} result rows of {_esc(report.MODEL_TITLES[report.MODELS[0]])} over "
+            f"{node['artefact'].nunique()} artefacts: {_badges(total)}{_apart_note(rows)}</p>",
             "<h3>Verdicts per model and kind of row</h3>", _kind_table(table), _kind_legend(),
             f"<p class=\"note\">Units: {_esc(overview.UNIT_NOTE)}</p>"]
     for document, members in documents:
@@ -463,8 +500,8 @@ def _document_page(document: Document, members: list[_Artefact], documents, note
 
 def _artefact_section(artefact: _Artefact) -> str:
     parts = [f'<section class="artefact" id="{_esc(artefact.anchor)}">',
-             f"<h2>{_esc(artefact.id)}</h2>", f"<p>{_badges(_counts(_model_rows(artefact.rows, report.MODELS[0])))}"
-             + _testbed_badge(artefact.rows) + "</p>"]
+             f"<h2>{_esc(artefact.id)}</h2>", f"<p>{_badges(_counts(_results(_model_rows(artefact.rows, report.MODELS[0]))))}"
+             + _apart_note(_model_rows(artefact.rows, report.MODELS[0])) + _testbed_badge(artefact.rows) + "</p>"]
     images = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() == ".png"]
     others = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() != ".png"]
     if images:

@@ -191,17 +191,15 @@ def tftant_slides_ipdv_aggregation(ds: xr.Dataset):
         if np.isfinite(p):
             ax.text(xi, p + 0.15, f"{p:g}", ha="center", va="bottom", fontsize=9)
     ax.set_xticks(x, [f"{int(c)} EF stream{'s' if c > 1 else ''}" for c in counts])
-    ax.set_ylabel(f"mean |IPDV| (EF transmission units of {to_ms(ds.attrs['transmission_unit_s']):.3f} ms, "
-                  "ASSUMED)")
+    ax.set_ylabel(f"mean |IPDV| (units of {to_ms(ds.attrs['transmission_unit_s']):.3f} ms, ASSUMED)")
     ax.set_xlabel(f"EF load {to_kbps(ds.attrs['ef_load_bps']):g} kbit/s split equally; IPDV of one stream")
     ax.set_ylim(0, max(np.nanmax(paper), float(ds["ipdv_abs_mean_mean"].max())) * 1.25)
     ax.legend(fontsize=8.5, loc="upper left")
     ax.set_title(f"tftant_slides_ipdv_aggregation: mean |IPDV| with 1 and 20 EF streams ({_seeds(ds)}, 95% CI)",
                  fontsize=10.5)
-    footer(fig, "STAND-IN real BE: CAIDA AIX 1999 fit, not the papers' trace; the slides do not state their BE sizes. "
-                f"ASSUMPTION: the unit is the GLOBECOM papers' EF transmission time "
-                f"({to_ms(ds.attrs['transmission_unit_s']):.3f} ms, a 128-byte frame on the ATM line); the slide "
-                "states neither the unit's length nor the EF size")
+    footer(fig, "STAND-IN real BE (CAIDA AIX 1999 fit); the slides state no BE sizes. ASSUMED unit: the GLOBECOM "
+                f"EF transmission time, {to_ms(ds.attrs['transmission_unit_s']):.3f} ms (128-byte frame on the ATM "
+                "line); the slide states neither the unit nor the EF size")
     return fig
 
 
