@@ -1,6 +1,6 @@
 """Each test-bed mechanism kept or rejected, with numbers: the frozen preset with one mechanism changed.
 
-For every mechanism of :class:`pqlab.testbed.Testbed` the frozen preset (``TESTBED``) is run with that
+For every mechanism of :class:`pqlab.papers.testbed.Testbed` the frozen preset (``TESTBED``) is run with that
 mechanism switched off or set to its alternative, on every measured result it can act on (all numeric
 results but Fig. 3-1's maxima, which the calibration already settles for the ring), and the count of
 results within 10 % and the RMS error are compared with the preset's. Writes
@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pqlab import testbed_eval as te
-from pqlab.testbed import TESTBED, testbed
+from pqlab.papers import testbed_eval as te
+from pqlab.papers.testbed import TESTBED, testbed
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -3,7 +3,7 @@
 The protocol (docs/testbed.md):
 
 * calibration set, declared before any search: GLOBECOM'01 Table IV ``W_m`` (k = 1, 2, 3) and the
-  two local maxima of Fig. 3-1 (``pqlab.testbed_eval.CALIBRATION``);
+  two local maxima of Fig. 3-1 (``pqlab.papers.testbed_eval.CALIBRATION``);
 * free parameters and their grid (every point physically plausible):
   ``store_forward_hops`` in {0, 1, 2} (how many downstream 2 Mbit/s ATM hops are store-and-forward
   FIFOs carrying BE: the papers name two C7500s, their 2 ms RTT suggests fewer),
@@ -20,7 +20,7 @@ The protocol (docs/testbed.md):
   ties broken by the simpler model (fewer simulated hops, then the contract's release rule 5);
 * every grid point is run with the same seeds and sample count; the whole grid and its scores are
   written to ``data/testbed_calibration.json`` with the chosen values, the seeds, the objective and
-  the pqlab version. ``pqlab.testbed.TESTBED`` must hold the chosen values (tests/test_testbed.py
+  the pqlab version. ``pqlab.papers.testbed.TESTBED`` must hold the chosen values (tests/test_testbed.py
   checks it).
 
 Run: ``python benchmarks/calibrate_testbed.py [--n-ef-samples 2000] [--seeds 1 2]`` (a few minutes on
@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 
 import pqlab
-from pqlab import testbed_eval as te
-from pqlab.testbed import Testbed
+from pqlab.papers import testbed_eval as te
+from pqlab.papers.testbed import Testbed
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "testbed_calibration.json"
 FIXED = dict(os_tick_s=0.01, input_ethernet_bps=1e8, be_mtu_bytes=1500, be_queueing="class",

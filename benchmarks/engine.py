@@ -35,8 +35,8 @@ import numpy as np
 
 import pqlab
 from pqlab import scenarios
-from pqlab.engine import run_kernel, simulate_arrivals, validate_arrivals
-from pqlab.scenario import simulate
+from pqlab.node.engine import run_kernel, simulate_arrivals, validate_arrivals
+from pqlab.node.scenario import simulate
 from pqlab.traffic import merge_streams
 
 FIRST_RESULT = (

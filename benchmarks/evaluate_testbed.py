@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 import pqlab
-from pqlab import testbed_eval as te
-from pqlab.testbed import PAPERS_NODE, TESTBED, testbed
+from pqlab.papers import testbed_eval as te
+from pqlab.papers.testbed import PAPERS_NODE, TESTBED, testbed
 from pqlab.traffic import Empirical
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -30,10 +30,10 @@ Mutation operators (located generically by walking the AST, never by line number
   indices and the framing constants 53, 48, 16, 38, 8, ...);
 * ``SDL``: an assignment or augmented assignment statement replaced by ``pass``.
 
-Scope: all of ``pqlab/engine.py`` (kernel, NodeState carry-over, validation),
-``pqlab/framing.py`` and ``pqlab/bounds.py``; ``one_way_delay``, ``ipdv``, ``jitter``
-and ``loss`` of ``pqlab/metrics.py``; ``run_batches`` (the streaming carry-over) of
-``pqlab/streaming.py``. Code inside ``raise`` statements and f-strings (error
+Scope: all of ``pqlab/node/engine.py`` (kernel, NodeState carry-over, validation),
+``pqlab/node/wfq.py`` (the WFQ tag unit, moved out of the engine), ``pqlab/node/framing.py`` and ``pqlab/measure/bounds.py``; ``one_way_delay``, ``ipdv``, ``jitter``
+and ``loss`` of ``pqlab/measure/metrics.py``; ``run_batches`` (the streaming carry-over) of
+``pqlab/node/streaming.py``. Code inside ``raise`` statements and f-strings (error
 messages) is not mutated.
 
 Usage (from the repository root, with the test extras installed)::
@@ -41,7 +41,7 @@ Usage (from the repository root, with the test extras installed)::
     python benchmarks/mutants.py --list                 # the mutants, by file and operator
     python benchmarks/mutants.py                        # run all of them
     python benchmarks/mutants.py --sample 120 --seed 1  # a stratified random subset
-    python benchmarks/mutants.py --only pqlab/engine.py -j 2 --json out.json
+    python benchmarks/mutants.py --only pqlab/node/engine.py -j 2 --json out.json
 
 A mutant is identified stably by ``file | function | operator | line text`` (the
 stripped source line; ``#k`` on the operator numbers repeated identical sites), which
@@ -81,11 +81,12 @@ EQUIVALENT_FILE = Path(__file__).with_name("mutants_equivalent.txt")
 
 #: File -> top-level functions/classes mutated (None: the whole file, module level included).
 TARGETS: dict[str, tuple[str, ...] | None] = {
-    "pqlab/engine.py": None,
-    "pqlab/framing.py": None,
-    "pqlab/bounds.py": None,
-    "pqlab/metrics.py": ("one_way_delay", "ipdv", "jitter", "loss"),
-    "pqlab/streaming.py": ("run_batches",),
+    "pqlab/node/engine.py": None,
+    "pqlab/node/wfq.py": None,
+    "pqlab/node/framing.py": None,
+    "pqlab/measure/bounds.py": None,
+    "pqlab/measure/metrics.py": ("one_way_delay", "ipdv", "jitter", "loss"),
+    "pqlab/node/streaming.py": ("run_batches",),
 }
 
 #: Test files run first (glob patterns, in order): fast and sensitive, so most mutants die in
@@ -448,7 +449,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--only", action="append", default=[], metavar="FILE",
-                        help="only mutants of this file (e.g. pqlab/engine.py); repeatable")
+                        help="only mutants of this file (e.g. pqlab/node/engine.py); repeatable")
     parser.add_argument("--operator", action="append", default=[], choices=("ROR", "AOR", "CRP", "SDL"),
                         help="only this operator class; repeatable")
     parser.add_argument("--match", help="only mutants whose key matches this regular expression")

@@ -18,7 +18,7 @@ parameter can be changed without touching the repository: ``05_worst_case``'s
 4. **results-cold, numba warm**: a second fresh tree with the numba cache of run 1.
 
 Printed per run: wall time, artefacts computed and reused, and simulations, counted by
-:mod:`pqlab.cache`, and the slowest notebooks. The target (issue 10, 2 cores): cold < 45 s.
+:mod:`pqlab.measure.cache`, and the slowest notebooks. The target (issue 10, 2 cores): cold < 45 s.
 
 Last measured (full mode, 2 cores, 2026-11-23, six runs after this session's cuts; this VM's speed
 varies by a third from run to run): fully cold 37.2-43.3 s (28 artefacts computed, 1670-1673
@@ -48,8 +48,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from pqlab import paths, reproduce
-from pqlab._notebook_worker import skip_unneeded_imports
+from pqlab.base import paths
+from pqlab.pipeline import reproduce
+from pqlab.pipeline._notebook_worker import skip_unneeded_imports
 
 CHANGED_NOTEBOOK = "05_worst_case"
 CHANGED_FROM, CHANGED_TO = "burst_packets: int = 12", "burst_packets: int = 11"

@@ -3,15 +3,34 @@
 A numba-jitted single-node engine (priority + WFQ queues, a particle-based
 transmission ring, a framed line), traffic generators, metrics and the
 analytical bounds of Ferrari, Pau and Raffaelli (GLOBECOM'01).
+
+The package is built in floors; each imports only the floors below it:
+
+* ``pqlab.base``: argument checks, units, machine-independent sums, files, versions, provenance;
+* ``pqlab.node``: the router model, the numba engine, traffic, one seeded run (``simulate``);
+* ``pqlab.measure``: metrics, the analytical bounds, sweeps and CIs, the results cache;
+* ``pqlab.papers``: the papers' stated test bed, presets, test-bed model, artefacts, figures;
+* ``pqlab.pipeline``: ``pqlab reproduce``: notebooks, publish, report, static site;
+* ``pqlab.lab``: the teaching lab's helpers and ``pqlab lab``;
+
+and, at the top, this public API and the command line (``pqlab.cli``). The documented modules
+``pqlab.metrics``, ``pqlab.bounds``, ``pqlab.experiments``, ``pqlab.scenarios``,
+``pqlab.traffic`` and ``pqlab.streaming`` are their layer's modules under a second name
+(``import pqlab.metrics`` and ``from pqlab import metrics`` keep working).
 """
+
+import sys as _sys
 
 from ._version import __version__
 
-from . import bounds, metrics, scenarios
-from .engine import simulate_arrivals
-from .model import Node, Queue
-from .scenario import Scenario, simulate
-from .traffic import (
+from .measure import bounds, experiments, metrics
+from .node import streaming, traffic
+from .papers import scenarios
+from .node.engine import simulate_arrivals
+from .node.model import Node, Queue
+from .node.scenario import Scenario, simulate
+from .papers.stated import cisco7200_atm
+from .node.traffic import (
     UDP_IP_HEADER_BYTES,
     CBRStream,
     Deterministic,
@@ -21,6 +40,16 @@ from .traffic import (
     TraceStream,
     Uniform,
 )
+
+# The papers' router as a Node constructor too, under the name users know (pqlab.Node.cisco7200_atm()):
+# the preset is the papers' layer's (pqlab.papers.cisco7200_atm), which the node layer may not import.
+Node.cisco7200_atm = staticmethod(cisco7200_atm)
+
+#: The documented modules by their public names (``pqlab.metrics`` is ``pqlab.measure.metrics``).
+PUBLIC_MODULES = {"metrics": metrics, "bounds": bounds, "experiments": experiments, "scenarios": scenarios,
+                  "traffic": traffic, "streaming": streaming}
+for _name, _module in PUBLIC_MODULES.items():
+    _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 
 __all__ = [
     "Node",
@@ -37,4 +66,10 @@ __all__ = [
     "UDP_IP_HEADER_BYTES",
     "Scenario",
     "simulate",
+    "metrics",
+    "bounds",
+    "experiments",
+    "scenarios",
+    "traffic",
+    "streaming",
 ]

@@ -7,7 +7,7 @@ figure of the delay distribution.
 
 ``pqlab reproduce`` runs every paper notebook with papermill and publishes the figures,
 the paper-vs-reproduced report (``report.md``, ``report.html``) and a static site
-(see :mod:`pqlab.reproduce`); exit codes: 0 done, 1 a notebook failed (nothing published),
+(see :mod:`pqlab.pipeline.reproduce`); exit codes: 0 done, 1 a notebook failed (nothing published),
 2 bad arguments or an unusable output folder (nothing touched), 3 another run holds the tree,
 4 the reproduction could not be written (a full disk, an I/O error; nothing published, nothing
 left behind), 130 interrupted. A notebook whose kernel hung, died or ran out of memory, or that
@@ -26,7 +26,8 @@ import time
 import warnings
 from pathlib import Path
 
-from . import kernelwatch, paths, versions
+from .pipeline import kernelwatch
+from .base import paths, versions
 
 
 def _demo(args) -> int:
@@ -35,10 +36,12 @@ def _demo(args) -> int:
     matplotlib.use("Agg")
     import numpy as np
 
-    from . import __version__, bounds, figures, metrics, scenarios
-    from .papers import transmission_unit_s
-    from .scenario import simulate
-    from .traffic import UDP_IP_HEADER_BYTES
+    from ._version import __version__
+    from .measure import bounds, metrics
+    from .papers import figures, scenarios
+    from .papers.stated import transmission_unit_s
+    from .node.scenario import simulate
+    from .node.traffic import UDP_IP_HEADER_BYTES
 
     started = time.perf_counter()
     sc = scenarios.base_case(be_payload_bytes=args.be_payload_bytes, n_ef_samples=args.n_ef_samples)
@@ -56,7 +59,7 @@ def _demo(args) -> int:
     k = math.ceil(be_ip_bytes / node.particle_bytes)
     rho = node.queues[scenarios.EF_QUEUE].police_rate_bps / node.line_rate_bps
     bound = bounds.worst_case_delay(
-        k, rho, node.ring_limit_particles, bounds.transmission_unit_s(node.particle_bytes, node.line_rate_bps)
+        k, rho, node.ring_limit_particles, bounds.particle_time_s(node.particle_bytes, node.line_rate_bps)
     )
 
     print(f"pqlab {__version__} demo: {sc.name}, seed {args.seed}")
@@ -86,15 +89,15 @@ def _demo(args) -> int:
 
 def _reproduce(args) -> int:
     if args.list:
-        from .artefacts.registry import listing
+        from .papers.artefacts.registry import listing
 
         print(listing())
         return 0
-    from . import report
-    from ._notebook_worker import skip_unneeded_imports
-    from .publish import OutputError
-    from .reproduce import Interrupted, run_all
-    from .runlock import RunLocked
+    from .pipeline import report
+    from .pipeline._notebook_worker import skip_unneeded_imports
+    from .pipeline.publish import OutputError
+    from .pipeline.reproduce import Interrupted, run_all
+    from .pipeline.runlock import RunLocked
 
     skip_unneeded_imports()  # the command's own process: nbconvert's import 1.6 s shorter
     started = time.perf_counter()
@@ -173,7 +176,7 @@ def _output_dirs(args) -> tuple[Path, Path]:
 
 
 def _lab(args) -> int:
-    from . import labfolder
+    from .lab import jupyter as labfolder
 
     done = labfolder.copy_notebooks(args.dir, force=args.force)
     for kind, files in done.items():

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from pqlab import paths, reproduce
+from pqlab.base import paths
+from pqlab.pipeline import reproduce
 
 #: The paper notebooks, in name order.
 NOTEBOOKS = sorted(p for p in paths.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))

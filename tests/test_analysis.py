@@ -1,4 +1,4 @@
-"""pqlab.analysis: each shared computation once, on small exact inputs."""
+"""pqlab.measure.analysis: each shared computation once, on small exact inputs."""
 
 import math
 
@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from pqlab import Node, analysis, simulate_arrivals
+from pqlab import Node, simulate_arrivals
+from pqlab.measure import analysis
 
 
 def test_trend_needs_the_ci_across_seeds_to_exclude_zero():

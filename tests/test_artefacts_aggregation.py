@@ -1,4 +1,4 @@
-"""Tests of pqlab.artefacts.aggregation and pqlab.figures.aggregation (small runs, one seed)."""
+"""Tests of pqlab.papers.artefacts.aggregation and pqlab.papers.figures.aggregation (small runs, one seed)."""
 
 import matplotlib
 
@@ -10,9 +10,10 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
 
-from pqlab import report, scenarios, simulate  # noqa: E402
-from pqlab.artefacts import aggregation as agg  # noqa: E402
-from pqlab.figures import aggregation as figs  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
+from pqlab import scenarios, simulate  # noqa: E402
+from pqlab.papers.artefacts import aggregation as agg  # noqa: E402
+from pqlab.papers.figures import aggregation as figs  # noqa: E402
 
 N = 300  # EF reference packets per run
 SEEDS = (3,)

@@ -11,11 +11,14 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import pqlab  # noqa: E402
-from pqlab import bounds, report  # noqa: E402
-from pqlab.artefacts import background as bg  # noqa: E402
-from pqlab.artefacts import paper_vs_ours, record_claims  # noqa: E402
-from pqlab.figures import background as bgfig  # noqa: E402
-from pqlab.units import to_ms  # noqa: E402
+from pqlab import bounds  # noqa: E402
+from pqlab.measure import analysis  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
+from pqlab.papers.artefacts import background as bg  # noqa: E402
+from pqlab.papers.artefacts import background_deterministic  # noqa: E402
+from pqlab.papers.artefacts import paper_vs_ours, record_claims  # noqa: E402
+from pqlab.papers.figures import background as bgfig  # noqa: E402
+from pqlab.base.units import to_ms  # noqa: E402
 
 N = 300  # EF packets per run: enough for the deterministic cases, fast
 
@@ -60,12 +63,12 @@ def test_fig3_1_payload_grid_holds_the_full_particle_points():
 
 def test_local_maxima_are_the_right_ends_of_plateaus_before_a_drop():
     y = np.array([1.0, 2.0, 3.0, 3.0, 3.0, 1.0, 2.0, 4.0, 4.0, 2.0, 3.0])
-    assert bg._local_maxima(y, np.zeros_like(y), 0.02) == [4, 8]
+    assert background_deterministic._local_maxima(y, np.zeros_like(y), 0.02) == [4, 8]
     # a drop smaller than the threshold, or within the CIs, is no maximum
     y = np.array([1.0, 2.0, 1.99, 3.0])
-    assert bg._local_maxima(y, np.zeros_like(y), 0.02) == []
-    assert bg._local_maxima(y, np.full_like(y, 0.1), 0.001) == []
-    assert bg._local_maxima(y, np.zeros_like(y), 0.001) == [1]
+    assert background_deterministic._local_maxima(y, np.zeros_like(y), 0.02) == []
+    assert background_deterministic._local_maxima(y, np.full_like(y, 0.1), 0.001) == []
+    assert background_deterministic._local_maxima(y, np.zeros_like(y), 0.001) == [1]
 
 
 def test_fig3_1_maxima_sit_where_be_packets_fill_whole_particles(fig3_1_data):
@@ -182,9 +185,9 @@ def test_tab2_renders_table_ii_from_the_aggregation_preset():
 def test_max_ring_particles_on_the_papers_seven_units():
     node = pqlab.Node.cisco7200_atm()
     ds = pqlab.simulate_arrivals(node, [0.0, 0.0, 0.0], [1500, 128, 1500], [1, 0, 1])
-    assert bg.max_ring_particles(ds, node) == 7
+    assert analysis.max_ring_particles(ds, node) == 7
     ds = pqlab.simulate_arrivals(node, [0.0, 0.0], [128, 128], [0, 0])
-    assert bg.max_ring_particles(ds, node) == 2
+    assert analysis.max_ring_particles(ds, node) == 2
 
 
 def test_fig1_is_computed_from_the_node():
@@ -339,7 +342,7 @@ def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
 
 def test_position_rule_judges_the_particle_boundary_not_ten_percent():
     # issue 21: a +-10 % band around 485 (+-48 bytes) spans both sides of the 512-byte boundary
-    from pqlab.artefacts.claims.background import _position_ok
+    from pqlab.papers.artefacts.claims.background import _position_ok
 
     assert _position_ok(484, 500, 485)  # the paper's 485 (IP 513) is our first drop side, within one step
     assert _position_ok(996, 1000, 1000)

@@ -1,4 +1,4 @@
-"""What the artefact modules share (pqlab.artefacts._common): seeds, paper values, claim records, CIs."""
+"""What the artefact modules share (pqlab.papers.artefacts._common): seeds, paper values, claim records, CIs."""
 
 import math
 
@@ -7,8 +7,8 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from pqlab import report
-from pqlab.artefacts import _common as common
+from pqlab.pipeline import report
+from pqlab.papers.artefacts import _common as common
 
 
 @pytest.mark.parametrize("seeds", [(1, 2, 3), [0], range(4, 6)])
@@ -90,7 +90,7 @@ def test_check_artefact_rejects_other_data():
 
 
 def test_times_in_ms_converts_only_the_seconds_and_statistics_in_ms_recomputes():
-    from pqlab import units
+    from pqlab.base import units
 
     ds = xr.Dataset(
         {"delay": ("seed", [1e-3, 2e-3, 4e-3], {"units": "s", "long_name": "delay"}),

@@ -1,4 +1,4 @@
-"""pqlab.artefacts.network: GLOBECOM'01 Figs. 2 and 6 and the slides' "PQ: one-way delay", with their claims."""
+"""pqlab.papers.artefacts.network: GLOBECOM'01 Figs. 2 and 6 and the slides' "PQ: one-way delay", with their claims."""
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -6,13 +6,13 @@ import pytest
 import xarray as xr
 
 from pqlab import scenarios
-from pqlab.artefacts import network as nw
-from pqlab.artefacts import registry
-from pqlab.artefacts.claims import network as cn
-from pqlab.figures import network as fn
+from pqlab.node.path import Hop, PathModel
 from pqlab.papers import PAPERS
-from pqlab.path import Hop, PathModel
-from pqlab.report import load_paper_values
+from pqlab.papers.artefacts import network as nw
+from pqlab.papers.artefacts import registry
+from pqlab.papers.artefacts.claims import network as cn
+from pqlab.papers.figures import network as fn
+from pqlab.papers.records import load_paper_values
 
 
 def _by_quantity(rows):

@@ -1,12 +1,12 @@
-"""pqlab.artefacts.setup: the one setup of the paper notebooks (folders, quick profile, seeds)."""
+"""pqlab.papers.artefacts.setup: the one setup of the paper notebooks (folders, quick profile, seeds)."""
 
 import json
 from pathlib import Path
 
 import pytest
 
-from pqlab import paths
-from pqlab.artefacts import notebook, setup
+from pqlab.base import paths
+from pqlab.papers.artefacts import notebook, setup
 
 NOTEBOOKS = sorted(Path(__file__).resolve().parents[1].glob("notebooks/[0-9]*.ipynb"))
 
@@ -49,6 +49,6 @@ def test_every_paper_notebook_calls_setup_and_repeats_none_of_it(path):
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     code = "\n".join("".join(c["source"]) for c in cells
                      if c["cell_type"] == "code" and "parameters" not in c["metadata"].get("tags", []))
-    assert code.count("pqlab.artefacts.setup(") == 1
-    for copied in ("pqlab.paths.FIGURES", "seeds = tuple(range(", "n_seeds = 1", ".mkdir("):
+    assert code.count("pqlab.papers.artefacts.setup(") == 1
+    for copied in ("pqlab.base.paths.FIGURES", "seeds = tuple(range(", "n_seeds = 1", ".mkdir("):
         assert copied not in code, copied

@@ -1,4 +1,4 @@
-"""pqlab.artefacts.registry: the one table of artefacts, and what reads it."""
+"""pqlab.papers.artefacts.registry: the one table of artefacts, and what reads it."""
 
 import json
 import re
@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pqlab import cli, report, site
-from pqlab.artefacts import _common, registry
+from pqlab import cli
+from pqlab.pipeline import report, website as site
+from pqlab.papers.artefacts import _common, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -84,6 +85,6 @@ def test_claims_live_apart_from_the_compute_modules():
         assert not own, compute_module.__name__
         if entry.claims is not None:
             claims = entry.function("claims")
-            assert claims.__module__.startswith("pqlab.artefacts.claims."), entry.id
+            assert claims.__module__.startswith("pqlab.papers.artefacts.claims."), entry.id
             # the notebooks' spelling section.<id>_claims reaches the same function
             assert getattr(compute_module, claims.__name__) is claims

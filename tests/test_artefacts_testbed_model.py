@@ -5,13 +5,13 @@ import math
 import numpy as np
 import pytest
 
-from pqlab import report
-from pqlab.artefacts import testbed_model as tm
-from pqlab.artefacts.claims.testbed_model import inconsistency_note
-from pqlab.artefacts.claims.testbed_model import testbed_model_claims as claims_of
-from pqlab.figures.testbed_model import testbed_model as draw
-from pqlab.testbed import TESTBED
-from pqlab.testbed_eval import RESULTS
+from pqlab.pipeline import report
+from pqlab.papers.artefacts import testbed_model as tm
+from pqlab.papers.artefacts.claims.testbed_model import inconsistency_note
+from pqlab.papers.artefacts.claims.testbed_model import testbed_model_claims as claims_of
+from pqlab.papers.figures.testbed_model import testbed_model as draw
+from pqlab.papers.testbed import TESTBED
+from pqlab.papers.testbed_eval import RESULTS
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +101,8 @@ def test_bad_hops_are_rejected():
 
 def test_the_papers_curves_under_both_models(data):
     """Fig. 3-1's curve drops after each local maximum the report names; Fig. 5's CCDF is a CCDF."""
-    from pqlab.figures.testbed_model import testbed_model_curves as draw_curves
-    from pqlab.testbed_eval import local_max_position
+    from pqlab.papers.figures.testbed_model import testbed_model_curves as draw_curves
+    from pqlab.papers.testbed_eval import local_max_position
 
     curve = data["fig3_1_mean_delay"]
     for model in data["model"].values:
@@ -128,7 +128,7 @@ def test_the_figure_draws_a_value_outside_its_per_seed_range(data):
 
 def test_test_bed_positions_are_judged_by_the_position_rule(data):
     # issue 21: the test bed's Fig. 3-1 maxima too: the paper's 485/1000 must lie in our drop interval
-    from pqlab.testbed_eval import next_swept_payload
+    from pqlab.papers.testbed_eval import next_swept_payload
 
     assert next_swept_payload(0, 484) == 488 and next_swept_payload(1, 996) == 1000
     assert math.isnan(next_swept_payload(0, math.nan))

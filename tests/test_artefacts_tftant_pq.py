@@ -14,10 +14,11 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from pqlab import report, scenarios  # noqa: E402
-from pqlab.artefacts import tftant_pq  # noqa: E402
-from pqlab.figures import tftant_pq as figures  # noqa: E402
-from pqlab.framing import line_time_s  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
+from pqlab import scenarios  # noqa: E402
+from pqlab.papers.artefacts import tftant_pq  # noqa: E402
+from pqlab.papers.figures import tftant_pq as figures  # noqa: E402
+from pqlab.node.framing import line_time_s  # noqa: E402
 
 N = 300
 EF_IP = 110  # IP length of a 128-byte EF frame

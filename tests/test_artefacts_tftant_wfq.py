@@ -17,10 +17,11 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from pqlab import experiments, report, scenarios, simulate  # noqa: E402
-from pqlab.artefacts import tftant_wfq  # noqa: E402
-from pqlab.figures import tftant_wfq as figures  # noqa: E402
-from pqlab.units import to_ms  # noqa: E402
+from pqlab import experiments, scenarios, simulate  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
+from pqlab.papers.artefacts import tftant_common, tftant_wfq  # noqa: E402
+from pqlab.papers.figures import tftant_wfq as figures  # noqa: E402
+from pqlab.base.units import to_ms  # noqa: E402
 
 N = 300
 SEEDS = (1,)
@@ -95,7 +96,7 @@ def test_measure_equals_delay_summary_also_with_loss():
     for sc in (scenarios.tftant_star(star=1.0, n_ef_samples=1000),  # EF overloaded: losses
                scenarios.pq_vs_wfq(scheduler="pq", ef_frame_bytes=128, n_ef_samples=N)):
         ds = simulate(sc, seed=4)
-        ours, ref = tftant_wfq._measure(ds, sc), experiments.delay_summary(ds, sc)
+        ours, ref = tftant_common._measure(ds, sc), experiments.delay_summary(ds, sc)
         for key, value in ref.items():
             assert ours[key] == pytest.approx(value, rel=1e-12, nan_ok=True), key
     assert ours["loss_ratio"] == 0.0

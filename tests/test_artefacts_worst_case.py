@@ -17,10 +17,11 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from pqlab import report, scenarios  # noqa: E402
-from pqlab.artefacts import gap, paper_value, worst_case  # noqa: E402
-from pqlab.figures import worst_case as figures  # noqa: E402
-from pqlab.framing import line_time_s  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
+from pqlab import scenarios  # noqa: E402
+from pqlab.papers.artefacts import gap, paper_value, worst_case  # noqa: E402
+from pqlab.papers.figures import worst_case as figures  # noqa: E402
+from pqlab.node.framing import line_time_s  # noqa: E402
 
 N = 300
 MS = 1e3
@@ -262,7 +263,7 @@ def test_tab4_claims_in_the_papers_unit_are_the_pre_si_arithmetic():
     report's ``ours`` column is written with ``repr`` and must not move by one ulp.
     """
     from pqlab import bounds, experiments
-    from pqlab.artefacts.claims.worst_case import globecom01_tab4_claims
+    from pqlab.papers.artefacts.claims.worst_case import globecom01_tab4_claims
 
     ds = worst_case.globecom01_tab4(60, (1, 2))
     claims = {c["quantity"]: c["value"] for c in globecom01_tab4_claims(ds)}
@@ -277,7 +278,7 @@ def test_tab4_claims_in_the_papers_unit_are_the_pre_si_arithmetic():
 
 
 def test_units_helpers_convert_both_ways():
-    from pqlab import units
+    from pqlab.base import units
 
     assert units.to_ms(0.5) == 500.0 and units.to_us(2.5e-3) == 2500.0 and units.to_kbps(300e3) == 300.0
     assert units.ms_to_s(5.12) == pytest.approx(5.12e-3, rel=1e-15) and units.us_to_s(636.0) == pytest.approx(636e-6)

@@ -28,8 +28,9 @@ def _truncate_hundredths(x_us: float) -> float:
 
 
 def test_transmission_unit_is_512_bytes_at_2_mbps_unframed():
-    assert bounds.transmission_unit_s(512, 2e6) == pytest.approx(2048e-6, rel=0, abs=1e-18)
-    assert bounds.transmission_unit_s(128, 2e6) == pytest.approx(512e-6, rel=0, abs=1e-18)
+    assert bounds.particle_time_s(512, 2e6) == pytest.approx(2048e-6, rel=0, abs=1e-18)
+    assert bounds.particle_time_s(128, 2e6) == pytest.approx(512e-6, rel=0, abs=1e-18)
+    assert bounds.transmission_unit_s is bounds.particle_time_s  # the former name, kept
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
@@ -82,7 +83,7 @@ def test_table_iv_dataframe():
 
 
 def test_table_iv_from_transmission_unit_and_custom_ks():
-    t_u = bounds.transmission_unit_s(512, 2e6)
+    t_u = bounds.particle_time_s(512, 2e6)
     table = bounds.table_iv(t_u_s=t_u, ks=[4])
     assert table["k"].tolist() == [4]
     assert table["W_us"].iloc[0] == pytest.approx((4 / 0.85 + 5 + 3) * 2048, rel=1e-12)
@@ -177,7 +178,7 @@ def test_priority_queue_max_delay_atm_framing():
 def test_transmission_unit_bad_inputs(kwargs, name):
     args = {"particle_bytes": 512, "line_rate_bps": 2e6, **kwargs}
     with pytest.raises(ValueError, match=name):
-        bounds.transmission_unit_s(**args)
+        bounds.particle_time_s(**args)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from pqlab import claim_links, report
+from pqlab.pipeline import claim_links, report
 
 
 def _table(rows):

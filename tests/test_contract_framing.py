@@ -3,7 +3,7 @@
 ``wire_bytes``: ``none`` -> size; ``atm-aal5`` -> ``53 * ceil((size + 8 + 8) / 48)``;
 ``ethernet`` -> ``size + 38``; line time ``wire_bytes * 8 / line_rate``. The expected
 values are computed here from the contract's formula with integer arithmetic, never
-from pqlab's constants, and checked both in :mod:`pqlab.framing` and in the engine's
+from pqlab's constants, and checked both in :mod:`pqlab.node.framing` and in the engine's
 departures. The sizes include every AAL5 cell boundary (``size + 16`` at and just past
 each multiple of 48) up to the largest packet the engine accepts.
 """
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pqlab import Node, Queue, simulate_arrivals
-from pqlab.framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
+from pqlab.node.framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 
 MAX_SIZE = 65_535
 LINE_BPS = 2e6
@@ -126,7 +126,7 @@ def test_an_edit_of_framing_recompiles_the_cached_engine_kernel(tmp_path):
 
     before = departure()  # 159 bytes on the line at 2 Mbit/s
     assert before == 159 * 8 / 2e6
-    framing = tmp_path / "pqlab" / "framing.py"
+    framing = tmp_path / "pqlab" / "node" / "framing.py"
     text = framing.read_text()
     assert "\nATM_CELL_BYTES = 53\n" in text
     framing.write_text(text.replace("\nATM_CELL_BYTES = 53\n", "\nATM_CELL_BYTES = 106\n"))
@@ -135,7 +135,7 @@ def test_an_edit_of_framing_recompiles_the_cached_engine_kernel(tmp_path):
 
 def test_atm_cells_counts_whole_cells_of_the_aal5_frame():
     """``framing.atm_cells``: wire bytes / 53 for every size, as an int or elementwise on arrays."""
-    from pqlab.framing import ATM_CELL_BYTES, FRAMING_CODES, atm_cells, wire_bytes
+    from pqlab.node.framing import ATM_CELL_BYTES, FRAMING_CODES, atm_cells, wire_bytes
 
     sizes = np.arange(1, 1501)
     expected = np.array([wire_bytes(int(s), FRAMING_CODES["atm-aal5"]) for s in sizes]) // ATM_CELL_BYTES

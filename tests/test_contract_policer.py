@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pqlab import Node, Queue, simulate_arrivals
-from pqlab.engine import KEPT, POLICE_RELATIVE_TOLERANCE, POLICED
+from pqlab.node.engine import KEPT, POLICE_RELATIVE_TOLERANCE, POLICED
 
 
 #: The relative tolerance docs/model.md states (2**-50).

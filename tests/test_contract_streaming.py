@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from pqlab import Node, Queue, simulate_arrivals
-from pqlab.engine import NodeState, run_kernel, validate_arrivals
+from pqlab.node.engine import NodeState, run_kernel, validate_arrivals
 from pqlab.streaming import run_batches
 
 PRIO, BE = 0, 1

@@ -9,7 +9,7 @@ for the queue limits) is rejected with an error naming ``weight_bps`` and ``limi
 import pytest
 
 import pqlab
-from pqlab.engine import wfq_tag_steps
+from pqlab.node.engine import wfq_tag_steps
 
 #: Relative accuracy promised for a fixed-point tag step.
 STEP_RELATIVE_ERROR = 2.0**-20

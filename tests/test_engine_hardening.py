@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 import pqlab
 from pqlab import CBRStream, Deterministic, Node, Queue, Scenario, experiments, scenarios, simulate_arrivals
-from pqlab.engine import TAG_REBASE, NodeState, run_kernel, validate_arrivals, wfq_tag_steps
+from pqlab.node.engine import TAG_REBASE, NodeState, run_kernel, validate_arrivals, wfq_tag_steps
 from pqlab.streaming import FlowSummary, run_batches, simulate_summary
-from pqlab.tandem import TandemHop, simulate_tandem
+from pqlab.node.tandem import TandemHop, simulate_tandem
 
 # --------------------------------------------------------------------------- exact ties
 
@@ -275,7 +275,7 @@ def test_reference_model_agrees_with_engine_on_a_priority_node():
 
 
 def test_the_direct_dataset_equals_xarrays_public_constructor():
-    from pqlab.engine import PACKET_VARIABLE_ATTRS, packets_dataset, public_packets_dataset
+    from pqlab.node.engine import PACKET_VARIABLE_ATTRS, packets_dataset, public_packets_dataset
 
     sc = scenarios.base_case(n_ef_samples=50)
     ds = pqlab.simulate(sc, seed=4)

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pqlab import Node, Queue, simulate_arrivals
-from pqlab.engine import KEPT, POLICED, QUEUE_FULL
-from pqlab.framing import line_time_s
+from pqlab.node.engine import KEPT, POLICED, QUEUE_FULL
+from pqlab.node.framing import line_time_s
 
 REL = 1e-9  # relative float tolerance on reconstructed times
 

@@ -15,7 +15,7 @@ import pytest
 
 from pqlab import Node, Queue, simulate_arrivals
 from pqlab.bounds import cobham_waits
-from pqlab.framing import line_time_s
+from pqlab.node.framing import line_time_s
 
 TOLERANCE = 0.03
 N_PACKETS = 2_000_000

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pqlab import Node, Queue, simulate_arrivals
-from pqlab.engine import KEPT, POLICED, QUEUE_FULL
+from pqlab.node.engine import KEPT, POLICED, QUEUE_FULL
 
 LINE_BPS = 8000.0  # 1 byte per millisecond
 

@@ -17,7 +17,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 import pqlab
-from pqlab import paths, reportdiff, versions
+from pqlab.base import paths, versions
+from pqlab.pipeline import reportdiff
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUIREMENTS = ROOT / "requirements"
@@ -183,7 +184,7 @@ def test_results_carry_the_environment():
 
 
 def test_cached_results_are_keyed_on_the_environment(monkeypatch):
-    from pqlab import cache
+    from pqlab.measure import cache
 
     def compute(a=1):
         return a

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pqlab
-from pqlab import timeorigin
+from pqlab.node import timeorigin
 
 
 def _ethernet(rate_bps):

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from pqlab import scenarios
-from pqlab.scenario import Scenario
+from pqlab.node.scenario import Scenario
 
 
 @pytest.mark.parametrize("text, named", [
@@ -65,7 +65,7 @@ def test_simulate_under_a_memory_limit_refuses_before_allocating():
 
 
 def test_available_memory_is_the_smallest_limit(monkeypatch):
-    from pqlab import memory
+    from pqlab.node import memory
 
     monkeypatch.setattr(memory, "_cgroup_room", lambda: 5 * 2**30)
     monkeypatch.setattr(memory, "_address_space_room", lambda: None)

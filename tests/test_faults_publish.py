@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pqlab import cli, publish, report, reproduce, runfolder
+from pqlab import cli
+from pqlab.pipeline import publish, report, reproduce, runfolder
 
 from test_reproduce_safety import PAPER, _notebook, _recording
 
@@ -81,10 +82,10 @@ def seed2(tiny, tmp_path_factory):
 
 
 #: Kills its process with SIGKILL at the ``step``-th rename, move or replace of a publish
-#: (:func:`pqlab.publish.switch`); step 0 counts them and prints the count.
+#: (:func:`pqlab.pipeline.publish.switch`); step 0 counts them and prints the count.
 KILLER = textwrap.dedent("""
     import os, signal, sys
-    from pqlab import publish
+    from pqlab.pipeline import publish
     step = int(os.environ["PQLAB_TEST_KILL_STEP"])
     count, depth = [0], [0]
     def killing(real):
@@ -118,7 +119,7 @@ KILLER = textwrap.dedent("""
 PUBLISH_SEED2 = KILLER + textwrap.dedent("""
     import shutil
     from pathlib import Path
-    from pqlab import runfolder
+    from pqlab.pipeline import runfolder
     tree, seed2 = Path(sys.argv[1]), Path(sys.argv[2])
     run = runfolder.RunFolder(tree / "build" / "runs" / "killed", tree / "figures", tree / "build")
     shutil.copytree(seed2 / "figures", run.out)
@@ -235,7 +236,7 @@ def test_a_flipped_bit_in_a_cached_result_is_a_miss_named_in_one_warning(tmp_pat
     import numpy as np
     import pandas as pd
 
-    from pqlab import cache
+    from pqlab.measure import cache
 
     calls = []
 
@@ -260,7 +261,7 @@ def test_a_flipped_bit_in_a_cached_result_is_a_miss_named_in_one_warning(tmp_pat
 def test_a_cache_file_under_another_key_is_a_miss(tmp_path, monkeypatch):
     import pandas as pd
 
-    from pqlab import cache
+    from pqlab.measure import cache
 
     @cache.artefact("tiny_key")
     def compute(seed):

@@ -1,4 +1,4 @@
-"""The shared figure helpers of ``pqlab.figures``: fixed title height, titles above a top axis."""
+"""The shared figure helpers of ``pqlab.papers.figures``: fixed title height, titles above a top axis."""
 
 import matplotlib
 
@@ -6,7 +6,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pqlab import figures  # noqa: E402
+from pqlab.papers import figures  # noqa: E402
 
 
 def _title_and_top_labels(top_axis: bool):

@@ -9,7 +9,8 @@ matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from pqlab import lab, paths  # noqa: E402
+from pqlab import lab  # noqa: E402
+from pqlab.base import paths  # noqa: E402
 
 LAB_NOTEBOOKS = sorted((paths.NOTEBOOKS / "lab").glob("*.ipynb"))
 

@@ -11,7 +11,9 @@ import urllib.request
 
 import pytest
 
-from pqlab import cli, labfolder, paths
+from pqlab import cli
+from pqlab.lab import jupyter as labfolder
+from pqlab.base import paths
 
 SHIPPED = sorted(p.name for p in paths.LAB_NOTEBOOKS.glob("*.ipynb"))
 

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from pqlab import metrics
-from pqlab.engine import packets_dataset, simulate_arrivals
-from pqlab.model import Node, Queue
-from pqlab.path import Hop, PathModel
+from pqlab.node.engine import packets_dataset, simulate_arrivals
+from pqlab.node.model import Node, Queue
+from pqlab.node.path import Hop, PathModel
+from pqlab.papers import transmission_units
 
 NAN = np.nan
 
@@ -231,17 +232,17 @@ def test_frequency_distribution_sums_to_one(values, width):
 
 def test_transmission_units_atm_128_bytes():
     node = Node.cisco7200_atm()
-    assert metrics.transmission_units(0.636e-3, node) == pytest.approx(1.0, rel=1e-12)
-    assert metrics.transmission_units(36 * 0.636e-3, node) == pytest.approx(36.0, rel=1e-12)
+    assert transmission_units(0.636e-3, node) == pytest.approx(1.0, rel=1e-12)
+    assert transmission_units(36 * 0.636e-3, node) == pytest.approx(36.0, rel=1e-12)
     # 512-byte reference: 11 cells = 583 bytes = 2.332 ms.
-    assert metrics.transmission_units(2.332e-3, node, ref_size_bytes=512) == pytest.approx(1.0, rel=1e-12)
-    np.testing.assert_allclose(metrics.transmission_units([0.0, 1.272e-3], node), [0.0, 2.0], rtol=1e-12)
+    assert transmission_units(2.332e-3, node, ref_size_bytes=512) == pytest.approx(1.0, rel=1e-12)
+    np.testing.assert_allclose(transmission_units([0.0, 1.272e-3], node), [0.0, 2.0], rtol=1e-12)
 
 
 def test_transmission_units_keeps_dataarray(ds):
     node = Node.cisco7200_atm()
     delay = metrics.one_way_delay(ds)
-    units = metrics.transmission_units(delay, node)
+    units = transmission_units(delay, node)
     assert isinstance(units, xr.DataArray)
     assert units["packet"].values.tolist() == list(range(8))
     assert units.attrs["units"].startswith("transmission units")
@@ -352,13 +353,13 @@ def test_ccdf_bad_inputs(args, name):
 def test_transmission_units_bad_inputs():
     node = Node.cisco7200_atm()
     with pytest.raises(ValueError, match="node must be a pqlab.Node"):
-        metrics.transmission_units(1e-3, "cisco")
+        transmission_units(1e-3, "cisco")
     with pytest.raises(ValueError, match="ref_size_bytes"):
-        metrics.transmission_units(1e-3, node, ref_size_bytes=0)
+        transmission_units(1e-3, node, ref_size_bytes=0)
     with pytest.raises(ValueError, match="ref_size_bytes"):
-        metrics.transmission_units(1e-3, node, ref_size_bytes=128.5)
+        transmission_units(1e-3, node, ref_size_bytes=128.5)
     with pytest.raises(ValueError, match="delay_s"):
-        metrics.transmission_units("abc", node)
+        transmission_units("abc", node)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""pqlab.numerics: the reductions behind reported numbers give the same digits on every CPU."""
+"""pqlab.base.numerics: the reductions behind reported numbers give the same digits on every CPU."""
 
 import os
 import platform
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pqlab import numerics
+from pqlab.base import numerics
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
@@ -65,7 +65,7 @@ def test_the_stand_in_mean_does_not_depend_on_the_blas_kernel():
 
 
 def test_no_blas_reduction_behind_a_reported_number():
-    """Every dot product and line fit of the package goes through pqlab.numerics (read from the sources)."""
+    """Every dot product and line fit of the package goes through pqlab.base.numerics (read from the sources)."""
     import re
     from pathlib import Path
 

@@ -3,7 +3,7 @@
 import pytest
 
 from pqlab import Node, Queue, metrics, papers, scenarios
-from pqlab.framing import line_time_s
+from pqlab.node.framing import line_time_s
 
 
 def test_the_stated_test_bed_is_the_c7200_preset():
@@ -28,7 +28,7 @@ def test_transmission_unit_is_the_line_time_of_the_110_byte_ef_packet():
     assert papers.transmission_unit_s() == pytest.approx(0.636e-3, rel=1e-12)  # 3 ATM cells at 2 Mbit/s
     eth = Node(2e6, "ethernet", 5, 512, (Queue("priority", 10), Queue("wfq", 64, weight_bps=1e6)))
     assert papers.transmission_unit_s(eth) == line_time_s(110, "ethernet", 2e6) != line_time_s(128, "ethernet", 2e6)
-    assert metrics.transmission_units(papers.transmission_unit_s(eth), eth) == pytest.approx(1.0)
+    assert papers.transmission_units(papers.transmission_unit_s(eth), eth) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="ip_bytes"):
         papers.transmission_unit_s(ip_bytes=0)
     with pytest.raises(ValueError, match="node"):

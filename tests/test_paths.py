@@ -6,7 +6,7 @@ from pathlib import Path
 import papermill
 import pytest
 
-from pqlab import paths
+from pqlab.base import paths
 
 
 def _tree(folder: Path) -> dict:

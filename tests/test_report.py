@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 import pqlab
-from pqlab import overview, report, versions
+from pqlab.pipeline import overview, report
+from pqlab.base import versions
 
 PAPER_CSV = """artefact,quantity,value,unit,source,statement
 x_fig1,mean,10,ms,X Fig. 1,the mean is 10 ms

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from pqlab import cli, report, reproduce
+from pqlab import cli
+from pqlab.pipeline import report, reproduce
 
 GOOD = [
     new_markdown_cell("A tiny notebook that records one number and one figure."),
@@ -19,11 +20,11 @@ GOOD = [
         metadata={"tags": ["parameters"]},
     ),
     new_code_cell(
-        "import os\nfrom pathlib import Path\nimport pqlab.report\n"
+        "import os\nfrom pathlib import Path\nimport pqlab.papers.records\n"
         "figure = Path(figures_dir) / 'tiny_fig1.png'\nfigure.write_bytes(b'png')\n"
-        "pqlab.report.record(results_dir, 'tiny_fig1', 'mean delay', 1.05, 'ms',\n"
+        "pqlab.papers.records.record(results_dir, 'tiny_fig1', 'mean delay', 1.05, 'ms',\n"
         "                    note=f\"quick={quick} backend={os.environ.get('MPLBACKEND')}\", seed=seed)\n"
-        "pqlab.report.record_figure(results_dir, 'tiny_fig1', [figure])"
+        "pqlab.papers.records.record_figure(results_dir, 'tiny_fig1', [figure])"
     ),
 ]
 BAD = [new_code_cell("x = 1"), new_code_cell("raise RuntimeError('boom <2>')"), new_code_cell("x = 2")]
@@ -221,7 +222,7 @@ def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):
     import json
     import os
 
-    from pqlab import _notebook_worker
+    from pqlab.pipeline import _notebook_worker
 
     spec = tmp_path / "jupyter" / "kernels" / "slowpython"
     spec.mkdir(parents=True)
@@ -248,7 +249,7 @@ def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):
 def test_kernels_keep_no_ipython_history():
     """Every kernel a worker starts runs with IPython's history off: no shared history database, so no
     "ERROR! Session/line number was not unique in database" in an executed notebook."""
-    from pqlab._notebook_worker import KERNEL_ARGUMENTS, IPCKernelManager
+    from pqlab.pipeline._notebook_worker import KERNEL_ARGUMENTS, IPCKernelManager
 
     km = IPCKernelManager(kernel_name="python3")
     assert "--HistoryManager.enabled=False" in KERNEL_ARGUMENTS

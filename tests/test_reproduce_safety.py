@@ -22,7 +22,9 @@ import psutil
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from pqlab import cache, cli, report, reproduce, runlock
+from pqlab.measure import cache
+from pqlab import cli
+from pqlab.pipeline import report, reproduce, runlock
 
 PARAMS = ('figures_dir: str = ""\nresults_dir: str = ""\nquick: bool = False\nseed: int = 1')
 PAPER = pd.DataFrame(
@@ -42,15 +44,15 @@ def _notebook(folder: Path, name: str, body: str) -> Path:
 def _recording(artefact: str, value_expr: str = "float(seed)", extra: str = "") -> str:
     """A notebook body recording one number and one figure of ``artefact`` through the cache."""
     return (
-        "import os, time\nfrom pathlib import Path\nimport pandas as pd\nimport pqlab.report, pqlab.cache\n"
+        "import os, time\nfrom pathlib import Path\nimport pandas as pd\nimport pqlab.papers.records, pqlab.measure.cache\n"
         f"{extra}\n"
-        f"@pqlab.cache.artefact('{artefact}')\n"
+        f"@pqlab.measure.cache.artefact('{artefact}')\n"
         "def compute(seed, quick):\n"
         f"    return pd.DataFrame({{'value': [{value_expr}]}})\n"
         "frame = compute(seed, quick)\n"
         f"fig = Path(figures_dir) / '{artefact}.png'\nfig.write_bytes(b'png ' + str(seed).encode())\n"
-        f"pqlab.report.record(results_dir, '{artefact}', 'value', float(frame['value'][0]), '1', seed=seed)\n"
-        f"pqlab.report.record_figure(results_dir, '{artefact}', [fig])\n"
+        f"pqlab.papers.records.record(results_dir, '{artefact}', 'value', float(frame['value'][0]), '1', seed=seed)\n"
+        f"pqlab.papers.records.record_figure(results_dir, '{artefact}', [fig])\n"
     )
 
 
@@ -207,7 +209,7 @@ def test_a_failed_notebook_is_named_in_report_and_site_and_nothing_is_published(
     root, _, _ = published
     before = _snapshot(root)
     bad = _notebook(tmp_path_factory.mktemp("bad"), "b_second",
-                    "import pqlab.report\npqlab.report.record(results_dir, 'tiny_b', 'value', 2.0, '1')\n"
+                    "import pqlab.papers.records\npqlab.papers.records.record(results_dir, 'tiny_b', 'value', 2.0, '1')\n"
                     "raise RuntimeError('made to fail')")
     result = reproduce.run_all([bad], out_dir=root / "figures", build_dir=root / "build", progress=False,
                                paper_values=PAPER)
@@ -312,7 +314,7 @@ def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch)
 
 def test_identical_simulations_in_one_process_run_once():
     """Notebook 03's three artefacts share one grid of runs: the second artefact simulates nothing new."""
-    from pqlab.artefacts import aggregation as agg
+    from pqlab.papers.artefacts import aggregation as agg
 
     def simulations():
         return cache.counts().get("simulation", 0)
@@ -341,7 +343,7 @@ def test_a_waiting_run_gets_the_lock_when_the_holder_ends(tmp_path):
 
 
 def test_staging_keeps_current_sections_figures_and_drops_the_rerun_ones(tmp_path):
-    from pqlab import runfolder
+    from pqlab.pipeline import runfolder
 
     out, build = tmp_path / "figures", tmp_path / "build"
     out.mkdir()
@@ -358,7 +360,7 @@ def test_staging_keeps_current_sections_figures_and_drops_the_rerun_ones(tmp_pat
 
 
 def test_a_result_the_cache_cannot_store_is_logged_not_warned(tmp_path, monkeypatch, caplog, recwarn):
-    """A DataFrame without a default RangeIndex is computed each time: said at INFO on ``pqlab.cache``,
+    """A DataFrame without a default RangeIndex is computed each time: said at INFO on ``pqlab.measure.cache``,
     counted as "uncached", never a warning (which an executed notebook would show its readers)."""
     @cache.artefact("tiny_indexed")
     def compute(n):
@@ -366,7 +368,7 @@ def test_a_result_the_cache_cannot_store_is_logged_not_warned(tmp_path, monkeypa
 
     monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
     monkeypatch.setenv(cache.ENV_LOG, str(tmp_path / "log.jsonl"))
-    with caplog.at_level("INFO", logger="pqlab.cache"):
+    with caplog.at_level("INFO", logger="pqlab.measure.cache"):
         compute(1)
     assert [w for w in recwarn if "not cached" in str(w.message)] == []
     assert any("tiny_indexed not cached" in r.getMessage() and r.levelname == "INFO" for r in caplog.records)

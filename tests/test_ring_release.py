@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import pqlab
 from pqlab import Node, Queue, scenarios
-from pqlab.engine import run_kernel, validate_arrivals
+from pqlab.node.engine import run_kernel, validate_arrivals
 from pqlab.streaming import run_batches
 from pqlab.traffic import merge_streams
 

@@ -1,4 +1,4 @@
-"""Tests of pqlab.scenario: Scenario validation and round trips, simulate()."""
+"""Tests of pqlab.node.scenario: Scenario validation and round trips, simulate()."""
 
 import json
 
@@ -22,7 +22,7 @@ from pqlab import (
     simulate,
     simulate_arrivals,
 )
-from pqlab.path import Hop, PathModel
+from pqlab.node.path import Hop, PathModel
 from pqlab.traffic import merge_streams
 
 

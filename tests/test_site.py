@@ -26,8 +26,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
-from pqlab import overview, report, site  # noqa: E402
-from pqlab.artefacts import registry  # noqa: E402
+from pqlab.pipeline import overview, report, website as site  # noqa: E402
+from pqlab.papers.artefacts import registry  # noqa: E402
 
 
 PAPER = pd.DataFrame(

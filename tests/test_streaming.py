@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import pqlab
 from pqlab import experiments, scenarios
-from pqlab.engine import run_kernel, validate_arrivals
+from pqlab.node.engine import run_kernel, validate_arrivals
 from pqlab.streaming import FlowSummary, run_batches, simulate_summary
 from pqlab.traffic import TrafficWindows, merge_streams
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from pqlab import CBRStream, Deterministic, scenarios
-from pqlab.framing import line_time_s
-from pqlab.tandem import TandemHop, simulate_tandem
+from pqlab.node.framing import line_time_s
+from pqlab.node.tandem import TandemHop, simulate_tandem
 
 
 def _sc(n=300):

@@ -1,4 +1,4 @@
-"""Tests of the test-bed model (pqlab.testbed) and its evaluation (pqlab.testbed_eval)."""
+"""Tests of the test-bed model (pqlab.papers.testbed) and its evaluation (pqlab.papers.testbed_eval)."""
 
 import dataclasses
 import json
@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 import pqlab
 from pqlab import scenarios
-from pqlab import testbed as tb
-from pqlab import testbed_eval as te
-from pqlab.framing import line_time_s
-from pqlab.paths import DATA
-from pqlab.scenario import Scenario
+from pqlab.papers import testbed as tb
+from pqlab.papers import testbed_eval as te
+from pqlab.node.framing import line_time_s
+from pqlab.base.paths import DATA
+from pqlab.node.scenario import Scenario
 from pqlab.traffic import TraceStream
 
 ATM = 2e6
@@ -50,7 +50,7 @@ def test_mechanisms_off_is_the_papers_node_model_exactly(make):
     assert a.drop_attrs().equals(b.drop_attrs())
     assert tb.testbed_scenario(sc, tb.PAPERS_NODE) is sc
     assert tb.PAPERS_NODE.is_papers_node and not tb.TESTBED.is_papers_node
-    np.testing.assert_array_equal(tb.reference_delay(sc, 3, tb.PAPERS_NODE),
+    np.testing.assert_array_equal(tb.reference_delays(sc, 3, tb.PAPERS_NODE),
                                   pqlab.experiments.reference_delay(a, sc).values)
 
 
@@ -207,7 +207,7 @@ BOUND_CASES = [
 def test_no_simulated_ef_delay_exceeds_the_test_bed_bound(make, model, seed):
     sc = make()
     bound = tb.worst_case_bound(sc, model)
-    delay = tb.reference_delay(sc, seed, model)
+    delay = tb.reference_delays(sc, seed, model)
     assert np.nanmax(delay) <= bound
     assert np.nanmax(delay) > 0.25 * bound  # not vacuous
 

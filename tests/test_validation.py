@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pqlab import Node, Queue, simulate_arrivals
-from pqlab import engine as engine_module
+from pqlab.node import engine as engine_module
 
 WFQ = Queue("wfq", 64, weight_bps=1e6)
 

@@ -21,7 +21,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pqlab import paths, reportdiff, versions
+from pqlab.base import paths, versions
+from pqlab.pipeline import reportdiff
 
 pytestmark = pytest.mark.install
 
@@ -60,7 +61,7 @@ def test_sdist_and_wheel_hold_the_notebooks_and_data(dists):
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for name in ("notebooks/05_worst_case.ipynb", "notebooks/lab/01_priority_queue_and_ring.ipynb",
-                 "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/paths.py", "tests/test_wheel.py",
+                 "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/base/paths.py", "tests/test_wheel.py",
                  "requirements/run.txt", "requirements/test.txt", "requirements/refresh.sh", "binder/requirements.txt"):
         assert name in names, name
     with zipfile.ZipFile(wheel) as whl:
@@ -92,7 +93,7 @@ def test_installed_wheel_reproduces_from_an_empty_folder(installed, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PATH"] = f"{installed / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     where = _run([str(installed / "bin" / "python"), "-c",
-                  "import pqlab, pqlab.paths as p; print(pqlab.__file__); print(p.is_source_checkout())"], cwd=work, env=env)
+                  "import pqlab, pqlab.base.paths as p; print(pqlab.__file__); print(p.is_source_checkout())"], cwd=work, env=env)
     package_file, checkout = where.stdout.split()
     assert str(installed) in package_file and checkout == "False"
     done = _run([str(installed / "bin" / "pqlab"), "reproduce", "--quick", "--no-progress"], cwd=work, env=env,

@@ -1,0 +1,16 @@
+"""The foundations every layer of pqlab may import: checks, units, sums, files and versions.
+
+What it does: the small helpers that every floor above uses and that know nothing of queues
+or papers. ``_validate`` (argument checks with one-line errors), ``units`` (unit conversions
+and unit names), ``numerics`` (sums and line fits whose result does not depend on the CPU or
+BLAS), ``paths`` (the package's data, notebooks and lock, and the output folders),
+``versions`` (the locked environment and the installed one), ``provenance`` (the CF attrs
+every Dataset carries) and ``counts`` (what a run did: simulations, computations, reuses).
+
+Exports: those seven modules (import them by name, e.g. ``from pqlab.base import units``).
+
+May import: only the standard library, third-party packages and ``pqlab._version``; nothing
+else of pqlab (every other layer sits above this one).
+"""
+
+__all__ = ["_validate", "units", "numerics", "paths", "versions", "provenance", "counts"]

@@ -1,0 +1,399 @@
+"""A cache of computed artefacts (netCDF, CF attributes) and of identical simulations in one run.
+
+Two mechanisms, each applied with one decorator line:
+
+* :func:`artefact` caches what an artefact's compute function returns (an
+  :class:`xarray.Dataset` or a :class:`pandas.DataFrame`) as one netCDF file per call,
+  keyed by the artefact id, the call's arguments (parameters and seeds, defaults filled
+  in), the pqlab version, the installed versions of the locked packages
+  (:func:`pqlab.base.versions.fingerprint`: a result of other numpy, pandas, ... is not reused) and a hash of the simulation code (engine, traffic, node, framing,
+  scenarios, metrics, ...) and of the artefact's own module. A rerun with nothing changed
+  reads the file instead of simulating. Files carry CF attributes (``Conventions``,
+  ``units`` and ``long_name`` on every variable, ``flag_values``/``flag_meanings`` on drop
+  codes), the cache key with its full description and a SHA-256 of the content
+  (:func:`content_digest`). A file is kept only if reading it back gives an identical result;
+  on every read the key, the description and the checksum are verified, and a file that fails
+  (a flipped bit, a file copied under another key, one written by an older pqlab) is a miss:
+  recomputed and rewritten, with a one-line warning naming the file, never used.
+* :func:`memoize` computes identical calls once per process (e.g. the same simulation grid
+  that three artefacts of one notebook share).
+
+The disk cache is on when ``PQLAB_CACHE_DIR`` names a folder (``pqlab reproduce`` sets it
+to ``<build>/cache`` for its kernels; ``PQLAB_CACHE_FORCE=1`` recomputes and overwrites).
+Every computation, reuse and simulation is counted by :mod:`pqlab.base.counts` (re-exported
+here: :func:`counts`, :func:`read_counts`) and, when ``PQLAB_CACHE_LOG`` names a file, appended
+to it as a JSON line (how ``pqlab reproduce`` counts what its kernels did).
+
+A result the cache cannot store (a DataFrame without a default RangeIndex, an argument it
+cannot key) is computed each time: counted as ``"uncached"`` and said on the ``pqlab.measure.cache``
+logger at INFO level, never as a warning (a reader of an executed notebook is not the one to
+act on it). A damaged cache file is a warning: it is recomputed.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import inspect
+import json
+import logging
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from .._version import __version__
+from ..base import versions
+from ..base.counts import ENV_LOG, counted, counts, note, read_counts  # noqa: F401  (the counter, re-exported)
+
+#: Environment variables read by the cache.
+ENV_DIR, ENV_FORCE = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE"
+#: The folders of the package whose modules' source is part of every key: the layers that simulate
+#: and measure (``base``, ``node``, ``measure``) and the papers' own modules (stated test bed,
+#: presets, test-bed model, records; not ``papers/artefacts`` or ``papers/figures``: an
+#: artefact's own module is added per call). Read from the folders, so a module moved or added
+#: there is never left out; read as files, so the cache imports nothing above it.
+CODE_FOLDERS = ("base", "node", "measure", "papers")
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: The modules of :data:`CODE_FOLDERS` (``"node.engine"``, ...), derived.
+CODE_MODULES = tuple(f"{folder}.{path.stem}" for folder in CODE_FOLDERS
+                     for path in sorted((_PACKAGE / folder).glob("*.py")))
+#: CF convention version written into every file.
+CONVENTIONS = "CF-1.8"
+#: Drop codes of the engine (``ds["drop"]``), written as CF flags.
+DROP_FLAGS = {"flag_values": np.array([0, 1, 2], dtype="int8"), "flag_meanings": "kept policed queue_full"}
+#: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
+BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
+
+_log = logging.getLogger(__name__)
+
+
+def environment(cache_dir, log_file, *, force: bool = False) -> dict:
+    """The environment variables that turn the cache on in a kernel (see the module docstring)."""
+    return {ENV_DIR: str(cache_dir), ENV_LOG: str(log_file), ENV_FORCE: "1" if force else "0"}
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def _canonical(value):
+    """A JSON-able, deterministic description of an argument."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    if isinstance(value, np.ndarray):
+        return {"ndarray": str(value.dtype), "shape": list(value.shape),
+                "sha256": hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()}
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple, set, frozenset, range)):
+        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else list(value)
+        return [_canonical(v) for v in items]
+    if hasattr(value, "__dataclass_fields__"):
+        return {"dataclass": type(value).__qualname__,
+                **{f: _canonical(getattr(value, f)) for f in value.__dataclass_fields__}}
+    if callable(value):
+        return {"callable": f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"}
+    raise TypeError(f"cannot key a cached call on an argument of type {type(value).__name__}")
+
+
+@functools.lru_cache(maxsize=None)
+def _module_hash(module_name: str) -> str:
+    import importlib
+
+    module = importlib.import_module(module_name)
+    return _file_hash(Path(inspect.getsourcefile(module)))
+
+
+@functools.lru_cache(maxsize=None)
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def code_hash(func=None) -> str:
+    """Hash of the simulation code (:data:`CODE_MODULES`) and of the code of ``func``.
+
+    A function of a pqlab module is covered by its module's whole source; any other (e.g.
+    one defined in a notebook) by its own source, or its byte code where none is available.
+    """
+    parts = [_file_hash(_PACKAGE.joinpath(*m.split(".")).with_suffix(".py")) for m in CODE_MODULES]
+    if func is not None:
+        parts.append(_function_hash(func))
+    return hashlib.sha256("".join(parts).encode()).hexdigest()
+
+
+def _function_hash(func) -> str:
+    module = getattr(func, "__module__", "") or ""
+    if module == "pqlab" or module.startswith("pqlab."):
+        return _module_hash(module)
+    try:
+        source = inspect.getsource(func).encode()
+    except (OSError, TypeError):
+        import marshal
+
+        source = marshal.dumps(func.__code__)
+    return hashlib.sha256(source).hexdigest()
+
+
+def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
+    """The cache key of a call and the description it hashes."""
+    bound = inspect.signature(func).bind(*args, **kwargs)
+    bound.apply_defaults()
+    description = {
+        "artefact": artefact_id,
+        "function": f"{func.__module__}.{func.__qualname__}",
+        "arguments": _canonical(dict(bound.arguments)),
+        "pqlab_version": __version__,
+        "code_sha256": code_hash(func),
+        "environment_sha256": versions.fingerprint(),
+    }
+    digest = hashlib.sha256(json.dumps(description, sort_keys=True).encode()).hexdigest()
+    return digest, description
+
+
+# --------------------------------------------------------------------------- netCDF
+
+
+class CacheMismatch(ValueError):
+    """A cache file whose stored key or content checksum does not match: a miss, never a result."""
+
+
+def content_digest(result) -> str:
+    """SHA-256 of a result's content: every variable's name, dimensions, dtype and values, and
+    every attribute (an :class:`xarray.Dataset`, or a :class:`pandas.DataFrame` as cached).
+
+    Stored in each cache file and recomputed on read, so one flipped bit anywhere in the
+    values is found (numbers are hashed as their bytes; strings and objects as text).
+    """
+    ds, kind = _to_dataset(result)
+    digest = hashlib.sha256(kind.encode())
+    digest.update(json.dumps(dict(ds.attrs), default=_json_default, sort_keys=True).encode())
+    for name in sorted(ds.variables, key=str):
+        var = ds.variables[name]
+        values = np.asarray(var.values)
+        head = {"name": str(name), "dims": list(var.dims), "dtype": values.dtype.str, "shape": list(values.shape),
+                "attrs": json.loads(json.dumps(dict(var.attrs), default=_json_default, sort_keys=True))}
+        digest.update(json.dumps(head, sort_keys=True).encode())
+        if values.dtype.kind in "OUS":
+            digest.update(json.dumps([str(v) for v in values.ravel().tolist()]).encode())
+        else:
+            digest.update(np.ascontiguousarray(values).tobytes())
+    return digest.hexdigest()
+
+
+def _cf(ds, description: dict, digest: str, kind: str, content: str):
+    """A copy of ``ds`` ready for netCDF: original attrs as JSON, CF attributes added."""
+    out = ds.copy()
+    for name, var in out.variables.items():
+        original = dict(var.attrs)
+        attrs = {"pqlab_attrs_json": json.dumps(original, default=_json_default)}
+        attrs["long_name"] = str(original.get("long_name", name))
+        attrs["units"] = str(original.get("units", "1"))
+        if name == "drop" and np.issubdtype(var.dtype, np.integer):
+            attrs.update(DROP_FLAGS)
+        elif var.dtype == bool:
+            attrs.update(BOOL_FLAGS)
+        var.attrs = attrs
+    out.attrs = {
+        "Conventions": CONVENTIONS,
+        "title": str(ds.attrs.get("title", description["artefact"])),
+        "pqlab_attrs_json": json.dumps(dict(ds.attrs), default=_json_default),
+        "pqlab_cache_key": digest,
+        "pqlab_cache_description": json.dumps(description, sort_keys=True),
+        "pqlab_kind": kind,
+        "pqlab_content_sha256": content,
+    }
+    return out
+
+
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return {"__ndarray__": value.tolist(), "dtype": str(value.dtype)}
+    raise TypeError(f"attribute of type {type(value).__name__} cannot be cached")
+
+
+def _json_restore(value):
+    if isinstance(value, dict):
+        if set(value) == {"__ndarray__", "dtype"}:
+            return np.asarray(value["__ndarray__"], dtype=value["dtype"])
+        return {k: _json_restore(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_restore(v) for v in value]
+    return value
+
+
+def _uncf(ds):
+    for var in ds.variables.values():
+        var.attrs = _json_restore(json.loads(var.attrs["pqlab_attrs_json"]))
+        var.encoding = {}
+    ds.attrs = _json_restore(json.loads(ds.attrs["pqlab_attrs_json"]))
+    return ds
+
+
+def _to_dataset(result):
+    import pandas as pd
+    import xarray as xr
+
+    if isinstance(result, xr.Dataset):
+        return result, "dataset"
+    if isinstance(result, pd.DataFrame):
+        frame = result
+        if not isinstance(frame.index, pd.RangeIndex) or frame.index.start != 0 or frame.index.step != 1:
+            raise TypeError("only DataFrames with a default RangeIndex are cached")
+        if len(set(map(str, frame.columns))) != frame.shape[1]:
+            raise TypeError("DataFrame columns must have distinct names to be cached")
+        ds = xr.Dataset({f"c{k}": ("row", frame[c].to_numpy()) for k, c in enumerate(frame.columns)})
+        ds.attrs = {**frame.attrs, "__columns__": [str(c) for c in frame.columns]}
+        return ds, "dataframe"
+    raise TypeError(f"only xarray Datasets and pandas DataFrames are cached, got {type(result).__name__}")
+
+
+def _from_dataset(ds, kind: str):
+    import pandas as pd
+
+    if kind == "dataset":
+        return ds
+    attrs = dict(ds.attrs)
+    columns = attrs.pop("__columns__")
+    frame = pd.DataFrame({c: ds[f"c{k}"].values for k, c in enumerate(columns)})
+    frame.attrs = attrs
+    return frame
+
+
+def _same(a, b) -> bool:
+    import pandas as pd
+
+    if isinstance(a, pd.DataFrame):
+        return (isinstance(b, pd.DataFrame) and list(a.columns) == list(b.columns)
+                and all(a[c].dtype == b[c].dtype for c in a.columns) and a.equals(b) and a.attrs == b.attrs)
+    return a.identical(b) and _attrs_equal(a, b)
+
+
+def _attrs_equal(a, b) -> bool:
+    def norm(attrs):
+        return json.dumps(attrs, default=_json_default, sort_keys=True)
+
+    return norm(a.attrs) == norm(b.attrs) and all(norm(a[n].attrs) == norm(b[n].attrs) for n in a.variables)
+
+
+def _read(file: Path, digest: str | None = None, description: dict | None = None):
+    """Read a cache file; check its stored key (if ``digest`` is given) and its content checksum.
+
+    Raises
+    ------
+    CacheMismatch
+        The file was stored under another key or description, carries no checksum, or its
+        content does not match its checksum (a damaged file).
+    """
+    import xarray as xr
+
+    with xr.open_dataset(file, engine="h5netcdf") as opened:
+        ds = opened.load()
+    stored = dict(ds.attrs)
+    if digest is not None and stored.get("pqlab_cache_key") != digest:
+        raise CacheMismatch(f"stored under the key {str(stored.get('pqlab_cache_key'))[:12]}..., "
+                            f"not {digest[:12]}...")
+    if description is not None and stored.get("pqlab_cache_description") != json.dumps(description, sort_keys=True):
+        raise CacheMismatch("its stored key description differs from this call's")
+    result = _from_dataset(_uncf(ds), stored["pqlab_kind"])
+    expected = stored.get("pqlab_content_sha256")
+    if expected is None:
+        raise CacheMismatch("it carries no content checksum (written by an older pqlab)")
+    if content_digest(result) != expected:
+        raise CacheMismatch("its content does not match its checksum (the file is damaged)")
+    return result
+
+
+def _write(file: Path, result, description: dict, digest: str) -> bool:
+    """Write ``result``; keep the file only if it reads back identical. Returns whether kept."""
+    file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+    try:
+        ds, kind = _to_dataset(result)
+        _cf(ds, description, digest, kind, content_digest(result)).to_netcdf(tmp, engine="h5netcdf")
+        if not _same(result, _read(tmp, digest, description)):
+            raise TypeError("it does not read back identical")
+        os.replace(tmp, file)
+        return True
+    except (TypeError, ValueError, OSError) as exc:  # CacheMismatch too: its checksum is not stable
+        _not_cached(description["artefact"], exc)
+        tmp.unlink(missing_ok=True)
+        return False
+
+
+def _not_cached(artefact: str, why: Exception) -> None:
+    """Count and log (INFO) a result the cache could not store (module docstring)."""
+    note("uncached", artefact)
+    _log.info("pqlab.measure.cache: %s not cached: %s", artefact, why)
+
+
+def artefact(artefact_id: str | None = None):
+    """Decorator: cache the function's result on disk per artefact and arguments (module docstring).
+
+    Parameters
+    ----------
+    artefact_id : str, optional
+        The artefact id of the key and of the cache subfolder; default the function's name.
+    """
+    def wrap(func):
+        name = artefact_id or func.__name__
+
+        @functools.wraps(func)
+        def inner(*args, **kwargs):
+            folder = os.environ.get(ENV_DIR)
+            if not folder:
+                note("computed", name)
+                return func(*args, **kwargs)
+            try:
+                digest, description = key(name, func, args, kwargs)
+            except TypeError as exc:  # an argument we cannot key: compute, uncached
+                _not_cached(name, exc)
+                note("computed", name)
+                return func(*args, **kwargs)
+            file = Path(folder) / name / f"{digest[:32]}.nc"
+            if file.is_file() and os.environ.get(ENV_FORCE, "0") != "1":
+                try:
+                    result = _read(file, digest, description)
+                except CacheMismatch as exc:
+                    warnings.warn(f"pqlab.measure.cache: {file} failed its key or checksum check ({exc}); recomputing",
+                                  stacklevel=2)
+                except Exception as exc:  # noqa: BLE001 - a damaged file is recomputed
+                    text = " ".join(str(exc).split())
+                    warnings.warn(f"pqlab.measure.cache: unreadable {file} (checksum not verified: {type(exc).__name__}: "
+                                  f"{text}); recomputing", stacklevel=2)
+                else:
+                    note("reused", name, digest)
+                    return result
+            result = func(*args, **kwargs)
+            note("computed", name, digest)
+            _write(file, result, description, digest)
+            return result
+
+        inner.cache_artefact_id = name
+        return inner
+    return wrap
+
+
+def memoize(func):
+    """Decorator: compute identical calls once per process; each caller gets its own copy."""
+    memo: dict = {}
+
+    @functools.wraps(func)
+    def inner(*args, **kwargs):
+        try:
+            digest, _ = key(func.__qualname__, func, args, kwargs)
+        except TypeError:
+            return func(*args, **kwargs)
+        if digest not in memo:
+            memo[digest] = func(*args, **kwargs)
+        return copy.deepcopy(memo[digest])
+
+    inner.cache_clear = memo.clear
+    return inner

@@ -1,0 +1,267 @@
+"""Measure a scenario the way the papers did, and sweep it over parameters and seeds.
+
+The papers measure one EF *reference stream* (flow 0) over 10,000 packets after
+the node has reached steady congestion; :func:`reference_delay` and
+:func:`reference_ipdv` take exactly that sample from a simulated Dataset.
+:func:`sweep` runs a preset over a parameter grid and several seeds into one
+``xarray.Dataset`` (a dimension per parameter plus ``seed``) and
+:func:`across_seeds` turns it into mean and 95% confidence half-width.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import xarray as xr
+from scipy import stats
+
+from . import metrics
+from ..base._validate import check_int
+from ..node.scenario import Scenario, simulate
+from ..base.provenance import provenance_attrs
+
+#: Flow id of the papers' EF reference stream, the one they measure (SmartBits' hardware-timed
+#: stream); the presets (:mod:`pqlab.scenarios`) give it to the first EF stream.
+REFERENCE_FLOW = 0
+
+
+def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:
+    """The packets of ``flow`` that arrived after the scenario's warm-up (integer dtypes kept)."""
+    mask = (ds["flow"].values == flow) & (ds["arrival"].values >= scenario.warmup_s)
+    return ds.isel(packet=np.flatnonzero(mask))
+
+
+def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
+    """One-way delay (RFC 2679) of the reference flow's measured packets, seconds (NaN if lost).
+
+    ``departure - arrival`` at the simulated node plus ``scenario.path`` (see
+    :func:`pqlab.metrics.one_way_delay`).
+    """
+    return metrics.one_way_delay(measurement_window(ds, scenario, flow), scenario.path)
+
+
+def reference_ipdv(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
+    """IPDV (RFC 3393) of consecutive measured packets of the reference flow, seconds."""
+    return metrics.ipdv(measurement_window(ds, scenario, flow), flow, scenario.path)
+
+
+def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
+    """Mean, std, min, max of the reference delay and mean |IPDV|, seconds; loss ratio."""
+    return delay_statistics(reference_delay(ds, scenario).values, reference_ipdv(ds, scenario).values)
+
+
+#: Units and long names of :func:`delay_statistics`' numbers, declared where they are measured.
+DELAY_STATISTICS_ATTRS = {
+    "delay_mean_s": {"units": "s", "long_name": "mean one-way delay of the reference flow"},
+    "delay_std_s": {"units": "s", "long_name": "standard deviation of the one-way delay"},
+    "delay_min_s": {"units": "s", "long_name": "smallest one-way delay"},
+    "delay_max_s": {"units": "s", "long_name": "largest one-way delay"},
+    "ipdv_abs_mean_s": {"units": "s", "long_name": "mean |IPDV| (RFC 3393) of consecutive packets"},
+    "ipdv_std_s": {"units": "s", "long_name": "standard deviation of the IPDV"},
+    "loss_ratio": {"units": "1", "long_name": "share of the reference packets lost"},
+}
+
+
+def delay_statistics(delay_s, ipdv_s) -> dict:
+    """The delay-summary numbers of a sweep: the one place they are computed.
+
+    Parameters
+    ----------
+    delay_s : numpy.ndarray
+        One-way delay of each measured packet, seconds; NaN for a lost packet.
+    ipdv_s : numpy.ndarray
+        IPDV (RFC 3393) of consecutive received packets, seconds (finite values).
+
+    Returns
+    -------
+    dict
+        ``delay_mean_s``, ``delay_std_s`` (ddof=1), ``delay_min_s``, ``delay_max_s``,
+        ``ipdv_abs_mean_s`` (mean |IPDV|), ``ipdv_std_s`` (ddof=1), seconds, and
+        ``loss_ratio`` (NaN delays / all); NaN where the sample is too small.
+    """
+    delay, ipdv = np.asarray(delay_s, dtype=float), np.asarray(ipdv_s, dtype=float)
+    kept = delay[np.isfinite(delay)]
+    return {
+        "delay_mean_s": float(kept.mean()) if kept.size else np.nan,
+        "delay_std_s": float(kept.std(ddof=1)) if kept.size > 1 else np.nan,
+        "delay_min_s": float(kept.min()) if kept.size else np.nan,
+        "delay_max_s": float(kept.max()) if kept.size else np.nan,
+        "ipdv_abs_mean_s": float(np.abs(ipdv).mean()) if ipdv.size else np.nan,
+        "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else np.nan,
+        "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else np.nan,
+    }
+
+
+delay_summary.attrs = DELAY_STATISTICS_ATTRS
+
+
+def run_point(make_scenario, kwargs: dict, seed: int, measure) -> dict:
+    """One sweep point: build the scenario, simulate it with ``seed``, measure it (picklable for workers)."""
+    scenario = make_scenario(**kwargs)
+    return dict(measure(simulate(scenario, seed=seed), scenario))
+
+
+def sweep(
+    make_scenario: Callable[..., Scenario],
+    grid: Mapping[str, Sequence],
+    seeds: Sequence[int] = (1,),
+    measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary,
+    *,
+    backend="serial",
+    max_workers: int | None = None,
+    progress: bool = False,
+) -> xr.Dataset:
+    """Run ``make_scenario(**point)`` for every grid point and seed; collect ``measure``.
+
+    Parameters
+    ----------
+    make_scenario : callable
+        Builds a Scenario from keyword arguments named like the grid's keys
+        (e.g. ``pqlab.scenarios.base_case`` with grid ``{"be_payload_bytes": [...]}``).
+        For the process and dask backends it must be picklable (a module-level function).
+    grid : mapping of str to sequence
+        Parameter values; the result has one dimension per key, in order.
+    seeds : sequence of int
+        Seeds (>= 0); the result has a ``seed`` dimension.
+    measure : callable
+        ``measure(ds, scenario) -> {name: float}``; each name becomes a variable, with the
+        ``units``/``long_name`` the measure declares in its ``attrs`` mapping (name ->
+        attrs; e.g. :data:`DELAY_STATISTICS_ATTRS`), where the number is measured:
+        a name it does not declare is a ``ValueError`` (units are never guessed from a name).
+    backend : {"serial", "processes"}, dask.distributed.Client or str
+        Where the points run: in this process, in a local process pool of
+        ``max_workers``, or on a dask.distributed cluster (a ``Client``, or a
+        scheduler address such as ``"tcp://host:8786"``). Results do not depend
+        on the backend: every point is seeded by its own seed.
+    max_workers : int, optional
+        Size of the process pool (default: the number of cores).
+    progress : bool
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    xarray.Dataset
+        Variables named by ``measure`` with dims ``(*grid, "seed")``; attrs record
+        the preset's name, the pqlab version and the scenario of the first point
+        (:func:`pqlab.base.provenance.provenance_attrs`).
+    """
+    if not grid:
+        raise ValueError("grid must name at least one parameter, got an empty mapping")
+    names = list(grid)
+    values = [list(grid[k]) for k in names]
+    for k, v in zip(names, values):
+        if not v:
+            raise ValueError(f"grid[{k!r}] must hold at least one value, got none")
+    seeds = [check_int("seeds", s, 0) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed, got none")
+    shape = [len(v) for v in values] + [len(seeds)]
+    points = list(itertools.product(*(range(n) for n in shape)))
+    tasks = [({k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}, seeds[idx[-1]]) for idx in points]
+    first_json = make_scenario(**tasks[0][0]).to_json()
+    preset = getattr(make_scenario, "__name__", str(make_scenario))
+    results = _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress,
+                         getattr(make_scenario, "__name__", "sweep"))
+    out: dict[str, np.ndarray] = {}
+    for idx, measured in zip(points, results):
+        for key, val in measured.items():
+            out.setdefault(key, np.full(shape, np.nan))[idx] = val
+    dims = names + ["seed"]
+    declared = getattr(measure, "attrs", {})
+    undeclared = sorted(set(out) - set(declared))
+    if undeclared:
+        raise ValueError(f"measure must declare units and long_name of every number it returns in its attrs "
+                         f"mapping (name -> {{'units': ..., 'long_name': ...}}), missing for {undeclared}")
+    return xr.Dataset(
+        {k: (dims, v, dict(declared[k])) for k, v in out.items()},
+        coords={**{k: v for k, v in zip(names, values)}, "seed": seeds},
+        attrs=provenance_attrs(
+            title=f"pqlab sweep of {preset}", history="computed by pqlab.experiments.sweep",
+            preset=preset, first_scenario=first_json,
+        ),
+    )
+
+
+def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, label) -> list:
+    """Run ``run_point`` for every (kwargs, seed) task on the chosen backend; results in task order."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(tasks), disable=not progress, desc=label)
+    try:
+        if isinstance(backend, str) and backend == "serial":
+            results = []
+            for kwargs, seed in tasks:
+                results.append(run_point(make_scenario, kwargs, seed, measure))
+                bar.update()
+            return results
+        if isinstance(backend, str) and backend == "processes":
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            if max_workers is not None:
+                check_int("max_workers", max_workers, 1, 1024)
+            with ProcessPoolExecutor(max_workers=max_workers) as pool:
+                futures = {pool.submit(run_point, make_scenario, kw, seed, measure): k
+                           for k, (kw, seed) in enumerate(tasks)}
+                results = [None] * len(tasks)
+                for fut in as_completed(futures):
+                    results[futures[fut]] = fut.result()
+                    bar.update()
+            return results
+        return _run_on_dask(make_scenario, tasks, measure, backend, bar)
+    finally:
+        bar.close()
+
+
+def _run_on_dask(make_scenario, tasks, measure, backend, bar) -> list:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ValueError(
+            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address; "
+            "dask.distributed is not installed (pip install 'pqlab[dask]')"
+        ) from None
+    if isinstance(backend, str):
+        if "://" not in backend:
+            raise ValueError(
+                "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address "
+                f"like 'tcp://host:8786', got {backend!r}"
+            )
+        client, own = Client(backend), True
+    elif isinstance(backend, Client):
+        client, own = backend, False
+    else:
+        raise ValueError(
+            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address, "
+            f"got {type(backend).__name__}"
+        )
+    try:
+        futures = [client.submit(run_point, make_scenario, kw, seed, measure, pure=False) for kw, seed in tasks]
+        position = {f.key: k for k, f in enumerate(futures)}
+        results = [None] * len(tasks)
+        for fut in as_completed(futures):
+            results[position[fut.key]] = fut.result()
+            bar.update()
+        return results
+    finally:
+        if own:
+            client.close()
+
+
+def across_seeds(result: xr.Dataset, confidence: float = 0.95) -> xr.Dataset:
+    """Mean over ``seed`` and the half-width of its Student-t confidence interval.
+
+    Returns a Dataset with ``<var>`` (mean) and ``<var>_ci`` (half-width; NaN with one seed).
+    """
+    n = result.sizes["seed"]
+    mean = result.mean("seed", keep_attrs=True)
+    if n > 1:
+        half = result.std("seed", ddof=1) * stats.t.ppf(0.5 + confidence / 2, n - 1) / np.sqrt(n)
+    else:
+        half = xr.full_like(mean, np.nan)
+    for k in list(result.data_vars):
+        mean[f"{k}_ci"] = half[k]
+        mean[f"{k}_ci"].attrs = {**result[k].attrs, "long_name": f"{confidence:.0%} CI half-width of {k}"}
+    mean.attrs = dict(result.attrs, confidence=confidence, n_seeds=n)
+    return mean

@@ -1,0 +1,401 @@
+"""Measurements computed from the engine's per-packet ``xarray.Dataset``.
+
+The papers' metrics (GLOBECOM'01 Sec. III; the long version's Sec. 4; the
+TF-TANT slides' "Metrics"):
+
+* :func:`one_way_delay`: RFC 2679 one-way delay, node delay plus the path's
+  fixed part (:class:`pqlab.node.path.PathModel`).
+* :func:`ipdv` and :func:`jitter`: RFC 3393 IP packet delay variation of
+  consecutive packets of one flow, and its absolute value.
+* :func:`loss`: sent, policed, queue-full and lost packets per flow or queue.
+* :func:`frequency_distribution` and :func:`ccdf`: the papers' frequency
+  distributions and complementary distributions ``P(D > d)``.
+* :func:`aggregation_degree`: ``A = 1 - l_max / L_BA`` (GLOBECOM'01 eq. 1).
+* :func:`summary`: count, mean, std, min, max and percentiles of a sample.
+
+Functions taking a dataset need the engine's variables (``arrival``,
+``departure``, ``size``, ``queue``, ``drop``) on dimension ``packet``; the
+per-flow ones also need an integer ``flow`` variable (added by
+:mod:`pqlab.node.scenario`).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+import xarray as xr
+
+from ..base._validate import check_array, check_choice, check_int, check_real
+from ..node.engine import KEPT, POLICED, QUEUE_FULL
+from ..node.path import PathModel
+
+__all__ = [
+    "FrequencyDistribution",
+    "CCDF",
+    "one_way_delay",
+    "ipdv",
+    "jitter",
+    "loss",
+    "frequency_distribution",
+    "ccdf",
+    "aggregation_degree",
+    "summary",
+]
+
+#: Most bins :func:`frequency_distribution` builds, a guard against a tiny ``bin_width``.
+MAX_BINS = 10_000_000
+
+FrequencyDistribution = namedtuple("FrequencyDistribution", ["bin_edges", "probability"])
+FrequencyDistribution.__doc__ = """Relative frequency of a sample per bin.
+
+Fields
+------
+bin_edges : numpy.ndarray
+    ``n + 1`` edges in the sample's units; bin ``i`` is ``[bin_edges[i], bin_edges[i+1])``.
+probability : numpy.ndarray
+    ``n`` fractions of the sample per bin, summing to 1.
+"""
+
+CCDF = namedtuple("CCDF", ["threshold", "probability"])
+CCDF.__doc__ = """Complementary distribution of a sample.
+
+Fields
+------
+threshold : numpy.ndarray
+    Thresholds ``d`` in the sample's units.
+probability : numpy.ndarray
+    ``P(D > d)`` at each threshold, in [0, 1].
+"""
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _check_dataset(ds, variables) -> xr.Dataset:
+    """Check ``ds`` is an engine dataset holding ``variables`` on dimension ``packet``."""
+    if not isinstance(ds, xr.Dataset):
+        raise ValueError(
+            f"ds must be an xarray.Dataset from pqlab.simulate_arrivals, got {type(ds).__name__}"
+        )
+    for name in variables:
+        if name not in ds.variables:
+            hint = " (pqlab.node.scenario adds it)" if name == "flow" else ""
+            raise ValueError(f"ds must have a '{name}' variable on dimension 'packet'{hint}, it has none")
+        if ds[name].dims != ("packet",):
+            raise ValueError(f"ds['{name}'] must have dimension ('packet',), got {ds[name].dims}")
+    return ds
+
+
+def _check_path(path) -> PathModel:
+    if path is None:
+        return PathModel()
+    if not isinstance(path, PathModel):
+        raise ValueError(f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}")
+    return path
+
+
+def _sample(name: str, values) -> np.ndarray:
+    """``values`` as a 1-D float array with NaN (lost packets) removed; infinities rejected."""
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array, got an array of shape {arr.shape}")
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number):
+        raise ValueError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    if np.any(np.isinf(arr)):
+        bad = int(np.flatnonzero(np.isinf(arr))[0])
+        raise ValueError(f"{name} must be finite or NaN, got {arr[bad]!r} at index {bad}")
+    return arr[~np.isnan(arr)]
+
+
+def _nonempty_sample(name: str, values) -> np.ndarray:
+    sample = _sample(name, values)
+    if sample.size == 0:
+        raise ValueError(f"{name} must hold at least one value that is not NaN, got none")
+    return sample
+
+
+# --------------------------------------------------------------------------- delay
+
+
+def one_way_delay(ds: xr.Dataset, path: PathModel | None = None) -> xr.DataArray:
+    """One-way delay of every packet, seconds (RFC 2679).
+
+    ``D = departure - arrival + path.extra_delay_s(size)``: the node's delay
+    (waiting, ring and the packet's own line time) plus the fixed,
+    size-dependent delay of the uncongested rest of the path.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Engine output (variables ``arrival``, ``departure``, ``size``; ``drop``
+        is used when present).
+    path : PathModel, optional
+        The path outside the node; ``None`` means ``PathModel()`` (no extra delay).
+
+    Returns
+    -------
+    xarray.DataArray
+        On dimension ``packet``, seconds; NaN for dropped packets.
+    """
+    _check_dataset(ds, ("arrival", "departure", "size"))
+    path = _check_path(path)
+    extra_s = np.asarray(path.extra_delay_s(ds["size"].values), dtype=np.float64)
+    departure = ds["departure"]
+    # numpy arithmetic on the values (xarray's aligned operators cost more than the subtraction)
+    values = departure.values - ds["arrival"].values + extra_s
+    if "drop" in ds.variables:
+        values = np.where(ds["drop"].values == KEPT, values, np.nan)
+    return xr.DataArray(values, coords=departure.coords, dims=departure.dims, name="one_way_delay", attrs={
+        "units": "s",
+        "long_name": "one-way delay (RFC 2679): departure - arrival + path extra delay (NaN if lost)",
+    })
+
+
+def ipdv(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
+    """IP packet delay variation of consecutive packets of one flow, seconds (RFC 3393).
+
+    The flow's packets are taken in sending (arrival) order, equal times in
+    dataset order; for each consecutive pair ``ipdv = D_{i+1} - D_i`` with
+    ``D`` the :func:`one_way_delay`. A pair with a lost packet has no value
+    (RFC 3393: undefined): a lost packet ``i`` voids the pairs ``(i-1, i)``
+    and ``(i, i+1)``; no pair ``(i-1, i+1)`` is formed across it.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Engine output with an integer ``flow`` variable.
+    flow : int
+        The flow to measure; it must have packets in ``ds``.
+    path : PathModel, optional
+        As in :func:`one_way_delay`; a size-independent part cancels out.
+    dropna : bool
+        ``True`` (default): omit undefined pairs. ``False``: keep them as NaN,
+        one value per consecutive pair.
+
+    Returns
+    -------
+    xarray.DataArray
+        Dimension ``packet`` labelled by the later packet of each pair, with a
+        coordinate ``previous_packet`` (the earlier one); seconds.
+    """
+    _check_dataset(ds, ("arrival", "departure", "size", "flow"))
+    flows = ds["flow"].values
+    flow = check_int("flow", flow)
+    if not isinstance(dropna, (bool, np.bool_)):
+        raise ValueError(f"dropna must be True or False, got {dropna!r}")
+    members = np.flatnonzero(flows == flow)
+    if members.size == 0:
+        raise ValueError(f"flow must be one of the flows in ds {np.unique(flows).tolist()}, got {flow!r}")
+    order = members[np.argsort(ds["arrival"].values[members], kind="stable")]
+    delay_s = one_way_delay(ds.isel(packet=order), path).values
+    values = delay_s[1:] - delay_s[:-1]
+    packet_index = ds["packet"].values[order]
+    result = xr.DataArray(
+        values,
+        dims="packet",
+        coords={"packet": packet_index[1:], "previous_packet": ("packet", packet_index[:-1])},
+        name="ipdv",
+        attrs={
+            "units": "s",
+            "long_name": f"IPDV (RFC 3393) D[i+1] - D[i] of consecutive packets of flow {flow}",
+        },
+    )
+    return result.dropna("packet") if dropna else result
+
+
+def jitter(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
+    """Jitter ``|D_{i+1} - D_i|`` of consecutive packets of one flow, seconds.
+
+    The papers' "common usage" jitter (long version Sec. 4; RFC 3393
+    "ipdv-jitter"): the absolute value of :func:`ipdv`, same arguments.
+    """
+    result = abs(ipdv(ds, flow, path, dropna=dropna))
+    result.name = "jitter"
+    result.attrs = {
+        "units": "s",
+        "long_name": f"jitter |D[i+1] - D[i]| of consecutive packets of flow {flow}",
+    }
+    return result
+
+
+# --------------------------------------------------------------------------- loss
+
+
+def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
+    """Packets sent and lost per flow or per queue.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Engine output (``drop``; ``flow`` or ``queue``).
+    by : {"flow", "queue"}
+        Group by the ``flow`` variable (result dimension ``flow``) or by the
+        ``queue`` index (result dimension ``traffic_class``, labelled by queue index).
+
+    Returns
+    -------
+    xarray.Dataset
+        Variables ``sent``, ``policed`` (drop code 1), ``queue_full`` (drop
+        code 2), ``lost`` (their sum) in packets and ``loss_ratio`` =
+        ``lost / sent`` (1), one value per group present in ``ds``.
+    """
+    check_choice("by", by, ("flow", "queue"))
+    _check_dataset(ds, ("drop", by))
+    labels = ds[by].values
+    if np.issubdtype(labels.dtype, np.floating):  # e.g. after ds.where(...): NaN-free ints as floats
+        if not np.all(np.isfinite(labels)) or np.any(labels != np.round(labels)):
+            raise ValueError(f"ds['{by}'] must hold integers, got non-integral or NaN values")
+        labels = labels.astype(np.int64)
+    groups, inverse = np.unique(labels, return_inverse=True)
+    drop = ds["drop"].values
+    n = groups.size
+
+    def count(mask):
+        return np.bincount(inverse[mask], minlength=n).astype(np.int64)
+
+    sent = np.bincount(inverse, minlength=n).astype(np.int64)
+    policed = count(drop == POLICED)
+    queue_full = count(drop == QUEUE_FULL)
+    lost = policed + queue_full
+    dim = "flow" if by == "flow" else "traffic_class"
+    packets = {"units": "packets"}
+    return xr.Dataset(
+        {
+            "sent": (dim, sent, {**packets, "long_name": "packets offered to the node"}),
+            "policed": (dim, policed, {**packets, "long_name": "packets dropped by the policer"}),
+            "queue_full": (dim, queue_full, {**packets, "long_name": "packets dropped at a full queue"}),
+            "lost": (dim, lost, {**packets, "long_name": "packets lost (policed + queue_full)"}),
+            "loss_ratio": (dim, lost / sent, {"units": "1", "long_name": "lost / sent"}),
+        },
+        coords={dim: groups},
+    )
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+def frequency_distribution(values, bin_width, start=0.0) -> FrequencyDistribution:
+    """Relative frequency of a sample in bins of equal width (the papers' frequency distributions).
+
+    Bins are ``[start + i * bin_width, start + (i + 1) * bin_width)`` for
+    ``i = 0 .. n - 1``, as many as needed to hold the largest value. NaN
+    (lost packets) is ignored.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The sample (e.g. one-way delay, seconds), 1-D; finite or NaN.
+    bin_width : float
+        Bin width, in the sample's units (> 0).
+    start : float
+        Left edge of the first bin (<= every value), e.g. negative for IPDV.
+
+    Returns
+    -------
+    FrequencyDistribution
+        ``(bin_edges, probability)``; ``probability`` sums to 1.
+    """
+    sample = _nonempty_sample("values", values)
+    width = check_real("bin_width", bin_width, 0.0, strict_minimum=True)
+    start = check_real("start", start)
+    if sample.min() < start:
+        smallest = float(sample.min())
+        raise ValueError(f"start must be <= every value (the smallest is {smallest!r}), got {start!r}")
+    with np.errstate(over="ignore"):  # an overflow to inf is caught just below
+        n_bins = np.floor((sample.max() - start) / width) + 1.0
+    if not n_bins <= MAX_BINS:
+        raise ValueError(
+            f"bin_width must give at most {MAX_BINS} bins over the sample, got {width!r} ({n_bins:.3g} bins)"
+        )
+    n_bins = int(n_bins)
+    edges = start + width * np.arange(n_bins + 1)
+    if edges[-1] <= sample.max():  # float rounding of the edges
+        edges = np.append(edges, edges[-1] + width)
+    index = np.searchsorted(edges, sample, side="right") - 1
+    counts = np.bincount(index, minlength=edges.size - 1)
+    return FrequencyDistribution(edges, counts / sample.size)
+
+
+def ccdf(values, thresholds=None) -> CCDF:
+    """Complementary distribution ``P(D > d)`` of a sample (GLOBECOM'01 Figs. 5, 7-2).
+
+    Parameters
+    ----------
+    values : array_like of float
+        The sample, 1-D; finite or NaN (NaN ignored).
+    thresholds : array_like of float, optional
+        Thresholds ``d``, finite; default: the sorted unique sample values.
+
+    Returns
+    -------
+    CCDF
+        ``(threshold, probability)`` with ``probability[i]`` the fraction of
+        the sample strictly greater than ``threshold[i]``.
+    """
+    sample = np.sort(_nonempty_sample("values", values))
+    if thresholds is None:
+        d = np.unique(sample)
+    else:
+        d = check_array("thresholds", thresholds, kind="float")
+    above = sample.size - np.searchsorted(sample, d, side="right")
+    return CCDF(d, above / sample.size)
+
+
+# --------------------------------------------------------------------------- units and summaries
+
+
+def aggregation_degree(loads_bps) -> float:
+    """Aggregation Degree ``A = 1 - l_max / L_BA`` of a behaviour aggregate (GLOBECOM'01 eq. 1).
+
+    Parameters
+    ----------
+    loads_bps : array_like of float
+        Load of each micro-flow of the aggregate, bit/s (>= 0, sum > 0).
+        ``l_max`` is the largest, ``L_BA`` the sum.
+
+    Returns
+    -------
+    float
+        ``A`` in ``[0, 1)``: 0 for a single flow, near 1 for many tiny flows.
+        300 kbit/s as six 50 kbit/s streams gives 5/6 (printed 1/6 in the
+        header of the paper's Table III, an erratum).
+    """
+    loads = check_array("loads_bps", loads_bps, kind="float", minimum=0.0)
+    if loads.size == 0 or loads.sum() <= 0.0:
+        raise ValueError("loads_bps must hold at least one load > 0, got a total load of 0")
+    return float(1.0 - loads.max() / loads.sum())
+
+
+def summary(values, percentiles=(50.0, 90.0, 99.0)) -> dict:
+    """Count, mean, std, min, max and percentiles of a sample, NaN ignored.
+
+    Parameters
+    ----------
+    values : array_like of float
+        The sample (e.g. one-way delay, seconds); finite or NaN.
+    percentiles : sequence of float
+        Percentiles in [0, 100] to report (linear interpolation).
+
+    Returns
+    -------
+    dict
+        ``count`` (non-NaN values), ``lost`` (NaN values), then ``mean``,
+        ``std`` (sample standard deviation, ddof=1; NaN for one value),
+        ``min``, ``max`` and ``p<q>`` (e.g. ``p99``) in the sample's units.
+    """
+    total = np.asarray(values).size
+    sample = _nonempty_sample("values", values)
+    q = check_array("percentiles", list(percentiles), kind="float", minimum=0.0, maximum=100.0)
+    out = {
+        "count": int(sample.size),
+        "lost": int(total - sample.size),
+        "mean": float(sample.mean()),
+        "std": float(sample.std(ddof=1)) if sample.size > 1 else float("nan"),
+        "min": float(sample.min()),
+        "max": float(sample.max()),
+    }
+    for p, v in zip(q, np.percentile(sample, q)):
+        out[f"p{p:g}"] = float(v)
+    return out

@@ -1,0 +1,99 @@
+"""The uncongested part of the measured path, added to the node's delay.
+
+The papers' one-way delay runs from the SmartBits' sender wire to its receiver
+wire (RFC 2679). Only the C7200 output interface is congested and simulated;
+the rest of the path (ingress serialisation, the two uncongested C7500 hops,
+propagation and device latency) adds a delay that depends only on the packet's
+size: a fixed latency plus one store-and-forward serialisation per hop. This
+module holds that model; its parameters are documented and fitted, never hidden.
+
+The name is the papers' (the measurement "path"); not to be confused with
+:mod:`pqlab.base.paths`, the folders of the source tree, which has nothing to do with the
+network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from ..base._validate import check_choice, check_real
+from .framing import FRAMING_CODES, line_time_s
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One uncongested store-and-forward hop: the packet is serialised once at ``rate_bps``.
+
+    Parameters
+    ----------
+    rate_bps : float
+        Line rate of the hop, bit/s (> 0).
+    framing : {"none", "atm-aal5", "ethernet"}
+        Line framing of the hop.
+    """
+
+    rate_bps: float
+    framing: str = "none"
+
+    def __post_init__(self):
+        object.__setattr__(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
+        check_choice("framing", self.framing, tuple(FRAMING_CODES))
+
+
+@dataclass(frozen=True)
+class PathModel:
+    """Fixed part of the one-way delay outside the simulated node.
+
+    ``extra(size) = fixed_s + sum over hops of wire_bytes(size, hop.framing) * 8 / hop.rate_bps``
+
+    Parameters
+    ----------
+    fixed_s : float
+        Size-independent latency (propagation, device processing), seconds (>= 0).
+    hops : sequence of Hop
+        Uncongested store-and-forward hops whose serialisation the packet pays once each.
+    """
+
+    fixed_s: float = 0.0
+    hops: tuple = field(default_factory=tuple)
+
+    def __post_init__(self):
+        object.__setattr__(self, "fixed_s", check_real("fixed_s", self.fixed_s, 0.0))
+        try:
+            hops = tuple(self.hops)
+        except TypeError:
+            raise ValueError(f"hops must be a sequence of pqlab.node.path.Hop, got {self.hops!r}") from None
+        for i, h in enumerate(hops):
+            if not isinstance(h, Hop):
+                raise ValueError(f"hops[{i}] must be a pqlab.node.path.Hop, got {type(h).__name__}")
+        object.__setattr__(self, "hops", hops)
+
+    def extra_delay_s(self, size_bytes):
+        """Delay the path adds to packets of the given IP lengths, seconds.
+
+        Parameters
+        ----------
+        size_bytes : int or array_like of int
+            IP length(s), bytes.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            ``fixed_s`` plus one serialisation time per hop.
+        """
+        sizes = np.asarray(size_bytes, dtype=np.int64)
+        total = np.full(sizes.shape, self.fixed_s, dtype=np.float64)
+        for hop in self.hops:
+            total = total + line_time_s(sizes, hop.framing, hop.rate_bps)
+        return float(total) if total.ndim == 0 else total
+
+    def to_dict(self) -> dict:
+        """Plain-data form (JSON-serialisable) for provenance."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "PathModel":
+        """Inverse of :meth:`to_dict`."""
+        return cls(fixed_s=data.get("fixed_s", 0.0), hops=tuple(Hop(**h) for h in data.get("hops", ())))

@@ -1,0 +1,284 @@
+"""Streams: a size law turned into arrival times (seconds) and IP lengths for one queue and flow.
+
+:class:`CBRStream` (constant rate; the papers' EF reference stream is one of 128-byte packets at
+300 kbit/s), :class:`PoissonStream` and :class:`TraceStream` (given arrays). Part of
+:mod:`pqlab.traffic`, which re-exports every name and merges streams into one arrival array.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base._validate import check_array, check_choice, check_int, check_real
+from .framing import MAX_SIZE_BYTES
+from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, _Plain, _check_packet_count, _check_rng,
+                     _check_sorted, _set)
+
+
+# --------------------------------------------------------------------------- streams
+
+
+class Stream(_Plain):
+    """Base of the streams: packets of one flow into one queue of the node.
+
+    Subclasses have integer fields ``queue`` (index into ``node.queues``, >= 0)
+    and ``flow`` (flow id, >= 0) and a method :meth:`generate`.
+    """
+
+    def _check_ids(self):
+        _set(self, "queue", check_int("queue", self.queue, 0))
+        _set(self, "flow", check_int("flow", self.flow, 0))
+
+    def generate(self, rng: np.random.Generator, duration_s: float):
+        """Arrivals in ``[0, duration_s)``.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            Source of randomness.
+        duration_s : float
+            End of the generation window, seconds (> 0).
+
+        Returns
+        -------
+        arrival_s : numpy.ndarray of float64
+            Arrival times, seconds, non-decreasing.
+        size_bytes : numpy.ndarray of int64
+            IP lengths, bytes.
+        """
+        duration_s = check_real("duration_s", duration_s, 0.0, strict_minimum=True)
+        return self.windows(rng)(0.0, duration_s)
+
+    def windows(self, rng: np.random.Generator):
+        """A generator of consecutive windows of this stream, for runs in bounded memory.
+
+        Stream-level draws (phase, a per-stream size) are made now; each call
+        ``window(t0_s, t1_s)`` returns the arrivals in ``[t0_s, t1_s)`` and their
+        sizes, drawing per-packet values from ``rng``. Consecutive windows
+        partition the stream: ``generate(rng, d)`` is the single window ``[0, d)``.
+        """
+        return self._windows(_check_rng(rng))
+
+    def _windows(self, rng):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class _SizedStream(Stream):
+    """Shared part of the rate-driven streams (:class:`CBRStream`, :class:`PoissonStream`).
+
+    Fields ``rate_bps``, ``size``, ``queue``, ``flow``, ``header_bytes``,
+    ``size_per`` and ``start_s``; subclasses implement ``_arrivals``.
+    """
+
+    def _check_common(self):
+        _set(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
+        if not isinstance(self.size, SizeDistribution):
+            raise ValueError(
+                "size must be a size distribution (Deterministic, Uniform, Geometric, Empirical), "
+                f"got {type(self.size).__name__}"
+            )
+        self._check_ids()
+        _set(
+            self,
+            "header_bytes",
+            check_int("header_bytes", self.header_bytes, 0, MAX_SIZE_BYTES - self.size.max_bytes),
+        )
+        check_choice("size_per", self.size_per, SIZE_PER_CHOICES)
+        _set(self, "start_s", check_real("start_s", self.start_s, 0.0))
+
+    @property
+    def _mean_ip_bytes(self) -> float:
+        """Mean IP length with a fresh draw per packet, bytes (drawn size + header)."""
+        return self.size.mean_bytes + self.header_bytes
+
+    def _windows(self, rng):
+        fixed = None
+        if isinstance(self.size, Deterministic):  # draws nothing from rng, whatever size_per says
+            if self.size_per == "stream":
+                fixed = self.size.size_bytes + self.header_bytes
+        elif self.size_per == "stream":
+            fixed = int(self.size.sample(rng, 1)[0]) + self.header_bytes
+        arrivals = self._arrival_windows(rng, self._mean_ip_bytes if fixed is None else float(fixed))
+        # Per-packet sizes come from the stream's own generator, seeded by one stream-level draw: a
+        # stream's k-th size then does not depend on how many packets the other streams sent (common
+        # random numbers across runs of different lengths, e.g. the aggregation sweep).
+        size_rng = None if fixed is not None or isinstance(self.size, Deterministic) else \
+            np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
+
+        def window(t0_s, t1_s):
+            arrival = arrivals(t0_s, t1_s)
+            if fixed is not None:
+                return arrival, np.full(arrival.shape[0], fixed, dtype=np.int64)
+            return arrival, self.size.sample(size_rng, arrival.shape[0]) + self.header_bytes
+
+        # For TrafficWindows' vectorised path: a periodic stream whose sizes draw nothing.
+        if fixed is None and isinstance(self.size, Deterministic):
+            fixed = self.size.size_bytes + self.header_bytes
+        window.periodic = getattr(arrivals, "periodic", None)
+        window.fixed_bytes = fixed
+        return window
+
+    def _arrival_windows(self, rng, ip_bytes):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class CBRStream(_SizedStream):
+    """Constant bit rate: one packet every ``ip_bytes * 8 / rate_bps`` seconds.
+
+    ``ip_bytes`` is the mean IP length (mean drawn size + ``header_bytes``), or
+    the stream's single size when ``size_per="stream"``; with fixed sizes the
+    interval is exactly ``size * 8 / rate_bps`` (3.41333 ms for 128 bytes at
+    300 kbit/s). Packet ``k`` arrives at ``start_s + phase + k * interval``.
+
+    Parameters
+    ----------
+    rate_bps : float
+        Bit rate counted on IP lengths, bit/s (> 0).
+    size : SizeDistribution
+        Packet (or UDP payload, see ``header_bytes``) sizes, bytes.
+    queue : int
+        Index into ``node.queues`` (>= 0).
+    flow : int
+        Flow id (>= 0).
+    phase_s : float, optional
+        Offset of the first packet after ``start_s``, seconds, in ``[0, interval)``.
+        ``None``: drawn uniformly in ``[0, interval)`` from the generator.
+    header_bytes : int
+        Bytes added to every drawn size (``UDP_IP_HEADER_BYTES`` for UDP payloads), >= 0.
+    size_per : {"packet", "stream"}
+        ``"packet"``: a fresh size per packet; ``"stream"``: one size drawn for
+        the whole stream (the papers' BE streams).
+    start_s : float
+        Start of the stream, seconds (>= 0).
+    """
+
+    rate_bps: float
+    size: SizeDistribution
+    queue: int
+    flow: int
+    phase_s: float | None = None
+    header_bytes: int = 0
+    size_per: str = "packet"
+    start_s: float = 0.0
+
+    def __post_init__(self):
+        self._check_common()
+        if self.phase_s is not None:
+            _set(self, "phase_s", check_real("phase_s", self.phase_s, 0.0))
+            if self.size_per == "packet":
+                self._phase(None, self._interval_s(self._mean_ip_bytes))
+
+    def _interval_s(self, ip_bytes: float) -> float:
+        return ip_bytes * 8.0 / self.rate_bps
+
+    def _phase(self, rng, interval_s: float) -> float:
+        if self.phase_s is None:
+            return interval_s * rng.random()
+        if self.phase_s >= interval_s:
+            raise ValueError(f"phase_s must be in [0, interval) = [0, {interval_s!r}) s, got {self.phase_s!r}")
+        return self.phase_s
+
+    def _arrival_windows(self, rng, ip_bytes):
+        interval = self._interval_s(ip_bytes)
+        first = self.start_s + self._phase(rng, interval)
+
+        def window(t0_s, t1_s):
+            # packet k arrives at first + k * interval, computed the same way in every window
+            k0 = max(0.0, math.floor((t0_s - first) / interval) - 1.0)
+            k1 = max(k0, math.floor((t1_s - first) / interval) + 2.0)
+            _check_packet_count(k1 - k0)
+            arrival = first + interval * np.arange(int(k0), int(k1), dtype=np.float64)
+            return arrival[(arrival >= t0_s) & (arrival < t1_s)]
+
+        window.periodic = (first, interval)
+        return window
+
+
+@dataclass(frozen=True)
+class PoissonStream(_SizedStream):
+    """Poisson arrivals (exponential gaps) at ``rate_bps / (8 * ip_bytes)`` packets/s.
+
+    ``ip_bytes`` is the mean IP length (mean drawn size + ``header_bytes``), or
+    the stream's single size when ``size_per="stream"``. The process runs from
+    ``start_s``: the number of packets in ``[start_s, duration_s)`` is Poisson
+    and, given it, their times are uniform on the window. Parameters are those
+    of :class:`CBRStream` without ``phase_s``.
+    """
+
+    rate_bps: float
+    size: SizeDistribution
+    queue: int
+    flow: int
+    header_bytes: int = 0
+    size_per: str = "packet"
+    start_s: float = 0.0
+
+    def __post_init__(self):
+        self._check_common()
+
+    def _arrival_windows(self, rng, ip_bytes):
+        def window(t0_s, t1_s):
+            lo = max(t0_s, self.start_s)
+            span_s = t1_s - lo
+            if span_s <= 0:
+                return np.empty(0, dtype=np.float64)
+            expected = span_s * self.rate_bps / (8.0 * ip_bytes)
+            _check_packet_count(expected)
+            # A Poisson process on [lo, t1_s): a Poisson number of points placed
+            # uniformly, sorted (their gaps are i.i.d. exponential); windows are
+            # independent, as the process's increments are.
+            arrival = lo + np.sort(rng.uniform(0.0, span_s, rng.poisson(expected)))
+            return arrival[arrival < t1_s]
+
+        return window
+
+
+@dataclass(frozen=True, eq=False)
+class TraceStream(Stream):
+    """Explicit packets (a trace): ``generate`` returns those arriving before ``duration_s``.
+
+    Parameters
+    ----------
+    arrival_s : array_like of float
+        Arrival times, seconds, finite, >= 0, non-decreasing.
+    size_bytes : array_like of int
+        IP lengths, bytes, in ``[1, 65535]``, one per arrival.
+    queue : int
+        Index into ``node.queues`` (>= 0).
+    flow : int
+        Flow id (>= 0).
+    """
+
+    arrival_s: np.ndarray
+    size_bytes: np.ndarray
+    queue: int
+    flow: int
+
+    def __post_init__(self):
+        arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
+        _check_sorted("arrival_s", arrival)
+        size = check_array("size_bytes", self.size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)
+        if size.shape != arrival.shape:
+            raise ValueError(f"size_bytes must have one value per arrival ({arrival.size}), got {size.size}")
+        for name, arr in (("arrival_s", arrival), ("size_bytes", size)):
+            arr.flags.writeable = False
+            _set(self, name, arr)
+        self._check_ids()
+
+    def __eq__(self, other):
+        if type(other) is not TraceStream:
+            return NotImplemented
+        return (self.queue, self.flow) == (other.queue, other.flow) and all(
+            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
+        )
+
+    def _windows(self, rng):
+        def window(t0_s, t1_s):
+            lo, hi = np.searchsorted(self.arrival_s, [t0_s, t1_s], side="left")
+            return self.arrival_s[lo:hi].copy(), self.size_bytes[lo:hi].copy()
+
+        return window

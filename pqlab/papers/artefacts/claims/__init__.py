@@ -1,0 +1,10 @@
+"""Claims: each artefact's data judged against the papers, one module per compute module.
+
+``pqlab.papers.artefacts.claims.<section>.<artefact id>_claims(data)`` turns what
+``pqlab.papers.artefacts.<section>.<artefact id>(...)`` computed into claim records
+(:func:`pqlab.papers.artefacts._common.claim`): the paper key, our value in the paper's
+unit, a one-line computed note and whether the paper's shape holds. The thresholds
+that decide a verdict are named constants at the top of each module, each with the
+reason for its value. The compute modules return data only; they forward
+``<section>.<id>_claims`` here so a notebook can name both from one module.
+"""

@@ -1,0 +1,237 @@
+"""TF-TANT PQ vs WFQ and the slides: what the two figure groups share (constants, helpers, the simulation grids).
+
+The BE transmission time (:func:`be_tx_time_s`), WFQ tags, the beat slip of EF against BE, the
+measurement of one run and the cached sweeps that :mod:`pqlab.papers.artefacts.tftant_wfq_page`
+and :mod:`pqlab.papers.artefacts.tftant_slides` use; :mod:`pqlab.papers.artefacts.tftant_wfq`
+re-exports the public names.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+import xarray as xr
+
+from ...measure import analysis, experiments, metrics
+from .. import scenarios
+from ...base._validate import check_int, check_real
+from ...node.framing import atm_cells, line_time_s, particles_needed
+from ...node.model import Node
+from ...node.scenario import Scenario, simulate
+from ._common import check_values
+
+
+#: The unit of the multiples of the BE transmission time in claims and paper values.
+BE_TX = "BE tx times"
+#: Frame sizes the sources name: the page's Figs. 1-7 and the slides.
+SOURCE_FRAME_SIZES = (64, 128, 256, 512, 1024, 1518)
+#: The MTU-size EF frame (1500-byte IP packets), bytes.
+MTU_FRAME_BYTES = 1518
+#: A WFQ - PQ difference below half a BE transmission time rounds to no extra BE packet:
+#: the schedulers count as "equivalent".
+EQUIVALENT_BE_TX = 0.5
+#: An IPDV of at least this fraction of a BE transmission time counts as a peak.
+PEAK_FRACTION = 0.5
+#: Largest autocorrelation lag of the sweep measure, EF packets (its first peak is the IPDV period).
+ACF_MAX_LAG = 60
+#: Figures 2-4 and 6-7 (and the slides' IPDV figure) plot these EF frame sizes.
+SERIES_FRAME_SIZES = (128, 1024, 1518)
+#: tx-ring-limit values of the slides' ring test, particles.
+RING_LIMIT_PARTICLES = tuple(range(1, 17))
+#: STAR values of the slides' service-rate test, in their range [1, 5].
+STARS = tuple(float(s) for s in np.arange(1.0, 5.01, 0.5))
+#: EF frame sizes of the STAR test, bytes.
+STAR_FRAME_SIZES = (128, 256, 512, 1024, 1518)
+#: The slides' STAR statement: no further decrease of the delay above this STAR.
+PAPER_STAR_PLATEAU = 3.0
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def be_tx_time_s(node: Node | None = None, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES) -> float:
+    """Line time of one BE packet on the node's line, seconds (4.664 ms: 1000 bytes in 22 ATM cells)."""
+    node = scenarios.tftant_node() if node is None else node
+    return float(line_time_s(check_int("be_ip_bytes", be_ip_bytes, 1, 65_535), node.framing, node.line_rate_bps))
+
+
+def wfq_tag_s(size_bytes, weight_bps) -> float:
+    """Finish-tag increment of a packet in a WFQ queue, seconds: ``size * 8 / weight``.
+
+    The node contract's self-clocked fair queueing, ``F = max(V, F_last) + size*8/weight``:
+    a packet's tag is this far above the virtual time when its queue was empty.
+    """
+    return float(size_bytes) * 8.0 / float(weight_bps)
+
+
+def be_tag_steps(ef_ip_bytes, ef_weight_bps, be_ip_bytes, be_weight_bps) -> float:
+    """How many BE tag steps one EF finish tag spans: :func:`wfq_tag_s` of EF / of BE.
+
+    Under WFQ an EF packet goes after the queued BE packets whose tags are smaller
+    than its own: about this many (ties go to the EF queue, index 0).
+    """
+    return wfq_tag_s(ef_ip_bytes, ef_weight_bps) / wfq_tag_s(be_ip_bytes, be_weight_bps)
+
+
+def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS,
+                be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES):
+    """How far an EF packet's arrival slips against the BE departures from one EF packet to the next, seconds.
+
+    With the ring always full of BE packets sent back to back, the line's schedule
+    repeats every BE transmission time ``t_BE`` except for the EF packets themselves.
+    Between two EF packets the EF interval ``T`` less the EF packet's own line time
+    ``t_EF`` is spent on BE packets, so the phase of an arrival in the BE cycle moves by
+    ``s = (T - t_EF) mod t_BE``. When every EF packet waits behind the same number of
+    BE packets (PQ with large EF packets, WFQ once its extra BE packets are fixed) the delay
+    is a sawtooth: consecutive delays differ by ``-s`` or ``t_BE - s``, so
+    ``max |IPDV| = max(s, t_BE - s)`` and ``mean |IPDV| = 2 s (t_BE - s) / t_BE``.
+
+    Parameters
+    ----------
+    ef_frame_bytes : int or array_like of int
+        EF frame size(s), bytes (IP = frame - 18).
+    node : Node, optional
+        Default :func:`pqlab.scenarios.tftant_node`.
+    ef_rate_bps : float
+        EF rate, bit/s of frames.
+    be_ip_bytes : int
+        BE IP length, bytes.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``s`` per frame size, seconds.
+    """
+    node = scenarios.tftant_node() if node is None else node
+    frames = np.atleast_1d(np.asarray(ef_frame_bytes, dtype=np.int64))
+    ip = np.array([scenarios.ef_ip_bytes(int(f)) for f in frames])
+    interval = frames * 8.0 / check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
+    t_ef = np.atleast_1d(line_time_s(ip, node.framing, node.line_rate_bps))
+    return np.mod(interval - t_ef, be_tx_time_s(node, be_ip_bytes))
+
+
+def _be_ip_bytes(scenario: Scenario) -> int:
+    """IP length of the scenario's BE packets (the TF-TANT default if it has no BE stream)."""
+    for s in scenario.streams:
+        if s.queue == scenarios.BE_QUEUE:
+            return int(s.size.mean_bytes + s.header_bytes)
+    return scenarios.TFTANT_BE_IP_BYTES
+
+
+def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
+    """Sweep measure: :func:`pqlab.experiments.delay_statistics` of the window, plus EF-queue wait, IPDV peaks
+    and periodicity (:func:`pqlab.measure.analysis.acf_first_peak`), from one pass over the measurement window.
+
+    The window holds the reference flow in arrival order, so RFC 3393's IPDV
+    (:func:`pqlab.metrics.ipdv`) is the difference of consecutive delays, pairs with a lost packet left out.
+    """
+    win = experiments.measurement_window(ds, scenario)
+    delay = metrics.one_way_delay(win, scenario.path).values
+    ipdv = np.diff(delay)
+    ipdv = ipdv[np.isfinite(ipdv)]
+    kept = delay[np.isfinite(delay)]
+    entered = win["drop"].values == 0
+    wait = win["ring_entry"].values[entered] - win["arrival"].values[entered]
+    a = np.abs(ipdv)
+    be_tx = be_tx_time_s(scenario.node, _be_ip_bytes(scenario))
+    lag, peak = analysis.acf_first_peak(kept, ACF_MAX_LAG)
+    nan = math.nan
+    return {
+        **experiments.delay_statistics(delay, ipdv),
+        "ef_wait_mean_s": float(wait.mean()) if wait.size else nan,
+        "ipdv_abs_max_s": float(a.max()) if a.size else nan,
+        "ipdv_peak_frequency": float((a >= PEAK_FRACTION * be_tx).mean()) if a.size else nan,
+        "acf_peak_lag": float(lag),
+        "acf_peak": peak,
+    }
+
+
+_measure.attrs = {
+    **experiments.DELAY_STATISTICS_ATTRS,
+    "ef_wait_mean_s": {"units": "s", "long_name": "mean wait of an EF packet before the ring (EF queue)"},
+    "ipdv_abs_max_s": {"units": "s", "long_name": "largest |IPDV|"},
+    "ipdv_peak_frequency": {"units": "1", "long_name": f"share of |IPDV| >= {PEAK_FRACTION} BE tx time"},
+    "acf_peak_lag": {"units": "1", "long_name": "lag of the first ACF peak of the delay series, EF packets"},
+    "acf_peak": {"units": "1", "long_name": "value of that ACF peak"},
+}
+
+
+def _check_frames(name: str, frames) -> list[int]:
+    out = check_values(name, frames, 19, integer=True)
+    for f in out:
+        scenarios.ef_ip_bytes(f)  # frame - 18 must be a valid IP length
+    return out
+
+
+def _coords_frames(frames, node: Node) -> dict:
+    ip = np.array([scenarios.ef_ip_bytes(f) for f in frames])
+    return {
+        "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
+        "ef_ip_bytes": ("ef_frame_bytes", ip, {"units": "bytes", "long_name": "EF IP length (frame - 18)"}),
+        "ef_particles": ("ef_frame_bytes", np.array([particles_needed(int(i), node.particle_bytes) for i in ip]),
+                         {"units": "1", "long_name": "ring particles per EF packet"}),
+        "ef_cells": ("ef_frame_bytes", atm_cells(ip),
+                     {"units": "1", "long_name": "ATM cells per EF packet"}),
+    }
+
+
+def _config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
+    """The test conditions as scalar variables (name -> (value, units, long_name)), SI units."""
+    be_ip = scenarios.TFTANT_BE_IP_BYTES
+    ef_q, be_q = node.queues[scenarios.EF_QUEUE], node.queues[scenarios.BE_QUEUE]
+    return {
+        "be_tx_time": (be_tx_time_s(node), "s", f"line time of one {be_ip}-byte BE packet (ATM AAL5)"),
+        "be_ip_bytes": (be_ip, "bytes", "BE IP length"),
+        "be_rate": (scenarios.TFTANT_BE_RATE_BPS, "bit/s", "BE rate (IP packets)"),
+        "be_packet_rate": (scenarios.TFTANT_BE_RATE_BPS / (8 * be_ip), "packets/s", "BE packet rate"),
+        "ef_rate": (scenarios.TFTANT_EF_RATE_BPS, "bit/s", "EF rate (frames)"),
+        "ef_service_rate": (ef_service_rate_bps, "bit/s", "EF service rate (WFQ weight, PQ policing rate)"),
+        "be_weight": (be_q.weight_bps, "bit/s", "WFQ weight of the BE queue under WFQ"),
+        "ef_queue_limit": (ef_q.limit_packets, "packets", "EF queue limit"),
+        "be_queue_limit": (be_q.limit_packets, "packets", "BE queue limit (not stated by the source)"),
+        "ring_limit_particles": (node.ring_limit_particles, "particles", "tx-ring-limit"),
+        "particle_bytes": (node.particle_bytes, "bytes", "ring particle size"),
+        "line_rate": (node.line_rate_bps, "bit/s", "ATM PVC rate (whole 53-byte cells)"),
+    }
+
+
+def _scalars(ds: xr.Dataset, scalars: dict) -> None:
+    for name, (value, unit, long_name) in scalars.items():
+        ds[name] = ((), float(value), {"units": unit, "long_name": long_name})
+
+
+@functools.lru_cache(maxsize=4)
+def _size_sweep(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> xr.Dataset:
+    """PQ and WFQ over EF frame sizes and seeds (:func:`pqlab.experiments.sweep` of ``pq_vs_wfq``)."""
+    make = functools.partial(scenarios.pq_vs_wfq, n_ef_samples=n, ef_service_rate_bps=rate_bps)
+    return experiments.sweep(make, {"scheduler": list(scenarios.TFTANT_SCHEDULERS), "ef_frame_bytes": list(frames)},
+                             list(seeds), measure=_measure)
+
+
+@functools.lru_cache(maxsize=4)
+def _series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
+    """Delay, IPDV, EF-queue wait and arrival time (s) of every measured EF packet: PQ and WFQ per frame and seed."""
+    scheds = scenarios.TFTANT_SCHEDULERS
+    shape = (len(scheds), len(frames), len(seeds), n)
+    out = {k: np.full(shape, np.nan) for k in ("delay", "ipdv", "wait", "time")}
+    for i, sched in enumerate(scheds):
+        for j, frame in enumerate(frames):
+            for k, seed in enumerate(seeds):
+                sc = scenarios.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate_bps,
+                                         n_ef_samples=n)
+                ds = simulate(sc, seed=seed)
+                win = experiments.measurement_window(ds, sc)
+                m = min(n, win.sizes["packet"])
+                d = experiments.reference_delay(ds, sc).values[:m]
+                out["delay"][i, j, k, :m] = d
+                out["ipdv"][i, j, k, 1:m] = np.diff(d)  # RFC 3393, consecutive packets (none lost here)
+                out["wait"][i, j, k, :m] = (win["ring_entry"].values - win["arrival"].values)[:m]
+                out["time"][i, j, k, :m] = win["arrival"].values[:m] - sc.warmup_s
+    return out
+
+
+def _per_seed(raw: xr.Dataset, name: str, unit: str, long_name: str, dims) -> tuple:
+    """A measure of the sweep ``raw`` as a Dataset variable on ``dims`` (the sweep's SI unit, stated in ``unit``)."""
+    return (dims, raw[name].transpose(*dims).values, {"units": unit, "long_name": long_name})

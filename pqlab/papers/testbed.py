@@ -1,0 +1,637 @@
+"""A model of the whole measured test bed, next to the papers' node model.
+
+The papers' node model (:mod:`pqlab.scenarios`) simulates only the Cisco 7200's
+ATM output interface and adds the rest of the path as a size-only delay
+(:func:`pqlab.scenarios.paper_path`). The measured test bed is more: the
+SmartBits and the workstations' generators, one switched Ethernet into the
+C7200, the C7200 (IOS 12.0(6.5)T7, PA-A3 on a 2 Mbit/s PVC), then the looped-back
+path through the C7500s on 2 Mbit/s ATM that EF *and* BE share (GLOBECOM'01
+Sec. III: "they share the same data path to the destination"), and the
+SmartBits' receive port.
+
+:class:`Testbed` names every mechanism that may separate the two, each a
+documented option that is OFF in :data:`PAPERS_NODE` (which then reproduces
+``pqlab.simulate`` exactly, packet for packet):
+
+``store_forward_hops``
+    Downstream ATM hops simulated as store-and-forward FIFO nodes carrying EF
+    and BE (notebook 06's H7), instead of the path model's serialisation of the
+    packet alone. Source: GLOBECOM'01 Sec. III (EF and BE share the path, two
+    C7500s on 2 Mbit/s ATM); RFC 1242 (store-and-forward latency). A hop at the
+    same rate delays a small packet that follows a large one by (large - small)
+    line time although it never congests.
+``particle_bytes``, ``ring_unit``
+    The PA-A3 transmit ring: 512-byte particles (the papers), 576 (the PA-A3's
+    SAR buffers, Cisco 7200 ATM FAQ), or a ring counting packets
+    (``ring_unit="packets"``). Source: Cisco, "Understanding and Tuning the
+    tx-ring-limit Value" (doc 6142): the limit counts particles on the 7200.
+``be_queueing``
+    ``"class"``: one WFQ class for BE (the papers); ``"flow"``: IOS flow-based
+    fair queueing, one conversation per BE stream, equal weights (all BE has IP
+    precedence 0: weight 32384 / (0 + 1)), each capped at the congestive discard
+    threshold of 64 packets. Source: Cisco, "Configuring Weighted Fair Queueing".
+``police_accounting``
+    Bytes the LLQ policer counts: ``"ip"`` (the papers' model), ``"aal5"`` (IP +
+    8 LLC/SNAP + 8 AAL5 trailer) or ``"cells"`` (53 bytes per cell). The engine
+    polices IP bytes, so the policer's rate and burst are scaled by ``ip /
+    counted`` for the (single) EF packet size: exact for one EF size. Source:
+    Cisco LLQ documentation (policer of the ``priority`` command, default burst
+    200 ms at the rate; it drops only under congestion, and every experiment
+    here keeps the PVC congested by BE, so the always-on engine policer is the
+    same).
+``os_tick_s``
+    Software generators (mgen 3.1 EF streams, the BE workstations) on a
+    2001-era OS release due packets at timer ticks (Linux 2.2/2.4 on x86:
+    100 Hz, 10 ms): each non-reference packet leaves at the next tick of its
+    host; all EF streams share one host's ticks, the BE streams another's (phases
+    drawn from the seed). The reference stream (flow 0) is the SmartBits'
+    hardware generator and keeps its exact times. ``0``: off.
+``input_ethernet_bps``
+    Every stream enters the C7200 through one switched (store-and-forward)
+    Ethernet port of this rate (FastEthernet: 1e8), simulated as a FIFO node;
+    the EF packet's own Ethernet serialisation on the SmartBits' send and
+    receive ports is then part of the measured delay (RFC 2679: first bit sent
+    to last bit received). ``0``: off.
+``be_mtu_bytes``
+    The BE workstations send over Ethernet: no IP packet above the 1500-byte
+    MTU (RFC 894). A preset asking for more (Table IV, ``k = 3``: 1536 bytes)
+    is sent at the MTU. ``0``: off.
+``be_size_mix``
+    How the "real" BE size law (a CDF over packets, GLOBECOM'01 Fig. 4) reaches
+    the queue. ``"per_packet"`` (default, the papers' node model too): the
+    offered BE packets follow the law by count, as the papers state it ("the BE
+    packet size is modelled according to the real cumulative distribution"),
+    which is also the TF-TANT reading of 20 constant-size streams at equal
+    *packet* rates; simulated as one draw per packet (same mix).
+    ``"per_stream"``: one size per stream at equal *bit* rates (110 kbit/s, an
+    assumption of the former presets): small-packet streams send up to 37x more
+    packets and the queue's packet mix is far from the law (mean about 81 bytes
+    against 413); kept as a named variant.
+``ring_release``
+    ``"packet"`` (rule 5 of the node contract) or ``"unit"`` (rule 5': GLOBECOM'01
+    Sec. II, "as soon as one unit is freed, the unit can be immediately
+    allocated"): :attr:`pqlab.Node.ring_release`.
+``timestamp``
+    ``"rfc2679"`` (first bit sent to last bit received) or ``"cut_through"``
+    (RFC 1242 bit-forwarding latency, first bit sent to first bit received: the
+    receive port's serialisation of the EF frame is not counted). Only differs
+    when ``input_ethernet_bps`` is on (without it the model has no receive port).
+
+Simulation reuses the engine and :func:`pqlab.node.tandem.simulate_tandem` (the C7200
+then the downstream hops); nothing here changes the kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, fields, replace
+
+import numpy as np
+import xarray as xr
+
+from .._version import __version__
+from ..base._validate import check_choice, check_int, check_real
+from ..node.engine import packets_dataset, run_kernel, validate_arrivals
+from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
+from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
+from ..node.model import RING_RELEASES, Node, Queue
+from ..node.path import Hop, PathModel
+from ..node.scenario import Scenario, simulate
+from ..node.tandem import TandemHop, simulate_tandem
+from ..node.traffic import CBRStream, TraceStream, merge_streams
+from ..measure import experiments
+from ..measure.experiments import REFERENCE_FLOW
+from .scenarios import FIRST_BE_FLOW
+
+__all__ = [
+    "Testbed",
+    "PAPERS_NODE",
+    "TESTBED",
+    "testbed",
+    "testbed_node",
+    "testbed_scenario",
+    "simulate_testbed",
+    "reference_delays",
+    "reference_delay",
+    "worst_case_bound",
+]
+
+#: Queue limit of a simulated downstream FIFO hop and of the input Ethernet port (no loss there).
+FIFO_LIMIT_PACKETS = 10_000_000
+#: IOS flow-based WFQ congestive discard threshold, packets per conversation.
+CONVERSATION_LIMIT_PACKETS = 64
+
+RING_UNITS = ("particles", "packets")
+BE_QUEUEINGS = ("class", "flow")
+POLICE_ACCOUNTINGS = ("ip", "aal5", "cells")
+TIMESTAMPS = ("rfc2679", "cut_through")
+BE_SIZE_MIXES = ("per_stream", "per_packet")
+
+
+@dataclass(frozen=True)
+class Testbed:
+    """The mechanisms of the measured test bed (module docstring); defaults = the papers' node model.
+
+    Parameters
+    ----------
+    store_forward_hops : int
+        Downstream hops of the scenario's path simulated as FIFO store-and-forward
+        nodes carrying EF and BE, in ``[0, len(path.hops)]``; the rest keep the
+        path model's serialisation.
+    particle_bytes : int
+        Ring particle size, bytes (>= 1; papers 512).
+    ring_unit : {"particles", "packets"}
+        What the tx-ring-limit counts.
+    be_queueing : {"class", "flow"}
+        One WFQ class for BE, or one conversation per BE stream.
+    police_accounting : {"ip", "aal5", "cells"}
+        Bytes the priority queue's policer counts.
+    os_tick_s : float
+        Generator timer tick of the software (non-reference) streams, seconds, in
+        ``[0, 1]``; 0 = exact CBR times.
+    input_ethernet_bps : float
+        Rate of the shared input Ethernet port, bit/s (0 = not modelled, else >= 1e6).
+    timestamp : {"rfc2679", "cut_through"}
+        The SmartBits' delay definition.
+    be_mtu_bytes : int
+        Largest BE IP packet the workstations can send (Ethernet MTU: 1500); larger
+        sizes of a preset (Table IV's ``k = 3`` asks for 1536) are sent at this size.
+        0 = off.
+    be_size_mix : {"per_packet", "per_stream"}
+        How the BE law reaches the queue (module docstring).
+    ring_release : {"packet", "unit"}
+        When ring units return (:attr:`pqlab.Node.ring_release`): at the packet's
+        departure (rule 5), or one by one as its bytes leave (rule 5').
+    """
+
+    store_forward_hops: int = 0
+    particle_bytes: int = 512
+    ring_unit: str = "particles"
+    be_queueing: str = "class"
+    police_accounting: str = "ip"
+    os_tick_s: float = 0.0
+    input_ethernet_bps: float = 0.0
+    timestamp: str = "rfc2679"
+    be_mtu_bytes: int = 0
+    be_size_mix: str = "per_packet"
+    ring_release: str = "packet"
+
+    def __post_init__(self):
+        check_int("store_forward_hops", self.store_forward_hops, 0, 16)
+        check_int("particle_bytes", self.particle_bytes, 1, PACKET_PARTICLE_BYTES)
+        check_choice("ring_unit", self.ring_unit, RING_UNITS)
+        check_choice("be_queueing", self.be_queueing, BE_QUEUEINGS)
+        check_choice("police_accounting", self.police_accounting, POLICE_ACCOUNTINGS)
+        object.__setattr__(self, "os_tick_s", check_real("os_tick_s", self.os_tick_s, 0.0, 1.0))
+        eth = check_real("input_ethernet_bps", self.input_ethernet_bps, 0.0)
+        if 0.0 < eth < 1e6:
+            raise ValueError(f"input_ethernet_bps must be 0 (off) or >= 1e6 bit/s, got {self.input_ethernet_bps!r}")
+        object.__setattr__(self, "input_ethernet_bps", eth)
+        check_choice("timestamp", self.timestamp, TIMESTAMPS)
+        check_choice("be_size_mix", self.be_size_mix, BE_SIZE_MIXES)
+        check_choice("ring_release", self.ring_release, RING_RELEASES)
+        mtu = check_int("be_mtu_bytes", self.be_mtu_bytes, 0, 65_535)
+        if 0 < mtu < 68:
+            raise ValueError(f"be_mtu_bytes must be 0 (off) or in [68, 65535] bytes, got {mtu}")
+
+    def to_dict(self) -> dict:
+        """Plain-data form (JSON-serialisable); inverse :meth:`from_dict`."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Testbed":
+        """Inverse of :meth:`to_dict`; unknown keys raise ``ValueError``."""
+        names = {f.name for f in fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise ValueError(f"unknown Testbed option(s) {sorted(unknown)}; allowed: {sorted(names)}")
+        return cls(**data)
+
+    @property
+    def is_papers_node(self) -> bool:
+        """True when every mechanism is off (the papers' node model)."""
+        return self == PAPERS_NODE
+
+
+#: The papers' node model: every mechanism off.
+PAPERS_NODE = Testbed()
+
+#: The frozen calibrated test-bed preset. ``benchmarks/calibrate_testbed.py`` chose
+#: ``store_forward_hops = 1``, 512-byte particles counted by the ring and per-unit release
+#: (``ring_release = "unit"``, searched since issue 21: RMS 8.88 % with rule 5, 8.10 % with 5') on the
+#: calibration set alone (Table IV ``W_m`` and Fig. 3-1's maxima, 2 seeds x 2000 samples; the grid and
+#: every score are in ``data/testbed_calibration.json``). Fixed by prior knowledge, not fitted (they
+#: do not act on the calibration set): 10 ms generator tick (100 Hz Linux 2.2/2.4), FastEthernet
+#: input port, 1500-byte Ethernet MTU for BE, one BE class, IP-byte policing, RFC 2679 timestamps.
+#: The BE law reaches the queue by packet count (``be_size_mix``), the papers' reading, now shared
+#: with the papers' node model; the test bed once differed from that model here, a switch made AFTER
+#: held-out results under the former equal-bit-rate reading were seen (docs/testbed.md).
+TESTBED = Testbed(store_forward_hops=1, particle_bytes=512, ring_unit="particles", be_queueing="class",
+                  police_accounting="ip", os_tick_s=0.01, input_ethernet_bps=1e8, timestamp="rfc2679",
+                  be_mtu_bytes=1500, be_size_mix="per_packet", ring_release="unit")
+
+
+#: What the test-bed model fixed after some held-out results had been seen, or fixed a priori but
+#: decisive for a held-out result: the report's opening states it next to the held-out counts, so
+#: those counts are not read as clean predictions (docs/testbed.md has the numbers).
+CHOSEN_AFTER_HELD_OUT = (
+    "be_size_mix (the BE law by packet count) was switched after held-out results under the former "
+    "equal-bit-rate reading had been seen; the papers' node model now reads the law the same way",
+    "os_tick_s = 10 ms (the generators' 100 Hz timer) was fixed a priori, not calibrated, but it decides the "
+    "TF-TANT slides' 20-stream EF loss (docs/testbed.md: about 1 % without it, about 18 % with it, paper 12 %)",
+)
+
+
+def testbed(**overrides) -> Testbed:
+    """The frozen test-bed preset :data:`TESTBED`, with optional overrides (sensitivity runs).
+
+    Parameters
+    ----------
+    **overrides
+        Fields of :class:`Testbed` to change.
+
+    Returns
+    -------
+    Testbed
+    """
+    names = {f.name for f in fields(Testbed)}
+    unknown = set(overrides) - names
+    if unknown:
+        raise ValueError(f"unknown Testbed option(s) {sorted(unknown)}; allowed: {sorted(names)}")
+    return replace(TESTBED, **overrides)
+
+
+def _check_model(model) -> Testbed:
+    if model is None:
+        return TESTBED
+    if not isinstance(model, Testbed):
+        raise ValueError(f"model must be a pqlab.papers.testbed.Testbed (or None: the test bed), got {type(model).__name__}")
+    return model
+
+
+def _counted_bytes(ip_bytes: int, accounting: str) -> int:
+    """Bytes the LLQ policer counts for an IP packet of ``ip_bytes`` (module docstring)."""
+    if accounting == "ip":
+        return ip_bytes
+    frame = ip_bytes + AAL5_OVERHEAD_BYTES
+    if accounting == "aal5":
+        return frame
+    return CELL_BYTES * math.ceil(frame / CELL_PAYLOAD_BYTES)
+
+
+def _ef_ip_bytes(scenario: Scenario, queue: int) -> int | None:
+    """The single IP length of the packets offered to ``queue`` (ValueError if several)."""
+    sizes = set()
+    for s in scenario.streams:
+        if s.queue != queue:
+            continue
+        size = getattr(s, "size", None)
+        if size is None or getattr(size, "size_bytes", None) is None:
+            raise ValueError("police_accounting other than 'ip' needs every priority-queue stream to have one "
+                             f"deterministic size; stream of flow {s.flow} has {type(size).__name__}")
+        sizes.add(int(size.size_bytes) + int(getattr(s, "header_bytes", 0)))
+    if len(sizes) > 1:
+        raise ValueError(f"police_accounting other than 'ip' needs one EF packet size, got {sorted(sizes)}")
+    return sizes.pop() if sizes else None
+
+
+def testbed_node(scenario: Scenario, model: Testbed | None = None) -> Node:
+    """The C7200 of ``scenario`` with ``model``'s ring and policer (BE queues: :func:`testbed_scenario`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A papers' preset (its node is the papers' C7200 or a TF-TANT variant).
+    model : Testbed, optional
+        Default :data:`TESTBED`.
+
+    Returns
+    -------
+    Node
+    """
+    model = _check_model(model)
+    node = scenario.node
+    particle = PACKET_PARTICLE_BYTES if model.ring_unit == "packets" else model.particle_bytes
+    queues = list(node.queues)
+    if model.police_accounting != "ip":
+        for i, q in enumerate(queues):
+            if not q.policed:
+                continue
+            ip = _ef_ip_bytes(scenario, i)
+            if ip is None:
+                continue
+            scale = ip / _counted_bytes(ip, model.police_accounting)
+            queues[i] = Queue(q.kind, q.limit_packets, weight_bps=q.weight_bps,
+                              police_rate_bps=q.police_rate_bps * scale,
+                              police_burst_bytes=q.police_burst_bytes * scale)
+    return Node(node.line_rate_bps, node.framing, node.ring_limit_particles, particle, tuple(queues),
+                ring_release=model.ring_release)
+
+
+def _remaining_path(scenario: Scenario, model: Testbed) -> PathModel:
+    """The path model left after the simulated hops, plus the receive port's Ethernet serialisation."""
+    hops = scenario.path.hops
+    if model.store_forward_hops > len(hops):
+        raise ValueError(f"store_forward_hops must be in [0, {len(hops)}] (the scenario's path hops), "
+                         f"got {model.store_forward_hops}")
+    rest = list(hops[model.store_forward_hops:])
+    if model.input_ethernet_bps > 0 and model.timestamp == "rfc2679":
+        rest.append(Hop(model.input_ethernet_bps, "ethernet"))
+    return PathModel(fixed_s=scenario.path.fixed_s, hops=tuple(rest))
+
+
+def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenario:
+    """``scenario`` as the test bed sees it: node (:func:`testbed_node`), BE conversations, remaining path.
+
+    With ``be_queueing="flow"`` every BE stream (flow >= 100) gets its own WFQ
+    queue of the BE class's weight and a limit of 64 packets; the path keeps the
+    hops not simulated (:func:`simulate_testbed` simulates the first
+    ``store_forward_hops``) and, with the input Ethernet on and RFC 2679
+    timestamps, the receive port's serialisation. Its streams are the scenario's
+    (generator timing is applied when simulating). With :data:`PAPERS_NODE` the
+    scenario is returned unchanged.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    model : Testbed, optional
+        Default :data:`TESTBED`.
+
+    Returns
+    -------
+    Scenario
+    """
+    if not isinstance(scenario, Scenario):
+        raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
+    model = _check_model(model)
+    if model.is_papers_node:
+        return scenario
+    node = testbed_node(scenario, model)
+    streams = list(scenario.streams)
+    want = "packet" if model.be_size_mix == "per_packet" else "stream"
+    streams = [replace(s, size_per=want) if (s.flow >= FIRST_BE_FLOW and getattr(s, "size_per", want) != want)
+               else s for s in streams]
+    if model.be_queueing == "flow":
+        be_idx = [i for i, s in enumerate(streams) if s.flow >= FIRST_BE_FLOW]
+        if be_idx:
+            be_queue = streams[be_idx[0]].queue
+            template = node.queues[be_queue]
+            if template.kind != "wfq":
+                raise ValueError("be_queueing='flow' needs the BE streams in a WFQ queue")
+            others = [q for i, q in enumerate(node.queues) if i != be_queue]
+            remap = {old: new for new, old in enumerate(i for i in range(len(node.queues)) if i != be_queue)}
+            conv = Queue("wfq", CONVERSATION_LIMIT_PACKETS, weight_bps=template.weight_bps)
+            node = replace(node, queues=tuple(others) + (conv,) * len(be_idx))
+            for k, i in enumerate(be_idx):
+                streams[i] = replace(streams[i], queue=len(others) + k)
+            for i, s in enumerate(streams):
+                if i not in be_idx:
+                    streams[i] = replace(s, queue=remap[s.queue])
+    return replace(scenario, node=node, streams=tuple(streams), path=_remaining_path(scenario, model),
+                   name=f"testbed({scenario.name})")
+
+
+def _tick(arrival_s: np.ndarray, flow: np.ndarray, model: Testbed, rng) -> np.ndarray:
+    """Release times of the software generators' packets at their host's next timer tick."""
+    out = arrival_s.copy()
+    if model.os_tick_s <= 0:
+        return out
+    tick = model.os_tick_s
+    phases = rng.random(2) * tick  # the EF (mgen) host's and the BE host's timer phases
+    for mask, phase in (((flow != REFERENCE_FLOW) & (flow < FIRST_BE_FLOW), phases[0]),
+                        (flow >= FIRST_BE_FLOW, phases[1])):
+        t = arrival_s[mask]
+        out[mask] = phase + np.ceil((t - phase) / tick - 1e-12) * tick
+    return out
+
+
+def _ethernet_port(send_s: np.ndarray, size: np.ndarray, rate_bps: float) -> np.ndarray:
+    """Arrival at the C7200 through one store-and-forward Ethernet port (FIFO at ``rate_bps``)."""
+    own = line_time_s(size, "ethernet", rate_bps)
+    at_switch = send_s + own  # the frame has left the sender's port: the switch holds it whole
+    order = np.argsort(at_switch, kind="stable")
+    port = Node(rate_bps, "ethernet", 1, PACKET_PARTICLE_BYTES,
+                (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=rate_bps),))
+    arrays = validate_arrivals(port, at_switch[order], size[order], np.zeros(size.size, dtype=np.int64))
+    departure = packets_dataset(*arrays, *run_kernel(port, *arrays))["departure"].values
+    out = np.empty_like(send_s)
+    out[order] = departure
+    return out
+
+
+def _fifo_hop(hop: Hop) -> TandemHop:
+    node = Node(hop.rate_bps, hop.framing, 1, PACKET_PARTICLE_BYTES,
+                (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=hop.rate_bps),))
+    return TandemHop(node=node, queue=0)
+
+
+def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = None) -> xr.Dataset:
+    """Simulate a papers' preset through the test-bed model: what the SmartBits would measure.
+
+    Steps: the scenario's streams are generated exactly as :func:`pqlab.simulate`
+    does (same seed, same packets); software streams are released at timer ticks
+    (``os_tick_s``); every packet crosses the shared input Ethernet port
+    (``input_ethernet_bps``); the C7200 of :func:`testbed_scenario` runs in the
+    engine; every kept packet (EF and BE) then crosses the first
+    ``store_forward_hops`` hops of the path as FIFO nodes
+    (:func:`pqlab.node.tandem.simulate_tandem`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A papers' preset (:mod:`pqlab.scenarios`).
+    seed : int
+        Seed (>= 0); the same seed gives the same Dataset.
+    model : Testbed, optional
+        Default :data:`TESTBED`; :data:`PAPERS_NODE` returns ``pqlab.simulate(scenario, seed)``.
+
+    Returns
+    -------
+    xarray.Dataset
+        The C7200's per-packet Dataset (as :func:`pqlab.simulate`) where
+        ``arrival`` is the packet's send time at its generator (first bit on the
+        wire) and ``departure`` its departure from the last simulated device
+        (seconds; NaN if dropped), plus ``node_arrival`` and ``node_departure``
+        (at the C7200). ``metrics.one_way_delay(ds, testbed_scenario(...).path)``
+        is then the delay the SmartBits measures; attrs ``scenario`` (the
+        :func:`testbed_scenario` JSON), ``testbed`` (the model JSON), ``seed``,
+        ``pqlab_version``.
+    """
+    model = _check_model(model)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    seed = check_int("seed", seed, 0)
+    sc = testbed_scenario(scenario, model)
+    if model.is_papers_node:
+        ds = simulate(sc, seed=seed)
+        ds.attrs["testbed"] = json.dumps(model.to_dict(), sort_keys=True)
+        return ds
+    rng = np.random.default_rng(seed)
+    send, size, queue, flow = merge_streams(sc.streams, rng, sc.duration_s)
+    if model.be_mtu_bytes > 0:
+        size = np.where((flow >= FIRST_BE_FLOW) & (size > model.be_mtu_bytes), model.be_mtu_bytes, size)
+    timing_rng = np.random.default_rng([seed, 2])
+    released = _tick(send, flow, model, timing_rng)
+    at_node = _ethernet_port(released, size, model.input_ethernet_bps) if model.input_ethernet_bps > 0 else released
+    order = np.argsort(at_node, kind="stable")
+    # one trace stream per flow, in scenario order: the C7200 sees exactly these arrivals
+    traces = []
+    for st in sc.streams:
+        mine = order[flow[order] == st.flow]
+        traces.append(TraceStream(at_node[mine], size[mine], int(queue[mine][0]) if mine.size else st.queue,
+                                  st.flow))
+    trace_sc = Scenario(node=sc.node, streams=tuple(traces), duration_s=max(sc.duration_s, float(at_node.max()) + 1e-6), warmup_s=sc.warmup_s,
+                        path=sc.path, name=sc.name)
+    hops = [_fifo_hop(h) for h in scenario.path.hops[:model.store_forward_hops]]
+    # the trace scenario's JSON (every arrival) is not recorded: the attrs below record the
+    # test-bed scenario, the model and the seed, from which the traces are regenerated
+    per_hop, departure = simulate_tandem(trace_sc, hops, flows=np.unique(flow), seed=seed, record_scenario=False)
+    ds = per_hop[0]
+    # map the C7200's packets back to their generator send times
+    node_arrival = ds["arrival"].values
+    node_flow = ds["flow"].values
+    send_at_node = np.empty_like(node_arrival)
+    for st in sc.streams:
+        mine_src = order[flow[order] == st.flow]
+        mine_ds = np.flatnonzero(node_flow == st.flow)
+        send_at_node[mine_ds] = send[mine_src]
+    last = np.full(node_arrival.size, np.nan)
+    last[departure["packet"].values] = departure.values[:, -1]
+    ds = ds.drop_vars("packet_id")
+    ds = ds.assign({  # one merge (each item assignment is a merge of its own: about 1 ms)
+        "node_arrival": ("packet", node_arrival, {"units": "s", "long_name": "arrival at the C7200"}),
+        "node_departure": ("packet", ds["departure"].values, {"units": "s", "long_name": "departure from the C7200"}),
+        "arrival": ("packet", send_at_node, {"units": "s", "long_name": "first bit sent by the generator"}),
+        "departure": ("packet", last, {"units": "s", "long_name": "departure from the last simulated device"}),
+    })
+    ds.attrs.update(
+        title=f"pqlab test-bed simulation: {sc.name}",
+        source=f"pqlab {__version__} test-bed model (engine + tandem)",
+        pqlab_version=__version__,
+        seed=seed,
+        scenario=sc.to_json(),
+        testbed=json.dumps(model.to_dict(), sort_keys=True),
+        warmup_s=sc.warmup_s,
+        duration_s=sc.duration_s,
+        history="simulated by pqlab.papers.testbed.simulate_testbed",
+    )
+    return ds
+
+
+def reference_delays(scenario: Scenario, seed: int = 0, model: Testbed | None = None,
+                    flow: int = REFERENCE_FLOW) -> np.ndarray:
+    """One-way delays (RFC 2679, as the SmartBits measures) of the reference flow after the warm-up, seconds.
+
+    NaN for a lost packet, in sending order.
+    """
+    model = _check_model(model)
+    ds = simulate_testbed(scenario, seed, model)
+    return experiments.reference_delay(ds, testbed_scenario(scenario, model), flow).values
+
+
+#: The former name of :func:`reference_delays` (one name was two things: this simulates and
+#: returns an array; :func:`pqlab.experiments.reference_delay` selects from a Dataset).
+reference_delay = reference_delays
+
+
+def _size_range(stream) -> tuple[int, int]:
+    """Smallest and largest IP length a stream can send, bytes."""
+    size, header = stream.size, int(getattr(stream, "header_bytes", 0))
+    for lo_name in ("size_bytes", "low_bytes", "min_bytes"):
+        lo = getattr(size, lo_name, None)
+        if lo is not None:
+            break
+    if lo is None:
+        lo = size.sizes_bytes[0]
+    return int(lo) + header, int(size.max_bytes) + header
+
+
+def _ethernet_port_bound_s(sc: Scenario, ef_ip: int, model: Testbed) -> float:
+    """Sender serialisation + FIFO delay bound of the shared input port (network calculus, sum sigma / C)."""
+    eth = model.input_ethernet_bps
+    sigma_bits, rho_bps = 0.0, 0.0
+    for s in sc.streams:
+        lo, hi = _size_range(s)
+        wire_hi = float(line_time_s(hi, "ethernet", 1.0))  # bits of the largest frame
+        wire_ratio = float(line_time_s(lo, "ethernet", 1.0)) / (8.0 * lo)  # wire bits per IP bit, at worst
+        if not isinstance(s, CBRStream):
+            raise ValueError(f"worst_case_bound needs CBR streams (a finite burst), flow {s.flow} is a "
+                             f"{type(s).__name__}")
+        rate = s.rate_bps
+        burst = 1.0
+        if model.os_tick_s > 0 and s.flow != REFERENCE_FLOW:
+            burst += math.ceil(model.os_tick_s * rate / (8.0 * lo))  # packets released together at one tick
+        sigma_bits += burst * wire_hi
+        rho_bps += rate * wire_ratio
+    if rho_bps >= eth:
+        raise ValueError(f"the streams' wire rate ({rho_bps:g} bit/s) must be below input_ethernet_bps ({eth:g})")
+    return float(line_time_s(ef_ip, "ethernet", eth)) + sigma_bits / eth
+
+
+def worst_case_bound(scenario: Scenario, model: Testbed | None = None, *, flow: int = REFERENCE_FLOW) -> float:
+    """End-to-end worst-case one-way delay of ``flow``'s packets through the test-bed path, seconds.
+
+    Per-hop latencies in the style of GLOBECOM'01 Table IV and network calculus:
+
+    * generator tick: a software stream's packet leaves at most ``os_tick_s`` late
+      (the reference stream is hardware-timed: 0);
+    * input Ethernet port (if modelled): the packet's own serialisation at the
+      sender, then a FIFO at rate ``C`` fed by CBR streams, each with arrival curve
+      ``sigma_i + rho_i t`` (``sigma_i`` = its largest frame, times the packets one
+      tick can release): delay <= ``sum sigma_i / C`` (needs ``sum rho_i < C``);
+    * C7200: at most ``limit`` EF packets ahead in the priority queue, and no BE
+      packet can enter the ring while the EF packet waits; the ring it finds holds
+      at most ``R - 1 + P_max`` particles (it admits a packet while fewer than ``R``
+      are in use; GLOBECOM'01's 7 units), each sent in at most the line time of a
+      full particle: ``W_c7200 = limit x t_ef + (R - 1 + P_max) x t_particle + t_ef``;
+    * each store-and-forward hop at the C7200's rate and framing: a FIFO fed no
+      faster than it sends has sojourn ``W_n <= max(s_n, W_(n-1))``, so at most the
+      largest packet's line time ``t_max`` (the packet ahead still being sent,
+      Table IV's "largest packet ahead");
+    * the rest of the path model: its serialisation of the packet.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A papers' preset (EF flows in the priority queue, one size per EF flow).
+    model : Testbed, optional
+        Default :data:`TESTBED`.
+    flow : int
+        The flow whose bound is computed (default the reference stream).
+
+    Returns
+    -------
+    float
+        The bound, seconds.
+    """
+    model = _check_model(model)
+    sc = testbed_scenario(scenario, model)
+    node = sc.node
+    mine = [s for s in sc.streams if s.flow == flow]
+    if not mine:
+        raise ValueError(f"flow must be a flow of the scenario {[s.flow for s in sc.streams]}, got {flow!r}")
+    stream = mine[0]
+    queue = node.queues[stream.queue]
+    if queue.kind != "priority":
+        raise ValueError(f"flow {flow} must be in the priority queue for this bound, got a {queue.kind} queue")
+    ef_ip = int(stream.size.max_bytes) + int(getattr(stream, "header_bytes", 0))
+    largest = max(int(s.size.max_bytes) + int(getattr(s, "header_bytes", 0)) for s in sc.streams)
+    t_ef = float(line_time_s(ef_ip, node.framing, node.line_rate_bps))
+    t_max = float(line_time_s(largest, node.framing, node.line_rate_bps))
+    t_particle = float(line_time_s(min(node.particle_bytes, largest), node.framing, node.line_rate_bps))
+    p_max = max(1, math.ceil(largest / node.particle_bytes))
+    bound = 0.0
+    if flow != REFERENCE_FLOW:
+        bound += model.os_tick_s
+    if model.input_ethernet_bps > 0:
+        bound += _ethernet_port_bound_s(sc, ef_ip, model)
+    bound += queue.limit_packets * t_ef + (node.ring_limit_particles - 1 + p_max) * t_particle + t_ef
+    for hop in scenario.path.hops[:model.store_forward_hops]:
+        if hop.rate_bps < node.line_rate_bps or hop.framing != node.framing:
+            raise ValueError("worst_case_bound needs every simulated hop at least as fast as the C7200's line "
+                             f"with the same framing, got {hop.rate_bps:g} bit/s {hop.framing!r}")
+        # W_n <= max(s_n, W_(n-1)) at a FIFO fed no faster than it sends: at most the largest line time
+        bound += max(t_max, float(line_time_s(ef_ip, hop.framing, hop.rate_bps)))
+    bound += float(sc.path.extra_delay_s(ef_ip))
+    return bound

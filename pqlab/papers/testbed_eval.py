@@ -1,0 +1,435 @@
+"""Every measured result of the papers under the papers' node model and the test-bed model.
+
+One function per measured quantity (a row of ``data/paper_values.csv`` whose
+``kind`` is ``result`` and whose value is a number), each computed the way the
+paper measured it, through :func:`pqlab.papers.testbed.simulate_testbed` with a given
+:class:`pqlab.papers.testbed.Testbed` (:data:`pqlab.papers.testbed.PAPERS_NODE` is exactly
+``pqlab.simulate``). :data:`CALIBRATION` names the calibration set (Table IV's
+``W_m`` and Fig. 3-1's local maxima); everything else is a held-out prediction.
+
+The measurement definitions follow the artefact modules (``pqlab.papers.artefacts``):
+mean delay of the reference stream after the warm-up, ``(p95 - p5) / mean`` for
+Fig. 3-2, the 99.9th percentile in transmission units for Fig. 5, mean and
+standard deviation of ``|IPDV|`` of consecutive reference packets, the WFQ - PQ
+gap in BE transmission times, the EF loss ratio of all EF packets after the
+warm-up.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import json
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from . import scenarios
+from ..node.framing import line_time_s
+from .stated import PAPERS, cisco7200_atm, transmission_unit_s
+from ..base.paths import DATA
+from ..node.scenario import Scenario
+from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
+from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
+from ..base.units import to_ms, to_us
+from ..measure import experiments
+from .artefacts._common import REF_RATES_BPS
+from .artefacts.aggregation import EF_AGGREGATE_BPS, EF_FRAME_SIZES
+from .artefacts.background import PAPER_FIG3_2_PAYLOADS
+from .artefacts.tftant_pq import IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS
+from .artefacts.tftant_wfq import MTU_FRAME_BYTES
+
+#: The two models compared.
+MODELS = {"papers_node": PAPERS_NODE, "testbed": TESTBED}
+#: Relative tolerance of "reproduced", percent.
+TOLERANCE_PERCENT = 10.0
+#: The papers' transmission unit: line time of the 128-byte EF frame (IP 110 bytes) at 2 Mbit/s ATM, s.
+UNIT_S = transmission_unit_s()
+#: TF-TANT BE transmission time: 1000-byte IP packet at 2 Mbit/s ATM, s.
+BE_TX_S = float(line_time_s(scenarios.TFTANT_BE_IP_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
+#: GLOBECOM'01 Table III / long version 6: reference rates (bit/s) by aggregation degree
+#: A = 1 - ref / aggregate (5/6, 2/3, 1/3, 0 for 50, 100, 200, 300 kbit/s of the 300 kbit/s aggregate).
+TAB3_REF_RATES = dict(zip(("5_6", "2_3", "1_3", "0"), REF_RATES_BPS))
+#: TF-TANT EF frame of the PQ-vs-WFQ IPDV figures (page Fig. 7) and of the slides' ring test, bytes.
+TFTANT_IPDV_FRAME_BYTES = 1024
+#: Ring limits (particles) and STAR values at which the slides' largest IPDV is looked for
+#: (a subset of the artefacts' sweeps 1..16 and 1..5: where the maximum lies).
+RING_LIMITS_SAMPLED = (2, 5, 10)
+STARS_SAMPLED = (1.0, 3.0, 5.0)
+#: GLOBECOM'01 Sec. III's round trip: a 64-byte frame, sent at a rate that leaves the path idle.
+RTT_FRAME_BYTES = 64
+RTT_PROBE_RATE_BPS = 10e3
+#: Fig. 3-1 windows searched for the two local maxima, BE UDP payload bytes.
+FIG3_WINDOWS = ((400, 700), (900, 1250))
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One measured result: where it is in ``data/paper_values.csv`` and how to compute it."""
+
+    artefact: str
+    quantity: str
+    role: str  # "calibration" or "held_out"
+    compute: object  # (model, n, seeds, be_size) -> float
+    uses_real_be: bool = False
+
+
+# --------------------------------------------------------------------------- runs (memoised)
+
+
+#: Runs kept by :func:`run`, keyed by the scenario's and the model's JSON and the seed.
+_RUNS: collections.OrderedDict = collections.OrderedDict()
+_MAX_RUNS = 4096
+
+
+def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
+    ds = simulate_testbed(sc, seed, model)
+    tsc = testbed_scenario(sc, model)
+    delay = experiments.reference_delay(ds, tsc).values
+    ef = (ds["queue"].values == scenarios.EF_QUEUE) if model.be_queueing == "class" else (
+        ds["flow"].values < scenarios.FIRST_BE_FLOW)
+    win = ef & (ds["arrival"].values >= sc.warmup_s)
+    lost = float(np.mean(ds["drop"].values[win] != 0)) if win.any() else math.nan
+    return {"delay": delay, "ef_loss": lost}
+
+
+def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
+    """Reference delays (s, NaN if lost, sending order) and EF loss ratio of one run (memoised)."""
+    key = (scenario.to_json(), int(seed), json.dumps(model.to_dict(), sort_keys=True))
+    if key in _RUNS:
+        _RUNS.move_to_end(key)
+    else:
+        _RUNS[key] = _run(scenario, int(seed), model)
+        if len(_RUNS) > _MAX_RUNS:
+            _RUNS.popitem(last=False)
+    return _RUNS[key]
+
+
+def _jitter(delay: np.ndarray) -> np.ndarray:
+    """|IPDV| of consecutive reference packets (RFC 3393: a pair with a loss has none), s."""
+    d = np.abs(np.diff(delay))
+    return d[np.isfinite(d)]
+
+
+def _mean_delay(make, model, seeds) -> float:
+    return float(np.mean([np.nanmean(run(make(), s, model)["delay"]) for s in seeds]))
+
+
+def _real(be_size):
+    return scenarios.real_be_sizes() if be_size is None else be_size
+
+
+def _be_first(sc: Scenario) -> Scenario:
+    be = [s for s in sc.streams if s.queue == scenarios.BE_QUEUE]
+    return replace(sc, streams=tuple(be + [s for s in sc.streams if s.queue != scenarios.BE_QUEUE]))
+
+
+def _aggregation(ref_rate: float, n: int, be_size) -> Scenario:
+    return _be_first(scenarios.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
+                                             ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
+                                             name=f"aggregation({ref_rate:g})"))
+
+
+def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = False) -> Scenario:
+    n_ref = math.ceil(n / n_streams) if total else n
+    return _be_first(scenarios.pq_experiment(
+        be_size=_real(be_size), ef_rate_bps=load_bps / n_streams, ef_aggregate_bps=load_bps if n_streams > 1 else None,
+        n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load_bps),
+        name=f"ef_split({n_streams}, {load_bps:g})"))
+
+
+# --------------------------------------------------------------------------- quantities
+
+
+def w_m(k: int):
+    """GLOBECOM'01 Table IV ``W_m`` (us): BE packets filling ``k`` particles of 512 bytes."""
+    def compute(model, n, seeds, be_size=None):
+        return to_us(_mean_delay(lambda: scenarios.full_units(k=k, n_ef_samples=n), model, seeds))
+    return compute
+
+
+def fig3_1_payloads(window) -> list[int]:
+    """Payloads searched in one window: every 25 bytes and +-8 bytes around 512- and 576-byte particle edges."""
+    lo, hi = window
+    edges = {k * p - UDP_IP_HEADER_BYTES + d for p in (512, 576) for k in (1, 2, 3) for d in (-8, -4, 0, 4, 8)}
+    return sorted(set(range(lo, hi + 1, 25)) | {e for e in edges if lo <= e <= hi})
+
+
+def local_max_position(payloads, means) -> float:
+    """Payload just before the largest fall of the mean-delay curve (the paper's "discontinuity"), NaN if none.
+
+    A fall must exceed 1 % of the curve's level; a curve that only rises has no local maximum.
+    """
+    y = np.asarray(means, dtype=float)
+    fall = y[:-1] - y[1:]
+    i = int(np.argmax(fall))
+    return float(payloads[i]) if fall[i] > 0.01 * float(np.mean(y)) else math.nan
+
+
+def next_swept_payload(index: int, payload: float) -> float:
+    """The payload searched right after ``payload`` in window ``index`` (the end of our drop interval), NaN if none."""
+    later = [p for p in fig3_1_payloads(FIG3_WINDOWS[index]) if p > payload]
+    return float(later[0]) if later and math.isfinite(payload) else math.nan
+
+
+def fig3_1_curve(model, n, seeds, window) -> tuple[list[int], list[float]]:
+    """GLOBECOM'01 Fig. 3-1 over one window of BE payloads: (payloads in bytes, mean reference delay in s)."""
+    pays = fig3_1_payloads(window)
+    means = [_mean_delay(functools.partial(scenarios.base_case, be_payload_bytes=p, n_ef_samples=n), model, seeds)
+             for p in pays]
+    return pays, means
+
+
+def fig3_1_local_max(index: int):
+    """GLOBECOM'01 Fig. 3-1: BE payload (bytes) of the ``index``-th local maximum of the mean delay."""
+    def compute(model, n, seeds, be_size=None):
+        return local_max_position(*fig3_1_curve(model, n, seeds, FIG3_WINDOWS[index]))
+    return compute
+
+
+def tab3_mean(key: str):
+    """GLOBECOM'01 Table III mean one-way delay (ms) at aggregation degree ``key``."""
+    def compute(model, n, seeds, be_size=None):
+        return to_ms(_mean_delay(lambda: _aggregation(TAB3_REF_RATES[key], n, be_size), model, seeds))
+    return compute
+
+
+def fig3_2_fluctuation(model, n, seeds, be_size=None) -> float:
+    """GLOBECOM'01 Fig. 3-2: ``(p95 - p5) / mean`` of the delay, BE payloads 450 and 475, mean over runs."""
+    out = []
+    for p in PAPER_FIG3_2_PAYLOADS:
+        for s in seeds:
+            d = run(scenarios.base_case(be_payload_bytes=p, n_ef_samples=n), s, model)["delay"]
+            d = d[np.isfinite(d)]
+            p5, p95 = np.percentile(d, [5, 95])
+            out.append((p95 - p5) / d.mean())
+    return float(np.mean(out))
+
+
+def fig5_delays(model, n, seeds, be_size=None) -> np.ndarray:
+    """GLOBECOM'01 Fig. 5's sample: reference delays (s) with the "real" BE sizes, seeds pooled, losses removed."""
+    d = np.concatenate([run(scenarios.pq_experiment(be_size=_real(be_size), n_ef_samples=n,
+                                                    name="real_distribution"), s, model)["delay"] for s in seeds])
+    return d[np.isfinite(d)]
+
+
+def fig5_tail_units(model, n, seeds, be_size=None) -> float:
+    """GLOBECOM'01 Fig. 5 "negligible above": 99.9th percentile of the delay, transmission units, seeds pooled."""
+    return float(np.percentile(fig5_delays(model, n, seeds, be_size), 99.9) / UNIT_S)
+
+
+def mean_ipdv(key: str):
+    """Long version 6.2: mean |IPDV| (ms) at aggregation degree ``key``."""
+    def compute(model, n, seeds, be_size=None):
+        return to_ms(float(np.mean([_jitter(run(_aggregation(TAB3_REF_RATES[key], n, be_size), s,
+                                                model)["delay"]).mean() for s in seeds])))
+    return compute
+
+
+def max_ipdv_units(model, n, seeds, be_size=None) -> float:
+    """Long version 6.2: largest |IPDV| over A = 2/3, 1/3, 0 and seeds, transmission units."""
+    return float(max(_jitter(run(_aggregation(TAB3_REF_RATES[k], n, be_size), s, model)["delay"]).max()
+                     for k in ("2_3", "1_3", "0") for s in seeds)) / UNIT_S
+
+
+def _frame_run(frame: int, n: int, be_size):
+    return _be_first(scenarios.pq_experiment(be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n,
+                                             name=f"ef_frame_size({frame})"))
+
+
+def ipdv_std(frame: int):
+    """Long version Sec. 7: standard deviation of |IPDV| (us), one EF stream of ``frame``-byte frames."""
+    def compute(model, n, seeds, be_size=None):
+        return to_us(float(np.mean([_jitter(run(_frame_run(frame, n, be_size), s, model)["delay"]).std(ddof=1)
+                                    for s in seeds])))
+    return compute
+
+
+def mode_fraction_128(model, n, seeds, be_size=None) -> float:
+    """Long version Sec. 7: share of |IPDV| in the most populated one-unit interval, 128-byte frames."""
+    out = []
+    for s in seeds:
+        j = _jitter(run(_frame_run(scenarios.EF_FRAME_BYTES, n, be_size), s, model)["delay"])
+        counts = np.bincount(np.floor(j / UNIT_S).astype(np.int64))
+        out.append(counts.max() / j.size)
+    return float(np.mean(out))
+
+
+def _wfq_gap_s(frame: int, model, n, seeds) -> float:
+    pq = _mean_delay(lambda: scenarios.pq_vs_wfq(scheduler="pq", ef_frame_bytes=frame, n_ef_samples=n), model, seeds)
+    wfq = _mean_delay(lambda: scenarios.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=frame, n_ef_samples=n), model,
+                      seeds)
+    return wfq - pq
+
+
+def max_gain_mtu(model, n, seeds, be_size=None) -> float:
+    """TF-TANT PQ vs WFQ: mean delay WFQ - PQ at 1518-byte EF frames, ms."""
+    return to_ms(_wfq_gap_s(MTU_FRAME_BYTES, model, n, seeds))
+
+
+def wfq_gap_be_tx(frame: int):
+    """TF-TANT PQ vs WFQ: WFQ - PQ at ``frame``-byte EF frames, in BE transmission times (1000 bytes)."""
+    def compute(model, n, seeds, be_size=None):
+        return _wfq_gap_s(frame, model, n, seeds) / BE_TX_S
+    return compute
+
+
+def _max_ipdv_be_tx(make, model, seeds) -> float:
+    return float(max(_jitter(run(make(), s, model)["delay"]).max() for s in seeds)) / BE_TX_S
+
+
+def fig7_max_ipdv(scheduler: str):
+    """TF-TANT PQ vs WFQ Fig. 7: largest |IPDV| at 1024-byte EF frames, BE transmission times."""
+    def compute(model, n, seeds, be_size=None):
+        return _max_ipdv_be_tx(lambda: scenarios.pq_vs_wfq(scheduler=scheduler, ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES,
+                                                           n_ef_samples=n), model, seeds)
+    return compute
+
+
+def ring_max_ipdv(model, n, seeds, be_size=None) -> float:
+    """TF-TANT slides, tx ring: largest |IPDV| (WFQ, EF service 300 kbit/s, 1024 bytes), over rings 2..10."""
+    return max(_max_ipdv_be_tx(lambda r=r: scenarios.pq_vs_wfq(
+        scheduler="wfq", ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES, ef_service_rate_bps=scenarios.TFTANT_EF_RATE_BPS,
+        ring_limit_particles=r, n_ef_samples=n), model, seeds) for r in RING_LIMITS_SAMPLED)
+
+
+def star_max_ipdv(model, n, seeds, be_size=None) -> float:
+    """TF-TANT slides, STAR: largest |IPDV| (WFQ, 1024 bytes) over STAR 1, 3, 5, BE transmission times."""
+    return max(_max_ipdv_be_tx(lambda st=st: scenarios.tftant_star(star=st, n_ef_samples=n), model, seeds)
+               for st in STARS_SAMPLED)
+
+
+def loss_20_streams(model, n, seeds, be_size=None) -> float:
+    """TF-TANT slides: EF loss ratio with 20 EF streams at 60 % of the line, policed at the load."""
+    return float(np.mean([run(_ef_split(20, LOSS_EF_LOAD_BPS, 4 * n, be_size, total=True), s, model)["ef_loss"]
+                          for s in seeds]))
+
+
+def slides_mean_ipdv(n_streams: int):
+    """TF-TANT slides: mean |IPDV| with ``n_streams`` EF streams at 600 kbit/s, transmission units."""
+    def compute(model, n, seeds, be_size=None):
+        return float(np.mean([_jitter(run(_ef_split(n_streams, IPDV_EF_LOAD_BPS, n, be_size), s, model)["delay"]).mean()
+                              for s in seeds])) / UNIT_S
+    return compute
+
+
+def rtt_64(model, n, seeds, be_size=None) -> float:
+    """GLOBECOM'01 Sec. III: round trip of a 64-byte frame on the idle path (twice the one-way delay), ms."""
+    sc = scenarios.pq_experiment(ef_frame_bytes=RTT_FRAME_BYTES, ef_rate_bps=RTT_PROBE_RATE_BPS, n_be_streams=0,
+                                 n_ef_samples=min(n, 200),
+                                 warmup_s=0.0, name="rtt_64")
+    return to_ms(2.0 * _mean_delay(lambda: sc, model, seeds[:1]))
+
+
+#: Every numeric measured result, in ``data/paper_values.csv`` order.
+RESULTS = (
+    Measured("path", "rtt_64_byte_packet", "held_out", rtt_64),
+    Measured("globecom01_fig3_1", "local_max_be_payload_1", "calibration", fig3_1_local_max(0)),
+    Measured("globecom01_fig3_1", "local_max_be_payload_2", "calibration", fig3_1_local_max(1)),
+    Measured("globecom01_fig3_2", "fluctuation_fraction", "held_out", fig3_2_fluctuation),
+    Measured("globecom01_fig5", "ccdf_negligible_above", "held_out", fig5_tail_units, True),
+    *(Measured("globecom01_tab3", f"mean_delay_a_{k}", "held_out", tab3_mean(k), True) for k in TAB3_REF_RATES),
+    *(Measured("long_ipdv_vs_a", f"mean_ipdv_a_{k}", "held_out", mean_ipdv(k), True) for k in ("2_3", "1_3", "0")),
+    Measured("long_ipdv_vs_a", "max_ipdv", "held_out", max_ipdv_units, True),
+    *(Measured("long_fig7_tab3", f"ipdv_std_ef_{f}", "held_out", ipdv_std(f), True) for f in EF_FRAME_SIZES),
+    Measured("long_fig7_tab3", "mode_fraction_ef_128", "held_out", mode_fraction_128, True),
+    *(Measured("globecom01_tab4", f"w_m_k{k}", "calibration", w_m(k)) for k in (1, 2, 3)),
+    Measured("tftant_wfq_fig1", "max_gain_mtu", "held_out", max_gain_mtu),
+    *(Measured("tftant_wfq_fig1", f"gap_{f}_be_tx", "held_out", wfq_gap_be_tx(f))
+      for f in (TFTANT_IPDV_FRAME_BYTES, MTU_FRAME_BYTES)),
+    Measured("tftant_wfq_fig6_7", "max_ipdv_fig7_pq", "held_out", fig7_max_ipdv("pq")),
+    Measured("tftant_wfq_fig6_7", "max_ipdv_fig7_wfq", "held_out", fig7_max_ipdv("wfq")),
+    Measured("tftant_slides_ring", "max_ipdv_one_be_tx", "held_out", ring_max_ipdv),
+    Measured("tftant_slides_star", "max_ipdv_one_be_tx", "held_out", star_max_ipdv),
+    Measured("tftant_slides_loss", "ef_loss_20_streams", "held_out", loss_20_streams, True),
+    Measured("tftant_slides_ipdv_aggregation", "mean_ipdv_1_stream", "held_out", slides_mean_ipdv(1), True),
+    Measured("tftant_slides_ipdv_aggregation", "mean_ipdv_20_streams", "held_out", slides_mean_ipdv(20), True),
+)
+#: The calibration set (the free parameters are chosen on these alone).
+CALIBRATION = tuple(r for r in RESULTS if r.role == "calibration")
+
+
+def paper_values() -> pd.DataFrame:
+    """``data/paper_values.csv`` (with its ``kind`` column)."""
+    return pd.read_csv(DATA / "paper_values.csv")
+
+
+def _paper(table: pd.DataFrame, artefact: str, quantity: str) -> tuple[float, str]:
+    row = table[(table["artefact"] == artefact) & (table["quantity"] == quantity)]
+    if len(row) != 1:
+        raise ValueError(f"no single row {artefact}/{quantity} in data/paper_values.csv")
+    return float(row["value"].iloc[0]), str(row["unit"].iloc[0])
+
+
+def rel_err_percent(ours: float, paper: float) -> float:
+    """``(ours - paper) / |paper| x 100``."""
+    return (ours - paper) / abs(paper) * 100.0
+
+
+def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1, 2, 3),
+             results=RESULTS, be_size: SizeDistribution | None = None) -> pd.DataFrame:
+    """One row per measured result: the paper's value, each model's, relative errors, within 10 %.
+
+    Parameters
+    ----------
+    models : dict of str -> Testbed, optional
+        Default :data:`MODELS` (``papers_node``, ``testbed``).
+    n_ef_samples : int
+        Reference packets per run (>= 100).
+    seeds : sequence of int
+        Seeds (>= 0), every run repeated per seed.
+    results : sequence of Measured
+        Which results (default all).
+    be_size : SizeDistribution, optional
+        BE size law for the "real distribution" experiments (default the stand-in).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``artefact, quantity, role, unit, paper`` and per model ``<model>``,
+        ``<model>_err_pct``, ``<model>_within``.
+    """
+    models = MODELS if models is None else dict(models)
+    for name, m in models.items():
+        if not isinstance(m, Testbed):
+            raise ValueError(f"models[{name!r}] must be a pqlab.papers.testbed.Testbed, got {type(m).__name__}")
+    n = int(n_ef_samples)
+    if n < 100:
+        raise ValueError(f"n_ef_samples must be an integer >= 100, got {n_ef_samples!r}")
+    seeds = tuple(int(s) for s in seeds)
+    if not seeds or min(seeds) < 0:
+        raise ValueError(f"seeds must be a non-empty sequence of integers >= 0, got {seeds!r}")
+    table = paper_values()
+    rows = []
+    for r in results:
+        paper, unit = _paper(table, r.artefact, r.quantity)
+        row = {"artefact": r.artefact, "quantity": r.quantity, "role": r.role, "unit": unit, "paper": paper}
+        for name, m in models.items():
+            value = r.compute(m, n, seeds, be_size)
+            err = rel_err_percent(value, paper)
+            row[name] = value
+            row[f"{name}_err_pct"] = err
+            row[f"{name}_within"] = bool(np.isfinite(err) and abs(err) <= TOLERANCE_PERCENT)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def counts(frame: pd.DataFrame, models=None) -> pd.DataFrame:
+    """Per model and role: measured results within 10 % and their total."""
+    models = list(MODELS) if models is None else list(models)
+    out = []
+    for name in models:
+        for role in ("calibration", "held_out", "all"):
+            sel = frame if role == "all" else frame[frame["role"] == role]
+            out.append({"model": name, "role": role, "within_10pct": int(sel[f"{name}_within"].sum()),
+                        "total": int(len(sel))})
+    return pd.DataFrame(out)
+
+
+def objective(frame: pd.DataFrame, model: str) -> float:
+    """The calibration objective: RMS relative error (%) over the rows of ``frame`` (a NaN, e.g. no
+    local maximum at all, counts as 100 %)."""
+    e = np.nan_to_num(frame[f"{model}_err_pct"].to_numpy(dtype=float), nan=100.0)
+    return float(np.sqrt(np.mean(e**2)))

@@ -1,0 +1,21 @@
+"""The reproduction pipeline: ``pqlab reproduce`` runs the notebooks and publishes figures, report and site.
+
+What it does: ``reproduce`` (the build: plan, run the notebooks, publish), ``_notebook_worker``
+(the worker processes that keep one kernel each), ``kernelwatch`` (a hung or dead kernel found
+within seconds), ``orphans`` (workers and kernels never outlive their run), ``runfolder`` (one
+run's folder and its state), ``runlock`` (one run per tree), ``publish`` (the journalled
+publish and its manifest), ``report`` (the paper-vs-pqlab report: records, verdicts, tables),
+``claim_links`` (links between claims applied to verdicts), ``reportdiff`` (two reports
+compared), ``overview`` (the report's overview block), ``claims_html`` (an artefact's claims
+as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as
+pages) and ``website`` (the static site).
+
+Exports: those modules (``from pqlab.pipeline import reproduce``).
+
+May import: ``pqlab.papers``, ``pqlab.measure``, ``pqlab.node`` and ``pqlab.base``; never the
+lab.
+"""
+
+__all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "publish", "report",
+           "claim_links", "reportdiff", "overview", "claims_html", "notebook_html",
+           "website"]

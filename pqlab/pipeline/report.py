@@ -1,0 +1,585 @@
+"""Record reproduced numbers and compare them with the papers' values.
+
+Notebooks call :func:`record` (one number or shape claim) and :func:`record_figure`
+(the files written for an artefact); each call appends one JSON line to
+``<results_dir>/results.jsonl``. :func:`build_report` joins these records with the
+papers' values (``data/paper_values.csv``, read by :func:`load_paper_values`) on
+``(artefact, quantity)`` and writes ``report.md``, ``report.html`` and ``report.csv``.
+
+Verdicts
+--------
+The join is outer: every paper claim and every recorded result gets one row.
+If a quantity is recorded more than once, the last record wins.
+
+``reproduced``
+    Numeric claim: paper value and ours both present,
+    ``|ours - paper| / |paper| <= 10 %`` and ``shape_ok`` not False. Qualitative claim
+    (paper row with an empty value): the result has ``shape_ok=True``.
+``shape only``
+    Numeric claim, ours outside 10 % (or recorded without a value) but ``shape_ok=True``:
+    the shape or trend the paper describes holds, the number does not.
+``differs``
+    Numeric claim outside 10 % without ``shape_ok=True``, or any claim with
+    ``shape_ok=False``.
+``missing``
+    A paper claim with no result ("not reproduced yet"), or with a result that carries
+    neither a comparable value nor a ``shape_ok`` judgement (its note is shown).
+``pqlab only``
+    A result with no paper row: listed for information, nothing to compare with.
+
+By claim type (docs/model.md, "Verdict rules"): a position (a payload where a curve
+drops) carries ``shape_ok`` = the mechanism check (the paper's position on the same side of
+the particle boundary as ours, within one sweep step), which decides even when the number is
+within 10 %; a trend holds only when every step has the claimed sign
+(:func:`pqlab.measure.analysis.trend`); and a claim is never reproduced when a claim it implies fails
+(:mod:`pqlab.pipeline.claim_links`, ``data/claim_links.csv``), applied by :func:`build_report`.
+
+A paper value of 0 gives a relative difference of 0 % if ours is exactly 0, else an
+undefined one (NaN), which never counts as within 10 %.
+
+Models and kinds
+----------------
+Every record names the model it was computed under (:data:`MODELS`): ``papers_node``,
+the node the papers describe (every artefact), or ``testbed``, the calibrated model of
+the whole measured test bed (:mod:`pqlab.papers.testbed`; the measured numeric results only,
+each marked ``calibration`` or ``held_out`` in ``role``). The papers' node model is
+joined outer with the papers' values as above; another model's rows are its records
+joined with the paper rows they name. ``kind`` comes from ``data/paper_values.csv``:
+``setup`` (a parameter of the test echoed back), ``result`` (a measured result),
+``analysis`` (the papers' own analytic numbers), ``derived`` (a repeat in other units).
+:func:`model_summary` counts verdicts per model and kind and :func:`summary_text`
+opens the report with the counts of measured results per model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+import numbers
+import os
+from pathlib import Path
+
+import pandas as pd
+
+from .._version import __version__
+from . import claim_links, claims_html, overview
+from ..base import versions
+from ..base.units import DISPLAY_DIGITS, MAX_SIGNIFICANT_DIGITS, format_significant, significant_digits
+from ..base.units import number_text as _number, ours_digits as _ours_digits, paper_text as _paper_text
+# What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
+from ..papers.records import (INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS, RESULTS_FILE, ROLES,  # noqa: F401
+                              TOLERANCE_PERCENT, _KEY, _cell_text, _check_paper_values, _isna, load_paper_values,
+                              load_records, record, record_figure, relative_percent)
+from ..papers.testbed import CHOSEN_AFTER_HELD_OUT  # the test bed's own statement of its post-hoc choices
+
+#: Verdicts, in the order reports list them.
+VERDICTS = ("reproduced", "shape only", "differs", "missing", "pqlab only")
+#: Columns of the report DataFrame (and ``report.csv``), in order.
+REPORT_COLUMNS = (
+    "artefact", "quantity", "model", "kind", "source", "paper value", "ours", "unit", "difference",
+    "difference %", "verdict", "explanation", "statement", "shape_ok", "seed", "role",
+)
+#: Explanation of a paper claim no notebook recorded.
+NOT_REPRODUCED = "not reproduced yet: no notebook recorded this quantity"
+
+
+
+def _results_frame(records: list[dict]) -> pd.DataFrame:
+    """The last result per (artefact, quantity, model), in first-recorded order.
+
+    A record without ``model`` (written before models existed) is a papers' node result.
+    """
+    key = [*_KEY, "model"]
+    columns = [*key, "value", "unit", "note", "shape_ok", "seed", "role"]
+    rows = [{c: r.get(c) for c in columns} for r in records if r.get("kind", "result") == "result"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["model"] = frame["model"].fillna(MODELS[0])
+    order = frame.drop_duplicates(key, keep="first")[key]
+    last = frame.drop_duplicates(key, keep="last")
+    return order.merge(last, on=key, how="left")
+
+
+def _figures(records: list[dict]) -> dict[str, list[str]]:
+    """Figure files per artefact, sorted by artefact, each file once."""
+    found: dict[str, list[str]] = {}
+    for entry in records:
+        if entry.get("kind") == "figure":
+            files = found.setdefault(entry["artefact"], [])
+            files.extend(p for p in entry["paths"] if p not in files)
+    return dict(sorted(found.items()))
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """Join paper values and results per model and give each row its verdict.
+
+    Parameters
+    ----------
+    paper_values : pandas.DataFrame
+        As returned by :func:`load_paper_values` (a ``kind`` column is used if present).
+    results : pandas.DataFrame
+        Columns ``artefact, quantity, value, unit, note, shape_ok, seed`` (and optionally
+        ``model``, default ``papers_node``, and ``role``), one row per key and model.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`REPORT_COLUMNS`, sorted by artefact; within one, paper rows in
+        file order, then results with no paper row in recorded order; the papers' node
+        model's row before the test bed's. Papers' node rows: the outer join (every paper
+        claim); other models' rows: their results only.
+
+    Raises
+    ------
+    ValueError
+        If a quantity's recorded unit differs from the paper's.
+    """
+    results = results.copy()
+    if "model" not in results.columns:
+        results["model"] = MODELS[0]
+    results["model"] = results["model"].fillna(MODELS[0])
+    if "role" not in results.columns:
+        results["role"] = None
+    unknown = sorted(set(results["model"]) - set(MODELS))
+    if unknown:
+        raise ValueError(f"model must be one of {', '.join(map(repr, MODELS))}, got {unknown}")
+    kind = paper_values["kind"].map(_cell_text) if "kind" in paper_values.columns else ""
+    paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"}).assign(kind=kind)
+    paper = paper.assign(_paper=range(len(paper)))
+    ours = results.rename(columns={"value": "ours", "unit": "our unit", "note": "explanation"})
+    ours = ours.assign(_ours=range(len(ours)))
+    parts = []
+    for rank, model in enumerate(MODELS):
+        mine = ours[ours["model"] == model]
+        if model != MODELS[0] and mine.empty:
+            continue
+        how = "outer" if model == MODELS[0] else "right"
+        part = paper.merge(mine, on=_KEY, how=how)
+        part["model"], part["_model"] = model, rank
+        parts.append(part)
+    rows = pd.concat(parts, ignore_index=True)
+    _check_units(rows)
+    has_paper, has_ours = rows["_paper"].notna(), rows["_ours"].notna()
+    rows["unit"] = rows["unit"].where(has_paper, rows["our unit"]).fillna("")
+    rows["ours"] = pd.to_numeric(rows["ours"], errors="coerce")
+    rows["difference"] = rows["ours"] - rows["paper value"]
+    rows["difference %"] = [relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])]
+    rows["shape_ok"] = [None if _isna(v) else bool(v) for v in rows["shape_ok"]]
+    rows["verdict"] = [
+        _verdict(*args)
+        for args in zip(has_paper, has_ours, rows["paper value"], rows["ours"], rows["difference %"], rows["shape_ok"])
+    ]
+    rows["explanation"] = rows["explanation"].where(has_ours, NOT_REPRODUCED).fillna("")
+    rows["seed"] = pd.to_numeric(rows["seed"]).astype("Int64")
+    for column in ("source", "statement", "kind", "role"):
+        rows[column] = rows[column].map(_cell_text)
+    rows["_rank"] = rows["_paper"].fillna(len(paper) + rows["_ours"])
+    rows = rows.sort_values(["artefact", "_rank", "_model"], kind="mergesort")
+    return rows[list(REPORT_COLUMNS)].reset_index(drop=True)
+
+
+def _check_units(rows: pd.DataFrame) -> None:
+    both = rows[rows["_paper"].notna() & rows["_ours"].notna()]
+    clash = both[both["unit"].fillna("").str.strip() != both["our unit"].fillna("").str.strip()]
+    if not clash.empty:
+        pairs = "; ".join(
+            f"{a}/{q}: paper {p!r}, recorded {o!r}"
+            for a, q, p, o in zip(clash.artefact, clash.quantity, clash["unit"], clash["our unit"])
+        )
+        raise ValueError(f"recorded units differ from the paper's: {pairs}")
+
+
+def _verdict(has_paper: bool, has_ours: bool, paper: float, ours: float, percent: float, shape_ok) -> str:
+    """One row's verdict, by the rules of the module docstring."""
+    if not has_paper:
+        return "pqlab only"
+    if not has_ours:
+        return "missing"
+    if math.isnan(paper):  # a qualitative claim
+        return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
+    if shape_ok is False:  # the recorded mechanism or shape check failed: never reproduced
+        return "differs"
+    if abs(percent) <= TOLERANCE_PERCENT:  # False for NaN
+        return "reproduced"
+    if shape_ok is not None:
+        return "shape only" if shape_ok else "differs"
+    return "missing" if math.isnan(ours) else "differs"  # a note without a value: not judged
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
+    """Compare the recorded results with the papers' values and write the report.
+
+    Parameters
+    ----------
+    results_dir : str or os.PathLike
+        Folder holding ``results.jsonl`` (an absent file means no results yet).
+    out_dir : str or os.PathLike
+        Where ``report.md``, ``report.html`` and ``report.csv`` are written (created).
+    paper_values : pandas.DataFrame, str or os.PathLike, optional
+        The papers' values, or the CSV to read them from; default
+        ``data/paper_values.csv``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The report, columns :data:`REPORT_COLUMNS` (see the module docstring for the
+        verdict rules).
+
+    Raises
+    ------
+    ValueError
+        If an input file or column is missing, or units disagree.
+    """
+    if paper_values is None:
+        paper_values = load_paper_values()
+    elif isinstance(paper_values, pd.DataFrame):
+        paper_values = _check_paper_values(paper_values, "paper_values")
+    else:
+        paper_values = load_paper_values(paper_values)
+    records = load_records(results_dir)
+    table = claim_links.apply_links(compare(paper_values, _results_frame(records)), claim_links.load_claim_links())
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    figures = {a: [_link(p, out) for p in files] for a, files in _figures(records).items()}
+    (out / "report.md").write_text(to_markdown(table, figures), encoding="utf-8")
+    (out / "report.html").write_text(to_html(table, figures), encoding="utf-8")
+    table.to_csv(out / "report.csv", index=False)
+    return table
+
+
+#: Columns of :func:`verdict_summary` counting what is not a measured result: setup echoes (a test
+#: parameter read back) and the papers' own analysis (and numbers derived in other units).
+SETUP_COLUMNS = ("setup echoed", "setup not echoed")
+ANALYSIS_COLUMNS = ("analysis reproduced", "analysis not reproduced")
+_APART = {"setup": "setup", "analysis": "analysis", "derived": "analysis"}
+_APART_COLUMNS = {"setup": SETUP_COLUMNS, "analysis": ANALYSIS_COLUMNS}
+
+
+def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame:
+    """Count verdicts per artefact of one model's rows (default the papers' node), with a ``total`` row.
+
+    Measured results and the rest are counted apart: the :data:`VERDICTS` columns count the
+    measured results (``kind`` ``result``) and the rows with no paper row (``pqlab only``);
+    :data:`SETUP_COLUMNS` count the ``setup`` rows and :data:`ANALYSIS_COLUMNS` the ``analysis``
+    and ``derived`` rows, each reproduced or not.
+    """
+    if "model" in table.columns:
+        table = table[table["model"] == model]
+    kind = table["kind"] if "kind" in table.columns else pd.Series("", index=table.index)
+    apart = kind.isin(list(_APART))
+    rest = table[~apart]
+    artefacts = sorted(set(table["artefact"]))
+    counts = pd.crosstab(rest["artefact"], rest["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts = counts.reindex(artefacts, fill_value=0)
+    group = kind.map(lambda k: _APART.get(k, ""))
+    for name, columns in _APART_COLUMNS.items():
+        rows = table[group == name]
+        ok = rows["verdict"] == "reproduced"
+        counts[columns[0]] = ok.groupby(rows["artefact"]).sum().reindex(artefacts, fill_value=0)
+        counts[columns[1]] = (~ok).groupby(rows["artefact"]).sum().reindex(artefacts, fill_value=0)
+    counts = counts.fillna(0)
+    counts.loc["total"] = counts.sum()
+    counts.columns.name = None
+    counts.index.name = None
+    return counts.astype(int)
+
+
+def _summary_cells(summary: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """:func:`verdict_summary` as text cells: the verdict counts, then setup and analysis as "reproduced of rows"."""
+    pairs = {"setup echoed": SETUP_COLUMNS, "analysis reproduced": ANALYSIS_COLUMNS}
+    header = ["artefact", *VERDICTS, *pairs]
+    rows = []
+    for artefact, counts in summary.iterrows():
+        apart = []
+        for ok_column, not_column in pairs.values():
+            n = int(counts[ok_column]) + int(counts[not_column])
+            apart.append(f"{int(counts[ok_column])} of {n}" if n else "")
+        rows.append([artefact, *(str(int(counts[v])) for v in VERDICTS), *apart])
+    return header, rows
+
+
+def model_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Count verdicts per model and kind (``setup``, ``result``, ...; ``none`` for rows with no paper row).
+
+    Index ``(model, kind)`` in :data:`MODELS` order; columns in :data:`VERDICTS` order.
+    """
+    kinds = table["kind"].where(table["kind"] != "", "none")
+    counts = pd.crosstab([table["model"], kinds], table["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    order = {m: i for i, m in enumerate(MODELS)}
+    counts = counts.sort_index(key=lambda index: index.map(order) if index.name == "model" else index)
+    counts.columns.name = None
+    return counts.astype(int)
+
+
+def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Per model and role: the papers' numeric measured results (``kind == "result"`` with a number) within 10 %.
+
+    A papers' node row takes the role its quantity has in the test-bed rows (if any), so both
+    models are counted over the same calibration and held-out sets. Columns ``model, role``
+    (``calibration``, ``held_out``, ``all``), ``within``, ``total``.
+    """
+    numeric = table[(table["kind"] == "result") & table["paper value"].notna()]
+    roles = {(a, q): r for a, q, r in zip(numeric["artefact"], numeric["quantity"], numeric["role"]) if r}
+    out = []
+    for model in MODELS:
+        mine = numeric[numeric["model"] == model]
+        if mine.empty:
+            continue
+        role = [roles.get((a, q), "") for a, q in zip(mine["artefact"], mine["quantity"])]
+        within = (mine["verdict"] == "reproduced").to_numpy()
+        for name in (*ROLES, "all"):
+            sel = [name == "all" or r == name for r in role]
+            out.append({"model": model, "role": name, "within": int(within[sel].sum()), "total": int(sum(sel))})
+    return pd.DataFrame(out, columns=["model", "role", "within", "total"])
+
+
+#: How many of a model's largest misses the opening summary names.
+SUMMARY_MISSES = 3
+
+
+def summary_text(table: pd.DataFrame) -> str:
+    """The report's opening paragraph, computed from ``table``: measured results reproduced per model.
+
+    Counts the papers' numeric measured results within 10 % under each model (calibration
+    and held-out apart for the test bed), and names the test bed's largest remaining misses
+    with the explanation recorded for each (its computed reason).
+    """
+    counts = measured_counts(table)
+    if counts.empty:
+        return "No numeric measured result of the papers was recorded."
+    parts = []
+    for model in MODELS:
+        mine = counts[counts["model"] == model].set_index("role")
+        if mine.empty:
+            continue
+        text = (f"Under {MODEL_TITLES[model]}, {mine.loc['all', 'within']} of {mine.loc['all', 'total']} "
+                f"of the papers' numeric measured results are within {TOLERANCE_PERCENT:g} %")
+        if model != MODELS[0]:
+            text += (f" ({mine.loc['calibration', 'within']} of {mine.loc['calibration', 'total']} in the "
+                     f"calibration set, {mine.loc['held_out', 'within']} of {mine.loc['held_out', 'total']} "
+                     "held out)")
+        parts.append(text + ".")
+    if not (counts["model"] == "testbed").any():
+        parts.append("The test-bed model was not run.")
+        return " ".join(parts)
+    rows = table[(table["model"] == "testbed") & (table["kind"] == "result") & table["paper value"].notna()
+                 & (table["verdict"] != "reproduced")]
+    rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
+    misses = [
+        f"{r['artefact']}/{r['quantity']} (paper {_paper_text(r['paper value'])}, test bed "
+        f"{' '.join(filter(None, [_number(r['ours'], _ours_digits(r['paper value'])), '' if r['unit'] == '1' else r['unit']]))}, "
+        f"{_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
+        for r in rows.head(SUMMARY_MISSES).to_dict("records")
+    ]
+    if misses:
+        parts.append("The largest remaining misses of the test-bed model: " + "; ".join(misses) + ".")
+    inconsistent = table[(table["model"] == "testbed") & (table["quantity"] == INCONSISTENCY_QUANTITY)]
+    parts += [f"Across the models tried: {text}." for text in inconsistent["explanation"] if text]
+    parts.append("Not clean predictions: " + "; ".join(CHOSEN_AFTER_HELD_OUT) + ".")
+    return " ".join(parts)
+
+
+def _link(path: str, out: Path) -> str:
+    return Path(os.path.relpath(path, out.resolve())).as_posix()
+
+
+def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """The report as text cells: the one formatting used by Markdown and HTML."""
+    header = ["artefact", "claim", "model", "kind", "source", "paper", "ours", "unit", "difference", "verdict",
+              "explanation", "statement"]
+    rows = [
+        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _paper_text(r["paper value"]),
+         _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
+         _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
+         r["statement"]]
+        for r in table.to_dict("records")
+    ]
+    return header, rows
+
+
+def _unit_text(unit) -> str:
+    """A unit as the report shows it: named (``pqlab.pipeline.overview.unit_text``: "1" is "ratio", ...)."""
+    return overview.unit_text(unit)
+
+
+
+
+def _ours_text(value, shape_ok, paper=None) -> str:
+    shape = "" if _isna(shape_ok) else ("shape holds" if shape_ok else "shape fails")
+    number = _number(value, _ours_digits(paper))
+    return " ".join(filter(None, [number, f"({shape})" if shape and not _isna(value) else shape]))
+
+
+def _difference_text(difference, percent) -> str:
+    if _isna(difference):
+        return ""
+    relative = "n/a" if _isna(percent) else f"{percent:+.1f} %"
+    sign = "+" if difference >= 0 else ""
+    return f"{sign}{_number(difference)} ({relative})"
+
+
+#: Significant digits of ``ours`` in :func:`results_digest`: past float noise (a last-digit
+#: difference of another numpy), short of any real change (the golden test's 1e-9 tolerance).
+DIGEST_DIGITS = 9
+
+
+def results_digest(table: pd.DataFrame) -> str:
+    """sha256 (hex) of the report's numbers: every row's artefact, claim, model and ours at 9 significant digits.
+
+    Two runs with the same digest have the same numbers to 9 significant digits; the report
+    and the site print its first 12 hex digits next to the environment.
+    """
+    rows = sorted(
+        "\t".join([str(r["artefact"]), str(r["quantity"]), str(r["model"]),
+                    "" if _isna(r["ours"]) else f"{float(r['ours']):.{DIGEST_DIGITS}g}"])
+        for r in table.to_dict("records")
+    )
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+def environment_lines(table: pd.DataFrame) -> list[str]:
+    """The report's environment block (:func:`pqlab.base.versions.environment_text` with :func:`results_digest`)."""
+    return versions.environment_text(results_digest(table))
+
+
+def environment_html(table: pd.DataFrame) -> str:
+    """The environment block as one HTML paragraph (the report's and the site index's)."""
+    return '<p class="environment">' + "<br>".join(_esc(line) for line in environment_lines(table)) + "</p>"
+
+
+def _title() -> str:
+    return f"pqlab {__version__}: the papers' values and ours"
+
+
+def _rules_text(em) -> str:
+    """The verdict rules in one sentence; ``em`` marks up a verdict's name."""
+    return (
+        f"A number is {em('reproduced')} within {TOLERANCE_PERCENT:g} % of the paper's; {em('shape only')} "
+        f"when the paper's shape or trend holds but the number does not; {em('differs')} otherwise; "
+        f"{em('missing')} when no notebook recorded the claim yet; {em('pqlab only')} for our numbers "
+        "with no paper value. By claim type: a position is judged against the mechanism (the paper's on the "
+        "same side of a particle boundary as ours, within one sweep step), a trend by the sign of every step, "
+        "and a claim is never reproduced when a claim it implies fails. Setup echoes (a test parameter read "
+        "back) are counted apart from measured results."
+    )
+
+
+def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
+    """The report as Markdown: header, verdict counts, the claims table, figure links.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        As returned by :func:`compare`.
+    figures : dict of str to list of str
+        Figure links per artefact, relative to the report's folder.
+    """
+    header, rows = _display_rows(table)
+    summary = verdict_summary(table)
+    by_model = model_summary(table)
+    lines = [f"# {_title()}", ""]
+    lines += [part for line in environment_lines(table) for part in (line, "")]
+    lines += [overview.opening(table), ""]
+    for part in overview.sections(table):
+        lines += [f"## {part['title']}", ""] + ([part["text"], ""] if part["text"] else [])
+        lines += (_md_table(part["header"], part["rows"]) + [""]) if part["rows"] else []
+        lines += ([f"- {_md_cell(i)}" for i in part["items"]] + [""]) if part["items"] else []
+    lines += ["## How to read the verdicts", "", _rules_text(lambda v: f"*{v}*"), ""]
+    lines += [f"- *{k}*: {text}" for k, text in overview.kind_legend()]
+    lines += ["", f"Units: {overview.UNIT_NOTE}", "", "## Verdicts per model and kind", ""]
+    lines += _md_table(["model", "kind", *by_model.columns], _kind_rows(by_model))
+    lines += ["", f"## Verdicts per artefact ({MODEL_TITLES[MODELS[0]]})", ""]
+    lines += _md_table(*_summary_cells(summary))
+    lines += ["", "## Claims", ""]
+    lines += _md_table(header, rows)
+    lines += ["", "## Figures", ""]
+    lines += [f"- **{_md_cell(a)}**: " + ", ".join(f"[{_md_cell(Path(p).name)}](<{p}>)" for p in files)
+              for a, files in figures.items()] or ["No figures recorded."]
+    return "\n".join(lines) + "\n"
+
+
+def _kind_rows(by_model: pd.DataFrame) -> list[list[str]]:
+    """Rows of :func:`model_summary` as text, the kind ``none`` (no paper row) shown as ``pqlab only``."""
+    return [[m, "pqlab only" if k == "none" else k, *map(str, v)] for (m, k), v in by_model.iterrows()]
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(map(_md_cell, header)) + " |", "|" + " --- |" * len(header)]
+    out += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in rows]
+    return out
+
+
+def _md_cell(text) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.claims_html._STYLE`), and the figure previews.
+_CSS = """
+img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
+""".strip()
+
+
+def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
+    """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid out as
+    on the site: a table per artefact)."""
+    summary = verdict_summary(table)
+    by_model = model_summary(table)
+    body = [f"<h1>{_esc(_title())}</h1>", environment_html(table),
+            f"<p class=\"lead\">{_esc(overview.opening(table))}</p>"]
+    for part in overview.sections(table):
+        body += [f"<h2>{_esc(part['title'])}</h2>"] + ([f"<p>{_esc(part['text'])}</p>"] if part["text"] else [])
+        body += [_html_table(part["header"], part["rows"])] if part["rows"] else []
+        body += ["<ul>" + "".join(f"<li>{_esc(i)}</li>" for i in part["items"]) + "</ul>"] if part["items"] else []
+    body += ["<h2>How to read the verdicts</h2>", f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
+             "<ul>" + "".join(f"<li><em>{_esc(k)}</em>: {_esc(t)}</li>" for k, t in overview.kind_legend()) + "</ul>",
+             f"<p>Units: {_esc(overview.UNIT_NOTE)}</p>",
+             "<h2>Verdicts per model and kind</h2>",
+            _html_table(["model", "kind", *by_model.columns], _kind_rows(by_model)),
+            f"<h2>Verdicts per artefact ({_esc(MODEL_TITLES[MODELS[0]])})</h2>",
+            _html_table(*_summary_cells(summary)),
+            "<h2>Claims</h2>", *_html_claims(table), "<h2>Figures</h2>"]
+    body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>{_esc(_title())}</title>\n<style>\n{claims_html._STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
+        + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
+    )
+
+
+def _esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _html_claims(table: pd.DataFrame) -> list[str]:
+    """The claims as the site shows them: per artefact, one row group per claim, long texts folded."""
+    return [f"<h3 id=\"{_esc(claims_html._anchor(artefact))}\"><code>{_esc(artefact)}</code></h3>\n"
+            + claims_html._claims_table(rows.to_dict("records"))
+            for artefact, rows in table.groupby("artefact", sort=False)]
+
+
+def _html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:
+    head = "<tr>" + "".join(f"<th>{_esc(h)}</th>" for h in header) + "</tr>"
+    body = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            css = f' class="{_esc(str(cell).replace(" ", "-"))}"' if i == class_column else ""
+            cells.append(f"<td{css}>{_esc(cell)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return "<table>\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
+
+
+def _html_figures(artefact: str, files: list[str]) -> str:
+    items = []
+    for link in files:
+        href = _esc(link)
+        preview = f'<br><img src="{href}" alt="{_esc(Path(link).name)}">' if link.endswith((".png", ".svg")) else ""
+        items.append(f'<li><a href="{href}">{_esc(Path(link).name)}</a>{preview}</li>')
+    return f"<h3>{_esc(artefact)}</h3>\n<ul>\n" + "\n".join(items) + "\n</ul>"

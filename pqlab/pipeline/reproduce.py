@@ -1,0 +1,786 @@
+"""Run the notebooks with papermill and publish the paper-vs-reproduced report, safely.
+
+:func:`run_all` is a small, safe, incremental build:
+
+1. **Validate, then act.** Every argument, the notebooks, the papers' values and the
+   output folders are checked (:func:`validate`) before anything is touched; a bad one
+   raises :class:`ValueError` with one clear line.
+2. **One run per tree.** The build folder's lock (:mod:`pqlab.pipeline.runlock`) makes a second
+   concurrent run wait (``wait_s``) or refuse; two runs never mix their results.
+3. **A fresh run folder.** The run builds in ``<build>/runs/<run id>/`` (:mod:`pqlab.pipeline.runfolder`):
+   the previous figures and the other sections' results are copied in first, the figures of
+   the sections being rerun are dropped (never shown stale), then the notebooks execute in
+   ``jobs`` worker processes (``python -m pqlab.pipeline._notebook_worker``), the longest of the
+   previous run first, with ``figures_dir``, ``results_dir`` (one per section), ``quick`` and
+   ``seed``. A worker keeps one kernel for the notebooks it runs (``import pqlab`` and the
+   kernel's start paid once per worker), its namespace reset before each notebook.
+4. **Publish in one step, only on success.** The report (``report.md``, ``.html``, ``.csv``)
+   and the static site (:func:`pqlab.pipeline.website.build_site`) are written into the run folder, then
+   the run's figures folder, results, executed notebooks and HTML replace the published
+   ones in one journalled switch with a manifest of every published file (:mod:`pqlab.pipeline.publish`;
+   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run
+   with a failed notebook publishes nothing: its report and site, in the kept run folder, name
+   the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
+   SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
+   and raises :class:`Interrupted`; the published reproduction stays byte-identical.
+5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
+   other sections' current results, figures and executed notebooks are kept. A section whose
+   inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
+   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given; what
+   was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
+   and this build agree and every file has its digest), else every section is recomputed.
+6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
+   (:mod:`pqlab.pipeline.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.pipeline.orphans`);
+   a full disk or a damaged state file raises :class:`pqlab.pipeline.publish.OutputError` (one line,
+   the run folder removed, nothing published).
+
+The notebooks' simulations are cached per artefact (:mod:`pqlab.measure.cache`) in ``<build>/cache``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import errno
+import hashlib
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .._version import __version__
+from ..measure import cache
+from . import kernelwatch, orphans, publish, report, runfolder, runlock
+from ..base import paths, versions
+from ..base._validate import check_int
+from .notebook_html import (INJECTED_TAG, _export_html, _html_available, _html_exporter, _relative_parameters,
+                            _shown_paths)  # noqa: F401  (INJECTED_TAG, _relative_parameters: tested here)
+
+#: The Jupyter kernel the notebooks run in.
+KERNEL_NAME = "python3"
+#: Largest seed the notebooks accept (numpy's SeedSequence takes any non-negative int;
+#: seeds are stored in netCDF attributes as 64-bit integers).
+MAX_SEED = 2**63 - 1
+#: Seconds a worker gets to end after SIGTERM before it is killed.
+KILL_GRACE_S = 2.0
+#: Name prefix of the temporary folders holding the kernels' IPC sockets (one per worker,
+#: made and removed by this process; the parent's pid follows, so a run's folders are known).
+SOCKET_PREFIX = "pqlab-kernel-"
+
+
+class Interrupted(Exception):
+    """The run was stopped by Ctrl-C (SIGINT) or SIGTERM; nothing was published."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Where a notebook failed.
+
+    Attributes
+    ----------
+    notebook : str
+        The notebook's name (file stem).
+    cell_index : int or None
+        0-based index of the failing cell in the source notebook (papermill's injected
+        parameters cell not counted); None if the notebook failed outside a cell.
+    ename, evalue : str
+        The exception's type name and message.
+    executed : pathlib.Path
+        The executed copy, holding the traceback.
+    """
+
+    notebook: str
+    cell_index: int | None
+    ename: str
+    evalue: str
+    executed: Path
+
+    def __str__(self) -> str:
+        where = "" if self.cell_index is None else f" in cell {self.cell_index}"
+        return f"notebook {self.notebook} failed{where}: {self.ename}: {self.evalue}"
+
+
+@dataclass(frozen=True)
+class NotebookRun:
+    """One notebook's execution: name, files, wall time (s) and failure if any."""
+
+    name: str
+    source: Path
+    executed: Path
+    seconds: float
+    failure: Failure | None = None
+    html: Path | None = None
+    log: Path | None = None
+
+    @property
+    def status(self) -> str:
+        """``"ok"`` or ``"failed"``."""
+        return "ok" if self.failure is None else "failed"
+
+
+@dataclass(frozen=True)
+class ReproduceResult:
+    """What :func:`run_all` did.
+
+    Attributes
+    ----------
+    runs : tuple of NotebookRun
+        One per notebook, in the order given.
+    report : pandas.DataFrame
+        The paper-vs-reproduced table (see :mod:`pqlab.pipeline.report`).
+    report_dir : pathlib.Path
+        Folder of ``report.md``, ``report.html`` and ``report.csv``: the published figures
+        folder if the run succeeded, else the kept run folder's.
+    html_exported : bool
+        Whether nbconvert was available to write the executed notebooks as HTML.
+    site_index : pathlib.Path or None
+        The static site's ``index.html`` (None if not built).
+    published : bool
+        Whether this run replaced the published reproduction.
+    run_dir : pathlib.Path or None
+        The kept run folder of a failed run (None once published).
+    cache_counts : dict
+        ``{"computed": n, "reused": m}``: artefact computations of this run's notebooks
+        done and taken from the cache.
+    kept_sections : tuple of str
+        Sections not rerun whose published results were kept (``up_to_date`` included).
+    up_to_date : tuple of str
+        Sections of this run not rerun because nothing they depend on changed.
+    """
+
+    runs: tuple[NotebookRun, ...]
+    report: pd.DataFrame
+    report_dir: Path
+    html_exported: bool
+    site_index: Path | None = None
+    published: bool = True
+    run_dir: Path | None = None
+    cache_counts: dict = dataclasses.field(default_factory=dict)
+    kept_sections: tuple[str, ...] = ()
+    up_to_date: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> dict[str, str]:
+        """Notebook name -> ``"ok"`` or ``"failed"``."""
+        return {r.name: r.status for r in self.runs}
+
+    @property
+    def timings(self) -> dict[str, float]:
+        """Notebook name -> wall time, seconds."""
+        return {r.name: r.seconds for r in self.runs}
+
+    @property
+    def failures(self) -> list[Failure]:
+        """The failed notebooks, in the order given."""
+        return [r.failure for r in self.runs if r.failure is not None]
+
+    @property
+    def ok(self) -> bool:
+        """True if every notebook ran to the end."""
+        return not self.failures
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A validated run: everything :func:`run_all` needs, checked before anything is touched."""
+
+    sources: tuple[Path, ...]
+    explicit: bool  # notebooks were named: keep the other sections
+    quick: bool
+    seed: int
+    out_dir: Path
+    build_dir: Path
+    paper_values: pd.DataFrame
+    jobs: int
+    site: bool
+    force: bool
+    wait_s: float
+    notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S
+    cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S
+
+
+def find_notebooks(notebooks=None) -> list[Path]:
+    """Resolve the notebooks to run.
+
+    Parameters
+    ----------
+    notebooks : iterable of str or os.PathLike, optional
+        Notebook files, folders (their notebooks), or names of the paper notebooks
+        (:data:`pqlab.base.paths.NOTEBOOKS`) with or without ``.ipynb``. Default: every
+        paper notebook.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Absolute paths, each once, in the order given (a folder's sorted).
+
+    Raises
+    ------
+    ValueError
+        If a name resolves to no file, or two notebooks share a name.
+    """
+    if isinstance(notebooks, (str, os.PathLike)):
+        notebooks = [notebooks]
+    items = [paths.NOTEBOOKS] if notebooks is None else list(notebooks)
+    found: list[Path] = []
+    for item in items:
+        for path in _resolve(item):
+            if path not in found:
+                found.append(path)
+    names = [p.stem for p in found]
+    clash = sorted({n for n in names if names.count(n) > 1})
+    if clash:
+        raise ValueError(f"notebooks share a name, their outputs would collide: {clash}")
+    return found
+
+
+def _resolve(item) -> list[Path]:
+    path = Path(item)
+    if path.is_dir():
+        return sorted(p.resolve() for p in path.glob("*.ipynb") if not p.name.startswith("_"))
+    candidates = [path, paths.NOTEBOOKS / path, paths.NOTEBOOKS / f"{path}.ipynb"]
+    for candidate in candidates:
+        if candidate.is_file() and candidate.suffix == ".ipynb":
+            return [candidate.resolve()]
+    raise ValueError(f"notebook not found: {item!s} (looked for {', '.join(map(str, candidates))})")
+
+
+def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=1, paper_values=None,
+             jobs=None, site=True, force=False, wait_s=0.0, notebook_timeout_s=kernelwatch.NOTEBOOK_TIMEOUT_S,
+             cell_timeout_s=kernelwatch.CELL_TIMEOUT_S) -> Plan:
+    """Check every argument of :func:`run_all` without touching any file.
+
+    Raises
+    ------
+    ValueError
+        One line naming the bad argument and what is allowed.
+    """
+    default_out, default_build = paths.FIGURES, paths.BUILD
+    out_dir = Path(default_out if out_dir is None else out_dir).resolve()
+    build_dir = Path(default_build if build_dir is None else build_dir).resolve()
+    for name, flag in (("quick", quick), ("site", site), ("force", force)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
+    seed = check_int("seed", seed, 0, MAX_SEED)
+    jobs = check_int("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1, 64)
+    try:
+        wait_s = float(wait_s)
+    except (TypeError, ValueError):
+        raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}") from None
+    if not wait_s >= 0:
+        raise ValueError(f"wait must be a number of seconds >= 0, got {wait_s!r}")
+    notebook_timeout_s = _seconds("notebook timeout", notebook_timeout_s)
+    cell_timeout_s = _seconds("cell timeout", cell_timeout_s)
+    sources = tuple(find_notebooks(notebooks))
+    if not sources:
+        raise ValueError(f"no notebooks to run in {notebooks!r}")
+    if paper_values is None:
+        table = report.load_paper_values()
+    elif isinstance(paper_values, pd.DataFrame):
+        table = report._check_paper_values(paper_values, "paper_values")
+    else:
+        if not Path(paper_values).is_file():
+            raise ValueError(f"paper values file not found: {paper_values}")
+        table = report.load_paper_values(paper_values)
+    for name, folder in (("out", out_dir), ("build", build_dir)):
+        problem = paths.writable_dir_error(folder)
+        if problem:
+            raise ValueError(f"{name} folder {folder} cannot be written: {problem}")
+        if not paths.is_source_checkout() and _inside(folder, paths.ROOT):
+            raise ValueError(f"{name} folder {folder} is inside the installed package ({paths.ROOT}); "
+                             "choose a folder of your own (default ./pqlab-output)")
+    for folder in (out_dir, *(build_dir / part for part in runfolder.PUBLISHED_BUILD_PARTS)):
+        if os.path.ismount(folder):
+            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by renaming that folder, which a "
+                             f"mount point refuses; mount the volume one level up, or pass a folder inside it")
+    if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
+        raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
+                         "each other")
+    return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s,
+                notebook_timeout_s, cell_timeout_s)
+
+
+def _seconds(name: str, value) -> float:
+    """``value`` as a finite number of seconds > 0, else a one-line ValueError naming ``name``."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError, OverflowError):
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
+    return seconds
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None, seed: int = 1,
+            progress: bool = True, paper_values=None, jobs: int | None = None, site: bool = True,
+            force: bool = False, wait_s: float = 0.0, notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S,
+            cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S) -> ReproduceResult:
+    """Execute the notebooks and publish the figures, report and site (see the module docstring).
+
+    Parameters
+    ----------
+    notebooks : iterable of str or os.PathLike, optional
+        What to run (see :func:`find_notebooks`); default every paper notebook. When given,
+        the other sections' current results are kept.
+    quick : bool
+        Passed to the notebooks: fewer samples, for a fast check.
+    out_dir : str or os.PathLike, optional
+        The published figures, report and site (default :data:`pqlab.base.paths.FIGURES`).
+    build_dir : str or os.PathLike, optional
+        Executed notebooks (``notebooks/``), their HTML (``html/``), the results per section
+        (``results/<notebook>/``), the cache (``cache/``), run folders (``runs/``) and the
+        lock (default :data:`pqlab.base.paths.BUILD`).
+    seed : int
+        Random seed passed to the notebooks, 0 to 2**63 - 1.
+    progress : bool
+        Show a progress bar over the notebooks.
+    paper_values : pandas.DataFrame, str or os.PathLike, optional
+        The papers' values for the report; default ``data/paper_values.csv``.
+    jobs : int, optional
+        Notebooks executed at once, 1 to 64: worker processes, each keeping one kernel whose
+        namespace is reset before each notebook (default: the number of cores). Results do
+        not depend on it.
+    site : bool
+        Also write the static HTML site into ``<out_dir>/site/``.
+    force : bool
+        Recompute every artefact instead of reusing the cache.
+    wait_s : float
+        Seconds to wait for another run holding the lock; 0 refuses at once.
+    notebook_timeout_s, cell_timeout_s : float
+        Time limits of one notebook and of one cell, seconds (defaults: 1 hour, 30 minutes,
+        far above a normal run's). A notebook over its limit, or whose kernel is stopped
+        (hung) or died (killed, crashed, out of memory), fails naming the cause
+        (:mod:`pqlab.pipeline.kernelwatch`).
+
+    Returns
+    -------
+    ReproduceResult
+
+    Raises
+    ------
+    ValueError
+        A bad argument (nothing touched).
+    pqlab.pipeline.runlock.RunLocked
+        Another run holds the lock (nothing touched).
+    pqlab.pipeline.publish.OutputError
+        The reproduction could not be written (a full disk, an I/O error): one line naming the
+        file; the run folder is removed and the previous reproduction is unchanged.
+    Interrupted
+        Ctrl-C or SIGTERM: workers and kernels stopped, nothing published.
+    """
+    plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
+                    paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s,
+                    notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s)
+    try:
+        with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
+            return _run_locked(plan, progress)
+    except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
+        raise publish.output_error(exc, "writing the reproduction") from None
+    except ValueError as exc:  # after validation: a damaged state file (never exit 2, "bad arguments")
+        raise publish.OutputError(f"{' '.join(str(exc).split())}; nothing was published: a state file of "
+                                  f"{plan.build_dir} is damaged: remove it (or the whole build folder) and "
+                                  "run again") from None
+
+
+def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
+    orphans.remove_stale_socket_dirs(SOCKET_PREFIX)  # left by runs killed with kill -9
+    repaired = runfolder.recover(plan.out_dir, plan.build_dir)
+    if repaired:
+        warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
+                      stacklevel=3)
+    keys = {s.stem: section_key(s, plan) for s in plan.sources}
+    manifest, distrust = publish.verified(plan.out_dir, plan.build_dir)
+    if distrust:
+        warnings.warn(f"not trusting the published reproduction: {distrust}; recomputing its sections "
+                      "(cached artefacts are reused)", stacklevel=3)
+    sections = (manifest or {}).get("sections", {})
+    current = [] if plan.force else [n for n, k in keys.items() if sections.get(n) == k]
+    todo = [s for s in plan.sources if s.stem not in current]
+    run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
+                          up_to_date=current, trusted=manifest is not None,
+                          published_out=(manifest or {}).get("out_path"))
+    try:
+        return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
+                                  tuple(n for n in current if n in run.kept))
+    except publish.OutputError:
+        run.discard()
+        raise
+    except OSError as exc:
+        run.discard()
+        raise publish.output_error(exc, f"writing the run folder {run.root}") from None
+    except KeyboardInterrupt:
+        run.discard()
+        raise Interrupted(
+            f"interrupted: every notebook and kernel of the run stopped; the published reproduction "
+            f"({plan.out_dir}) is unchanged") from None
+
+
+def section_key(source: Path, plan: Plan) -> str:
+    """What a section's results depend on: the notebook, its parameters, pqlab's code and version, the environment.
+
+    The environment is :func:`pqlab.base.versions.fingerprint` (Python and the locked packages'
+    installed versions): a section computed under other package versions is rerun.
+
+    A published section with the same key is current and is not rerun (unless ``force``).
+    """
+    digest = hashlib.sha256()
+    digest.update(Path(source).read_bytes())
+    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__,
+                              "environment": versions.fingerprint()}).encode())
+    for module in sorted(Path(__file__).resolve().parents[1].rglob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()
+
+
+def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
+    html = _html_available()
+    runs = _execute(plan, run, progress, html=html)
+    full = [r.failure for r in runs if r.failure is not None and _disk_full(r.failure)]
+    if full:  # not the notebook's fault: nothing is kept (the disk is full), one clear error
+        raise OSError(errno.ENOSPC, f"No space left on device (notebook {full[0].notebook}: {full[0].evalue})")
+    for r in runs:
+        if r.failure is None:
+            runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
+    counts = cache.read_counts(run.cache_log)
+    run.merge_results()
+    table = report.build_report(run.results, run.out, plan.paper_values)
+    sections = run.section_artefacts()
+    statuses = _artefact_statuses(table, runs, sections, run.kept, current)
+    failures = [r.failure for r in runs if r.failure is not None]
+    runfolder.write_status(run.out, statuses, [str(f) for f in failures],
+                           {"seed": plan.seed, "quick": plan.quick, "run": run.run_id})
+    index = None
+    if plan.site:
+        from . import website as site_pages  # imported once the notebooks ran (not before the workers start)
+
+        index = site_pages.build_site(table, run.out, run.html, run.out / "site", results_dir=run.results)
+    if failures:
+        runfolder.add_failure_banner(run.out, statuses, [str(f) for f in failures])
+        run.keep_failed()
+        return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
+                               run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
+                               up_to_date=current)
+    run.publish({p.name: runfolder.read_section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
+                {"seed": plan.seed, "quick": plan.quick})
+    index = plan.out_dir / "site" / "index.html" if index is not None else None
+    runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,
+                                html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
+            for r in runs]
+    return ReproduceResult(tuple(runs), table, plan.out_dir, html, index, published=True,
+                           cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current)
+
+
+def _disk_full(failure: Failure) -> bool:
+    """Whether a notebook failed because its disk is full (errno 28 ENOSPC, or 122 EDQUOT)."""
+    text = f"{failure.ename}: {failure.evalue}"
+    return any(f"[Errno {code}]" in text for code in (errno.ENOSPC, errno.EDQUOT)) or "No space left" in text
+
+
+def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=()) -> list[dict]:
+    """One status per artefact: ok (this run), up to date, kept (an earlier run's), failed, missing."""
+    owner = {a: name for name, artefacts in sections.items() for a in artefacts}
+    failed = {r.name for r in runs if r.failure is not None}
+    rows = []
+    for artefact in sorted(set(table["artefact"])):
+        section = owner.get(artefact)
+        if section in failed:
+            status = "failed"
+        elif section is None:
+            status = "missing"
+        elif section in current:
+            status = "ok (up to date)"
+        elif section in kept:
+            status = "kept from an earlier run"
+        else:
+            status = "ok"
+        rows.append({"artefact": artefact, "notebook": section or "", "status": status})
+    return rows
+
+
+def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[NotebookRun]:
+    """Run the notebooks in ``plan.jobs`` worker processes; Ctrl-C kills them all.
+
+    Each worker keeps one kernel for the notebooks it runs (:mod:`pqlab.pipeline._notebook_worker`,
+    namespace reset between notebooks) and is given the next notebook when it finishes one,
+    the longest first (:func:`_longest_first`, from the previous run's times). With ``html``,
+    each executed notebook is written as HTML as soon as it finishes, while the others run
+    (nbconvert is imported once the workers are started: its import takes seconds).
+    """
+    from tqdm.auto import tqdm
+
+    env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
+        plan.build_dir / "cache", run.cache_log, force=plan.force))
+    env = {**thread_limits(plan.jobs), **env}  # the user's own settings win
+    pending = _longest_first(list(enumerate(plan.sources)), _previous_seconds(plan.build_dir))
+    workers: list[_Worker] = []
+    exporter = None
+    runs: list[NotebookRun | None] = [None] * len(plan.sources)
+    bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
+    try:
+        while pending or any(w.busy for w in workers):
+            done = []
+            for w in workers:
+                if w.busy and (w.result_ready(run) or w.proc.poll() is not None):
+                    k, started = w.task
+                    w.task = None
+                    runs[k] = _finished(plan.sources[k], run, time.perf_counter() - started)
+                    done.append(k)
+                elif w.busy and (problem := w.watch.check()) is not None:  # hung, died or over its time
+                    _kill_workers([w.proc])
+                    k, started = w.task
+                    w.task = None
+                    runs[k] = _stopped(plan.sources[k], run, time.perf_counter() - started, *problem)
+                    done.append(k)
+            for w in [w for w in workers if not w.busy and w.proc.poll() is not None]:
+                shutil.rmtree(w.sockets, ignore_errors=True)  # ended (or died): replaced if needed
+                workers.remove(w)
+            while len(workers) < plan.jobs and len(pending) > sum(not w.busy for w in workers):
+                # a new worker starts its kernel at once (while the others run or this loop goes on)
+                workers.append(_Worker.start(plan, run, env, len(workers)))
+            for w in workers:  # refill before the slower HTML export
+                if not w.busy and pending:
+                    w.give(*pending.pop(0), plan, run)
+            if html and exporter is None:
+                exporter = _html_exporter()
+                html = exporter is not None  # tried once
+            if not pending:
+                for w in workers:
+                    if not w.busy:
+                        w.close()
+            for k in done:
+                if exporter is not None:
+                    runs[k] = dataclasses.replace(runs[k], html=_export_html(exporter, runs[k].executed, run.html,
+                                                                             _shown_paths(plan, run)))
+                bar.set_postfix_str(runs[k].name)
+                bar.update()
+            time.sleep(0.05)
+        for w in workers:
+            w.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                w.proc.wait(timeout=30)
+            shutil.rmtree(w.sockets, ignore_errors=True)
+    except BaseException:
+        _kill_workers([w.proc for w in workers])
+        for w in workers:
+            shutil.rmtree(w.sockets, ignore_errors=True)
+        raise
+    finally:
+        bar.close()
+    _save_seconds(plan.build_dir, [r for r in runs if r is not None])
+    return runs
+
+
+#: Environment variables that size the thread pools of numpy's BLAS, OpenMP and numba.
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
+def thread_limits(jobs: int) -> dict:
+    """Thread-pool sizes for ``jobs`` worker processes sharing this machine's cores.
+
+    Each worker gets ``cores // jobs`` threads (at least 1). Without a limit every kernel's
+    OpenBLAS starts one thread per core, and its threads spin while they wait: with two
+    kernels on two cores a full reproduction took 122 CPU-s instead of 92 (2026-11-23).
+    """
+    threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
+    return {name: threads for name in THREAD_VARIABLES}
+
+
+#: Notebook name -> wall time (s) of the last run, in the build folder (orders the next run).
+SECONDS_FILE = "notebook-seconds.json"
+#: The same, measured once and shipped (``data/notebook_seconds.json``, written by
+#: ``benchmarks/reproduce.py --write-order``): orders a build folder's first run.
+SHIPPED_SECONDS = paths.DATA / "notebook_seconds.json"
+
+
+def _read_seconds(file: Path) -> dict | None:
+    """Notebook name -> seconds from ``file``; an unreadable file, or a time that is not a finite
+    number of seconds >= 0 (a 400-digit integer, NaN), is ignored: the times only order a run."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # ValueError: also an integer of more digits than Python reads
+        return None
+    if not isinstance(data, dict):
+        return None
+    seconds = {}
+    for name, value in data.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
+                value = float(value)
+            except OverflowError:
+                continue
+            if math.isfinite(value) and value >= 0:
+                seconds[str(name)] = value
+    return seconds
+
+
+def _previous_seconds(build_dir: Path) -> dict:
+    """Notebook name -> seconds of the build folder's last run, else the shipped measurement."""
+    seconds = _read_seconds(build_dir / SECONDS_FILE)
+    if seconds is None:
+        seconds = _read_seconds(SHIPPED_SECONDS)
+    return seconds or {}
+
+
+def _save_seconds(build_dir: Path, runs) -> None:
+    seconds = _read_seconds(build_dir / SECONDS_FILE) or {}
+    seconds.update({r.name: round(r.seconds, 2) for r in runs if r.failure is None})
+    with contextlib.suppress(OSError):
+        (build_dir / SECONDS_FILE).write_text(json.dumps(seconds, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def _longest_first(pending: list, seconds: dict) -> list:
+    """``pending`` ``(index, source)`` pairs, the longest notebooks of the previous run first
+    (a notebook without a time first of all, in the given order): with the longest last, the
+    other workers would idle while it runs."""
+    return sorted(pending, key=lambda item: -seconds.get(item[1].stem, float("inf")))
+
+
+@dataclasses.dataclass
+class _Worker:
+    """A worker process (:func:`pqlab.pipeline._notebook_worker.serve`): its kernel's socket folder and
+    the notebook it runs (index and start time), fed task files on its standard input."""
+
+    proc: subprocess.Popen
+    sockets: Path
+    task: tuple | None = None
+    source: Path | None = None
+    watch: kernelwatch.Watch | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+    @classmethod
+    def start(cls, plan: Plan, run, env: dict, number: int) -> "_Worker":
+        """Start a worker. Its kernel's socket folder is made here (short path under the
+        system's temporary folder: Unix socket paths are limited to about 100 bytes) so that
+        this process removes it even when the worker is killed."""
+        sockets = Path(tempfile.mkdtemp(prefix=f"{SOCKET_PREFIX}{os.getpid()}-"))
+        log = open(run.logs / f"worker-{number}.log", "ab")  # noqa: SIM115 - closed below, the child has its copy
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pqlab.pipeline._notebook_worker", "--serve", str(sockets),
+                 str(run.logs / f"worker-{number}.kernel.log")],
+                stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env,
+                start_new_session=True,  # Ctrl-C in a terminal reaches only us
+                preexec_fn=orphans.die_with_parent())  # SIGKILL when we end, even by kill -9
+        except BaseException:
+            shutil.rmtree(sockets, ignore_errors=True)
+            raise
+        finally:
+            log.close()
+        return cls(proc, sockets)
+
+    def give(self, k: int, source: Path, plan: Plan, run) -> None:
+        """Send notebook ``k`` (its task file) to the worker."""
+        name = source.stem
+        results = run.results / name
+        results.mkdir(parents=True, exist_ok=True)
+        task = run.logs / f"{name}.task.json"
+        task.write_text(json.dumps({
+            "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
+            "result": str(_result_file(run, name)), "log": str(run.logs / f"{name}.log"),
+            "cell_timeout": plan.cell_timeout_s,
+            "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
+                           "seed": plan.seed},
+        }), encoding="utf-8")
+        self.task = (k, time.perf_counter())
+        self.source = source
+        self.watch = kernelwatch.Watch(self.proc.pid, plan.notebook_timeout_s)
+        try:
+            self.proc.stdin.write(f"{task}\n".encode())
+            self.proc.stdin.flush()
+        except OSError:  # the worker died: found by the caller's poll, reported as this notebook's failure
+            pass
+
+    def result_ready(self, run) -> bool:
+        return _result_file(run, self.source.stem).is_file()
+
+    def close(self) -> None:
+        """No more notebooks: the worker shuts its kernel down and ends."""
+        with contextlib.suppress(OSError):
+            if not self.proc.stdin.closed:
+                self.proc.stdin.close()
+
+
+def _result_file(run, name: str) -> Path:
+    """Where the worker writes a notebook's outcome (atomically: the parent waits for it)."""
+    return run.logs / f"{name}.result.json"
+
+
+def _finished(source: Path, run, seconds: float) -> NotebookRun:
+    name = source.stem
+    executed = run.notebooks / source.name
+    log = run.logs / f"{name}.log"
+    try:
+        outcome = json.loads(_result_file(run, name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] if log.is_file() else []
+        outcome = {"cell_index": None, "ename": "WorkerError",
+                   "evalue": f"the notebook's worker process ended without a result ({' '.join(tail)})"}
+    failure = None
+    if outcome.get("ename"):
+        failure = Failure(name, outcome.get("cell_index"), outcome["ename"], outcome.get("evalue") or "", executed)
+    return NotebookRun(name, source, executed, seconds, failure, log=log)
+
+
+def _stopped(source: Path, run, seconds: float, ename: str, evalue: str) -> NotebookRun:
+    """A notebook whose kernel was stopped by the parent: hung, died or over its time."""
+    executed = run.notebooks / source.name
+    return NotebookRun(source.stem, source, executed, seconds, Failure(source.stem, None, ename, evalue, executed),
+                       log=run.logs / f"{source.stem}.log")
+
+
+def _kill_workers(procs) -> None:
+    """SIGTERM every worker and all its descendants (kernels), then SIGKILL what is left."""
+    import psutil
+
+    victims = []
+    for proc in procs:
+        try:
+            parent = psutil.Process(proc.pid)
+            victims += [parent, *parent.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            continue
+    for victim in victims:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            victim.terminate()
+    _, alive = psutil.wait_procs(victims, timeout=KILL_GRACE_S)
+    for victim in alive:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            victim.kill()
+    psutil.wait_procs(alive, timeout=KILL_GRACE_S)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.wait(timeout=KILL_GRACE_S)
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm():
+    """Treat SIGTERM like Ctrl-C (KeyboardInterrupt) for the block (main thread only)."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

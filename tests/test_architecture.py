@@ -1,0 +1,152 @@
+"""The package's floors, read from its import graph: imports flow downward only, and no module cycle.
+
+Every ``import`` and ``from ... import`` of every module of ``pqlab`` is read from the sources
+(function-level imports included: one that dodges a cycle is still an edge). A module of a layer
+may import its own layer and the layers below it, as each layer's ``__init__`` docstring says;
+``pqlab._version`` is importable from anywhere, the package ``pqlab`` itself (the public API)
+from nowhere inside it but the CLI.
+"""
+
+import ast
+from pathlib import Path
+
+import pqlab
+
+PACKAGE = Path(pqlab.__file__).resolve().parent
+
+#: Which layers a layer's modules may import (its own included), bottom to top.
+ALLOWED = {
+    "base": {"base"},
+    "node": {"node", "base"},
+    "measure": {"measure", "node", "base"},
+    "papers": {"papers", "measure", "node", "base"},
+    "pipeline": {"pipeline", "papers", "measure", "node", "base"},
+    "lab": {"lab", "papers", "measure", "node", "base"},
+}
+#: The modules that stay at pqlab's top level.
+TOP_LEVEL = {"pqlab", "pqlab._version", "pqlab.cli"}
+MAX_LINES = 800
+
+
+def _modules() -> dict:
+    """``{dotted name: (path, is_package)}`` of every module of the package."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = ["pqlab", *path.relative_to(PACKAGE).with_suffix("").parts]
+        package = parts[-1] == "__init__"
+        if package:
+            parts = parts[:-1]
+        found[".".join(parts)] = (path, package)
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str) -> set:
+    """The pqlab modules that module ``name`` imports, anywhere in its source."""
+    path, package = MODULES[name]
+    here = name.split(".") if package else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = here[:len(here) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            targets = [f"{module}.{alias.name}" if f"{module}.{alias.name}" in MODULES else module
+                       for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in MODULES:  # pqlab.x.name -> pqlab.x
+                target = target.rpartition(".")[0]
+            if target.startswith("pqlab") and target != name:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def _layer(name: str) -> str:
+    return name.split(".")[1] if name not in TOP_LEVEL else "top"
+
+
+def test_every_module_is_in_a_layer_or_one_of_the_few_at_the_top():
+    layers = {_layer(name) for name in MODULES}
+    assert layers <= set(ALLOWED) | {"top"}, layers - set(ALLOWED)
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top) <= 6, top
+    for layer in ALLOWED:
+        doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text(encoding="utf-8")))
+        assert doc and "May import" in doc, f"pqlab.{layer}'s __init__ says what it may import"
+
+
+def test_imports_flow_downward_only():
+    upward = sorted(f"{name} -> {target}" for name, targets in GRAPH.items() if _layer(name) != "top"
+                    for target in targets
+                    if target != "pqlab._version" and (_layer(target) == "top" or _layer(target) not in ALLOWED[_layer(name)]))
+    assert upward == []
+
+
+def test_no_import_cycle():
+    """Tarjan's strongly connected components of the module graph (a package's ``__init__``
+    importing its own modules is no cycle: those edges are left out)."""
+    def edges(name):
+        return {t for t in GRAPH[name] if not (MODULES[name][1] and t.startswith(name + "."))}
+
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges(v):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for name in sorted(MODULES):
+        if name not in index:
+            visit(name)
+    assert cycles == []
+
+
+def test_no_module_over_800_lines():
+    long = {name: n for name, (path, _) in MODULES.items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_the_public_api_is_unchanged_by_the_layers():
+    """The documented names keep working, as the layers' modules under their public names."""
+    import importlib
+
+    from pqlab import bounds, experiments, metrics, scenarios, streaming, traffic  # noqa: F401
+    from pqlab.measure import bounds as measure_bounds
+    from pqlab.papers import PAPERS, cisco7200_atm
+    from pqlab.papers import scenarios as papers_scenarios
+
+    assert (pqlab.Node, pqlab.Queue, pqlab.Scenario) == (pqlab.node.model.Node, pqlab.node.model.Queue,
+                                                          pqlab.node.scenario.Scenario)
+    assert pqlab.simulate is pqlab.node.scenario.simulate
+    assert pqlab.simulate_arrivals is pqlab.node.engine.simulate_arrivals
+    assert bounds is measure_bounds and scenarios is papers_scenarios
+    for name in ("metrics", "bounds", "experiments", "scenarios", "traffic", "streaming"):
+        assert importlib.import_module(f"pqlab.{name}") is getattr(pqlab, name)
+    # the papers' node, one function under the three names users know
+    assert pqlab.Node.cisco7200_atm() == cisco7200_atm() == PAPERS.node() == scenarios.papers_node()
+    assert pqlab.Node.cisco7200_atm(ring_limit_particles=3) == cisco7200_atm(ring_limit_particles=3)
