@@ -62,13 +62,6 @@ def _committed_report() -> tuple["pd.DataFrame", str]:
             (GOLDEN / "quick_report.md.txt").read_text(encoding="utf-8"))
 
 
-def _committed_tolerance(markdown: str) -> float:
-    """0 (exact) where this is the environment the committed report was made in, else :data:`reportdiff.REL_TOL`."""
-    made_in = reportdiff.report_environment(markdown)
-    exact = made_in["on_lock"] and versions.is_locked_environment(made_in["python"], made_in["lock_sha256"])
-    return 0.0 if exact else reportdiff.REL_TOL
-
-
 def test_the_quick_report_is_the_committed_one_row_for_row(quick_run):
     """The whole quick report equals ``tests/data/quick_report.csv and quick_report.md.txt``: a refactoring changes
     no number of the report, and a change that does is made on purpose (regenerate the two files
@@ -82,7 +75,7 @@ def test_the_quick_report_is_the_committed_one_row_for_row(quick_run):
 
     _, out = quick_run
     golden, golden_text = _committed_report()
-    rel_tol = _committed_tolerance(golden_text)
+    rel_tol = reportdiff.tolerance_against(golden_text)
     now = pd.read_csv(out / "report.csv", keep_default_na=False, dtype=str)
     differing = reportdiff.compare_tables(golden, now, rel_tol=rel_tol)
     assert not differing, (f"{len(differing)} cells differ from the committed report (relative tolerance "

@@ -16,8 +16,8 @@ import pandas as pd
 
 __all__ = ["MS_PER_S", "US_PER_S", "S_PER_MS", "S_PER_US", "BPS_PER_KBPS", "BPS_PER_MBPS", "to_ms", "to_us",
            "ms_to_s", "us_to_s", "to_kbps", "to_mbps", "kbps_to_bps", "times_in_ms", "MAX_SIGNIFICANT_DIGITS",
-           "DISPLAY_DIGITS", "significant_digits", "format_significant", "is_missing", "number_text", "paper_text",
-           "ours_digits"]
+           "DISPLAY_DIGITS", "significant_digits", "format_significant", "is_missing", "number_text", "signed_text",
+           "paper_text", "ours_digits"]
 
 MS_PER_S = 1e3  # milliseconds in one second
 US_PER_S = 1e6  # microseconds in one second
@@ -136,6 +136,12 @@ def is_missing(value) -> bool:
 def number_text(value, digits: int = DISPLAY_DIGITS) -> str:
     """A number as the report and the site print it (:func:`format_significant`); empty for a missing one."""
     return "" if is_missing(value) else format_significant(value, digits)
+
+
+def signed_text(value, digits: int = DISPLAY_DIGITS) -> str:
+    """A difference as the report and the site print it: :func:`number_text` with a ``+`` before a non-negative one."""
+    text = number_text(value, digits)
+    return f"+{text}" if text and value >= 0 else text
 
 
 def paper_text(value) -> str:

@@ -185,12 +185,18 @@ def environment_attrs() -> dict:
 
     ``software_versions`` (Python, pqlab and the computing stack), ``environment_lock_sha256``
     (the lock the package ships) and ``environment_matches_lock`` (``"yes"``, or the
-    packages that differ).
+    packages that differ). Built once per process (every :func:`pqlab.simulate` stamps them),
+    as the installed versions are read once.
     """
+    return dict(_environment_attrs())
+
+
+@functools.lru_cache(maxsize=None)
+def _environment_attrs() -> tuple[tuple[str, str], ...]:
     summary = environment_summary()
-    return {"software_versions": _versions_text(summary),
-            "environment_lock_sha256": summary["lock_sha256"],
-            "environment_matches_lock": differences_text(summary["lock_differences"]) or "yes"}
+    return (("software_versions", _versions_text(summary)),
+            ("environment_lock_sha256", summary["lock_sha256"]),
+            ("environment_matches_lock", differences_text(summary["lock_differences"]) or "yes"))
 
 
 def environment_text(results_digest: str | None = None) -> list[str]:

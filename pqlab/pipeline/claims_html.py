@@ -15,7 +15,7 @@ import re
 import pandas as pd
 
 from . import overview
-from ..base.units import number_text, ours_digits, paper_text
+from ..base.units import number_text, ours_digits, paper_text, signed_text
 from ..papers.records import MODELS
 
 _STYLE = """
@@ -188,8 +188,7 @@ def _difference_cell(r: dict) -> str:
     difference = _plain(r["difference"])
     if difference is None:
         return ""
-    signed = ("+" if difference >= 0 else "") + number_text(difference)  # as report._difference_text
-    return f'{_esc(_percent(r["difference %"]))}<span class="small">{_esc(signed)}</span>'
+    return f'{_esc(_percent(r["difference %"]))}<span class="small">{_esc(signed_text(difference))}</span>'
 
 
 def _plain(value):

@@ -66,8 +66,8 @@ import pandas as pd
 from .._version import __version__
 from . import claim_links, claims_html, overview
 from ..base import versions
-from ..base.units import DISPLAY_DIGITS, MAX_SIGNIFICANT_DIGITS, format_significant, significant_digits
 from ..base.units import number_text as _number, ours_digits as _ours_digits, paper_text as _paper_text
+from ..base.units import signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
 from ..papers.records import (INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS, RESULTS_FILE, ROLES,  # noqa: F401
                               TOLERANCE_PERCENT, _KEY, _cell_text, _check_paper_values, _isna, load_paper_values,
@@ -421,8 +421,7 @@ def _difference_text(difference, percent) -> str:
     if _isna(difference):
         return ""
     relative = "n/a" if _isna(percent) else f"{percent:+.1f} %"
-    sign = "+" if difference >= 0 else ""
-    return f"{sign}{_number(difference)} ({relative})"
+    return f"{signed_text(difference)} ({relative})"
 
 
 #: Significant digits of ``ours`` in :func:`results_digest`: past float noise (a last-digit

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..base.versions import ENVIRONMENT_LINE_PREFIXES
+from ..base.versions import ENVIRONMENT_LINE_PREFIXES, is_locked_environment
 
 __all__ = ["REL_TOL", "NUMBER_COLUMNS", "KEY_COLUMNS", "Difference", "compare_tables", "compare_markdown",
-           "report_environment"]
+           "report_environment", "tolerance_against"]
 
 #: Relative tolerance within which two numbers of two reports are the same result (float noise:
 #: one ulp is about 2.2e-16 relative; a change of the simulation moves numbers by far more).
@@ -150,3 +150,15 @@ def report_environment(markdown: str) -> dict:
         raise ValueError("the report has no environment line ('Environment: Python ..., lock ... sha256 ...')")
     return {"python": f"{python.group(1)}.{python.group(2)}", "lock_sha256": lock.group(1),
             "on_lock": ENVIRONMENT_LINE_PREFIXES[2] in markdown}
+
+
+def tolerance_against(markdown: str) -> float:
+    """The relative tolerance to compare a fresh report with the one ``markdown`` is the text of.
+
+    0 (exact) where this interpreter is the environment that report names: on the lock, the same
+    Python minor version and the same lock (:func:`pqlab.base.versions.is_locked_environment`);
+    else :data:`REL_TOL`.
+    """
+    made_in = report_environment(markdown)
+    exact = made_in["on_lock"] and is_locked_environment(made_in["python"], made_in["lock_sha256"])
+    return 0.0 if exact else REL_TOL
