@@ -48,7 +48,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pqlab.base import paths
+from pqlab.base import locations
 from pqlab.pipeline import reproduce
 from pqlab.pipeline._notebook_worker import skip_unneeded_imports
 
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
         tmp.mkdir(parents=True, exist_ok=True)
         notebooks = tmp / "notebooks"
         notebooks.mkdir()
-        for source in paths.NOTEBOOKS.glob("*.ipynb"):
+        for source in locations.NOTEBOOKS.glob("*.ipynb"):
             shutil.copyfile(source, notebooks / source.name)
         os.environ["NUMBA_CACHE_DIR"] = str(tmp / "numba")  # empty: numba compiles on first use
         tree = tmp / "tree"

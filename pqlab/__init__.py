@@ -25,7 +25,7 @@ from ._version import __version__
 
 from .measure import bounds, experiments, metrics
 from .node import streaming, traffic
-from .papers import scenarios
+from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
 from .node.engine import simulate_arrivals
 from .node.model import Node, Queue
 from .node.scenario import Scenario, simulate

@@ -27,7 +27,7 @@ import warnings
 from pathlib import Path
 
 from .pipeline import kernelwatch
-from .base import paths, versions
+from .base import locations, versions
 
 
 def _demo(args) -> int:
@@ -38,18 +38,18 @@ def _demo(args) -> int:
 
     from ._version import __version__
     from .measure import bounds, metrics
-    from .papers import figures, scenarios
+    from .papers import figures, presets
     from .papers.stated import transmission_unit_s
     from .node.scenario import simulate
     from .node.traffic import UDP_IP_HEADER_BYTES
 
     started = time.perf_counter()
-    sc = scenarios.base_case(be_payload_bytes=args.be_payload_bytes, n_ef_samples=args.n_ef_samples)
+    sc = presets.base_case(be_payload_bytes=args.be_payload_bytes, n_ef_samples=args.n_ef_samples)
     ds = simulate(sc, seed=args.seed)
     elapsed = time.perf_counter() - started
 
     node = sc.node
-    ef = (ds["flow"] == scenarios.REFERENCE_FLOW) & (ds.arrival >= sc.warmup_s)
+    ef = (ds["flow"] == presets.REFERENCE_FLOW) & (ds.arrival >= sc.warmup_s)
     delay = metrics.one_way_delay(ds, sc.path).where(ef, drop=True).values
     unit_s = transmission_unit_s(node)  # one transmission unit: the line time of the EF packet
     stats = metrics.summary(delay)
@@ -57,7 +57,7 @@ def _demo(args) -> int:
 
     be_ip_bytes = args.be_payload_bytes + UDP_IP_HEADER_BYTES
     k = math.ceil(be_ip_bytes / node.particle_bytes)
-    rho = node.queues[scenarios.EF_QUEUE].police_rate_bps / node.line_rate_bps
+    rho = node.queues[presets.EF_QUEUE].police_rate_bps / node.line_rate_bps
     bound = bounds.worst_case_delay(
         k, rho, node.ring_limit_particles, bounds.particle_time_s(node.particle_bytes, node.line_rate_bps)
     )
@@ -166,7 +166,7 @@ def _warnings_as_lines():
 def _output_dirs(args) -> tuple[Path, Path]:
     """(figures folder, build folder) of ``pqlab reproduce`` from ``--out``/``--build``."""
     if args.out is None:
-        figures_dir, build_dir = paths.FIGURES, paths.BUILD
+        figures_dir, build_dir = locations.FIGURES, locations.BUILD
     else:
         root = Path(args.out)
         if root.exists() and not root.is_dir():

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from pqlab.base import paths
+from pqlab.base import locations
 from pqlab.pipeline import reproduce
 
 #: The paper notebooks, in name order.
-NOTEBOOKS = sorted(p for p in paths.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
+NOTEBOOKS = sorted(p for p in locations.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
 
 
 @pytest.fixture(scope="session")

@@ -138,15 +138,16 @@ def test_the_public_api_is_unchanged_by_the_layers():
     from pqlab import bounds, experiments, metrics, scenarios, streaming, traffic  # noqa: F401
     from pqlab.measure import bounds as measure_bounds
     from pqlab.papers import PAPERS, cisco7200_atm
-    from pqlab.papers import scenarios as papers_scenarios
+    from pqlab.papers import presets
 
     assert (pqlab.Node, pqlab.Queue, pqlab.Scenario) == (pqlab.node.model.Node, pqlab.node.model.Queue,
                                                           pqlab.node.scenario.Scenario)
     assert pqlab.simulate is pqlab.node.scenario.simulate
     assert pqlab.simulate_arrivals is pqlab.node.engine.simulate_arrivals
-    assert bounds is measure_bounds and scenarios is papers_scenarios
+    assert bounds is measure_bounds and scenarios is presets
     for name in ("metrics", "bounds", "experiments", "scenarios", "traffic", "streaming"):
         assert importlib.import_module(f"pqlab.{name}") is getattr(pqlab, name)
-    # the papers' node, one function under the three names users know
-    assert pqlab.Node.cisco7200_atm() == cisco7200_atm() == PAPERS.node() == scenarios.papers_node()
+    # the papers' node: built in one place (PAPERS.node()), one function under the name users know
+    assert pqlab.Node.cisco7200_atm() == cisco7200_atm() == PAPERS.node()
+    assert not hasattr(presets, "papers_node")
     assert pqlab.Node.cisco7200_atm(ring_limit_particles=3) == cisco7200_atm(ring_limit_particles=3)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pqlab.base import paths
+from pqlab.base import locations
 from pqlab.papers.artefacts import notebook, setup
 
 NOTEBOOKS = sorted(Path(__file__).resolve().parents[1].glob("notebooks/[0-9]*.ipynb"))
@@ -32,7 +32,7 @@ def test_empty_folders_mean_a_scratch_folder_never_the_reproductions(tmp_path, m
     run = setup(quick=True, seed=1, n_seeds=1, n_ef_samples=10, notebook="05_worst_case")
     for folder in (run.figures_dir, run.results_dir):
         assert Path(folder).is_dir() and Path(folder).is_relative_to(tmp_path)
-        assert not Path(folder).is_relative_to(paths.FIGURES) and not Path(folder).is_relative_to(paths.BUILD)
+        assert not Path(folder).is_relative_to(locations.FIGURES) and not Path(folder).is_relative_to(locations.BUILD)
     assert "05_worst_case" in run.figures_dir and "scratch" in capsys.readouterr().out
 
 
@@ -50,5 +50,5 @@ def test_every_paper_notebook_calls_setup_and_repeats_none_of_it(path):
     code = "\n".join("".join(c["source"]) for c in cells
                      if c["cell_type"] == "code" and "parameters" not in c["metadata"].get("tags", []))
     assert code.count("pqlab.papers.artefacts.setup(") == 1
-    for copied in ("pqlab.base.paths.FIGURES", "seeds = tuple(range(", "n_seeds = 1", ".mkdir("):
+    for copied in ("pqlab.base.locations.FIGURES", "seeds = tuple(range(", "n_seeds = 1", ".mkdir("):
         assert copied not in code, copied

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from pqlab import Empirical
-from pqlab.base.paths import DATA
+from pqlab.base.locations import DATA
 
 PAPER_VALUES = DATA / "paper_values.csv"
 STANDIN = DATA / "be_size_cdf_standin.csv"

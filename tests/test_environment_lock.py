@@ -17,7 +17,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 import pqlab
-from pqlab.base import paths, versions
+from pqlab.base import locations, versions
 from pqlab.pipeline import reportdiff
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +80,7 @@ def test_every_pin_carries_hashes():
 
 
 def test_the_package_ships_the_lock_it_checks_against():
-    assert (paths.REQUIREMENTS / versions.LOCK_FILE).read_bytes() == (REQUIREMENTS / "run.txt").read_bytes()
+    assert (locations.REQUIREMENTS / versions.LOCK_FILE).read_bytes() == (REQUIREMENTS / "run.txt").read_bytes()
     assert versions.locked_versions()["numpy"]
 
 

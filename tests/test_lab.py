@@ -10,9 +10,9 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 from pqlab import lab  # noqa: E402
-from pqlab.base import paths  # noqa: E402
+from pqlab.base import locations  # noqa: E402
 
-LAB_NOTEBOOKS = sorted((paths.NOTEBOOKS / "lab").glob("*.ipynb"))
+LAB_NOTEBOOKS = sorted((locations.NOTEBOOKS / "lab").glob("*.ipynb"))
 
 
 def test_compare_right_wrong_none():

@@ -13,9 +13,9 @@ import pytest
 
 from pqlab import cli
 from pqlab.lab import jupyter as labfolder
-from pqlab.base import paths
+from pqlab.base import locations
 
-SHIPPED = sorted(p.name for p in paths.LAB_NOTEBOOKS.glob("*.ipynb"))
+SHIPPED = sorted(p.name for p in locations.LAB_NOTEBOOKS.glob("*.ipynb"))
 
 
 def test_lab_copies_the_notebooks_and_keeps_an_edited_copy(tmp_path, capsys):
@@ -30,7 +30,7 @@ def test_lab_copies_the_notebooks_and_keeps_an_edited_copy(tmp_path, capsys):
     assert done["kept"] == [edited] and len(done["unchanged"]) == len(SHIPPED) - 1
     assert edited.read_text().endswith(" ")
     assert labfolder.copy_notebooks(folder, force=True)["copied"] == [edited]
-    assert edited.read_bytes() == (paths.LAB_NOTEBOOKS / SHIPPED[0]).read_bytes()
+    assert edited.read_bytes() == (locations.LAB_NOTEBOOKS / SHIPPED[0]).read_bytes()
 
 
 def test_lab_prints_its_access_token_and_takes_one(tmp_path, capsys):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from conftest import NOTEBOOKS
 
-from pqlab.base import paths, versions
+from pqlab.base import locations, versions
 from pqlab.pipeline import reportdiff, reproduce
 from pqlab.pipeline.report import load_paper_values
 

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 import pqlab
 from pqlab import scenarios
+from pqlab.papers import cisco7200_atm
 from pqlab.papers import testbed as tb
 from pqlab.papers import testbed_eval as te
 from pqlab.node.framing import line_time_s
-from pqlab.base.paths import DATA
+from pqlab.base.locations import DATA
 from pqlab.node.scenario import Scenario
 from pqlab.traffic import TraceStream
 
@@ -28,7 +29,7 @@ def trace_scenario(ef_times, be_times, be_size=1500, ef_size=110):
     """The papers' C7200 and path with explicit packets: EF flow 0 (queue 0), BE flow 100 (queue 1)."""
     streams = (TraceStream(np.array(ef_times, float), np.full(len(ef_times), ef_size), 0, 0),
                TraceStream(np.array(be_times, float), np.full(len(be_times), be_size), 1, 100))
-    return Scenario(node=scenarios.papers_node(), streams=streams, duration_s=1.0, path=scenarios.paper_path())
+    return Scenario(node=cisco7200_atm(), streams=streams, duration_s=1.0, path=scenarios.paper_path())
 
 
 def ef_delay(sc, model, seed=0):
@@ -145,7 +146,7 @@ def test_per_flow_fair_queueing_serves_conversations_in_turn():
     streams = (TraceStream(np.array([0.0]), np.array([110]), 0, 0),
                TraceStream(np.zeros(3), np.full(3, 1500), 1, 100),
                TraceStream(np.full(3, 1e-9), np.full(3, 40), 1, 101))
-    sc = Scenario(node=scenarios.papers_node(), streams=streams, duration_s=1.0, path=scenarios.paper_path())
+    sc = Scenario(node=cisco7200_atm(), streams=streams, duration_s=1.0, path=scenarios.paper_path())
     one = tb.simulate_testbed(sc, 0, tb.Testbed(be_queueing="class", store_forward_hops=1))
     per = tb.simulate_testbed(sc, 0, tb.Testbed(be_queueing="flow", store_forward_hops=1))
     last_small = lambda ds: ds["node_departure"].values[ds["flow"].values == 101].max()  # noqa: E731

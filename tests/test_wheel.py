@@ -21,12 +21,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pqlab.base import paths
+from pqlab.base import locations
 from pqlab.pipeline import reportdiff
 
 pytestmark = pytest.mark.install
 
-ROOT = paths.ROOT
+ROOT = locations.ROOT
 WARNING = "without encryption"
 
 
@@ -38,7 +38,7 @@ def _run(argv, cwd, timeout=900, env=None):
 
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory):
-    if not paths.is_source_checkout():
+    if not locations.is_source_checkout():
         pytest.skip("needs the source checkout to build from")
     pytest.importorskip("build", reason='the "build" front end is in the test extra')
     out = tmp_path_factory.mktemp("dist")
@@ -61,7 +61,7 @@ def test_sdist_and_wheel_hold_the_notebooks_and_data(dists):
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for name in ("notebooks/05_worst_case.ipynb", "notebooks/lab/01_priority_queue_and_ring.ipynb",
-                 "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/base/paths.py", "tests/test_wheel.py",
+                 "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/base/locations.py", "tests/test_wheel.py",
                  "requirements/run.txt", "requirements/test.txt", "requirements/refresh.sh", "binder/requirements.txt"):
         assert name in names, name
     with zipfile.ZipFile(wheel) as whl:
@@ -70,7 +70,7 @@ def test_sdist_and_wheel_hold_the_notebooks_and_data(dists):
                  "pqlab/_notebooks/lab/INSTRUCTOR.md", "pqlab/_data/paper_values.csv",
                  "pqlab/_data/be_size_cdf_standin.csv", "pqlab/_requirements/run.txt"):
         assert name in files, name
-    paper_notebooks = {p.name for p in paths.NOTEBOOKS.glob("*.ipynb")}
+    paper_notebooks = {p.name for p in locations.NOTEBOOKS.glob("*.ipynb")}
     assert {f.rsplit("/", 1)[1] for f in files if f.startswith("pqlab/_notebooks/") and f.count("/") == 2
             and f.endswith(".ipynb")} == paper_notebooks
 
@@ -93,7 +93,7 @@ def test_installed_wheel_reproduces_from_an_empty_folder(installed, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PATH"] = f"{installed / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     where = _run([str(installed / "bin" / "python"), "-c",
-                  "import pqlab, pqlab.base.paths as p; print(pqlab.__file__); print(p.is_source_checkout())"], cwd=work, env=env)
+                  "import pqlab, pqlab.base.locations as p; print(pqlab.__file__); print(p.is_source_checkout())"], cwd=work, env=env)
     package_file, checkout = where.stdout.split()
     assert str(installed) in package_file and checkout == "False"
     done = _run([str(installed / "bin" / "pqlab"), "reproduce", "--quick", "--no-progress"], cwd=work, env=env,

@@ -3,7 +3,7 @@
 What it does: the small helpers that every floor above uses and that know nothing of queues
 or papers. ``_validate`` (argument checks with one-line errors), ``units`` (unit conversions
 and unit names), ``numerics`` (sums and line fits whose result does not depend on the CPU or
-BLAS), ``paths`` (the package's data, notebooks and lock, and the output folders),
+BLAS), ``locations`` (the package's data, notebooks and lock, and the output folders),
 ``versions`` (the locked environment and the installed one), ``provenance`` (the CF attrs
 every Dataset carries) and ``counts`` (what a run did: simulations, computations, reuses).
 
@@ -13,4 +13,4 @@ May import: only the standard library, third-party packages and ``pqlab._version
 else of pqlab (every other layer sits above this one).
 """
 
-__all__ = ["_validate", "units", "numerics", "paths", "versions", "provenance", "counts"]
+__all__ = ["_validate", "units", "numerics", "locations", "versions", "provenance", "counts"]

@@ -29,7 +29,7 @@ from packaging.markers import Marker, default_environment
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from . import paths
+from . import locations
 from .._version import __version__
 
 __all__ = ["REPORTED_PACKAGES", "LOCK_FILE", "ENVIRONMENT_LINE_PREFIXES", "is_locked_environment", "lock_text", "lock_sha256", "parse_lock", "locked_versions",
@@ -50,13 +50,13 @@ ENVIRONMENT_LINE_PREFIXES = ("Environment: ", "This run's environment differs fr
 
 def lock_text(name: str = LOCK_FILE) -> str:
     """The text of one of pqlab's locks (``run.txt`` or ``test.txt``) as shipped with the package."""
-    return (paths.REQUIREMENTS / name).read_text(encoding="utf-8")
+    return (locations.REQUIREMENTS / name).read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=None)
 def lock_sha256(name: str = LOCK_FILE) -> str:
     """sha256 (hex) of a lock file's bytes: which lock a report or a Dataset refers to."""
-    return hashlib.sha256((paths.REQUIREMENTS / name).read_bytes()).hexdigest()
+    return hashlib.sha256((locations.REQUIREMENTS / name).read_bytes()).hexdigest()
 
 
 def parse_lock(text: str, environment: dict | None = None) -> dict[str, str]:

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..measure import bounds, experiments, metrics
-from ..papers import scenarios
+from ..papers import presets
 from ..measure.analysis import max_ring_particles  # the one O(n log n) count (was an O(n^2) copy here)
 from ..base._validate import check_choice, check_int, check_real
 from ..node.engine import simulate_arrivals
@@ -108,13 +108,13 @@ def lab_scenario(*, be_payload_bytes: int = 1472, ring_limit_particles: int = 5,
     check_choice("be_distribution", be_distribution, ("deterministic", "real"))
     check_int("be_payload_bytes", be_payload_bytes, 1, 65_535 - UDP_IP_HEADER_BYTES)
     check_int("n_ef_samples", n_ef_samples, 1, 10_000_000)
-    check_int("ef_frame_bytes", ef_frame_bytes, scenarios.ETHERNET_FRAME_OVERHEAD_BYTES + 1, 65_535)
+    check_int("ef_frame_bytes", ef_frame_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1, 65_535)
     aggregate = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
     node = lab_node(scheduler=scheduler, ring_limit_particles=ring_limit_particles, ef_weight_bps=ef_weight_bps,
                     ef_police_rate_bps=ef_police_rate_bps)
-    be = dict(be_size=scenarios.real_be_sizes()) if be_distribution == "real" else dict(
+    be = dict(be_size=presets.real_be_sizes()) if be_distribution == "real" else dict(
         be_payload_bytes=be_payload_bytes)
-    return scenarios.pq_experiment(
+    return presets.pq_experiment(
         **be, ef_frame_bytes=ef_frame_bytes, ef_rate_bps=aggregate / n_streams,
         ef_aggregate_bps=aggregate if n_streams > 1 else None, n_ef_samples=n_ef_samples,
         warmup_s=warmup_s, node=node, name=f"lab({scheduler}, n_ef_streams={n_streams})")
@@ -203,7 +203,7 @@ def redraw(fig=None, **kw):
     kept = delay[np.isfinite(delay)]
     units = kept / EF_UNIT_S
     if args["be_distribution"] == "real":
-        be_max = int(max(scenarios.real_be_sizes().sizes_bytes))
+        be_max = int(max(presets.real_be_sizes().sizes_bytes))
     else:
         be_max = args["be_payload_bytes"] + UDP_IP_HEADER_BYTES
     bound = table_iv_bound_s(be_max, ring_limit_particles=args["ring_limit_particles"]) / EF_UNIT_S

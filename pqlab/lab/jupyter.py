@@ -1,6 +1,6 @@
 """``pqlab lab [DIR]``: copy the teaching lab's notebooks into a folder and start JupyterLab there.
 
-The notebooks come from the package's resources (:data:`pqlab.base.paths.LAB_NOTEBOOKS`), so this
+The notebooks come from the package's resources (:data:`pqlab.base.locations.LAB_NOTEBOOKS`), so this
 works from an installed wheel. A student's copy is never overwritten: a notebook already in
 the folder that differs from the shipped one is kept unless ``force`` is given.
 """
@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..base import paths
+from ..base import locations
 
 #: Default folder of ``pqlab lab``, in the current folder.
 DEFAULT_DIR = "pqlab-lab"
@@ -45,7 +45,7 @@ def copy_notebooks(folder, *, force: bool = False) -> dict[str, list[Path]]:
         raise ValueError(f"lab folder {target} exists and is not a folder")
     target.mkdir(parents=True, exist_ok=True)
     done: dict[str, list[Path]] = {"copied": [], "unchanged": [], "kept": []}
-    for source in sorted(paths.LAB_NOTEBOOKS.glob("*.ipynb")):
+    for source in sorted(locations.LAB_NOTEBOOKS.glob("*.ipynb")):
         dest = target / source.name
         if dest.exists() and filecmp.cmp(source, dest, shallow=False):
             done["unchanged"].append(dest)

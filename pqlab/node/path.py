@@ -6,10 +6,6 @@ the rest of the path (ingress serialisation, the two uncongested C7500 hops,
 propagation and device latency) adds a delay that depends only on the packet's
 size: a fixed latency plus one store-and-forward serialisation per hop. This
 module holds that model; its parameters are documented and fitted, never hidden.
-
-The name is the papers' (the measurement "path"); not to be confused with
-:mod:`pqlab.base.paths`, the folders of the source tree, which has nothing to do with the
-network.
 """
 
 from __future__ import annotations

@@ -5,11 +5,9 @@ the engine (:func:`pqlab.node.engine.simulate_arrivals`: validate, kernel, Datas
 returns the per-packet ``xarray.Dataset`` with a ``flow`` variable and provenance
 attributes from which the run can be repeated exactly (same seed, same Dataset).
 
-Why apart from :mod:`pqlab.scenarios` (plural): this module is the generic
-machinery, one :class:`Scenario` and how it runs, and knows nothing of the papers;
-``scenarios`` is the catalogue of named presets that build a :class:`Scenario` from
-the papers' stated test bed (:mod:`pqlab.papers`). Singular: the type; plural: the
-instances.
+This module is the generic machinery, one :class:`Scenario` and how it runs, and
+knows nothing of the papers; the catalogue of the papers' named scenarios is
+:mod:`pqlab.papers.presets` (public name ``pqlab.scenarios``).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._version import __version__
-from ..base import paths
+from ..base import locations
 
 #: The results file inside a results folder.
 RESULTS_FILE = "results.jsonl"
@@ -188,7 +188,7 @@ def _check_optional_int(name: str, value):
 # --------------------------------------------------------------------------- reading
 
 
-def load_paper_values(path=paths.DATA / "paper_values.csv") -> pd.DataFrame:
+def load_paper_values(path=locations.DATA / "paper_values.csv") -> pd.DataFrame:
     """Read the papers' values.
 
     Parameters

@@ -137,8 +137,8 @@ def cisco7200_atm(*, ring_limit_particles: int = 5, ef_police_rate_bps: float = 
     particles of 512 bytes, queue 0 = priority (EF) limit 10 policed at
     300 kbit/s (burst: IOS default 200 ms = 7500 bytes), queue 1 = one WFQ
     best-effort queue of limit 64 (GLOBECOM'01, Sec. II and III). The one way the papers'
-    node is built: ``PAPERS.replace(...).node()``; ``pqlab.Node.cisco7200_atm()`` and
-    ``pqlab.scenarios.papers_node()`` are this function under the names users know.
+    node is built: ``PAPERS.replace(...).node()``; ``pqlab.Node.cisco7200_atm()`` is this
+    function under the name users know.
 
     Parameters
     ----------

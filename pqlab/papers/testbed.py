@@ -102,7 +102,7 @@ from ..node.tandem import TandemHop, simulate_tandem
 from ..node.traffic import CBRStream, TraceStream, merge_streams
 from ..measure import experiments
 from ..measure.experiments import REFERENCE_FLOW
-from .scenarios import FIRST_BE_FLOW
+from .presets import FIRST_BE_FLOW
 
 __all__ = [
     "Testbed",

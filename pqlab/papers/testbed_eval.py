@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from . import scenarios
+from . import presets
 from ..node.framing import line_time_s
 from .stated import PAPERS, cisco7200_atm, transmission_unit_s
-from ..base.paths import DATA
+from ..base.locations import DATA
 from ..node.scenario import Scenario
 from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
 from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
@@ -48,7 +48,7 @@ TOLERANCE_PERCENT = 10.0
 #: The papers' transmission unit: line time of the 128-byte EF frame (IP 110 bytes) at 2 Mbit/s ATM, s.
 UNIT_S = transmission_unit_s()
 #: TF-TANT BE transmission time: 1000-byte IP packet at 2 Mbit/s ATM, s.
-BE_TX_S = float(line_time_s(scenarios.TFTANT_BE_IP_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
+BE_TX_S = float(line_time_s(presets.TFTANT_BE_IP_BYTES, PAPERS.framing, PAPERS.line_rate_bps))
 #: GLOBECOM'01 Table III / long version 6: reference rates (bit/s) by aggregation degree
 #: A = 1 - ref / aggregate (5/6, 2/3, 1/3, 0 for 50, 100, 200, 300 kbit/s of the 300 kbit/s aggregate).
 TAB3_REF_RATES = dict(zip(("5_6", "2_3", "1_3", "0"), REF_RATES_BPS))
@@ -88,8 +88,8 @@ def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
     ds = simulate_testbed(sc, seed, model)
     tsc = testbed_scenario(sc, model)
     delay = experiments.reference_delay(ds, tsc).values
-    ef = (ds["queue"].values == scenarios.EF_QUEUE) if model.be_queueing == "class" else (
-        ds["flow"].values < scenarios.FIRST_BE_FLOW)
+    ef = (ds["queue"].values == presets.EF_QUEUE) if model.be_queueing == "class" else (
+        ds["flow"].values < presets.FIRST_BE_FLOW)
     win = ef & (ds["arrival"].values >= sc.warmup_s)
     lost = float(np.mean(ds["drop"].values[win] != 0)) if win.any() else math.nan
     return {"delay": delay, "ef_loss": lost}
@@ -118,23 +118,23 @@ def _mean_delay(make, model, seeds) -> float:
 
 
 def _real(be_size):
-    return scenarios.real_be_sizes() if be_size is None else be_size
+    return presets.real_be_sizes() if be_size is None else be_size
 
 
 def _be_first(sc: Scenario) -> Scenario:
-    be = [s for s in sc.streams if s.queue == scenarios.BE_QUEUE]
-    return replace(sc, streams=tuple(be + [s for s in sc.streams if s.queue != scenarios.BE_QUEUE]))
+    be = [s for s in sc.streams if s.queue == presets.BE_QUEUE]
+    return replace(sc, streams=tuple(be + [s for s in sc.streams if s.queue != presets.BE_QUEUE]))
 
 
 def _aggregation(ref_rate: float, n: int, be_size) -> Scenario:
-    return _be_first(scenarios.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
+    return _be_first(presets.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
                                              ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
                                              name=f"aggregation({ref_rate:g})"))
 
 
 def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = False) -> Scenario:
     n_ref = math.ceil(n / n_streams) if total else n
-    return _be_first(scenarios.pq_experiment(
+    return _be_first(presets.pq_experiment(
         be_size=_real(be_size), ef_rate_bps=load_bps / n_streams, ef_aggregate_bps=load_bps if n_streams > 1 else None,
         n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load_bps),
         name=f"ef_split({n_streams}, {load_bps:g})"))
@@ -146,7 +146,7 @@ def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = Fa
 def w_m(k: int):
     """GLOBECOM'01 Table IV ``W_m`` (us): BE packets filling ``k`` particles of 512 bytes."""
     def compute(model, n, seeds, be_size=None):
-        return to_us(_mean_delay(lambda: scenarios.full_units(k=k, n_ef_samples=n), model, seeds))
+        return to_us(_mean_delay(lambda: presets.full_units(k=k, n_ef_samples=n), model, seeds))
     return compute
 
 
@@ -177,7 +177,7 @@ def next_swept_payload(index: int, payload: float) -> float:
 def fig3_1_curve(model, n, seeds, window) -> tuple[list[int], list[float]]:
     """GLOBECOM'01 Fig. 3-1 over one window of BE payloads: (payloads in bytes, mean reference delay in s)."""
     pays = fig3_1_payloads(window)
-    means = [_mean_delay(functools.partial(scenarios.base_case, be_payload_bytes=p, n_ef_samples=n), model, seeds)
+    means = [_mean_delay(functools.partial(presets.base_case, be_payload_bytes=p, n_ef_samples=n), model, seeds)
              for p in pays]
     return pays, means
 
@@ -201,7 +201,7 @@ def fig3_2_fluctuation(model, n, seeds, be_size=None) -> float:
     out = []
     for p in PAPER_FIG3_2_PAYLOADS:
         for s in seeds:
-            d = run(scenarios.base_case(be_payload_bytes=p, n_ef_samples=n), s, model)["delay"]
+            d = run(presets.base_case(be_payload_bytes=p, n_ef_samples=n), s, model)["delay"]
             d = d[np.isfinite(d)]
             p5, p95 = np.percentile(d, [5, 95])
             out.append((p95 - p5) / d.mean())
@@ -210,7 +210,7 @@ def fig3_2_fluctuation(model, n, seeds, be_size=None) -> float:
 
 def fig5_delays(model, n, seeds, be_size=None) -> np.ndarray:
     """GLOBECOM'01 Fig. 5's sample: reference delays (s) with the "real" BE sizes, seeds pooled, losses removed."""
-    d = np.concatenate([run(scenarios.pq_experiment(be_size=_real(be_size), n_ef_samples=n,
+    d = np.concatenate([run(presets.pq_experiment(be_size=_real(be_size), n_ef_samples=n,
                                                     name="real_distribution"), s, model)["delay"] for s in seeds])
     return d[np.isfinite(d)]
 
@@ -235,7 +235,7 @@ def max_ipdv_units(model, n, seeds, be_size=None) -> float:
 
 
 def _frame_run(frame: int, n: int, be_size):
-    return _be_first(scenarios.pq_experiment(be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n,
+    return _be_first(presets.pq_experiment(be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n,
                                              name=f"ef_frame_size({frame})"))
 
 
@@ -251,15 +251,15 @@ def mode_fraction_128(model, n, seeds, be_size=None) -> float:
     """Long version Sec. 7: share of |IPDV| in the most populated one-unit interval, 128-byte frames."""
     out = []
     for s in seeds:
-        j = _jitter(run(_frame_run(scenarios.EF_FRAME_BYTES, n, be_size), s, model)["delay"])
+        j = _jitter(run(_frame_run(presets.EF_FRAME_BYTES, n, be_size), s, model)["delay"])
         counts = np.bincount(np.floor(j / UNIT_S).astype(np.int64))
         out.append(counts.max() / j.size)
     return float(np.mean(out))
 
 
 def _wfq_gap_s(frame: int, model, n, seeds) -> float:
-    pq = _mean_delay(lambda: scenarios.pq_vs_wfq(scheduler="pq", ef_frame_bytes=frame, n_ef_samples=n), model, seeds)
-    wfq = _mean_delay(lambda: scenarios.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=frame, n_ef_samples=n), model,
+    pq = _mean_delay(lambda: presets.pq_vs_wfq(scheduler="pq", ef_frame_bytes=frame, n_ef_samples=n), model, seeds)
+    wfq = _mean_delay(lambda: presets.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=frame, n_ef_samples=n), model,
                       seeds)
     return wfq - pq
 
@@ -283,21 +283,21 @@ def _max_ipdv_be_tx(make, model, seeds) -> float:
 def fig7_max_ipdv(scheduler: str):
     """TF-TANT PQ vs WFQ Fig. 7: largest |IPDV| at 1024-byte EF frames, BE transmission times."""
     def compute(model, n, seeds, be_size=None):
-        return _max_ipdv_be_tx(lambda: scenarios.pq_vs_wfq(scheduler=scheduler, ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES,
+        return _max_ipdv_be_tx(lambda: presets.pq_vs_wfq(scheduler=scheduler, ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES,
                                                            n_ef_samples=n), model, seeds)
     return compute
 
 
 def ring_max_ipdv(model, n, seeds, be_size=None) -> float:
     """TF-TANT slides, tx ring: largest |IPDV| (WFQ, EF service 300 kbit/s, 1024 bytes), over rings 2..10."""
-    return max(_max_ipdv_be_tx(lambda r=r: scenarios.pq_vs_wfq(
-        scheduler="wfq", ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES, ef_service_rate_bps=scenarios.TFTANT_EF_RATE_BPS,
+    return max(_max_ipdv_be_tx(lambda r=r: presets.pq_vs_wfq(
+        scheduler="wfq", ef_frame_bytes=TFTANT_IPDV_FRAME_BYTES, ef_service_rate_bps=presets.TFTANT_EF_RATE_BPS,
         ring_limit_particles=r, n_ef_samples=n), model, seeds) for r in RING_LIMITS_SAMPLED)
 
 
 def star_max_ipdv(model, n, seeds, be_size=None) -> float:
     """TF-TANT slides, STAR: largest |IPDV| (WFQ, 1024 bytes) over STAR 1, 3, 5, BE transmission times."""
-    return max(_max_ipdv_be_tx(lambda st=st: scenarios.tftant_star(star=st, n_ef_samples=n), model, seeds)
+    return max(_max_ipdv_be_tx(lambda st=st: presets.tftant_star(star=st, n_ef_samples=n), model, seeds)
                for st in STARS_SAMPLED)
 
 
@@ -317,7 +317,7 @@ def slides_mean_ipdv(n_streams: int):
 
 def rtt_64(model, n, seeds, be_size=None) -> float:
     """GLOBECOM'01 Sec. III: round trip of a 64-byte frame on the idle path (twice the one-way delay), ms."""
-    sc = scenarios.pq_experiment(ef_frame_bytes=RTT_FRAME_BYTES, ef_rate_bps=RTT_PROBE_RATE_BPS, n_be_streams=0,
+    sc = presets.pq_experiment(ef_frame_bytes=RTT_FRAME_BYTES, ef_rate_bps=RTT_PROBE_RATE_BPS, n_be_streams=0,
                                  n_ef_samples=min(n, 200),
                                  warmup_s=0.0, name="rtt_64")
     return to_ms(2.0 * _mean_delay(lambda: sc, model, seeds[:1]))

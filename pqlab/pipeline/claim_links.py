@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..base import paths
+from ..base import locations
 
 #: The links file.
-LINKS_FILE = paths.DATA / "claim_links.csv"
+LINKS_FILE = locations.DATA / "claim_links.csv"
 #: Columns of the links file.
 LINK_COLUMNS = ("artefact", "quantity", "relation", "target_artefact", "target_quantity", "reason")
 #: Relations a link may state.

@@ -61,7 +61,7 @@ import pandas as pd
 from .._version import __version__
 from ..measure import cache
 from . import kernelwatch, orphans, publish, report, runfolder, runlock
-from ..base import paths, versions
+from ..base import locations, versions
 from ..base._validate import check_int
 from .notebook_html import (INJECTED_TAG, _export_html, _html_available, _html_exporter, _relative_parameters,
                             _shown_paths)  # noqa: F401  (INJECTED_TAG, _relative_parameters: tested here)
@@ -216,7 +216,7 @@ def find_notebooks(notebooks=None) -> list[Path]:
     ----------
     notebooks : iterable of str or os.PathLike, optional
         Notebook files, folders (their notebooks), or names of the paper notebooks
-        (:data:`pqlab.base.paths.NOTEBOOKS`) with or without ``.ipynb``. Default: every
+        (:data:`pqlab.base.locations.NOTEBOOKS`) with or without ``.ipynb``. Default: every
         paper notebook.
 
     Returns
@@ -231,7 +231,7 @@ def find_notebooks(notebooks=None) -> list[Path]:
     """
     if isinstance(notebooks, (str, os.PathLike)):
         notebooks = [notebooks]
-    items = [paths.NOTEBOOKS] if notebooks is None else list(notebooks)
+    items = [locations.NOTEBOOKS] if notebooks is None else list(notebooks)
     found: list[Path] = []
     for item in items:
         for path in _resolve(item):
@@ -248,7 +248,7 @@ def _resolve(item) -> list[Path]:
     path = Path(item)
     if path.is_dir():
         return sorted(p.resolve() for p in path.glob("*.ipynb") if not p.name.startswith("_"))
-    candidates = [path, paths.NOTEBOOKS / path, paths.NOTEBOOKS / f"{path}.ipynb"]
+    candidates = [path, locations.NOTEBOOKS / path, locations.NOTEBOOKS / f"{path}.ipynb"]
     for candidate in candidates:
         if candidate.is_file() and candidate.suffix == ".ipynb":
             return [candidate.resolve()]
@@ -265,7 +265,7 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
     ValueError
         One line naming the bad argument and what is allowed.
     """
-    default_out, default_build = paths.FIGURES, paths.BUILD
+    default_out, default_build = locations.FIGURES, locations.BUILD
     out_dir = Path(default_out if out_dir is None else out_dir).resolve()
     build_dir = Path(default_build if build_dir is None else build_dir).resolve()
     for name, flag in (("quick", quick), ("site", site), ("force", force)):
@@ -293,11 +293,11 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
             raise ValueError(f"paper values file not found: {paper_values}")
         table = report.load_paper_values(paper_values)
     for name, folder in (("out", out_dir), ("build", build_dir)):
-        problem = paths.writable_dir_error(folder)
+        problem = locations.writable_dir_error(folder)
         if problem:
             raise ValueError(f"{name} folder {folder} cannot be written: {problem}")
-        if not paths.is_source_checkout() and _inside(folder, paths.ROOT):
-            raise ValueError(f"{name} folder {folder} is inside the installed package ({paths.ROOT}); "
+        if not locations.is_source_checkout() and _inside(folder, locations.ROOT):
+            raise ValueError(f"{name} folder {folder} is inside the installed package ({locations.ROOT}); "
                              "choose a folder of your own (default ./pqlab-output)")
     for folder in (out_dir, *(build_dir / part for part in runfolder.PUBLISHED_BUILD_PARTS)):
         if os.path.ismount(folder):
@@ -339,11 +339,11 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
     quick : bool
         Passed to the notebooks: fewer samples, for a fast check.
     out_dir : str or os.PathLike, optional
-        The published figures, report and site (default :data:`pqlab.base.paths.FIGURES`).
+        The published figures, report and site (default :data:`pqlab.base.locations.FIGURES`).
     build_dir : str or os.PathLike, optional
         Executed notebooks (``notebooks/``), their HTML (``html/``), the results per section
         (``results/<notebook>/``), the cache (``cache/``), run folders (``runs/``) and the
-        lock (default :data:`pqlab.base.paths.BUILD`).
+        lock (default :data:`pqlab.base.locations.BUILD`).
     seed : int
         Random seed passed to the notebooks, 0 to 2**63 - 1.
     progress : bool
@@ -603,7 +603,7 @@ def thread_limits(jobs: int) -> dict:
 SECONDS_FILE = "notebook-seconds.json"
 #: The same, measured once and shipped (``data/notebook_seconds.json``, written by
 #: ``benchmarks/reproduce.py --write-order``): orders a build folder's first run.
-SHIPPED_SECONDS = paths.DATA / "notebook_seconds.json"
+SHIPPED_SECONDS = locations.DATA / "notebook_seconds.json"
 
 
 def _read_seconds(file: Path) -> dict | None:

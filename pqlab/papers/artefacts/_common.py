@@ -28,7 +28,7 @@ from ...base.provenance import provenance_attrs
 from . import registry
 from ...base._validate import check_array, check_int, check_real
 from ...node.scenario import Scenario
-from ..scenarios import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
+from ..presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
 from ...node.traffic import UDP_IP_HEADER_BYTES
 from ...base.units import times_in_ms
 

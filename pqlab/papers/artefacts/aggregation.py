@@ -61,7 +61,7 @@ from ...base._validate import check_int, check_real
 from ...measure.experiments import measurement_window, reference_delay, reference_ipdv
 from ..stated import EF_IP_BYTES, transmission_unit_s
 from ...node.scenario import Scenario, simulate
-from ..scenarios import (
+from ..presets import (
     BE_QUEUE,
     EF_FRAME_BYTES,
     ETHERNET_FRAME_OVERHEAD_BYTES,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import scenarios
+from .. import presets
 from ...node.framing import atm_cells, particles_needed
 from ...node.scenario import Scenario
 from ...node.traffic import CBRStream, Deterministic, Empirical, PoissonStream
@@ -43,7 +43,7 @@ def _ef_stream(scenario: Scenario) -> CBRStream:
 
 def _frame_bytes(stream) -> int:
     """Ethernet frame size of an EF stream of IP packets (IP + 18 bytes)."""
-    return int(stream.size.size_bytes) + scenarios.ETHERNET_FRAME_OVERHEAD_BYTES
+    return int(stream.size.size_bytes) + presets.ETHERNET_FRAME_OVERHEAD_BYTES
 
 
 def _protocol(stream) -> str:

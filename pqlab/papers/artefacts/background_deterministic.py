@@ -16,7 +16,7 @@ import xarray as xr
 from typing import Sequence
 from scipy import stats
 from ...measure import analysis, bounds, cache, experiments, metrics
-from .. import scenarios
+from .. import presets
 from ...measure.analysis import max_ring_particles
 from ...base._validate import check_int, check_real
 from ...node.framing import line_time_s
@@ -59,8 +59,8 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
     seed = check_int("seed", seed, 0)
     n = check_n_ef_samples(n_ef_samples)
     presets = {
-        "deterministic BE (Fig. 3)": scenarios.base_case(n_ef_samples=n),
-        "real BE (Fig. 5)": scenarios.real_distribution(n_ef_samples=n),
+        "deterministic BE (Fig. 3)": presets.base_case(n_ef_samples=n),
+        "real BE (Fig. 5)": presets.real_distribution(n_ef_samples=n),
     }
     rows = []
     for sc in presets.values():
@@ -80,7 +80,7 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
 
     base = presets["deterministic BE (Fig. 3)"]
     node = base.node
-    mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
+    mtu = presets.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     ef = _ef_stream(base)
     ef_ip = int(ef.size.size_bytes)
     ef_packets_s = ef.rate_bps / (8 * ef_ip)
@@ -101,7 +101,7 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
         "ef_ip_fraction": ef.rate_bps / node.line_rate_bps,
         "ef_wire_fraction": ef_packets_s * line_time_s(ef_ip, node.framing, node.line_rate_bps),
         "pq_limit": node.queues[node.priority_index].limit_packets,
-        "be_queue_limit": node.queues[scenarios.BE_QUEUE].limit_packets,
+        "be_queue_limit": node.queues[presets.BE_QUEUE].limit_packets,
         "tx_queue_limit": node.ring_limit_particles,
         "tx_unit_bytes": node.particle_bytes,
         "mtu_bytes": MTU_BYTES,
@@ -142,7 +142,7 @@ def globecom01_tab2(*, ref_rates_bps: Sequence[float] = REF_RATES_BPS, n_ef_samp
     n = check_n_ef_samples(n_ef_samples)
     rows = []
     for rate in rates:
-        sc = scenarios.aggregation(ref_rate_bps=rate, n_ef_samples=n)
+        sc = presets.aggregation(ref_rate_bps=rate, n_ef_samples=n)
         ef, be = ef_streams(sc), be_streams(sc)
         loads = [frame_rate_bps(s) for s in ef]
         rows.append({
@@ -191,7 +191,7 @@ def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> 
     node = cisco7200_atm() if node is None else node
     if not isinstance(node, Node):
         raise ValueError(f"node must be a pqlab.Node or None, got {type(node).__name__}")
-    path = scenarios.paper_path() if path is None else path
+    path = presets.paper_path() if path is None else path
     if not isinstance(path, PathModel):
         raise ValueError(f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}")
     q = node.queues
@@ -199,7 +199,7 @@ def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> 
     def col(name):
         return np.array([np.nan if getattr(x, name) is None else float(getattr(x, name)) for x in q])
 
-    ef_ip = scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES)
+    ef_ip = presets.ef_ip_bytes(presets.EF_FRAME_BYTES)
     mtu_particles = int(_particles(MTU_BYTES, node.particle_bytes))
     ds = xr.Dataset(
         {
@@ -222,7 +222,7 @@ def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> 
             "mtu_particles": mtu_particles,
             "max_ring_particles": node.ring_limit_particles - 1 + mtu_particles,
             "ef_ip_bytes": ef_ip,
-            "ef_frame_bytes": scenarios.EF_FRAME_BYTES,
+            "ef_frame_bytes": presets.EF_FRAME_BYTES,
             "ef_line_time_s": line_time_s(ef_ip, node.framing, node.line_rate_bps),
             "mtu_line_time_s": line_time_s(MTU_BYTES, node.framing, node.line_rate_bps),
             "path_fixed_s": path.fixed_s,
@@ -312,11 +312,11 @@ def globecom01_fig3_1(
     n = check_n_ef_samples(n_ef_samples)
     seeds = check_seeds(seeds)
     frac = check_real("min_drop_fraction", min_drop_fraction, 0.0, 1.0, strict_minimum=True)
-    node = scenarios.papers_node()
+    node = cisco7200_atm()
     payloads = globecom01_fig3_1_payloads(step_bytes, node.particle_bytes)
 
     def base_case(be_payload_bytes):
-        return scenarios.base_case(be_payload_bytes=be_payload_bytes, n_ef_samples=n)
+        return presets.base_case(be_payload_bytes=be_payload_bytes, n_ef_samples=n)
 
     raw = experiments.sweep(base_case, {"be_payload_bytes": payloads}, seeds=seeds, progress=progress)
     agg = experiments.across_seeds(raw[["delay_mean_s", "delay_std_s"]])
@@ -350,7 +350,7 @@ def globecom01_fig3_1(
                          "globecom01_fig3_1: mean EF one-way delay vs BE payload (GLOBECOM'01 Fig. 3-1)", __name__,
                          seeds),
     )
-    path_s = scenarios.paper_path().extra_delay_s(scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES))
+    path_s = presets.paper_path().extra_delay_s(presets.ef_ip_bytes(presets.EF_FRAME_BYTES))
     ds.attrs.update(
         n_ef_samples=n,
         step_bytes=int(step_bytes),
@@ -467,14 +467,14 @@ def globecom01_fig3_2(
     delays = np.full((len(pays), len(seeds), n), np.nan)
     for i, p in enumerate(pays):
         for j, s in enumerate(seeds):
-            sc = scenarios.base_case(be_payload_bytes=p, n_ef_samples=n)
+            sc = presets.base_case(be_payload_bytes=p, n_ef_samples=n)
             d = experiments.reference_delay(simulate(sc, seed=s), sc).values
             delays[i, j, :min(n, d.size)] = d[:n]
 
-    node = scenarios.papers_node()
+    node = cisco7200_atm()
     ip = np.array(pays) + UDP_IP_HEADER_BYTES
-    ef_ip = scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES)
-    t_ef = scenarios.EF_FRAME_BYTES * 8 / 300e3
+    ef_ip = presets.ef_ip_bytes(presets.EF_FRAME_BYTES)
+    t_ef = presets.EF_FRAME_BYTES * 8 / 300e3
     t_ef_line = line_time_s(ef_ip, node.framing, node.line_rate_bps)
     t_be = np.atleast_1d(line_time_s(ip, node.framing, node.line_rate_bps))
     slip = np.mod((t_ef - t_ef_line) / t_be, 1.0)

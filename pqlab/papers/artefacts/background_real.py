@@ -14,7 +14,7 @@ import xarray as xr
 
 from typing import Sequence
 from ...measure import cache, experiments, metrics
-from .. import scenarios
+from .. import presets
 from ...base._validate import check_real
 from ...base.numerics import dot
 from ..stated import transmission_unit_s, transmission_units
@@ -44,7 +44,7 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
         the provenance lines of the CSV.
     """
     thr = check_real("mode_min_probability", mode_min_probability, 0.0, 1.0, strict_minimum=True)
-    dist = scenarios.real_be_sizes()
+    dist = presets.real_be_sizes()
     sizes = np.array(dist.sizes_bytes)
     cdf = np.array(dist.cdf)
     pmf = dist.pmf()
@@ -53,14 +53,14 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     mean = dot(sizes, pmf)
     sd = math.sqrt(dot((sizes - mean) ** 2, pmf))
     modes = [int(s) for s in sizes[pmf >= thr]]
-    header = [line[1:].strip() for line in scenarios.REAL_BE_CDF.read_text(encoding="utf-8").splitlines()
+    header = [line[1:].strip() for line in presets.REAL_BE_CDF.read_text(encoding="utf-8").splitlines()
               if line.startswith("#")]
-    real = scenarios.real_distribution(n_ef_samples=2)
+    real = presets.real_distribution(n_ef_samples=2)
     be = be_streams(real)
     # the BE sizes the preset offers (seed 1, 2,000 EF intervals): by count they must follow the law
-    offered_sc = scenarios.real_distribution(n_ef_samples=2000)
+    offered_sc = presets.real_distribution(n_ef_samples=2000)
     _, offered, _, offered_flow = merge_streams(offered_sc.streams, np.random.default_rng(1), offered_sc.duration_s)
-    offered = offered[offered_flow >= scenarios.FIRST_BE_FLOW]
+    offered = offered[offered_flow >= presets.FIRST_BE_FLOW]
     offered_ks = float(np.max(np.abs(np.searchsorted(np.sort(offered), sizes, side="right") / offered.size - cdf)))
     return xr.Dataset(
         {
@@ -78,7 +78,7 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
                          "fit), not the papers' trace", __name__),
             # the repository's path, which a reader can look up, also when the file is read from an
             # installed wheel (where it sits in pqlab/_data/)
-            "file": f"data/{scenarios.REAL_BE_CDF.name}",
+            "file": f"data/{presets.REAL_BE_CDF.name}",
             "provenance": " ".join(header[:3]),
             "mean_bytes": mean,
             "sd_bytes": sd,
@@ -86,7 +86,7 @@ def globecom01_fig4(*, mode_min_probability: float = 0.1) -> xr.Dataset:
             "modes_bytes": modes,
             "mode_probabilities": [float(pmf[sizes == m][0]) for m in modes],
             "be_stream_models": sorted({f"{type(s).__name__}(size_per={s.size_per})" for s in be}),
-            "be_size_reading": scenarios.BE_SIZE_READINGS[be[0].size_per],
+            "be_size_reading": presets.BE_SIZE_READINGS[be[0].size_per],
             "offered_be_packets": int(offered.size),
             "offered_be_mean_bytes": float(offered.mean()),
             "offered_be_ks": offered_ks,
@@ -150,16 +150,16 @@ def globecom01_fig5(
     be_sizes = []
     scenario = None
     for j, s in enumerate(seeds):
-        scenario = scenarios.real_distribution(n_ef_samples=n)
+        scenario = presets.real_distribution(n_ef_samples=n)
         ds = simulate(scenario, seed=s)
         d = experiments.reference_delay(ds, scenario).values
         ef_ip = int(_ef_stream(scenario).size.size_bytes)
         units[j, :min(n, d.size)] = transmission_units(d[:n], scenario.node, ef_ip)
         flows = ds["flow"].values
-        be_sizes.append(float(ds["size"].values[flows >= scenarios.FIRST_BE_FLOW].mean()))
+        be_sizes.append(float(ds["size"].values[flows >= presets.FIRST_BE_FLOW].mean()))
     node = scenario.node
     unit_s = transmission_unit_s(node, ef_ip)
-    mtu = scenarios.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
+    mtu = presets.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     d_mtu = experiments.reference_delay(simulate(mtu, seed=seeds[0]), mtu).values
     mtu_units = transmission_units(d_mtu, mtu.node, ef_ip)
 
@@ -201,7 +201,7 @@ def globecom01_fig5(
         n_ef_samples=n,
         transmission_unit_s=unit_s,
         ef_ip_bytes=ef_ip,
-        ef_frame_bytes=ef_ip + scenarios.ETHERNET_FRAME_OVERHEAD_BYTES,
+        ef_frame_bytes=ef_ip + presets.ETHERNET_FRAME_OVERHEAD_BYTES,
         ef_cells=int(_cells(ef_ip)[0]),
         threshold_units=thr,
         percentile=pct,

@@ -49,7 +49,8 @@ import pandas as pd
 import xarray as xr
 
 from ...measure import cache, experiments
-from .. import scenarios
+from .. import presets
+from ..stated import cisco7200_atm
 from ...base._validate import check_array
 from ...node.model import Node
 from ...node.path import Hop, PathModel
@@ -111,12 +112,12 @@ class _Case:
 
 
 def _node(ring: int = 5, particle: int = 512, framing: str = "atm-aal5", release: str = "packet") -> Node:
-    base = scenarios.papers_node()
+    base = cisco7200_atm()
     return Node(base.line_rate_bps, framing, ring, particle, base.queues, ring_release=release)
 
 
 def _path(framing: str = "atm-aal5", fixed_s: float = 0.0) -> PathModel:
-    hops = scenarios.paper_path().hops
+    hops = presets.paper_path().hops
     return PathModel(fixed_s=fixed_s, hops=tuple(Hop(h.rate_bps, framing) for h in hops))
 
 
@@ -132,13 +133,13 @@ def _run_case(case: _Case, n: int, seeds: list[int], ks: list[int], table_iii: b
     measure = functools.partial(_delay_measure, simulate_hops=case.simulate_hops)
     measure.attrs = {"delay_mean_s": experiments.DELAY_STATISTICS_ATTRS["delay_mean_s"]}
     tab4 = experiments.sweep(
-        functools.partial(scenarios.full_units, n_ef_samples=n, node=case.node, path=case.path,
+        functools.partial(presets.full_units, n_ef_samples=n, node=case.node, path=case.path,
                           be_size_per=case.be_size_per),
         {"k": ks}, seeds, measure=measure)["delay_mean_s"].transpose("k", "seed").values
     tab3 = np.full(len(seeds), np.nan)
     if table_iii:
         tab3 = experiments.sweep(
-            functools.partial(scenarios.aggregation, n_ef_samples=n, node=case.node, path=case.path,
+            functools.partial(presets.aggregation, n_ef_samples=n, node=case.node, path=case.path,
                               be_size_per=case.be_size_per),
             {"ref_rate_bps": [TAB3_REF_RATE_BPS]}, seeds, measure=measure)["delay_mean_s"].values[0]
     return tab4, tab3

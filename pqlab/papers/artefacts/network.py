@@ -31,7 +31,7 @@ from ...node.model import Node
 from ...node.path import PathModel
 from ...node.scenario import Scenario, simulate
 from ...node.traffic import merge_streams
-from .. import scenarios
+from .. import presets
 from ..stated import PAPERS
 from ._common import check_n_ef_samples, check_seeds, check_values, forward_claims, mean_ci, provenance
 
@@ -87,15 +87,15 @@ def globecom01_fig2(node: Node | None = None, path: PathModel | None = None,
     node = PAPERS.node() if node is None else node
     if not isinstance(node, Node):
         raise ValueError(f"node must be a pqlab.Node or None, got {type(node).__name__}")
-    path = scenarios.paper_path() if path is None else path
+    path = presets.paper_path() if path is None else path
     if not isinstance(path, PathModel):
         raise ValueError(f"path must be a pqlab.path.PathModel or None, got {type(path).__name__}")
-    sc = scenarios.real_distribution(n_ef_samples=10)
-    ef_offered = float(sum(s.rate_bps for s in sc.streams if s.queue == scenarios.EF_QUEUE))
+    sc = presets.real_distribution(n_ef_samples=10)
+    ef_offered = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.EF_QUEUE))
     if be_offered_bps is None:
-        be_offered_bps = float(sum(s.rate_bps for s in sc.streams if s.queue == scenarios.BE_QUEUE))
+        be_offered_bps = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.BE_QUEUE))
     be_offered = check_real("be_offered_bps", be_offered_bps, 0.0)
-    ef_ip = scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES)
+    ef_ip = presets.ef_ip_bytes(presets.EF_FRAME_BYTES)
 
     names = [_ROUTER_C7200] + [_ROUTER_C7500] * len(path.hops)
     out_rate = [node.line_rate_bps] + [h.rate_bps for h in path.hops]
@@ -125,7 +125,7 @@ def globecom01_fig2(node: Node | None = None, path: PathModel | None = None,
             "ef_offered_bps": ef_offered,
             "be_offered_bps": be_offered,
             "ef_ip_bytes": ef_ip,
-            "ef_frame_bytes": scenarios.EF_FRAME_BYTES,
+            "ef_frame_bytes": presets.EF_FRAME_BYTES,
             "path_fixed_s": path.fixed_s,
             "path_ef_delay_s": float(path.extra_delay_s(ef_ip)),
         },
@@ -138,7 +138,7 @@ def globecom01_fig2(node: Node | None = None, path: PathModel | None = None,
 # --------------------------------------------------------------------------- globecom01_fig6
 
 
-def pq_occupancy_at_arrival(trace: xr.Dataset, queue: int = scenarios.EF_QUEUE) -> np.ndarray:
+def pq_occupancy_at_arrival(trace: xr.Dataset, queue: int = presets.EF_QUEUE) -> np.ndarray:
     """EF packets waiting in the priority queue when each accepted packet of ``queue`` arrives.
 
     A packet *j* is waiting at time *t* when it arrived before *t* and had not yet entered
@@ -170,7 +170,7 @@ def pq_occupancy_at_arrival(trace: xr.Dataset, queue: int = scenarios.EF_QUEUE) 
 
 
 def clustered_share(trace: xr.Dataset, within_s: float, start_s: float = 0.0,
-                    queue: int = scenarios.EF_QUEUE) -> float:
+                    queue: int = presets.EF_QUEUE) -> float:
     """Share of the packets of ``queue`` arriving within ``within_s`` after a packet of another flow.
 
     The papers' packet clustering (GLOBECOM'01 Sec. V): packets of the same behaviour aggregate
@@ -227,7 +227,7 @@ def clustering_over_phases(sc: Scenario, within_s: float, n_draws: int, seed: in
         Arrivals generated per draw, seconds (> 0).
     """
     draws = check_n_ef_samples(n_draws, minimum=1)
-    ef = [s for s in sc.streams if s.queue == scenarios.EF_QUEUE]
+    ef = [s for s in sc.streams if s.queue == presets.EF_QUEUE]
     shares = []
     for d in range(draws):
         arr, _, queue, flow = merge_streams(ef, np.random.default_rng([int(seed), d]), duration_s)
@@ -239,7 +239,7 @@ def clustering_over_phases(sc: Scenario, within_s: float, n_draws: int, seed: in
 def _clustering_run(sc: Scenario, seed: int, within_s: float) -> dict:
     trace = simulate(sc, seed=seed)
     occ = pq_occupancy_at_arrival(trace)
-    measured = trace["arrival"].values[(trace["queue"].values == scenarios.EF_QUEUE)
+    measured = trace["arrival"].values[(trace["queue"].values == presets.EF_QUEUE)
                                        & (trace["drop"].values == 0)]
     occ = occ[np.sort(measured) >= sc.warmup_s]
     return {"trace": trace, "p_nonempty": float(np.mean(occ >= 1)), "max_waiting": int(occ.max(initial=0)),
@@ -291,14 +291,14 @@ def globecom01_fig6(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ref_rates_bps: 
         raise ValueError(f"ref_rates_bps must be at most {aggregate:g}, got {max(rates):g}")
     window = check_real("window_s", window_s, 0.0, strict_minimum=True)
     draws = check_n_ef_samples(n_phase_draws, minimum=1)
-    ef_line = line_time_s(scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES), PAPERS.framing, PAPERS.line_rate_bps)
+    ef_line = line_time_s(presets.ef_ip_bytes(presets.EF_FRAME_BYTES), PAPERS.framing, PAPERS.line_rate_bps)
     p = np.full((len(rates), len(seeds)), np.nan)
     pc = np.full((len(rates), len(seeds)), np.nan)
     phases = np.full(len(rates), np.nan)
     mx = np.zeros((len(rates), len(seeds)), dtype=np.int64)
     diagram = None
     for i, rate in enumerate(rates):
-        sc = scenarios.aggregation(ref_rate_bps=rate, ef_aggregate_bps=aggregate, n_ef_samples=n)
+        sc = presets.aggregation(ref_rate_bps=rate, ef_aggregate_bps=aggregate, n_ef_samples=n)
         phases[i] = clustering_over_phases(sc, ef_line, draws, seeds[0])
         for j, seed in enumerate(seeds):
             run = _clustering_run(sc, seed, ef_line)
@@ -331,7 +331,7 @@ def globecom01_fig6(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ref_rates_bps: 
                             __name__, seeds=seeds),
                "ef_aggregate_bps": aggregate, "n_ef_samples": n, "n_phase_draws": draws, "window_s": window,
                "diagram_ref_load_bps": float(min(rates)),
-               "single_stream_interval_s": scenarios.EF_FRAME_BYTES * 8 / aggregate,
+               "single_stream_interval_s": presets.EF_FRAME_BYTES * 8 / aggregate,
                "ring_drain_s": PAPERS.ring_limit_particles * line_time_s(PAPERS.particle_bytes, PAPERS.framing,
                                                                          PAPERS.line_rate_bps),
                "ef_line_time_s": ef_line},
@@ -341,7 +341,7 @@ def globecom01_fig6(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ref_rates_bps: 
 
 def _diagram(trace: xr.Dataset, start_s: float, window_s: float) -> dict:
     """The diagram's data: EF arrivals per stream and the priority queue length in one window."""
-    ef = (trace["queue"].values == scenarios.EF_QUEUE) & (trace["drop"].values == 0)
+    ef = (trace["queue"].values == presets.EF_QUEUE) & (trace["drop"].values == 0)
     arr, entry, flow = trace["arrival"].values[ef], trace["ring_entry"].values[ef], trace["flow"].values[ef]
     occ = pq_occupancy_at_arrival(trace)
     order = np.argsort(arr, kind="stable")
@@ -411,22 +411,22 @@ def tftant_slides_pq_delay(n_ef_samples: int = 10_000, seeds=(1, 2, 3),
     delay = np.full((len(frames), len(sizes), len(seeds)), np.nan)
     for i, frame in enumerate(frames):
         for j, be in enumerate(sizes):
-            sc = scenarios.pq_vs_wfq(scheduler="pq", ef_frame_bytes=frame, be_ip_bytes=be, n_ef_samples=n)
+            sc = presets.pq_vs_wfq(scheduler="pq", ef_frame_bytes=frame, be_ip_bytes=be, n_ef_samples=n)
             for k, seed in enumerate(seeds):
                 delay[i, j, k] = experiments.delay_summary(simulate(sc, seed=seed), sc)["delay_mean_s"]
     mean, ci = mean_ci(delay)
-    node = scenarios.tftant_node("pq")
+    node = presets.tftant_node("pq")
     ds = xr.Dataset(
         {
             "delay": (("ef_frame_bytes", "be_ip_bytes", "seed"), delay,
                       {"units": "s", "long_name": "mean EF one-way delay of one run"}),
             "delay_mean": (("ef_frame_bytes", "be_ip_bytes"), mean, {"units": "s", "long_name": "mean EF one-way delay"}),
             "delay_ci": (("ef_frame_bytes", "be_ip_bytes"), ci, {"units": "s", "long_name": "95% CI half-width over seeds"}),
-            "ef_line_time": ("ef_frame_bytes", np.array([line_time_s(scenarios.ef_ip_bytes(f), node.framing,
+            "ef_line_time": ("ef_frame_bytes", np.array([line_time_s(presets.ef_ip_bytes(f), node.framing,
                                                                      node.line_rate_bps) for f in frames]),
                              {"units": "s", "long_name": "line time of the EF packet"}),
-            "path_delay": ("ef_frame_bytes", np.asarray(scenarios.paper_path().extra_delay_s(
-                               [scenarios.ef_ip_bytes(f) for f in frames]), dtype=float),
+            "path_delay": ("ef_frame_bytes", np.asarray(presets.paper_path().extra_delay_s(
+                               [presets.ef_ip_bytes(f) for f in frames]), dtype=float),
                            {"units": "s", "long_name": "delay the path model adds to the EF packet"}),
             "be_line_time": ("be_ip_bytes", np.array([line_time_s(b, node.framing, node.line_rate_bps) for b in sizes]),
                              {"units": "s", "long_name": "line time of the BE packet"}),
@@ -436,8 +436,8 @@ def tftant_slides_pq_delay(n_ef_samples: int = 10_000, seeds=(1, 2, 3),
                 "seed": ("seed", seeds)},
         attrs={**provenance("tftant_slides_pq_delay", "tftant_slides_pq_delay: PQ one-way delay vs BE and EF "
                             "packet size (TF-TANT slides)", __name__, seeds=seeds),
-               "n_ef_samples": n, "ef_rate_bps": scenarios.TFTANT_EF_RATE_BPS,
-               "ef_service_rate_bps": scenarios.TFTANT_EF_SERVICE_RATE_BPS, "be_rate_bps": scenarios.TFTANT_BE_RATE_BPS,
+               "n_ef_samples": n, "ef_rate_bps": presets.TFTANT_EF_RATE_BPS,
+               "ef_service_rate_bps": presets.TFTANT_EF_SERVICE_RATE_BPS, "be_rate_bps": presets.TFTANT_BE_RATE_BPS,
                "ring_limit_particles": node.ring_limit_particles},
     )
     return ds

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...base import paths
+from ...base import locations
 from ...base._validate import check_int
 
 __all__ = ["QUICK_N_EF_SAMPLES", "QUICK_N_SEEDS", "NotebookSetup", "setup"]
@@ -58,7 +58,7 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
         EF reference packets per run (>= 1).
     figures_dir, results_dir : str
         Output folders (``pqlab reproduce`` passes both); empty means a scratch folder named
-        in the output (:func:`pqlab.base.paths.notebook_outputs`), so a notebook run by hand
+        in the output (:func:`pqlab.base.locations.notebook_outputs`), so a notebook run by hand
         never writes into the reproduction.
     quick_n_ef_samples : int
         The quick profile's EF packets per run for this notebook (default :data:`QUICK_N_EF_SAMPLES`).
@@ -78,5 +78,5 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
     if quick:
         n_ef_samples = min(n_ef_samples, check_int("quick_n_ef_samples", quick_n_ef_samples, 1))
         n_seeds = QUICK_N_SEEDS
-    figures, results = paths.notebook_outputs(figures_dir, results_dir, notebook)
+    figures, results = locations.notebook_outputs(figures_dir, results_dir, notebook)
     return NotebookSetup(figures, results, n_ef_samples, n_seeds, tuple(range(seed, seed + n_seeds)))

@@ -27,7 +27,7 @@ import numpy as np
 import xarray as xr
 
 from ...measure import cache
-from .. import scenarios
+from .. import presets
 from .. import testbed_eval as te
 from ..testbed import TESTBED, worst_case_bound
 from ._common import check_n_ef_samples, check_seeds, forward_claims, provenance
@@ -46,7 +46,7 @@ BOUND_CASES = ("tab4_k1", "tab4_k2", "tab4_k3", "tab3_a_5_6", "tab3_a_2_3", "tab
 
 def _bound_scenario(case: str, n: int):
     if case.startswith("tab4_k"):
-        return scenarios.full_units(k=int(case[-1]), n_ef_samples=n)
+        return presets.full_units(k=int(case[-1]), n_ef_samples=n)
     return te._aggregation(te.TAB3_REF_RATES[case[len("tab3_a_"):]], n, None)
 
 

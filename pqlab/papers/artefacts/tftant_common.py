@@ -15,7 +15,7 @@ import numpy as np
 import xarray as xr
 
 from ...measure import analysis, experiments, metrics
-from .. import scenarios
+from .. import presets
 from ...base._validate import check_int, check_real
 from ...node.framing import atm_cells, line_time_s, particles_needed
 from ...node.model import Node
@@ -51,9 +51,9 @@ PAPER_STAR_PLATEAU = 3.0
 # --------------------------------------------------------------------------- helpers
 
 
-def be_tx_time_s(node: Node | None = None, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES) -> float:
+def be_tx_time_s(node: Node | None = None, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES) -> float:
     """Line time of one BE packet on the node's line, seconds (4.664 ms: 1000 bytes in 22 ATM cells)."""
-    node = scenarios.tftant_node() if node is None else node
+    node = presets.tftant_node() if node is None else node
     return float(line_time_s(check_int("be_ip_bytes", be_ip_bytes, 1, 65_535), node.framing, node.line_rate_bps))
 
 
@@ -75,8 +75,8 @@ def be_tag_steps(ef_ip_bytes, ef_weight_bps, be_ip_bytes, be_weight_bps) -> floa
     return wfq_tag_s(ef_ip_bytes, ef_weight_bps) / wfq_tag_s(be_ip_bytes, be_weight_bps)
 
 
-def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS,
-                be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES):
+def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
+                be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES):
     """How far an EF packet's arrival slips against the BE departures from one EF packet to the next, seconds.
 
     With the ring always full of BE packets sent back to back, the line's schedule
@@ -104,9 +104,9 @@ def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = s
     numpy.ndarray
         ``s`` per frame size, seconds.
     """
-    node = scenarios.tftant_node() if node is None else node
+    node = presets.tftant_node() if node is None else node
     frames = np.atleast_1d(np.asarray(ef_frame_bytes, dtype=np.int64))
-    ip = np.array([scenarios.ef_ip_bytes(int(f)) for f in frames])
+    ip = np.array([presets.ef_ip_bytes(int(f)) for f in frames])
     interval = frames * 8.0 / check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
     t_ef = np.atleast_1d(line_time_s(ip, node.framing, node.line_rate_bps))
     return np.mod(interval - t_ef, be_tx_time_s(node, be_ip_bytes))
@@ -115,9 +115,9 @@ def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = s
 def _be_ip_bytes(scenario: Scenario) -> int:
     """IP length of the scenario's BE packets (the TF-TANT default if it has no BE stream)."""
     for s in scenario.streams:
-        if s.queue == scenarios.BE_QUEUE:
+        if s.queue == presets.BE_QUEUE:
             return int(s.size.mean_bytes + s.header_bytes)
-    return scenarios.TFTANT_BE_IP_BYTES
+    return presets.TFTANT_BE_IP_BYTES
 
 
 def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
@@ -161,12 +161,12 @@ _measure.attrs = {
 def _check_frames(name: str, frames) -> list[int]:
     out = check_values(name, frames, 19, integer=True)
     for f in out:
-        scenarios.ef_ip_bytes(f)  # frame - 18 must be a valid IP length
+        presets.ef_ip_bytes(f)  # frame - 18 must be a valid IP length
     return out
 
 
 def _coords_frames(frames, node: Node) -> dict:
-    ip = np.array([scenarios.ef_ip_bytes(f) for f in frames])
+    ip = np.array([presets.ef_ip_bytes(f) for f in frames])
     return {
         "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
         "ef_ip_bytes": ("ef_frame_bytes", ip, {"units": "bytes", "long_name": "EF IP length (frame - 18)"}),
@@ -179,14 +179,14 @@ def _coords_frames(frames, node: Node) -> dict:
 
 def _config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
     """The test conditions as scalar variables (name -> (value, units, long_name)), SI units."""
-    be_ip = scenarios.TFTANT_BE_IP_BYTES
-    ef_q, be_q = node.queues[scenarios.EF_QUEUE], node.queues[scenarios.BE_QUEUE]
+    be_ip = presets.TFTANT_BE_IP_BYTES
+    ef_q, be_q = node.queues[presets.EF_QUEUE], node.queues[presets.BE_QUEUE]
     return {
         "be_tx_time": (be_tx_time_s(node), "s", f"line time of one {be_ip}-byte BE packet (ATM AAL5)"),
         "be_ip_bytes": (be_ip, "bytes", "BE IP length"),
-        "be_rate": (scenarios.TFTANT_BE_RATE_BPS, "bit/s", "BE rate (IP packets)"),
-        "be_packet_rate": (scenarios.TFTANT_BE_RATE_BPS / (8 * be_ip), "packets/s", "BE packet rate"),
-        "ef_rate": (scenarios.TFTANT_EF_RATE_BPS, "bit/s", "EF rate (frames)"),
+        "be_rate": (presets.TFTANT_BE_RATE_BPS, "bit/s", "BE rate (IP packets)"),
+        "be_packet_rate": (presets.TFTANT_BE_RATE_BPS / (8 * be_ip), "packets/s", "BE packet rate"),
+        "ef_rate": (presets.TFTANT_EF_RATE_BPS, "bit/s", "EF rate (frames)"),
         "ef_service_rate": (ef_service_rate_bps, "bit/s", "EF service rate (WFQ weight, PQ policing rate)"),
         "be_weight": (be_q.weight_bps, "bit/s", "WFQ weight of the BE queue under WFQ"),
         "ef_queue_limit": (ef_q.limit_packets, "packets", "EF queue limit"),
@@ -205,21 +205,21 @@ def _scalars(ds: xr.Dataset, scalars: dict) -> None:
 @functools.lru_cache(maxsize=4)
 def _size_sweep(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> xr.Dataset:
     """PQ and WFQ over EF frame sizes and seeds (:func:`pqlab.experiments.sweep` of ``pq_vs_wfq``)."""
-    make = functools.partial(scenarios.pq_vs_wfq, n_ef_samples=n, ef_service_rate_bps=rate_bps)
-    return experiments.sweep(make, {"scheduler": list(scenarios.TFTANT_SCHEDULERS), "ef_frame_bytes": list(frames)},
+    make = functools.partial(presets.pq_vs_wfq, n_ef_samples=n, ef_service_rate_bps=rate_bps)
+    return experiments.sweep(make, {"scheduler": list(presets.TFTANT_SCHEDULERS), "ef_frame_bytes": list(frames)},
                              list(seeds), measure=_measure)
 
 
 @functools.lru_cache(maxsize=4)
 def _series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
     """Delay, IPDV, EF-queue wait and arrival time (s) of every measured EF packet: PQ and WFQ per frame and seed."""
-    scheds = scenarios.TFTANT_SCHEDULERS
+    scheds = presets.TFTANT_SCHEDULERS
     shape = (len(scheds), len(frames), len(seeds), n)
     out = {k: np.full(shape, np.nan) for k in ("delay", "ipdv", "wait", "time")}
     for i, sched in enumerate(scheds):
         for j, frame in enumerate(frames):
             for k, seed in enumerate(seeds):
-                sc = scenarios.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate_bps,
+                sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate_bps,
                                          n_ef_samples=n)
                 ds = simulate(sc, seed=seed)
                 win = experiments.measurement_window(ds, sc)

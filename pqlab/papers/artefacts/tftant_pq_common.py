@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .. import scenarios
+from .. import presets
 from ...base._validate import check_choice, check_int, check_real
 from ...node.model import Node
 from ..stated import PAPERS, cisco7200_atm, transmission_unit_s
@@ -59,13 +59,13 @@ def _unit_s(node: Node) -> float:
 def _be_kwargs(be_traffic: str) -> dict:
     check_choice("be_traffic", be_traffic, BE_TRAFFIC)
     if be_traffic == "real":
-        return {"be_size": scenarios.real_be_sizes()}
+        return {"be_size": presets.real_be_sizes()}
     if be_traffic == "mtu":
         return {"be_payload_bytes": MTU_PAYLOAD_BYTES}
     return {"n_be_streams": 0}
 
 
-def ef_split_scenario(n_streams: int, ef_aggregate_bps: float, *, ef_frame_bytes: int = scenarios.EF_FRAME_BYTES,
+def ef_split_scenario(n_streams: int, ef_aggregate_bps: float, *, ef_frame_bytes: int = presets.EF_FRAME_BYTES,
                       be_traffic: str = "real", n_ef_samples: int = 10_000, total_samples: bool = False,
                       warmup_s: float = 2.0) -> Scenario:
     """The papers' experiment with the EF load split equally over ``n_streams`` CBR streams.
@@ -98,7 +98,7 @@ def ef_split_scenario(n_streams: int, ef_aggregate_bps: float, *, ef_frame_bytes
     n = check_int("n_streams", n_streams, 1, 1000)
     load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
     n_ref = math.ceil(n_ef_samples / n) if total_samples else n_ef_samples
-    sc = scenarios.pq_experiment(
+    sc = presets.pq_experiment(
         ef_rate_bps=load / n, ef_aggregate_bps=load if n > 1 else None, ef_frame_bytes=ef_frame_bytes,
         n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load), warmup_s=warmup_s,
         name=f"ef_split(n_streams={n}, ef_aggregate_bps={load:g}, ef_frame_bytes={ef_frame_bytes}, "

@@ -15,7 +15,7 @@ import numpy as np
 import xarray as xr
 
 from ...measure import cache, experiments
-from .. import scenarios
+from .. import presets
 from ...base._validate import check_choice, check_real
 from ...node.framing import FRAMING_CODES, line_time_s, particles_needed, wire_bytes
 from ...base.numerics import line_fit
@@ -42,8 +42,8 @@ def tftant_slides_ring(
     seeds=(1, 2, 3),
     ring_limit_particles=RING_LIMIT_PARTICLES,
     ef_frame_bytes: int = 1024,
-    ef_service_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS,
-    schedulers=scenarios.TFTANT_SCHEDULERS,
+    ef_service_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
+    schedulers=presets.TFTANT_SCHEDULERS,
     *,
     ring_limits=None,
 ) -> xr.Dataset:
@@ -97,7 +97,7 @@ def _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_s
     frame = _check_frames("ef_frame_bytes", [ef_frame_bytes])[0]
     rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
     scheds = _check_schedulers(schedulers)
-    make = functools.partial(scenarios.pq_vs_wfq, ef_frame_bytes=frame, ef_service_rate_bps=rate, n_ef_samples=n)
+    make = functools.partial(presets.pq_vs_wfq, ef_frame_bytes=frame, ef_service_rate_bps=rate, n_ef_samples=n)
     raw = experiments.sweep(make, {"scheduler": scheds, "ring_limit_particles": rings}, seeds, measure=_measure)
     dims = ("scheduler", "ring_limit_particles", "seed")
     ds = xr.Dataset(
@@ -116,11 +116,11 @@ def _slides_ring(n_ef_samples, seeds, ring_limit_particles, ef_frame_bytes, ef_s
                                          {"units": "particles", "long_name": "tx-ring-limit"}),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
-    node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
+    node = presets.tftant_node("wfq", ef_service_rate_bps=rate)
     conditions = _config_scalars(node, rate)
     del conditions["ring_limit_particles"]  # swept here: the dimension of that name
     _scalars(ds, conditions)
-    be_particles = particles_needed(scenarios.TFTANT_BE_IP_BYTES, node.particle_bytes)
+    be_particles = particles_needed(presets.TFTANT_BE_IP_BYTES, node.particle_bytes)
     _scalars(ds, {"be_particles": (be_particles, "1", "ring particles per BE packet"),
                   "ef_frame_bytes": (frame, "bytes", "EF frame size")})
     ds.attrs = provenance("tftant_slides_ring", "tftant_slides_ring: EF one-way delay and IPDV vs tx-ring-limit "
@@ -156,16 +156,16 @@ def _check_schedulers(schedulers) -> list[str]:
     if not out or len(set(out)) != len(out):
         raise ValueError(f"schedulers must hold distinct values of 'pq' and 'wfq', got {schedulers!r}")
     for s in out:
-        check_choice("schedulers", s, scenarios.TFTANT_SCHEDULERS)
+        check_choice("schedulers", s, presets.TFTANT_SCHEDULERS)
     return out
 
 
 # --------------------------------------------------------------------------- tftant_slides_star
 
 
-def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = scenarios.TFTANT_BE_IP_BYTES,
+def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES,
                     line_rate_bps: float = PAPERS.line_rate_bps,
-                    ef_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS):
+                    ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS):
     """STAR above which an EF finish-tag step is shorter than one BE tag step (BE weight = remaining bandwidth).
 
     ``ip / (S r) <= be / (L - S r)``  <=>  ``S >= ip L / (r (ip + be))``: beyond it a newly
@@ -216,17 +216,17 @@ def tftant_slides_star(
     seeds = check_seeds(seeds)
     stars = sorted(check_values("stars", stars, 0.0))
     frames = sorted(_check_frames("frame_sizes", frame_sizes))
-    raw = experiments.sweep(functools.partial(scenarios.tftant_star, n_ef_samples=n),
+    raw = experiments.sweep(functools.partial(presets.tftant_star, n_ef_samples=n),
                             {"ef_frame_bytes": frames, "star": stars}, seeds, measure=_measure)
-    wire = experiments.sweep(functools.partial(scenarios.tftant_star, n_ef_samples=n, star=stars[0],
+    wire = experiments.sweep(functools.partial(presets.tftant_star, n_ef_samples=n, star=stars[0],
                                                accounting="wire"),
                              {"ef_frame_bytes": frames}, seeds, measure=_measure)
-    page64 = scenarios.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=64, n_ef_samples=n)
+    page64 = presets.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=64, n_ef_samples=n)
     page64 = dataclasses.replace(page64, node=dataclasses.replace(page64.node, wfq_bytes="wire"))
     page64_loss = float(np.mean([_measure(simulate(page64, seed=s), page64)["loss_ratio"] for s in seeds]))
-    pq = experiments.sweep(functools.partial(scenarios.pq_vs_wfq, scheduler="pq", n_ef_samples=n),
+    pq = experiments.sweep(functools.partial(presets.pq_vs_wfq, scheduler="pq", n_ef_samples=n),
                            {"ef_frame_bytes": frames}, seeds, measure=_measure)
-    node = scenarios.tftant_node("wfq")
+    node = presets.tftant_node("wfq")
     dims = ("ef_frame_bytes", "star", "seed")
     ds = xr.Dataset(
         {
@@ -246,12 +246,12 @@ def tftant_slides_star(
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
     ip = ds["ef_ip_bytes"].values
-    ds["star_one_be_tag"] = ("ef_frame_bytes", star_one_be_tag(ip, scenarios.TFTANT_BE_IP_BYTES, node.line_rate_bps),
+    ds["star_one_be_tag"] = ("ef_frame_bytes", star_one_be_tag(ip, presets.TFTANT_BE_IP_BYTES, node.line_rate_bps),
                              {"units": "1", "long_name": "STAR above which an EF tag step < one BE tag step"})
-    ds["ef_ip_rate"] = ("ef_frame_bytes", scenarios.TFTANT_EF_RATE_BPS * ip / ds["ef_frame_bytes"].values,
+    ds["ef_ip_rate"] = ("ef_frame_bytes", presets.TFTANT_EF_RATE_BPS * ip / ds["ef_frame_bytes"].values,
                         {"units": "bit/s", "long_name": "EF rate counted on IP packets"})
-    _scalars(ds, _config_scalars(node, scenarios.TFTANT_EF_SERVICE_RATE_BPS))
-    be_ip = scenarios.TFTANT_BE_IP_BYTES
+    _scalars(ds, _config_scalars(node, presets.TFTANT_EF_SERVICE_RATE_BPS))
+    be_ip = presets.TFTANT_BE_IP_BYTES
     _scalars(ds, {"line_ip_throughput": (node.line_rate_bps * be_ip / (wire_bytes(be_ip, FRAMING_CODES[node.framing])),
                                          "bit/s", "IP throughput of the line with BE packets (cell tax)")})
     ds["wire_page_loss_64"] = ((), page64_loss, {"units": "1", "long_name": "EF loss, PQ-vs-WFQ page, 64-byte "
@@ -276,7 +276,7 @@ def tftant_slides_no_be(
     seeds=(1, 2, 3),
     ef_frame_bytes: int = 1024,
     scheduler: str = "pq",
-    ef_service_rate_bps: float = scenarios.TFTANT_EF_RATE_BPS,
+    ef_service_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
 ) -> xr.Dataset:
     """TF-TANT slides: EF one-way delay over time with and without BE traffic (1024 bytes, ring 5, limit 10).
 
@@ -307,7 +307,7 @@ def tftant_slides_no_be(
     n = check_n_ef_samples(n_ef_samples, 10, 10_000_000)
     seeds = check_seeds(seeds)
     frame = _check_frames("ef_frame_bytes", [ef_frame_bytes])[0]
-    sched = check_choice("scheduler", scheduler, scenarios.TFTANT_SCHEDULERS)
+    sched = check_choice("scheduler", scheduler, presets.TFTANT_SCHEDULERS)
     rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
     traffic = ["with BE", "without BE"]
     delay = np.full((2, len(seeds), n), np.nan)
@@ -315,13 +315,13 @@ def tftant_slides_no_be(
     sc = None
     for i, with_be in enumerate((True, False)):
         for j, seed in enumerate(seeds):
-            sc = scenarios.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate,
+            sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate,
                                      with_be=with_be, n_ef_samples=n)
             ds = simulate(sc, seed=seed)
             d = experiments.reference_delay(ds, sc).values[:n]
             delay[i, j, :d.size] = d
             time[i, j, :d.size] = experiments.measurement_window(ds, sc)["arrival"].values[:d.size] - sc.warmup_s
-    ip = scenarios.ef_ip_bytes(frame)
+    ip = presets.ef_ip_bytes(frame)
     uncongested = line_time_s(ip, sc.node.framing, sc.node.line_rate_bps) + sc.path.extra_delay_s(ip)
     dims = ("traffic", "seed", "ef_packet")
     out = xr.Dataset(
@@ -333,7 +333,7 @@ def tftant_slides_no_be(
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
                 "ef_packet": ("ef_packet", np.arange(n), {"units": "1", "long_name": "EF packet after the warm-up"})},
     )
-    node = scenarios.tftant_node(sched, ef_service_rate_bps=rate)
+    node = presets.tftant_node(sched, ef_service_rate_bps=rate)
     _scalars(out, _config_scalars(node, rate))
     _scalars(out, {"uncongested_delay": (uncongested, "s", "EF line time + path, no other traffic"),
                    "ef_frame_bytes": (frame, "bytes", "EF frame size")})

@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ...measure import cache, experiments
-from .. import scenarios
+from .. import presets
 from ...measure.analysis import pooled_frequencies
 from ...base._validate import check_choice, check_int, check_real
 from ...node.framing import line_time_s
@@ -70,13 +70,13 @@ def tftant_be_fig4(
         check_real("geometric_means_bytes", m, GEOMETRIC_RANGE_BYTES[0], GEOMETRIC_RANGE_BYTES[1])
     width = check_real("bin_units", bin_units, 0.0, 10.0, strict_minimum=True)
     laws = [(f"geometric {m:g}", Geometric(m, *GEOMETRIC_RANGE_BYTES)) for m in sorted(means)]
-    laws.append((REAL, scenarios.real_be_sizes()))
+    laws.append((REAL, presets.real_be_sizes()))
 
     units = np.full((len(laws), len(seeds), n), np.nan)
     be_mean = np.zeros((len(laws), len(seeds)))
     sc = None
     for i, (label, law) in enumerate(laws):
-        sc = scenarios.pq_experiment(be_size=law, n_ef_samples=n, name=f"tftant_be_fig4({label})")
+        sc = presets.pq_experiment(be_size=law, n_ef_samples=n, name=f"tftant_be_fig4({label})")
         unit_s = _unit_s(sc.node)
         for j, seed in enumerate(seeds):
             ds = simulate(sc, seed=seed)
@@ -119,7 +119,7 @@ def tftant_be_fig4(
         "(TF-TANT test page Fig. 4) and the STAND-IN real sizes (Fig. 5)", __name__, seeds,
         scenario=sc.to_json(), n_ef_samples=n, bin_units=width, transmission_unit_s=_unit_s(sc.node),
         geometric_range_bytes=list(GEOMETRIC_RANGE_BYTES), span_percentiles=list(SPAN_PERCENTILES),
-        path_ef_delay_units=float(sc.path.extra_delay_s(scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES))
+        path_ef_delay_units=float(sc.path.extra_delay_s(presets.ef_ip_bytes(presets.EF_FRAME_BYTES))
                                   / _unit_s(sc.node)))
     return ds
 
@@ -129,10 +129,10 @@ def tftant_be_fig4(
 
 def _loss_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     """EF loss by cause in the measurement window, and the EF arrivals' burstiness (the sweep's measure)."""
-    ef = ds["queue"].values == scenarios.EF_QUEUE
+    ef = ds["queue"].values == presets.EF_QUEUE
     win = ef & (ds["arrival"].values >= sc.warmup_s)
     drop = ds["drop"].values[win]
-    pq = sc.node.queues[scenarios.EF_QUEUE]
+    pq = sc.node.queues[presets.EF_QUEUE]
     return {
         "sent": float(win.sum()),
         "policed": float(np.sum(drop == 1)),
@@ -160,7 +160,7 @@ def tftant_slides_loss(
     n_streams=LOSS_STREAMS,
     ef_load_bps: float = LOSS_EF_LOAD_BPS,
     other_loads_bps=(LOSS_SECOND_LOAD_BPS,),
-    ef_frame_bytes: int = scenarios.EF_FRAME_BYTES,
+    ef_frame_bytes: int = presets.EF_FRAME_BYTES,
     n_ef_packets=None,
 ) -> xr.Dataset:
     """Slide "EF load and aggregation (PQ): packet clustering": EF loss vs number of EF streams, by cause.
@@ -216,7 +216,7 @@ def _slides_loss(n_ef_samples, seeds, n_streams, ef_load_bps, other_loads_bps, e
     if load in others:
         raise ValueError(f"other_loads_bps must not hold ef_load_bps={load:g}, got {others!r}")
     loads = sorted([load, *others])
-    frame = check_int("ef_frame_bytes", ef_frame_bytes, scenarios.ETHERNET_FRAME_OVERHEAD_BYTES + 1, 65_535)
+    frame = check_int("ef_frame_bytes", ef_frame_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1, 65_535)
 
     def point(n_streams, ef_load_bps):
         return ef_split_scenario(n_streams, ef_load_bps, ef_frame_bytes=frame, n_ef_samples=n, total_samples=True)
@@ -244,8 +244,8 @@ def _slides_loss(n_ef_samples, seeds, n_streams, ef_load_bps, other_loads_bps, e
                               {"units": "bytes", "long_name": "smallest policer burst that drops nothing"})
     add_mean_ci(ds, ("loss_ratio", "policed_ratio", "queue_full_ratio", "min_bucket_bytes"))
     sc = point(counts[-1], load)
-    pq = sc.node.queues[scenarios.EF_QUEUE]
-    ip = scenarios.ef_ip_bytes(frame)
+    pq = sc.node.queues[presets.EF_QUEUE]
+    ip = presets.ef_ip_bytes(frame)
     ds["police_burst_bytes"] = ((), pq.police_burst_bytes,
                                 {"units": "bytes", "long_name": "policer burst at the largest load (IOS default)"})
     ds["police_burst_per_load"] = ("ef_load", np.array(loads) * 0.2 / 8.0,
@@ -363,5 +363,5 @@ def tftant_slides_ipdv_aggregation(
     ds.attrs = provenance(
         art, "tftant_slides_ipdv_aggregation: mean |IPDV| with 1 and 20 EF streams at 600 kbit/s with congestion "
         "(TF-TANT slides)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n, ef_load_bps=load,
-        transmission_unit_s=unit_s, real_be_mean_bytes=scenarios.real_be_sizes().mean_bytes)
+        transmission_unit_s=unit_s, real_be_mean_bytes=presets.real_be_sizes().mean_bytes)
     return ds

@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ...measure import cache, experiments
-from .. import scenarios
+from .. import presets
 from ...base._validate import check_int, check_real
 from ...node.framing import line_time_s
 from ...node.scenario import Scenario
@@ -26,7 +26,7 @@ from .tftant_pq_common import (IPDV_SIZE_FRAMES, TANDEM_EF_AGGREGATE_BPS, TANDEM
 
 def _tandem_run(sc: Scenario, n_nodes: int, propagation_s: float, seed: int) -> dict:
     """One tandem of ``n_nodes``: per-node delay of every measured EF packet, read from each node's own Dataset."""
-    hops = [TandemHop(sc.node, tuple(be_streams(sc)), queue=scenarios.EF_QUEUE, propagation_s=propagation_s)
+    hops = [TandemHop(sc.node, tuple(be_streams(sc)), queue=presets.EF_QUEUE, propagation_s=propagation_s)
             for _ in range(n_nodes - 1)]
     flows = [s.flow for s in ef_streams(sc)]
     per_hop, dep = simulate_tandem(sc, hops, flows, seed=seed)
@@ -105,7 +105,7 @@ def tftant_slides_tandem(
     n = check_n_ef_samples(n_ef_samples)
     seeds = check_seeds(seeds)
     nodes = check_int("n_nodes", n_nodes, 1, 16)
-    frames = sorted(check_values("ef_frames_bytes", ef_frames_bytes, scenarios.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
+    frames = sorted(check_values("ef_frames_bytes", ef_frames_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
                                  integer=True))
     counts = sorted(check_values("n_streams", n_streams, 1, integer=True))
     load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
@@ -141,7 +141,7 @@ def tftant_slides_tandem(
             "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
         },
     )
-    ds["ef_line_time"] = ("ef_frame_bytes", [line_time_s(scenarios.ef_ip_bytes(f), sc.node.framing,
+    ds["ef_line_time"] = ("ef_frame_bytes", [line_time_s(presets.ef_ip_bytes(f), sc.node.framing,
                                                          sc.node.line_rate_bps) for f in frames],
                           {"units": "s", "long_name": "line time of one EF packet"})
     ds.attrs = provenance(
@@ -232,7 +232,7 @@ def tftant_slides_ipdv_size(
     """
     n = check_n_ef_samples(n_ef_samples)
     seeds = check_seeds(seeds)
-    frames = sorted(check_values("ef_frames_bytes", ef_frames_bytes, scenarios.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
+    frames = sorted(check_values("ef_frames_bytes", ef_frames_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
                                  integer=True))
     counts = sorted(check_values("n_streams", n_streams, 1, integer=True))
     load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)

@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from ...measure import cache, experiments
-from .. import scenarios
+from .. import presets
 from ...base._validate import check_real
 from ...node.scenario import simulate
 from ...base.units import ms_to_s
@@ -30,7 +30,7 @@ def _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps):
     seeds = check_seeds(seeds)
     frames = sorted(_check_frames("frame_sizes", frame_sizes))
     rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
-    node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
+    node = presets.tftant_node("wfq", ef_service_rate_bps=rate)
     return n, seeds, frames, rate, node, _size_sweep(tuple(frames), tuple(seeds), n, rate)
 
 
@@ -38,8 +38,8 @@ def _checked_size_sweep(n_ef_samples, seeds, frame_sizes, ef_service_rate_bps):
 def tftant_wfq_fig1(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
-    frame_sizes=scenarios.TFTANT_FRAME_SIZES,
-    ef_service_rate_bps: float = scenarios.TFTANT_EF_SERVICE_RATE_BPS,
+    frame_sizes=presets.TFTANT_FRAME_SIZES,
+    ef_service_rate_bps: float = presets.TFTANT_EF_SERVICE_RATE_BPS,
 ) -> xr.Dataset:
     """TF-TANT PQ-vs-WFQ page, Fig. 1: mean EF one-way delay with PQ and with WFQ vs EF frame size.
 
@@ -81,7 +81,7 @@ def tftant_wfq_fig1(
             "ef_wait": _per_seed(raw, "ef_wait_mean_s", "s", "mean EF wait in the EF queue", dims),
             "loss": _per_seed(raw, "loss_ratio", "1", "EF loss ratio", dims),
         },
-        coords={"scheduler": ("scheduler", list(scenarios.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
+        coords={"scheduler": ("scheduler", list(presets.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
                 **_coords_frames(frames, node),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
@@ -89,13 +89,13 @@ def tftant_wfq_fig1(
     # the BE profile's other reading: 200 packets/s of 1000 bytes (1.6 Mbit/s), first seed
     check_frames = [1024, MTU_FRAME_BYTES]
     reading = np.full((2, len(check_frames)), np.nan)
-    for r, be_bps in enumerate((scenarios.TFTANT_BE_PACKET_RATE_STATED * 8 * scenarios.TFTANT_BE_IP_BYTES,
-                                scenarios.TFTANT_BE_RATE_BPS)):
+    for r, be_bps in enumerate((presets.TFTANT_BE_PACKET_RATE_STATED * 8 * presets.TFTANT_BE_IP_BYTES,
+                                presets.TFTANT_BE_RATE_BPS)):
         for j, frame in enumerate(check_frames):
             d = []
-            for sched in scenarios.TFTANT_SCHEDULERS:
+            for sched in presets.TFTANT_SCHEDULERS:
                 # a 10% BE overload fills the BE queue more slowly: a longer warm-up
-                sc = scenarios.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate,
+                sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate,
                                          be_rate_bps=be_bps, n_ef_samples=n, warmup_s=5.0)
                 d.append(experiments.delay_summary(simulate(sc, seed=seeds[0]), sc)["delay_mean_s"])
             reading[r, j] = d[1] - d[0]
@@ -116,7 +116,7 @@ def tftant_wfq_fig1(
     ds.attrs = provenance("tftant_wfq_fig1",
                           "tftant_wfq_fig1: mean EF one-way delay with PQ and WFQ vs EF frame size "
                           "(TF-TANT PQ vs WFQ page, Fig. 1)", __name__, seeds,
-                          scenario=scenarios.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=frames[-1],
+                          scenario=presets.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=frames[-1],
                                                        ef_service_rate_bps=rate, n_ef_samples=n).to_json(),
                           n_ef_samples=n)
     return fig1_statistics(ds)
@@ -147,8 +147,8 @@ def fig1_statistics(ds: xr.Dataset) -> xr.Dataset:
 def tftant_wfq_fig5(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
-    frame_sizes=scenarios.TFTANT_FRAME_SIZES,
-    ef_service_rate_bps: float = scenarios.TFTANT_EF_SERVICE_RATE_BPS,
+    frame_sizes=presets.TFTANT_FRAME_SIZES,
+    ef_service_rate_bps: float = presets.TFTANT_EF_SERVICE_RATE_BPS,
 ) -> xr.Dataset:
     """TF-TANT PQ-vs-WFQ page, Fig. 5: mean IPDV (mean of |IPDV|) with PQ and with WFQ vs EF frame size.
 
@@ -181,7 +181,7 @@ def tftant_wfq_fig5(
             "beat_slip": ("ef_frame_bytes", beat_slip_s(frames, node),
                           {"units": "s", "long_name": "s = (T_EF - t_EF) mod t_BE"}),
         },
-        coords={"scheduler": ("scheduler", list(scenarios.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
+        coords={"scheduler": ("scheduler", list(presets.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
                 **_coords_frames(frames, node),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
@@ -226,7 +226,7 @@ def _series_dataset(artefact: str, title: str, n_ef_samples, seeds, frame_sizes,
     seeds = check_seeds(seeds)
     frames = sorted(_check_frames("frame_sizes", frame_sizes))
     rate = check_real("ef_service_rate_bps", ef_service_rate_bps, 0.0, strict_minimum=True)
-    node = scenarios.tftant_node("wfq", ef_service_rate_bps=rate)
+    node = presets.tftant_node("wfq", ef_service_rate_bps=rate)
     s = {k: v.copy() for k, v in _series(tuple(frames), tuple(seeds), n, rate).items()}  # the cache stays intact
     dims = ("scheduler", "ef_frame_bytes", "seed", "ef_packet")
     ds = xr.Dataset(
@@ -236,7 +236,7 @@ def _series_dataset(artefact: str, title: str, n_ef_samples, seeds, frame_sizes,
             "ef_wait": (dims, s["wait"], {"units": "s", "long_name": "EF wait in the EF queue"}),
             "time": (dims[1:], s["time"][0], {"units": "s", "long_name": "EF arrival time after the warm-up"}),
         },
-        coords={"scheduler": ("scheduler", list(scenarios.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
+        coords={"scheduler": ("scheduler", list(presets.TFTANT_SCHEDULERS), {"long_name": "EF scheduler"}),
                 **_coords_frames(frames, node),
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
                 "ef_packet": ("ef_packet", np.arange(n), {"units": "1", "long_name": "EF packet after the warm-up"})},
@@ -251,7 +251,7 @@ def tftant_wfq_fig2_4(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
     frame_sizes=SERIES_FRAME_SIZES,
-    ef_service_rate_bps: float = scenarios.TFTANT_EF_SERVICE_RATE_BPS,
+    ef_service_rate_bps: float = presets.TFTANT_EF_SERVICE_RATE_BPS,
 ) -> xr.Dataset:
     """TF-TANT PQ-vs-WFQ page, Figs. 2-4: EF one-way delay over time with WFQ and PQ (128, 1024, 1518 bytes).
 
@@ -329,7 +329,7 @@ def tftant_wfq_fig6_7(
     n_ef_samples: int = 10_000,
     seeds=(1, 2, 3),
     frame_sizes=SERIES_FRAME_SIZES,
-    ef_service_rate_bps: float = scenarios.TFTANT_EF_SERVICE_RATE_BPS,
+    ef_service_rate_bps: float = presets.TFTANT_EF_SERVICE_RATE_BPS,
     peak_fraction: float = PEAK_FRACTION,
 ) -> xr.Dataset:
     """TF-TANT PQ-vs-WFQ page, Figs. 6-7 (128, 1024 bytes), and the slides' 1518: IPDV over time, WFQ and PQ.

@@ -30,7 +30,8 @@ import xarray as xr
 
 from ...measure import bounds, cache, experiments
 from .. import records
-from .. import scenarios
+from .. import presets
+from ..stated import cisco7200_atm
 from ...base._validate import check_array, check_int, check_real
 from ...node.engine import simulate_arrivals
 from ...node.framing import PACKET_PARTICLE_BYTES, line_time_s
@@ -71,7 +72,7 @@ def ring_counts_packets_node(node: Node | None = None) -> Node:
     Same ``ring_limit_particles`` but particles of :data:`PACKET_PARTICLE_BYTES`,
     so every packet takes exactly one: the tx-ring-limit then limits packets.
     """
-    node = scenarios.papers_node() if node is None else node
+    node = cisco7200_atm() if node is None else node
     return Node(node.line_rate_bps, node.framing, node.ring_limit_particles, PACKET_PARTICLE_BYTES, node.queues,
                 ring_release=node.ring_release)
 
@@ -135,7 +136,7 @@ def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarr
     ``scenario.path.fixed_s`` is added. Lost packets have no delay here (not NaN).
     """
     hops = simulate_downstream_hops(ds, scenario.path)
-    ref = (hops["flow"].values == scenarios.REFERENCE_FLOW) & (hops["arrival"].values >= scenario.warmup_s)
+    ref = (hops["flow"].values == presets.REFERENCE_FLOW) & (hops["arrival"].values >= scenario.warmup_s)
     return hops["hops_departure"].values[ref] - hops["arrival"].values[ref] + scenario.path.fixed_s
 
 
@@ -214,15 +215,15 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
     seeds = check_seeds(seeds)
     ks = check_ks(ks)
 
-    base = experiments.sweep(functools.partial(scenarios.full_units, n_ef_samples=n), {"k": ks}, seeds,
+    base = experiments.sweep(functools.partial(presets.full_units, n_ef_samples=n), {"k": ks}, seeds,
                              measure=_node_components)
     packets = experiments.sweep(
-        functools.partial(scenarios.full_units, n_ef_samples=n, node=ring_counts_packets_node()),
+        functools.partial(presets.full_units, n_ef_samples=n, node=ring_counts_packets_node()),
         {"k": ks}, seeds, measure=_node_components)
 
-    sc = scenarios.full_units(k=ks[0], n_ef_samples=n)
-    node, ef = sc.node, sc.streams[scenarios.REFERENCE_FLOW]
-    frame_bytes = scenarios.EF_FRAME_BYTES
+    sc = presets.full_units(k=ks[0], n_ef_samples=n)
+    node, ef = sc.node, sc.streams[presets.REFERENCE_FLOW]
+    frame_bytes = presets.EF_FRAME_BYTES
     ef_rate_pps = ef.rate_bps / (8.0 * ef.size.mean_bytes)  # 300 kbit/s of 128-byte frames
     ef_service_s = bounds.particle_time_s(frame_bytes, node.line_rate_bps)  # unframed, as the paper
     t_u_s = bounds.particle_time_s(node.particle_bytes, node.line_rate_bps)
@@ -340,16 +341,16 @@ def globecom01_pq_bound(
     warmup = check_real("warmup_s", warmup_s, 0.0, strict_minimum=True)
     n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
 
-    frame = scenarios.EF_FRAME_BYTES
-    ef_ip = scenarios.ef_ip_bytes(frame)
-    template = scenarios.pq_experiment(be_payload_bytes=be_payload, n_ef_samples=10, warmup_s=warmup)
+    frame = presets.EF_FRAME_BYTES
+    ef_ip = presets.ef_ip_bytes(frame)
+    template = presets.pq_experiment(be_payload_bytes=be_payload, n_ef_samples=10, warmup_s=warmup)
     node = template.node
-    limit = node.queues[scenarios.EF_QUEUE].limit_packets
+    limit = node.queues[presets.EF_QUEUE].limit_packets
     ef_line_s = line_time_s(ef_ip, node.framing, node.line_rate_bps)
     burst_t = warmup + spacing * np.arange(n_bursts)
     trace = TraceStream(np.repeat(burst_t, burst_packets), np.full(n_bursts * burst_packets, ef_ip),
-                        queue=scenarios.EF_QUEUE, flow=scenarios.REFERENCE_FLOW)
-    be_streams = tuple(s for s in template.streams if s.flow >= scenarios.FIRST_BE_FLOW)
+                        queue=presets.EF_QUEUE, flow=presets.REFERENCE_FLOW)
+    be_streams = tuple(s for s in template.streams if s.flow >= presets.FIRST_BE_FLOW)
     sc = Scenario(node=node, streams=(trace, *be_streams), duration_s=float(burst_t[-1] + spacing),
                   warmup_s=warmup, path=template.path, name="globecom01_pq_bound: EF bursts")
 
@@ -358,7 +359,7 @@ def globecom01_pq_bound(
     lone = np.full(len(seeds), np.nan)
     for i, seed in enumerate(seeds):
         ds = simulate(sc, seed=seed)
-        ef = ds.isel(packet=np.flatnonzero(ds["flow"].values == scenarios.REFERENCE_FLOW))
+        ef = ds.isel(packet=np.flatnonzero(ds["flow"].values == presets.REFERENCE_FLOW))
         kept = ef["drop"].values == 0
         arr = ef["arrival"].values.reshape(n_bursts, burst_packets)
         entry, dep = (np.where(kept, ef[v].values, np.nan).reshape(n_bursts, burst_packets)
@@ -366,7 +367,7 @@ def globecom01_pq_bound(
         pq_wait[i] = entry - arr
         sojourn[i] = dep - arr
         ef_part[i] = dep - np.nanmin(dep, axis=1, keepdims=True) + ef_line_s
-        lone_sc = scenarios.base_case(be_payload_bytes=be_payload, n_ef_samples=n, warmup_s=warmup)
+        lone_sc = presets.base_case(be_payload_bytes=be_payload, n_ef_samples=n, warmup_s=warmup)
         win = experiments.measurement_window(simulate(lone_sc, seed=seed), lone_sc)
         lone[i] = float(np.nanmax(win["ring_entry"].values - win["arrival"].values))
 
@@ -444,19 +445,19 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
         raise ValueError("sizes_bytes must hold at least one size, got none")
     n = check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seed = check_int("seed", seed, 0)
-    node, hops = scenarios.papers_node(), scenarios.paper_path()
+    node, hops = cisco7200_atm(), presets.paper_path()
     # each size alone through the empty C7200 (its BE queue, 1 s apart): the node's own serialisation
-    alone = simulate_arrivals(node, np.arange(len(sizes), dtype=float), sizes, np.full(len(sizes), scenarios.BE_QUEUE))
+    alone = simulate_arrivals(node, np.arange(len(sizes), dtype=float), sizes, np.full(len(sizes), presets.BE_QUEUE))
     node_s = alone["departure"].values - alone["arrival"].values
     one_way = node_s + np.asarray(hops.extra_delay_s(sizes))
     unframed_hops = PathModel(hops.fixed_s, tuple(type(h)(h.rate_bps, "none") for h in hops.hops))
     one_way_unframed = (line_time_s(np.array(sizes), "none", node.line_rate_bps)
                         + np.asarray(unframed_hops.extra_delay_s(sizes)))
 
-    sc = scenarios.base_case(be_payload_bytes=1000, n_ef_samples=n)
+    sc = presets.base_case(be_payload_bytes=1000, n_ef_samples=n)
     ds = simulate(sc, seed=seed)
     hops_out = simulate_downstream_hops(ds, hops)
-    ref = (hops_out["flow"].values == scenarios.REFERENCE_FLOW) & (hops_out["arrival"].values >= sc.warmup_s)
+    ref = (hops_out["flow"].values == presets.REFERENCE_FLOW) & (hops_out["arrival"].values >= sc.warmup_s)
     ef_hop = (hops_out["hops_departure"] - hops_out["node_departure"]).values[ref]
     ef_model = np.asarray(hops.extra_delay_s(hops_out["size"].values[ref])) - hops.fixed_s
     return xr.Dataset(

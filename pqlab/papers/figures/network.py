@@ -79,7 +79,7 @@ def globecom01_fig2(data: xr.Dataset):
             f"{to_ms(a['path_ef_delay_s']):.3f} ms ({n - 1} hops + {to_ms(a['path_fixed_s']):g} ms fixed) "
             f"after the simulated C7200", ha="left", va="bottom", fontsize=size, color="0.3")
     ax.set_title("globecom01_fig2: the test network of GLOBECOM'01 Fig. 2, drawn from PAPERS.node() and "
-                 "scenarios.paper_path()", fontsize=size)
+                 "presets.paper_path()", fontsize=size)
     return fig
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ... import scenarios
+from ... import presets
 from ....measure.analysis import trend
 from ....base.numerics import line_fit
 from ...stated import EF_FRAME_BYTES, EF_IP_BYTES, PAPERS
@@ -131,10 +131,10 @@ def tftant_be_fig4_claims(ds: xr.Dataset) -> list[dict]:
     # the test description, from the scenario
     sc = Scenario.from_json(ds.attrs["scenario"])
     ef, be = ef_streams(sc)[0], be_streams(sc)
-    pq, ring = sc.node.queues[scenarios.EF_QUEUE], sc.node.ring_limit_particles
-    frame = int(ef.size.mean_bytes) + scenarios.ETHERNET_FRAME_OVERHEAD_BYTES
+    pq, ring = sc.node.queues[presets.EF_QUEUE], sc.node.ring_limit_particles
+    frame = int(ef.size.mean_bytes) + presets.ETHERNET_FRAME_OVERHEAD_BYTES
     rows += [
-        claim(art, "ef_rate", to_kbps(ef.rate_bps * frame / (frame - scenarios.ETHERNET_FRAME_OVERHEAD_BYTES)),
+        claim(art, "ef_rate", to_kbps(ef.rate_bps * frame / (frame - presets.ETHERNET_FRAME_OVERHEAD_BYTES)),
               "kbit/s", "EF reference stream, CBR, counted on frames"),
         claim(art, "ef_frame_size", frame, "bytes", f"IP length {int(ef.size.mean_bytes)} bytes + 18"),
         claim(art, "n_be_streams", len(be), "streams", "CBR UDP BE streams, one size each"),

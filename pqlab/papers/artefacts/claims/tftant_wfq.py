@@ -18,7 +18,7 @@ import math
 import numpy as np
 import xarray as xr
 
-from ... import scenarios
+from ... import presets
 from ....base.units import to_kbps, to_ms
 from .._common import check_artefact, claim, paper_value, statistics_in_ms
 from ..tftant_wfq import (
@@ -102,7 +102,7 @@ def _within_one_be_tx(value: float) -> bool:
 
 
 def _per_scheduler(art: str, quantity: str, value, unit: str, note,
-                   schedulers=scenarios.TFTANT_SCHEDULERS) -> list[dict]:
+                   schedulers=presets.TFTANT_SCHEDULERS) -> list[dict]:
     """One claim per scheduler ``s``: quantity ``quantity.format(s=s)``, ``value(s)`` in ``unit``, ``note(s)``."""
     return [claim(art, quantity.format(s=s), value(s), unit, note(s)) for s in schedulers]
 
@@ -124,7 +124,7 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
     gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
     tol = MS_ROUNDING_TOLERANCE + gap_ci
     rate_bps, be_weight_bps = float(ds.ef_service_rate), float(ds.be_weight)
-    ip_512 = scenarios.ef_ip_bytes(PAGE_EQUIVALENT_FRAME_BYTES)
+    ip_512 = presets.ef_ip_bytes(PAGE_EQUIVALENT_FRAME_BYTES)
     be_tag_ms = to_ms(wfq_tag_s(float(ds.be_ip_bytes), be_weight_bps))
 
     def ef_tag_ms(ip_bytes: int) -> float:
@@ -166,12 +166,12 @@ def tftant_wfq_fig1_claims(ds: xr.Dataset) -> list[dict]:
     for size in (PAGE_LARGE_FRAME_BYTES, mtu):
         v = _at(gap_be, size)
         paper = float(ds[f"paper_gap_{size}"])
-        steps = be_tag_steps(scenarios.ef_ip_bytes(size), rate_bps, float(ds.be_ip_bytes), be_weight_bps)
+        steps = be_tag_steps(presets.ef_ip_bytes(size), rate_bps, float(ds.be_ip_bytes), be_weight_bps)
         rows.append(claim(
             art, f"gap_{size}_be_tx", v, BE_TX,
             f"(WFQ - PQ) / BE tx time at {size} bytes = {_at(gap, size):.2f} / {be_tx:.3f} ms: an EF finish tag of "
-            f"{scenarios.ef_ip_bytes(size)} x 8 / {_kbps(ds, 'ef_service_rate'):g} kbit/s = "
-            f"{ef_tag_ms(scenarios.ef_ip_bytes(size)):.1f} ms above the virtual time spans "
+            f"{presets.ef_ip_bytes(size)} x 8 / {_kbps(ds, 'ef_service_rate'):g} kbit/s = "
+            f"{ef_tag_ms(presets.ef_ip_bytes(size)):.1f} ms above the virtual time spans "
             f"{steps:.2f}"
             f" BE tag steps of {be_tag_ms:.1f} ms: the queued BE packets with "
             f"smaller tags go first (ties go to the EF queue, index 0); paper ~{paper:g}"))
@@ -225,7 +225,7 @@ def tftant_wfq_fig5_claims(ds: xr.Dataset) -> list[dict]:
     rows = []
     ok = []
     parts = []
-    for sched in scenarios.TFTANT_SCHEDULERS:
+    for sched in presets.TFTANT_SCHEDULERS:
         s = [_at(m.sel(scheduler=sched), f) for f in small]
         lg = [_at(m.sel(scheduler=sched), f) for f in large]
         ok.append(bool(s and lg and min(s) > max(lg)))
@@ -297,7 +297,7 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
     rows = []
     fig7 = PAGE_LARGE_FRAME_BYTES
     if fig7 in frames:
-        for sched in scenarios.TFTANT_SCHEDULERS:
+        for sched in presets.TFTANT_SCHEDULERS:
             v = float(mx.sel(scheduler=sched, ef_frame_bytes=fig7))
             rows.append(claim(
                 art, f"max_ipdv_fig7_{sched}", v, BE_TX,
@@ -308,7 +308,7 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
                 f"the EF arrivals against the BE departures per EF interval (not a whole BE tx time); all sizes: "
                 + ", ".join(f"{int(f)}: {float(mx.sel(scheduler=sched, ef_frame_bytes=f)):.2f}" for f in frames),
                 shape_ok=bool(_within_one_be_tx(v))))
-        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=fig7)) for s in scenarios.TFTANT_SCHEDULERS)
+        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=fig7)) for s in presets.TFTANT_SCHEDULERS)
         rows.append(claim(
             art, "wfq_max_more_often", None, "-",
             f"share of |IPDV| >= {frac:g} BE tx time at {fig7} bytes: PQ {fp:.3f}, WFQ {fw:.3f}"
@@ -317,12 +317,12 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
                if abs(fw - fp) < ROUNDING_TOLERANCE else ""),
             shape_ok=fw > fp))
     if 128 in frames:
-        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=128)) for s in scenarios.TFTANT_SCHEDULERS)
+        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=128)) for s in presets.TFTANT_SCHEDULERS)
         rows.append(claim(art, "pq_higher_peaks_128", None, "-",
                           f"the slides; largest |IPDV| at 128 bytes: PQ {p:.3f}, WFQ {w:.3f} BE tx times"
-                          + (f" (identical series: an EF tag step of {scenarios.ef_ip_bytes(128)} x 8 / "
+                          + (f" (identical series: an EF tag step of {presets.ef_ip_bytes(128)} x 8 / "
                              f"{_kbps(ds, 'ef_service_rate'):g} kbit/s = "
-                             f"{to_ms(wfq_tag_s(scenarios.ef_ip_bytes(128), float(ds.ef_service_rate))):.1f} ms "
+                             f"{to_ms(wfq_tag_s(presets.ef_ip_bytes(128), float(ds.ef_service_rate))):.1f} ms "
                              f"is below one BE tag step, "
                              f"{to_ms(wfq_tag_s(float(ds.be_ip_bytes), float(ds.be_weight))):.1f} ms, "
                              f"so WFQ lets no BE "
@@ -330,8 +330,8 @@ def tftant_wfq_fig6_7_claims(ds: xr.Dataset) -> list[dict]:
                           shape_ok=p > w))
     big = MTU_FRAME_BYTES
     if big in frames:
-        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=big)) for s in scenarios.TFTANT_SCHEDULERS)
-        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=big)) for s in scenarios.TFTANT_SCHEDULERS)
+        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=big)) for s in presets.TFTANT_SCHEDULERS)
+        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=big)) for s in presets.TFTANT_SCHEDULERS)
         rows.append(claim(art, "same_peak_height_1500", None, "-",
                           f"the slides; largest |IPDV| at {big} bytes: PQ {p:.2f}, WFQ {w:.2f} BE tx times "
                           f"(same height read as within {SAME_HEIGHT_TOLERANCE:.0%})",
@@ -411,7 +411,7 @@ def tftant_slides_ring_claims(ds: xr.Dataset) -> list[dict]:
     first_q = "pq" if "pq" in scheds else first
     rows += [
         claim(art, "ef_frame_size", float(ds.ef_frame_bytes), "bytes",
-              f"EF frames (IP {scenarios.ef_ip_bytes(int(ds.ef_frame_bytes))} bytes) at {_kbps(ds, 'ef_rate'):g} kbit/s"),
+              f"EF frames (IP {presets.ef_ip_bytes(int(ds.ef_frame_bytes))} bytes) at {_kbps(ds, 'ef_rate'):g} kbit/s"),
         claim(art, "ef_service_rate", _kbps(ds, "ef_service_rate"), "kbit/s",
               "'bandwidth=300Kbps' read as the EF service rate: WFQ weight (BE: the remaining "
               f"{_kbps(ds, 'be_weight'):g} kbit/s) or PQ policing rate; EF loss "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ... import scenarios
+from ... import presets
 from ....base.numerics import line_fit
 from ...stated import PAPERS
 from ...records import relative_percent
@@ -80,7 +80,7 @@ def globecom01_tab4_claims(ds: xr.Dataset) -> list[dict]:
     frame = int(ds.ef_frame_bytes)
     rows += [
         claim(art, "ef_packet_size", float(frame), "bytes",
-              f"EF frames of {frame} bytes (IP length {scenarios.ef_ip_bytes(frame)}: as many ATM cells as the "
+              f"EF frames of {frame} bytes (IP length {presets.ef_ip_bytes(frame)}: as many ATM cells as the "
               f"paper's {frame}, {float(to_us(ds.ef_line_time_atm)):.0f} us)"),
         claim(art, "ef_rate", float(to_kbps(ds.ef_rate)), "kbit/s", "the reference stream's rate counted on frames"),
         claim(art, "ef_packet_rate", float(ds.ef_packet_rate), "packets/s",
@@ -141,7 +141,7 @@ def globecom01_pq_bound_claims(ds: xr.Dataset) -> list[dict]:
     bu, ba = float(ms['bound_unframed']), float(ms['bound_atm'])
     rows = [
         claim(art, "max_pq_delay", bu, "ms",
-              f"pqlab.bounds.priority_queue_max_delay({limit}, {scenarios.EF_FRAME_BYTES}, {PAPERS.line_text}) = "
+              f"pqlab.bounds.priority_queue_max_delay({limit}, {presets.EF_FRAME_BYTES}, {PAPERS.line_text}) = "
               f"{bu:.2f} ms "
               f"unframed; the engine's ATM "
               f"cells make it {ba:.2f} ms ({limit} x {float(ms['ef_line_time']):.3f} ms); simulated EF part of a full "
@@ -157,18 +157,18 @@ def globecom01_pq_bound_claims(ds: xr.Dataset) -> list[dict]:
         claim(art, "max_pq_wait_simulated", max_wait, "ms",
               f"simulated max (ring entry - arrival) of burst packets: the ring's BE packets "
               f"({int(ds.attrs['be_ip_bytes'])} bytes, {float(ms['mtu_line_time']):.2f} ms each) drain first, "
-              f"then {limit - int(scenarios.papers_node().ring_limit_particles)} EF packets"),
+              f"then {limit - PAPERS.ring_limit_particles} EF packets"),
         claim(art, "max_node_sojourn_simulated", max_soj, "ms",
               f"simulated max (departure - arrival) in the C7200 of a burst packet = BE in the ring "
               f"(<= {ring_be:.2f} ms) + the EF part"),
         claim(art, "max_burst", float(ds.max_burst), "bytes",
-              f"{limit} packets x {scenarios.EF_FRAME_BYTES}-byte frames"),
+              f"{limit} packets x {presets.EF_FRAME_BYTES}-byte frames"),
         claim(art, "ef_queue_limit", float(admitted.max()), "packets",
               f"simulated: at most {int(admitted.max())} of {int(ds.sizes['position'])} EF packets of a burst are "
               f"admitted (min {int(admitted.min())}), the rest are tail-dropped"),
-        claim(art, "ef_packet_size", float(scenarios.EF_FRAME_BYTES), "bytes",
-              f"EF frames of {scenarios.EF_FRAME_BYTES} bytes (IP length "
-              f"{scenarios.ef_ip_bytes(scenarios.EF_FRAME_BYTES)})"),
+        claim(art, "ef_packet_size", float(presets.EF_FRAME_BYTES), "bytes",
+              f"EF frames of {presets.EF_FRAME_BYTES} bytes (IP length "
+              f"{presets.ef_ip_bytes(presets.EF_FRAME_BYTES)})"),
     ]
     lone = float(ms['lone_max_pq_wait'].max())
     mtu, efl = float(ms['mtu_line_time']), float(ms['ef_line_time'])

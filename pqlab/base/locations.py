@@ -12,9 +12,6 @@ checkout), into ``./pqlab-output`` of the current folder (``--out`` overrides bo
 into site-packages. A notebook run by hand, without the ``figures_dir``/``results_dir``
 parameters that ``pqlab reproduce`` passes, writes into a scratch folder
 (:func:`notebook_outputs`) and never into the reproduction.
-
-Not to be confused with :mod:`pqlab.node.path` (singular), the papers' measurement path (the
-network outside the simulated node); this module is about folders on disk.
 """
 
 from __future__ import annotations

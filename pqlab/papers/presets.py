@@ -1,7 +1,8 @@
 """Named scenario presets: one per experiment of the papers, built from their stated parameters.
 
-The catalogue of :class:`pqlab.node.scenario.Scenario` instances (plural); the type and
-``simulate`` are in :mod:`pqlab.node.scenario` (singular), which knows nothing of the papers.
+Public name ``pqlab.scenarios`` (``from pqlab import scenarios``). The catalogue of
+:class:`pqlab.node.scenario.Scenario` instances; the type and ``simulate`` are in
+:mod:`pqlab.node.scenario`, which knows nothing of the papers.
 
 Every preset is the papers' test bed (GLOBECOM'01 Sec. III, Tables I-II; long
 version Tables 2-3): the Cisco 7200 ATM node (:meth:`pqlab.Node.cisco7200_atm`),
@@ -42,7 +43,7 @@ from ..node.framing import FRAMING_CODES, wire_bytes
 from ..node.model import Node
 from .stated import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, cisco7200_atm
 from ..node.path import Hop, PathModel
-from ..base.paths import DATA
+from ..base.locations import DATA
 from ..measure.experiments import REFERENCE_FLOW
 from ..node.scenario import Scenario
 from ..node.traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, SizeDistribution
@@ -96,10 +97,6 @@ def _ef_stream(rate_bps: float, frame_bytes: int, flow: int) -> CBRStream:
     """EF CBR stream of ``rate_bps`` counted on frames (interval = frame * 8 / rate)."""
     ip = ef_ip_bytes(frame_bytes)
     return CBRStream(rate_bps * ip / frame_bytes, Deterministic(ip), queue=EF_QUEUE, flow=flow)
-
-
-#: The papers' C7200 node: :func:`pqlab.papers.cisco7200_atm` under the presets' name.
-papers_node = cisco7200_atm
 
 
 def pq_experiment(
@@ -183,7 +180,7 @@ def pq_experiment(
         for k in range(n_be)
     ]
     return Scenario(
-        node=papers_node() if node is None else node,
+        node=cisco7200_atm() if node is None else node,
         streams=tuple(streams),
         duration_s=warmup + n_samples * ef_frame_bytes * 8 / ef_rate,
         warmup_s=warmup,
