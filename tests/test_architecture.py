@@ -151,3 +151,89 @@ def test_the_public_api_is_unchanged_by_the_layers():
     assert pqlab.Node.cisco7200_atm() == cisco7200_atm() == PAPERS.node()
     assert not hasattr(presets, "papers_node")
     assert pqlab.Node.cisco7200_atm(ring_limit_particles=3) == cisco7200_atm(ring_limit_particles=3)
+
+
+# --------------------------------------------------------------------------- no edge an import does not show
+
+#: The modules that may call ``importlib.import_module``, and why the edge is still visible.
+IMPORT_MODULE_CALLERS = {
+    # the one table of artefacts names its functions as "module:function" strings, imported when
+    # asked for (Artefact.function); test_artefacts_registry resolves every one of them
+    "pqlab.papers.artefacts.registry",
+    # hashes the source of the simulation modules it lists (CODE_MODULES) to key cached results;
+    # it reads their files, it does not reach their names
+    "pqlab.measure.cache",
+}
+
+
+def _tree(name: str) -> ast.Module:
+    return ast.parse(MODULES[name][0].read_text(encoding="utf-8"))
+
+
+def test_no_module_defines_a_module_getattr():
+    """A module ``__getattr__`` (PEP 562) answers names the module does not define, from modules
+    its imports do not show: every name a pqlab module offers is defined or imported in it."""
+    found = []
+    for name in MODULES:
+        for node in _tree(name).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__getattr__":
+                found.append(name)
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+            if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in targets):
+                found.append(name)
+    assert found == []
+
+
+def test_only_the_registry_and_the_cache_import_modules_by_computed_names():
+    """``importlib.import_module`` reaches a module no import statement names; only
+    :data:`IMPORT_MODULE_CALLERS` may call it, each for the reason given there."""
+    callers = set()
+    for name in MODULES:
+        for node in ast.walk(_tree(name)):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called in ("import_module", "__import__"):
+                    callers.add(name)
+    assert callers <= IMPORT_MODULE_CALLERS, sorted(callers - IMPORT_MODULE_CALLERS)
+
+
+def _notebook_code(path: Path) -> ast.Module:
+    import json
+
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    lines = [line for c in cells if c["cell_type"] == "code"
+             for line in "".join(c["source"]).splitlines() if not line.lstrip().startswith(("%", "!"))]
+    return ast.parse("\n".join(lines))
+
+
+def test_every_claims_call_of_a_notebook_goes_through_its_import_of_the_claims_module():
+    """``<name>.<artefact id>_claims(data)`` in a notebook: ``<name>`` is a claims module
+    (``pqlab.papers.artefacts.claims.<section>``) the notebook imports, and defines the function."""
+    import importlib
+
+    from pqlab.base import locations
+
+    notebooks = sorted(p for p in locations.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
+    assert notebooks
+    wrong, calls = [], 0
+    for path in notebooks:
+        tree = _notebook_code(path)
+        bound = {}  # local name -> module it names
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                bound.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
+            elif isinstance(node, ast.Import):
+                bound.update({a.asname: a.name for a in node.names if a.asname})
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr.endswith("_claims") and isinstance(node.func.value, ast.Name)):
+                continue
+            calls += 1
+            module = bound.get(node.func.value.id, "")
+            if not (module.startswith("pqlab.papers.artefacts.claims.")
+                    and node.func.attr in vars(importlib.import_module(module))):
+                wrong.append(f"{path.name}: {node.func.value.id}.{node.func.attr} ({module or 'not imported'})")
+    assert calls and wrong == []
+

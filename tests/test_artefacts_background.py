@@ -15,6 +15,7 @@ from pqlab import bounds  # noqa: E402
 from pqlab.measure import analysis  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
 from pqlab.papers.artefacts import background as bg  # noqa: E402
+from pqlab.papers.artefacts.claims import background as bg_claims  # noqa: E402
 from pqlab.papers.artefacts import background_deterministic  # noqa: E402
 from pqlab.papers.artefacts import paper_vs_ours, record_claims  # noqa: E402
 from pqlab.papers.figures import background as bgfig  # noqa: E402
@@ -94,7 +95,7 @@ def test_fig3_1_maxima_sit_where_be_packets_fill_whole_particles(fig3_1_data):
     # the path adds 2 x 0.636 ms for the EF packet
     assert a["path_ef_delay_s"] == pytest.approx(1.272e-3)
     # the claims state the maxima in ms, from the statistics of the ms values (the same maxima)
-    c = {r["quantity"]: r for r in bg.globecom01_fig3_1_claims(d)}
+    c = {r["quantity"]: r for r in bg_claims.globecom01_fig3_1_claims(d)}
     assert c["local_max_1_mean_delay"]["value"] == float(to_ms(d["mean_delay"].sel(be_payload_bytes=484)))
     assert c["local_max_2_ratio_to_w"]["value"] == pytest.approx(a["local_max_ratio_to_w"][1], rel=1e-12)
     assert "local_max_mean_ms" not in a  # the claims' ms view left the Dataset as it was
@@ -226,12 +227,12 @@ def test_claims_use_the_paper_keys_and_units_and_can_be_recorded(
     tmp_path, paper, fig3_1_data, fig3_2_data, fig5_data, tab1_data
 ):
     cases = {
-        "globecom01_tab1": bg.globecom01_tab1_claims(tab1_data),
-        "globecom01_tab2": bg.globecom01_tab2_claims(bg.globecom01_tab2(n_ef_samples=10)),
-        "globecom01_fig3_1": bg.globecom01_fig3_1_claims(fig3_1_data),
-        "globecom01_fig3_2": bg.globecom01_fig3_2_claims(fig3_2_data),
-        "globecom01_fig4": bg.globecom01_fig4_claims(bg.globecom01_fig4()),
-        "globecom01_fig5": bg.globecom01_fig5_claims(fig5_data),
+        "globecom01_tab1": bg_claims.globecom01_tab1_claims(tab1_data),
+        "globecom01_tab2": bg_claims.globecom01_tab2_claims(bg.globecom01_tab2(n_ef_samples=10)),
+        "globecom01_fig3_1": bg_claims.globecom01_fig3_1_claims(fig3_1_data),
+        "globecom01_fig3_2": bg_claims.globecom01_fig3_2_claims(fig3_2_data),
+        "globecom01_fig4": bg_claims.globecom01_fig4_claims(bg.globecom01_fig4()),
+        "globecom01_fig5": bg_claims.globecom01_fig5_claims(fig5_data),
     }
     for artefact, rows in cases.items():
         quantities = [r["quantity"] for r in rows]
@@ -295,7 +296,7 @@ def test_figure_functions_reject_other_data(fig3_1_data):
 
 def test_claims_reject_another_artefacts_data(fig3_1_data):
     with pytest.raises(ValueError, match="globecom01_fig3_2"):
-        bg.globecom01_fig3_2_claims(fig3_1_data)
+        bg_claims.globecom01_fig3_2_claims(fig3_1_data)
 
 
 def test_save_table_writes_markdown_and_csv(tmp_path):

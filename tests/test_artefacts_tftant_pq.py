@@ -17,6 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
 from pqlab import scenarios  # noqa: E402
 from pqlab.papers.artefacts import tftant_pq  # noqa: E402
+from pqlab.papers.artefacts.claims import tftant_pq as tftant_pq_claims  # noqa: E402
 from pqlab.papers.figures import tftant_pq as figures  # noqa: E402
 from pqlab.node.framing import line_time_s  # noqa: E402
 
@@ -62,7 +63,8 @@ POINTERS = {"fig2_not_linear", "fig3_same_shape_different_minimum", "fig6_invers
 def _check_claims(claims, artefact, paper):
     """Every paper row of ``artefact`` has a claim with the paper's unit; numeric rows a value.
 
-    The pointer rows of ``tftant_be_fig4`` come from :func:`tftant_pq.tftant_be_same_experiment_claims`.
+    The pointer rows of ``tftant_be_fig4`` come from ``tftant_be_same_experiment_claims``
+    (:mod:`pqlab.papers.artefacts.claims.tftant_pq`).
     """
     rows = paper[(paper["artefact"] == artefact) & ~paper["quantity"].isin(POINTERS)]
     got = {c["quantity"]: c for c in claims}
@@ -128,7 +130,7 @@ def test_fig4_distributions(fig4, paper):
     # every EF packet waits at least its own line time through the node and the 2-hop path
     assert float(fig4["delay_units"].min()) >= 3.0 - 1e-9
     assert fig4.attrs["transmission_unit_s"] == pytest.approx(0.636e-3)
-    _check_claims(tftant_pq.tftant_be_fig4_claims(fig4), "tftant_be_fig4", paper)
+    _check_claims(tftant_pq_claims.tftant_be_fig4_claims(fig4), "tftant_be_fig4", paper)
     fig = figures.tftant_be_fig4(fig4)
     assert isinstance(fig, Figure) and "tftant_be_fig4" in fig._suptitle.get_text()
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
@@ -146,7 +148,7 @@ def test_fig4_bad_arguments():
 
 
 def test_same_experiment_rows_point_to_globecom_artefacts(paper):
-    claims = tftant_pq.tftant_be_same_experiment_claims()
+    claims = tftant_pq_claims.tftant_be_same_experiment_claims()
     keys = set(zip(paper["artefact"], paper["quantity"]))
     for c in claims:
         assert (c["artefact"], c["quantity"]) in keys
@@ -175,7 +177,7 @@ def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss, pap
     assert float(b.sel(n_streams=20).min()) > EF_IP
     assert float(loss["police_burst_bytes"]) == pytest.approx(1.2e6 * 0.2 / 8)
     assert float(loss["ef_wire_share"].sel(ef_load=1.2e6)) == pytest.approx(1.2e6 / 1024 * 159 * 8 / 2e6)
-    claims = {c["quantity"]: c for c in tftant_pq.tftant_slides_loss_claims(loss)}
+    claims = {c["quantity"]: c for c in tftant_pq_claims.tftant_slides_loss_claims(loss)}
     assert claims["dropped_by_policer"]["shape_ok"] is False
     _check_claims(claims.values(), "tftant_slides_loss", paper)
     fig = figures.tftant_slides_loss(loss)
@@ -225,9 +227,9 @@ def test_ipdv_aggregation(ipdv_agg, paper):
     assert (alone >= 3.0 - 1e-9).all()
     np.testing.assert_allclose(ipdv_agg["paper_ipdv_abs_mean"], [2.5, 6.0])
     assert ipdv_agg.attrs["transmission_unit_s"] == pytest.approx(UNIT_S)
-    claims = {c["quantity"]: c for c in tftant_pq.tftant_slides_ipdv_aggregation_claims(ipdv_agg)}
+    claims = {c["quantity"]: c for c in tftant_pq_claims.tftant_slides_ipdv_aggregation_claims(ipdv_agg)}
     assert claims["transmission_unit"]["value"] == pytest.approx(UNIT_S * 1e3) and claims["ef_load"]["value"] == 600
-    _check_claims(tftant_pq.tftant_slides_ipdv_aggregation_claims(ipdv_agg), "tftant_slides_ipdv_aggregation", paper)
+    _check_claims(tftant_pq_claims.tftant_slides_ipdv_aggregation_claims(ipdv_agg), "tftant_slides_ipdv_aggregation", paper)
     fig = figures.tftant_slides_ipdv_aggregation(ipdv_agg)
     assert isinstance(fig, Figure) and "tftant_slides_ipdv_aggregation" in fig.axes[0].get_title()
     assert fig.axes[0].get_xlabel() and fig.axes[0].get_ylabel()
@@ -254,7 +256,7 @@ def test_tandem_delays_add_up(tandem, paper):
     assert float(tandem["loss_mean"].sum()) == 0
     np.testing.assert_allclose(tandem["aggregation_contribution_mean"],
                                e2e.sel(n_streams=3) - e2e.sel(n_streams=1))
-    claims = {c["quantity"]: c for c in tftant_pq.tftant_slides_tandem_claims(tandem)}
+    claims = {c["quantity"]: c for c in tftant_pq_claims.tftant_slides_tandem_claims(tandem)}
     assert claims["delay_increments_add_up"]["shape_ok"] is True
     _check_claims(claims.values(), "tftant_slides_tandem", paper)
     fig = figures.tftant_slides_tandem(tandem)
@@ -282,7 +284,7 @@ def test_ipdv_size(ipdv_size, paper):
     mx = ipdv_size["jitter_max_mean"].sel(congestion=True)
     assert (mx >= ipdv_size["jitter_p999_mean"].sel(congestion=True)).all()
     assert (mx < 2 * line_time_s(1500, "atm-aal5", 2e6) * 5).all()  # bounded by a few BE MTU times
-    _check_claims(tftant_pq.tftant_slides_ipdv_size_claims(ipdv_size), "tftant_slides_ipdv_size", paper)
+    _check_claims(tftant_pq_claims.tftant_slides_ipdv_size_claims(ipdv_size), "tftant_slides_ipdv_size", paper)
     fig = figures.tftant_slides_ipdv_size(ipdv_size)
     assert isinstance(fig, Figure) and "tftant_slides_ipdv_size" in fig._suptitle.get_text()
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
@@ -292,7 +294,7 @@ def test_ipdv_size(ipdv_size, paper):
 
 def test_claims_reject_other_data(fig4):
     with pytest.raises(ValueError, match="tftant_slides_loss"):
-        tftant_pq.tftant_slides_loss_claims(fig4)
+        tftant_pq_claims.tftant_slides_loss_claims(fig4)
 
 
 def test_ipdv_aggregation_figure_labels_the_assumed_unit(ipdv_agg):

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from pqlab import experiments, scenarios, simulate  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
 from pqlab.papers.artefacts import tftant_common, tftant_wfq  # noqa: E402
+from pqlab.papers.artefacts.claims import tftant_wfq as tftant_wfq_claims  # noqa: E402
 from pqlab.papers.figures import tftant_wfq as figures  # noqa: E402
 from pqlab.base.units import to_ms  # noqa: E402
 
@@ -199,19 +200,19 @@ def test_datasets_are_in_si_units_with_long_names(data):
 
 def test_claims_state_milliseconds_computed_before_the_statistics(fig1, ring, no_be):
     """The claims' ms are the statistics of the per-seed values converted first (the report's numbers)."""
-    c = {r["quantity"]: r for r in tftant_wfq.tftant_wfq_fig1_claims(fig1)}
+    c = {r["quantity"]: r for r in tftant_wfq_claims.tftant_wfq_fig1_claims(fig1)}
     gap_ms = to_ms(fig1["delay"].sel(scheduler="wfq")) - to_ms(fig1["delay"].sel(scheduler="pq"))
     assert c["max_gain_mtu"]["value"] == float(gap_ms.sel(ef_frame_bytes=1518).mean("seed"))
     assert c["max_gain_mtu"]["value"] == pytest.approx(float(to_ms(fig1["gap_mean"].sel(ef_frame_bytes=1518))))
     assert (c["ef_service_rate"]["value"], c["line_rate"]["value"]) == (400.0, 2000.0)  # kbit/s
-    r = {x["quantity"]: x for x in tftant_wfq.tftant_slides_ring_claims(ring)}
+    r = {x["quantity"]: x for x in tftant_wfq_claims.tftant_slides_ring_claims(ring)}
     assert r["slope_pq"]["unit"] == "ms/particle"
     assert r["slope_pq"]["value"] == pytest.approx(float(to_ms(ring["slope"].sel(scheduler="pq"))), rel=1e-9)
     # issue 21: the slides' tx-ring IPDV test is a WFQ test, in both models (testbed_eval.ring_max_ipdv is WFQ)
     be_tx = tftant_wfq.be_tx_time_s()
     assert r["max_ipdv_one_be_tx"]["value"] == pytest.approx(
         float(ring["ipdv_max"].sel(scheduler="wfq").max()) / be_tx, rel=1e-9)
-    b = {x["quantity"]: x for x in tftant_wfq.tftant_slides_no_be_claims(no_be)}
+    b = {x["quantity"]: x for x in tftant_wfq_claims.tftant_slides_no_be_claims(no_be)}
     assert b["mean_delay_without_be"]["value"] == pytest.approx(float(to_ms(no_be.uncongested_delay)), rel=1e-9)
     assert no_be["delay"].attrs["units"] == "s"  # the claims left the Dataset as it was
 
@@ -244,7 +245,7 @@ def test_fig1_left_panel_shows_the_pages_numbers_with_a_legend_that_names_them(f
                                       "tftant_wfq_fig6_7", "tftant_slides_ring", "tftant_slides_star",
                                       "tftant_slides_no_be"])
 def test_claims_cover_every_paper_row_with_its_unit(artefact, data):
-    claims = {c["quantity"]: c for c in getattr(tftant_wfq, f"{artefact}_claims")(data[artefact])}
+    claims = {c["quantity"]: c for c in getattr(tftant_wfq_claims, f"{artefact}_claims")(data[artefact])}
     assert all(c["artefact"] == artefact and c["note"] for c in claims.values())
     paper = report.load_paper_values()
     rows = paper[paper["artefact"] == artefact]
@@ -254,11 +255,11 @@ def test_claims_cover_every_paper_row_with_its_unit(artefact, data):
 
 
 def test_claims_verdicts_of_the_mechanism(fig1, ring):
-    c = {r["quantity"]: r for r in tftant_wfq.tftant_wfq_fig1_claims(fig1)}
+    c = {r["quantity"]: r for r in tftant_wfq_claims.tftant_wfq_fig1_claims(fig1)}
     assert c["pq_always_lower"]["shape_ok"] is True
     assert c["equivalent_up_to_256"]["shape_ok"] is True
     assert c["gap_1024_be_tx"]["value"] == pytest.approx(4.0, abs=1e-6)
-    r = {x["quantity"]: x for x in tftant_wfq.tftant_slides_ring_claims(ring)}
+    r = {x["quantity"]: x for x in tftant_wfq_claims.tftant_slides_ring_claims(ring)}
     assert r["delay_ratio_512_256"]["shape_ok"] is None  # garbled statement: not judged
     assert r["ipdv_independent_of_ring"]["shape_ok"] is True
 
@@ -280,7 +281,7 @@ def test_claims_verdicts_of_the_mechanism(fig1, ring):
         (lambda: tftant_wfq.tftant_slides_ring(N, schedulers=["fifo"]), "schedulers"),
         (lambda: tftant_wfq.tftant_slides_star(N, stars=[0.0]), "stars"),
         (lambda: tftant_wfq.tftant_slides_no_be(N, scheduler="fifo"), "scheduler"),
-        (lambda: tftant_wfq.tftant_wfq_fig1_claims("not a dataset"), "data"),
+        (lambda: tftant_wfq_claims.tftant_wfq_fig1_claims("not a dataset"), "data"),
         (lambda: scenarios.pq_vs_wfq(scheduler="fifo"), "scheduler"),
         (lambda: scenarios.pq_vs_wfq(ef_frame_bytes=18), "ef_frame_bytes"),
         (lambda: scenarios.pq_vs_wfq(with_be="yes"), "with_be"),

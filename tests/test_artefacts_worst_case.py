@@ -20,6 +20,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
 from pqlab import scenarios  # noqa: E402
 from pqlab.papers.artefacts import gap, paper_value, worst_case  # noqa: E402
+from pqlab.papers.artefacts.claims import worst_case as worst_case_claims  # noqa: E402
+from pqlab.papers.artefacts.claims import gap as gap_claims  # noqa: E402
 from pqlab.papers.figures import worst_case as figures  # noqa: E402
 from pqlab.node.framing import line_time_s  # noqa: E402
 
@@ -80,7 +82,7 @@ def test_tab4_simulated_mechanism(tab4):
 
 
 def test_tab4_claims_cover_every_paper_row(tab4):
-    claims = {c["quantity"]: c for c in worst_case.globecom01_tab4_claims(tab4)}
+    claims = {c["quantity"]: c for c in worst_case_claims.globecom01_tab4_claims(tab4)}
     paper = report.load_paper_values()
     rows = paper[paper["artefact"] == "globecom01_tab4"]
     assert set(rows["quantity"]) <= set(claims)
@@ -111,7 +113,7 @@ def test_pq_bound_lone_wait_is_about_one_mtu(pq_bound):
     lone = float(pq_bound["lone_max_pq_wait"].max())
     mtu = float(pq_bound.mtu_line_time)
     assert mtu * 0.99 <= lone <= mtu + EF_MS / MS + 1e-12  # s
-    claims = {c["quantity"]: c for c in worst_case.globecom01_pq_bound_claims(pq_bound)}
+    claims = {c["quantity"]: c for c in worst_case_claims.globecom01_pq_bound_claims(pq_bound)}
     assert claims["max_pq_delay"]["value"] == pytest.approx(5.12)
     assert claims["ef_queue_limit"]["value"] == 10
     assert claims["max_pq_wait_one_mtu"]["shape_ok"] is True
@@ -129,7 +131,7 @@ def test_path_rtt_and_hops(path):
     assert float(path.ef_hop_delay_mean) == pytest.approx(2 * float(path.be_line_time), abs=1e-12)
     assert float(path.ef_hop_delay_std) < 1e-12
     assert float(path.hop_max_wait) == pytest.approx(2 * (float(path.be_line_time) - EF_MS / MS), abs=1e-12)
-    claims = {c["quantity"]: c for c in worst_case.path_claims(path, n_ef_samples_measured=N)}
+    claims = {c["quantity"]: c for c in worst_case_claims.path_claims(path, n_ef_samples_measured=N)}
     assert claims["rtt_64_byte_packet"]["unit"] == "ms"
     assert claims["c7500_hops_uncongested"]["shape_ok"] is False
 
@@ -180,7 +182,7 @@ def test_gap_scores_and_best(gap_data):
     assert not bool(gap_data["plausible"].sel(case="H6"))
     table = gap.gap_table(gap_data)
     assert list(table.index) == list(gap_data["case"].values)
-    claims = gap.gap_claims(gap_data)
+    claims = gap_claims.gap_claims(gap_data)
     hyps = set(gap_data["hypothesis"].values)
     assert {"best_hypothesis", "best_hypothesis_table_iv"} <= {c["quantity"] for c in claims}
     assert len(claims) == 2 + len(hyps)

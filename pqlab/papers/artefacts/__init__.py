@@ -1,9 +1,16 @@
 """Compute functions, one per paper artefact id, grouped by paper section (one module each).
 
-Each artefact ``<id>`` has a compute function ``<id>(...)`` returning its data and, in
-:mod:`pqlab.papers.artefacts.claims`, ``<id>_claims(data)`` returning its claim records (the
-list of artefacts is :mod:`pqlab.papers.artefacts.registry`); :func:`record_claims` records
-them and prints each next to the paper's value (:mod:`pqlab.papers.artefacts._common`).
+Each artefact ``<id>`` has a compute function ``<id>(...)`` in
+``pqlab.papers.artefacts.<section>`` returning its data and, in
+``pqlab.papers.artefacts.claims.<section>``, ``<id>_claims(data)`` returning its claim records
+(the list of artefacts is :mod:`pqlab.papers.artefacts.registry`); :func:`record_claims` records
+them and prints each next to the paper's value (:mod:`pqlab.papers.artefacts._common`). A
+compute module does not reach its claims: import both, e.g.::
+
+    from pqlab.papers.artefacts import background as bg
+    from pqlab.papers.artefacts.claims import background as bg_claims
+
+    record_claims(results_dir, bg_claims.globecom01_fig3_1_claims(bg.globecom01_fig3_1()))
 """
 
 from ._common import paper_value, paper_vs_ours, record_claims

@@ -13,7 +13,6 @@ and prints the paper's value next to ours (:func:`paper_vs_ours`).
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 import warnings
 
@@ -284,24 +283,3 @@ def provenance(artefact: str, title: str, module: str, seeds=None, **extra) -> d
         attrs["seeds"] = [int(s) for s in seeds]
     attrs.update(extra)
     return attrs
-
-
-# --------------------------------------------------------------------------- claims apart
-
-
-def forward_claims(module_name: str):
-    """A module ``__getattr__`` (PEP 562) that finds ``<artefact id>_claims`` in the claims module.
-
-    A compute module ``pqlab.papers.artefacts.<section>`` returns data only; its claims are in
-    ``pqlab.papers.artefacts.claims.<section>``, which imports the compute module (never the
-    other way round). With ``__getattr__ = forward_claims(__name__)`` the notebooks'
-    ``<section>.<id>_claims(data)`` still names them, imported on first use.
-    """
-    target = f"{__package__}.claims.{module_name.rsplit('.', 1)[-1]}"
-
-    def __getattr__(name: str):
-        if name.endswith("_claims"):
-            return getattr(importlib.import_module(target), name)
-        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
-
-    return __getattr__

@@ -21,7 +21,8 @@ seeds, and the pooled distributions its figure draws:
 ``long_ipdv_vs_a_claims``, ``long_fig7_tab3_claims``) turns these Datasets into the claim
 records a notebook records with :func:`pqlab.papers.artefacts.record_claims` (paper keys of
 ``data/paper_values.csv``, the paper's units, a one-line computed note and ``shape_ok``
-for trend claims).
+for trend claims); import it on its own, ``from pqlab.papers.artefacts.claims import
+aggregation as agg_claims``: this module does not import or offer the claims.
 
 Choices, each stated once here and in the notes:
 
@@ -80,7 +81,6 @@ from ._common import (
     check_values,
     CONFIDENCE,
     ef_streams,
-    forward_claims,
     frame_rate_bps,
     MTU_PAYLOAD_BYTES,
     provenance,
@@ -644,9 +644,3 @@ def long_fig7_tab3(
         be_size_max_bytes=int(max(s.size.max_bytes + s.header_bytes for s in be)),
     )
     return ds
-
-
-# --------------------------------------------------------------------------- claims
-
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.papers.artefacts.claims.aggregation

@@ -22,7 +22,9 @@ artefact id            what it reproduces
 
 The claims, ``<id>_claims(data)`` in :mod:`pqlab.papers.artefacts.claims.background`, turn a
 result into claim records (quantity keys and units as in ``data/paper_values.csv``) for
-:func:`pqlab.papers.artefacts.record_claims`; the notes are computed from the data.
+:func:`pqlab.papers.artefacts.record_claims`; the notes are computed from the data. Import
+them on their own, ``from pqlab.papers.artefacts.claims import background as bg_claims``:
+this module does not import or offer the claims.
 
 The Datasets are in SI units (times in seconds, sizes in bytes; delays of Fig. 5 in
 transmission units; each variable's ``units`` attr says which); time attrs end in ``_s``.
@@ -41,7 +43,6 @@ The compute functions live in two modules by figure group,
 
 from __future__ import annotations
 
-from ._common import forward_claims
 from .background_common import (PAPER_BE_PAYLOAD_RANGE, PAPER_FIG3_2_PAYLOADS, PAPER_FIG5_THRESHOLD_UNITS,
                                 FIG4_PROBABILITIES)  # noqa: F401  (re-exported)
 from .background_deterministic import (globecom01_tab1, globecom01_tab2, globecom01_fig1,
@@ -56,5 +57,3 @@ STATISTICS = {
     "globecom01_fig3_1": fig3_1_statistics,
     "globecom01_fig3_2": fig3_2_statistics,
 }
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.papers.artefacts.claims.background

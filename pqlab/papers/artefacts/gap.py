@@ -37,6 +37,10 @@ papers state (H4: the papers' law is over packets, and equal bit rates per strea
 assumption, not theirs; H5:
 the paper's 2 ms RTT leaves at most 1 ms of one-way fixed latency; H6: the
 paper's own transmission unit, 0.636 ms for 128 bytes, counts ATM cells).
+
+The claim records of :func:`gap` are ``gap_claims(data)`` in
+:mod:`pqlab.papers.artefacts.claims.gap` (``from pqlab.papers.artefacts.claims import gap as
+gap_claims``): this module does not import or offer the claims.
 """
 
 from __future__ import annotations
@@ -61,7 +65,6 @@ from ._common import (
     check_ks,
     check_n_ef_samples,
     check_seeds,
-    forward_claims,
     paper_value,
     provenance,
     renamed_keyword,
@@ -344,6 +347,3 @@ def best_per_hypothesis(ds: xr.Dataset) -> dict[str, str]:
         cases = ds["case"].values[ds["hypothesis"].values == hyp]
         best[str(hyp)] = str(cases[int(np.nanargmin(score.sel(case=cases).values))])
     return best
-
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.papers.artefacts.claims.gap

@@ -1,14 +1,16 @@
 """GLOBECOM'01 Figs. 2 and 6 (the test network, packet clustering) and the TF-TANT slides' "PQ: one-way delay".
 
-One compute function per artefact id, as in :mod:`pqlab.artefacts.background`; the
-figures of the same names are in :mod:`pqlab.figures.network`, the claims in
-:mod:`pqlab.artefacts.claims.network`, the notebook is ``notebooks/11_network_and_slides``.
+One compute function per artefact id, as in :mod:`pqlab.papers.artefacts.background`; the
+figures of the same names are in :mod:`pqlab.papers.figures.network`, the claims,
+``<id>_claims(data)``, in :mod:`pqlab.papers.artefacts.claims.network` (``from
+pqlab.papers.artefacts.claims import network as network_claims``: this module does not
+import or offer them), the notebook is ``notebooks/11_network_and_slides``.
 
 ==========================  =====================================================================
 artefact id                 what it reproduces
 ==========================  =====================================================================
 ``globecom01_fig2``         Fig. 2, the test network: SmartBits, the C7200 (a :class:`pqlab.Node`),
-                            the two C7500 hops (a :class:`pqlab.path.PathModel`), the loop back
+                            the two C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back
 ``globecom01_fig6``         Fig. 6, packet clustering with aggregation: EF streams from different
                             interfaces merging in the C7200's priority queue (engine traces)
 ``tftant_slides_pq_delay``  slides "PQ: one-way delay": mean EF delay vs BE and EF packet size
@@ -33,7 +35,7 @@ from ...node.scenario import Scenario, simulate
 from ...node.traffic import merge_streams
 from .. import presets
 from ..stated import PAPERS
-from ._common import check_n_ef_samples, check_seeds, check_values, forward_claims, mean_ci, provenance
+from ._common import check_n_ef_samples, check_seeds, check_values, mean_ci, provenance
 
 __all__ = ["globecom01_fig2", "globecom01_fig6", "pq_occupancy_at_arrival", "clustered_share",
            "clustering_over_phases", "tftant_slides_pq_delay",
@@ -441,6 +443,3 @@ def tftant_slides_pq_delay(n_ef_samples: int = 10_000, seeds=(1, 2, 3),
                "ring_limit_particles": node.ring_limit_particles},
     )
     return ds
-
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.artefacts.claims.network

@@ -14,7 +14,9 @@ seed apart (the spread), the same results with the frozen preset's hop count rep
 each of ``hops`` (which hop count each result would need: the test for results no single
 model reproduces together), and the end-to-end worst-case bound of the test-bed path
 (:func:`pqlab.papers.testbed.worst_case_bound`) next to the largest simulated delay of Table IV's
-and Table III's scenarios.
+and Table III's scenarios. Its claim records are ``testbed_model_claims(data)`` in
+:mod:`pqlab.papers.artefacts.claims.testbed_model` (``from pqlab.papers.artefacts.claims import
+testbed_model as testbed_model_claims``): this module does not import or offer the claims.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ...measure import cache
 from .. import presets
 from .. import testbed_eval as te
 from ..testbed import TESTBED, worst_case_bound
-from ._common import check_n_ef_samples, check_seeds, forward_claims, provenance
+from ._common import check_n_ef_samples, check_seeds, provenance
 
 __all__ = ["testbed_model", "hops_needed", "BOUND_CASES", "HOPS"]
 
@@ -177,6 +179,3 @@ def hops_needed(hop_values, paper: float, hops=HOPS) -> float:
     x = float(h[i] + (paper - v[i]) / slope)
     inside = h[0] <= x <= h[-1]
     return x if not inside else math.nan
-
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.papers.artefacts.claims.testbed_model

@@ -4,7 +4,8 @@ One compute function per artefact id, each building its scenarios from the prese
 (:func:`pqlab.scenarios.pq_experiment`, :func:`pqlab.node.tandem.simulate_tandem`), running the
 engine for every point and seed and returning an ``xarray.Dataset`` (no plotting, no I/O);
 ``<id>_claims(data)`` in :mod:`pqlab.papers.artefacts.claims.tftant_pq` turns it into claim
-records. Figures: :mod:`pqlab.papers.figures.tftant_pq`; notebook
+records (``from pqlab.papers.artefacts.claims import tftant_pq as tftant_pq_claims``: this
+module does not import or offer the claims). Figures: :mod:`pqlab.papers.figures.tftant_pq`; notebook
 ``notebooks/09_tftant_be_streams_and_aggregation``.
 
 ==================================  ================================================================
@@ -25,7 +26,7 @@ artefact id                         what it reproduces
 
 The test page's Fig. 2 and 3 are the experiments of GLOBECOM'01 Fig. 3-1 and 3-2, and its
 Fig. 5 and 6 that of GLOBECOM'01 Fig. 5: they are not rerun here;
-:func:`tftant_be_same_experiment_claims` records the page's statements on them as rows of
+``tftant_be_same_experiment_claims`` (in the claims module) records the page's statements on them as rows of
 ``tftant_be_fig4`` that point to those artefacts' rows.
 
 Choices, each stated once here and in the notes:
@@ -66,7 +67,6 @@ The compute functions live in two modules by figure group,
 
 from __future__ import annotations
 
-from ._common import forward_claims
 from .tftant_pq_common import (GEOMETRIC_MEANS_BYTES, GEOMETRIC_RANGE_BYTES, REAL, SPAN_PERCENTILES,
                                LINE_RATE_BPS, LOSS_EF_LOAD_BPS, LOSS_SECOND_LOAD_BPS, LOSS_STREAMS,
                                IPDV_EF_LOAD_BPS, IPDV_STREAMS, BE_TRAFFIC, TANDEM_EF_AGGREGATE_BPS,
@@ -96,6 +96,3 @@ STATISTICS = {
     "tftant_slides_tandem": tandem_statistics,
     "tftant_slides_ipdv_size": ipdv_size_statistics,
 }
-
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.papers.artefacts.claims.tftant_pq

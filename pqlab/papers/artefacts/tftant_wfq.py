@@ -9,7 +9,9 @@ each returning an ``xarray.Dataset`` (no plotting, no I/O), in two modules by fi
 :mod:`~pqlab.papers.artefacts.tftant_wfq_page` (the test page) and
 :mod:`~pqlab.papers.artefacts.tftant_slides` (the slides), over what they share
 (:mod:`~pqlab.papers.artefacts.tftant_common`); this module is the section and re-exports them; the claims,
-``<id>_claims(data)``, are in :mod:`pqlab.papers.artefacts.claims.tftant_wfq`. Figures of
+``<id>_claims(data)``, are in :mod:`pqlab.papers.artefacts.claims.tftant_wfq` (``from
+pqlab.papers.artefacts.claims import tftant_wfq as tftant_wfq_claims``: this module does not
+import or offer them). Figures of
 the same names are in :mod:`pqlab.papers.figures.tftant_wfq`; notebooks
 ``07_tftant_pq_vs_wfq`` and ``08_tftant_ring_and_star``.
 
@@ -44,7 +46,6 @@ the function of :data:`STATISTICS` that made them here; figures draw millisecond
 
 from __future__ import annotations
 
-from ._common import forward_claims
 from .tftant_common import (BE_TX, SOURCE_FRAME_SIZES, MTU_FRAME_BYTES, EQUIVALENT_BE_TX, PEAK_FRACTION,
                             ACF_MAX_LAG, SERIES_FRAME_SIZES, RING_LIMIT_PARTICLES, STARS, STAR_FRAME_SIZES,
                             PAPER_STAR_PLATEAU, be_tx_time_s, wfq_tag_s, be_tag_steps, beat_slip_s)  # noqa: F401  (re-exported)
@@ -79,6 +80,3 @@ STATISTICS = {
     "tftant_slides_star": star_statistics,
     "tftant_slides_no_be": no_be_statistics,
 }
-
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.papers.artefacts.claims.tftant_wfq

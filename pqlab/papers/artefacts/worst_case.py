@@ -2,7 +2,8 @@
 
 One compute function per artefact id, each returning an ``xarray.Dataset`` (no
 plotting, no I/O); ``<id>_claims`` in :mod:`pqlab.papers.artefacts.claims.worst_case` turns the
-Dataset into the claim records the report records:
+Dataset into the claim records the report records (``from pqlab.papers.artefacts.claims import
+worst_case as worst_case_claims``: this module does not import or offer the claims):
 
 * :func:`globecom01_tab4`: Table IV's analytical ``W_pq``, ``W_t``, ``W``
   (:func:`pqlab.bounds.table_iv`, exact) next to the simulated mean EF one-way
@@ -45,7 +46,6 @@ from ._common import (
     check_ks,
     check_n_ef_samples,
     check_seeds,
-    forward_claims,
     paper_value,
     provenance,
 )
@@ -488,6 +488,3 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
         attrs=provenance("path", "path: round-trip time of the uncongested path model (GLOBECOM'01 Sec. III)",
                          __name__, path=hops.to_dict().__repr__(), congested_scenario=sc.name, seed=seed),
     )
-
-
-__getattr__ = forward_claims(__name__)  # <artefact id>_claims: pqlab.papers.artefacts.claims.worst_case

@@ -5,6 +5,8 @@
 (:func:`pqlab.papers.artefacts._common.claim`): the paper key, our value in the paper's
 unit, a one-line computed note and whether the paper's shape holds. The thresholds
 that decide a verdict are named constants at the top of each module, each with the
-reason for its value. The compute modules return data only; they forward
-``<section>.<id>_claims`` here so a notebook can name both from one module.
+reason for its value. The compute modules return data only and do not import this
+package: a caller imports the claims module it uses by name, e.g.
+``from pqlab.papers.artefacts.claims import background as bg_claims`` and then
+``bg_claims.globecom01_fig3_1_claims(data)``.
 """

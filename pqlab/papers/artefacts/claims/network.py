@@ -1,8 +1,8 @@
 """Claims on GLOBECOM'01 Figs. 2 and 6 and the TF-TANT slides' "PQ: one-way delay" (and the slides that state no number).
 
-The data of :mod:`pqlab.artefacts.network` judged against the papers: one
+The data of :mod:`pqlab.papers.artefacts.network` judged against the papers: one
 ``<artefact id>_claims(data)`` per artefact, returning claim records
-(:func:`pqlab.artefacts._common.claim`); keys and units as in ``data/paper_values.csv``.
+(:func:`pqlab.papers.artefacts._common.claim`); keys and units as in ``data/paper_values.csv``.
 Trends are judged by the sign of every step (docs/model.md, verdict rules).
 """
 
