@@ -237,3 +237,11 @@ def test_every_claims_call_of_a_notebook_goes_through_its_import_of_the_claims_m
                 wrong.append(f"{path.name}: {node.func.value.id}.{node.func.attr} ({module or 'not imported'})")
     assert calls and wrong == []
 
+
+def test_the_tolerance_of_reproduced_is_defined_once():
+    """``TOLERANCE_PERCENT`` is :data:`pqlab.papers.records.TOLERANCE_PERCENT`; every user imports it."""
+    defining = sorted(name for name in MODULES for node in _tree(name).body
+                      if isinstance(node, (ast.Assign, ast.AnnAssign))
+                      and any(isinstance(t, ast.Name) and t.id == "TOLERANCE_PERCENT"
+                              for t in (node.targets if isinstance(node, ast.Assign) else [node.target])))
+    assert defining == ["pqlab.papers.records"]

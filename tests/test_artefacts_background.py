@@ -343,13 +343,15 @@ def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
 
 def test_position_rule_judges_the_particle_boundary_not_ten_percent():
     # issue 21: a +-10 % band around 485 (+-48 bytes) spans both sides of the 512-byte boundary
-    from pqlab.papers.artefacts.claims.background import _position_ok
+    from pqlab.papers.artefacts.claims.rules import position_ok, position_text
 
-    assert _position_ok(484, 500, 485)  # the paper's 485 (IP 513) is our first drop side, within one step
-    assert _position_ok(996, 1000, 1000)
-    assert not _position_ok(484, 500, 470)  # within 10 % of 484, but on the one-particle side
-    assert not _position_ok(484, 500, 525)  # beyond one sweep step
-    assert not _position_ok(484, 500, 484)  # the maximum itself is not past the boundary
+    assert position_ok(484, 500, 485)  # the paper's 485 (IP 513) is our first drop side, within one step
+    assert position_ok(996, 1000, 1000)
+    assert not position_ok(484, 500, 470)  # within 10 % of 484, but on the one-particle side
+    assert not position_ok(484, 500, 525)  # beyond one sweep step
+    assert not position_ok(484, 500, 484)  # the maximum itself is not past the boundary
+    assert position_text(484, 500, 485).startswith("lies in our drop interval (484, 500]")
+    assert position_text(484, 500, 525).startswith("lies outside")
 
 
 def test_fig3_1_shows_the_papers_measured_delay_at_its_maxima(fig3_1_data):

@@ -35,6 +35,7 @@ from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_sc
 from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
 from ..base.units import to_ms, to_us
 from ..measure import experiments
+from .records import TOLERANCE_PERCENT
 from .artefacts._common import REF_RATES_BPS
 from .artefacts.aggregation import EF_AGGREGATE_BPS, EF_FRAME_SIZES
 from .artefacts.background import PAPER_FIG3_2_PAYLOADS
@@ -43,8 +44,6 @@ from .artefacts.tftant_wfq import MTU_FRAME_BYTES
 
 #: The two models compared.
 MODELS = {"papers_node": PAPERS_NODE, "testbed": TESTBED}
-#: Relative tolerance of "reproduced", percent.
-TOLERANCE_PERCENT = 10.0
 #: The papers' transmission unit: line time of the 128-byte EF frame (IP 110 bytes) at 2 Mbit/s ATM, s.
 UNIT_S = transmission_unit_s()
 #: TF-TANT BE transmission time: 1000-byte IP packet at 2 Mbit/s ATM, s.

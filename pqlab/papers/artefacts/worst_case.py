@@ -30,7 +30,6 @@ import numpy as np
 import xarray as xr
 
 from ...measure import bounds, cache, experiments
-from .. import records
 from .. import presets
 from ..stated import cisco7200_atm
 from ...base._validate import check_array, check_int, check_real
@@ -58,9 +57,6 @@ __all__ = [
     "simulate_downstream_hops",
     "reference_delay_through_hops",
 ]
-
-#: Relative difference (percent) within which the report calls a number reproduced.
-TOLERANCE_PERCENT = records.TOLERANCE_PERCENT
 
 
 # --------------------------------------------------------------------------- shared helpers

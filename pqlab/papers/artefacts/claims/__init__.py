@@ -8,5 +8,6 @@ that decide a verdict are named constants at the top of each module, each with t
 reason for its value. The compute modules return data only and do not import this
 package: a caller imports the claims module it uses by name, e.g.
 ``from pqlab.papers.artefacts.claims import background as bg_claims`` and then
-``bg_claims.globecom01_fig3_1_claims(data)``.
+``bg_claims.globecom01_fig3_1_claims(data)``. The verdict rules two sections share are
+in :mod:`pqlab.papers.artefacts.claims.rules`.
 """

@@ -24,6 +24,7 @@ from ....node.traffic import UDP_IP_HEADER_BYTES
 from ....base.units import to_mbps, to_ms, to_us
 from .._common import MTU_BYTES, check_artefact, claim, paper_value, statistics_in_ms
 from ..background import STATISTICS
+from .rules import position_ok, position_text
 
 __all__ = [
     "globecom01_tab1_claims",
@@ -134,24 +135,6 @@ def globecom01_tab2_claims(frame: pd.DataFrame) -> list:
     ]
 
 
-def _position_ok(last_before: float, first_after: float, paper: float) -> bool:
-    """The position rule (docs/model.md, "Verdict rules") for a discontinuity of a payload sweep.
-
-    Our curve drops between the swept payloads ``last_before`` (the last that fits ``k``
-    particles) and ``first_after`` (one sweep step on, needing ``k + 1``): the paper's
-    discontinuity point is reproduced when it lies in ``(last_before, first_after]``, i.e.
-    within one sweep step of ours and on the same side of the particle boundary as our
-    first payload past it. A +-10 % band (+-48 bytes at 485) spans both sides and tests nothing.
-    """
-    return bool(last_before < paper <= first_after)
-
-
-def _position_text(last_before: float, first_after: float, paper: float) -> str:
-    side = "in" if _position_ok(last_before, first_after, paper) else "outside"
-    return (f"lies {side} our drop interval ({last_before:g}, {first_after:g}] (the same particle boundary, within "
-            f"one sweep step: the position rule)")
-
-
 def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
     """Claim records of ``globecom01_fig3_1``: maxima positions, range, shape claims, ratio to W."""
     art = "globecom01_fig3_1"
@@ -174,8 +157,8 @@ def globecom01_fig3_1_claims(data: xr.Dataset) -> list:
                 f"{a['local_max_mean_ms'][j]:.2f} ms; the next payload {a['next_after_max_payload_bytes'][j]} "
                 f"needs one more particle and drops to {a['next_after_max_mean_ms'][j]:.2f} ms; paper {want:g} "
                 f"(IP {want + UDP_IP_HEADER_BYTES:g}) "
-                + _position_text(got, a["next_after_max_payload_bytes"][j], want),
-                shape_ok=_position_ok(got, a["next_after_max_payload_bytes"][j], want)))
+                + position_text(got, a["next_after_max_payload_bytes"][j], want),
+                shape_ok=position_ok(got, a["next_after_max_payload_bytes"][j], want)))
         else:
             rows.append(claim(art, key, None, "bytes", f"only {len(maxima)} local maxima found ({over})",
                               shape_ok=False))

@@ -11,7 +11,7 @@ import numpy as np
 import xarray as xr
 
 from .._common import check_artefact, claim
-from ..worst_case import TOLERANCE_PERCENT
+from ...records import TOLERANCE_PERCENT
 from ....base.units import to_ms, to_us
 from ..gap import (
     HYPOTHESES,

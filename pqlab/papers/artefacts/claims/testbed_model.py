@@ -21,7 +21,7 @@ from ....base.units import to_ms
 from ...testbed_eval import next_swept_payload
 from .._common import check_artefact, claim
 from ..testbed_model import hops_needed
-from .background import _position_ok, _position_text
+from .rules import position_ok, position_text
 
 #: Position claims (a payload where the mean delay drops): judged by the position rule, not by 10 %.
 POSITION_QUANTITIES = {"local_max_be_payload_1": 0, "local_max_be_payload_2": 1}
@@ -111,8 +111,8 @@ def testbed_model_claims(ds: xr.Dataset) -> list[dict]:
         if quantity in POSITION_QUANTITIES and math.isfinite(value):
             after = next_swept_payload(POSITION_QUANTITIES[quantity], value)
             paper = float(row["paper"])
-            shape_ok = _position_ok(value, after, paper)
-            note = f"paper {paper:g} " + _position_text(value, after, paper) + f"; {note}"
+            shape_ok = position_ok(value, after, paper)
+            note = f"paper {paper:g} " + position_text(value, after, paper) + f"; {note}"
         rows.append(claim(str(row["artefact"].values), quantity, value, str(row["unit"].values), note,
                           shape_ok=shape_ok, model="testbed", role=str(row["role"].values)))
     count, note = inconsistency_note(ds)

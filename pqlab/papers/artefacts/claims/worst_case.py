@@ -13,12 +13,9 @@ import xarray as xr
 from ... import presets
 from ....base.numerics import line_fit
 from ...stated import PAPERS
-from ...records import relative_percent
+from ...records import TOLERANCE_PERCENT, relative_percent
 from ....base.units import to_kbps, to_ms, to_us
 from .._common import check_artefact, claim, paper_value, seed_mean_in
-from ..worst_case import (
-    TOLERANCE_PERCENT,
-)
 
 #: Table IV prints W to 0.01 us, truncated or rounded: the exact bound is within 0.011 us of it
 FORMULA_ATOL_US = 0.011
