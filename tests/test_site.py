@@ -26,7 +26,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
-from pqlab.pipeline import overview, report, website as site  # noqa: E402
+from pqlab.pipeline import claims_html, overview, report, website as site  # noqa: E402
 from pqlab.papers.artefacts import registry  # noqa: E402
 
 
@@ -138,9 +138,9 @@ def test_front_page_lists_every_artefact_with_a_link(built, table):
     front = built.read_text()
     links = _parse(front).hrefs
     for artefact in table["artefact"].unique():
-        assert f">{site._esc(artefact)}</a>" in front
+        assert f">{claims_html.esc(artefact)}</a>" in front
         page = site._document_of(artefact, []).page if artefact != "odd id/with space" else "other.html"
-        assert f"{page}#{site._anchor(artefact)}" in links
+        assert f"{page}#{claims_html.artefact_anchor(artefact)}" in links
 
 
 def test_text_is_escaped_and_there_is_no_script_or_external_resource(built):

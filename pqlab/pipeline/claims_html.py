@@ -1,9 +1,11 @@
 """The claims of an artefact as HTML, laid out alike in ``report.html`` and on the site.
 
-One table per artefact (:func:`_claims_table`: one row group per claim, one row per model;
-long statements and explanations folded) and the style sheet both pages use (:data:`_STYLE`).
+One table per artefact (:func:`claims_table`: one row group per claim, one row per model;
+long statements and explanations folded) and the style sheet both pages use (:data:`STYLE`).
 :mod:`pqlab.pipeline.report` (``report.html``) and :mod:`pqlab.pipeline.website` (the document
 pages) import it; it imports neither, only the report's overview words and the number formats.
+The site's other tables use its cell helpers too (:func:`esc`, :func:`plain`, :func:`percent_text`,
+:func:`verdict_class`, :func:`artefact_anchor`): those names are public, the rest stay private.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from . import overview
 from ..base.units import number_text, ours_digits, paper_text, signed_text
 from ..papers.records import MODELS
 
-_STYLE = """
+#: The style sheet of ``report.html`` and of the site's pages (the site writes it to ``style.css``).
+STYLE = """
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa; --accent: #0b5cad; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); }
@@ -83,20 +86,24 @@ footer { color: var(--muted); font-size: 0.85em; border-top: 1px solid var(--lin
 # nbconvert's HTML loads require.js, MathJax and mermaid from a CDN: removed from the copies.
 
 
-def _esc(text) -> str:
+def esc(text) -> str:
+    """``text`` as HTML text or attribute value (quotes escaped); None as the empty string."""
     return html.escape("" if text is None else str(text), quote=True)
 
 
-def _anchor(artefact: str) -> str:
+def artefact_anchor(artefact: str) -> str:
+    """The HTML id of an artefact's section: ``a-<id>``, characters other than ``[A-Za-z0-9_-]`` as ``-``."""
     return "a-" + re.sub(r"[^A-Za-z0-9_-]", "-", artefact)
 
 
-def _verdict_class(verdict: str) -> str:
+def verdict_class(verdict: str) -> str:
+    """The CSS class of a verdict (its words joined by ``-``: ``shape only`` -> ``shape-only``)."""
     return verdict.replace(" ", "-")
 
 
-def _percent(value) -> str:
-    value = _plain(value)
+def percent_text(value) -> str:
+    """A relative difference in percent as a signed number to 0.1 (``+12.3 %``); ``n/a`` if missing (:func:`plain`)."""
+    value = plain(value)
     return "n/a" if value is None else f"{value:+.1f} %"
 
 
@@ -104,7 +111,7 @@ def _percent(value) -> str:
 FOLD_CHARS = 160
 
 
-def _claims_table(rows: list[dict]) -> str:
+def claims_table(rows: list[dict]) -> str:
     """The claims of one artefact: one row group per claim, one row per model inside it.
 
     The claim (its id, the paper's statement, folded when long, and its source), the paper's
@@ -126,19 +133,19 @@ def _claims_table(rows: list[dict]) -> str:
     for group in groups:
         first = group[0]
         span = f' rowspan="{len(group)}"' if len(group) > 1 else ""
-        source = f'<span class="source">{_esc(first["source"])}</span>' if first["source"] else ""
+        source = f'<span class="source">{esc(first["source"])}</span>' if first["source"] else ""
         for k, r in enumerate(group):
-            shared = (f"<td{span}><span class=\"id\">{_esc(r['quantity'])}</span>{_statement(first['statement'])}"
+            shared = (f"<td{span}><span class=\"id\">{esc(r['quantity'])}</span>{_statement(first['statement'])}"
                       f"{source}</td>" if k == 0 else "")
-            paper = (f"<td class=\"num\"{span}>{_esc(paper_text(_plain(r['paper value'])))}</td>"
+            paper = (f"<td class=\"num\"{span}>{esc(paper_text(plain(r['paper value'])))}</td>"
                      if k == 0 else "")
-            unit = f'<td data-column="unit"{span}>{_esc(overview.unit_text(r["unit"]))}</td>' if k == 0 else ""
+            unit = f'<td data-column="unit"{span}>{esc(overview.unit_text(r["unit"]))}</td>' if k == 0 else ""
             starts = ' class="group"' if k == 0 else ""
             body.append(
                 f"<tr{starts}>{shared}<td>{_model_cell(r)}</td>{paper}"
                 f"<td class=\"num\">{_ours_cell(r)}</td>{unit}"
                 f"<td class=\"num\">{_difference_cell(r)}</td>"
-                f"<td class=\"{_verdict_class(str(r['verdict']))}\">{_esc(r['verdict'])}</td>"
+                f"<td class=\"{verdict_class(str(r['verdict']))}\">{esc(r['verdict'])}</td>"
                 f"<td>{_explanation(str(r['explanation']))}</td></tr>"
             )
     return ("<table class=\"claims\"><colgroup>" + cols + "</colgroup>\n<thead>" + head + "</thead>\n<tbody>\n"
@@ -146,19 +153,19 @@ def _claims_table(rows: list[dict]) -> str:
 
 
 def _statement(text) -> str:
-    text = "" if _plain(text) is None else str(text)
+    text = "" if plain(text) is None else str(text)
     if not text:
         return ""
     if len(text) <= FOLD_CHARS:
-        return f'<span class="quote">\u201c{_esc(text)}\u201d</span>'
-    return (f'<details class="quote"><summary>\u201c{_esc(_cut(text))}\u2026</summary>'
-            f"{_esc(text)}\u201d</details>")
+        return f'<span class="quote">\u201c{esc(text)}\u201d</span>'
+    return (f'<details class="quote"><summary>\u201c{esc(_cut(text))}\u2026</summary>'
+            f"{esc(text)}\u201d</details>")
 
 
 def _explanation(text: str) -> str:
     if len(text) <= FOLD_CHARS:
-        return _esc(text)
-    return f"<details><summary>{_esc(_cut(text))}\u2026</summary>{_esc(text)}</details>"
+        return esc(text)
+    return f"<details><summary>{esc(_cut(text))}\u2026</summary>{esc(text)}</details>"
 
 
 def _cut(text: str, chars: int = FOLD_CHARS // 2) -> str:
@@ -170,28 +177,28 @@ def _cut(text: str, chars: int = FOLD_CHARS // 2) -> str:
 
 def _model_cell(r: dict) -> str:
     model = str(r.get("model") or MODELS[0])
-    role = _plain(r.get("role"))
-    role_text = f'<span class="role">{_esc(overview.ROLE_TITLES.get(role, role))}</span>' if role else ""
-    return f'<span class="model-name">{_esc(overview.MODEL_LABELS.get(model, model))}</span>{role_text}'
+    role = plain(r.get("role"))
+    role_text = f'<span class="role">{esc(overview.ROLE_TITLES.get(role, role))}</span>' if role else ""
+    return f'<span class="model-name">{esc(overview.MODEL_LABELS.get(model, model))}</span>{role_text}'
 
 
 def _ours_cell(r: dict) -> str:
-    number = number_text(_plain(r["ours"]), ours_digits(_plain(r["paper value"])))
-    shape = _plain(r["shape_ok"])
+    number = number_text(plain(r["ours"]), ours_digits(plain(r["paper value"])))
+    shape = plain(r["shape_ok"])
     words = "" if shape is None else ("shape holds" if shape else "shape fails")
     if number and words:
-        return f'{_esc(number)}<span class="small">{words}</span>'
-    return _esc(number or words)
+        return f'{esc(number)}<span class="small">{words}</span>'
+    return esc(number or words)
 
 
 def _difference_cell(r: dict) -> str:
-    difference = _plain(r["difference"])
+    difference = plain(r["difference"])
     if difference is None:
         return ""
-    return f'{_esc(_percent(r["difference %"]))}<span class="small">{_esc(signed_text(difference))}</span>'
+    return f'{esc(percent_text(r["difference %"]))}<span class="small">{esc(signed_text(difference))}</span>'
 
 
-def _plain(value):
+def plain(value):
     """NaN, None and pandas' NA as None; numbers as float; the rest unchanged."""
     if value is None or value is pd.NA:
         return None

@@ -519,7 +519,7 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.claims_html._STYLE`), and the figure previews.
+#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.claims_html.STYLE`), and the figure previews.
 _CSS = """
 img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
 """.strip()
@@ -547,7 +547,7 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{_esc(_title())}</title>\n<style>\n{claims_html._STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
+        f"<title>{_esc(_title())}</title>\n<style>\n{claims_html.STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
         + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
     )
 
@@ -558,8 +558,8 @@ def _esc(text) -> str:
 
 def _html_claims(table: pd.DataFrame) -> list[str]:
     """The claims as the site shows them: per artefact, one row group per claim, long texts folded."""
-    return [f"<h3 id=\"{_esc(claims_html._anchor(artefact))}\"><code>{_esc(artefact)}</code></h3>\n"
-            + claims_html._claims_table(rows.to_dict("records"))
+    return [f"<h3 id=\"{_esc(claims_html.artefact_anchor(artefact))}\"><code>{_esc(artefact)}</code></h3>\n"
+            + claims_html.claims_table(rows.to_dict("records"))
             for artefact, rows in table.groupby("artefact", sort=False)]
 
 

@@ -32,8 +32,7 @@ import pandas as pd
 
 from .._version import __version__
 from . import overview, report
-from .claims_html import (_STYLE, FOLD_CHARS, _anchor, _claims_table, _esc, _percent, _plain,  # noqa: F401
-                          _verdict_class)
+from .claims_html import STYLE, artefact_anchor, claims_table, esc, percent_text, plain, verdict_class
 from ..papers.artefacts import registry
 from ..papers.artefacts.registry import DOCUMENTS, Document
 
@@ -60,7 +59,7 @@ class _Artefact:
 
     @property
     def anchor(self) -> str:
-        return _anchor(self.id)
+        return artefact_anchor(self.id)
 
     @property
     def href(self) -> str:
@@ -115,7 +114,7 @@ def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, re
     notebooks = _copy_notebooks(Path(html_dir), out / "notebooks", artefacts.values())
     documents = _documents(artefacts.values())
 
-    (out / "style.css").write_text(_STYLE + "\n", encoding="utf-8")
+    (out / "style.css").write_text(STYLE + "\n", encoding="utf-8")
     report_table.to_csv(out / "report.csv", index=False)
     (out / "index.html").write_text(_index_page(report_table, documents, notebooks), encoding="utf-8")
     for document, members in documents:
@@ -274,13 +273,13 @@ def _safe_name(name: str) -> str:
 def _page(title: str, here: str, documents, body: list[str]) -> str:
     nav = [f'<a class="brand{" here" if here == "index.html" else ""}" href="index.html">pqlab report</a>']
     current = ' class="here"'
-    nav += [f'<a{current if here == d.page else ""} href="{d.page}">{_esc(d.title)}</a>' for d, _ in documents]
+    nav += [f'<a{current if here == d.page else ""} href="{d.page}">{esc(d.title)}</a>' for d, _ in documents]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{_esc(title)}</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n"
+        f"<title>{esc(title)}</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n"
         f"<header><nav>{''.join(nav)}</nav></header>\n<main>\n" + "\n".join(body)
-        + f"\n<footer>Written by pqlab {_esc(__version__)} (<code>pqlab reproduce</code>). "
+        + f"\n<footer>Written by pqlab {esc(__version__)} (<code>pqlab reproduce</code>). "
         "The full table: <a href=\"report.csv\">report.csv</a>.</footer>\n</main>\n</body>\n</html>\n"
     )
 
@@ -294,12 +293,12 @@ def _counts(rows: list[dict]) -> dict[str, int]:
 
 def _results(rows: list[dict]) -> list[dict]:
     """The rows counted under the verdicts: measured results and pqlab's own numbers, not setup echoes or analysis."""
-    return [r for r in rows if _plain(r.get("kind")) not in report._APART]
+    return [r for r in rows if plain(r.get("kind")) not in report._APART]
 
 
 def _apart(rows: list[dict], group: str) -> tuple[int, int]:
     """(reproduced, rows) among the rows counted apart as ``group`` (``setup``; ``analysis``: analysis and derived)."""
-    mine = [r for r in rows if report._APART.get(_plain(r.get("kind")) or "") == group]
+    mine = [r for r in rows if report._APART.get(plain(r.get("kind")) or "") == group]
     return sum(r["verdict"] == "reproduced" for r in mine), len(mine)
 
 
@@ -320,13 +319,13 @@ def _apart_note(rows: list[dict]) -> str:
 
 def _count_cells(counts: dict[str, int]) -> str:
     return "".join(
-        f'<td class="num{" " + _verdict_class(v) if counts.get(v) else " zero"}">{counts.get(v, 0)}</td>'
+        f'<td class="num{" " + verdict_class(v) if counts.get(v) else " zero"}">{counts.get(v, 0)}</td>'
         for v in report.VERDICTS
     )
 
 
 def _badges(counts: dict[str, int]) -> str:
-    shown = [f'<span class="badge {_verdict_class(v)}">{_esc(v)}: {n}</span>' for v, n in counts.items() if n]
+    shown = [f'<span class="badge {verdict_class(v)}">{esc(v)}: {n}</span>' for v, n in counts.items() if n]
     return "".join(shown) or '<span class="badge missing">no claims</span>'
 
 
@@ -358,7 +357,7 @@ def _verdict_table(members: list[_Artefact], *, on_index: bool) -> str:
     reproduced of rows), as in the report.
     """
     head = ("<tr><th>artefact</th>"
-            + "".join(f"<th class=\"num\">{_esc(v)}</th>" for v in report.VERDICTS)
+            + "".join(f"<th class=\"num\">{esc(v)}</th>" for v in report.VERDICTS)
             + "<th class=\"num\" title=\"setup echoes: echoed of rows\">setup</th>"
             + "<th class=\"num\" title=\"the papers' own analysis: reproduced of rows\">analysis</th>"
             + "<th class=\"num\" title=\"the test-bed model: reproduced of its rows\">test bed</th>"
@@ -371,8 +370,8 @@ def _verdict_table(members: list[_Artefact], *, on_index: bool) -> str:
             total[v] = total.get(v, 0) + n
         figures = sum(1 for p in artefact.files if p.suffix.lower() == ".png")
         body.append(
-            f'<tr><td><a class="id" href="{_esc(artefact.href if on_index else "#" + artefact.anchor)}">'
-            f"{_esc(artefact.id)}</a></td>{_count_cells(counts)}"
+            f'<tr><td><a class="id" href="{esc(artefact.href if on_index else "#" + artefact.anchor)}">'
+            f"{esc(artefact.id)}</a></td>{_count_cells(counts)}"
             f"{_apart_cell(node_rows, 'setup')}{_apart_cell(node_rows, 'analysis')}{_testbed_cell(artefact.rows)}<td class=\"num\">{figures}</td></tr>"
         )
     every = [r for a in members for r in _model_rows(a.rows, report.MODELS[0])]
@@ -385,8 +384,8 @@ def _verdict_table(members: list[_Artefact], *, on_index: bool) -> str:
 
 def _notebook_list(names: list[str], empty: str) -> str:
     if not names:
-        return f"<p class=\"note\">{_esc(empty)}</p>"
-    items = "".join(f'<li><a href="notebooks/{quote(n)}">{_esc(Path(n).stem)}</a></li>' for n in names)
+        return f"<p class=\"note\">{esc(empty)}</p>"
+    items = "".join(f'<li><a href="notebooks/{quote(n)}">{esc(Path(n).stem)}</a></li>' for n in names)
     return f"<ul class=\"files\">{items}</ul>"
 
 
@@ -398,18 +397,18 @@ def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
     node = table[table["model"] == report.MODELS[0]]
     rows = node.to_dict("records")
     total = _counts(_results(rows))
-    body = [f"<h1>{_esc(report._title())}</h1>", report.environment_html(table),
-            f"<p class=\"lead\">{_esc(overview.opening(table))}</p>", *_overview_html(table),
+    body = [f"<h1>{esc(report._title())}</h1>", report.environment_html(table),
+            f"<p class=\"lead\">{esc(overview.opening(table))}</p>", *_overview_html(table),
             "<h2>How to read the verdicts</h2>",
-            f"<p>{report._rules_text(lambda v: f'<em>{_esc(v)}</em>')}</p>",
-            f"<p>{len(_results(rows))} result rows of {_esc(report.MODEL_TITLES[report.MODELS[0]])} over "
+            f"<p>{report._rules_text(lambda v: f'<em>{esc(v)}</em>')}</p>",
+            f"<p>{len(_results(rows))} result rows of {esc(report.MODEL_TITLES[report.MODELS[0]])} over "
             f"{node['artefact'].nunique()} artefacts: {_badges(total)}{_apart_note(rows)}</p>",
             "<h3>Verdicts per model and kind of row</h3>", _kind_table(table), _kind_legend(),
-            f"<p class=\"note\">Units: {_esc(overview.UNIT_NOTE)}</p>"]
+            f"<p class=\"note\">Units: {esc(overview.UNIT_NOTE)}</p>"]
     for document, members in documents:
         body += [
-            f'<h2><a href="{document.page}">{_esc(document.title)}</a></h2>',
-            f"<p class=\"note\">{_esc(document.reference)}</p>",
+            f'<h2><a href="{document.page}">{esc(document.title)}</a></h2>',
+            f"<p class=\"note\">{esc(document.reference)}</p>",
             _scroll(_verdict_table(members, on_index=True)),
         ]
     body += ["<h2>Executed notebooks</h2>",
@@ -428,19 +427,19 @@ def _overview_html(table: pd.DataFrame) -> list[str]:
     if counts.empty:
         return []
     head = ("<tr><th>model</th><th>measured results</th>"
-            + "".join(f'<th class="num">{_esc(v)}</th>' for v in overview.MEASURED_VERDICTS)
+            + "".join(f'<th class="num">{esc(v)}</th>' for v in overview.MEASURED_VERDICTS)
             + '<th class="num">total</th></tr>')
     body, previous = [], None
     for r in counts.to_dict("records"):
-        cells = "".join(f'<td class="num{" " + _verdict_class(v) if r[v] else " zero"}">{r[v]}</td>'
+        cells = "".join(f'<td class="num{" " + verdict_class(v) if r[v] else " zero"}">{r[v]}</td>'
                         for v in overview.MEASURED_VERDICTS)
         model = ""
         if r["model"] != previous:  # the model's name spans its rows
             model = (f'<td rowspan="{int((counts["model"] == r["model"]).sum())}">'
-                     f'{_esc(report.MODEL_TITLES[r["model"]])}</td>')
+                     f'{esc(report.MODEL_TITLES[r["model"]])}</td>')
         group = ' class="group"' if r["model"] != previous else ""
         previous = r["model"]
-        body.append(f"<tr{group}>{model}<td>{_esc(overview.ROLE_TITLES[r['role']])}</td>{cells}"
+        body.append(f"<tr{group}>{model}<td>{esc(overview.ROLE_TITLES[r['role']])}</td>{cells}"
                     f"<td class=\"num\">{r['total']}</td></tr>")
     parts = ["<h2>Measured results per model</h2>",
              _scroll('<table class="measured">\n<thead>' + head + "</thead>\n<tbody>\n" + "\n".join(body)
@@ -448,30 +447,30 @@ def _overview_html(table: pd.DataFrame) -> list[str]:
     misses = overview.largest_misses(table)
     if not misses.empty:
         rows = "".join(
-            f"<tr><td><span class=\"id\">{_esc(m['result'])}</span></td>"
-            f"<td class=\"num\">{_esc(overview.paper_text(m['paper']))}</td>"
-            f"<td class=\"num\">{_esc(overview.ours_text(m['ours'], m['paper']))}</td>"
-            f"<td>{_esc(m['unit'])}</td><td class=\"num\">{_esc(_percent(m['difference %']))}</td>"
+            f"<tr><td><span class=\"id\">{esc(m['result'])}</span></td>"
+            f"<td class=\"num\">{esc(overview.paper_text(m['paper']))}</td>"
+            f"<td class=\"num\">{esc(overview.ours_text(m['ours'], m['paper']))}</td>"
+            f"<td>{esc(m['unit'])}</td><td class=\"num\">{esc(percent_text(m['difference %']))}</td>"
             f"<td>{_folded(m['reason'], m['explanation'])}</td></tr>"
             for m in misses.to_dict("records"))
-        parts += [f"<h2>Largest misses of {_esc(report.MODEL_TITLES['testbed'])}</h2>",
+        parts += [f"<h2>Largest misses of {esc(report.MODEL_TITLES['testbed'])}</h2>",
                   '<table class="misses"><colgroup><col class="result"><col class="number"><col class="number">'
                   '<col class="unit"><col class="diff"><col></colgroup>\n<thead><tr><th>result</th>'
                   '<th class="num">paper</th><th class="num">ours</th><th>unit</th><th class="num">difference</th>'
                   "<th>reason</th></tr></thead>\n<tbody>" + rows + "</tbody>\n</table>"]
     sentence, items = overview.inconsistent_results(table)
     if sentence:
-        parts += ["<h2>Results no single test bed reproduces together</h2>", f"<p>{_esc(sentence)}</p>"]
+        parts += ["<h2>Results no single test bed reproduces together</h2>", f"<p>{esc(sentence)}</p>"]
         if items:
-            parts.append('<ul class="inconsistent">' + "".join(f"<li>{_esc(i)}</li>" for i in items) + "</ul>")
+            parts.append('<ul class="inconsistent">' + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
     return parts
 
 
 def _folded(shown: str, whole: str) -> str:
     """``shown``, and the whole text in a details element when it says more."""
     if not whole or whole.strip() == shown.strip():
-        return _esc(shown)
-    return f"<details><summary>{_esc(shown)}</summary>{_esc(whole)}</details>"
+        return esc(shown)
+    return f"<details><summary>{esc(shown)}</summary>{esc(whole)}</details>"
 
 
 def _kind_table(table: pd.DataFrame) -> str:
@@ -481,13 +480,13 @@ def _kind_table(table: pd.DataFrame) -> str:
 
 
 def _kind_legend() -> str:
-    items = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(text)}</dd>" for k, text in overview.kind_legend())
+    items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(text)}</dd>" for k, text in overview.kind_legend())
     return f'<dl class="legend">{items}</dl>'
 
 
 def _document_page(document: Document, members: list[_Artefact], documents, notebooks: list[str]) -> str:
     used = sorted({n for a in members for n in a.notebooks})
-    body = [f"<h1>{_esc(document.title)}</h1>", f"<p class=\"lead\">{_esc(document.reference)}</p>",
+    body = [f"<h1>{esc(document.title)}</h1>", f"<p class=\"lead\">{esc(document.reference)}</p>",
             _scroll(_verdict_table(members, on_index=False)), "<h3>Executed notebooks</h3>"]
     if notebooks and not used:
         body.append("<p class=\"note\">No notebook names these artefacts; all executed notebooks:</p>")
@@ -499,28 +498,28 @@ def _document_page(document: Document, members: list[_Artefact], documents, note
 
 
 def _artefact_section(artefact: _Artefact) -> str:
-    parts = [f'<section class="artefact" id="{_esc(artefact.anchor)}">',
-             f"<h2>{_esc(artefact.id)}</h2>", f"<p>{_badges(_counts(_results(_model_rows(artefact.rows, report.MODELS[0]))))}"
+    parts = [f'<section class="artefact" id="{esc(artefact.anchor)}">',
+             f"<h2>{esc(artefact.id)}</h2>", f"<p>{_badges(_counts(_results(_model_rows(artefact.rows, report.MODELS[0]))))}"
              + _apart_note(_model_rows(artefact.rows, report.MODELS[0])) + _testbed_badge(artefact.rows) + "</p>"]
     images = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() == ".png"]
     others = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() != ".png"]
     if images:
         parts.append('<div class="figures">')
         for file, link in images:
-            parts.append(f'<figure><a href="{_esc(link)}"><img src="{_esc(link)}" '
-                         f'alt="{_esc(artefact.id)}: {_esc(file.name)}"></a>'
-                         f"<figcaption>{_esc(file.name)}</figcaption></figure>")
+            parts.append(f'<figure><a href="{esc(link)}"><img src="{esc(link)}" '
+                         f'alt="{esc(artefact.id)}: {esc(file.name)}"></a>'
+                         f"<figcaption>{esc(file.name)}</figcaption></figure>")
         parts.append("</div>")
     else:
         parts.append("<p class=\"note\">No figure for this artefact.</p>")
     if others:
-        parts.append("<p>Files: " + ", ".join(f'<a href="{_esc(link)}">{_esc(f.name)}</a>' for f, link in others)
+        parts.append("<p>Files: " + ", ".join(f'<a href="{esc(link)}">{esc(f.name)}</a>' for f, link in others)
                      + "</p>")
     if artefact.notebooks:
         parts.append("<p>Notebooks: " + ", ".join(
-            f'<a href="notebooks/{quote(n)}">{_esc(Path(n).stem)}</a>' for n in artefact.notebooks) + "</p>")
+            f'<a href="notebooks/{quote(n)}">{esc(Path(n).stem)}</a>' for n in artefact.notebooks) + "</p>")
     if artefact.rows:
-        parts.append(_claims_table(artefact.rows))
+        parts.append(claims_table(artefact.rows))
     else:
         parts.append("<p class=\"note\">No claims recorded for this artefact.</p>")
     parts.append("</section>")
