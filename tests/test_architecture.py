@@ -238,6 +238,40 @@ def test_every_claims_call_of_a_notebook_goes_through_its_import_of_the_claims_m
     assert calls and wrong == []
 
 
+def _folder(name: str) -> str:
+    """The folder (package) a module is in; a package's ``__init__`` is in its own."""
+    return name if MODULES[name][1] else name.rpartition(".")[0]
+
+
+def test_no_module_reaches_a_private_name_of_another_folder():
+    """An underscore name is private to its folder (``pqlab/papers/artefacts``, ``pqlab/pipeline``, ...):
+    a module of another folder neither imports it (``from m import _x``) nor reads it (``m._x``
+    of a module it imports). What one folder offers another has a public name and a docstring.
+    Private *modules* (``_common``, ``_validate``) are a folder's shared helpers and are not judged here."""
+    found = []
+    for name, (_, package) in MODULES.items():
+        here = name.split(".") if package else name.split(".")[:-1]
+        tree, bound = _tree(name), {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = here[:len(here) - node.level + 1] if node.level else []
+                module = ".".join(base + ([node.module] if node.module else []))
+                for alias in node.names:
+                    if f"{module}.{alias.name}" in MODULES:
+                        bound[alias.asname or alias.name] = f"{module}.{alias.name}"
+                    elif (module in MODULES and alias.name.startswith("_") and not alias.name.startswith("__")
+                          and _folder(module) != ".".join(here)):
+                        found.append(f"{name}: from {module} import {alias.name}")
+            elif isinstance(node, ast.Import):
+                bound.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+                    and node.attr.startswith("_") and not node.attr.startswith("__")
+                    and _folder(bound[node.value.id]) != ".".join(here)):
+                found.append(f"{name}: {bound[node.value.id]}.{node.attr}")
+    assert found == []
+
+
 def test_the_tolerance_of_reproduced_is_defined_once():
     """``TOLERANCE_PERCENT`` is :data:`pqlab.papers.records.TOLERANCE_PERCENT`; every user imports it."""
     defining = sorted(name for name in MODULES for node in _tree(name).body

@@ -74,7 +74,7 @@ def _png(path: Path, colour: str) -> Path:
 
 @pytest.fixture(scope="module")
 def table():
-    return report.compare(report._check_paper_values(PAPER, "PAPER"), RESULTS)
+    return report.compare(report.check_paper_values(PAPER, "PAPER"), RESULTS)
 
 
 @pytest.fixture(scope="module")
@@ -301,7 +301,7 @@ def test_the_site_shows_both_models(tmp_path):
         columns=["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "model", "role"],
     )
     both = pd.concat([RESULTS.assign(model="papers_node", role=None), bed], ignore_index=True)
-    paper = report._check_paper_values(PAPER, "PAPER").assign(kind="result")
+    paper = report.check_paper_values(PAPER, "PAPER").assign(kind="result")
     table = report.compare(paper, both)
     figures = tmp_path / "figures"
     figures.mkdir()

@@ -34,8 +34,8 @@ MODELS = ("papers_node", "testbed")
 MODEL_TITLES = {"papers_node": "the papers' node model", "testbed": "the calibrated test-bed model"}
 #: Roles of a test-bed result in the calibration protocol.
 ROLES = ("calibration", "held_out")
-#: The columns that name a claim.
-_KEY = ["artefact", "quantity"]
+#: The columns that name a claim: the paper's values and our records join on them.
+CLAIM_ID_COLUMNS = ["artefact", "quantity"]
 #: Quantity of the test-bed record that names the results no single model tried reproduces
 #: together (:mod:`pqlab.papers.artefacts.claims.testbed_model`); the opening summary quotes it.
 INCONSISTENCY_QUANTITY = "mutually_inconsistent"
@@ -212,16 +212,37 @@ def load_paper_values(path=locations.DATA / "paper_values.csv") -> pd.DataFrame:
     if not path.is_file():
         raise ValueError(f"paper values file not found: {path}")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    return _check_paper_values(frame, str(path))
+    return check_paper_values(frame, str(path))
 
 
-def _check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
+def check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
+    """A table of the papers' values checked and cleaned as :func:`load_paper_values` returns it.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table, its cells as read (strings, or missing).
+    origin : str
+        Where it comes from, named in the errors (a file's path).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy: the :data:`PAPER_COLUMNS` as stripped text (:func:`cell_text`), ``value`` as a
+        number (NaN where empty), a fresh index.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, a value is not a number, a row has no artefact or quantity, or an
+        ``(artefact, quantity)`` pair appears twice.
+    """
     absent = [c for c in PAPER_COLUMNS if c not in frame.columns]
     if absent:
         raise ValueError(f"{origin}: missing columns {absent}; expected {list(PAPER_COLUMNS)}")
     frame = frame.copy()
     for column in PAPER_COLUMNS:
-        frame[column] = frame[column].map(_cell_text)
+        frame[column] = frame[column].map(cell_text)
     given = frame["value"]
     frame["value"] = pd.to_numeric(given.where(given != "", None), errors="coerce")
     bad = frame[(given != "") & frame["value"].isna()]
@@ -230,7 +251,7 @@ def _check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
         raise ValueError(f"{origin}: values that are not numbers: {rows}")
     if (frame["artefact"] == "").any() or (frame["quantity"] == "").any():
         raise ValueError(f"{origin}: every row needs an artefact and a quantity")
-    twice = frame[frame.duplicated(_KEY, keep=False)]
+    twice = frame[frame.duplicated(CLAIM_ID_COLUMNS, keep=False)]
     if not twice.empty:
         pairs = sorted(set(zip(twice.artefact, twice.quantity)))
         raise ValueError(f"{origin}: (artefact, quantity) listed more than once: {pairs}")
@@ -274,9 +295,11 @@ def relative_percent(ours: float, paper: float) -> float:
     return (ours - paper) / abs(paper) * 100.0
 
 
-def _isna(value) -> bool:
+def is_missing(value) -> bool:
+    """Whether a cell is missing: None, pandas' NA or a float NaN."""
     return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 
-def _cell_text(value) -> str:
-    return "" if _isna(value) else str(value).strip()
+def cell_text(value) -> str:
+    """A cell as stripped text; the empty string for a missing one (:func:`is_missing`)."""
+    return "" if is_missing(value) else str(value).strip()

@@ -125,7 +125,18 @@ def _be_first(sc: Scenario) -> Scenario:
     return replace(sc, streams=tuple(be + [s for s in sc.streams if s.queue != presets.BE_QUEUE]))
 
 
-def _aggregation(ref_rate: float, n: int, be_size) -> Scenario:
+def aggregation_scenario(ref_rate: float, n: int, be_size) -> Scenario:
+    """GLOBECOM'01 Table III's scenario at one reference-stream rate, BE streams first.
+
+    Parameters
+    ----------
+    ref_rate : float
+        Rate of the reference EF stream, bit/s (:data:`TAB3_REF_RATES`).
+    n : int
+        EF reference packets.
+    be_size : pqlab.node.traffic.SizeDistribution or None
+        The BE sizes; None: the stand-in "real" distribution.
+    """
     return _be_first(presets.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
                                              ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
                                              name=f"aggregation({ref_rate:g})"))
@@ -191,7 +202,7 @@ def fig3_1_local_max(index: int):
 def tab3_mean(key: str):
     """GLOBECOM'01 Table III mean one-way delay (ms) at aggregation degree ``key``."""
     def compute(model, n, seeds, be_size=None):
-        return to_ms(_mean_delay(lambda: _aggregation(TAB3_REF_RATES[key], n, be_size), model, seeds))
+        return to_ms(_mean_delay(lambda: aggregation_scenario(TAB3_REF_RATES[key], n, be_size), model, seeds))
     return compute
 
 
@@ -222,14 +233,14 @@ def fig5_tail_units(model, n, seeds, be_size=None) -> float:
 def mean_ipdv(key: str):
     """Long version 6.2: mean |IPDV| (ms) at aggregation degree ``key``."""
     def compute(model, n, seeds, be_size=None):
-        return to_ms(float(np.mean([_jitter(run(_aggregation(TAB3_REF_RATES[key], n, be_size), s,
+        return to_ms(float(np.mean([_jitter(run(aggregation_scenario(TAB3_REF_RATES[key], n, be_size), s,
                                                 model)["delay"]).mean() for s in seeds])))
     return compute
 
 
 def max_ipdv_units(model, n, seeds, be_size=None) -> float:
     """Long version 6.2: largest |IPDV| over A = 2/3, 1/3, 0 and seeds, transmission units."""
-    return float(max(_jitter(run(_aggregation(TAB3_REF_RATES[k], n, be_size), s, model)["delay"]).max()
+    return float(max(_jitter(run(aggregation_scenario(TAB3_REF_RATES[k], n, be_size), s, model)["delay"]).max()
                      for k in ("2_3", "1_3", "0") for s in seeds)) / UNIT_S
 
 

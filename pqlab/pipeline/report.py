@@ -69,9 +69,9 @@ from ..base import versions
 from ..base.units import number_text as _number, ours_digits as _ours_digits, paper_text as _paper_text
 from ..base.units import signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
-from ..papers.records import (INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS, RESULTS_FILE, ROLES,  # noqa: F401
-                              TOLERANCE_PERCENT, _KEY, _cell_text, _check_paper_values, _isna, load_paper_values,
-                              load_records, record, record_figure, relative_percent)
+from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
+                              RESULTS_FILE, ROLES, TOLERANCE_PERCENT, cell_text, check_paper_values, is_missing,
+                              load_paper_values, load_records, record, record_figure, relative_percent)
 from ..papers.testbed import CHOSEN_AFTER_HELD_OUT  # the test bed's own statement of its post-hoc choices
 
 #: Verdicts, in the order reports list them.
@@ -91,7 +91,7 @@ def _results_frame(records: list[dict]) -> pd.DataFrame:
 
     A record without ``model`` (written before models existed) is a papers' node result.
     """
-    key = [*_KEY, "model"]
+    key = [*CLAIM_ID_COLUMNS, "model"]
     columns = [*key, "value", "unit", "note", "shape_ok", "seed", "role"]
     rows = [{c: r.get(c) for c in columns} for r in records if r.get("kind", "result") == "result"]
     frame = pd.DataFrame(rows, columns=columns)
@@ -147,7 +147,7 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     unknown = sorted(set(results["model"]) - set(MODELS))
     if unknown:
         raise ValueError(f"model must be one of {', '.join(map(repr, MODELS))}, got {unknown}")
-    kind = paper_values["kind"].map(_cell_text) if "kind" in paper_values.columns else ""
+    kind = paper_values["kind"].map(cell_text) if "kind" in paper_values.columns else ""
     paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"}).assign(kind=kind)
     paper = paper.assign(_paper=range(len(paper)))
     ours = results.rename(columns={"value": "ours", "unit": "our unit", "note": "explanation"})
@@ -158,7 +158,7 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
         if model != MODELS[0] and mine.empty:
             continue
         how = "outer" if model == MODELS[0] else "right"
-        part = paper.merge(mine, on=_KEY, how=how)
+        part = paper.merge(mine, on=CLAIM_ID_COLUMNS, how=how)
         part["model"], part["_model"] = model, rank
         parts.append(part)
     rows = pd.concat(parts, ignore_index=True)
@@ -168,7 +168,7 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     rows["ours"] = pd.to_numeric(rows["ours"], errors="coerce")
     rows["difference"] = rows["ours"] - rows["paper value"]
     rows["difference %"] = [relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])]
-    rows["shape_ok"] = [None if _isna(v) else bool(v) for v in rows["shape_ok"]]
+    rows["shape_ok"] = [None if is_missing(v) else bool(v) for v in rows["shape_ok"]]
     rows["verdict"] = [
         _verdict(*args)
         for args in zip(has_paper, has_ours, rows["paper value"], rows["ours"], rows["difference %"], rows["shape_ok"])
@@ -176,7 +176,7 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     rows["explanation"] = rows["explanation"].where(has_ours, NOT_REPRODUCED).fillna("")
     rows["seed"] = pd.to_numeric(rows["seed"]).astype("Int64")
     for column in ("source", "statement", "kind", "role"):
-        rows[column] = rows[column].map(_cell_text)
+        rows[column] = rows[column].map(cell_text)
     rows["_rank"] = rows["_paper"].fillna(len(paper) + rows["_ours"])
     rows = rows.sort_values(["artefact", "_rank", "_model"], kind="mergesort")
     return rows[list(REPORT_COLUMNS)].reset_index(drop=True)
@@ -240,7 +240,7 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     if paper_values is None:
         paper_values = load_paper_values()
     elif isinstance(paper_values, pd.DataFrame):
-        paper_values = _check_paper_values(paper_values, "paper_values")
+        paper_values = check_paper_values(paper_values, "paper_values")
     else:
         paper_values = load_paper_values(paper_values)
     records = load_records(results_dir)
@@ -412,15 +412,15 @@ def _unit_text(unit) -> str:
 
 
 def _ours_text(value, shape_ok, paper=None) -> str:
-    shape = "" if _isna(shape_ok) else ("shape holds" if shape_ok else "shape fails")
+    shape = "" if is_missing(shape_ok) else ("shape holds" if shape_ok else "shape fails")
     number = _number(value, _ours_digits(paper))
-    return " ".join(filter(None, [number, f"({shape})" if shape and not _isna(value) else shape]))
+    return " ".join(filter(None, [number, f"({shape})" if shape and not is_missing(value) else shape]))
 
 
 def _difference_text(difference, percent) -> str:
-    if _isna(difference):
+    if is_missing(difference):
         return ""
-    relative = "n/a" if _isna(percent) else f"{percent:+.1f} %"
+    relative = "n/a" if is_missing(percent) else f"{percent:+.1f} %"
     return f"{signed_text(difference)} ({relative})"
 
 
@@ -437,7 +437,7 @@ def results_digest(table: pd.DataFrame) -> str:
     """
     rows = sorted(
         "\t".join([str(r["artefact"]), str(r["quantity"]), str(r["model"]),
-                    "" if _isna(r["ours"]) else f"{float(r['ours']):.{DIGEST_DIGITS}g}"])
+                    "" if is_missing(r["ours"]) else f"{float(r['ours']):.{DIGEST_DIGITS}g}"])
         for r in table.to_dict("records")
     )
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()

@@ -287,7 +287,7 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
     if paper_values is None:
         table = report.load_paper_values()
     elif isinstance(paper_values, pd.DataFrame):
-        table = report._check_paper_values(paper_values, "paper_values")
+        table = report.check_paper_values(paper_values, "paper_values")
     else:
         if not Path(paper_values).is_file():
             raise ValueError(f"paper values file not found: {paper_values}")

@@ -49,7 +49,7 @@ BOUND_CASES = ("tab4_k1", "tab4_k2", "tab4_k3", "tab3_a_5_6", "tab3_a_2_3", "tab
 def _bound_scenario(case: str, n: int):
     if case.startswith("tab4_k"):
         return presets.full_units(k=int(case[-1]), n_ef_samples=n)
-    return te._aggregation(te.TAB3_REF_RATES[case[len("tab3_a_"):]], n, None)
+    return te.aggregation_scenario(te.TAB3_REF_RATES[case[len("tab3_a_"):]], n, None)
 
 
 @cache.artefact()
