@@ -15,7 +15,7 @@ import re
 import pandas as pd
 
 from . import overview
-from ..base.units import number_text, ours_digits, paper_text, signed_text
+from ..base.units import paper_text, signed_text
 from ..papers.records import MODELS
 
 _STYLE = """
@@ -176,9 +176,8 @@ def _model_cell(r: dict) -> str:
 
 
 def _ours_cell(r: dict) -> str:
-    number = number_text(_plain(r["ours"]), ours_digits(_plain(r["paper value"])))
-    shape = _plain(r["shape_ok"])
-    words = "" if shape is None else ("shape holds" if shape else "shape fails")
+    number = overview.ours_text(_plain(r["ours"]), _plain(r["paper value"]))
+    words = overview.shape_text(r["shape_ok"])
     if number and words:
         return f'{_esc(number)}<span class="small">{words}</span>'
     return _esc(number or words)

@@ -192,6 +192,17 @@ def ours_text(value, paper) -> str:
     return number_text(value, ours_digits(paper))
 
 
+def shape_text(shape_ok) -> str:
+    """A result's shape (or mechanism) check in words, as the report and the site print it next to ours.
+
+    "shape holds" for a true ``shape_ok``, "shape fails" for a false one, "" where no check was
+    recorded (None, NaN or pandas' NA).
+    """
+    if records._isna(shape_ok):
+        return ""
+    return "shape holds" if shape_ok else "shape fails"
+
+
 def sections(table: pd.DataFrame) -> list[dict]:
     """The opening's parts after :func:`opening`, as plain text for the report's Markdown and HTML.
 

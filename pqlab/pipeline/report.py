@@ -66,7 +66,7 @@ import pandas as pd
 from .._version import __version__
 from . import claim_links, claims_html, overview
 from ..base import versions
-from ..base.units import number_text as _number, ours_digits as _ours_digits, paper_text as _paper_text
+from ..base.units import paper_text as _paper_text
 from ..base.units import signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
 from ..papers.records import (INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS, RESULTS_FILE, ROLES,  # noqa: F401
@@ -374,7 +374,7 @@ def summary_text(table: pd.DataFrame) -> str:
     rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
     misses = [
         f"{r['artefact']}/{r['quantity']} (paper {_paper_text(r['paper value'])}, test bed "
-        f"{' '.join(filter(None, [_number(r['ours'], _ours_digits(r['paper value'])), '' if r['unit'] == '1' else r['unit']]))}, "
+        f"{' '.join(filter(None, [overview.ours_text(r['ours'], r['paper value']), '' if r['unit'] == '1' else r['unit']]))}, "
         f"{_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
         for r in rows.head(SUMMARY_MISSES).to_dict("records")
     ]
@@ -412,8 +412,8 @@ def _unit_text(unit) -> str:
 
 
 def _ours_text(value, shape_ok, paper=None) -> str:
-    shape = "" if _isna(shape_ok) else ("shape holds" if shape_ok else "shape fails")
-    number = _number(value, _ours_digits(paper))
+    shape = overview.shape_text(shape_ok)
+    number = overview.ours_text(value, paper)
     return " ".join(filter(None, [number, f"({shape})" if shape and not _isna(value) else shape]))
 
 
