@@ -325,17 +325,15 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
     models are counted over the same calibration and held-out sets. Columns ``model, role``
     (``calibration``, ``held_out``, ``all``), ``within``, ``total``.
     """
-    numeric = table[(table["kind"] == "result") & table["paper value"].notna()]
-    roles = {(a, q): r for a, q, r in zip(numeric["artefact"], numeric["quantity"], numeric["role"]) if r}
+    measured = overview.measured_results(table)
     out = []
     for model in MODELS:
-        mine = numeric[numeric["model"] == model]
+        mine = measured[measured["model"] == model]
         if mine.empty:
             continue
-        role = [roles.get((a, q), "") for a, q in zip(mine["artefact"], mine["quantity"])]
         within = (mine["verdict"] == "reproduced").to_numpy()
         for name in (*ROLES, "all"):
-            sel = [name == "all" or r == name for r in role]
+            sel = [name == "all" or r == name for r in mine["_role"]]
             out.append({"model": model, "role": name, "within": int(within[sel].sum()), "total": int(sum(sel))})
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
