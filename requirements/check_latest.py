@@ -62,12 +62,12 @@ def main(argv=None) -> int:
         if done.returncode:
             return _fail("pqlab reproduce --quick", done)
         compare = (
-            "import sys, pandas as pd\n"
+            "import sys\n"
             "from pqlab import reportdiff, versions\n"
             "golden, now = sys.argv[1], sys.argv[2]\n"
             "print(versions.differences_text(versions.lock_differences()) or 'the newest packages are the lock')\n"
-            "read = lambda d, n: pd.read_csv(f'{d}/{n}', keep_default_na=False, dtype=str)\n"
-            "cells = reportdiff.compare_tables(read(golden, 'quick_report.csv'), read(now, 'report.csv'))\n"
+            "cells = reportdiff.compare_tables(reportdiff.read_table(f'{golden}/quick_report.csv'),\n"
+            "                                  reportdiff.read_table(f'{now}/report.csv'))\n"
             "text = reportdiff.compare_markdown(open(f'{golden}/quick_report.md.txt').read(),\n"
             "                                   open(f'{now}/report.md').read())\n"
             "print(f'{len(cells)} cell(s) of report.csv beyond a relative {reportdiff.REL_TOL:g}:')\n"

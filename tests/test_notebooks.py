@@ -55,10 +55,8 @@ def test_every_saved_figure_shows_inline_in_its_notebook(quick_run):
 GOLDEN = Path(__file__).resolve().parent / "data"
 
 
-def _committed_report() -> tuple["pd.DataFrame", str]:
-    import pandas as pd
-
-    return (pd.read_csv(GOLDEN / "quick_report.csv", keep_default_na=False, dtype=str),
+def _committed_report() -> tuple:
+    return (reportdiff.read_table(GOLDEN / "quick_report.csv"),
             (GOLDEN / "quick_report.md.txt").read_text(encoding="utf-8"))
 
 
@@ -71,12 +69,10 @@ def test_the_quick_report_is_the_committed_one_row_for_row(quick_run):
     1e-9 (another numpy's last digit is not a change), and exactly in the environment the
     committed report was made in (the lock, on the same Python). report.md equal line for line
     but for its environment block."""
-    import pandas as pd
-
     _, out = quick_run
     golden, golden_text = _committed_report()
     rel_tol = reportdiff.tolerance_against(golden_text)
-    now = pd.read_csv(out / "report.csv", keep_default_na=False, dtype=str)
+    now = reportdiff.read_table(out / "report.csv")
     differing = reportdiff.compare_tables(golden, now, rel_tol=rel_tol)
     assert not differing, (f"{len(differing)} cells differ from the committed report (relative tolerance "
                            f"{rel_tol:g}):\n" + "\n".join(map(str, differing[:12])))

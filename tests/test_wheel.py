@@ -109,8 +109,8 @@ def test_installed_wheel_reproduces_from_an_empty_folder(installed, tmp_path):
     assert reportdiff.report_environment(text)["on_lock"], "a fresh install from the lock is on the lock"
     golden_dir = ROOT / "tests" / "data"
     golden_text = (golden_dir / "quick_report.md.txt").read_text(encoding="utf-8")
-    golden = pd.read_csv(golden_dir / "quick_report.csv", keep_default_na=False, dtype=str)
-    now = pd.read_csv(figures / "report.csv", keep_default_na=False, dtype=str)
+    golden = reportdiff.read_table(golden_dir / "quick_report.csv")
+    now = reportdiff.read_table(figures / "report.csv")
     assert reportdiff.compare_tables(golden, now, rel_tol=reportdiff.tolerance_against(golden_text)) == []
     assert reportdiff.compare_markdown(golden_text, text) == []
     site_packages = Path(package_file).parent.parent

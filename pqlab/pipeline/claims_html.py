@@ -17,7 +17,7 @@ import re
 import pandas as pd
 
 from . import overview
-from ..base.units import number_text, ours_digits, paper_text, signed_text
+from ..base.units import paper_text, signed_text
 from ..papers.records import MODELS
 
 #: The style sheet of ``report.html`` and of the site's pages (the site writes it to ``style.css``).
@@ -183,9 +183,8 @@ def _model_cell(r: dict) -> str:
 
 
 def _ours_cell(r: dict) -> str:
-    number = number_text(plain(r["ours"]), ours_digits(plain(r["paper value"])))
-    shape = plain(r["shape_ok"])
-    words = "" if shape is None else ("shape holds" if shape else "shape fails")
+    number = overview.ours_text(plain(r["ours"]), plain(r["paper value"]))
+    words = overview.shape_text(r["shape_ok"])
     if number and words:
         return f'{esc(number)}<span class="small">{words}</span>'
     return esc(number or words)

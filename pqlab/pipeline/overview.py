@@ -55,8 +55,14 @@ def unit_text(unit) -> str:
     return UNIT_WORDS.get(text, text)
 
 
-def _measured(table: pd.DataFrame) -> pd.DataFrame:
-    """The papers' numeric measured results, each with the role its quantity has in the test-bed rows."""
+def measured_results(table: pd.DataFrame) -> pd.DataFrame:
+    """The papers' numeric measured results of the report, each with the role its quantity has in the test-bed rows.
+
+    Rows with ``kind == "result"`` and a paper value; column ``_role`` is the role (``calibration``,
+    ``held_out``) the test-bed row of the same artefact and quantity has, "" where none, so a
+    papers' node row is counted in the same set as its test-bed row (:func:`measured_table`,
+    :func:`pqlab.pipeline.report.measured_counts`).
+    """
     numeric = table[(table["kind"] == "result") & table["paper value"].notna()]
     roles = {(a, q): r for a, q, r in zip(numeric["artefact"], numeric["quantity"], numeric["role"]) if r}
     return numeric.assign(_role=[roles.get((a, q), "") for a, q in zip(numeric["artefact"], numeric["quantity"])])
@@ -78,7 +84,7 @@ def measured_table(table: pd.DataFrame) -> pd.DataFrame:
         quantity has a role), columns ``model, role``, the counts of
         :data:`MEASURED_VERDICTS` and ``total``.
     """
-    measured = _measured(table)
+    measured = measured_results(table)
     has_roles = (measured["_role"] != "").any()
     rows = []
     for model in records.MODELS:
@@ -130,7 +136,7 @@ def largest_misses(table: pd.DataFrame, n: int = MISSES) -> pd.DataFrame:
         reader reads it, :func:`unit_text`), ``difference %``, ``reason`` (the conclusion of
         the row's explanation) and ``explanation`` (all of it). Empty without test-bed rows.
     """
-    rows = _measured(table)
+    rows = measured_results(table)
     rows = rows[(rows["model"] == "testbed") & (rows["verdict"] != "reproduced")]
     rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf")))
     rows = rows.sort_values("_size", ascending=False, kind="mergesort").head(n)
@@ -190,6 +196,17 @@ def _frozen(bed: pd.DataFrame) -> str:
 def ours_text(value, paper) -> str:
     """A number of ours as the report prints it (one digit more than the paper's value)."""
     return number_text(value, ours_digits(paper))
+
+
+def shape_text(shape_ok) -> str:
+    """A result's shape (or mechanism) check in words, as the report and the site print it next to ours.
+
+    "shape holds" for a true ``shape_ok``, "shape fails" for a false one, "" where no check was
+    recorded (None, NaN or pandas' NA).
+    """
+    if records.is_missing(shape_ok):
+        return ""
+    return "shape holds" if shape_ok else "shape fails"
 
 
 def sections(table: pd.DataFrame) -> list[dict]:

@@ -66,7 +66,7 @@ import pandas as pd
 from .._version import __version__
 from . import claim_links, claims_html, overview
 from ..base import versions
-from ..base.units import number_text as _number, ours_digits as _ours_digits, paper_text as _paper_text
+from ..base.units import paper_text as _paper_text
 from ..base.units import signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
 from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
@@ -325,17 +325,15 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
     models are counted over the same calibration and held-out sets. Columns ``model, role``
     (``calibration``, ``held_out``, ``all``), ``within``, ``total``.
     """
-    numeric = table[(table["kind"] == "result") & table["paper value"].notna()]
-    roles = {(a, q): r for a, q, r in zip(numeric["artefact"], numeric["quantity"], numeric["role"]) if r}
+    measured = overview.measured_results(table)
     out = []
     for model in MODELS:
-        mine = numeric[numeric["model"] == model]
+        mine = measured[measured["model"] == model]
         if mine.empty:
             continue
-        role = [roles.get((a, q), "") for a, q in zip(mine["artefact"], mine["quantity"])]
         within = (mine["verdict"] == "reproduced").to_numpy()
         for name in (*ROLES, "all"):
-            sel = [name == "all" or r == name for r in role]
+            sel = [name == "all" or r == name for r in mine["_role"]]
             out.append({"model": model, "role": name, "within": int(within[sel].sum()), "total": int(sum(sel))})
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
@@ -374,7 +372,7 @@ def summary_text(table: pd.DataFrame) -> str:
     rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
     misses = [
         f"{r['artefact']}/{r['quantity']} (paper {_paper_text(r['paper value'])}, test bed "
-        f"{' '.join(filter(None, [_number(r['ours'], _ours_digits(r['paper value'])), '' if r['unit'] == '1' else r['unit']]))}, "
+        f"{' '.join(filter(None, [overview.ours_text(r['ours'], r['paper value']), '' if r['unit'] == '1' else r['unit']]))}, "
         f"{_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
         for r in rows.head(SUMMARY_MISSES).to_dict("records")
     ]
@@ -412,8 +410,8 @@ def _unit_text(unit) -> str:
 
 
 def _ours_text(value, shape_ok, paper=None) -> str:
-    shape = "" if is_missing(shape_ok) else ("shape holds" if shape_ok else "shape fails")
-    number = _number(value, _ours_digits(paper))
+    shape = overview.shape_text(shape_ok)
+    number = overview.ours_text(value, paper)
     return " ".join(filter(None, [number, f"({shape})" if shape and not is_missing(value) else shape]))
 
 

@@ -26,8 +26,8 @@ import pandas as pd
 
 from ..base.versions import ENVIRONMENT_LINE_PREFIXES, is_locked_environment
 
-__all__ = ["REL_TOL", "NUMBER_COLUMNS", "KEY_COLUMNS", "Difference", "compare_tables", "compare_markdown",
-           "report_environment", "tolerance_against"]
+__all__ = ["REL_TOL", "NUMBER_COLUMNS", "KEY_COLUMNS", "Difference", "read_table", "compare_tables",
+           "compare_markdown", "report_environment", "tolerance_against"]
 
 #: Relative tolerance within which two numbers of two reports are the same result (float noise:
 #: one ulp is about 2.2e-16 relative; a change of the simulation moves numbers by far more).
@@ -86,8 +86,26 @@ def _numbers_differ(before: str, after: str, rel_tol: float, scale: float) -> tu
     return abs(x - y) > rel_tol * size, relative
 
 
+def read_table(path) -> pd.DataFrame:
+    """A ``report.csv`` as :func:`compare_tables` takes it: every cell as text, empty cells as ``""``."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def _cell_differences(key: tuple, old: dict, new: dict, columns, rel_tol: float) -> list[Difference]:
+    """The cells of one row (``old`` before, ``new`` after) that differ: text exactly, numbers within ``rel_tol``."""
+    out = []
+    for column in columns:
+        if column in NUMBER_COLUMNS:
+            differ, relative = _numbers_differ(old[column], new[column], rel_tol, _scale(old, column))
+        else:
+            differ, relative = old[column] != new[column], None
+        if differ:
+            out.append(Difference(key, column, old[column], new[column], relative))
+    return out
+
+
 def compare_tables(before: pd.DataFrame, after: pd.DataFrame, rel_tol: float = REL_TOL) -> list[Difference]:
-    """The differences between two report tables (``report.csv`` read with ``dtype=str, keep_default_na=False``).
+    """The differences between two report tables (``report.csv`` read with :func:`read_table`).
 
     Parameters
     ----------
@@ -100,7 +118,10 @@ def compare_tables(before: pd.DataFrame, after: pd.DataFrame, rel_tol: float = R
     -------
     list of Difference
         Empty when the reports agree: the same columns, the same rows in the same order, text
-        cells equal, number cells within the tolerance.
+        cells equal, number cells within the tolerance. Otherwise, with the same columns: the
+        rows only before (``after`` None), the rows only after (``before`` None), one ``order``
+        difference when the rows of both are in another order, then every differing cell of the
+        rows of both (matched by key).
     """
     if not 0 <= rel_tol < 1:
         raise ValueError(f"rel_tol must be in [0, 1), got {rel_tol!r}")
@@ -109,19 +130,20 @@ def compare_tables(before: pd.DataFrame, after: pd.DataFrame, rel_tol: float = R
     keys = [c for c in KEY_COLUMNS if c in before.columns]
     rows_before = [tuple(r) for r in before[keys].itertuples(index=False)]
     rows_after = [tuple(r) for r in after[keys].itertuples(index=False)]
-    if rows_before != rows_after:
-        lost = [Difference(k, "row", "present", None) for k in rows_before if k not in set(rows_after)]
-        added = [Difference(k, "row", None, "present") for k in rows_after if k not in set(rows_before)]
-        return lost + added or [Difference(("rows",), "order", "committed order", "another order")]
-    out = []
-    for key, old, new in zip(rows_before, before.to_dict("records"), after.to_dict("records")):
-        for column in before.columns:
-            if column in NUMBER_COLUMNS:
-                differ, relative = _numbers_differ(old[column], new[column], rel_tol, _scale(old, column))
-            else:
-                differ, relative = old[column] != new[column], None
-            if differ:
-                out.append(Difference(key, column, old[column], new[column], relative))
+    records_before, records_after = before.to_dict("records"), after.to_dict("records")
+    if rows_before == rows_after:
+        pairs = zip(rows_before, records_before, records_after)
+        out = []
+    else:
+        in_before, in_after = set(rows_before), set(rows_after)
+        out = [Difference(k, "row", "present", None) for k in rows_before if k not in in_after]
+        out += [Difference(k, "row", None, "present") for k in rows_after if k not in in_before]
+        if [k for k in rows_before if k in in_after] != [k for k in rows_after if k in in_before]:
+            out.append(Difference(("rows",), "order", "committed order", "another order"))
+        by_key = dict(zip(rows_after, records_after))
+        pairs = ((k, old, by_key[k]) for k, old in zip(rows_before, records_before) if k in by_key)
+    for key, old, new in pairs:
+        out += _cell_differences(key, old, new, before.columns, rel_tol)
     return out
 
 

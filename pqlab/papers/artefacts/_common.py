@@ -26,8 +26,11 @@ from ...measure.analysis import CONFIDENCE, mean_ci  # noqa: F401  (re-exported 
 from ...base.provenance import provenance_attrs
 from . import registry
 from ...base._validate import check_array, check_int, check_real
+from ...node.model import Node
+from ...node.path import PathModel
 from ...node.scenario import Scenario
-from ..presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES
+from ..presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES, paper_path
+from ..stated import PAPERS
 from ...node.traffic import UDP_IP_HEADER_BYTES
 from ...base.units import times_in_ms
 
@@ -113,6 +116,27 @@ def check_artefact(data, artefact: str):
         raise ValueError(f"data must be what pqlab.papers.artefacts computes for {artefact!r} "
                          f"(attrs['artefact'] == {artefact!r}), got {type(data).__name__}")
     return data
+
+
+def check_node_and_path(node, path) -> tuple[Node, PathModel]:
+    """The papers' network an artefact draws or tabulates: ``node`` and ``path``, checked.
+
+    ``node`` defaults to the papers' C7200 (``PAPERS.node()``, :data:`pqlab.papers.PAPERS`),
+    ``path`` to :func:`pqlab.scenarios.paper_path` (the uncongested rest of the path).
+
+    Raises
+    ------
+    ValueError
+        If ``node`` is not a :class:`pqlab.Node` or ``path`` not a
+        :class:`pqlab.node.path.PathModel` (None takes the default).
+    """
+    node = PAPERS.node() if node is None else node
+    if not isinstance(node, Node):
+        raise ValueError(f"node must be a pqlab.Node or None, got {type(node).__name__}")
+    path = paper_path() if path is None else path
+    if not isinstance(path, PathModel):
+        raise ValueError(f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}")
+    return node, path
 
 
 # --------------------------------------------------------------------------- streams of a preset

@@ -27,6 +27,7 @@ from ...node.scenario import simulate
 from ...node.traffic import UDP_IP_HEADER_BYTES
 from ...base.units import to_kbps
 from ._common import be_streams, check_n_ef_samples, check_seeds, ef_streams, frame_rate_bps, mean_ci, MTU_BYTES, MTU_PAYLOAD_BYTES, provenance, REF_RATES_BPS
+from ._common import check_node_and_path
 from .background_common import (PAPER_BE_PAYLOAD_RANGE, PAPER_FIG3_2_PAYLOADS, _cells, _ef_stream,
                                 _frame_bytes, _particles, _protocol, _size_text)
 
@@ -188,12 +189,7 @@ def globecom01_fig1(node: Node | None = None, path: PathModel | None = None) -> 
         attrs with the ring, the line and derived numbers (``max_ring_particles`` with MTU
         packets, line times of the EF packet and of an MTU packet, the path's hops).
     """
-    node = cisco7200_atm() if node is None else node
-    if not isinstance(node, Node):
-        raise ValueError(f"node must be a pqlab.Node or None, got {type(node).__name__}")
-    path = presets.paper_path() if path is None else path
-    if not isinstance(path, PathModel):
-        raise ValueError(f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}")
+    node, path = check_node_and_path(node, path)
     q = node.queues
 
     def col(name):

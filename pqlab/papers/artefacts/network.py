@@ -36,6 +36,7 @@ from ...node.traffic import merge_streams
 from .. import presets
 from ..stated import PAPERS
 from ._common import check_n_ef_samples, check_seeds, check_values, mean_ci, provenance
+from ._common import check_node_and_path
 
 __all__ = ["globecom01_fig2", "globecom01_fig6", "pq_occupancy_at_arrival", "clustered_share",
            "clustering_over_phases", "tftant_slides_pq_delay",
@@ -86,12 +87,7 @@ def globecom01_fig2(node: Node | None = None, path: PathModel | None = None,
         exceed the output rate); attrs: the EF and BE offered loads, the EF IP length, the
         one-way delay the path adds to the EF packet.
     """
-    node = PAPERS.node() if node is None else node
-    if not isinstance(node, Node):
-        raise ValueError(f"node must be a pqlab.Node or None, got {type(node).__name__}")
-    path = presets.paper_path() if path is None else path
-    if not isinstance(path, PathModel):
-        raise ValueError(f"path must be a pqlab.path.PathModel or None, got {type(path).__name__}")
+    node, path = check_node_and_path(node, path)
     sc = presets.real_distribution(n_ef_samples=10)
     ef_offered = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.EF_QUEUE))
     if be_offered_bps is None:

@@ -21,6 +21,21 @@ from .tftant_pq_common import (IPDV_SIZE_FRAMES, TANDEM_EF_AGGREGATE_BPS, TANDEM
                                ef_split_scenario)
 
 
+def _checked_ef_split(n_ef_samples, seeds, ef_frames_bytes, n_streams, ef_aggregate_bps) -> tuple:
+    """The arguments both artefacts give :func:`ef_split_scenario`, checked.
+
+    Returns the EF packets of all streams per run, the seeds, the EF frame sizes and the
+    EF stream counts (each sorted) and the EF aggregate rate (bit/s, > 0).
+    """
+    n = check_n_ef_samples(n_ef_samples)
+    seeds = check_seeds(seeds)
+    frames = sorted(check_values("ef_frames_bytes", ef_frames_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
+                                 integer=True))
+    counts = sorted(check_values("n_streams", n_streams, 1, integer=True))
+    load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
+    return n, seeds, frames, counts, load
+
+
 # --------------------------------------------------------------------------- tftant_slides_tandem
 
 
@@ -102,13 +117,9 @@ def tftant_slides_tandem(
         ``aggregation_contribution`` (s, end-to-end with the most streams minus with one, paired
         per seed) with its mean and CI; ``ef_line_time`` (s) per frame.
     """
-    n = check_n_ef_samples(n_ef_samples)
-    seeds = check_seeds(seeds)
+    n, seeds, frames, counts, load = _checked_ef_split(n_ef_samples, seeds, ef_frames_bytes, n_streams,
+                                                       ef_aggregate_bps)
     nodes = check_int("n_nodes", n_nodes, 1, 16)
-    frames = sorted(check_values("ef_frames_bytes", ef_frames_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
-                                 integer=True))
-    counts = sorted(check_values("n_streams", n_streams, 1, integer=True))
-    load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
     prop = check_real("propagation_s", propagation_s, 0.0, 1.0)
 
     shape = (len(frames), len(counts), nodes, len(seeds))
@@ -230,12 +241,8 @@ def tftant_slides_ipdv_size(
         ``ipdv_std`` (signed), ``jitter_std`` (of |IPDV|), ``jitter_max``, ``jitter_p999``,
         ``jitter_mean`` (s) with ``*_mean``/``*_ci``.
     """
-    n = check_n_ef_samples(n_ef_samples)
-    seeds = check_seeds(seeds)
-    frames = sorted(check_values("ef_frames_bytes", ef_frames_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
-                                 integer=True))
-    counts = sorted(check_values("n_streams", n_streams, 1, integer=True))
-    load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
+    n, seeds, frames, counts, load = _checked_ef_split(n_ef_samples, seeds, ef_frames_bytes, n_streams,
+                                                       ef_aggregate_bps)
 
     def point(ef_frame_bytes, n_streams, congestion):
         return ef_split_scenario(n_streams, load, ef_frame_bytes=ef_frame_bytes,
