@@ -1,7 +1,7 @@
 """Figures of GLOBECOM'01 Figs. 2 and 6 and the TF-TANT slides' "PQ: one-way delay".
 
 Each function takes what the compute function of the same name in
-:mod:`pqlab.artefacts.network` returns and gives a matplotlib Figure; every label is
+:mod:`pqlab.papers.artefacts.network` returns and gives a matplotlib Figure; every label is
 computed from the Dataset (times drawn in ms, rates in Mbit/s or kbit/s).
 """
 
@@ -21,7 +21,7 @@ _FRAMING = {"atm-aal5": "ATM AAL5", "ethernet": "Ethernet", "none": "unframed"}
 
 def _check(name: str, data, variables) -> xr.Dataset:
     if not isinstance(data, xr.Dataset) or not set(variables) <= set(data.variables):
-        raise ValueError(f"{name} must be the xarray.Dataset of pqlab.artefacts.network.{name} "
+        raise ValueError(f"{name} must be the xarray.Dataset of pqlab.papers.artefacts.network.{name} "
                          f"(variables {sorted(variables)})")
     return data
 
@@ -79,7 +79,7 @@ def globecom01_fig2(data: xr.Dataset):
             f"{to_ms(a['path_ef_delay_s']):.3f} ms ({n - 1} hops + {to_ms(a['path_fixed_s']):g} ms fixed) "
             f"after the simulated C7200", ha="left", va="bottom", fontsize=size, color="0.3")
     ax.set_title("globecom01_fig2: the test network of GLOBECOM'01 Fig. 2, drawn from PAPERS.node() and "
-                 "presets.paper_path()", fontsize=size)
+                 "pqlab.scenarios.paper_path()", fontsize=size)
     return fig
 
 
