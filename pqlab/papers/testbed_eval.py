@@ -21,7 +21,7 @@ import collections
 import functools
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -121,20 +121,15 @@ def _real(be_size):
     return presets.real_be_sizes() if be_size is None else be_size
 
 
-def _be_first(sc: Scenario) -> Scenario:
-    be = [s for s in sc.streams if s.queue == presets.BE_QUEUE]
-    return replace(sc, streams=tuple(be + [s for s in sc.streams if s.queue != presets.BE_QUEUE]))
-
-
 def _aggregation(ref_rate: float, n: int, be_size) -> Scenario:
-    return _be_first(presets.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
+    return presets.be_streams_first(presets.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
                                              ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
                                              name=f"aggregation({ref_rate:g})"))
 
 
 def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = False) -> Scenario:
     n_ref = math.ceil(n / n_streams) if total else n
-    return _be_first(presets.pq_experiment(
+    return presets.be_streams_first(presets.pq_experiment(
         be_size=_real(be_size), ef_rate_bps=load_bps / n_streams, ef_aggregate_bps=load_bps if n_streams > 1 else None,
         n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load_bps),
         name=f"ef_split({n_streams}, {load_bps:g})"))
@@ -235,7 +230,7 @@ def max_ipdv_units(model, n, seeds, be_size=None) -> float:
 
 
 def _frame_run(frame: int, n: int, be_size):
-    return _be_first(presets.pq_experiment(be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n,
+    return presets.be_streams_first(presets.pq_experiment(be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n,
                                              name=f"ef_frame_size({frame})"))
 
 

@@ -49,7 +49,6 @@ Choices, each stated once here and in the notes:
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 import numpy as np
@@ -67,6 +66,7 @@ from ..presets import (
     ETHERNET_FRAME_OVERHEAD_BYTES,
     aggregation,
     base_case,
+    be_streams_first,
     ef_frame_size,
     ef_ip_bytes,
     real_be_sizes,
@@ -112,13 +112,6 @@ LOG_PEAK_MIN_SAMPLES = 30
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def be_streams_first(sc: Scenario) -> Scenario:
-    """The same scenario with the BE streams generated first (common random numbers)."""
-    be = be_streams(sc)
-    other = [s for s in sc.streams if s.queue != BE_QUEUE]
-    return dataclasses.replace(sc, streams=tuple(be + other))
 
 
 def _ef_rates_bps(sc: Scenario) -> np.ndarray:
