@@ -117,7 +117,7 @@ def delay_statistics(delay_s, ipdv_s) -> dict:
         "delay_std_s": float(kept.std(ddof=1)) if kept.size > 1 else np.nan,
         "delay_min_s": float(kept.min()) if kept.size else np.nan,
         "delay_max_s": float(kept.max()) if kept.size else np.nan,
-        "ipdv_abs_mean_s": float(np.abs(ipdv).mean()) if ipdv.size else np.nan,
+        "ipdv_abs_mean_s": float(metrics.jitter_of_ipdv(ipdv).mean()) if ipdv.size else np.nan,
         "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else np.nan,
         "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else np.nan,
     }

@@ -34,7 +34,7 @@ from ..node.scenario import Scenario
 from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
 from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
 from ..base.units import to_ms, to_us
-from ..measure import experiments
+from ..measure import experiments, metrics
 from .artefacts._common import REF_RATES_BPS
 from .artefacts.aggregation import EF_AGGREGATE_BPS, EF_FRAME_SIZES
 from .artefacts.background import PAPER_FIG3_2_PAYLOADS
@@ -107,10 +107,9 @@ def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
     return _RUNS[key]
 
 
-def _jitter(delay: np.ndarray) -> np.ndarray:
-    """|IPDV| of consecutive reference packets (RFC 3393: a pair with a loss has none), s."""
-    d = np.abs(np.diff(delay))
-    return d[np.isfinite(d)]
+def _jitter(scenario: Scenario, seed: int, model: Testbed) -> np.ndarray:
+    """|IPDV| of the run's consecutive reference packets (:func:`pqlab.metrics.jitter_of_delays`), s."""
+    return metrics.jitter_of_delays(run(scenario, seed, model)["delay"])
 
 
 def _mean_delay(make, model, seeds) -> float:
@@ -122,9 +121,9 @@ def _real(be_size):
 
 
 def _aggregation(ref_rate: float, n: int, be_size) -> Scenario:
-    return presets.be_streams_first(presets.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
-                                             ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
-                                             name=f"aggregation({ref_rate:g})"))
+    return presets.be_streams_first(presets.pq_experiment(
+        be_size=_real(be_size), ef_rate_bps=ref_rate, ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
+        name=f"aggregation({ref_rate:g})"))
 
 
 def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = False) -> Scenario:
@@ -218,26 +217,26 @@ def fig5_tail_units(model, n, seeds, be_size=None) -> float:
 def mean_ipdv(key: str):
     """Long version 6.2: mean |IPDV| (ms) at aggregation degree ``key``."""
     def compute(model, n, seeds, be_size=None):
-        return to_ms(float(np.mean([_jitter(run(_aggregation(TAB3_REF_RATES[key], n, be_size), s,
-                                                model)["delay"]).mean() for s in seeds])))
+        return to_ms(float(np.mean([_jitter(_aggregation(TAB3_REF_RATES[key], n, be_size), s, model).mean()
+                                    for s in seeds])))
     return compute
 
 
 def max_ipdv_units(model, n, seeds, be_size=None) -> float:
     """Long version 6.2: largest |IPDV| over A = 2/3, 1/3, 0 and seeds, transmission units."""
-    return float(max(_jitter(run(_aggregation(TAB3_REF_RATES[k], n, be_size), s, model)["delay"]).max()
+    return float(max(_jitter(_aggregation(TAB3_REF_RATES[k], n, be_size), s, model).max()
                      for k in ("2_3", "1_3", "0") for s in seeds)) / UNIT_S
 
 
 def _frame_run(frame: int, n: int, be_size):
-    return presets.be_streams_first(presets.pq_experiment(be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n,
-                                             name=f"ef_frame_size({frame})"))
+    return presets.be_streams_first(presets.pq_experiment(
+        be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n, name=f"ef_frame_size({frame})"))
 
 
 def ipdv_std(frame: int):
     """Long version Sec. 7: standard deviation of |IPDV| (us), one EF stream of ``frame``-byte frames."""
     def compute(model, n, seeds, be_size=None):
-        return to_us(float(np.mean([_jitter(run(_frame_run(frame, n, be_size), s, model)["delay"]).std(ddof=1)
+        return to_us(float(np.mean([_jitter(_frame_run(frame, n, be_size), s, model).std(ddof=1)
                                     for s in seeds])))
     return compute
 
@@ -246,7 +245,7 @@ def mode_fraction_128(model, n, seeds, be_size=None) -> float:
     """Long version Sec. 7: share of |IPDV| in the most populated one-unit interval, 128-byte frames."""
     out = []
     for s in seeds:
-        j = _jitter(run(_frame_run(presets.EF_FRAME_BYTES, n, be_size), s, model)["delay"])
+        j = _jitter(_frame_run(presets.EF_FRAME_BYTES, n, be_size), s, model)
         counts = np.bincount(np.floor(j / UNIT_S).astype(np.int64))
         out.append(counts.max() / j.size)
     return float(np.mean(out))
@@ -272,7 +271,7 @@ def wfq_gap_be_tx(frame: int):
 
 
 def _max_ipdv_be_tx(make, model, seeds) -> float:
-    return float(max(_jitter(run(make(), s, model)["delay"]).max() for s in seeds)) / BE_TX_S
+    return float(max(_jitter(make(), s, model).max() for s in seeds)) / BE_TX_S
 
 
 def fig7_max_ipdv(scheduler: str):
@@ -305,7 +304,7 @@ def loss_20_streams(model, n, seeds, be_size=None) -> float:
 def slides_mean_ipdv(n_streams: int):
     """TF-TANT slides: mean |IPDV| with ``n_streams`` EF streams at 600 kbit/s, transmission units."""
     def compute(model, n, seeds, be_size=None):
-        return float(np.mean([_jitter(run(_ef_split(n_streams, IPDV_EF_LOAD_BPS, n, be_size), s, model)["delay"]).mean()
+        return float(np.mean([_jitter(_ef_split(n_streams, IPDV_EF_LOAD_BPS, n, be_size), s, model).mean()
                               for s in seeds])) / UNIT_S
     return compute
 

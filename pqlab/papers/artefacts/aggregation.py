@@ -176,7 +176,7 @@ def _mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
         sc = base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, ef_frame_bytes=int(f), n_ef_samples=n_ef_samples)
         for j, seed in enumerate(seeds):
             r = _run(sc, seed)
-            jitter = np.abs(r["ipdv"])
+            jitter = metrics.jitter_of_ipdv(r["ipdv"])
             out["delay_mean"][i, j] = np.nanmean(r["delay"])
             out["jitter_mean"][i, j] = jitter.mean()
             out["jitter_std"][i, j] = jitter.std(ddof=1)
@@ -468,7 +468,7 @@ def long_ipdv_vs_a(
     scs, runs, coords = _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be)
     unit = _unit_s(scs[0])
     ipdv = _samples(runs, "ipdv")
-    jitter = np.abs(ipdv)
+    jitter = metrics.jitter_of_ipdv(ipdv)
     dims = ("aggregation_degree", "seed")
     s = {"units": "s"}
     ds = xr.Dataset(coords=coords)
@@ -590,7 +590,7 @@ def long_fig7_tab3(
     unit = _unit_s(scs[0])
     width = width_u * unit
     ipdv = _samples(runs, "ipdv")
-    jitter = np.abs(ipdv)
+    jitter = metrics.jitter_of_ipdv(ipdv)
     coords = {
         "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
         "ef_ip_bytes": ("ef_frame_bytes", np.array(frames) - ETHERNET_FRAME_OVERHEAD_BYTES,
