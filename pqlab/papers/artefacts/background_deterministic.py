@@ -58,12 +58,12 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
     """
     seed = check_int("seed", seed, 0)
     n = check_n_ef_samples(n_ef_samples)
-    presets = {
+    table_scenarios = {
         "deterministic BE (Fig. 3)": presets.base_case(n_ef_samples=n),
         "real BE (Fig. 5)": presets.real_distribution(n_ef_samples=n),
     }
     rows = []
-    for sc in presets.values():
+    for sc in table_scenarios.values():
         ef, be = ef_streams(sc), be_streams(sc)
         rows.append({
             "EF load (kbit/s)": to_kbps(sum(frame_rate_bps(s) for s in ef)),
@@ -76,9 +76,9 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
             "BE size distribution": _size_text(be[0]),
             "BE protocol": _protocol(be[0]),
         })
-    frame = pd.DataFrame(rows, index=pd.Index(list(presets), name="experiment"))
+    frame = pd.DataFrame(rows, index=pd.Index(list(table_scenarios), name="experiment"))
 
-    base = presets["deterministic BE (Fig. 3)"]
+    base = table_scenarios["deterministic BE (Fig. 3)"]
     node = base.node
     mtu = presets.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
     ef = _ef_stream(base)
@@ -94,8 +94,8 @@ def globecom01_tab1(*, seed: int = 1, n_ef_samples: int = 1_000) -> pd.DataFrame
         "ef_streams": int(frame["EF streams"].max()),
         "be_load_kbps": float(frame["BE load (kbit/s)"].min()),
         "be_streams": int(frame["BE streams"].iloc[0]),
-        "be_size_kinds": [type(s.size).__name__ for sc in presets.values() for s in be_streams(sc)[:1]],
-        "protocols": sorted({_protocol(s).split()[0] for sc in presets.values() for s in sc.streams}),
+        "be_size_kinds": [type(s.size).__name__ for sc in table_scenarios.values() for s in be_streams(sc)[:1]],
+        "protocols": sorted({_protocol(s).split()[0] for sc in table_scenarios.values() for s in sc.streams}),
         "line_rate_bps": node.line_rate_bps,
         "ef_rate_fraction": frame_rate_bps(ef) / node.line_rate_bps,
         "ef_ip_fraction": ef.rate_bps / node.line_rate_bps,
