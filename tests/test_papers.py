@@ -9,7 +9,7 @@ from pqlab.node.framing import line_time_s
 def test_the_stated_test_bed_is_the_c7200_preset():
     assert papers.PAPERS.node() == Node.cisco7200_atm()
     assert papers.PAPERS.replace(ring_limit_particles=16).node() == Node.cisco7200_atm(ring_limit_particles=16)
-    assert scenarios.papers_node(ring_limit_particles=3) == Node.cisco7200_atm(ring_limit_particles=3)
+    assert papers.cisco7200_atm(ring_limit_particles=3) == Node.cisco7200_atm(ring_limit_particles=3)
     assert scenarios.paper_path().hops[0].rate_bps == papers.PAPERS.line_rate_bps
 
 
