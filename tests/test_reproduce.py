@@ -99,7 +99,7 @@ def test_find_notebooks_resolves_files_folders_and_names(notebooks, tmp_path, mo
     (folder / "sub" / "c.ipynb").write_text("{}")
     assert reproduce.find_notebooks([folder]) == [p.resolve() for p in notebooks]
     assert reproduce.find_notebooks([notebooks[1], folder]) == [notebooks[1].resolve(), notebooks[0].resolve()]
-    monkeypatch.setattr(reproduce.paths, "NOTEBOOKS", folder)
+    monkeypatch.setattr(reproduce.locations, "NOTEBOOKS", folder)
     assert reproduce.find_notebooks(["b_bad"]) == [notebooks[1].resolve()]
     assert reproduce.find_notebooks() == [p.resolve() for p in notebooks]
     with pytest.raises(ValueError, match="notebook not found: nope"):
