@@ -125,6 +125,52 @@ def test_no_import_cycle():
     assert cycles == []
 
 
+#: The artefacts package's sections, each a group of compute modules that may import one another.
+ARTEFACTS = "pqlab.papers.artefacts"
+SECTIONS = {
+    "aggregation": {"aggregation"},
+    "background": {"background", "background_common", "background_deterministic", "background_real"},
+    "gap": {"gap"},
+    "network": {"network"},
+    "testbed_model": {"testbed_model"},
+    "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
+    "tftant_wfq": {"tftant_wfq", "tftant_slides", "tftant_wfq_page", "tftant_common"},
+    "worst_case": {"worst_case"},
+}
+#: The artefacts package's shared modules, importable from every section (besides every ``*_common``).
+ARTEFACTS_SHARED = {"_common", "registry", "notebook"}
+
+
+def _artefacts_modules() -> set:
+    """Short names of the modules directly in :data:`ARTEFACTS` (not its package, not ``claims``)."""
+    return {name[len(ARTEFACTS) + 1:] for name in MODULES
+            if name.startswith(ARTEFACTS + ".") and name.count(".") == ARTEFACTS.count(".") + 1
+            and not MODULES[name][1]}
+
+
+def test_every_artefacts_module_is_shared_or_in_one_section():
+    modules = _artefacts_modules()
+    grouped = [m for group in SECTIONS.values() for m in group]
+    assert len(grouped) == len(set(grouped)), "a module sits in two sections"
+    assert sorted(modules - ARTEFACTS_SHARED - set(grouped)) == []
+    assert sorted(set(grouped) - modules) == []
+
+
+def test_a_section_imports_no_other_sections_compute_module():
+    """A section's module imports the shared modules (``_common``, ``registry``, ``notebook``, any
+    ``*_common``) and its own section's modules: what two sections share sits in a shared module or below."""
+    modules = _artefacts_modules()
+    crossing = []
+    for section, group in SECTIONS.items():
+        for module in sorted(group):
+            for target in sorted(GRAPH[f"{ARTEFACTS}.{module}"]):
+                short = target[len(ARTEFACTS) + 1:] if target.startswith(ARTEFACTS + ".") else None
+                if short not in modules or short in ARTEFACTS_SHARED or short.endswith("_common") or short in group:
+                    continue
+                crossing.append(f"{module} ({section}) -> {short}")
+    assert crossing == []
+
+
 def test_no_module_over_800_lines():
     long = {name: n for name, (path, _) in MODULES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}

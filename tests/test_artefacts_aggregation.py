@@ -59,22 +59,6 @@ def test_fig7_aggregation_degrees_and_distributions(fig7):
     assert ref[1] > ref[0]
 
 
-def test_common_be_gives_the_same_be_traffic_at_every_a():
-    def be_packets(rate, common):
-        sc = scenarios.aggregation(ref_rate_bps=rate, n_ef_samples=30)
-        sc = agg.be_streams_first(sc) if common else sc
-        ds = simulate(sc, seed=5)
-        be = ds["queue"].values == scenarios.BE_QUEUE
-        keep = ds["arrival"].values[be] < 2.0  # both scenarios run at least this long
-        return ds["flow"].values[be][keep], ds["size"].values[be][keep], ds["arrival"].values[be][keep]
-
-    a, b = be_packets(50e3, True), be_packets(300e3, True)
-    for x, y in zip(a, b):
-        np.testing.assert_array_equal(x, y)
-    c, d = be_packets(50e3, False), be_packets(300e3, False)
-    assert not (np.array_equal(c[1], d[1]) and np.array_equal(c[2], d[2]))
-
-
 def test_tab3_parts_add_up_and_mtu_reference_is_larger(tab3):
     path = tab3.attrs["path_delay_ef_s"]
     assert path == pytest.approx(2 * UNIT_S, rel=1e-3)

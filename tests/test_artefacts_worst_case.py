@@ -136,15 +136,6 @@ def test_path_rtt_and_hops(path):
     assert claims["c7500_hops_uncongested"]["shape_ok"] is False
 
 
-def test_downstream_hops_without_bigger_packets_ahead_add_only_serialisation():
-    sc = scenarios.pq_experiment(be_payload_bytes=82, n_ef_samples=N, n_be_streams=20)  # BE 110 = EF size
-    from pqlab import simulate
-
-    out = worst_case.simulate_downstream_hops(simulate(sc, seed=2), sc.path)
-    assert float(np.abs(out["hops_wait"]).max()) < 1e-9
-    assert (np.diff(out["node_departure"].values) >= 0).all()
-
-
 # --------------------------------------------------------------------------- gap
 
 
@@ -214,7 +205,6 @@ def test_gap_ring_limits_is_a_deprecated_name_of_ring_limit_particles():
         (lambda: worst_case.globecom01_pq_bound(burst_packets=0), "burst_packets"),
         (lambda: worst_case.globecom01_pq_bound(spacing_s=0.0), "spacing_s"),
         (lambda: worst_case.path(sizes_bytes=[0]), "sizes_bytes"),
-        (lambda: worst_case.simulate_downstream_hops(None, "not a path"), "path_model"),
         (lambda: gap.gap_table_iv(N, ring_limit_particles=[3]), "ring_limit_particles"),
         (lambda: gap.gap_table_iv(N, particle_sizes=[512]), "particle_sizes"),
         (lambda: gap.gap_table_iv(N, table_iii="yes"), "table_iii"),

@@ -1,5 +1,7 @@
 """The README's main job (``pqlab demo``) and the base-case preset."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -31,6 +33,34 @@ def test_base_case_rejects_bad_parameters():
         scenarios.base_case(be_payload_bytes=0)
     with pytest.raises(ValueError, match="n_ef_samples"):
         scenarios.base_case(n_ef_samples=0)
+
+
+def test_be_streams_first_moves_the_be_streams_ahead_each_group_in_its_order():
+    sc = scenarios.aggregation(ref_rate_bps=50e3, n_ef_samples=30)
+    first = scenarios.be_streams_first(sc)
+    be = [s for s in sc.streams if s.queue == scenarios.BE_QUEUE]
+    ef = [s for s in sc.streams if s.queue == scenarios.EF_QUEUE]
+    assert len(be) == 20 and len(ef) > 1 and len(be) + len(ef) == len(sc.streams)
+    assert first.streams == tuple(be + ef)
+    assert [s.flow for s in first.streams[:20]] == list(range(scenarios.FIRST_BE_FLOW, scenarios.FIRST_BE_FLOW + 20))
+    assert dataclasses.replace(first, streams=sc.streams) == sc  # nothing else changes
+    assert scenarios.be_streams_first(first) == first
+
+
+def test_common_be_gives_the_same_be_traffic_at_every_a():
+    def be_packets(rate, common):
+        sc = scenarios.aggregation(ref_rate_bps=rate, n_ef_samples=30)
+        sc = scenarios.be_streams_first(sc) if common else sc
+        ds = pqlab.simulate(sc, seed=5)
+        be = ds["queue"].values == scenarios.BE_QUEUE
+        keep = ds["arrival"].values[be] < 2.0  # both scenarios run at least this long
+        return ds["flow"].values[be][keep], ds["size"].values[be][keep], ds["arrival"].values[be][keep]
+
+    a, b = be_packets(50e3, True), be_packets(300e3, True)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    c, d = be_packets(50e3, False), be_packets(300e3, False)
+    assert not (np.array_equal(c[1], d[1]) and np.array_equal(c[2], d[2]))
 
 
 def test_demo_prints_statistics_and_writes_the_figure(tmp_path, capsys):

@@ -132,6 +132,60 @@ def test_jitter_is_absolute_ipdv(ds):
     assert np.isnan(metrics.jitter(ds, 0, dropna=False).values[1])
 
 
+def test_ipdv_of_delays_by_hand():
+    # delays in sending order in units of 2**-10 s (exact in binary); packets 2, 5 and 6 lost (NaN)
+    unit = 2.0 ** -10
+    delay_s = np.array([1.0, 1.5, NAN, 3.0, 1.5, NAN, NAN, 2.0, 2.25]) * unit
+    got = metrics.ipdv_of_delays(delay_s, dropna=False)
+    expected = np.array([0.5, NAN, NAN, -1.5, NAN, NAN, NAN, 0.25]) * unit
+    np.testing.assert_array_equal(got, expected)  # NaN pairs: one value per consecutive pair
+    np.testing.assert_array_equal(metrics.ipdv_of_delays(delay_s), np.array([0.5, -1.5, 0.25]) * unit)
+    np.testing.assert_array_equal(metrics.ipdv_of_delays(delay_s), delay_s[[1, 4, 8]] - delay_s[[0, 3, 7]])
+    assert metrics.ipdv_of_delays([]).size == 0 and metrics.ipdv_of_delays([0.1]).size == 0
+    assert metrics.ipdv_of_delays([0.1, NAN]).size == 0
+    assert metrics.ipdv_of_delays([0.1, NAN], dropna=False).size == 1
+
+
+def test_jitter_of_ipdv_and_of_delays_by_hand():
+    np.testing.assert_array_equal(metrics.jitter_of_ipdv([0.5e-3, NAN, -1.5e-3, -0.0]), [0.5e-3, NAN, 1.5e-3, 0.0])
+    padded = np.array([[0.001, -0.002], [NAN, -0.003]])  # any shape: NaN padding stays NaN
+    np.testing.assert_array_equal(metrics.jitter_of_ipdv(padded), [[0.001, 0.002], [NAN, 0.003]])
+    unit = 2.0 ** -10
+    delay_s = np.array([1.0, 1.5, NAN, 3.0, 1.5, 1.0]) * unit  # packet 2 lost
+    np.testing.assert_array_equal(metrics.jitter_of_delays(delay_s), np.array([0.5, 1.5, 0.5]) * unit)
+    np.testing.assert_array_equal(metrics.jitter_of_delays(delay_s, dropna=False),
+                                  np.array([0.5, NAN, NAN, 1.5, 0.5]) * unit)
+
+
+def test_ipdv_and_jitter_of_a_dataset_are_the_array_functions(ds):
+    for dropna in (True, False):
+        ipdv = metrics.ipdv(ds, 0, dropna=dropna)
+        jitter = metrics.jitter(ds, 0, dropna=dropna)
+        np.testing.assert_array_equal(jitter.values, np.abs(ipdv.values))
+        np.testing.assert_array_equal(jitter.values, metrics.jitter_of_ipdv(ipdv.values))
+        delay = metrics.one_way_delay(ds.isel(packet=[0, 2, 3, 5, 6])).values  # flow 0 in sending order
+        np.testing.assert_array_equal(ipdv.values, metrics.ipdv_of_delays(delay, dropna=dropna))
+        np.testing.assert_array_equal(jitter.values, metrics.jitter_of_delays(delay, dropna=dropna))
+        assert jitter["packet"].values.tolist() == ipdv["packet"].values.tolist()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: metrics.ipdv_of_delays([[0.1, 0.2]]), "delay_s must be a 1-D array"),
+        (lambda: metrics.ipdv_of_delays(["a", "b"]), "delay_s must hold numbers"),
+        (lambda: metrics.ipdv_of_delays([True, False]), "delay_s must hold numbers"),
+        (lambda: metrics.ipdv_of_delays([0.1, np.inf]), "delay_s must be finite or NaN"),
+        (lambda: metrics.ipdv_of_delays([0.1, 0.2], dropna="yes"), "dropna"),
+        (lambda: metrics.jitter_of_ipdv(["a"]), "ipdv_s must hold numbers"),
+        (lambda: metrics.jitter_of_delays([[0.1]]), "delay_s must be a 1-D array"),
+    ],
+)
+def test_array_ipdv_and_jitter_reject_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
 # --------------------------------------------------------------------------- loss
 
 

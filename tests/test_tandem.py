@@ -5,7 +5,8 @@ import pytest
 
 from pqlab import CBRStream, Deterministic, scenarios
 from pqlab.node.framing import line_time_s
-from pqlab.node.tandem import TandemHop, simulate_tandem
+from pqlab import experiments, simulate
+from pqlab.node.tandem import TandemHop, simulate_downstream_hops, simulate_tandem
 
 
 def _sc(n=300):
@@ -54,3 +55,23 @@ def test_bad_tandem_input_is_rejected():
         simulate_tandem(sc, ["not a hop"], flows=[0])
     with pytest.raises(ValueError, match="flows"):
         simulate_tandem(sc, [], flows=[])
+
+
+# --------------------------------------------------------------------------- downstream hops
+
+
+def test_downstream_hops_without_bigger_packets_ahead_add_only_serialisation():
+    sc = scenarios.pq_experiment(be_payload_bytes=82, n_ef_samples=300, n_be_streams=20)  # BE 110 = EF size
+    ds = simulate(sc, seed=2)
+    out = simulate_downstream_hops(ds, sc.path)
+    assert float(np.abs(out["hops_wait"]).max()) < 1e-9
+    assert (np.diff(out["node_departure"].values) >= 0).all()
+    # then the reference delay through the simulated hops is the path model's
+    through_hops = experiments.reference_delay_through_hops(ds, sc)
+    model = experiments.reference_delay(ds, sc).values
+    np.testing.assert_allclose(through_hops, model[np.isfinite(model)], rtol=0, atol=1e-9)
+
+
+def test_downstream_hops_reject_a_path_that_is_no_path_model():
+    with pytest.raises(ValueError, match="path_model"):
+        simulate_downstream_hops(None, "not a path")

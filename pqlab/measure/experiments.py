@@ -2,7 +2,8 @@
 
 The papers measure one EF *reference stream* (flow 0) over 10,000 packets after
 the node has reached steady congestion; :func:`reference_delay` and
-:func:`reference_ipdv` take exactly that sample from a simulated Dataset.
+:func:`reference_ipdv` take exactly that sample from a simulated Dataset;
+:func:`reference_delay_through_hops` the delays with the path's hops simulated.
 :func:`sweep` runs a preset over a parameter grid and several seeds into one
 ``xarray.Dataset`` (a dimension per parameter plus ``seed``) and
 :func:`across_seeds` turns it into mean and 95% confidence half-width.
@@ -20,6 +21,7 @@ from scipy import stats
 from . import metrics
 from ..base._validate import check_int
 from ..node.scenario import Scenario, simulate
+from ..node.tandem import simulate_downstream_hops
 from ..base.provenance import provenance_attrs
 
 #: Flow id of the papers' EF reference stream, the one they measure (SmartBits' hardware-timed
@@ -40,6 +42,33 @@ def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FL
     :func:`pqlab.metrics.one_way_delay`).
     """
     return metrics.one_way_delay(measurement_window(ds, scenario, flow), scenario.path)
+
+
+def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarray:
+    """One-way delay of the reference flow's measured packets with the path's hops simulated, seconds.
+
+    Like :func:`reference_delay`, but the packets cross the path's hops as
+    simulated FIFO nodes (:func:`pqlab.node.tandem.simulate_downstream_hops`,
+    behind the BE packets ahead of them) instead of the path model's
+    serialisation; ``scenario.path.fixed_s`` is added.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Output of :func:`pqlab.simulate` for ``scenario``.
+    scenario : Scenario
+        Gives the path (its hops and ``fixed_s``) and the warm-up.
+
+    Returns
+    -------
+    numpy.ndarray
+        Delays of the :data:`REFERENCE_FLOW` packets kept by the node that arrived
+        after the warm-up, in node departure order, seconds; lost packets have no
+        delay here (left out, not NaN).
+    """
+    hops = simulate_downstream_hops(ds, scenario.path)
+    ref = (hops["flow"].values == REFERENCE_FLOW) & (hops["arrival"].values >= scenario.warmup_s)
+    return hops["hops_departure"].values[ref] - hops["arrival"].values[ref] + scenario.path.fixed_s
 
 
 def reference_ipdv(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
@@ -88,7 +117,7 @@ def delay_statistics(delay_s, ipdv_s) -> dict:
         "delay_std_s": float(kept.std(ddof=1)) if kept.size > 1 else np.nan,
         "delay_min_s": float(kept.min()) if kept.size else np.nan,
         "delay_max_s": float(kept.max()) if kept.size else np.nan,
-        "ipdv_abs_mean_s": float(np.abs(ipdv).mean()) if ipdv.size else np.nan,
+        "ipdv_abs_mean_s": float(metrics.jitter_of_ipdv(ipdv).mean()) if ipdv.size else np.nan,
         "ipdv_std_s": float(ipdv.std(ddof=1)) if ipdv.size > 1 else np.nan,
         "loss_ratio": float(1.0 - kept.size / delay.size) if delay.size else np.nan,
     }

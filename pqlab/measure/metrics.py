@@ -6,7 +6,9 @@ TF-TANT slides' "Metrics"):
 * :func:`one_way_delay`: RFC 2679 one-way delay, node delay plus the path's
   fixed part (:class:`pqlab.node.path.PathModel`).
 * :func:`ipdv` and :func:`jitter`: RFC 3393 IP packet delay variation of
-  consecutive packets of one flow, and its absolute value.
+  consecutive packets of one flow, and its absolute value; built on
+  :func:`ipdv_of_delays`, :func:`jitter_of_ipdv` and :func:`jitter_of_delays`,
+  the same of delays already in sending order (the one place both are computed).
 * :func:`loss`: sent, policed, queue-full and lost packets per flow or queue.
 * :func:`frequency_distribution` and :func:`ccdf`: the papers' frequency
   distributions and complementary distributions ``P(D > d)``.
@@ -36,6 +38,9 @@ __all__ = [
     "one_way_delay",
     "ipdv",
     "jitter",
+    "ipdv_of_delays",
+    "jitter_of_ipdv",
+    "jitter_of_delays",
     "loss",
     "frequency_distribution",
     "ccdf",
@@ -107,6 +112,20 @@ def _sample(name: str, values) -> np.ndarray:
         bad = int(np.flatnonzero(np.isinf(arr))[0])
         raise ValueError(f"{name} must be finite or NaN, got {arr[bad]!r} at index {bad}")
     return arr[~np.isnan(arr)]
+
+
+def _numbers(name: str, values) -> np.ndarray:
+    """``values`` as a float64 array of any shape (no copy if it is one), numbers only."""
+    arr = np.asarray(values)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number):
+        raise ValueError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    return arr.astype(np.float64, copy=False)
+
+
+def _check_dropna(dropna) -> bool:
+    if not isinstance(dropna, (bool, np.bool_)):
+        raise ValueError(f"dropna must be True or False, got {dropna!r}")
+    return bool(dropna)
 
 
 def _nonempty_sample(name: str, values) -> np.ndarray:
@@ -183,14 +202,13 @@ def ipdv(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = 
     _check_dataset(ds, ("arrival", "departure", "size", "flow"))
     flows = ds["flow"].values
     flow = check_int("flow", flow)
-    if not isinstance(dropna, (bool, np.bool_)):
-        raise ValueError(f"dropna must be True or False, got {dropna!r}")
+    _check_dropna(dropna)
     members = np.flatnonzero(flows == flow)
     if members.size == 0:
         raise ValueError(f"flow must be one of the flows in ds {np.unique(flows).tolist()}, got {flow!r}")
     order = members[np.argsort(ds["arrival"].values[members], kind="stable")]
     delay_s = one_way_delay(ds.isel(packet=order), path).values
-    values = delay_s[1:] - delay_s[:-1]
+    values = ipdv_of_delays(delay_s, dropna=False)
     packet_index = ds["packet"].values[order]
     result = xr.DataArray(
         values,
@@ -211,13 +229,77 @@ def jitter(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool 
     The papers' "common usage" jitter (long version Sec. 4; RFC 3393
     "ipdv-jitter"): the absolute value of :func:`ipdv`, same arguments.
     """
-    result = abs(ipdv(ds, flow, path, dropna=dropna))
+    result = ipdv(ds, flow, path, dropna=dropna)
+    result = result.copy(data=jitter_of_ipdv(result.values))
     result.name = "jitter"
     result.attrs = {
         "units": "s",
         "long_name": f"jitter |D[i+1] - D[i]| of consecutive packets of flow {flow}",
     }
     return result
+
+
+def ipdv_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
+    """IPDV (RFC 3393) of consecutive packets given their one-way delays in sending order, seconds.
+
+    For each consecutive pair ``ipdv = D_{i+1} - D_i``. A pair with a lost
+    packet (delay NaN) has no value (RFC 3393: undefined): a lost packet ``i``
+    voids the pairs ``(i-1, i)`` and ``(i, i+1)``; no pair ``(i-1, i+1)`` is
+    formed across it.
+
+    Parameters
+    ----------
+    delay_s : array_like
+        1-D one-way delays of one flow's packets in sending order, seconds;
+        NaN for a lost packet.
+    dropna : bool
+        ``True`` (default): omit undefined pairs. ``False``: keep them as NaN,
+        one value per consecutive pair (``len(delay_s) - 1`` values).
+
+    Returns
+    -------
+    numpy.ndarray
+        1-D float64, seconds, in the order of the pairs.
+    """
+    delay = _numbers("delay_s", delay_s)
+    if delay.ndim != 1:
+        raise ValueError(f"delay_s must be a 1-D array, got an array of shape {delay.shape}")
+    if np.any(np.isinf(delay)):
+        bad = int(np.flatnonzero(np.isinf(delay))[0])
+        raise ValueError(f"delay_s must be finite or NaN, got {delay[bad]!r} at index {bad}")
+    values = delay[1:] - delay[:-1]
+    return values[~np.isnan(values)] if _check_dropna(dropna) else values
+
+
+def jitter_of_ipdv(ipdv_s) -> np.ndarray:
+    """Jitter ``|IPDV|``, the papers' "common usage" jitter (long version Sec. 4), seconds.
+
+    Parameters
+    ----------
+    ipdv_s : array_like
+        IPDV values of any shape (e.g. :func:`ipdv_of_delays`, or several runs
+        padded with NaN), seconds; NaN stays NaN.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 of the same shape, seconds.
+    """
+    return np.abs(_numbers("ipdv_s", ipdv_s))
+
+
+def jitter_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
+    """Jitter ``|D_{i+1} - D_i|`` of consecutive packets given their delays in sending order, seconds.
+
+    :func:`jitter_of_ipdv` of :func:`ipdv_of_delays`, same arguments: a pair
+    with a lost (NaN) packet has no value.
+
+    Returns
+    -------
+    numpy.ndarray
+        1-D float64, seconds.
+    """
+    return jitter_of_ipdv(ipdv_of_delays(delay_s, dropna=dropna))
 
 
 # --------------------------------------------------------------------------- loss

@@ -5,6 +5,11 @@ departure time plus a propagation delay, as an explicit trace into the next
 node, merged with that node's own cross traffic (TF-TANT slides, "multiple
 congestion points": ``dD = dD_1 + ... + dD_n``). Packet identity is carried
 through every hop, so the end-to-end delay of each packet is exact.
+
+:func:`simulate_downstream_hops` chains the other way round: every packet a node
+kept crosses the uncongested hops of a :class:`pqlab.node.path.PathModel`, each
+simulated as a FIFO node by the same engine (a packet waits behind a longer one
+still being sent), instead of the path model's fixed serialisation.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import xarray as xr
 
 from ..base._validate import check_array, check_int, check_real
 from .engine import simulate_arrivals
-from .model import Node
+from .framing import PACKET_PARTICLE_BYTES, line_time_s
+from .model import Node, Queue
+from .path import PathModel
 from .scenario import Scenario, simulate
 from .traffic import check_streams, merge_streams
 
@@ -159,3 +166,53 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
         name="departure",
     )
     return per_hop, result
+
+
+def simulate_downstream_hops(ds: xr.Dataset, path_model: PathModel) -> xr.Dataset:
+    """Send the node's departures through the path's hops simulated as FIFO store-and-forward nodes.
+
+    Every packet the node kept (EF and BE: they share the path, GLOBECOM'01
+    Sec. III) enters the first hop when its last bit has left the node; each hop
+    is a :class:`pqlab.Node` with one FIFO queue and a one-packet ring at the
+    hop's rate and framing, run by the same engine. Unlike :class:`PathModel`,
+    which adds each hop's serialisation of the packet alone, a packet here
+    also waits for a longer packet ahead of it still being sent.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Output of :func:`pqlab.simulate` (variables ``arrival``, ``departure``,
+        ``size``, ``drop``, ``flow``).
+    path_model : PathModel
+        The hops to simulate; its ``fixed_s`` is not included.
+
+    Returns
+    -------
+    xarray.Dataset
+        Dim ``packet`` (the kept packets in node departure order): ``arrival``,
+        ``node_departure``, ``hops_departure``, ``hops_wait`` (time spent
+        waiting, not being sent, at all hops), seconds; ``size``, ``flow``.
+    """
+    if not isinstance(path_model, PathModel):
+        raise ValueError(f"path_model must be a pqlab.node.path.PathModel, got {type(path_model).__name__}")
+    kept = np.flatnonzero(ds["drop"].values == 0)
+    order = kept[np.argsort(ds["departure"].values[kept], kind="stable")]
+    size = ds["size"].values[order]
+    node_dep = ds["departure"].values[order]
+    t, serialisation = node_dep, np.zeros(size.size)
+    for hop in path_model.hops:
+        fifo = Node(hop.rate_bps, hop.framing, 1, PACKET_PARTICLE_BYTES,
+                    (Queue("wfq", max(1, size.size), weight_bps=hop.rate_bps),))
+        t = simulate_arrivals(fifo, t, size, np.zeros(size.size, dtype=np.int64))["departure"].values
+        serialisation = serialisation + line_time_s(size, hop.framing, hop.rate_bps)
+    dims = ("packet",)
+    return xr.Dataset(
+        {
+            "arrival": (dims, ds["arrival"].values[order], {"units": "s", "long_name": "arrival at the node"}),
+            "node_departure": (dims, node_dep, {"units": "s", "long_name": "departure from the node"}),
+            "hops_departure": (dims, t, {"units": "s", "long_name": "departure from the last hop"}),
+            "hops_wait": (dims, t - node_dep - serialisation, {"units": "s", "long_name": "waiting at the hops"}),
+            "size": (dims, size, {"units": "bytes", "long_name": "IP packet length"}),
+            "flow": (dims, ds["flow"].values[order], {"units": "1", "long_name": "flow id"}),
+        }
+    )

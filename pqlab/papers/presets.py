@@ -189,6 +189,30 @@ def pq_experiment(
     )
 
 
+def be_streams_first(scenario: Scenario) -> Scenario:
+    """The same scenario with its best-effort streams generated first (common random numbers).
+
+    The streams draw their random phases and sizes from one seed in the order
+    of ``scenario.streams``; moving the BE streams (queue :data:`BE_QUEUE`) to
+    the front, each group in its own order, gives every variant of an
+    experiment that differs only in its EF streams (aggregation, EF frame size,
+    the number of EF streams) the same BE traffic under a seed.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        Any scenario; only the order of its streams changes.
+
+    Returns
+    -------
+    Scenario
+        ``scenario`` with ``streams`` = its BE streams, then the others, each in their order.
+    """
+    be = [s for s in scenario.streams if s.queue == BE_QUEUE]
+    other = [s for s in scenario.streams if s.queue != BE_QUEUE]
+    return dataclasses.replace(scenario, streams=tuple(be + other))
+
+
 def base_case(*, be_payload_bytes: int = 1000, n_ef_samples: int = 10_000, **kw) -> Scenario:
     """GLOBECOM'01 Table I with deterministic BE payloads (Fig. 3): see :func:`pq_experiment`."""
     return pq_experiment(be_payload_bytes=be_payload_bytes, n_ef_samples=n_ef_samples,

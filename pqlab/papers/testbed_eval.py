@@ -21,7 +21,7 @@ import collections
 import functools
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -34,7 +34,7 @@ from ..node.scenario import Scenario
 from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
 from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
 from ..base.units import to_ms, to_us
-from ..measure import experiments
+from ..measure import experiments, metrics
 from .records import TOLERANCE_PERCENT
 from .artefacts._common import REF_RATES_BPS
 from .artefacts.aggregation import EF_AGGREGATE_BPS, EF_FRAME_SIZES
@@ -106,10 +106,9 @@ def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
     return _RUNS[key]
 
 
-def _jitter(delay: np.ndarray) -> np.ndarray:
-    """|IPDV| of consecutive reference packets (RFC 3393: a pair with a loss has none), s."""
-    d = np.abs(np.diff(delay))
-    return d[np.isfinite(d)]
+def _jitter(scenario: Scenario, seed: int, model: Testbed) -> np.ndarray:
+    """|IPDV| of the run's consecutive reference packets (:func:`pqlab.metrics.jitter_of_delays`), s."""
+    return metrics.jitter_of_delays(run(scenario, seed, model)["delay"])
 
 
 def _mean_delay(make, model, seeds) -> float:
@@ -118,11 +117,6 @@ def _mean_delay(make, model, seeds) -> float:
 
 def _real(be_size):
     return presets.real_be_sizes() if be_size is None else be_size
-
-
-def _be_first(sc: Scenario) -> Scenario:
-    be = [s for s in sc.streams if s.queue == presets.BE_QUEUE]
-    return replace(sc, streams=tuple(be + [s for s in sc.streams if s.queue != presets.BE_QUEUE]))
 
 
 def aggregation_scenario(ref_rate: float, n: int, be_size) -> Scenario:
@@ -137,14 +131,14 @@ def aggregation_scenario(ref_rate: float, n: int, be_size) -> Scenario:
     be_size : pqlab.node.traffic.SizeDistribution or None
         The BE sizes; None: the stand-in "real" distribution.
     """
-    return _be_first(presets.pq_experiment(be_size=_real(be_size), ef_rate_bps=ref_rate,
-                                             ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
-                                             name=f"aggregation({ref_rate:g})"))
+    return presets.be_streams_first(presets.pq_experiment(
+        be_size=_real(be_size), ef_rate_bps=ref_rate, ef_aggregate_bps=EF_AGGREGATE_BPS, n_ef_samples=n,
+        name=f"aggregation({ref_rate:g})"))
 
 
 def _ef_split(n_streams: int, load_bps: float, n: int, be_size, total: bool = False) -> Scenario:
     n_ref = math.ceil(n / n_streams) if total else n
-    return _be_first(presets.pq_experiment(
+    return presets.be_streams_first(presets.pq_experiment(
         be_size=_real(be_size), ef_rate_bps=load_bps / n_streams, ef_aggregate_bps=load_bps if n_streams > 1 else None,
         n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load_bps),
         name=f"ef_split({n_streams}, {load_bps:g})"))
@@ -233,26 +227,26 @@ def fig5_tail_units(model, n, seeds, be_size=None) -> float:
 def mean_ipdv(key: str):
     """Long version 6.2: mean |IPDV| (ms) at aggregation degree ``key``."""
     def compute(model, n, seeds, be_size=None):
-        return to_ms(float(np.mean([_jitter(run(aggregation_scenario(TAB3_REF_RATES[key], n, be_size), s,
-                                                model)["delay"]).mean() for s in seeds])))
+        return to_ms(float(np.mean([_jitter(aggregation_scenario(TAB3_REF_RATES[key], n, be_size), s, model).mean()
+                                    for s in seeds])))
     return compute
 
 
 def max_ipdv_units(model, n, seeds, be_size=None) -> float:
     """Long version 6.2: largest |IPDV| over A = 2/3, 1/3, 0 and seeds, transmission units."""
-    return float(max(_jitter(run(aggregation_scenario(TAB3_REF_RATES[k], n, be_size), s, model)["delay"]).max()
+    return float(max(_jitter(aggregation_scenario(TAB3_REF_RATES[k], n, be_size), s, model).max()
                      for k in ("2_3", "1_3", "0") for s in seeds)) / UNIT_S
 
 
 def _frame_run(frame: int, n: int, be_size):
-    return _be_first(presets.pq_experiment(be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n,
-                                             name=f"ef_frame_size({frame})"))
+    return presets.be_streams_first(presets.pq_experiment(
+        be_size=_real(be_size), ef_frame_bytes=frame, n_ef_samples=n, name=f"ef_frame_size({frame})"))
 
 
 def ipdv_std(frame: int):
     """Long version Sec. 7: standard deviation of |IPDV| (us), one EF stream of ``frame``-byte frames."""
     def compute(model, n, seeds, be_size=None):
-        return to_us(float(np.mean([_jitter(run(_frame_run(frame, n, be_size), s, model)["delay"]).std(ddof=1)
+        return to_us(float(np.mean([_jitter(_frame_run(frame, n, be_size), s, model).std(ddof=1)
                                     for s in seeds])))
     return compute
 
@@ -261,7 +255,7 @@ def mode_fraction_128(model, n, seeds, be_size=None) -> float:
     """Long version Sec. 7: share of |IPDV| in the most populated one-unit interval, 128-byte frames."""
     out = []
     for s in seeds:
-        j = _jitter(run(_frame_run(presets.EF_FRAME_BYTES, n, be_size), s, model)["delay"])
+        j = _jitter(_frame_run(presets.EF_FRAME_BYTES, n, be_size), s, model)
         counts = np.bincount(np.floor(j / UNIT_S).astype(np.int64))
         out.append(counts.max() / j.size)
     return float(np.mean(out))
@@ -287,7 +281,7 @@ def wfq_gap_be_tx(frame: int):
 
 
 def _max_ipdv_be_tx(make, model, seeds) -> float:
-    return float(max(_jitter(run(make(), s, model)["delay"]).max() for s in seeds)) / BE_TX_S
+    return float(max(_jitter(make(), s, model).max() for s in seeds)) / BE_TX_S
 
 
 def fig7_max_ipdv(scheduler: str):
@@ -320,7 +314,7 @@ def loss_20_streams(model, n, seeds, be_size=None) -> float:
 def slides_mean_ipdv(n_streams: int):
     """TF-TANT slides: mean |IPDV| with ``n_streams`` EF streams at 600 kbit/s, transmission units."""
     def compute(model, n, seeds, be_size=None):
-        return float(np.mean([_jitter(run(_ef_split(n_streams, IPDV_EF_LOAD_BPS, n, be_size), s, model)["delay"]).mean()
+        return float(np.mean([_jitter(_ef_split(n_streams, IPDV_EF_LOAD_BPS, n, be_size), s, model).mean()
                               for s in seeds])) / UNIT_S
     return compute
 

@@ -50,7 +50,6 @@ Choices, each stated once here and in the notes:
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 import numpy as np
@@ -68,6 +67,7 @@ from ..presets import (
     ETHERNET_FRAME_OVERHEAD_BYTES,
     aggregation,
     base_case,
+    be_streams_first,
     ef_frame_size,
     ef_ip_bytes,
     real_be_sizes,
@@ -112,13 +112,6 @@ LOG_PEAK_MIN_SAMPLES = 30
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def be_streams_first(sc: Scenario) -> Scenario:
-    """The same scenario with the BE streams generated first (common random numbers)."""
-    be = be_streams(sc)
-    other = [s for s in sc.streams if s.queue != BE_QUEUE]
-    return dataclasses.replace(sc, streams=tuple(be + other))
 
 
 def _ef_rates_bps(sc: Scenario) -> np.ndarray:
@@ -183,7 +176,7 @@ def _mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
         sc = base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, ef_frame_bytes=int(f), n_ef_samples=n_ef_samples)
         for j, seed in enumerate(seeds):
             r = _run(sc, seed)
-            jitter = np.abs(r["ipdv"])
+            jitter = metrics.jitter_of_ipdv(r["ipdv"])
             out["delay_mean"][i, j] = np.nanmean(r["delay"])
             out["jitter_mean"][i, j] = jitter.mean()
             out["jitter_std"][i, j] = jitter.std(ddof=1)
@@ -475,7 +468,7 @@ def long_ipdv_vs_a(
     scs, runs, coords = _aggregation_runs(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be)
     unit = _unit_s(scs[0])
     ipdv = _samples(runs, "ipdv")
-    jitter = np.abs(ipdv)
+    jitter = metrics.jitter_of_ipdv(ipdv)
     dims = ("aggregation_degree", "seed")
     s = {"units": "s"}
     ds = xr.Dataset(coords=coords)
@@ -597,7 +590,7 @@ def long_fig7_tab3(
     unit = _unit_s(scs[0])
     width = width_u * unit
     ipdv = _samples(runs, "ipdv")
-    jitter = np.abs(ipdv)
+    jitter = metrics.jitter_of_ipdv(ipdv)
     coords = {
         "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
         "ef_ip_bytes": ("ef_frame_bytes", np.array(frames) - ETHERNET_FRAME_OVERHEAD_BYTES,

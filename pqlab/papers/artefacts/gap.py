@@ -19,7 +19,7 @@ existing :class:`pqlab.Node`, :class:`pqlab.node.path.PathModel` or preset param
   need, and the one least-squares value for all ``k``;
 * ``H6`` no ATM cell tax (``framing="none"`` on every line: the paper's ``T_u = 2048 us``);
 * ``H7`` the two downstream C7500 hops simulated as FIFO store-and-forward nodes
-  (:func:`pqlab.papers.artefacts.worst_case.simulate_downstream_hops`) instead of the
+  (:func:`pqlab.node.tandem.simulate_downstream_hops`) instead of the
   path model's fixed serialisation: an EF packet waits there behind the longer
   BE packet ahead of it;
 * ``H8`` the ring's units return one by one as the head packet's bytes leave
@@ -71,7 +71,6 @@ from ._common import (
     seed_mean_in,
 )
 from ...node.framing import PACKET_PARTICLE_BYTES
-from .worst_case import reference_delay_through_hops
 from ...base.units import ms_to_s, to_ms, to_us, us_to_s
 
 __all__ = ["HYPOTHESES", "gap_table_iv", "gap_table", "best_per_hypothesis", "w_m_in_paper_unit",
@@ -129,7 +128,7 @@ def _delay_measure(ds: xr.Dataset, scenario: Scenario, *, simulate_hops: bool) -
     if not simulate_hops:
         delay = experiments.reference_delay(ds, scenario).values
         return {"delay_mean_s": float(np.nanmean(delay))}
-    return {"delay_mean_s": float(reference_delay_through_hops(ds, scenario).mean())}
+    return {"delay_mean_s": float(experiments.reference_delay_through_hops(ds, scenario).mean())}
 
 
 def _run_case(case: _Case, n: int, seeds: list[int], ks: list[int], table_iii: bool):

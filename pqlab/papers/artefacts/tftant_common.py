@@ -125,16 +125,15 @@ def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     and periodicity (:func:`pqlab.measure.analysis.acf_first_peak`), from one pass over the measurement window.
 
     The window holds the reference flow in arrival order, so RFC 3393's IPDV
-    (:func:`pqlab.metrics.ipdv`) is the difference of consecutive delays, pairs with a lost packet left out.
+    (:func:`pqlab.metrics.ipdv_of_delays`) is the difference of consecutive delays, pairs with a lost packet left out.
     """
     win = experiments.measurement_window(ds, scenario)
     delay = metrics.one_way_delay(win, scenario.path).values
-    ipdv = np.diff(delay)
-    ipdv = ipdv[np.isfinite(ipdv)]
+    ipdv = metrics.ipdv_of_delays(delay)
     kept = delay[np.isfinite(delay)]
     entered = win["drop"].values == 0
     wait = win["ring_entry"].values[entered] - win["arrival"].values[entered]
-    a = np.abs(ipdv)
+    a = metrics.jitter_of_ipdv(ipdv)
     be_tx = be_tx_time_s(scenario.node, _be_ip_bytes(scenario))
     lag, peak = analysis.acf_first_peak(kept, ACF_MAX_LAG)
     nan = math.nan
@@ -226,7 +225,7 @@ def _series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
                 m = min(n, win.sizes["packet"])
                 d = experiments.reference_delay(ds, sc).values[:m]
                 out["delay"][i, j, k, :m] = d
-                out["ipdv"][i, j, k, 1:m] = np.diff(d)  # RFC 3393, consecutive packets (none lost here)
+                out["ipdv"][i, j, k, 1:m] = metrics.ipdv_of_delays(d, dropna=False)  # none lost here
                 out["wait"][i, j, k, :m] = (win["ring_entry"].values - win["arrival"].values)[:m]
                 out["time"][i, j, k, :m] = win["arrival"].values[:m] - sc.warmup_s
     return out

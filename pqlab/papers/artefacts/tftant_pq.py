@@ -39,7 +39,7 @@ Choices, each stated once here and in the notes:
   with a Student-t 95% CI and the distributions are pooled over seeds. "real" is the STAND-IN distribution
   (:func:`pqlab.scenarios.real_be_sizes`).
 * Where EF configurations are compared (number of streams, frame size, congestion) the BE
-  streams are generated first (:func:`pqlab.papers.artefacts.aggregation.be_streams_first`), so one seed
+  streams are generated first (:func:`pqlab.scenarios.be_streams_first`), so one seed
   gives the same BE sizes and phases in every configuration: paired comparisons.
 * EF loads are counted on 128-byte (or the stated) Ethernet frames, as the presets do; the
   priority queue is policed at that frame rate with the IOS default burst (200 ms), so the

@@ -16,7 +16,6 @@ from ...node.model import Node
 from ..stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ...node.scenario import Scenario
 from ._common import MTU_BYTES, MTU_PAYLOAD_BYTES
-from .aggregation import be_streams_first
 
 
 #: Means (of the untruncated law) of the geometric BE sizes of test page Fig. 4, bytes.
@@ -104,7 +103,7 @@ def ef_split_scenario(n_streams: int, ef_aggregate_bps: float, *, ef_frame_bytes
         name=f"ef_split(n_streams={n}, ef_aggregate_bps={load:g}, ef_frame_bytes={ef_frame_bytes}, "
              f"be_traffic={be_traffic})",
         **_be_kwargs(be_traffic))
-    return be_streams_first(sc)
+    return presets.be_streams_first(sc)
 
 
 def min_bucket_bytes(arrival_s, size_bytes, rate_bps: float) -> float:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...measure import cache, experiments
+from ...measure import cache, experiments, metrics
 from .. import presets
 from ...base._validate import check_int, check_real
 from ...node.framing import line_time_s
@@ -187,7 +187,7 @@ def tandem_statistics(ds: xr.Dataset) -> xr.Dataset:
 def _ipdv_size_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     """IPDV of every EF stream after the warm-up, pooled: std (signed and absolute), max and mean |IPDV|."""
     ipdv = np.concatenate([experiments.reference_ipdv(ds, sc, flow=s.flow).values for s in ef_streams(sc)])
-    jitter = np.abs(ipdv)
+    jitter = metrics.jitter_of_ipdv(ipdv)
     return {
         "ipdv_std_s": float(ipdv.std(ddof=1)),
         "jitter_std_s": float(jitter.std(ddof=1)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from ...measure import cache, experiments
+from ...measure import cache, experiments, metrics
 from .. import presets
 from ...base._validate import check_real
 from ...node.scenario import simulate
@@ -369,7 +369,7 @@ def fig6_7_statistics(ds: xr.Dataset) -> xr.Dataset:
     |IPDV| >= ``attrs["peak_fraction"]`` BE tx time; the sawtooth's largest |IPDV|; in the
     time unit of the Dataset (as :func:`fig1_statistics`).
     """
-    a = np.abs(ds["ipdv"])
+    a = ds["ipdv"].copy(data=metrics.jitter_of_ipdv(ds["ipdv"].values))
     unit = ds["ipdv"].attrs["units"]
     be_tx = float(ds.be_tx_time)
     frac = ds.attrs["peak_fraction"]

@@ -35,10 +35,11 @@ from ..stated import cisco7200_atm
 from ...base._validate import check_array, check_int, check_real
 from ...node.engine import simulate_arrivals
 from ...node.framing import PACKET_PARTICLE_BYTES, line_time_s
-from ...node.model import Node, Queue
+from ...node.model import Node
 from ...node.path import PathModel
 from ...base.units import ms_to_s, us_to_s
 from ...node.scenario import Scenario, simulate
+from ...node.tandem import simulate_downstream_hops
 from ...node.traffic import TraceStream
 from ._common import (
     add_mean_ci,
@@ -54,8 +55,6 @@ __all__ = [
     "globecom01_pq_bound",
     "path",
     "ring_counts_packets_node",
-    "simulate_downstream_hops",
-    "reference_delay_through_hops",
 ]
 
 
@@ -73,69 +72,6 @@ def ring_counts_packets_node(node: Node | None = None) -> Node:
                 ring_release=node.ring_release)
 
 
-def simulate_downstream_hops(ds: xr.Dataset, path_model: PathModel) -> xr.Dataset:
-    """Send the node's departures through the path's hops simulated as FIFO store-and-forward nodes.
-
-    Every packet the node kept (EF and BE: they share the path, GLOBECOM'01
-    Sec. III) enters the first hop when its last bit has left the node; each hop
-    is a :class:`pqlab.Node` with one FIFO queue and a one-packet ring at the
-    hop's rate and framing, run by the same engine. Unlike :class:`PathModel`,
-    which adds each hop's serialisation of the packet alone, a packet here
-    also waits for a longer packet ahead of it still being sent.
-
-    Parameters
-    ----------
-    ds : xarray.Dataset
-        Output of :func:`pqlab.simulate` (variables ``arrival``, ``departure``,
-        ``size``, ``drop``, ``flow``).
-    path_model : PathModel
-        The hops to simulate; its ``fixed_s`` is not included.
-
-    Returns
-    -------
-    xarray.Dataset
-        Dim ``packet`` (the kept packets in node departure order): ``arrival``,
-        ``node_departure``, ``hops_departure``, ``hops_wait`` (time spent
-        waiting, not being sent, at all hops), seconds; ``size``, ``flow``.
-    """
-    if not isinstance(path_model, PathModel):
-        raise ValueError(f"path_model must be a pqlab.node.path.PathModel, got {type(path_model).__name__}")
-    kept = np.flatnonzero(ds["drop"].values == 0)
-    order = kept[np.argsort(ds["departure"].values[kept], kind="stable")]
-    size = ds["size"].values[order]
-    node_dep = ds["departure"].values[order]
-    t, serialisation = node_dep, np.zeros(size.size)
-    for hop in path_model.hops:
-        fifo = Node(hop.rate_bps, hop.framing, 1, PACKET_PARTICLE_BYTES,
-                    (Queue("wfq", max(1, size.size), weight_bps=hop.rate_bps),))
-        t = simulate_arrivals(fifo, t, size, np.zeros(size.size, dtype=np.int64))["departure"].values
-        serialisation = serialisation + line_time_s(size, hop.framing, hop.rate_bps)
-    dims = ("packet",)
-    return xr.Dataset(
-        {
-            "arrival": (dims, ds["arrival"].values[order], {"units": "s", "long_name": "arrival at the node"}),
-            "node_departure": (dims, node_dep, {"units": "s", "long_name": "departure from the node"}),
-            "hops_departure": (dims, t, {"units": "s", "long_name": "departure from the last hop"}),
-            "hops_wait": (dims, t - node_dep - serialisation, {"units": "s", "long_name": "waiting at the hops"}),
-            "size": (dims, size, {"units": "bytes", "long_name": "IP packet length"}),
-            "flow": (dims, ds["flow"].values[order], {"units": "1", "long_name": "flow id"}),
-        }
-    )
-
-
-def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarray:
-    """One-way delay of the reference flow's measured packets with the path's hops simulated, seconds.
-
-    Like :func:`pqlab.experiments.reference_delay`, but the packets cross the
-    path's hops as simulated FIFO nodes (:func:`simulate_downstream_hops`, behind
-    the BE packets ahead of them) instead of the path model's serialisation;
-    ``scenario.path.fixed_s`` is added. Lost packets have no delay here (not NaN).
-    """
-    hops = simulate_downstream_hops(ds, scenario.path)
-    ref = (hops["flow"].values == presets.REFERENCE_FLOW) & (hops["arrival"].values >= scenario.warmup_s)
-    return hops["hops_departure"].values[ref] - hops["arrival"].values[ref] + scenario.path.fixed_s
-
-
 def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
     """Mean one-way delay of the reference flow and its parts, seconds (the measure of a sweep)."""
     win = experiments.measurement_window(ds, scenario)
@@ -144,7 +80,7 @@ def _node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
     delay = experiments.reference_delay(ds, scenario).values
     delay = delay[np.isfinite(delay)]
     path_s = scenario.path.extra_delay_s(win["size"].values[kept])
-    through_hops = reference_delay_through_hops(ds, scenario)
+    through_hops = experiments.reference_delay_through_hops(ds, scenario)
     return {
         "delay_mean_s": float(delay.mean()),
         "delay_hops_mean_s": float(through_hops.mean()),
@@ -183,7 +119,7 @@ def globecom01_tab4(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ks=bounds.PAPER
     explain (notebook 06 tests these and others): the same runs with a ring that
     counts packets instead of particles (:func:`ring_counts_packets_node`, H1),
     and the same runs with the two C7500 hops simulated as FIFO nodes instead of
-    the path model's fixed serialisation (:func:`simulate_downstream_hops`, H7).
+    the path model's fixed serialisation (:func:`pqlab.node.tandem.simulate_downstream_hops`, H7).
 
     Parameters
     ----------
@@ -414,7 +350,7 @@ def path(sizes_bytes=tuple(range(40, 1501)), n_ef_samples: int = 2_000, seed: in
     transmission delay which is only a function of the EF packet size"): the
     departures of a congested base-case run (1000-byte BE payloads, seed
     ``seed``) are fed through the two C7500 hops simulated as FIFO nodes at the
-    same 2 Mbit/s ATM rate (:func:`simulate_downstream_hops`) and the EF delay
+    same 2 Mbit/s ATM rate (:func:`pqlab.node.tandem.simulate_downstream_hops`) and the EF delay
     there is compared with the path model's serialisation of the EF packet.
 
     Parameters
