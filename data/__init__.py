@@ -2,5 +2,5 @@
 package data (``pqlab._data``).
 
 This file only makes the folder a package so setuptools maps it into the wheel and the
-editable install (see pyproject.toml); read the files through :mod:`pqlab.paths`.
+editable install (see pyproject.toml); read the files through :mod:`pqlab.base.locations`.
 """

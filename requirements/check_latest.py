@@ -4,7 +4,7 @@ Installs pqlab from this checkout into a fresh virtual environment *without* the
 resolves pyproject.toml's ranges to the newest releases the index serves), runs
 ``pqlab reproduce --quick`` there, and compares its report with the committed quick report
 (``tests/data/quick_report.csv`` and ``.md.txt``) the way the golden test does
-(:mod:`pqlab.reportdiff`: numbers within a relative 1e-9, text exactly). Prints the packages
+(:mod:`pqlab.pipeline.reportdiff`: numbers within a relative 1e-9, text exactly). Prints the packages
 that differ from the lock, then every moved number and changed cell; exit status 0 when nothing
 moved beyond the tolerance, 1 otherwise, 2 when the install or the run fails.
 

@@ -403,7 +403,7 @@ def _packets_ok(arrival, size, queue, n_queues, max_size):
 def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
     """Check per-packet inputs and return them as contiguous kernel arrays.
 
-    float64 arrivals and int64 sizes and queues (what :func:`pqlab.merge_streams`
+    float64 arrivals and int64 sizes and queues (what :func:`pqlab.traffic.merge_streams`
     returns) are checked in one compiled pass without copies; other inputs are
     converted first (see :func:`pqlab.base._validate.check_array`: ``timedelta64``
     arrivals are read as seconds, complex values rejected).

@@ -6,7 +6,7 @@ function returns what a notebook records: a dict with ``quantity`` (the key of
 None for a qualitative claim), ``unit``, ``note`` (one computed line),
 ``shape_ok`` (whether the paper's shape or trend holds, None if not judged),
 ``seed`` (None: the notebook's seed is recorded) and ``artefact``.
-:func:`record_claims` records a list of them with :func:`pqlab.pipeline.records.record`
+:func:`record_claims` records a list of them with :func:`pqlab.papers.records.record`
 and prints the paper's value next to ours (:func:`paper_vs_ours`).
 """
 
@@ -183,7 +183,7 @@ def paper_value(artefact: str, quantity: str, paper_values: pd.DataFrame | None 
     artefact, quantity : str
         The key of ``data/paper_values.csv``.
     paper_values : pandas.DataFrame, optional
-        :func:`pqlab.pipeline.records.load_paper_values`; default that of ``data/paper_values.csv``
+        :func:`pqlab.papers.records.load_paper_values`; default that of ``data/paper_values.csv``
         (read once per process). The value is NaN for a qualitative claim too.
     """
     return _paper_row(artefact, quantity, paper_values) or (math.nan, "")
@@ -196,7 +196,7 @@ def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=No
           model: str = "papers_node", role=None) -> dict:
     """One claim record (see the module docstring); a non-finite ``value`` becomes None.
 
-    ``model`` and ``role`` are those of :func:`pqlab.pipeline.records.record` (the test-bed model's
+    ``model`` and ``role`` are those of :func:`pqlab.papers.records.record` (the test-bed model's
     records name it and their role in the calibration protocol).
     """
     value = None if value is None or not math.isfinite(float(value)) else float(value)
@@ -231,7 +231,7 @@ def paper_vs_ours(record: dict) -> str:
 
 
 def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = True) -> None:
-    """Record claim records with :func:`pqlab.pipeline.records.record` and print each next to the paper's value.
+    """Record claim records with :func:`pqlab.papers.records.record` and print each next to the paper's value.
 
     Parameters
     ----------

@@ -62,7 +62,7 @@ def globecom01_fig2(node: Node | None = None, path: PathModel | None = None,
     """The test network of GLOBECOM'01 Fig. 2 as data: one row per router of the EF/BE data path.
 
     Router 0 is the C7200, the simulated :class:`pqlab.Node` (QoS: its queues, its line);
-    routers 1.. are the hops of the :class:`pqlab.path.PathModel` (the uncongested C7500
+    routers 1.. are the hops of the :class:`pqlab.node.path.PathModel` (the uncongested C7500
     FIFO devices); the SmartBits sends into the C7200 and receives after the last hop
     (the loop back to Site 1).
 
@@ -145,7 +145,7 @@ def pq_occupancy_at_arrival(trace: xr.Dataset, queue: int = presets.EF_QUEUE) ->
     Parameters
     ----------
     trace : xarray.Dataset
-        The engine's per-packet Dataset (:func:`pqlab.scenario.simulate`).
+        The engine's per-packet Dataset (:func:`pqlab.simulate`).
     queue : int
         The queue (default the EF queue 0).
 
@@ -155,7 +155,7 @@ def pq_occupancy_at_arrival(trace: xr.Dataset, queue: int = presets.EF_QUEUE) ->
         One count per accepted packet of ``queue``, in arrival order (0: the queue was empty).
     """
     if not isinstance(trace, xr.Dataset) or not {"arrival", "ring_entry", "queue", "drop"} <= set(trace):
-        raise ValueError("trace must be the per-packet Dataset of pqlab.scenario.simulate")
+        raise ValueError("trace must be the per-packet Dataset of pqlab.simulate")
     keep = (trace["queue"].values == queue) & (trace["drop"].values == 0)
     arr = trace["arrival"].values[keep]
     entry = trace["ring_entry"].values[keep]
@@ -178,7 +178,7 @@ def clustered_share(trace: xr.Dataset, within_s: float, start_s: float = 0.0,
     Parameters
     ----------
     trace : xarray.Dataset
-        The engine's per-packet Dataset (:func:`pqlab.scenario.simulate`), with ``flow``.
+        The engine's per-packet Dataset (:func:`pqlab.simulate`), with ``flow``.
     within_s : float
         The clustering window, seconds (> 0; the figure: the EF packet's line time).
     start_s : float
@@ -192,7 +192,7 @@ def clustered_share(trace: xr.Dataset, within_s: float, start_s: float = 0.0,
         In [0, 1]; NaN with no packet counted.
     """
     if not isinstance(trace, xr.Dataset) or not {"arrival", "queue", "flow"} <= set(trace):
-        raise ValueError("trace must be the per-packet Dataset of pqlab.scenario.simulate")
+        raise ValueError("trace must be the per-packet Dataset of pqlab.simulate")
     within = check_real("within_s", within_s, 0.0, strict_minimum=True)
     sel = trace["queue"].values == queue
     arr, flow = trace["arrival"].values[sel], trace["flow"].values[sel]

@@ -141,7 +141,7 @@ def save(fig, stem) -> list:
 def save_and_record(fig, artefact: str, figures_dir, results_dir, *, stem: str | None = None) -> list:
     """:func:`save` ``fig`` as ``<figures_dir>/<stem or artefact>`` and record the files under ``artefact``.
 
-    The files are recorded with :func:`pqlab.pipeline.records.record_figure` in ``results_dir``;
+    The files are recorded with :func:`pqlab.papers.records.record_figure` in ``results_dir``;
     returns the paths written (PNG first).
     """
     paths = save(fig, Path(figures_dir) / (stem or artefact))
