@@ -7,28 +7,21 @@ import (its longest module prefix) and resolve by attribute (the rest).
 """
 
 import importlib
-import os
 import re
 from pathlib import Path
 
 import pytest
 
+import test_docs_paths
+
 ROOT = Path(__file__).resolve().parents[1]
-SKIP_DIRS = {".git", ".venv", "venv", "build", "figures", "node_modules", "__pycache__", ".pytest_cache",
-             ".hypothesis", "pqlab-output", "tests"}
+#: The tests are left out: they name stale names on purpose (below).
+SKIP_DIRS = test_docs_paths.SKIP_DIRS | {"tests"}
 SUFFIXES = {".md", ".py", ".ipynb", ".toml", ".cfg", ".txt"}
 #: ``pqlab.`` then identifiers joined by dots (a trailing dot, e.g. at a sentence's end, is not part).
 DOTTED = re.compile(r"(?<![\w./-])pqlab(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 #: Names that are not Python objects: the package's resource folders and the command's output folder.
 NOT_OBJECTS = {"pqlab._data", "pqlab._notebooks", "pqlab._requirements"}
-
-
-def _text_files():
-    for folder, dirs, files in os.walk(ROOT):
-        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info")]
-        for name in files:
-            if Path(name).suffix in SUFFIXES:
-                yield Path(folder) / name
 
 
 def resolves(name: str) -> bool:
@@ -49,7 +42,7 @@ def resolves(name: str) -> bool:
 
 def _named():
     found = {}
-    for path in _text_files():
+    for path in test_docs_paths.text_files(SKIP_DIRS, SUFFIXES):
         for match in DOTTED.findall(path.read_text(encoding="utf-8", errors="replace")):
             if not any(match == n or match.startswith(n + ".") for n in NOT_OBJECTS):
                 found.setdefault(match, str(path.relative_to(ROOT)))

@@ -17,11 +17,12 @@ UP_PATH = re.compile(r"(?:\.\./)+[A-Za-z0-9_.-][A-Za-z0-9_./-]*")
 MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
-def _text_files():
+def text_files(skip_dirs=SKIP_DIRS, suffixes=SUFFIXES):
+    """The repository's text files (documentation, code, notebooks, data notes), outside ``skip_dirs``."""
     for folder, dirs, files in os.walk(ROOT):
-        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info")]
+        dirs[:] = [d for d in dirs if d not in skip_dirs and not d.endswith(".egg-info")]
         for name in files:
-            if Path(name).suffix in SUFFIXES:
+            if Path(name).suffix in suffixes:
                 yield Path(folder) / name
 
 
@@ -30,7 +31,7 @@ def _escapes(base: Path, target: str) -> bool:
 
 
 def test_no_path_leaves_the_repository():
-    leaving = [f"{path.relative_to(ROOT)}: {match}" for path in _text_files()
+    leaving = [f"{path.relative_to(ROOT)}: {match}" for path in text_files()
                for match in UP_PATH.findall(path.read_text(encoding="utf-8", errors="replace"))
                if _escapes(path.parent, match)]
     assert leaving == []
@@ -43,7 +44,7 @@ def test_the_pattern_sees_a_path_leaving():
 
 def test_relative_links_of_the_markdown_files_resolve():
     broken = []
-    for path in _text_files():
+    for path in text_files():
         if path.suffix != ".md":
             continue
         for target in MD_LINK.findall(path.read_text(encoding="utf-8")):
