@@ -26,7 +26,6 @@ work-conserving, a packet's departure is known the moment it enters the ring,
 
 from __future__ import annotations
 
-import math
 import sys
 
 import numpy as np

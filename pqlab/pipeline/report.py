@@ -55,9 +55,7 @@ from __future__ import annotations
 
 import hashlib
 import html
-import json
 import math
-import numbers
 import os
 from pathlib import Path
 

@@ -20,8 +20,6 @@ The document of an artefact comes from the artefact registry
 
 from __future__ import annotations
 
-import html
-import math
 import re
 import shutil
 from dataclasses import dataclass, field
