@@ -257,6 +257,42 @@ def _samples(runs, key) -> np.ndarray:
     return padded.reshape(len(runs), len(runs[0]), padded.shape[1])
 
 
+def _with_frequency(ds: xr.Dataset, samples: np.ndarray, width: float, width_units: float, *,
+                    point: str, bin_dim: str, bins_text: str, of: str) -> tuple[xr.Dataset, np.ndarray]:
+    """``ds`` with the frequency distribution of ``samples`` pooled over seeds (:func:`pooled_frequencies`).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        The artefact's Dataset, with the dimension ``point``.
+    samples : numpy.ndarray
+        ``(point, seed, sample)`` samples in s (NaN ignored).
+    width : float
+        Bin width, s (> 0).
+    width_units : float
+        The same width in transmission units, as the labels print it.
+    point, bin_dim : str
+        The dimension of the points and the name of the new bin coordinate.
+    bins_text : str
+        What the bins are called in the coordinate's label (``"delay bins"``).
+    of : str
+        The quantity in the frequency's label (``"one-way delay"``).
+
+    Returns
+    -------
+    ds : xarray.Dataset
+        A copy with the coordinate ``bin_dim`` (left bin edges, s) and ``frequency (point, bin_dim)``.
+    frequency : numpy.ndarray
+        The ``(point, bin)`` relative frequencies.
+    """
+    edges, freq = pooled_frequencies(samples, width)
+    ds = ds.assign_coords({bin_dim: (bin_dim, edges,
+                                     {"units": "s", "long_name": f"left edge of {width_units:g}-unit {bins_text}"})})
+    ds["frequency"] = ((point, bin_dim), freq,
+                       {"units": "1", "long_name": f"relative frequency of {of}, pooled over seeds"})
+    return ds, freq
+
+
 # --------------------------------------------------------------------------- artefacts
 
 
@@ -327,11 +363,8 @@ def globecom01_fig7(
                        {**s, "long_name": "99th percentile of one-way delay"})
     add_mean_ci(ds, ("delay_mean", "delay_std", "delay_p99"))
     width = width_u * unit
-    edges, freq = pooled_frequencies(delay, width)
-    ds = ds.assign_coords(delay_bin=("delay_bin", edges,
-                                     {"units": "s", "long_name": f"left edge of {width_u:g}-unit delay bins"}))
-    ds["frequency"] = (("aggregation_degree", "delay_bin"), freq,
-                       {"units": "1", "long_name": "relative frequency of one-way delay, pooled over seeds"})
+    ds, _ = _with_frequency(ds, delay, width, width_u, point="aggregation_degree", bin_dim="delay_bin",
+                            bins_text="delay bins", of="one-way delay")
     thresholds = np.linspace(0.0, np.nanmax(delay), 600)
     ds = ds.assign_coords(threshold=("threshold", thresholds, {"units": "s", "long_name": "delay threshold d"}))
     ds["ccdf"] = (("aggregation_degree", "threshold"),
@@ -490,9 +523,8 @@ def long_ipdv_vs_a(
     _add_per_run(ds, runs, dims, "be_kept_mean_bytes")
     add_mean_ci(ds, [*per_run, "fraction_below_unit", "be_kept_mean_bytes"])
     width = width_u * unit
-    edges, freq = pooled_frequencies(jitter, width)
-    ds = ds.assign_coords(ipdv_bin=("ipdv_bin", edges,
-                                    {"units": "s", "long_name": f"left edge of {width_u:g}-unit |IPDV| bins"}))
+    ds, freq = _with_frequency(ds, jitter, width, width_u, point="aggregation_degree", bin_dim="ipdv_bin",
+                               bins_text="|IPDV| bins", of="|IPDV|")
     smoothed, is_peak = np.zeros_like(freq), np.zeros(freq.shape, dtype=bool)
     is_peak_log = np.zeros(freq.shape, dtype=bool)
     for i in range(freq.shape[0]):
@@ -502,8 +534,6 @@ def long_ipdv_vs_a(
         _, peaks = count_peaks(freq[i], width_u, smooth=smooth_units, min_prominence=LOG_PEAK_DECADES,
                                scale="log", floor=floor)
         is_peak_log[i, peaks] = True
-    ds["frequency"] = (("aggregation_degree", "ipdv_bin"), freq,
-                       {"units": "1", "long_name": "relative frequency of |IPDV|, pooled over seeds"})
     ds["smoothed"] = (("aggregation_degree", "ipdv_bin"), smoothed,
                       {"units": "1", "long_name": f"frequency smoothed (Gaussian, sigma {smooth_units:g} units)"})
     ds["is_peak"] = (("aggregation_degree", "ipdv_bin"), is_peak,
@@ -614,11 +644,8 @@ def long_fig7_tab3(
                                                                    f"{width_u:g}-unit interval"})
     _add_per_run(ds, runs, dims, "be_kept_mean_bytes")
     add_mean_ci(ds, ("jitter_std", "ipdv_std", "jitter_mean", "mode_fraction", "be_kept_mean_bytes"))
-    edges, freq = pooled_frequencies(jitter, width)
-    ds = ds.assign_coords(ipdv_bin=("ipdv_bin", edges,
-                                    {"units": "s", "long_name": f"left edge of {width_u:g}-unit |IPDV| intervals"}))
-    ds["frequency"] = (("ef_frame_bytes", "ipdv_bin"), freq,
-                       {"units": "1", "long_name": "relative frequency of |IPDV|, pooled over seeds"})
+    ds, _ = _with_frequency(ds, jitter, width, width_u, point="ef_frame_bytes", bin_dim="ipdv_bin",
+                            bins_text="|IPDV| intervals", of="|IPDV|")
     if mtu:
         ref = _mtu_runs(n, seeds, frames)
         ds["mtu_jitter_std"] = (dims, ref["jitter_std"],
