@@ -54,7 +54,6 @@ opens the report with the counts of measured results per model.
 from __future__ import annotations
 
 import hashlib
-import html
 import math
 import os
 from pathlib import Path
@@ -63,6 +62,7 @@ import pandas as pd
 
 from .._version import __version__
 from . import claim_links, claims_html, overview
+from .claims_html import esc
 from ..base import versions
 from ..base.units import paper_text as _paper_text
 from ..base.units import signed_text
@@ -446,7 +446,7 @@ def environment_lines(table: pd.DataFrame) -> list[str]:
 
 def environment_html(table: pd.DataFrame) -> str:
     """The environment block as one HTML paragraph (the report's and the site index's)."""
-    return '<p class="environment">' + "<br>".join(_esc(line) for line in environment_lines(table)) + "</p>"
+    return '<p class="environment">' + "<br>".join(esc(line) for line in environment_lines(table)) + "</p>"
 
 
 def _title() -> str:
@@ -526,47 +526,43 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     on the site: a table per artefact)."""
     summary = verdict_summary(table)
     by_model = model_summary(table)
-    body = [f"<h1>{_esc(_title())}</h1>", environment_html(table),
-            f"<p class=\"lead\">{_esc(overview.opening(table))}</p>"]
+    body = [f"<h1>{esc(_title())}</h1>", environment_html(table),
+            f"<p class=\"lead\">{esc(overview.opening(table))}</p>"]
     for part in overview.sections(table):
-        body += [f"<h2>{_esc(part['title'])}</h2>"] + ([f"<p>{_esc(part['text'])}</p>"] if part["text"] else [])
+        body += [f"<h2>{esc(part['title'])}</h2>"] + ([f"<p>{esc(part['text'])}</p>"] if part["text"] else [])
         body += [_html_table(part["header"], part["rows"])] if part["rows"] else []
-        body += ["<ul>" + "".join(f"<li>{_esc(i)}</li>" for i in part["items"]) + "</ul>"] if part["items"] else []
+        body += ["<ul>" + "".join(f"<li>{esc(i)}</li>" for i in part["items"]) + "</ul>"] if part["items"] else []
     body += ["<h2>How to read the verdicts</h2>", f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
-             "<ul>" + "".join(f"<li><em>{_esc(k)}</em>: {_esc(t)}</li>" for k, t in overview.kind_legend()) + "</ul>",
-             f"<p>Units: {_esc(overview.UNIT_NOTE)}</p>",
+             "<ul>" + "".join(f"<li><em>{esc(k)}</em>: {esc(t)}</li>" for k, t in overview.kind_legend()) + "</ul>",
+             f"<p>Units: {esc(overview.UNIT_NOTE)}</p>",
              "<h2>Verdicts per model and kind</h2>",
             _html_table(["model", "kind", *by_model.columns], _kind_rows(by_model)),
-            f"<h2>Verdicts per artefact ({_esc(MODEL_TITLES[MODELS[0]])})</h2>",
+            f"<h2>Verdicts per artefact ({esc(MODEL_TITLES[MODELS[0]])})</h2>",
             _html_table(*_summary_cells(summary)),
             "<h2>Claims</h2>", *_html_claims(table), "<h2>Figures</h2>"]
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{_esc(_title())}</title>\n<style>\n{claims_html.STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
+        f"<title>{esc(_title())}</title>\n<style>\n{claims_html.STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
         + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
     )
 
 
-def _esc(text) -> str:
-    return html.escape(str(text), quote=True)
-
-
 def _html_claims(table: pd.DataFrame) -> list[str]:
     """The claims as the site shows them: per artefact, one row group per claim, long texts folded."""
-    return [f"<h3 id=\"{_esc(claims_html.artefact_anchor(artefact))}\"><code>{_esc(artefact)}</code></h3>\n"
+    return [f"<h3 id=\"{esc(claims_html.artefact_anchor(artefact))}\"><code>{esc(artefact)}</code></h3>\n"
             + claims_html.claims_table(rows.to_dict("records"))
             for artefact, rows in table.groupby("artefact", sort=False)]
 
 
 def _html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:
-    head = "<tr>" + "".join(f"<th>{_esc(h)}</th>" for h in header) + "</tr>"
+    head = "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"
     body = []
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
-            css = f' class="{_esc(str(cell).replace(" ", "-"))}"' if i == class_column else ""
-            cells.append(f"<td{css}>{_esc(cell)}</td>")
+            css = f' class="{esc(str(cell).replace(" ", "-"))}"' if i == class_column else ""
+            cells.append(f"<td{css}>{esc(cell)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return "<table>\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
 
@@ -574,7 +570,7 @@ def _html_table(header: list[str], rows: list[list[str]], class_column: int | No
 def _html_figures(artefact: str, files: list[str]) -> str:
     items = []
     for link in files:
-        href = _esc(link)
-        preview = f'<br><img src="{href}" alt="{_esc(Path(link).name)}">' if link.endswith((".png", ".svg")) else ""
-        items.append(f'<li><a href="{href}">{_esc(Path(link).name)}</a>{preview}</li>')
-    return f"<h3>{_esc(artefact)}</h3>\n<ul>\n" + "\n".join(items) + "\n</ul>"
+        href = esc(link)
+        preview = f'<br><img src="{href}" alt="{esc(Path(link).name)}">' if link.endswith((".png", ".svg")) else ""
+        items.append(f'<li><a href="{href}">{esc(Path(link).name)}</a>{preview}</li>')
+    return f"<h3>{esc(artefact)}</h3>\n<ul>\n" + "\n".join(items) + "\n</ul>"
