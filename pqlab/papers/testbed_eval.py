@@ -35,7 +35,7 @@ from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_sc
 from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
 from ..base.units import to_ms, to_us
 from ..measure import experiments, metrics
-from .records import TOLERANCE_PERCENT
+from .records import TOLERANCE_PERCENT, relative_percent
 from .artefacts._common import REF_RATES_BPS
 from .artefacts.aggregation import EF_AGGREGATE_BPS, EF_FRAME_SIZES
 from .artefacts.background import PAPER_FIG3_2_PAYLOADS
@@ -367,11 +367,6 @@ def _paper(table: pd.DataFrame, artefact: str, quantity: str) -> tuple[float, st
     return float(row["value"].iloc[0]), str(row["unit"].iloc[0])
 
 
-def rel_err_percent(ours: float, paper: float) -> float:
-    """``(ours - paper) / |paper| x 100``."""
-    return (ours - paper) / abs(paper) * 100.0
-
-
 def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1, 2, 3),
              results=RESULTS, be_size: SizeDistribution | None = None) -> pd.DataFrame:
     """One row per measured result: the paper's value, each model's, relative errors, within 10 %.
@@ -393,7 +388,7 @@ def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1
     -------
     pandas.DataFrame
         Columns ``artefact, quantity, role, unit, paper`` and per model ``<model>``,
-        ``<model>_err_pct``, ``<model>_within``.
+        ``<model>_err_pct`` (:func:`pqlab.papers.records.relative_percent`), ``<model>_within``.
     """
     models = MODELS if models is None else dict(models)
     for name, m in models.items():
@@ -412,7 +407,7 @@ def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1
         row = {"artefact": r.artefact, "quantity": r.quantity, "role": r.role, "unit": unit, "paper": paper}
         for name, m in models.items():
             value = r.compute(m, n, seeds, be_size)
-            err = rel_err_percent(value, paper)
+            err = relative_percent(value, paper)
             row[name] = value
             row[f"{name}_err_pct"] = err
             row[f"{name}_within"] = bool(np.isfinite(err) and abs(err) <= TOLERANCE_PERCENT)
