@@ -99,7 +99,7 @@ def _results_frame(records: list[dict]) -> pd.DataFrame:
     return order.merge(last, on=key, how="left")
 
 
-def _figures(records: list[dict]) -> dict[str, list[str]]:
+def figure_files(records: list[dict]) -> dict[str, list[str]]:
     """Figure files per artefact, sorted by artefact, each file once."""
     found: dict[str, list[str]] = {}
     for entry in records:
@@ -245,7 +245,7 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     table = claim_links.apply_links(compare(paper_values, _results_frame(records)), claim_links.load_claim_links())
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    figures = {a: [_link(p, out) for p in files] for a, files in _figures(records).items()}
+    figures = {a: [_link(p, out) for p in files] for a, files in figure_files(records).items()}
     (out / "report.md").write_text(to_markdown(table, figures), encoding="utf-8")
     (out / "report.html").write_text(to_html(table, figures), encoding="utf-8")
     table.to_csv(out / "report.csv", index=False)
@@ -256,7 +256,8 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
 #: parameter read back) and the papers' own analysis (and numbers derived in other units).
 SETUP_COLUMNS = ("setup echoed", "setup not echoed")
 ANALYSIS_COLUMNS = ("analysis reproduced", "analysis not reproduced")
-_APART = {"setup": "setup", "analysis": "analysis", "derived": "analysis"}
+#: The kinds of row counted apart from the measured results, and the group each is counted in.
+APART = {"setup": "setup", "analysis": "analysis", "derived": "analysis"}
 _APART_COLUMNS = {"setup": SETUP_COLUMNS, "analysis": ANALYSIS_COLUMNS}
 
 
@@ -271,12 +272,12 @@ def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame
     if "model" in table.columns:
         table = table[table["model"] == model]
     kind = table["kind"] if "kind" in table.columns else pd.Series("", index=table.index)
-    apart = kind.isin(list(_APART))
+    apart = kind.isin(list(APART))
     rest = table[~apart]
     artefacts = sorted(set(table["artefact"]))
     counts = pd.crosstab(rest["artefact"], rest["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
     counts = counts.reindex(artefacts, fill_value=0)
-    group = kind.map(lambda k: _APART.get(k, ""))
+    group = kind.map(lambda k: APART.get(k, ""))
     for name, columns in _APART_COLUMNS.items():
         rows = table[group == name]
         ok = rows["verdict"] == "reproduced"
@@ -449,11 +450,12 @@ def environment_html(table: pd.DataFrame) -> str:
     return '<p class="environment">' + "<br>".join(esc(line) for line in environment_lines(table)) + "</p>"
 
 
-def _title() -> str:
+def title() -> str:
+    """The title of the report and of the site's index page."""
     return f"pqlab {__version__}: the papers' values and ours"
 
 
-def _rules_text(em) -> str:
+def rules_text(em) -> str:
     """The verdict rules in one sentence; ``em`` marks up a verdict's name."""
     return (
         f"A number is {em('reproduced')} within {TOLERANCE_PERCENT:g} % of the paper's; {em('shape only')} "
@@ -479,17 +481,17 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     header, rows = _display_rows(table)
     summary = verdict_summary(table)
     by_model = model_summary(table)
-    lines = [f"# {_title()}", ""]
+    lines = [f"# {title()}", ""]
     lines += [part for line in environment_lines(table) for part in (line, "")]
     lines += [overview.opening(table), ""]
     for part in overview.sections(table):
         lines += [f"## {part['title']}", ""] + ([part["text"], ""] if part["text"] else [])
         lines += (_md_table(part["header"], part["rows"]) + [""]) if part["rows"] else []
         lines += ([f"- {_md_cell(i)}" for i in part["items"]] + [""]) if part["items"] else []
-    lines += ["## How to read the verdicts", "", _rules_text(lambda v: f"*{v}*"), ""]
+    lines += ["## How to read the verdicts", "", rules_text(lambda v: f"*{v}*"), ""]
     lines += [f"- *{k}*: {text}" for k, text in overview.kind_legend()]
     lines += ["", f"Units: {overview.UNIT_NOTE}", "", "## Verdicts per model and kind", ""]
-    lines += _md_table(["model", "kind", *by_model.columns], _kind_rows(by_model))
+    lines += _md_table(["model", "kind", *by_model.columns], kind_rows(by_model))
     lines += ["", f"## Verdicts per artefact ({MODEL_TITLES[MODELS[0]]})", ""]
     lines += _md_table(*_summary_cells(summary))
     lines += ["", "## Claims", ""]
@@ -500,7 +502,7 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _kind_rows(by_model: pd.DataFrame) -> list[list[str]]:
+def kind_rows(by_model: pd.DataFrame) -> list[list[str]]:
     """Rows of :func:`model_summary` as text, the kind ``none`` (no paper row) shown as ``pqlab only``."""
     return [[m, "pqlab only" if k == "none" else k, *map(str, v)] for (m, k), v in by_model.iterrows()]
 
@@ -526,24 +528,24 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     on the site: a table per artefact)."""
     summary = verdict_summary(table)
     by_model = model_summary(table)
-    body = [f"<h1>{esc(_title())}</h1>", environment_html(table),
+    body = [f"<h1>{esc(title())}</h1>", environment_html(table),
             f"<p class=\"lead\">{esc(overview.opening(table))}</p>"]
     for part in overview.sections(table):
         body += [f"<h2>{esc(part['title'])}</h2>"] + ([f"<p>{esc(part['text'])}</p>"] if part["text"] else [])
-        body += [_html_table(part["header"], part["rows"])] if part["rows"] else []
+        body += [html_table(part["header"], part["rows"])] if part["rows"] else []
         body += ["<ul>" + "".join(f"<li>{esc(i)}</li>" for i in part["items"]) + "</ul>"] if part["items"] else []
-    body += ["<h2>How to read the verdicts</h2>", f"<p>{_rules_text(lambda v: f'<em>{v}</em>')}</p>",
+    body += ["<h2>How to read the verdicts</h2>", f"<p>{rules_text(lambda v: f'<em>{v}</em>')}</p>",
              "<ul>" + "".join(f"<li><em>{esc(k)}</em>: {esc(t)}</li>" for k, t in overview.kind_legend()) + "</ul>",
              f"<p>Units: {esc(overview.UNIT_NOTE)}</p>",
              "<h2>Verdicts per model and kind</h2>",
-            _html_table(["model", "kind", *by_model.columns], _kind_rows(by_model)),
+            html_table(["model", "kind", *by_model.columns], kind_rows(by_model)),
             f"<h2>Verdicts per artefact ({esc(MODEL_TITLES[MODELS[0]])})</h2>",
-            _html_table(*_summary_cells(summary)),
+            html_table(*_summary_cells(summary)),
             "<h2>Claims</h2>", *_html_claims(table), "<h2>Figures</h2>"]
     body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{esc(_title())}</title>\n<style>\n{claims_html.STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
+        f"<title>{esc(title())}</title>\n<style>\n{claims_html.STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
         + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
     )
 
@@ -555,7 +557,8 @@ def _html_claims(table: pd.DataFrame) -> list[str]:
             for artefact, rows in table.groupby("artefact", sort=False)]
 
 
-def _html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:
+def html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:
+    """An HTML table of text cells (escaped); the cells of column ``class_column`` also name their CSS class."""
     head = "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"
     body = []
     for row in rows:

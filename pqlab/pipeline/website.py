@@ -164,7 +164,7 @@ def _document_of(artefact: str, sources: list) -> Document:
 def _recorded_figures(results_dir) -> dict[str, list[Path]]:
     if results_dir is None or not Path(results_dir).is_dir():
         return {}
-    found = report._figures(report.load_records(results_dir))
+    found = report.figure_files(report.load_records(results_dir))
     return {a: _png_first([Path(p) for p in files if Path(p).is_file()]) for a, files in found.items()}
 
 
@@ -291,12 +291,12 @@ def _counts(rows: list[dict]) -> dict[str, int]:
 
 def _results(rows: list[dict]) -> list[dict]:
     """The rows counted under the verdicts: measured results and pqlab's own numbers, not setup echoes or analysis."""
-    return [r for r in rows if plain(r.get("kind")) not in report._APART]
+    return [r for r in rows if plain(r.get("kind")) not in report.APART]
 
 
 def _apart(rows: list[dict], group: str) -> tuple[int, int]:
     """(reproduced, rows) among the rows counted apart as ``group`` (``setup``; ``analysis``: analysis and derived)."""
-    mine = [r for r in rows if report._APART.get(plain(r.get("kind")) or "") == group]
+    mine = [r for r in rows if report.APART.get(plain(r.get("kind")) or "") == group]
     return sum(r["verdict"] == "reproduced" for r in mine), len(mine)
 
 
@@ -395,10 +395,10 @@ def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
     node = table[table["model"] == report.MODELS[0]]
     rows = node.to_dict("records")
     total = _counts(_results(rows))
-    body = [f"<h1>{esc(report._title())}</h1>", report.environment_html(table),
+    body = [f"<h1>{esc(report.title())}</h1>", report.environment_html(table),
             f"<p class=\"lead\">{esc(overview.opening(table))}</p>", *_overview_html(table),
             "<h2>How to read the verdicts</h2>",
-            f"<p>{report._rules_text(lambda v: f'<em>{esc(v)}</em>')}</p>",
+            f"<p>{report.rules_text(lambda v: f'<em>{esc(v)}</em>')}</p>",
             f"<p>{len(_results(rows))} result rows of {esc(report.MODEL_TITLES[report.MODELS[0]])} over "
             f"{node['artefact'].nunique()} artefacts: {_badges(total)}{_apart_note(rows)}</p>",
             "<h3>Verdicts per model and kind of row</h3>", _kind_table(table), _kind_legend(),
@@ -411,7 +411,7 @@ def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
         ]
     body += ["<h2>Executed notebooks</h2>",
              _notebook_list(notebooks, _NO_NOTEBOOKS)]
-    return _page(report._title(), "index.html", documents, body)
+    return _page(report.title(), "index.html", documents, body)
 
 
 def _scroll(table: str) -> str:
@@ -473,8 +473,8 @@ def _folded(shown: str, whole: str) -> str:
 
 def _kind_table(table: pd.DataFrame) -> str:
     by_model = report.model_summary(table)
-    rows = [[overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report._kind_rows(by_model)]
-    return _scroll(report._html_table(["model", "kind", *by_model.columns], rows))
+    rows = [[overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report.kind_rows(by_model)]
+    return _scroll(report.html_table(["model", "kind", *by_model.columns], rows))
 
 
 def _kind_legend() -> str:
