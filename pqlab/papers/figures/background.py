@@ -80,12 +80,14 @@ def save_table(frame: pd.DataFrame, stem) -> list:
 # --------------------------------------------------------------------------- globecom01_fig1
 
 
-def _box(ax, x, y, w, h, text, *, color="#dbe9f6", ls="-", fontsize=None):
+def box(ax, x, y, w, h, text, *, color="#dbe9f6", ls="-", fontsize=None):
+    """A rounded box on ``ax`` at ``(x, y)``, ``w`` x ``h``, ``text`` centred (default size :func:`label_size`)."""
     ax.add_patch(patches.FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.3", fc=color, ec="0.2", ls=ls))
     ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=fontsize or label_size())
 
 
-def _arrow(ax, x0, y0, x1, y1):
+def arrow(ax, x0, y0, x1, y1):
+    """An arrow on ``ax`` from ``(x0, y0)`` to ``(x1, y1)``."""
     ax.annotate("", xy=(x1, y1), xytext=(x0, y0), arrowprops=dict(arrowstyle="-|>", color="0.2", lw=1.3))
 
 
@@ -116,8 +118,8 @@ def globecom01_fig1(data: xr.Dataset):
 
     mid = 29.0
     ax.text(0.3, mid + 1.2, "EF + BE\npackets", ha="left", va="bottom", fontsize=size)
-    _arrow(ax, 0.3, mid, 8.3, mid)
-    _box(ax, 9, mid - 6, 11, 12, "classifier\n(DSCP \u2192\nqueue)")
+    arrow(ax, 0.3, mid, 8.3, mid)
+    box(ax, 9, mid - 6, 11, 12, "classifier\n(DSCP \u2192\nqueue)")
 
     n = data.sizes["queue"]
     order = sorted(range(n), key=lambda i: (data["kind"].values[i] != "priority", i))
@@ -129,12 +131,12 @@ def globecom01_fig1(data: xr.Dataset):
         rate = float(data["police_rate_bps"].values[i])
         burst = float(data["police_burst_bytes"].values[i])
         weight = float(data["weight_bps"].values[i])
-        _arrow(ax, 20.6, mid, 24.5, y)
+        arrow(ax, 20.6, mid, 24.5, y)
         if np.isfinite(rate):
-            _box(ax, 25, y - 4.5, 13, 9, f"policer\n{to_kbps(rate):g} kbit/s\nburst {burst:g} B", color="#fde0c5")
+            box(ax, 25, y - 4.5, 13, 9, f"policer\n{to_kbps(rate):g} kbit/s\nburst {burst:g} B", color="#fde0c5")
         else:
             ax.text(31.5, y, "(no policer)", ha="center", va="center", fontsize=size, color="0.4")
-        _arrow(ax, 38.8, y, 42.5, y)
+        arrow(ax, 38.8, y, 42.5, y)
         # the queue: an open-ended buffer with slots
         x0, x1, h = 43, 60, 5.5
         ax.plot([x0, x1, x1, x0], [y + h / 2, y + h / 2, y - h / 2, y - h / 2], color="0.2", lw=1.3)
@@ -151,7 +153,7 @@ def globecom01_fig1(data: xr.Dataset):
         ax.text((x0 + x1) / 2, y + h / 2 + 0.6, label, ha="center", va="bottom", fontsize=size)
         dx, dy = sched_x - x1, sched_y - y
         d = np.hypot(dx, dy)
-        _arrow(ax, x1 + 0.3, y, sched_x - dx / d * sched_r, sched_y - dy / d * sched_r)
+        arrow(ax, x1 + 0.3, y, sched_x - dx / d * sched_r, sched_y - dy / d * sched_r)
     ax.add_patch(patches.Circle((sched_x, sched_y), sched_r, fc="#e5f5e0", ec="0.2"))
     ax.text(sched_x, sched_y, "scheduler\npriority,\nthen WFQ", ha="center", va="center", fontsize=size)
 
@@ -159,7 +161,7 @@ def globecom01_fig1(data: xr.Dataset):
     ring_limit, max_particles, pb = a["ring_limit_particles"], a["max_ring_particles"], a["particle_bytes"]
     rx0, cell = 74.5, 2.6
     ry = sched_y - cell / 2
-    _arrow(ax, sched_x + sched_r, sched_y, rx0 - 0.2, sched_y)
+    arrow(ax, sched_x + sched_r, sched_y, rx0 - 0.2, sched_y)
     for s in range(max_particles):
         solid = s < ring_limit
         ax.add_patch(patches.Rectangle((rx0 + s * cell, ry), cell * 0.9, cell, fc="#c6dbef" if solid else "white",
@@ -174,7 +176,7 @@ def globecom01_fig1(data: xr.Dataset):
 
     # the line and the rest of the path
     lx = rx1 + 0.5
-    _arrow(ax, lx, sched_y, 109.5, sched_y)
+    arrow(ax, lx, sched_y, 109.5, sched_y)
     framing = {"atm-aal5": "ATM AAL5", "ethernet": "Ethernet", "none": "unframed"}.get(a["framing"], a["framing"])
     ax.text((lx + 109.5) / 2, sched_y + 1.0, f"line\n{to_mbps(a['line_rate_bps']):g} Mbit/s\n{framing}",
             ha="center", va="bottom", fontsize=size)

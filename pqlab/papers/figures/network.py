@@ -12,7 +12,7 @@ import xarray as xr
 
 from ...base.units import to_kbps, to_mbps, to_ms
 from . import subplots
-from .background import _arrow, _box, label_size
+from .background import arrow, box, label_size
 
 __all__ = ["globecom01_fig2", "globecom01_fig6", "tftant_slides_pq_delay"]
 
@@ -44,7 +44,7 @@ def globecom01_fig2(data: xr.Dataset):
     ax.set_aspect("equal")
     ax.axis("off")
     y, h, w = 20.0, 11.0, 16.0
-    _box(ax, 0.5, y - h / 2, 13, h, f"SmartBits 200\nsender (Site 1)\nEF {to_kbps(a['ef_offered_bps']):.0f} +\nBE {to_kbps(a['be_offered_bps']):g}\n"
+    box(ax, 0.5, y - h / 2, 13, h, f"SmartBits 200\nsender (Site 1)\nEF {to_kbps(a['ef_offered_bps']):.0f} +\nBE {to_kbps(a['be_offered_bps']):g}\n"
          "kbit/s of IP", color="#f0f0f0")
     x = 19.0
     prev_right = 13.8
@@ -52,7 +52,7 @@ def globecom01_fig2(data: xr.Dataset):
         name, role = str(data["name"].values[r]), str(data["role"].values[r])
         rate, framing = float(data["out_rate_bps"].values[r]), str(data["out_framing"].values[r])
         inr, congested = float(data["in_rate_bps"].values[r]), bool(data["congested"].values[r])
-        _arrow(ax, prev_right, y, x - 0.4, y)
+        arrow(ax, prev_right, y, x - 0.4, y)
         ax.text((prev_right + x) / 2, y - 1.0, f"in\n{to_mbps(inr):.2f}\nMbit/s", ha="center", va="top",
                 fontsize=size, color="0.3")
         if role == "qos":
@@ -61,7 +61,7 @@ def globecom01_fig2(data: xr.Dataset):
         else:
             text = f"{name}\nFIFO, no QoS\n(path model hop)"
             color = "#dbe9f6"
-        _box(ax, x, y - h / 2, w, h, text, color=color)
+        box(ax, x, y - h / 2, w, h, text, color=color)
         ax.text(x + w / 2, y - h / 2 - 1.2,
                 ("congested:\narrivals > output" if congested else "not congested:\noutput >= arrivals"),
                 ha="center", va="top", fontsize=size, color="#b2182b" if congested else "#2166ac")
@@ -70,8 +70,8 @@ def globecom01_fig2(data: xr.Dataset):
                 f"EF: {to_ms(float(data['ef_line_time_s'].values[r])):.3f} ms", ha="center", va="bottom", fontsize=size)
         prev_right = right
         x += 24.0
-    _arrow(ax, prev_right, y, x - 0.4, y)
-    _box(ax, x, y - h / 2, 13, h, "SmartBits 200\nreceiver\n(loop back\nto Site 1)", color="#f0f0f0")
+    arrow(ax, prev_right, y, x - 0.4, y)
+    box(ax, x, y - h / 2, 13, h, "SmartBits 200\nreceiver\n(loop back\nto Site 1)", color="#f0f0f0")
     ax.text(0.5, 1.0,
             "in: the largest arrival rate (offered EF + BE, then the previous line); above each link its rate, "
             "framing and the EF packet's line time\n"
