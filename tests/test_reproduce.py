@@ -10,7 +10,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from pqlab import cli
-from pqlab.pipeline import report, reproduce
+from pqlab.pipeline import notebook_html, report, reproduce
 
 GOOD = [
     new_markdown_cell("A tiny notebook that records one number and one figure."),
@@ -115,12 +115,12 @@ def test_html_export_uses_nbconvert_when_present(notebooks, tmp_path, monkeypatc
             return f"<html>{resources['metadata']['name']}: {len(nb.cells)} cells</html>", {}
 
     monkeypatch.setitem(sys.modules, "nbconvert", types.SimpleNamespace(HTMLExporter=FakeExporter))
-    exporter = reproduce._html_exporter()
-    written = reproduce._export_html(exporter, notebooks[0], tmp_path / "html")
+    exporter = notebook_html.html_exporter()
+    written = notebook_html.export_html(exporter, notebooks[0], tmp_path / "html")
     assert written == tmp_path / "html" / "a_good.html"
     cells = len(nbformat.read(str(notebooks[0]), as_version=4).cells)
     assert written.read_text() == f"<html>a_good: {cells} cells</html>"
-    assert reproduce._export_html(exporter, tmp_path / "absent.ipynb", tmp_path / "html") is None
+    assert notebook_html.export_html(exporter, tmp_path / "absent.ipynb", tmp_path / "html") is None
 
 
 def test_html_pages_show_the_published_folders_not_the_run_folder(tmp_path):
@@ -131,16 +131,16 @@ def test_html_pages_show_the_published_folders_not_the_run_folder(tmp_path):
     run = tmp_path / "build" / "runs" / "20261125-000000-1"
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell(f'figures_dir = "{run}/out"\nresults_dir = "{run}/results/01_x"\nquick = True')
-    cell.metadata["tags"] = [reproduce.INJECTED_TAG]
+    cell.metadata["tags"] = [notebook_html.INJECTED_TAG]
     nb.cells = [nbformat.v4.new_code_cell("x = 1"), cell]
     executed = tmp_path / "01_x.ipynb"
     nbformat.write(nb, str(executed))
     shown = {str(run / "out"): "figures", str(run / "results"): "build/results"}
-    page = reproduce._export_html(HTMLExporter(), executed, tmp_path / "html", shown).read_text(encoding="utf-8")
+    page = notebook_html.export_html(HTMLExporter(), executed, tmp_path / "html", shown).read_text(encoding="utf-8")
     assert str(tmp_path) not in page and "runs/" not in page
     assert "build/results/01_x" in page and "folders relative to the output folder" in page
     assert str(run) in executed.read_text(encoding="utf-8")
-    assert reproduce._relative_parameters("quick = True", shown) == "quick = True"
+    assert notebook_html.relative_parameters("quick = True", shown) == "quick = True"
 
 
 # ------------------------------------------------------------------ workers keep one kernel

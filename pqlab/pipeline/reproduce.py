@@ -63,8 +63,7 @@ from ..measure import cache
 from . import kernelwatch, orphans, publish, report, runfolder, runlock
 from ..base import locations, versions
 from ..base._validate import check_int
-from .notebook_html import (INJECTED_TAG, _export_html, _html_available, _html_exporter, _relative_parameters,
-                            _shown_paths)  # noqa: F401  (INJECTED_TAG, _relative_parameters: tested here)
+from .notebook_html import export_html, html_available, html_exporter, shown_paths
 
 #: The Jupyter kernel the notebooks run in.
 KERNEL_NAME = "python3"
@@ -447,7 +446,7 @@ def section_key(source: Path, plan: Plan) -> str:
 
 
 def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
-    html = _html_available()
+    html = html_available()
     runs = _execute(plan, run, progress, html=html)
     full = [r.failure for r in runs if r.failure is not None and _disk_full(r.failure)]
     if full:  # not the notebook's fault: nothing is kept (the disk is full), one clear error
@@ -555,7 +554,7 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
                 if not w.busy and pending:
                     w.give(*pending.pop(0), plan, run)
             if html and exporter is None:
-                exporter = _html_exporter()
+                exporter = html_exporter()
                 html = exporter is not None  # tried once
             if not pending:
                 for w in workers:
@@ -563,8 +562,8 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
                         w.close()
             for k in done:
                 if exporter is not None:
-                    runs[k] = dataclasses.replace(runs[k], html=_export_html(exporter, runs[k].executed, run.html,
-                                                                             _shown_paths(plan, run)))
+                    runs[k] = dataclasses.replace(runs[k], html=export_html(exporter, runs[k].executed, run.html,
+                                                                            shown_paths(plan, run)))
                 bar.set_postfix_str(runs[k].name)
                 bar.update()
             time.sleep(0.05)
