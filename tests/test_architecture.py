@@ -289,11 +289,18 @@ def _folder(name: str) -> str:
     return name if MODULES[name][1] else name.rpartition(".")[0]
 
 
-def test_no_module_reaches_a_private_name_of_another_folder():
-    """An underscore name is private to its folder (``pqlab/papers/artefacts``, ``pqlab/pipeline``, ...):
-    a module of another folder neither imports it (``from m import _x``) nor reads it (``m._x``
-    of a module it imports). What one folder offers another has a public name and a docstring.
-    Private *modules* (``_common``, ``_validate``) are a folder's shared helpers and are not judged here."""
+#: Modules that share underscore helpers with the modules of their own folder (a folder's private
+#: API, not yet renamed); a module of another folder still may not reach them.
+SHARED_WITHIN_FOLDER = ("pqlab.node.sizes", "pqlab.papers.artefacts.background_common",
+                        "pqlab.papers.artefacts.tftant_common", "pqlab.papers.artefacts.tftant_pq_common")
+
+
+def test_no_module_reaches_a_private_name_of_another_module():
+    """An underscore name is private to its module: another module neither imports it (``from m
+    import _x``) nor reads it (``m._x`` of a module it imports). What one module offers another has a
+    public name and a docstring. Private *modules* (``_common``, ``_validate``) are a folder's shared
+    helpers and may be imported by name; the one exception is the modules of
+    :data:`SHARED_WITHIN_FOLDER`, whose underscore names the modules of the same folder may import."""
     found = []
     for name, (_, package) in MODULES.items():
         here = name.split(".") if package else name.split(".")[:-1]
@@ -306,14 +313,13 @@ def test_no_module_reaches_a_private_name_of_another_folder():
                     if f"{module}.{alias.name}" in MODULES:
                         bound[alias.asname or alias.name] = f"{module}.{alias.name}"
                     elif (module in MODULES and alias.name.startswith("_") and not alias.name.startswith("__")
-                          and _folder(module) != ".".join(here)):
+                          and not (module in SHARED_WITHIN_FOLDER and _folder(module) == ".".join(here))):
                         found.append(f"{name}: from {module} import {alias.name}")
             elif isinstance(node, ast.Import):
                 bound.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
         for node in ast.walk(tree):
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
-                    and node.attr.startswith("_") and not node.attr.startswith("__")
-                    and _folder(bound[node.value.id]) != ".".join(here)):
+                    and node.attr.startswith("_") and not node.attr.startswith("__")):
                 found.append(f"{name}: {bound[node.value.id]}.{node.attr}")
     assert found == []
 
