@@ -30,6 +30,7 @@ import tempfile
 from jupyter_client.manager import KernelManager
 
 from pqlab.pipeline import orphans
+from pqlab.pipeline.notebook_html import INJECTED_TAG  # papermill's tag of the injected parameters cell
 
 #: Optional modules that our processes never need but whose import is slow: jsonschema (under
 #: nbformat, under papermill and nbconvert) imports ``rfc3987_syntax`` when it is installed (a
@@ -54,7 +55,6 @@ def skip_unneeded_imports() -> None:
 #: notebook. A batch run never reads its history.
 KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False",)
 
-_INJECTED_TAG = "injected-parameters"
 _ERROR_TAG = "papermill-error-cell-tag"
 
 
@@ -93,7 +93,7 @@ def source_cell_index(source, executed, cell_index: int) -> int:
         # positions as papermill counted them: without the error cells it adds when writing
         cells = [c for c in nbformat.read(str(path), as_version=4).cells
                  if _ERROR_TAG not in c.get("metadata", {}).get("tags", [])]
-        return [i for i, c in enumerate(cells) if _INJECTED_TAG in c.get("metadata", {}).get("tags", [])]
+        return [i for i, c in enumerate(cells) if INJECTED_TAG in c.get("metadata", {}).get("tags", [])]
 
     try:
         added = injected(executed) if not injected(source) else []
