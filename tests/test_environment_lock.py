@@ -201,3 +201,77 @@ def test_report_environment_is_read_back():
     assert reportdiff.report_environment(text) == {"python": "3.11", "lock_sha256": "0123456789ab", "on_lock": True}
     with pytest.raises(ValueError, match="no environment line"):
         reportdiff.report_environment("# an old report\n")
+
+
+# --------------------------------------------------------------------------- CI on every Python
+
+CI = ROOT / ".ci"
+
+
+def _other_pythons_list(env: dict) -> list[str]:
+    import subprocess
+
+    done = subprocess.run(["bash", str(CI / "other_pythons"), "--list"], capture_output=True, text=True,
+                          env=env, timeout=60, check=True)
+    return done.stdout.splitlines()
+
+
+def test_ci_runs_the_other_pythons_before_the_readme_test_command():
+    """``.ci/run`` calls ``.ci/other_pythons`` and only then the README's command, and fails on either."""
+    run = (CI / "run").read_text(encoding="utf-8")
+    assert "bash .ci/other_pythons || others=$?" in run
+    assert run.index(".ci/other_pythons ||") < run.index('bash -c "$cmd"')
+    assert 'exit "$others"' in run
+
+
+def test_other_pythons_says_for_every_supported_python_whether_it_runs_or_why_not(tmp_path):
+    """With no pyenv and an empty PATH beyond the system's, every supported Python but the current
+    one is reported skipped, naming where it looked; the current one is the README's suite."""
+    import shutil
+    import sys
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # python3 is this interpreter (the README's venv is made from it); nothing else is on PATH.
+    (bin_dir / "python3").symlink_to(sys.executable)
+    for tool in ("bash", "grep", "sort", "ls", "mktemp", "cat", "tr", "sed", "tail", "rm", "dirname"):
+        found = shutil.which(tool)
+        if found:
+            (bin_dir / tool).symlink_to(found)
+    env = {"PATH": str(bin_dir), "PYENV_ROOT": str(tmp_path / "no-pyenv"), "HOME": str(tmp_path)}
+    lines = _other_pythons_list(env)
+    current = "%d.%d" % sys.version_info[:2]
+    assert lines[0] == f"supported Pythons (pyproject.toml classifiers: {' '.join(SUPPORTED)})"
+    said = {re.match(r"  python (3\.\d+)(\.\d+)?: ", line).group(1): line for line in lines[1:]}
+    assert len(said) == len(lines) - 1
+    assert sorted(said) == SUPPORTED
+    for version, line in said.items():
+        if version == current:
+            assert "the whole suite, by the README's test command" in line
+        else:
+            assert line.strip() == (f"python {version}: skipped: not installed here (looked in pyenv's "
+                                    f"versions and for python{version} on PATH)")
+
+
+def test_other_pythons_runs_a_python_it_finds_in_pyenv(tmp_path):
+    """A pyenv tree holding another supported Python is found (the newest patch release) and would run."""
+    import sys
+
+    current = "%d.%d" % sys.version_info[:2]
+    other = next(v for v in SUPPORTED if v != current)
+    root = tmp_path / "pyenv"
+    for patch in ("1", "10", "9"):
+        folder = root / "versions" / f"{other}.{patch}" / "bin"
+        folder.mkdir(parents=True)
+        fake = folder / f"python{other}"
+        # A stand-in interpreter that says it is that version (all --list asks of it).
+        fake.write_text(f"#!/bin/sh\ncase \"$*\" in *platform*) echo {other}.{patch};; *) echo {other};; esac\n")
+        fake.chmod(0o755)
+    env = {"PATH": "/usr/bin:/bin", "PYENV_ROOT": str(root), "HOME": str(tmp_path)}
+    pyenv = tmp_path / "bin" / "pyenv"
+    pyenv.parent.mkdir()
+    pyenv.write_text(f"#!/bin/sh\n[ \"$1\" = root ] && echo {root}\n")
+    pyenv.chmod(0o755)
+    env["PATH"] = f"{pyenv.parent}:{sys.executable.rsplit('/', 1)[0]}:/usr/bin:/bin"
+    lines = _other_pythons_list(env)
+    assert f"  python {other}.10: would run ({root}/versions/{other}.10/bin/python{other})" in lines
