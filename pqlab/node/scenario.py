@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import numbers
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,7 +28,7 @@ from .model import Node
 from .path import PathModel
 from ..base.provenance import provenance_attrs
 from .timeorigin import origin_attrs, rebase
-from .traffic import canonical_json, check_streams, merge_streams, stream_from_dict
+from .traffic import TraceStream, canonical_json, check_streams, merge_streams, stream_from_dict
 
 #: Citation of the paper whose experiments pqlab reproduces.
 REFERENCES = (
@@ -48,7 +49,9 @@ class Scenario:
         At least one stream; each ``stream.queue`` must index ``node.queues``.
         Stored as a tuple; generated in this order.
     duration_s : float
-        Traffic is generated on ``[0, duration_s)``, seconds (> 0).
+        Traffic is generated on ``[0, duration_s)``, seconds (> 0): the run's window. A
+        :class:`~pqlab.traffic.TraceStream`'s packets outside it are not simulated, and said so
+        (:func:`check_trace_window`).
     warmup_s : float
         Start of the measurement window, seconds, in ``[0, duration_s)``. Recorded
         for the metrics; every packet is simulated and kept in the Dataset.
@@ -156,6 +159,63 @@ class Scenario:
         return cls.from_dict(data)
 
 
+#: The result attribute holding, per trace stream's flow, its packets outside the run's window.
+OUTSIDE_WINDOW_ATTR = "trace_packets_outside_window"
+
+
+def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
+    """Apply the window rule of :class:`~pqlab.traffic.TraceStream` to a scenario about to run.
+
+    A run simulates the packets in ``[0, duration_s)`` (warm-up included). For each trace
+    stream, the packets at or after ``duration_s`` are counted (:meth:`TraceStream.outside`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    stacklevel : int
+        Of the warning, as the caller would pass it to :func:`warnings.warn` (2: the line that
+        called the caller).
+
+    Returns
+    -------
+    dict
+        ``{OUTSIDE_WINDOW_ATTR: JSON {"<flow>": count, ...}}`` in stream order for a scenario
+        with trace streams (attrs of the result), else empty.
+
+    Raises
+    ------
+    ValueError
+        If every packet of a non-empty trace is outside the window, naming the stream, the
+        window, the trace's time range and the way out (rebase epoch times).
+
+    Warns
+    -----
+    UserWarning
+        Per trace with some (not all) packets outside: how many of how many.
+    """
+    counts_by_flow = {}
+    duration = scenario.duration_s
+    for i, stream in enumerate(scenario.streams):
+        if not isinstance(stream, TraceStream):
+            continue
+        n, k = stream.arrival_s.shape[0], stream.outside(duration)
+        counts_by_flow[str(stream.flow)] = k
+        if not k:
+            continue
+        where = (f"streams[{i}] (TraceStream, flow {stream.flow}): ", f"the run's window [0, duration_s) = "
+                 f"[0, {duration:.9g}) s", f"its arrival_s spans [{stream.arrival_s[0]:.9g}, "
+                 f"{stream.arrival_s[-1]:.9g}] s")
+        if k == n:
+            raise ValueError(f"{where[0]}none of its {n:,} packets arrives in {where[1]}: {where[2]}; rebase epoch "
+                             f"(Unix) times to the run (subtract the first time: arrival_s - arrival_s[0]) or make "
+                             f"duration_s longer than the trace")
+        warnings.warn(f"{where[0]}{k:,} of {n:,} packets arrive at or after duration_s, outside {where[1]}, and are "
+                      f"not simulated ({where[2]}; the count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
+                      UserWarning, stacklevel=stacklevel + 1)
+    return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow)} if counts_by_flow else {}
+
+
 @counts.counted("simulation")
 def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.Dataset:
     """Generate the scenario's traffic and pass it through its node.
@@ -197,6 +257,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         seed = seed_attr = check_int("seed", seed, 0)
     else:
         raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
+    window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate (under counts.counted)
     packets = expected_packets(scenario.streams, scenario.duration_s)
     check_available(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
                     packets * SIMULATE_BYTES_PER_PACKET,
@@ -213,6 +274,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         scenario=scenario.to_json() if record_scenario else "not recorded",
         warmup_s=scenario.warmup_s,
         duration_s=scenario.duration_s,
+        **window_attrs,
         **(origin_attrs(origin) if origin else {}),
     )
     return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),

@@ -23,7 +23,7 @@ from ..base._validate import check_int, check_memory, check_real
 from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
 from .path import PathModel
 from ..base.provenance import provenance_attrs
-from .scenario import Scenario
+from .scenario import Scenario, check_trace_window
 from .timeorigin import check_absolute
 from .traffic import TrafficWindows
 
@@ -280,6 +280,7 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
             f"(window_s >= {scenario.duration_s / MAX_WINDOWS:.3g} s), got {window_s!r}: "
             f"{n_windows:,} windows would need {n_windows * 8 / 2**30:.3g} GiB for their edges alone"
         )
+    window_attrs = check_trace_window(scenario, stacklevel=2)
     summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, **summary_kw)  # checks its sizes first
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
     edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
@@ -298,5 +299,6 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
         seed=int(seed),
         window_s=window_s,
         scenario=scenario.to_json(),
+        **window_attrs,
     ))
     return ds
