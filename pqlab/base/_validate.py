@@ -110,6 +110,30 @@ def from_part(name: str, build, data):
         raise ValueError(f"{name}: {text}".replace("\n", " ")) from None
 
 
+def check_unmasked(name: str, values):
+    """Return ``values``, or a numpy masked array's data if none of its entries is masked.
+
+    A masked array's masked entries still hold numbers, which ``numpy.asarray`` and every
+    computation on the data would use as if valid: such an array is refused (pqlab does not
+    guess whether a masked entry is to be dropped or filled). Other values are returned as given.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, how many entries are masked, the first's index and the ways out.
+    """
+    if not isinstance(values, np.ma.MaskedArray):
+        return values
+    mask = np.ma.getmaskarray(values).ravel()
+    if mask.any():
+        raise ValueError(
+            f"{name} must not hold masked entries (numpy.ma), got {int(mask.sum()):,} masked of {mask.size:,}, the "
+            f"first at index {int(np.flatnonzero(mask)[0])}; drop them (values.compressed()) or fill them "
+            f"(values.filled(value))"
+        )
+    return np.ma.getdata(values)
+
+
 def check_choice(name: str, value, choices) -> str:
     """Return ``value`` if it is one of ``choices``."""
     if value not in choices:
@@ -149,9 +173,10 @@ def check_array(
     error reports the value received (``1e20``, ``18446744073709551615``), never
     a wrapped one. ``timedelta64`` values are accepted where ``kind="float"``
     (seconds: ``np.timedelta64(1, "ms")`` is 0.001) and rejected for ``"int"``;
-    complex, boolean, string and object arrays are rejected.
+    complex, boolean, string and object arrays are rejected, and so is a masked array with a
+    masked entry (:func:`check_unmasked`).
     """
-    arr = np.asarray(values)
+    arr = np.asarray(check_unmasked(name, values))
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array, got an array of shape {arr.shape}")
     if length is not None and arr.shape[0] != length:

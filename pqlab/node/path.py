@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..base._validate import check_choice, check_real
+from ..base._validate import check_choice, check_real, check_unmasked
 from .framing import FRAMING_CODES, line_time_s
 
 
@@ -72,14 +72,14 @@ class PathModel:
         Parameters
         ----------
         size_bytes : int or array_like of int
-            IP length(s), bytes.
+            IP length(s), bytes (a masked array with a masked entry is refused).
 
         Returns
         -------
         float or numpy.ndarray
             ``fixed_s`` plus one serialisation time per hop.
         """
-        sizes = np.asarray(size_bytes, dtype=np.int64)
+        sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
         total = np.full(sizes.shape, self.fixed_s, dtype=np.float64)
         for hop in self.hops:
             total = total + line_time_s(sizes, hop.framing, hop.rate_bps)

@@ -255,7 +255,8 @@ class TraceStream(Stream):
     arrival_s : array_like of float
         Arrival times, seconds, finite, >= 0, non-decreasing.
     size_bytes : array_like of int
-        IP lengths, bytes, in ``[1, 65535]``, one per arrival.
+        IP lengths, bytes, in ``[1, 65535]``, one per arrival. For either, a numpy masked
+        array with a masked entry is refused (drop the masked packets first).
     queue : int
         Index into ``node.queues`` (>= 0).
     flow : int
