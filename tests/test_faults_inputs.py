@@ -3,8 +3,11 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pqlab import scenarios
+from pqlab.base._validate import json_nesting
 from pqlab.node.scenario import Scenario
 
 
@@ -140,3 +143,25 @@ def test_mistyped_json_parts_are_value_errors_naming_the_part(text, named):
     with pytest.raises(ValueError, match=named) as caught:
         Scenario.from_json(text)
     assert "\n" not in str(caught.value)
+
+
+def _depth(value) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=False) | st.text(alphabet='[]{}"\\ab\n'),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(alphabet='[]{}"\\a'), children,
+                                                                      max_size=4),
+    max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON_VALUES, ascii_only=st.booleans())
+def test_json_nesting_is_the_depth_of_the_parsed_value(value, ascii_only):
+    """Counted without parsing, brackets and escapes inside strings ignored: the parsed value's depth."""
+    assert json_nesting(json.dumps(value, ensure_ascii=ascii_only)) == _depth(value)

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..base._validate import check_choice, check_real, check_unmasked
+from ..base._validate import check_choice, check_fields, check_mapping, check_real, check_unmasked, from_part
 from .framing import FRAMING_CODES, line_time_s
 
 
@@ -91,5 +91,17 @@ class PathModel:
 
     @classmethod
     def from_dict(cls, data: dict) -> "PathModel":
-        """Inverse of :meth:`to_dict`."""
-        return cls(fixed_s=data.get("fixed_s", 0.0), hops=tuple(Hop(**h) for h in data.get("hops", ())))
+        """Inverse of :meth:`to_dict`.
+
+        Raises
+        ------
+        ValueError
+            Naming ``path``, ``hops`` or ``path.hops[i]`` and the key or value that is wrong.
+        """
+        data = check_fields(cls, check_mapping("path", data))
+        hops = data.get("hops", ())
+        if not isinstance(hops, (list, tuple)):
+            raise ValueError(f"hops must be a list of hop mappings, got {hops!r}")
+        hops = tuple(from_part(f"path.hops[{i}]", lambda h, i=i: Hop(**check_fields(Hop, check_mapping(f"path.hops[{i}]", h))),
+                               h) for i, h in enumerate(hops))
+        return cls(fixed_s=data.get("fixed_s", 0.0), hops=hops)

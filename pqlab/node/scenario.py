@@ -21,7 +21,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import counts
-from ..base._validate import check_int, check_mapping, check_real, from_part
+from ..base._validate import check_fields, check_int, check_mapping, check_real, from_part, json_nesting
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .memory import SIMULATE_BYTES_PER_PACKET, check_available, expected_packets
 from .model import Node
@@ -29,6 +29,11 @@ from .path import PathModel
 from ..base.provenance import provenance_attrs
 from .timeorigin import origin_attrs, rebase
 from .traffic import TraceStream, canonical_json, check_streams, merge_streams, stream_from_dict
+
+#: Deepest nesting of arrays and objects :meth:`Scenario.from_json` reads (a scenario's JSON nests
+#: 5 deep: scenario, streams, a stream, its size law, the law's sizes); deeper text is refused
+#: before it is parsed, as :func:`json.loads` would raise ``RecursionError`` some 1,000 levels deep.
+MAX_JSON_NESTING = 32
 
 #: Citation of the paper whose experiments pqlab reproduces.
 REFERENCES = (
@@ -129,6 +134,7 @@ class Scenario:
             ``node.queues[1]``, ``duration_s``, ...).
         """
         data = check_mapping("scenario", data)
+        check_fields(cls, data, required=False)  # a misspelt optional key (warmup) is not a default used silently
         for name in ("node", "streams", "duration_s"):
             if name not in data:
                 raise ValueError(f"scenario is missing {name} (its keys: {sorted(data)})")
@@ -144,17 +150,25 @@ class Scenario:
                    path=path, name=data.get("name", ""))
 
     @classmethod
-    def from_json(cls, text: str) -> "Scenario":
+    def from_json(cls, text: str | bytes) -> "Scenario":
         """Inverse of :meth:`to_json` (e.g. of a Dataset's ``scenario`` attribute).
 
         Raises
         ------
         ValueError
-            ``text`` is not JSON (the position named), or names a bad part (see :meth:`from_dict`).
+            ``text`` is not JSON (the position named), nests arrays and objects more than
+            :data:`MAX_JSON_NESTING` deep, or names a bad part (see :meth:`from_dict`).
         """
         try:
+            if isinstance(text, (bytes, bytearray)):  # as json.loads reads bytes
+                text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+            if isinstance(text, str) and json_nesting(text) > MAX_JSON_NESTING:
+                raise ValueError(f"Scenario.from_json: the JSON nests arrays and objects {json_nesting(text):,} deep, "
+                                 f"more than {MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario")
             data = json.loads(text)
         except (TypeError, ValueError) as exc:
+            if str(exc).startswith("Scenario.from_json"):
+                raise
             raise ValueError(f"scenario JSON cannot be read: {exc}") from None
         return cls.from_dict(data)
 
