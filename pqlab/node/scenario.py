@@ -252,14 +252,23 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         The engine's per-packet Dataset (see :func:`pqlab.simulate_arrivals`)
         plus ``flow`` (flow id) and attributes ``title``, ``source``,
         ``pqlab_version``, ``seed``, ``scenario`` (JSON of the scenario),
-        ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``.
-        The same scenario and integer seed give an identical Dataset.
+        ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``, and for a
+        scenario with trace streams ``trace_packets_outside_window`` (see
+        :func:`check_trace_window`). The same scenario and integer seed give an identical Dataset.
 
     Raises
     ------
+    ValueError
+        If every packet of a non-empty trace stream is outside the run's window
+        ``[0, duration_s)`` (:func:`check_trace_window`).
     pqlab.node.memory.NotEnoughMemory
         Before anything is drawn, if the run's packets would not fit in the memory this
         process can use (the machine's, a container's limit or ``ulimit -v``).
+
+    Warns
+    -----
+    UserWarning
+        If some packets of a trace stream are outside the run's window (how many of how many).
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")

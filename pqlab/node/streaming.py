@@ -267,7 +267,15 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     Returns
     -------
     xarray.Dataset
-        The :meth:`FlowSummary.to_dataset` summaries with provenance attrs.
+        The :meth:`FlowSummary.to_dataset` summaries with provenance attrs (and
+        ``trace_packets_outside_window`` for a scenario with trace streams).
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, or a trace stream none of whose packets is in the run's window
+        ``[0, duration_s)``; a trace partly outside warns, as :func:`pqlab.simulate` (the
+        window rule: :func:`pqlab.node.scenario.check_trace_window`).
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
