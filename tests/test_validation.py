@@ -13,6 +13,7 @@ from pqlab.node import engine as engine_module
 from pqlab.node.framing import atm_cells, line_time_s
 from pqlab.node.path import PathModel
 from pqlab.node.streaming import run_batches
+from pqlab.node.tandem import forwarded
 
 WFQ = Queue("wfq", 64, weight_bps=1e6)
 
@@ -155,6 +156,8 @@ MASKED_INPUTS = [
     (lambda: list(run_batches(Node.cisco7200_atm(), [(_masked([0.0, 0.001]), np.array([128, 1500]),
                                                       np.array([0, 1]), None)])), "arrival_s"),
     (lambda: _tandem_flows(_masked([0, 1])), "flows"),
+    (lambda: forwarded(simulate_arrivals(Node.cisco7200_atm(), [0.0], [128], [0]).assign(flow=("packet", [0])),
+                       _masked([0, 1])), "flows"),
     (lambda: line_time_s(_masked([128, 1500]), "atm-aal5", 2e6), "size_bytes"),
     (lambda: atm_cells(_masked([128, 1500])), "size_bytes"),
     (lambda: PathModel(fixed_s=1e-3).extra_delay_s(_masked([128, 1500])), "size_bytes"),
