@@ -438,7 +438,8 @@ def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
 
 
 def _is_kernel_array(a, dtype) -> bool:
-    return isinstance(a, np.ndarray) and not isinstance(a, np.ma.MaskedArray) and a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous
+    return (isinstance(a, np.ndarray) and not isinstance(a, np.ma.MaskedArray)  # a masked one: check_array refuses
+            and a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous)
 
 
 class NodeState:

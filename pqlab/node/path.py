@@ -102,6 +102,8 @@ class PathModel:
         hops = data.get("hops", ())
         if not isinstance(hops, (list, tuple)):
             raise ValueError(f"hops must be a list of hop mappings, got {hops!r}")
-        hops = tuple(from_part(f"path.hops[{i}]", lambda h, i=i: Hop(**check_fields(Hop, check_mapping(f"path.hops[{i}]", h))),
-                               h) for i, h in enumerate(hops))
-        return cls(fixed_s=data.get("fixed_s", 0.0), hops=hops)
+        built = []
+        for i, hop in enumerate(hops):
+            name = f"path.hops[{i}]"  # the lambda runs at once, in this iteration
+            built.append(from_part(name, lambda h: Hop(**check_fields(Hop, check_mapping(name, h))), hop))
+        return cls(fixed_s=data.get("fixed_s", 0.0), hops=tuple(built))

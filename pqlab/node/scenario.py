@@ -162,14 +162,13 @@ class Scenario:
         try:
             if isinstance(text, (bytes, bytearray)):  # as json.loads reads bytes
                 text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
-            if isinstance(text, str) and json_nesting(text) > MAX_JSON_NESTING:
-                raise ValueError(f"Scenario.from_json: the JSON nests arrays and objects {json_nesting(text):,} deep, "
-                                 f"more than {MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario")
-            data = json.loads(text)
+            depth = json_nesting(text) if isinstance(text, str) else 0
+            data = json.loads(text) if depth <= MAX_JSON_NESTING else None
         except (TypeError, ValueError) as exc:
-            if str(exc).startswith("Scenario.from_json"):
-                raise
             raise ValueError(f"scenario JSON cannot be read: {exc}") from None
+        if depth > MAX_JSON_NESTING:
+            raise ValueError(f"Scenario.from_json: the JSON nests arrays and objects {depth:,} deep, more than "
+                             f"{MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario")
         return cls.from_dict(data)
 
 
