@@ -1,10 +1,13 @@
 """Tests of pqlab.node.scenario: Scenario validation and round trips, simulate()."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
 import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pqlab
 from pqlab import (
@@ -23,6 +26,7 @@ from pqlab import (
     simulate_arrivals,
 )
 from pqlab.node.path import Hop, PathModel
+from pqlab.streaming import simulate_summary
 from pqlab.traffic import merge_streams
 
 
@@ -193,3 +197,77 @@ def test_simulate_can_leave_the_scenario_unrecorded_for_a_caller_that_records_it
     assert lean.attrs["scenario"] == "not recorded" and full.attrs["scenario"] == sc.to_json()
     with pytest.raises(ValueError, match="record_scenario must be True or False, got 1"):
         simulate(sc, seed=3, record_scenario=1)
+
+
+# ----------------------------------------------------------------------------- a trace's window (issue 28, item 3)
+
+
+def trace_run(times, duration_s=1.0, warmup_s=0.0, flow=3):
+    """The papers' node, an EF CBR stream (flow 0) and a trace of 100-byte packets (queue 1) at ``times``."""
+    trace = TraceStream(np.asarray(times, dtype=float), np.full(len(times), 100), 1, flow)
+    return papers_scenario(streams=[CBRStream(300e3, Deterministic(128), 0, 0), trace], duration_s=duration_s,
+                           warmup_s=warmup_s)
+
+
+def test_an_epoch_time_trace_is_refused_naming_the_stream_the_window_and_its_times():
+    t = 1.7e9 + np.arange(100_000) * 1e-4  # Unix times: every packet after the 30-s run
+    sc = papers_scenario(streams=[TraceStream(t, np.full(t.size, 100), 1, 0)], duration_s=30.0)
+    for run in (lambda: simulate(sc), lambda: simulate_summary(sc)):
+        with pytest.raises(ValueError) as caught:
+            run()
+        text = str(caught.value)
+        assert text.startswith("streams[0] (TraceStream, flow 0): none of its 100,000 packets")
+        assert "[0, 30) s" in text and "1.7e+09" in text and "subtract" in text and "\n" not in text
+
+
+def test_a_trace_partly_outside_the_window_warns_and_its_count_is_in_the_attrs():
+    sc = trace_run([0.1, 0.5, 1.0, 2.5], duration_s=1.0)
+    expected = r"streams\[1\] \(TraceStream, flow 3\): 2 of 4 packets .*\[0, 1\) s"
+    with pytest.warns(UserWarning, match=expected):
+        ds = simulate(sc)
+    assert json.loads(ds.attrs["trace_packets_outside_window"]) == {"3": 2}
+    assert ds["arrival"].values[ds["flow"].values == 3].tolist() == [0.1, 0.5]
+    with pytest.warns(UserWarning, match=expected):
+        summary = simulate_summary(sc, window_s=0.25)
+    assert json.loads(summary.attrs["trace_packets_outside_window"]) == {"3": 2}
+    assert int(summary["sent"].sel(flow=3)) == 2
+
+
+def test_warm_up_packets_are_inside_the_window_and_a_trace_inside_is_silent():
+    sc = trace_run([0.0, 0.1, 0.2, 0.999999], duration_s=1.0, warmup_s=0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds, summary = simulate(sc), simulate_summary(sc)
+    for out in (ds, summary):
+        assert json.loads(out.attrs["trace_packets_outside_window"]) == {"3": 0}
+    assert np.count_nonzero(ds["flow"].values == 3) == 4
+
+
+def test_an_empty_trace_is_not_refused_and_a_run_without_traces_has_no_window_attribute():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = simulate(trace_run([]))
+        plain = simulate(papers_scenario(duration_s=1.0))
+    assert json.loads(ds.attrs["trace_packets_outside_window"]) == {"3": 0}
+    assert "trace_packets_outside_window" not in plain.attrs
+
+
+@settings(max_examples=60, deadline=None)
+@given(inside=st.lists(st.floats(0.0, 1.0, exclude_max=True), max_size=12),
+       outside=st.lists(st.floats(1.0, 1e10), max_size=12))
+def test_any_trace_with_k_of_n_packets_outside_the_window_reports_exactly_k(inside, outside):
+    times = sorted(inside) + sorted(outside)
+    k, n = len(outside), len(times)
+    sc = trace_run(times, duration_s=1.0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        if n and k == n:
+            with pytest.raises(ValueError, match=rf"none of its {n:,} packets"):
+                simulate(sc)
+            return
+        ds = simulate(sc)
+    assert json.loads(ds.attrs["trace_packets_outside_window"]) == {"3": k}
+    assert np.count_nonzero(ds["flow"].values == 3) == n - k
+    texts = [str(w.message) for w in seen if "TraceStream" in str(w.message)]
+    assert len(texts) == (1 if k else 0)
+    assert not k or f"flow 3): {k:,} of {n:,} packets" in texts[0]

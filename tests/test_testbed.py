@@ -332,3 +332,17 @@ def test_evaluate_small_and_counts():
     assert row["papers_node_err_pct"] == pytest.approx((row["papers_node"] - row["paper"]) / abs(row["paper"]) * 100)
     c = te.counts(frame)
     assert set(c["model"]) == {"papers_node", "testbed"} and (c["total"][c["role"] == "all"] == 1).all()
+
+
+def test_the_testbed_applies_the_trace_window_rule_to_the_scenario_it_is_given():
+    """Issue 28 item 3: the test-bed model generates the scenario's streams itself; a trace outside
+    the run's window is refused or counted as by pqlab.simulate, never a numpy error or a wrong 0."""
+    model = tb.Testbed(store_forward_hops=1)
+    epoch = 1.7e9 + np.arange(1000) * 1e-3
+    with pytest.raises(ValueError, match=r"^streams\[0\] \(TraceStream, flow 0\): none of its 1,000 packets"):
+        tb.simulate_testbed(trace_scenario(epoch, [0.5]), 0, model)
+    with pytest.warns(UserWarning, match=r"streams\[1\] \(TraceStream, flow 100\): 1 of 2 packets"):
+        ds = tb.simulate_testbed(trace_scenario([0.1], [0.5, 3.0]), 0, model)
+    assert json.loads(ds.attrs["trace_packets_outside_window"]) == {"0": 0, "100": 1}
+    preset = tb.simulate_testbed(scenarios.base_case(n_ef_samples=20), 0, model)
+    assert "trace_packets_outside_window" not in preset.attrs  # its streams are no traces

@@ -5,8 +5,15 @@ import math
 import numpy as np
 import pytest
 
-from pqlab import Node, Queue, simulate_arrivals
+import xarray as xr
+
+from pqlab import Empirical, Node, Queue, Scenario, TraceStream, simulate_arrivals
+from pqlab.base.numerics import dot, line_fit
 from pqlab.node import engine as engine_module
+from pqlab.node.framing import atm_cells, line_time_s
+from pqlab.node.path import PathModel
+from pqlab.node.streaming import run_batches
+from pqlab.node.tandem import forwarded
 
 WFQ = Queue("wfq", 64, weight_bps=1e6)
 
@@ -119,3 +126,58 @@ def test_simulate_arrivals_rejects_a_non_node():
 def test_integral_floats_are_accepted_for_integer_arrays():
     ds = simulate_arrivals(Node.cisco7200_atm(), [0.0], np.array([128.0]), np.array([0.0]))
     assert ds["size"].dtype == np.int64 and ds["queue"].values.tolist() == [0]
+
+
+# ----------------------------------------------------------------------------- masked arrays (issue 28, item 10)
+
+
+def _masked(values, masked_at=-1):
+    mask = np.zeros(len(values), dtype=bool)
+    mask[masked_at] = True
+    return np.ma.masked_array(values, mask=mask)
+
+
+def _tandem_flows(flows):
+    from pqlab.node.tandem import simulate_tandem
+
+    sc = Scenario(node=Node.cisco7200_atm(), streams=(TraceStream([0.0], [128], 0, 0),), duration_s=1.0)
+    return simulate_tandem(sc, [], flows)
+
+
+#: Every place an array enters pqlab's node and base code, fed a masked array: (call, parameter named).
+MASKED_INPUTS = [
+    (lambda: TraceStream(_masked([0.0, 0.1, 99.0]), [64, 64, 64], 0, 0), "arrival_s"),
+    (lambda: TraceStream([0.0, 0.1, 0.2], _masked([64, 64, 70000]), 0, 0), "size_bytes"),
+    (lambda: Empirical(_masked([64, 576, 1500]), [0.4, 0.7, 1.0]), "sizes_bytes"),
+    (lambda: Empirical([64, 576, 1500], _masked([0.4, 0.7, 1.0], 0)), "cdf"),
+    (lambda: simulate_arrivals(Node.cisco7200_atm(), _masked([0.0, 0.001]), [128, 1500], [0, 1]), "arrival_s"),
+    (lambda: simulate_arrivals(Node.cisco7200_atm(), [0.0, 0.001], _masked([128, 1500]), [0, 1]), "size_bytes"),
+    (lambda: simulate_arrivals(Node.cisco7200_atm(), [0.0, 0.001], [128, 1500], _masked([0, 1])), "queue"),
+    (lambda: list(run_batches(Node.cisco7200_atm(), [(_masked([0.0, 0.001]), np.array([128, 1500]),
+                                                      np.array([0, 1]), None)])), "arrival_s"),
+    (lambda: _tandem_flows(_masked([0, 1])), "flows"),
+    (lambda: forwarded(simulate_arrivals(Node.cisco7200_atm(), [0.0], [128], [0]).assign(flow=("packet", [0])),
+                       _masked([0, 1])), "flows"),
+    (lambda: line_time_s(_masked([128, 1500]), "atm-aal5", 2e6), "size_bytes"),
+    (lambda: atm_cells(_masked([128, 1500])), "size_bytes"),
+    (lambda: PathModel(fixed_s=1e-3).extra_delay_s(_masked([128, 1500])), "size_bytes"),
+    (lambda: dot(_masked([1.0, 2.0]), [1.0, 1.0]), "dot"),
+    (lambda: line_fit([0.0, 1.0, 2.0], _masked([1.0, 2.0, 3.0])), "line_fit"),
+]
+
+
+@pytest.mark.parametrize("call, named", MASKED_INPUTS, ids=[f"{i}-{n}" for i, (_, n) in enumerate(MASKED_INPUTS)])
+def test_a_masked_array_is_refused_naming_the_parameter(call, named):
+    """A masked array's masked entries hold data numpy would use silently: refused, with the way out."""
+    with pytest.raises(ValueError, match=rf"^{named}.* masked .*compressed\(\)") as caught:
+        call()
+    assert "\n" not in str(caught.value)
+
+
+def test_a_masked_array_without_masked_entries_is_its_data():
+    data = np.array([0.0, 0.001, 0.002])
+    plain = simulate_arrivals(Node.cisco7200_atm(), data, [128, 1500, 64], [0, 1, 1])
+    masked = simulate_arrivals(Node.cisco7200_atm(), np.ma.masked_array(data, mask=False), [128, 1500, 64],
+                               np.ma.masked_array([0, 1, 1]))
+    xr.testing.assert_identical(plain, masked)
+    assert TraceStream(np.ma.masked_array(data), [1, 2, 3], 0, 0) == TraceStream(data, [1, 2, 3], 0, 0)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._validate import check_unmasked
+
 __all__ = ["dot", "line_fit"]
 
 
@@ -23,15 +25,16 @@ def dot(a, b) -> float:
     Parameters
     ----------
     a, b : array_like
-        Equal-length 1-D arrays (any numeric dtype; computed in float64).
+        Equal-length 1-D arrays (any numeric dtype; computed in float64; a masked array with a
+        masked entry is refused).
 
     Returns
     -------
     float
         ``sum_i a_i b_i``.
     """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
+    a = np.asarray(check_unmasked("dot: a", a), dtype=float)
+    b = np.asarray(check_unmasked("dot: b", b), dtype=float)
     if a.ndim != 1 or a.shape != b.shape:
         raise ValueError(f"dot needs two 1-D arrays of one length, got shapes {a.shape} and {b.shape}")
     return float(np.sum(a * b))
@@ -46,15 +49,16 @@ def line_fit(x, y) -> tuple[float, float]:
     Parameters
     ----------
     x, y : array_like
-        Equal-length 1-D arrays of at least two points, ``x`` not all equal.
+        Equal-length 1-D arrays of at least two points, ``x`` not all equal (a masked array with a
+        masked entry is refused).
 
     Returns
     -------
     slope, intercept : float
         In units of ``y`` per unit of ``x``, and of ``y``.
     """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    x = np.asarray(check_unmasked("line_fit: x", x), dtype=float)
+    y = np.asarray(check_unmasked("line_fit: y", y), dtype=float)
     if x.ndim != 1 or x.shape != y.shape or x.size < 2:
         raise ValueError(f"line_fit needs two 1-D arrays of one length >= 2, got shapes {x.shape} and {y.shape}")
     if not (np.all(np.isfinite(x)) and np.ptp(x) > 0):

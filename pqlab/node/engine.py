@@ -438,7 +438,8 @@ def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
 
 
 def _is_kernel_array(a, dtype) -> bool:
-    return isinstance(a, np.ndarray) and a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous
+    return (isinstance(a, np.ndarray) and not isinstance(a, np.ma.MaskedArray)  # a masked one: check_array refuses
+            and a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous)
 
 
 class NodeState:
@@ -567,6 +568,10 @@ def simulate_arrivals(node: Node, arrival_s, size_bytes, queue) -> xr.Dataset:
         IP length of each packet, bytes, in ``[1, 65535]``.
     queue : array_like(int, ndim=1)
         Index into ``node.queues`` of each packet's queue.
+
+    A numpy masked array with a masked entry is refused for any of the three (its masked
+    entries hold numbers that would be simulated): select the unmasked packets of all three
+    first (``keep = ~numpy.ma.getmaskarray(arrival_s)``).
 
     Returns
     -------

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..base._validate import check_unmasked
+
 #: Framing names accepted by :class:`pqlab.Node`, mapped to the integer code the kernel uses.
 FRAMING_CODES = {"none": 0, "atm-aal5": 1, "ethernet": 2}
 
@@ -70,7 +72,7 @@ def line_time_s(size_bytes, framing: str, line_rate_bps: float):
     Parameters
     ----------
     size_bytes : int or array_like of int
-        IP length(s), bytes.
+        IP length(s), bytes (a masked array with a masked entry is refused).
     framing : {"none", "atm-aal5", "ethernet"}
         Line framing.
     line_rate_bps : float
@@ -83,7 +85,7 @@ def line_time_s(size_bytes, framing: str, line_rate_bps: float):
         transmission unit).
     """
     code = FRAMING_CODES[framing]
-    sizes = np.asarray(size_bytes, dtype=np.int64)
+    sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
     wire = _wire_bytes_array(sizes.ravel(), code).reshape(sizes.shape)
     out = wire * 8.0 / float(line_rate_bps)
     return float(out) if out.ndim == 0 else out
@@ -94,7 +96,7 @@ def atm_cells(size_bytes):
 
     3 for the papers' 110-byte EF packet, 32 for a 1500-byte packet.
     """
-    sizes = np.asarray(size_bytes, dtype=np.int64)
+    sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
     cells = (_wire_bytes_array(sizes.ravel(), FRAMING_CODES["atm-aal5"]) // ATM_CELL_BYTES).reshape(sizes.shape)
     return int(cells) if cells.ndim == 0 else cells
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from ..base._validate import check_choice, check_int, check_mapping, check_real, from_part
+from ..base._validate import check_choice, check_fields, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
 from .wfq import wfq_tag_steps
 
@@ -202,6 +202,7 @@ class Node:
         queues = data.get("queues", ())
         if not isinstance(queues, (list, tuple)):
             raise ValueError(f"node.queues must be a list of queue mappings, got {queues!r}")
-        data["queues"] = tuple(from_part(f"node.queues[{i}]", lambda q: Queue(**check_mapping("queue", q)), q)
-                               for i, q in enumerate(queues))
-        return from_part("node", lambda d: cls(**d), data)
+        data["queues"] = tuple(
+            from_part(f"node.queues[{i}]", lambda q: Queue(**check_fields(Queue, check_mapping("queue", q))), q)
+            for i, q in enumerate(queues))
+        return from_part("node", lambda d: cls(**check_fields(cls, d)), data)

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..base._validate import check_choice, check_real
+from ..base._validate import check_choice, check_fields, check_mapping, check_real, check_unmasked, from_part
 from .framing import FRAMING_CODES, line_time_s
 
 
@@ -72,14 +72,14 @@ class PathModel:
         Parameters
         ----------
         size_bytes : int or array_like of int
-            IP length(s), bytes.
+            IP length(s), bytes (a masked array with a masked entry is refused).
 
         Returns
         -------
         float or numpy.ndarray
             ``fixed_s`` plus one serialisation time per hop.
         """
-        sizes = np.asarray(size_bytes, dtype=np.int64)
+        sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
         total = np.full(sizes.shape, self.fixed_s, dtype=np.float64)
         for hop in self.hops:
             total = total + line_time_s(sizes, hop.framing, hop.rate_bps)
@@ -91,5 +91,19 @@ class PathModel:
 
     @classmethod
     def from_dict(cls, data: dict) -> "PathModel":
-        """Inverse of :meth:`to_dict`."""
-        return cls(fixed_s=data.get("fixed_s", 0.0), hops=tuple(Hop(**h) for h in data.get("hops", ())))
+        """Inverse of :meth:`to_dict`.
+
+        Raises
+        ------
+        ValueError
+            Naming ``path``, ``hops`` or ``path.hops[i]`` and the key or value that is wrong.
+        """
+        data = check_fields(cls, check_mapping("path", data))
+        hops = data.get("hops", ())
+        if not isinstance(hops, (list, tuple)):
+            raise ValueError(f"hops must be a list of hop mappings, got {hops!r}")
+        built = []
+        for i, hop in enumerate(hops):
+            name = f"path.hops[{i}]"  # the lambda runs at once, in this iteration
+            built.append(from_part(name, lambda h: Hop(**check_fields(Hop, check_mapping(name, h))), hop))
+        return cls(fixed_s=data.get("fixed_s", 0.0), hops=tuple(built))

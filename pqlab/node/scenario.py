@@ -14,20 +14,26 @@ from __future__ import annotations
 
 import json
 import numbers
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import xarray as xr
 
 from ..base import counts
-from ..base._validate import check_int, check_mapping, check_real, from_part
+from ..base._validate import check_fields, check_int, check_mapping, check_real, from_part, json_nesting
 from .engine import packets_dataset, run_kernel, validate_arrivals
 from .memory import SIMULATE_BYTES_PER_PACKET, check_available, expected_packets
 from .model import Node
 from .path import PathModel
 from ..base.provenance import provenance_attrs
 from .timeorigin import origin_attrs, rebase
-from .traffic import canonical_json, check_streams, merge_streams, stream_from_dict
+from .traffic import TraceStream, canonical_json, check_streams, merge_streams, stream_from_dict
+
+#: Deepest nesting of arrays and objects :meth:`Scenario.from_json` reads (a scenario's JSON nests
+#: 5 deep: scenario, streams, a stream, its size law, the law's sizes); deeper text is refused
+#: before it is parsed, as :func:`json.loads` would raise ``RecursionError`` some 1,000 levels deep.
+MAX_JSON_NESTING = 32
 
 #: Citation of the paper whose experiments pqlab reproduces.
 REFERENCES = (
@@ -48,7 +54,9 @@ class Scenario:
         At least one stream; each ``stream.queue`` must index ``node.queues``.
         Stored as a tuple; generated in this order.
     duration_s : float
-        Traffic is generated on ``[0, duration_s)``, seconds (> 0).
+        Traffic is generated on ``[0, duration_s)``, seconds (> 0): the run's window. A
+        :class:`~pqlab.traffic.TraceStream`'s packets outside it are not simulated, and said so
+        (:func:`check_trace_window`).
     warmup_s : float
         Start of the measurement window, seconds, in ``[0, duration_s)``. Recorded
         for the metrics; every packet is simulated and kept in the Dataset.
@@ -126,6 +134,7 @@ class Scenario:
             ``node.queues[1]``, ``duration_s``, ...).
         """
         data = check_mapping("scenario", data)
+        check_fields(cls, data, required=False)  # a misspelt optional key (warmup) is not a default used silently
         for name in ("node", "streams", "duration_s"):
             if name not in data:
                 raise ValueError(f"scenario is missing {name} (its keys: {sorted(data)})")
@@ -141,19 +150,83 @@ class Scenario:
                    path=path, name=data.get("name", ""))
 
     @classmethod
-    def from_json(cls, text: str) -> "Scenario":
+    def from_json(cls, text: str | bytes) -> "Scenario":
         """Inverse of :meth:`to_json` (e.g. of a Dataset's ``scenario`` attribute).
 
         Raises
         ------
         ValueError
-            ``text`` is not JSON (the position named), or names a bad part (see :meth:`from_dict`).
+            ``text`` is not JSON (the position named), nests arrays and objects more than
+            :data:`MAX_JSON_NESTING` deep, or names a bad part (see :meth:`from_dict`).
         """
         try:
-            data = json.loads(text)
+            if isinstance(text, (bytes, bytearray)):  # as json.loads reads bytes
+                text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
+            depth = json_nesting(text) if isinstance(text, str) else 0
+            data = json.loads(text) if depth <= MAX_JSON_NESTING else None
         except (TypeError, ValueError) as exc:
             raise ValueError(f"scenario JSON cannot be read: {exc}") from None
+        if depth > MAX_JSON_NESTING:
+            raise ValueError(f"Scenario.from_json: the JSON nests arrays and objects {depth:,} deep, more than "
+                             f"{MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario")
         return cls.from_dict(data)
+
+
+#: The result attribute holding, per trace stream's flow, its packets outside the run's window.
+OUTSIDE_WINDOW_ATTR = "trace_packets_outside_window"
+
+
+def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
+    """Apply the window rule of :class:`~pqlab.traffic.TraceStream` to a scenario about to run.
+
+    A run simulates the packets in ``[0, duration_s)`` (warm-up included). For each trace
+    stream, the packets at or after ``duration_s`` are counted (:meth:`TraceStream.outside`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    stacklevel : int
+        Of the warning, as the caller would pass it to :func:`warnings.warn` (2: the line that
+        called the caller).
+
+    Returns
+    -------
+    dict
+        ``{OUTSIDE_WINDOW_ATTR: JSON {"<flow>": count, ...}}`` in stream order for a scenario
+        with trace streams (attrs of the result), else empty.
+
+    Raises
+    ------
+    ValueError
+        If every packet of a non-empty trace is outside the window, naming the stream, the
+        window, the trace's time range and the way out (rebase epoch times).
+
+    Warns
+    -----
+    UserWarning
+        Per trace with some (not all) packets outside: how many of how many.
+    """
+    counts_by_flow = {}
+    duration = scenario.duration_s
+    for i, stream in enumerate(scenario.streams):
+        if not isinstance(stream, TraceStream):
+            continue
+        n, k = stream.arrival_s.shape[0], stream.outside(duration)
+        counts_by_flow[str(stream.flow)] = k
+        if not k:
+            continue
+        where = (f"streams[{i}] (TraceStream, flow {stream.flow}): ", f"the run's window [0, duration_s) = "
+                 f"[0, {duration:.9g}) s", f"its arrival_s spans [{stream.arrival_s[0]:.9g}, "
+                 f"{stream.arrival_s[-1]:.9g}] s")
+        if k == n:
+            raise ValueError(f"{where[0]}none of its {n:,} packets arrives in {where[1]}: {where[2]}; rebase epoch "
+                             f"(Unix) times to the run (subtract the first time: arrival_s - arrival_s[0]) or make "
+                             f"duration_s longer than the trace")
+        warnings.warn(f"{where[0]}{k:,} of {n:,} packets arrive at or after duration_s, outside {where[1]}, and are "
+                      f"not simulated ({where[2]}; the count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
+                      UserWarning, stacklevel=stacklevel + 1)
+    return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow)} if counts_by_flow else {}
 
 
 @counts.counted("simulation")
@@ -178,14 +251,23 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         The engine's per-packet Dataset (see :func:`pqlab.simulate_arrivals`)
         plus ``flow`` (flow id) and attributes ``title``, ``source``,
         ``pqlab_version``, ``seed``, ``scenario`` (JSON of the scenario),
-        ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``.
-        The same scenario and integer seed give an identical Dataset.
+        ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``, and for a
+        scenario with trace streams ``trace_packets_outside_window`` (see
+        :func:`check_trace_window`). The same scenario and integer seed give an identical Dataset.
 
     Raises
     ------
+    ValueError
+        If every packet of a non-empty trace stream is outside the run's window
+        ``[0, duration_s)`` (:func:`check_trace_window`).
     pqlab.node.memory.NotEnoughMemory
         Before anything is drawn, if the run's packets would not fit in the memory this
         process can use (the machine's, a container's limit or ``ulimit -v``).
+
+    Warns
+    -----
+    UserWarning
+        If some packets of a trace stream are outside the run's window (how many of how many).
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
@@ -197,6 +279,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         seed = seed_attr = check_int("seed", seed, 0)
     else:
         raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
+    window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate (under counts.counted)
     packets = expected_packets(scenario.streams, scenario.duration_s)
     check_available(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
                     packets * SIMULATE_BYTES_PER_PACKET,
@@ -213,6 +296,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         scenario=scenario.to_json() if record_scenario else "not recorded",
         warmup_s=scenario.warmup_s,
         duration_s=scenario.duration_s,
+        **window_attrs,
         **(origin_attrs(origin) if origin else {}),
     )
     return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),

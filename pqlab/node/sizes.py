@@ -287,7 +287,8 @@ class Empirical(SizeDistribution):
         Support, bytes, strictly increasing, each in ``[1, 65535]`` (at least one).
     cdf : array_like of float
         Cumulative probabilities, one per size, in ``[0, 1]``, non-decreasing,
-        the last equal to 1 within ``1e-9``. Stored, like ``sizes_bytes``, as a tuple.
+        the last equal to 1 within ``1e-9``. Stored, like ``sizes_bytes``, as a tuple. For
+        either, a numpy masked array with a masked entry is refused.
     """
 
     sizes_bytes: tuple

@@ -23,7 +23,7 @@ from ..base._validate import check_int, check_memory, check_real
 from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
 from .path import PathModel
 from ..base.provenance import provenance_attrs
-from .scenario import Scenario
+from .scenario import Scenario, check_trace_window
 from .timeorigin import check_absolute
 from .traffic import TrafficWindows
 
@@ -267,7 +267,15 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     Returns
     -------
     xarray.Dataset
-        The :meth:`FlowSummary.to_dataset` summaries with provenance attrs.
+        The :meth:`FlowSummary.to_dataset` summaries with provenance attrs (and
+        ``trace_packets_outside_window`` for a scenario with trace streams).
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, or a trace stream none of whose packets is in the run's window
+        ``[0, duration_s)``; a trace partly outside warns, as :func:`pqlab.simulate` (the
+        window rule: :func:`pqlab.node.scenario.check_trace_window`).
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
@@ -280,6 +288,7 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
             f"(window_s >= {scenario.duration_s / MAX_WINDOWS:.3g} s), got {window_s!r}: "
             f"{n_windows:,} windows would need {n_windows * 8 / 2**30:.3g} GiB for their edges alone"
         )
+    window_attrs = check_trace_window(scenario, stacklevel=2)
     summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, **summary_kw)  # checks its sizes first
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
     edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
@@ -298,5 +307,6 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
         seed=int(seed),
         window_s=window_s,
         scenario=scenario.to_json(),
+        **window_attrs,
     ))
     return ds

@@ -241,12 +241,22 @@ class PoissonStream(_SizedStream):
 class TraceStream(Stream):
     """Explicit packets (a trace): ``generate`` returns those arriving before ``duration_s``.
 
+    The window rule: a run (:func:`pqlab.simulate`, :func:`pqlab.streaming.simulate_summary`)
+    simulates the packets in its window ``[0, duration_s)`` (packets in the warm-up
+    ``[0, warmup_s)`` are inside: they are simulated, not measured). Packets at or after
+    ``duration_s`` (:meth:`outside`) are not simulated: if that is every packet of a non-empty
+    trace the run is refused with a ``ValueError`` naming the stream, the window and the
+    trace's time range (Unix times such as 1.7e9 s must be rebased, e.g.
+    ``arrival_s - arrival_s[0]``); if it is some, a ``UserWarning`` says how many of how many,
+    and the result's attribute ``trace_packets_outside_window`` holds the count per flow.
+
     Parameters
     ----------
     arrival_s : array_like of float
         Arrival times, seconds, finite, >= 0, non-decreasing.
     size_bytes : array_like of int
-        IP lengths, bytes, in ``[1, 65535]``, one per arrival.
+        IP lengths, bytes, in ``[1, 65535]``, one per arrival. For either, a numpy masked
+        array with a masked entry is refused (drop the masked packets first).
     queue : int
         Index into ``node.queues`` (>= 0).
     flow : int
@@ -275,6 +285,11 @@ class TraceStream(Stream):
         return (self.queue, self.flow) == (other.queue, other.flow) and all(
             np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
         )
+
+    def outside(self, duration_s: float) -> int:
+        """How many packets arrive at or after ``duration_s`` (s): outside a run's window
+        ``[0, duration_s)``, as no arrival is before 0."""
+        return int(self.arrival_s.shape[0] - np.searchsorted(self.arrival_s, duration_s, side="left"))
 
     def _windows(self, rng):
         def window(t0_s, t1_s):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import xarray as xr
 
-from ..base._validate import check_array, check_int, check_real
+from ..base._validate import check_array, check_int, check_real, check_unmasked
 from .engine import simulate_arrivals
 from .framing import PACKET_PARTICLE_BYTES, line_time_s
 from .model import Node, Queue
@@ -69,7 +69,7 @@ def forwarded(ds: xr.Dataset, flows, propagation_s: float = 0.0):
     ds : xarray.Dataset
         A node's per-packet Dataset with ``flow`` and ``packet_id`` (or its ``packet`` coordinate).
     flows : sequence of int
-        Flow ids that continue to the next hop.
+        Flow ids that continue to the next hop (a masked array with a masked entry is refused).
     propagation_s : float
         Added to the departure times, seconds.
 
@@ -78,7 +78,7 @@ def forwarded(ds: xr.Dataset, flows, propagation_s: float = 0.0):
     arrival_s, size_bytes, flow, packet_id : numpy.ndarray
         Arrivals at the next hop (sorted) and the packets' sizes, flows and ids.
     """
-    keep = (ds["drop"].values == 0) & np.isin(ds["flow"].values, np.asarray(flows))
+    keep = (ds["drop"].values == 0) & np.isin(ds["flow"].values, np.asarray(check_unmasked("flows", flows)))
     idx = np.flatnonzero(keep)
     idx = idx[np.argsort(ds["departure"].values[idx], kind="stable")]
     ids = ds["packet_id"].values if "packet_id" in ds else ds["packet"].values

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..base._validate import check_real
+from ..base._validate import check_fields, check_mapping, check_real, from_part
 from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
                      SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, _check_packet_count, _check_rng,
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
@@ -325,22 +325,38 @@ _SIZE_TYPES = {c.__name__: c for c in (Deterministic, Uniform, Geometric, Empiri
 _STREAM_TYPES = {c.__name__: c for c in (CBRStream, PoissonStream, TraceStream)}
 
 
-def _kwargs_for(data, registry):
-    kind = data.get("type") if isinstance(data, dict) else None
-    if kind not in registry:
+def _kwargs_for(name, data, registry):
+    data = check_mapping(name, data)
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in registry:
         raise ValueError(f"type must be one of {', '.join(map(repr, registry))}, got {kind!r}")
-    return registry[kind], {k: v for k, v in data.items() if k != "type"}
+    cls = registry[kind]
+    return cls, check_fields(cls, {k: v for k, v in data.items() if k != "type"})
 
 
 def size_from_dict(data: dict) -> SizeDistribution:
-    """Inverse of ``SizeDistribution.to_dict``."""
-    cls, kwargs = _kwargs_for(data, _SIZE_TYPES)
+    """Inverse of ``SizeDistribution.to_dict``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``size`` if ``data`` is not a mapping, else ``type`` or the field that is unknown,
+        missing or wrong.
+    """
+    cls, kwargs = _kwargs_for("size", data, _SIZE_TYPES)
     return cls(**kwargs)
 
 
 def stream_from_dict(data: dict) -> Stream:
-    """Inverse of ``Stream.to_dict``."""
-    cls, kwargs = _kwargs_for(data, _STREAM_TYPES)
+    """Inverse of ``Stream.to_dict``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``stream`` if ``data`` is not a mapping, else ``type``, ``size`` or the field that
+        is unknown, missing or wrong.
+    """
+    cls, kwargs = _kwargs_for("stream", data, _STREAM_TYPES)
     if "size" in kwargs:
-        kwargs["size"] = size_from_dict(kwargs["size"])
+        kwargs["size"] = from_part("size", size_from_dict, kwargs["size"])
     return cls(**kwargs)

@@ -97,7 +97,7 @@ from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time
 from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
 from ..node.model import RING_RELEASES, Node, Queue
 from ..node.path import Hop, PathModel
-from ..node.scenario import Scenario, simulate
+from ..node.scenario import OUTSIDE_WINDOW_ATTR, Scenario, check_trace_window, simulate
 from ..node.tandem import TandemHop, simulate_tandem
 from ..node.traffic import CBRStream, TraceStream, merge_streams
 from ..measure import experiments
@@ -456,7 +456,9 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
         (at the C7200). ``metrics.one_way_delay(ds, testbed_scenario(...).path)``
         is then the delay the SmartBits measures; attrs ``scenario`` (the
         :func:`testbed_scenario` JSON), ``testbed`` (the model JSON), ``seed``,
-        ``pqlab_version``.
+        ``pqlab_version``, and for a scenario with trace streams
+        ``trace_packets_outside_window`` (the window rule of :class:`pqlab.traffic.TraceStream`:
+        a trace none of whose packets is in ``[0, duration_s)`` raises ``ValueError``).
     """
     model = _check_model(model)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -467,6 +469,7 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
         ds = simulate(sc, seed=seed)
         ds.attrs["testbed"] = json.dumps(model.to_dict(), sort_keys=True)
         return ds
+    window_attrs = check_trace_window(sc)  # the streams are generated here, not by pqlab.simulate
     rng = np.random.default_rng(seed)
     send, size, queue, flow = merge_streams(sc.streams, rng, sc.duration_s)
     if model.be_mtu_bytes > 0:
@@ -499,6 +502,7 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     last = np.full(node_arrival.size, np.nan)
     last[departure["packet"].values] = departure.values[:, -1]
     ds = ds.drop_vars("packet_id")
+    ds.attrs.pop(OUTSIDE_WINDOW_ATTR, None)  # of the per-flow traces built above (all inside), not of sc
     ds = ds.assign({  # one merge (each item assignment is a merge of its own: about 1 ms)
         "node_arrival": ("packet", node_arrival, {"units": "s", "long_name": "arrival at the C7200"}),
         "node_departure": ("packet", ds["departure"].values, {"units": "s", "long_name": "departure from the C7200"}),
@@ -515,6 +519,7 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
         warmup_s=sc.warmup_s,
         duration_s=sc.duration_s,
         history="simulated by pqlab.papers.testbed.simulate_testbed",
+        **window_attrs,
     )
     return ds
 
