@@ -5,9 +5,11 @@ after a ``kill -9``.
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,9 +29,9 @@ def scratch(tmp_path):
     quick = _notebook(tmp_path, "a_first", _recording("tiny_a"))
     paper = tmp_path / "paper.csv"
     PAPER.to_csv(paper, index=False)
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    return hold, quick, marker, paper, tmp_path / "tree", temp
+    temp = Path(tempfile.mkdtemp(prefix="pqlt", dir="/tmp"))  # short: Unix socket paths are limited to ~100 bytes
+    yield hold, quick, marker, paper, tmp_path / "tree", temp
+    shutil.rmtree(temp, ignore_errors=True)
 
 
 def _start(notebook, paper, root, temp) -> subprocess.Popen:
