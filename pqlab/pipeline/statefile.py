@@ -139,12 +139,16 @@ def array(kind, min_length: int = 0):
     return check
 
 
+def _instance(kind: type, must: str):
+    def check(value, where):
+        if not isinstance(value, kind):
+            raise Wrong(where, must, value)
+    return check
+
+
 def text():
     """A string."""
-    def check(value, where):
-        if not isinstance(value, str):
-            raise Wrong(where, "text", value)
-    return check
+    return _instance(str, "text")
 
 
 def path(absolute: bool = False):
@@ -177,10 +181,7 @@ def number(low: float, high: float):
 
 def boolean():
     """true or false."""
-    def check(value, where):
-        if not isinstance(value, bool):
-            raise Wrong(where, "true or false", value)
-    return check
+    return _instance(bool, "true or false")
 
 
 def nullable(kind):
