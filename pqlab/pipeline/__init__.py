@@ -4,11 +4,12 @@ What it does: ``reproduce`` (the build: plan, run the notebooks, publish), ``_no
 (the worker processes that keep one kernel each), ``kernelwatch`` (a hung or dead kernel found
 within seconds), ``orphans`` (workers and kernels never outlive their run), ``runfolder`` (one
 run's folder and its state), ``runlock`` (one run per tree), ``publish`` (the journalled
-publish and its manifest), ``report`` (the paper-vs-pqlab report: records, verdicts, tables),
-``claim_links`` (links between claims applied to verdicts), ``reportdiff`` (two reports
-compared), ``overview`` (the report's overview block), ``claims_html`` (an artefact's claims
-as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as
-pages) and ``website`` (the static site).
+publish and its manifest), ``statefile`` (the state files read against their schema),
+``report`` (the paper-vs-pqlab report: records, verdicts, tables), ``claim_links`` (links
+between claims applied to verdicts), ``reportdiff`` (two reports compared), ``overview`` (the
+report's overview block), ``claims_html`` (an artefact's claims as HTML, in ``report.html`` and
+on the site), ``notebook_html`` (the executed notebooks as pages) and ``website`` (the static
+site).
 
 Exports: those modules (``from pqlab.pipeline import reproduce``).
 
@@ -16,6 +17,6 @@ May import: ``pqlab.papers``, ``pqlab.measure``, ``pqlab.node`` and ``pqlab.base
 lab.
 """
 
-__all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "publish", "report",
-           "claim_links", "reportdiff", "overview", "claims_html", "notebook_html",
+__all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "publish", "statefile",
+           "report", "claim_links", "reportdiff", "overview", "claims_html", "notebook_html",
            "website"]

@@ -56,13 +56,18 @@ def skip_unneeded_imports() -> None:
 KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False",)
 
 _ERROR_TAG = "papermill-error-cell-tag"
+#: Name of a kernel's connection file inside its socket folder.
+CONNECTION_FILE = "kernel.json"
 
 
 class IPCKernelManager(KernelManager):
     """A kernel manager whose kernel listens on IPC sockets in a private temporary folder.
 
     The folder is made inside :attr:`root` (the parent's socket folder, which the parent
-    removes even if this process is killed), or in the system's temporary folder.
+    removes even if this process is killed, and the next run removes if the parent was killed:
+    :func:`pqlab.pipeline.orphans.remove_stale_socket_dirs`), or in the system's temporary folder.
+    The kernel's connection file (:data:`CONNECTION_FILE`, holding its HMAC key) is written there
+    too: jupyter_client's default, ``$TMPDIR/tmpXXXX.json``, outlived every killed worker.
     """
 
     #: Folder in which the socket folders are made (None: the system's temporary folder).
@@ -79,6 +84,7 @@ class IPCKernelManager(KernelManager):
         folder = tempfile.mkdtemp(prefix="pqlab-kernel-", dir=IPCKernelManager.root)
         IPCKernelManager.folders.append(folder)
         self.ip = os.path.join(folder, "kernel")
+        self.connection_file = os.path.join(folder, CONNECTION_FILE)
 
     def format_kernel_cmd(self, extra_arguments=None):
         """The kernel's command line, with :data:`KERNEL_ARGUMENTS` added."""

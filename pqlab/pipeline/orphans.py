@@ -3,8 +3,9 @@
 Worker processes and their kernels are started with :func:`die_with_parent`: Linux sends
 them SIGKILL the moment their parent ends, even by ``kill -9`` (``PR_SET_PDEATHSIG``), so
 no worker or kernel keeps writing into a run folder the next run deletes. The kernels'
-socket folders (``<tmp>/pqlab-kernel-<pid>-*``) of a process that no longer runs are removed
-by the next run (:func:`remove_stale_socket_dirs`).
+socket folders (``<tmp>/pqlab-kernel-<pid>-*``: their IPC sockets and connection files, which
+hold each kernel's HMAC key) of a process that no longer runs are removed by the next run
+(:func:`remove_stale_socket_dirs`); nothing else of a run is written to the temporary folder.
 """
 
 from __future__ import annotations

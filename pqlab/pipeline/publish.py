@@ -23,6 +23,11 @@ input key and the SHA-256 of every published file. :func:`verified` trusts a pub
 reproduction only when both manifests exist, name each other (the same publish id, this out
 and this build: two outs sharing one build never take each other's results) and every file
 still has its digest. Anything else is reported in one line and recomputed.
+
+Both state files are read against their schema (:data:`MANIFEST_SCHEMA`, :data:`JOURNAL_SCHEMA`,
+with :mod:`pqlab.pipeline.statefile`): a damaged manifest (not JSON, a field missing or of the wrong
+type) is not trusted, named in the one line; a damaged journal is named and its publish rolled
+back (it was renamed into place whole, so it is not pqlab's: what it named is not trusted either).
 """
 
 from __future__ import annotations
@@ -36,12 +41,27 @@ import shutil
 import signal
 from pathlib import Path
 
+from . import statefile
+
 #: The journal of a publish in progress, in the build folder.
 JOURNAL = "publish-journal.json"
 #: The record of a publish, in the figures folder and in the build's results folder.
 MANIFEST = ".pqlab-published.json"
 _OLD = ".pqlab-old-"
 _NEW = ".pqlab-new-"
+
+#: What a manifest holds (:func:`write_manifests`): the publish id, where each folder is seen from
+#: the other, the figures folder's absolute path, the seed and ``quick``, each section's input key
+#: (null: unknown) and the SHA-256 of every published file of the figures and results folders.
+MANIFEST_SCHEMA = statefile.record({
+    "publish_id": statefile.text(), "out": statefile.path(), "build": statefile.path(),
+    "out_path": statefile.path(absolute=True), "seed": statefile.integer(0), "quick": statefile.boolean(),
+    "sections": statefile.mapping(statefile.nullable(statefile.text())),
+    "files": statefile.record({"out": statefile.mapping(statefile.text()),
+                               "results": statefile.mapping(statefile.text())}),
+}, optional=("out_path", "seed", "quick"))
+#: What a journal holds (:func:`switch`): the absolute path of every folder the publish replaces.
+JOURNAL_SCHEMA = statefile.record({"targets": statefile.array(statefile.path(absolute=True), min_length=1)})
 
 
 class OutputError(RuntimeError):
@@ -122,12 +142,14 @@ def _relation(out_dir: Path, build_dir: Path) -> dict:
 
 
 def read_manifest(folder: Path) -> dict | None:
-    """The manifest in ``folder``, or None if absent or unreadable."""
-    try:
-        manifest = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return manifest if isinstance(manifest, dict) else None
+    """The manifest in ``folder`` (:data:`MANIFEST_SCHEMA`), None if there is none.
+
+    Raises
+    ------
+    pqlab.pipeline.statefile.Damaged
+        It cannot be read, is not JSON or does not match the schema (one line naming it).
+    """
+    return statefile.load(Path(folder) / MANIFEST, MANIFEST_SCHEMA)
 
 
 def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
@@ -142,26 +164,28 @@ def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
     """
     out_dir, build_dir = Path(out_dir), Path(build_dir)
     results = build_dir / "results"
-    if not (out_dir / MANIFEST).exists() and not (results / MANIFEST).exists():
+    try:
+        mine, build = read_manifest(out_dir), read_manifest(results)
+    except statefile.Damaged as exc:
+        return None, str(exc)
+    if mine is None and build is None:
         return None, (f"{results} holds no record of its publish (an older pqlab?)" if results.is_dir() else None)
-    mine, build = read_manifest(out_dir), read_manifest(results)
-    if mine is None and not (out_dir / MANIFEST).exists() and not (out_dir / "report.md").exists():
+    if mine is None and not (out_dir / "report.md").exists():
         return None, None  # nothing was published into this figures folder yet: nothing to distrust
     if mine is None:
-        return None, f"the record {out_dir / MANIFEST} is missing or damaged"
+        return None, f"the record {out_dir / MANIFEST} is missing"
     if build is None:
-        return None, f"the record {results / MANIFEST} is missing or damaged"
+        return None, f"the record {results / MANIFEST} is missing"
     relation = _relation(out_dir, build_dir)
-    if build.get("out") != relation["out"] or mine.get("publish_id") != build.get("publish_id"):
-        was = (build_dir / str(build.get("out"))).resolve()
+    if build["out"] != relation["out"] or mine["publish_id"] != build["publish_id"]:
+        was = os.path.realpath(build_dir / build["out"])
         return None, f"the build folder {build_dir} was last published into {was}, not {out_dir}"
-    if mine.get("build") != relation["build"]:
-        was = (out_dir / str(mine.get("build"))).resolve()
+    if mine["build"] != relation["build"]:
+        was = os.path.realpath(out_dir / mine["build"])
         return None, f"{out_dir} was published from the build folder {was}, not {build_dir}"
     if mine != build:
         return None, f"the records {out_dir / MANIFEST} and {results / MANIFEST} differ"
-    files = mine.get("files") or {}
-    for folder, listed in ((out_dir, files.get("out", {})), (results, files.get("results", {}))):
+    for folder, listed in ((out_dir, mine["files"]["out"]), (results, mine["files"]["results"])):
         found = file_digests(folder)
         for name, digest in listed.items():
             if found.get(name) != digest:
@@ -256,21 +280,21 @@ def recover(targets, build_dir: Path) -> str | None:
     """
     journal = Path(build_dir) / JOURNAL
     try:
-        named = json.loads(journal.read_text(encoding="utf-8"))["targets"]
-    except FileNotFoundError:
-        named = None
-    except (OSError, ValueError, KeyError, TypeError):
-        named = None  # a journal cut short was never committed (it is renamed into place whole)
-        journal.unlink(missing_ok=True)
-    if named is not None:
-        _finish([Path(t) for t in named], build_dir)
+        entry = statefile.load(journal, JOURNAL_SCHEMA)
+    except statefile.Damaged as exc:  # renamed into place whole: not a journal pqlab committed
+        entry, undone = None, f"ignored the damaged journal {journal} ({exc.reason}) and rolled back its publish"
+        with contextlib.suppress(OSError):
+            journal.unlink()
+    else:
+        undone = None
+    if entry is not None:
+        _finish([Path(t) for t in entry["targets"]], build_dir)
         return "finished an interrupted publish"
-    undone = None
     for target in map(Path, targets):
         prepared, old = target.with_name(f"{_NEW}{target.name}"), target.with_name(f"{_OLD}{target.name}")
         if prepared.exists():
             shutil.rmtree(prepared, ignore_errors=True)
-            undone = "rolled back an interrupted publish"
+            undone = undone or "rolled back an interrupted publish"
         if old.exists() and not target.exists():  # left by an earlier pqlab's unjournalled swap
             os.rename(old, target)
         shutil.rmtree(old, ignore_errors=True)

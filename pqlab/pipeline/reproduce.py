@@ -264,9 +264,8 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
     ValueError
         One line naming the bad argument and what is allowed.
     """
-    default_out, default_build = locations.FIGURES, locations.BUILD
-    out_dir = Path(default_out if out_dir is None else out_dir).resolve()
-    build_dir = Path(default_build if build_dir is None else build_dir).resolve()
+    out_dir = _absolute_folder("out", locations.FIGURES if out_dir is None else out_dir)
+    build_dir = _absolute_folder("build", locations.BUILD if build_dir is None else build_dir)
     for name, flag in (("quick", quick), ("site", site), ("force", force)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, got {flag!r}")
@@ -307,6 +306,18 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
                          "each other")
     return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s,
                 notebook_timeout_s, cell_timeout_s)
+
+
+def _absolute_folder(name: str, folder) -> Path:
+    """``folder`` absolute, its symbolic links resolved; a loop of links (or a NUL character) is a
+    one-line ValueError naming the ``name`` folder."""
+    try:
+        return Path(folder).resolve()
+    except RuntimeError:  # "Symlink loop from ..." (Python < 3.13; later ones raise OSError ELOOP)
+        why = "it passes through a loop of symbolic links"
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character
+        why = "it passes through a loop of symbolic links" if getattr(exc, "errno", None) == errno.ELOOP else exc
+    raise ValueError(f"{name} folder {folder} cannot be used: {why}; pass a folder that exists or can be created")
 
 
 def _seconds(name: str, value) -> float:

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import publish, report
+from . import publish, report, statefile
 
 #: Folders of the build folder a run replaces when it is published.
 PUBLISHED_BUILD_PARTS = ("results", "notebooks", "html", "logs")
@@ -38,6 +38,8 @@ REPORT_FILES = ("report.md", "report.html", "report.csv")
 STATUS_FILE = "status.json"
 #: Inside a section's results folder: the key of the inputs it was computed from (JSON).
 SECTION_FILE = "section.json"
+#: What ``section.json`` holds: the key (and the seed and ``quick`` it was computed with).
+SECTION_SCHEMA = statefile.record({"key": statefile.text()})
 #: Files of these kinds in an untrusted figures folder are never carried into a run.
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
 
@@ -118,11 +120,13 @@ class RunFolder:
 
 
 def read_section_key(section: Path) -> str | None:
-    """The input key a published section was computed from, None if unknown."""
+    """The input key a published section was computed from (:data:`SECTION_SCHEMA`), None if
+    unknown: absent or damaged (the section is then not up to date, never wrongly current)."""
     try:
-        return json.loads((section / SECTION_FILE).read_text(encoding="utf-8")).get("key")
-    except (OSError, ValueError, AttributeError):
+        entry = statefile.load(section / SECTION_FILE, SECTION_SCHEMA)
+    except statefile.Damaged:
         return None
+    return entry["key"] if entry is not None else None
 
 
 def write_section_key(section: Path, key: str, **about) -> None:

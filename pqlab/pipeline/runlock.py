@@ -3,7 +3,10 @@
 The lock is a file created with ``O_CREAT | O_EXCL`` (atomic on every local file system).
 A lock whose process is gone (or whose pid now belongs to a process started after the
 lock was taken) is stale and taken over; a live one makes :func:`acquire` wait (up to
-``wait_s``) or refuse with :class:`RunLocked` naming the holder.
+``wait_s``) or refuse with :class:`RunLocked` naming the holder. An empty lock is one whose
+writer died before writing it (or is writing it: it is read again first), and is stale. A lock
+holding anything else than :data:`LOCK_SCHEMA` names no holder that could be judged: the run
+stops with :class:`LockDamaged` (one line naming the file and the way out; exit code 4).
 """
 
 from __future__ import annotations
@@ -14,12 +17,24 @@ import os
 import time
 from pathlib import Path
 
+from . import publish, statefile
+
 #: Name of the lock file inside the build folder.
 LOCK_NAME = "reproduce.lock"
+#: Largest process id on Linux (``PID_MAX_LIMIT``, 2**22).
+MAX_PID = 2**22
+#: What a lock holds: the holder's process id, its start time (seconds since the epoch, up to
+#: the year 5138) and the command shown to a run it refuses.
+LOCK_SCHEMA = statefile.record({"pid": statefile.integer(1, MAX_PID), "started": statefile.number(0, 1e11),
+                                "command": statefile.text()}, optional=("command",))
 
 
 class RunLocked(RuntimeError):
     """Another live ``pqlab reproduce`` holds the lock of this output tree."""
+
+
+class LockDamaged(publish.OutputError):
+    """The lock file holds no holder pqlab wrote (the message names it and the way out)."""
 
 
 def _process_start_time(pid: int) -> float | None:
@@ -38,12 +53,19 @@ def _process_start_time(pid: int) -> float | None:
 
 
 def holder(lock_file) -> dict | None:
-    """The lock's content ``{"pid", "started", "command"}``, or None if absent or unreadable."""
+    """The lock's content ``{"pid", "started", "command"}`` (:data:`LOCK_SCHEMA`), None if there
+    is no lock or it is empty (being written, or its writer died before writing it).
+
+    Raises
+    ------
+    LockDamaged
+        The file holds anything else (one line naming it and the way out).
+    """
     try:
-        entry = json.loads(Path(lock_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return entry if isinstance(entry, dict) and isinstance(entry.get("pid"), int) else None
+        return statefile.load(lock_file, LOCK_SCHEMA, empty_is_absent=True)
+    except statefile.Damaged as exc:
+        raise LockDamaged(f"the run lock {exc}; if no other pqlab reproduce is running on this tree, "
+                          f"remove {exc.file} and run again") from None
 
 
 def is_stale(entry: dict | None) -> bool:
@@ -117,6 +139,6 @@ def acquire(folder, *, wait_s: float = 0.0, poll_s: float = 0.2, command: str = 
     try:
         yield lock_file
     finally:
-        if holder(lock_file) == entry:
-            with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(LockDamaged, FileNotFoundError):  # a damaged lock is not ours
+            if holder(lock_file) == entry:
                 lock_file.unlink()
