@@ -423,7 +423,9 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     orphans.remove_stale_socket_dirs(SOCKET_PREFIX)  # left by runs killed with kill -9
-    repaired = runfolder.recover(plan.out_dir, plan.build_dir)
+    with interrupts.caught(deferring=True) as stop:  # a repair is never cut short
+        repaired = runfolder.recover(plan.out_dir, plan.build_dir)
+    stop.check()
     if repaired:
         warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
                       stacklevel=3)
