@@ -86,9 +86,10 @@ def seed2(tiny, tmp_path_factory):
 #: ``PQLAB_TEST_SIGNAL=SIGINT`` it sends a Ctrl-C instead, to another thread of the process (an
 #: idle thread started before the publish, as numpy's OpenBLAS threads are): the kernel gives a
 #: process-directed SIGINT to any thread that does not block it, so a mask set by the publishing
-#: thread alone does not keep it away.
+#: thread alone does not keep it away. It waits (up to 2 minutes) until the main thread has run the
+#: signal's handler, so the signal acts at this step however slowly a loaded machine delivers it.
 KILLER = textwrap.dedent("""
-    import os, signal, sys, threading
+    import os, signal, sys, threading, time
     from pqlab.pipeline import publish
     step = int(os.environ["PQLAB_TEST_KILL_STEP"])
     sent = getattr(signal, os.environ.get("PQLAB_TEST_SIGNAL", "SIGKILL"))
@@ -103,7 +104,9 @@ KILLER = textwrap.dedent("""
                     os.kill(os.getpid(), signal.SIGKILL)
                 elif count[0] == step:
                     signal.pthread_kill(idle.ident, sent)
-                    (lambda: None)()  # a Python call: where the main thread runs pending handlers
+                    handler, deadline = signal.getsignal(sent), time.monotonic() + 120
+                    while getattr(handler, "received", None) is None and time.monotonic() < deadline:
+                        time.sleep(0.01)  # until the main thread ran the handler: it raises here unless it defers
             depth[0] += 1
             try:
                 return real(*args, **kwargs)
