@@ -23,23 +23,29 @@ import sys as _sys
 
 from ._version import __version__
 
-from .measure import bounds, experiments, metrics
-from .node import streaming, traffic
-from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
-from .node.engine import simulate_arrivals
-from .node.model import Node, Queue
-from .node.scenario import Scenario, simulate
-from .papers.stated import cisco7200_atm
-from .node.traffic import (
-    UDP_IP_HEADER_BYTES,
-    CBRStream,
-    Deterministic,
-    Empirical,
-    Geometric,
-    PoissonStream,
-    TraceStream,
-    Uniform,
-)
+try:
+    from .measure import bounds, experiments, metrics
+    from .node import streaming, traffic
+    from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
+    from .node.engine import simulate_arrivals
+    from .node.model import Node, Queue
+    from .node.scenario import Scenario, simulate
+    from .papers.stated import cisco7200_atm
+    from .node.traffic import (
+        UDP_IP_HEADER_BYTES,
+        CBRStream,
+        Deterministic,
+        Empirical,
+        Geometric,
+        PoissonStream,
+        TraceStream,
+        Uniform,
+    )
+except KeyboardInterrupt:  # Ctrl-C while the pqlab command starts (its first seconds): one line, exit 130
+    if _sys.argv[:1] == ["-m"] or _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "pqlab":
+        print("pqlab: interrupted", file=_sys.stderr)
+        raise SystemExit(130) from None
+    raise
 
 # The papers' router as a Node constructor too, under the name users know (pqlab.Node.cisco7200_atm()):
 # the preset is the papers' layer's (pqlab.papers.cisco7200_atm), which the node layer may not import.

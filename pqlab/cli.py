@@ -26,8 +26,8 @@ import time
 import warnings
 from pathlib import Path
 
-from .pipeline import kernelwatch
-from .base import locations, versions
+# pqlab's modules are imported by the commands, inside main()'s handling of Ctrl-C (one line,
+# exit 130); a Ctrl-C while pqlab's package is imported is handled in pqlab/__init__.py.
 
 
 def _demo(args) -> int:
@@ -93,6 +93,7 @@ def _reproduce(args) -> int:
 
         print(listing())
         return 0
+    from .base import versions
     from .pipeline import report
     from .pipeline._notebook_worker import skip_unneeded_imports
     from .pipeline.publish import OutputError
@@ -116,9 +117,9 @@ def _reproduce(args) -> int:
     except OutputError as exc:
         print(f"pqlab: error: {exc}", file=sys.stderr)
         return 4
-    except (Interrupted, KeyboardInterrupt) as exc:
-        print(f"pqlab: {exc or 'interrupted'}", file=sys.stderr)
-        return 130
+    except Interrupted as exc:  # what is on disk: published whole (0), or unchanged (130)
+        print(f"pqlab: {exc}", file=sys.stderr)
+        return 0 if exc.published else 130
     print("Verdicts per artefact (the papers' node model):")
     print(report.verdict_summary(result.report).to_string())
     print("The papers' numeric measured results within 10 %, per model and role:")
@@ -165,6 +166,8 @@ def _warnings_as_lines():
 
 def _output_dirs(args) -> tuple[Path, Path]:
     """(figures folder, build folder) of ``pqlab reproduce`` from ``--out``/``--build``."""
+    from .base import locations
+
     if args.out is None:
         figures_dir, build_dir = locations.FIGURES, locations.BUILD
     else:
@@ -203,6 +206,8 @@ class _DeprecatedAlias(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .pipeline import kernelwatch
+
     parser = argparse.ArgumentParser(prog="pqlab", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="simulate the papers' base case and plot the EF delay")
@@ -255,8 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except ValueError as exc:
         print(f"pqlab: error: {exc}", file=sys.stderr)

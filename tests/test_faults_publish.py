@@ -82,18 +82,31 @@ def seed2(tiny, tmp_path_factory):
 
 
 #: Kills its process with SIGKILL at the ``step``-th rename, move or replace of a publish
-#: (:func:`pqlab.pipeline.publish.switch`); step 0 counts them and prints the count.
+#: (:func:`pqlab.pipeline.publish.switch`); step 0 counts them and prints the count. With
+#: ``PQLAB_TEST_SIGNAL=SIGINT`` it sends a Ctrl-C instead, to another thread of the process (an
+#: idle thread started before the publish, as numpy's OpenBLAS threads are): the kernel gives a
+#: process-directed SIGINT to any thread that does not block it, so a mask set by the publishing
+#: thread alone does not keep it away. It waits (up to 2 minutes) until the main thread has run the
+#: signal's handler, so the signal acts at this step however slowly a loaded machine delivers it.
 KILLER = textwrap.dedent("""
-    import os, signal, sys
+    import os, signal, sys, threading, time
     from pqlab.pipeline import publish
     step = int(os.environ["PQLAB_TEST_KILL_STEP"])
+    sent = getattr(signal, os.environ.get("PQLAB_TEST_SIGNAL", "SIGKILL"))
+    idle = threading.Thread(target=threading.Event().wait, daemon=True)
+    idle.start()
     count, depth = [0], [0]
     def killing(real):
         def call(*args, **kwargs):
             if depth[0] == 0 and active[0]:
                 count[0] += 1
-                if count[0] == step:
+                if count[0] == step and sent == signal.SIGKILL:
                     os.kill(os.getpid(), signal.SIGKILL)
+                elif count[0] == step:
+                    signal.pthread_kill(idle.ident, sent)
+                    handler, deadline = signal.getsignal(sent), time.monotonic() + 120
+                    while getattr(handler, "received", None) is None and time.monotonic() < deadline:
+                        time.sleep(0.01)  # until the main thread ran the handler: it raises here unless it defers
             depth[0] += 1
             try:
                 return real(*args, **kwargs)
@@ -133,8 +146,8 @@ PUBLISH_SEED2 = KILLER + textwrap.dedent("""
 """)
 
 
-def _child(script, step, *argv):
-    env = dict(os.environ, PQLAB_TEST_KILL_STEP=str(step),
+def _child(script, step, *argv, sent="SIGKILL"):
+    env = dict(os.environ, PQLAB_TEST_KILL_STEP=str(step), PQLAB_TEST_SIGNAL=sent,
                PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]))
     return subprocess.run([sys.executable, "-c", script, *map(str, argv)], env=env, capture_output=True, text=True,
                           timeout=300)
@@ -181,6 +194,52 @@ def test_kill_9_of_reproduce_while_publishing_then_a_rerun(tiny, seed1, tmp_path
     again = cli.main([str(a) for a in argv])
     assert again == 0
     assert _published_seed(tree / "figures", tree / "build") == 2
+
+
+def _leftovers(tree: Path) -> list:
+    """What a publish must never leave behind: prepared or old folders, a journal."""
+    return [*tree.rglob(".pqlab-new-*"), *tree.rglob(".pqlab-old-*"), *tree.rglob(publish.JOURNAL)]
+
+
+def test_ctrl_c_at_every_step_of_a_publish_leaves_one_whole_reproduction_at_once(seed1, seed2, tmp_path):
+    """Issue 28 items 7 and 9: a SIGINT taken by another thread at each rename of the switch. Before
+    the commit the publish is rolled back (nothing of it left, not even in the build folder), from
+    the commit on it is completed, and only then the Ctrl-C acts: never a half-switched tree, not
+    even until the next run (no recovery is run here)."""
+    steps = 3 * (1 + len(runfolder.PUBLISHED_BUILD_PARTS)) + 1
+    outcomes = []
+    for step in range(1, steps + 1):
+        tree = shutil.copytree(seed1, tmp_path / f"step{step}")
+        stopped = _child(PUBLISH_SEED2, step, tree, seed2, sent="SIGINT")
+        assert "KeyboardInterrupt" in stopped.stderr, (step, stopped.stderr)
+        assert _leftovers(tree) == [], (step, stopped.stderr)
+        outcomes.append(_published_seed(tree / "figures", tree / "build"))
+    prepared = 1 + len(runfolder.PUBLISHED_BUILD_PARTS)  # one move per folder, then the journal
+    assert outcomes == [1] * prepared + [2] * (steps - prepared)
+
+
+@pytest.mark.parametrize("step, code, published", [(2, 130, 1), (9, 0, 2)])
+def test_ctrl_c_while_publishing_says_what_is_on_disk(tiny, seed1, tmp_path, step, code, published):
+    """Ctrl-C in the preparation: exit 130, "unchanged", and byte-identical; once the publish is
+    decided (step 9: between two renames of the switch): it is completed, exit 0, said so."""
+    tree = shutil.copytree(seed1, tmp_path / "tree")
+    before = _snapshot(tree)
+    script = KILLER + textwrap.dedent("""
+        from pqlab import cli
+        sys.exit(cli.main(sys.argv[1:]))
+    """)
+    argv = ["reproduce", "--out", tree, "--no-progress", "--paper-values", _paper_csv(tmp_path), "--seed", "2",
+            "--notebooks", *tiny]
+    stopped = _child(script, step, *argv, sent="SIGINT")
+    assert stopped.returncode == code, stopped.stderr
+    assert _leftovers(tree) == [] and not list((tree / "build" / "runs").iterdir())
+    assert _published_seed(tree / "figures", tree / "build") == published
+    said = stopped.stderr.strip().splitlines()[-1]
+    if published == 1:
+        assert "interrupted" in said and "unchanged" in said
+        assert _snapshot(tree) == before
+    else:
+        assert "unchanged" not in stopped.stderr and "published" in said and str(tree / "figures") in said
 
 
 def test_a_changed_published_figure_is_not_up_to_date(tiny, seed1, tmp_path):

@@ -9,6 +9,7 @@ keeps the other sections; a warm rerun computes nothing.
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -242,41 +243,158 @@ def test_notebooks_option_updates_one_section_in_place(published, tiny, tmp_path
     assert result.cache_counts["computed"] == 1  # only the rerun section, with its new seed
 
 
-def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_identical(published, tiny, tmp_path):
+def _default_sigint():
+    """``preexec_fn``: the child starts with SIGINT at its default, whatever the test harness has
+    (a shell runs a background job, e.g. ``pytest ... &`` in a script, with SIGINT ignored, and
+    a child inherits that: its Ctrl-C would then be ignored, the test's SIGINT with it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _reproduce_cli(root, *argv, build=None):
+    """``pqlab reproduce`` of ``root`` in its own process group (as a terminal's foreground job)."""
+    where = ["--out", str(root)] + (["--build", str(build)] if build else [])
+    return subprocess.Popen([sys.executable, "-m", "pqlab.cli", "reproduce", *where, "--no-progress", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_default_sigint)
+
+
+def _wait_for(proc, what: str, happened, deadline_s: float = 300):
+    """Poll ``happened()`` until true; fail naming ``what`` if ``proc`` ends or the (generous)
+    deadline passes first: no assumption on how fast a loaded machine is."""
+    deadline = time.monotonic() + deadline_s
+    while not happened():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            out, err = proc.communicate()
+            pytest.fail(f"{what}: never seen (exit {proc.returncode}): {err[-3000:]}")
+        time.sleep(0.05)
+
+
+def _children(proc, word: str) -> list:
+    try:
+        return [c for c in psutil.Process(proc.pid).children(recursive=True) if word in " ".join(c.cmdline())]
+    except psutil.Error:
+        return []
+
+
+def _of_run(pid: int) -> list:
+    """Live processes of the run of ``pid``: its workers and their kernels name its socket folders."""
+    mark = f"{reproduce.SOCKET_PREFIX}{pid}-"
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if process.info["status"] != psutil.STATUS_ZOMBIE and mark in " ".join(process.info["cmdline"] or []):
+                found.append(process)
+        except psutil.Error:
+            continue
+    return found
+
+
+def _slow(folder: Path, marker: Path) -> Path:
+    """Section a_first, whose cell says it runs (``marker``) and then sleeps 10 minutes: longer
+    than any deadline of these tests, so a Ctrl-C that is not honoured always fails them."""
+    return _notebook(folder, "a_first", f"import time\nfrom pathlib import Path\nPath({str(marker)!r}).touch()\n"
+                                        "for _ in range(6000):\n    time.sleep(0.1)")
+
+
+#: Moments of a run at which the Ctrl-C tests send SIGINT, each an observable state.
+MOMENTS = {
+    "workers started": lambda proc, marker: bool(_children(proc, "_notebook_worker")),
+    "kernels started": lambda proc, marker: bool(_children(proc, "ipykernel")),
+    "cell running": lambda proc, marker: marker.exists(),
+}
+
+
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_identical(published, tiny, tmp_path,
+                                                                                       moment):
     root, _, _ = published
     before = _snapshot(root)
     runs_before = set((root / "build" / "runs").iterdir())
-    slow = _notebook(tmp_path, "a_first", "import time\nfor _ in range(600):\n    time.sleep(0.1)")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(root), "--no-progress", "--jobs", "2",
-         "--notebooks", str(slow), str(tiny["b"])],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )
-    me = psutil.Process(proc.pid)
-    kernels: set[int] = set()
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not kernels:  # wait until a kernel runs
-        try:
-            kernels = {c.pid for c in me.children(recursive=True) if "ipykernel" in " ".join(c.cmdline())}
-        except psutil.NoSuchProcess:
-            break
-        time.sleep(0.2)
-    assert kernels, proc.communicate()
-    descendants = {c.pid for c in me.children(recursive=True)}
-    sockets = f"{reproduce.SOCKET_PREFIX}{proc.pid}-*"  # this run's kernel socket folders
-    assert list(Path(tempfile.gettempdir()).glob(sockets))
+    marker = tmp_path / "cell-running"
+    proc = _reproduce_cli(root, "--jobs", "2", "--notebooks", str(_slow(tmp_path, marker)), str(tiny["b"]))
+    _wait_for(proc, moment, lambda: MOMENTS[moment](proc, marker))
     os.killpg(proc.pid, signal.SIGINT)
-    started = time.monotonic()
-    out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - started < 10
+    out, err = proc.communicate(timeout=120)  # the slow cell would run 10 minutes: never reached
     assert proc.returncode == 130, err
-    assert "interrupted" in err and "unchanged" in err
-    time.sleep(0.5)
-    alive = [p for p in descendants if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
-    assert alive == []
-    assert list(Path(tempfile.gettempdir()).glob(sockets)) == []
+    last = err.strip().splitlines()[-1]
+    assert "interrupted" in last and "unchanged" in last and "Traceback" not in err, err
+    left = _of_run(proc.pid)
+    psutil.wait_procs(left, timeout=30)  # killed already (SIGKILL with their parent): only reaped by now
+    assert [p.pid for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE] == []
+    assert list(Path(tempfile.gettempdir()).glob(f"{reproduce.SOCKET_PREFIX}{proc.pid}-*")) == []
     assert _snapshot(root) == before
     assert set((root / "build" / "runs").iterdir()) == runs_before  # the interrupted run's folder is gone
+
+
+#: Sends its process SIGINT when ``module`` is first looked for: a Ctrl-C at that moment of
+#: the start of ``pqlab reproduce`` (imports take its first seconds).
+SIGINT_AT_IMPORT = """
+import os, signal, sys
+class SigintAt:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+            (lambda: None)()  # where the pending handler runs
+        return None
+sys.meta_path.insert(0, SigintAt())
+"""
+
+
+@pytest.mark.parametrize("command", ["pqlab", "python -m pqlab.cli"])
+@pytest.mark.parametrize("module", ["numba", "pqlab.pipeline.reproduce"])
+def test_ctrl_c_while_the_command_starts_is_one_line_and_exit_130(tiny, tmp_path, command, module):
+    """Issue 28 item 10: numba is imported by ``import pqlab`` (before ``cli.main`` runs), pqlab's
+    pipeline by the command itself."""
+    (tmp_path / "sitecustomize.py").write_text(SIGINT_AT_IMPORT.format(module=module))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    start = [str(Path(sys.executable).with_name("pqlab"))] if command == "pqlab" else [sys.executable, "-m", "pqlab.cli"]
+    done = subprocess.run([*start, "reproduce", "--out", str(tmp_path / "tree"), "--no-progress", "--notebooks",
+                           str(tiny["a"])], env=env, capture_output=True, text=True, timeout=300,
+                          preexec_fn=_default_sigint)
+    assert done.returncode == 130 and done.stderr.strip() == "pqlab: interrupted", done.stderr
+    assert not (tmp_path / "tree").exists()
+
+
+def test_a_second_build_folder_publishing_into_the_same_figures_folder_refuses(published, tiny, tmp_path):
+    """Issue 28 item 8: the figures folder has its lock too; the refusal names the holder."""
+    import shutil
+
+    root, _, _ = published
+    tree = shutil.copytree(root, tmp_path / "tree")
+    before = _snapshot(tree)
+    marker = tmp_path / "cell-running"
+    holder = _reproduce_cli(tree, "--notebooks", str(_slow(tmp_path, marker)))
+    try:
+        _wait_for(holder, "the holder's cell running", marker.exists)
+        other = subprocess.run([sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(tree), "--build",
+                                str(tmp_path / "other-build"), "--no-progress", "--notebooks", str(tiny["b"])],
+                               capture_output=True, text=True, timeout=300)
+        assert other.returncode == 3, other.stderr
+        assert f"pid {holder.pid}" in other.stderr and str(tree / "build") in other.stderr
+        assert "--wait" in other.stderr and len(other.stderr.strip().splitlines()) == 1
+    finally:
+        os.killpg(holder.pid, signal.SIGINT)
+        holder.communicate(timeout=120)
+    assert holder.returncode == 130 and _snapshot(tree) == before
+    assert not (tmp_path / "other-build" / "results").exists()
+
+
+def test_two_build_folders_published_into_one_figures_folder_name_each_other(published, tiny, tmp_path):
+    """The message of a figures folder last published from another build folder names both folders
+    (it read "was last published into X/figures, not X/figures")."""
+    import shutil
+
+    root, _, _ = published
+    tree = shutil.copytree(root, tmp_path / "tree")
+    other = tmp_path / "other-build"
+    assert reproduce.run_all([tiny["a"], tiny["b"]], out_dir=tree / "figures", build_dir=other, progress=False,
+                             paper_values=PAPER).published
+    with pytest.warns(UserWarning, match=re.escape(f"{tree / 'figures'} was last published from the build folder "
+                                                   f"{other}, not {tree / 'build'}")):
+        again = _run(tiny, tree, "a", "b")
+    assert again.published and again.up_to_date == ()
 
 
 def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch):

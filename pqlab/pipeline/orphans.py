@@ -5,7 +5,8 @@ them SIGKILL the moment their parent ends, even by ``kill -9`` (``PR_SET_PDEATHS
 no worker or kernel keeps writing into a run folder the next run deletes. The kernels'
 socket folders (``<tmp>/pqlab-kernel-<pid>-*``: their IPC sockets and connection files, which
 hold each kernel's HMAC key) of a process that no longer runs are removed by the next run
-(:func:`remove_stale_socket_dirs`); nothing else of a run is written to the temporary folder.
+(:func:`remove_stale_socket_dirs`); nothing else of a run is written to the temporary folder. A
+run stopped by Ctrl-C ends its workers and their kernels itself (:func:`kill_trees`).
 """
 
 from __future__ import annotations
@@ -76,3 +77,28 @@ def remove_stale_socket_dirs(prefix: str, folder=None) -> list[Path]:
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed
+
+
+def kill_trees(procs, grace_s: float) -> None:
+    """SIGTERM every process of ``procs`` (:class:`subprocess.Popen`) and all its descendants
+    (a worker's kernels), then SIGKILL what is left after ``grace_s`` seconds; reap them."""
+    import psutil
+
+    victims = []
+    for proc in procs:
+        try:
+            parent = psutil.Process(proc.pid)
+            victims += [parent, *parent.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            continue
+    for victim in victims:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            victim.terminate()
+    _, alive = psutil.wait_procs(victims, timeout=grace_s)
+    for victim in alive:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            victim.kill()
+    psutil.wait_procs(alive, timeout=grace_s)
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.wait(timeout=grace_s)

@@ -38,10 +38,9 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 from pathlib import Path
 
-from . import statefile
+from . import interrupts, statefile
 
 #: The journal of a publish in progress, in the build folder.
 JOURNAL = "publish-journal.json"
@@ -152,6 +151,15 @@ def read_manifest(folder: Path) -> dict | None:
     return statefile.load(Path(folder) / MANIFEST, MANIFEST_SCHEMA)
 
 
+def holds_publish(out_dir: Path, publish_id: str) -> bool:
+    """Whether the figures folder ``out_dir`` records the publish ``publish_id`` in its manifest
+    (none, or a damaged one: no)."""
+    try:
+        return (read_manifest(Path(out_dir)) or {}).get("publish_id") == publish_id
+    except statefile.Damaged:
+        return False
+
+
 def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
     """The published reproduction's manifest if it can be trusted, else why not.
 
@@ -177,12 +185,15 @@ def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
     if build is None:
         return None, f"the record {results / MANIFEST} is missing"
     relation = _relation(out_dir, build_dir)
-    if build["out"] != relation["out"] or mine["publish_id"] != build["publish_id"]:
-        was = os.path.realpath(build_dir / build["out"])
+    if build["out"] != relation["out"]:
+        was = (build_dir / build["out"]).resolve()
         return None, f"the build folder {build_dir} was last published into {was}, not {out_dir}"
     if mine["build"] != relation["build"]:
-        was = os.path.realpath(out_dir / mine["build"])
-        return None, f"{out_dir} was published from the build folder {was}, not {build_dir}"
+        was = (out_dir / mine["build"]).resolve()
+        return None, f"{out_dir} was last published from the build folder {was}, not {build_dir}"
+    if mine["publish_id"] != build["publish_id"]:
+        return None, (f"{out_dir} holds the publish {mine['publish_id']}, {results} the publish "
+                      f"{build['publish_id']}")
     if mine != build:
         return None, f"the records {out_dir / MANIFEST} and {results / MANIFEST} differ"
     for folder, listed in ((out_dir, mine["files"]["out"]), (results, mine["files"]["results"])):
@@ -200,6 +211,11 @@ def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
 def switch(pairs, build_dir: Path) -> None:
     """Replace every ``target`` by its ``new`` folder in one journalled step (module docstring).
 
+    Ctrl-C (SIGINT) or SIGTERM, in whichever thread of the process it lands
+    (:mod:`pqlab.pipeline.interrupts`): before the commit, every prepared folder is removed and
+    ``KeyboardInterrupt`` raised (nothing changed); from the commit on, it is recorded, the
+    switch is completed, and then ``KeyboardInterrupt`` is raised (the publish is whole).
+
     Parameters
     ----------
     pairs : list of (pathlib.Path, pathlib.Path)
@@ -211,25 +227,33 @@ def switch(pairs, build_dir: Path) -> None:
     ------
     OutputError
         Preparing failed (e.g. a full disk): every prepared folder was removed, nothing changed.
+    KeyboardInterrupt
+        Ctrl-C or SIGTERM: nothing changed if it came before the commit, else after the switch.
     """
     pairs = [(Path(new), Path(target)) for new, target in pairs]
-    with _signals_blocked():
+    with interrupts.caught() as stop:
         staged = []
         try:
             for new, target in pairs:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 prepared = target.with_name(f"{_NEW}{target.name}")
-                shutil.rmtree(prepared, ignore_errors=True)
                 staged.append(prepared)
+                shutil.rmtree(prepared, ignore_errors=True)
                 shutil.move(str(new), str(prepared))  # a rename, or a copy across file systems
+            stop.deferring = True
+            stop.check()  # a signal while preparing whose exception was lost: nothing is decided yet
             _write_journal(build_dir, [str(t) for _, t in pairs])
-        except OSError as exc:
+        except BaseException as exc:  # an error or a signal before the commit: nothing changes
+            stop.deferring = True  # a second Ctrl-C does not cut the cleaning short
             for prepared in staged:
                 shutil.rmtree(prepared, ignore_errors=True)
             with contextlib.suppress(OSError):
                 (Path(build_dir) / JOURNAL).unlink()
-            raise output_error(exc, "publishing") from None
+            if isinstance(exc, OSError):
+                raise output_error(exc, "publishing") from None
+            raise
         _finish([t for _, t in pairs], build_dir)
+    stop.check()  # the publish is whole: now the signal acts
 
 
 def _write_journal(build_dir: Path, targets: list[str]) -> None:
@@ -300,17 +324,3 @@ def recover(targets, build_dir: Path) -> str | None:
         shutil.rmtree(old, ignore_errors=True)
     journal.with_name(f"{JOURNAL}.tmp").unlink(missing_ok=True)
     return undone
-
-
-@contextlib.contextmanager
-def _signals_blocked():
-    blocked = {signal.SIGINT, signal.SIGTERM}
-    try:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
-    except (AttributeError, ValueError):  # pragma: no cover - platforms without sigmask
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

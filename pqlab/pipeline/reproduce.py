@@ -5,8 +5,9 @@
 1. **Validate, then act.** Every argument, the notebooks, the papers' values and the
    output folders are checked (:func:`validate`) before anything is touched; a bad one
    raises :class:`ValueError` with one clear line.
-2. **One run per tree.** The build folder's lock (:mod:`pqlab.pipeline.runlock`) makes a second
-   concurrent run wait (``wait_s``) or refuse; two runs never mix their results.
+2. **One run per tree.** The build folder's and the figures folder's locks
+   (:mod:`pqlab.pipeline.runlock`) make a second concurrent run of either wait (``wait_s``) or
+   refuse; two runs never mix their results.
 3. **A fresh run folder.** The run builds in ``<build>/runs/<run id>/`` (:mod:`pqlab.pipeline.runfolder`):
    the previous figures and the other sections' results are copied in first, the figures of
    the sections being rerun are dropped (never shown stale), then the notebooks execute in
@@ -21,8 +22,11 @@
    a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run
    with a failed notebook publishes nothing: its report and site, in the kept run folder, name
    the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
-   SIGTERM) kills every worker and kernel of the run within seconds, removes the run folder
-   and raises :class:`Interrupted`; the published reproduction stays byte-identical.
+   SIGTERM), at any moment and in whichever thread it lands (:mod:`pqlab.pipeline.interrupts`),
+   kills every worker and kernel of the run within seconds, removes the run folder and raises
+   :class:`Interrupted`; the published reproduction stays byte-identical. Only a Ctrl-C that
+   comes once the publish is decided (its journal written) waits for the switch to complete:
+   then the new reproduction is published whole and :class:`Interrupted` says so.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
@@ -47,7 +51,6 @@ import json
 import math
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -60,7 +63,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..measure import cache
-from . import kernelwatch, orphans, publish, report, runfolder, runlock
+from . import interrupts, kernelwatch, orphans, publish, report, runfolder, runlock
 from ..base import locations, versions
 from ..base._validate import check_int
 from .notebook_html import export_html, html_available, html_exporter, shown_paths
@@ -72,13 +75,26 @@ KERNEL_NAME = "python3"
 MAX_SEED = 2**63 - 1
 #: Seconds a worker gets to end after SIGTERM before it is killed.
 KILL_GRACE_S = 2.0
+#: Seconds the workers get to shut their kernels down and end once every notebook ran.
+WORKER_END_S = 30.0
 #: Name prefix of the temporary folders holding the kernels' IPC sockets (one per worker,
 #: made and removed by this process; the parent's pid follows, so a run's folders are known).
 SOCKET_PREFIX = "pqlab-kernel-"
 
 
 class Interrupted(Exception):
-    """The run was stopped by Ctrl-C (SIGINT) or SIGTERM; nothing was published."""
+    """The run was stopped by Ctrl-C (SIGINT) or SIGTERM.
+
+    Attributes
+    ----------
+    published : bool
+        False: nothing was published (the previous reproduction is unchanged); True: the signal
+        came once the publish was decided, and the run's reproduction was published whole first.
+    """
+
+    def __init__(self, message: str, published: bool = False):
+        super().__init__(message)
+        self.published = published
 
 
 @dataclass(frozen=True)
@@ -385,19 +401,29 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
     ValueError
         A bad argument (nothing touched).
     pqlab.pipeline.runlock.RunLocked
-        Another run holds the lock (nothing touched).
+        Another run holds the lock of the build folder or of the figures folder (nothing touched).
     pqlab.pipeline.publish.OutputError
         The reproduction could not be written (a full disk, an I/O error): one line naming the
         file; the run folder is removed and the previous reproduction is unchanged.
     Interrupted
-        Ctrl-C or SIGTERM: workers and kernels stopped, nothing published.
+        Ctrl-C or SIGTERM: workers and kernels stopped, nothing published (or, once the publish
+        was decided, published whole: ``Interrupted.published``).
     """
     plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
                     paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s,
                     notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s)
+    holder = f"pqlab reproduce of {plan.build_dir} into {plan.out_dir}"
+    out_parent, out_lock = runlock.out_lock(plan.out_dir)
     try:
-        with runlock.acquire(plan.build_dir, wait_s=plan.wait_s), _stop_on_sigterm():
-            return _run_locked(plan, progress)
+        with interrupts.caught():
+            deadline = time.monotonic() + plan.wait_s
+            with runlock.acquire(plan.build_dir, wait_s=plan.wait_s, command=holder), \
+                    runlock.acquire(out_parent, name=out_lock, command=holder,
+                                    wait_s=max(0.0, deadline - time.monotonic())):
+                return _run_locked(plan, progress)
+    except KeyboardInterrupt:  # before the run folder was made (later: Interrupted, from _run_locked)
+        raise Interrupted(f"interrupted before the run started: the published reproduction ({plan.out_dir}) "
+                          "is unchanged") from None
     except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
         raise publish.output_error(exc, "writing the reproduction") from None
     except ValueError as exc:  # after validation: a damaged state file (never exit 2, "bad arguments")
@@ -408,7 +434,9 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     orphans.remove_stale_socket_dirs(SOCKET_PREFIX)  # left by runs killed with kill -9
-    repaired = runfolder.recover(plan.out_dir, plan.build_dir)
+    with interrupts.caught(deferring=True) as stop:  # a repair is never cut short
+        repaired = runfolder.recover(plan.out_dir, plan.build_dir)
+    stop.check()
     if repaired:
         warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
                       stacklevel=3)
@@ -433,7 +461,12 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
         run.discard()
         raise publish.output_error(exc, f"writing the run folder {run.root}") from None
     except KeyboardInterrupt:
-        run.discard()
+        with interrupts.caught(deferring=True):  # a second Ctrl-C does not cut the cleaning short
+            run.discard()
+            published = publish.holds_publish(plan.out_dir, run.run_id)
+        if published:  # the message says what is on disk
+            raise Interrupted(f"interrupted once the publish was decided: this run's reproduction was published "
+                              f"whole first ({plan.out_dir})", published=True) from None
         raise Interrupted(
             f"interrupted: every notebook and kernel of the run stopped; the published reproduction "
             f"({plan.out_dir}) is unchanged") from None
@@ -484,6 +517,7 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
         return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
                                run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
                                up_to_date=current)
+    interrupts.check()  # a Ctrl-C whose exception was lost (e.g. in a finalizer) never lets a run publish
     run.publish({p.name: runfolder.read_section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
                 {"seed": plan.seed, "quick": plan.quick})
     index = plan.out_dir / "site" / "index.html" if index is not None else None
@@ -542,6 +576,7 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
     bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
     try:
         while pending or any(w.busy for w in workers):
+            interrupts.check()  # the loop's known point: a Ctrl-C stops it even if its exception was lost
             done = []
             for w in workers:
                 if w.busy and (w.result_ready(run) or w.proc.poll() is not None):
@@ -550,7 +585,7 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
                     runs[k] = _finished(plan.sources[k], run, time.perf_counter() - started)
                     done.append(k)
                 elif w.busy and (problem := w.watch.check()) is not None:  # hung, died or over its time
-                    _kill_workers([w.proc])
+                    orphans.kill_trees([w.proc], KILL_GRACE_S)
                     k, started = w.task
                     w.task = None
                     runs[k] = _stopped(plan.sources[k], run, time.perf_counter() - started, *problem)
@@ -580,13 +615,14 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
             time.sleep(0.05)
         for w in workers:
             w.close()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                w.proc.wait(timeout=30)
-            shutil.rmtree(w.sockets, ignore_errors=True)
-    except BaseException:
-        _kill_workers([w.proc for w in workers])
+        _wait_ended([w.proc for w in workers], WORKER_END_S)
         for w in workers:
             shutil.rmtree(w.sockets, ignore_errors=True)
+    except BaseException:
+        with interrupts.caught(deferring=True):  # a second Ctrl-C does not cut the killing short
+            orphans.kill_trees([w.proc for w in workers], KILL_GRACE_S)
+            for w in workers:
+                shutil.rmtree(w.sockets, ignore_errors=True)
         raise
     finally:
         bar.close()
@@ -755,42 +791,9 @@ def _stopped(source: Path, run, seconds: float, ename: str, evalue: str) -> Note
                        log=run.logs / f"{source.stem}.log")
 
 
-def _kill_workers(procs) -> None:
-    """SIGTERM every worker and all its descendants (kernels), then SIGKILL what is left."""
-    import psutil
-
-    victims = []
-    for proc in procs:
-        try:
-            parent = psutil.Process(proc.pid)
-            victims += [parent, *parent.children(recursive=True)]
-        except psutil.NoSuchProcess:
-            continue
-    for victim in victims:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            victim.terminate()
-    _, alive = psutil.wait_procs(victims, timeout=KILL_GRACE_S)
-    for victim in alive:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            victim.kill()
-    psutil.wait_procs(alive, timeout=KILL_GRACE_S)
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            proc.wait(timeout=KILL_GRACE_S)
-
-
-@contextlib.contextmanager
-def _stop_on_sigterm():
-    """Treat SIGTERM like Ctrl-C (KeyboardInterrupt) for the block (main thread only)."""
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def _wait_ended(procs, timeout_s: float) -> None:
+    """Wait up to ``timeout_s`` for the workers to end (their kernels shut down), honouring Ctrl-C."""
+    deadline = time.monotonic() + timeout_s
+    while any(p.poll() is None for p in procs) and time.monotonic() < deadline:
+        interrupts.check()
+        time.sleep(0.05)

@@ -1,5 +1,10 @@
 """One ``pqlab reproduce`` per output tree: a lock file holding the holder's pid and start time.
 
+A run holds two locks: its build folder's (``<build>/reproduce.lock``) and its figures
+folder's (``.pqlab-lock-<name>`` next to it: the figures folder itself is renamed when a
+run is published), so neither two figures folders sharing one build folder nor two build
+folders publishing into one figures folder ever run at once.
+
 The lock is a file created with ``O_CREAT | O_EXCL`` (atomic on every local file system).
 A lock whose process is gone (or whose pid now belongs to a process started after the
 lock was taken) is stale and taken over; a live one makes :func:`acquire` wait (up to
@@ -27,6 +32,14 @@ MAX_PID = 2**22
 #: the year 5138) and the command shown to a run it refuses.
 LOCK_SCHEMA = statefile.record({"pid": statefile.integer(1, MAX_PID), "started": statefile.number(0, 1e11),
                                 "command": statefile.text()}, optional=("command",))
+#: Name prefix of the lock file of a figures folder, next to it (``.pqlab-lock-figures``).
+OUT_LOCK_PREFIX = ".pqlab-lock-"
+
+
+def out_lock(out_dir) -> tuple[Path, str]:
+    """``(folder, name)`` of the lock of the figures folder ``out_dir`` (for :func:`acquire`)."""
+    out_dir = Path(out_dir)
+    return out_dir.parent, f"{OUT_LOCK_PREFIX}{out_dir.name}"
 
 
 class RunLocked(RuntimeError):
@@ -94,26 +107,29 @@ def _try_create(lock_file: Path, entry: dict) -> bool:
 
 
 @contextlib.contextmanager
-def acquire(folder, *, wait_s: float = 0.0, poll_s: float = 0.2, command: str = "pqlab reproduce"):
+def acquire(folder, *, wait_s: float = 0.0, poll_s: float = 0.2, command: str = "pqlab reproduce",
+            name: str = LOCK_NAME):
     """Hold the lock of ``folder`` (created if needed) for the ``with`` block.
 
     Parameters
     ----------
     folder : str or os.PathLike
-        The build folder; the lock is ``<folder>/reproduce.lock``.
+        The build folder; the lock is ``<folder>/<name>``.
     wait_s : float
         Seconds to wait for a live holder to finish; 0 refuses at once.
     poll_s : float
         Seconds between two looks at a held lock.
     command : str
         Description stored in the lock for the message another run shows.
+    name : str
+        The lock file's name (default :data:`LOCK_NAME`; :func:`out_lock` for a figures folder).
 
     Raises
     ------
     RunLocked
         If a live process still holds the lock after ``wait_s`` seconds.
     """
-    lock_file = Path(folder) / LOCK_NAME
+    lock_file = Path(folder) / name
     lock_file.parent.mkdir(parents=True, exist_ok=True)
     me = os.getpid()
     entry = {"pid": me, "started": _process_start_time(me) or time.time(), "command": command}
@@ -126,14 +142,14 @@ def acquire(folder, *, wait_s: float = 0.0, poll_s: float = 0.2, command: str = 
         if is_stale(current):
             # take a stale lock over: rename it away first so two takers cannot both win
             with contextlib.suppress(FileNotFoundError):
-                os.replace(lock_file, lock_file.with_name(f"{LOCK_NAME}.stale-{me}"))
-                os.unlink(lock_file.with_name(f"{LOCK_NAME}.stale-{me}"))
+                os.replace(lock_file, lock_file.with_name(f"{name}.stale-{me}"))
+                os.unlink(lock_file.with_name(f"{name}.stale-{me}"))
             continue
         if time.monotonic() >= deadline:
             since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(current.get("started", 0))))
             raise RunLocked(
                 f"another {current.get('command', 'pqlab reproduce')} (pid {current['pid']}, started {since}) "
-                f"is writing this reproduction ({lock_file}); wait for it to finish or pass --wait SECONDS"
+                f"is writing this reproduction (lock {lock_file}); wait for it to finish or pass --wait SECONDS"
             )
         time.sleep(poll_s)
     try:
