@@ -258,7 +258,7 @@ def test_a_claims_note_and_its_paper_column_come_from_one_read_of_the_papers_val
                                paper_values=paper, site=False, jobs=1)
     assert result.ok, result.failures
     row = result.report.set_index(["artefact", "quantity"]).loc[("tiny_note", "value")]
-    assert row["paper"] == 1.5 and row["explanation"] == "the paper prints 1.5"
+    assert row["paper value"] == 1.5 and row["explanation"] == "the paper prints 1.5"
 
 
 # --------------------------------------------------------------------------- end to end
