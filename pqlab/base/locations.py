@@ -52,12 +52,24 @@ def _resource_dir(package: str) -> Path:
 
 #: Inputs with provenance: the stand-in packet size distribution, the papers' values.
 DATA = _resource_dir("pqlab._data")
+#: Environment variable naming the papers' values file in effect (:func:`paper_values_file`).
+ENV_PAPER_VALUES = "PQLAB_PAPER_VALUES"
 #: Parameterized notebooks, one per paper section (``lab/`` holds the teaching lab).
 NOTEBOOKS = _resource_dir("pqlab._notebooks")
 #: The teaching lab's notebooks and instructor notes.
 LAB_NOTEBOOKS = NOTEBOOKS / "lab"
 #: The environment locks (``run.txt``: what the reproduction runs; ``test.txt``: with the tests).
 REQUIREMENTS = _resource_dir("pqlab._requirements")
+
+
+def paper_values_file() -> Path:
+    """The papers' values in effect: the file ``PQLAB_PAPER_VALUES`` names, else ``DATA/paper_values.csv``.
+
+    ``pqlab reproduce`` names, for its kernels, the one table it read (its ``--paper-values``),
+    so the notes the notebooks write and the report's paper column quote the same values.
+    """
+    named = os.environ.get(ENV_PAPER_VALUES)
+    return Path(named) if named else DATA / "paper_values.csv"
 
 
 def is_source_checkout() -> bool:

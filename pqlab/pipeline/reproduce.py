@@ -26,7 +26,7 @@
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
-   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given; what
+   code, data files and version, the papers' values: :func:`section_key`) is not rerun at all unless ``force`` is given; what
    was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
    and this build agree and every file has its digest), else every section is recomputed.
 6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
@@ -35,6 +35,8 @@
    the run folder removed, nothing published).
 
 The notebooks' simulations are cached per artefact (:mod:`pqlab.measure.cache`) in ``<build>/cache``.
+The kernels read the papers' values the run read (``<run>/paper_values.csv``, named by
+``PQLAB_PAPER_VALUES``), so the notes of the claims quote what the report's paper column shows.
 """
 
 from __future__ import annotations
@@ -401,7 +403,8 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     if repaired:
         warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
                       stacklevel=3)
-    keys = {s.stem: section_key(s, plan) for s in plan.sources}
+    sources = cache.Sources.now()  # read once for every section's key
+    keys = {s.stem: section_key(s, plan, sources) for s in plan.sources}
     manifest, distrust = publish.verified(plan.out_dir, plan.build_dir)
     if distrust:
         warnings.warn(f"not trusting the published reproduction: {distrust}; recomputing its sections "
@@ -428,21 +431,29 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
             f"({plan.out_dir}) is unchanged") from None
 
 
-def section_key(source: Path, plan: Plan) -> str:
-    """What a section's results depend on: the notebook, its parameters, pqlab's code and version, the environment.
+def section_key(source: Path, plan: Plan, sources: cache.Sources | None = None) -> str:
+    """What a section's results depend on (a published section with the same key is not rerun).
 
-    The environment is :func:`pqlab.base.versions.fingerprint` (Python and the locked packages'
-    installed versions): a section computed under other package versions is rerun.
-
-    A published section with the same key is current and is not rerun (unless ``force``).
+    The notebook, ``quick``, ``seed``, pqlab's version, the environment
+    (:func:`pqlab.base.versions.fingerprint`), every pqlab module and every file of the data folder
+    (``sources``, a :class:`pqlab.measure.cache.Sources`: default read now) and the papers' values
+    of the run (:func:`paper_values_text`), which the notes of the section's claims quote.
     """
+    sources = cache.Sources.now() if sources is None else sources
     digest = hashlib.sha256()
     digest.update(Path(source).read_bytes())
     digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__,
-                              "environment": versions.fingerprint()}).encode())
-    for module in sorted(Path(__file__).resolve().parents[1].rglob("*.py")):
-        digest.update(module.read_bytes())
+                              "environment": versions.fingerprint(), "code": sources.code_digest(),
+                              "data": sources.data_digest(),
+                              "paper_values": hashlib.sha256(paper_values_text(plan).encode()).hexdigest()}).encode())
     return digest.hexdigest()
+
+
+def paper_values_text(plan: Plan) -> str:
+    """The papers' values of the run (``plan.paper_values``, read once by :func:`validate`) as the CSV
+    its kernels read (:func:`pqlab.base.locations.paper_values_file`): the notes of the claims and
+    the report's paper column come from this one read."""
+    return plan.paper_values.to_csv(index=False, lineterminator="\n")
 
 
 def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
@@ -521,8 +532,10 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
     """
     from tqdm.auto import tqdm
 
+    run.paper_values.write_text(paper_values_text(plan), encoding="utf-8")
     env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
-        plan.build_dir / "cache", run.cache_log, force=plan.force))
+        plan.build_dir / "cache", run.cache_log, force=plan.force),
+        **{locations.ENV_PAPER_VALUES: str(run.paper_values)})
     env = {**thread_limits(plan.jobs), **env}  # the user's own settings win
     pending = _longest_first(list(enumerate(plan.sources)), _previous_seconds(plan.build_dir))
     workers: list[_Worker] = []
