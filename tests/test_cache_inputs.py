@@ -300,3 +300,95 @@ def test_reproduce_recomputes_after_a_helper_or_data_edit_and_a_revert_gives_the
     out = _reproduce(copy)
     assert "up to date" not in out and "cache: 0 artefacts computed, 2 reused" in out, out
     assert [p.read_bytes() for p in report_files] == original
+
+
+# --------------------------------------------------------------------------- each helper, each data file
+
+
+def _compute_modules() -> list[str]:
+    from pqlab.papers.artefacts import registry
+
+    return sorted({a.compute.split(":")[0] for a in registry.ARTEFACTS if a.compute})
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+def test_each_shared_helper_is_in_the_code_key_of_the_artefact_modules_importing_it(copy, helper):
+    """Edit each shared helper of the scratch copy: the code key of every artefact module whose
+    imports reach it changes (of every one, for the helpers the package itself imports), the
+    others' do not; restored, every key is the original one."""
+    from pqlab.measure import cache
+
+    _, site = copy
+    package = site / "pqlab"
+    before = cache.Sources(package, package / "_data")
+    edit = Edit(package / "papers" / "artefacts" / f"{helper}.py").append("\nHELPER_EDIT = 1\n")
+    try:
+        after = cache.Sources(package, package / "_data")
+    finally:
+        edit.restore()
+    restored = cache.Sources(package, package / "_data")
+    modules = _compute_modules()
+    changed = {m for m in modules if before.code_digest(m) != after.code_digest(m)}
+    assert changed == {m for m in modules if f"pqlab.papers.artefacts.{helper}" in before.closure(m)} != set()
+    assert all(before.code_digest(m) == restored.code_digest(m) for m in modules)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in locations.DATA.iterdir()
+                                        if p.is_file() and p.suffix in (".csv", ".json")))
+def test_each_data_file_is_in_the_data_key(copy, name):
+    from pqlab.measure import cache
+
+    _, site = copy
+    package = site / "pqlab"
+    before = cache.Sources(package, package / "_data")
+    edit = Edit(package / "_data" / name).append("\n")
+    try:
+        after = cache.Sources(package, package / "_data")
+    finally:
+        edit.restore()
+    assert before.data_digest() != after.data_digest() == after.data_digest()
+    assert cache.Sources(package, package / "_data").data_digest() == before.data_digest()
+
+
+LOADED = """
+import json, sys
+loaded = {}
+for module in sys.argv[1:]:
+    for name in [n for n in sys.modules if n == "pqlab" or n.startswith("pqlab.")]:
+        del sys.modules[name]
+    __import__(module)
+    loaded[module] = sorted(n for n in sys.modules if n == "pqlab" or n.startswith("pqlab."))
+print(json.dumps(loaded))
+"""
+
+
+def test_the_closure_holds_every_module_importing_an_artefact_module_loads():
+    """The closure is read from import statements; importing each artefact module in a new process
+    loads no pqlab module outside it (the documented aliases, e.g. ``pqlab.metrics``, and the
+    resource packages aside)."""
+    import pqlab as package
+    from pqlab.measure import cache
+
+    modules = _compute_modules()
+    done = subprocess.run([sys.executable, "-c", LOADED, *modules], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    aliases = {f"pqlab.{name}" for name in package.PUBLIC_MODULES}
+    resources = {"pqlab._data", "pqlab._notebooks", "pqlab._requirements"}  # no code; the data files: data key
+    for module in modules:
+        assert set(loaded[module]) - aliases - resources <= set(cache.SOURCES.closure(module)), module
+
+
+def test_every_import_statement_of_every_module_is_read():
+    """The import statements are found as text (fast); a full parse of each module finds no other."""
+    import ast
+
+    from pqlab.measure import cache
+
+    def described(node):
+        return type(node).__name__, getattr(node, "module", None), getattr(node, "level", 0), \
+            tuple(a.name for a in node.names)
+
+    for module, (path, source) in cache.SOURCES.modules.items():
+        parsed = {described(n) for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom))}
+        assert parsed <= {described(n) for n in cache.import_statements(source)}, path
