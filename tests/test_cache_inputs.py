@@ -214,6 +214,16 @@ def test_a_helper_edited_after_import_is_not_keyed_as_the_edited_version(copy, p
     assert edited["value"] == 6.0 and edited["counts"]["computed"] == 1
 
 
+def test_a_helper_edited_between_import_and_call_is_never_served_from_the_cache(copy, probe):
+    """pqlab imported (its sources read), then the helper edited before the artefact imports it: the
+    process runs the edited helper, so the entry of the original helper is not what it computes."""
+    assert _probe(copy)["value"] == 3.0  # the original helper's entry is in the cache
+    edit_before_import = ("import pathlib, pqlab\n"
+                          f"pathlib.Path({str(probe)!r}).write_text('SCALE = 2.0\\n')\n" + RUN_PROBE)
+    ran = _probe(copy, code=edit_before_import)
+    assert ran["value"] == 6.0 and ran["counts"]["computed"] == 1 and ran["counts"].get("reused", 0) == 0
+
+
 # --------------------------------------------------------------------------- one read of the papers' values
 
 

@@ -14,9 +14,11 @@ Two mechanisms, each applied with one decorator line:
   (:data:`pqlab.base.locations.DATA`: the BE size law, the papers' values, the calibration,
   ...; all of them, as which file an artefact reads is not known before it runs) and of the
   papers' values in effect (:func:`pqlab.base.locations.paper_values_file`). Code and data
-  are keyed as this process read them when it imported pqlab (:data:`SOURCES`), and a result
-  is not stored when one of those files changed on disk since (:func:`changed_inputs`): a file
-  edited during a run never has the old code's result stored under its key. A rerun with
+  are keyed as this process read them when it imported pqlab (:data:`SOURCES`), and while one
+  of those files differs on disk from what was read (:func:`changed_inputs`) the cache is
+  neither read nor written for the call (a warning names the file): which version the
+  process runs is then not known, so no result is stored under, or taken from, a key that may
+  not describe it. A rerun with
   nothing changed reads the file instead of simulating. Files carry CF attributes (``Conventions``,
   ``units`` and ``long_name`` on every variable, ``flag_values``/``flag_meanings`` on drop
   codes), the cache key with its full description and a SHA-256 of the content
@@ -111,9 +113,9 @@ class Sources:
 
     What a cache key says about code and data comes from here: the bytes of each file as they
     were when this object read them, never as they are on disk later. The process's own
-    :data:`SOURCES` is read when this module is imported, with the rest of ``import pqlab``, so a
-    file edited on disk while a kernel runs is not keyed as the edited version (and
-    :meth:`changed` finds it before a result is stored).
+    :data:`SOURCES` is read when pqlab is imported (``pqlab/__init__.py`` imports this module
+    before any other of its modules), so a file edited on disk while a kernel runs is not keyed
+    as the edited version, and :meth:`changed` finds it before the cache is read or written.
 
     Parameters
     ----------
@@ -547,7 +549,8 @@ def artefact(artefact_id: str | None = None):
                 note("computed", name)
                 return func(*args, **kwargs)
             file = Path(folder) / name / f"{digest[:32]}.nc"
-            if file.is_file() and os.environ.get(ENV_FORCE, "0") != "1":
+            stale = changed_inputs(func)  # edited since read: which version runs is not known, no reuse
+            if not stale and file.is_file() and os.environ.get(ENV_FORCE, "0") != "1":
                 try:
                     result = _read(file, digest, description)
                 except CacheMismatch as exc:
@@ -562,10 +565,11 @@ def artefact(artefact_id: str | None = None):
                     return result
             result = func(*args, **kwargs)
             note("computed", name, digest)
-            stale = changed_inputs(func)
-            if stale:  # the result is of the code and data read before the edit: not what the key says
-                warnings.warn(f"pqlab.measure.cache: {name} not cached: {stale[0]} changed on disk after this "
-                              "process read it (the result is of the version it read; a new run caches it)",
+            stale = stale or changed_inputs(func)  # an edit while it computed counts too
+            if stale:  # the key describes the files as read at import, not necessarily what ran
+                note("uncached", name)
+                warnings.warn(f"pqlab.measure.cache: {name} neither reused nor cached: {stale[0]} changed on disk "
+                              "after this process read it; a new process (a new run, a restarted kernel) caches it",
                               stacklevel=2)
             else:
                 _write(file, result, description, digest)
