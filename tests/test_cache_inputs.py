@@ -388,3 +388,15 @@ def test_every_import_statement_of_every_module_is_read():
     for module, (path, source) in cache.SOURCES.modules.items():
         parsed = {described(n) for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Import, ast.ImportFrom))}
         assert parsed <= {described(n) for n in cache.import_statements(source)}, path
+
+
+def test_a_papers_values_variable_naming_no_file_is_one_clear_error(tmp_path, monkeypatch):
+    from pqlab.measure import cache
+
+    monkeypatch.setenv(locations.ENV_PAPER_VALUES, str(tmp_path / "missing.csv"))
+    with pytest.raises(ValueError, match=r"^PQLAB_PAPER_VALUES=.*missing.csv: no such file \(name a papers'"):
+        cache.key("x", _compute_modules, (), {})
+    (tmp_path / "missing.csv").write_text("artefact,quantity,value,unit,source,statement\n")
+    named = cache.key("x", _compute_modules, (), {})[1]["data_sha256"]
+    monkeypatch.delenv(locations.ENV_PAPER_VALUES)
+    assert cache.key("x", _compute_modules, (), {})[1]["data_sha256"] != named  # the table in effect is keyed

@@ -67,9 +67,19 @@ def paper_values_file() -> Path:
 
     ``pqlab reproduce`` names, for its kernels, the one table it read (its ``--paper-values``),
     so the notes the notebooks write and the report's paper column quote the same values.
+
+    Raises
+    ------
+    ValueError
+        ``PQLAB_PAPER_VALUES`` names no file.
     """
     named = os.environ.get(ENV_PAPER_VALUES)
-    return Path(named) if named else DATA / "paper_values.csv"
+    if not named:
+        return DATA / "paper_values.csv"
+    if not Path(named).is_file():
+        raise ValueError(f"{ENV_PAPER_VALUES}={named}: no such file (name a papers' values CSV, or unset it "
+                         "for the shipped data/paper_values.csv)")
+    return Path(named)
 
 
 def is_source_checkout() -> bool:

@@ -210,7 +210,7 @@ class Sources:
         extra = None if paper_values is None else Path(paper_values)
         if ("data", extra) not in self._digests:
             items = [(name, content) for name, (_, content) in sorted(self.data_files.items())]
-            if extra is not None and not _inside(extra, self.data):
+            if extra is not None and self.data.resolve() not in extra.resolve().parents:
                 if extra not in self.other_files:
                     self.other_files[extra] = extra.read_bytes()
                 items.append(("<papers' values in effect>", self.other_files[extra]))
@@ -264,14 +264,6 @@ def _files(folder: Path, pattern: str) -> list[Path]:
 def _parents(module: str) -> list[str]:
     parts = module.split(".")
     return [".".join(parts[:k]) for k in range(1, len(parts))]
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-        return True
-    except ValueError:
-        return False
 
 
 def _bytes_or_none(path: Path):
