@@ -26,8 +26,8 @@
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
-   code, data files and version, the papers' values: :func:`section_key`) is not rerun at all unless ``force`` is given; what
-   was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
+   code, data files and version, the papers' values: :func:`section_key`) is not rerun at all
+   unless ``force`` is given; what was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
    and this build agree and every file has its digest), else every section is recomputed.
 6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
    (:mod:`pqlab.pipeline.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.pipeline.orphans`);
