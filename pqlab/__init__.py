@@ -22,7 +22,6 @@ and, at the top, this public API and the command line (``pqlab.cli``). The docum
 import sys as _sys
 
 from ._version import __version__
-from .measure import cache as _cache  # noqa: F401  (first: reads pqlab's sources before they are imported, cache.SOURCES)
 
 from .measure import bounds, experiments, metrics
 from .node import streaming, traffic

@@ -14,7 +14,7 @@ Two mechanisms, each applied with one decorator line:
   (:data:`pqlab.base.locations.DATA`: the BE size law, the papers' values, the calibration,
   ...; all of them, as which file an artefact reads is not known before it runs) and of the
   papers' values in effect (:func:`pqlab.base.locations.paper_values_file`). Code and data
-  are keyed as this process read them when it imported pqlab (:data:`SOURCES`), and while one
+  are keyed as this process read them when it imported this module (:data:`SOURCES`), and while one
   of those files differs on disk from what was read (:func:`changed_inputs`) the cache is
   neither read nor written for the call (a warning names the file): which version the
   process runs is then not known, so no result is stored under, or taken from, a key that may
@@ -113,9 +113,10 @@ class Sources:
 
     What a cache key says about code and data comes from here: the bytes of each file as they
     were when this object read them, never as they are on disk later. The process's own
-    :data:`SOURCES` is read when pqlab is imported (``pqlab/__init__.py`` imports this module
-    before any other of its modules), so a file edited on disk while a kernel runs is not keyed
-    as the edited version, and :meth:`changed` finds it before the cache is read or written.
+    :data:`SOURCES` is read when this module is first imported (with the first artefact module a
+    kernel imports), so a file edited on disk while a kernel runs is not keyed as the edited
+    version, and :meth:`changed` finds it before the cache is read or written. (Not covered: a
+    module imported before this one, e.g. by ``import pqlab``, and edited in between.)
 
     Parameters
     ----------
