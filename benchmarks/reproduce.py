@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 
 from pqlab.base import locations
-from pqlab.pipeline import reproduce
+from pqlab.pipeline import reproduce, schedule
 from pqlab.pipeline._notebook_worker import skip_unneeded_imports
 
 CHANGED_NOTEBOOK = "05_worst_case"
@@ -122,9 +122,9 @@ def main(argv=None) -> int:
         print(f"machine speed after the runs {machine_speed_s():.2f} s")
         if args.write_order and not args.quick and result.ok:
             seconds = {r.name: round(r.seconds, 1) for r in result.runs}
-            reproduce.SHIPPED_SECONDS.write_text(json.dumps(seconds, indent=1, sort_keys=True) + "\n",
+            schedule.SHIPPED_SECONDS.write_text(json.dumps(seconds, indent=1, sort_keys=True) + "\n",
                                                  encoding="utf-8")
-            print(f"wrote {reproduce.SHIPPED_SECONDS}")
+            print(f"wrote {schedule.SHIPPED_SECONDS}")
     return 0
 
 

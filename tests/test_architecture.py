@@ -206,9 +206,6 @@ IMPORT_MODULE_CALLERS = {
     # the one table of artefacts names its functions as "module:function" strings, imported when
     # asked for (Artefact.function); test_artefacts_registry resolves every one of them
     "pqlab.papers.artefacts.registry",
-    # hashes the source of the simulation modules it lists (CODE_MODULES) to key cached results;
-    # it reads their files, it does not reach their names
-    "pqlab.measure.cache",
 }
 
 

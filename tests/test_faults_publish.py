@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pqlab import cli
-from pqlab.pipeline import publish, report, reproduce, runfolder
+from pqlab.pipeline import publish, report, reproduce, runfolder, schedule
 
 from test_reproduce_safety import PAPER, _notebook, _recording
 
@@ -269,9 +269,9 @@ def test_a_huge_number_in_the_notebook_times_is_ignored(tiny, seed1, tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(seed1, tree)
     (tree / "build" / reproduce.SECONDS_FILE).write_text('{"a_first": ' + "9" * 400 + ', "b_second": 1.5}')
-    assert reproduce._previous_seconds(tree / "build") == {"b_second": 1.5}
+    assert schedule.previous_seconds(tree / "build") == {"b_second": 1.5}
     (tree / "build" / reproduce.SECONDS_FILE).write_text('{"a_first": 1e999, "b_second": NaN}')
-    assert reproduce._previous_seconds(tree / "build") == {}
+    assert schedule.previous_seconds(tree / "build") == {}
 
 
 def _paper_csv(folder: Path) -> Path:

@@ -10,7 +10,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from pqlab import cli
-from pqlab.pipeline import notebook_html, report, reproduce
+from pqlab.pipeline import notebook_html, report, reproduce, schedule
 
 GOOD = [
     new_markdown_cell("A tiny notebook that records one number and one figure."),
@@ -176,7 +176,7 @@ def test_one_worker_runs_notebooks_in_one_kernel_with_a_fresh_namespace_each(tmp
     pids, threads, cwds = zip(*(line.split(" ", 2) for line in pid_file.read_text().splitlines()))
     assert pids[0] == pids[1] == pids[2] != pids[3]  # one kernel, replaced after n3 killed it
     # the kernels' BLAS thread pools sized for the workers (unless the user set it)
-    expected = os.environ.get("OPENBLAS_NUM_THREADS", reproduce.thread_limits(1)["OPENBLAS_NUM_THREADS"])
+    expected = os.environ.get("OPENBLAS_NUM_THREADS", schedule.thread_limits(1)["OPENBLAS_NUM_THREADS"])
     assert set(threads) == {expected}
     assert [c.strip() for c in cwds] == [str(folder), str(folder / "sub"), str(folder), str(folder)]
     for run in result.runs:
@@ -187,21 +187,21 @@ def test_one_worker_runs_notebooks_in_one_kernel_with_a_fresh_namespace_each(tmp
 
 def test_longest_notebooks_of_the_previous_run_go_first(tmp_path):
     pending = [(i, tmp_path / f"{n}.ipynb") for i, n in enumerate(["a", "b", "c", "d"])]
-    order = reproduce._longest_first(pending, {"a": 3.0, "b": 30.0, "d": 10.0})
+    order = schedule.longest_first(pending, {"a": 3.0, "b": 30.0, "d": 10.0})
     assert [p.stem for _, p in order] == ["c", "b", "d", "a"]  # c: no time yet, first
-    reproduce._save_seconds(tmp_path, [types.SimpleNamespace(name="a", seconds=4.0, failure=None),
+    schedule.save_seconds(tmp_path, [types.SimpleNamespace(name="a", seconds=4.0, failure=None),
                                        types.SimpleNamespace(name="b", seconds=9.0, failure="x")])
-    assert reproduce._previous_seconds(tmp_path) == {"a": 4.0}
+    assert schedule.previous_seconds(tmp_path) == {"a": 4.0}
     (tmp_path / reproduce.SECONDS_FILE).write_text("not json")
-    shipped = reproduce._read_seconds(reproduce.SHIPPED_SECONDS)
-    assert reproduce._previous_seconds(tmp_path) == shipped  # unreadable: the shipped times
-    assert reproduce._previous_seconds(tmp_path / "fresh") == shipped  # a first run too
+    shipped = schedule.read_seconds(schedule.SHIPPED_SECONDS)
+    assert schedule.previous_seconds(tmp_path) == shipped  # unreadable: the shipped times
+    assert schedule.previous_seconds(tmp_path / "fresh") == shipped  # a first run too
 
 
 def test_a_first_run_orders_the_notebooks_by_the_shipped_times():
     """``data/notebook_seconds.json`` has a time for every paper notebook (update it with
     ``benchmarks/reproduce.py --write-order`` when a notebook is added)."""
-    shipped = reproduce._read_seconds(reproduce.SHIPPED_SECONDS)
+    shipped = schedule.read_seconds(schedule.SHIPPED_SECONDS)
     names = {p.stem for p in reproduce.find_notebooks()}
     assert set(shipped) == names
     assert all(s > 0 for s in shipped.values())
@@ -209,10 +209,10 @@ def test_a_first_run_orders_the_notebooks_by_the_shipped_times():
 
 def test_workers_get_one_thread_pool_share_each(monkeypatch):
     monkeypatch.setattr(reproduce.os, "cpu_count", lambda: 2)
-    assert reproduce.thread_limits(2) == {v: "1" for v in reproduce.THREAD_VARIABLES}
-    assert reproduce.thread_limits(1)["OPENBLAS_NUM_THREADS"] == "2"
+    assert schedule.thread_limits(2) == {v: "1" for v in schedule.THREAD_VARIABLES}
+    assert schedule.thread_limits(1)["OPENBLAS_NUM_THREADS"] == "2"
     monkeypatch.setattr(reproduce.os, "cpu_count", lambda: None)
-    assert reproduce.thread_limits(4)["OMP_NUM_THREADS"] == "1"
+    assert schedule.thread_limits(4)["OMP_NUM_THREADS"] == "1"
 
 
 def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):

@@ -52,12 +52,34 @@ def _resource_dir(package: str) -> Path:
 
 #: Inputs with provenance: the stand-in packet size distribution, the papers' values.
 DATA = _resource_dir("pqlab._data")
+#: Environment variable naming the papers' values file in effect (:func:`paper_values_file`).
+ENV_PAPER_VALUES = "PQLAB_PAPER_VALUES"
 #: Parameterized notebooks, one per paper section (``lab/`` holds the teaching lab).
 NOTEBOOKS = _resource_dir("pqlab._notebooks")
 #: The teaching lab's notebooks and instructor notes.
 LAB_NOTEBOOKS = NOTEBOOKS / "lab"
 #: The environment locks (``run.txt``: what the reproduction runs; ``test.txt``: with the tests).
 REQUIREMENTS = _resource_dir("pqlab._requirements")
+
+
+def paper_values_file() -> Path:
+    """The papers' values in effect: the file ``PQLAB_PAPER_VALUES`` names, else ``DATA/paper_values.csv``.
+
+    ``pqlab reproduce`` names, for its kernels, the one table it read (its ``--paper-values``),
+    so the notes the notebooks write and the report's paper column quote the same values.
+
+    Raises
+    ------
+    ValueError
+        ``PQLAB_PAPER_VALUES`` names no file.
+    """
+    named = os.environ.get(ENV_PAPER_VALUES)
+    if not named:
+        return DATA / "paper_values.csv"
+    if not Path(named).is_file():
+        raise ValueError(f"{ENV_PAPER_VALUES}={named}: no such file (name a papers' values CSV, or unset it "
+                         "for the shipped data/paper_values.csv)")
+    return Path(named)
 
 
 def is_source_checkout() -> bool:

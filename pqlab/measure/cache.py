@@ -6,9 +6,20 @@ Two mechanisms, each applied with one decorator line:
   :class:`xarray.Dataset` or a :class:`pandas.DataFrame`) as one netCDF file per call,
   keyed by the artefact id, the call's arguments (parameters and seeds, defaults filled
   in), the pqlab version, the installed versions of the locked packages
-  (:func:`pqlab.base.versions.fingerprint`: a result of other numpy, pandas, ... is not reused) and a hash of the simulation code (engine, traffic, node, framing,
-  scenarios, metrics, ...) and of the artefact's own module. A rerun with nothing changed
-  reads the file instead of simulating. Files carry CF attributes (``Conventions``,
+  (:func:`pqlab.base.versions.fingerprint`: a result of other numpy, pandas, ... is not reused),
+  the source of every pqlab module in the import closure of the function's module (found
+  at run time from the import statements, relative and function-level ones included:
+  :meth:`Sources.closure`; a function outside pqlab, e.g. a notebook's, on its own source and
+  every pqlab module) and the content of every file of pqlab's data folder
+  (:data:`pqlab.base.locations.DATA`: the BE size law, the papers' values, the calibration,
+  ...; all of them, as which file an artefact reads is not known before it runs) and of the
+  papers' values in effect (:func:`pqlab.base.locations.paper_values_file`). Code and data
+  are keyed as this process read them when it imported this module (:data:`SOURCES`), and while one
+  of those files differs on disk from what was read (:func:`changed_inputs`) the cache is
+  neither read nor written for the call (a warning names the file): which version the
+  process runs is then not known, so no result is stored under, or taken from, a key that may
+  not describe it. A rerun with
+  nothing changed reads the file instead of simulating. Files carry CF attributes (``Conventions``,
   ``units`` and ``long_name`` on every variable, ``flag_values``/``flag_meanings`` on drop
   codes), the cache key with its full description and a SHA-256 of the content
   (:func:`content_digest`). A file is kept only if reading it back gives an identical result;
@@ -32,6 +43,7 @@ act on it). A damaged cache file is a warning: it is recomputed.
 
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import hashlib
@@ -39,27 +51,21 @@ import inspect
 import json
 import logging
 import os
+import re
 import warnings
 from pathlib import Path
 
 import numpy as np
 
 from .._version import __version__
-from ..base import versions
+from ..base import locations, versions
 from ..base.counts import ENV_LOG, counted, counts, note, read_counts  # noqa: F401  (the counter, re-exported)
 
 #: Environment variables read by the cache.
 ENV_DIR, ENV_FORCE = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE"
-#: The folders of the package whose modules' source is part of every key: the layers that simulate
-#: and measure (``base``, ``node``, ``measure``) and the papers' own modules (stated test bed,
-#: presets, test-bed model, records; not ``papers/artefacts`` or ``papers/figures``: an
-#: artefact's own module is added per call). Read from the folders, so a module moved or added
-#: there is never left out; read as files, so the cache imports nothing above it.
-CODE_FOLDERS = ("base", "node", "measure", "papers")
+#: The name of the package whose modules :class:`Sources` reads.
+PACKAGE_NAME = "pqlab"
 _PACKAGE = Path(__file__).resolve().parents[1]
-#: The modules of :data:`CODE_FOLDERS` (``"node.engine"``, ...), derived.
-CODE_MODULES = tuple(f"{folder}.{path.stem}" for folder in CODE_FOLDERS
-                     for path in sorted((_PACKAGE / folder).glob("*.py")))
 #: CF convention version written into every file.
 CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
@@ -102,46 +108,223 @@ def _canonical(value):
     raise TypeError(f"cannot key a cached call on an argument of type {type(value).__name__}")
 
 
-@functools.lru_cache(maxsize=None)
-def _module_hash(module_name: str) -> str:
-    import importlib
+class Sources:
+    """The source of every module of a pqlab package folder and every file of its data folder, read once.
 
-    module = importlib.import_module(module_name)
-    return _file_hash(Path(inspect.getsourcefile(module)))
+    What a cache key says about code and data comes from here: the bytes of each file as they
+    were when this object read them, never as they are on disk later. The process's own
+    :data:`SOURCES` is read when this module is first imported (with the first artefact module a
+    kernel imports), so a file edited on disk while a kernel runs is not keyed as the edited
+    version, and :meth:`changed` finds it before the cache is read or written. (Not covered: a
+    module imported before this one, e.g. by ``import pqlab``, and edited in between.)
+
+    Parameters
+    ----------
+    package : str or os.PathLike
+        The folder of the ``pqlab`` package (every ``*.py`` under it is a module).
+    data : str or os.PathLike
+        pqlab's data folder (:data:`pqlab.base.locations.DATA`): every file under it is an input.
+    """
+
+    def __init__(self, package, data):
+        self.package, self.data = Path(package), Path(data)
+        #: Module name (``"pqlab.papers.presets"``) -> (file, its bytes).
+        self.modules = {self._module_name(path): (path, path.read_bytes()) for path in _files(self.package, "*.py")}
+        #: Data file (path relative to the data folder, ``/``-separated) -> (file, its bytes).
+        self.data_files = {path.relative_to(self.data).as_posix(): (path, path.read_bytes())
+                           for path in _files(self.data, "*")}
+        #: Files read on demand (the papers' values in effect, outside the data folder) -> their bytes.
+        self.other_files: dict[Path, bytes] = {}
+        self._closures: dict[str, tuple[str, ...]] = {}
+        self._imported: dict[str, list[str]] = {}
+        self._digests: dict = {}
+
+    @classmethod
+    def now(cls) -> "Sources":
+        """The running pqlab's package and data folder, read now."""
+        return cls(_PACKAGE, locations.DATA)
+
+    def _module_name(self, path: Path) -> str:
+        parts = path.relative_to(self.package).with_suffix("").parts
+        return ".".join((PACKAGE_NAME, *(parts[:-1] if parts[-1] == "__init__" else parts)))
+
+    def _is_package(self, module: str) -> bool:
+        return self.modules[module][0].name == "__init__.py"
+
+    # ---------------------------------------------------------------- the import closure
+
+    def closure(self, module: str) -> tuple[str, ...]:
+        """Every pqlab module that importing ``module`` can run, sorted: ``module``, the packages
+        above it and, recursively, every pqlab module an import statement of theirs names.
+
+        Read from the modules' import statements: ``import`` and ``from ... import``, absolute and
+        relative, at module level or inside a function (:func:`import_statements`). A module
+        imported by a name computed at run time (``importlib.import_module(name)``) cannot be
+        followed: no pqlab module an artefact imports does that (the registry names functions,
+        it does not run them).
+        """
+        if module not in self._closures:
+            seen: set[str] = set()
+            todo = [module]
+            while todo:
+                name = todo.pop()
+                for known in (*_parents(name), name):
+                    if known in self.modules and known not in seen:
+                        seen.add(known)
+                        todo.extend(self._imports(known))
+            self._closures[module] = tuple(sorted(seen))
+        return self._closures[module]
+
+    def _imports(self, module: str) -> list[str]:
+        """The pqlab modules (and names that may be modules) the import statements of ``module`` name."""
+        if module not in self._imported:
+            self._imported[module] = self._parse_imports(module)
+        return self._imported[module]
+
+    def _parse_imports(self, module: str) -> list[str]:
+        package = module if self._is_package(module) else module.rpartition(".")[0]
+        named = []
+        for statement in import_statements(self.modules[module][1]):
+            if isinstance(statement, ast.Import):
+                named += [alias.name for alias in statement.names]
+                continue
+            base = statement.module or ""
+            if statement.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - (statement.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            named += [base, *(f"{base}.{alias.name}" for alias in statement.names)]
+        return [n for n in named if n == PACKAGE_NAME or n.startswith(PACKAGE_NAME + ".")]
+
+    # ---------------------------------------------------------------- digests
+
+    def code_digest(self, module: str | None = None) -> str:
+        """SHA-256 of the source of :meth:`closure` of ``module`` (default: of every module)."""
+        if ("code", module) not in self._digests:
+            names = sorted(self.modules) if module is None else self.closure(module)
+            self._digests["code", module] = _digest((n, self.modules[n][1]) for n in names)
+        return self._digests["code", module]
+
+    def data_digest(self, paper_values=None) -> str:
+        """SHA-256 of every data file and of the papers' values in effect (``paper_values``, a file),
+        the latter by content only, wherever it is."""
+        extra = None if paper_values is None else Path(paper_values)
+        if ("data", extra) not in self._digests:
+            items = [(name, content) for name, (_, content) in sorted(self.data_files.items())]
+            if extra is not None and self.data.resolve() not in extra.resolve().parents:
+                if extra not in self.other_files:
+                    self.other_files[extra] = extra.read_bytes()
+                items.append(("<papers' values in effect>", self.other_files[extra]))
+            self._digests["data", extra] = _digest(items)
+        return self._digests["data", extra]
+
+    def changed(self, module: str | None = None) -> list[str]:
+        """The files of :meth:`closure` of ``module`` (default: every module), the data files and
+        the other files read whose bytes on disk now differ from those read here (edited, or
+        removed, since)."""
+        names = sorted(self.modules) if module is None else self.closure(module)
+        files = ([self.modules[n] for n in names] + list(self.data_files.values())
+                 + list(self.other_files.items()))
+        return [str(path) for path, content in files if _bytes_or_none(path) != content]
 
 
-@functools.lru_cache(maxsize=None)
-def _file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+#: Where an import statement may start: a line's start, or after ``;`` or ``:`` (``try: import x``).
+_IMPORT_START = re.compile(rb"(?:^|[;:])[ \t]*((?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*)", re.MULTILINE)
+
+
+def import_statements(source: bytes) -> list:
+    """The import statements of a module's source (``ast.Import``/``ast.ImportFrom``), at any depth.
+
+    Found as text and parsed one by one, not by parsing the whole module (ten times slower):
+    a statement's parenthesized or backslash-continued lines are joined; a match that is not
+    Python (a docstring's "import or offer them") is skipped, one that is (a docstring's code
+    example) is kept: a closure may hold a module too many, never one too few.
+    """
+    found = []
+    for match in _IMPORT_START.finditer(source):
+        text, end = match.group(1), match.end()
+        while (text.count(b"(") > text.count(b")") or text.rstrip().endswith(b"\\")) and end < len(source):
+            stop = source.find(b"\n", end + 1)
+            stop = len(source) if stop < 0 else stop
+            text, end = text + source[end:stop], stop
+        for candidate in dict.fromkeys((text, match.group(1))):  # joined; else its first line alone
+            try:
+                tree = ast.parse(candidate)
+            except (SyntaxError, ValueError):
+                continue
+            found += [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+            break
+    return found
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    return sorted(p for p in folder.rglob(pattern)
+                  if p.is_file() and "__pycache__" not in p.relative_to(folder).parts and p.suffix != ".pyc")
+
+
+def _parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:k]) for k in range(1, len(parts))]
+
+
+def _bytes_or_none(path: Path):
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _digest(items) -> str:
+    digest = hashlib.sha256()
+    for name, content in items:
+        digest.update(f"{name}\0{hashlib.sha256(content).hexdigest()}\n".encode())
+    return digest.hexdigest()
+
+
+#: The running pqlab's modules and data files as this process first read them (see :class:`Sources`).
+SOURCES = Sources.now()
 
 
 def code_hash(func=None) -> str:
-    """Hash of the simulation code (:data:`CODE_MODULES`) and of the code of ``func``.
+    """Hash of the code a call of ``func`` runs (default: of every pqlab module).
 
-    A function of a pqlab module is covered by its module's whole source; any other (e.g.
-    one defined in a notebook) by its own source, or its byte code where none is available.
+    A function of a pqlab module: the source of every pqlab module in its module's import
+    closure (:meth:`Sources.closure`). Any other (e.g. one defined in a notebook, which may
+    call any of pqlab): its own source (its byte code where none is available) and every
+    pqlab module.
     """
-    parts = [_file_hash(_PACKAGE.joinpath(*m.split(".")).with_suffix(".py")) for m in CODE_MODULES]
-    if func is not None:
-        parts.append(_function_hash(func))
-    return hashlib.sha256("".join(parts).encode()).hexdigest()
-
-
-def _function_hash(func) -> str:
     module = getattr(func, "__module__", "") or ""
-    if module == "pqlab" or module.startswith("pqlab."):
-        return _module_hash(module)
+    if func is None or module in SOURCES.modules:
+        return SOURCES.code_digest(module or None)
     try:
         source = inspect.getsource(func).encode()
     except (OSError, TypeError):
         import marshal
 
         source = marshal.dumps(func.__code__)
-    return hashlib.sha256(source).hexdigest()
+    return _digest([("<function>", source), ("<pqlab>", SOURCES.code_digest().encode())])
 
+
+def data_hash() -> str:
+    """Hash of pqlab's data files and of the papers' values in effect
+    (:func:`pqlab.base.locations.paper_values_file`), as this process read them."""
+    return SOURCES.data_digest(locations.paper_values_file())
+
+
+def changed_inputs(func) -> list[str]:
+    """The files behind :func:`code_hash` of ``func`` and :func:`data_hash` that changed on disk since
+    this process read them: a result computed now is not what its key describes."""
+    module = getattr(func, "__module__", "") or ""
+    return SOURCES.changed(module if module in SOURCES.modules else None)
 
 def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
-    """The cache key of a call and the description it hashes."""
+    """The cache key of a call and the description it hashes.
+
+    The description: the artefact id, the function, its arguments (parameters and seeds,
+    defaults filled in), the pqlab version, the code (:func:`code_hash`: every pqlab module of
+    the function's import closure), the data (:func:`data_hash`: every data file and the papers'
+    values in effect) and the environment (:func:`pqlab.base.versions.fingerprint`).
+    """
     bound = inspect.signature(func).bind(*args, **kwargs)
     bound.apply_defaults()
     description = {
@@ -150,6 +333,7 @@ def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
         "arguments": _canonical(dict(bound.arguments)),
         "pqlab_version": __version__,
         "code_sha256": code_hash(func),
+        "data_sha256": data_hash(),
         "environment_sha256": versions.fingerprint(),
     }
     digest = hashlib.sha256(json.dumps(description, sort_keys=True).encode()).hexdigest()
@@ -358,7 +542,8 @@ def artefact(artefact_id: str | None = None):
                 note("computed", name)
                 return func(*args, **kwargs)
             file = Path(folder) / name / f"{digest[:32]}.nc"
-            if file.is_file() and os.environ.get(ENV_FORCE, "0") != "1":
+            stale = changed_inputs(func)  # edited since read: which version runs is not known, no reuse
+            if not stale and file.is_file() and os.environ.get(ENV_FORCE, "0") != "1":
                 try:
                     result = _read(file, digest, description)
                 except CacheMismatch as exc:
@@ -373,7 +558,14 @@ def artefact(artefact_id: str | None = None):
                     return result
             result = func(*args, **kwargs)
             note("computed", name, digest)
-            _write(file, result, description, digest)
+            stale = stale or changed_inputs(func)  # an edit while it computed counts too
+            if stale:  # the key describes the files as read at import, not necessarily what ran
+                note("uncached", name)
+                warnings.warn(f"pqlab.measure.cache: {name} neither reused nor cached: {stale[0]} changed on disk "
+                              "after this process read it; a new process (a new run, a restarted kernel) caches it",
+                              stacklevel=2)
+            else:
+                _write(file, result, description, digest)
             return result
 
         inner.cache_artefact_id = name

@@ -188,14 +188,16 @@ def _check_optional_int(name: str, value):
 # --------------------------------------------------------------------------- reading
 
 
-def load_paper_values(path=locations.DATA / "paper_values.csv") -> pd.DataFrame:
+def load_paper_values(path=None) -> pd.DataFrame:
     """Read the papers' values.
 
     Parameters
     ----------
-    path : str or os.PathLike
+    path : str or os.PathLike, optional
         CSV with columns ``artefact, quantity, value, unit, source, statement``
-        (``value`` empty for qualitative claims); further columns are kept.
+        (``value`` empty for qualitative claims); further columns are kept. Default the
+        papers' values in effect (:func:`pqlab.base.locations.paper_values_file`:
+        ``data/paper_values.csv``, or the table ``pqlab reproduce`` read, in its kernels).
 
     Returns
     -------
@@ -208,7 +210,7 @@ def load_paper_values(path=locations.DATA / "paper_values.csv") -> pd.DataFrame:
         If the file is missing, a column is missing, a value is not a number, or an
         ``(artefact, quantity)`` pair appears twice.
     """
-    path = Path(path)
+    path = locations.paper_values_file() if path is None else Path(path)
     if not path.is_file():
         raise ValueError(f"paper values file not found: {path}")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)

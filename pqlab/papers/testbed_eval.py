@@ -29,7 +29,7 @@ import pandas as pd
 from . import presets
 from ..node.framing import line_time_s
 from .stated import PAPERS, cisco7200_atm, transmission_unit_s
-from ..base.locations import DATA
+from ..base.locations import paper_values_file
 from ..node.scenario import Scenario
 from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
 from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
@@ -356,8 +356,8 @@ CALIBRATION = tuple(r for r in RESULTS if r.role == "calibration")
 
 
 def paper_values() -> pd.DataFrame:
-    """``data/paper_values.csv`` (with its ``kind`` column)."""
-    return pd.read_csv(DATA / "paper_values.csv")
+    """The papers' values in effect (:func:`pqlab.base.locations.paper_values_file`), with their ``kind`` column."""
+    return pd.read_csv(paper_values_file())
 
 
 def _paper(table: pd.DataFrame, artefact: str, quantity: str) -> tuple[float, str]:

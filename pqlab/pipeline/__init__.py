@@ -3,7 +3,8 @@
 What it does: ``reproduce`` (the build: plan, run the notebooks, publish), ``_notebook_worker``
 (the worker processes that keep one kernel each), ``kernelwatch`` (a hung or dead kernel found
 within seconds), ``orphans`` (workers and kernels never outlive their run), ``runfolder`` (one
-run's folder and its state), ``runlock`` (one run per tree), ``interrupts`` (Ctrl-C and
+run's folder and its state), ``runlock`` (one run per tree), ``schedule`` (thread pools
+per worker, the longest notebooks first), ``interrupts`` (Ctrl-C and
 SIGTERM acted on at known points, deferred across a publish), ``publish`` (the journalled
 publish and its manifest), ``statefile`` (the state files read against their schema),
 ``report`` (the paper-vs-pqlab report: records, verdicts, tables), ``claim_links`` (links
@@ -18,6 +19,6 @@ May import: ``pqlab.papers``, ``pqlab.measure``, ``pqlab.node`` and ``pqlab.base
 lab.
 """
 
-__all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "interrupts",
+__all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "interrupts", "schedule",
            "publish", "statefile", "report", "claim_links", "reportdiff", "overview", "claims_html", "notebook_html",
            "website"]

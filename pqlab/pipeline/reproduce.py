@@ -30,8 +30,8 @@
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
-   code and version: :func:`section_key`) is not rerun at all unless ``force`` is given; what
-   was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
+   code, data files and version, the papers' values: :func:`section_key`) is not rerun at all
+   unless ``force`` is given; what was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
    and this build agree and every file has its digest), else every section is recomputed.
 6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
    (:mod:`pqlab.pipeline.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.pipeline.orphans`);
@@ -39,6 +39,8 @@
    the run folder removed, nothing published).
 
 The notebooks' simulations are cached per artefact (:mod:`pqlab.measure.cache`) in ``<build>/cache``.
+The kernels read the papers' values the run read (``<run>/paper_values.csv``, named by
+``PQLAB_PAPER_VALUES``), so the notes of the claims quote what the report's paper column shows.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..measure import cache
-from . import interrupts, kernelwatch, orphans, publish, report, runfolder, runlock
+from . import interrupts, kernelwatch, orphans, publish, report, runfolder, runlock, schedule
 from ..base import locations, versions
 from ..base._validate import check_int
 from .notebook_html import export_html, html_available, html_exporter, shown_paths
@@ -440,7 +442,8 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     if repaired:
         warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
                       stacklevel=3)
-    keys = {s.stem: section_key(s, plan) for s in plan.sources}
+    sources = cache.Sources.now()  # read once for every section's key
+    keys = {s.stem: section_key(s, plan, sources) for s in plan.sources}
     manifest, distrust = publish.verified(plan.out_dir, plan.build_dir)
     if distrust:
         warnings.warn(f"not trusting the published reproduction: {distrust}; recomputing its sections "
@@ -472,21 +475,29 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
             f"({plan.out_dir}) is unchanged") from None
 
 
-def section_key(source: Path, plan: Plan) -> str:
-    """What a section's results depend on: the notebook, its parameters, pqlab's code and version, the environment.
+def section_key(source: Path, plan: Plan, sources: cache.Sources | None = None) -> str:
+    """What a section's results depend on (a published section with the same key is not rerun).
 
-    The environment is :func:`pqlab.base.versions.fingerprint` (Python and the locked packages'
-    installed versions): a section computed under other package versions is rerun.
-
-    A published section with the same key is current and is not rerun (unless ``force``).
+    The notebook, ``quick``, ``seed``, pqlab's version, the environment
+    (:func:`pqlab.base.versions.fingerprint`), every pqlab module and every file of the data folder
+    (``sources``, a :class:`pqlab.measure.cache.Sources`: default read now) and the papers' values
+    of the run (:func:`paper_values_text`), which the notes of the section's claims quote.
     """
+    sources = cache.Sources.now() if sources is None else sources
     digest = hashlib.sha256()
     digest.update(Path(source).read_bytes())
     digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__,
-                              "environment": versions.fingerprint()}).encode())
-    for module in sorted(Path(__file__).resolve().parents[1].rglob("*.py")):
-        digest.update(module.read_bytes())
+                              "environment": versions.fingerprint(), "code": sources.code_digest(),
+                              "data": sources.data_digest(),
+                              "paper_values": hashlib.sha256(paper_values_text(plan).encode()).hexdigest()}).encode())
     return digest.hexdigest()
+
+
+def paper_values_text(plan: Plan) -> str:
+    """The papers' values of the run (``plan.paper_values``, read once by :func:`validate`) as the CSV
+    its kernels read (:func:`pqlab.base.locations.paper_values_file`): the notes of the claims and
+    the report's paper column come from this one read."""
+    return plan.paper_values.to_csv(index=False, lineterminator="\n")
 
 
 def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
@@ -560,16 +571,18 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
 
     Each worker keeps one kernel for the notebooks it runs (:mod:`pqlab.pipeline._notebook_worker`,
     namespace reset between notebooks) and is given the next notebook when it finishes one,
-    the longest first (:func:`_longest_first`, from the previous run's times). With ``html``,
+    the longest first (:func:`pqlab.pipeline.schedule.longest_first`, from the previous run's times). With ``html``,
     each executed notebook is written as HTML as soon as it finishes, while the others run
     (nbconvert is imported once the workers are started: its import takes seconds).
     """
     from tqdm.auto import tqdm
 
+    run.paper_values.write_text(paper_values_text(plan), encoding="utf-8")
     env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
-        plan.build_dir / "cache", run.cache_log, force=plan.force))
-    env = {**thread_limits(plan.jobs), **env}  # the user's own settings win
-    pending = _longest_first(list(enumerate(plan.sources)), _previous_seconds(plan.build_dir))
+        plan.build_dir / "cache", run.cache_log, force=plan.force),
+        **{locations.ENV_PAPER_VALUES: str(run.paper_values)})
+    env = {**schedule.thread_limits(plan.jobs), **env}  # the user's own settings win
+    pending = schedule.longest_first(list(enumerate(plan.sources)), schedule.previous_seconds(plan.build_dir))
     workers: list[_Worker] = []
     exporter = None
     runs: list[NotebookRun | None] = [None] * len(plan.sources)
@@ -626,73 +639,8 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
         raise
     finally:
         bar.close()
-    _save_seconds(plan.build_dir, [r for r in runs if r is not None])
+    schedule.save_seconds(plan.build_dir, [r for r in runs if r is not None])
     return runs
-
-
-#: Environment variables that size the thread pools of numpy's BLAS, OpenMP and numba.
-THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
-
-
-def thread_limits(jobs: int) -> dict:
-    """Thread-pool sizes for ``jobs`` worker processes sharing this machine's cores.
-
-    Each worker gets ``cores // jobs`` threads (at least 1). Without a limit every kernel's
-    OpenBLAS starts one thread per core, and its threads spin while they wait: with two
-    kernels on two cores a full reproduction took 122 CPU-s instead of 92 (2026-11-23).
-    """
-    threads = str(max(1, (os.cpu_count() or 1) // max(1, jobs)))
-    return {name: threads for name in THREAD_VARIABLES}
-
-
-#: Notebook name -> wall time (s) of the last run, in the build folder (orders the next run).
-SECONDS_FILE = "notebook-seconds.json"
-#: The same, measured once and shipped (``data/notebook_seconds.json``, written by
-#: ``benchmarks/reproduce.py --write-order``): orders a build folder's first run.
-SHIPPED_SECONDS = locations.DATA / "notebook_seconds.json"
-
-
-def _read_seconds(file: Path) -> dict | None:
-    """Notebook name -> seconds from ``file``; an unreadable file, or a time that is not a finite
-    number of seconds >= 0 (a 400-digit integer, NaN), is ignored: the times only order a run."""
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # ValueError: also an integer of more digits than Python reads
-        return None
-    if not isinstance(data, dict):
-        return None
-    seconds = {}
-    for name, value in data.items():
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            try:
-                value = float(value)
-            except OverflowError:
-                continue
-            if math.isfinite(value) and value >= 0:
-                seconds[str(name)] = value
-    return seconds
-
-
-def _previous_seconds(build_dir: Path) -> dict:
-    """Notebook name -> seconds of the build folder's last run, else the shipped measurement."""
-    seconds = _read_seconds(build_dir / SECONDS_FILE)
-    if seconds is None:
-        seconds = _read_seconds(SHIPPED_SECONDS)
-    return seconds or {}
-
-
-def _save_seconds(build_dir: Path, runs) -> None:
-    seconds = _read_seconds(build_dir / SECONDS_FILE) or {}
-    seconds.update({r.name: round(r.seconds, 2) for r in runs if r.failure is None})
-    with contextlib.suppress(OSError):
-        (build_dir / SECONDS_FILE).write_text(json.dumps(seconds, indent=1, sort_keys=True), encoding="utf-8")
-
-
-def _longest_first(pending: list, seconds: dict) -> list:
-    """``pending`` ``(index, source)`` pairs, the longest notebooks of the previous run first
-    (a notebook without a time first of all, in the given order): with the longest last, the
-    other workers would idle while it runs."""
-    return sorted(pending, key=lambda item: -seconds.get(item[1].stem, float("inf")))
 
 
 @dataclasses.dataclass

@@ -68,6 +68,7 @@ class RunFolder:
     html = _in_run("html", "the run's notebooks as HTML")
     logs = _in_run("logs", "the run's kernel output per notebook")
     cache_log = _in_run("cache-events.jsonl", "the run's artefact cache events (JSON lines)")
+    paper_values = _in_run("paper_values.csv", "the papers' values the run read, as its kernels read them")
 
     def discard(self) -> None:
         """Remove the run folder (an interrupted run leaves nothing behind)."""

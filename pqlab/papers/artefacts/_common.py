@@ -23,6 +23,7 @@ import xarray as xr
 from ...measure import experiments
 from .. import records
 from ...measure.analysis import CONFIDENCE, mean_ci  # noqa: F401  (re-exported for the artefact modules)
+from ...base import locations
 from ...base.provenance import provenance_attrs
 from . import registry
 from ...base._validate import check_array, check_int, check_real
@@ -161,9 +162,13 @@ def frame_rate_bps(stream) -> float:
 # --------------------------------------------------------------------------- the papers' values
 
 
-@functools.lru_cache(maxsize=1)
 def _paper_index() -> dict:
-    return _index(records.load_paper_values())
+    return _paper_index_of(locations.paper_values_file())
+
+
+@functools.lru_cache(maxsize=2)
+def _paper_index_of(path) -> dict:
+    return _index(records.load_paper_values(path))
 
 
 def _index(table: pd.DataFrame) -> dict:
@@ -183,8 +188,10 @@ def paper_value(artefact: str, quantity: str, paper_values: pd.DataFrame | None 
     artefact, quantity : str
         The key of ``data/paper_values.csv``.
     paper_values : pandas.DataFrame, optional
-        :func:`pqlab.papers.records.load_paper_values`; default that of ``data/paper_values.csv``
-        (read once per process). The value is NaN for a qualitative claim too.
+        :func:`pqlab.papers.records.load_paper_values`; default the papers' values in effect
+        (:func:`pqlab.base.locations.paper_values_file`: ``data/paper_values.csv``, or in
+        ``pqlab reproduce``'s kernels the one table the run read, which its report's paper
+        column shows too), read once per process. The value is NaN for a qualitative claim too.
     """
     return _paper_row(artefact, quantity, paper_values) or (math.nan, "")
 
