@@ -21,36 +21,103 @@ from pqlab.pipeline import kernelwatch, reproduce
 from test_reproduce_safety import PAPER, _notebook, _recording
 
 
-def test_hung_dead_and_slow_kernels_fail_their_notebooks_naming_the_cause(tmp_path):
-    nbs = tmp_path / "nbs"
-    nbs.mkdir()
+#: Bound on how long after its kernel stopped or died a notebook must be failed, seconds
+#: (the README: "found within seconds"): the watch looks every POLL_S; the rest is room for a
+#: loaded machine. A detector that takes a minute fails the test.
+DETECTION_ROOM_S = 10.0
+
+
+def _stamped(folder: Path, name: str, stamp: Path, then: str) -> Path:
+    """A notebook that writes its kernel's pid and the wall-clock time to ``stamp``, then runs
+    ``then``: the moment a fault is injected, seen by the test however long the kernel took to start."""
+    return _notebook(folder, name, "import os, signal, time\n"
+                                   f"open({str(stamp)!r}, 'w').write(f'{{os.getpid()}} {{time.time()!r}}')\n{then}")
+
+
+def _named_at(monkeypatch) -> list:
+    """Record ``(ename, evalue, wall-clock time)`` each time the kernel watch fails a notebook
+    (the real :meth:`kernelwatch.Watch.check`, only observed)."""
+    named = []
+    check = kernelwatch.Watch.check
+
+    def observed(self):
+        problem = check(self)
+        if problem is not None:
+            named.append((*problem, time.time()))
+        return problem
+
+    monkeypatch.setattr(kernelwatch.Watch, "check", observed)
+    return named
+
+
+def _latency(named: list, ename: str, stamp: Path) -> float:
+    """Seconds from the moment written to ``stamp`` to the failure ``ename`` naming that kernel."""
+    pid, at = stamp.read_text().split()
+    (when,) = [t for e, v, t in named if e == ename and f"(pid {pid})" in v]
+    return when - float(at)
+
+
+def _nothing_left_running(folder: Path) -> None:
+    assert not [p for p in psutil.process_iter(["cmdline"]) if str(folder) in " ".join(p.info["cmdline"] or [])]
+
+
+def _run(notebooks, folder: Path, jobs: int = 2, **limits):
+    return reproduce.run_all(notebooks, out_dir=folder / "figures", build_dir=folder / "build", progress=False,
+                             paper_values=PAPER, jobs=jobs, **limits)
+
+
+def test_hung_and_dead_kernels_fail_their_notebooks_naming_the_cause_within_seconds(tmp_path, monkeypatch):
+    # detection is timed from the moment the kernel stopped or died (written by the notebook),
+    # never from the notebook's start: a loaded machine may take any time to start a kernel
+    named = _named_at(monkeypatch)
+    hung, died = tmp_path / "hung.stamp", tmp_path / "died.stamp"
     notebooks = [
-        _notebook(nbs, "a_hung", "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)"),
-        _notebook(nbs, "b_died", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"),
-        _notebook(nbs, "c_slow_cell", "import time\ntime.sleep(60)"),
-        _notebook(nbs, "d_slow_notebook", "import time"),
-        _notebook(nbs, "e_fine", _recording("tiny_a")),
+        _stamped(tmp_path, "a_hung", hung, "os.kill(os.getpid(), signal.SIGSTOP)"),
+        _stamped(tmp_path, "b_died", died, "os.kill(os.getpid(), signal.SIGKILL)"),
+        _notebook(tmp_path, "e_fine", _recording("tiny_a")),
     ]
-    slow = nbformat.read(str(notebooks[3]), as_version=4)
-    slow.cells += [new_code_cell("time.sleep(1)") for _ in range(60)]  # no cell over its limit, 60 s in all
-    nbformat.write(slow, str(notebooks[3]))
-    started = time.monotonic()
-    result = reproduce.run_all(notebooks, out_dir=tmp_path / "figures", build_dir=tmp_path / "build", progress=False,
-                               paper_values=PAPER, jobs=2, notebook_timeout_s=20, cell_timeout_s=8)
-    elapsed = time.monotonic() - started
+    # a limit only so that a detector that misses a hang fails this test instead of hanging it;
+    # far above what the fine notebook needs however loaded the machine
+    result = _run(notebooks, tmp_path, notebook_timeout_s=300)
     failures = {f.notebook: f for f in result.failures}
-    assert set(failures) == {"a_hung", "b_died", "c_slow_cell", "d_slow_notebook"} and not result.published
+    assert set(failures) == {"a_hung", "b_died"} and not result.published, failures
     assert result.status["e_fine"] == "ok"  # a fresh kernel after each, never the stuck one
     assert failures["a_hung"].ename == "KernelHung" and "stopped (SIGSTOP" in failures["a_hung"].evalue
     assert failures["b_died"].ename == "KernelDied" and "kill -9" in failures["b_died"].evalue
-    assert failures["c_slow_cell"].ename == "CellTimeoutError"
-    assert failures["d_slow_notebook"].ename == "NotebookTimeout" and "20 s" in failures["d_slow_notebook"].evalue
-    seconds = result.timings
-    assert seconds["a_hung"] < kernelwatch.STOPPED_GRACE_S + 10 and seconds["b_died"] < 10, seconds
-    assert elapsed < 120
+    latency = {"a_hung": _latency(named, "KernelHung", hung), "b_died": _latency(named, "KernelDied", died)}
+    print("seconds from the fault to its failure:", latency, "notebook times:", result.timings)
+    assert kernelwatch.STOPPED_GRACE_S <= latency["a_hung"] < kernelwatch.STOPPED_GRACE_S + DETECTION_ROOM_S, latency
+    assert 0 <= latency["b_died"] < DETECTION_ROOM_S, latency
     for name in failures:  # the message names the notebook
         assert f"notebook {name} failed" in str(failures[name])
-    assert not [p for p in psutil.process_iter(["cmdline"]) if str(tmp_path) in " ".join(p.info["cmdline"] or [])]
+    _nothing_left_running(tmp_path)
+
+
+def test_a_cell_over_the_cell_timeout_fails_its_notebook_and_the_next_gets_a_fresh_kernel(tmp_path):
+    # its own run: the notebook limit (default, an hour) never cuts it first, however long the
+    # kernel takes to start; without the cell limit the notebook would end well after 120 s
+    slow = _notebook(tmp_path, "c_slow_cell", "import time\ntime.sleep(120)")
+    after = _notebook(tmp_path, "f_after", "x = 1")  # same worker: its kernel still runs the sleep
+    result = _run([slow, after], tmp_path, jobs=1, cell_timeout_s=8)
+    assert result.status == {"c_slow_cell": "failed", "f_after": "ok"}, result.failures
+    (failure,) = result.failures
+    assert failure.ename == "CellTimeoutError" and not result.published, failure
+    assert "notebook c_slow_cell failed" in str(failure)
+    _nothing_left_running(tmp_path)
+
+
+def test_a_notebook_over_the_notebook_timeout_fails(tmp_path):
+    # no cell is over any limit; the notebook would run 60 s in all, the limit is 20 s: on a
+    # machine so loaded that its kernel starts in more than 20 s, it fails in the same way
+    slow = _notebook(tmp_path, "d_slow_notebook", "import time")
+    nb = nbformat.read(str(slow), as_version=4)
+    nb.cells += [new_code_cell("time.sleep(1)") for _ in range(60)]
+    nbformat.write(nb, str(slow))
+    result = _run([slow], tmp_path, notebook_timeout_s=20)
+    (failure,) = result.failures
+    assert failure.ename == "NotebookTimeout" and "20 s" in failure.evalue and not result.published, failure
+    assert "notebook d_slow_notebook failed" in str(failure)
+    _nothing_left_running(tmp_path)
 
 
 def test_the_cli_exits_1_naming_a_hung_notebook(tmp_path, capsys):
@@ -71,8 +138,9 @@ def test_bad_timeouts_are_refused_with_exit_2(tmp_path, value, capsys):
 
 
 def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_cleans_up(tmp_path):
-    slow = _notebook(tmp_path, "a_slow", "import time\nfor _ in range(600):\n    time.sleep(0.1)")
-    other = _notebook(tmp_path, "b_slow", "import time\nfor _ in range(600):\n    time.sleep(0.1)")
+    # 10 minutes each: a worker or kernel that outlived its parent would still run at the check
+    slow = _notebook(tmp_path, "a_slow", "import time\nfor _ in range(6000):\n    time.sleep(0.1)")
+    other = _notebook(tmp_path, "b_slow", "import time\nfor _ in range(6000):\n    time.sleep(0.1)")
     paper = tmp_path / "paper.csv"
     PAPER.to_csv(paper, index=False)
     argv = [sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(tmp_path / "o"), "--no-progress",
@@ -95,9 +163,10 @@ def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_clean
     def alive():
         return [p for p in descendants if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
 
-    while alive() and time.monotonic() - killed < 10:
+    while alive() and time.monotonic() - killed < 60:  # room for a loaded machine, far less than 10 minutes
         time.sleep(0.1)
-    assert alive() == [] and time.monotonic() - killed < 5  # workers and kernels end with their parent
+    print(f"workers and kernels ended {time.monotonic() - killed:.2f} s after the kill -9")
+    assert alive() == []  # workers and kernels end with their parent
     assert list(Path(tempfile.gettempdir()).glob(sockets))  # the killed run could not remove these...
     fine = _notebook(tmp_path, "a_slow", _recording("tiny_a"))
     done = subprocess.run([*argv, str(fine)], capture_output=True, text=True, timeout=300)

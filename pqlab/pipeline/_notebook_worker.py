@@ -178,10 +178,17 @@ def _start_kernel(kernel_name: str, log_fd: int) -> IPCKernelManager:
     return km
 
 
+def _shut_down(km) -> None:
+    """Shut ``km``'s kernel down now (SIGKILL); None, for ``km = _shut_down(km)``."""
+    with contextlib.suppress(Exception):
+        km.shutdown_kernel(now=True)
+
+
 def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=None) -> int:
     """Run the tasks whose files are named on ``tasks`` (standard input), in one kept kernel."""
     IPCKernelManager.root = socket_dir
     km = None
+    retiring = None  # a kernel still running a timed-out cell: shut down once its successor started
     log_fd = os.open(kernel_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         try:  # at once: the kernel boots while papermill is imported and the first task is written
@@ -206,6 +213,8 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
                             print("pqlab: the kernel died; starting a new one", flush=True)
                             km.cleanup_resources()
                         km = _start_kernel(wanted, log_fd)
+                    if retiring is not None:
+                        retiring = _shut_down(retiring)
                     _reset(km, os.path.dirname(task["source"]))
                     outcome = execute(task["source"], task["executed"], task["parameters"], wanted, km=km,
                                       cell_timeout_s=task.get("cell_timeout"))
@@ -213,15 +222,16 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
                     outcome = {"cell_index": None, "ename": type(exc).__name__, "evalue": str(exc)}
             _write_result(task["result"], outcome)
             if km is not None and outcome.get("ename") == "CellTimeoutError":
-                # the cell still runs in it: a fresh kernel for the next notebook (after the result
-                # is written, so the parent never takes this shutdown for a dead kernel)
-                with contextlib.suppress(Exception):
-                    km.shutdown_kernel(now=True)
-                km = None
+                # the cell still runs in it: a fresh kernel for the next notebook. The old one is
+                # shut down only when the next notebook's task came (the parent has then taken this
+                # result: it never sees this shutdown as the timed-out notebook's kernel dying) and
+                # its successor was started (the next notebook's watch is never left without a
+                # kernel, which it would take for a dead one)
+                retiring, km = km, None
     finally:
-        if km is not None:
-            with contextlib.suppress(Exception):
-                km.shutdown_kernel(now=True)
+        for kept in (km, retiring):
+            if kept is not None:
+                _shut_down(kept)
         os.close(log_fd)
         for folder in IPCKernelManager.folders:
             shutil.rmtree(folder, ignore_errors=True)

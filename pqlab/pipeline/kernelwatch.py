@@ -34,7 +34,8 @@ OOM_SHARE = 0.9
 
 
 def _kernels(worker_pid: int) -> dict:
-    """The worker's kernel processes (``ipykernel`` in the command line): pid -> psutil.Process."""
+    """The worker's live kernel processes (``ipykernel`` in the command line; an ended one, a
+    zombie, is not counted): pid -> psutil.Process."""
     import psutil
 
     try:
@@ -44,7 +45,7 @@ def _kernels(worker_pid: int) -> dict:
     found = {}
     for child in children:
         try:
-            if "ipykernel" in " ".join(child.cmdline()):
+            if child.status() != psutil.STATUS_ZOMBIE and "ipykernel" in " ".join(child.cmdline()):
                 found[child.pid] = child
         except psutil.Error:
             continue
@@ -100,7 +101,7 @@ class Watch:
         except psutil.Error:
             return None  # ended just now: seen at the next look
         if status == psutil.STATUS_ZOMBIE:
-            return ("KernelDied", f"its kernel (pid {self.kernel.pid}) died while running it: {self._why_died()}")
+            return None  # ended just now: at the next look it is not counted, and replaced or died
         if status == psutil.STATUS_STOPPED:
             self.stopped_since = self.stopped_since or now
             if now - self.stopped_since >= STOPPED_GRACE_S:
