@@ -268,9 +268,9 @@ def test_a_truncated_results_file_is_a_miss_named_in_one_line(tiny, seed1, tmp_p
 def test_a_huge_number_in_the_notebook_times_is_ignored(tiny, seed1, tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(seed1, tree)
-    (tree / "build" / reproduce.SECONDS_FILE).write_text('{"a_first": ' + "9" * 400 + ', "b_second": 1.5}')
+    (tree / "build" / schedule.SECONDS_FILE).write_text('{"a_first": ' + "9" * 400 + ', "b_second": 1.5}')
     assert schedule.previous_seconds(tree / "build") == {"b_second": 1.5}
-    (tree / "build" / reproduce.SECONDS_FILE).write_text('{"a_first": 1e999, "b_second": NaN}')
+    (tree / "build" / schedule.SECONDS_FILE).write_text('{"a_first": 1e999, "b_second": NaN}')
     assert schedule.previous_seconds(tree / "build") == {}
 
 
@@ -335,7 +335,7 @@ def test_a_cache_file_under_another_key_is_a_miss(tmp_path, monkeypatch):
         assert compute(2)["seed"][0] == 2.0
 
 
-def _snapshot(root: Path, skip=("cache", "filler", reproduce.SECONDS_FILE)) -> dict:
+def _snapshot(root: Path, skip=("cache", "filler", schedule.SECONDS_FILE)) -> dict:
     """sha256 of every file under ``root`` but the cache, the filler and the notebooks' times
     (they only order the next run)."""
     import hashlib

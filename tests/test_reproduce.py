@@ -192,7 +192,7 @@ def test_longest_notebooks_of_the_previous_run_go_first(tmp_path):
     schedule.save_seconds(tmp_path, [types.SimpleNamespace(name="a", seconds=4.0, failure=None),
                                        types.SimpleNamespace(name="b", seconds=9.0, failure="x")])
     assert schedule.previous_seconds(tmp_path) == {"a": 4.0}
-    (tmp_path / reproduce.SECONDS_FILE).write_text("not json")
+    (tmp_path / schedule.SECONDS_FILE).write_text("not json")
     shipped = schedule.read_seconds(schedule.SHIPPED_SECONDS)
     assert schedule.previous_seconds(tmp_path) == shipped  # unreadable: the shipped times
     assert schedule.previous_seconds(tmp_path / "fresh") == shipped  # a first run too
