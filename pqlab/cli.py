@@ -89,7 +89,7 @@ def _demo(args) -> int:
 
 def _reproduce(args) -> int:
     if args.list:
-        from .papers.artefacts.registry import listing
+        from .papers.registry import listing
 
         print(listing())
         return 0

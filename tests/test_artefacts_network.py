@@ -1,4 +1,4 @@
-"""pqlab.papers.artefacts.network: GLOBECOM'01 Figs. 2 and 6 and the slides' "PQ: one-way delay", with their claims."""
+"""pqlab.papers.artefacts.network: GLOBECOM'01 Figs. 2 and 6, with their claims."""
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -110,39 +110,15 @@ def test_fig6_measures_clustering_and_its_claims_judge_every_step():
         nw.globecom01_fig6(n_ef_samples=50, seeds=(1,), ref_rates_bps=(400e3,))
 
 
-def test_pq_delay_depends_on_both_sizes_and_the_claims_can_fail():
-    d = nw.tftant_slides_pq_delay(n_ef_samples=100, seeds=(1,), ef_frames=(128, 1024), be_sizes=(256, 1500))
-    mean = d["delay_mean"].values
-    assert mean.shape == (2, 2) and np.all(mean[1] > mean[0])
-    claims = _by_quantity(cn.tftant_slides_pq_delay_claims(d))
-    assert claims["depends_on_ef_avg_size"]["shape_ok"] and claims["depends_on_be_avg_size"]["shape_ok"]
-    for q in ("network_configuration_1", "ef_dependency_section"):
-        assert claims[q]["value"] is None and claims[q]["shape_ok"] is None
-        assert claims[q]["note"].startswith("not checkable")
-    flat = d.copy()
-    flat["delay_mean"] = (("ef_frame_bytes", "be_ip_bytes"), np.array([[0.01, 0.01], [0.005, 0.005]]))
-    claims = _by_quantity(cn.tftant_slides_pq_delay_claims(flat))
-    assert claims["depends_on_ef_avg_size"]["shape_ok"] is False
-    assert claims["depends_on_be_avg_size"]["shape_ok"] is False
-    fig = fn.tftant_slides_pq_delay(d)
-    assert fig.axes[0].get_ylabel() == "mean EF one-way delay (ms)"
-    plt.close(fig)
-    with pytest.raises(ValueError, match="ef_frames"):
-        nw.tftant_slides_pq_delay(n_ef_samples=100, seeds=(1,), ef_frames=(1024, 128))
-
-
 def test_the_new_artefacts_are_registered_and_their_rows_are_recorded():
     rows = load_paper_values()
     for aid, fn_claims in (("globecom01_fig2", cn.globecom01_fig2_claims),
-                           ("globecom01_fig6", cn.globecom01_fig6_claims),
-                           ("tftant_slides_pq_delay", cn.tftant_slides_pq_delay_claims)):
+                           ("globecom01_fig6", cn.globecom01_fig6_claims)):
         entry = registry.artefact(aid)
         assert entry.notebook == "11_network_and_slides" and entry.function("claims") is fn_claims
         assert set(rows.loc[rows.artefact == aid, "quantity"])
     # every row of the three artefacts is one the claims functions record, in the row's unit
     d = {"globecom01_fig2": nw.globecom01_fig2(),
-         "tftant_slides_pq_delay": nw.tftant_slides_pq_delay(n_ef_samples=50, seeds=(1,), ef_frames=(128, 256),
-                                                             be_sizes=(256, 512)),
          "globecom01_fig6": nw.globecom01_fig6(n_ef_samples=50, seeds=(1,), ref_rates_bps=(300e3, 100e3))}
     for aid, data in d.items():
         recorded = {r["quantity"]: r["unit"] for r in registry.artefact(aid).function("claims")(data)}

@@ -13,7 +13,6 @@ artefact id                 what it reproduces
                             the two C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back
 ``globecom01_fig6``         Fig. 6, packet clustering with aggregation: EF streams from different
                             interfaces merging in the C7200's priority queue (engine traces)
-``tftant_slides_pq_delay``  slides "PQ: one-way delay": mean EF delay vs BE and EF packet size
 ==========================  =====================================================================
 
 The Datasets are in SI units (times in seconds, sizes in bytes, rates in bit/s).
@@ -27,7 +26,7 @@ import numpy as np
 import xarray as xr
 
 from ...base._validate import check_real
-from ...measure import cache, experiments
+from ...measure import cache
 from ...node.framing import line_time_s
 from ...node.model import Node
 from ...node.path import PathModel
@@ -39,15 +38,10 @@ from ._common import check_n_ef_samples, check_seeds, check_values, mean_ci, pro
 from ._common import check_node_and_path
 
 __all__ = ["globecom01_fig2", "globecom01_fig6", "pq_occupancy_at_arrival", "clustered_share",
-           "clustering_over_phases", "tftant_slides_pq_delay",
-           "FIG6_REF_RATES_BPS", "PQ_DELAY_EF_FRAMES", "PQ_DELAY_BE_SIZES"]
+           "clustering_over_phases", "FIG6_REF_RATES_BPS"]
 
 #: Fig. 6 / Table II: reference stream loads, bit/s (A = 1 - ref / 300 kbit/s: 0 .. 5/6).
 FIG6_REF_RATES_BPS = (300e3, 150e3, 100e3, 50e3)
-#: Slides "PQ: one-way delay": EF frame sizes of the sweep, bytes (the slides' 128 .. 1518 range).
-PQ_DELAY_EF_FRAMES = (128, 512, 1024, 1518)
-#: ... and the BE IP lengths, bytes (the TF-TANT BE profile is one size, 1000 bytes; 256 .. 1500 around it).
-PQ_DELAY_BE_SIZES = (256, 512, 1000, 1500)
 
 _ROUTER_C7200 = "C7200"
 _ROUTER_C7500 = "C7500"
@@ -365,77 +359,3 @@ def _diagram(trace: xr.Dataset, start_s: float, window_s: float) -> dict:
         "q_time": ("q_event", times[keep] - t0, {"units": "s", "long_name": "time in the window"}),
         "q_len": ("q_event", q[keep].astype(np.int64), {"units": "packets", "long_name": "priority queue length"}),
     }
-
-
-# --------------------------------------------------------------------------- tftant_slides_pq_delay
-
-
-@cache.artefact()
-def tftant_slides_pq_delay(n_ef_samples: int = 10_000, seeds=(1, 2, 3),
-                           ef_frames: Sequence[int] = PQ_DELAY_EF_FRAMES,
-                           be_sizes: Sequence[int] = PQ_DELAY_BE_SIZES) -> xr.Dataset:
-    """TF-TANT slides, "PQ: one-way delay": mean EF delay with PQ against the BE and the EF packet size.
-
-    Runs :func:`pqlab.scenarios.pq_vs_wfq` with ``scheduler="pq"`` (the slides' C7200:
-    tx-ring-limit 5, EF queue 10, EF 300 kbit/s policed at 400 kbit/s, one BE CBR stream of
-    2.0 Mbit/s) for every EF frame size and BE IP length.
-
-    Parameters
-    ----------
-    n_ef_samples : int
-        EF packets measured per run (>= 10).
-    seeds : sequence of int
-        Seeds.
-    ef_frames : sequence of int
-        EF frame sizes, bytes (IP = frame - 18), increasing.
-    be_sizes : sequence of int
-        BE IP lengths, bytes (one size per run), increasing.
-
-    Returns
-    -------
-    xarray.Dataset
-        Dims ``ef_frame_bytes``, ``be_ip_bytes``, ``seed``: ``delay`` (mean EF one-way delay of
-        a run, s); ``delay_mean``/``delay_ci`` over seeds; ``ef_line_time`` (the EF packet's
-        own line time, s, per frame size), ``path_delay`` (what :func:`pqlab.scenarios.paper_path`
-        adds to it, s) and ``be_line_time`` (s, per BE size).
-    """
-    n = check_n_ef_samples(n_ef_samples, minimum=10)
-    seeds = check_seeds(seeds)
-    frames = [int(x) for x in check_values("ef_frames", ef_frames, 64, integer=True)]
-    sizes = [int(x) for x in check_values("be_sizes", be_sizes, 29, integer=True)]
-    for name, vals in (("ef_frames", frames), ("be_sizes", sizes)):
-        if sorted(set(vals)) != vals or len(vals) < 2:
-            raise ValueError(f"{name} must be at least two increasing distinct sizes, got {vals}")
-    delay = np.full((len(frames), len(sizes), len(seeds)), np.nan)
-    for i, frame in enumerate(frames):
-        for j, be in enumerate(sizes):
-            sc = presets.pq_vs_wfq(scheduler="pq", ef_frame_bytes=frame, be_ip_bytes=be, n_ef_samples=n)
-            for k, seed in enumerate(seeds):
-                delay[i, j, k] = experiments.delay_summary(simulate(sc, seed=seed), sc)["delay_mean_s"]
-    mean, ci = mean_ci(delay)
-    node = presets.tftant_node("pq")
-    ds = xr.Dataset(
-        {
-            "delay": (("ef_frame_bytes", "be_ip_bytes", "seed"), delay,
-                      {"units": "s", "long_name": "mean EF one-way delay of one run"}),
-            "delay_mean": (("ef_frame_bytes", "be_ip_bytes"), mean, {"units": "s", "long_name": "mean EF one-way delay"}),
-            "delay_ci": (("ef_frame_bytes", "be_ip_bytes"), ci, {"units": "s", "long_name": "95% CI half-width over seeds"}),
-            "ef_line_time": ("ef_frame_bytes", np.array([line_time_s(presets.ef_ip_bytes(f), node.framing,
-                                                                     node.line_rate_bps) for f in frames]),
-                             {"units": "s", "long_name": "line time of the EF packet"}),
-            "path_delay": ("ef_frame_bytes", np.asarray(presets.paper_path().extra_delay_s(
-                               [presets.ef_ip_bytes(f) for f in frames]), dtype=float),
-                           {"units": "s", "long_name": "delay the path model adds to the EF packet"}),
-            "be_line_time": ("be_ip_bytes", np.array([line_time_s(b, node.framing, node.line_rate_bps) for b in sizes]),
-                             {"units": "s", "long_name": "line time of the BE packet"}),
-        },
-        coords={"ef_frame_bytes": ("ef_frame_bytes", frames, {"units": "bytes", "long_name": "EF frame size"}),
-                "be_ip_bytes": ("be_ip_bytes", sizes, {"units": "bytes", "long_name": "BE IP packet size"}),
-                "seed": ("seed", seeds)},
-        attrs={**provenance("tftant_slides_pq_delay", "tftant_slides_pq_delay: PQ one-way delay vs BE and EF "
-                            "packet size (TF-TANT slides)", __name__, seeds=seeds),
-               "n_ef_samples": n, "ef_rate_bps": presets.TFTANT_EF_RATE_BPS,
-               "ef_service_rate_bps": presets.TFTANT_EF_SERVICE_RATE_BPS, "be_rate_bps": presets.TFTANT_BE_RATE_BPS,
-               "ring_limit_particles": node.ring_limit_particles},
-    )
-    return ds

@@ -200,9 +200,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("globecom01_fig2", "globecom01_fig2"),
         ("globecom01_fig6", "globecom01_fig6"),
     ]),
-    *_entries("tftant_slides", "11_network_and_slides", "network", [
-        ("tftant_slides_pq_delay", "tftant_slides_pq_delay"),
-    ]),
 )
 
 _ARTEFACTS_BY_ID = {a.id: a for a in ARTEFACTS}

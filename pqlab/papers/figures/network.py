@@ -14,7 +14,7 @@ from ...base.units import to_kbps, to_mbps, to_ms
 from . import subplots
 from .background import arrow, box, label_size
 
-__all__ = ["globecom01_fig2", "globecom01_fig6", "tftant_slides_pq_delay"]
+__all__ = ["globecom01_fig2", "globecom01_fig6"]
 
 _FRAMING = {"atm-aal5": "ATM AAL5", "ethernet": "Ethernet", "none": "unframed"}
 
@@ -126,27 +126,4 @@ def globecom01_fig6(data: xr.Dataset):
     bx.legend(fontsize=8, loc="upper left")
     bx.set_title(f"EF aggregate {to_kbps(a['ef_aggregate_bps']):g} kbit/s, {len(data['seed'])} seed(s)")
     fig.suptitle("globecom01_fig6: packet clustering with aggregation in the papers' node (GLOBECOM'01 Fig. 6)")
-    return fig
-
-
-def tftant_slides_pq_delay(data: xr.Dataset):
-    """TF-TANT slides "PQ: one-way delay": mean EF delay vs EF frame size, one line per BE packet size (95 % CI),
-    with the EF packet's own transmission times (the C7200's line and the path's hops) dashed."""
-    _check("tftant_slides_pq_delay", data, ("delay_mean", "delay_ci", "ef_line_time", "path_delay"))
-    fig, ax = subplots(figsize=(8, 5.2))
-    frames = data["ef_frame_bytes"].values
-    for j, be in enumerate(data["be_ip_bytes"].values):
-        ci = np.nan_to_num(to_ms(data["delay_ci"].values[:, j]), nan=0.0)
-        ax.errorbar(frames, to_ms(data["delay_mean"].values[:, j]), yerr=ci, marker="o", capsize=3,
-                    label=f"BE IP packets of {int(be)} B")
-    ax.plot(frames, to_ms(data["ef_line_time"].values + data["path_delay"].values), ls="--", color="0.4",
-            label="EF transmission times\n(C7200 + path hops)")
-    ax.set_xlabel("EF frame size (bytes)")
-    ax.set_ylabel("mean EF one-way delay (ms)")
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8)
-    a = data.attrs
-    ax.set_title(f"tftant_slides_pq_delay: PQ, EF {to_kbps(a['ef_rate_bps']):g} kbit/s, BE "
-                 f"{to_mbps(a['be_rate_bps']):g} Mbit/s, tx-ring-limit {a['ring_limit_particles']}, "
-                 f"{len(data['seed'])} seed(s)", fontsize=10)
     return fig

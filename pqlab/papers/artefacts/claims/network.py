@@ -14,14 +14,8 @@ import xarray as xr
 from ....base.units import to_kbps, to_ms
 from .._common import check_artefact, claim
 
-__all__ = ["globecom01_fig2_claims", "globecom01_fig6_claims", "tftant_slides_pq_delay_claims",
-           "DEPENDS_MIN_SHARE", "DEPENDS_CI_MULTIPLE"]
+__all__ = ["globecom01_fig2_claims", "globecom01_fig6_claims"]
 
-#: "Delay depends on X" holds when, at every value of the other size, the mean delay's range over X
-#: exceeds this share of its smallest value ...
-DEPENDS_MIN_SHARE = 0.05
-#: ... and this many widest 95 % CI half-widths (when there are several seeds).
-DEPENDS_CI_MULTIPLE = 2
 
 
 def globecom01_fig2_claims(ds: xr.Dataset) -> list:
@@ -100,44 +94,3 @@ def globecom01_fig6_claims(ds: xr.Dataset) -> list:
             f"longer than the EF interval ({to_ms(ds.attrs['single_stream_interval_s']):.2f} ms), so the paper's 'not greater than one packet' "
             f"holds only if EF never waits for the ring", shape_ok=m0 == 0))
     return rows
-
-
-def tftant_slides_pq_delay_claims(ds: xr.Dataset) -> list:
-    """Claim records of ``tftant_slides_pq_delay`` and of the two slides that state nothing checkable."""
-    art = "tftant_slides_pq_delay"
-    check_artefact(ds, art)
-    mean = to_ms(ds["delay_mean"]).values  # (ef_frame_bytes, be_ip_bytes), ms
-    ci = np.nan_to_num(to_ms(ds["delay_ci"]).values, nan=0.0)
-    frames = [int(x) for x in ds["ef_frame_bytes"].values]
-    sizes = [int(x) for x in ds["be_ip_bytes"].values]
-
-    be_range = mean.max(axis=1) - mean.min(axis=1)  # per EF frame
-    be_ok = be_range > np.maximum(DEPENDS_MIN_SHARE * mean.min(axis=1), DEPENDS_CI_MULTIPLE * ci.max(axis=1))
-    ef_steps = np.diff(mean, axis=0)  # per BE size
-    ef_ok = bool(np.all(ef_steps > 0))
-    ef_line = to_ms(ds["ef_line_time"]).values
-    path = to_ms(ds["path_delay"]).values
-    return [
-        claim(art, "depends_on_be_avg_size", None, "-",
-              f"range of the mean EF delay over BE sizes {sizes} bytes, per EF frame "
-              f"{', '.join(f'{f} B: {r:.2f} ms' for f, r in zip(frames, be_range))}; 'depends' needs more than "
-              f"{DEPENDS_MIN_SHARE:.0%} of the smallest mean and {DEPENDS_CI_MULTIPLE} CI half-widths at every "
-              f"EF size (not monotone in the BE size: the ring's particles, as GLOBECOM Fig. 3-1)",
-              shape_ok=bool(np.all(be_ok))),
-        claim(art, "depends_on_ef_avg_size", None, "-",
-              f"mean EF delay rises with the EF frame {frames} bytes at every BE size (steps "
-              f"{'; '.join(', '.join(f'{s:+.2f}' for s in ef_steps[:, j]) for j in range(len(sizes)))} ms), "
-              f"from {frames[0]} to {frames[-1]} bytes by {float(np.mean(mean[-1] - mean[0])):.2f} ms on average "
-              f"over BE sizes: {float(ef_line[-1] - ef_line[0]):.2f} ms more EF line time at the C7200 and "
-              f"{float(path[-1] - path[0]):.2f} ms more on the path's hops (the transmission time of the packet, "
-              f"as the slide says), the rest waits in the node", shape_ok=ef_ok),
-        claim(art, "network_configuration_1", None, "-",
-              "not checkable: the slide 'Network configuration 1' is a diagram (not in the text) and a list of "
-              "goals, no number or observation; the test network it draws is judged in globecom01_fig2 and its "
-              "goals in tftant_slides_ring (tx queue size), tftant_slides_star (EF service rate) and "
-              "tftant_wfq_fig1 (WFQ vs PQ)"),
-        claim(art, "ef_dependency_section", None, "-",
-              "not checkable: 'EF: dependency to aggregation, congestion and load' is a section title whose figure "
-              "is not in the text; the claims of its section are judged in tftant_slides_tandem, "
-              "tftant_slides_loss, tftant_slides_ipdv_size and tftant_slides_ipdv_aggregation"),
-    ]
