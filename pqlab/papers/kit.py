@@ -12,6 +12,8 @@ An artefact module (:mod:`pqlab.papers.registry`) imports this one module for wh
   the notebook's seed is recorded), ``artefact``, ``model`` and ``role`` (:func:`claim`);
   :func:`record_claims` records them with :func:`pqlab.papers.records.record` and prints the
   paper's value next to ours (:func:`paper_vs_ours`);
+* **the position rule** (:func:`position_ok`, :func:`position_text`): where a payload sweep's
+  mean delay drops, judged against a paper's discontinuity point (docs/model.md, "Verdict rules");
 * **statistics over seeds and provenance**: :func:`seed_mean_in`, :func:`statistics_in_ms`,
   :func:`add_mean_ci`, :func:`provenance` (the Dataset attrs: id, title, version, references);
 * **figures and tables**: the theme (:func:`set_theme`, :func:`subplots`, :func:`legend_below`,
@@ -312,6 +314,54 @@ def provenance(artefact: str, title: str, module: str, seeds=None, **extra) -> d
         attrs["seeds"] = [int(s) for s in seeds]
     attrs.update(extra)
     return attrs
+
+
+# --------------------------------------------------------------------------- the position rule
+
+
+def position_ok(last_before: float, first_after: float, paper: float) -> bool:
+    """The position rule for a discontinuity of a payload sweep.
+
+    Our curve drops between the swept payloads ``last_before`` (the last that fits ``k``
+    particles) and ``first_after`` (one sweep step on, needing ``k + 1``): the paper's
+    discontinuity point is reproduced when it lies in ``(last_before, first_after]``, i.e.
+    within one sweep step of ours and on the same side of the particle boundary as our
+    first payload past it. A +-10 % band (+-48 bytes at 485) spans both sides and tests nothing.
+
+    Parameters
+    ----------
+    last_before : float
+        Our last swept payload before the drop, bytes.
+    first_after : float
+        Our first swept payload past the drop (one sweep step on), bytes.
+    paper : float
+        The paper's payload of the drop, bytes.
+
+    Returns
+    -------
+    bool
+        Whether ``last_before < paper <= first_after``.
+    """
+    return bool(last_before < paper <= first_after)
+
+
+def position_text(last_before: float, first_after: float, paper: float) -> str:
+    """The note of a position claim: whether the paper's payload lies in our drop interval.
+
+    Parameters
+    ----------
+    last_before, first_after, paper : float
+        As for :func:`position_ok`, bytes.
+
+    Returns
+    -------
+    str
+        ``"lies in our drop interval (a, b] ..."``, or ``"lies outside ..."``, the verdict of
+        :func:`position_ok` in words.
+    """
+    side = "in" if position_ok(last_before, first_after, paper) else "outside"
+    return (f"lies {side} our drop interval ({last_before:g}, {first_after:g}] (the same particle boundary, within "
+            f"one sweep step: the position rule)")
 
 
 # --------------------------------------------------------------------------- figures
