@@ -45,17 +45,10 @@ from ..measure.analysis import CONFIDENCE
 from ..node.model import Node
 from ..node.path import PathModel
 from ..node.scenario import Scenario
-from ..node.traffic import UDP_IP_HEADER_BYTES
 from . import records, registry
 from .presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES, paper_path
 from .stated import PAPERS
 
-#: Largest BE IP packet (Ethernet MTU), bytes: GLOBECOM'01 Sec. II "the MTU size is 1500 by".
-MTU_BYTES = 1500
-#: BE UDP payload of an MTU packet (IP length 1500 bytes), bytes.
-MTU_PAYLOAD_BYTES = MTU_BYTES - UDP_IP_HEADER_BYTES
-#: Reference stream rates of GLOBECOM'01 Tables II-III, bit/s of frames (A = 5/6, 2/3, 1/3, 0).
-REF_RATES_BPS = (50e3, 100e3, 200e3, 300e3)
 #: Keys of a claim record, in order.
 CLAIM_KEYS = ("quantity", "value", "unit", "note", "shape_ok", "seed", "artefact", "model", "role")
 

@@ -35,9 +35,12 @@ from ..base._validate import check_int
 from ..node.framing import atm_cells, line_time_s
 from ..node.model import Node, Queue
 from ..base.units import to_mbps
+from ..node.traffic import UDP_IP_HEADER_BYTES
 
 __all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
-           "cisco7200_atm", "transmission_unit_s", "transmission_units"]
+           "cisco7200_atm", "transmission_unit_s", "transmission_units", "MTU_BYTES", "MTU_PAYLOAD_BYTES",
+           "REF_RATES_BPS", "EF_FRAME_SIZES", "EF_AGGREGATE_BPS", "PAPER_FIG3_2_PAYLOADS", "MTU_FRAME_BYTES",
+           "LOSS_EF_LOAD_BPS", "IPDV_EF_LOAD_BPS"]
 
 #: Ethernet header (14) + FCS (4): SmartBits frame size minus IP length, bytes.
 ETHERNET_FRAME_OVERHEAD_BYTES = 18
@@ -45,6 +48,24 @@ ETHERNET_FRAME_OVERHEAD_BYTES = 18
 EF_FRAME_BYTES = 128
 #: IP length of that frame's packet, bytes (128 - 18).
 EF_IP_BYTES = EF_FRAME_BYTES - ETHERNET_FRAME_OVERHEAD_BYTES
+#: Largest BE IP packet (Ethernet MTU), bytes: GLOBECOM'01 Sec. II "the MTU size is 1500 by".
+MTU_BYTES = 1500
+#: BE UDP payload of an MTU packet (IP length 1500 bytes), bytes.
+MTU_PAYLOAD_BYTES = MTU_BYTES - UDP_IP_HEADER_BYTES
+#: The MTU-size EF frame of the TF-TANT pages (1500-byte IP packets), bytes.
+MTU_FRAME_BYTES = MTU_BYTES + ETHERNET_FRAME_OVERHEAD_BYTES
+#: Reference stream rates of GLOBECOM'01 Tables II-III, bit/s of frames (A = 5/6, 2/3, 1/3, 0).
+REF_RATES_BPS = (50e3, 100e3, 200e3, 300e3)
+#: EF frame sizes of the long version's Table 3, bytes.
+EF_FRAME_SIZES = (128, 512, 1024)
+#: EF aggregate (behaviour aggregate) rate of GLOBECOM'01 Table II, bit/s of frames.
+EF_AGGREGATE_BPS = 300e3
+#: GLOBECOM'01 Fig. 3-2: the two BE payloads whose delay is plotted over time, bytes.
+PAPER_FIG3_2_PAYLOADS = (450, 475)
+#: TF-TANT slides "packet clustering": EF load 60% of the 2 Mbit/s line, bit/s of frames.
+LOSS_EF_LOAD_BPS = 0.6 * 2e6
+#: TF-TANT slides "effect on ipdv": EF load, bit/s of frames.
+IPDV_EF_LOAD_BPS = 600e3
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,8 @@ from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
 from ..base.units import to_ms, to_us
 from ..measure import experiments, metrics
 from .records import TOLERANCE_PERCENT, relative_percent
-from .artefacts._common import REF_RATES_BPS
-from .artefacts.aggregation import EF_AGGREGATE_BPS, EF_FRAME_SIZES
-from .artefacts.background import PAPER_FIG3_2_PAYLOADS
-from .artefacts.tftant_pq import IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS
-from .artefacts.tftant_wfq import MTU_FRAME_BYTES
+from .stated import (EF_AGGREGATE_BPS, EF_FRAME_SIZES, IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS, MTU_FRAME_BYTES,
+                     PAPER_FIG3_2_PAYLOADS, REF_RATES_BPS)
 
 #: The two models compared.
 MODELS = {"papers_node": PAPERS_NODE, "testbed": TESTBED}

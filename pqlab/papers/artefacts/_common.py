@@ -8,7 +8,8 @@ from __future__ import annotations
 import warnings
 
 from ...measure.analysis import CONFIDENCE, mean_ci  # noqa: F401
-from ..kit import (CLAIM_KEYS, MTU_BYTES, MTU_PAYLOAD_BYTES, REF_RATES_BPS, add_mean_ci, be_streams,  # noqa: F401
+from ..stated import MTU_BYTES, MTU_PAYLOAD_BYTES, REF_RATES_BPS  # noqa: F401
+from ..kit import (CLAIM_KEYS, add_mean_ci, be_streams,  # noqa: F401
                    check_artefact, check_bool, check_ks, check_n_ef_samples, check_node_and_path, check_seeds,
                    check_values, claim, ef_streams, frame_rate_bps, paper_value, paper_vs_ours, provenance,
                    record_claims, seed_mean_in, statistics_in_ms)

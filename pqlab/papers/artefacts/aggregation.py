@@ -59,7 +59,7 @@ from ...measure import cache, metrics
 from ...measure.analysis import count_peaks, pooled_frequencies, trend
 from ...base._validate import check_int, check_real
 from ...measure.experiments import measurement_window, reference_delay, reference_ipdv
-from ..stated import EF_IP_BYTES, transmission_unit_s
+from ..stated import EF_AGGREGATE_BPS, EF_FRAME_SIZES, EF_IP_BYTES, transmission_unit_s
 from ...node.scenario import Scenario, simulate
 from ..presets import (
     BE_QUEUE,
@@ -99,10 +99,6 @@ __all__ = [
     "a_text",
 ]
 
-#: EF frame sizes of the long version's Table 3, bytes.
-EF_FRAME_SIZES = (128, 512, 1024)
-#: EF aggregate (behaviour aggregate) rate of Table II, bit/s of frames.
-EF_AGGREGATE_BPS = 300e3
 #: Deterministic BE payloads (bytes) whose delays show the BE profile's influence: GLOBECOM'01 Fig. 3's range.
 BE_REFERENCE_PAYLOADS = (100, 1450)
 #: Log-scale peak counting (a secondary check): a peak must be twice its trough ...

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import presets
+from ..stated import PAPER_FIG3_2_PAYLOADS  # noqa: F401  (transitional: the old section modules import it from here)
 from ...node.framing import atm_cells, particles_needed
 from ...node.scenario import Scenario
 from ...node.traffic import CBRStream, Deterministic, Empirical, PoissonStream
@@ -17,8 +18,6 @@ from ...node.traffic import CBRStream, Deterministic, Empirical, PoissonStream
 
 #: GLOBECOM'01 Sec. IV-A: the deterministic BE UDP payloads span [100, 1450] bytes.
 PAPER_BE_PAYLOAD_RANGE = (100, 1450)
-#: GLOBECOM'01 Fig. 3-2: the two BE payloads whose delay is plotted over time, bytes.
-PAPER_FIG3_2_PAYLOADS = (450, 475)
 #: GLOBECOM'01 Sec. IV-B: delay threshold above which P(D > d) is "negligible", transmission units.
 PAPER_FIG5_THRESHOLD_UNITS = 36
 #: Quantiles of the BE size CDF printed with Fig. 4.

@@ -16,6 +16,7 @@ import xarray as xr
 
 from ...measure import analysis, experiments, metrics
 from .. import presets
+from ..stated import MTU_FRAME_BYTES
 from ...base._validate import check_int, check_real
 from ...node.framing import atm_cells, line_time_s, particles_needed
 from ...node.model import Node
@@ -27,8 +28,6 @@ from ._common import check_values
 BE_TX = "BE tx times"
 #: Frame sizes the sources name: the page's Figs. 1-7 and the slides.
 SOURCE_FRAME_SIZES = (64, 128, 256, 512, 1024, 1518)
-#: The MTU-size EF frame (1500-byte IP packets), bytes.
-MTU_FRAME_BYTES = 1518
 #: A WFQ - PQ difference below half a BE transmission time rounds to no extra BE packet:
 #: the schedulers count as "equivalent".
 EQUIVALENT_BE_TX = 0.5

@@ -13,7 +13,7 @@ import numpy as np
 from .. import presets
 from ...base._validate import check_choice, check_int, check_real
 from ...node.model import Node
-from ..stated import PAPERS, cisco7200_atm, transmission_unit_s
+from ..stated import IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS, PAPERS, cisco7200_atm, transmission_unit_s
 from ...node.scenario import Scenario
 from ._common import MTU_BYTES, MTU_PAYLOAD_BYTES
 
@@ -28,14 +28,11 @@ REAL = "real (stand-in)"
 SPAN_PERCENTILES = (1.0, 99.0)
 #: Line rate of the papers' PVC, bit/s.
 LINE_RATE_BPS = PAPERS.line_rate_bps
-#: Slide "packet clustering": EF load 60% of the line, bit/s of frames.
-LOSS_EF_LOAD_BPS = 0.6 * LINE_RATE_BPS
 #: A second EF load (30% of the line) to see whether the load matters ("EF load irrelevant").
 LOSS_SECOND_LOAD_BPS = 0.3 * LINE_RATE_BPS
 #: EF stream counts of the loss sweep: 1..20 (every second count above 2).
 LOSS_STREAMS = (1, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20)
 #: Slide "effect on ipdv": EF load of 600 kbit/s and the stream counts compared.
-IPDV_EF_LOAD_BPS = 600e3
 IPDV_STREAMS = (1, 20)
 #: BE traffic of the IPDV runs: STAND-IN real sizes (the claims), MTU-size packets (a bracket), none.
 BE_TRAFFIC = ("real", "mtu", "none")
