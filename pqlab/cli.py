@@ -38,7 +38,7 @@ def _demo(args) -> int:
 
     from ._version import __version__
     from .measure import bounds, metrics
-    from .papers import figures, presets
+    from .papers import kit, presets
     from .papers.stated import transmission_unit_s
     from .node.scenario import simulate
     from .node.traffic import UDP_IP_HEADER_BYTES
@@ -74,11 +74,11 @@ def _demo(args) -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    fig = figures.delay_distribution(
+    fig = kit.delay_distribution(
         delay, unit_s=unit_s, bound_s=bound.w_s,
         title=f"EF one-way delay, BE payload {args.be_payload_bytes} bytes (pqlab {__version__}, seed {args.seed})",
     )
-    for path in figures.save(fig, out / "demo_ef_delay"):
+    for path in kit.save(fig, out / "demo_ef_delay"):
         print(f"  wrote {path}")
     if args.save_data:
         nc = out / "demo_packets.nc"
