@@ -5,7 +5,7 @@ simulates the C7200 output interface the papers describe; the test-bed model
 (:data:`pqlab.papers.testbed.TESTBED`) adds the measured path around it (store-and-forward
 hops carrying BE, the generators' OS tick, the FastEthernet input, per-packet BE sizes,
 RFC 2679 timestamps), with its free parameters frozen by the calibration protocol of
-``docs/testbed.md`` (``data/testbed_calibration.json``: Table IV's ``W_m`` and Fig. 3-1's
+``docs/testbed.md`` (``benchmarks/results/testbed_calibration.json``: Table IV's ``W_m`` and Fig. 3-1's
 local maxima are the calibration set; every other result is a held-out prediction).
 
 :func:`compute` computes every numeric measured result of ``data/paper_values.csv``
