@@ -194,11 +194,11 @@ def compute(
     xarray.Dataset
         Dims ``case``, ``k``, ``seed``. Coordinates on ``case``: ``hypothesis``,
         ``parameter``, ``setting``, ``plausible`` (bool) and ``reason``.
-        Variables: ``w_m`` (case, k, seed; us), ``w_m_mean``, ``w_m_ci``,
-        ``rel_err`` (case, k; %), ``tab3_a0`` (case, seed; ms), ``tab3_a0_mean``,
+        Variables: ``w_m`` (case, k, seed; s), ``w_m_mean``, ``w_m_ci``,
+        ``rel_err`` (case, k; %), ``tab3_a0`` (case, seed; s), ``tab3_a0_mean``,
         ``tab3_rel_err`` (%), ``rms_err_tab4`` (RMS of ``rel_err`` over ``k``),
-        ``rms_err_all`` (over ``k`` and Table III), ``paper_w_m`` (k; us),
-        ``paper_tab3_a0`` (ms), ``fixed_s_needed`` (k; s: the latency H5 would
+        ``rms_err_all`` (over ``k`` and Table III), ``paper_w_m`` (k; s),
+        ``paper_tab3_a0`` (s), ``fixed_s_needed`` (k; s: the latency H5 would
         need per claim), ``fixed_s_needed_tab3`` (s). Attrs: ``best_case``,
         ``best_hypothesis`` (smallest ``rms_err_all`` among plausible cases,
         ``rms_err_tab4`` without Table III), ``best_case_tab4``, ``grid``.
