@@ -4,7 +4,7 @@ For every mechanism of :class:`pqlab.papers.testbed.Testbed` the frozen preset (
 mechanism switched off or set to its alternative, on every measured result it can act on (all numeric
 results but Fig. 3-1's maxima, which the calibration already settles for the ring), and the count of
 results within 10 % and the RMS error are compared with the preset's. Writes
-``data/testbed_mechanisms.csv`` (one row per variant and result) and prints the summary.
+``benchmarks/results/testbed_mechanisms.csv`` (one row per variant and result) and prints the summary.
 
 Run: ``python benchmarks/ablate_testbed.py [--n-ef-samples 3000] [--seed 1]`` (about 80 s).
 """
@@ -21,7 +21,8 @@ import pandas as pd
 from pqlab.papers import testbed_eval as te
 from pqlab.papers.testbed import TESTBED, testbed
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+#: Where the benchmarks write their results (benchmarks/results/README.md names each file).
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 VARIANTS = {
     "preset": {},
@@ -47,7 +48,7 @@ def main(argv=None):
     results = [r for r in te.RESULTS if r.artefact != "globecom01_fig3_1"]
     models = {name: testbed(**kw) for name, kw in VARIANTS.items()}
     frame = te.evaluate(models, n_ef_samples=args.n_ef_samples, seeds=(args.seed,), results=results)
-    frame.to_csv(DATA / "testbed_mechanisms.csv", index=False, float_format="%.6g")
+    frame.to_csv(RESULTS_DIR / "testbed_mechanisms.csv", index=False, float_format="%.6g")
     rows = []
     for name in models:
         err = frame[f"{name}_err_pct"].to_numpy(float)

@@ -19,7 +19,7 @@ The protocol (docs/testbed.md):
 * objective: RMS relative error (%) over the calibration set (a missing local maximum counts 100 %);
   ties broken by the simpler model (fewer simulated hops, then the contract's release rule 5);
 * every grid point is run with the same seeds and sample count; the whole grid and its scores are
-  written to ``data/testbed_calibration.json`` with the chosen values, the seeds, the objective and
+  written to ``benchmarks/results/testbed_calibration.json`` with the chosen values, the seeds, the objective and
   the pqlab version. ``pqlab.papers.testbed.TESTBED`` must hold the chosen values (tests/test_testbed.py
   checks it).
 
@@ -39,7 +39,7 @@ import pqlab
 from pqlab.papers import testbed_eval as te
 from pqlab.papers.testbed import Testbed
 
-OUT = Path(__file__).resolve().parents[1] / "data" / "testbed_calibration.json"
+OUT = Path(__file__).resolve().parent / "results" / "testbed_calibration.json"
 FIXED = dict(os_tick_s=0.01, input_ethernet_bps=1e8, be_mtu_bytes=1500, be_queueing="class",
              police_accounting="ip", timestamp="rfc2679", be_size_mix="per_packet")
 GRID = {

@@ -1,9 +1,9 @@
 """Every measured result of the papers under the papers' node model and the frozen test-bed model.
 
-Writes ``data/testbed_evaluation.csv`` (one row per numeric measured result of
+Writes ``benchmarks/results/testbed_evaluation.csv`` (one row per numeric measured result of
 ``data/paper_values.csv``: paper, papers_node, testbed, errors, within 10 %, calibration or
 held-out, the test bed's spread over seeds and over plausible BE size laws) and
-``data/testbed_evaluation.json`` (counts per model and role, the per-hop-count cross table that
+``benchmarks/results/testbed_evaluation.json`` (counts per model and role, the per-hop-count cross table that
 shows which results no single hop count reproduces together, the BE laws, seeds, version).
 
 Run: ``python benchmarks/evaluate_testbed.py [--n-ef-samples 10000] [--seeds 1 2 3]`` (about 5-10
@@ -25,7 +25,8 @@ from pqlab.papers import testbed_eval as te
 from pqlab.papers.testbed import PAPERS_NODE, TESTBED, testbed
 from pqlab.traffic import Empirical
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+#: Where the benchmarks write their results (benchmarks/results/README.md names each file).
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 
 def be_laws() -> dict:
@@ -71,7 +72,7 @@ def main(argv=None):
     cross_models = {f"hops={h}": testbed(store_forward_hops=h) for h in (0, 1, 2)}
     cross = te.evaluate(cross_models, n_ef_samples=n, seeds=seeds[:1])
     print(f"cross table {time.time() - t0:.0f} s", flush=True)
-    frame.to_csv(DATA / "testbed_evaluation.csv", index=False, float_format="%.6g")
+    frame.to_csv(RESULTS_DIR / "testbed_evaluation.csv", index=False, float_format="%.6g")
     summary = {
         "pqlab_version": pqlab.__version__,
         "n_ef_samples": n,
@@ -89,7 +90,7 @@ def main(argv=None):
         },
         "wall_time_s": round(time.time() - t0, 1),
     }
-    (DATA / "testbed_evaluation.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=float) + "\n")
+    (RESULTS_DIR / "testbed_evaluation.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=float) + "\n")
     pd.set_option("display.width", 250)
     print(frame[["artefact", "quantity", "role", "paper", "papers_node", "papers_node_err_pct", "testbed",
                  "testbed_err_pct", "testbed_law_min", "testbed_law_max"]].to_string())

@@ -130,9 +130,7 @@ ARTEFACTS = "pqlab.papers.artefacts"
 SECTIONS = {
     "aggregation": {"aggregation"},
     "background": {"background", "background_common", "background_deterministic", "background_real"},
-    "gap": {"gap"},
     "network": {"network"},
-    "testbed_model": {"testbed_model"},
     "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
     "tftant_wfq": {"tftant_wfq", "tftant_slides", "tftant_wfq_page", "tftant_common"},
     "worst_case": {"worst_case"},

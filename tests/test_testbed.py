@@ -3,6 +3,7 @@
 import dataclasses
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,8 @@ from pqlab.base.locations import DATA
 from pqlab.node.scenario import Scenario
 from pqlab.traffic import TraceStream
 
+#: What benchmarks/calibrate_testbed.py wrote: the grid, every score and the chosen values.
+CALIBRATION_RECORD = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "testbed_calibration.json"
 ATM = 2e6
 T_EF = 3 * 53 * 8 / ATM  # 110-byte IP (128-byte frame): 3 cells, 0.636 ms
 T_1500 = 32 * 53 * 8 / ATM  # 1500-byte IP: 32 cells, 6.784 ms
@@ -300,7 +303,7 @@ def test_bad_calls_raise():
 
 
 def test_frozen_preset_is_the_calibration_result():
-    record = json.loads((DATA / "testbed_calibration.json").read_text())
+    record = json.loads(CALIBRATION_RECORD.read_text())
     assert record["calibration_set"] == [f"{r.artefact}/{r.quantity}" for r in te.CALIBRATION]
     assert record["chosen"] == {k: v for k, v in tb.TESTBED.to_dict().items() if k in record["chosen"]}
     assert set(record["chosen"]) == set(tb.TESTBED.to_dict())

@@ -11,7 +11,7 @@ Two mechanisms, each applied with one decorator line:
   at run time from the import statements, relative and function-level ones included:
   :meth:`Sources.closure`; a function outside pqlab, e.g. a notebook's, on its own source and
   every pqlab module) and the content of every file of pqlab's data folder
-  (:data:`pqlab.base.locations.DATA`: the BE size law, the papers' values, the calibration,
+  (:data:`pqlab.base.locations.DATA`: the BE size law, the papers' values, the claim links,
   ...; all of them, as which file an artefact reads is not known before it runs) and of the
   papers' values in effect (:func:`pqlab.base.locations.paper_values_file`). Code and data
   are keyed as this process read them when it imported this module (:data:`SOURCES`), and while one

@@ -37,7 +37,7 @@ ROLES = ("calibration", "held_out")
 #: The columns that name a claim: the paper's values and our records join on them.
 CLAIM_ID_COLUMNS = ["artefact", "quantity"]
 #: Quantity of the test-bed record that names the results no single model tried reproduces
-#: together (:mod:`pqlab.papers.artefacts.claims.testbed_model`); the opening summary quotes it.
+#: together (:mod:`pqlab.papers.analysis.testbed_model`); the opening summary quotes it.
 INCONSISTENCY_QUANTITY = "mutually_inconsistent"
 
 

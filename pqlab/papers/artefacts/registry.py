@@ -173,8 +173,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("globecom01_pq_bound", "globecom01_pq_bound"),
     ]),
     *_entries("analysis", "05_worst_case", "worst_case", [("path", "path")]),
-    Artefact("gap", "analysis", "06_explaining_the_gap", "pqlab.papers.artefacts.gap:gap_table_iv",
-             "pqlab.papers.artefacts.claims.gap:gap_claims", "pqlab.papers.figures.worst_case:gap_table_iv", "gap_table_iv"),
     *_entries("tftant_wfq", "07_tftant_pq_vs_wfq", "tftant_wfq", [
         ("tftant_wfq_fig1", "tftant_wfq_fig1"),
         ("tftant_wfq_fig2_4", "tftant_wfq_fig2_4"),
@@ -195,7 +193,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("tftant_slides_tandem", "tftant_slides_tandem"),
         ("tftant_slides_ipdv_size", "tftant_slides_ipdv_size"),
     ]),
-    *_entries("analysis", "10_testbed_model", "testbed_model", [("testbed_model", "testbed_model")]),
     *_entries("globecom01", "11_network_and_slides", "network", [
         ("globecom01_fig2", "globecom01_fig2"),
         ("globecom01_fig6", "globecom01_fig6"),

@@ -1,4 +1,4 @@
-"""The test-bed model artefact: both models on every numeric measured result, its claims and the report rows."""
+"""pqlab.papers.analysis.testbed_model: both models on every numeric measured result, its claims, figures and report rows."""
 
 import math
 
@@ -6,17 +6,14 @@ import numpy as np
 import pytest
 
 from pqlab.pipeline import report
-from pqlab.papers.artefacts import testbed_model as tm
-from pqlab.papers.artefacts.claims.testbed_model import inconsistency_note
-from pqlab.papers.artefacts.claims.testbed_model import testbed_model_claims as claims_of
-from pqlab.papers.figures.testbed_model import testbed_model as draw
+from pqlab.papers.analysis import testbed_model as tm
 from pqlab.papers.testbed import TESTBED
 from pqlab.papers.testbed_eval import RESULTS
 
 
 @pytest.fixture(scope="module")
 def data():
-    return tm.testbed_model(n_ef_samples=100, seeds=(1,))
+    return tm.compute(n_ef_samples=100, seeds=(1,))
 
 
 def test_every_numeric_measured_result_under_both_models(data):
@@ -55,13 +52,13 @@ def test_hops_needed_interpolates_and_extrapolates():
 
 
 def test_claims_name_the_paper_rows_and_give_computed_reasons(data, tmp_path):
-    claims = claims_of(data)
+    claims = tm.claims(data)
     per_result = [c for c in claims if c["artefact"] != "testbed_model"]
     assert len(per_result) == len(RESULTS)
     assert all(c["model"] == "testbed" and c["role"] in ("calibration", "held_out") for c in per_result)
     k3 = next(c for c in per_result if c["quantity"] == "w_m_k3")
     assert "store-and-forward hops" in k3["note"] and "seeds" in k3["note"]
-    count, note = inconsistency_note(data)
+    count, note = tm.inconsistency_note(data)
     assert 0 <= count <= len(RESULTS) and "globecom01_tab4" in note
     margin = next(c for c in claims if c["quantity"] == "bound_margin_min")
     assert margin["shape_ok"] is True and margin["value"] > 0
@@ -81,7 +78,7 @@ def test_claims_name_the_paper_rows_and_give_computed_reasons(data, tmp_path):
 def test_the_figure_draws_every_result_once_in_panels_of_one_named_unit(data):
     """Panels grouped by unit (ms, transmission times, bytes, ratios), each y axis naming its unit (no bare
     "1" or "units"), microseconds drawn in ms, every result's paper value drawn once; 8 panels, was 18."""
-    fig = draw(data)
+    fig = tm.figure(data)
     titled = [ax for ax in fig.axes if ax.get_title()]
     assert {"one-way delay", "delay variation (IPDV)"} <= {ax.get_title() for ax in titled}
     assert any("bound" in ax.get_title() for ax in titled) and len(titled) <= 8
@@ -96,12 +93,11 @@ def test_the_figure_draws_every_result_once_in_panels_of_one_named_unit(data):
 
 def test_bad_hops_are_rejected():
     with pytest.raises(ValueError, match="hops must be distinct hop counts in"):
-        tm.testbed_model(n_ef_samples=100, seeds=(1,), hops=(3,))
+        tm.compute(n_ef_samples=100, seeds=(1,), hops=(3,))
 
 
 def test_the_papers_curves_under_both_models(data):
     """Fig. 3-1's curve drops after each local maximum the report names; Fig. 5's CCDF is a CCDF."""
-    from pqlab.papers.figures.testbed_model import testbed_model_curves as draw_curves
     from pqlab.papers.testbed_eval import local_max_position
 
     curve = data["fig3_1_mean_delay"]
@@ -113,7 +109,7 @@ def test_the_papers_curves_under_both_models(data):
         assert ccdf[0] <= 1.0 and np.all(np.diff(ccdf) <= 0) and ccdf[-1] >= 0.0
     # the test bed's delays are longer: its CCDF lies above the papers' node's
     assert bool((data["fig5_ccdf"].sel(model="testbed") >= data["fig5_ccdf"].sel(model="papers_node")).all())
-    axes = draw_curves(data).axes
+    axes = tm.figure_curves(data).axes
     assert any("Fig. 3-1" in ax.get_title() for ax in axes) and any("Fig. 5" in ax.get_title() for ax in axes)
 
 
@@ -122,7 +118,7 @@ def test_the_figure_draws_a_value_outside_its_per_seed_range(data):
     failed on this with "'yerr' must not contain negative values"): the range is drawn apart."""
     odd = data.copy(deep=True)
     odd["value"][:] = odd["value_per_seed"].max("seed") + 1.0
-    fig = draw(odd)
+    fig = tm.figure(odd)
     assert any(ax.collections for ax in fig.axes)
 
 
@@ -132,7 +128,15 @@ def test_test_bed_positions_are_judged_by_the_position_rule(data):
 
     assert next_swept_payload(0, 484) == 488 and next_swept_payload(1, 996) == 1000
     assert math.isnan(next_swept_payload(0, math.nan))
-    rows = {r["quantity"]: r for r in claims_of(data) if r["quantity"].startswith("local_max_be_payload")}
+    rows = {r["quantity"]: r for r in tm.claims(data) if r["quantity"].startswith("local_max_be_payload")}
     assert len(rows) == 2
     for r in rows.values():
         assert r["shape_ok"] is not None and "drop interval" in r["note"]
+
+
+def test_the_claims_and_figures_refuse_another_artefacts_data(data):
+    other = data.copy()
+    other.attrs = {**data.attrs, "artefact": "gap"}
+    for function in (tm.claims, tm.figure, tm.figure_curves):
+        with pytest.raises(ValueError, match="'testbed_model'"):
+            function(other)
