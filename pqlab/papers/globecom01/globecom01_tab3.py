@@ -42,16 +42,10 @@ def compute(
 
     Parameters
     ----------
-    n_ef_samples : int
-        Reference packets per run (the papers: 10,000), >= 2.
-    seeds : sequence of int
-        Distinct seeds >= 0; every number is a mean over them.
-    ref_rates_bps : sequence of float
-        Reference stream rates, bit/s of frames, each <= ``ef_aggregate_bps``.
-    ef_aggregate_bps : float
-        EF aggregate rate, bit/s of frames (300 kbit/s).
-    common_be : bool
-        Generate BE before EF so a seed gives the same BE mix at every A.
+    n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, common_be
+        The aggregation sweep (:func:`pqlab.papers.globecom01.aggregation_runs.aggregation_sweep`):
+        reference packets per run (the papers: 10,000), seeds (every number is a mean over them),
+        reference rates and EF aggregate (bit/s of frames; 300 kbit/s), BE generated first.
     mtu_reference : bool
         Also run :func:`pqlab.scenarios.base_case` with 1500-byte BE packets (same
         seeds and sample count): the node's delay with the largest BE packets, to
