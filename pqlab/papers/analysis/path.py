@@ -142,30 +142,31 @@ def claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> list[d
     slope = line_fit(ds["size"].values, ms['rtt'].values)[0] * 1e3  # ms per byte x 1000 bytes per kbyte
     rows = [
         kit.claim(art, "rtt_64_byte_packet", rtt64, "ms",
-              f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "
-              f"{rtt64 / (2 * nh):.3f} ms per hop; unframed lines would give {un64:.2f} ms; the paper's "
-              f"'approximately {paper:g} ms' lies between: no fixed latency can close a gap of this sign "
-              f"(it would have to be {(paper - rtt64) / 2:.2f} ms one way); RTT grows "
-              f"{slope:.2f} ms per kbyte, as the paper says 'linearly'"),
-        kit.claim(art, "line_rate", float(to_kbps(ds.line_rate)), "kbit/s", "the simulated C7200 ATM PVC (whole 53-byte cells)"),
+                  f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "
+                  f"{rtt64 / (2 * nh):.3f} ms per hop; unframed lines would give {un64:.2f} ms; the paper's "
+                  f"'approximately {paper:g} ms' lies between: no fixed latency can close a gap of this sign "
+                  f"(it would have to be {(paper - rtt64) / 2:.2f} ms one way); RTT grows "
+                  f"{slope:.2f} ms per kbyte, as the paper says 'linearly'"),
+        kit.claim(art, "line_rate", float(to_kbps(ds.line_rate)), "kbit/s",
+                  "the simulated C7200 ATM PVC (whole 53-byte cells)"),
         kit.claim(art, "c7500_hops_uncongested", None, "-",
-              f"partly: simulated as {PAPERS.line_text} ATM FIFO nodes fed the C7200's congested output "
-              f"(BE line time "
-              f"{float(ms['be_line_time']):.2f} ms), the hops add a constant lag, so no jitter (EF std "
-              f"{float(ms['ef_hop_delay_std']):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
-              f"{float(ms['ef_hop_delay_mean']):.2f} ms over both hops, not the {float(ms['ef_hop_delay_model']):.2f} ms "
-              f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
-              shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model']))
+                  f"partly: simulated as {PAPERS.line_text} ATM FIFO nodes fed the C7200's congested output "
+                  f"(BE line time "
+                  f"{float(ms['be_line_time']):.2f} ms), the hops add a constant lag, so no jitter (EF std "
+                  f"{float(ms['ef_hop_delay_std']):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
+                  f"{float(ms['ef_hop_delay_mean']):.2f} ms over both hops, not the {float(ms['ef_hop_delay_model']):.2f} ms "
+                  f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
+                  shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model']))
                             <= HOP_MODEL_ATOL_MS)),
         kit.claim(art, "c7500_ef_hop_delay_simulated", float(ms['ef_hop_delay_mean']), "ms",
-              f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "
-              f"{float(ms['ef_hop_delay_model']):.3f} ms; largest wait of any packet {float(ms['hop_max_wait']):.2f} ms"),
+                  f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "
+                  f"{float(ms['ef_hop_delay_model']):.3f} ms; largest wait of any packet {float(ms['hop_max_wait']):.2f} ms"),
         kit.claim(art, "timestamp_precision", None, "ns",
-              "not applicable: simulated timestamps are exact (float64), no measurement error is modelled"),
+                  "not applicable: simulated timestamps are exact (float64), no measurement error is modelled"),
     ]
     if n_ef_samples_measured is not None:
         rows.append(kit.claim(art, "samples_per_distribution", float(n_ef_samples_measured), "samples",
-                          "EF reference packets per simulated delay distribution (n_ef_samples)"))
+                              "EF reference packets per simulated delay distribution (n_ef_samples)"))
     return rows
 
 

@@ -178,34 +178,34 @@ def claims(ds: xr.Dataset) -> list[dict]:
     bu, ba = float(ms['bound_unframed']), float(ms['bound_atm'])
     rows = [
         kit.claim(art, "max_pq_delay", bu, "ms",
-              f"pqlab.bounds.priority_queue_max_delay({limit}, {presets.EF_FRAME_BYTES}, {PAPERS.line_text}) = "
-              f"{bu:.2f} ms "
-              f"unframed; the engine's ATM "
-              f"cells make it {ba:.2f} ms ({limit} x {float(ms['ef_line_time']):.3f} ms); simulated EF part of a full "
-              f"queue {float(last.max()):.2f} ms, but the largest PQ wait is {max_wait:.2f} ms and node sojourn "
-              f"{max_soj:.2f} ms because up to {ring_be:.2f} ms of BE already in the ring goes first"),
+                  f"pqlab.bounds.priority_queue_max_delay({limit}, {presets.EF_FRAME_BYTES}, {PAPERS.line_text}) = "
+                  f"{bu:.2f} ms "
+                  f"unframed; the engine's ATM "
+                  f"cells make it {ba:.2f} ms ({limit} x {float(ms['ef_line_time']):.3f} ms); simulated EF part of a full "
+                  f"queue {float(last.max()):.2f} ms, but the largest PQ wait is {max_wait:.2f} ms and node sojourn "
+                  f"{max_soj:.2f} ms because up to {ring_be:.2f} ms of BE already in the ring goes first"),
         kit.claim(art, "max_pq_delay_atm", ba, "ms",
-              f"{limit} EF packets of 3 ATM cells each ({float(ms['ef_line_time']):.3f} ms): the bound with the "
-              f"line's cell tax, {relative_percent(ba, bu):+.1f}% over the paper's unframed {bu:.2f} ms"),
+                  f"{limit} EF packets of 3 ATM cells each ({float(ms['ef_line_time']):.3f} ms): the bound with the "
+                  f"line's cell tax, {relative_percent(ba, bu):+.1f}% over the paper's unframed {bu:.2f} ms"),
         kit.claim(art, "max_ef_burst_part_simulated", float(last.max()), "ms",
-              f"simulated: departure of the last admitted burst packet - departure of the first + one EF line "
-              f"time, max over {int(ds.sizes['burst'] * ds.sizes['seed'])} bursts; equals the ATM bound "
-              f"{ba:.2f} ms (EF packets leave back to back)"),
+                  f"simulated: departure of the last admitted burst packet - departure of the first + one EF line "
+                  f"time, max over {int(ds.sizes['burst'] * ds.sizes['seed'])} bursts; equals the ATM bound "
+                  f"{ba:.2f} ms (EF packets leave back to back)"),
         kit.claim(art, "max_pq_wait_simulated", max_wait, "ms",
-              f"simulated max (ring entry - arrival) of burst packets: the ring's BE packets "
-              f"({int(ds.attrs['be_ip_bytes'])} bytes, {float(ms['mtu_line_time']):.2f} ms each) drain first, "
-              f"then {limit - PAPERS.ring_limit_particles} EF packets"),
+                  f"simulated max (ring entry - arrival) of burst packets: the ring's BE packets "
+                  f"({int(ds.attrs['be_ip_bytes'])} bytes, {float(ms['mtu_line_time']):.2f} ms each) drain first, "
+                  f"then {limit - PAPERS.ring_limit_particles} EF packets"),
         kit.claim(art, "max_node_sojourn_simulated", max_soj, "ms",
-              f"simulated max (departure - arrival) in the C7200 of a burst packet = BE in the ring "
-              f"(<= {ring_be:.2f} ms) + the EF part"),
+                  f"simulated max (departure - arrival) in the C7200 of a burst packet = BE in the ring "
+                  f"(<= {ring_be:.2f} ms) + the EF part"),
         kit.claim(art, "max_burst", float(ds.max_burst), "bytes",
-              f"{limit} packets x {presets.EF_FRAME_BYTES}-byte frames"),
+                  f"{limit} packets x {presets.EF_FRAME_BYTES}-byte frames"),
         kit.claim(art, "ef_queue_limit", float(admitted.max()), "packets",
-              f"simulated: at most {int(admitted.max())} of {int(ds.sizes['position'])} EF packets of a burst are "
-              f"admitted (min {int(admitted.min())}), the rest are tail-dropped"),
+                  f"simulated: at most {int(admitted.max())} of {int(ds.sizes['position'])} EF packets of a burst are "
+                  f"admitted (min {int(admitted.min())}), the rest are tail-dropped"),
         kit.claim(art, "ef_packet_size", float(presets.EF_FRAME_BYTES), "bytes",
-              f"EF frames of {presets.EF_FRAME_BYTES} bytes (IP length "
-              f"{presets.ef_ip_bytes(presets.EF_FRAME_BYTES)})"),
+                  f"EF frames of {presets.EF_FRAME_BYTES} bytes (IP length "
+                  f"{presets.ef_ip_bytes(presets.EF_FRAME_BYTES)})"),
     ]
     lone = float(ms['lone_max_pq_wait'].max())
     mtu, efl = float(ms['mtu_line_time']), float(ms['ef_line_time'])

@@ -202,9 +202,10 @@ def claims(ds: xr.Dataset) -> list[dict]:
             ours = float(to_us(ds[name].sel(k=k)))
             paper = kit.paper_value(art, f"{name}_k{k}")[0]
             rows.append(kit.claim(art, f"{name}_k{k}", ours, "us",
-                              f"{eq} with rho={float(ds.rho):.4g}, Q_t={int(ds.q_t)}, T_u={float(to_us(ds.t_u)):.0f} us "
-                              f"gives {ours:.7g} us (exact); the paper prints {paper:.2f} "
-                              f"({'truncated' if np.floor(ours * 100) / 100 == paper else 'rounded'})"))
+                                  f"{eq} with rho={float(ds.rho):.4g}, Q_t={int(ds.q_t)}, "
+                                  f"T_u={float(to_us(ds.t_u)):.0f} us "
+                                  f"gives {ours:.7g} us (exact); the paper prints {paper:.2f} "
+                                  f"({'truncated' if np.floor(ours * 100) / 100 == paper else 'rounded'})"))
     w_m = kit.seed_mean_in(ds["w_m"], to_us)
     ring, pq = kit.seed_mean_in(ds["ring_time"], to_us), kit.seed_mean_in(ds["pq_wait"], to_us)
     paper_w_m = {k: kit.paper_value(art, f"w_m_k{k}")[0] for k in ks}
@@ -215,7 +216,8 @@ def claims(ds: xr.Dataset) -> list[dict]:
         h1 = float(kit.seed_mean_in(ds["w_m_ring_packets"], to_us).sel(k=k))
         h7 = float(kit.seed_mean_in(ds["w_m_hops"], to_us).sel(k=k))
         parts = (f"ours {ours:.0f}{'' if np.isnan(ci) else f' +- {ci:.0f}'} us = PQ wait "
-                 f"{float(pq.sel(k=k)):.0f} + ring {float(ring.sel(k=k)):.0f} + path {float(to_us(ds.path_delay)):.0f} us")
+                 f"{float(pq.sel(k=k)):.0f} + ring {float(ring.sel(k=k)):.0f} + path "
+                 f"{float(to_us(ds.path_delay)):.0f} us")
         if abs(relative_percent(ours, paper)) <= TOLERANCE_PERCENT or k == k1:
             note = (f"{parts}; BE packets of {int(ds.be_ip_bytes.sel(k=k))} bytes fill {k} particle(s); "
                     f"with the C7500 hops simulated as FIFO nodes (H7) {h7:.0f} us "
@@ -233,18 +235,19 @@ def claims(ds: xr.Dataset) -> list[dict]:
     frame = int(ds.ef_frame_bytes)
     rows += [
         kit.claim(art, "ef_packet_size", float(frame), "bytes",
-              f"EF frames of {frame} bytes (IP length {presets.ef_ip_bytes(frame)}: as many ATM cells as the "
-              f"paper's {frame}, {float(to_us(ds.ef_line_time_atm)):.0f} us)"),
-        kit.claim(art, "ef_rate", float(to_kbps(ds.ef_rate)), "kbit/s", "the reference stream's rate counted on frames"),
+                  f"EF frames of {frame} bytes (IP length {presets.ef_ip_bytes(frame)}: as many ATM cells as the "
+                  f"paper's {frame}, {float(to_us(ds.ef_line_time_atm)):.0f} us)"),
+        kit.claim(art, "ef_rate", float(to_kbps(ds.ef_rate)), "kbit/s",
+                  "the reference stream's rate counted on frames"),
         kit.claim(art, "ef_packet_rate", float(ds.ef_packet_rate), "packets/s",
-              f"{float(to_kbps(ds.ef_rate)):g} kbit/s / ({frame} x 8 bit)"),
+                  f"{float(to_kbps(ds.ef_rate)):g} kbit/s / ({frame} x 8 bit)"),
         kit.claim(art, "ef_service_time", float(to_us(ds.ef_service_time)), "us",
-              f"unframed, as the paper; on the ATM line the engine sends it in "
-              f"{float(to_us(ds.ef_line_time_atm)):.0f} us"),
+                  f"unframed, as the paper; on the ATM line the engine sends it in "
+                  f"{float(to_us(ds.ef_line_time_atm)):.0f} us"),
         kit.claim(art, "rho", float(ds.rho), "1",
-              "EF packet rate x unframed service time (missing from the paper's text)"),
+                  "EF packet rate x unframed service time (missing from the paper's text)"),
         kit.claim(art, "t_u", float(to_us(ds.t_u)), "us",
-              f"{int(ds.tx_unit_capacity)} bytes unframed (the engine's line counts ATM cells)"),
+                  f"{int(ds.tx_unit_capacity)} bytes unframed (the engine's line counts ATM cells)"),
         kit.claim(art, "tx_unit_capacity", float(ds.tx_unit_capacity), "bytes", "particle size of the simulated ring"),
         kit.claim(art, "q_t", float(ds.q_t), "units", "tx-ring-limit of the simulated ring"),
     ]
@@ -253,24 +256,24 @@ def claims(ds: xr.Dataset) -> list[dict]:
     paper_w = np.array([kit.paper_value(art, f"w_k{k}")[0] for k in ks])
     over_ours = bool((w > wm_ours).all())
     rows.append(kit.claim(art, "k_values", None, "-",
-                      f"simulated k = {', '.join(map(str, ks))} with BE IP lengths "
-                      f"{', '.join(str(int(b)) for b in ds.be_ip_bytes.values)} bytes", shape_ok=True))
+                          f"simulated k = {', '.join(map(str, ks))} with BE IP lengths "
+                          f"{', '.join(str(int(b)) for b in ds.be_ip_bytes.values)} bytes", shape_ok=True))
     exact = bool(np.allclose(w.values, paper_w, atol=FORMULA_ATOL_US))
     rows.append(kit.claim(art, "formula", None, "-",
-                      f"pqlab.bounds.worst_case_delay reproduces every W of Table IV to "
-                      f"{np.abs(w.values - paper_w).max():.3f} us", shape_ok=exact))
+                          f"pqlab.bounds.worst_case_delay reproduces every W of Table IV to "
+                          f"{np.abs(w.values - paper_w).max():.3f} us", shape_ok=exact))
     rows.append(kit.claim(art, "overestimates_measured", None, "-",
-                      f"W - W_m (ours) = {', '.join(f'{v:.0f}' for v in (w - wm_ours).values)} us for "
-                      f"k = {', '.join(map(str, ks))} (paper: "
-                      f"{', '.join(f'{v:.0f}' for v in w.values - wm_paper)} us)", shape_ok=over_ours))
+                          f"W - W_m (ours) = {', '.join(f'{v:.0f}' for v in (w - wm_ours).values)} us for "
+                          f"k = {', '.join(map(str, ks))} (paper: "
+                          f"{', '.join(f'{v:.0f}' for v in w.values - wm_paper)} us)", shape_ok=over_ours))
     ring_dominates = bool((ring > pq).all())
     bound_dominates = bool((ds["w_t"] > ds["w_pq"]).all())
     rows.append(kit.claim(art, "tx_queue_dominates", None, "-",
-                      f"simulated ring time / PQ wait = "
-                      f"{', '.join(f'{v:.1f}' for v in (ring / pq).values)} "
-                      f"for k = {', '.join(map(str, ks))}; in the bound W_t/W_pq = "
-                      f"{', '.join(f'{v:.1f}' for v in (to_us(ds['w_t']) / to_us(ds['w_pq'])).values)}",
-                      shape_ok=ring_dominates and bound_dominates))
+                          f"simulated ring time / PQ wait = "
+                          f"{', '.join(f'{v:.1f}' for v in (ring / pq).values)} "
+                          f"for k = {', '.join(map(str, ks))}; in the bound W_t/W_pq = "
+                          f"{', '.join(f'{v:.1f}' for v in (to_us(ds['w_t']) / to_us(ds['w_pq'])).values)}",
+                          shape_ok=ring_dominates and bound_dominates))
     return rows
 
 
@@ -300,12 +303,12 @@ def figure(ds: xr.Dataset):
     for x, w in zip(k, to_ms(ds["w"].values)):
         ax.text(x - 0.15, w + 0.25, f"W = {w:.2f}", ha="center", va="bottom", fontsize=9)
     ax.plot(k - 0.12, to_ms(ds["paper_w_m"]), label="paper $W_m$ (measured)", **PAPER_STYLE)
-    ax.errorbar(k + 0.12, to_ms(ds["w_m_mean"]), yerr=to_ms(kit.ci_half_widths(ds["w_m_ci"])), fmt="o", color="C3", ms=8,
-                capsize=4, zorder=6, label=f"ours $W_m$ (mean of {ds.sizes['seed']} seed(s), 95% CI)")
-    ax.errorbar(k + 0.12, to_ms(ds["w_m_hops_mean"]), yerr=to_ms(kit.ci_half_widths(ds["w_m_hops_ci"])), fmt="^", mfc="none",
-                color="C2", ms=8, capsize=3, zorder=6, label="ours, C7500 hops simulated (H7)")
-    ax.errorbar(k + 0.12, to_ms(ds["w_m_ring_packets_mean"]), yerr=to_ms(kit.ci_half_widths(ds["w_m_ring_packets_ci"])), fmt="s",
-                mfc="none", color="C4", ms=7, capsize=3, zorder=6, label="ours, ring counts packets (H1)")
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_mean"]), yerr=to_ms(kit.ci_half_widths(ds["w_m_ci"])), fmt="o", color="C3",
+                ms=8, capsize=4, zorder=6, label=f"ours $W_m$ (mean of {ds.sizes['seed']} seed(s), 95% CI)")
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_hops_mean"]), yerr=to_ms(kit.ci_half_widths(ds["w_m_hops_ci"])), fmt="^",
+                mfc="none", color="C2", ms=8, capsize=3, zorder=6, label="ours, C7500 hops simulated (H7)")
+    ax.errorbar(k + 0.12, to_ms(ds["w_m_ring_packets_mean"]),
+                yerr=to_ms(kit.ci_half_widths(ds["w_m_ring_packets_ci"])), fmt="s", mfc="none", color="C4", ms=7, capsize=3, zorder=6, label="ours, ring counts packets (H1)")
     ax.set_xticks(k, [f"k = {int(v)}\n(BE {int(b)} B IP{_mtu_note(int(b))})"
                       for v, b in zip(k, ds["be_ip_bytes"].values)])
     ax.set_xlabel("transmission units per BE packet")

@@ -1,4 +1,6 @@
-"""Long version Sec. 6.2: IPDV of the reference stream vs the Aggregation Degree A (distributions, mean and maximum |IPDV|, peaks).
+"""Long version Sec. 6.2: IPDV of the reference stream vs the Aggregation Degree A.
+
+Its |IPDV| distributions and their peaks, the mean and the maximum |IPDV| per A.
 
 The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure (:func:`figure`);
 the notebook ``notebooks/03_aggregation`` runs them on the aggregation sweep of
