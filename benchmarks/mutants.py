@@ -102,6 +102,9 @@ FIRST_TESTS = (
     "tests/test_validation.py",
     "tests/test_tandem.py",
     "tests/test_artefacts_worst_case.py",
+    "tests/papers/test_globecom01_tab4.py",
+    "tests/papers/test_globecom01_pq_bound.py",
+    "tests/papers/test_path.py",
 )
 
 _ROR = {

@@ -128,12 +128,10 @@ def test_no_import_cycle():
 #: The artefacts package's sections, each a group of compute modules that may import one another.
 ARTEFACTS = "pqlab.papers.artefacts"
 SECTIONS = {
-    "aggregation": {"aggregation"},
     "background": {"background", "background_common", "background_deterministic", "background_real"},
     "network": {"network"},
     "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
     "tftant_wfq": {"tftant_wfq", "tftant_slides", "tftant_wfq_page", "tftant_common"},
-    "worst_case": {"worst_case"},
 }
 #: The artefacts package's shared modules, importable from every section (besides every ``*_common``).
 ARTEFACTS_SHARED = {"_common", "registry", "notebook"}

@@ -432,17 +432,18 @@ def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch)
 
 def test_identical_simulations_in_one_process_run_once():
     """Notebook 03's three artefacts share one grid of runs: the second artefact simulates nothing new."""
-    from pqlab.papers.artefacts import aggregation as agg
+    from pqlab.papers.globecom01 import globecom01_fig7
+    from pqlab.papers.stated import REF_RATES_BPS
 
     def simulations():
         return cache.counts().get("simulation", 0)
 
     start = simulations()
-    fig7 = agg.globecom01_fig7(50, (1,))
+    fig7 = globecom01_fig7.compute(50, (1,))
     first = simulations() - start
-    grid = len(agg.REF_RATES_BPS)  # one seed: one run per reference rate
-    assert first == grid + len(agg.BE_REFERENCE_PAYLOADS)
-    again = agg.globecom01_fig7(50, [1])  # the same grid and A = 0 references again: all memoised
+    grid = len(REF_RATES_BPS)  # one seed: one run per reference rate
+    assert first == grid + len(globecom01_fig7.BE_REFERENCE_PAYLOADS)
+    again = globecom01_fig7.compute(50, [1])  # the same grid and A = 0 references again: all memoised
     assert simulations() - start - first == 0
     assert fig7.identical(again)
 

@@ -162,17 +162,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("globecom01_fig4", "globecom01_fig4"),
         ("globecom01_fig5", "globecom01_fig5"),
     ]),
-    *_entries("globecom01", "03_aggregation", "aggregation", [
-        ("globecom01_fig7", "globecom01_fig7"),
-        ("globecom01_tab3", "globecom01_tab3"),
-    ]),
-    *_entries("long", "03_aggregation", "aggregation", [("long_ipdv_vs_a", "long_ipdv_vs_a")]),
-    *_entries("long", "04_ef_frame_size", "aggregation", [("long_fig7_tab3", "long_fig7_tab3")]),
-    *_entries("globecom01", "05_worst_case", "worst_case", [
-        ("globecom01_tab4", "globecom01_tab4"),
-        ("globecom01_pq_bound", "globecom01_pq_bound"),
-    ]),
-    *_entries("analysis", "05_worst_case", "worst_case", [("path", "path")]),
     *_entries("tftant_wfq", "07_tftant_pq_vs_wfq", "tftant_wfq", [
         ("tftant_wfq_fig1", "tftant_wfq_fig1"),
         ("tftant_wfq_fig2_4", "tftant_wfq_fig2_4"),
