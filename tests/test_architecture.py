@@ -129,9 +129,7 @@ def test_no_import_cycle():
 ARTEFACTS = "pqlab.papers.artefacts"
 SECTIONS = {
     "aggregation": {"aggregation"},
-    "background": {"background", "background_common", "background_deterministic", "background_real"},
     "gap": {"gap"},
-    "network": {"network"},
     "testbed_model": {"testbed_model"},
     "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
     "tftant_wfq": {"tftant_wfq", "tftant_slides", "tftant_wfq_page", "tftant_common"},
@@ -252,7 +250,7 @@ def _folder(name: str) -> str:
 
 #: Modules that share underscore helpers with the modules of their own folder (a folder's private
 #: API, not yet renamed); a module of another folder still may not reach them.
-SHARED_WITHIN_FOLDER = ("pqlab.node.sizes", "pqlab.papers.artefacts.background_common",
+SHARED_WITHIN_FOLDER = ("pqlab.node.sizes",
                         "pqlab.papers.artefacts.tftant_common", "pqlab.papers.artefacts.tftant_pq_common")
 
 

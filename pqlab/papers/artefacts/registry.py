@@ -151,17 +151,6 @@ def _entries(document: str, notebook: str, section: str, rows) -> tuple[Artefact
 
 #: Every artefact pqlab reproduces, in notebook order.
 ARTEFACTS: tuple[Artefact, ...] = (
-    *_entries("globecom01", "01_background_traffic", "background", [
-        ("globecom01_tab1", "save_table"),
-        ("globecom01_tab2", "save_table"),
-        ("globecom01_fig1", "globecom01_fig1"),
-        ("globecom01_fig3_1", "globecom01_fig3_1"),
-        ("globecom01_fig3_2", "globecom01_fig3_2"),
-    ]),
-    *_entries("globecom01", "02_real_distribution", "background", [
-        ("globecom01_fig4", "globecom01_fig4"),
-        ("globecom01_fig5", "globecom01_fig5"),
-    ]),
     *_entries("globecom01", "03_aggregation", "aggregation", [
         ("globecom01_fig7", "globecom01_fig7"),
         ("globecom01_tab3", "globecom01_tab3"),
@@ -196,10 +185,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("tftant_slides_ipdv_size", "tftant_slides_ipdv_size"),
     ]),
     *_entries("analysis", "10_testbed_model", "testbed_model", [("testbed_model", "testbed_model")]),
-    *_entries("globecom01", "11_network_and_slides", "network", [
-        ("globecom01_fig2", "globecom01_fig2"),
-        ("globecom01_fig6", "globecom01_fig6"),
-    ]),
 )
 
 _ARTEFACTS_BY_ID = {a.id: a for a in ARTEFACTS}
