@@ -14,7 +14,7 @@ from .. import kit
 
 __all__ = ["box", "arrow", "label_size", "FRAMING_NAMES"]
 
-#: How the schematics name a line's framing (:attr:`pqlab.Node.framing`).
+#: How the schematics name a line's framing (a :class:`pqlab.Node`'s ``framing``).
 FRAMING_NAMES = {"atm-aal5": "ATM AAL5", "ethernet": "Ethernet", "none": "unframed"}
 
 
