@@ -128,8 +128,6 @@ def test_no_import_cycle():
 #: The artefacts package's sections, each a group of compute modules that may import one another.
 ARTEFACTS = "pqlab.papers.artefacts"
 SECTIONS = {
-    "background": {"background", "background_common", "background_deterministic", "background_real"},
-    "network": {"network"},
     "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
     "tftant_wfq": {"tftant_wfq", "tftant_slides", "tftant_wfq_page", "tftant_common"},
 }
@@ -248,7 +246,7 @@ def _folder(name: str) -> str:
 
 #: Modules that share underscore helpers with the modules of their own folder (a folder's private
 #: API, not yet renamed); a module of another folder still may not reach them.
-SHARED_WITHIN_FOLDER = ("pqlab.node.sizes", "pqlab.papers.artefacts.background_common",
+SHARED_WITHIN_FOLDER = ("pqlab.node.sizes",
                         "pqlab.papers.artefacts.tftant_common", "pqlab.papers.artefacts.tftant_pq_common")
 
 

@@ -22,7 +22,7 @@ import pqlab
 from pqlab.base import locations
 
 #: The artefacts' shared helper modules (imported by the artefact modules, not artefacts themselves).
-HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "background_common", "tftant_pq_common")
+HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "tftant_pq_common")
 
 
 def _scratch(root: Path) -> Path:
@@ -71,10 +71,11 @@ class Edit:
 KEYS = """
 import json, sys
 from pqlab.measure import cache
+from pqlab.papers import registry as papers
 from pqlab.papers.artefacts import registry
 from pqlab.pipeline import reproduce
 keys = {}
-for a in registry.ARTEFACTS:
+for a in registry.ARTEFACTS + papers.artefacts():
     f = a.function("compute")
     if f is not None:
         keys[a.id] = cache.key(a.id, getattr(f, "__wrapped__", f), (), {})[0]
@@ -113,12 +114,12 @@ def test_an_edited_helper_or_data_file_changes_the_keys_of_what_reads_it_and_a_r
     sections = {"02_real_distribution", "05_worst_case", "08_tftant_ring_and_star"}
     ids = set(original) - sections
 
-    edit = Edit(artefacts / "_common.py").append("\nHELPER_EDIT = 1\n")
+    edit = Edit(artefacts.parent / "kit.py").append("\nHELPER_EDIT = 1\n")
     try:
         after = _keys(copy)
     finally:
         edit.restore()
-    assert _changed(original, after) == ids | sections  # every artefact module imports _common
+    assert _changed(original, after) == ids | sections  # every artefact module imports the kit
 
     edit = Edit(data / "be_size_cdf_standin.csv").replace("\n40,0.330000000000\n", "\n40,0.200000000000\n")
     try:
@@ -277,7 +278,7 @@ def test_reproduce_recomputes_after_a_helper_or_data_edit_and_a_revert_gives_the
     assert "cache: 2 artefacts computed, 0 reused" in out, out
     original = [p.read_bytes() for p in report_files]
 
-    edit = Edit(site / "pqlab" / "papers" / "artefacts" / "_common.py").append("\nHELPER_EDIT = 1\n")
+    edit = Edit(site / "pqlab" / "papers" / "kit.py").append("\nHELPER_EDIT = 1\n")  # the section's artefacts import it
     try:
         out = _reproduce(copy)
     finally:

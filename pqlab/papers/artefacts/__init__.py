@@ -7,10 +7,10 @@ Each artefact ``<id>`` has a compute function ``<id>(...)`` in
 them and prints each next to the paper's value (:mod:`pqlab.papers.artefacts._common`). A
 compute module does not reach its claims: import both, e.g.::
 
-    from pqlab.papers.artefacts import background as bg
-    from pqlab.papers.artefacts.claims import background as bg_claims
+    from pqlab.papers.artefacts import aggregation as agg
+    from pqlab.papers.artefacts.claims import aggregation as agg_claims
 
-    record_claims(results_dir, bg_claims.globecom01_fig3_1_claims(bg.globecom01_fig3_1()))
+    record_claims(results_dir, agg_claims.globecom01_fig7_claims(agg.globecom01_fig7()))
 """
 
 from ._common import paper_value, paper_vs_ours, record_claims

@@ -151,17 +151,6 @@ def _entries(document: str, notebook: str, section: str, rows) -> tuple[Artefact
 
 #: Every artefact pqlab reproduces, in notebook order.
 ARTEFACTS: tuple[Artefact, ...] = (
-    *_entries("globecom01", "01_background_traffic", "background", [
-        ("globecom01_tab1", "save_table"),
-        ("globecom01_tab2", "save_table"),
-        ("globecom01_fig1", "globecom01_fig1"),
-        ("globecom01_fig3_1", "globecom01_fig3_1"),
-        ("globecom01_fig3_2", "globecom01_fig3_2"),
-    ]),
-    *_entries("globecom01", "02_real_distribution", "background", [
-        ("globecom01_fig4", "globecom01_fig4"),
-        ("globecom01_fig5", "globecom01_fig5"),
-    ]),
     *_entries("tftant_wfq", "07_tftant_pq_vs_wfq", "tftant_wfq", [
         ("tftant_wfq_fig1", "tftant_wfq_fig1"),
         ("tftant_wfq_fig2_4", "tftant_wfq_fig2_4"),
@@ -181,10 +170,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("tftant_slides_ipdv_aggregation", "tftant_slides_ipdv_aggregation"),
         ("tftant_slides_tandem", "tftant_slides_tandem"),
         ("tftant_slides_ipdv_size", "tftant_slides_ipdv_size"),
-    ]),
-    *_entries("globecom01", "11_network_and_slides", "network", [
-        ("globecom01_fig2", "globecom01_fig2"),
-        ("globecom01_fig6", "globecom01_fig6"),
     ]),
 )
 

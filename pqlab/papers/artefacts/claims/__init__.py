@@ -7,7 +7,7 @@ unit, a one-line computed note and whether the paper's shape holds. The threshol
 that decide a verdict are named constants at the top of each module, each with the
 reason for its value. The compute modules return data only and do not import this
 package: a caller imports the claims module it uses by name, e.g.
-``from pqlab.papers.artefacts.claims import background as bg_claims`` and then
-``bg_claims.globecom01_fig3_1_claims(data)``. The verdict rules two sections share are
+``from pqlab.papers.artefacts.claims import aggregation as agg_claims`` and then
+``agg_claims.globecom01_fig7_claims(data)``. The verdict rules two sections share are
 in :mod:`pqlab.papers.artefacts.claims.rules`.
 """

@@ -1,21 +1,11 @@
-"""GLOBECOM'01 Figs. 2 and 6 (the test network, packet clustering) and the TF-TANT slides' "PQ: one-way delay".
+"""GLOBECOM'01 Fig. 6, packet clustering with aggregation: EF streams from different interfaces
+merging in the C7200's priority queue (engine traces).
 
-One compute function per artefact id, as in :mod:`pqlab.papers.artefacts.background`; the
-figures of the same names are in :mod:`pqlab.papers.figures.network`, the claims,
-``<id>_claims(data)``, in :mod:`pqlab.papers.artefacts.claims.network` (``from
-pqlab.papers.artefacts.claims import network as network_claims``: this module does not
-import or offer them), the notebook is ``notebooks/11_network_and_slides``.
-
-==========================  =====================================================================
-artefact id                 what it reproduces
-==========================  =====================================================================
-``globecom01_fig2``         Fig. 2, the test network: SmartBits, the C7200 (a :class:`pqlab.Node`),
-                            the two C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back
-``globecom01_fig6``         Fig. 6, packet clustering with aggregation: EF streams from different
-                            interfaces merging in the C7200's priority queue (engine traces)
-==========================  =====================================================================
-
-The Datasets are in SI units (times in seconds, sizes in bytes, rates in bit/s).
+The artefact's computation (:func:`compute`, over :func:`pq_occupancy_at_arrival`,
+:func:`clustered_share` and :func:`clustering_over_phases`), claims (:func:`claims`) and figure
+(:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The Dataset is in SI
+units (times in seconds, rates in bit/s); shares in 1; the claims and the figure state times in
+ms and rates in kbit/s.
 """
 
 from __future__ import annotations
@@ -26,108 +16,24 @@ import numpy as np
 import xarray as xr
 
 from ...base._validate import check_real
+from ...base.units import to_kbps, to_ms
 from ...measure import cache
+from ...measure.analysis import mean_ci
 from ...node.framing import line_time_s
-from ...node.model import Node
-from ...node.path import PathModel
 from ...node.scenario import Scenario, simulate
 from ...node.traffic import merge_streams
-from .. import presets
+from .. import kit, presets
+from ..registry import Artefact
 from ..stated import PAPERS
-from ._common import check_n_ef_samples, check_seeds, check_values, mean_ci, provenance
-from ._common import check_node_and_path
+from .figure_data import check_dataset
 
-__all__ = ["globecom01_fig2", "globecom01_fig6", "pq_occupancy_at_arrival", "clustered_share",
+__all__ = ["ARTEFACT", "compute", "claims", "figure", "pq_occupancy_at_arrival", "clustered_share",
            "clustering_over_phases", "FIG6_REF_RATES_BPS"]
+
+ARTEFACT = Artefact(__name__, notebook="11_network_and_slides")
 
 #: Fig. 6 / Table II: reference stream loads, bit/s (A = 1 - ref / 300 kbit/s: 0 .. 5/6).
 FIG6_REF_RATES_BPS = (300e3, 150e3, 100e3, 50e3)
-
-_ROUTER_C7200 = "C7200"
-_ROUTER_C7500 = "C7500"
-
-
-# --------------------------------------------------------------------------- globecom01_fig2
-
-
-@cache.artefact()
-def globecom01_fig2(node: Node | None = None, path: PathModel | None = None,
-                    be_offered_bps: float | None = None) -> xr.Dataset:
-    """The test network of GLOBECOM'01 Fig. 2 as data: one row per router of the EF/BE data path.
-
-    Router 0 is the C7200, the simulated :class:`pqlab.Node` (QoS: its queues, its line);
-    routers 1.. are the hops of the :class:`pqlab.node.path.PathModel` (the uncongested C7500
-    FIFO devices); the SmartBits sends into the C7200 and receives after the last hop
-    (the loop back to Site 1).
-
-    Parameters
-    ----------
-    node : Node, optional
-        Defaults to ``PAPERS.node()`` (:data:`pqlab.papers.PAPERS`).
-    path : PathModel, optional
-        Defaults to :func:`pqlab.scenarios.paper_path`.
-    be_offered_bps : float, optional
-        BE load offered to the C7200, bit/s of IP packets; default that of
-        :func:`pqlab.scenarios.real_distribution` (20 streams).
-
-    Returns
-    -------
-    xarray.Dataset
-        Dimension ``router`` with ``name``, ``role`` (``"qos"`` or ``"fifo"``), ``n_queues``,
-        ``has_priority_queue``, ``out_rate_bps`` (output line rate), ``out_framing``,
-        ``in_rate_bps`` (the largest rate packets can arrive at, bit/s: the BE + EF offered
-        load at the C7200, the previous router's line rate after it), ``ef_line_time_s``
-        (the EF packet's serialisation on the router's output), ``congested`` (arrivals can
-        exceed the output rate); attrs: the EF and BE offered loads, the EF IP length, the
-        one-way delay the path adds to the EF packet.
-    """
-    node, path = check_node_and_path(node, path)
-    sc = presets.real_distribution(n_ef_samples=10)
-    ef_offered = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.EF_QUEUE))
-    if be_offered_bps is None:
-        be_offered_bps = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.BE_QUEUE))
-    be_offered = check_real("be_offered_bps", be_offered_bps, 0.0)
-    ef_ip = presets.ef_ip_bytes(presets.EF_FRAME_BYTES)
-
-    names = [_ROUTER_C7200] + [_ROUTER_C7500] * len(path.hops)
-    out_rate = [node.line_rate_bps] + [h.rate_bps for h in path.hops]
-    framing = [node.framing] + [h.framing for h in path.hops]
-    in_rate = [ef_offered + be_offered] + out_rate[:-1]
-    ds = xr.Dataset(
-        {
-            "name": ("router", np.array(names), {"long_name": "router"}),
-            "role": ("router", np.array(["qos"] + ["fifo"] * len(path.hops)),
-                     {"long_name": "qos: the simulated node with PQ + WFQ; fifo: an uncongested path hop"}),
-            "n_queues": ("router", np.array([len(node.queues)] + [1] * len(path.hops)),
-                         {"units": "queues", "long_name": "output queues"}),
-            "has_priority_queue": ("router", np.array([any(q.kind == "priority" for q in node.queues)]
-                                                      + [False] * len(path.hops)),
-                                   {"long_name": "a priority queue on the output"}),
-            "out_rate_bps": ("router", np.array(out_rate, dtype=float), {"units": "bit/s", "long_name": "output line rate"}),
-            "out_framing": ("router", np.array(framing), {"long_name": "output line framing"}),
-            "in_rate_bps": ("router", np.array(in_rate, dtype=float),
-                            {"units": "bit/s", "long_name": "largest arrival rate (offered load, then the previous line)"}),
-            "ef_line_time_s": ("router", np.array([line_time_s(ef_ip, f, r) for f, r in zip(framing, out_rate)]),
-                               {"units": "s", "long_name": "line time of the EF packet on the output"}),
-        },
-        coords={"router": np.arange(len(names))},
-        attrs={
-            **provenance("globecom01_fig2", "globecom01_fig2: the test network (GLOBECOM'01 Fig. 2) from the Node "
-                         "and the PathModel", __name__),
-            "ef_offered_bps": ef_offered,
-            "be_offered_bps": be_offered,
-            "ef_ip_bytes": ef_ip,
-            "ef_frame_bytes": presets.EF_FRAME_BYTES,
-            "path_fixed_s": path.fixed_s,
-            "path_ef_delay_s": float(path.extra_delay_s(ef_ip)),
-        },
-    )
-    ds["congested"] = ("router", ds["in_rate_bps"].values > ds["out_rate_bps"].values,
-                       {"long_name": "arrivals can exceed the output rate"})
-    return ds
-
-
-# --------------------------------------------------------------------------- globecom01_fig6
 
 
 def pq_occupancy_at_arrival(trace: xr.Dataset, queue: int = presets.EF_QUEUE) -> np.ndarray:
@@ -218,7 +124,7 @@ def clustering_over_phases(sc: Scenario, within_s: float, n_draws: int, seed: in
     duration_s : float
         Arrivals generated per draw, seconds (> 0).
     """
-    draws = check_n_ef_samples(n_draws, minimum=1)
+    draws = kit.check_n_ef_samples(n_draws, minimum=1)
     ef = [s for s in sc.streams if s.queue == presets.EF_QUEUE]
     shares = []
     for d in range(draws):
@@ -238,8 +144,8 @@ def _clustering_run(sc: Scenario, seed: int, within_s: float) -> dict:
             "p_clustered": clustered_share(trace, within_s, sc.warmup_s)}
 
 
-@cache.artefact()
-def globecom01_fig6(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ref_rates_bps: Sequence[float] = FIG6_REF_RATES_BPS,
+@cache.artefact(ARTEFACT.id)
+def compute(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ref_rates_bps: Sequence[float] = FIG6_REF_RATES_BPS,
                     window_s: float = 0.06, n_phase_draws: int = 4000) -> xr.Dataset:
     """Packet clustering of GLOBECOM'01 Fig. 6, measured in the papers' node with aggregation.
 
@@ -275,14 +181,14 @@ def globecom01_fig6(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ref_rates_bps: 
         start), ``ev_flow`` (EF stream), ``ev_waiting`` (EF packets waiting at that arrival),
         and ``q_time``/``q_len`` the priority queue's length (arrivals minus ring entries).
     """
-    n = check_n_ef_samples(n_ef_samples, minimum=10)
-    seeds = check_seeds(seeds)
-    rates = check_values("ref_rates_bps", ref_rates_bps, 0.0)
+    n = kit.check_n_ef_samples(n_ef_samples, minimum=10)
+    seeds = kit.check_seeds(seeds)
+    rates = kit.check_values("ref_rates_bps", ref_rates_bps, 0.0)
     aggregate = 300e3
     if max(rates) > aggregate:
         raise ValueError(f"ref_rates_bps must be at most {aggregate:g}, got {max(rates):g}")
     window = check_real("window_s", window_s, 0.0, strict_minimum=True)
-    draws = check_n_ef_samples(n_phase_draws, minimum=1)
+    draws = kit.check_n_ef_samples(n_phase_draws, minimum=1)
     ef_line = line_time_s(presets.ef_ip_bytes(presets.EF_FRAME_BYTES), PAPERS.framing, PAPERS.line_rate_bps)
     p = np.full((len(rates), len(seeds)), np.nan)
     pc = np.full((len(rates), len(seeds)), np.nan)
@@ -319,7 +225,7 @@ def globecom01_fig6(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ref_rates_bps: 
         coords={"ref_load": ("ref_load", np.asarray(rates, dtype=float), {"units": "bit/s", "long_name": "reference stream load"}),
                 "aggregation_degree": ("ref_load", a_deg, {"units": "1", "long_name": "aggregation degree A"}),
                 "seed": ("seed", seeds)},
-        attrs={**provenance("globecom01_fig6", "globecom01_fig6: packet clustering with aggregation (GLOBECOM'01 Fig. 6)",
+        attrs={**kit.provenance(ARTEFACT.id, f"{ARTEFACT.id}: packet clustering with aggregation (GLOBECOM'01 Fig. 6)",
                             __name__, seeds=seeds),
                "ef_aggregate_bps": aggregate, "n_ef_samples": n, "n_phase_draws": draws, "window_s": window,
                "diagram_ref_load_bps": float(min(rates)),
@@ -359,3 +265,92 @@ def _diagram(trace: xr.Dataset, start_s: float, window_s: float) -> dict:
         "q_time": ("q_event", times[keep] - t0, {"units": "s", "long_name": "time in the window"}),
         "q_len": ("q_event", q[keep].astype(np.int64), {"units": "packets", "long_name": "priority queue length"}),
     }
+
+
+
+def claims(ds: xr.Dataset) -> list:
+    """Claim records of ``globecom01_fig6``: the priority queue holding two or more packets, clustering vs A."""
+    art = ARTEFACT.id
+    kit.check_artefact(ds, art)
+    a_deg = ds["aggregation_degree"].values
+    order = np.argsort(a_deg)
+    a_deg = a_deg[order]
+    p = ds["p_nonempty_mean"].values[order]
+    pc = ds["p_clustered_phases"].values[order]
+    pc_runs = ds["p_clustered_mean"].values[order]
+    mx = ds["max_waiting"].max("seed").values[order]
+    single = a_deg == 0
+    agg = a_deg > 0
+    steps = np.diff(pc)
+    a_text = ", ".join(f"A = {a:.2f}: {v:.3f}" for a, v in zip(a_deg, pc))
+    q_text = ", ".join(f"{v:.3f}" for v in p)
+    rows = [
+        kit.claim(art, "pq_holds_two_or_more_with_aggregation", None, "-",
+              f"largest priority queue length seen by an arriving EF packet (itself included) with aggregation: "
+              f"{', '.join(f'A = {a:.2f}: {m + 1}' for a, m in zip(a_deg[agg], mx[agg]))}",
+              shape_ok=bool(agg.any() and mx[agg].max() >= 1)),
+        kit.claim(art, "clustering_grows_with_a", None, "-",
+              f"share of EF arrivals within one EF line time ({to_ms(ds.attrs['ef_line_time_s']):.3f} ms) after "
+              f"another stream's, over {ds.attrs['n_phase_draws']} draws of the CBR streams' phases: {a_text}; "
+              f"every step must rise (steps {', '.join(f'{s:+.3f}' for s in steps)}); in the simulated runs "
+              f"({ds.sizes['seed']} seed(s), one phase draw each): {', '.join(f'{v:.3f}' for v in pc_runs)}; "
+              f"the share finding an EF packet waiting in the node: {q_text} (mostly waits for the ring)",
+              shape_ok=bool(steps.size and np.all(steps > 0))),
+    ]
+    if single.any():
+        m0, p0 = int(mx[single][0]), float(p[single][0])
+        rows.append(kit.claim(
+            art, "pq_at_most_one_without_aggregation", None, "-",
+            f"one EF stream (A = 0): an arriving EF packet finds up to {m0} EF packet(s) waiting ({p0:.1%} of "
+            f"arrivals find one); in the model an EF packet waits in the priority queue until the transmission "
+            f"ring has room, and a full ring of BE particles takes {to_ms(ds.attrs['ring_drain_s']):.2f} ms to drain, "
+            f"longer than the EF interval ({to_ms(ds.attrs['single_stream_interval_s']):.2f} ms), so the paper's 'not greater than one packet' "
+            f"holds only if EF never waits for the ring", shape_ok=m0 == 0))
+    return rows
+
+
+
+def figure(data: xr.Dataset):
+    """GLOBECOM'01 Fig. 6: packet clustering. Left: EF arrivals per stream and the priority queue length in a
+    window of the most aggregated run; right: the share of EF arrivals finding an EF packet waiting vs A."""
+    check_dataset(ARTEFACT.id, data, ("ev_time", "ev_flow", "ev_waiting", "q_time", "q_len", "p_nonempty_mean"))
+    a = data.attrs
+    fig, (ax, bx) = kit.subplots(1, 2, figsize=(13, 5.8), gridspec_kw={"width_ratios": [1.6, 1]})
+    flows = np.unique(data["ev_flow"].values)
+    t = to_ms(data["ev_time"].values)
+    for k, f in enumerate(flows):
+        sel = data["ev_flow"].values == f
+        ax.scatter(t[sel], np.full(sel.sum(), k + 1.0), marker="|", s=220, color=f"C{k % 10}")
+    waiting = data["ev_waiting"].values >= 1
+    ax.scatter(t[waiting], [len(flows) + 1.0] * int(waiting.sum()), marker="v", color="#b2182b", s=40,
+               label="arrival finds an EF packet waiting")
+    qt = to_ms(data["q_time"].values)
+    ql = data["q_len"].values
+    if qt.size:
+        ax.step(qt, -0.5 - ql, where="post", color="0.2", lw=1.5,
+                label="priority queue length (packets, downward)")
+    ax.set_yticks(list(range(1, len(flows) + 1)) + [-0.5 - k for k in range(0, int(ql.max(initial=0)) + 1)])
+    ax.set_yticklabels([f"EF stream {int(f)}" for f in flows]
+                       + [f"PQ length {k}" for k in range(0, int(ql.max(initial=0)) + 1)])
+    ax.set_xlabel("time in the window (ms)")
+    ax.set_xlim(0, to_ms(a["window_s"]))
+    ax.set_title(f"EF arrivals, {len(flows)} streams of {to_kbps(a['diagram_ref_load_bps']):g} kbit/s (A = "
+                 f"{1 - a['diagram_ref_load_bps'] / a['ef_aggregate_bps']:.2f}), first seed")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8)
+    a_deg = data["aggregation_degree"].values
+    order = np.argsort(a_deg)
+    for name, label in (("p_clustered", f"clustered: within {to_ms(a['ef_line_time_s']):.3f} ms\nof another "
+                                        "stream's packet"),
+                        ("p_nonempty", "finding an EF packet\nwaiting in the PQ")):
+        ci = np.nan_to_num(data[f"{name}_ci"].values[order], nan=0.0)
+        bx.errorbar(a_deg[order], data[f"{name}_mean"].values[order], yerr=ci, marker="o", capsize=3,
+                    label=f"{label} (runs)")
+    bx.plot(a_deg[order], data["p_clustered_phases"].values[order], marker="s", ls="--", color="0.3",
+            label=f"clustered, over {a['n_phase_draws']} phase draws")
+    bx.set_xlabel("aggregation degree A = 1 - l_max / L_BA")
+    bx.set_ylabel("share of EF arrivals")
+    bx.set_ylim(0, 1)
+    bx.legend(fontsize=8, loc="upper left")
+    bx.set_title(f"EF aggregate {to_kbps(a['ef_aggregate_bps']):g} kbit/s, {len(data['seed'])} seed(s)")
+    fig.suptitle(f"{ARTEFACT.id}: packet clustering with aggregation in the papers' node (GLOBECOM'01 Fig. 6)")
+    return fig

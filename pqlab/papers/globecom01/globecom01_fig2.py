@@ -1,0 +1,204 @@
+"""GLOBECOM'01 Fig. 2, the test network: SmartBits, the C7200 (a :class:`pqlab.Node`), the two
+C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back.
+
+The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure
+(:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The Dataset is in SI
+units (times in seconds, sizes in bytes, rates in bit/s); the claims and the figure state rates
+in kbit/s or Mbit/s and times in ms.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ...base._validate import check_real
+from ...base.units import to_kbps, to_mbps, to_ms
+from ...measure import cache
+from ...node.framing import line_time_s
+from ...node.model import Node
+from ...node.path import PathModel
+from .. import kit, presets
+from ..registry import Artefact
+from .diagram import FRAMING_NAMES, arrow, box, label_size
+from .figure_data import check_dataset
+
+__all__ = ["ARTEFACT", "compute", "claims", "figure"]
+
+ARTEFACT = Artefact(__name__, notebook="11_network_and_slides")
+
+_ROUTER_C7200 = "C7200"
+_ROUTER_C7500 = "C7500"
+
+
+@cache.artefact(ARTEFACT.id)
+def compute(node: Node | None = None, path: PathModel | None = None,
+                    be_offered_bps: float | None = None) -> xr.Dataset:
+    """The test network of GLOBECOM'01 Fig. 2 as data: one row per router of the EF/BE data path.
+
+    Router 0 is the C7200, the simulated :class:`pqlab.Node` (QoS: its queues, its line);
+    routers 1.. are the hops of the :class:`pqlab.node.path.PathModel` (the uncongested C7500
+    FIFO devices); the SmartBits sends into the C7200 and receives after the last hop
+    (the loop back to Site 1).
+
+    Parameters
+    ----------
+    node : Node, optional
+        Defaults to ``PAPERS.node()`` (:data:`pqlab.papers.PAPERS`).
+    path : PathModel, optional
+        Defaults to :func:`pqlab.scenarios.paper_path`.
+    be_offered_bps : float, optional
+        BE load offered to the C7200, bit/s of IP packets; default that of
+        :func:`pqlab.scenarios.real_distribution` (20 streams).
+
+    Returns
+    -------
+    xarray.Dataset
+        Dimension ``router`` with ``name``, ``role`` (``"qos"`` or ``"fifo"``), ``n_queues``,
+        ``has_priority_queue``, ``out_rate_bps`` (output line rate), ``out_framing``,
+        ``in_rate_bps`` (the largest rate packets can arrive at, bit/s: the BE + EF offered
+        load at the C7200, the previous router's line rate after it), ``ef_line_time_s``
+        (the EF packet's serialisation on the router's output), ``congested`` (arrivals can
+        exceed the output rate); attrs: the EF and BE offered loads, the EF IP length, the
+        one-way delay the path adds to the EF packet.
+    """
+    node, path = kit.check_node_and_path(node, path)
+    sc = presets.real_distribution(n_ef_samples=10)
+    ef_offered = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.EF_QUEUE))
+    if be_offered_bps is None:
+        be_offered_bps = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.BE_QUEUE))
+    be_offered = check_real("be_offered_bps", be_offered_bps, 0.0)
+    ef_ip = presets.ef_ip_bytes(presets.EF_FRAME_BYTES)
+
+    names = [_ROUTER_C7200] + [_ROUTER_C7500] * len(path.hops)
+    out_rate = [node.line_rate_bps] + [h.rate_bps for h in path.hops]
+    framing = [node.framing] + [h.framing for h in path.hops]
+    in_rate = [ef_offered + be_offered] + out_rate[:-1]
+    ds = xr.Dataset(
+        {
+            "name": ("router", np.array(names), {"long_name": "router"}),
+            "role": ("router", np.array(["qos"] + ["fifo"] * len(path.hops)),
+                     {"long_name": "qos: the simulated node with PQ + WFQ; fifo: an uncongested path hop"}),
+            "n_queues": ("router", np.array([len(node.queues)] + [1] * len(path.hops)),
+                         {"units": "queues", "long_name": "output queues"}),
+            "has_priority_queue": ("router", np.array([any(q.kind == "priority" for q in node.queues)]
+                                                      + [False] * len(path.hops)),
+                                   {"long_name": "a priority queue on the output"}),
+            "out_rate_bps": ("router", np.array(out_rate, dtype=float), {"units": "bit/s", "long_name": "output line rate"}),
+            "out_framing": ("router", np.array(framing), {"long_name": "output line framing"}),
+            "in_rate_bps": ("router", np.array(in_rate, dtype=float),
+                            {"units": "bit/s", "long_name": "largest arrival rate (offered load, then the previous line)"}),
+            "ef_line_time_s": ("router", np.array([line_time_s(ef_ip, f, r) for f, r in zip(framing, out_rate)]),
+                               {"units": "s", "long_name": "line time of the EF packet on the output"}),
+        },
+        coords={"router": np.arange(len(names))},
+        attrs={
+            **kit.provenance(ARTEFACT.id, f"{ARTEFACT.id}: the test network (GLOBECOM'01 Fig. 2) from the Node "
+                         "and the PathModel", __name__),
+            "ef_offered_bps": ef_offered,
+            "be_offered_bps": be_offered,
+            "ef_ip_bytes": ef_ip,
+            "ef_frame_bytes": presets.EF_FRAME_BYTES,
+            "path_fixed_s": path.fixed_s,
+            "path_ef_delay_s": float(path.extra_delay_s(ef_ip)),
+        },
+    )
+    ds["congested"] = ("router", ds["in_rate_bps"].values > ds["out_rate_bps"].values,
+                       {"long_name": "arrivals can exceed the output rate"})
+    return ds
+
+
+
+def claims(ds: xr.Dataset) -> list:
+    """Claim records of ``globecom01_fig2``: routers, link rate, where QoS and congestion are, the C7500s' rates."""
+    art = ARTEFACT.id
+    kit.check_artefact(ds, art)
+    names = [str(x) for x in ds["name"].values]
+    out = ds["out_rate_bps"].values
+    inr = ds["in_rate_bps"].values
+    pq = ds["has_priority_queue"].values
+    cong = ds["congested"].values
+    hops = len(names) - 1
+    chain = " -> ".join(names)
+    return [
+        kit.claim(art, "n_routers", float(len(names)), "routers",
+              f"SmartBits -> {chain} -> SmartBits: the simulated C7200 (pqlab.Node) and {hops} hops of the path "
+              f"model (pqlab.scenarios.paper_path)", shape_ok=names.count("C7200") == 1 and names.count("C7500") == 2),
+        kit.claim(art, "line_rate", float(to_kbps(out.min())), "kbit/s",
+              f"every router's output line: {', '.join(f'{to_kbps(r):g}' for r in out)} kbit/s "
+              f"({', '.join(str(f) for f in ds['out_framing'].values)})", shape_ok=bool(np.all(out == out[0]))),
+        kit.claim(art, "qos_only_on_c7200", None, "-",
+              f"priority queue on {', '.join(n for n, p in zip(names, pq) if p) or 'no router'}; the path's hops "
+              f"are FIFO serialisations (no queues, no policer); congested (arrivals above the output rate): "
+              f"{', '.join(n for n, c in zip(names, cong) if c) or 'none'}",
+              shape_ok=bool(pq[0] and not pq[1:].any() and cong[0] and not cong[1:].any())),
+        kit.claim(art, "be_congests_c7200_egress", None, "-",
+              f"EF {to_kbps(ds.attrs['ef_offered_bps']):.1f} + BE {to_kbps(ds.attrs['be_offered_bps']):g} kbit/s "
+              f"offered to the C7200's {to_kbps(out[0]):g} kbit/s egress; EF and BE enter by the same queueing "
+              f"system and share the path, but the path model adds only the EF packet's own serialisation "
+              f"({to_ms(ds.attrs['path_ef_delay_s']):.3f} ms over {hops} hops): BE after the C7200 is not "
+              f"simulated (see path/c7500_hops_uncongested)", shape_ok=bool(inr[0] > out[0])),
+        kit.claim(art, "c7500_departure_rate_covers_arrivals", None, "-",
+              f"smallest C7500 output rate minus its largest arrival rate (the previous line): "
+              f"{', '.join(f'{to_kbps(o):g} - {to_kbps(i):g}' for o, i in zip(out[1:], inr[1:]))} kbit/s; "
+              f">= 0 is the paper's condition for no jitter",
+              shape_ok=bool(hops and np.all(out[1:] >= inr[1:]))),
+    ]
+
+
+
+def figure(data: xr.Dataset):
+    """GLOBECOM'01 Fig. 2: the test network, one box per router of the Dataset, SmartBits at both ends.
+
+    The C7200 box shows its queues (the :class:`pqlab.Node`), each link its rate and framing,
+    each router whether arrivals can exceed its output rate; a footer gives the delay the
+    path model adds to the EF packet.
+    """
+    check_dataset(ARTEFACT.id, data, ("name", "role", "out_rate_bps", "in_rate_bps", "congested", "ef_line_time_s"))
+    a = data.attrs
+    size = label_size()
+    n = data.sizes["router"]
+    fig, ax = kit.subplots(figsize=(13, 6.2))
+    width = 34 + 24 * n
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, 40)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    y, h, w = 20.0, 11.0, 16.0
+    box(ax, 0.5, y - h / 2, 13, h, f"SmartBits 200\nsender (Site 1)\nEF {to_kbps(a['ef_offered_bps']):.0f} +\nBE {to_kbps(a['be_offered_bps']):g}\n"
+         "kbit/s of IP", color="#f0f0f0")
+    x = 19.0
+    prev_right = 13.8
+    for r in range(n):
+        name, role = str(data["name"].values[r]), str(data["role"].values[r])
+        rate, framing = float(data["out_rate_bps"].values[r]), str(data["out_framing"].values[r])
+        inr, congested = float(data["in_rate_bps"].values[r]), bool(data["congested"].values[r])
+        arrow(ax, prev_right, y, x - 0.4, y)
+        ax.text((prev_right + x) / 2, y - 1.0, f"in\n{to_mbps(inr):.2f}\nMbit/s", ha="center", va="top",
+                fontsize=size, color="0.3")
+        if role == "qos":
+            text = f"{name}\nQoS: classifier,\npolicer, PQ + WFQ,\n{int(data['n_queues'].values[r])} queues"
+            color = "#fde0c5"
+        else:
+            text = f"{name}\nFIFO, no QoS\n(path model hop)"
+            color = "#dbe9f6"
+        box(ax, x, y - h / 2, w, h, text, color=color)
+        ax.text(x + w / 2, y - h / 2 - 1.2,
+                ("congested:\narrivals > output" if congested else "not congested:\noutput >= arrivals"),
+                ha="center", va="top", fontsize=size, color="#b2182b" if congested else "#2166ac")
+        right = x + w + 0.3
+        ax.text(right + 3.8, y + h / 2 + 0.3, f"{to_mbps(rate):g} Mbit/s\n{FRAMING_NAMES.get(framing, framing)}\n"
+                f"EF: {to_ms(float(data['ef_line_time_s'].values[r])):.3f} ms", ha="center", va="bottom", fontsize=size)
+        prev_right = right
+        x += 24.0
+    arrow(ax, prev_right, y, x - 0.4, y)
+    box(ax, x, y - h / 2, 13, h, "SmartBits 200\nreceiver\n(loop back\nto Site 1)", color="#f0f0f0")
+    ax.text(0.5, 1.0,
+            "in: the largest arrival rate (offered EF + BE, then the previous line); above each link its rate, "
+            "framing and the EF packet's line time\n"
+            f"EF packet: {a['ef_frame_bytes']}-byte frame, {a['ef_ip_bytes']}-byte IP packet; the path model adds "
+            f"{to_ms(a['path_ef_delay_s']):.3f} ms ({n - 1} hops + {to_ms(a['path_fixed_s']):g} ms fixed) "
+            f"after the simulated C7200", ha="left", va="bottom", fontsize=size, color="0.3")
+    ax.set_title(f"{ARTEFACT.id}: the test network of GLOBECOM'01 Fig. 2, drawn from PAPERS.node() and "
+                 "pqlab.scenarios.paper_path()", fontsize=size)
+    return fig

@@ -1,0 +1,59 @@
+"""pqlab.papers.globecom01.globecom01_fig2: the test network of Fig. 2, its claims and figure."""
+
+import matplotlib.pyplot as plt
+import pytest
+
+from pqlab import scenarios
+from pqlab.node.path import Hop, PathModel
+from pqlab.papers import PAPERS
+from pqlab.papers.globecom01 import globecom01_fig2 as fig2
+from pqlab.papers.records import load_paper_values
+
+
+def _by_quantity(rows):
+    return {r["quantity"]: r for r in rows}
+
+
+def _texts(fig):
+    return " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
+
+
+def test_fig2_is_drawn_from_the_node_and_the_path_model():
+    d = fig2.compute()
+    assert list(d["name"].values) == ["C7200", "C7500", "C7500"]
+    assert list(d["out_rate_bps"].values) == [PAPERS.line_rate_bps] * 3
+    assert list(d["congested"].values) == [True, False, False]
+    claims = _by_quantity(fig2.claims(d))
+    assert claims["n_routers"]["value"] == 3 and claims["n_routers"]["shape_ok"]
+    assert claims["line_rate"]["value"] == 2000 and claims["line_rate"]["shape_ok"]
+    assert claims["qos_only_on_c7200"]["shape_ok"] and claims["c7500_departure_rate_covers_arrivals"]["shape_ok"]
+    fig = fig2.figure(d)
+    assert "C7200" in _texts(fig) and "2 Mbit/s" in _texts(fig) and "globecom01_fig2" in fig.axes[0].get_title()
+    plt.close(fig)
+
+
+def test_fig2_claims_follow_the_objects_they_are_drawn_from():
+    # a slower second hop: arrivals at the first C7500 exceed its output, the paper's rate condition fails
+    slow = PathModel(hops=(Hop(1e6, "atm-aal5"), Hop(2e6, "atm-aal5")))
+    claims = _by_quantity(fig2.claims(fig2.compute(path=slow)))
+    assert claims["c7500_departure_rate_covers_arrivals"]["shape_ok"] is False
+    assert claims["line_rate"]["shape_ok"] is False and claims["qos_only_on_c7200"]["shape_ok"] is False
+    # one hop only: not the paper's three routers
+    one = _by_quantity(fig2.claims(fig2.compute(path=PathModel(hops=(Hop(2e6, "atm-aal5"),)))))
+    assert one["n_routers"]["value"] == 2 and one["n_routers"]["shape_ok"] is False
+    # BE below the line: the C7200 is not congested
+    light = _by_quantity(fig2.claims(fig2.compute(be_offered_bps=1e6)))
+    assert light["be_congests_c7200_egress"]["shape_ok"] is False
+    with pytest.raises(ValueError, match="node"):
+        fig2.compute(node="c7200")
+    with pytest.raises(ValueError, match="path"):
+        fig2.compute(path=3)
+
+
+def test_every_paper_row_is_recorded_in_its_unit():
+    rows = load_paper_values()
+    recorded = {r["quantity"]: r["unit"] for r in fig2.claims(fig2.compute())}
+    stated = dict(zip(rows.loc[rows.artefact == fig2.ARTEFACT.id, "quantity"],
+                      rows.loc[rows.artefact == fig2.ARTEFACT.id, "unit"]))
+    assert stated and recorded == stated
+    assert scenarios.EF_FRAME_BYTES == 128
