@@ -134,7 +134,6 @@ SECTIONS = {
     "network": {"network"},
     "testbed_model": {"testbed_model"},
     "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
-    "tftant_wfq": {"tftant_wfq", "tftant_slides", "tftant_wfq_page", "tftant_common"},
     "worst_case": {"worst_case"},
 }
 #: The artefacts package's shared modules, importable from every section (besides every ``*_common``).
@@ -253,7 +252,7 @@ def _folder(name: str) -> str:
 #: Modules that share underscore helpers with the modules of their own folder (a folder's private
 #: API, not yet renamed); a module of another folder still may not reach them.
 SHARED_WITHIN_FOLDER = ("pqlab.node.sizes", "pqlab.papers.artefacts.background_common",
-                        "pqlab.papers.artefacts.tftant_common", "pqlab.papers.artefacts.tftant_pq_common")
+                        "pqlab.papers.artefacts.tftant_pq_common")
 
 
 def test_no_module_reaches_a_private_name_of_another_module():

@@ -175,17 +175,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
     *_entries("analysis", "05_worst_case", "worst_case", [("path", "path")]),
     Artefact("gap", "analysis", "06_explaining_the_gap", "pqlab.papers.artefacts.gap:gap_table_iv",
              "pqlab.papers.artefacts.claims.gap:gap_claims", "pqlab.papers.figures.worst_case:gap_table_iv", "gap_table_iv"),
-    *_entries("tftant_wfq", "07_tftant_pq_vs_wfq", "tftant_wfq", [
-        ("tftant_wfq_fig1", "tftant_wfq_fig1"),
-        ("tftant_wfq_fig2_4", "tftant_wfq_fig2_4"),
-        ("tftant_wfq_fig5", "tftant_wfq_fig5"),
-        ("tftant_wfq_fig6_7", "tftant_wfq_fig6_7"),
-    ]),
-    *_entries("tftant_slides", "08_tftant_ring_and_star", "tftant_wfq", [
-        ("tftant_slides_ring", "tftant_slides_ring"),
-        ("tftant_slides_star", "tftant_slides_star"),
-        ("tftant_slides_no_be", "tftant_slides_no_be"),
-    ]),
     *_entries("tftant_be", "09_tftant_be_streams_and_aggregation", "tftant_pq", [
         ("tftant_be_fig4", "tftant_be_fig4"),
     ]),
