@@ -129,7 +129,6 @@ def test_no_import_cycle():
 ARTEFACTS = "pqlab.papers.artefacts"
 SECTIONS = {
     "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
-    "tftant_wfq": {"tftant_wfq", "tftant_slides", "tftant_wfq_page", "tftant_common"},
 }
 #: The artefacts package's shared modules, importable from every section (besides every ``*_common``).
 ARTEFACTS_SHARED = {"_common", "registry", "notebook"}
@@ -246,8 +245,6 @@ def _folder(name: str) -> str:
 
 #: Modules that share underscore helpers with the modules of their own folder (a folder's private
 #: API, not yet renamed); a module of another folder still may not reach them.
-SHARED_WITHIN_FOLDER = ("pqlab.node.sizes",
-                        "pqlab.papers.artefacts.tftant_common", "pqlab.papers.artefacts.tftant_pq_common")
 
 
 def test_no_module_reaches_a_private_name_of_another_module():

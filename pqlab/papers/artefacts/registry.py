@@ -151,17 +151,6 @@ def _entries(document: str, notebook: str, section: str, rows) -> tuple[Artefact
 
 #: Every artefact pqlab reproduces, in notebook order.
 ARTEFACTS: tuple[Artefact, ...] = (
-    *_entries("tftant_wfq", "07_tftant_pq_vs_wfq", "tftant_wfq", [
-        ("tftant_wfq_fig1", "tftant_wfq_fig1"),
-        ("tftant_wfq_fig2_4", "tftant_wfq_fig2_4"),
-        ("tftant_wfq_fig5", "tftant_wfq_fig5"),
-        ("tftant_wfq_fig6_7", "tftant_wfq_fig6_7"),
-    ]),
-    *_entries("tftant_slides", "08_tftant_ring_and_star", "tftant_wfq", [
-        ("tftant_slides_ring", "tftant_slides_ring"),
-        ("tftant_slides_star", "tftant_slides_star"),
-        ("tftant_slides_no_be", "tftant_slides_no_be"),
-    ]),
     *_entries("tftant_be", "09_tftant_be_streams_and_aggregation", "tftant_pq", [
         ("tftant_be_fig4", "tftant_be_fig4"),
     ]),

@@ -1,28 +1,42 @@
-"""TF-TANT PQ vs WFQ and the slides: what the two figure groups share (constants, helpers, the simulation grids).
+"""The PQ-vs-WFQ test bed of the TF-TANT page and slides: its mechanism, the measure of one run, the Dataset parts.
 
-The BE transmission time (:func:`be_tx_time_s`), WFQ tags, the beat slip of EF against BE, the
-measurement of one run and the cached sweeps that :mod:`pqlab.papers.artefacts.tftant_wfq_page`
-and :mod:`pqlab.papers.artefacts.tftant_slides` use; :mod:`pqlab.papers.artefacts.tftant_wfq`
-re-exports the public names.
+What every artefact on :func:`pqlab.scenarios.pq_vs_wfq` shares (the page's ``tftant_wfq_*``
+and the slides' ``tftant_slides_ring``, ``tftant_slides_star``, ``tftant_slides_no_be``): the
+BE transmission time (:func:`be_tx_time_s`), the WFQ tags (:func:`wfq_tag_s`,
+:func:`be_tag_steps`), the slip of EF against BE (:func:`beat_slip_s`) and its sawtooth
+(:func:`beat_max_be_tx`), the measure of one run of a sweep (:func:`measure`), and the
+frame coordinates and scalar test conditions of their Datasets.
+
+The test bed: one EF CBR stream (IP = frame - 18, 300 kbit/s of frames) and one CBR BE stream
+of 1000-byte IP packets, 2.0 Mbit/s, on the C7200's 2 Mbit/s ATM PVC, a ring of 5 particles
+of 512 bytes, EF queue limit 10. Under WFQ the EF queue is a WFQ queue of weight 400 kbit/s
+(the "service rate") and the BE queue one of the remaining 1.6 Mbit/s; under PQ 400 kbit/s is
+the priority queue's policing rate. The BE queue is always backlogged, so every EF packet
+finds a full ring: the unit of every effect is the **BE transmission time**, the line time
+of one 1000-byte BE packet (22 ATM cells, 4.664 ms).
+
+Units: times in seconds, rates in bit/s, sizes in bytes; multiples of the BE transmission
+time in :data:`BE_TX`.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 import xarray as xr
 
-from ...measure import analysis, experiments, metrics
-from .. import presets
-from ..stated import MTU_FRAME_BYTES
 from ...base._validate import check_int, check_real
+from ...measure import analysis, experiments, metrics
 from ...node.framing import atm_cells, line_time_s, particles_needed
 from ...node.model import Node
-from ...node.scenario import Scenario, simulate
-from ._common import check_values
+from ...node.scenario import Scenario
+from ...base.units import to_kbps
+from .. import kit, presets
 
+__all__ = ["BE_TX", "SOURCE_FRAME_SIZES", "EQUIVALENT_BE_TX", "PEAK_FRACTION", "ACF_MAX_LAG",
+           "be_tx_time_s", "wfq_tag_s", "be_tag_steps", "beat_slip_s", "beat_max_be_tx", "measure",
+           "check_frames", "frame_coords", "config_scalars", "add_scalars", "per_seed", "rate_kbps"]
 
 #: The unit of the multiples of the BE transmission time in claims and paper values.
 BE_TX = "BE tx times"
@@ -35,19 +49,9 @@ EQUIVALENT_BE_TX = 0.5
 PEAK_FRACTION = 0.5
 #: Largest autocorrelation lag of the sweep measure, EF packets (its first peak is the IPDV period).
 ACF_MAX_LAG = 60
-#: Figures 2-4 and 6-7 (and the slides' IPDV figure) plot these EF frame sizes.
-SERIES_FRAME_SIZES = (128, 1024, 1518)
-#: tx-ring-limit values of the slides' ring test, particles.
-RING_LIMIT_PARTICLES = tuple(range(1, 17))
-#: STAR values of the slides' service-rate test, in their range [1, 5].
-STARS = tuple(float(s) for s in np.arange(1.0, 5.01, 0.5))
-#: EF frame sizes of the STAR test, bytes.
-STAR_FRAME_SIZES = (128, 256, 512, 1024, 1518)
-#: The slides' STAR statement: no further decrease of the delay above this STAR.
-PAPER_STAR_PLATEAU = 3.0
 
 
-# --------------------------------------------------------------------------- helpers
+# --------------------------------------------------------------------------- the mechanism
 
 
 def be_tx_time_s(node: Node | None = None, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES) -> float:
@@ -111,6 +115,16 @@ def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = p
     return np.mod(interval - t_ef, be_tx_time_s(node, be_ip_bytes))
 
 
+def beat_max_be_tx(slip: xr.DataArray, be_tx: float) -> xr.DataArray:
+    """The sawtooth's largest |IPDV| in BE tx times, ``max(s, t_BE - s) / t_BE`` (``slip`` in the unit of ``be_tx``)."""
+    out = np.maximum(slip, be_tx - slip) / be_tx
+    out.attrs = {"units": BE_TX, "long_name": "sawtooth prediction of the largest |IPDV|"}
+    return out
+
+
+# --------------------------------------------------------------------------- one run of a sweep
+
+
 def _be_ip_bytes(scenario: Scenario) -> int:
     """IP length of the scenario's BE packets (the TF-TANT default if it has no BE stream)."""
     for s in scenario.streams:
@@ -119,12 +133,13 @@ def _be_ip_bytes(scenario: Scenario) -> int:
     return presets.TFTANT_BE_IP_BYTES
 
 
-def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
+def measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     """Sweep measure: :func:`pqlab.experiments.delay_statistics` of the window, plus EF-queue wait, IPDV peaks
     and periodicity (:func:`pqlab.measure.analysis.acf_first_peak`), from one pass over the measurement window.
 
     The window holds the reference flow in arrival order, so RFC 3393's IPDV
-    (:func:`pqlab.metrics.ipdv_of_delays`) is the difference of consecutive delays, pairs with a lost packet left out.
+    (:func:`pqlab.metrics.ipdv_of_delays`) is the difference of consecutive delays, pairs with a lost packet
+    left out. Times in seconds; ``measure.attrs`` declares each number's units (:func:`pqlab.experiments.sweep`).
     """
     win = experiments.measurement_window(ds, scenario)
     delay = metrics.one_way_delay(win, scenario.path).values
@@ -146,7 +161,7 @@ def _measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     }
 
 
-_measure.attrs = {
+measure.attrs = {
     **experiments.DELAY_STATISTICS_ATTRS,
     "ef_wait_mean_s": {"units": "s", "long_name": "mean wait of an EF packet before the ring (EF queue)"},
     "ipdv_abs_max_s": {"units": "s", "long_name": "largest |IPDV|"},
@@ -156,14 +171,19 @@ _measure.attrs = {
 }
 
 
-def _check_frames(name: str, frames) -> list[int]:
-    out = check_values(name, frames, 19, integer=True)
+# --------------------------------------------------------------------------- the Datasets' parts
+
+
+def check_frames(name: str, frames) -> list[int]:
+    """EF frame sizes, bytes, checked (``ValueError`` naming ``name``): integers whose IP length (frame - 18) is valid."""
+    out = kit.check_values(name, frames, 19, integer=True)
     for f in out:
         presets.ef_ip_bytes(f)  # frame - 18 must be a valid IP length
     return out
 
 
-def _coords_frames(frames, node: Node) -> dict:
+def frame_coords(frames, node: Node) -> dict:
+    """Coordinates of an ``ef_frame_bytes`` dimension: frame and IP length (bytes), ring particles, ATM cells."""
     ip = np.array([presets.ef_ip_bytes(f) for f in frames])
     return {
         "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
@@ -175,7 +195,7 @@ def _coords_frames(frames, node: Node) -> dict:
     }
 
 
-def _config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
+def config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
     """The test conditions as scalar variables (name -> (value, units, long_name)), SI units."""
     be_ip = presets.TFTANT_BE_IP_BYTES
     ef_q, be_q = node.queues[presets.EF_QUEUE], node.queues[presets.BE_QUEUE]
@@ -195,41 +215,17 @@ def _config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
     }
 
 
-def _scalars(ds: xr.Dataset, scalars: dict) -> None:
+def add_scalars(ds: xr.Dataset, scalars: dict) -> None:
+    """Add scalar variables (name -> (value, units, long_name), as :func:`config_scalars`) to ``ds`` in place."""
     for name, (value, unit, long_name) in scalars.items():
         ds[name] = ((), float(value), {"units": unit, "long_name": long_name})
 
 
-@functools.lru_cache(maxsize=4)
-def _size_sweep(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> xr.Dataset:
-    """PQ and WFQ over EF frame sizes and seeds (:func:`pqlab.experiments.sweep` of ``pq_vs_wfq``)."""
-    make = functools.partial(presets.pq_vs_wfq, n_ef_samples=n, ef_service_rate_bps=rate_bps)
-    return experiments.sweep(make, {"scheduler": list(presets.TFTANT_SCHEDULERS), "ef_frame_bytes": list(frames)},
-                             list(seeds), measure=_measure)
-
-
-@functools.lru_cache(maxsize=4)
-def _series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
-    """Delay, IPDV, EF-queue wait and arrival time (s) of every measured EF packet: PQ and WFQ per frame and seed."""
-    scheds = presets.TFTANT_SCHEDULERS
-    shape = (len(scheds), len(frames), len(seeds), n)
-    out = {k: np.full(shape, np.nan) for k in ("delay", "ipdv", "wait", "time")}
-    for i, sched in enumerate(scheds):
-        for j, frame in enumerate(frames):
-            for k, seed in enumerate(seeds):
-                sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate_bps,
-                                         n_ef_samples=n)
-                ds = simulate(sc, seed=seed)
-                win = experiments.measurement_window(ds, sc)
-                m = min(n, win.sizes["packet"])
-                d = experiments.reference_delay(ds, sc).values[:m]
-                out["delay"][i, j, k, :m] = d
-                out["ipdv"][i, j, k, 1:m] = metrics.ipdv_of_delays(d, dropna=False)  # none lost here
-                out["wait"][i, j, k, :m] = (win["ring_entry"].values - win["arrival"].values)[:m]
-                out["time"][i, j, k, :m] = win["arrival"].values[:m] - sc.warmup_s
-    return out
-
-
-def _per_seed(raw: xr.Dataset, name: str, unit: str, long_name: str, dims) -> tuple:
+def per_seed(raw: xr.Dataset, name: str, unit: str, long_name: str, dims) -> tuple:
     """A measure of the sweep ``raw`` as a Dataset variable on ``dims`` (the sweep's SI unit, stated in ``unit``)."""
     return (dims, raw[name].transpose(*dims).values, {"units": unit, "long_name": long_name})
+
+
+def rate_kbps(ds: xr.Dataset, name: str) -> float:
+    """A rate of the Dataset (bit/s) in kbit/s, for the claims' and figures' text."""
+    return float(to_kbps(ds[name]))

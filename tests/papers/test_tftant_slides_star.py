@@ -1,0 +1,31 @@
+"""pqlab.papers.tftant_slides.tftant_slides_star: the slides' "EF queue service rate" test (delay vs STAR, WFQ).
+
+300 EF packets, one seed: at STAR 1 the EF queue is overloaded; above the STAR where an EF tag
+step falls below one BE tag step WFQ gives PQ's delay.
+"""
+
+import pytest
+
+from pqlab.papers.tftant_slides import tftant_slides_star as star_module
+
+N = 300
+SEEDS = (1,)
+BE_TX_S = 22 * 53 * 8 / 2e6  # 1000-byte IP packet, AAL5 + LLC/SNAP: 22 cells (4.664 ms)
+
+
+def test_star_overload_at_one_and_pq_reached_above_the_tag_threshold():
+    star = star_module.compute(N, SEEDS, stars=(1.0, 2.0, 4.0), frame_sizes=(128, 1024))
+    assert float(star["loss"].sel(star=1.0, ef_frame_bytes=1024).max()) > 0.1
+    assert float(star["star_one_be_tag"].sel(ef_frame_bytes=1024)) == pytest.approx(1006 * 2e6 / (300e3 * 2006))
+    for f in (128, 1024):
+        assert float(star["delay_mean"].sel(star=4.0, ef_frame_bytes=f)) == pytest.approx(
+            float(star["pq_delay_mean"].sel(ef_frame_bytes=f)), abs=1e-9)
+    # at STAR 2 a 1024-byte tag (1006 x 8 / 600 kbit/s = 13.4 ms) still lets 2 BE packets (tags 5.7 ms) ahead
+    assert float(star["delay_mean"].sel(star=2.0, ef_frame_bytes=1024)
+                 - star["pq_delay_mean"].sel(ef_frame_bytes=1024)) == pytest.approx(2 * BE_TX_S, abs=1e-9)
+    assert float(star["ef_ip_rate"].sel(ef_frame_bytes=1024)) == pytest.approx(300e3 * 1006 / 1024)  # bit/s
+
+
+def test_bad_arguments_name_the_parameter():
+    with pytest.raises(ValueError, match="stars"):
+        star_module.compute(N, stars=[0.0])

@@ -1,0 +1,31 @@
+"""pqlab.papers.tftant_wfq.tftant_wfq_fig5: the page's Fig. 5 (mean IPDV, PQ vs WFQ), its claims and figure.
+
+With one CBR EF and one CBR BE stream the delay is a sawtooth whose IPDV is fixed by the slip
+s = (T_EF - t_EF) mod t_BE (300 EF packets, one seed).
+"""
+
+import pytest
+
+from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed, tftant_wfq_fig5 as fig5_module
+
+N = 300
+SEEDS = (1,)
+BE_TX_S = 22 * 53 * 8 / 2e6  # 1000-byte IP packet, AAL5 + LLC/SNAP: 22 cells (4.664 ms)
+
+
+@pytest.fixture(scope="module")
+def fig5():
+    return fig5_module.compute(N, SEEDS, pq_vs_wfq_testbed.SOURCE_FRAME_SIZES)
+
+
+def test_fig5_ipdv_is_the_sawtooth_of_the_slip(fig5):
+    s = pq_vs_wfq_testbed.beat_slip_s(1024)[0]
+    pq = fig5.sel(scheduler="pq", ef_frame_bytes=1024)
+    assert float(pq["ipdv_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=0.01)  # 299 pairs
+    assert float(pq["ipdv_beat_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=1e-12)
+    assert float(pq["ipdv_max_be_tx"]) == pytest.approx(max(s, BE_TX_S - s) / BE_TX_S, abs=1e-9)
+
+
+def test_bad_arguments_name_the_parameter():
+    with pytest.raises(ValueError, match="frame_sizes"):
+        fig5_module.compute(N, frame_sizes=[64, 64])
