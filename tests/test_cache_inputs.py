@@ -22,7 +22,7 @@ import pqlab
 from pqlab.base import locations
 
 #: The artefacts' shared helper modules (imported by the artefact modules, not artefacts themselves).
-HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "background_common", "tftant_pq_common")
+HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "background_common")
 
 
 def _scratch(root: Path) -> Path:

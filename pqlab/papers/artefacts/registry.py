@@ -186,15 +186,6 @@ ARTEFACTS: tuple[Artefact, ...] = (
         ("tftant_slides_star", "tftant_slides_star"),
         ("tftant_slides_no_be", "tftant_slides_no_be"),
     ]),
-    *_entries("tftant_be", "09_tftant_be_streams_and_aggregation", "tftant_pq", [
-        ("tftant_be_fig4", "tftant_be_fig4"),
-    ]),
-    *_entries("tftant_slides", "09_tftant_be_streams_and_aggregation", "tftant_pq", [
-        ("tftant_slides_loss", "tftant_slides_loss"),
-        ("tftant_slides_ipdv_aggregation", "tftant_slides_ipdv_aggregation"),
-        ("tftant_slides_tandem", "tftant_slides_tandem"),
-        ("tftant_slides_ipdv_size", "tftant_slides_ipdv_size"),
-    ]),
     *_entries("analysis", "10_testbed_model", "testbed_model", [("testbed_model", "testbed_model")]),
     *_entries("globecom01", "11_network_and_slides", "network", [
         ("globecom01_fig2", "globecom01_fig2"),
