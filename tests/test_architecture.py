@@ -128,7 +128,6 @@ def test_no_import_cycle():
 #: The artefacts package's sections, each a group of compute modules that may import one another.
 ARTEFACTS = "pqlab.papers.artefacts"
 SECTIONS = {
-    "tftant_pq": {"tftant_pq", "tftant_streams", "tftant_tandem", "tftant_pq_common"},
 }
 #: The artefacts package's shared modules, importable from every section (besides every ``*_common``).
 ARTEFACTS_SHARED = {"_common", "registry", "notebook"}

@@ -23,10 +23,14 @@ from pqlab.base import locations
 
 #: The artefacts' shared helper modules (imported by the artefact modules, not artefacts themselves).
 <<<<<<< HEAD
+<<<<<<< HEAD
 HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "tftant_pq_common")
 =======
 HELPERS = ("_common", "notebook", "background_common", "tftant_pq_common")
 >>>>>>> i29-b4a
+=======
+HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "background_common")
+>>>>>>> i29-b4b
 
 
 def _scratch(root: Path) -> Path:

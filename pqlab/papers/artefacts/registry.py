@@ -151,14 +151,6 @@ def _entries(document: str, notebook: str, section: str, rows) -> tuple[Artefact
 
 #: Every artefact pqlab reproduces, in notebook order.
 ARTEFACTS: tuple[Artefact, ...] = (
-    *_entries("tftant_be", "09_tftant_be_streams_and_aggregation", "tftant_pq", [
-        ("tftant_be_fig4", "tftant_be_fig4"),
-    ]),
-    *_entries("tftant_slides", "09_tftant_be_streams_and_aggregation", "tftant_pq", [
-        ("tftant_slides_loss", "tftant_slides_loss"),
-        ("tftant_slides_ipdv_aggregation", "tftant_slides_ipdv_aggregation"),
-        ("tftant_slides_tandem", "tftant_slides_tandem"),
-        ("tftant_slides_ipdv_size", "tftant_slides_ipdv_size"),
     ]),
 )
 

@@ -1,0 +1,226 @@
+"""TF-TANT slides, "EF packet size and ipdv (with aggregation and congestion)": IPDV spread per EF size.
+
+Slide "EF packet size and ipdv (with aggregation and congestion)": IPDV standard deviation per EF
+size with and without each. The artefact's computation (:func:`compute`, its statistics
+:func:`statistics`), claims (:func:`claims`) and figure (:func:`figure`); the notebook
+``notebooks/09_tftant_be_streams_and_aggregation`` runs them. The runs are
+:func:`pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`, measuring every EF stream.
+
+The standard deviation is reported for signed IPDV (RFC 3393, the slides' IPPM metric) and for
+|IPDV|. Units: the Dataset's times are in seconds; the claims and the figure state them in ms
+(the claims recompute the statistics from the converted per-seed values with :func:`statistics`,
+through :func:`pqlab.papers.kit.statistics_in_ms`); rates in bit/s of frames.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from ...base.units import times_in_ms, to_kbps
+from ...measure import cache, experiments, metrics
+from ...node.scenario import Scenario
+from .. import kit
+from ..registry import Artefact
+from .ef_split_runs import TANDEM_EF_AGGREGATE_BPS, TANDEM_STREAMS, checked_ef_split, ef_split_scenario
+from .pq_streams_text import STANDIN_FOOTER
+
+__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "IPDV_SIZE_FRAMES",
+           "SIZE_INDEPENDENCE_TOLERANCE"]
+
+ARTEFACT = Artefact(__name__, notebook="09_tftant_be_streams_and_aggregation")
+
+#: Slide "EF packet size and ipdv": EF frame sizes, bytes (the slide shows 256 and 1518; 128 and 1024 added).
+IPDV_SIZE_FRAMES = (128, 256, 1024, 1518)
+#: Relative spread across EF sizes within which "a few packets experience high ipdv independently
+#: of the EF pack size" holds: largest / smallest max |IPDV| <= 1 + this.
+SIZE_INDEPENDENCE_TOLERANCE = 0.25
+
+
+def _ipdv_size_measure(ds: xr.Dataset, sc: Scenario) -> dict:
+    """IPDV of every EF stream after the warm-up, pooled: std (signed and absolute), max and mean |IPDV|."""
+    ipdv = np.concatenate([experiments.reference_ipdv(ds, sc, flow=s.flow).values for s in kit.ef_streams(sc)])
+    jitter = metrics.jitter_of_ipdv(ipdv)
+    return {
+        "ipdv_std_s": float(ipdv.std(ddof=1)),
+        "jitter_std_s": float(jitter.std(ddof=1)),
+        "jitter_max_s": float(jitter.max()),
+        "jitter_p999_s": float(np.percentile(jitter, 99.9)),
+        "jitter_mean_s": float(jitter.mean()),
+    }
+
+
+_ipdv_size_measure.attrs = {
+    "ipdv_std_s": {"units": "s", "long_name": "standard deviation of the pooled IPDV of every EF stream"},
+    "jitter_std_s": {"units": "s", "long_name": "standard deviation of the pooled |IPDV|"},
+    "jitter_max_s": {"units": "s", "long_name": "largest pooled |IPDV|"},
+    "jitter_p999_s": {"units": "s", "long_name": "99.9th percentile of the pooled |IPDV|"},
+    "jitter_mean_s": {"units": "s", "long_name": "mean pooled |IPDV|"},
+}
+
+#: The per-seed variables of :func:`compute` and their long names.
+_IPDV_SIZE_NAMES = {"ipdv_std": "std of the signed IPDV", "jitter_std": "std of |IPDV|",
+                    "jitter_max": "largest |IPDV|", "jitter_p999": "99.9th percentile of |IPDV|",
+                    "jitter_mean": "mean |IPDV|"}
+
+
+@cache.artefact(ARTEFACT.id)
+def compute(
+    *,
+    n_ef_samples: int = 10_000,
+    seeds=(1, 2, 3),
+    ef_frames_bytes=IPDV_SIZE_FRAMES,
+    n_streams=TANDEM_STREAMS,
+    ef_aggregate_bps: float = TANDEM_EF_AGGREGATE_BPS,
+) -> xr.Dataset:
+    """Slide "EF packet size and ipdv (with aggregation and congestion)": IPDV spread per EF size.
+
+    For every EF frame size: one EF stream or several sharing the same aggregate
+    (aggregation), with or without the 20 STAND-IN real BE streams (congestion), on the
+    C7200 (:func:`~pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`). IPDV of every
+    EF stream, pooled.
+
+    Parameters
+    ----------
+    n_ef_samples : int
+        EF packets of all streams per run.
+    seeds : sequence of int
+        Seeds (>= 0, distinct).
+    ef_frames_bytes : sequence of int
+        EF frame sizes, bytes (distinct).
+    n_streams : sequence of int
+        EF stream counts (>= 1, distinct): the first is "no aggregation".
+    ef_aggregate_bps : float
+        EF aggregate, bit/s of frames (> 0).
+
+    Returns
+    -------
+    xarray.Dataset
+        Dims ``ef_frame_bytes``, ``n_streams``, ``congestion`` (False, True), ``seed``:
+        ``ipdv_std`` (signed), ``jitter_std`` (of |IPDV|), ``jitter_max``, ``jitter_p999``,
+        ``jitter_mean`` (s) with ``*_mean``/``*_ci``.
+    """
+    n, seeds, frames, counts, load = checked_ef_split(n_ef_samples, seeds, ef_frames_bytes, n_streams,
+                                                      ef_aggregate_bps)
+
+    def point(ef_frame_bytes, n_streams, congestion):
+        return ef_split_scenario(n_streams, load, ef_frame_bytes=ef_frame_bytes,
+                                 be_traffic="real" if congestion else "none", n_ef_samples=n, total_samples=True)
+
+    raw = experiments.sweep(point, {"ef_frame_bytes": frames, "n_streams": counts, "congestion": [False, True]},
+                            seeds, measure=_ipdv_size_measure)
+    dims = ("ef_frame_bytes", "n_streams", "congestion", "seed")
+    ds = xr.Dataset(
+        {k: (dims, raw[f"{k}_s"].values, {"units": "s", "long_name": v}) for k, v in _IPDV_SIZE_NAMES.items()},
+        coords={
+            "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
+            "n_streams": ("n_streams", np.array(counts), {"units": "streams", "long_name": "EF streams"}),
+            "congestion": ("congestion", np.array([False, True]), {"long_name": "20 BE streams (STAND-IN real)"}),
+            "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
+        },
+    )
+    sc = point(frames[0], counts[-1], True)
+    ds.attrs = kit.provenance(
+        ARTEFACT.id, f"{ARTEFACT.id}: IPDV per EF frame size with and without aggregation "
+        "and congestion (TF-TANT slides)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
+        ef_aggregate_bps=load)
+    return statistics(ds)
+
+
+def statistics(ds: xr.Dataset) -> xr.Dataset:
+    """Add :func:`compute`'s means and CIs over seeds, in the Dataset's time unit (s; the claims' ms
+    through :func:`pqlab.papers.kit.statistics_in_ms`); in place, returned."""
+    return kit.add_mean_ci(ds, _IPDV_SIZE_NAMES)
+
+
+def claims(ds: xr.Dataset) -> list[dict]:
+    """Claim records of :func:`compute`: the std grows with aggregation and congestion, the tail."""
+    art = ARTEFACT.id
+    ds = kit.statistics_in_ms(kit.check_artefact(ds, art), statistics)  # times in ms from here
+    seeds = kit.seed_count(ds.sizes["seed"])
+    lo, hi = int(ds["n_streams"].values[0]), int(ds["n_streams"].values[-1])
+    rows = []
+    for var, label in (("ipdv_std", "signed IPDV"), ("jitter_std", "|IPDV|")):
+        s = ds[f"{var}_mean"]
+        cong = (s.sel(congestion=True) > s.sel(congestion=False)).all("n_streams")
+        both = s.sel(congestion=True, n_streams=hi)
+        agg = both > s.sel(congestion=True, n_streams=lo)
+        per = "; ".join(
+            f"{int(f)} B: {float(s.sel(ef_frame_bytes=f, n_streams=lo, congestion=False)):.2f} / "
+            f"{float(s.sel(ef_frame_bytes=f, n_streams=hi, congestion=False)):.2f} / "
+            f"{float(s.sel(ef_frame_bytes=f, n_streams=lo, congestion=True)):.2f} / "
+            f"{float(both.sel(ef_frame_bytes=f)):.2f}" for f in ds["ef_frame_bytes"].values)
+        grows = [int(f) for f in ds["ef_frame_bytes"].values if bool(agg.sel(ef_frame_bytes=f))]
+        key = ("ipdv_std_grows_with_aggregation_and_congestion" if var == "ipdv_std"
+               else "jitter_std_grows_with_aggregation_and_congestion")
+        rows.append(kit.claim(
+            art, key, None, "-",
+            f"std of {label} (ms) for neither / {hi} streams / congestion / both, {seeds}: {per}; congestion raises "
+            f"it for {'every' if bool(cong.all()) else 'not every'} size, aggregation (with congestion) for "
+            f"{grows or 'none'}; without congestion it is 0: equal-rate CBR streams keep fixed phases, so every "
+            f"packet of a stream meets the same neighbours",
+            shape_ok=bool(cong.all() and agg.all())))
+    mx = ds["jitter_max_mean"].sel(congestion=True).max("n_streams")
+    ratio = float(mx.max() / mx.min())
+    rows.append(kit.claim(
+        art, "few_packets_high_ipdv_any_size", None, "-",
+        f"largest |IPDV| with congestion per EF size: "
+        f"{', '.join(f'{int(f)} B: {float(v):.1f} ms' for f, v in zip(ds['ef_frame_bytes'].values, mx.values))} "
+        f"(largest/smallest {ratio:.2f}), against a mean |IPDV| of "
+        f"{float(ds['jitter_mean_mean'].sel(congestion=True).min()):.1f}.."
+        f"{float(ds['jitter_mean_mean'].sel(congestion=True).max()):.1f} ms: a few packets wait for a full ring "
+        f"of BE whatever their size", shape_ok=bool(ratio <= 1 + SIZE_INDEPENDENCE_TOLERANCE)))
+    return rows
+
+
+def figure(ds: xr.Dataset):
+    """IPDV standard deviation per EF frame size without/with aggregation and congestion, and the largest |IPDV|.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        From :func:`compute`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    kit.check_artefact(ds, ARTEFACT.id)
+    ds = times_in_ms(ds)
+    seeds = kit.seed_count(ds.sizes["seed"])
+    fig, (ax, ax_m) = kit.subplots(1, 2, figsize=(13, 5.0), footer=True, gridspec_kw={"width_ratios": [1.5, 1]})
+    frames = ds["ef_frame_bytes"].values
+    lo, hi = int(ds["n_streams"].values[0]), int(ds["n_streams"].values[-1])
+    conditions = [(lo, False, "neither"), (hi, False, f"aggregation ({hi} streams)"),
+                  (lo, True, "congestion"), (hi, True, "aggregation + congestion")]
+    colors = ["0.7", "C2", "C0", "C3"]
+    x = np.arange(frames.size)
+    width = 0.8 / len(conditions)
+    for k, (n, cong, label) in enumerate(conditions):
+        d = ds.sel(n_streams=n, congestion=cong)
+        pos = x + (k - (len(conditions) - 1) / 2) * width
+        ax.bar(pos, d["ipdv_std_mean"], width, yerr=kit.ci_half_widths(d["ipdv_std_ci"]), capsize=2, color=colors[k],
+               label=label)
+        for xi, v in zip(pos, d["ipdv_std_mean"].values):
+            if v < 1e-6:
+                ax.text(xi, 0.02, "0", ha="center", va="bottom", fontsize=8, color="0.3")
+    ax.set_xticks(x, [f"{int(f)}" for f in frames])
+    ax.set_xlabel("EF frame size (bytes)")
+    ax.set_ylabel("standard deviation of the IPDV (ms)")
+    kit.legend_below(ax, ncol=4)
+    ax.set_title(f"std of the signed IPDV (mean of {seeds}, 95% CI)", fontsize=10)
+    for k, (n, label) in enumerate(((lo, "1 stream"), (hi, f"{hi} streams"))):
+        d = ds.sel(n_streams=n, congestion=True)
+        ax_m.errorbar(frames, d["jitter_max_mean"], yerr=kit.ci_half_widths(d["jitter_max_ci"]), marker="o", capsize=3,
+                      color=f"C{3 + k}", label=f"largest |IPDV|, {label}")
+        ax_m.errorbar(frames, d["jitter_mean_mean"], yerr=kit.ci_half_widths(d["jitter_mean_ci"]), marker="s",
+                      capsize=3, ls="--", color=f"C{3 + k}", mfc="white", label=f"mean |IPDV|, {label}")
+    ax_m.set_ylim(bottom=0)
+    ax_m.set_xlabel("EF frame size (bytes)")
+    ax_m.set_ylabel("|IPDV| with congestion (ms)")
+    kit.legend_below(ax_m, ncol=2)
+    ax_m.set_title("a few packets see a high IPDV whatever the size", fontsize=10)
+    fig.suptitle(f"{ARTEFACT.id}: IPDV vs EF frame size with aggregation and congestion, EF "
+                 f"{to_kbps(ds.attrs['ef_aggregate_bps']):g} kbit/s in all (TF-TANT slides)", fontsize=11.5)
+    kit.footer(fig, f"congestion: 20 BE streams, {STANDIN_FOOTER[10:]}; IPDV of every EF stream, pooled")
+    return fig

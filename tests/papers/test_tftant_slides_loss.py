@@ -1,0 +1,82 @@
+"""pqlab.papers.tftant_slides.tftant_slides_loss: EF loss vs the number of EF streams, its claims and figure.
+
+CBR streams whose rates sum to the policing rate are never policed; the token-bucket depth of
+hand-built arrivals.
+"""
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from pqlab.papers.tftant_slides import tftant_slides_loss  # noqa: E402
+from pq_streams_claim_rows import check_claims  # noqa: E402
+
+EF_IP = 110  # IP length of a 128-byte EF frame
+
+
+@pytest.fixture(scope="module")
+def loss():
+    return tftant_slides_loss.compute(n_ef_samples=2_000, seeds=(1,), n_streams=(1, 4, 20))
+
+
+def test_min_bucket_bytes_by_hand():
+    rate = 8_000.0  # 1000 bytes/s
+    # one packet: its size; two at once: both; at exactly the rate, one packet's worth
+    assert tftant_slides_loss.min_bucket_bytes([0.0], [100], rate) == 100
+    assert tftant_slides_loss.min_bucket_bytes([1.0, 1.0], [100, 150], rate) == 250
+    assert tftant_slides_loss.min_bucket_bytes(np.arange(10) * 0.1, [100] * 10, rate) == pytest.approx(100)
+    # a burst of 3 after a quiet second: the quiet time does not help a bucket capped at its depth
+    assert tftant_slides_loss.min_bucket_bytes([0.0, 1.0, 1.0, 1.0], [100] * 4, rate) == 300
+    assert tftant_slides_loss.min_bucket_bytes([], [], rate) == 0.0
+    with pytest.raises(ValueError, match="rate_bps"):
+        tftant_slides_loss.min_bucket_bytes([0.0], [1], 0.0)
+
+
+def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss):
+    assert float(loss["policed"].sum()) == 0
+    ratio = loss["loss_ratio"]
+    np.testing.assert_allclose(ratio, loss["policed_ratio"] + loss["queue_full_ratio"])
+    assert float(loss["sent"].min()) >= 1_900  # ~2000 EF packets after the warm-up, whatever the stream count
+    # the other load runs only the fewest and the most streams
+    assert loss["ef_load"].attrs["units"] == "bit/s"
+    other = loss["loss_ratio"].sel(ef_load=600e3)
+    assert np.isfinite(other.sel(n_streams=[1, 20])).all() and np.isnan(other.sel(n_streams=4)).all()
+    # burstiness: one stream needs one packet's tokens, n streams at most one packet each
+    b = loss["min_bucket_bytes"]
+    assert float(b.sel(n_streams=1).max()) == pytest.approx(EF_IP)
+    for n in loss["n_streams"].values:
+        assert float(b.sel(n_streams=n).max()) <= n * EF_IP + 1e-6
+    assert float(b.sel(n_streams=20).min()) > EF_IP
+    assert float(loss["police_burst_bytes"]) == pytest.approx(1.2e6 * 0.2 / 8)
+    assert float(loss["ef_wire_share"].sel(ef_load=1.2e6)) == pytest.approx(1.2e6 / 1024 * 159 * 8 / 2e6)
+    claims = {c["quantity"]: c for c in tftant_slides_loss.claims(loss)}
+    assert claims["dropped_by_policer"]["shape_ok"] is False
+    check_claims(claims.values(), "tftant_slides_loss")
+    fig = tftant_slides_loss.figure(loss)
+    assert isinstance(fig, Figure) and "tftant_slides_loss" in fig._suptitle.get_text()
+    assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
+
+
+def test_loss_bad_arguments():
+    with pytest.raises(ValueError, match="n_ef_samples"):
+        tftant_slides_loss.compute(n_ef_samples=10)
+    with pytest.raises(ValueError, match="n_streams"):
+        tftant_slides_loss.compute(n_ef_samples=100, n_streams=(0, 2))
+    with pytest.raises(ValueError, match="other_loads_bps"):
+        tftant_slides_loss.compute(n_ef_samples=100, other_loads_bps=(-1.0,))
+    with pytest.raises(ValueError, match="other_loads_bps"):
+        tftant_slides_loss.compute(n_ef_samples=100, other_loads_bps=(1.2e6,))
+    with pytest.raises(ValueError, match="ef_load_bps"):
+        tftant_slides_loss.compute(n_ef_samples=100, ef_load_bps=0.0)
+
+
+def test_claims_and_figure_reject_other_data(loss):
+    other = loss.copy()
+    other.attrs = {**loss.attrs, "artefact": "tftant_be_fig4"}
+    for function in (tftant_slides_loss.claims, tftant_slides_loss.figure):
+        with pytest.raises(ValueError, match="tftant_slides_loss"):
+            function(other)
