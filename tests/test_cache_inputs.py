@@ -21,16 +21,24 @@ import pytest
 import pqlab
 from pqlab.base import locations
 
+def _shared_modules() -> list[str]:
+    """The modules artefact modules share: the kit and every module of a document folder without an ``ARTEFACT``."""
+    import importlib
+    import pkgutil
+
+    from pqlab.papers import registry
+
+    shared = ["pqlab.papers.kit"]
+    for doc in registry.DOCUMENTS:
+        for info in pkgutil.iter_modules(importlib.import_module(doc.package).__path__):
+            name = f"{doc.package}.{info.name}"
+            if not hasattr(importlib.import_module(name), "ARTEFACT"):
+                shared.append(name)
+    return sorted(shared)
+
+
 #: The artefacts' shared helper modules (imported by the artefact modules, not artefacts themselves).
-<<<<<<< HEAD
-<<<<<<< HEAD
-HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "tftant_pq_common")
-=======
-HELPERS = ("_common", "notebook", "background_common", "tftant_pq_common")
->>>>>>> i29-b4a
-=======
-HELPERS = ("_common", "notebook", "tftant_common", "tftant_wfq_page", "background_common")
->>>>>>> i29-b4b
+HELPERS = _shared_modules()
 
 
 def _scratch(root: Path) -> Path:
@@ -79,11 +87,10 @@ class Edit:
 KEYS = """
 import json, sys
 from pqlab.measure import cache
-from pqlab.papers import registry as papers
-from pqlab.papers.artefacts import registry
+from pqlab.papers import registry
 from pqlab.pipeline import reproduce
 keys = {}
-for a in registry.ARTEFACTS + papers.artefacts():
+for a in registry.artefacts():
     f = a.function("compute")
     if f is not None:
         keys[a.id] = cache.key(a.id, getattr(f, "__wrapped__", f), (), {})[0]
@@ -116,7 +123,7 @@ def test_an_edited_helper_or_data_file_changes_the_keys_of_what_reads_it_and_a_r
     and each data file, and that a helper is in the keys of its importers only: the
     ``Sources`` tests below.)"""
     _, site = copy
-    artefacts = site / "pqlab" / "papers" / "artefacts"
+    artefacts = site / "pqlab" / "papers" / "analysis"
     data = site / "pqlab" / "_data"
     original = _keys(copy)
     sections = {"02_real_distribution", "05_worst_case", "08_tftant_ring_and_star"}
@@ -157,7 +164,7 @@ def probe(seed: int = 1):
 RUN_PROBE = """
 import json
 from pqlab.measure import cache
-from pqlab.papers.artefacts.probe import probe
+from pqlab.papers.analysis.probe import probe
 value = float(probe(3)["value"][0])
 print(json.dumps({"value": value, "counts": cache.counts()}))
 """
@@ -173,7 +180,7 @@ def _probe(copy, force=False, code=RUN_PROBE) -> dict:
 @pytest.fixture()
 def probe(copy):
     _, site = copy
-    artefacts = site / "pqlab" / "papers" / "artefacts"
+    artefacts = site / "pqlab" / "papers" / "analysis"
     (artefacts / "probe.py").write_text(PROBE)
     (artefacts / "probe_helper.py").write_text("SCALE = 1.0\n")
     shutil.rmtree(copy[0] / "probe_cache", ignore_errors=True)
@@ -201,7 +208,7 @@ def test_a_helper_edited_after_import_is_not_keyed_as_the_edited_version(copy, p
     """The process computes with the code it imported: a file edited on disk after that is not
     what it ran, so its result is never stored under the edited file's key."""
     edit_after_import = RUN_PROBE.replace(
-        "value = ", "import pathlib\nfrom pqlab.papers.artefacts import probe_helper\n"
+        "value = ", "import pathlib\nfrom pqlab.papers.analysis import probe_helper\n"
                     f"pathlib.Path({str(probe)!r}).write_text('SCALE = 2.0\\n')\nvalue = ", 1)
     ran = _probe(copy, code=edit_after_import)
     assert ran["value"] == 3.0  # the imported helper
@@ -238,7 +245,7 @@ def test_a_section_key_covers_the_papers_values(tmp_path):
 
 NOTE_NOTEBOOK = (
     "from pqlab.papers import records\n"
-    "from pqlab.papers.artefacts import paper_value\n"
+    "from pqlab.papers.kit import paper_value\n"
     "paper = paper_value('tiny_note', 'value')[0]\n"
     "records.record(results_dir, 'tiny_note', 'value', 1.0, '1', note=f'the paper prints {paper:g}', seed=seed)\n"
 )
@@ -311,9 +318,9 @@ def test_reproduce_recomputes_after_a_helper_or_data_edit_and_a_revert_gives_the
 
 
 def _compute_modules() -> list[str]:
-    from pqlab.papers.artefacts import registry
+    from pqlab.papers import registry
 
-    return sorted({a.compute.split(":")[0] for a in registry.ARTEFACTS if a.compute})
+    return sorted(a.module for a in registry.artefacts())
 
 
 @pytest.mark.parametrize("helper", HELPERS)
@@ -326,7 +333,7 @@ def test_each_shared_helper_is_in_the_code_key_of_the_artefact_modules_importing
     _, site = copy
     package = site / "pqlab"
     before = cache.Sources(package, package / "_data")
-    edit = Edit(package / "papers" / "artefacts" / f"{helper}.py").append("\nHELPER_EDIT = 1\n")
+    edit = Edit(package.joinpath(*helper.split(".")[1:]).with_suffix(".py")).append("\nHELPER_EDIT = 1\n")
     try:
         after = cache.Sources(package, package / "_data")
     finally:
@@ -334,7 +341,7 @@ def test_each_shared_helper_is_in_the_code_key_of_the_artefact_modules_importing
     restored = cache.Sources(package, package / "_data")
     modules = _compute_modules()
     changed = {m for m in modules if before.code_digest(m) != after.code_digest(m)}
-    assert changed == {m for m in modules if f"pqlab.papers.artefacts.{helper}" in before.closure(m)} != set()
+    assert changed == {m for m in modules if helper in before.closure(m)} != set()
     assert all(before.code_digest(m) == restored.code_digest(m) for m in modules)
 
 

@@ -198,6 +198,6 @@ def test_every_paper_notebook_calls_setup_and_repeats_none_of_it(path):
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     code = "\n".join("".join(c["source"]) for c in cells
                      if c["cell_type"] == "code" and "parameters" not in c["metadata"].get("tags", []))
-    assert code.count("kit.setup(") + code.count("pqlab.papers.artefacts.setup(") == 1
+    assert code.count("kit.setup(") == 1
     for copied in ("pqlab.base.locations.FIGURES", "seeds = tuple(range(", "n_seeds = 1", ".mkdir("):
         assert copied not in code, copied

@@ -43,7 +43,7 @@ def test_every_saved_figure_shows_inline_in_its_notebook(quick_run):
     for run in result.runs:
         outputs = [o for c in nbformat.read(run.executed, as_version=4).cells if c.cell_type == "code"
                    for o in c.get("outputs", [])]
-        # pqlab.papers.figures.save displays each figure it writes, naming the file in the output's metadata
+        # pqlab.papers.kit.save displays each figure it writes, naming the file in the output's metadata
         figures = [o["metadata"]["pqlab"]["figure"] for o in outputs
                    if "image/png" in o.get("data", {}) and "pqlab" in o.get("metadata", {})]
         assert figures, f"{run.name} shows no figure inline"

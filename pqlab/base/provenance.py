@@ -4,7 +4,7 @@ Every Dataset pqlab returns says what made it (CF conventions' ``title``, ``sour
 ``history``, ``references``) and with which software (``pqlab_version``, and :func:`pqlab.base.versions.environment_attrs`:
 ``software_versions``, ``environment_lock_sha256``, ``environment_matches_lock``), so a result
 can be traced and repeated: :func:`pqlab.simulate` (one run), the artefact compute
-functions (:func:`pqlab.papers.artefacts._common.provenance`) and
+functions (:func:`pqlab.papers.kit.provenance`) and
 :func:`pqlab.experiments.sweep` build their attrs with :func:`provenance_attrs`.
 """
 

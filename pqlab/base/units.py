@@ -3,7 +3,7 @@
 Every artefact Dataset holds times in seconds, sizes in bytes and rates in bit/s
 (each variable's ``units`` attr says which). Milliseconds and microseconds appear
 only on figure axes, in prose and where a claim is compared with a paper value in
-the paper's unit; :mod:`pqlab.papers.figures` and :mod:`pqlab.papers.artefacts.claims` convert
+the paper's unit; the artefact modules' figures and claims (:mod:`pqlab.papers.registry`) convert
 through these functions, never with a literal factor.
 """
 

@@ -109,7 +109,7 @@ def record_figure(results_dir, artefact, paths) -> dict:
     artefact : str
         Paper artefact id.
     paths : str, os.PathLike or iterable of them
-        Files written (e.g. what :func:`pqlab.papers.figures.save` returns); stored as
+        Files written (e.g. what :func:`pqlab.papers.kit.save` returns); stored as
         absolute paths, so relative ones are read from the current folder.
 
     Returns

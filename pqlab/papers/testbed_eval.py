@@ -7,7 +7,7 @@ paper measured it, through :func:`pqlab.papers.testbed.simulate_testbed` with a 
 ``pqlab.simulate``). :data:`CALIBRATION` names the calibration set (Table IV's
 ``W_m`` and Fig. 3-1's local maxima); everything else is a held-out prediction.
 
-The measurement definitions follow the artefact modules (``pqlab.papers.artefacts``):
+The measurement definitions follow the artefact modules (:mod:`pqlab.papers.registry`):
 mean delay of the reference stream after the warm-up, ``(p95 - p5) / mean`` for
 Fig. 3-2, the 99.9th percentile in transmission units for Fig. 5, mean and
 standard deviation of ``|IPDV|`` of consecutive reference packets, the WFQ - PQ
