@@ -1,7 +1,7 @@
 """Analysis shared by the artefacts and the lab: trends across seeds, pooled histograms, peaks, ACF, ring occupancy.
 
 Each function here is the one place its computation is done; the artefact modules
-(the artefact modules, :mod:`pqlab.papers.registry`) and the teaching lab (:mod:`pqlab.lab`) import it. Inputs
+(:mod:`pqlab.papers.registry`) and the teaching lab (:mod:`pqlab.lab`) import it. Inputs
 are arrays (or an engine Dataset for the ring), outputs numbers or arrays: no
 simulation, no I/O.
 """
