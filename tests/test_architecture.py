@@ -125,6 +125,20 @@ def test_no_import_cycle():
     assert cycles == []
 
 
+#: Helpers that more than one layer needs, each defined in one module (issue 29: two copies had drifted apart).
+DEFINED_ONCE = {"is_missing": "pqlab.base.units", "check_choice": "pqlab.base._validate"}
+
+
+def test_the_shared_helpers_are_defined_once():
+    """Each of :data:`DEFINED_ONCE` is defined (as ``name`` or ``_name``) in its one module; every
+    other module imports it from there."""
+    defining = {helper: sorted(name for name in MODULES for node in _tree(name).body
+                               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                               and node.name.lstrip("_") == helper)
+                for helper in DEFINED_ONCE}
+    assert defining == {helper: [home] for helper, home in DEFINED_ONCE.items()}
+
+
 #: The artefacts package's sections, each a group of compute modules that may import one another.
 ARTEFACTS = "pqlab.papers.artefacts"
 SECTIONS = {
