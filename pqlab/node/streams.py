@@ -297,3 +297,16 @@ class TraceStream(Stream):
             return self.arrival_s[lo:hi].copy(), self.size_bytes[lo:hi].copy()
 
         return window
+
+
+def expected_packets(streams, duration_s: float) -> int:
+    """About how many packets ``streams`` generate in ``[0, duration_s)`` (s), before any is drawn
+    (for a memory check): a rate-driven stream's rate over its mean IP length, a trace's length."""
+    total = 0.0
+    for stream in streams:
+        if isinstance(stream, _SizedStream):
+            span = max(0.0, duration_s - float(stream.start_s))
+            total += span * stream.rate_bps / (8.0 * max(1.0, stream._mean_ip_bytes)) + 2
+        else:
+            total += len(getattr(stream, "arrival_s", ()))
+    return int(total)
