@@ -27,7 +27,7 @@ from .engine import packets_dataset, run_kernel, validate_arrivals
 from .model import Node
 from .path import PathModel
 from ..base.provenance import provenance_attrs
-from .streams import expected_packets
+from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
 from .traffic import TraceStream, canonical_json, check_streams, merge_streams, stream_from_dict
 

@@ -4,7 +4,7 @@ A *size distribution* draws IP payload or packet lengths (bytes); a *stream*
 turns one into arrival times (seconds) and IP lengths for one queue and flow.
 Everything is vectorised with numpy and all randomness comes from a
 ``numpy.random.Generator`` passed in, so a seed fixes every array. Three modules, one job each:
-:mod:`pqlab.node.sizes` (the size laws), :mod:`pqlab.node.streams` (the streams) and this one
+:mod:`pqlab.node.sizes` (the size laws), :mod:`pqlab.node.sources` (the streams) and this one
 (streams merged into one sorted arrival array, per window for long runs, and the scenario's
 dicts), which re-exports the other two: ``pqlab.traffic`` is the public module.
 
@@ -24,7 +24,7 @@ from ..base._validate import check_fields, check_mapping, check_real, from_part
 from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
                      SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, _check_packet_count, _check_rng,
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
-from .streams import CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
+from .sources import CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
 
 
 # --------------------------------------------------------------------------- merge, dicts

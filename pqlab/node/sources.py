@@ -1,4 +1,5 @@
-"""Streams: a size law turned into arrival times (seconds) and IP lengths for one queue and flow.
+"""Traffic sources: the streams, each a size law turned into arrival times (seconds) and IP lengths
+for one queue and flow.
 
 :class:`CBRStream` (constant rate; the papers' EF reference stream is one of 128-byte packets at
 300 kbit/s), :class:`PoissonStream` and :class:`TraceStream` (given arrays). Part of
