@@ -266,7 +266,7 @@ def _folder(name: str) -> str:
 
 #: Modules that share underscore helpers with the modules of their own folder (a folder's private
 #: API, not yet renamed); a module of another folder still may not reach them.
-SHARED_WITHIN_FOLDER = ("pqlab.node.sizes", "pqlab.papers.artefacts.background_common",
+SHARED_WITHIN_FOLDER = ("pqlab.papers.artefacts.background_common",
                         "pqlab.papers.artefacts.tftant_common", "pqlab.papers.artefacts.tftant_pq_common")
 
 
