@@ -125,42 +125,18 @@ def test_no_import_cycle():
     assert cycles == []
 
 
-#: The artefacts package's sections, each a group of compute modules that may import one another.
-ARTEFACTS = "pqlab.papers.artefacts"
-SECTIONS = {
-}
-#: The artefacts package's shared modules, importable from every section (besides every ``*_common``).
-ARTEFACTS_SHARED = {"_common", "registry", "notebook"}
+#: Helpers that more than one layer needs, each defined in one module (issue 29: two copies had drifted apart).
+DEFINED_ONCE = {"is_missing": "pqlab.base.units", "check_choice": "pqlab.base._validate"}
 
 
-def _artefacts_modules() -> set:
-    """Short names of the modules directly in :data:`ARTEFACTS` (not its package, not ``claims``)."""
-    return {name[len(ARTEFACTS) + 1:] for name in MODULES
-            if name.startswith(ARTEFACTS + ".") and name.count(".") == ARTEFACTS.count(".") + 1
-            and not MODULES[name][1]}
-
-
-def test_every_artefacts_module_is_shared_or_in_one_section():
-    modules = _artefacts_modules()
-    grouped = [m for group in SECTIONS.values() for m in group]
-    assert len(grouped) == len(set(grouped)), "a module sits in two sections"
-    assert sorted(modules - ARTEFACTS_SHARED - set(grouped)) == []
-    assert sorted(set(grouped) - modules) == []
-
-
-def test_a_section_imports_no_other_sections_compute_module():
-    """A section's module imports the shared modules (``_common``, ``registry``, ``notebook``, any
-    ``*_common``) and its own section's modules: what two sections share sits in a shared module or below."""
-    modules = _artefacts_modules()
-    crossing = []
-    for section, group in SECTIONS.items():
-        for module in sorted(group):
-            for target in sorted(GRAPH[f"{ARTEFACTS}.{module}"]):
-                short = target[len(ARTEFACTS) + 1:] if target.startswith(ARTEFACTS + ".") else None
-                if short not in modules or short in ARTEFACTS_SHARED or short.endswith("_common") or short in group:
-                    continue
-                crossing.append(f"{module} ({section}) -> {short}")
-    assert crossing == []
+def test_the_shared_helpers_are_defined_once():
+    """Each of :data:`DEFINED_ONCE` is defined (as ``name`` or ``_name``) in its one module; every
+    other module imports it from there."""
+    defining = {helper: sorted(name for name in MODULES for node in _tree(name).body
+                               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                               and node.name.lstrip("_") == helper)
+                for helper in DEFINED_ONCE}
+    assert defining == {helper: [home] for helper, home in DEFINED_ONCE.items()}
 
 
 def test_no_module_over_800_lines():
@@ -195,11 +171,8 @@ def test_the_public_api_is_unchanged_by_the_layers():
 
 #: The modules that may call ``importlib.import_module``, and why the edge is still visible.
 IMPORT_MODULE_CALLERS = {
-    # the one table of artefacts names its functions as "module:function" strings, imported when
-    # asked for (Artefact.function); test_artefacts_registry resolves every one of them
-    "pqlab.papers.artefacts.registry",
     # the registry finds the artefact modules by walking the document folders (their names are
-    # computed); test_artefacts_registry imports every one of them
+    # computed); tests/test_registry.py imports every one of them
     "pqlab.papers.registry",
 }
 
@@ -242,16 +215,11 @@ def _folder(name: str) -> str:
     return name if MODULES[name][1] else name.rpartition(".")[0]
 
 
-#: Modules that share underscore helpers with the modules of their own folder (a folder's private
-#: API, not yet renamed); a module of another folder still may not reach them.
-
-
 def test_no_module_reaches_a_private_name_of_another_module():
     """An underscore name is private to its module: another module neither imports it (``from m
     import _x``) nor reads it (``m._x`` of a module it imports). What one module offers another has a
-    public name and a docstring. Private *modules* (``_common``, ``_validate``) are a folder's shared
-    helpers and may be imported by name; the one exception is the modules of
-    :data:`SHARED_WITHIN_FOLDER`, whose underscore names the modules of the same folder may import."""
+    public name and a docstring. Private *modules* (``_validate``) are a folder's shared
+    helpers and may be imported by name."""
     found = []
     for name, (_, package) in MODULES.items():
         here = name.split(".") if package else name.split(".")[:-1]
@@ -263,8 +231,7 @@ def test_no_module_reaches_a_private_name_of_another_module():
                 for alias in node.names:
                     if f"{module}.{alias.name}" in MODULES:
                         bound[alias.asname or alias.name] = f"{module}.{alias.name}"
-                    elif (module in MODULES and alias.name.startswith("_") and not alias.name.startswith("__")
-                          and not (module in SHARED_WITHIN_FOLDER and _folder(module) == ".".join(here))):
+                    elif module in MODULES and alias.name.startswith("_") and not alias.name.startswith("__"):
                         found.append(f"{name}: from {module} import {alias.name}")
             elif isinstance(node, ast.Import):
                 bound.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})

@@ -30,7 +30,15 @@ def _truncate_hundredths(x_us: float) -> float:
 def test_transmission_unit_is_512_bytes_at_2_mbps_unframed():
     assert bounds.particle_time_s(512, 2e6) == pytest.approx(2048e-6, rel=0, abs=1e-18)
     assert bounds.particle_time_s(128, 2e6) == pytest.approx(512e-6, rel=0, abs=1e-18)
-    assert bounds.transmission_unit_s is bounds.particle_time_s  # the former name, kept
+
+
+def test_the_papers_transmission_unit_has_one_home():
+    """Issue 29: ``transmission_unit_s`` is :func:`pqlab.papers.transmission_unit_s` only (the papers'
+    delay unit, 0.636 ms); the bounds' unit is :func:`particle_time_s` (2.048 ms), under that name alone."""
+    from pqlab import papers
+
+    assert not hasattr(bounds, "transmission_unit_s") and "transmission_unit_s" not in bounds.__all__
+    assert papers.transmission_unit_s() != bounds.particle_time_s(512, 2e6)
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])

@@ -68,7 +68,13 @@ def test_simulate_under_a_memory_limit_refuses_before_allocating():
 
 
 def test_available_memory_is_the_smallest_limit(monkeypatch):
-    from pqlab.node import memory
+    """The memory a process may use is the process's business, not the node's: ``pqlab.base.memory``
+    (issue 29; ``pqlab.node.memory`` is gone)."""
+    import importlib.util
+
+    from pqlab.base import memory
+
+    assert importlib.util.find_spec("pqlab.node.memory") is None
 
     monkeypatch.setattr(memory, "_cgroup_room", lambda: 5 * 2**30)
     monkeypatch.setattr(memory, "_address_space_room", lambda: None)

@@ -176,7 +176,7 @@ def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_clean
 
 
 def test_a_kernel_ended_by_the_oom_killer_or_at_its_memory_limit_is_named_out_of_memory(monkeypatch):
-    from pqlab.node import memory
+    from pqlab.base import memory
 
     kills = iter([3, 4])
     monkeypatch.setattr(memory, "oom_kills", lambda: next(kills))

@@ -26,6 +26,20 @@ from pqlab.traffic import (
 )
 
 
+def test_the_streams_module_is_named_for_what_it_holds():
+    """Issue 29: ``pqlab/node/streams.py`` (the traffic sources) and ``pqlab/node/streaming.py``
+    (long runs in bounded memory) looked alike; the sources are ``pqlab.node.sources``, re-exported
+    by ``pqlab.traffic``, and ``pqlab.streaming`` stays the long runs."""
+    import importlib.util
+
+    import pqlab
+    from pqlab.node import sources
+
+    assert importlib.util.find_spec("pqlab.node.streams") is None
+    assert (CBRStream, PoissonStream, TraceStream) == (sources.CBRStream, sources.PoissonStream, sources.TraceStream)
+    assert pqlab.streaming.simulate_summary is pqlab.node.streaming.simulate_summary
+
+
 def rng(seed=0):
     return np.random.default_rng(seed)
 

@@ -29,7 +29,6 @@ from ..node.framing import FRAMING_CODES, line_time_s
 __all__ = [
     "WorstCase",
     "particle_time_s",
-    "transmission_unit_s",
     "worst_case_delay",
     "table_iv",
     "cobham_waits",
@@ -93,11 +92,6 @@ def particle_time_s(particle_bytes, line_rate_bps) -> float:
     particle = check_int("particle_bytes", particle_bytes, 1)
     rate = check_real("line_rate_bps", line_rate_bps, 0.0, strict_minimum=True)
     return line_time_s(particle, "none", rate)
-
-
-#: The former name of :func:`particle_time_s` (kept for users; the papers' delay unit is
-#: :func:`pqlab.papers.transmission_unit_s`).
-transmission_unit_s = particle_time_s
 
 
 def worst_case_delay(k, rho, q_t, t_u_s) -> WorstCase:

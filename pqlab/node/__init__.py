@@ -4,7 +4,7 @@ What it does: ``model`` (:class:`Node`, :class:`Queue`: a priority queue and WFQ
 front of a particle-based transmission ring and a framed line), ``framing`` (the line's
 framing and the ring's particles, jitted), ``wfq`` (WFQ tag arithmetic, under both the model and
 the kernel), ``engine`` (the jitted kernel and :func:`simulate_arrivals`), ``timeorigin`` (the
-engine's time origin), ``memory`` (whether a run fits in memory), ``traffic`` (size laws, streams and their merge), ``scenario``
+engine's time origin), ``traffic`` (size laws, streams and their merge), ``scenario``
 (:class:`Scenario` and :func:`simulate`: one seeded run as an xarray Dataset), ``streaming``
 (long runs summarised chunk by chunk), ``path`` (the hops after the node) and ``tandem``
 (nodes in series).
@@ -16,5 +16,5 @@ May import: ``pqlab.base`` and ``pqlab._version`` only (no measurement, papers, 
 lab: they sit above).
 """
 
-__all__ = ["model", "framing", "wfq", "engine", "timeorigin", "memory", "traffic", "scenario", "streaming", "path",
+__all__ = ["model", "framing", "wfq", "engine", "timeorigin", "traffic", "scenario", "streaming", "path",
            "tandem"]

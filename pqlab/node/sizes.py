@@ -35,17 +35,22 @@ MIN_GEOMETRIC_ACCEPTANCE = 0.01
 SIZE_PER_CHOICES = ("packet", "stream")
 
 
-def _set(obj, name, value):
+def set_field(obj, name: str, value) -> None:
+    """Set field ``name`` of the frozen dataclass ``obj`` to ``value`` (its checked, normalised form,
+    in ``__post_init__``)."""
     object.__setattr__(obj, name, value)
 
 
-def _check_rng(rng) -> np.random.Generator:
+def check_rng(rng) -> np.random.Generator:
+    """Return ``rng`` if it is a ``numpy.random.Generator`` (every draw of the traffic comes from one)."""
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     return rng
 
 
-def _check_sorted(name: str, values: np.ndarray) -> None:
+def check_sorted(name: str, values: np.ndarray) -> None:
+    """Raise ``ValueError`` naming ``name`` and the first offending index unless ``values`` (1-D)
+    is non-decreasing."""
     bad = np.flatnonzero(np.diff(values) < 0)
     if bad.size:
         i = int(bad[0]) + 1
@@ -55,7 +60,9 @@ def _check_sorted(name: str, values: np.ndarray) -> None:
         )
 
 
-def _check_packet_count(n_packets: float) -> None:
+def check_packet_count(n_packets: float) -> None:
+    """Raise ``ValueError`` if one stream would generate more than :data:`MAX_STREAM_PACKETS`
+    packets (``n_packets``, expected, before any is drawn): the run's ``duration_s`` is too long."""
     if n_packets > MAX_STREAM_PACKETS:
         raise ValueError(
             f"duration_s is too long: the stream would generate about {n_packets:.3g} packets, "
@@ -73,7 +80,7 @@ def plain_json(value):
 def canonical_json(value, encoded: dict | None = None) -> str:
     """``value`` as canonical JSON: sorted keys, default separators, numpy values as Python's.
 
-    ``encoded``: placeholder string -> JSON text already encoded (as :meth:`_Plain.to_dict` with
+    ``encoded``: placeholder string -> JSON text already encoded (as :meth:`PlainData.to_dict` with
     ``encoded`` leaves them): each placeholder is replaced by its text, which gives byte for
     byte the encoding of ``value`` holding the decoded objects."""
     text = json.dumps(value, sort_keys=True, default=plain_json)
@@ -82,8 +89,8 @@ def canonical_json(value, encoded: dict | None = None) -> str:
     return text
 
 
-class _Plain:
-    """``to_dict`` for the dataclasses of this module (``"type"`` + fields)."""
+class PlainData:
+    """``to_dict`` for the traffic's dataclasses, the size laws and the streams (``"type"`` + fields)."""
 
     def to_dict(self, encoded: dict | None = None) -> dict:
         """Plain-data (JSON-serialisable) form with a ``"type"`` key; inverse: ``*_from_dict``.
@@ -98,7 +105,7 @@ class _Plain:
                 placeholder = f"\0{type(value).__name__}{id(value)}\0"
                 encoded[placeholder] = value.to_json()
                 value = placeholder
-            elif isinstance(value, _Plain):
+            elif isinstance(value, PlainData):
                 value = value.to_dict(encoded)
             elif isinstance(value, np.ndarray):
                 value = value.tolist()
@@ -111,7 +118,7 @@ class _Plain:
 # --------------------------------------------------------------------------- sizes
 
 
-class SizeDistribution(_Plain):
+class SizeDistribution(PlainData):
     """Base of the packet size distributions (sizes in bytes, integers in ``[1, 65535]``)."""
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -129,7 +136,7 @@ class SizeDistribution(_Plain):
         numpy.ndarray of int64
             Sizes, bytes.
         """
-        return np.asarray(self._draw(_check_rng(rng), check_int("n", n, 0)), dtype=np.int64)
+        return np.asarray(self._draw(check_rng(rng), check_int("n", n, 0)), dtype=np.int64)
 
     @property
     def mean_bytes(self) -> float:  # pragma: no cover - overridden
@@ -162,7 +169,7 @@ class Deterministic(SizeDistribution):
     size_bytes: int
 
     def __post_init__(self):
-        _set(self, "size_bytes", _check_size("size_bytes", self.size_bytes))
+        set_field(self, "size_bytes", _check_size("size_bytes", self.size_bytes))
 
     @property
     def mean_bytes(self) -> float:
@@ -191,8 +198,8 @@ class Uniform(SizeDistribution):
 
     def __post_init__(self):
         low = _check_size("low_bytes", self.low_bytes)
-        _set(self, "low_bytes", low)
-        _set(self, "high_bytes", check_int("high_bytes", self.high_bytes, low, MAX_SIZE_BYTES))
+        set_field(self, "low_bytes", low)
+        set_field(self, "high_bytes", check_int("high_bytes", self.high_bytes, low, MAX_SIZE_BYTES))
 
     @property
     def mean_bytes(self) -> float:
@@ -233,10 +240,10 @@ class Geometric(SizeDistribution):
 
     def __post_init__(self):
         low = _check_size("min_bytes", self.min_bytes)
-        _set(self, "min_bytes", low)
-        _set(self, "max_bytes", check_int("max_bytes", self.max_bytes, low, MAX_SIZE_BYTES))
+        set_field(self, "min_bytes", low)
+        set_field(self, "max_bytes", check_int("max_bytes", self.max_bytes, low, MAX_SIZE_BYTES))
         mean = check_real("untruncated_mean_bytes", self.untruncated_mean_bytes, low, MAX_SIZE_BYTES)
-        _set(self, "untruncated_mean_bytes", mean)
+        set_field(self, "untruncated_mean_bytes", mean)
         if self._acceptance < MIN_GEOMETRIC_ACCEPTANCE:
             raise ValueError(
                 f"untruncated_mean_bytes is too large for max_bytes={self.max_bytes}: "
@@ -307,8 +314,8 @@ class Empirical(SizeDistribution):
             raise ValueError(f"cdf must be non-decreasing, got {cdf.tolist()!r}")
         if abs(cdf[-1] - 1.0) > CDF_TOLERANCE:
             raise ValueError(f"cdf must end at 1 (within {CDF_TOLERANCE}), got {cdf[-1]!r}")
-        _set(self, "sizes_bytes", tuple(sizes.tolist()))
-        _set(self, "cdf", tuple(cdf.tolist()))
+        set_field(self, "sizes_bytes", tuple(sizes.tolist()))
+        set_field(self, "cdf", tuple(cdf.tolist()))
 
     def to_json(self) -> str:
         """:meth:`to_dict` as canonical JSON, encoded once for every equal law (1,461 sizes take

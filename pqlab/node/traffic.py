@@ -4,7 +4,7 @@ A *size distribution* draws IP payload or packet lengths (bytes); a *stream*
 turns one into arrival times (seconds) and IP lengths for one queue and flow.
 Everything is vectorised with numpy and all randomness comes from a
 ``numpy.random.Generator`` passed in, so a seed fixes every array. Three modules, one job each:
-:mod:`pqlab.node.sizes` (the size laws), :mod:`pqlab.node.streams` (the streams) and this one
+:mod:`pqlab.node.sizes` (the size laws), :mod:`pqlab.node.sources` (the streams) and this one
 (streams merged into one sorted arrival array, per window for long runs, and the scenario's
 dicts), which re-exports the other two: ``pqlab.traffic`` is the public module.
 
@@ -22,9 +22,9 @@ from numba import njit
 
 from ..base._validate import check_fields, check_mapping, check_real, from_part
 from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
-                     SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, _check_packet_count, _check_rng,
+                     SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, check_packet_count, check_rng,
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
-from .streams import CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
+from .sources import CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
 
 
 # --------------------------------------------------------------------------- merge, dicts
@@ -125,7 +125,7 @@ class TrafficWindows:
 
     def __init__(self, streams, rng: np.random.Generator, *, vectorised: bool = True):
         self.streams = check_streams(streams)
-        rng = _check_rng(rng)
+        rng = check_rng(rng)
         self._queues = np.array([s.queue for s in self.streams], dtype=np.int64)
         self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
         self._periodic = _fixed_cbr_schedule(self.streams, rng) if vectorised else None
@@ -177,7 +177,7 @@ class TrafficWindows:
         first, interval, fixed = self._periodic
         k0, k1 = np.empty_like(first), np.empty_like(first)
         most = _periodic_extent(first, interval, float(t0_s), float(t1_s), k0, k1)
-        _check_packet_count(most)
+        check_packet_count(most)
         cap = int(np.sum(k1 - k0))
         arrival, stream = np.empty(cap), np.empty(cap, dtype=np.int64)
         starts, k_first = np.empty(first.shape[0] + 1, dtype=np.int64), np.empty(first.shape[0], dtype=np.int64)

@@ -20,6 +20,8 @@ import pandas as pd
 
 from .._version import __version__
 from ..base import locations
+from ..base._validate import check_choice
+from ..base.units import is_missing
 
 #: The results file inside a results folder.
 RESULTS_FILE = "results.jsonl"
@@ -93,8 +95,8 @@ def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=No
         "note": " ".join(_check_text("note", note).split()),
         "shape_ok": _check_optional_bool("shape_ok", shape_ok),
         "seed": _check_optional_int("seed", seed),
-        "model": _check_choice("model", model, MODELS),
-        "role": None if role is None else _check_choice("role", role, ROLES),
+        "model": check_choice("model", model, MODELS),
+        "role": None if role is None else check_choice("role", role, ROLES),
     }
     return _append(results_dir, entry)
 
@@ -153,12 +155,6 @@ def _check_name(name: str, value) -> str:
     if not _check_text(name, value).strip():
         raise ValueError(f"{name} must be a non-empty string, got {value!r}")
     return value.strip()
-
-
-def _check_choice(name: str, value, choices) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
-    return value
 
 
 def _check_value(value):
@@ -295,11 +291,6 @@ def relative_percent(ours: float, paper: float) -> float:
     if paper == 0:
         return 0.0 if ours == 0 else math.nan
     return (ours - paper) / abs(paper) * 100.0
-
-
-def is_missing(value) -> bool:
-    """Whether a cell is missing: None, pandas' NA or a float NaN."""
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 
 def cell_text(value) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from ..node import memory
+from ..base import memory
 
 #: Default limit of one notebook's run, seconds (1 hour).
 NOTEBOOK_TIMEOUT_S = 3600.0

@@ -16,10 +16,6 @@ import os
 import resource
 from pathlib import Path
 
-#: Peak bytes per packet of :func:`pqlab.simulate` (arrival, size, queue, flow, ring entry,
-#: departure, drop and the merge's temporaries: 56 measured with tracemalloc on the papers'
-#: base case, 575,050 packets, 2026-11-25), rounded up.
-SIMULATE_BYTES_PER_PACKET = 64
 _CGROUP = Path("/sys/fs/cgroup")
 
 
@@ -118,15 +114,3 @@ def check_available(what: str, need_bytes: int, way_out: str) -> None:
 
 def _gib(n: int) -> str:
     return f"{n / 2**30:.3g} GiB"
-
-
-def expected_packets(streams, duration_s: float) -> int:
-    """About how many packets ``streams`` generate in ``[0, duration_s)`` (before any is drawn)."""
-    total = 0.0
-    for stream in streams:
-        if hasattr(stream, "rate_bps"):
-            span = max(0.0, duration_s - float(getattr(stream, "start_s", 0.0)))
-            total += span * stream.rate_bps / (8.0 * max(1.0, stream._mean_ip_bytes)) + 2
-        else:
-            total += len(getattr(stream, "arrival_s", ()))
-    return int(total)

@@ -1,4 +1,5 @@
-"""Streams: a size law turned into arrival times (seconds) and IP lengths for one queue and flow.
+"""Traffic sources: the streams, each a size law turned into arrival times (seconds) and IP lengths
+for one queue and flow.
 
 :class:`CBRStream` (constant rate; the papers' EF reference stream is one of 128-byte packets at
 300 kbit/s), :class:`PoissonStream` and :class:`TraceStream` (given arrays). Part of
@@ -14,14 +15,14 @@ import numpy as np
 
 from ..base._validate import check_array, check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
-from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, _Plain, _check_packet_count, _check_rng,
-                     _check_sorted, _set)
+from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData, check_packet_count, check_rng,
+                     check_sorted, set_field)
 
 
 # --------------------------------------------------------------------------- streams
 
 
-class Stream(_Plain):
+class Stream(PlainData):
     """Base of the streams: packets of one flow into one queue of the node.
 
     Subclasses have integer fields ``queue`` (index into ``node.queues``, >= 0)
@@ -29,8 +30,8 @@ class Stream(_Plain):
     """
 
     def _check_ids(self):
-        _set(self, "queue", check_int("queue", self.queue, 0))
-        _set(self, "flow", check_int("flow", self.flow, 0))
+        set_field(self, "queue", check_int("queue", self.queue, 0))
+        set_field(self, "flow", check_int("flow", self.flow, 0))
 
     def generate(self, rng: np.random.Generator, duration_s: float):
         """Arrivals in ``[0, duration_s)``.
@@ -60,7 +61,7 @@ class Stream(_Plain):
         sizes, drawing per-packet values from ``rng``. Consecutive windows
         partition the stream: ``generate(rng, d)`` is the single window ``[0, d)``.
         """
-        return self._windows(_check_rng(rng))
+        return self._windows(check_rng(rng))
 
     def _windows(self, rng):  # pragma: no cover - overridden
         raise NotImplementedError
@@ -74,20 +75,20 @@ class _SizedStream(Stream):
     """
 
     def _check_common(self):
-        _set(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
+        set_field(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
         if not isinstance(self.size, SizeDistribution):
             raise ValueError(
                 "size must be a size distribution (Deterministic, Uniform, Geometric, Empirical), "
                 f"got {type(self.size).__name__}"
             )
         self._check_ids()
-        _set(
+        set_field(
             self,
             "header_bytes",
             check_int("header_bytes", self.header_bytes, 0, MAX_SIZE_BYTES - self.size.max_bytes),
         )
         check_choice("size_per", self.size_per, SIZE_PER_CHOICES)
-        _set(self, "start_s", check_real("start_s", self.start_s, 0.0))
+        set_field(self, "start_s", check_real("start_s", self.start_s, 0.0))
 
     @property
     def _mean_ip_bytes(self) -> float:
@@ -168,7 +169,7 @@ class CBRStream(_SizedStream):
     def __post_init__(self):
         self._check_common()
         if self.phase_s is not None:
-            _set(self, "phase_s", check_real("phase_s", self.phase_s, 0.0))
+            set_field(self, "phase_s", check_real("phase_s", self.phase_s, 0.0))
             if self.size_per == "packet":
                 self._phase(None, self._interval_s(self._mean_ip_bytes))
 
@@ -190,7 +191,7 @@ class CBRStream(_SizedStream):
             # packet k arrives at first + k * interval, computed the same way in every window
             k0 = max(0.0, math.floor((t0_s - first) / interval) - 1.0)
             k1 = max(k0, math.floor((t1_s - first) / interval) + 2.0)
-            _check_packet_count(k1 - k0)
+            check_packet_count(k1 - k0)
             arrival = first + interval * np.arange(int(k0), int(k1), dtype=np.float64)
             return arrival[(arrival >= t0_s) & (arrival < t1_s)]
 
@@ -227,7 +228,7 @@ class PoissonStream(_SizedStream):
             if span_s <= 0:
                 return np.empty(0, dtype=np.float64)
             expected = span_s * self.rate_bps / (8.0 * ip_bytes)
-            _check_packet_count(expected)
+            check_packet_count(expected)
             # A Poisson process on [lo, t1_s): a Poisson number of points placed
             # uniformly, sorted (their gaps are i.i.d. exponential); windows are
             # independent, as the process's increments are.
@@ -270,13 +271,13 @@ class TraceStream(Stream):
 
     def __post_init__(self):
         arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
-        _check_sorted("arrival_s", arrival)
+        check_sorted("arrival_s", arrival)
         size = check_array("size_bytes", self.size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)
         if size.shape != arrival.shape:
             raise ValueError(f"size_bytes must have one value per arrival ({arrival.size}), got {size.size}")
         for name, arr in (("arrival_s", arrival), ("size_bytes", size)):
             arr.flags.writeable = False
-            _set(self, name, arr)
+            set_field(self, name, arr)
         self._check_ids()
 
     def __eq__(self, other):
@@ -297,3 +298,16 @@ class TraceStream(Stream):
             return self.arrival_s[lo:hi].copy(), self.size_bytes[lo:hi].copy()
 
         return window
+
+
+def expected_packets(streams, duration_s: float) -> int:
+    """About how many packets ``streams`` generate in ``[0, duration_s)`` (s), before any is drawn
+    (for a memory check): a rate-driven stream's rate over its mean IP length, a trace's length."""
+    total = 0.0
+    for stream in streams:
+        if isinstance(stream, _SizedStream):
+            span = max(0.0, duration_s - float(stream.start_s))
+            total += span * stream.rate_bps / (8.0 * max(1.0, stream._mean_ip_bytes)) + 2
+        else:
+            total += len(getattr(stream, "arrival_s", ()))
+    return int(total)
