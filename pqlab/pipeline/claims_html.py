@@ -17,7 +17,7 @@ import re
 import pandas as pd
 
 from . import overview
-from ..base.units import paper_text, signed_text
+from .numbers import paper_text, signed_text
 from ..papers.records import MODELS
 
 #: The style sheet of ``report.html`` and of the site's pages (the site writes it to ``style.css``).

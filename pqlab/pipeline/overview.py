@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from ..base.units import number_text, ours_digits, paper_text  # noqa: F401  (paper_text: the site's too)
+from .numbers import number_text, ours_digits, paper_text
 from ..papers import records
 
 #: How many of the test-bed model's misses the opening's table lists.

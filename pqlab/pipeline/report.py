@@ -47,8 +47,9 @@ joined outer with the papers' values as above; another model's rows are its reco
 joined with the paper rows they name. ``kind`` comes from ``data/paper_values.csv``:
 ``setup`` (a parameter of the test echoed back), ``result`` (a measured result),
 ``analysis`` (the papers' own analytic numbers), ``derived`` (a repeat in other units).
-:func:`model_summary` counts verdicts per model and kind and :func:`summary_text`
-opens the report with the counts of measured results per model.
+:func:`model_summary` counts verdicts per model and kind and :func:`measured_counts` the
+measured results reproduced per model and role (the opening's sentences are
+:func:`pqlab.pipeline.overview.opening`).
 """
 
 from __future__ import annotations
@@ -64,13 +65,11 @@ from .._version import __version__
 from . import claim_links, claims_html, overview
 from .claims_html import esc
 from ..base import versions
-from ..base.units import paper_text as _paper_text
-from ..base.units import signed_text
+from .numbers import paper_text, signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
 from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
                               RESULTS_FILE, ROLES, TOLERANCE_PERCENT, cell_text, check_paper_values, is_missing,
                               load_paper_values, load_records, record, record_figure, relative_percent)
-from ..papers.testbed import CHOSEN_AFTER_HELD_OUT  # the test bed's own statement of its post-hoc choices
 
 #: Verdicts, in the order reports list them.
 VERDICTS = ("reproduced", "shape only", "differs", "missing", "pqlab only")
@@ -337,52 +336,6 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
 
-#: How many of a model's largest misses the opening summary names.
-SUMMARY_MISSES = 3
-
-
-def summary_text(table: pd.DataFrame) -> str:
-    """The report's opening paragraph, computed from ``table``: measured results reproduced per model.
-
-    Counts the papers' numeric measured results within 10 % under each model (calibration
-    and held-out apart for the test bed), and names the test bed's largest remaining misses
-    with the explanation recorded for each (its computed reason).
-    """
-    counts = measured_counts(table)
-    if counts.empty:
-        return "No numeric measured result of the papers was recorded."
-    parts = []
-    for model in MODELS:
-        mine = counts[counts["model"] == model].set_index("role")
-        if mine.empty:
-            continue
-        text = (f"Under {MODEL_TITLES[model]}, {mine.loc['all', 'within']} of {mine.loc['all', 'total']} "
-                f"of the papers' numeric measured results are within {TOLERANCE_PERCENT:g} %")
-        if model != MODELS[0]:
-            text += (f" ({mine.loc['calibration', 'within']} of {mine.loc['calibration', 'total']} in the "
-                     f"calibration set, {mine.loc['held_out', 'within']} of {mine.loc['held_out', 'total']} "
-                     "held out)")
-        parts.append(text + ".")
-    if not (counts["model"] == "testbed").any():
-        parts.append("The test-bed model was not run.")
-        return " ".join(parts)
-    rows = table[(table["model"] == "testbed") & (table["kind"] == "result") & table["paper value"].notna()
-                 & (table["verdict"] != "reproduced")]
-    rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
-    misses = [
-        f"{r['artefact']}/{r['quantity']} (paper {_paper_text(r['paper value'])}, test bed "
-        f"{' '.join(filter(None, [overview.ours_text(r['ours'], r['paper value']), '' if r['unit'] == '1' else r['unit']]))}, "
-        f"{_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
-        for r in rows.head(SUMMARY_MISSES).to_dict("records")
-    ]
-    if misses:
-        parts.append("The largest remaining misses of the test-bed model: " + "; ".join(misses) + ".")
-    inconsistent = table[(table["model"] == "testbed") & (table["quantity"] == INCONSISTENCY_QUANTITY)]
-    parts += [f"Across the models tried: {text}." for text in inconsistent["explanation"] if text]
-    parts.append("Not clean predictions: " + "; ".join(CHOSEN_AFTER_HELD_OUT) + ".")
-    return " ".join(parts)
-
-
 def _link(path: str, out: Path) -> str:
     return Path(os.path.relpath(path, out.resolve())).as_posix()
 
@@ -392,7 +345,7 @@ def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     header = ["artefact", "claim", "model", "kind", "source", "paper", "ours", "unit", "difference", "verdict",
               "explanation", "statement"]
     rows = [
-        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _paper_text(r["paper value"]),
+        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], paper_text(r["paper value"]),
          _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
          _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
          r["statement"]]

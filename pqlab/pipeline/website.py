@@ -29,7 +29,7 @@ from urllib.parse import quote
 import pandas as pd
 
 from .._version import __version__
-from . import overview, report
+from . import numbers, overview, report
 from .claims_html import STYLE, artefact_anchor, claims_table, esc, percent_text, plain, verdict_class
 from ..papers.artefacts import registry
 from ..papers.artefacts.registry import DOCUMENTS, Document
@@ -446,7 +446,7 @@ def _overview_html(table: pd.DataFrame) -> list[str]:
     if not misses.empty:
         rows = "".join(
             f"<tr><td><span class=\"id\">{esc(m['result'])}</span></td>"
-            f"<td class=\"num\">{esc(overview.paper_text(m['paper']))}</td>"
+            f"<td class=\"num\">{esc(numbers.paper_text(m['paper']))}</td>"
             f"<td class=\"num\">{esc(overview.ours_text(m['ours'], m['paper']))}</td>"
             f"<td>{esc(m['unit'])}</td><td class=\"num\">{esc(percent_text(m['difference %']))}</td>"
             f"<td>{_folded(m['reason'], m['explanation'])}</td></tr>"
