@@ -27,7 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
 from pqlab.pipeline import claims_html, overview, report, website as site  # noqa: E402
-from pqlab.papers.artefacts import registry  # noqa: E402
+from pqlab.papers import registry  # noqa: E402
 
 
 PAPER = pd.DataFrame(
@@ -139,7 +139,8 @@ def test_front_page_lists_every_artefact_with_a_link(built, table):
     links = _parse(front).hrefs
     for artefact in table["artefact"].unique():
         assert f">{claims_html.esc(artefact)}</a>" in front
-        page = site._document_of(artefact, []).page if artefact != "odd id/with space" else "other.html"
+        known = registry.document_of(artefact)
+        page = known.page if known is not None else "other.html"
         assert f"{page}#{claims_html.artefact_anchor(artefact)}" in links
 
 
@@ -160,7 +161,10 @@ def test_document_page_has_statement_numbers_explanation_figure_and_notebook(bui
     assert "mean IPDV 3.63 ms at A = 0" in long_page and "long version Sec. 6.2" in long_page
     assert ">3.7<" in long_page and "+1.9 %" in long_page and ">close<" in long_page
     assert 'src="figures/long_ipdv_vs_a_ccdf.png"' in long_page
-    assert 'href="notebooks/03_aggregation.html"' in long_page
+    # a notebook is linked from an artefact only as the registry's notebook of it (03_aggregation mentions
+    # long_ipdv_vs_a in its HTML: that alone links nothing)
+    registered = "long_ipdv_vs_a" in registry.ids() and registry.artefact("long_ipdv_vs_a").notebook == "03_aggregation"
+    assert ('href="notebooks/03_aggregation.html"' in long_page) == registered
     globecom = (built.parent / "globecom01.html").read_text()
     assert 'href="figures/globecom01_fig3_1.pdf"' in globecom
     assert "shape holds" in globecom and 'class="differs"' in globecom
@@ -185,6 +189,33 @@ def test_no_notebooks_is_said_and_recorded_figures_are_used(tmp_path, table):
         site.build_site(table, figures, tmp_path / "no_html", tmp_path / "other")
     with pytest.raises(ValueError, match="missing columns"):
         site.build_site(table.drop(columns=["verdict"]), figures, tmp_path, tmp_path / "site")
+
+
+def test_an_artefacts_notebook_is_its_registry_entrys_and_its_document_is_the_registrys(tmp_path):
+    """issue 29: the site reads the registry; it finds no artefact in a notebook's HTML and invents no document.
+
+    The registered artefact links its registry entry's notebook only (another notebook that prints its
+    id is not linked from it); an id of no registered document (an unknown ``tftant_<x>_`` prefix) is on
+    the "other" page, not on a page made up from its prefix.
+    """
+    entry = registry.artefact("tftant_slides_pq_delay")
+    paper = report.check_paper_values(pd.DataFrame(
+        [[entry.id, "q", "1", "ms", "TF-TANT slides", "one"],
+         ["tftant_new_fig1", "q", "1", "ms", "a new TF-TANT page", "an id of no registered document"]],
+        columns=list(report.PAPER_COLUMNS)), "paper")
+    table = report.compare(paper, RESULTS.iloc[:0])
+    html_dir = tmp_path / "html"
+    html_dir.mkdir()
+    (html_dir / f"{entry.notebook}.html").write_text("<html><body><h1>runs it, by another name</h1></body></html>")
+    (html_dir / "03_aggregation.html").write_text(f"<html><body><pre>{entry.id} tftant_new_fig1</pre></body></html>")
+    index = site.build_site(table, tmp_path / "figures", html_dir, tmp_path / "site")
+    pages = {p.name for p in _pages(index)}
+    assert pages == {"index.html", entry.source.page, "other.html"}
+    page = (tmp_path / "site" / entry.source.page).read_text()
+    section = page[page.index(f'id="{claims_html.artefact_anchor(entry.id)}"'):]
+    assert f'href="notebooks/{entry.notebook}.html"' in section and "03_aggregation" not in section
+    other = (tmp_path / "site" / "other.html").read_text()
+    assert 'id="a-tftant_new_fig1"' in other and "notebooks/03_aggregation.html" in other  # all notebooks listed
 
 
 # --------------------------------------------------------------------------- in Chromium
