@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from pqlab import cli
-from pqlab.pipeline import report, website as site
 from pqlab.papers.artefacts import _common, registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,13 +37,6 @@ def test_each_notebook_runs_exactly_its_registered_artefacts():
         assert set(recorded.findall(code)) == registered, path.stem
         for artefact_id in registered:
             assert registry.artefact(artefact_id).output_stem in code
-
-
-def test_site_places_artefacts_by_the_registry():
-    for entry in registry.ARTEFACTS:
-        assert site._document_of(entry.id, []) is entry.source
-    assert site._document_of("tftant_slides_new_thing", []).key == "tftant_slides"
-    assert site._document_of("unknown", []).key == "other"
 
 
 def test_claims_live_apart_from_the_compute_modules():

@@ -21,6 +21,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 import matplotlib
 import pandas as pd
 import pytest
+from markupsafe import escape
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -138,7 +139,7 @@ def test_front_page_lists_every_artefact_with_a_link(built, table):
     front = built.read_text()
     links = _parse(front).hrefs
     for artefact in table["artefact"].unique():
-        assert f">{claims_html.esc(artefact)}</a>" in front
+        assert f">{escape(artefact)}</a>" in front
         known = registry.document_of(artefact)
         page = known.page if known is not None else "other.html"
         assert f"{page}#{claims_html.artefact_anchor(artefact)}" in links
@@ -164,7 +165,8 @@ def test_document_page_has_statement_numbers_explanation_figure_and_notebook(bui
     # a notebook is linked from an artefact only as the registry's notebook of it (03_aggregation mentions
     # long_ipdv_vs_a in its HTML: that alone links nothing)
     registered = "long_ipdv_vs_a" in registry.ids() and registry.artefact("long_ipdv_vs_a").notebook == "03_aggregation"
-    assert ('href="notebooks/03_aggregation.html"' in long_page) == registered
+    section = long_page[long_page.index('id="a-long_ipdv_vs_a"'):]
+    assert ('href="notebooks/03_aggregation.html"' in section) == registered
     globecom = (built.parent / "globecom01.html").read_text()
     assert 'href="figures/globecom01_fig3_1.pdf"' in globecom
     assert "shape holds" in globecom and 'class="differs"' in globecom
@@ -216,6 +218,14 @@ def test_an_artefacts_notebook_is_its_registry_entrys_and_its_document_is_the_re
     assert f'href="notebooks/{entry.notebook}.html"' in section and "03_aggregation" not in section
     other = (tmp_path / "site" / "other.html").read_text()
     assert 'id="a-tftant_new_fig1"' in other and "notebooks/03_aggregation.html" in other  # all notebooks listed
+
+
+def test_site_places_artefacts_by_the_registry():
+    for entry in registry.artefacts():
+        assert site.document_of(entry.id, []) is entry.source
+    assert site.document_of("tftant_slides_new_thing", []).key == "tftant_slides"
+    assert site.document_of("unknown", ["GLOBECOM'01 Fig. 2"]).key == "globecom01"  # by its source column
+    assert site.document_of("unknown", []) is site.OTHER
 
 
 # --------------------------------------------------------------------------- in Chromium
@@ -338,19 +348,15 @@ def test_the_site_shows_both_models(tmp_path):
     figures.mkdir()
     index = site.build_site(table, figures, tmp_path / "html", figures / "site")
     page = index.read_text(encoding="utf-8")
-    assert _esc_text(overview.opening(table)) in page
+    assert escape(overview.opening(table)) in page
     assert "the calibrated test-bed model reproduces 1 within 10 %" in overview.opening(table)
     assert "<h2>Measured results per model</h2>" in page and "<th>model</th><th>kind</th>" in page
-    assert report.environment_html(table) in page.split("<p class=\"lead\">")[0]  # the environment block first
+    assert all(escape(line) in page.split("<p class=\"lead\">")[0]  # the environment block first
+               for line in report.environment_lines(table))
     long_page = (figures / "site" / registry.document("long").page).read_text(encoding="utf-8")
     assert '<td class="num">1 of 1</td>' in long_page  # the test bed's reproduced rows of long_ipdv_vs_a
     assert '<span class="model-name">test bed</span>' in long_page
-    assert '<span class="model-name">papers&#x27; node</span>' in long_page
+    assert '<span class="model-name">' + str(escape("papers' node")) + "</span>" in long_page
     assert 'rowspan="2"><span class="id">mean_ipdv_a_0</span>' in long_page  # the claim spans both models' rows
     assert "test bed: 1 of 1 reproduced" in long_page
 
-
-def _esc_text(text: str) -> str:
-    import html
-
-    return html.escape(text, quote=True)

@@ -62,8 +62,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._version import __version__
-from . import claim_links, claims_html, overview
-from .claims_html import esc
+from . import claim_links, claims_html, html_pages, overview
 from ..base import versions
 from .numbers import paper_text, signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
@@ -398,27 +397,28 @@ def environment_lines(table: pd.DataFrame) -> list[str]:
     return versions.environment_text(results_digest(table))
 
 
-def environment_html(table: pd.DataFrame) -> str:
-    """The environment block as one HTML paragraph (the report's and the site index's)."""
-    return '<p class="environment">' + "<br>".join(esc(line) for line in environment_lines(table)) + "</p>"
-
-
 def title() -> str:
     """The title of the report and of the site's index page."""
     return f"pqlab {__version__}: the papers' values and ours"
 
 
+def rules_parts() -> list[tuple[str, bool]]:
+    """The verdict rules in one sentence, as (text, is a verdict's name) parts: a verdict's name is emphasised."""
+    return [
+        ("A number is ", False), ("reproduced", True), (f" within {TOLERANCE_PERCENT:g} % of the paper's; ", False),
+        ("shape only", True), (" when the paper's shape or trend holds but the number does not; ", False),
+        ("differs", True), (" otherwise; ", False), ("missing", True), (" when no notebook recorded the claim yet; ", False),
+        ("pqlab only", True),
+        (" for our numbers with no paper value. By claim type: a position is judged against the mechanism (the "
+         "paper's on the same side of a particle boundary as ours, within one sweep step), a trend by the sign of "
+         "every step, and a claim is never reproduced when a claim it implies fails. Setup echoes (a test parameter "
+         "read back) are counted apart from measured results.", False),
+    ]
+
+
 def rules_text(em) -> str:
-    """The verdict rules in one sentence; ``em`` marks up a verdict's name."""
-    return (
-        f"A number is {em('reproduced')} within {TOLERANCE_PERCENT:g} % of the paper's; {em('shape only')} "
-        f"when the paper's shape or trend holds but the number does not; {em('differs')} otherwise; "
-        f"{em('missing')} when no notebook recorded the claim yet; {em('pqlab only')} for our numbers "
-        "with no paper value. By claim type: a position is judged against the mechanism (the paper's on the "
-        "same side of a particle boundary as ours, within one sweep step), a trend by the sign of every step, "
-        "and a claim is never reproduced when a claim it implies fails. Setup echoes (a test parameter read "
-        "back) are counted apart from measured results."
-    )
+    """The verdict rules in one sentence (:func:`rules_parts`); ``em`` marks up a verdict's name."""
+    return "".join(em(text) if emphasised else text for text, emphasised in rules_parts())
 
 
 def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
@@ -470,63 +470,19 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.claims_html.STYLE`), and the figure previews.
-_CSS = """
-img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
-""".strip()
-
-
 def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid out as
-    on the site: a table per artefact)."""
-    summary = verdict_summary(table)
+    on the site: a table per artefact); the template ``report.html`` (:mod:`pqlab.pipeline.html_pages`)."""
     by_model = model_summary(table)
-    body = [f"<h1>{esc(title())}</h1>", environment_html(table),
-            f"<p class=\"lead\">{esc(overview.opening(table))}</p>"]
-    for part in overview.sections(table):
-        body += [f"<h2>{esc(part['title'])}</h2>"] + ([f"<p>{esc(part['text'])}</p>"] if part["text"] else [])
-        body += [html_table(part["header"], part["rows"])] if part["rows"] else []
-        body += ["<ul>" + "".join(f"<li>{esc(i)}</li>" for i in part["items"]) + "</ul>"] if part["items"] else []
-    body += ["<h2>How to read the verdicts</h2>", f"<p>{rules_text(lambda v: f'<em>{v}</em>')}</p>",
-             "<ul>" + "".join(f"<li><em>{esc(k)}</em>: {esc(t)}</li>" for k, t in overview.kind_legend()) + "</ul>",
-             f"<p>Units: {esc(overview.UNIT_NOTE)}</p>",
-             "<h2>Verdicts per model and kind</h2>",
-            html_table(["model", "kind", *by_model.columns], kind_rows(by_model)),
-            f"<h2>Verdicts per artefact ({esc(MODEL_TITLES[MODELS[0]])})</h2>",
-            html_table(*_summary_cells(summary)),
-            "<h2>Claims</h2>", *_html_claims(table), "<h2>Figures</h2>"]
-    body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{esc(title())}</title>\n<style>\n{claims_html.STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
-        + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
+    summary_header, summary_rows = _summary_cells(verdict_summary(table))
+    return html_pages.render(
+        "report.html", title=title(), style=html_pages.style_markup(), environment_lines=environment_lines(table),
+        opening=overview.opening(table), sections=overview.sections(table), rule_parts=rules_parts(),
+        kind_legend=overview.kind_legend(), unit_note=overview.UNIT_NOTE,
+        kind_header=["model", "kind", *by_model.columns], kind_rows=kind_rows(by_model),
+        model_title=MODEL_TITLES[MODELS[0]], summary_header=summary_header, summary_rows=summary_rows,
+        claims=[(artefact, claims_html.claim_groups(rows.to_dict("records")))
+                for artefact, rows in table.groupby("artefact", sort=False)],
+        figures=[(artefact, [(link, Path(link).name, link.endswith((".png", ".svg"))) for link in files])
+                 for artefact, files in figures.items()],
     )
-
-
-def _html_claims(table: pd.DataFrame) -> list[str]:
-    """The claims as the site shows them: per artefact, one row group per claim, long texts folded."""
-    return [f"<h3 id=\"{esc(claims_html.artefact_anchor(artefact))}\"><code>{esc(artefact)}</code></h3>\n"
-            + claims_html.claims_table(rows.to_dict("records"))
-            for artefact, rows in table.groupby("artefact", sort=False)]
-
-
-def html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:
-    """An HTML table of text cells (escaped); the cells of column ``class_column`` also name their CSS class."""
-    head = "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"
-    body = []
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            css = f' class="{esc(str(cell).replace(" ", "-"))}"' if i == class_column else ""
-            cells.append(f"<td{css}>{esc(cell)}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return "<table>\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
-
-
-def _html_figures(artefact: str, files: list[str]) -> str:
-    items = []
-    for link in files:
-        href = esc(link)
-        preview = f'<br><img src="{href}" alt="{esc(Path(link).name)}">' if link.endswith((".png", ".svg")) else ""
-        items.append(f'<li><a href="{href}">{esc(Path(link).name)}</a>{preview}</li>')
-    return f"<h3>{esc(artefact)}</h3>\n<ul>\n" + "\n".join(items) + "\n</ul>"
