@@ -10,8 +10,9 @@ publish and its manifest), ``statefile`` (the state files read against their sch
 ``report`` (the paper-vs-pqlab report: records, verdicts, tables), ``claim_links`` (links
 between claims applied to verdicts), ``reportdiff`` (two reports compared), ``overview`` (the
 report's overview block), ``numbers`` (numbers as the report and the site print them), ``claims_html`` (an artefact's
-claims as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as pages) and ``website`` (the static
-site).
+claims as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as pages), ``html_pages`` (the Jinja2 templates of
+the site and ``report.html``), ``website`` (the static site) and ``readme_table`` (the
+README's artefact ids, from the registry).
 
 Exports: those modules (``from pqlab.pipeline import reproduce``).
 
@@ -21,4 +22,4 @@ lab.
 
 __all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "interrupts", "schedule",
            "publish", "statefile", "report", "claim_links", "reportdiff", "overview", "numbers", "claims_html", "notebook_html",
-           "website"]
+           "html_pages", "website", "readme_table"]
