@@ -9,7 +9,9 @@ Chromium, chromedriver or selenium is missing.
 
 from __future__ import annotations
 
+import ast
 import functools
+import re
 import http.server
 import threading
 import urllib.error
@@ -226,6 +228,28 @@ def test_site_places_artefacts_by_the_registry():
     assert site.document_of("tftant_slides_new_thing", []).key == "tftant_slides"
     assert site.document_of("unknown", ["GLOBECOM'01 Fig. 2"]).key == "globecom01"  # by its source column
     assert site.document_of("unknown", []) is site.OTHER
+
+
+#: A tag of the pages (not the notebook copies' script, link, style and head, which the site rewrites).
+_PAGE_TAG = re.compile(r"</?(?:html|body|main|nav|header|footer|section|h[1-6]|p|div|span|a|em|code|br|ul|li|dl|dt|dd"
+                       r"|table|colgroup|col|thead|tbody|tr|th|td|figure|figcaption|img|details|summary)[\s>]")
+
+
+def test_the_pages_tags_are_in_the_templates_not_in_python_strings():
+    """issue 29: the site and report.html are rendered from templates; no Python string (f-string or
+    not, docstrings aside) of the pipeline's page modules writes a tag of the pages."""
+    from pqlab.pipeline import html_pages
+
+    found = []
+    for module in (site, report, claims_html, overview, html_pages):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                      and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        found += [f"{module.__name__}:{node.lineno}: {node.value[:60]!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                  and _PAGE_TAG.search(node.value)]
+    assert found == []
 
 
 # --------------------------------------------------------------------------- in Chromium
