@@ -126,7 +126,7 @@ def test_no_import_cycle():
 
 
 #: Helpers that more than one layer needs, each defined in one module (issue 29: two copies had drifted apart).
-DEFINED_ONCE = {"is_missing": "pqlab.base.units", "check_choice": "pqlab.base._validate"}
+DEFINED_ONCE = {"is_missing": "pqlab.papers.records", "check_choice": "pqlab.base._validate"}
 
 
 def test_the_shared_helpers_are_defined_once():

@@ -9,7 +9,9 @@ Chromium, chromedriver or selenium is missing.
 
 from __future__ import annotations
 
+import ast
 import functools
+import re
 import http.server
 import threading
 import urllib.error
@@ -21,13 +23,14 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 import matplotlib
 import pandas as pd
 import pytest
+from markupsafe import escape
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
 from pqlab.pipeline import claims_html, overview, report, website as site  # noqa: E402
-from pqlab.papers.artefacts import registry  # noqa: E402
+from pqlab.papers import registry  # noqa: E402
 
 
 PAPER = pd.DataFrame(
@@ -138,8 +141,9 @@ def test_front_page_lists_every_artefact_with_a_link(built, table):
     front = built.read_text()
     links = _parse(front).hrefs
     for artefact in table["artefact"].unique():
-        assert f">{claims_html.esc(artefact)}</a>" in front
-        page = site._document_of(artefact, []).page if artefact != "odd id/with space" else "other.html"
+        assert f">{escape(artefact)}</a>" in front
+        known = registry.document_of(artefact)
+        page = known.page if known is not None else "other.html"
         assert f"{page}#{claims_html.artefact_anchor(artefact)}" in links
 
 
@@ -160,7 +164,11 @@ def test_document_page_has_statement_numbers_explanation_figure_and_notebook(bui
     assert "mean IPDV 3.63 ms at A = 0" in long_page and "long version Sec. 6.2" in long_page
     assert ">3.7<" in long_page and "+1.9 %" in long_page and ">close<" in long_page
     assert 'src="figures/long_ipdv_vs_a_ccdf.png"' in long_page
-    assert 'href="notebooks/03_aggregation.html"' in long_page
+    # a notebook is linked from an artefact only as the registry's notebook of it (03_aggregation mentions
+    # long_ipdv_vs_a in its HTML: that alone links nothing)
+    registered = "long_ipdv_vs_a" in registry.ids() and registry.artefact("long_ipdv_vs_a").notebook == "03_aggregation"
+    section = long_page[long_page.index('id="a-long_ipdv_vs_a"'):]
+    assert ('href="notebooks/03_aggregation.html"' in section) == registered
     globecom = (built.parent / "globecom01.html").read_text()
     assert 'href="figures/globecom01_fig3_1.pdf"' in globecom
     assert "shape holds" in globecom and 'class="differs"' in globecom
@@ -185,6 +193,63 @@ def test_no_notebooks_is_said_and_recorded_figures_are_used(tmp_path, table):
         site.build_site(table, figures, tmp_path / "no_html", tmp_path / "other")
     with pytest.raises(ValueError, match="missing columns"):
         site.build_site(table.drop(columns=["verdict"]), figures, tmp_path, tmp_path / "site")
+
+
+def test_an_artefacts_notebook_is_its_registry_entrys_and_its_document_is_the_registrys(tmp_path):
+    """issue 29: the site reads the registry; it finds no artefact in a notebook's HTML and invents no document.
+
+    The registered artefact links its registry entry's notebook only (another notebook that prints its
+    id is not linked from it); an id of no registered document (an unknown ``tftant_<x>_`` prefix) is on
+    the "other" page, not on a page made up from its prefix.
+    """
+    entry = registry.artefact("tftant_slides_pq_delay")
+    paper = report.check_paper_values(pd.DataFrame(
+        [[entry.id, "q", "1", "ms", "TF-TANT slides", "one"],
+         ["tftant_new_fig1", "q", "1", "ms", "a new TF-TANT page", "an id of no registered document"]],
+        columns=list(report.PAPER_COLUMNS)), "paper")
+    table = report.compare(paper, RESULTS.iloc[:0])
+    html_dir = tmp_path / "html"
+    html_dir.mkdir()
+    (html_dir / f"{entry.notebook}.html").write_text("<html><body><h1>runs it, by another name</h1></body></html>")
+    (html_dir / "03_aggregation.html").write_text(f"<html><body><pre>{entry.id} tftant_new_fig1</pre></body></html>")
+    index = site.build_site(table, tmp_path / "figures", html_dir, tmp_path / "site")
+    pages = {p.name for p in _pages(index)}
+    assert pages == {"index.html", entry.source.page, "other.html"}
+    page = (tmp_path / "site" / entry.source.page).read_text()
+    section = page[page.index(f'id="{claims_html.artefact_anchor(entry.id)}"'):]
+    assert f'href="notebooks/{entry.notebook}.html"' in section and "03_aggregation" not in section
+    other = (tmp_path / "site" / "other.html").read_text()
+    assert 'id="a-tftant_new_fig1"' in other and "notebooks/03_aggregation.html" in other  # all notebooks listed
+
+
+def test_site_places_artefacts_by_the_registry():
+    for entry in registry.artefacts():
+        assert site.document_of(entry.id, []) is entry.source
+    assert site.document_of("tftant_slides_new_thing", []).key == "tftant_slides"
+    assert site.document_of("unknown", ["GLOBECOM'01 Fig. 2"]).key == "globecom01"  # by its source column
+    assert site.document_of("unknown", []) is site.OTHER
+
+
+#: A tag of the pages (not the notebook copies' script, link, style and head, which the site rewrites).
+_PAGE_TAG = re.compile(r"</?(?:html|body|main|nav|header|footer|section|h[1-6]|p|div|span|a|em|code|br|ul|li|dl|dt|dd"
+                       r"|table|colgroup|col|thead|tbody|tr|th|td|figure|figcaption|img|details|summary)[\s>]")
+
+
+def test_the_pages_tags_are_in_the_templates_not_in_python_strings():
+    """issue 29: the site and report.html are rendered from templates; no Python string (f-string or
+    not, docstrings aside) of the pipeline's page modules writes a tag of the pages."""
+    from pqlab.pipeline import html_pages
+
+    found = []
+    for module in (site, report, claims_html, overview, html_pages):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                      and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+        found += [f"{module.__name__}:{node.lineno}: {node.value[:60]!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                  and _PAGE_TAG.search(node.value)]
+    assert found == []
 
 
 # --------------------------------------------------------------------------- in Chromium
@@ -307,19 +372,15 @@ def test_the_site_shows_both_models(tmp_path):
     figures.mkdir()
     index = site.build_site(table, figures, tmp_path / "html", figures / "site")
     page = index.read_text(encoding="utf-8")
-    assert _esc_text(overview.opening(table)) in page
+    assert escape(overview.opening(table)) in page
     assert "the calibrated test-bed model reproduces 1 within 10 %" in overview.opening(table)
     assert "<h2>Measured results per model</h2>" in page and "<th>model</th><th>kind</th>" in page
-    assert report.environment_html(table) in page.split("<p class=\"lead\">")[0]  # the environment block first
+    assert all(escape(line) in page.split("<p class=\"lead\">")[0]  # the environment block first
+               for line in report.environment_lines(table))
     long_page = (figures / "site" / registry.document("long").page).read_text(encoding="utf-8")
     assert '<td class="num">1 of 1</td>' in long_page  # the test bed's reproduced rows of long_ipdv_vs_a
     assert '<span class="model-name">test bed</span>' in long_page
-    assert '<span class="model-name">papers&#x27; node</span>' in long_page
+    assert '<span class="model-name">' + str(escape("papers' node")) + "</span>" in long_page
     assert 'rowspan="2"><span class="id">mean_ipdv_a_0</span>' in long_page  # the claim spans both models' rows
     assert "test bed: 1 of 1 reproduced" in long_page
 
-
-def _esc_text(text: str) -> str:
-    import html
-
-    return html.escape(text, quote=True)

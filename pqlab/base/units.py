@@ -9,15 +9,8 @@ through these functions, never with a literal factor.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-import pandas as pd
-
 __all__ = ["MS_PER_S", "US_PER_S", "S_PER_MS", "S_PER_US", "BPS_PER_KBPS", "BPS_PER_MBPS", "to_ms", "to_us",
-           "ms_to_s", "us_to_s", "to_kbps", "to_mbps", "kbps_to_bps", "times_in_ms", "MAX_SIGNIFICANT_DIGITS",
-           "DISPLAY_DIGITS", "significant_digits", "format_significant", "is_missing", "number_text", "signed_text",
-           "paper_text", "ours_digits"]
+           "ms_to_s", "us_to_s", "to_kbps", "to_mbps", "kbps_to_bps", "times_in_ms"]
 
 MS_PER_S = 1e3  # milliseconds in one second
 US_PER_S = 1e6  # microseconds in one second
@@ -91,66 +84,3 @@ def times_in_ms(ds, keep=()):
         out[name].attrs = {**var.attrs, "units": "ms" + unit[1:]}
     return out
 
-
-#: The most significant digits a number is printed with in prose, reports and the site
-#: (report.csv keeps full precision as data).
-MAX_SIGNIFICANT_DIGITS = 7
-#: Significant digits of a number of ours with no paper value to match, and of a difference.
-DISPLAY_DIGITS = 4
-
-
-def significant_digits(value: float) -> int:
-    """Significant digits of a number as written in its shortest form (``repr``), at most :data:`MAX_SIGNIFICANT_DIGITS`.
-
-    A paper value read from a CSV (``10.16``: 4, ``2409.41``: 6, ``0.6``: 1, ``100``: 1)
-    keeps the precision the paper printed it with.
-    """
-    mantissa = repr(float(abs(value))).lower().split("e")[0]
-    digits = mantissa.replace(".", "").lstrip("0")
-    if "." not in mantissa or mantissa.endswith(".0"):
-        digits = mantissa.split(".")[0].lstrip("0").rstrip("0")
-    return max(1, min(len(digits), MAX_SIGNIFICANT_DIGITS))
-
-
-def format_significant(value: float, digits: int = 4) -> str:
-    """A number at ``digits`` significant digits (1 to :data:`MAX_SIGNIFICANT_DIGITS`), without a needless exponent.
-
-    Positional for magnitudes from 1e-4 up to 1e9 (``10240``, not ``1.024e+04``; trailing
-    zeros after the point dropped), scientific beyond; ``nan``/``inf`` as such.
-    """
-    if not 1 <= digits <= MAX_SIGNIFICANT_DIGITS:
-        raise ValueError(f"digits must be in [1, {MAX_SIGNIFICANT_DIGITS}], got {digits!r}")
-    value = float(value)
-    if not math.isfinite(value):
-        return str(value)
-    if value == 0 or 1e-4 <= abs(value) < 1e9:
-        return np.format_float_positional(value, precision=digits, unique=True, fractional=False, trim="-")
-    return f"{value:.{digits}g}"
-
-
-def is_missing(value) -> bool:
-    """Whether a table cell holds no number: None, pandas' NA or NaN."""
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
-
-
-def number_text(value, digits: int = DISPLAY_DIGITS) -> str:
-    """A number as the report and the site print it (:func:`format_significant`); empty for a missing one."""
-    return "" if is_missing(value) else format_significant(value, digits)
-
-
-def signed_text(value, digits: int = DISPLAY_DIGITS) -> str:
-    """A difference as the report and the site print it: :func:`number_text` with a ``+`` before a non-negative one."""
-    text = number_text(value, digits)
-    return f"+{text}" if text and value >= 0 else text
-
-
-def paper_text(value) -> str:
-    """A paper's value as the paper printed it (its shortest form, at most 7 significant digits); empty if missing."""
-    return "" if is_missing(value) else format_significant(value, significant_digits(value))
-
-
-def ours_digits(paper) -> int:
-    """Digits to print ours with: one more than the paper printed (at least :data:`DISPLAY_DIGITS`, at most 7)."""
-    if is_missing(paper):
-        return DISPLAY_DIGITS
-    return min(MAX_SIGNIFICANT_DIGITS, max(DISPLAY_DIGITS, significant_digits(paper) + 1))

@@ -21,7 +21,6 @@ import pandas as pd
 from .._version import __version__
 from ..base import locations
 from ..base._validate import check_choice
-from ..base.units import is_missing
 
 #: The results file inside a results folder.
 RESULTS_FILE = "results.jsonl"
@@ -291,6 +290,11 @@ def relative_percent(ours: float, paper: float) -> float:
     if paper == 0:
         return 0.0 if ours == 0 else math.nan
     return (ours - paper) / abs(paper) * 100.0
+
+
+def is_missing(value) -> bool:
+    """Whether a cell is missing: None, pandas' NA or a float NaN."""
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 
 def cell_text(value) -> str:

@@ -9,9 +9,10 @@ SIGTERM acted on at known points, deferred across a publish), ``publish`` (the j
 publish and its manifest), ``statefile`` (the state files read against their schema),
 ``report`` (the paper-vs-pqlab report: records, verdicts, tables), ``claim_links`` (links
 between claims applied to verdicts), ``reportdiff`` (two reports compared), ``overview`` (the
-report's overview block), ``claims_html`` (an artefact's claims as HTML, in ``report.html`` and
-on the site), ``notebook_html`` (the executed notebooks as pages) and ``website`` (the static
-site).
+report's overview block), ``numbers`` (numbers as the report and the site print them), ``claims_html`` (an artefact's
+claims as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as pages), ``html_pages`` (the Jinja2 templates of
+the site and ``report.html``), ``website`` (the static site) and ``readme_table`` (the
+README's artefact ids, from the registry).
 
 Exports: those modules (``from pqlab.pipeline import reproduce``).
 
@@ -20,5 +21,5 @@ lab.
 """
 
 __all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "interrupts", "schedule",
-           "publish", "statefile", "report", "claim_links", "reportdiff", "overview", "claims_html", "notebook_html",
-           "website"]
+           "publish", "statefile", "report", "claim_links", "reportdiff", "overview", "numbers", "claims_html", "notebook_html",
+           "html_pages", "website", "readme_table"]

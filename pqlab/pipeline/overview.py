@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from ..base.units import is_missing, number_text, ours_digits, paper_text  # noqa: F401  (paper_text: the site's too)
+from .numbers import number_text, ours_digits, paper_text
 from ..papers import records
 
 #: How many of the test-bed model's misses the opening's table lists.
@@ -204,7 +204,7 @@ def shape_text(shape_ok) -> str:
     "shape holds" for a true ``shape_ok``, "shape fails" for a false one, "" where no check was
     recorded (None, NaN or pandas' NA).
     """
-    if is_missing(shape_ok):
+    if records.is_missing(shape_ok):
         return ""
     return "shape holds" if shape_ok else "shape fails"
 

@@ -47,8 +47,9 @@ joined outer with the papers' values as above; another model's rows are its reco
 joined with the paper rows they name. ``kind`` comes from ``data/paper_values.csv``:
 ``setup`` (a parameter of the test echoed back), ``result`` (a measured result),
 ``analysis`` (the papers' own analytic numbers), ``derived`` (a repeat in other units).
-:func:`model_summary` counts verdicts per model and kind and :func:`summary_text`
-opens the report with the counts of measured results per model.
+:func:`model_summary` counts verdicts per model and kind and :func:`measured_counts` the
+measured results reproduced per model and role (the opening's sentences are
+:func:`pqlab.pipeline.overview.opening`).
 """
 
 from __future__ import annotations
@@ -61,16 +62,13 @@ from pathlib import Path
 import pandas as pd
 
 from .._version import __version__
-from . import claim_links, claims_html, overview
-from .claims_html import esc
+from . import claim_links, claims_html, html_pages, overview
 from ..base import versions
-from ..base.units import paper_text as _paper_text
-from ..base.units import signed_text
+from .numbers import paper_text, signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
 from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
                               RESULTS_FILE, ROLES, TOLERANCE_PERCENT, cell_text, check_paper_values, is_missing,
                               load_paper_values, load_records, record, record_figure, relative_percent)
-from ..papers.testbed import CHOSEN_AFTER_HELD_OUT  # the test bed's own statement of its post-hoc choices
 
 #: Verdicts, in the order reports list them.
 VERDICTS = ("reproduced", "shape only", "differs", "missing", "pqlab only")
@@ -337,52 +335,6 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
 
-#: How many of a model's largest misses the opening summary names.
-SUMMARY_MISSES = 3
-
-
-def summary_text(table: pd.DataFrame) -> str:
-    """The report's opening paragraph, computed from ``table``: measured results reproduced per model.
-
-    Counts the papers' numeric measured results within 10 % under each model (calibration
-    and held-out apart for the test bed), and names the test bed's largest remaining misses
-    with the explanation recorded for each (its computed reason).
-    """
-    counts = measured_counts(table)
-    if counts.empty:
-        return "No numeric measured result of the papers was recorded."
-    parts = []
-    for model in MODELS:
-        mine = counts[counts["model"] == model].set_index("role")
-        if mine.empty:
-            continue
-        text = (f"Under {MODEL_TITLES[model]}, {mine.loc['all', 'within']} of {mine.loc['all', 'total']} "
-                f"of the papers' numeric measured results are within {TOLERANCE_PERCENT:g} %")
-        if model != MODELS[0]:
-            text += (f" ({mine.loc['calibration', 'within']} of {mine.loc['calibration', 'total']} in the "
-                     f"calibration set, {mine.loc['held_out', 'within']} of {mine.loc['held_out', 'total']} "
-                     "held out)")
-        parts.append(text + ".")
-    if not (counts["model"] == "testbed").any():
-        parts.append("The test-bed model was not run.")
-        return " ".join(parts)
-    rows = table[(table["model"] == "testbed") & (table["kind"] == "result") & table["paper value"].notna()
-                 & (table["verdict"] != "reproduced")]
-    rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf"))).sort_values("_size", ascending=False)
-    misses = [
-        f"{r['artefact']}/{r['quantity']} (paper {_paper_text(r['paper value'])}, test bed "
-        f"{' '.join(filter(None, [overview.ours_text(r['ours'], r['paper value']), '' if r['unit'] == '1' else r['unit']]))}, "
-        f"{_difference_text(r['difference'], r['difference %'])}): {r['explanation']}"
-        for r in rows.head(SUMMARY_MISSES).to_dict("records")
-    ]
-    if misses:
-        parts.append("The largest remaining misses of the test-bed model: " + "; ".join(misses) + ".")
-    inconsistent = table[(table["model"] == "testbed") & (table["quantity"] == INCONSISTENCY_QUANTITY)]
-    parts += [f"Across the models tried: {text}." for text in inconsistent["explanation"] if text]
-    parts.append("Not clean predictions: " + "; ".join(CHOSEN_AFTER_HELD_OUT) + ".")
-    return " ".join(parts)
-
-
 def _link(path: str, out: Path) -> str:
     return Path(os.path.relpath(path, out.resolve())).as_posix()
 
@@ -392,7 +344,7 @@ def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     header = ["artefact", "claim", "model", "kind", "source", "paper", "ours", "unit", "difference", "verdict",
               "explanation", "statement"]
     rows = [
-        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], _paper_text(r["paper value"]),
+        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], paper_text(r["paper value"]),
          _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
          _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
          r["statement"]]
@@ -445,27 +397,28 @@ def environment_lines(table: pd.DataFrame) -> list[str]:
     return versions.environment_text(results_digest(table))
 
 
-def environment_html(table: pd.DataFrame) -> str:
-    """The environment block as one HTML paragraph (the report's and the site index's)."""
-    return '<p class="environment">' + "<br>".join(esc(line) for line in environment_lines(table)) + "</p>"
-
-
 def title() -> str:
     """The title of the report and of the site's index page."""
     return f"pqlab {__version__}: the papers' values and ours"
 
 
+def rules_parts() -> list[tuple[str, bool]]:
+    """The verdict rules in one sentence, as (text, is a verdict's name) parts: a verdict's name is emphasised."""
+    return [
+        ("A number is ", False), ("reproduced", True), (f" within {TOLERANCE_PERCENT:g} % of the paper's; ", False),
+        ("shape only", True), (" when the paper's shape or trend holds but the number does not; ", False),
+        ("differs", True), (" otherwise; ", False), ("missing", True), (" when no notebook recorded the claim yet; ", False),
+        ("pqlab only", True),
+        (" for our numbers with no paper value. By claim type: a position is judged against the mechanism (the "
+         "paper's on the same side of a particle boundary as ours, within one sweep step), a trend by the sign of "
+         "every step, and a claim is never reproduced when a claim it implies fails. Setup echoes (a test parameter "
+         "read back) are counted apart from measured results.", False),
+    ]
+
+
 def rules_text(em) -> str:
-    """The verdict rules in one sentence; ``em`` marks up a verdict's name."""
-    return (
-        f"A number is {em('reproduced')} within {TOLERANCE_PERCENT:g} % of the paper's; {em('shape only')} "
-        f"when the paper's shape or trend holds but the number does not; {em('differs')} otherwise; "
-        f"{em('missing')} when no notebook recorded the claim yet; {em('pqlab only')} for our numbers "
-        "with no paper value. By claim type: a position is judged against the mechanism (the paper's on the "
-        "same side of a particle boundary as ours, within one sweep step), a trend by the sign of every step, "
-        "and a claim is never reproduced when a claim it implies fails. Setup echoes (a test parameter read "
-        "back) are counted apart from measured results."
-    )
+    """The verdict rules in one sentence (:func:`rules_parts`); ``em`` marks up a verdict's name."""
+    return "".join(em(text) if emphasised else text for text, emphasised in rules_parts())
 
 
 def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
@@ -517,63 +470,19 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-#: report.html's style: the site's style sheet (:data:`pqlab.pipeline.claims_html.STYLE`), and the figure previews.
-_CSS = """
-img { max-width: 320px; border: 1px solid #ddd; margin: 0.3em; }
-""".strip()
-
-
 def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
     """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid out as
-    on the site: a table per artefact)."""
-    summary = verdict_summary(table)
+    on the site: a table per artefact); the template ``report.html`` (:mod:`pqlab.pipeline.html_pages`)."""
     by_model = model_summary(table)
-    body = [f"<h1>{esc(title())}</h1>", environment_html(table),
-            f"<p class=\"lead\">{esc(overview.opening(table))}</p>"]
-    for part in overview.sections(table):
-        body += [f"<h2>{esc(part['title'])}</h2>"] + ([f"<p>{esc(part['text'])}</p>"] if part["text"] else [])
-        body += [html_table(part["header"], part["rows"])] if part["rows"] else []
-        body += ["<ul>" + "".join(f"<li>{esc(i)}</li>" for i in part["items"]) + "</ul>"] if part["items"] else []
-    body += ["<h2>How to read the verdicts</h2>", f"<p>{rules_text(lambda v: f'<em>{v}</em>')}</p>",
-             "<ul>" + "".join(f"<li><em>{esc(k)}</em>: {esc(t)}</li>" for k, t in overview.kind_legend()) + "</ul>",
-             f"<p>Units: {esc(overview.UNIT_NOTE)}</p>",
-             "<h2>Verdicts per model and kind</h2>",
-            html_table(["model", "kind", *by_model.columns], kind_rows(by_model)),
-            f"<h2>Verdicts per artefact ({esc(MODEL_TITLES[MODELS[0]])})</h2>",
-            html_table(*_summary_cells(summary)),
-            "<h2>Claims</h2>", *_html_claims(table), "<h2>Figures</h2>"]
-    body += [_html_figures(a, files) for a, files in figures.items()] or ["<p>No figures recorded.</p>"]
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{esc(title())}</title>\n<style>\n{claims_html.STYLE}\n{_CSS}\n</style>\n</head>\n<body>\n<main>\n"
-        + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
+    summary_header, summary_rows = _summary_cells(verdict_summary(table))
+    return html_pages.render(
+        "report.html", title=title(), style=html_pages.style_markup(), environment_lines=environment_lines(table),
+        opening=overview.opening(table), sections=overview.sections(table), rule_parts=rules_parts(),
+        kind_legend=overview.kind_legend(), unit_note=overview.UNIT_NOTE,
+        kind_header=["model", "kind", *by_model.columns], kind_rows=kind_rows(by_model),
+        model_title=MODEL_TITLES[MODELS[0]], summary_header=summary_header, summary_rows=summary_rows,
+        claims=[(artefact, claims_html.claim_groups(rows.to_dict("records")))
+                for artefact, rows in table.groupby("artefact", sort=False)],
+        figures=[(artefact, [(link, Path(link).name, link.endswith((".png", ".svg"))) for link in files])
+                 for artefact, files in figures.items()],
     )
-
-
-def _html_claims(table: pd.DataFrame) -> list[str]:
-    """The claims as the site shows them: per artefact, one row group per claim, long texts folded."""
-    return [f"<h3 id=\"{esc(claims_html.artefact_anchor(artefact))}\"><code>{esc(artefact)}</code></h3>\n"
-            + claims_html.claims_table(rows.to_dict("records"))
-            for artefact, rows in table.groupby("artefact", sort=False)]
-
-
-def html_table(header: list[str], rows: list[list[str]], class_column: int | None = None) -> str:
-    """An HTML table of text cells (escaped); the cells of column ``class_column`` also name their CSS class."""
-    head = "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"
-    body = []
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            css = f' class="{esc(str(cell).replace(" ", "-"))}"' if i == class_column else ""
-            cells.append(f"<td{css}>{esc(cell)}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return "<table>\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
-
-
-def _html_figures(artefact: str, files: list[str]) -> str:
-    items = []
-    for link in files:
-        href = esc(link)
-        preview = f'<br><img src="{href}" alt="{esc(Path(link).name)}">' if link.endswith((".png", ".svg")) else ""
-        items.append(f'<li><a href="{href}">{esc(Path(link).name)}</a>{preview}</li>')
-    return f"<h3>{esc(artefact)}</h3>\n<ul>\n" + "\n".join(items) + "\n</ul>"

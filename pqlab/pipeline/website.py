@@ -4,18 +4,21 @@
 artefact, grouped by source document, each linked to its section), one page per
 source document (GLOBECOM'01, its long version, each TF-TANT document, and pqlab's own
 "analysis": the measurement path and the gap notebook) holding, for each artefact, its
-figures, the papers' statements, our numbers and the explanations, and links to the
-executed notebooks rendered as HTML.
+figures, the papers' statements, our numbers and the explanations, and a link to the
+executed notebook that runs it, rendered as HTML.
 
 The site is self-contained: figures are copied into ``figures/``, the notebooks into
 ``notebooks/`` (with the CDN scripts nbconvert adds removed, so they open offline) and
 the style sheet is ``style.css``. It uses no JavaScript and no external resources and
-works opened from disk (``file://``) or served by any static server.
+works opened from disk (``file://``) or served by any static server. The pages are the
+templates ``index.html`` and ``document.html`` (:mod:`pqlab.pipeline.html_pages`); this
+module gathers what they show.
 
-The document of an artefact comes from the artefact registry
-(:func:`pqlab.papers.artefacts.registry.document_of`: its entry, else its id prefix); an unknown
-``tftant_<x>_`` prefix gets its own TF-TANT page, and anything else is placed by its
-``source`` column, or on an "other" page.
+What an artefact is comes from the registry (:mod:`pqlab.papers.registry`): its document is
+:func:`pqlab.papers.registry.document_of` (its module's folder, else its id's prefix; a row
+of no registered document is placed by its ``source`` column, else on an "other" page), its
+notebook is its registry entry's (``<notebook>.html``), its figure files are those the run
+recorded (:func:`pqlab.papers.records.record_figure`), else ``<id>.*`` and ``<id>_*.*``.
 """
 
 from __future__ import annotations
@@ -29,16 +32,14 @@ from urllib.parse import quote
 import pandas as pd
 
 from .._version import __version__
-from . import overview, report
-from .claims_html import STYLE, artefact_anchor, claims_table, esc, percent_text, plain, verdict_class
-from ..papers.artefacts import registry
-from ..papers.artefacts.registry import DOCUMENTS, Document
+from . import html_pages, numbers, overview, report
+from .claims_html import artefact_anchor, claim_groups, percent_text, plain
+from ..papers import registry
+from ..papers.registry import DOCUMENTS, Document
 
 #: Marks a folder written by :func:`build_site`; only such a folder is ever replaced.
 MARKER = ".pqlab-site"
 
-
-_OTHER = Document("other", "Other", "Artefacts of no known source document.")
 
 _EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>", re.I | re.S)
 _EXTERNAL_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.I | re.S)
@@ -48,12 +49,14 @@ _CDN = re.compile(r"(?:https?:)?//cdn", re.I)
 
 @dataclass
 class _Artefact:
+    """An artefact as the site shows it: its report rows, its files and the notebook that runs it."""
+
     id: str
     document: Document
     rows: list[dict] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)  # source files, PNG first
     links: list[str] = field(default_factory=list)  # their copies, relative to the site
-    notebooks: list[str] = field(default_factory=list)  # notebook names mentioning it
+    notebook: str | None = None  # its registry entry's notebook page, if that notebook ran
 
     @property
     def anchor(self) -> str:
@@ -62,6 +65,67 @@ class _Artefact:
     @property
     def href(self) -> str:
         return f"{self.document.page}#{self.anchor}"
+
+    @property
+    def tally(self) -> "_Tally":
+        return _Tally.of(self.rows)
+
+    @property
+    def figure_count(self) -> int:
+        return sum(1 for p in self.files if p.suffix.lower() == ".png")
+
+    @property
+    def images(self) -> list[tuple[str, str]]:
+        """(file name, link) of its PNG figures."""
+        return [(f.name, link) for f, link in zip(self.files, self.links) if f.suffix.lower() == ".png"]
+
+    @property
+    def others(self) -> list[tuple[str, str]]:
+        """(file name, link) of its other files (PDF, CSV, Markdown)."""
+        return [(f.name, link) for f, link in zip(self.files, self.links) if f.suffix.lower() != ".png"]
+
+    @property
+    def claims(self) -> list[dict]:
+        return claim_groups(self.rows)
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """Verdict counts of some report rows, as the verdict tables and badges show them.
+
+    ``counts``: verdict -> rows of the papers' node model among the measured results and
+    pqlab's own numbers (setup echoes and the papers' analysis counted apart);
+    ``setup``/``analysis``: (reproduced, rows) of those counted apart; ``testbed``:
+    (reproduced, rows) of the test-bed model.
+    """
+
+    counts: dict
+    setup: tuple[int, int]
+    analysis: tuple[int, int]
+    testbed: tuple[int, int]
+
+    @classmethod
+    def of(cls, rows: list[dict]) -> "_Tally":
+        node = _model_rows(rows, report.MODELS[0])
+        bed = _model_rows(rows, "testbed")
+        return cls(_counts(_results(node)), _apart(node, "setup"), _apart(node, "analysis"),
+                   (sum(r["verdict"] == "reproduced" for r in bed), len(bed)))
+
+
+@dataclass
+class _Page:
+    """A source document's page: its artefacts, their totals and the notebooks that run them."""
+
+    document: Document
+    members: list[_Artefact]
+
+    @property
+    def total(self) -> _Tally:
+        return _Tally.of([r for a in self.members for r in a.rows])
+
+    @property
+    def notebooks(self) -> list[str]:
+        return sorted({a.notebook for a in self.members if a.notebook})
 
 
 def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, results_dir=None) -> Path:
@@ -104,20 +168,25 @@ def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, re
     if recorded:
         for artefact_id, files in recorded.items():
             if artefact_id not in artefacts:
-                artefacts[artefact_id] = _Artefact(artefact_id, _document_of(artefact_id, []))
+                artefacts[artefact_id] = _Artefact(artefact_id, document_of(artefact_id, []))
             artefacts[artefact_id].files = files
     else:
         _match_figures(artefacts, Path(figures_dir))
     _copy_figures(artefacts.values(), out / "figures")
-    notebooks = _copy_notebooks(Path(html_dir), out / "notebooks", artefacts.values())
-    documents = _documents(artefacts.values())
+    notebooks = _copy_notebooks(Path(html_dir), out / "notebooks")
+    for artefact in artefacts.values():
+        artefact.notebook = _notebook_of(artefact.id, notebooks)
+    pages = [_Page(document, members) for document, members in _documents(artefacts.values())]
 
-    (out / "style.css").write_text(STYLE + "\n", encoding="utf-8")
+    (out / "style.css").write_text(html_pages.style() + "\n", encoding="utf-8")
     report_table.to_csv(out / "report.csv", index=False)
-    (out / "index.html").write_text(_index_page(report_table, documents, notebooks), encoding="utf-8")
-    for document, members in documents:
-        page = _document_page(document, members, documents, notebooks)
-        (out / document.page).write_text(page, encoding="utf-8")
+    common = {"documents": [page.document for page in pages], "version": __version__, "verdicts": report.VERDICTS,
+              "notebooks": notebooks}
+    (out / "index.html").write_text(html_pages.render("index.html", here="index.html", **common,
+                                                      **_index_context(report_table, pages)), encoding="utf-8")
+    for page in pages:
+        (out / page.document.page).write_text(html_pages.render("document.html", here=page.document.page,
+                                                                page=page, **common), encoding="utf-8")
     return out / "index.html"
 
 
@@ -141,24 +210,35 @@ def _artefacts(table: pd.DataFrame) -> dict[str, _Artefact]:
     rows: dict[str, list[dict]] = {}
     for row in table.to_dict("records"):
         rows.setdefault(str(row["artefact"]), []).append(row)
-    return {a: _Artefact(a, _document_of(a, [r["source"] for r in rs]), rs) for a, rs in rows.items()}
+    return {a: _Artefact(a, document_of(a, [r["source"] for r in rs]), rs) for a, rs in rows.items()}
 
 
-def _document_of(artefact: str, sources: list) -> Document:
+#: The page of the report rows of no registered document and no known source.
+OTHER = Document("other", "Other", "Artefacts of no known source document.")
+
+
+def document_of(artefact: str, sources: list) -> Document:
+    """The document whose page shows an artefact's rows.
+
+    Its registry document (:func:`pqlab.papers.registry.document_of`), else the first document
+    one of the rows' ``sources`` starts like (``Document.source_starts``), else :data:`OTHER`.
+    """
     known = registry.document_of(artefact)
     if known is not None:
         return known
-    match = re.match(r"tftant_([A-Za-z0-9]+)_", artefact)
-    if match:
-        name = match.group(1)
-        return Document(f"tftant_{name.lower()}", f"TF-TANT: {name}", f"TF-TANT document \u201c{name}\u201d.",
-                        prefixes=(f"tftant_{name}_",))
     for source in sources:
         text = str(source or "").strip()
         for document in DOCUMENTS:
             if document.source_starts and text.startswith(document.source_starts):
                 return document
-    return _OTHER
+    return OTHER
+
+
+def _notebook_of(artefact: str, notebooks: list[str]) -> str | None:
+    """The page of the notebook the registry says runs ``artefact``, if that notebook ran (None otherwise)."""
+    entry = next((a for a in registry.artefacts() if a.id == artefact), None)
+    page = None if entry is None else _safe_name(f"{entry.notebook}.html")
+    return page if page in notebooks else None
 
 
 def _recorded_figures(results_dir) -> dict[str, list[Path]]:
@@ -204,23 +284,17 @@ def _copy_figures(artefacts, target: Path) -> None:
             artefact.links.append(f"figures/{quote(name)}")
 
 
-def _copy_notebooks(html_dir: Path, target: Path, artefacts) -> list[str]:
-    """Copy the notebooks (external scripts removed); note which artefacts each mentions."""
+def _copy_notebooks(html_dir: Path, target: Path) -> list[str]:
+    """Copy the executed notebooks' pages (external scripts removed); their names in the site."""
     sources = sorted(html_dir.glob("*.html")) if html_dir.is_dir() else []
     if not sources:
         return []
     target.mkdir(parents=True, exist_ok=True)
-    artefacts = list(artefacts)
     names = []
     for source in sources:
-        text = source.read_text(encoding="utf-8", errors="replace")
         name = _safe_name(source.name)
-        (target / name).write_text(_offline(text), encoding="utf-8")
+        (target / name).write_text(_offline(source.read_text(encoding="utf-8", errors="replace")), encoding="utf-8")
         names.append(name)
-        words = _DATA_URI.sub("", text)  # embedded images: megabytes that never name an artefact
-        for artefact in artefacts:
-            if _mentions(words, artefact.id):
-                artefact.notebooks.append(name)
     return names
 
 
@@ -237,21 +311,6 @@ def _offline(text: str) -> str:
     return _SCRIPT_BLOCK.sub(lambda m: "" if _CDN.search(m.group(0)) else m.group(0), text)
 
 
-#: An embedded file (``data:image/png;base64,...``) in a notebook's HTML, up to its closing quote.
-_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]*")
-
-
-def _mentions(text: str, artefact: str) -> bool:
-    """Whether a notebook's HTML names the artefact id (quoted, if the id is a plain word)."""
-    if artefact not in text:  # a plain substring search first: the patterns below are slow on megabytes
-        return False
-    word = re.escape(artefact)
-    if "_" in artefact:
-        return re.search(rf"(?<![A-Za-z0-9_]){word}(?![A-Za-z0-9])", text) is not None
-    quote_marks = r"(?:&quot;|&#34;|&#x27;|&#39;|\"|')"
-    return re.search(rf"{quote_marks}{word}{quote_marks}", text) is not None
-
-
 def _documents(artefacts) -> list[tuple[Document, list[_Artefact]]]:
     grouped: dict[str, tuple[Document, list[_Artefact]]] = {}
     for artefact in artefacts:
@@ -266,20 +325,6 @@ def _documents(artefacts) -> list[tuple[Document, list[_Artefact]]]:
 
 def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
-
-
-def _page(title: str, here: str, documents, body: list[str]) -> str:
-    nav = [f'<a class="brand{" here" if here == "index.html" else ""}" href="index.html">pqlab report</a>']
-    current = ' class="here"'
-    nav += [f'<a{current if here == d.page else ""} href="{d.page}">{esc(d.title)}</a>' for d, _ in documents]
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{esc(title)}</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n</head>\n<body>\n"
-        f"<header><nav>{''.join(nav)}</nav></header>\n<main>\n" + "\n".join(body)
-        + f"\n<footer>Written by pqlab {esc(__version__)} (<code>pqlab reproduce</code>). "
-        "The full table: <a href=\"report.csv\">report.csv</a>.</footer>\n</main>\n</body>\n</html>\n"
-    )
 
 
 def _counts(rows: list[dict]) -> dict[str, int]:
@@ -300,225 +345,42 @@ def _apart(rows: list[dict], group: str) -> tuple[int, int]:
     return sum(r["verdict"] == "reproduced" for r in mine), len(mine)
 
 
-def _apart_cell(rows: list[dict], group: str) -> str:
-    ok, n = _apart(rows, group)
-    return f'<td class="num">{ok} of {n}</td>' if n else '<td class="num zero"></td>'
-
-
-def _apart_note(rows: list[dict]) -> str:
-    """Words for the rows counted apart: ' plus 9 setup echoes (9 echoed) and 12 analysis rows (12 reproduced)'."""
-    parts = []
-    for group, noun, verb in (("setup", "setup echoes", "echoed"), ("analysis", "analysis rows", "reproduced")):
-        ok, n = _apart(rows, group)
-        if n:
-            parts.append(f"{n} {noun} ({ok} {verb})")
-    return f' <span class="note">plus {" and ".join(parts)}</span>' if parts else ""
-
-
-def _count_cells(counts: dict[str, int]) -> str:
-    return "".join(
-        f'<td class="num{" " + verdict_class(v) if counts.get(v) else " zero"}">{counts.get(v, 0)}</td>'
-        for v in report.VERDICTS
-    )
-
-
-def _badges(counts: dict[str, int]) -> str:
-    shown = [f'<span class="badge {verdict_class(v)}">{esc(v)}: {n}</span>' for v, n in counts.items() if n]
-    return "".join(shown) or '<span class="badge missing">no claims</span>'
-
-
 def _model_rows(rows: list[dict], model: str) -> list[dict]:
     return [r for r in rows if r.get("model", report.MODELS[0]) == model]
 
 
-def _testbed_cell(rows: list[dict]) -> str:
-    """The test-bed model's rows of an artefact: reproduced of rows (empty when it has none)."""
-    bed = _model_rows(rows, "testbed")
-    if not bed:
-        return '<td class="num zero"></td>'
-    return f'<td class="num">{sum(r["verdict"] == "reproduced" for r in bed)} of {len(bed)}</td>'
-
-
-def _testbed_badge(rows: list[dict]) -> str:
-    bed = _model_rows(rows, "testbed")
-    if not bed:
-        return ""
-    return (f' <span class="badge pqlab-only">test bed: {sum(r["verdict"] == "reproduced" for r in bed)} of '
-            f"{len(bed)} reproduced</span>")
-
-
-def _verdict_table(members: list[_Artefact], *, on_index: bool) -> str:
-    """Verdict counts of the papers' node model per artefact, and the test-bed model's reproduced rows.
-
-    The verdict columns count measured results and pqlab's own numbers; setup echoes and the
-    papers' own analysis are counted apart (columns "setup": echoed of rows, "analysis":
-    reproduced of rows), as in the report.
-    """
-    head = ("<tr><th>artefact</th>"
-            + "".join(f"<th class=\"num\">{esc(v)}</th>" for v in report.VERDICTS)
-            + "<th class=\"num\" title=\"setup echoes: echoed of rows\">setup</th>"
-            + "<th class=\"num\" title=\"the papers' own analysis: reproduced of rows\">analysis</th>"
-            + "<th class=\"num\" title=\"the test-bed model: reproduced of its rows\">test bed</th>"
-            + "<th class=\"num\">figures</th></tr>")
-    body, total = [], dict.fromkeys(report.VERDICTS, 0)
-    for artefact in members:
-        node_rows = _model_rows(artefact.rows, report.MODELS[0])
-        counts = _counts(_results(node_rows))
-        for v, n in counts.items():
-            total[v] = total.get(v, 0) + n
-        figures = sum(1 for p in artefact.files if p.suffix.lower() == ".png")
-        body.append(
-            f'<tr><td><a class="id" href="{esc(artefact.href if on_index else "#" + artefact.anchor)}">'
-            f"{esc(artefact.id)}</a></td>{_count_cells(counts)}"
-            f"{_apart_cell(node_rows, 'setup')}{_apart_cell(node_rows, 'analysis')}{_testbed_cell(artefact.rows)}<td class=\"num\">{figures}</td></tr>"
-        )
-    every = [r for a in members for r in _model_rows(a.rows, report.MODELS[0])]
-    body.append(f'<tr class="total"><td>total</td>'
-                f"{_count_cells(total)}{_apart_cell(every, 'setup')}{_apart_cell(every, 'analysis')}"
-                f"{_testbed_cell([r for a in members for r in a.rows])}<td class=\"num\">"
-                f"{sum(1 for a in members for p in a.files if p.suffix.lower() == '.png')}</td></tr>")
-    return "<table class=\"verdicts\">\n<thead>" + head + "</thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
-
-
-def _notebook_list(names: list[str], empty: str) -> str:
-    if not names:
-        return f"<p class=\"note\">{esc(empty)}</p>"
-    items = "".join(f'<li><a href="notebooks/{quote(n)}">{esc(Path(n).stem)}</a></li>' for n in names)
-    return f"<ul class=\"files\">{items}</ul>"
-
-
-_NO_NOTEBOOKS = ("No executed notebooks rendered as HTML were found (nbconvert missing, or no notebook "
-                 "ran): the notebooks are not part of this site.")
-
-
-def _index_page(table: pd.DataFrame, documents, notebooks: list[str]) -> str:
+def _index_context(table: pd.DataFrame, pages: list[_Page]) -> dict:
+    """What the front page shows besides the pages' verdict tables: the opening, the overview, the legend."""
     node = table[table["model"] == report.MODELS[0]]
     rows = node.to_dict("records")
-    total = _counts(_results(rows))
-    body = [f"<h1>{esc(report.title())}</h1>", report.environment_html(table),
-            f"<p class=\"lead\">{esc(overview.opening(table))}</p>", *_overview_html(table),
-            "<h2>How to read the verdicts</h2>",
-            f"<p>{report.rules_text(lambda v: f'<em>{esc(v)}</em>')}</p>",
-            f"<p>{len(_results(rows))} result rows of {esc(report.MODEL_TITLES[report.MODELS[0]])} over "
-            f"{node['artefact'].nunique()} artefacts: {_badges(total)}{_apart_note(rows)}</p>",
-            "<h3>Verdicts per model and kind of row</h3>", _kind_table(table), _kind_legend(),
-            f"<p class=\"note\">Units: {esc(overview.UNIT_NOTE)}</p>"]
-    for document, members in documents:
-        body += [
-            f'<h2><a href="{document.page}">{esc(document.title)}</a></h2>',
-            f"<p class=\"note\">{esc(document.reference)}</p>",
-            _scroll(_verdict_table(members, on_index=True)),
-        ]
-    body += ["<h2>Executed notebooks</h2>",
-             _notebook_list(notebooks, _NO_NOTEBOOKS)]
-    return _page(report.title(), "index.html", documents, body)
-
-
-def _scroll(table: str) -> str:
-    """A wide table in a box of its own that scrolls, never the page (a last resort at small widths)."""
-    return f'<div class="scroll">{table}</div>'
-
-
-def _overview_html(table: pd.DataFrame) -> list[str]:
-    """The index's opening tables: measured results per model, the largest misses, the inconsistent results."""
-    counts = overview.measured_table(table)
-    if counts.empty:
-        return []
-    head = ("<tr><th>model</th><th>measured results</th>"
-            + "".join(f'<th class="num">{esc(v)}</th>' for v in overview.MEASURED_VERDICTS)
-            + '<th class="num">total</th></tr>')
-    body, previous = [], None
-    for r in counts.to_dict("records"):
-        cells = "".join(f'<td class="num{" " + verdict_class(v) if r[v] else " zero"}">{r[v]}</td>'
-                        for v in overview.MEASURED_VERDICTS)
-        model = ""
-        if r["model"] != previous:  # the model's name spans its rows
-            model = (f'<td rowspan="{int((counts["model"] == r["model"]).sum())}">'
-                     f'{esc(report.MODEL_TITLES[r["model"]])}</td>')
-        group = ' class="group"' if r["model"] != previous else ""
-        previous = r["model"]
-        body.append(f"<tr{group}>{model}<td>{esc(overview.ROLE_TITLES[r['role']])}</td>{cells}"
-                    f"<td class=\"num\">{r['total']}</td></tr>")
-    parts = ["<h2>Measured results per model</h2>",
-             _scroll('<table class="measured">\n<thead>' + head + "</thead>\n<tbody>\n" + "\n".join(body)
-                     + "\n</tbody>\n</table>")]
-    misses = overview.largest_misses(table)
-    if not misses.empty:
-        rows = "".join(
-            f"<tr><td><span class=\"id\">{esc(m['result'])}</span></td>"
-            f"<td class=\"num\">{esc(overview.paper_text(m['paper']))}</td>"
-            f"<td class=\"num\">{esc(overview.ours_text(m['ours'], m['paper']))}</td>"
-            f"<td>{esc(m['unit'])}</td><td class=\"num\">{esc(percent_text(m['difference %']))}</td>"
-            f"<td>{_folded(m['reason'], m['explanation'])}</td></tr>"
-            for m in misses.to_dict("records"))
-        parts += [f"<h2>Largest misses of {esc(report.MODEL_TITLES['testbed'])}</h2>",
-                  '<table class="misses"><colgroup><col class="result"><col class="number"><col class="number">'
-                  '<col class="unit"><col class="diff"><col></colgroup>\n<thead><tr><th>result</th>'
-                  '<th class="num">paper</th><th class="num">ours</th><th>unit</th><th class="num">difference</th>'
-                  "<th>reason</th></tr></thead>\n<tbody>" + rows + "</tbody>\n</table>"]
-    sentence, items = overview.inconsistent_results(table)
-    if sentence:
-        parts += ["<h2>Results no single test bed reproduces together</h2>", f"<p>{esc(sentence)}</p>"]
-        if items:
-            parts.append('<ul class="inconsistent">' + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
-    return parts
-
-
-def _folded(shown: str, whole: str) -> str:
-    """``shown``, and the whole text in a details element when it says more."""
-    if not whole or whole.strip() == shown.strip():
-        return esc(shown)
-    return f"<details><summary>{esc(shown)}</summary>{esc(whole)}</details>"
-
-
-def _kind_table(table: pd.DataFrame) -> str:
     by_model = report.model_summary(table)
-    rows = [[overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report.kind_rows(by_model)]
-    return _scroll(report.html_table(["model", "kind", *by_model.columns], rows))
+    sentence, items = overview.inconsistent_results(table)
+    return {
+        "title": report.title(), "environment_lines": report.environment_lines(table),
+        "opening": overview.opening(table), "measured": _measured_rows(table),
+        "measured_verdicts": overview.MEASURED_VERDICTS, "testbed_title": report.MODEL_TITLES["testbed"],
+        "misses": [{"result": m["result"], "paper": numbers.paper_text(m["paper"]),
+                    "ours": overview.ours_text(m["ours"], m["paper"]), "unit": m["unit"],
+                    "difference": percent_text(m["difference %"]), "reason": m["reason"],
+                    "explanation": m["explanation"]} for m in overview.largest_misses(table).to_dict("records")],
+        "inconsistent": sentence, "inconsistent_items": items, "rule_parts": report.rules_parts(),
+        "result_count": len(_results(rows)), "model_title": report.MODEL_TITLES[report.MODELS[0]],
+        "artefact_count": node["artefact"].nunique(), "total": _Tally.of(rows),
+        "kind_header": ["model", "kind", *by_model.columns],
+        "kind_rows": [[overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report.kind_rows(by_model)],
+        "kind_legend": overview.kind_legend(), "unit_note": overview.UNIT_NOTE, "pages": pages,
+    }
 
 
-def _kind_legend() -> str:
-    items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(text)}</dd>" for k, text in overview.kind_legend())
-    return f'<dl class="legend">{items}</dl>'
-
-
-def _document_page(document: Document, members: list[_Artefact], documents, notebooks: list[str]) -> str:
-    used = sorted({n for a in members for n in a.notebooks})
-    body = [f"<h1>{esc(document.title)}</h1>", f"<p class=\"lead\">{esc(document.reference)}</p>",
-            _scroll(_verdict_table(members, on_index=False)), "<h3>Executed notebooks</h3>"]
-    if notebooks and not used:
-        body.append("<p class=\"note\">No notebook names these artefacts; all executed notebooks:</p>")
-        body.append(_notebook_list(notebooks, _NO_NOTEBOOKS))
-    else:
-        body.append(_notebook_list(used, _NO_NOTEBOOKS))
-    body += [_artefact_section(a) for a in members]
-    return _page(f"{document.title}: the papers' values and ours", document.page, documents, body)
-
-
-def _artefact_section(artefact: _Artefact) -> str:
-    parts = [f'<section class="artefact" id="{esc(artefact.anchor)}">',
-             f"<h2>{esc(artefact.id)}</h2>", f"<p>{_badges(_counts(_results(_model_rows(artefact.rows, report.MODELS[0]))))}"
-             + _apart_note(_model_rows(artefact.rows, report.MODELS[0])) + _testbed_badge(artefact.rows) + "</p>"]
-    images = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() == ".png"]
-    others = [(f, link) for f, link in zip(artefact.files, artefact.links) if f.suffix.lower() != ".png"]
-    if images:
-        parts.append('<div class="figures">')
-        for file, link in images:
-            parts.append(f'<figure><a href="{esc(link)}"><img src="{esc(link)}" '
-                         f'alt="{esc(artefact.id)}: {esc(file.name)}"></a>'
-                         f"<figcaption>{esc(file.name)}</figcaption></figure>")
-        parts.append("</div>")
-    else:
-        parts.append("<p class=\"note\">No figure for this artefact.</p>")
-    if others:
-        parts.append("<p>Files: " + ", ".join(f'<a href="{esc(link)}">{esc(f.name)}</a>' for f, link in others)
-                     + "</p>")
-    if artefact.notebooks:
-        parts.append("<p>Notebooks: " + ", ".join(
-            f'<a href="notebooks/{quote(n)}">{esc(Path(n).stem)}</a>' for n in artefact.notebooks) + "</p>")
-    if artefact.rows:
-        parts.append(claims_table(artefact.rows))
-    else:
-        parts.append("<p class=\"note\">No claims recorded for this artefact.</p>")
-    parts.append("</section>")
-    return "\n".join(parts)
+def _measured_rows(table: pd.DataFrame) -> list[dict]:
+    """The rows of the front page's table of measured results per model; a model's name spans its rows."""
+    counts = overview.measured_table(table)
+    out, previous = [], None
+    for r in counts.to_dict("records"):
+        first = r["model"] != previous
+        previous = r["model"]
+        out.append({"model": report.MODEL_TITLES[r["model"]],
+                    "rowspan": int((counts["model"] == r["model"]).sum()) if first else 0,
+                    "role": overview.ROLE_TITLES[r["role"]], "counts": [(v, r[v]) for v in overview.MEASURED_VERDICTS],
+                    "total": r["total"]})
+    return out
