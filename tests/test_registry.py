@@ -41,6 +41,7 @@ def _imported_artefact_modules(tree: ast.Module) -> dict:
 
 def test_the_registry_finds_artefact_modules():
     assert ENTRIES and len({e.id for e in ENTRIES}) == len(ENTRIES)
+    assert set(load_paper_values().artefact) <= set(registry.ids())  # every artefact the papers' values name
     assert registry.ids() == tuple(e.id for e in ENTRIES)
     assert list(ENTRIES) == sorted(ENTRIES, key=lambda e: (e.notebook, e.id))
 

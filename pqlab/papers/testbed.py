@@ -221,7 +221,7 @@ PAPERS_NODE = Testbed()
 #: ``store_forward_hops = 1``, 512-byte particles counted by the ring and per-unit release
 #: (``ring_release = "unit"``, searched since issue 21: RMS 8.88 % with rule 5, 8.10 % with 5') on the
 #: calibration set alone (Table IV ``W_m`` and Fig. 3-1's maxima, 2 seeds x 2000 samples; the grid and
-#: every score are in ``data/testbed_calibration.json``). Fixed by prior knowledge, not fitted (they
+#: every score are in ``benchmarks/results/testbed_calibration.json``). Fixed by prior knowledge, not fitted (they
 #: do not act on the calibration set): 10 ms generator tick (100 Hz Linux 2.2/2.4), FastEthernet
 #: input port, 1500-byte Ethernet MTU for BE, one BE class, IP-byte policing, RFC 2679 timestamps.
 #: The BE law reaches the queue by packet count (``be_size_mix``), the papers' reading, now shared
@@ -233,8 +233,8 @@ TESTBED = Testbed(store_forward_hops=1, particle_bytes=512, ring_unit="particles
 
 
 #: What the test-bed model fixed after some held-out results had been seen, or fixed a priori but
-#: decisive for a held-out result: the report's opening states it next to the held-out counts, so
-#: those counts are not read as clean predictions (docs/testbed.md has the numbers).
+#: decisive for a held-out result, so that the held-out counts are not read as clean predictions
+#: (docs/testbed.md has the numbers; the README names it; the report's opening does not state it yet).
 CHOSEN_AFTER_HELD_OUT = (
     "be_size_mix (the BE law by packet count) was switched after held-out results under the former "
     "equal-bit-rate reading had been seen; the papers' node model now reads the law the same way",
