@@ -1,12 +1,14 @@
-"""The papers: their stated test bed, their presets, the test-bed model, the artefacts and figures.
+"""The papers: their stated test bed, their presets, the test-bed model and the artefacts.
 
 What it does: ``stated`` (the test bed as the papers state it: :data:`PAPERS`, the EF frame,
 the papers' node :func:`cisco7200_atm`, the transmission unit), ``records`` (what the notebooks
 record and the papers' values: the format the artefacts write and the report reads), ``presets`` (every configuration
 of the papers as a named :class:`~pqlab.node.scenario.Scenario`),
 ``testbed`` and ``testbed_eval`` (the calibrated model of the measured test bed and its
-evaluation against every result), ``artefacts`` (one compute module and one claims module
-per group of the papers' figures and tables) and ``figures`` (one figure module per group).
+evaluation against every result), ``registry`` (the artefacts, found by importing the document
+folders ``globecom01``, ``long``, ``tftant_wfq``, ``tftant_slides``, ``tftant_be`` and ``analysis``:
+one module per figure or table, holding its computation, claims and figure) and ``kit`` (what
+every artefact module shares).
 
 Exports: the stated test bed's names (``from pqlab.papers import PAPERS``) and those modules;
 ``pqlab.scenarios`` is the public name of ``presets``.
@@ -19,4 +21,4 @@ from .stated import (EF_FRAME_BYTES, EF_IP_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES,
                      cisco7200_atm, transmission_unit_s, transmission_units)
 
 __all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
-           "cisco7200_atm", "transmission_unit_s", "transmission_units", "stated", "records", "presets", "testbed", "testbed_eval", "artefacts", "figures"]
+           "cisco7200_atm", "transmission_unit_s", "transmission_units", "stated", "records", "presets", "testbed", "testbed_eval", "registry", "kit"]
