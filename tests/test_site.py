@@ -238,10 +238,10 @@ _PAGE_TAG = re.compile(r"</?(?:html|body|main|nav|header|footer|section|h[1-6]|p
 def test_the_pages_tags_are_in_the_templates_not_in_python_strings():
     """issue 29: the site and report.html are rendered from templates; no Python string (f-string or
     not, docstrings aside) of the pipeline's page modules writes a tag of the pages."""
-    from pqlab.pipeline import html_pages
+    from pqlab.pipeline import html_pages, runfolder
 
     found = []
-    for module in (site, report, claims_html, overview, html_pages):
+    for module in (site, report, claims_html, overview, html_pages, runfolder):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                       if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body

@@ -20,7 +20,6 @@ step (:mod:`pqlab.pipeline.publish`); :func:`recover` finishes or rolls back a s
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import os
 import shutil
@@ -28,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import publish, report, statefile
+from . import html_pages, publish, report, statefile
 
 #: Folders of the build folder a run replaces when it is published.
 PUBLISHED_BUILD_PARTS = ("results", "notebooks", "html", "logs")
@@ -280,16 +279,7 @@ def add_failure_banner(out: Path, statuses: list[dict], failures: list[str]) -> 
     report_md = out / "report.md"
     if report_md.is_file():
         report_md.write_text("\n".join(md) + report_md.read_text(encoding="utf-8"), encoding="utf-8")
-    rows = "".join(
-        f"<tr class=\"status-{html.escape(s['status'].split()[0])}\"><td>{html.escape(s['artefact'])}</td>"
-        f"<td>{html.escape(s['notebook'])}</td><td>{html.escape(s['status'])}</td></tr>" for s in statuses)
-    banner = (
-        "<div class=\"pqlab-run-failed\" style=\"border:3px solid #b00;background:#fee;padding:0.6em;margin:0.5em 0\">"
-        "<strong>This run FAILED and was not published</strong> (the previous reproduction is unchanged)."
-        f"<ul>{''.join(f'<li>{html.escape(f)}</li>' for f in failures)}</ul>"
-        f"<p>{len(failed)} artefact(s) failed.</p>"
-        f"<table><tr><th>artefact</th><th>notebook</th><th>status</th></tr>{rows}</table></div>"
-    )
+    banner = html_pages.render("failure_banner.html", failures=failures, statuses=statuses, n_failed=len(failed))
     pages = [out / "report.html", *sorted((out / "site").rglob("*.html"))] if (out / "site").is_dir() \
         else [out / "report.html"]
     for page in pages:
