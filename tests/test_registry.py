@@ -113,7 +113,8 @@ def test_its_notebook_runs_it_through_the_module_and_the_kit(entry):
     saver = "save_table" if entry.table else "save_figure"
     saved = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr == saver and n.args and isinstance(n.args[0], ast.Attribute)
-             and n.args[0].attr == "ARTEFACT" and getattr(n.args[0].value, "id", None) in names]
+             and n.args[0].attr == "ARTEFACT" and getattr(n.args[0].value, "id", None) in names
+             and not any(k.arg == "part" for k in n.keywords)]  # a second figure of it has a part
     assert len(saved) == 1, f"{entry.notebook} must save {entry.id}'s files once with kit.{saver}({entry.id}.ARTEFACT, ...)"
     for path in sorted(NOTEBOOKS.glob("[0-9]*.ipynb")):
         if path.stem != entry.notebook:
@@ -158,8 +159,15 @@ def test_the_kit_saves_files_named_by_the_artefact_id(tmp_path):
     paths = kit.save_table(entry, table, tmp_path / "f", tmp_path / "r")
     assert [Path(p).name for p in paths] == [f"{entry.id}.md", f"{entry.id}.csv"]
     assert {r["artefact"] for r in records.load_records(tmp_path / "r")} == {entry.id}
+    fig, _ = kit.subplots(figsize=(2, 2))
+    paths = kit.save_figure(entry, fig, tmp_path / "f", tmp_path / "r", part="curves")
+    assert [Path(p).name for p in paths] == [f"{entry.id}_curves.png", f"{entry.id}_curves.pdf"]
+    assert {r["artefact"] for r in records.load_records(tmp_path / "r")} == {entry.id}
     with pytest.raises(ValueError, match="artefact"):
         kit.save_figure(None, fig, tmp_path / "f", tmp_path / "r")
+    with pytest.raises(ValueError, match="part"):
+        kit.save_figure(entry, fig, tmp_path / "f", tmp_path / "r", part="../x")
+    plt.close("all")
 
 
 def test_reproduce_list_prints_one_line_per_artefact(capsys):

@@ -489,14 +489,18 @@ def _artefact_id(artefact) -> str:
     raise ValueError(f"artefact must be a pqlab.papers.registry.Artefact or an artefact id, got {artefact!r}")
 
 
-def save_figure(artefact, fig, figures_dir, results_dir) -> list:
+def save_figure(artefact, fig, figures_dir, results_dir, *, part: str = "") -> list:
     """:func:`save` ``fig`` as ``<figures_dir>/<artefact id>.{png,pdf}`` and record the files for the report.
 
-    ``artefact`` is the artefact module's ``ARTEFACT`` (or its id). The files are recorded with
+    ``artefact`` is the artefact module's ``ARTEFACT`` (or its id). ``part`` names a second figure
+    of the same artefact: its files are ``<artefact id>_<part>.{png,pdf}`` (letters, digits and
+    underscores). The files are recorded under the artefact with
     :func:`pqlab.papers.records.record_figure` in ``results_dir``; returns the paths written (PNG first).
     """
     name = _artefact_id(artefact)
-    paths = save(fig, Path(figures_dir) / name)
+    if not isinstance(part, str) or (part and not part.replace("_", "").isalnum()):
+        raise ValueError(f"part must be letters, digits and underscores (or empty), got {part!r}")
+    paths = save(fig, Path(figures_dir) / (f"{name}_{part}" if part else name))
     records.record_figure(results_dir, name, paths)
     return paths
 

@@ -43,13 +43,13 @@ from ..records import INCONSISTENCY_QUANTITY, TOLERANCE_PERCENT
 from ..registry import Artefact
 from ..testbed import TESTBED, worst_case_bound
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "figure_curves", "CURVES_STEM", "hops_needed",
+__all__ = ["ARTEFACT", "compute", "claims", "figure", "figure_curves", "CURVES_PART", "hops_needed",
            "inconsistency_note", "BOUND_CASES", "HOPS", "MODEL_LABELS"]
 
 ARTEFACT = Artefact(__name__, notebook="10_testbed_model")
 
-#: Stem of the file of :func:`figure_curves`, next to the artefact's own ``<id>.{png,pdf}``.
-CURVES_STEM = f"{ARTEFACT.id}_curves"
+#: The ``part`` of :func:`figure_curves`' files (:func:`pqlab.papers.kit.save_figure`): ``<id>_curves.{png,pdf}``.
+CURVES_PART = "curves"
 
 #: Hop counts tried around the frozen preset (the papers' path has two C7500 hops).
 HOPS = (0, 1, 2)
