@@ -23,18 +23,9 @@ from pqlab.base import locations
 
 def _shared_modules() -> list[str]:
     """The modules artefact modules share: the kit and every module of a document folder without an ``ARTEFACT``."""
-    import importlib
-    import pkgutil
-
     from pqlab.papers import registry
 
-    shared = ["pqlab.papers.kit"]
-    for doc in registry.DOCUMENTS:
-        for info in pkgutil.iter_modules(importlib.import_module(doc.package).__path__):
-            name = f"{doc.package}.{info.name}"
-            if not hasattr(importlib.import_module(name), "ARTEFACT"):
-                shared.append(name)
-    return sorted(shared)
+    return sorted(["pqlab.papers.kit", *registry.shared_modules()])
 
 
 #: The artefacts' shared helper modules (imported by the artefact modules, not artefacts themselves).

@@ -31,8 +31,8 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 
-__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "artefact", "document", "document_of",
-           "ids", "references", "listing"]
+__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "shared_modules", "artefact", "document",
+           "document_of", "ids", "references", "listing"]
 
 #: The package the document folders are in.
 PAPERS_PACKAGE = __name__.rpartition(".")[0]
@@ -179,19 +179,22 @@ class Artefact:
 
 
 @functools.cache
-def _found() -> tuple[Artefact, ...]:
-    found = []
+def _found() -> tuple[tuple[Artefact, ...], tuple[str, ...]]:
+    """Every module of the document folders, imported once: (the artefacts, the other modules' names)."""
+    found, shared = [], []
     for doc in DOCUMENTS:
         package = importlib.import_module(doc.package)
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
             module = importlib.import_module(f"{doc.package}.{info.name}")
             entry = getattr(module, "ARTEFACT", None)
-            if isinstance(entry, Artefact):
-                if entry.module != module.__name__:
-                    raise ValueError(f"{module.__name__}: ARTEFACT names module {entry.module!r}; "
-                                     f"use Artefact(__name__, ...)")
-                found.append(entry)
-    return tuple(sorted(found, key=lambda a: (a.notebook, a.id)))
+            if not isinstance(entry, Artefact):
+                shared.append(module.__name__)
+                continue
+            if entry.module != module.__name__:
+                raise ValueError(f"{module.__name__}: ARTEFACT names module {entry.module!r}; "
+                                 f"use Artefact(__name__, ...)")
+            found.append(entry)
+    return tuple(sorted(found, key=lambda a: (a.notebook, a.id))), tuple(sorted(shared))
 
 
 def artefacts() -> tuple[Artefact, ...]:
@@ -199,9 +202,15 @@ def artefacts() -> tuple[Artefact, ...]:
 
     Imports those modules the first time it is called (and so the engine they use).
     """
-    return _found()
+    return _found()[0]
 
 
+def shared_modules() -> tuple[str, ...]:
+    """Names of the modules of the document folders that hold no artefact: what two or more artefacts share."""
+    return _found()[1]
+
+
+@functools.cache
 def _by_id() -> dict[str, Artefact]:
     return {a.id: a for a in artefacts()}
 
