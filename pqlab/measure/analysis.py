@@ -238,3 +238,47 @@ def max_ring_particles(ds: xr.Dataset, node: Node | None = None) -> int:
     kind = np.concatenate([np.zeros(n.size), np.ones(n.size)])  # releases first at equal times
     order = np.lexsort((kind, times))
     return int(np.cumsum(delta[order]).max()) if n.size else 0
+
+
+# --------------------------------------------------------------------------- spread bounds of IPDV
+
+
+def min_delay_std_for_mean_ipdv(mean_abs_ipdv: float) -> float:
+    """The smallest delay standard deviation any model can have and still give a mean |IPDV|.
+
+    For consecutive delays ``D_i`` of a stationary sequence with standard deviation ``sigma`` and
+    lag-1 correlation ``rho``: ``E|D_i - D_(i-1)| <= sqrt(E(D_i - D_(i-1))^2) = sigma sqrt(2 (1 - rho))
+    <= 2 sigma`` (Cauchy-Schwarz, ``rho >= -1``). So a mean |IPDV| of ``m`` needs ``sigma >= m / 2``,
+    whatever the node, the path or the traffic: a bound over the whole model family.
+
+    Parameters
+    ----------
+    mean_abs_ipdv : float
+        Mean |IPDV| (RFC 3393 with consecutive packets), any time unit (the result has the same).
+
+    Returns
+    -------
+    float
+        ``mean_abs_ipdv / 2``, the same unit.
+    """
+    value = check_real("mean_abs_ipdv", mean_abs_ipdv, minimum=0.0)
+    return value / 2.0
+
+
+def min_delay_range_for_max_ipdv(max_abs_ipdv: float) -> float:
+    """The smallest delay range (max - min) any model can have and still give a maximum |IPDV|.
+
+    ``|D_i - D_(i-1)| <= max D - min D`` for every pair, so a largest |IPDV| of ``m`` needs a
+    delay range of at least ``m``: a bound over the whole model family.
+
+    Parameters
+    ----------
+    max_abs_ipdv : float
+        Largest |IPDV|, any time unit (the result has the same).
+
+    Returns
+    -------
+    float
+        ``max_abs_ipdv``, the same unit.
+    """
+    return check_real("max_abs_ipdv", max_abs_ipdv, minimum=0.0)

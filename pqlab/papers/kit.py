@@ -45,7 +45,7 @@ from ..measure.analysis import CONFIDENCE
 from ..node.model import Node
 from ..node.path import PathModel
 from ..node.scenario import Scenario
-from . import records, registry
+from . import judge, records, registry
 from .presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES, paper_path
 from .stated import PAPERS
 
@@ -193,11 +193,15 @@ def paper_value(artefact: str, quantity: str, paper_values: pd.DataFrame | None 
 
 
 def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=None, seed=None,
-          model: str = "papers_node", role=None) -> dict:
+          model: str = "papers_node", role=None, reason=None) -> dict:
     """One claim record (see the module docstring); a non-finite ``value`` becomes None.
 
-    ``model`` and ``role`` are those of :func:`pqlab.papers.records.record` (the test-bed model's
-    records name it and their role in the calibration protocol).
+    ``note`` says how the value was computed; ``shape_ok`` is the artefact's check of a
+    qualitative claim (a number is judged by its number: :mod:`pqlab.papers.judge`);
+    ``reason`` (:func:`pqlab.papers.judge.reason`) says, with numbers, why the result is what it
+    is (every measured result that differs needs one). ``model`` and ``role`` are those of
+    :func:`pqlab.papers.records.record` (the test-bed model's records name it and their role in
+    the calibration protocol).
     """
     value = None if value is None or not math.isfinite(float(value)) else float(value)
     return {
@@ -210,6 +214,7 @@ def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=No
         "artefact": artefact,
         "model": model,
         "role": role,
+        "reason": judge.check_reason(reason),
     }
 
 
@@ -223,11 +228,12 @@ def paper_vs_ours(record: dict) -> str:
     elif math.isnan(paper[0]):
         head = f"paper: qualitative claim; ours: {ours_text}"
     else:
-        percent = math.nan if ours is None else records.relative_percent(ours, paper[0])
+        percent = math.nan if ours is None else judge.relative_percent(ours, paper[0])
         diff = "" if math.isnan(percent) else f" ({percent:+.1f}%)"
         head = f"paper {paper[0]:.6g} {paper[1]}; ours {ours_text}{diff}"
     shape = "" if record["shape_ok"] is None else f" [shape_ok={record['shape_ok']}]"
-    return f"{artefact} / {quantity}: {head}{shape} -- {record['note']}"
+    why = judge.render(record.get("reason"))
+    return f"{artefact} / {quantity}: {head}{shape} -- {record['note']}" + (f" [{why}]" if why else "")
 
 
 def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = True) -> None:
@@ -248,7 +254,7 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
         own = c["seed"]
         records.record(results_dir, c["artefact"], c["quantity"], c["value"], c["unit"], note=c["note"],
                       shape_ok=c["shape_ok"], seed=seed if own is None else own,
-                      model=c.get("model", records.MODELS[0]), role=c.get("role"))
+                      model=c.get("model", records.MODELS[0]), role=c.get("role"), reason=c.get("reason"))
         if show:
             print(paper_vs_ours(c))
 
@@ -312,30 +318,8 @@ def provenance(artefact: str, title: str, module: str, seeds=None, **extra) -> d
 # --------------------------------------------------------------------------- the position rule
 
 
-def position_ok(last_before: float, first_after: float, paper: float) -> bool:
-    """The position rule for a discontinuity of a payload sweep.
-
-    Our curve drops between the swept payloads ``last_before`` (the last that fits ``k``
-    particles) and ``first_after`` (one sweep step on, needing ``k + 1``): the paper's
-    discontinuity point is reproduced when it lies in ``(last_before, first_after]``, i.e.
-    within one sweep step of ours and on the same side of the particle boundary as our
-    first payload past it. A +-10 % band (+-48 bytes at 485) spans both sides and tests nothing.
-
-    Parameters
-    ----------
-    last_before : float
-        Our last swept payload before the drop, bytes.
-    first_after : float
-        Our first swept payload past the drop (one sweep step on), bytes.
-    paper : float
-        The paper's payload of the drop, bytes.
-
-    Returns
-    -------
-    bool
-        Whether ``last_before < paper <= first_after``.
-    """
-    return bool(last_before < paper <= first_after)
+#: The position rule: :func:`pqlab.papers.judge.position_ok` (the judge owns every rule).
+position_ok = judge.position_ok
 
 
 def position_text(last_before: float, first_after: float, paper: float) -> str:

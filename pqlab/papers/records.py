@@ -5,7 +5,7 @@ written for an artefact); each call appends one JSON line to ``<results_dir>/res
 (:data:`RESULTS_FILE`, read back by :func:`load_records`). The papers' values are
 ``data/paper_values.csv`` (:func:`load_paper_values`). This is the format both sides share:
 the papers' artefacts write it, the report (:mod:`pqlab.pipeline.report`, which re-exports
-these names) joins and judges it. :func:`relative_percent` is the one relative difference.
+these names) joins them and :mod:`pqlab.papers.judge` judges them.
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ import pandas as pd
 from .._version import __version__
 from ..base import locations
 from ..base._validate import check_choice
+from . import judge
 
 #: The results file inside a results folder.
 RESULTS_FILE = "results.jsonl"
 #: Columns ``data/paper_values.csv`` must have.
 PAPER_COLUMNS = ("artefact", "quantity", "value", "unit", "source", "statement")
-#: Relative difference (percent) within which a number counts as reproduced.
-TOLERANCE_PERCENT = 10.0
 #: The models a result can be computed under: the papers' node (every artefact) and the
 #: calibrated test-bed model (:mod:`pqlab.papers.testbed`), in report order.
 MODELS = ("papers_node", "testbed")
@@ -46,7 +45,7 @@ INCONSISTENCY_QUANTITY = "mutually_inconsistent"
 
 
 def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=None, seed=None,
-           model="papers_node", role=None) -> dict:
+           model="papers_node", role=None, reason=None) -> dict:
     """Record one reproduced number (or shape claim) of a paper artefact.
 
     Parameters
@@ -74,6 +73,9 @@ def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=No
     role : {"calibration", "held_out"}, optional
         For a test-bed result: whether it was in the calibration set or is a held-out
         prediction (:data:`ROLES`).
+    reason : dict, optional
+        Why the result is what it is: :func:`pqlab.papers.judge.reason` (a kind, a sentence and
+        its facts, numbers with units). Every measured result that differs needs one.
 
     Returns
     -------
@@ -96,6 +98,7 @@ def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=No
         "seed": _check_optional_int("seed", seed),
         "model": check_choice("model", model, MODELS),
         "role": None if role is None else check_choice("role", role, ROLES),
+        "reason": judge.check_reason(reason),
     }
     return _append(results_dir, entry)
 
@@ -225,20 +228,23 @@ def check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        A copy: the :data:`PAPER_COLUMNS` as stripped text (:func:`cell_text`), ``value`` as a
-        number (NaN where empty), a fresh index.
+        A copy: the :data:`PAPER_COLUMNS` and ``rule`` (:data:`pqlab.papers.judge.RULES`, "" where
+        the column is absent) as stripped text (:func:`cell_text`), ``value`` as a number (NaN where
+        empty), a fresh index.
 
     Raises
     ------
     ValueError
-        If a column is missing, a value is not a number, a row has no artefact or quantity, or an
-        ``(artefact, quantity)`` pair appears twice.
+        If a column is missing, a value is not a number, a rule is unknown, a row has no artefact or
+        quantity, or an ``(artefact, quantity)`` pair appears twice.
     """
     absent = [c for c in PAPER_COLUMNS if c not in frame.columns]
     if absent:
         raise ValueError(f"{origin}: missing columns {absent}; expected {list(PAPER_COLUMNS)}")
     frame = frame.copy()
-    for column in PAPER_COLUMNS:
+    if "rule" not in frame.columns:
+        frame["rule"] = ""
+    for column in (*PAPER_COLUMNS, "rule"):
         frame[column] = frame[column].map(cell_text)
     given = frame["value"]
     frame["value"] = pd.to_numeric(given.where(given != "", None), errors="coerce")
@@ -248,6 +254,10 @@ def check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
         raise ValueError(f"{origin}: values that are not numbers: {rows}")
     if (frame["artefact"] == "").any() or (frame["quantity"] == "").any():
         raise ValueError(f"{origin}: every row needs an artefact and a quantity")
+    bad_rule = frame[~frame["rule"].isin(["", *judge.RULES])]
+    if not bad_rule.empty:
+        rows = "; ".join(f"{a}/{q}: {r!r}" for a, q, r in zip(bad_rule.artefact, bad_rule.quantity, bad_rule.rule))
+        raise ValueError(f"{origin}: rule must be one of {list(judge.RULES)} or empty, got {rows}")
     twice = frame[frame.duplicated(CLAIM_ID_COLUMNS, keep=False)]
     if not twice.empty:
         pairs = sorted(set(zip(twice.artefact, twice.quantity)))
@@ -281,15 +291,6 @@ def load_records(results_dir) -> list[dict]:
             raise ValueError(f"{file}:{number}: expected a JSON object, got {entry!r}")
         records.append(entry)
     return records
-
-
-def relative_percent(ours: float, paper: float) -> float:
-    """``(ours - paper) / |paper|`` in percent; 0 if both are 0, NaN if undefined."""
-    if math.isnan(ours) or math.isnan(paper):
-        return math.nan
-    if paper == 0:
-        return 0.0 if ours == 0 else math.nan
-    return (ours - paper) / abs(paper) * 100.0
 
 
 def is_missing(value) -> bool:

@@ -35,7 +35,7 @@ from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_sc
 from ..node.traffic import UDP_IP_HEADER_BYTES, SizeDistribution
 from ..base.units import to_ms, to_us
 from ..measure import experiments, metrics
-from .records import TOLERANCE_PERCENT, relative_percent
+from .judge import TOLERANCE_PERCENT, relative_percent
 from .stated import (EF_AGGREGATE_BPS, EF_FRAME_SIZES, IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS, MTU_FRAME_BYTES,
                      PAPER_FIG3_2_PAYLOADS, REF_RATES_BPS)
 

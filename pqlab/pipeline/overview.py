@@ -16,7 +16,7 @@ import re
 import pandas as pd
 
 from .numbers import number_text, ours_digits, paper_text
-from ..papers import records
+from ..papers import judge, records
 
 #: How many of the test-bed model's misses the opening's table lists.
 MISSES = 5
@@ -108,7 +108,7 @@ def opening(table: pd.DataFrame) -> str:
     total = int(every["total"].max())
     parts = [f"Of the papers' {total} numeric measured results, "
              + " and ".join(f"{records.MODEL_TITLES[m]} reproduces {int(every.loc[m, 'reproduced'])} within "
-                            f"{records.TOLERANCE_PERCENT:g} %" for m in every.index) + "."]
+                            f"{judge.TOLERANCE_PERCENT:g} %" for m in every.index) + "."]
     bed = counts[(counts["model"] == "testbed") & counts["role"].isin(records.ROLES)].set_index("role")
     if len(bed) == len(records.ROLES):
         parts.append(f"The test-bed model was calibrated on {int(bed.loc['calibration', 'total'])} of them "

@@ -9,33 +9,12 @@ papers' values (``data/paper_values.csv``, read by :func:`load_paper_values`) on
 Verdicts
 --------
 The join is outer: every paper claim and every recorded result gets one row.
-If a quantity is recorded more than once, the last record wins.
-
-``reproduced``
-    Numeric claim: paper value and ours both present,
-    ``|ours - paper| / |paper| <= 10 %`` and ``shape_ok`` not False. Qualitative claim
-    (paper row with an empty value): the result has ``shape_ok=True``.
-``shape only``
-    Numeric claim, ours outside 10 % (or recorded without a value) but ``shape_ok=True``:
-    the shape or trend the paper describes holds, the number does not.
-``differs``
-    Numeric claim outside 10 % without ``shape_ok=True``, or any claim with
-    ``shape_ok=False``.
-``missing``
-    A paper claim with no result ("not reproduced yet"), or with a result that carries
-    neither a comparable value nor a ``shape_ok`` judgement (its note is shown).
-``pqlab only``
-    A result with no paper row: listed for information, nothing to compare with.
-
-By claim type (docs/model.md, "Verdict rules"): a position (a payload where a curve
-drops) carries ``shape_ok`` = the mechanism check (the paper's position on the same side of
-the particle boundary as ours, within one sweep step), which decides even when the number is
-within 10 %; a trend holds only when every step has the claimed sign
-(:func:`pqlab.measure.analysis.trend`); and a claim is never reproduced when a claim it implies fails
-(:mod:`pqlab.pipeline.claim_links`, ``data/claim_links.csv``), applied by :func:`build_report`.
-
-A paper value of 0 gives a relative difference of 0 % if ours is exactly 0, else an
-undefined one (NaN), which never counts as within 10 %.
+If a quantity is recorded more than once, the last record wins. Every verdict is
+:mod:`pqlab.papers.judge`'s (its docstring states the rules: ``number`` within 10 %,
+``position``, ``qualitative``, ``not_checkable``; the links between claims): this module joins,
+the judge decides, the same way for every model. Each row carries the judge's ``rule``, the
+record's ``reason`` rendered from its facts (:func:`pqlab.papers.judge.render`), the reason's kind
+and its facts as JSON, so nothing downstream reads a verdict or a number out of prose.
 
 Models and kinds
 ----------------
@@ -55,6 +34,7 @@ measured results reproduced per model and role (the opening's sentences are
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 from pathlib import Path
@@ -66,16 +46,17 @@ from . import claim_links, claims_html, html_pages, overview
 from ..base import versions
 from .numbers import paper_text, signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
+from ..papers import judge
+from ..papers.judge import TOLERANCE_PERCENT, VERDICTS, relative_percent  # noqa: F401
 from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
-                              RESULTS_FILE, ROLES, TOLERANCE_PERCENT, cell_text, check_paper_values, is_missing,
-                              load_paper_values, load_records, record, record_figure, relative_percent)
+                              RESULTS_FILE, ROLES, cell_text, check_paper_values, is_missing,
+                              load_paper_values, load_records, record, record_figure)
 
-#: Verdicts, in the order reports list them.
-VERDICTS = ("reproduced", "shape only", "differs", "missing", "pqlab only")
 #: Columns of the report DataFrame (and ``report.csv``), in order.
 REPORT_COLUMNS = (
-    "artefact", "quantity", "model", "kind", "source", "paper value", "ours", "unit", "difference",
-    "difference %", "verdict", "explanation", "statement", "shape_ok", "seed", "role",
+    "artefact", "quantity", "model", "kind", "rule", "source", "paper value", "ours", "unit", "difference",
+    "difference %", "verdict", "reason kind", "reason", "explanation", "statement", "shape_ok", "seed", "role",
+    "facts",
 )
 #: Explanation of a paper claim no notebook recorded.
 NOT_REPRODUCED = "not reproduced yet: no notebook recorded this quantity"
@@ -88,7 +69,7 @@ def _results_frame(records: list[dict]) -> pd.DataFrame:
     A record without ``model`` (written before models existed) is a papers' node result.
     """
     key = [*CLAIM_ID_COLUMNS, "model"]
-    columns = [*key, "value", "unit", "note", "shape_ok", "seed", "role"]
+    columns = [*key, "value", "unit", "note", "shape_ok", "seed", "role", "reason"]
     rows = [{c: r.get(c) for c in columns} for r in records if r.get("kind", "result") == "result"]
     frame = pd.DataFrame(rows, columns=columns)
     frame["model"] = frame["model"].fillna(MODELS[0])
@@ -110,8 +91,8 @@ def figure_files(records: list[dict]) -> dict[str, list[str]]:
 # --------------------------------------------------------------------------- comparing
 
 
-def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
-    """Join paper values and results per model and give each row its verdict.
+def compare(paper_values: pd.DataFrame, results: pd.DataFrame, links: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Join paper values and results per model and give each row the judge's verdict.
 
     Parameters
     ----------
@@ -119,7 +100,10 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
         As returned by :func:`load_paper_values` (a ``kind`` column is used if present).
     results : pandas.DataFrame
         Columns ``artefact, quantity, value, unit, note, shape_ok, seed`` (and optionally
-        ``model``, default ``papers_node``, and ``role``), one row per key and model.
+        ``model``, default ``papers_node``, ``role`` and ``reason``), one row per key and model.
+    links : pandas.DataFrame, optional
+        Links between claims (:func:`pqlab.pipeline.claim_links.load_claim_links`), applied by
+        :func:`pqlab.papers.judge.apply_links`; none by default.
 
     Returns
     -------
@@ -138,13 +122,15 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     if "model" not in results.columns:
         results["model"] = MODELS[0]
     results["model"] = results["model"].fillna(MODELS[0])
-    if "role" not in results.columns:
-        results["role"] = None
+    for column in ("role", "reason"):
+        if column not in results.columns:
+            results[column] = None
     unknown = sorted(set(results["model"]) - set(MODELS))
     if unknown:
         raise ValueError(f"model must be one of {', '.join(map(repr, MODELS))}, got {unknown}")
     kind = paper_values["kind"].map(cell_text) if "kind" in paper_values.columns else ""
-    paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"}).assign(kind=kind)
+    rule = paper_values["rule"].map(cell_text) if "rule" in paper_values.columns else ""
+    paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"}).assign(kind=kind, rule=rule)
     paper = paper.assign(_paper=range(len(paper)))
     ours = results.rename(columns={"value": "ours", "unit": "our unit", "note": "explanation"})
     ours = ours.assign(_ours=range(len(ours)))
@@ -165,12 +151,19 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
     rows["difference"] = rows["ours"] - rows["paper value"]
     rows["difference %"] = [relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])]
     rows["shape_ok"] = [None if is_missing(v) else bool(v) for v in rows["shape_ok"]]
+    rows["reason"] = [v if isinstance(v, dict) else None for v in rows["reason"]]
+    rows["rule"] = [judge.rule_of(r, p) if h else "" for r, p, h in zip(rows["rule"], rows["paper value"], has_paper)]
     rows["verdict"] = [
-        _verdict(*args)
-        for args in zip(has_paper, has_ours, rows["paper value"], rows["ours"], rows["difference %"], rows["shape_ok"])
+        judge.verdict(rule, has_paper=hp, has_record=ho, paper=p, ours=o, shape_ok=ok,
+                      first_after=judge.fact_value(why, "first_after"))
+        for rule, hp, ho, p, o, ok, why in zip(rows["rule"], has_paper, has_ours, rows["paper value"], rows["ours"],
+                                              rows["shape_ok"], rows["reason"])
     ]
     rows["explanation"] = rows["explanation"].where(has_ours, NOT_REPRODUCED).fillna("")
     rows["seed"] = pd.to_numeric(rows["seed"]).astype("Int64")
+    if links is not None:
+        rows = judge.apply_links(rows.reset_index(drop=True), links)
+    rows = _with_reason_columns(rows)
     for column in ("source", "statement", "kind", "role"):
         rows[column] = rows[column].map(cell_text)
     rows["_rank"] = rows["_paper"].fillna(len(paper) + rows["_ours"])
@@ -189,21 +182,13 @@ def _check_units(rows: pd.DataFrame) -> None:
         raise ValueError(f"recorded units differ from the paper's: {pairs}")
 
 
-def _verdict(has_paper: bool, has_ours: bool, paper: float, ours: float, percent: float, shape_ok) -> str:
-    """One row's verdict, by the rules of the module docstring."""
-    if not has_paper:
-        return "pqlab only"
-    if not has_ours:
-        return "missing"
-    if math.isnan(paper):  # a qualitative claim
-        return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
-    if shape_ok is False:  # the recorded mechanism or shape check failed: never reproduced
-        return "differs"
-    if abs(percent) <= TOLERANCE_PERCENT:  # False for NaN
-        return "reproduced"
-    if shape_ok is not None:
-        return "shape only" if shape_ok else "differs"
-    return "missing" if math.isnan(ours) else "differs"  # a note without a value: not judged
+def _with_reason_columns(rows: pd.DataFrame) -> pd.DataFrame:
+    """``reason kind``, ``reason`` (rendered from the facts) and ``facts`` (JSON) from each row's reason record."""
+    rows = rows.copy()
+    rows["reason kind"] = [r["kind"] if r else "" for r in rows["reason"]]
+    rows["facts"] = [json.dumps(r["facts"], sort_keys=True) if r else "" for r in rows["reason"]]
+    rows["reason"] = [judge.render(r) for r in rows["reason"]]
+    return rows
 
 
 # --------------------------------------------------------------------------- writing
@@ -240,7 +225,7 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     else:
         paper_values = load_paper_values(paper_values)
     records = load_records(results_dir)
-    table = claim_links.apply_links(compare(paper_values, _results_frame(records)), claim_links.load_claim_links())
+    table = compare(paper_values, _results_frame(records), claim_links.load_claim_links())
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figures = {a: [_link(p, out) for p in files] for a, files in figure_files(records).items()}

@@ -65,7 +65,7 @@ from ...node.model import Node
 from ...node.path import Hop, PathModel
 from ...node.scenario import Scenario
 from .. import kit, presets
-from ..records import TOLERANCE_PERCENT
+from ..judge import TOLERANCE_PERCENT
 from ..registry import Artefact
 from ..stated import cisco7200_atm
 

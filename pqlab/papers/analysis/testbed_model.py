@@ -39,7 +39,8 @@ from ...base.units import to_ms
 from ...measure import cache
 from .. import kit, presets
 from .. import testbed_eval as te
-from ..records import INCONSISTENCY_QUANTITY, TOLERANCE_PERCENT
+from ..judge import TOLERANCE_PERCENT
+from ..records import INCONSISTENCY_QUANTITY
 from ..registry import Artefact
 from ..testbed import TESTBED, worst_case_bound
 

@@ -19,7 +19,7 @@ from ...node.framing import line_time_s
 from ...node.scenario import Scenario, simulate
 from ...node.traffic import TraceStream
 from .. import kit, presets
-from ..records import relative_percent
+from ..judge import relative_percent
 from ..registry import Artefact
 from ..stated import PAPERS
 

@@ -22,7 +22,7 @@ from ...node.framing import PACKET_PARTICLE_BYTES, line_time_s
 from ...node.model import Node
 from ...node.scenario import Scenario
 from .. import kit, presets
-from ..records import TOLERANCE_PERCENT, relative_percent
+from ..judge import TOLERANCE_PERCENT, relative_percent
 from ..registry import Artefact
 from ..stated import cisco7200_atm
 

@@ -1,0 +1,340 @@
+"""The one judge: every verdict of the report, by one set of rules, from structured claim records.
+
+A claim record (:func:`pqlab.papers.kit.claim`) holds numbers, never a verdict: our value and
+unit, the model it was computed under, the artefact's own check for a qualitative claim
+(``shape_ok``), how it was computed (``note``) and, for a result that may miss, a **reason**:
+a kind (:data:`REASON_KINDS`), a sentence with placeholders, and the **facts** (numbers with
+units) that fill them (:func:`reason`, :func:`fact`). The paper's side (``data/paper_values.csv``)
+gives the value, the kind of row (``setup``, ``result``, ``analysis``, ``derived``) and the
+**rule** the statement is judged by (:data:`RULES`, column ``rule``; empty: ``number`` when the
+paper gives a value, else ``qualitative``).
+
+This module is the only place that decides: :func:`within` is the one tolerance test,
+:func:`verdict` the one rule table, :func:`apply_links` the links between claims
+(``data/claim_links.csv``), :func:`render` the one way a reason becomes text, and
+:func:`borderline` names the rows near the tolerance. Every model is judged by the same rules:
+the verdict depends on the paper's row and the record's numbers, never on the model's name.
+
+Rules
+-----
+``number``
+    Reproduced when ``|ours - paper| / |paper| <= 10 %`` (:data:`TOLERANCE_PERCENT`), else it
+    differs. A number has no partial credit: its shape, where the paper states one, is a claim
+    of its own (a ``qualitative`` row).
+``position``
+    A payload where a swept curve drops (a particle boundary): reproduced when the paper's
+    payload lies in our drop interval ``(ours, first_after]`` (the record's fact
+    ``first_after``), whatever the relative difference (:func:`position_ok`).
+``qualitative``
+    The artefact's computed check (``shape_ok``) decides: reproduced when true, differs when
+    false, missing when not recorded.
+``not_checkable``
+    The statement names nothing a simulation can check (a method, a diagram, a garbled or
+    unstated value, a number whose definition the paper leaves open): ``not checkable``,
+    counted apart from the results, whatever is recorded.
+
+A claim that implies another (``implies``) is never reproduced while the claim it implies
+differs; a row that restates another (``same_as``) and was left ``missing`` takes its verdict.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pandas as pd
+
+#: Relative difference (percent) within which a number is reproduced: the one tolerance.
+TOLERANCE_PERCENT = 10.0
+#: A reproduced number whose relative difference is larger than this (percent) is borderline:
+#: the opening names it.
+BORDERLINE_PERCENT = 8.0
+
+#: The rules a paper's statement is judged by (column ``rule`` of ``data/paper_values.csv``).
+RULES = {
+    "number": f"a number: reproduced within {TOLERANCE_PERCENT:g} % of the paper's value",
+    "position": "a payload where a curve drops: reproduced when the paper's payload lies in our drop "
+                "interval (within one sweep step, on the same side of the particle boundary)",
+    "qualitative": "a statement: the artefact's computed check decides",
+    "not_checkable": "names nothing a simulation can check (a method, a diagram, a garbled or unstated value, "
+                     "a definition the paper leaves open): counted apart",
+}
+
+#: Verdicts, in the order reports list them.
+VERDICTS = ("reproduced", "differs", "not checkable", "missing", "pqlab only")
+
+#: The kinds of reason a result that differs gives, each with a number (:func:`reason`).
+REASON_KINDS = {
+    "mechanism": "a mechanism of the model, with its size",
+    "bound": "a bound no member of the model family can pass",
+    "definition": "a definition the paper leaves open, and how far the result moves with it",
+    "arithmetic": "the exact arithmetic of the scenario",
+    "input": "an input the paper does not state, and how far the result moves with it",
+    "implied": "a claim it implies differs",
+}
+
+#: Fact names are identifiers; a reason's text names them as ``{name}``.
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+# --------------------------------------------------------------------------- facts and reasons
+
+
+def fact(name: str, value, unit: str) -> dict:
+    """One fact of a reason: a named number with its unit.
+
+    Parameters
+    ----------
+    name : str
+        An identifier, used as ``{name}`` in the reason's text.
+    value : float
+        The number (finite).
+    unit : str
+        Its unit ("" for a pure number, "1" for a ratio).
+
+    Returns
+    -------
+    dict
+        ``{"name", "value", "unit"}``.
+
+    Raises
+    ------
+    ValueError
+        If the name is not an identifier, the value not a finite number or the unit not a string.
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(f"fact name must be an identifier, got {name!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"fact {name!r}: value must be a finite number, got {value!r}") from None
+    if not math.isfinite(number) or isinstance(value, bool):
+        raise ValueError(f"fact {name!r}: value must be a finite number, got {value!r}")
+    if not isinstance(unit, str):
+        raise ValueError(f"fact {name!r}: unit must be a string, got {unit!r}")
+    return {"name": name, "value": number, "unit": unit.strip()}
+
+
+def reason(kind: str, text: str, facts) -> dict:
+    """Why a result is what it is: a kind, a sentence with ``{fact}`` placeholders, and the facts.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`REASON_KINDS`.
+    text : str
+        A sentence naming each fact as ``{name}`` at least once (:func:`render` fills them).
+    facts : iterable of dict
+        :func:`fact` records (at least one: a reason always carries a number).
+
+    Returns
+    -------
+    dict
+        ``{"kind", "text", "facts"}``.
+
+    Raises
+    ------
+    ValueError
+        If the kind is unknown, there is no fact, a placeholder names no fact, a fact is not named
+        in the text, or two facts share a name.
+    """
+    if kind not in REASON_KINDS:
+        raise ValueError(f"reason kind must be one of {list(REASON_KINDS)}, got {kind!r}")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"reason text must be a non-empty string, got {text!r}")
+    checked = [fact(f["name"], f["value"], f["unit"]) for f in facts]
+    if not checked:
+        raise ValueError(f"a reason needs at least one fact (a number), got none for {text!r}")
+    names = [f["name"] for f in checked]
+    if len(set(names)) != len(names):
+        raise ValueError(f"reason facts must have distinct names, got {names}")
+    used = set(_PLACEHOLDER.findall(text))
+    unknown, unused = sorted(used - set(names)), sorted(set(names) - used)
+    if unknown or unused:
+        raise ValueError(f"reason text {text!r}: placeholders without a fact {unknown}, facts not in the text {unused}")
+    return {"kind": kind, "text": " ".join(text.split()), "facts": checked}
+
+
+def check_reason(value) -> dict | None:
+    """A reason as read back from a record (a dict, or None), checked again by :func:`reason`."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"kind", "text", "facts"}:
+        raise ValueError(f"reason must be None or a dict with kind, text and facts, got {value!r}")
+    return reason(value["kind"], value["text"], value["facts"])
+
+
+def number_text(value: float, unit: str = "") -> str:
+    """A fact's value as a reader reads it: 4 significant digits (an integer as it is), then the unit.
+
+    Units ``""`` and ``"1"`` print no unit; ``"%"`` is joined without a space.
+    """
+    if not math.isfinite(value):
+        return "n/a"
+    text = f"{value:.0f}" if value == round(value) and abs(value) < 1e6 else f"{value:.4g}"
+    if unit in ("", "1"):
+        return text
+    return f"{text}{unit}" if unit == "%" else f"{text} {unit}"
+
+
+def render(reason_record: dict | None) -> str:
+    """A reason's sentence with each ``{fact}`` replaced by its number and unit ("" for None)."""
+    if not reason_record:
+        return ""
+    values = {f["name"]: number_text(f["value"], f["unit"]) for f in reason_record["facts"]}
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], reason_record["text"])
+
+
+def fact_value(reason_record: dict | None, name: str) -> float:
+    """The value of the fact ``name`` of a reason (NaN if there is no such fact)."""
+    for f in (reason_record or {}).get("facts", []):
+        if f["name"] == name:
+            return float(f["value"])
+    return math.nan
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def relative_percent(ours: float, paper: float) -> float:
+    """``(ours - paper) / |paper|`` in percent; 0 if both are 0, NaN if undefined."""
+    if ours is None or paper is None or math.isnan(ours) or math.isnan(paper):
+        return math.nan
+    if paper == 0:
+        return 0.0 if ours == 0 else math.nan
+    return (ours - paper) / abs(paper) * 100.0
+
+
+def within(ours: float, paper: float) -> bool:
+    """The one tolerance test: ``|ours - paper| / |paper| <= 10 %`` (False when undefined)."""
+    percent = relative_percent(ours, paper)
+    return bool(math.isfinite(percent) and abs(percent) <= TOLERANCE_PERCENT)
+
+
+def borderline(percent: float) -> bool:
+    """Whether a reproduced number lies near the tolerance: ``8 % < |difference| <= 10 %``."""
+    return bool(math.isfinite(percent) and BORDERLINE_PERCENT < abs(percent) <= TOLERANCE_PERCENT)
+
+
+def position_ok(last_before: float, first_after: float, paper: float) -> bool:
+    """The position rule: the paper's payload lies in our drop interval ``(last_before, first_after]``.
+
+    Our curve drops between the swept payloads ``last_before`` (the last that fits ``k``
+    particles) and ``first_after`` (one sweep step on, needing ``k + 1``): the paper's
+    discontinuity is reproduced when it lies on the same side of the particle boundary as our
+    first payload past it, within one sweep step. A +-10 % band (+-48 bytes at 485) would span
+    both sides and test nothing. All in bytes.
+    """
+    return bool(last_before < paper <= first_after)
+
+
+def rule_of(rule: str, paper: float) -> str:
+    """The rule a paper row is judged by: its ``rule`` cell, else ``number`` with a value, ``qualitative`` without."""
+    rule = "" if rule is None or (isinstance(rule, float) and math.isnan(rule)) else str(rule).strip()
+    if not rule:
+        return "qualitative" if paper is None or math.isnan(paper) else "number"
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {list(RULES)} or empty, got {rule!r}")
+    return rule
+
+
+def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours: float, shape_ok,
+            first_after: float = math.nan) -> str:
+    """One row's verdict by the rules of the module docstring, the same for every model.
+
+    Parameters
+    ----------
+    rule : str
+        The row's rule (:func:`rule_of`).
+    has_paper, has_record : bool
+        Whether the paper has the row, and whether the model recorded it.
+    paper, ours : float
+        The paper's value and ours (NaN where none), in the paper's unit.
+    shape_ok : bool or None
+        The artefact's check of a qualitative claim (None for other rules).
+    first_after : float
+        For a ``position``: our first swept payload past the drop (the record's fact).
+
+    Raises
+    ------
+    ValueError
+        If a ``number`` or ``position`` record carries a ``shape_ok`` (a number is judged by its
+        number; its shape is a claim of its own), or a ``position`` record has no ``first_after``.
+    """
+    if not has_paper:
+        return "pqlab only"
+    if rule == "not_checkable":
+        return "not checkable"
+    if not has_record:
+        return "missing"
+    if rule == "qualitative":
+        return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
+    if shape_ok is not None:
+        raise ValueError(f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})")
+    if ours is None or math.isnan(ours):
+        return "missing"
+    if rule == "position":
+        if math.isnan(first_after):
+            raise ValueError("a 'position' claim needs the fact first_after (our first swept payload past the drop)")
+        return "reproduced" if position_ok(ours, first_after, paper) else "differs"
+    return "reproduced" if within(ours, paper) else "differs"
+
+
+# --------------------------------------------------------------------------- links between claims
+
+#: Relations a link of ``data/claim_links.csv`` may state.
+RELATIONS = ("implies", "same_as")
+
+
+def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the verdicts the links impose, as a copy (within each model).
+
+    ``implies``: a reproduced claim whose target differs becomes ``differs``, and its reason
+    (kind ``implied``) names the target and its difference; applied until nothing changes, so chains
+    propagate. ``same_as``: a ``missing`` row takes its target's verdict, reason and explanation.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Columns ``artefact, quantity, model, verdict, explanation, reason`` at least (``reason`` a
+        dict or None), ``difference %`` optional.
+    links : pandas.DataFrame
+        Columns ``artefact, quantity, relation, target_artefact, target_quantity, reason``.
+    """
+    table = table.copy()
+    where = {(m, a, q): i for i, (m, a, q) in enumerate(zip(table["model"], table["artefact"], table["quantity"]))}
+    verdicts = table["verdict"].tolist()
+    reasons = table["reason"].tolist()
+    notes = table["explanation"].tolist()
+    percent = table["difference %"].tolist() if "difference %" in table.columns else [math.nan] * len(table)
+    for model in dict.fromkeys(table["model"]):
+        pairs = [(where.get((model, l.artefact, l.quantity)), where.get((model, l.target_artefact, l.target_quantity)),
+                  l) for l in links.itertuples()]
+        pairs = [(s, t, l) for s, t, l in pairs if s is not None and t is not None]
+        for s, t, link in pairs:
+            if link.relation == "same_as" and verdicts[s] == "missing" and verdicts[t] != "missing":
+                verdicts[s], reasons[s] = verdicts[t], reasons[t]
+                notes[s] = f"judged as {link.target_artefact}/{link.target_quantity} ({link.reason}): {notes[t]}"
+        changed = True
+        while changed:
+            changed = False
+            for s, t, link in pairs:
+                if link.relation == "implies" and verdicts[s] == "reproduced" and verdicts[t] == "differs":
+                    verdicts[s] = "differs"
+                    reasons[s] = _implied_reason(link, reasons[t], percent[t])
+                    changed = True
+    table["verdict"], table["reason"], table["explanation"] = verdicts, reasons, notes
+    return table
+
+
+def _implied_reason(link, target_reason: dict | None, target_percent: float) -> dict:
+    """The reason of a claim that fails because a claim it implies differs: the target and its number."""
+    target = f"{link.target_artefact}/{link.target_quantity}"
+    if isinstance(target_percent, float) and math.isfinite(target_percent):
+        return reason("implied", f"it implies {target} ({link.reason}), which differs by {{target_difference}}",
+                      [fact("target_difference", target_percent, "%")])
+    if target_reason:
+        return reason("implied", f"it implies {target} ({link.reason}), which differs: {target_reason['text']}",
+                      target_reason["facts"])
+    raise ValueError(f"{link.artefact}/{link.quantity} implies {target}, which differs without a number or a reason")

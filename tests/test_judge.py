@@ -1,0 +1,144 @@
+"""The one judge: the rules, the same for every model; reasons carry numbers; links between claims."""
+
+import math
+
+import pandas as pd
+import pytest
+from hypothesis import given, strategies as st
+
+from pqlab.papers import judge
+from pqlab.pipeline import claim_links, report
+
+
+def _paper(rows):
+    frame = pd.DataFrame(rows, columns=["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule"])
+    return report.check_paper_values(frame.astype(str).replace("nan", ""), "test")
+
+
+def _results(rows):
+    return pd.DataFrame(rows, columns=["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "model",
+                                       "role", "reason"])
+
+
+WHY = judge.reason("bound", "needs {needed} against {ours}", [judge.fact("needed", 3.0, "ms"),
+                                                              judge.fact("ours", 2.5, "ms")])
+
+
+@given(paper=st.floats(0.01, 1e6), ratio=st.floats(0.0, 3.0), rule=st.sampled_from(["", "number", "qualitative",
+                                                                                      "not_checkable"]),
+       shape=st.sampled_from([None, True, False]))
+def test_the_same_numbers_get_the_same_verdict_under_both_models(paper, ratio, rule, shape):
+    ours = paper * ratio
+    is_number = judge.rule_of(rule, paper) == "number"
+    shape = None if is_number else shape
+    paper_rows = _paper([["a", "q", paper, "ms", "s", "st", "result", rule]])
+    results = _results([["a", "q", ours, "ms", "", shape, 1, m, "held_out", WHY] for m in ("papers_node", "testbed")])
+    table = report.compare(paper_rows, results)
+    assert table["verdict"].nunique() == 1
+    assert table["reason"].nunique() == 1 and table["rule"].nunique() == 1
+
+
+def test_number_rule_is_the_one_tolerance():
+    assert judge.within(109.9, 100) and judge.within(90.0, 100) and not judge.within(110.01, 100)
+    assert not judge.within(math.nan, 100) and judge.within(0.0, 0.0) and not judge.within(1.0, 0.0)
+    v = dict(has_paper=True, has_record=True, shape_ok=None)
+    assert judge.verdict("number", paper=100.0, ours=109.0, **v) == "reproduced"
+    assert judge.verdict("number", paper=100.0, ours=111.0, **v) == "differs"
+    assert judge.verdict("number", paper=100.0, ours=math.nan, **v) == "missing"
+    assert judge.borderline(-9.0) and not judge.borderline(7.9) and not judge.borderline(10.5)
+
+
+def test_a_number_is_never_judged_by_a_shape_flag():
+    with pytest.raises(ValueError, match="judged by its number"):
+        judge.verdict("number", has_paper=True, has_record=True, paper=1.0, ours=2.0, shape_ok=True)
+
+
+def test_position_rule_decides_within_ten_percent_or_not():
+    first_after = dict(has_paper=True, has_record=True, shape_ok=None)
+    assert judge.verdict("position", paper=485.0, ours=484.0, first_after=500.0, **first_after) == "reproduced"
+    # 2 % away, but on the other side of the particle boundary: differs
+    assert judge.verdict("position", paper=485.0, ours=476.0, first_after=480.0, **first_after) == "differs"
+    with pytest.raises(ValueError, match="first_after"):
+        judge.verdict("position", paper=485.0, ours=484.0, **first_after)
+
+
+def test_qualitative_and_not_checkable_and_missing():
+    kw = dict(has_paper=True, paper=math.nan, ours=math.nan)
+    assert judge.verdict("qualitative", has_record=True, shape_ok=True, **kw) == "reproduced"
+    assert judge.verdict("qualitative", has_record=True, shape_ok=False, **kw) == "differs"
+    assert judge.verdict("qualitative", has_record=True, shape_ok=None, **kw) == "missing"
+    assert judge.verdict("qualitative", has_record=False, shape_ok=None, **kw) == "missing"
+    assert judge.verdict("not_checkable", has_record=True, shape_ok=True, **kw) == "not checkable"
+    assert judge.verdict("not_checkable", has_record=False, shape_ok=None, **kw) == "not checkable"
+    assert judge.verdict("number", has_paper=False, has_record=True, paper=math.nan, ours=1.0,
+                         shape_ok=None) == "pqlab only"
+
+
+def test_a_reason_needs_a_number_and_names_every_fact():
+    with pytest.raises(ValueError, match="at least one fact"):
+        judge.reason("mechanism", "the ring", [])
+    with pytest.raises(ValueError, match="placeholders without a fact"):
+        judge.reason("mechanism", "the ring of {size}", [judge.fact("other", 1, "")])
+    with pytest.raises(ValueError, match="facts not in the text"):
+        judge.reason("mechanism", "the ring", [judge.fact("size", 5, "particles")])
+    with pytest.raises(ValueError, match="reason kind"):
+        judge.reason("generic", "x {a}", [judge.fact("a", 1, "")])
+    with pytest.raises(ValueError, match="finite"):
+        judge.fact("a", math.inf, "ms")
+    assert judge.render(WHY) == "needs 3 ms against 2.5 ms"
+    assert judge.render(judge.reason("definition", "moves from {lo} to {hi}", [judge.fact("lo", 0.2912, "1"),
+                                                                                judge.fact("hi", 12.5, "%")])) \
+        == "moves from 0.2912 to 12.5%"
+
+
+def test_report_rows_carry_rule_reason_kind_and_facts():
+    paper_rows = _paper([["a", "q", 6.05, "ms", "s", "st", "result", ""]])
+    table = report.compare(paper_rows, _results([["a", "q", 3.3, "ms", "how", None, 1, "papers_node", None, WHY]]))
+    row = table.iloc[0]
+    assert (row["rule"], row["verdict"], row["reason kind"]) == ("number", "differs", "bound")
+    assert row["reason"] == "needs 3 ms against 2.5 ms" and row["explanation"] == "how"
+    assert '"name": "needed"' in row["facts"]
+
+
+def _table(rows):
+    return pd.DataFrame(rows, columns=["artefact", "quantity", "model", "verdict", "explanation", "reason",
+                                       "difference %"])
+
+
+def test_implication_chains_and_pointers():
+    table = _table([
+        ["f7", "ccdf_varies", "papers_node", "reproduced", "d=0.07", None, math.nan],
+        ["f7", "spread_up", "papers_node", "reproduced", "slope +", None, math.nan],
+        ["t3", "mean_up", "papers_node", "differs", "last step down", WHY, math.nan],
+        ["f7", "ccdf_varies", "testbed", "reproduced", "", None, math.nan],  # its target rows are absent: left alone
+        ["p", "pointer", "papers_node", "missing", "see f3_2", None, math.nan],
+        ["f3_2", "lower", "papers_node", "differs", "same cells", WHY, math.nan],
+        ["w", "over", "papers_node", "reproduced", "W > W_m", None, math.nan],
+        ["w", "w_m", "papers_node", "differs", "36 % low", None, -36.2],
+    ])
+    links = pd.DataFrame([
+        ["f7", "ccdf_varies", "implies", "f7", "spread_up", "spread"],
+        ["f7", "spread_up", "implies", "t3", "mean_up", "mean"],
+        ["p", "pointer", "same_as", "f3_2", "lower", "same figure"],
+        ["w", "over", "implies", "w", "w_m", "compares W_m"],
+    ], columns=list(claim_links.LINK_COLUMNS))
+    out = judge.apply_links(table, links)
+    assert out["verdict"].tolist() == ["differs", "differs", "differs", "reproduced", "differs", "differs", "differs",
+                                       "differs"]
+    assert judge.render(out["reason"][0]) == ("it implies f7/spread_up (spread), which differs: it implies t3/mean_up "
+                                              "(mean), which differs: needs 3 ms against 2.5 ms")
+    assert judge.render(out["reason"][6]) == "it implies w/w_m (compares W_m), which differs by -36.2%"
+    assert out["explanation"][4] == "judged as f3_2/lower (same figure): same cells"
+    assert table["verdict"][0] == "reproduced"  # a copy
+
+
+def test_the_links_file_names_existing_paper_claims():
+    links = claim_links.load_claim_links()
+    keys = set(zip(*(report.load_paper_values()[c] for c in ("artefact", "quantity"))))
+    for a, q, ta, tq in zip(links.artefact, links.quantity, links.target_artefact, links.target_quantity):
+        assert (a, q) in keys and (ta, tq) in keys
+
+
+def test_an_unknown_rule_in_the_paper_table_is_refused():
+    with pytest.raises(ValueError, match="rule must be one of"):
+        _paper([["a", "q", 1.0, "ms", "s", "st", "result", "roughly"]])
