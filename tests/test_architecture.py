@@ -243,9 +243,29 @@ def test_no_module_reaches_a_private_name_of_another_module():
 
 
 def test_the_tolerance_of_reproduced_is_defined_once():
-    """``TOLERANCE_PERCENT`` is :data:`pqlab.papers.records.TOLERANCE_PERCENT`; every user imports it."""
+    """``TOLERANCE_PERCENT`` is :data:`pqlab.papers.judge.TOLERANCE_PERCENT`; every user imports it."""
     defining = sorted(name for name in MODULES for node in _tree(name).body
                       if isinstance(node, (ast.Assign, ast.AnnAssign))
                       and any(isinstance(t, ast.Name) and t.id == "TOLERANCE_PERCENT"
                               for t in (node.targets if isinstance(node, ast.Assign) else [node.target])))
-    assert defining == ["pqlab.papers.records"]
+    assert defining == ["pqlab.papers.judge"]
+
+
+def test_only_the_judge_compares_with_the_tolerance():
+    """Issue 30: the 10 % test was written out in 7 places. Every other module calls ``judge.within``
+    (or ``judge.verdict``): none compares anything with ``TOLERANCE_PERCENT`` itself."""
+    comparing = sorted({name for name in MODULES if name != "pqlab.papers.judge" for node in ast.walk(_tree(name))
+                        if isinstance(node, ast.Compare)
+                        and any(isinstance(n, (ast.Name, ast.Attribute))
+                                and getattr(n, "id", getattr(n, "attr", "")) == "TOLERANCE_PERCENT"
+                                for side in (node.left, *node.comparators) for n in ast.walk(side))})
+    assert comparing == []
+
+
+def test_no_module_reads_a_verdict_or_a_number_back_out_of_prose():
+    """Issue 30: the opening recovered facts from explanations with regular expressions. The modules
+    that read the report table (its opening, its pages, its counts) do not import ``re``."""
+    readers = ["pqlab.pipeline.overview", "pqlab.pipeline.report", "pqlab.papers.judge"]
+    importing = [name for name in readers for node in ast.walk(_tree(name))
+                 if isinstance(node, ast.Import) and any(a.name == "re" for a in node.names)]
+    assert importing == []

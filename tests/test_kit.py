@@ -17,7 +17,7 @@ from scipy import stats  # noqa: E402
 
 from pqlab.base import locations  # noqa: E402
 from pqlab.measure import analysis  # noqa: E402
-from pqlab.papers import kit  # noqa: E402
+from pqlab.papers import judge, kit  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
 from pqlab.papers.kit import setup  # noqa: E402
 
@@ -43,11 +43,14 @@ def test_paper_value_reads_data_paper_values_csv():
 
 
 def test_claim_records_have_one_shape():
+    why = judge.reason("arithmetic", "drops before {first_after}", [judge.fact("first_after", np.int64(500), "bytes")])
     c = kit.claim("globecom01_fig3_1", "local_max_be_payload_1", np.int64(484), "bytes", "note",
-                     shape_ok=np.bool_(True), seed=np.int64(2))
+                  seed=np.int64(2), reason=why)
     assert list(c) == list(kit.CLAIM_KEYS)
     assert c["value"] == 484.0 and type(c["value"]) is float
-    assert c["shape_ok"] is True and c["seed"] == 2 and type(c["seed"]) is int
+    assert c["shape_ok"] is None and c["seed"] == 2 and type(c["seed"]) is int
+    assert c["reason"]["facts"] == [{"name": "first_after", "value": 500.0, "unit": "bytes"}]
+    assert kit.claim("a", "q", None, "-", "n", shape_ok=np.bool_(True))["shape_ok"] is True
     assert kit.claim("a", "q", float("nan"), "ms", "n")["value"] is None
     assert kit.claim("a", "q", None, "-", "n")["shape_ok"] is None
 

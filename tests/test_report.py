@@ -10,15 +10,16 @@ import pqlab
 from pqlab.pipeline import numbers, overview, report
 from pqlab.base import versions
 
-PAPER_CSV = """artefact,quantity,value,unit,source,statement
-x_fig1,mean,10,ms,X Fig. 1,the mean is 10 ms
-x_fig1,max,20,ms,X Fig. 1,the max is <20> ms
-x_fig1,p99,5,ms,X Fig. 1,p99 is 5 ms
-x_fig1,gone,1,ms,X Fig. 1,nobody computed this
-x_fig1,noted,2,ms,X Fig. 1,a note but no number
-x_tab2,grows,,,X Tab. 2,delay grows | linearly
-x_tab2,falls,,,X Tab. 2,loss falls
-x_tab2,zero,0,,X Tab. 2,no loss
+PAPER_CSV = """artefact,quantity,value,unit,source,statement,rule
+x_fig1,mean,10,ms,X Fig. 1,the mean is 10 ms,
+x_fig1,max,20,ms,X Fig. 1,the max is <20> ms,
+x_fig1,p99,5,ms,X Fig. 1,p99 is 5 ms,
+x_fig1,gone,1,ms,X Fig. 1,nobody computed this,
+x_fig1,noted,2,ms,X Fig. 1,a note but no number,
+x_tab2,grows,,,X Tab. 2,delay grows | linearly,
+x_tab2,falls,,,X Tab. 2,loss falls,
+x_tab2,zero,0,,X Tab. 2,no loss,
+x_tab2,garbled,,,X Tab. 2,1-way delay(512 by) = 32 * 1-way delay(256 kby),not_checkable
 """
 
 
@@ -33,13 +34,15 @@ def paper_csv(tmp_path):
 def results_dir(tmp_path):
     res = tmp_path / "build" / "results"
     report.record(res, "x_fig1", "mean", 10.9, "ms", note="path model\n1.9 ms", seed=np.int64(3))
-    report.record(res, "x_fig1", "max", 30, "ms", shape_ok=np.bool_(True))
+    why = report.judge.reason("mechanism", "a ring of {ring}", [report.judge.fact("ring", 5, "particles")])
+    report.record(res, "x_fig1", "max", 30, "ms", reason=why)
     report.record(res, "x_fig1", "p99", 99.0, "ms")  # superseded by the next record
     report.record(res, "x_fig1", "p99", 7.0, "ms")
     report.record(res, "x_fig1", "noted", None, "ms", note="no ATM adapter buffer")
     report.record(res, "x_tab2", "grows", None, "", shape_ok=True)
     report.record(res, "x_tab2", "falls", None, "", shape_ok=False)
     report.record(res, "x_tab2", "zero", 0, "")
+    report.record(res, "x_tab2", "garbled", None, "", shape_ok=True)
     report.record(res, "y_extra", "rate", 3.0, "s", note="ours only")
     figure = tmp_path / "figures" / "x_fig1.png"
     figure.parent.mkdir()
@@ -58,7 +61,7 @@ def test_record_appends_json_lines_with_the_version(results_dir):
     first = json.loads(lines[0])
     assert first == {
         "kind": "result", "artefact": "x_fig1", "quantity": "mean", "value": 10.9, "unit": "ms",
-        "note": "path model 1.9 ms", "shape_ok": None, "seed": 3, "model": "papers_node", "role": None,
+        "note": "path model 1.9 ms", "shape_ok": None, "seed": 3, "model": "papers_node", "role": None, "reason": None,
         "pqlab_version": pqlab.__version__,
     }
     assert json.loads(lines[-1])["kind"] == "figure"
@@ -93,13 +96,14 @@ def test_every_verdict_rule(table):
     verdicts = dict(zip(zip(table.artefact, table.quantity), table.verdict))
     assert verdicts == {
         ("x_fig1", "mean"): "reproduced",  # +9 %
-        ("x_fig1", "max"): "shape only",  # +50 %, shape holds
+        ("x_fig1", "max"): "differs",  # +50 %: a number has no partial credit
         ("x_fig1", "p99"): "differs",  # +40 %, last record wins
         ("x_fig1", "gone"): "missing",  # no result
         ("x_fig1", "noted"): "missing",  # a note, neither value nor shape
         ("x_tab2", "grows"): "reproduced",  # qualitative, shape holds
         ("x_tab2", "falls"): "differs",  # qualitative, shape fails
         ("x_tab2", "zero"): "reproduced",  # 0 vs 0
+        ("x_tab2", "garbled"): "not checkable",  # whatever is recorded
         ("y_extra", "rate"): "pqlab only",  # no paper row
     }
     assert list(table.columns) == list(report.REPORT_COLUMNS)
@@ -107,6 +111,8 @@ def test_every_verdict_rule(table):
     assert mean["difference"] == pytest.approx(0.9) and mean["difference %"] == pytest.approx(9.0)
     assert mean["seed"] == 3 and mean["explanation"] == "path model 1.9 ms"
     assert table.set_index("quantity").loc["gone", "explanation"] == report.NOT_REPRODUCED
+    high = table.set_index("quantity").loc["max"]
+    assert (high["rule"], high["reason kind"], high["reason"]) == ("number", "mechanism", "a ring of 5 particles")
 
 
 @pytest.mark.parametrize("ours, verdict", [(11.0, "reproduced"), (9.0, "reproduced"), (11.01, "differs")])
@@ -116,30 +122,40 @@ def test_ten_percent_boundary(tmp_path, ours, verdict):
     assert report.build_report(tmp_path, tmp_path, paper)["verdict"].tolist() == [verdict]
 
 
-@pytest.mark.parametrize("ours, shape_ok, verdict", [(10.4, False, "differs"), (10.4, True, "reproduced"),
-                                                     (10.4, None, "reproduced"), (14.0, True, "shape only")])
-def test_a_failed_mechanism_check_is_never_reproduced(tmp_path, ours, shape_ok, verdict):
-    # issue 21: a position within 10 % but across a particle boundary (shape_ok False) is not reproduced
-    paper = pd.DataFrame([["a", "q", 10.0, "bytes", "", ""]], columns=list(report.PAPER_COLUMNS))
-    report.record(tmp_path, "a", "q", ours, "bytes", shape_ok=shape_ok)
+@pytest.mark.parametrize("ours, first_after, verdict", [(484.0, 500.0, "reproduced"), (476.0, 480.0, "differs")])
+def test_a_position_is_judged_by_the_position_rule_not_by_ten_percent(tmp_path, ours, first_after, verdict):
+    # issue 21: a position within 10 % but across a particle boundary is not reproduced
+    paper = pd.DataFrame([["a", "q", 485.0, "bytes", "", "", "position"]],
+                         columns=[*report.PAPER_COLUMNS, "rule"])
+    why = report.judge.reason("arithmetic", "drops before {first_after}",
+                              [report.judge.fact("first_after", first_after, "bytes")])
+    report.record(tmp_path, "a", "q", ours, "bytes", reason=why)
     assert report.build_report(tmp_path, tmp_path, paper)["verdict"].tolist() == [verdict]
+
+
+def test_a_number_recorded_with_a_shape_flag_is_refused(tmp_path):
+    paper = pd.DataFrame([["a", "q", 10.0, "ms", "", ""]], columns=list(report.PAPER_COLUMNS))
+    report.record(tmp_path, "a", "q", 14.0, "ms", shape_ok=True)
+    with pytest.raises(ValueError, match="judged by its number"):
+        report.build_report(tmp_path, tmp_path, paper)
 
 
 def test_markdown_rows_are_exact(table, tmp_path):
     md = (tmp_path / "figures" / "report.md").read_text()
     assert f"# pqlab {pqlab.__version__}: the papers' values and ours" in md
     for row in [
-        "| artefact | claim | model | kind | source | paper | ours | unit | difference | verdict | explanation "
-        "| statement |",
-        "| x_fig1 | mean | papers_node |  | X Fig. 1 | 10 | 10.9 | ms | +0.9 (+9.0 %) | reproduced "
+        "| artefact | claim | model | kind | rule | source | paper | ours | unit | difference | verdict | reason "
+        "| explanation | statement |",
+        "| x_fig1 | mean | papers_node |  | number | X Fig. 1 | 10 | 10.9 | ms | +0.9 (+9.0 %) | reproduced |  "
         "| path model 1.9 ms | the mean is 10 ms |",
-        "| x_fig1 | max | papers_node |  | X Fig. 1 | 20 | 30 (shape holds) | ms | +10 (+50.0 %) | shape only |  "
-        "| the max is <20> ms |",
-        "| x_fig1 | gone | papers_node |  | X Fig. 1 | 1 |  | ms |  | missing | " + report.NOT_REPRODUCED
+        "| x_fig1 | max | papers_node |  | number | X Fig. 1 | 20 | 30 | ms | +10 (+50.0 %) | differs "
+        "| mechanism: a ring of 5 particles |  | the max is <20> ms |",
+        "| x_fig1 | gone | papers_node |  | number | X Fig. 1 | 1 |  | ms |  | missing |  | " + report.NOT_REPRODUCED
         + " | nobody computed this |",
-        "| x_tab2 | grows | papers_node |  | X Tab. 2 |  | shape holds |  |  | reproduced |  | delay grows \\| linearly |",
-        "| y_extra | rate | papers_node |  |  |  | 3 | s |  | pqlab only | ours only |  |",
-        "| total | 3 | 1 | 2 | 2 | 1 |  |  |",
+        "| x_tab2 | grows | papers_node |  | qualitative | X Tab. 2 |  | check holds |  |  | reproduced |  |  "
+        "| delay grows \\| linearly |",
+        "| y_extra | rate | papers_node |  |  |  |  | 3 | s |  | pqlab only |  | ours only |  |",
+        "| total | 3 | 3 | 1 | 2 | 1 |  |  |",
         "- **x_fig1**: [x_fig1.png](<x_fig1.png>)",
     ]:
         assert row + "\n" in md, row
@@ -150,7 +166,8 @@ def test_html_escapes_text_and_links_figures(table, tmp_path):
     page = (tmp_path / "figures" / "report.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and "<style>" in page
     assert "the max is &lt;20&gt; ms" in page and "<20>" not in page
-    assert '<td class="shape-only">shape only</td>' in page
+    assert '<td class="not-checkable">not checkable</td>' in page
+    assert '<span class="reason"><em>mechanism</em>: a ring of 5 particles</span>' in page
     assert '<a href="x_fig1.png">x_fig1.png</a>' in page
 
 
@@ -163,7 +180,7 @@ def test_csv_round_trips(table, tmp_path):
 def test_no_results_file_means_everything_missing(paper_csv, tmp_path):
     (tmp_path / "empty").mkdir()
     out = report.build_report(tmp_path / "empty", tmp_path / "out", paper_csv)
-    assert set(out["verdict"]) == {"missing"} and len(out) == 8
+    assert set(out["verdict"]) == {"missing", "not checkable"} and len(out) == 9
     assert "No figures recorded." in (tmp_path / "out" / "report.md").read_text()
 
 
@@ -213,8 +230,11 @@ def two_models(tmp_path):
     report.record(res, "t_tab", "bound", 9.0, "ms")
     report.record(res, "t_tab", "trend", None, "", shape_ok=True)
     report.record(res, "t_tab", "w1", 10.2, "ms", model="testbed", role="calibration", note="1 hop")
-    report.record(res, "t_tab", "w2", 12.0, "ms", model="testbed", role="calibration", note="needs 1.4 hops")
-    report.record(res, "t_tab", "owd", 15.0, "ms", model="testbed", role="held_out", note="OS tick 10 ms")
+    judge = report.judge
+    report.record(res, "t_tab", "w2", 12.0, "ms", model="testbed", role="calibration", note="1 hop",
+                  reason=judge.reason("bound", "needs a std of {std}", [judge.fact("std", 3.0, "ms")]))
+    report.record(res, "t_tab", "owd", 15.0, "ms", model="testbed", role="held_out", note="1 hop",
+                  reason=judge.reason("mechanism", "an OS tick of {tick}", [judge.fact("tick", 10, "ms")]))
     report.record(res, "t_tab", "extra", 1.0, "ms", model="testbed", note="test bed only")
     return report.build_report(res, tmp_path / "out", paper), tmp_path / "out"
 
@@ -236,9 +256,9 @@ def test_each_model_gets_its_own_rows_with_the_paper_kind(two_models):
 def test_counts_per_model_and_kind_and_of_measured_results(two_models):
     table, _ = two_models
     by_model = report.model_summary(table)
-    assert by_model.loc[("papers_node", "result")].tolist() == [2, 0, 2, 0, 0]  # w1, trend; w2, owd
+    assert by_model.loc[("papers_node", "result")].tolist() == [2, 2, 0, 0, 0]  # w1, trend; w2, owd
     assert by_model.loc[("papers_node", "setup"), "reproduced"] == 1
-    assert by_model.loc[("testbed", "result")].tolist() == [1, 0, 2, 0, 0]
+    assert by_model.loc[("testbed", "result")].tolist() == [1, 2, 0, 0, 0]
     assert by_model.loc[("testbed", "none"), "pqlab only"] == 1
     counts = report.measured_counts(table).set_index(["model", "role"])
     # numeric measured results only (w1, w2, owd): not the setup, the analysis or the qualitative row
@@ -261,15 +281,20 @@ def test_the_report_opens_with_the_computed_summary(two_models):
     assert md[2].startswith("Environment: Python ") and f"results digest {report.results_digest(table)[:12]}" in md[2]
     assert md[4].startswith(versions.ENVIRONMENT_LINE_PREFIXES[1:])
     assert md[6] == overview.opening(table)
-    assert md[6].startswith("Of the papers' 3 numeric measured results, the papers' node model reproduces 1 within "
-                            "10 % and the calibrated test-bed model reproduces 1 within 10 %. The test-bed model was "
-                            "calibrated on 2 of them (1 reproduced) and predicts the other 1 (0 reproduced).")
-    assert "| the calibrated test-bed model | held out | 0 | 0 | 1 | 0 | 1 |" in md
+    assert md[6].startswith(
+        "The papers state 4 measured results: 3 numbers and 1 qualitative statements. Of these, the papers' node model "
+        "reproduces 1 of the 3 numbers within 10 % (calibration set 1 of 2, held out 0 of 1) and 1 of the 1 "
+        "qualitative statements; the calibrated test-bed model reproduces 1 of the 3 numbers within 10 % (calibration "
+        "set 1 of 2, held out 0 of 1); it was not run on the 1 qualitative statements.")
+    assert md[6].endswith("Counted apart, never as reproduced results: 1 setup values read back (1 as the papers "
+                          "state them), 1 checks of the papers' own arithmetic (1 agree) and 0 measured statements "
+                          "that name nothing a simulation can check.")
+    assert "| the calibrated test-bed model | numbers, held out | 0 | 1 | 0 | 1 |" in md
     # the test bed's misses as a table, the largest first, each with the conclusion of its reason
     misses = [line for line in md if line.startswith("| t_tab/")]
-    assert misses == ["| t_tab/w2 | 16 | 12 | ms | -25.0 % | needs 1.4 hops |",
-                      "| t_tab/owd | 18 | 15 | ms | -16.7 % | OS tick 10 ms |"]
-    assert "| testbed | result | 1 | 0 | 2 | 0 | 0 |" in md
+    assert misses == ["| t_tab/w2 | 16 | 12 | ms | -25.0 % | bound: needs a std of 3 ms |",
+                      "| t_tab/owd | 18 | 15 | ms | -16.7 % | mechanism: an OS tick of 10 ms |"]
+    assert "| testbed | result | 1 | 2 | 0 | 0 | 0 |" in md
     csv = pd.read_csv(out / "report.csv", keep_default_na=False)
     assert {"model", "kind", "role"} <= set(csv.columns) and set(csv["model"]) == {"papers_node", "testbed"}
 
@@ -296,6 +321,6 @@ def test_numbers_are_printed_at_the_papers_precision_plus_one_digit():
     assert numbers.paper_text(2409.41) == "2409.41" and numbers.paper_text(10240.0) == "10240"
     assert report._ours_text(2409.4117647, None, 2409.41) == "2409.412"  # 6 digits printed: 7
     assert report._ours_text(10184.24894999345, None, None) == "10180"  # no paper value: 4, no exponent
-    assert report._ours_text(0.34472, True, 0.6) == "0.3447 (shape holds)"  # at least 4
+    assert report._ours_text(0.34472, True, 0.6) == "0.3447 (check holds)"  # at least 4
     assert report._ours_text(21564.2353, None, 21564.23) == "21564.24"  # never past 7
     assert report._difference_text(-4.0, -25.0) == "-4 (-25.0 %)"

@@ -40,7 +40,7 @@ differs; a row that restates another (``same_as``) and was left ``missing`` take
 from __future__ import annotations
 
 import math
-import re
+import string
 
 import pandas as pd
 
@@ -73,9 +73,25 @@ REASON_KINDS = {
     "implied": "a claim it implies differs",
 }
 
-#: Fact names are identifiers; a reason's text names them as ``{name}``.
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+class ClaimError(ValueError):
+    """A claim record or a paper row that breaks the judge's contract (a number with a shape flag, a
+    position without ``first_after``, a reason without a number, an unknown rule)."""
+
+
+#: A reason's text names its facts as ``{name}`` (:meth:`str.format_map` fields, names are identifiers).
+_FORMATTER = string.Formatter()
+
+
+def _placeholders(text: str) -> set[str]:
+    """The field names of a reason's text; a field with a conversion, a format spec or a non-identifier is refused."""
+    try:
+        fields = [(name, spec, conv) for _, name, spec, conv in _FORMATTER.parse(text) if name is not None]
+    except ValueError as exc:
+        raise ClaimError(f"reason text {text!r}: {exc}") from None
+    bad = [name for name, spec, conv in fields if not name.isidentifier() or spec or conv]
+    if bad:
+        raise ClaimError(f"reason text {text!r}: placeholders must be plain {{name}}, got {bad}")
+    return {name for name, _, _ in fields}
 
 
 # --------------------------------------------------------------------------- facts and reasons
@@ -103,16 +119,16 @@ def fact(name: str, value, unit: str) -> dict:
     ValueError
         If the name is not an identifier, the value not a finite number or the unit not a string.
     """
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(f"fact name must be an identifier, got {name!r}")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ClaimError(f"fact name must be an identifier, got {name!r}")
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"fact {name!r}: value must be a finite number, got {value!r}") from None
+        raise ClaimError(f"fact {name!r}: value must be a finite number, got {value!r}") from None
     if not math.isfinite(number) or isinstance(value, bool):
-        raise ValueError(f"fact {name!r}: value must be a finite number, got {value!r}")
+        raise ClaimError(f"fact {name!r}: value must be a finite number, got {value!r}")
     if not isinstance(unit, str):
-        raise ValueError(f"fact {name!r}: unit must be a string, got {unit!r}")
+        raise ClaimError(f"fact {name!r}: unit must be a string, got {unit!r}")
     return {"name": name, "value": number, "unit": unit.strip()}
 
 
@@ -140,19 +156,19 @@ def reason(kind: str, text: str, facts) -> dict:
         in the text, or two facts share a name.
     """
     if kind not in REASON_KINDS:
-        raise ValueError(f"reason kind must be one of {list(REASON_KINDS)}, got {kind!r}")
+        raise ClaimError(f"reason kind must be one of {list(REASON_KINDS)}, got {kind!r}")
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"reason text must be a non-empty string, got {text!r}")
+        raise ClaimError(f"reason text must be a non-empty string, got {text!r}")
     checked = [fact(f["name"], f["value"], f["unit"]) for f in facts]
     if not checked:
-        raise ValueError(f"a reason needs at least one fact (a number), got none for {text!r}")
+        raise ClaimError(f"a reason needs at least one fact (a number), got none for {text!r}")
     names = [f["name"] for f in checked]
     if len(set(names)) != len(names):
-        raise ValueError(f"reason facts must have distinct names, got {names}")
-    used = set(_PLACEHOLDER.findall(text))
+        raise ClaimError(f"reason facts must have distinct names, got {names}")
+    used = _placeholders(text)
     unknown, unused = sorted(used - set(names)), sorted(set(names) - used)
     if unknown or unused:
-        raise ValueError(f"reason text {text!r}: placeholders without a fact {unknown}, facts not in the text {unused}")
+        raise ClaimError(f"reason text {text!r}: placeholders without a fact {unknown}, facts not in the text {unused}")
     return {"kind": kind, "text": " ".join(text.split()), "facts": checked}
 
 
@@ -161,7 +177,7 @@ def check_reason(value) -> dict | None:
     if value is None:
         return None
     if not isinstance(value, dict) or set(value) != {"kind", "text", "facts"}:
-        raise ValueError(f"reason must be None or a dict with kind, text and facts, got {value!r}")
+        raise ClaimError(f"reason must be None or a dict with kind, text and facts, got {value!r}")
     return reason(value["kind"], value["text"], value["facts"])
 
 
@@ -183,7 +199,7 @@ def render(reason_record: dict | None) -> str:
     if not reason_record:
         return ""
     values = {f["name"]: number_text(f["value"], f["unit"]) for f in reason_record["facts"]}
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], reason_record["text"])
+    return reason_record["text"].format_map(values)
 
 
 def fact_value(reason_record: dict | None, name: str) -> float:
@@ -235,7 +251,7 @@ def rule_of(rule: str, paper: float) -> str:
     if not rule:
         return "qualitative" if paper is None or math.isnan(paper) else "number"
     if rule not in RULES:
-        raise ValueError(f"rule must be one of {list(RULES)} or empty, got {rule!r}")
+        raise ClaimError(f"rule must be one of {list(RULES)} or empty, got {rule!r}")
     return rule
 
 
@@ -271,12 +287,12 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
     if rule == "qualitative":
         return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
     if shape_ok is not None:
-        raise ValueError(f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})")
+        raise ClaimError(f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})")
     if ours is None or math.isnan(ours):
         return "missing"
     if rule == "position":
         if math.isnan(first_after):
-            raise ValueError("a 'position' claim needs the fact first_after (our first swept payload past the drop)")
+            raise ClaimError("a 'position' claim needs the fact first_after (our first swept payload past the drop)")
         return "reproduced" if position_ok(ours, first_after, paper) else "differs"
     return "reproduced" if within(ours, paper) else "differs"
 
@@ -337,4 +353,4 @@ def _implied_reason(link, target_reason: dict | None, target_percent: float) -> 
     if target_reason:
         return reason("implied", f"it implies {target} ({link.reason}), which differs: {target_reason['text']}",
                       target_reason["facts"])
-    raise ValueError(f"{link.artefact}/{link.quantity} implies {target}, which differs without a number or a reason")
+    raise ClaimError(f"{link.artefact}/{link.quantity} implies {target}, which differs without a number or a reason")

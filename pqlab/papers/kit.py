@@ -7,13 +7,16 @@ An artefact module (:mod:`pqlab.papers.registry`) imports this one module for wh
 * **the papers' values and claims**: :func:`paper_value`; a *claim record* is the one shape in
   which every artefact's ``claims(data)`` returns what a notebook records: a dict with
   ``quantity`` (the key of ``data/paper_values.csv``, or a new one), ``value`` (in the paper
-  row's unit, None for a qualitative claim), ``unit``, ``note`` (one computed line),
-  ``shape_ok`` (whether the paper's shape or trend holds, None if not judged), ``seed`` (None:
-  the notebook's seed is recorded), ``artefact``, ``model`` and ``role`` (:func:`claim`);
+  row's unit, None for a qualitative claim), ``unit``, ``note`` (one computed line: how the
+  value was computed), ``shape_ok`` (a qualitative claim's computed check, None otherwise: a
+  number is judged by its number), ``seed`` (None: the notebook's seed is recorded),
+  ``artefact``, ``model``, ``role`` and ``reason`` (:func:`pqlab.papers.judge.reason`: why the
+  result is what it is, with numbers; every measured result that differs has one) (:func:`claim`).
+  Claims hold numbers, never verdicts: :mod:`pqlab.papers.judge` decides;
   :func:`record_claims` records them with :func:`pqlab.papers.records.record` and prints the
   paper's value next to ours (:func:`paper_vs_ours`);
-* **the position rule** (:func:`position_ok`, :func:`position_text`): where a payload sweep's
-  mean delay drops, judged against a paper's discontinuity point (docs/model.md, "Verdict rules");
+* **the position rule's words** (:func:`position_text`; the rule itself is
+  :func:`pqlab.papers.judge.position_ok`, re-exported as :func:`position_ok`);
 * **statistics over seeds and provenance**: :func:`seed_mean_in`, :func:`statistics_in_ms`,
   :func:`add_mean_ci`, :func:`provenance` (the Dataset attrs: id, title, version, references);
 * **figures and tables**: the theme (:func:`set_theme`, :func:`subplots`, :func:`legend_below`,
@@ -50,7 +53,7 @@ from .presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES, paper_pa
 from .stated import PAPERS
 
 #: Keys of a claim record, in order.
-CLAIM_KEYS = ("quantity", "value", "unit", "note", "shape_ok", "seed", "artefact", "model", "role")
+CLAIM_KEYS = ("quantity", "value", "unit", "note", "shape_ok", "seed", "artefact", "model", "role", "reason")
 
 
 # --------------------------------------------------------------------------- arguments

@@ -27,7 +27,7 @@ def artefact_anchor(artefact: str) -> str:
 
 
 def verdict_class(verdict: str) -> str:
-    """The CSS class of a verdict (its words joined by ``-``: ``shape only`` -> ``shape-only``)."""
+    """The CSS class of a verdict (its words joined by ``-``: ``not checkable`` -> ``not-checkable``)."""
     return verdict.replace(" ", "-")
 
 
@@ -58,8 +58,9 @@ def claim_groups(rows: list[dict]) -> list[dict]:
         the claim's id, the paper's statement ("" for none) and its first words when it is
         folded (None when short), its source, the paper's value as printed and the unit as a
         reader reads it; ``rows`` one dict per model, ``{"model", "role", "ours", "shape",
-        "percent", "difference", "verdict", "explanation", "explanation_cut"}`` (``percent``
-        None without a difference), every number as text.
+        "percent", "difference", "verdict", "reason", "reason_kind", "explanation",
+        "explanation_cut"}`` (``percent`` None without a difference; ``reason`` the judge's
+        rendering of the row's reason, "" for none), every number as text.
     """
     groups: list[list[dict]] = []
     for r in rows:
@@ -88,7 +89,9 @@ def _model_row(r: dict) -> dict:
             "shape": overview.shape_text(r["shape_ok"]),
             "percent": None if difference is None else percent_text(r["difference %"]),
             "difference": "" if difference is None else signed_text(difference),
-            "verdict": str(r["verdict"]), "explanation": explanation, "explanation_cut": _folded(explanation)}
+            "verdict": str(r["verdict"]), "reason": str(r.get("reason") or ""),
+            "reason_kind": str(r.get("reason kind") or ""),
+            "explanation": explanation, "explanation_cut": _folded(explanation)}
 
 
 def _folded(text: str) -> str | None:

@@ -1,29 +1,40 @@
-"""What a reader reads first: the report's and the site's opening, computed from the report table.
+"""What a reader reads first: the report's and the site's opening, computed from the report table's fields.
 
 The opening of ``report.md``/``report.html`` and of the site's index is a few sentences
-(:func:`opening`), one table of the papers' numeric measured results per model and role
-(:func:`measured_table`: reproduced, shape only, differs; calibration and held out), the
-test-bed model's largest misses as a short table (:func:`largest_misses`: result, paper,
-ours, difference in percent, the computed reason) and the results no single test bed
-reproduces together as a list (:func:`inconsistent_results`). Nothing here computes a number
-that :mod:`pqlab.pipeline.report` does not: these functions select, count and lay out its rows.
+(:func:`opening`: the measured results first, per model, numbers and qualitative statements apart;
+the borderline reproductions; what is counted apart and never as reproduced), then the sections
+of :func:`sections`: the measured results per model and set (:func:`measured_table`), the
+borderline rows (:func:`borderline_rows`), the choices made after seeing held-out results
+(:func:`chosen_after_held_out`), the test-bed model's largest misses with their reasons
+(:func:`largest_misses`) and the results no single test bed reproduces together
+(:func:`inconsistent_results`).
+
+Everything here reads the report's fields (``verdict``, ``rule``, ``kind``, ``role``,
+``difference %``, ``reason``, ``facts``): the verdicts are :mod:`pqlab.papers.judge`'s, the
+reasons are rendered from their facts by it, and no sentence is parsed back.
 """
 
 from __future__ import annotations
 
-import re
+import json
 
 import pandas as pd
 
 from .numbers import number_text, ours_digits, paper_text
-from ..papers import judge, records
+from ..papers import judge, records, testbed
 
 #: How many of the test-bed model's misses the opening's table lists.
 MISSES = 5
-#: Verdict columns of :func:`measured_table` (a measured result is never ``pqlab only``).
-MEASURED_VERDICTS = ("reproduced", "shape only", "differs", "missing")
-#: Readers' words for the roles of :func:`measured_table`.
-ROLE_TITLES = {"calibration": "calibration set", "held_out": "held out", "all": "all"}
+#: Verdict columns of :func:`measured_table` (a measured result is never ``pqlab only``; a statement
+#: that names nothing checkable is not a measured result).
+MEASURED_VERDICTS = ("reproduced", "differs", "missing")
+#: The sets of measured results :func:`measured_table` counts: the numbers by their role in the
+#: test-bed calibration protocol (or all of them when no row has a role), the qualitative
+#: statements, and all.
+SETS = ("calibration", "held_out", "numeric", "qualitative", "all")
+#: Readers' words for the sets of :func:`measured_table` (and the roles of a row).
+ROLE_TITLES = {"calibration": "numbers, calibration set", "held_out": "numbers, held out", "numeric": "numbers",
+               "qualitative": "qualitative statements", "all": "all measured results"}
 #: Readers' words for the model names of the report's ``model`` column.
 MODEL_LABELS = {"papers_node": "papers' node", "testbed": "test bed"}
 #: Readers' words for the report's ``kind`` column (``none``: a row of ours with no paper row).
@@ -41,12 +52,11 @@ UNIT_NOTE = ("ratio: a dimensionless fraction or ratio (0.15 = 15 %); tx units: 
              "queue's units as the paper's statement uses them, a 512-byte memory unit (particle) for a queue "
              "size, the transmission time of the 128-byte EF packet (0.636 ms on the 2 Mbit/s ATM line) for a "
              "delay or a delay variation.")
-
-#: In the ``mutually_inconsistent`` note: "... would need (<tables>): <quantity> <hops>; ...: <verdict>".
-_NEEDED = re.compile(r"would need \((?P<tables>[^)]*)\): (?P<pairs>.*?): (?P<verdict>[^:]*)$")
-_PAIR = re.compile(r"(?P<quantity>[A-Za-z0-9_]+) (?P<hops>[0-9.]+|nan)")
-_PATH_INSENSITIVE = "the hop count does not move it"
-_FROZEN = re.compile(r"\(frozen: (?P<hops>[0-9]+)\)")
+#: Prefix of the facts of the ``mutually_inconsistent`` record naming a result and the hop count
+#: its paper value needs: ``needs__<artefact>__<quantity>``.
+NEEDS_FACT = "needs__"
+#: The fact of that record holding the calibrated test bed's hop count.
+FROZEN_FACT = "frozen_hops"
 
 
 def unit_text(unit) -> str:
@@ -55,21 +65,32 @@ def unit_text(unit) -> str:
     return UNIT_WORDS.get(text, text)
 
 
-def measured_results(table: pd.DataFrame) -> pd.DataFrame:
-    """The papers' numeric measured results of the report, each with the role its quantity has in the test-bed rows.
+def label(row: dict) -> str:
+    """A row as a reader names it: ``artefact/quantity (model)``."""
+    return f"{row['artefact']}/{row['quantity']} ({MODEL_LABELS.get(row['model'], row['model'])})"
 
-    Rows with ``kind == "result"`` and a paper value; column ``_role`` is the role (``calibration``,
-    ``held_out``) the test-bed row of the same artefact and quantity has, "" where none, so a
-    papers' node row is counted in the same set as its test-bed row (:func:`measured_table`,
-    :func:`pqlab.pipeline.report.measured_counts`).
+
+# --------------------------------------------------------------------------- counting
+
+
+def measured_results(table: pd.DataFrame) -> pd.DataFrame:
+    """The papers' measured results of the report: ``kind == "result"`` and a rule that can be checked.
+
+    Column ``_set`` is the row's set (:data:`SETS`): for a number, the role (``calibration``,
+    ``held_out``) the test-bed row of the same artefact and quantity has, ``numeric`` where none;
+    ``qualitative`` for a statement without a number. So a papers' node row is counted in the same
+    set as its test-bed twin.
     """
-    numeric = table[(table["kind"] == "result") & table["paper value"].notna()]
-    roles = {(a, q): r for a, q, r in zip(numeric["artefact"], numeric["quantity"], numeric["role"]) if r}
-    return numeric.assign(_role=[roles.get((a, q), "") for a, q in zip(numeric["artefact"], numeric["quantity"])])
+    measured = table[(table["kind"] == "result") & (table["rule"] != "not_checkable")]
+    numeric = measured["paper value"].notna()
+    roles = {(a, q): r for a, q, r in zip(measured["artefact"], measured["quantity"], measured["role"]) if r}
+    sets = [roles.get((a, q), "numeric") if n else "qualitative"
+            for a, q, n in zip(measured["artefact"], measured["quantity"], numeric)]
+    return measured.assign(_set=sets)
 
 
 def measured_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Verdicts of the papers' numeric measured results per model and role.
+    """Verdicts of the papers' measured results per model and set.
 
     Parameters
     ----------
@@ -79,118 +100,185 @@ def measured_table(table: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per model (:data:`pqlab.papers.records.MODELS` order) and role (``calibration``,
-        ``held_out``, ``all``; a model without roles has its ``all`` row only when no
-        quantity has a role), columns ``model, role``, the counts of
+        One row per model (:data:`pqlab.papers.records.MODELS` order) and set of :data:`SETS` it
+        has rows in (``all`` always), columns ``model, role`` (the set), the counts of
         :data:`MEASURED_VERDICTS` and ``total``.
     """
     measured = measured_results(table)
-    has_roles = (measured["_role"] != "").any()
     rows = []
     for model in records.MODELS:
         mine = measured[measured["model"] == model]
         if mine.empty:
             continue
-        for role in ((*records.ROLES, "all") if has_roles else ("all",)):
-            chosen = mine if role == "all" else mine[mine["_role"] == role]
+        for name in SETS:
+            chosen = mine if name == "all" else mine[mine["_set"] == name]
+            if chosen.empty and name != "all":
+                continue
             counts = chosen["verdict"].value_counts()
-            rows.append({"model": model, "role": role,
+            rows.append({"model": model, "role": name,
                          **{v: int(counts.get(v, 0)) for v in MEASURED_VERDICTS}, "total": len(chosen)})
     return pd.DataFrame(rows, columns=["model", "role", *MEASURED_VERDICTS, "total"])
 
 
+def apart_counts(table: pd.DataFrame, model: str = records.MODELS[0]) -> dict[str, tuple[int, int]]:
+    """(agreeing, rows) of what is counted apart from the results, for one model.
+
+    Keys: ``setup`` (a parameter of the test echoed back), ``arithmetic`` (the papers' own analysis
+    and numbers derived in other units), ``not_checkable`` (measured statements that name nothing
+    checkable: (0, rows)).
+    """
+    mine = table[table["model"] == model]
+    out = {}
+    for name, kinds in (("setup", ("setup",)), ("arithmetic", ("analysis", "derived"))):
+        rows = mine[mine["kind"].isin(kinds)]
+        out[name] = (int((rows["verdict"] == "reproduced").sum()), len(rows))
+    out["not_checkable"] = (0, int(((mine["kind"] == "result") & (mine["rule"] == "not_checkable")).sum()))
+    return out
+
+
+# --------------------------------------------------------------------------- the opening
+
+
+def _model_sentence(model: str, counts: pd.DataFrame, qualitative_total: int) -> str:
+    mine = counts[counts["model"] == model].set_index("role")
+    numeric = mine.loc[[s for s in ("calibration", "held_out", "numeric") if s in mine.index]]
+    text = (f"{records.MODEL_TITLES[model]} reproduces {int(numeric['reproduced'].sum())} of the "
+            f"{int(numeric['total'].sum())} numbers within {judge.TOLERANCE_PERCENT:g} %")
+    if {"calibration", "held_out"} <= set(mine.index):
+        text += (f" (calibration set {int(mine.loc['calibration', 'reproduced'])} of "
+                 f"{int(mine.loc['calibration', 'total'])}, held out {int(mine.loc['held_out', 'reproduced'])} of "
+                 f"{int(mine.loc['held_out', 'total'])})")
+    if "qualitative" in mine.index:
+        judged = int(mine.loc["qualitative", "total"])
+        text += f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} qualitative statements"
+        if judged < qualitative_total:
+            text += f" it was run on (the other {qualitative_total - judged} were not run under it)"
+    else:
+        text += f"; it was not run on the {qualitative_total} qualitative statements"
+    return text
+
+
 def opening(table: pd.DataFrame) -> str:
-    """The opening sentences: how many measured results each model reproduces, in two or three sentences."""
+    """The opening sentences: the measured results per model first, then what is counted apart."""
     counts = measured_table(table)
     if counts.empty:
-        return "No numeric measured result of the papers was recorded."
-    every = counts[counts["role"] == "all"].set_index("model")
-    total = int(every["total"].max())
-    parts = [f"Of the papers' {total} numeric measured results, "
-             + " and ".join(f"{records.MODEL_TITLES[m]} reproduces {int(every.loc[m, 'reproduced'])} within "
-                            f"{judge.TOLERANCE_PERCENT:g} %" for m in every.index) + "."]
-    bed = counts[(counts["model"] == "testbed") & counts["role"].isin(records.ROLES)].set_index("role")
-    if len(bed) == len(records.ROLES):
-        parts.append(f"The test-bed model was calibrated on {int(bed.loc['calibration', 'total'])} of them "
-                     f"({int(bed.loc['calibration', 'reproduced'])} reproduced) and predicts the other "
-                     f"{int(bed.loc['held_out', 'total'])} ({int(bed.loc['held_out', 'reproduced'])} reproduced).")
-    node = table[table["model"] == records.MODELS[0]]
-    claims = node[node["verdict"] != "pqlab only"]
-    parts.append(f"Over all {len(claims)} statements of the papers (setups, analysis, measured and qualitative "
-                 f"results), the papers' node model reproduces {int((claims['verdict'] == 'reproduced').sum())}.")
+        return "No measured result of the papers was recorded."
+    measured = measured_results(table)
+    node = measured[measured["model"] == records.MODELS[0]]
+    n_numeric = int((node["_set"] != "qualitative").sum())
+    n_qualitative = int((node["_set"] == "qualitative").sum())
+    apart = apart_counts(table)
+    parts = [f"The papers state {n_numeric + n_qualitative} measured results: {n_numeric} numbers and "
+             f"{n_qualitative} qualitative statements."]
+    parts.append("Of these, " + "; ".join(_model_sentence(m, counts, n_qualitative)
+                                          for m in records.MODELS if (counts["model"] == m).any()) + ".")
+    shaky = borderline_rows(table)
+    if shaky:
+        parts.append(f"{len(shaky)} of these reproductions are borderline or rest on a near-tie (listed below).")
+    chosen = chosen_after_held_out()
+    if chosen and (table["model"] == "testbed").any():
+        parts.append(f"{len(chosen)} choices of the test-bed model were made after seeing held-out results "
+                     "(listed below).")
+    setup, arithmetic, unchecked = apart["setup"], apart["arithmetic"], apart["not_checkable"]
+    parts.append(f"Counted apart, never as reproduced results: {setup[1]} setup values read back "
+                 f"({setup[0]} as the papers state them), {arithmetic[1]} checks of the papers' own arithmetic "
+                 f"({arithmetic[0]} agree) and {unchecked[1]} measured statements that name nothing a simulation "
+                 "can check.")
     return " ".join(parts)
 
 
-def _reason(explanation: str) -> str:
-    """The conclusion of a computed explanation: its last ``; ``-separated clause."""
-    return explanation.rsplit("; ", 1)[-1].strip()
+# --------------------------------------------------------------------------- the sections
+
+
+def borderline_rows(table: pd.DataFrame) -> list[str]:
+    """The reproduced measured results a referee should look at twice, one line each.
+
+    A number within 10 % but more than 8 % off (:func:`pqlab.papers.judge.borderline`), a position
+    reproduced by the position rule, and any reproduced result that carries a reason (a near-tie: the
+    value under an alternative, a denominator raised by a constant): the row, its difference and its
+    reason.
+    """
+    measured = measured_results(table)
+    out = []
+    for row in measured[measured["verdict"] == "reproduced"].to_dict("records"):
+        percent = row["difference %"]
+        why = [f"{percent:+.1f} %"] if pd.notna(percent) else []
+        if row["rule"] == "position":
+            why.append("by the position rule")
+        elif judge.borderline(percent):
+            why.append(f"within {judge.TOLERANCE_PERCENT:g} % by {judge.TOLERANCE_PERCENT - abs(percent):.1f} points")
+        if row["reason"]:
+            why.append(row["reason"])
+        if row["rule"] == "position" or judge.borderline(percent) or row["reason"]:
+            out.append(f"{label(row)}: " + "; ".join(why))
+    return out
+
+
+def chosen_after_held_out() -> list[str]:
+    """The test-bed model's choices made after seeing held-out results (:data:`pqlab.papers.testbed.CHOSEN_AFTER_HELD_OUT`)."""
+    return list(testbed.CHOSEN_AFTER_HELD_OUT)
 
 
 def largest_misses(table: pd.DataFrame, n: int = MISSES) -> pd.DataFrame:
-    """The test-bed model's ``n`` largest misses among the measured results, largest first.
+    """The test-bed model's ``n`` largest misses among the measured numbers, largest first.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``result`` (``artefact/quantity``), ``paper``, ``ours``, ``unit`` (as a
-        reader reads it, :func:`unit_text`), ``difference %``, ``reason`` (the conclusion of
-        the row's explanation) and ``explanation`` (all of it). Empty without test-bed rows.
+        Columns ``result`` (``artefact/quantity``), ``paper``, ``ours``, ``unit`` (as a reader reads
+        it, :func:`unit_text`), ``difference %``, ``reason`` (the row's reason, rendered from its
+        facts), ``reason kind`` and ``explanation`` (how the value was computed). Empty without
+        test-bed rows.
     """
     rows = measured_results(table)
-    rows = rows[(rows["model"] == "testbed") & (rows["verdict"] != "reproduced")]
+    rows = rows[(rows["model"] == "testbed") & (rows["verdict"] == "differs") & (rows["_set"] != "qualitative")]
     rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf")))
     rows = rows.sort_values("_size", ascending=False, kind="mergesort").head(n)
     return pd.DataFrame({
         "result": [f"{a}/{q}" for a, q in zip(rows["artefact"], rows["quantity"])],
         "paper": list(rows["paper value"]), "ours": list(rows["ours"]), "unit": [unit_text(u) for u in rows["unit"]],
-        "difference %": list(rows["difference %"]), "reason": [_reason(e) for e in rows["explanation"]],
-        "explanation": list(rows["explanation"]),
+        "difference %": list(rows["difference %"]), "reason": list(rows["reason"]),
+        "reason kind": list(rows["reason kind"]), "explanation": list(rows["explanation"]),
     })
+
+
+def _facts(row: dict) -> dict[str, dict]:
+    text = row.get("facts") or ""
+    return {f["name"]: f for f in json.loads(text)} if text else {}
 
 
 def inconsistent_results(table: pd.DataFrame) -> tuple[str, list[str]]:
     """The measured results no single test bed reproduces together: a sentence and a list.
 
-    Read from the test-bed model's ``mutually_inconsistent`` row (its computed note names, per
-    result of the tables whose delays grow with the hop count, the number of store-and-forward
-    hops the paper's value needs) and from the test-bed rows (the misses the hop count does not
-    move).
+    Read from the fields of the test-bed model's ``mutually_inconsistent`` row: its reason (the
+    sentence) and its facts ``needs__<artefact>__<quantity>`` (the store-and-forward hops the
+    paper's value of that result needs) and ``frozen_hops`` (the calibrated test bed's).
 
     Returns
     -------
     tuple of (str, list of str)
         The sentence ("" without that row) and one item per result with the hops it needs,
-        fewest first (empty if the note does not list them).
+        fewest first.
     """
-    note = table[(table["model"] == "testbed") & (table["quantity"] == records.INCONSISTENCY_QUANTITY)]
-    if note.empty:
+    found = table[(table["model"] == "testbed") & (table["quantity"] == records.INCONSISTENCY_QUANTITY)]
+    if found.empty:
         return "", []
-    text = str(note["explanation"].iloc[0])
-    found = _NEEDED.search(text)
-    if found is None:
-        return text, []
-    bed = table[(table["model"] == "testbed") & (table["kind"] == "result")]
-    rows = {(a, q): r for a, q, r in zip(bed["artefact"], bed["quantity"], bed.to_dict("records"))}
-    groups = [g.strip() for g in found.group("tables").split(",")]
+    note = found.iloc[0].to_dict()
+    facts = _facts(note)
+    frozen = facts.get(FROZEN_FACT)
+    bed = table[table["model"] == "testbed"]
+    rows = {f"{a}__{q}": r for a, q, r in zip(bed["artefact"], bed["quantity"], bed.to_dict("records"))}
     items = []
-    for quantity, hops in _PAIR.findall(found.group("pairs")):
-        row = next((rows[(g, quantity)] for g in groups if (g, quantity) in rows), None)
-        if row is None:
+    for name, f in facts.items():
+        if not name.startswith(NEEDS_FACT) or name[len(NEEDS_FACT):] not in rows:
             continue
-        items.append((float(hops), f"{row['artefact']}/{quantity}: paper {paper_text(row['paper value'])} "
-                      f"{unit_text(row['unit'])}, needs {hops} store-and-forward hops ({row['verdict']} with "
-                      f"{_frozen(bed)})"))
-    fixed = sum(_PATH_INSENSITIVE in str(e) for e in bed["explanation"])
-    sentence = (f"The papers' values of these results each need a different number of store-and-forward hops "
-                f"downstream: {found.group('verdict')}. {fixed} other misses do not move with the hop count at all "
-                "(their cause is in the node or the traffic, not the path).")
+        row = rows[name[len(NEEDS_FACT):]]
+        with_frozen = "" if frozen is None else f" with {judge.number_text(frozen['value'], frozen['unit'])}"
+        items.append((f["value"], f"{row['artefact']}/{row['quantity']}: paper {paper_text(row['paper value'])} "
+                      f"{unit_text(row['unit'])}, needs {judge.number_text(f['value'], f['unit'])} "
+                      f"({row['verdict']}{with_frozen})"))
+    sentence = note["reason"] or str(note["explanation"])
     return sentence, [text for _, text in sorted(items)]
-
-
-def _frozen(bed: pd.DataFrame) -> str:
-    """The calibrated test bed's hop count, as its explanations state it."""
-    counts = sorted({m.group("hops") for e in bed["explanation"] for m in _FROZEN.finditer(str(e))})
-    return f"{' or '.join(counts)} hop{'s' if counts != ['1'] else ''}" if counts else "the calibrated hop count"
 
 
 def ours_text(value, paper) -> str:
@@ -199,44 +287,59 @@ def ours_text(value, paper) -> str:
 
 
 def shape_text(shape_ok) -> str:
-    """A result's shape (or mechanism) check in words, as the report and the site print it next to ours.
+    """A qualitative result's check in words, as the report and the site print it next to ours.
 
-    "shape holds" for a true ``shape_ok``, "shape fails" for a false one, "" where no check was
+    "check holds" for a true ``shape_ok``, "check fails" for a false one, "" where no check was
     recorded (None, NaN or pandas' NA).
     """
     if records.is_missing(shape_ok):
         return ""
-    return "shape holds" if shape_ok else "shape fails"
+    return "check holds" if shape_ok else "check fails"
 
 
 def sections(table: pd.DataFrame) -> list[dict]:
-    """The opening's parts after :func:`opening`, as plain text for the report's Markdown and HTML.
+    """The opening's parts after :func:`opening`, as plain text for the report's Markdown and HTML and the site.
 
     Returns
     -------
     list of dict
-        Each ``{"title", "text", "header", "rows", "items"}``: a section title, a sentence
+        Each ``{"key", "title", "text", "header", "rows", "items"}``: what the section is
+        (``measured``, ``borderline``, ``chosen``, ``misses``, ``inconsistent``), its title, a sentence
         ("" for none), a table (``header`` list of str and ``rows`` lists of str; empty for
         none) and a bulleted list (``items``, maybe empty).
     """
     parts = []
     counts = measured_table(table)
     if not counts.empty:
-        parts.append({"title": "Measured results per model", "text": "",
+        parts.append({"key": "measured", "title": "Measured results per model", "text": "",
                       "header": ["model", "measured results", *MEASURED_VERDICTS, "total"],
                       "rows": [[records.MODEL_TITLES[r["model"]], ROLE_TITLES[r["role"]],
                                 *(str(r[v]) for v in MEASURED_VERDICTS), str(r["total"])]
                                for r in counts.to_dict("records")], "items": []})
+    shaky = borderline_rows(table)
+    if shaky:
+        parts.append({"key": "borderline", "title": "Borderline reproductions and near-ties",
+                      "text": f"Reproduced, but within {judge.TOLERANCE_PERCENT:g} % by less than "
+                              f"{judge.TOLERANCE_PERCENT - judge.BORDERLINE_PERCENT:g} points, by the position rule, or "
+                              "resting on a choice whose alternative would change the verdict:",
+                      "header": [], "rows": [], "items": shaky})
+    chosen = chosen_after_held_out()
+    if chosen and (table["model"] == "testbed").any():
+        parts.append({"key": "chosen", "title": "Choices made after seeing held-out results",
+                      "text": f"{records.MODEL_TITLES['testbed'].capitalize()} was calibrated on the calibration set "
+                              "only, except for these choices:",
+                      "header": [], "rows": [], "items": chosen})
     misses = largest_misses(table)
     if not misses.empty:
-        parts.append({"title": f"Largest misses of {records.MODEL_TITLES['testbed']}", "text": "",
+        parts.append({"key": "misses", "title": f"Largest misses of {records.MODEL_TITLES['testbed']}", "text": "",
                       "header": ["result", "paper", "ours", "unit", "difference", "reason"],
                       "rows": [[m["result"], paper_text(m["paper"]), ours_text(m["ours"], m["paper"]), m["unit"],
-                                "n/a" if pd.isna(m["difference %"]) else f"{m['difference %']:+.1f} %", m["reason"]]
+                                "n/a" if pd.isna(m["difference %"]) else f"{m['difference %']:+.1f} %",
+                                f"{m['reason kind']}: {m['reason']}" if m["reason"] else "no reason recorded"]
                                for m in misses.to_dict("records")], "items": []})
     sentence, items = inconsistent_results(table)
     if sentence:
-        parts.append({"title": "Results no single test bed reproduces together", "text": sentence,
+        parts.append({"key": "inconsistent", "title": "Results no single test bed reproduces together", "text": sentence,
                       "header": [], "rows": [], "items": items})
     return parts
 

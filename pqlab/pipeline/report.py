@@ -301,13 +301,16 @@ def model_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model and role: the papers' numeric measured results (``kind == "result"`` with a number) within 10 %.
+    """Per model and role: the papers' measured numbers (``kind == "result"`` with a number) reproduced.
 
     A papers' node row takes the role its quantity has in the test-bed rows (if any), so both
-    models are counted over the same calibration and held-out sets. Columns ``model, role``
-    (``calibration``, ``held_out``, ``all``), ``within``, ``total``.
+    models are counted over the same calibration and held-out sets
+    (:func:`pqlab.pipeline.overview.measured_results`). Columns ``model, role`` (``calibration``,
+    ``held_out``, ``all``: every number), ``within`` (reproduced by the judge: within 10 %, or a
+    position by the position rule), ``total``.
     """
     measured = overview.measured_results(table)
+    measured = measured[measured["_set"] != "qualitative"]
     out = []
     for model in MODELS:
         mine = measured[measured["model"] == model]
@@ -315,7 +318,7 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
             continue
         within = (mine["verdict"] == "reproduced").to_numpy()
         for name in (*ROLES, "all"):
-            sel = [name == "all" or r == name for r in mine["_role"]]
+            sel = [name == "all" or r == name for r in mine["_set"]]
             out.append({"model": model, "role": name, "within": int(within[sel].sum()), "total": int(sum(sel))})
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
@@ -326,13 +329,13 @@ def _link(path: str, out: Path) -> str:
 
 def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """The report as text cells: the one formatting used by Markdown and HTML."""
-    header = ["artefact", "claim", "model", "kind", "source", "paper", "ours", "unit", "difference", "verdict",
-              "explanation", "statement"]
+    header = ["artefact", "claim", "model", "kind", "rule", "source", "paper", "ours", "unit", "difference", "verdict",
+              "reason", "explanation", "statement"]
     rows = [
-        [r["artefact"], r["quantity"], r["model"], r["kind"], r["source"], paper_text(r["paper value"]),
+        [r["artefact"], r["quantity"], r["model"], r["kind"], r["rule"], r["source"], paper_text(r["paper value"]),
          _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
-         _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"], r["explanation"],
-         r["statement"]]
+         _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"],
+         f"{r['reason kind']}: {r['reason']}" if r["reason"] else "", r["explanation"], r["statement"]]
         for r in table.to_dict("records")
     ]
     return header, rows
@@ -388,16 +391,23 @@ def title() -> str:
 
 
 def rules_parts() -> list[tuple[str, bool]]:
-    """The verdict rules in one sentence, as (text, is a verdict's name) parts: a verdict's name is emphasised."""
+    """The verdict rules (:mod:`pqlab.papers.judge`) in a few sentences, as (text, is a verdict's name) parts."""
     return [
-        ("A number is ", False), ("reproduced", True), (f" within {TOLERANCE_PERCENT:g} % of the paper's; ", False),
-        ("shape only", True), (" when the paper's shape or trend holds but the number does not; ", False),
-        ("differs", True), (" otherwise; ", False), ("missing", True), (" when no notebook recorded the claim yet; ", False),
-        ("pqlab only", True),
-        (" for our numbers with no paper value. By claim type: a position is judged against the mechanism (the "
-         "paper's on the same side of a particle boundary as ours, within one sweep step), a trend by the sign of "
-         "every step, and a claim is never reproduced when a claim it implies fails. Setup echoes (a test parameter "
-         "read back) are counted apart from measured results.", False),
+        ("One judge decides every row by the rule of the paper's statement, the same for every model. A number is ",
+         False), ("reproduced", True), (f" within {judge.TOLERANCE_PERCENT:g} % of the paper's, else it ", False),
+        ("differs", True),
+        ("; a number has no partial credit (its shape, where the paper states one, is a claim of its own). A position "
+         "(a payload where a curve drops) is reproduced when the paper's payload lies in our drop interval (the same "
+         "particle boundary, within one sweep step); a qualitative statement by the artefact's computed check (a trend "
+         "only when every step has the claimed sign); a claim is never reproduced while a claim it implies differs. ",
+         False), ("not checkable", True),
+        (": the statement names nothing a simulation can check (a method, a diagram, a garbled or unstated value, a "
+         "definition the paper leaves open), counted apart; ", False), ("missing", True),
+        (": no notebook recorded the claim; ", False), ("pqlab only", True),
+        (": our numbers with no paper value. Every measured result that differs gives a reason with numbers: a "
+         "mechanism and its size, a bound no model of the family can pass, a definition or an input the paper leaves "
+         "open, or the exact arithmetic. Setup echoes and the papers' own arithmetic are counted apart from measured "
+         "results.", False),
     ]
 
 

@@ -65,6 +65,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..measure import cache
+from ..papers import judge
 from . import interrupts, kernelwatch, orphans, publish, report, runfolder, runlock, schedule
 from ..base import locations, versions
 from ..base._validate import check_int
@@ -428,6 +429,9 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
                           "is unchanged") from None
     except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
         raise publish.output_error(exc, "writing the reproduction") from None
+    except judge.ClaimError as exc:  # a notebook recorded a claim the judge cannot judge: the code's defect
+        raise publish.OutputError(f"a recorded claim breaks the judge's contract: {' '.join(str(exc).split())}; "
+                                  "nothing was published") from None
     except ValueError as exc:  # after validation: a damaged state file (never exit 2, "bad arguments")
         raise publish.OutputError(f"{' '.join(str(exc).split())}; nothing was published: a state file of "
                                   f"{plan.build_dir} is damaged: remove it (or the whole build folder) and "
