@@ -3,6 +3,7 @@ read as a referee would: every measured result that differs says why with a numb
 
 import json
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from pqlab.papers import judge
 from pqlab.pipeline import overview, reportdiff
 
-from .test_notebooks import GOLDEN
+GOLDEN = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture(scope="module")
