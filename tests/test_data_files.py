@@ -10,10 +10,11 @@ import pytest
 
 from pqlab import Empirical
 from pqlab.base.locations import DATA
+from pqlab.papers import judge
 
 PAPER_VALUES = DATA / "paper_values.csv"
 STANDIN = DATA / "be_size_cdf_standin.csv"
-COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind"]
+COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule"]
 #: Values of the ``kind`` column (data/README.md).
 KINDS = {"setup", "analysis", "result", "derived"}
 ARTEFACTS = {
@@ -41,6 +42,15 @@ def value(pv, artefact, quantity):
 
 def test_columns_exactly(pv):
     assert list(pv.columns) == COLUMNS
+
+
+def test_rule_values(pv):
+    """Issue 30: the rule a statement is judged by, one of the judge's (empty: inferred from the value)."""
+    assert set(pv["rule"].fillna("")) <= {"", *judge.RULES}
+    rule = pv.set_index(["artefact", "quantity"])["rule"].fillna("")
+    assert rule[("globecom01_fig3_1", "local_max_be_payload_1")] == "position"
+    assert rule[("tftant_slides_ring", "delay_ratio_512_256")] == "not_checkable"  # garbled on the slide
+    assert rule[("long_fig7_tab3", "mode_fraction_ef_128")] == "not_checkable"  # interval width never given
 
 
 def test_kind_values(pv):
