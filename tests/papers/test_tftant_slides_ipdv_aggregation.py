@@ -55,3 +55,13 @@ def test_ipdv_aggregation_figure_labels_the_assumed_unit(ipdv_agg):
     fig = ipdv_aggregation.figure(ipdv_agg)
     assert "ASSUMED" in fig.axes[0].get_ylabel()
     assert any("ASSUMPTION" in t.get_text() for t in fig.texts)
+
+
+def test_transmission_unit_is_not_an_echo_of_a_slide_value():
+    """Issue 30 item 4: the slide gives no tx time; 0.636 ms (GLOBECOM'01's) was shown as an echoed setup value."""
+    from pqlab.pipeline import report
+
+    paper = report.load_paper_values()
+    r = paper[(paper["artefact"] == "tftant_slides_ipdv_aggregation") & (paper["quantity"] == "transmission_unit")]
+    assert len(r) == 1
+    assert r["rule"].iloc[0] == "not_checkable" and np.isnan(r["value"].iloc[0])

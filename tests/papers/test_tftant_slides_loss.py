@@ -13,14 +13,19 @@ import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from pqlab.papers.tftant_slides import tftant_slides_loss  # noqa: E402
-from pq_streams_claim_rows import check_claims  # noqa: E402
+from pqlab.papers import presets  # noqa: E402
+from pq_streams_claim_rows import check_claims, judged, row  # noqa: E402
 
 EF_IP = 110  # IP length of a 128-byte EF frame
 
 
 @pytest.fixture(scope="module")
 def loss():
-    return tftant_slides_loss.compute(n_ef_samples=2_000, seeds=(1,), n_streams=(1, 4, 20))
+    return tftant_slides_loss.compute(n_ef_samples=2_000, seeds=(1, 2), n_streams=(1, 4, 20))
+
+
+def _papers_node(ds):
+    return ds.sel(model="papers_node") if "model" in ds.dims else ds
 
 
 def test_min_bucket_bytes_by_hand():
@@ -80,3 +85,68 @@ def test_claims_and_figure_reject_other_data(loss):
     for function in (tftant_slides_loss.claims, tftant_slides_loss.figure):
         with pytest.raises(ValueError, match="tftant_slides_loss"):
             function(other)
+
+
+def test_largest_loss_is_the_largest_over_the_seeds_runs():
+    assert tftant_slides_loss.largest_loss([0.01, 0.03, 0.02]) == pytest.approx(0.03)
+    assert tftant_slides_loss.largest_loss(np.array([[0.0, 0.05], [np.nan, 0.01]])) == pytest.approx(0.05)
+    with pytest.raises(ValueError, match="loss"):
+        tftant_slides_loss.largest_loss([])
+    with pytest.raises(ValueError, match="loss"):
+        tftant_slides_loss.largest_loss([np.nan])
+
+
+def test_20_stream_loss_is_the_slides_maximum_not_a_mean(loss):
+    """Issue 30 item 4: the slide's "up to 12 %" is a maximum; ours was a mean over seeds."""
+    claims = {(c["quantity"], c["model"]): c for c in tftant_slides_loss.claims(loss)}
+    per_seed = _papers_node(loss)["loss_ratio"].sel(ef_load=1.2e6, n_streams=20).values
+    assert claims[("ef_loss_20_streams", "papers_node")]["value"] == pytest.approx(float(np.max(per_seed)))
+    assert "largest" in claims[("ef_loss_20_streams", "papers_node")]["note"]
+
+
+def test_ef_load_irrelevant_fails_when_the_loss_moves_with_the_load(loss):
+    """Issue 30 item 4: "reproduced" while our own loss was 33x higher at the higher load."""
+    moved = loss.copy(deep=True)
+    for name in ("loss_ratio", "queue_full_ratio"):
+        for suffix in ("", "_mean"):
+            v = moved[name + suffix]
+            v.loc[dict(ef_load=600e3, n_streams=20)] = 0.0007
+            v.loc[dict(ef_load=1.2e6, n_streams=20)] = 0.023
+            v.loc[dict(n_streams=1)] = 0.0
+    table = judged(tftant_slides_loss.claims(moved))
+    r = row(table, "ef_load_irrelevant")
+    assert r["verdict"] == "differs"
+    facts = {f["name"]: f["value"] for f in r["reason"]["facts"]} if isinstance(r["reason"], dict) else {}
+    assert r["reason"], "a differing row needs a reason with numbers"
+
+
+def test_testbed_is_judged_on_the_three_loss_claims_by_the_same_checks(loss):
+    """Issue 30 item 5: the test-bed model had no rows for the slide's loss statements."""
+    claims = tftant_slides_loss.claims(loss)
+    testbed = {c["quantity"]: c for c in claims if c["model"] == "testbed"}
+    assert set(testbed) == {"ef_loss_negligible_up_to_8_streams", "dropped_by_policer", "ef_load_irrelevant"}
+    assert all(c["role"] == "held_out" for c in testbed.values())
+    # the 10 ms generator tick loses EF packets with 4 streams at 60 % of the line: not negligible
+    tb = loss.sel(model="testbed")
+    assert float(tb["loss_ratio_mean"].sel(ef_load=1.2e6, n_streams=4)) > tftant_slides_loss.NEGLIGIBLE_LOSS
+    assert testbed["ef_loss_negligible_up_to_8_streams"]["shape_ok"] is False
+    # every test-bed drop is a full queue, none is policed
+    assert float(tb["policed"].sum()) == 0 and float(tb["queue_full"].sum()) > 0
+    assert testbed["dropped_by_policer"]["shape_ok"] is False
+    table = judged(claims)
+    for q in testbed:
+        r = row(table, q, "testbed")
+        if r["verdict"] == "differs":
+            assert r["reason"], q
+
+
+def test_loss_figure_draws_no_line_between_two_far_points_and_a_true_footer(loss):
+    """Issue 30 item 7: a straight line across a log axis through the other load's two points; a stale footer."""
+    fig = tftant_slides_loss.figure(loss)
+    ax = fig.axes[0]
+    for line in ax.get_lines():
+        if "600 kbit/s" in str(line.get_label()):
+            assert line.get_linestyle() == "None", line.get_label()
+    footer = " ".join(t.get_text() for t in fig.texts)
+    assert "one size per" not in footer
+    assert presets.BE_SIZE_READINGS["packet"] in footer

@@ -45,6 +45,15 @@ def test_tandem_delays_add_up(tandem):
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
 
 
+def test_tandem_footer_states_the_be_size_law_the_runs_use(tandem):
+    """Issue 30 item 7: the footer said "one size per stream" while the runs draw one size per packet."""
+    from pqlab.papers import presets
+
+    footer = " ".join(t.get_text() for t in tftant_slides_tandem.figure(tandem).texts)
+    assert "one size per" not in footer
+    assert presets.BE_SIZE_READINGS["packet"] in footer
+
+
 def test_tandem_bad_arguments():
     with pytest.raises(ValueError, match="n_nodes"):
         tftant_slides_tandem.compute(n_ef_samples=10, seeds=(1,), n_nodes=0)
