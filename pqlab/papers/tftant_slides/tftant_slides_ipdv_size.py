@@ -23,7 +23,7 @@ from ...node.scenario import Scenario
 from .. import kit
 from ..registry import Artefact
 from .ef_split_runs import TANDEM_EF_AGGREGATE_BPS, TANDEM_STREAMS, checked_ef_split, ef_split_scenario
-from .pq_streams_text import STANDIN_FOOTER
+from .pq_streams_text import be_sizes_text
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "IPDV_SIZE_FRAMES",
            "SIZE_INDEPENDENCE_TOLERANCE"]
@@ -222,5 +222,5 @@ def figure(ds: xr.Dataset):
     ax_m.set_title("a few packets see a high IPDV whatever the size", fontsize=10)
     fig.suptitle(f"{ARTEFACT.id}: IPDV vs EF frame size with aggregation and congestion, EF "
                  f"{to_kbps(ds.attrs['ef_aggregate_bps']):g} kbit/s in all (TF-TANT slides)", fontsize=11.5)
-    kit.footer(fig, f"congestion: 20 BE streams, {STANDIN_FOOTER[10:]}; IPDV of every EF stream, pooled")
+    kit.footer(fig, f"congestion: 20 BE streams; {be_sizes_text(ds.attrs['scenario'])}; IPDV of every EF stream, pooled")
     return fig

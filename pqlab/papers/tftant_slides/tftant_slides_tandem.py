@@ -29,7 +29,7 @@ from ...measure import cache
 from .. import kit, presets
 from ..registry import Artefact
 from .ef_split_runs import TANDEM_EF_AGGREGATE_BPS, TANDEM_STREAMS, checked_ef_split, ef_split_scenario
-from .pq_streams_text import STANDIN_FOOTER, ci_text
+from .pq_streams_text import be_sizes_text, ci_text
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "TANDEM_FRAMES", "LINEAR_TOLERANCE",
            "MS_ROUNDING_TOLERANCE", "RING_MAJOR_SHARE"]
@@ -321,6 +321,6 @@ def figure(ds: xr.Dataset):
     ax_a.set_title(f"contribution of aggregation (paired per seed, {kit.seed_count(ds.sizes['seed'])})", fontsize=10)
     fig.suptitle(f"{ARTEFACT.id}: multiple congestion points, EF {to_kbps(ds.attrs['ef_aggregate_bps']):g} "
                  f"kbit/s in all (TF-TANT slides)", fontsize=11.5)
-    kit.footer(fig, f"{STANDIN_FOOTER}, own BE streams at every node; node delays only, propagation "
+    kit.footer(fig, f"{be_sizes_text(ds.attrs['scenario'])}; own BE streams at every node; node delays only, propagation "
                     f"{to_ms(ds.attrs['propagation_s']):g} ms; all EF streams measured")
     return fig
