@@ -42,7 +42,9 @@ def test_min_bucket_bytes_by_hand():
 
 
 def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss):
-    assert float(loss["policed"].sum()) == 0
+    both = loss
+    assert float(both["policed"].sum()) == 0  # neither model polices
+    loss = _papers_node(both)
     ratio = loss["loss_ratio"]
     np.testing.assert_allclose(ratio, loss["policed_ratio"] + loss["queue_full_ratio"])
     assert float(loss["sent"].min()) >= 1_900  # ~2000 EF packets after the warm-up, whatever the stream count
@@ -58,10 +60,13 @@ def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss):
     assert float(b.sel(n_streams=20).min()) > EF_IP
     assert float(loss["police_burst_bytes"]) == pytest.approx(1.2e6 * 0.2 / 8)
     assert float(loss["ef_wire_share"].sel(ef_load=1.2e6)) == pytest.approx(1.2e6 / 1024 * 159 * 8 / 2e6)
-    claims = {c["quantity"]: c for c in tftant_slides_loss.claims(loss)}
+    records = tftant_slides_loss.claims(both)
+    claims = {c["quantity"]: c for c in records if c["model"] == "papers_node"}
     assert claims["dropped_by_policer"]["shape_ok"] is False
+    assert claims["dropped_by_policer"]["reason"]["kind"] == "bound"
     check_claims(claims.values(), "tftant_slides_loss")
-    fig = tftant_slides_loss.figure(loss)
+    check_claims(records, "tftant_slides_loss")
+    fig = tftant_slides_loss.figure(both)
     assert isinstance(fig, Figure) and "tftant_slides_loss" in fig._suptitle.get_text()
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
 
@@ -116,7 +121,10 @@ def test_ef_load_irrelevant_fails_when_the_loss_moves_with_the_load(loss):
     table = judged(tftant_slides_loss.claims(moved))
     r = row(table, "ef_load_irrelevant")
     assert r["verdict"] == "differs"
-    facts = {f["name"]: f["value"] for f in r["reason"]["facts"]} if isinstance(r["reason"], dict) else {}
+    record = [c for c in tftant_slides_loss.claims(moved)
+              if c["quantity"] == "ef_load_irrelevant" and c["model"] == "papers_node"][0]
+    facts = {f["name"]: f["value"] for f in record["reason"]["facts"]}
+    assert facts["loss_low"] == pytest.approx(0.07) and facts["loss_high"] == pytest.approx(2.3)
     assert r["reason"], "a differing row needs a reason with numbers"
 
 
