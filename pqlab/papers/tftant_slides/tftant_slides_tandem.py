@@ -26,7 +26,7 @@ from ...node.framing import line_time_s
 from ...node.scenario import Scenario
 from ...node.tandem import TandemHop, simulate_tandem
 from ...measure import cache
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
 from .ef_split_runs import TANDEM_EF_AGGREGATE_BPS, TANDEM_STREAMS, checked_ef_split, ef_split_scenario
 from .pq_streams_text import be_sizes_text, ci_text
@@ -237,27 +237,35 @@ def claims(ds: xr.Dataset) -> list[dict]:
     if len(frames) >= 2:
         small, large = frames[0], frames[-1]
         abs_ok = float(c.sel(ef_frame_bytes=small)) > float(c.sel(ef_frame_bytes=large))
-        rel_ok = float(r.sel(ef_frame_bytes=small)) > float(r.sel(ef_frame_bytes=large))
         line = ds["ef_line_time"]
         lines = ", ".join(f"{int(f)} B: {float(line.sel(ef_frame_bytes=f)):.2f} ms" for f in frames)
         more_ahead = float(c.sel(ef_frame_bytes=small) / line.sel(ef_frame_bytes=small)) > float(
             c.sel(ef_frame_bytes=large) / line.sel(ef_frame_bytes=large))
         in_lines = " vs ".join(f"{float(c.sel(ef_frame_bytes=f) / line.sel(ef_frame_bytes=f)):.2f} ({int(f)} B)"
                                for f in frames)
-        verdict = ("holds in absolute and relative terms" if abs_ok and rel_ok else
-                   "holds relative to the delay only" if rel_ok else
-                   "holds in absolute terms only" if abs_ok else "does not hold")
         rows.append(kit.claim(art, "smaller_ef_larger_aggregation_contribution", None, "-",
                               f"end-to-end delay after {nodes.max()} nodes with {hi_n} EF streams minus with {lo_n} "
                               f"at the same {to_kbps(ds.attrs['ef_aggregate_bps']):g} kbit/s (paired per seed, "
-                              f"{seeds}): {parts}: {verdict}; counted in EF line times ({lines}) the contribution is "
-                              f"{in_lines}: "
-                              + (f"small packets do meet more packets of the other streams ahead of them (the "
-                                 f"slide's reason), but each of them costs less" if more_ahead else
-                                 f"small packets do not meet more packets of the other streams ahead of them")
-                              + "; CBR streams of equal rates keep fixed phases, so a stream meets the same few "
-                              "neighbours in every period",
-                              shape_ok=bool(abs_ok)))
+                              f"{seeds}): {parts}; counted in EF line times ({lines}) the contribution is "
+                              f"{in_lines}",
+                              shape_ok=bool(abs_ok),
+                              reason=None if abs_ok else judge.reason(
+                                  "mechanism",
+                                  f"{hi_n} EF streams instead of {lo_n} add {{c_small}} (95 % CI half-width "
+                                  f"{{h_small}}) to {small}-byte frames and {{c_large}} ({{h_large}}) to {large}-byte "
+                                  f"ones after {nodes.max()} nodes; counted in EF line times that is {{n_small}} vs "
+                                  "{n_large}"
+                                  + (": small packets meet more packets of the other streams ahead of them, each "
+                                     "costing less" if more_ahead else ": small packets meet no more packets of the "
+                                     "other streams ahead of them")
+                                  + "; CBR streams of equal rates keep fixed phases, so a stream meets the same few "
+                                  "neighbours in every period",
+                                  [judge.fact("c_small", float(c.sel(ef_frame_bytes=small)), "ms"),
+                                   judge.fact("h_small", float(np.nan_to_num(h.sel(ef_frame_bytes=small))), "ms"),
+                                   judge.fact("c_large", float(c.sel(ef_frame_bytes=large)), "ms"),
+                                   judge.fact("h_large", float(np.nan_to_num(h.sel(ef_frame_bytes=large))), "ms"),
+                                   judge.fact("n_small", float(c.sel(ef_frame_bytes=small) / line.sel(ef_frame_bytes=small)), "1"),
+                                   judge.fact("n_large", float(c.sel(ef_frame_bytes=large) / line.sel(ef_frame_bytes=large)), "1")])))
     return rows
 
 
