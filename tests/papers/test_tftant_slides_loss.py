@@ -13,7 +13,6 @@ import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from pqlab.papers.tftant_slides import tftant_slides_loss  # noqa: E402
-from pqlab.papers import presets  # noqa: E402
 from pq_streams_claim_rows import check_claims, judged, row  # noqa: E402
 
 EF_IP = 110  # IP length of a 128-byte EF frame
@@ -157,4 +156,4 @@ def test_loss_figure_draws_no_line_between_two_far_points_and_a_true_footer(loss
             assert line.get_linestyle() == "None", line.get_label()
     footer = " ".join(t.get_text() for t in fig.texts)
     assert "one size per" not in footer
-    assert presets.BE_SIZE_READINGS["packet"] in footer
+    assert "by packet count (one draw per packet" in footer

@@ -15,8 +15,11 @@ from ...node.scenario import Scenario
 from ...node.traffic import Deterministic, Empirical
 from .. import kit, presets
 
-__all__ = ["ci_text", "be_sizes_text", "PAPER_MARKER"]
+__all__ = ["ci_text", "be_sizes_text", "READING_TEXT", "PAPER_MARKER"]
 
+#: How a BE size law reaches the queue (:data:`pqlab.scenarios.BE_SIZE_READINGS`'s keys), as a footer says it.
+READING_TEXT = {"packet": "by packet count (one draw per packet, the papers' reading)",
+                "stream": "one size per stream at equal bit rates"}
 #: Matplotlib keywords of a source's value: a black diamond.
 PAPER_MARKER = dict(color="black", marker="D", ls="none", ms=8, zorder=6)
 
@@ -53,10 +56,13 @@ def be_sizes_text(scenario: Scenario | str) -> str:
     if isinstance(size, Deterministic):
         return f"BE sizes: every BE packet {size.size_bytes + be[0].header_bytes:g} bytes (IP)"
     if size == presets.real_be_sizes():
-        law = "STAND-IN 'real' distribution (CAIDA AIX 1999 fit, not the papers' trace)"
+        law = "STAND-IN 'real' law (CAIDA AIX 1999 fit, not the papers' trace)"
     elif isinstance(size, Empirical):
         law = "an empirical distribution"
     else:
         law = type(size).__name__
     readings = sorted({s.size_per for s in be})
-    return f"BE sizes: {law}, " + "; ".join(presets.BE_SIZE_READINGS[r] for r in readings)
+    unknown = set(readings) - set(READING_TEXT)
+    if unknown:
+        raise ValueError(f"BE size reading must be one of {list(presets.BE_SIZE_READINGS)}, got {sorted(unknown)}")
+    return f"BE sizes: {law} " + " and ".join(READING_TEXT[r] for r in readings)
