@@ -365,10 +365,10 @@ def _policer_reason(d: xr.Dataset) -> dict:
     return judge.reason(
         "bound",
         "the policer drops {policed_share} of the {loss} lost: the EF arrivals never need a token bucket deeper "
-        "than {needed} (measured, every seed) and the IOS default burst is {burst}, so the policer cannot drop; "
-        "every loss is the full priority queue",
+        "than {needed} (measured, every stream count and seed) and the IOS default burst is {burst}, so the "
+        "policer cannot drop; every loss is the full priority queue",
         [judge.fact("policed_share", 100 * share, "%"), judge.fact("loss", 100 * loss, "%"),
-         judge.fact("needed", float(top["min_bucket_bytes"].max()), "bytes"),
+         judge.fact("needed", float(d.sel(ef_load=load)["min_bucket_bytes"].max()), "bytes"),
          judge.fact("burst", float(d["police_burst_per_load"].sel(ef_load=load)), "bytes")])
 
 
