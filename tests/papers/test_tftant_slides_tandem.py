@@ -60,3 +60,17 @@ def test_tandem_bad_arguments():
         tftant_slides_tandem.compute(n_ef_samples=10, seeds=(1,), propagation_s=-1e-3)
     with pytest.raises(ValueError, match="ef_frames_bytes"):
         tftant_slides_tandem.compute(n_ef_samples=10, seeds=(1,), ef_frames_bytes=(10,))
+
+
+def test_aggregation_contribution_row_gives_its_size_per_frame(tandem):
+    """Issue 30 item 2: a differing qualitative row needs a reason with numbers."""
+    claims = {c["quantity"]: c for c in tftant_slides_tandem.claims(tandem)}
+    row = claims["smaller_ef_larger_aggregation_contribution"]
+    if row["shape_ok"]:
+        assert row["reason"] is None
+    else:
+        facts = {f["name"]: f["value"] for f in row["reason"]["facts"]}
+        c = tandem["aggregation_contribution_mean"].isel(node=-1) * 1e3  # ms
+        assert facts["c_small"] == pytest.approx(float(c.sel(ef_frame_bytes=128)))
+        assert facts["c_large"] == pytest.approx(float(c.sel(ef_frame_bytes=1024)))
+        assert "h_small" not in facts  # one seed: no CI to state
