@@ -81,6 +81,9 @@ def test_loss_bad_arguments():
         tftant_slides_loss.compute(n_ef_samples=100, other_loads_bps=(1.2e6,))
     with pytest.raises(ValueError, match="ef_load_bps"):
         tftant_slides_loss.compute(n_ef_samples=100, ef_load_bps=0.0)
+    for models in (("papers_node", "papers_node"), ("ns3",), (), "testbed"):
+        with pytest.raises(ValueError, match="models"):
+            tftant_slides_loss.compute(n_ef_samples=100, models=models)
 
 
 def test_claims_and_figure_reject_other_data(loss):
@@ -157,3 +160,12 @@ def test_loss_figure_draws_no_line_between_two_far_points_and_a_true_footer(loss
     footer = " ".join(t.get_text() for t in fig.texts)
     assert "one size per" not in footer
     assert "by packet count (one draw per packet" in footer
+
+
+def test_one_model_alone_gives_only_its_rows():
+    alone = tftant_slides_loss.compute(n_ef_samples=400, seeds=(1,), n_streams=(1, 20), models=("papers_node",))
+    claims = tftant_slides_loss.claims(alone)
+    assert {c["model"] for c in claims} == {"papers_node"}
+    twenty = [c for c in claims if c["quantity"] == "ef_loss_20_streams"][0]
+    assert twenty["value"] == pytest.approx(float(alone["loss_ratio"].sel(ef_load=1.2e6, n_streams=20).max()))
+    assert twenty["reason"] and twenty["reason"]["kind"] == "mechanism"  # no test bed to compare: the ring's drain
