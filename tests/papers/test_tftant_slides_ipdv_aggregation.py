@@ -55,3 +55,27 @@ def test_ipdv_aggregation_figure_labels_the_assumed_unit(ipdv_agg):
     fig = ipdv_aggregation.figure(ipdv_agg)
     assert "ASSUMED" in fig.axes[0].get_ylabel()
     assert any("ASSUMPTION" in t.get_text() for t in fig.texts)
+
+
+def test_transmission_unit_is_not_an_echo_of_a_slide_value():
+    """Issue 30 item 4: the slide gives no tx time; 0.636 ms (GLOBECOM'01's) was shown as an echoed setup value."""
+    from pqlab.pipeline import report
+
+    paper = report.load_paper_values()
+    r = paper[(paper["artefact"] == "tftant_slides_ipdv_aggregation") & (paper["quantity"] == "transmission_unit")]
+    assert len(r) == 1
+    assert r["rule"].iloc[0] == "not_checkable" and np.isnan(r["value"].iloc[0])
+
+
+def test_mean_ipdv_rows_carry_the_spread_bound_and_the_be_size_input(ipdv_agg):
+    """Issue 30 item 2: the 20-stream mean |IPDV| needs a reason with numbers, not a generic sentence."""
+    from pqlab.measure.analysis import min_delay_std_for_mean_ipdv
+
+    claims = {c["quantity"]: c for c in ipdv_aggregation.claims(ipdv_agg)}
+    why = claims["mean_ipdv_20_streams"]["reason"]
+    facts = {f["name"]: f["value"] for f in why["facts"]}
+    assert facts["needed"] == pytest.approx(min_delay_std_for_mean_ipdv(6.0))
+    assert facts["std"] == pytest.approx(float(ipdv_agg["delay_std_mean"].sel(be_traffic="real", n_streams=20)))
+    assert facts["mtu_ipdv"] == pytest.approx(float(ipdv_agg["ipdv_abs_mean_mean"].sel(be_traffic="mtu", n_streams=20)))
+    assert why["kind"] == ("bound" if facts["std"] < facts["needed"] else "input")
+    assert claims["mean_ipdv_ratio_20_to_1"]["reason"]["kind"] == "mechanism"

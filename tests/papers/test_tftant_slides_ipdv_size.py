@@ -38,3 +38,19 @@ def test_ipdv_size(ipdv_size):
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
     with pytest.raises(ValueError, match="ef_aggregate_bps"):
         tftant_slides_ipdv_size.compute(n_ef_samples=10, seeds=(1,), ef_aggregate_bps=-1)
+
+
+def test_std_growth_row_names_the_size_where_aggregation_does_not_raise_it(ipdv_size):
+    """Issue 30 item 2: a differing qualitative row needs a reason with numbers."""
+    row = [c for c in tftant_slides_ipdv_size.claims(ipdv_size)
+           if c["quantity"] == "ipdv_std_grows_with_aggregation_and_congestion"][0]
+    if row["shape_ok"]:
+        assert row["reason"] is None
+        return
+    facts = {f["name"]: f["value"] for f in row["reason"]["facts"]}
+    s = ipdv_size["ipdv_std_mean"].sel(congestion=True) * 1e3  # ms
+    gain = (s.isel(n_streams=-1) - s.isel(n_streams=0)).values
+    k = int(np.argmin(gain))
+    assert facts["one"] == pytest.approx(float(s.isel(n_streams=0).values[k]))
+    assert facts["both"] == pytest.approx(float(s.isel(n_streams=-1).values[k]))
+    assert facts["both"] <= facts["one"] and facts["quiet"] == 0

@@ -45,6 +45,14 @@ def test_tandem_delays_add_up(tandem):
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
 
 
+def test_tandem_footer_states_the_be_size_law_the_runs_use(tandem):
+    """Issue 30 item 7: the footer said "one size per stream" while the runs draw one size per packet."""
+
+    footer = " ".join(t.get_text() for t in tftant_slides_tandem.figure(tandem).texts)
+    assert "one size per" not in footer
+    assert "by packet count (one draw per packet" in footer
+
+
 def test_tandem_bad_arguments():
     with pytest.raises(ValueError, match="n_nodes"):
         tftant_slides_tandem.compute(n_ef_samples=10, seeds=(1,), n_nodes=0)
@@ -52,3 +60,17 @@ def test_tandem_bad_arguments():
         tftant_slides_tandem.compute(n_ef_samples=10, seeds=(1,), propagation_s=-1e-3)
     with pytest.raises(ValueError, match="ef_frames_bytes"):
         tftant_slides_tandem.compute(n_ef_samples=10, seeds=(1,), ef_frames_bytes=(10,))
+
+
+def test_aggregation_contribution_row_gives_its_size_per_frame(tandem):
+    """Issue 30 item 2: a differing qualitative row needs a reason with numbers."""
+    claims = {c["quantity"]: c for c in tftant_slides_tandem.claims(tandem)}
+    row = claims["smaller_ef_larger_aggregation_contribution"]
+    if row["shape_ok"]:
+        assert row["reason"] is None
+    else:
+        facts = {f["name"]: f["value"] for f in row["reason"]["facts"]}
+        c = tandem["aggregation_contribution_mean"].isel(node=-1) * 1e3  # ms
+        assert facts["c_small"] == pytest.approx(float(c.sel(ef_frame_bytes=128)))
+        assert facts["c_large"] == pytest.approx(float(c.sel(ef_frame_bytes=1024)))
+        assert "h_small" not in facts  # one seed: no CI to state
