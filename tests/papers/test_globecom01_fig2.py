@@ -57,3 +57,16 @@ def test_every_paper_row_is_recorded_in_its_unit():
                       rows.loc[rows.artefact == fig2.ARTEFACT.id, "unit"]))
     assert stated and recorded == stated
     assert scenarios.EF_FRAME_BYTES == 128
+
+
+def test_fig2_draws_the_papers_senders_and_the_switched_ethernet():
+    # issue 30: the SmartBits was drawn sending BE (the papers: test workstations send the background traffic)
+    # and an ATM link into the receiver (the papers: a switched Ethernet)
+    fig = fig2.figure(fig2.compute())
+    boxes = [t.get_text() for t in fig.axes[0].texts]
+    smartbits = [t for t in boxes if t.startswith("SmartBits")]
+    workstations = [t for t in boxes if t.startswith("test workstations")]
+    assert smartbits and workstations
+    assert all("BE" not in t for t in smartbits) and any("BE" in t for t in workstations)
+    assert sum("switched Ethernet" in t for t in boxes) >= 2  # into the C7200 and into the receiver
+    plt.close(fig)
