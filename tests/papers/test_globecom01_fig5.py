@@ -84,6 +84,8 @@ def test_the_footer_states_how_the_scenario_draws_be_sizes(fig5_data):
 def test_the_ccdf_threshold_is_a_number_with_its_bound(fig5_data):
     # issue 30: 25 against the paper's 36 units was 'shape only'; the node's own range bounds it
     rows = {r["quantity"]: r for r in fig5.claims(fig5_data)}
-    for key in ("ccdf_negligible_above", "ccdf_negligible_above_ms"):
+    unit_ms = fig5_data.attrs["transmission_unit_s"] * 1e3
+    for key, scale in (("ccdf_negligible_above", 1.0), ("ccdf_negligible_above_ms", unit_ms)):
         assert rows[key]["shape_ok"] is None and rows[key]["reason"]["kind"] == "bound"
-        assert judge.fact_value(rows[key]["reason"], "mtu_tail") == pytest.approx(fig5_data.attrs["mtu_tail_units"])
+        assert judge.fact_value(rows[key]["reason"], "mtu_tail") == pytest.approx(
+            fig5_data.attrs["mtu_tail_units"] * scale)
