@@ -43,7 +43,8 @@ def test_clustered_share_counts_arrivals_close_after_another_flow():
 
 
 def test_fig6_measures_clustering_and_its_claims_judge_every_step():
-    d = fig6.compute(n_ef_samples=200, seeds=(1,), ref_rates_bps=(300e3, 50e3), n_phase_draws=500)
+    d = fig6.compute(n_ef_samples=200, seeds=(1,), ref_rates_bps=(300e3, 50e3), n_phase_draws=500,
+                     diagram_ref_rate_bps=50e3)
     assert list(d["aggregation_degree"].values.round(3)) == [0.0, 0.833]
     # one stream never clusters; six CBR streams with uniform phases: 1 - (1 - w / T)^5 (T = 6 x 3.41 ms)
     w, period = d.attrs["ef_line_time_s"], 6 * d.attrs["single_stream_interval_s"]
@@ -56,7 +57,7 @@ def test_fig6_measures_clustering_and_its_claims_judge_every_step():
                            "pq_at_most_one_without_aggregation"}
     # a share that falls with A fails the trend, a queue never holding two fails the claim
     fake = d.copy()
-    fake["p_clustered_phases"] = ("ref_load", [0.5, 0.1])
+    fake["p_clustered"] = (("ref_load", "seed"), [[0.5], [0.1]])
     fake["max_waiting"] = xr.zeros_like(d["max_waiting"])
     claims = _by_quantity(fig6.claims(fake))
     assert claims["clustering_grows_with_a"]["shape_ok"] is False
@@ -71,7 +72,7 @@ def test_fig6_measures_clustering_and_its_claims_judge_every_step():
 
 def test_every_paper_row_is_recorded_in_its_unit():
     rows = load_paper_values()
-    data = fig6.compute(n_ef_samples=50, seeds=(1,), ref_rates_bps=(300e3, 100e3))
+    data = fig6.compute(n_ef_samples=50, seeds=(1,), ref_rates_bps=(300e3, 100e3), diagram_ref_rate_bps=100e3)
     recorded = {r["quantity"]: r["unit"] for r in fig6.claims(data)}
     stated = dict(zip(rows.loc[rows.artefact == fig6.ARTEFACT.id, "quantity"],
                       rows.loc[rows.artefact == fig6.ARTEFACT.id, "unit"]))
