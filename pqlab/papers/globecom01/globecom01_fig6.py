@@ -306,9 +306,9 @@ def claims(ds: xr.Dataset) -> list:
                   f"{', '.join(f'A = {a_text(a)}: {m + 1}' for a, m in zip(a_deg[agg], mx[agg]))}",
                   shape_ok=bool(agg.any() and mx[agg].max() >= 1),
                   reason=None if agg.any() and mx[agg].max() >= 1 else judge.reason(
-                      "mechanism", "with aggregation an arriving EF packet finds at most {waiting} EF packet(s) "
-                      "waiting over {n_runs} run(s)",
-                      [judge.fact("waiting", int(mx[agg].max(initial=0)), "packets"),
+                      "mechanism", "with aggregation an arriving EF packet finds at most {waiting} waiting over "
+                      "{n_runs} run(s)",
+                      [judge.fact("waiting", int(mx[agg].max(initial=0)), "EF packets"),
                        judge.fact("n_runs", int(agg.sum()) * ds.sizes["seed"], "")])),
         kit.claim(art, "clustering_grows_with_a", None, "-", grows_note, shape_ok=grows,
                   reason=None if grows else _clustering_reason(ds, a_deg, pc_seeds, pc, slope, slope_ci)),
@@ -321,11 +321,11 @@ def claims(ds: xr.Dataset) -> list:
             f"queue, over {ds.sizes['seed']} run(s)", shape_ok=m0 == 0, reason=None if m0 == 0 else judge.reason(
                 "mechanism", "an EF packet waits in the priority queue until the transmission ring has room, and a "
                 "full ring of {ring} BE particles takes {drain} to drain, longer than the EF interval {interval}: "
-                "an arriving EF packet finds up to {waiting} EF packet(s) waiting ({share} of arrivals find one)",
+                "an arriving EF packet finds up to {waiting} waiting ({share} of arrivals find one)",
                 [judge.fact("ring", PAPERS.ring_limit_particles, ""),
                  judge.fact("drain", to_ms(ds.attrs["ring_drain_s"]), "ms"),
                  judge.fact("interval", to_ms(ds.attrs["single_stream_interval_s"]), "ms"),
-                 judge.fact("waiting", m0, "packets"), judge.fact("share", 100 * p0, "%")])))
+                 judge.fact("waiting", m0, "EF packets"), judge.fact("share", 100 * p0, "%")])))
     return rows
 
 
@@ -336,16 +336,16 @@ def _clustering_reason(ds: xr.Dataset, a_deg, pc_seeds, pc_phases, slope: float,
     steps = np.diff(means)
     names = [f"step_{i + 1}" for i in range(steps.size)]
     facts = [judge.fact(n, v, "1") for n, v in zip(names, steps)]
-    facts += [judge.fact("n_seeds", ds.sizes["seed"], "seed(s)"), judge.fact("slope", slope, "1 per unit A"),
+    facts += [judge.fact("n_seeds", ds.sizes["seed"], "seeds"), judge.fact("slope", slope, ""),
               judge.fact("n_draws", ds.attrs["n_phase_draws"], ""),
               judge.fact("draws_first", pc_phases[0], "1"), judge.fact("draws_last", pc_phases[-1], "1"),
               judge.fact("a_last", a_deg[-1], "")]
     spread = ""
     if np.isfinite(slope_ci):
-        facts.append(judge.fact("slope_ci", slope_ci, "1 per unit A"))
+        facts.append(judge.fact("slope_ci", slope_ci, ""))
         spread = " +/- {slope_ci}"
     text = ("with CBR streams a run's clustering is fixed by its one draw of the streams' phases: the mean over "
-            "{n_seeds} steps " + ", ".join("{" + n + "}" for n in names) + " along A (slope {slope}" + spread + "), "
+            "{n_seeds} steps " + ", ".join("{" + n + "}" for n in names) + " along A (slope {slope}" + spread + " per unit of A), "
             "while over {n_draws} phase draws the share goes from {draws_first} at A = 0 to {draws_last} at A = "
             "{a_last}")
     return judge.reason("mechanism", text, facts)
