@@ -45,6 +45,8 @@ def test_claims_use_the_paper_keys_and_units_and_can_be_recorded(tmp_path, fig3_
     verdicts = recorded_verdicts(fig3_2.ARTEFACT.id, fig3_2.claims(fig3_2_data), tmp_path)
     assert verdicts["lower_delay_longer_be"] == "differs"
     assert verdicts["erratum_475_two_units"] == "reproduced"
+    assert verdicts["fluctuation_fraction"] == "differs"  # about 0.41 against 1/3: no 'factor 1.5' credit
+    assert verdicts["be_payload_one_unit"] == "reproduced" and verdicts["be_payload_two_units"] == "differs"
 
 
 def test_claims_reject_another_artefacts_data(fig3_2_data):

@@ -288,7 +288,7 @@ def _worst_case_claim(a: dict, maxima: list, path_ms: float) -> dict:
              judge.fact("paper_rise", to_ms(paper_w_m[1] - paper_w_m[0]), "ms")]
     why = judge.reason(
         "mechanism",
-        "our maxima are {ours_ratio_1} and {ours_ratio_2} of W where the paper's W_m are {paper_ratio_1} and "
+        "our maxima are {ours_ratio_1} and {ours_ratio_2} of W where the paper's W_m / W are {paper_ratio_1} and "
         "{paper_ratio_2} ({diff_1}, {diff_2}): a ring of {ring} holds fewer BE packets as they grow, so our mean "
         "rises {ours_rise} from the one- to the two-particle maximum where the paper's W_m rises {paper_rise}", facts)
     return kit.claim(art, "maxima_match_worst_case", None, "-", note, shape_ok=holds, reason=why)

@@ -336,7 +336,7 @@ def _clustering_reason(ds: xr.Dataset, a_deg, pc_seeds, pc_phases, slope: float,
     steps = np.diff(means)
     names = [f"step_{i + 1}" for i in range(steps.size)]
     facts = [judge.fact(n, v, "1") for n, v in zip(names, steps)]
-    facts += [judge.fact("n_seeds", ds.sizes["seed"], "seeds"), judge.fact("slope", slope, ""),
+    facts += [judge.fact("n_seeds", ds.sizes["seed"], ""), judge.fact("slope", slope, ""),
               judge.fact("n_draws", ds.attrs["n_phase_draws"], ""),
               judge.fact("draws_first", pc_phases[0], "1"), judge.fact("draws_last", pc_phases[-1], "1"),
               judge.fact("a_last", a_deg[-1], "")]
@@ -345,7 +345,7 @@ def _clustering_reason(ds: xr.Dataset, a_deg, pc_seeds, pc_phases, slope: float,
         facts.append(judge.fact("slope_ci", slope_ci, ""))
         spread = " +/- {slope_ci}"
     text = ("with CBR streams a run's clustering is fixed by its one draw of the streams' phases: the mean over "
-            "{n_seeds} steps " + ", ".join("{" + n + "}" for n in names) + " along A (slope {slope}" + spread + " per unit of A), "
+            "{n_seeds} seed(s) steps " + ", ".join("{" + n + "}" for n in names) + " along A (slope {slope}" + spread + " per unit of A), "
             "while over {n_draws} phase draws the share goes from {draws_first} at A = 0 to {draws_last} at A = "
             "{a_last}")
     return judge.reason("mechanism", text, facts)
