@@ -90,6 +90,9 @@ def test_fluctuation_is_a_number_with_its_mechanism_and_the_coinciding_payloads_
     mean = judge.fact_value(fl["reason"], "mean")
     assert spread / mean == pytest.approx(fl["value"], rel=0.05)
     assert judge.fact_value(fl["reason"], "be_line_time") == pytest.approx(2.332, abs=1e-3)
+    # set against the paper's own measured mean at one full unit (Table IV W_m, k = 1)
+    assert judge.fact_value(fl["reason"], "paper_mean") == pytest.approx(10.16251)
+    assert judge.fact_value(fl["reason"], "on_paper_mean") == pytest.approx(spread / 10.16251)
     lower = rows["lower_delay_longer_be"]
     assert lower["shape_ok"] is False and lower["reason"]["kind"] == "arithmetic"
     assert judge.fact_value(lower["reason"], "ip_longer") == 503

@@ -20,7 +20,7 @@ import xarray as xr
 from scipy import stats
 
 from ...base._validate import check_int, check_real
-from ...base.units import ms_to_s, to_ms, to_us
+from ...base.units import ms_to_s, to_ms, to_us, us_to_s
 from ...measure import analysis, cache, experiments
 from ...measure.analysis import mean_ci
 from ...node.framing import line_time_s
@@ -291,9 +291,16 @@ def _fluctuation_reason(a: dict, mean_ms: float, paper: float) -> dict:
              judge.fact("be_line_time", be_line, "ms"), judge.fact("mean", mean_ms, "ms")]
     text = ("an EF packet meets the BE departures at a phase that slips by {slip} per EF interval, so its delay "
             "sweeps p95 - p5 = {spread} ({spread_be} of {be_line_time}) around a mean of {mean} (the path included)")
+    w_m = kit.paper_value("globecom01_tab4", "w_m_k1")[0]  # the paper's measured mean at one full unit, us
+    if math.isfinite(w_m):
+        paper_mean = to_ms(us_to_s(w_m))
+        facts += [judge.fact("mean_gap", judge.relative_percent(mean_ms, paper_mean), "%"),
+                  judge.fact("paper_mean", paper_mean, "ms"), judge.fact("on_paper_mean", spread / paper_mean, "1")]
+        text += ("; our mean lies {mean_gap} from the paper's measured mean at one full unit, W_m = {paper_mean} "
+                 "(Table IV), on which our spread gives {on_paper_mean}")
     if math.isfinite(paper) and paper > 0:
         facts.append(judge.fact("needed_mean", spread / paper, "ms"))
-        text += "; the paper's fraction with this spread needs a mean of {needed_mean}"
+        text += ", and the paper's fraction with our spread needs a mean of {needed_mean}"
     return judge.reason("mechanism", text, facts)
 
 
