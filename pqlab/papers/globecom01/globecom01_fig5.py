@@ -256,7 +256,7 @@ def figure(data: xr.Dataset):
         ax_s.annotate(str(s), (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7)
     ax_s.axhline(a["pooled_tail_units"], color="k", lw=1.2, label=f"pooled {pct:g}th pct. {a['pooled_tail_units']:.1f}")
     ax_s.axhline(a["mtu_tail_units"], color="0.45", ls="--", lw=1.2, label=f"1500-B BE: {a['mtu_tail_units']:.1f}")
-    ax_s.set_xlabel("mean IP size of the offered BE packets (bytes)")
+    ax_s.set_xlabel("mean offered BE IP size (bytes)")
     ax_s.set_ylabel(f"{pct:g}th percentile of the delay (units)")
     ax_s.legend(loc="lower right", fontsize=7.5)
     ax_s.set_title("spread over seeds", fontsize=10)
