@@ -104,7 +104,7 @@ def compute(
         Dims ``be_payload_bytes`` and ``seed``: ``delay_mean`` (per seed), ``mean_delay``,
         ``mean_delay_ci``, ``delay_std``, ``worst_case_w`` (s); coords ``ip_bytes``,
         ``particles``, ``cells``; attrs with the maxima and shape checks
-        (:func:`statistics`, times in s) and ``path_ef_delay_s``.
+        (:func:`statistics`, times in s), ``path_ef_delay_s`` and ``ring_particles`` (the ring limit).
     """
     n = kit.check_n_ef_samples(n_ef_samples)
     seeds = kit.check_seeds(seeds)

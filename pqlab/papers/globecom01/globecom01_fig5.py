@@ -71,7 +71,9 @@ def compute(
         ``ccdf_pooled`` and ``ccdf_mtu`` on ``threshold``; per-seed statistics;
         ``be_mean_ip_bytes`` (mean IP length of the offered BE packets) and ``mean_delay`` (s)
         per seed; attrs with pooled
-        numbers (``transmission_unit_s``, ``pooled_mean_s``, ``mtu_mean_s`` in s).
+        numbers (``transmission_unit_s``, ``pooled_mean_s``, ``mtu_mean_s`` in s; ``n_delays`` EF delays pooled),
+        ``n_be_streams`` and ``be_size_reading`` (how the scenario draws the BE sizes:
+        :data:`pqlab.papers.presets.BE_SIZE_READINGS`).
     """
     n = kit.check_n_ef_samples(n_ef_samples)
     seeds = kit.check_seeds(seeds)
