@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import xarray as xr
 
+from pqlab.papers import judge
 from pqlab.papers.globecom01 import globecom01_fig6 as fig6
 from pqlab.papers.records import load_paper_values
 
@@ -42,7 +43,8 @@ def test_clustered_share_counts_arrivals_close_after_another_flow():
 
 
 def test_fig6_measures_clustering_and_its_claims_judge_every_step():
-    d = fig6.compute(n_ef_samples=200, seeds=(1,), ref_rates_bps=(300e3, 50e3), n_phase_draws=500)
+    d = fig6.compute(n_ef_samples=200, seeds=(1,), ref_rates_bps=(300e3, 50e3), n_phase_draws=500,
+                     diagram_ref_rate_bps=50e3)
     assert list(d["aggregation_degree"].values.round(3)) == [0.0, 0.833]
     # one stream never clusters; six CBR streams with uniform phases: 1 - (1 - w / T)^5 (T = 6 x 3.41 ms)
     w, period = d.attrs["ef_line_time_s"], 6 * d.attrs["single_stream_interval_s"]
@@ -55,7 +57,7 @@ def test_fig6_measures_clustering_and_its_claims_judge_every_step():
                            "pq_at_most_one_without_aggregation"}
     # a share that falls with A fails the trend, a queue never holding two fails the claim
     fake = d.copy()
-    fake["p_clustered_phases"] = ("ref_load", [0.5, 0.1])
+    fake["p_clustered"] = (("ref_load", "seed"), [[0.5], [0.1]])
     fake["max_waiting"] = xr.zeros_like(d["max_waiting"])
     claims = _by_quantity(fig6.claims(fake))
     assert claims["clustering_grows_with_a"]["shape_ok"] is False
@@ -70,8 +72,47 @@ def test_fig6_measures_clustering_and_its_claims_judge_every_step():
 
 def test_every_paper_row_is_recorded_in_its_unit():
     rows = load_paper_values()
-    data = fig6.compute(n_ef_samples=50, seeds=(1,), ref_rates_bps=(300e3, 100e3))
+    data = fig6.compute(n_ef_samples=50, seeds=(1,), ref_rates_bps=(300e3, 100e3), diagram_ref_rate_bps=100e3)
     recorded = {r["quantity"]: r["unit"] for r in fig6.claims(data)}
     stated = dict(zip(rows.loc[rows.artefact == fig6.ARTEFACT.id, "quantity"],
                       rows.loc[rows.artefact == fig6.ARTEFACT.id, "unit"]))
     assert stated and recorded == stated
+
+
+def _fig6_small(**kwargs):
+    return fig6.compute(**{"n_ef_samples": 200, "seeds": (1, 2), "n_phase_draws": 200, **kwargs})
+
+
+def test_fig6_sweeps_the_papers_aggregation_degrees_and_draws_a_one_third():
+    # issue 30: Fig. 6 used A = 0.5 (a 150 kbit/s reference the paper never runs); the paper's Fig. 6 is for
+    # A = 1/3 and its Table II reference loads are 50, 100, 200, 300 kbit/s (A = 5/6, 2/3, 1/3, 0)
+    d = _fig6_small()
+    assert sorted(d["aggregation_degree"].values.round(4)) == [0.0, 0.3333, 0.6667, 0.8333]
+    assert d.attrs["diagram_ref_load_bps"] == 200e3
+    fig = fig6.figure(d)
+    assert "A = 1/3" in fig.axes[0].get_title()
+    plt.close(fig)
+
+
+def test_clustering_grows_with_a_only_when_the_simulated_runs_grow():
+    # issue 30: "reproduced" on a non-monotone simulated sequence (0.000, 0.167, 0.111, 0.111), CIs 0 to 0.9,
+    # because only the phase draws were judged
+    d = _fig6_small()
+    order = np.argsort(d["aggregation_degree"].values)
+    fake = d.copy()
+    runs = np.zeros_like(d["p_clustered"].values)
+    runs[order] = np.array([[0.0, 0.0], [0.2, 0.134], [0.1, 0.122], [0.111, 0.111]])
+    fake["p_clustered"] = (("ref_load", "seed"), runs)
+    phases = np.zeros(order.size)
+    phases[order] = [0.0, 0.05, 0.1, 0.15]
+    fake["p_clustered_phases"] = ("ref_load", phases)
+    row = _by_quantity(fig6.claims(fake))["clustering_grows_with_a"]
+    assert row["shape_ok"] is False
+    assert row["reason"]["kind"] == "mechanism"
+    names = {f["name"] for f in row["reason"]["facts"]}
+    assert {"slope", "slope_ci", "step_1", "step_2", "step_3"} <= names
+    assert judge.fact_value(row["reason"], "step_2") == pytest.approx(-0.056, abs=1e-9)
+    # the same runs rising step by step, with a slope whose CI excludes 0, reproduce it
+    runs[order] = np.array([[0.0, 0.0], [0.1, 0.12], [0.2, 0.21], [0.3, 0.33]])
+    fake["p_clustered"] = (("ref_load", "seed"), runs)
+    assert _by_quantity(fig6.claims(fake))["clustering_grows_with_a"]["shape_ok"] is True

@@ -4,7 +4,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
+from pqlab.papers import judge
 from pqlab.papers.tftant_slides import tftant_slides_pq_delay as pq_delay
+from pqlab.pipeline import report
 
 
 def _by_quantity(rows):
@@ -19,12 +21,20 @@ def test_pq_delay_depends_on_both_sizes_and_the_claims_can_fail():
     assert claims["depends_on_ef_avg_size"]["shape_ok"] and claims["depends_on_be_avg_size"]["shape_ok"]
     for q in ("network_configuration_1", "ef_dependency_section"):
         assert claims[q]["value"] is None and claims[q]["shape_ok"] is None
-        assert claims[q]["note"].startswith("not checkable")
+    table = report.compare(report.load_paper_values(), report._results_frame(list(claims.values())))
+    verdicts = dict(zip(table.loc[table.artefact == pq_delay.ARTEFACT.id, "quantity"],
+                        table.loc[table.artefact == pq_delay.ARTEFACT.id, "verdict"]))
+    # the two slides that state nothing checkable are judged so by their rule, not counted as results
+    assert verdicts["network_configuration_1"] == verdicts["ef_dependency_section"] == "not checkable"
+    assert verdicts["depends_on_ef_avg_size"] == verdicts["depends_on_be_avg_size"] == "reproduced"
     flat = d.copy()
     flat["delay_mean"] = (("ef_frame_bytes", "be_ip_bytes"), np.array([[0.01, 0.01], [0.005, 0.005]]))
     claims = _by_quantity(pq_delay.claims(flat))
     assert claims["depends_on_ef_avg_size"]["shape_ok"] is False
     assert claims["depends_on_be_avg_size"]["shape_ok"] is False
+    # each failing check says why with its numbers: the smallest step, the weakest range
+    assert judge.fact_value(claims["depends_on_ef_avg_size"]["reason"], "step") == pytest.approx(-5.0)
+    assert judge.fact_value(claims["depends_on_be_avg_size"]["reason"], "moves") == pytest.approx(0.0)
     fig = pq_delay.figure(d)
     assert fig.axes[0].get_ylabel() == "mean EF one-way delay (ms)"
     plt.close(fig)

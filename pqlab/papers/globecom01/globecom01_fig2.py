@@ -1,5 +1,6 @@
-"""GLOBECOM'01 Fig. 2, the test network: SmartBits, the C7200 (a :class:`pqlab.Node`), the two
-C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back.
+"""GLOBECOM'01 Fig. 2, the test network: the test workstations (background traffic) and the SmartBits
+(the EF reference stream) on Site 1's switched Ethernet, the C7200 (a :class:`pqlab.Node`), the two
+C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back to Site 1.
 
 The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure
 (:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The Dataset is in SI
@@ -29,6 +30,9 @@ ARTEFACT = Artefact(__name__, notebook="11_network_and_slides")
 
 _ROUTER_C7200 = "C7200"
 _ROUTER_C7500 = "C7500"
+#: GLOBECOM'01 Sec. III and Fig. 2: the test workstations and the SmartBits 200 of Site 1 send into the C7200,
+#: and receive after the loop, on a switched Ethernet (docs/testbed.md: "sources on one switched Ethernet").
+SITE_LAN = "switched Ethernet"
 
 
 @cache.artefact(ARTEFACT.id)
@@ -64,7 +68,7 @@ def compute(node: Node | None = None, path: PathModel | None = None,
     """
     node, path = kit.check_node_and_path(node, path)
     sc = presets.real_distribution(n_ef_samples=10)
-    ef_offered = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.EF_QUEUE))
+    ef_offered = float(sum(s.rate_bps for s in kit.ef_streams(sc)))
     if be_offered_bps is None:
         be_offered_bps = float(sum(s.rate_bps for s in sc.streams if s.queue == presets.BE_QUEUE))
     be_offered = check_real("be_offered_bps", be_offered_bps, 0.0)
@@ -97,6 +101,8 @@ def compute(node: Node | None = None, path: PathModel | None = None,
                          "and the PathModel", __name__),
             "ef_offered_bps": ef_offered,
             "be_offered_bps": be_offered,
+            "n_ef_streams": len(kit.ef_streams(sc)),
+            "n_be_streams": len(kit.be_streams(sc)),
             "ef_ip_bytes": ef_ip,
             "ef_frame_bytes": presets.EF_FRAME_BYTES,
             "path_fixed_s": path.fixed_s,
@@ -122,11 +128,11 @@ def claims(ds: xr.Dataset) -> list:
     chain = " -> ".join(names)
     return [
         kit.claim(art, "n_routers", float(len(names)), "routers",
-              f"SmartBits -> {chain} -> SmartBits: the simulated C7200 (pqlab.Node) and {hops} hops of the path "
-              f"model (pqlab.scenarios.paper_path)", shape_ok=names.count("C7200") == 1 and names.count("C7500") == 2),
+              f"Site 1 -> {chain} -> Site 1: the simulated C7200 (pqlab.Node) and {hops} hops of the path "
+              f"model (pqlab.scenarios.paper_path)"),
         kit.claim(art, "line_rate", float(to_kbps(out.min())), "kbit/s",
               f"every router's output line: {', '.join(f'{to_kbps(r):g}' for r in out)} kbit/s "
-              f"({', '.join(str(f) for f in ds['out_framing'].values)})", shape_ok=bool(np.all(out == out[0]))),
+              f"({', '.join(str(f) for f in ds['out_framing'].values)}); the smallest is recorded"),
         kit.claim(art, "qos_only_on_c7200", None, "-",
               f"priority queue on {', '.join(n for n, p in zip(names, pq) if p) or 'no router'}; the path's hops "
               f"are FIFO serialisations (no queues, no policer); congested (arrivals above the output rate): "
@@ -148,27 +154,39 @@ def claims(ds: xr.Dataset) -> list:
 
 
 def figure(data: xr.Dataset):
-    """GLOBECOM'01 Fig. 2: the test network, one box per router of the Dataset, SmartBits at both ends.
+    """GLOBECOM'01 Fig. 2: the test network, one box per router of the Dataset, Site 1 at both ends.
 
-    The C7200 box shows its queues (the :class:`pqlab.Node`), each link its rate and framing,
-    each router whether arrivals can exceed its output rate; a footer gives the delay the
-    path model adds to the EF packet.
+    The papers' senders: the test workstations send the background traffic (the BE streams) and the
+    SmartBits 200 the EF reference stream, both on Site 1's switched Ethernet into the C7200; after the
+    last C7500 the packets loop back over the switched Ethernet to the SmartBits. The C7200 box shows its
+    queues (the :class:`pqlab.Node`), each router's output its rate and framing as the model has them,
+    each router whether arrivals can exceed its output rate; a footer gives the delay the path model adds
+    to the EF packet.
     """
     check_dataset(ARTEFACT.id, data, ("name", "role", "out_rate_bps", "in_rate_bps", "congested", "ef_line_time_s"))
     a = data.attrs
     size = label_size()
     n = data.sizes["router"]
-    fig, ax = kit.subplots(figsize=(13, 6.2))
-    width = 34 + 24 * n
+    fig, ax = kit.subplots(figsize=(16, 6.8))
+    y, h, w = 20.0, 11.0, 15.0
+    x0 = 35.0  # the first router's left edge
+    step = 21.0  # from one router to the next
+    width = x0 + step * n + 27
     ax.set_xlim(0, width)
-    ax.set_ylim(0, 40)
+    ax.set_ylim(-7, 42)
     ax.set_aspect("equal")
     ax.axis("off")
-    y, h, w = 20.0, 11.0, 16.0
-    box(ax, 0.5, y - h / 2, 13, h, f"SmartBits 200\nsender (Site 1)\nEF {to_kbps(a['ef_offered_bps']):.0f} +\nBE {to_kbps(a['be_offered_bps']):g}\n"
-         "kbit/s of IP", color="#f0f0f0")
-    x = 19.0
-    prev_right = 13.8
+    n_bg_ef = int(a["n_ef_streams"]) - 1
+    background = f"\n+ {n_bg_ef} EF background stream(s)" if n_bg_ef > 0 else ""
+    box(ax, 0.5, 27.5, 14, 9.0, f"test workstations\nbackground traffic:\nBE, {int(a['n_be_streams'])} streams,\n"
+        f"{to_kbps(a['be_offered_bps']):g} kbit/s of IP{background}", color="#f0f0f0")
+    box(ax, 0.5, 3.5, 14, 10.0, f"SmartBits 200\nsender (Site 1):\nEF reference,\n"
+        f"{to_kbps(a['ef_offered_bps'] / int(a['n_ef_streams'])):.0f} kbit/s of IP;\ntimestamps", color="#f0f0f0")
+    box(ax, 19.0, y - 4.0, 10, 8.0, f"Site 1\nswitched\nEthernet", color="#e5f5e0")
+    arrow(ax, 15.3, 32.0, 18.6, y + 2.0)
+    arrow(ax, 15.3, 8.5, 18.6, y - 2.0)
+    x = x0
+    prev_right = 29.8
     for r in range(n):
         name, role = str(data["name"].values[r]), str(data["role"].values[r])
         rate, framing = float(data["out_rate_bps"].values[r]), str(data["out_framing"].values[r])
@@ -187,18 +205,25 @@ def figure(data: xr.Dataset):
                 ("congested:\narrivals > output" if congested else "not congested:\noutput >= arrivals"),
                 ha="center", va="top", fontsize=size, color="#b2182b" if congested else "#2166ac")
         right = x + w + 0.3
-        ax.text(right + 3.8, y + h / 2 + 0.3, f"{to_mbps(rate):g} Mbit/s\n{FRAMING_NAMES.get(framing, framing)}\n"
-                f"EF: {to_ms(float(data['ef_line_time_s'].values[r])):.3f} ms", ha="center", va="bottom", fontsize=size)
+        line = f"{to_mbps(rate):g} Mbit/s\n{FRAMING_NAMES.get(framing, framing)}"
+        if r == n - 1:  # the papers' last link is Site 1's LAN; the model serialises it as its hop
+            line = f"path model hop:\n{line}"
+        ax.text(right + 2.8, y + h / 2 + 0.3, f"{line}\nEF: {to_ms(float(data['ef_line_time_s'].values[r])):.3f} ms",
+                ha="center", va="bottom", fontsize=size)
         prev_right = right
-        x += 24.0
+        x += step
     arrow(ax, prev_right, y, x - 0.4, y)
-    box(ax, x, y - h / 2, 13, h, "SmartBits 200\nreceiver\n(loop back\nto Site 1)", color="#f0f0f0")
-    ax.text(0.5, 1.0,
-            "in: the largest arrival rate (offered EF + BE, then the previous line); above each link its rate, "
-            "framing and the EF packet's line time\n"
+    box(ax, x - 1.0, y - 4.0, 10, 8.0, f"Site 1\nswitched\nEthernet", color="#e5f5e0")
+    arrow(ax, x + 9.6, y, x + 13.6, y)
+    box(ax, x + 14.0, y - h / 2, 12, h, "SmartBits 200\nreceiver\n(loop back\nto Site 1)", color="#f0f0f0")
+    ax.text(0.5, -6.5,
+            "in: the largest arrival rate (offered EF + BE, then the previous line); above each router's output its "
+            "rate,\nframing and the EF packet's line time; the papers' loop back reaches the SmartBits over Site 1's "
+            f"{SITE_LAN}\n"
             f"EF packet: {a['ef_frame_bytes']}-byte frame, {a['ef_ip_bytes']}-byte IP packet; the path model adds "
             f"{to_ms(a['path_ef_delay_s']):.3f} ms ({n - 1} hops + {to_ms(a['path_fixed_s']):g} ms fixed) "
-            f"after the simulated C7200", ha="left", va="bottom", fontsize=size, color="0.3")
+            f"after the simulated C7200",
+            ha="left", va="bottom", fontsize=size, color="0.3")
     ax.set_title(f"{ARTEFACT.id}: the test network of GLOBECOM'01 Fig. 2, drawn from PAPERS.node() and "
                  "pqlab.scenarios.paper_path()", fontsize=size)
     return fig

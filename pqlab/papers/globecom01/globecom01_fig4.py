@@ -16,7 +16,7 @@ from ...base._validate import check_real
 from ...base.numerics import dot
 from ...measure import cache
 from ...node.traffic import merge_streams
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
 from .figure_data import check_dataset
 from .standin import STANDIN_NOTE
@@ -115,12 +115,13 @@ def claims(data: xr.Dataset) -> list:
     modes = ", ".join(f"{m} B ({p:.0%})" for m, p in zip(a["modes_bytes"], a["mode_probabilities"]))
     rows = [
         kit.claim(art, "trace_packets_min", None, "packets",
-              f"not reproducible: the papers' trace is unpublished; pqlab uses the STAND-IN {a['file']} fitted to "
+              f"the papers' trace is unpublished; pqlab uses the STAND-IN {a['file']} fitted to "
               f"CAIDA AIX 1999 statistics ({qtext} bytes, mean {a['mean_bytes']:.0f} B)"),
         kit.claim(art, "two_modes", None, "-",
               f"the STAND-IN has {len(a['modes_bytes'])} sizes with >= {a['mode_min_probability']:.0%} mass: "
               f"{modes} (AIX 1999 is trimodal); the papers' trace was described as two-modal",
-              shape_ok=len(a["modes_bytes"]) == PAPER_N_MODES),
+              shape_ok=len(a["modes_bytes"]) == PAPER_N_MODES,
+              reason=None if len(a["modes_bytes"]) == PAPER_N_MODES else _modes_reason(a)),
         kit.claim(art, "size_only_emulated", None, "-",
               f"the real_distribution preset varies only the size: {a['be_streams']} BE streams "
               f"{', '.join(a['be_stream_models'])} (constant rate; {a['be_size_reading']})",
@@ -141,6 +142,16 @@ def claims(data: xr.Dataset) -> list:
     return rows
 
 
+
+def _modes_reason(a: dict) -> dict:
+    """The STAND-IN's modes (sizes with at least the mode mass), the input the papers' trace would replace."""
+    names = [f"mode_{i + 1}" for i in range(len(a["modes_bytes"]))]
+    facts = [judge.fact("n_modes", len(a["modes_bytes"]), ""),
+             judge.fact("min_mass", 100 * a["mode_min_probability"], "%")]
+    facts += [judge.fact(n, m, "bytes") for n, m in zip(names, a["modes_bytes"])]
+    return judge.reason("input", "the papers' size trace is unpublished: the STAND-IN (CAIDA AIX 1999) has {n_modes} "
+                        "sizes with at least {min_mass} of the packets, " + ", ".join("{" + n + "}" for n in names),
+                        facts)
 
 def figure(data: xr.Dataset):
     """GLOBECOM'01 Fig. 4: the BE size CDF used as "real" -- the STAND-IN -- as a step CDF with its quantiles."""
