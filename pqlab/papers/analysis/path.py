@@ -144,13 +144,13 @@ def claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> list[d
     if 64 in ds["size"].values:
         hop = rtt64 / (2 * nh)
         why = judge.reason(
-            "arithmetic", "on the idle path a 64-byte packet crosses {hops} store-and-forward ATM hops each way (the "
-                          "C7200 and the 2 C7500), in {cells} cells of 53 bytes: {hop_time} per hop at {line_rate}, "
-                          "twice {hops} x {hop_time} = {rtt} with no queueing anywhere; unframed lines would give "
+            "arithmetic", "on the idle path a 64-byte packet crosses {hops} each way, store-and-forward ATM hops (the "
+                          "C7200 and the 2 C7500), in {cells} of 53 bytes: {hop_time} per hop at {line_rate}, "
+                          "twice {hop_count} x {hop_time} = {rtt} with no queueing anywhere; unframed lines would give "
                           "{rtt_unframed}; the paper's 'approximately' {paper_rtt} would need a fixed latency of "
                           "{fixed_needed} one way" + (", so no latency added to the path can reach it" if paper < rtt64
                                                        else ", a latency the papers do not state"),
-            [judge.fact("hops", float(nh), "hops"), judge.fact("cells", float(atm_cells(64)), "cells"),
+            [judge.fact("hops", float(nh), "hops"), judge.fact("hop_count", float(nh), ""), judge.fact("cells", float(atm_cells(64)), "cells"),
              judge.fact("hop_time", hop, "ms"), judge.fact("line_rate", float(to_kbps(ds.line_rate)), "kbit/s"),
              judge.fact("rtt", rtt64, "ms"), judge.fact("rtt_unframed", un64, "ms"),
              judge.fact("paper_rtt", paper, "ms"), judge.fact("fixed_needed", (paper - rtt64) / 2, "ms")])

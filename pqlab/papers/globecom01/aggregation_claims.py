@@ -46,8 +46,10 @@ def mtu_reason(name: str, ours: float, mtu: float, paper: float, unit: str, kept
     """Why a number of the sweep is what it is, from the deterministic 1500-byte BE reference: a reason record.
 
     With 1500-byte BE packets, the largest the BE workstations' Ethernet carries, the papers' node gives
-    ``mtu``. Below the paper's value, no BE size mix reaches the paper on that node (kind ``bound``);
-    otherwise the paper's value lies within what the unpublished BE law can move it to (kind ``input``).
+    ``mtu``. When the stand-in law gives less (the MTU case is the upper end, as for a mean delay) and
+    ``mtu`` is still below the paper's value, no BE size mix reaches the paper on that node (kind
+    ``bound``); otherwise (e.g. an |IPDV| spread, which a mix of sizes widens) the result moves with
+    the unpublished BE law between the two (kind ``input``).
 
     Parameters
     ----------
@@ -63,7 +65,7 @@ def mtu_reason(name: str, ours: float, mtu: float, paper: float, unit: str, kept
     """
     facts = [judge.fact(f"ours_{name}", ours, unit), judge.fact(f"mtu_{name}", mtu, unit),
              judge.fact(f"paper_{name}", paper, unit), judge.fact("kept_bytes", kept_bytes, "bytes")]
-    if mtu < paper:
+    if ours <= mtu < paper:
         return judge.reason(
             "bound", f"even deterministic 1500-byte BE, the largest packets the BE Ethernet carries, gives {{mtu_{name}}} "
                      f"on the papers' node model, below the paper's {{paper_{name}}}: no BE size mix reaches it there; "

@@ -144,15 +144,17 @@ def claims(ds: xr.Dataset) -> list[dict]:
     a_range = float(np.ptp(ds["delay_mean_mean"].values))
     top, zero = int(np.argmax(a)), int(np.argmin(a))
     std = ds["delay_std_mean"].values
-    spread_why = judge.reason(
-        "mechanism", "the EF aggregate stays {aggregate} at every A, so the EF traffic ahead of a reference packet "
-                     "hardly changes: the delay standard deviation goes from {std_a0} at A = 0 to {std_top} at "
-                     "A = {a_top}, a slope of {slope} per unit A (95 % CI half-width {slope_ci} over the seeds)",
-        [judge.fact("aggregate", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s"),
-         judge.fact("std_a0", wording.ms(std[zero]), "ms"), judge.fact("std_top", wording.ms(std[top]), "ms"),
-         judge.fact("a_top", a[top], "1"), judge.fact("slope", wording.ms(ds.attrs["delay_std_slope_s"]), "ms"),
-         judge.fact("slope_ci", wording.ms(ds.attrs["delay_std_slope_ci_s"])
-                    if np.isfinite(ds.attrs["delay_std_slope_ci_s"]) else 0.0, "ms")])
+    slope_ci = ds.attrs["delay_std_slope_ci_s"]
+    spread_facts = [judge.fact("aggregate", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s"),
+                    judge.fact("std_a0", wording.ms(std[zero]), "ms"), judge.fact("std_top", wording.ms(std[top]), "ms"),
+                    judge.fact("a_top", a[top], "1"), judge.fact("slope", wording.ms(ds.attrs["delay_std_slope_s"]), "ms")]
+    spread_text = ("the EF aggregate stays {aggregate} at every A, so the EF traffic ahead of a reference packet "
+                   "hardly changes: the delay standard deviation goes from {std_a0} at A = 0 to {std_top} at "
+                   "A = {a_top}, a slope of {slope} per unit A")
+    if np.isfinite(slope_ci):
+        spread_text += " (95 % CI half-width {slope_ci} over the seeds)"
+        spread_facts.append(judge.fact("slope_ci", wording.ms(slope_ci), "ms"))
+    spread_why = judge.reason("mechanism", spread_text, spread_facts)
     ccdf_why = judge.reason(
         "mechanism", "the largest distance between the CCDFs at A = {a_top} and A = 0 is {distance}, against "
                      "a significance floor of {floor} (the larger of the threshold and the mean distance between "

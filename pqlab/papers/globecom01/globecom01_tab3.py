@@ -146,11 +146,10 @@ def _trend_reason(ds: xr.Dataset) -> dict:
     change = lambda name: wording.ms(ds[f"{name}_mean"].values[top] - ds[f"{name}_mean"].values[zero])  # noqa: E731
     paper = [kit.paper_value(art, f"mean_delay_{a_key(a[i])}")[0] for i in (top, zero)]
     facts = [judge.fact("aggregate", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s"),
-             judge.fact("a_top", a[top], "1"), judge.fact("node_change", change("node_delay_mean"), "ms"),
+             judge.fact("a_top", a[top], "1"),
              judge.fact("ours_change", change("delay_mean"), "ms")]
     text = ("the EF aggregate stays {aggregate} at every A, so the EF traffic a reference packet meets hardly "
-            "changes: from A = 0 to A = {a_top} the node's part of the delay moves {node_change} and the mean "
-            "delay {ours_change}")
+            "changes: from A = 0 to A = {a_top} the mean delay moves {ours_change}")
     if np.all(np.isfinite(paper)):
         text += ", where the paper's rises {paper_change}"
         facts.append(judge.fact("paper_change", paper[0] - paper[1], "ms"))

@@ -225,7 +225,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
         variants = [judge.fact("h7", h7, "us"), judge.fact("h1", h1, "us")]
         if k == k1:
             why = judge.reason(
-                "mechanism", "BE packets of {be_bytes} fill {k_first} particle(s) each, a ring of {ring} particles "
+                "mechanism", "BE packets of {be_bytes} fill {k_first} particle(s) each, a ring of {ring} "
                              "holds {ring_packets} of them: PQ wait {pq_wait} + ring {ring_time} + path {path}; the "
                              "C7500 hops simulated as FIFO nodes (H7) give {h7}, a ring counting packets (H1) {h1}",
                 [judge.fact("be_bytes", float(ds.be_ip_bytes.sel(k=k)), "bytes"), judge.fact("k_first", k1, ""),
@@ -235,7 +235,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
                  judge.fact("path", float(to_us(ds.path_delay)), "us"), *variants])
         else:
             why = judge.reason(
-                "mechanism", "a ring of {ring} particles holds fewer BE packets as they grow ({ring_packets} of "
+                "mechanism", "a ring of {ring} holds fewer BE packets as they grow ({ring_packets} of "
                              "{be_bytes} at k = {k}): W_m rises {ours_rise} from k = {k_first} (ring time "
                              "{ring_rise}) where the paper's rises {paper_rise}; the C7500 hops simulated as FIFO "
                              "nodes, where EF waits behind the longer BE packet (H7), give {h7}, a ring counting "

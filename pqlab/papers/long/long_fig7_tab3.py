@@ -216,8 +216,8 @@ def claims(ds: xr.Dataset) -> list[dict]:
     interval = lambda v: to_ms(float(v) * 8.0 / ds.attrs["ef_rate_bps"])  # noqa: E731  frames at the EF rate, ms
     std_ms = to_us(ds["jitter_std_mean"].values)
     trend_why = judge.reason(
-        "mechanism", "at the same EF rate, {last_frame} frames leave {gap_last} apart instead of {gap_first} for "
-                     "{first_frame} frames, so consecutive delays share less of the ring's content: the std of "
+        "mechanism", "at the same EF rate, frames of {last_frame} leave {gap_last} apart instead of {gap_first} for "
+                     "frames of {first_frame}, so consecutive delays share less of the ring's content: the std of "
                      "|IPDV| goes from {std_first} to {std_last}",
         [judge.fact("first_frame", float(frames[0]), "bytes"), judge.fact("last_frame", float(frames[-1]), "bytes"),
          judge.fact("gap_first", interval(frames[0]), "ms"), judge.fact("gap_last", interval(frames[-1]), "ms"),

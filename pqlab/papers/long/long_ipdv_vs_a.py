@@ -258,7 +258,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
     peaks_why = judge.reason(
         "input", "the paper ties its two peaks to its BE trace, which is not published: the stand-in law puts "
                  "{top_share} of its packets at {small_size} and {large_size}, and our |IPDV| histograms show "
-                 "{fewest} to {most} peaks per A (prominence {prominence} of the tallest bin)",
+                 "{fewest} to {most} per A (prominence {prominence} of the tallest bin)",
         [judge.fact("top_share", ds.attrs["be_law_top_share"], "1"), judge.fact("small_size", small, "bytes"),
          judge.fact("large_size", large, "bytes"), judge.fact("fewest", int(n_peaks.min()), "peaks"),
          judge.fact("most", int(n_peaks.max()), "peaks"), judge.fact("prominence", ds.attrs["min_prominence"], "1")])
