@@ -175,7 +175,7 @@ def figure(ds: xr.Dataset, paper_values=None):
     """
     a = ds["aggregation_degree"].values
     fig, (ax, ax_d) = kit.subplots(1, 2, figsize=(12, 4.6), footer=True)
-    drawing.errorbar_vs(ax, a, ds, "delay_mean", to_ms)
+    drawing.errorbar_vs(ax, a, ds, "delay_mean", to_ms, label="pqlab papers' node (mean, 95% CI over seeds)")
     ax.plot(a, to_ms(ds["node_delay_mean_mean"].values), "^--", color="C2",
             label="pqlab node part (departure - arrival)")
     ax.axhline(to_ms(ds.attrs["path_delay_ef_s"]), color="0.5", ls=":", label="pqlab path part (2 ATM hops)")

@@ -280,8 +280,9 @@ def figure(ds: xr.Dataset, paper_values=None):
     ax_f.set_xlim(0, edges[last - 1] + width)
     ax_f.set_xlabel(f"|IPDV| (transmission units of {to_ms(unit):.3f} ms; intervals of {width:g} unit, our choice)")
     ax_f.set_ylabel("frequency")
+    ax_f.set_ylim(0, max(float(grid.max()), mode or 0.0, float(ds["frequency"].values.max())) * 1.1)
     ax_f.set_title("Fig. 7: |IPDV| frequency distribution vs EF frame size")
-    ax_f.legend(fontsize=8)
+    ax_f.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below the long x label
     drawing.errorbar_vs(ax_s, frames, ds, "jitter_std", to_us, label="pqlab std of |IPDV| (mean, 95% CI)")
     ax_s.plot(frames, to_us(ds["ipdv_std_mean"].values), "o:", color="C1", mfc="none", label="pqlab std of signed IPDV")
     if "mtu_jitter_std" in ds:
