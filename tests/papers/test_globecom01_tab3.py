@@ -51,6 +51,7 @@ def test_claims_use_the_papers_keys_and_units(tab3):
     [
         (lambda: globecom01_tab3.compute(N, SEEDS, common_be="yes"), "common_be"),
         (lambda: globecom01_tab3.compute(N, SEEDS, mtu_reference=1), "mtu_reference"),
+        (lambda: globecom01_tab3.compute(N, SEEDS, testbed_model="yes"), "testbed_model"),
     ],
 )
 def test_bad_arguments_name_the_parameter(call, name):

@@ -52,6 +52,9 @@ def test_claims_use_the_papers_keys_and_units(frame):
     [
         (lambda: long_fig7_tab3.compute(N, SEEDS, ef_frame_bytes=(32,)), "ef_frame_bytes"),
         (lambda: long_fig7_tab3.compute(N, SEEDS, interval_units=-1.0), "interval_units"),
+        (lambda: long_fig7_tab3.compute(N, SEEDS, interval_widths_units=(0.0,)), "interval_widths_units"),
+        (lambda: long_fig7_tab3.compute(N, SEEDS, grid_offsets=(1.0,)), "grid_offsets"),
+        (lambda: long_fig7_tab3.mode_fraction(np.array([0.001]), 0.001, offset=-0.5), "offset"),
     ],
 )
 def test_bad_arguments_name_the_parameter(call, name):
