@@ -42,14 +42,16 @@ def mtu_cause(mtu_ours: float | None, ours: float, paper: float, unit: str, what
     return f"; deterministic 1500-byte BE gives {mtu_ours:.2f} {unit} in {NODE_MODEL_READING}"
 
 
-def mtu_reason(name: str, ours: float, mtu: float, paper: float, unit: str, kept_bytes: float) -> dict:
+def mtu_reason(name: str, ours: float, mtu: float, paper: float, unit: str, kept_bytes: float, *,
+               upper_end: bool) -> dict:
     """Why a number of the sweep is what it is, from the deterministic 1500-byte BE reference: a reason record.
 
     With 1500-byte BE packets, the largest the BE workstations' Ethernet carries, the papers' node gives
-    ``mtu``. When the stand-in law gives less (the MTU case is the upper end, as for a mean delay) and
-    ``mtu`` is still below the paper's value, no BE size mix reaches the paper on that node (kind
+    ``mtu``. Where that is the upper end of what BE sizes give (``upper_end``: a mean delay, which is
+    largest with 1500-byte packets of all deterministic sizes) and the stand-in law gives less, an
+    ``mtu`` still below the paper's value means no BE size mix reaches the paper on that node (kind
     ``bound``); otherwise (e.g. an |IPDV| spread, which a mix of sizes widens) the result moves with
-    the unpublished BE law between the two (kind ``input``).
+    the unpublished BE law (kind ``input``).
 
     Parameters
     ----------
@@ -62,10 +64,12 @@ def mtu_reason(name: str, ours: float, mtu: float, paper: float, unit: str, kept
         Their unit.
     kept_bytes : float
         Mean IP length of the BE packets the node accepted with the stand-in law, bytes.
+    upper_end : bool
+        Whether 1500-byte BE gives the largest value any BE size gives (keyword only).
     """
     facts = [judge.fact(f"ours_{name}", ours, unit), judge.fact(f"mtu_{name}", mtu, unit),
              judge.fact(f"paper_{name}", paper, unit), judge.fact("kept_bytes", kept_bytes, "bytes")]
-    if ours <= mtu < paper:
+    if kit.check_bool("upper_end", upper_end) and ours <= mtu < paper:
         return judge.reason(
             "bound", f"even deterministic 1500-byte BE, the largest packets the BE Ethernet carries, gives {{mtu_{name}}} "
                      f"on the papers' node model, below the paper's {{paper_{name}}}: no BE size mix reaches it there; "

@@ -120,7 +120,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
         note = (f"ours {wording.ci_text(mean, half)} ({seeds}) = path {path_ms:.2f} ms (2 ATM hops) "
                 f"+ node {to_ms(node):.2f} ms; {wording.be_reading(kept, ds.attrs['stand_in_mean_bytes'])}"
                 + testbed_text)
-        why = (wording.mtu_reason("delay", wording.ms(mean), mtu, paper, "ms", float(kept))
+        why = (wording.mtu_reason("delay", wording.ms(mean), mtu, paper, "ms", float(kept), upper_end=True)
                if mtu is not None and np.isfinite(paper) else None)
         rows.append(kit.claim(art, f"mean_delay_{key}", wording.ms(mean), "ms", note, reason=why))
     for i, av in enumerate(a):

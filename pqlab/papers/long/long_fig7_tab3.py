@@ -184,7 +184,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
         mean, half = ds["jitter_std_mean"].values[i], ds["jitter_std_ci"].values[i]
         paper = kit.paper_value(art, f"ipdv_std_ef_{f}")[0]
         why = (wording.mtu_reason("std", float(to_us(mean)), float(to_us(float(ds["mtu_jitter_std"].values[i].mean()))),
-                                  paper, "us", kept)
+                                  paper, "us", kept, upper_end=False)
                if "mtu_jitter_std" in ds and np.isfinite(paper) else None)
         rows.append(kit.claim(art, f"ipdv_std_ef_{f}", to_us(mean), "us",
                               "std of |IPDV| (the papers' 'ipdv' is jitter; a signed-IPDV std could not be below "

@@ -186,13 +186,17 @@ def _trend_reasons(ds: xr.Dataset) -> dict:
          judge.fact("std_0", to_ms(at("delay_std", zero)), "ms"),
          judge.fact("ipdv_0", to_ms(at("jitter_mean", zero)), "ms"),
          judge.fact("ipdv_top", to_ms(at("jitter_mean", top)), "ms")])
-    concentrated = judge.reason(
-        "mechanism", "the share of |IPDV| below one transmission unit goes from {share_0} at A = 0 to {share_top} at "
-                     "A = {a_top}: the slower reference stream spaces its packets {gap_top} apart instead of {gap_0}, "
-                     "so consecutive delays decorrelate (lag-1 correlation {lag1_top} vs {lag1_0}) and their "
-                     "differences spread out",
-        [*spacing, judge.fact("share_0", at("fraction_below_unit", zero), "1"),
-         judge.fact("share_top", at("fraction_below_unit", top), "1")])
+    share = [*spacing, judge.fact("share_0", at("fraction_below_unit", zero), "1"),
+             judge.fact("share_top", at("fraction_below_unit", top), "1"),
+             judge.fact("slope", ds.attrs["fraction_below_unit_slope"], "1")]
+    text = ("the share of |IPDV| below one transmission unit goes from {share_0} at A = 0 to {share_top} at "
+            "A = {a_top}, a slope of {slope} per unit A")
+    if np.isfinite(ds.attrs["fraction_below_unit_slope_ci"]):
+        text += " against a 95 % CI half-width of {slope_ci} over the seeds"
+        share.append(judge.fact("slope_ci", ds.attrs["fraction_below_unit_slope_ci"], "1"))
+    text += ("; the slower reference stream spaces its packets {gap_top} apart instead of {gap_0}, which "
+             "decorrelates consecutive delays (lag-1 correlation {lag1_top} vs {lag1_0})")
+    concentrated = judge.reason("mechanism", text, share)
     return {"mean": mean, "concentrated": concentrated}
 
 
