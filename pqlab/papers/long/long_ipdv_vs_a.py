@@ -194,6 +194,11 @@ def _trend_reasons(ds: xr.Dataset) -> dict:
     if np.isfinite(ds.attrs["fraction_below_unit_slope_ci"]):
         text += " against a 95 % CI half-width of {slope_ci} over the seeds"
         share.append(judge.fact("slope_ci", ds.attrs["fraction_below_unit_slope_ci"], "1"))
+    order = np.argsort(a, kind="stable")
+    steps = np.diff(ds["fraction_below_unit_mean"].values[order])
+    if steps.size and steps.min() <= 0:  # the trend rule needs every step up (pqlab.measure.analysis.trend)
+        text += ", but it falls by {largest_fall} from one A to the next"
+        share.append(judge.fact("largest_fall", -float(steps.min()), "1"))
     text += ("; the slower reference stream spaces its packets {gap_top} apart instead of {gap_0}, which "
              "decorrelates consecutive delays (lag-1 correlation {lag1_top} vs {lag1_0})")
     concentrated = judge.reason("mechanism", text, share)
