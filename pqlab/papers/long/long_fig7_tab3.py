@@ -295,7 +295,7 @@ def figure(ds: xr.Dataset, paper_values=None):
     ax_s.set_xlabel("EF frame size (bytes)")
     ax_s.set_ylabel("standard deviation of |IPDV| (us)")
     ax_s.set_title("|IPDV| standard deviation")
-    kit.legend_below(ax_s, ncol=2)
+    ax_s.legend(fontsize=8, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below the x label
     fig.suptitle(f"{ARTEFACT.id}: |IPDV| vs EF frame size (one EF stream, 300 kbit/s, A = 0)")
     drawing.stand_in_footer(fig, ds)
     return fig
