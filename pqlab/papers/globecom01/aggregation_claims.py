@@ -1,7 +1,9 @@
-"""The wording the claims of the aggregation sweep's artefacts share: series, CIs, trends, the BE reading.
+"""The wording the claims of the aggregation sweep's artefacts share: series, CIs, trends, the BE reading, reasons.
 
 ``globecom01_fig7``, ``globecom01_tab3``, ``long_ipdv_vs_a`` and ``long_fig7_tab3`` judge their
-Datasets (:mod:`pqlab.papers.globecom01.aggregation_runs`) against the papers with these helpers.
+Datasets (:mod:`pqlab.papers.globecom01.aggregation_runs`) against the papers with these helpers; the
+reasons (:func:`mtu_reason`, :func:`ipdv_spread_reason`, :func:`ipdv_range_reason`) are
+:func:`pqlab.papers.judge.reason` records whose facts come from the Datasets (the judge decides).
 The Datasets are in SI units (seconds, bit/s); times are stated in ms (or us) and rates in
 kbit/s through :mod:`pqlab.base.units`, never with a literal factor.
 """
@@ -16,30 +18,14 @@ from ...measure.analysis import min_delay_range_for_max_ipdv, min_delay_std_for_
 from .. import judge, kit
 from .aggregation_runs import a_text
 
-__all__ = ["MISS_FRACTION", "NODE_MODEL_READING", "be_reading", "mtu_cause", "mtu_reason", "ipdv_spread_reason",
-           "ipdv_range_reason", "ms", "same", "ci_text", "series", "begin", "trend_text"]
-
-#: A relative difference above which a value is a miss the explanation must attribute (the report's 10 %).
-MISS_FRACTION = 0.10
-#: The model reading every explanation below names: what the papers' node model assumes.
-NODE_MODEL_READING = ("the papers' node model (one congested C7200, ring rule 5, the 2 downstream hops as a fixed "
-                      "serialisation)")
+__all__ = ["be_reading", "mtu_reason", "ipdv_spread_reason", "ipdv_range_reason", "ms", "same", "ci_text", "series",
+           "begin", "trend_text"]
 
 
 def be_reading(kept_bytes: float, law_bytes: float | None = None) -> str:
     """The BE reading behind a number: the law by packet count and the mean size the node kept, bytes."""
     law = f", law mean {law_bytes:.0f}" if law_bytes is not None else ""
     return f"BE law by packet count (the papers' reading): kept BE packets mean {kept_bytes:.0f} bytes{law}"
-
-
-def mtu_cause(mtu_ours: float | None, ours: float, paper: float, unit: str, what: str) -> str:
-    """Which model reading causes a miss (> 10 %), computed: is the paper's value above what all-MTU BE gives?"""
-    if mtu_ours is None or not np.isfinite(paper):
-        return ""
-    if mtu_ours < paper and abs(ours - paper) > MISS_FRACTION * abs(paper):
-        return (f"; even deterministic 1500-byte BE gives {mtu_ours:.2f} {unit} < the paper's {paper:g} {unit}: no BE "
-                f"size mix reaches the paper's {what} in {NODE_MODEL_READING}, so the miss is that model's")
-    return f"; deterministic 1500-byte BE gives {mtu_ours:.2f} {unit} in {NODE_MODEL_READING}"
 
 
 def mtu_reason(name: str, ours: float, mtu: float, paper: float, unit: str, kept_bytes: float, *,
