@@ -32,7 +32,7 @@ ARTEFACT = Artefact(__name__, notebook="04_ef_frame_size")
 
 #: Interval widths (transmission units) over which the share in the most populated interval is shown:
 #: the paper gives none.
-INTERVAL_WIDTHS_UNITS = (0.5, 1.0, 1.5, 2.0)
+INTERVAL_WIDTHS_UNITS = (0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
 #: Offsets of the interval grid, fractions of a width: the paper gives no grid either.
 GRID_OFFSETS = (0.0, 0.25, 0.5, 0.75)
 
