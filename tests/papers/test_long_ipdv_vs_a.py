@@ -9,7 +9,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from pqlab.measure.analysis import count_peaks  # noqa: E402
+from aggregation_verdicts import facts, judged, number_rows  # noqa: E402
+from pqlab.measure.analysis import count_peaks, min_delay_range_for_max_ipdv, min_delay_std_for_mean_ipdv  # noqa: E402
+from pqlab.papers import kit, presets  # noqa: E402
+from pqlab.papers.globecom01 import aggregation_figures  # noqa: E402
 from pqlab.papers.long import long_ipdv_vs_a  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
 
@@ -53,9 +56,7 @@ def test_count_peaks_on_known_histograms():
 def test_claims_use_the_papers_keys_and_units(ipdv):
     rows = [{**c, "seed": SEEDS[0]} for c in long_ipdv_vs_a.claims(ipdv)]
     assert all(c["artefact"] == ipdv.attrs["artefact"] == long_ipdv_vs_a.ARTEFACT.id for c in rows)
-    results = pd.DataFrame(rows)[["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed"]]
-    table = report.compare(report.load_paper_values(), results)  # raises on a unit that differs from the paper's
-    mine = table[table["artefact"] == long_ipdv_vs_a.ARTEFACT.id]
+    mine = judged(rows, long_ipdv_vs_a.ARTEFACT.id)  # raises on a unit that differs from the paper's
     missing = mine[mine["verdict"] == "missing"]
     assert missing.empty, missing[["artefact", "quantity", "explanation"]].to_string()
     by_key = {r["quantity"]: r for r in rows}
@@ -88,3 +89,68 @@ def test_figure_has_labelled_axes_and_titles_what_it_plots(ipdv):
             assert ax.get_xlabel() and ax.get_ylabel()
             assert ax.get_legend() is not None
         plt.close(fig)
+
+
+def test_numbers_are_judged_by_their_number_and_each_miss_has_a_reason_with_numbers(ipdv):
+    """Issue 30: no shape credit on a number; every measured result that differs says why, with numbers."""
+    art = long_ipdv_vs_a.ARTEFACT.id
+    rows = [{**c, "seed": SEEDS[0]} for c in long_ipdv_vs_a.claims(ipdv)]
+    numbers = number_rows(art)
+    assert all(r["shape_ok"] is None for r in rows if r["quantity"] in numbers)
+    mine = judged(rows, art)
+    differs = mine[(mine["verdict"] == "differs") & (mine["kind"] == "result")]
+    assert not differs.empty
+    assert all(differs["reason"] != ""), differs[differs["reason"] == ""].index.tolist()
+    assert all(differs["facts"] != "")
+
+
+def test_mean_ipdv_reason_is_the_spread_bound_next_to_the_models_delay_std(ipdv):
+    """Issue 30 item 2: a mean |IPDV| m needs a delay std >= m / 2; the reason gives it next to ours."""
+    a = ipdv["aggregation_degree"].values
+    by_key = {c["quantity"]: c for c in long_ipdv_vs_a.claims(ipdv)}
+    for i, av in enumerate(a):
+        key = f"mean_ipdv_{long_ipdv_vs_a.a_key(av)}"
+        paper = kit.paper_value(long_ipdv_vs_a.ARTEFACT.id, key)[0]
+        if np.isnan(paper):
+            continue
+        record = by_key[key]
+        got = facts(record)
+        model_std = float(ipdv["delay_std_mean"].values[i]) * 1e3  # ms
+        assert got["model_std"] == (pytest.approx(model_std), "ms")
+        assert got["paper_mean"] == (pytest.approx(paper), "ms")
+        needed = min_delay_std_for_mean_ipdv(paper)
+        if model_std < needed:
+            assert record["reason"]["kind"] == "bound"
+            assert got["needed_std"] == (pytest.approx(needed), "ms")
+        else:  # the bound does not bind: the consecutive delays' correlation is the mechanism
+            assert record["reason"]["kind"] == "mechanism"
+            assert got["model_lag1"][0] == pytest.approx(float(ipdv["delay_lag1_mean"].values[i]))
+
+
+def test_max_ipdv_reason_is_the_range_bound_next_to_the_models_delay_range(ipdv):
+    """Issue 30 item 2: a max |IPDV| of 30 units needs a delay range of 30 units; ours is given next to it."""
+    record = {c["quantity"]: c for c in long_ipdv_vs_a.claims(ipdv)}["max_ipdv"]
+    got = facts(record)
+    unit = ipdv.attrs["transmission_unit_s"]
+    assert got["needed_range"] == (pytest.approx(min_delay_range_for_max_ipdv(30.0)), "units")
+    assert got["largest_range"] == (pytest.approx(float(ipdv["delay_range"].max()) / unit), "units")
+    assert record["reason"]["kind"] == ("bound" if got["largest_range"][0] < 30.0 else "mechanism")
+    # every |IPDV| is at most its run's delay range (the bound holds in our own runs)
+    assert np.all(ipdv["jitter_max"].values <= ipdv["delay_range"].values + 1e-12)
+
+
+def test_footer_states_the_be_reading_the_runs_use():
+    """Issue 30 item 7: the footer said 'one size per BE stream' while the runs draw sizes per packet."""
+    sc = presets.be_streams_first(presets.aggregation(ref_rate_bps=100e3, n_ef_samples=10))
+    text = aggregation_figures.be_sizes_text([sc])
+    assert "one size per" not in text and "by packet count" in text
+    per_stream = presets.pq_experiment(be_size=presets.real_be_sizes(), be_size_per="stream", n_ef_samples=10)
+    assert "one size per stream" in aggregation_figures.be_sizes_text([per_stream])
+    assert "one size per" not in aggregation_figures.STAND_IN_NOTE
+
+
+def test_figure_footer_is_not_stale(ipdv):
+    fig = long_ipdv_vs_a.figure(ipdv)
+    footer = " ".join(t.get_text() for t in fig.texts)
+    assert "stand-in" in footer and "one size per" not in footer and "by packet count" in footer
+    plt.close(fig)

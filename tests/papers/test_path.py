@@ -53,3 +53,15 @@ def test_figure_has_labelled_axes(path):
     titles = [fig._suptitle.get_text() if fig._suptitle else ""] + [ax.get_title() for ax in axes]
     assert any(path_artefact.ARTEFACT.id in t for t in titles)
     plt.close(fig)
+
+
+def test_rtt_reason_is_the_arithmetic_of_the_idle_path(path):
+    """Issue 30 item 2: the RTT row blamed the node for an idle-path round trip; its reason is arithmetic."""
+    record = {c["quantity"]: c for c in path_artefact.claims(path)}["rtt_64_byte_packet"]
+    assert record["reason"]["kind"] == "arithmetic"
+    got = {f["name"]: (f["value"], f["unit"]) for f in record["reason"]["facts"]}
+    assert got["hops"] == (3.0, "hops")
+    assert got["cells"] == (2.0, "cells")
+    assert got["hop_time"] == (pytest.approx(0.424), "ms")
+    assert got["rtt"] == (pytest.approx(2 * 3 * 0.424), "ms")
+    assert got["paper_rtt"] == (2.0, "ms")

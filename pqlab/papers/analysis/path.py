@@ -17,11 +17,11 @@ from ...base.numerics import line_fit
 from ...base.units import ms_to_s, to_kbps, to_ms
 from ...measure import cache
 from ...node.engine import simulate_arrivals
-from ...node.framing import line_time_s
+from ...node.framing import atm_cells, line_time_s
 from ...node.path import PathModel
 from ...node.scenario import simulate
 from ...node.tandem import simulate_downstream_hops
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import PAPERS, cisco7200_atm
 
@@ -140,13 +140,32 @@ def claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> list[d
     paper = kit.paper_value(art, "rtt_64_byte_packet")[0]  # ms
     nh = int(ds.n_hops)
     slope = line_fit(ds["size"].values, ms['rtt'].values)[0] * 1e3  # ms per byte x 1000 bytes per kbyte
+    why = None
+    if 64 in ds["size"].values:
+        hop = rtt64 / (2 * nh)
+        why = judge.reason(
+            "arithmetic", "on the idle path a 64-byte packet crosses {hops} each way, store-and-forward ATM hops (the "
+                          "C7200 and the 2 C7500), in {cells} of 53 bytes: {hop_time} per hop at {line_rate}, "
+                          "twice {hop_count} x {hop_time} = {rtt} with no queueing anywhere; unframed lines would give "
+                          "{rtt_unframed}; the paper's 'approximately' {paper_rtt} would need a fixed latency of "
+                          "{fixed_needed} one way" + (", so no latency added to the path can reach it" if paper < rtt64
+                                                       else ", a latency the papers do not state"),
+            [judge.fact("hops", float(nh), "hops"), judge.fact("hop_count", float(nh), ""), judge.fact("cells", float(atm_cells(64)), "cells"),
+             judge.fact("hop_time", hop, "ms"), judge.fact("line_rate", float(to_kbps(ds.line_rate)), "kbit/s"),
+             judge.fact("rtt", rtt64, "ms"), judge.fact("rtt_unframed", un64, "ms"),
+             judge.fact("paper_rtt", paper, "ms"), judge.fact("fixed_needed", (paper - rtt64) / 2, "ms")])
+    hop_why = judge.reason(
+        "mechanism", "fed the C7200's congested output, each simulated C7500 hop holds an EF packet behind the BE "
+                     "packet ahead ({be_line_time} on the line): {hop_mean} over both hops instead of the {hop_model} "
+                     "of the EF packet's own size",
+        [judge.fact("be_line_time", float(ms['be_line_time']), "ms"),
+         judge.fact("hop_mean", float(ms['ef_hop_delay_mean']), "ms"),
+         judge.fact("hop_model", float(ms['ef_hop_delay_model']), "ms")])
     rows = [
         kit.claim(art, "rtt_64_byte_packet", rtt64, "ms",
-                  f"{nh} store-and-forward ATM hops each way (C7200 + 2 C7500), a 64-byte packet in 2 cells = "
-                  f"{rtt64 / (2 * nh):.3f} ms per hop; unframed lines would give {un64:.2f} ms; the paper's "
-                  f"'approximately {paper:g} ms' lies between: no fixed latency can close a gap of this sign "
-                  f"(it would have to be {(paper - rtt64) / 2:.2f} ms one way); RTT grows "
-                  f"{slope:.2f} ms per kbyte, as the paper says 'linearly'"),
+                  f"twice the uncongested one-way delay of a 64-byte packet (C7200 line time + "
+                  f"pqlab.scenarios.paper_path); RTT grows {slope:.2f} ms per kbyte, as the paper says 'linearly'",
+                  reason=why),
         kit.claim(art, "line_rate", float(to_kbps(ds.line_rate)), "kbit/s",
                   "the simulated C7200 ATM PVC (whole 53-byte cells)"),
         kit.claim(art, "c7500_hops_uncongested", None, "-",
@@ -156,7 +175,7 @@ def claims(ds: xr.Dataset, n_ef_samples_measured: float | None = None) -> list[d
                   f"{float(ms['ef_hop_delay_std']):.2g} ms), but an EF packet waits behind the longer BE packet ahead: "
                   f"{float(ms['ef_hop_delay_mean']):.2f} ms over both hops, not the {float(ms['ef_hop_delay_model']):.2f} ms "
                   f"of its own size (the default path model) - a function of the BE size (gap hypothesis H7)",
-                  shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model']))
+                  reason=hop_why, shape_ok=bool(abs(float(ms['ef_hop_delay_mean']) - float(ms['ef_hop_delay_model']))
                             <= HOP_MODEL_ATOL_MS)),
         kit.claim(art, "c7500_ef_hop_delay_simulated", float(ms['ef_hop_delay_mean']), "ms",
                   f"mean EF delay over the two C7500 hops simulated as FIFO nodes; path model: "

@@ -13,12 +13,13 @@ import seaborn as sns
 
 from ...base.units import to_kbps
 from .. import kit
-from .aggregation_runs import a_text
+from .aggregation_runs import a_text, be_sizes_text
 
-__all__ = ["STAND_IN_NOTE", "MTU_LABEL", "paper", "paper_series", "plot_paper", "bins", "a_label", "palette",
+__all__ = ["STAND_IN_NOTE", "MTU_LABEL", "be_sizes_text", "paper", "paper_series", "plot_paper", "bins", "a_label", "palette",
            "stand_in_footer", "errorbar_vs"]
 
-STAND_IN_NOTE = "BE sizes: stand-in 'real' distribution (not the papers' trace), one size per BE stream"
+#: The footer's first words; the reading of the law (by packet or per stream) follows, from the runs' scenarios.
+STAND_IN_NOTE = "BE sizes: stand-in 'real' distribution (not the papers' trace)"
 #: Label of the deterministic 1500-byte BE reference.
 MTU_LABEL = "pqlab, deterministic 1500-byte BE (A = 0)"
 
@@ -62,9 +63,10 @@ def palette(n):
 
 
 def stand_in_footer(fig, ds, extra: str = "", pooled: bool = True) -> None:
-    """The footer: stand-in BE sizes, the seeds, pooling, and ``extra``."""
+    """The footer: stand-in BE sizes and how they reach the queue (the Dataset's ``be_size_reading``, from its
+    scenarios: :func:`be_sizes_text`), the seeds, pooling, and ``extra``."""
     seeds = ds.attrs.get("n_seeds", ds.sizes.get("seed", 1))
-    text = f"{STAND_IN_NOTE}; {seeds} seed(s)" + (", distributions pooled over seeds" if pooled else "")
+    text = f"{STAND_IN_NOTE}, {ds.attrs['be_size_reading']}; {seeds} seed(s)" + (", distributions pooled over seeds" if pooled else "")
     kit.footer(fig, text + (f"; {extra}" if extra else ""))
 
 

@@ -45,11 +45,12 @@ from ...measure.analysis import CONFIDENCE, pooled_frequencies
 from ...measure.experiments import measurement_window, reference_delay, reference_ipdv
 from ...node.scenario import Scenario, simulate
 from .. import kit
-from ..presets import BE_QUEUE, EF_FRAME_BYTES, aggregation, base_case, be_streams_first
+from ...node.traffic import Empirical
+from ..presets import BE_QUEUE, BE_SIZE_READINGS, EF_FRAME_BYTES, aggregation, base_case, be_streams_first
 from ..stated import EF_IP_BYTES, MTU_PAYLOAD_BYTES, transmission_unit_s
 
 __all__ = ["a_key", "a_text", "ef_rates_bps", "unit_s", "run", "mtu_runs", "aggregation_sweep", "attrs",
-           "RUN_ATTRS", "add_per_run", "samples", "with_frequency"]
+           "RUN_ATTRS", "add_per_run", "samples", "with_frequency", "be_sizes_text", "delay_spread"]
 
 
 def ef_rates_bps(sc: Scenario) -> np.ndarray:
@@ -69,6 +70,42 @@ def _pad(arrays: list[np.ndarray]) -> np.ndarray:
     for i, s in enumerate(arrays):
         out[i, : s.size] = s
     return out
+
+
+def be_sizes_text(scenarios_) -> str:
+    """How the scenarios' random BE sizes reach the queue, as their BE streams have it (:data:`BE_SIZE_READINGS`).
+
+    ``"law by packet count"`` (the papers' reading) or ``"one size per stream at equal bit rates ..."``;
+    ``"deterministic BE sizes"`` when no BE stream draws from a law. Read from the streams, never assumed.
+    """
+    readings = sorted({s.size_per for sc in scenarios_ for s in kit.be_streams(sc) if isinstance(s.size, Empirical)})
+    if not readings:
+        return "deterministic BE sizes"
+    return "; ".join(BE_SIZE_READINGS[r].split(":")[0] for r in readings)
+
+
+def delay_spread(delays: np.ndarray) -> dict:
+    """Spread statistics of reference delays per run, along the last axis (NaN: lost or padding), s.
+
+    Returns
+    -------
+    dict
+        ``delay_std`` (standard deviation, s), ``delay_range`` (max - min, s) and ``delay_lag1`` (the
+        correlation of consecutive delays, 1: pairs with both delays present), each of the shape of
+        ``delays`` without its last axis. They bound the |IPDV| any model can give
+        (:func:`pqlab.measure.analysis.min_delay_std_for_mean_ipdv`,
+        :func:`pqlab.measure.analysis.min_delay_range_for_max_ipdv`).
+    """
+    d = np.asarray(delays, dtype=float)
+    lag1 = np.full(d.shape[:-1], np.nan)
+    for index in np.ndindex(*d.shape[:-1]):
+        x, y = d[index][:-1], d[index][1:]
+        both = np.isfinite(x) & np.isfinite(y)
+        if both.sum() > 2 and np.std(x[both]) > 0 and np.std(y[both]) > 0:
+            lag1[index] = float(np.corrcoef(x[both], y[both])[0, 1])
+    with np.errstate(invalid="ignore"):
+        return {"delay_std": np.nanstd(d, axis=-1, ddof=1), "delay_range": np.nanmax(d, axis=-1) - np.nanmin(d, axis=-1),
+                "delay_lag1": lag1}
 
 
 def a_key(a: float) -> str:
@@ -199,7 +236,8 @@ def attrs(artefact: str, module: str, scenarios_, seeds, common_be, title: str, 
         n_seeds=len(seeds),
         confidence=CONFIDENCE,
         common_be=int(bool(common_be)),
-        be_sizes="stand-in 'real' distribution (data/be_size_cdf_standin.csv), by packet count",
+        be_sizes="stand-in 'real' distribution (data/be_size_cdf_standin.csv)",
+        be_size_reading=be_sizes_text(scenarios_),
         transmission_unit_s=unit_s(sc),
         path_delay_ef_s=float(sc.path.extra_delay_s(EF_IP_BYTES)),
         ef_aggregate_bps=float(ef_rates_bps(sc).sum()),
@@ -213,6 +251,9 @@ RUN_ATTRS = {
     "be_kept_mean_bytes": {"units": "bytes", "long_name": "mean IP length of BE packets accepted by the node"},
     "be_offered_mean_bytes": {"units": "bytes", "long_name": "mean IP length of the BE packets offered to the node"},
     "be_loss_ratio": {"units": "1", "long_name": "BE loss ratio"},
+    "delay_std": {"units": "s", "long_name": "standard deviation of the reference stream's one-way delay"},
+    "delay_range": {"units": "s", "long_name": "range (max - min) of the reference stream's one-way delay"},
+    "delay_lag1": {"units": "1", "long_name": "correlation of consecutive reference delays (lag 1)"},
 }
 
 

@@ -16,7 +16,7 @@ from ...base._validate import check_real
 from ...base.units import to_kbps, to_ms
 from ...measure import cache, metrics
 from ...measure.analysis import trend
-from .. import kit
+from .. import judge, kit
 from ..presets import base_case
 from ..registry import Artefact
 from ..stated import EF_AGGREGATE_BPS, EF_FRAME_BYTES, REF_RATES_BPS
@@ -142,6 +142,24 @@ def claims(ds: xr.Dataset) -> list[dict]:
     dist, seed_dist = ds.attrs["ccdf_distance_extreme_a"], ds.attrs["ccdf_distance_between_seeds_a0"]
     floor = max(CCDF_DISTANCE_THRESHOLD, seed_dist) if multi else CCDF_DISTANCE_THRESHOLD
     a_range = float(np.ptp(ds["delay_mean_mean"].values))
+    top, zero = int(np.argmax(a)), int(np.argmin(a))
+    std = ds["delay_std_mean"].values
+    slope_ci = ds.attrs["delay_std_slope_ci_s"]
+    spread_facts = [judge.fact("aggregate", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s"),
+                    judge.fact("std_a0", wording.ms(std[zero]), "ms"), judge.fact("std_top", wording.ms(std[top]), "ms"),
+                    judge.fact("a_top", a[top], "1"), judge.fact("slope", wording.ms(ds.attrs["delay_std_slope_s"]), "ms")]
+    spread_text = ("the EF aggregate stays {aggregate} at every A, so the EF traffic ahead of a reference packet "
+                   "hardly changes: the delay standard deviation goes from {std_a0} at A = 0 to {std_top} at "
+                   "A = {a_top}, a slope of {slope} per unit A")
+    if np.isfinite(slope_ci):
+        spread_text += " (95 % CI half-width {slope_ci} over the seeds)"
+        spread_facts.append(judge.fact("slope_ci", wording.ms(slope_ci), "ms"))
+    spread_why = judge.reason("mechanism", spread_text, spread_facts)
+    ccdf_why = judge.reason(
+        "mechanism", "the largest distance between the CCDFs at A = {a_top} and A = 0 is {distance}, against "
+                     "a significance floor of {floor} (the larger of the threshold and the mean distance between "
+                     "seeds at A = 0)",
+        [judge.fact("a_top", a[top], "1"), judge.fact("distance", dist, "1"), judge.fact("floor", floor, "1")])
     rows = [
         kit.claim(art, "ef_aggregate_load", to_kbps(ds.attrs["ef_aggregate_bps"]), "kbit/s",
                   f"sum of the preset's EF stream rates counted on {EF_FRAME_BYTES}-byte frames "
@@ -151,21 +169,27 @@ def claims(ds: xr.Dataset) -> list[dict]:
                   f"std of one-way delay per A, mean of {seeds} (ms): {std_text}; "
                   + wording.trend_text(spread, ds.attrs["delay_std_slope_s"], ds.attrs["delay_std_slope_ci_s"],
                                        to_ms, "ms per unit A")
-                  + "; stand-in BE sizes", spread),
+                  + "; stand-in BE sizes", spread, reason=spread_why),
         kit.claim(art, "ccdf_varies_with_a", dist, "-",
                   f"largest |P_A(D>d) - P_0(D>d)| between A={a_text(a.max())} and A=0, pooled over {seeds}: "
                   f"{dist:.3f}; counted as significant above max({CCDF_DISTANCE_THRESHOLD:g}, mean distance between "
                   "seeds at A=0 = " + (f"{seed_dist:.3f}" if multi else "n/a with one seed") + ")",
-                  dist > floor),
+                  dist > floor, reason=ccdf_why),
     ]
     if "be_reference_delay_mean" in ds:
         ref = ds["be_reference_delay_mean"].values.mean(axis=1)
         be_range = float(np.ptp(ref))
-        payload_text = " and ".join(f"{p} B: {to_ms(m):.2f} ms" for p, m in zip(ds["be_payload_bytes"].values, ref))
+        payloads = ds["be_payload_bytes"].values
+        payload_text = " and ".join(f"{p} B: {to_ms(m):.2f} ms" for p, m in zip(payloads, ref))
+        profile_why = judge.reason(
+            "mechanism", "deterministic BE payloads of {smallest} and {largest} move the mean delay over "
+                         "{be_range}, the Aggregation Degree over {a_range}",
+            [judge.fact("smallest", float(payloads.min()), "bytes"), judge.fact("largest", float(payloads.max()), "bytes"),
+             judge.fact("be_range", wording.ms(be_range), "ms"), judge.fact("a_range", wording.ms(a_range), "ms")])
         rows.append(kit.claim(
             art, "be_profile_dominates_ef_profile", be_range / a_range if a_range > 0 else None, "-",
             f"mean delay with deterministic BE payloads (A=0) {payload_text}: range {to_ms(be_range):.2f} ms vs range "
-            f"over A {to_ms(a_range):.2f} ms (value: their ratio)", be_range > a_range))
+            f"over A {to_ms(a_range):.2f} ms (value: their ratio)", be_range > a_range, reason=profile_why))
     return rows
 
 

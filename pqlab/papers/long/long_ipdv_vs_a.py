@@ -19,11 +19,12 @@ from ...base.units import to_kbps, to_ms, to_us
 from ...measure import cache, metrics
 from ...measure.analysis import count_peaks, trend
 from ...node.framing import line_time_s
-from .. import kit
+from .. import judge, kit
 from ..globecom01 import aggregation_claims as wording
 from ..globecom01 import aggregation_figures as drawing
-from ..globecom01.aggregation_runs import (a_key, a_text, add_per_run, aggregation_sweep, attrs, mtu_runs, samples,
-                                           unit_s, with_frequency)
+from ..globecom01.aggregation_runs import (RUN_ATTRS, a_key, a_text, add_per_run, aggregation_sweep, attrs, delay_spread,
+                                           mtu_runs, samples, unit_s, with_frequency)
+from ..presets import real_be_sizes
 from ..registry import Artefact
 from ..stated import EF_AGGREGATE_BPS, EF_FRAME_BYTES, EF_IP_BYTES, MTU_BYTES, PAPERS, REF_RATES_BPS
 
@@ -111,7 +112,13 @@ def compute(
     ds["fraction_below_unit"] = (dims, np.sum((jitter < unit) & finite, axis=2) / np.sum(finite, axis=2),
                                  {"units": "1", "long_name": "share of |IPDV| below one transmission unit"})
     add_per_run(ds, runs, dims, "be_kept_mean_bytes")
-    kit.add_mean_ci(ds, [*per_run, "fraction_below_unit", "be_kept_mean_bytes"])
+    spread = delay_spread(samples(runs, "delay"))
+    for name, values in spread.items():
+        ds[name] = (dims, values, dict(RUN_ATTRS[name]))
+    ref = [kit.ef_streams(sc)[0] for sc in scs]
+    ds["ref_interval"] = ("aggregation_degree", [s.size.mean_bytes * 8.0 / s.rate_bps for s in ref],
+                          {"units": "s", "long_name": "time between consecutive reference packets"})
+    kit.add_mean_ci(ds, [*per_run, "fraction_below_unit", "be_kept_mean_bytes", *spread])
     width = width_u * unit
     ds, freq = with_frequency(ds, jitter, width, width_u, point="aggregation_degree", bin_dim="ipdv_bin",
                               bins_text="|IPDV| bins", of="|IPDV|")
@@ -142,6 +149,9 @@ def compute(
         ds["mtu_jitter_max"] = ("seed", ref["jitter_max"][0],
                                 {"units": "s",
                                  "long_name": "max |IPDV| with deterministic 1500-byte BE packets, A = 0"})
+    law = real_be_sizes()
+    pmf = law.pmf()
+    top = np.argsort(pmf)[::-1][:PAPER_N_PEAKS]
     a = ds["aggregation_degree"].values
     jm_slope, jm_half, jm_holds = trend(ds["jitter_mean"].values, a)
     fb_slope, fb_half, fb_holds = trend(ds["fraction_below_unit"].values, a)
@@ -152,8 +162,47 @@ def compute(
         jitter_mean_slope_s=jm_slope, jitter_mean_slope_ci_s=jm_half, jitter_mean_increases=int(jm_holds),
         fraction_below_unit_slope=fb_slope, fraction_below_unit_slope_ci=fb_half,
         fraction_below_unit_increases=int(fb_holds),
+        be_law_top_sizes_bytes=[int(law.sizes_bytes[i]) for i in sorted(top)],
+        be_law_top_share=float(np.sum(pmf[top])),
     )
     return ds
+
+
+def _trend_reasons(ds: xr.Dataset) -> dict:
+    """The reasons of the trend rows along A: the reference packets' spacing decorrelates their delays."""
+    a = ds["aggregation_degree"].values
+    top, zero = int(np.argmax(a)), int(np.argmin(a))
+    at = lambda name, i: float(ds[f"{name}_mean"].values[i])  # noqa: E731
+    spacing = [judge.fact("a_top", a[top], "1"),
+               judge.fact("gap_top", to_ms(float(ds["ref_interval"].values[top])), "ms"),
+               judge.fact("gap_0", to_ms(float(ds["ref_interval"].values[zero])), "ms"),
+               judge.fact("lag1_top", at("delay_lag1", top), "1"), judge.fact("lag1_0", at("delay_lag1", zero), "1")]
+    mean = judge.reason(
+        "mechanism", "at A = {a_top} the slower reference stream spaces its packets {gap_top} apart instead of {gap_0} "
+                     "at A = 0, so consecutive delays decorrelate (lag-1 correlation {lag1_top} vs {lag1_0}), but "
+                     "the delay standard deviation stays {std_top} vs {std_0}: mean |IPDV| goes from {ipdv_0} to "
+                     "{ipdv_top}",
+        [*spacing, judge.fact("std_top", to_ms(at("delay_std", top)), "ms"),
+         judge.fact("std_0", to_ms(at("delay_std", zero)), "ms"),
+         judge.fact("ipdv_0", to_ms(at("jitter_mean", zero)), "ms"),
+         judge.fact("ipdv_top", to_ms(at("jitter_mean", top)), "ms")])
+    share = [*spacing, judge.fact("share_0", at("fraction_below_unit", zero), "1"),
+             judge.fact("share_top", at("fraction_below_unit", top), "1"),
+             judge.fact("slope", ds.attrs["fraction_below_unit_slope"], "1")]
+    text = ("the share of |IPDV| below one transmission unit goes from {share_0} at A = 0 to {share_top} at "
+            "A = {a_top}, a slope of {slope} per unit A")
+    if np.isfinite(ds.attrs["fraction_below_unit_slope_ci"]):
+        text += " against a 95 % CI half-width of {slope_ci} over the seeds"
+        share.append(judge.fact("slope_ci", ds.attrs["fraction_below_unit_slope_ci"], "1"))
+    order = np.argsort(a, kind="stable")
+    steps = np.diff(ds["fraction_below_unit_mean"].values[order])
+    if steps.size and steps.min() <= 0:  # the trend rule needs every step up (pqlab.measure.analysis.trend)
+        text += ", but it falls by {largest_fall} from one A to the next"
+        share.append(judge.fact("largest_fall", -float(steps.min()), "1"))
+    text += ("; the slower reference stream spaces its packets {gap_top} apart instead of {gap_0}, which "
+             "decorrelates consecutive delays (lag-1 correlation {lag1_top} vs {lag1_0})")
+    concentrated = judge.reason("mechanism", text, share)
+    return {"mean": mean, "concentrated": concentrated}
 
 
 def claims(ds: xr.Dataset) -> list[dict]:
@@ -162,31 +211,38 @@ def claims(ds: xr.Dataset) -> list[dict]:
     a, jm_holds, seeds = wording.begin(ds, art, "aggregation_degree", "jitter_mean_increases")
     unit = ds.attrs["transmission_unit_s"]
     kept = float(np.mean(ds["be_kept_mean_bytes_mean"].values))
-    mtu_mean, mtu_max = None, ""
+    mtu_max = ""
     if "mtu_jitter_mean" in ds:
-        mtu_mean = wording.ms(float(ds["mtu_jitter_mean"].mean()))
-        mtu_max = (f"; with deterministic 1500-byte BE (A=0): "
-                   f"{float(ds['mtu_jitter_max'].mean()) / unit:.1f} units")
+        mtu_max = (f"; with deterministic 1500-byte BE (A=0): mean {wording.ms(float(ds['mtu_jitter_mean'].mean())):.2f} "
+                   f"ms, max {float(ds['mtu_jitter_max'].mean()) / unit:.1f} units")
     rows = []
     for i, av in enumerate(a):
+        key = f"mean_ipdv_{a_key(av)}"
         mean, half = ds["jitter_mean_mean"].values[i], ds["jitter_mean_ci"].values[i]
         signed = ds["ipdv_mean_mean"].values[i]
         note = (f"mean |IPDV| (jitter, the papers' 'ipdv'; signed mean {to_us(signed):+.1f} us telescopes to ~0) "
-                f"{wording.ci_text(mean, half)} ({seeds}); {wording.be_reading(kept)}"
-                + wording.mtu_cause(mtu_mean, wording.ms(mean), kit.paper_value(art, f"mean_ipdv_{a_key(av)}")[0],
-                                    "ms", "mean |IPDV| (A=0 with MTU BE)"))
-        rows.append(kit.claim(art, f"mean_ipdv_{a_key(av)}", wording.ms(mean), "ms", note, jm_holds))
+                f"{wording.ci_text(mean, half)} ({seeds}); delay std {wording.ci_text(ds['delay_std_mean'].values[i], ds['delay_std_ci'].values[i])}; "
+                f"{wording.be_reading(kept)}")
+        paper = kit.paper_value(art, key)[0]
+        why = None if np.isnan(paper) else wording.ipdv_spread_reason(
+            paper, wording.ms(mean), wording.ms(ds["delay_std_mean"].values[i]),
+            float(ds["delay_lag1_mean"].values[i]))
+        rows.append(kit.claim(art, key, wording.ms(mean), "ms", note, reason=why))
     maxima = ds["jitter_max"].values / unit
     per_a = maxima.mean(axis=1)
     overall = float(maxima.mean())
     per_a_text = ", ".join(f"A={a_text(v)}: {m:.1f}" for v, m in zip(a, per_a))
     independent = bool(np.all(np.abs(per_a - overall) <= INDEPENDENCE_TOLERANCE * overall))
+    ranges = ds["delay_range"].values / unit
+    range_why = wording.ipdv_range_reason(kit.paper_value(art, "max_ipdv")[0], float(maxima.max()),
+                                          float(ranges.min()), float(ranges.max()), "units")
     rows += [
         kit.claim(art, "max_ipdv", overall, "units",
                   f"max |IPDV| per run in {to_ms(unit):.3f}-ms units, mean over A and {seeds}: {per_a_text}; largest "
                   f"{maxima.max():.1f} (= {maxima.max() * unit / MTU_LINE_TIME_S:.1f} line times of a 1500-byte BE "
-                  f"packet){mtu_max}"),
-        kit.claim(art, "max_ipdv_ms", to_ms(overall * unit), "ms", f"{overall:.1f} units x {to_ms(unit):.3f} ms"),
+                  f"packet){mtu_max}", reason=range_why),
+        kit.claim(art, "max_ipdv_ms", to_ms(overall * unit), "ms", f"{overall:.1f} units x {to_ms(unit):.3f} ms",
+                  reason=range_why),
         kit.claim(art, "tx_time_ref_packet", to_ms(unit), "ms",
                   f"line time of the {EF_IP_BYTES}-byte IP packet of a {EF_FRAME_BYTES}-byte frame: "
                   f"{PAPERS.atm_cells()} ATM cells at {PAPERS.line_text}"),
@@ -207,29 +263,43 @@ def claims(ds: xr.Dataset) -> list[dict]:
         f"{int(k)} at " + "/".join(f"{x / unit:.1f}" for x in ds["ipdv_bin"].values[ds["is_peak_log"].values[i]]
                                    + ds.attrs["bin_width_s"] / 2)
         for i, k in enumerate(ds["n_peaks_log"].values))
+    small, large = ds.attrs["be_law_top_sizes_bytes"]
+    peaks_why = judge.reason(
+        "input", "the paper ties its two peaks to its BE trace, which is not published: the stand-in law puts "
+                 "{top_share} of its packets at {small_size} and {large_size}, and our |IPDV| histograms show "
+                 "{fewest} to {most} per A (prominence {prominence} of the tallest bin)",
+        [judge.fact("top_share", ds.attrs["be_law_top_share"], "1"), judge.fact("small_size", small, "bytes"),
+         judge.fact("large_size", large, "bytes"), judge.fact("fewest", int(n_peaks.min()), "peaks"),
+         judge.fact("most", int(n_peaks.max()), "peaks"), judge.fact("prominence", ds.attrs["min_prominence"], "1")])
     rows.append(kit.claim(art, "two_peaks", None, "-",
                           f"peaks of the pooled |IPDV| histogram ({ds.attrs['bin_width_s'] / unit:g}-unit bins, "
                           f"Gaussian sigma {ds.attrs['smooth_units']:g} units, prominence >= "
                           f"{ds.attrs['min_prominence']:.0%} of the tallest, as a linear plot shows them) "
                           f"[count at units]: {peaks_text}; on a log scale (peak >= 2x its trough, "
                           f">= {LOG_PEAK_MIN_SAMPLES} samples per bin): {log_text}; stand-in BE sizes",
-                          bool(np.all(n_peaks == PAPER_N_PEAKS))))
+                          bool(np.all(n_peaks == PAPER_N_PEAKS)), reason=peaks_why))
+    spread_why = judge.reason(
+        "mechanism", "the per-A means of the largest |IPDV| span {lowest} to {highest} around their mean {overall}, "
+                     "against a tolerance of {tolerance} of it",
+        [judge.fact("lowest", float(per_a.min()), "units"), judge.fact("highest", float(per_a.max()), "units"),
+         judge.fact("overall", overall, "units"), judge.fact("tolerance", INDEPENDENCE_TOLERANCE, "1")])
     rows.append(kit.claim(art, "max_independent_of_a", None, "-",
                           f"per-A mean of the max |IPDV| (units): {per_a_text}; independent = all within "
-                          f"{INDEPENDENCE_TOLERANCE:.0%} of their mean {overall:.1f}", independent))
+                          f"{INDEPENDENCE_TOLERANCE:.0%} of their mean {overall:.1f}", independent, reason=spread_why))
     fb = wording.series(ds, "fraction_below_unit", "aggregation_degree", convert=wording.same, digits=3)
     fb_holds = bool(ds.attrs["fraction_below_unit_increases"])
+    trends = _trend_reasons(ds)
     rows.append(kit.claim(art, "higher_a_concentrated", None, "-",
                           f"share of |IPDV| below one unit per A ({seeds}): {fb}; "
                           + wording.trend_text(fb_holds, ds.attrs["fraction_below_unit_slope"],
                                                ds.attrs["fraction_below_unit_slope_ci"], wording.same, "per unit A"),
-                          fb_holds))
+                          fb_holds, reason=trends["concentrated"]))
     rows.append(kit.claim(art, "mean_ipdv_increases_with_a", None, "-",
                           f"mean |IPDV| per A (ms, {seeds}, paired BE mixes): "
                           f"{wording.series(ds, 'jitter_mean', 'aggregation_degree')}; "
                           + wording.trend_text(jm_holds, ds.attrs["jitter_mean_slope_s"],
                                                ds.attrs["jitter_mean_slope_ci_s"], to_ms, "ms per unit A"),
-                          jm_holds))
+                          jm_holds, reason=trends["mean"]))
     rows.append(kit.claim(art, "ipdv_definition", None, "-",
                           "pqlab follows it: 'average IPDV' = mean |D_i - D_(i-1)| of consecutive reference packets "
                           "(pqlab.metrics.jitter); signed IPDV is kept as mean_signed_ipdv", True))
@@ -283,22 +353,28 @@ def figure(ds: xr.Dataset, paper_values=None):
     drawing.plot_paper(ax_m, a, paper, "paper, Sec. 6.2")
     if "mtu_jitter_mean" in ds:
         ax_m.axhline(to_ms(float(ds["mtu_jitter_mean"].mean())), color="C4", ls="-.", label=drawing.MTU_LABEL)
+    if "delay_std_mean" in ds:  # E|D_i - D_(i-1)| <= 2 sigma (pqlab.measure.analysis.min_delay_std_for_mean_ipdv)
+        ax_m.plot(a, 2.0 * to_ms(ds["delay_std_mean"].values), "v:", color="0.4",
+                  label="bound: 2 x pqlab delay std (no mean |IPDV| above)")
     ax_m.set_ylim(0, None)
     ax_m.set_xlabel("Aggregation Degree A")
     ax_m.set_ylabel("mean |IPDV| (ms)")
     ax_m.set_title("average IPDV (= mean |IPDV|)")
-    kit.legend_below(ax_m)
+    ax_m.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below the x label
     drawing.errorbar_vs(ax_x, a, ds, "jitter_max", lambda seconds: seconds * (1.0 / unit))  # in transmission units
     top = drawing.paper(paper_values, ARTEFACT.id, "max_ipdv")
     if top is not None:
         ax_x.axhline(top, color="C3", ls="--", label="paper: about 30 units")
     if "mtu_jitter_max" in ds:
         ax_x.axhline(float(ds["mtu_jitter_max"].mean()) / unit, color="C4", ls="-.", label=drawing.MTU_LABEL)
+    if "delay_range" in ds:  # |D_i - D_(i-1)| <= max D - min D (pqlab.measure.analysis.min_delay_range_for_max_ipdv)
+        ax_x.plot(a, ds["delay_range"].values.max(axis=1) / unit, "v:", color="0.4",
+                  label="bound: pqlab delay range, widest seed (no |IPDV| above)")
     ax_x.set_ylim(0, None)
     ax_x.set_xlabel("Aggregation Degree A")
     ax_x.set_ylabel(f"max |IPDV| (units of {to_ms(unit):.3f} ms)")
     ax_x.set_title("maximum |IPDV| per run")
-    kit.legend_below(ax_x)
+    ax_x.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     fig.suptitle(f"{ARTEFACT.id}: |IPDV| (jitter, the papers' 'ipdv'; RFC 3393 IPDV in absolute value) of the "
                  "reference stream vs Aggregation Degree A")
     drawing.stand_in_footer(fig, ds)

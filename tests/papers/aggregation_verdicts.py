@@ -1,0 +1,34 @@
+"""What the tests of the aggregation, frame-size and worst-case artefacts check of their claim records.
+
+:func:`judged` puts an artefact's claim records through the one judge (the report's
+:func:`pqlab.pipeline.report.compare` with the links of ``data/claim_links.csv``) and returns the
+report's rows of that artefact, indexed by quantity; :func:`facts` reads a reason's facts.
+"""
+
+import pandas as pd
+
+from pqlab.pipeline import claim_links, report
+
+
+def judged(rows, artefact: str) -> pd.DataFrame:
+    """The report's rows of ``artefact`` for the claim records ``rows`` (papers' node), by quantity."""
+    results = pd.DataFrame(rows)[["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "reason"]]
+    table = report.compare(report.load_paper_values(), results, claim_links.load_claim_links())
+    mine = table[table["artefact"] == artefact]
+    return mine.set_index("quantity")
+
+
+def facts(record: dict) -> dict:
+    """A claim record's reason facts: name -> (value, unit); {} without a reason."""
+    reason = record.get("reason") or {"facts": []}
+    return {f["name"]: (f["value"], f["unit"]) for f in reason["facts"]}
+
+
+def number_rows(artefact: str) -> set:
+    """Quantities of ``artefact`` judged by their number (rule ``number`` or ``position``)."""
+    from pqlab.papers import judge
+
+    paper = report.load_paper_values()
+    mine = paper[paper["artefact"] == artefact]
+    return {q for q, r, v in zip(mine["quantity"], mine["rule"], mine["value"])
+            if judge.rule_of(r, v) in ("number", "position")}
