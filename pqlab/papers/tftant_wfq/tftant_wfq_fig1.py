@@ -16,18 +16,18 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...base.units import ms_to_s, to_ms
+from ...base.units import ms_to_s
 from ...measure import cache, experiments
 from ...node.scenario import simulate
 from ..stated import MTU_FRAME_BYTES
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
 from .pq_vs_wfq_claims import MS_ROUNDING_TOLERANCE, SMALL_FRAME_BYTES, PAGE_LARGE_FRAME_BYTES, in_ms_be_tx, \
-    listing, value_at
+    listing, tag_facts, value_at
 from .pq_vs_wfq_plots import COLORS, LABELS, ci, conditions, in_ms_for_axes, seeds_text, source_sizes
 from .pq_vs_wfq_runs import checked_size_sweep
-from .pq_vs_wfq_testbed import BE_TX, EQUIVALENT_BE_TX, add_scalars, be_tag_steps, config_scalars, frame_coords, \
-    per_seed, rate_kbps, wfq_tag_s
+from .pq_vs_wfq_testbed import BE_TX, EQUIVALENT_BE_TX, add_scalars, config_scalars, frame_coords, per_seed, \
+    rate_kbps
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "INTEGER_TOLERANCE",
            "PAGE_EQUIVALENT_FRAME_BYTES"]
@@ -157,11 +157,6 @@ def claims(ds: xr.Dataset) -> list[dict]:
     gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
     tol = MS_ROUNDING_TOLERANCE + gap_ci
     rate_bps, be_weight_bps = float(ds.ef_service_rate), float(ds.be_weight)
-    ip_512 = presets.ef_ip_bytes(PAGE_EQUIVALENT_FRAME_BYTES)
-    be_tag_ms = to_ms(wfq_tag_s(float(ds.be_ip_bytes), be_weight_bps))
-
-    def ef_tag_ms(ip_bytes: int) -> float:
-        return to_ms(wfq_tag_s(ip_bytes, rate_bps))
     lower = gap.values >= -tol
     rows = [kit.claim(art, "pq_always_lower", None, "-",
                       f"mean delay PQ <= WFQ at all {frames.size} frame sizes 64..1518 "
@@ -172,16 +167,21 @@ def claims(ds: xr.Dataset) -> list[dict]:
                                   ("equivalent_up_to_256", SMALL_FRAME_BYTES, "the slides")):
         small = frames <= upto
         worst = float(np.abs(gap_be.values[small]).max()) if small.any() else math.nan
+        why = None
+        if worst >= EQUIVALENT_BE_TX:
+            at = int(frames[small][int(np.argmax(np.abs(gap_be.values[small])))])
+            why = judge.reason(
+                "mechanism",
+                "WFQ - PQ reaches {worst} BE tx times at {worst_frame} bytes, above the {threshold} BE tx time read "
+                "as 'equivalent' (no extra BE packet ahead on average): there an EF finish tag of {ef_tag} spans "
+                "{tag_steps} BE tag steps of {be_tag}, so a queued BE packet with a smaller tag goes first",
+                [judge.fact("worst", worst, BE_TX), judge.fact("worst_frame", at, "bytes"),
+                 judge.fact("threshold", EQUIVALENT_BE_TX, BE_TX)] + tag_facts(ds, at))
         rows.append(kit.claim(
             art, quantity, None, "-",
             f"{where}: WFQ - PQ for frames <= {upto} bytes, BE tx times: {listing(frames[small], gap_be.values[small])}; "
-            f"'equivalent' read as below {EQUIVALENT_BE_TX} BE tx (no extra BE packet ahead on average): largest "
-            f"{worst:.2f}" + ("" if worst < EQUIVALENT_BE_TX else
-                              f"; above 256 bytes an EF finish tag (at 512 bytes: {ip_512} x 8 / "
-                              f"{rate_kbps(ds, 'ef_service_rate'):g} kbit/s = {ef_tag_ms(ip_512):.1f} ms) "
-                              f"exceeds one BE tag step ({be_tag_ms:.1f} ms), "
-                              f"so a queued BE packet may go first"),
-            shape_ok=bool(small.any() and worst < EQUIVALENT_BE_TX)))
+            f"'equivalent' read as below {EQUIVALENT_BE_TX} BE tx (no extra BE packet ahead on average)",
+            shape_ok=bool(small.any() and worst < EQUIVALENT_BE_TX), reason=why))
     g64 = value_at(gap_be, 64)
     rows.append(kit.claim(art, "equal_at_64", None, "-",
                           f"WFQ - PQ at 64-byte frames: {value_at(gap, 64):.3f} ms = {g64:.2f} BE tx times "
@@ -190,35 +190,58 @@ def claims(ds: xr.Dataset) -> list[dict]:
     mtu = MTU_FRAME_BYTES
     g_mtu, paper_gain = value_at(gap, mtu), kit.paper_value(art, "max_gain_mtu")[0]  # ms
     argmax = int(frames[int(np.nanargmax(gap.values))])
+    gain_why = None
+    if np.isfinite(g_mtu):
+        seeds_gap = ds["gap"].sel(ef_frame_bytes=mtu).values / be_tx
+        gain_why = judge.reason(
+            "mechanism",
+            "under WFQ an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, yet the EF packets wait "
+            "on average {gap_be_tx} BE tx times of {t_be} more than under PQ (seeds {gap_low}..{gap_high}), where the "
+            "page's gain is {paper_be_tx} of them",
+            tag_facts(ds, mtu) + [judge.fact("gap_be_tx", g_mtu / be_tx, BE_TX), judge.fact("t_be", be_tx, "ms"),
+                                  judge.fact("gap_low", float(np.nanmin(seeds_gap)), BE_TX),
+                                  judge.fact("gap_high", float(np.nanmax(seeds_gap)), BE_TX),
+                                  judge.fact("paper_be_tx", paper_gain / be_tx, BE_TX)])
     rows.append(kit.claim(
         art, "max_gain_mtu", g_mtu, "ms",
-        f"WFQ - PQ at {mtu}-byte frames (IP 1500): {g_mtu:.2f} ms = {g_mtu / be_tx:.2f} BE tx times "
-        f"(PQ {value_at(pq, mtu):.2f}, WFQ {value_at(wfq, mtu):.2f} ms, mean over {ds.sizes['seed']} seed(s)); the page's "
-        f"{paper_gain:g} ms = {paper_gain / be_tx:.2f} of our BE tx times; the largest gain over the sweep is at "
+        f"WFQ - PQ at {mtu}-byte frames (IP 1500), mean over {ds.sizes['seed']} seed(s): PQ {value_at(pq, mtu):.2f}, "
+        f"WFQ {value_at(wfq, mtu):.2f} ms", reason=gain_why))
+    rows.append(kit.claim(
+        art, "max_gain_at_mtu", None, "-",
+        f"the largest mean WFQ - PQ over the {frames.size} swept frame sizes: {float(np.nanmax(gap.values)):.2f} ms at "
         f"{argmax} bytes", shape_ok=argmax == mtu))
     for size in (PAGE_LARGE_FRAME_BYTES, mtu):
         v = value_at(gap_be, size)
         paper = float(ds[f"paper_gap_{size}"])
-        steps = be_tag_steps(presets.ef_ip_bytes(size), rate_bps, float(ds.be_ip_bytes), be_weight_bps)
         rows.append(kit.claim(
             art, f"gap_{size}_be_tx", v, BE_TX,
-            f"(WFQ - PQ) / BE tx time at {size} bytes = {value_at(gap, size):.2f} / {be_tx:.3f} ms: an EF finish tag of "
-            f"{presets.ef_ip_bytes(size)} x 8 / {rate_kbps(ds, 'ef_service_rate'):g} kbit/s = "
-            f"{ef_tag_ms(presets.ef_ip_bytes(size)):.1f} ms above the virtual time spans "
-            f"{steps:.2f}"
-            f" BE tag steps of {be_tag_ms:.1f} ms: the queued BE packets with "
-            f"smaller tags go first (ties go to the EF queue, index 0); paper ~{paper:g}"))
+            f"(WFQ - PQ) / BE tx time at {size} bytes = {value_at(gap, size):.2f} / {be_tx:.3f} ms; paper ~{paper:g}",
+            reason=judge.reason(
+                "mechanism",
+                "an EF finish tag of {ef_tag} above the virtual time spans {tag_steps} BE tag steps of {be_tag}: the "
+                "queued BE packets with smaller tags go first (ties go to the EF queue)", tag_facts(ds, size))
+            if np.isfinite(v) else None))
     large = [f for f in (PAGE_LARGE_FRAME_BYTES, mtu) if f in frames]
     frac = [abs(value_at(gap_be, f) - round(value_at(gap_be, f))) for f in large]
     between = [f for f in frames if PAGE_LARGE_FRAME_BYTES < f < mtu]
+    multiple = bool(large) and all(x <= INTEGER_TOLERANCE for x in frac)
+    off_why = None
+    if large and not multiple:
+        at = large[int(np.argmax(frac))]
+        off_why = judge.reason(
+            "mechanism",
+            "at {off_frame} bytes WFQ - PQ is {off_gap} BE tx times, {off_integer} from a whole number (more than "
+            "{tolerance}): an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, and the mean "
+            "mixes EF packets that wait a whole number n or n + 1 of BE packets more than under PQ",
+            [judge.fact("off_frame", at, "bytes"), judge.fact("off_gap", value_at(gap_be, at), BE_TX),
+             judge.fact("off_integer", max(frac), BE_TX), judge.fact("tolerance", INTEGER_TOLERANCE, BE_TX)]
+            + tag_facts(ds, at))
     rows.append(kit.claim(
         art, "gap_multiple_of_be_tx", None, "-",
-        f"at the page's large sizes {large}: {', '.join(f'{value_at(gap_be, f):.2f}' for f in large)} BE tx times "
-        f"(within {INTEGER_TOLERANCE:g} of an integer: {all(x <= INTEGER_TOLERANCE for x in frac)}); "
-        f"in between our sweep gives "
-        f"{listing(between, [value_at(gap_be, f) for f in between])}: a mean over EF packets that wait n or n + 1 "
-        f"BE packets",
-        shape_ok=bool(large) and all(x <= INTEGER_TOLERANCE for x in frac)))
+        f"WFQ - PQ at the page's large sizes {large}: {', '.join(f'{value_at(gap_be, f):.2f}' for f in large)} BE tx "
+        f"times (a multiple: within {INTEGER_TOLERANCE:g} of an integer); in between our sweep gives "
+        f"{listing(between, [value_at(gap_be, f) for f in between])}",
+        shape_ok=multiple, reason=off_why))
     small, big = frames <= SMALL_FRAME_BYTES, frames > SMALL_FRAME_BYTES
     rows.append(kit.claim(
         art, "gain_for_larger_packets", None, "-",
