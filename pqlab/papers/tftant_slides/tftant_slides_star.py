@@ -44,17 +44,35 @@ STAR_FRAME_SIZES = (128, 256, 512, 1024, 1518)
 PAPER_STAR_PLATEAU = 3.0
 
 
-def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES,
+def star_one_be_tag(ef_frame_bytes, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES,
                     line_rate_bps: float = PAPERS.line_rate_bps,
                     ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS):
     """STAR above which an EF finish-tag step is shorter than one BE tag step (BE weight = remaining bandwidth).
 
-    ``ip / (S r) <= be / (L - S r)``  <=>  ``S >= ip L / (r (ip + be))``: beyond it a newly
-    arrived EF packet overtakes every queued BE packet, as under PQ. Sizes in bytes, rates in
-    bit/s; the STAR is a ratio.
+    STAR counts in IP bytes (:func:`pqlab.scenarios.tftant_star`): the EF weight is
+    ``w = S r ip / frame``, so an EF tag step is ``ip / w = frame / (S r)`` and
+    ``frame / (S r) <= be / (L - w)``  <=>  ``S >= frame L / (r (ip + be))``: beyond it a newly
+    arrived EF packet overtakes every queued BE packet, as under PQ (ties go to the EF queue).
+
+    Parameters
+    ----------
+    ef_frame_bytes : int or array_like of int
+        EF frame size(s), bytes (IP = frame - 18).
+    be_ip_bytes : int
+        BE IP length, bytes.
+    line_rate_bps : float
+        Line rate ``L``, bit/s.
+    ef_rate_bps : float
+        EF rate ``r``, bit/s of frames.
+
+    Returns
+    -------
+    numpy.ndarray
+        The STAR per frame size (a ratio; 0-d for one frame size).
     """
-    ip = np.asarray(ef_ip_bytes, dtype=float)
-    return ip * line_rate_bps / (ef_rate_bps * (ip + be_ip_bytes))
+    frames = np.asarray(ef_frame_bytes, dtype=float)
+    ip = np.vectorize(lambda f: presets.ef_ip_bytes(int(f)), otypes=[float])(frames)
+    return frames * line_rate_bps / (ef_rate_bps * (ip + be_ip_bytes))
 
 
 @cache.artefact(ARTEFACT.id)
@@ -128,7 +146,7 @@ def compute(
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
     ip = ds["ef_ip_bytes"].values
-    ds["star_one_be_tag"] = ("ef_frame_bytes", star_one_be_tag(ip, presets.TFTANT_BE_IP_BYTES, node.line_rate_bps),
+    ds["star_one_be_tag"] = ("ef_frame_bytes", star_one_be_tag(frames, presets.TFTANT_BE_IP_BYTES, node.line_rate_bps),
                              {"units": "1", "long_name": "STAR above which an EF tag step < one BE tag step"})
     ds["ef_ip_rate"] = ("ef_frame_bytes", presets.TFTANT_EF_RATE_BPS * ip / ds["ef_frame_bytes"].values,
                         {"units": "bit/s", "long_name": "EF rate counted on IP packets"})
@@ -215,7 +233,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
         why = judge.reason(
             "arithmetic",
             "with the BE weight the rest of the line, an EF finish-tag step falls below one BE tag step only from "
-            "STAR ip L / (r (ip + be)) = {star_tag} at {frame} bytes, above the slides' {plateau}: until then WFQ "
+            "STAR frame L / (r (ip + be)) = {star_tag} at {frame} bytes, above the slides' {plateau}: until then WFQ "
             "lets a queued BE packet ahead, and the mean delay falls by {drop} beyond STAR {plateau}, {drop_be_tx} "
             "BE tx times",
             [judge.fact("star_tag", value_at(ds["star_one_be_tag"], at), ""), judge.fact("frame", at, "bytes"),
