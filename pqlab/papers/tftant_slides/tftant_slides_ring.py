@@ -187,7 +187,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
             "mechanism",
             "the mean delay grows with the ring as a line of slope {slope} (a BE packet takes {be_particles} "
             "particles: one BE tx time every {be_particles} particles) on an intercept of {intercept}, "
-            "{intercept_share} of the delay at a ring of {ring_max} particles: delay(ring {ring_max}) / "
+            "{intercept_share} of the delay at a ring of {ring_max}: delay(ring {ring_max}) / "
             "delay(ring {ring_min}) = {delay_ratio}, where proportional needs {ring_ratio}",
             [judge.fact("slope", float(ds.slope.sel(scheduler=s)), "ms/particle"),
              judge.fact("be_particles", float(ds.be_particles), ""), judge.fact("intercept", intercept, "ms"),

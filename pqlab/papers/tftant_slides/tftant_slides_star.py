@@ -202,7 +202,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
         why = judge.reason(
             "input",
             "the slides do not say in which unit STAR counts: in IP bytes (ours, the WFQ tags' unit) the EF queue is "
-            "overloaded at STAR {star_min} (EF loss {loss_ip} at {frame} bytes) and the mean delay spans {span} over "
+            "overloaded at STAR {star_min} (EF loss {loss_ip} at {frame}) and the mean delay spans {span} over "
             "STAR {star_min}..{star_max}, {span_rest} above STAR {star_min} (flat: within {tol}); in wire bytes "
             "(ATM cells) the mean delay at STAR {star_min} is {wire_delay}, {wire_over_pq} above PQ's, with EF loss "
             "{loss_wire}, but that reading loses {page_loss_64} of the PQ-vs-WFQ page's 64-byte EF frames",
@@ -233,9 +233,8 @@ def claims(ds: xr.Dataset) -> list[dict]:
         why = judge.reason(
             "arithmetic",
             "with the BE weight the rest of the line, an EF finish-tag step falls below one BE tag step only from "
-            "STAR frame L / (r (ip + be)) = {star_tag} at {frame} bytes, above the slides' {plateau}: until then WFQ "
-            "lets a queued BE packet ahead, and the mean delay falls by {drop} beyond STAR {plateau}, {drop_be_tx} "
-            "BE tx times",
+            "STAR frame L / (r (ip + be)) = {star_tag} at {frame}, above the slides' {plateau}: until then WFQ "
+            "lets a queued BE packet ahead, and the mean delay falls by {drop} beyond STAR {plateau}, {drop_be_tx}",
             [judge.fact("star_tag", value_at(ds["star_one_be_tag"], at), ""), judge.fact("frame", at, "bytes"),
              judge.fact("plateau", PAPER_STAR_PLATEAU, ""), judge.fact("drop", drops[k], "ms"),
              judge.fact("drop_be_tx", drops[k] / be_tx, BE_TX)])
@@ -256,7 +255,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
         _, at, c = max(gaps)
         return judge.reason(
             "arithmetic",
-            "at {frame} bytes WFQ - PQ is {gap}, {gap_be_tx} BE tx times, at the largest STAR {star_max}: with the BE "
+            "at {frame} WFQ - PQ is {gap}, {gap_be_tx}, at the largest STAR {star_max}: with the BE "
             "weight the rest of the line an EF finish-tag step falls below one BE tag step only from STAR {star_tag}",
             [judge.fact("frame", at, "bytes"), judge.fact("gap", c, "ms"), judge.fact("gap_be_tx", c / be_tx, BE_TX),
              judge.fact("star_max", top, ""), judge.fact("star_tag", value_at(ds["star_one_be_tag"], at), "")])
@@ -285,7 +284,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
     if not independent and stars.size > 1:
         why = judge.reason(
             "mechanism",
-            "at STAR {star_min} the EF queue, weighted in IP bytes, is overloaded (EF loss {loss} at {frame} bytes): "
+            "at STAR {star_min} the EF queue, weighted in IP bytes, is overloaded (EF loss {loss} at {frame}): "
             "consecutive EF packets wait behind numbers of BE packets that vary, mean |IPDV| {ipdv_star_min}; above "
             "it {ipdv_rest_low}..{ipdv_rest_high}, a range of {rest_range} (independent: within {share} of the mean)",
             [judge.fact("star_min", star1, ""), judge.fact("loss", loss_at, ""), judge.fact("frame", ipdv_frame, "bytes"),
@@ -303,7 +302,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
     if stars.size > 1 and loss_at > 0:
         why = judge.reason(
             "mechanism",
-            SAWTOOTH_TEXT + OVERLOAD_TEXT + ", at STAR {star_min}; above it, without loss, {rest_max} BE tx times",
+            SAWTOOTH_TEXT + OVERLOAD_TEXT + ", at STAR {star_min}; above it, without loss, {rest_max}",
             overload_facts(ipdv_frame, float(ds.ef_rate), loss_at)
             + [judge.fact("star_min", star1, ""), judge.fact("rest_max", rest_max, BE_TX)])
     rows.append(kit.claim(

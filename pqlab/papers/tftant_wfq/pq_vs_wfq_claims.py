@@ -61,14 +61,14 @@ def listing(frames, values, fmt="{:.2f}") -> str:
 
 #: A reason's sentence on the sawtooth of one CBR EF stream against a backlogged CBR BE stream
 #: (:func:`sawtooth_facts`; :func:`pqlab.papers.tftant_wfq.pq_vs_wfq_testbed.beat_slip_s`).
-SAWTOOTH_TEXT = ("at {frame}-byte frames the EF interval T_EF = {t_interval} less the EF line time t_EF = {t_ef} "
+SAWTOOTH_TEXT = ("at EF frames of {frame} the EF interval T_EF = {t_interval} less the EF line time t_EF = {t_ef} "
                  "slips the EF arrivals by s = (T_EF - t_EF) mod t_BE = {slip} against the BE departures, one per "
                  "t_BE = {t_be}: with every EF packet behind the same number of BE packets the delay is a sawtooth "
-                 "whose largest |IPDV| is max(s, t_BE - s) / t_BE = {sawtooth_max} BE tx times")
+                 "whose largest |IPDV| is max(s, t_BE - s) / t_BE = {sawtooth_max}")
 #: What an overloaded EF queue adds to :data:`SAWTOOTH_TEXT` (:func:`overload_facts`).
 OVERLOAD_TEXT = ("; with the EF service rate at the EF rate the EF queue is overloaded (EF loss {loss}), so "
                  "consecutive EF packets wait behind numbers of BE packets that differ by one: a BE tx time plus "
-                 "the smaller step, (t_BE + min(s, t_BE - s)) / t_BE = {overload_max} BE tx times")
+                 "the smaller step, (t_BE + min(s, t_BE - s)) / t_BE = {overload_max}")
 
 
 def sawtooth_facts(frame: int, ef_rate_bps: float) -> list[dict]:

@@ -172,7 +172,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
             at = int(frames[small][int(np.argmax(np.abs(gap_be.values[small])))])
             why = judge.reason(
                 "mechanism",
-                "WFQ - PQ reaches {worst} BE tx times at {worst_frame} bytes, above the {threshold} BE tx time read "
+                "WFQ - PQ reaches {worst} at {worst_frame}, above the {threshold} read "
                 "as 'equivalent' (no extra BE packet ahead on average): there an EF finish tag of {ef_tag} spans "
                 "{tag_steps} BE tag steps of {be_tag}, so a queued BE packet with a smaller tag goes first",
                 [judge.fact("worst", worst, BE_TX), judge.fact("worst_frame", at, "bytes"),
@@ -196,8 +196,8 @@ def claims(ds: xr.Dataset) -> list[dict]:
         gain_why = judge.reason(
             "mechanism",
             "under WFQ an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, yet the EF packets wait "
-            "on average {gap_be_tx} BE tx times of {t_be} more than under PQ (seeds {gap_low}..{gap_high}), where the "
-            "page's gain is {paper_be_tx} of them",
+            "on average {gap_be_tx} of {t_be} more than under PQ (seeds {gap_low}..{gap_high}), where the "
+            "page's gain is {paper_be_tx}",
             tag_facts(ds, mtu) + [judge.fact("gap_be_tx", g_mtu / be_tx, BE_TX), judge.fact("t_be", be_tx, "ms"),
                                   judge.fact("gap_low", float(np.nanmin(seeds_gap)), BE_TX),
                                   judge.fact("gap_high", float(np.nanmax(seeds_gap)), BE_TX),
@@ -230,7 +230,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
         at = large[int(np.argmax(frac))]
         off_why = judge.reason(
             "mechanism",
-            "at {off_frame} bytes WFQ - PQ is {off_gap} BE tx times, {off_integer} from a whole number (more than "
+            "at {off_frame} WFQ - PQ is {off_gap}, {off_integer} from a whole number (more than "
             "{tolerance}): an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, and the mean "
             "mixes EF packets that wait a whole number n or n + 1 of BE packets more than under PQ",
             [judge.fact("off_frame", at, "bytes"), judge.fact("off_gap", value_at(gap_be, at), BE_TX),

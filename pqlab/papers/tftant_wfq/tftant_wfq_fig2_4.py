@@ -125,10 +125,10 @@ def claims(ds: xr.Dataset) -> list[dict]:
         std = value_at(shift_std, at)
         why = judge.reason(
             "mechanism",
-            "at {frame} bytes the PQ and WFQ delay series correlate at {corr} (the same shape read as at least "
+            "at {frame} the PQ and WFQ delay series correlate at {corr} (the same shape read as at least "
             "{threshold}): under WFQ the EF packets wait behind numbers of BE packets that vary from packet to packet "
             "(an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}), so WFQ - PQ varies with a std "
-            "of {shift_std}, {shift_std_be_tx} BE tx times, where PQ's delay spans {pq_span} BE tx times",
+            "of {shift_std}, {shift_std_be_tx}, where PQ's delay spans {pq_span}",
             [judge.fact("frame", at, "bytes"), judge.fact("corr", value_at(corr, at), ""),
              judge.fact("threshold", SAME_SHAPE_CORRELATION, ""), judge.fact("shift_std", std, "ms"),
              judge.fact("shift_std_be_tx", std / be_tx, BE_TX),

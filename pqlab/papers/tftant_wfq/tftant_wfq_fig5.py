@@ -158,8 +158,8 @@ def _order_reason(ds: xr.Dataset, small, large, ok) -> dict | None:
         return judge.reason(
             "arithmetic",
             "with one CBR EF and one CBR BE stream the mean |IPDV| under PQ is the sawtooth's 2 s (t_BE - s) / t_BE, "
-            "s = (T_EF - t_EF) mod t_BE, t_BE = {t_be}: at {small_frame} bytes s = {slip_small} gives "
-            "{predicted_small} (ours {ours_small}), at {large_frame} bytes s = {slip_large} gives {predicted_large} "
+            "s = (T_EF - t_EF) mod t_BE, t_BE = {t_be}: at {small_frame} s = {slip_small} gives "
+            "{predicted_small} (ours {ours_small}), at {large_frame} s = {slip_large} gives {predicted_large} "
             "(ours {ours_large}): a beat of the two periods, not a trend in the EF size",
             ours + [judge.fact("t_be", float(ds.be_tx_time), "ms"),
                     judge.fact("slip_small", value_at(slip, lo), "ms"),
@@ -168,9 +168,9 @@ def _order_reason(ds: xr.Dataset, small, large, ok) -> dict | None:
                     judge.fact("predicted_large", value_at(beat, hi), "ms")])
     return judge.reason(
         "mechanism",
-        "under WFQ an EF finish tag of {ef_tag} at {large_frame} bytes spans {tag_steps} BE tag steps of {be_tag}, "
+        "under WFQ an EF finish tag of {ef_tag} at {large_frame} spans {tag_steps} BE tag steps of {be_tag}, "
         "so the EF packets wait behind numbers of BE packets that vary from packet to packet: mean |IPDV| "
-        "{ours_large} there, {ours_small} at {small_frame} bytes",
+        "{ours_large} there, {ours_small} at {small_frame}",
         ours + tag_facts(ds, hi))
 
 

@@ -135,7 +135,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
                 "mechanism",
                 "an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, so under WFQ every EF packet "
                 "waits the same whole number of BE packets more than under PQ: the two IPDV series differ by at most "
-                "{series_gap} BE tx times, and so do their shares of peaks, PQ {share_pq}, WFQ {share_wfq}",
+                "{series_gap}, and so do their shares of peaks, PQ {share_pq}, WFQ {share_wfq}",
                 tag_facts(ds, fig7) + [judge.fact("series_gap", _series_gap(ds, fig7), BE_TX),
                                        judge.fact("share_pq", fp, ""), judge.fact("share_wfq", fw, "")])))
     if 128 in frames:
@@ -148,8 +148,8 @@ def claims(ds: xr.Dataset) -> list[dict]:
             reason=judge.reason(
                 "mechanism",
                 "an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}: WFQ lets no queued BE packet "
-                "ahead of an EF packet that PQ would not, so the IPDV series differ by at most {series_gap} BE tx "
-                "times and the peaks are PQ {peak_pq}, WFQ {peak_wfq} BE tx times",
+                "ahead of an EF packet that PQ would not, so the IPDV series differ by at most {series_gap} and the "
+                "peaks are PQ {peak_pq}, WFQ {peak_wfq}",
                 tags + [judge.fact("series_gap", _series_gap(ds, 128), BE_TX),
                         judge.fact("peak_pq", p, BE_TX), judge.fact("peak_wfq", w, BE_TX)])
             if judge.fact_value({"facts": tags}, "tag_steps") < 1.0 else None))
@@ -166,7 +166,7 @@ def claims(ds: xr.Dataset) -> list[dict]:
                 "mechanism",
                 "under WFQ the EF packets wait behind numbers of BE packets that vary by one from packet to packet "
                 "(an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}), which adds up to a BE tx "
-                "time to an IPDV: the peaks are PQ {peak_pq}, WFQ {peak_wfq} BE tx times, {peak_gap} apart",
+                "time to an IPDV: the peaks are PQ {peak_pq}, WFQ {peak_wfq}, {peak_gap} apart",
                 tag_facts(ds, big) + [judge.fact("peak_pq", p, BE_TX), judge.fact("peak_wfq", w, BE_TX),
                                       judge.fact("peak_gap", w - p, BE_TX)])))
         rows.append(kit.claim(art, "peak_frequency_higher_wfq_1500", None, "-",
