@@ -331,6 +331,7 @@ def figure(ds: xr.Dataset):
     """
     ds = in_ms_for_axes(kit.check_artefact(ds, ARTEFACT.id))
     fig, (ax, ix) = kit.subplots(1, 2, figsize=(13, 5.4), footer=True)
+    fig.get_layout_engine().set(rect=(0, 0.07, 1, 0.93))  # a footer of two lines
     stars = ds["star"].values
     frames = ds["ef_frame_bytes"].values
     palette = sns.color_palette("viridis", frames.size)
@@ -367,7 +368,7 @@ def figure(ds: xr.Dataset):
     fig.suptitle(f"{ARTEFACT.id}: EF one-way delay and IPDV vs service-to-arrival ratio under WFQ "
                  "(TF-TANT slides, EF queue service rate)", fontsize=11)
     ip_kbps = ", ".join(f"{int(f)} B: {float(to_kbps(r)):.0f}" for f, r in zip(frames, ds["ef_ip_rate"].values))
-    kit.footer(fig, f"{conditions(ds)}; EF WFQ weight = STAR x the EF rate of IP packets ({ip_kbps} kbit/s), BE "
-                    f"weight = the rest of {rate_kbps(ds, 'line_rate'):g} kbit/s; "
-                    f"PQ policed at {rate_kbps(ds, 'ef_service_rate'):g} kbit/s; {ds.sizes['seed']} seed(s)")
+    kit.footer(fig, f"{conditions(ds)}; PQ policed at {rate_kbps(ds, 'ef_service_rate'):g} kbit/s; "
+                    f"{ds.sizes['seed']} seed(s)\nEF WFQ weight = STAR x the EF rate of IP packets ({ip_kbps} kbit/s), "
+                    f"BE weight = the rest of {rate_kbps(ds, 'line_rate'):g} kbit/s")
     return fig
