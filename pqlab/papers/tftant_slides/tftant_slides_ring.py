@@ -164,7 +164,7 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
 
 
 def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: delay linear in the ring, IPDV independent of it."""
+    """Claim records of :func:`compute`: delay proportional to the ring (the ratio test), IPDV independent of it."""
     art = ARTEFACT.id
     ds, be_tx = in_ms_be_tx(ds, art, statistics)
     scheds = list(ds["scheduler"].values)

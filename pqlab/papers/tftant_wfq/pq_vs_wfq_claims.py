@@ -1,10 +1,13 @@
-"""The verdict rules and text helpers the claims on the PQ-vs-WFQ test bed share (TF-TANT page and slides).
+"""The thresholds, reasons and text helpers the claims on the PQ-vs-WFQ test bed share (TF-TANT page and slides).
 
 Each artefact's ``claims(data)`` first converts the Dataset's times to the sources'
 milliseconds and computes its statistics again from the converted values (:func:`in_ms`,
 :func:`pqlab.papers.kit.statistics_in_ms`), so every time a claim states is in ms; the
-thresholds below read the papers' qualitative statements ("equivalent", "one BE tx time", ...)
-the same way for every artefact that judges them.
+thresholds below read the papers' qualitative statements ("equivalent", "independent", ...)
+the same way for every artefact that checks them (the verdicts are :mod:`pqlab.papers.judge`'s).
+The reasons several artefacts give share one text and one computation of their facts: the
+sawtooth of the slip (:data:`SAWTOOTH_TEXT`, :func:`sawtooth_facts`), what an overloaded EF queue
+adds to it (:data:`OVERLOAD_TEXT`, :func:`overload_facts`) and the WFQ tag steps (:func:`tag_facts`).
 """
 
 from __future__ import annotations
