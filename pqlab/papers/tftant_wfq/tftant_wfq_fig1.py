@@ -231,14 +231,18 @@ def claims(ds: xr.Dataset) -> list[dict]:
     off_why = None
     if large and not multiple:
         at = large[int(np.argmax(frac))]
-        off_why = judge.reason(
-            "mechanism",
-            "at {off_frame} WFQ - PQ is {off_gap}, {off_integer} from a whole number (more than "
-            "{tolerance}): an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, and the mean "
-            "mixes EF packets that wait a whole number n or n + 1 of BE packets more than under PQ",
-            [judge.fact("off_frame", at, "bytes"), judge.fact("off_gap", value_at(gap_be, at), BE_TX),
-             judge.fact("off_integer", max(frac), BE_TX), judge.fact("tolerance", INTEGER_TOLERANCE, BE_TX)]
-            + tag_facts(ds, at))
+        text = ("at {off_frame} WFQ - PQ is {off_gap}, {off_integer} from a whole number (more than {tolerance}): an "
+                "EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, and the mean mixes EF packets "
+                "that wait a whole number n or n + 1 of BE packets more than under PQ")
+        facts = [judge.fact("off_frame", at, "bytes"), judge.fact("off_gap", value_at(gap_be, at), BE_TX),
+                 judge.fact("off_integer", max(frac), BE_TX),
+                 judge.fact("tolerance", INTEGER_TOLERANCE, BE_TX)] + tag_facts(ds, at)
+        if at == mtu:  # the ring-release rule the page does not state moves it
+            unit = float(ds["gap_unit_release"]) / be_tx
+            text += ("; with the ring's particles freed one by one as their bytes leave (the test bed's rule; the "
+                     "page states none) it is {unit_gap}, {unit_off} from a whole number")
+            facts += [judge.fact("unit_gap", unit, BE_TX), judge.fact("unit_off", abs(unit - round(unit)), BE_TX)]
+        off_why = judge.reason("input" if at == mtu else "mechanism", text, facts)
     rows.append(kit.claim(
         art, "gap_multiple_of_be_tx", None, "-",
         f"WFQ - PQ at the page's large sizes {large}: {', '.join(f'{value_at(gap_be, f):.2f}' for f in large)} BE tx "
