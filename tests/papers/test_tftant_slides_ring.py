@@ -10,6 +10,8 @@ from pqlab.base.units import to_ms
 from pqlab.papers.tftant_slides import tftant_slides_ring as ring_module
 from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed
 
+from pq_vs_wfq_judged import facts, judged
+
 N = 300
 SEEDS = (1,)
 BE_TX_S = 22 * 53 * 8 / 2e6  # 1000-byte IP packet, AAL5 + LLC/SNAP: 22 cells (4.664 ms)
@@ -48,6 +50,27 @@ def test_claims_verdicts_of_the_mechanism(ring):
     r = {x["quantity"]: x for x in ring_module.claims(ring)}
     assert r["delay_ratio_512_256"]["shape_ok"] is None  # garbled statement: not judged
     assert r["ipdv_independent_of_ring"]["shape_ok"] is True
+
+
+def test_proportional_is_judged_as_proportional_not_as_linear(ring):
+    """Issue 30: "one-way delay proportional to the tx queue size" was reproduced by a line with an intercept.
+    Proportional: delay(largest ring) / delay(smallest ring) = the rings' ratio; ours is far from it."""
+    j = judged(ring_module.ARTEFACT.id, ring_module.claims(ring))
+    row = j["delay_proportional_to_ring"]
+    assert row["verdict"] == "differs"
+    f = facts(row)
+    d = ring["delay_mean"].sel(scheduler="pq")
+    assert f["delay_ratio"] == pytest.approx(float(d.sel(ring_limit_particles=6) / d.sel(ring_limit_particles=1)))
+    assert f["ring_ratio"] == 6
+    assert f["intercept"] == pytest.approx(float(to_ms(ring["intercept"].sel(scheduler="pq"))))
+    assert f["slope"] == pytest.approx(float(to_ms(ring["slope"].sel(scheduler="pq"))))
+    assert f["intercept"] > 0.5 * float(to_ms(d.max()))  # most of the delay is not the ring's
+    # the garbled slide statement: not checkable, whatever is recorded
+    assert j["delay_ratio_512_256"]["verdict"] == "not checkable"
+    # WFQ at 300 kbit/s: the overloaded EF queue adds one BE tx time to the slip of the sawtooth
+    mx = j["max_ipdv_one_be_tx"]
+    assert mx["verdict"] == "differs" and mx["shape_ok"] is None
+    assert facts(mx)["overload_max"] == pytest.approx(mx["ours"])
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,8 @@ import pytest
 
 from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed, tftant_wfq_fig5 as fig5_module
 
+from pq_vs_wfq_judged import facts, judged
+
 N = 300
 SEEDS = (1,)
 BE_TX_S = 22 * 53 * 8 / 2e6  # 1000-byte IP packet, AAL5 + LLC/SNAP: 22 cells (4.664 ms)
@@ -24,6 +26,14 @@ def test_fig5_ipdv_is_the_sawtooth_of_the_slip(fig5):
     assert float(pq["ipdv_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=0.01)  # 299 pairs
     assert float(pq["ipdv_beat_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=1e-12)
     assert float(pq["ipdv_max_be_tx"]) == pytest.approx(max(s, BE_TX_S - s) / BE_TX_S, abs=1e-9)
+
+
+def test_ipdv_higher_small_packets_misses_by_the_sawtooth_arithmetic(fig5):
+    """Issue 30: the miss carries the sawtooth's prediction 2 s (t_BE - s) / t_BE at the sizes that break the order."""
+    row = judged(fig5_module.ARTEFACT.id, fig5_module.claims(fig5))["ipdv_higher_small_packets"]
+    assert row["verdict"] == "differs" and row["reason kind"] == "arithmetic"
+    f = facts(row)
+    assert f["predicted_small"] < f["predicted_large"]
 
 
 def test_bad_arguments_name_the_parameter():

@@ -19,25 +19,23 @@ import xarray as xr
 
 from ...base._validate import check_choice, check_real
 from ...base.numerics import line_fit
-from ...base.units import to_ms
 from ...measure import cache, experiments
 from ...node.framing import particles_needed
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
-from ..tftant_wfq.pq_vs_wfq_claims import RELATIVE_TOLERANCE, in_ms_be_tx, per_scheduler, within_one_be_tx
+from ..tftant_wfq.pq_vs_wfq_claims import OVERLOAD_TEXT, RELATIVE_TOLERANCE, SAWTOOTH_TEXT, in_ms_be_tx, \
+    overload_facts, per_scheduler, sawtooth_facts
 from ..tftant_wfq.pq_vs_wfq_plots import COLORS, LABELS, ci, conditions, in_ms_for_axes, seeds_text
-from ..tftant_wfq.pq_vs_wfq_testbed import BE_TX, add_scalars, beat_slip_s, check_frames, config_scalars, measure, \
-    per_seed, rate_kbps
+from ..tftant_wfq.pq_vs_wfq_testbed import BE_TX, add_scalars, check_frames, config_scalars, measure, per_seed, \
+    rate_kbps
 
-__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "RING_LIMIT_PARTICLES", "LINEAR_R2",
+__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "RING_LIMIT_PARTICLES",
            "SLOPE_FRACTION", "ACF_THRESHOLD", "MIN_PERIOD_PACKETS"]
 
 ARTEFACT = Artefact(__name__, notebook="08_tftant_ring_and_star")
 
 #: tx-ring-limit values of the slides' ring test, particles.
 RING_LIMIT_PARTICLES = tuple(range(1, 17))
-#: A least-squares line explains at least this share of the variance: "grows linearly".
-LINEAR_R2 = 0.95
 #: The slope is above this fraction of one particle's line time per particle: "grows with the ring".
 SLOPE_FRACTION = 0.5
 #: An autocorrelation first peak above this counts as periodic: most of the delay's variance repeats.
@@ -166,7 +164,7 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
 
 
 def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: delay linear in the ring, IPDV independent of it."""
+    """Claim records of :func:`compute`: delay proportional to the ring (the ratio test), IPDV independent of it."""
     art = ARTEFACT.id
     ds, be_tx = in_ms_be_tx(ds, art, statistics)
     scheds = list(ds["scheduler"].values)
@@ -177,14 +175,33 @@ def claims(ds: xr.Dataset) -> list[dict]:
                     f"{float(ds.r2.sel(scheduler=s)):.3f}, {float(d.sel(scheduler=s).min()):.1f}.."
                     f"{float(d.sel(scheduler=s).max()):.1f} ms, EF loss {float(ds['loss'].sel(scheduler=s).max()):.3f}"
                     for s in scheds)
-    linear = bool(((ds.slope > 0) & (ds.r2 >= LINEAR_R2)).all())
+    lo, hi = float(rings.min()), float(rings.max())
+    ratios = {s: float(d.sel(scheduler=s, ring_limit_particles=hi) / d.sel(scheduler=s, ring_limit_particles=lo))
+              for s in scheds}
+    proportional = all(judge.within(ratios[s], hi / lo) for s in scheds)
+    why = None
+    if not proportional:
+        s = next(x for x in scheds if not judge.within(ratios[x], hi / lo))
+        intercept = float(ds.intercept.sel(scheduler=s))
+        why = judge.reason(
+            "mechanism",
+            "the mean delay grows with the ring as a line of slope {slope} (a BE packet takes {be_particles} "
+            "particles: one BE tx time every {be_particles} particles) on an intercept of {intercept}, "
+            "{intercept_share} of the delay at a ring of {ring_max}: delay(ring {ring_max}) / "
+            "delay(ring {ring_min}) = {delay_ratio}, where proportional needs {ring_ratio}",
+            [judge.fact("slope", float(ds.slope.sel(scheduler=s)), "ms/particle"),
+             judge.fact("be_particles", float(ds.be_particles), ""), judge.fact("intercept", intercept, "ms"),
+             judge.fact("intercept_share", intercept / float(d.sel(scheduler=s, ring_limit_particles=hi)), ""),
+             judge.fact("ring_max", hi, "particles"), judge.fact("ring_min", lo, "particles"),
+             judge.fact("delay_ratio", ratios[s], ""), judge.fact("ring_ratio", hi / lo, "")])
     rows = [kit.claim(
         art, "delay_proportional_to_ring", None, "-",
-        f"rings {int(rings.min())}..{int(rings.max())} particles: {fit}; a BE packet of {int(ds.be_ip_bytes)} "
-        f"bytes takes {int(ds.be_particles)} particles, so the delay rises in steps of one BE tx time "
-        f"({be_tx:.3f} ms) every {int(ds.be_particles)} particles ({per_particle:.3f} ms/particle); linear with an "
-        f"intercept, not proportional through 0",
-        shape_ok=linear)]
+        f"rings {int(lo)}..{int(hi)} particles: {fit}; proportional read as delay(ring {int(hi)}) / delay(ring "
+        f"{int(lo)}) within {judge.TOLERANCE_PERCENT:g} % of {hi / lo:g}: "
+        + ", ".join(f"{s.upper()} {ratios[s]:.2f}" for s in scheds)
+        + f"; a BE packet of {int(ds.be_ip_bytes)} bytes takes {int(ds.be_particles)} particles "
+          f"({per_particle:.3f} ms/particle)",
+        shape_ok=proportional, reason=why)]
     if "pq" in scheds:
         dp = d.sel(scheduler="pq")
         ratio = float(dp.max() / dp.min())
@@ -205,17 +222,16 @@ def claims(ds: xr.Dataset) -> list[dict]:
     # the same one the test-bed model computes (pqlab.papers.testbed_eval.ring_max_ipdv)
     slides = "wfq" if "wfq" in scheds else first
     mx = float(ds["ipdv_max"].sel(scheduler=slides).max()) / be_tx
-    slip = to_ms(float(beat_slip_s(int(ds.ef_frame_bytes))[0]))
+    frame, ef_rate = int(ds.ef_frame_bytes), float(ds.ef_rate)
+    loss = float(ds["loss"].sel(scheduler=slides).max())
+    saw = (judge.reason("mechanism", SAWTOOTH_TEXT + OVERLOAD_TEXT, overload_facts(frame, ef_rate, loss)) if loss > 0
+           else judge.reason("arithmetic", SAWTOOTH_TEXT, sawtooth_facts(frame, ef_rate)))
     rows.append(kit.claim(
         art, "max_ipdv_one_be_tx", mx, BE_TX,
         f"largest |IPDV| over rings and seeds, {slides.upper()} (the slides' WFQ test, 300 kbit/s): "
-        f"{mx * be_tx:.3f} ms = {mx:.3f} BE tx times "
-        f"({be_tx:.3f} ms); the sawtooth (EF behind a fixed number of BE packets) predicts max(s, t_BE - s) = "
-        f"{max(slip, be_tx - slip) / be_tx:.3f}, "
-        f"s = (T_EF - t_EF) mod t_BE, whatever the ring; "
-        + ", ".join(f"{s.upper()} {float(ds['ipdv_max'].sel(scheduler=s).max()) / be_tx:.3f}"
-                    for s in scheds),
-        shape_ok=bool(within_one_be_tx(mx))))
+        f"{mx * be_tx:.3f} ms; per scheduler, BE tx times: "
+        + ", ".join(f"{s.upper()} {float(ds['ipdv_max'].sel(scheduler=s).max()) / be_tx:.3f}" for s in scheds),
+        reason=saw))
     lag = ds["acf_peak_lag"].sel(scheduler=first)
     peak = ds["acf_peak"].sel(scheduler=first)
     periodic = bool((lag >= MIN_PERIOD_PACKETS).all() and (peak > ACF_THRESHOLD).all())

@@ -23,10 +23,10 @@ from ...measure import cache, experiments
 from ...node.framing import FRAMING_CODES, wire_bytes
 from ...node.scenario import simulate
 from ..stated import PAPERS
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
-from ..tftant_wfq.pq_vs_wfq_claims import PAGE_LARGE_FRAME_BYTES, RELATIVE_TOLERANCE, SMALL_FRAME_BYTES, \
-    in_ms_be_tx, listing, value_at, within_one_be_tx
+from ..tftant_wfq.pq_vs_wfq_claims import OVERLOAD_TEXT, PAGE_LARGE_FRAME_BYTES, RELATIVE_TOLERANCE, SAWTOOTH_TEXT, \
+    SMALL_FRAME_BYTES, in_ms_be_tx, listing, overload_facts, value_at
 from ..tftant_wfq.pq_vs_wfq_plots import conditions, in_ms_for_axes
 from ..tftant_wfq.pq_vs_wfq_testbed import BE_TX, EQUIVALENT_BE_TX, add_scalars, check_frames, config_scalars, \
     frame_coords, measure, per_seed, rate_kbps
@@ -44,17 +44,35 @@ STAR_FRAME_SIZES = (128, 256, 512, 1024, 1518)
 PAPER_STAR_PLATEAU = 3.0
 
 
-def star_one_be_tag(ef_ip_bytes, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES,
+def star_one_be_tag(ef_frame_bytes, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES,
                     line_rate_bps: float = PAPERS.line_rate_bps,
                     ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS):
     """STAR above which an EF finish-tag step is shorter than one BE tag step (BE weight = remaining bandwidth).
 
-    ``ip / (S r) <= be / (L - S r)``  <=>  ``S >= ip L / (r (ip + be))``: beyond it a newly
-    arrived EF packet overtakes every queued BE packet, as under PQ. Sizes in bytes, rates in
-    bit/s; the STAR is a ratio.
+    STAR counts in IP bytes (:func:`pqlab.scenarios.tftant_star`): the EF weight is
+    ``w = S r ip / frame``, so an EF tag step is ``ip / w = frame / (S r)`` and
+    ``frame / (S r) <= be / (L - w)``  <=>  ``S >= frame L / (r (ip + be))``: beyond it a newly
+    arrived EF packet overtakes every queued BE packet, as under PQ (ties go to the EF queue).
+
+    Parameters
+    ----------
+    ef_frame_bytes : int or array_like of int
+        EF frame size(s), bytes (IP = frame - 18).
+    be_ip_bytes : int
+        BE IP length, bytes.
+    line_rate_bps : float
+        Line rate ``L``, bit/s.
+    ef_rate_bps : float
+        EF rate ``r``, bit/s of frames.
+
+    Returns
+    -------
+    numpy.ndarray
+        The STAR per frame size (a ratio; 0-d for one frame size).
     """
-    ip = np.asarray(ef_ip_bytes, dtype=float)
-    return ip * line_rate_bps / (ef_rate_bps * (ip + be_ip_bytes))
+    frames = np.asarray(ef_frame_bytes, dtype=float)
+    ip = np.vectorize(lambda f: presets.ef_ip_bytes(int(f)), otypes=[float])(frames)
+    return frames * line_rate_bps / (ef_rate_bps * (ip + be_ip_bytes))
 
 
 @cache.artefact(ARTEFACT.id)
@@ -128,7 +146,7 @@ def compute(
                 "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"})},
     )
     ip = ds["ef_ip_bytes"].values
-    ds["star_one_be_tag"] = ("ef_frame_bytes", star_one_be_tag(ip, presets.TFTANT_BE_IP_BYTES, node.line_rate_bps),
+    ds["star_one_be_tag"] = ("ef_frame_bytes", star_one_be_tag(frames, presets.TFTANT_BE_IP_BYTES, node.line_rate_bps),
                              {"units": "1", "long_name": "STAR above which an EF tag step < one BE tag step"})
     ds["ef_ip_rate"] = ("ef_frame_bytes", presets.TFTANT_EF_RATE_BPS * ip / ds["ef_frame_bytes"].values,
                         {"units": "bit/s", "long_name": "EF rate counted on IP packets"})
@@ -162,19 +180,10 @@ def claims(ds: xr.Dataset) -> list[dict]:
             kit.claim(art, "star_max", float(stars.max()), "1", f"{stars.size} STAR values")]
     star1 = float(stars.min())
     loss1 = ds["loss"].sel(star=star1).max("seed")
-    throughput_kbps = rate_kbps(ds, "line_ip_throughput")
     ip_kbps = to_kbps(ds["ef_ip_rate"].values)
-    share = star1 * ip_kbps / rate_kbps(ds, "line_rate")
-    wire_loss = ds["wire_loss"].max("seed").values
-    overload = (f"STAR counted in IP bytes, one unit with the WFQ tags (the reading that causes this): at STAR = "
-                f"{star1:g} the EF weight equals the EF IP rate ({listing(frames, star1 * ip_kbps, '{:.0f}')} kbit/s) "
-                f"and gets that share of the IP bytes sent, {listing(frames, share * throughput_kbps, '{:.0f}')} "
-                f"kbit/s of a {throughput_kbps:.0f} kbit/s IP throughput (the line counts cells: ATM cell tax): EF "
-                f"loss {listing(frames, loss1.values, '{:.3f}')}; with STAR and the tags in wire bytes (the line's "
-                f"unit, tried): EF loss {listing(frames, wire_loss, '{:.3f}')}, mean delay "
-                f"{listing(frames, ds['wire_delay'].mean('seed').values)} ms at STAR {star1:g}, but that reading loses "
-                f"{float(ds['wire_page_loss_64']):.1%} of the PQ-vs-WFQ page's 64-byte EF frames, where the page "
-                "finds PQ and WFQ almost equivalent")
+    weights = (f"STAR counted in IP bytes, the WFQ tags' unit: EF weight = STAR x the EF IP rate "
+               f"({listing(frames, ip_kbps, '{:.0f}')} kbit/s), BE weight the rest of {rate_kbps(ds, 'line_rate'):g} "
+               f"kbit/s")
 
     def flat_from(frame) -> float:
         row = d.sel(ef_frame_bytes=frame).values
@@ -185,31 +194,77 @@ def claims(ds: xr.Dataset) -> list[dict]:
 
     small = [f for f in frames if f <= SMALL_FRAME_BYTES]
     spans = [float(np.ptp(d.sel(ef_frame_bytes=f).values)) for f in small]
+    flat = bool(small) and all(s <= tol for s in spans)
+    why = None
+    if small and not flat and stars.size > 1:
+        at = small[int(np.argmax(spans))]
+        row = d.sel(ef_frame_bytes=at)
+        why = judge.reason(
+            "input",
+            "the slides do not say in which unit STAR counts: in IP bytes (ours, the WFQ tags' unit) the EF queue is "
+            "overloaded at STAR {star_min} (EF loss {loss_ip} at {frame}) and the mean delay spans {span} over "
+            "STAR {star_min}..{star_max}, {span_rest} above STAR {star_min} (flat: within {tol}); in wire bytes "
+            "(ATM cells) the mean delay at STAR {star_min} is {wire_delay}, {wire_over_pq} above PQ's, with EF loss "
+            "{loss_wire}, but that reading loses {page_loss_64} of the PQ-vs-WFQ page's 64-byte EF frames",
+            [judge.fact("star_min", star1, ""), judge.fact("star_max", float(stars.max()), ""),
+             judge.fact("frame", at, "bytes"), judge.fact("loss_ip", value_at(loss1, at), ""),
+             judge.fact("span", float(np.ptp(row.values)), "ms"),
+             judge.fact("span_rest", float(np.ptp(row.values[1:])), "ms"), judge.fact("tol", tol, "ms"),
+             judge.fact("wire_delay", value_at(ds["wire_delay"].mean("seed"), at), "ms"),
+             judge.fact("wire_over_pq", value_at(ds["wire_delay"].mean("seed"), at) - value_at(pq, at), "ms"),
+             judge.fact("loss_wire", value_at(ds["wire_loss"].max("seed"), at), ""),
+             judge.fact("page_loss_64", float(ds["wire_page_loss_64"]), "")])
     rows.append(kit.claim(
         art, "delay_flat_small_packets", None, "-",
         f"range of the mean delay over STAR {star1:g}..{float(stars.max()):g} for frames <= {SMALL_FRAME_BYTES}: "
         f"{listing(small, spans)} ms; flat (within half a BE tx) from STAR "
-        f"{listing(small, [flat_from(f) for f in small], '{:g}')}; {overload}",
-        shape_ok=bool(small) and all(s <= tol for s in spans)))
+        f"{listing(small, [flat_from(f) for f in small], '{:g}')}; {weights}",
+        shape_ok=flat, reason=why))
     above = stars > PAPER_STAR_PLATEAU
     drops = []
     for f in frames:
         at3 = float(d.sel(ef_frame_bytes=f).interp(star=PAPER_STAR_PLATEAU))
         drops.append(at3 - float(d.sel(ef_frame_bytes=f).values[above].min()) if above.any() else math.nan)
+    plateau = bool(above.any()) and all(x <= tol for x in drops)
+    why = None
+    if above.any() and not plateau:
+        k = int(np.nanargmax(drops))
+        at = int(frames[k])
+        why = judge.reason(
+            "arithmetic",
+            "with the BE weight the rest of the line, an EF finish-tag step falls below one BE tag step only from "
+            "STAR frame L / (r (ip + be)) = {star_tag} at {frame}, above the slides' {plateau}: until then WFQ "
+            "lets a queued BE packet ahead, and the mean delay falls by {drop} beyond STAR {plateau}, {drop_be_tx}",
+            [judge.fact("star_tag", value_at(ds["star_one_be_tag"], at), ""), judge.fact("frame", at, "bytes"),
+             judge.fact("plateau", PAPER_STAR_PLATEAU, ""), judge.fact("drop", drops[k], "ms"),
+             judge.fact("drop_be_tx", drops[k] / be_tx, BE_TX)])
     rows.append(kit.claim(
         art, "no_decrease_above_3", None, "-",
-        f"decrease of the mean delay beyond STAR {PAPER_STAR_PLATEAU:g}: {listing(frames, drops)} ms; with the BE "
-        f"weight = the remaining bandwidth an EF tag step falls below one BE tag step at STAR "
-        f"{listing(frames, ds['star_one_be_tag'].values)}, where the delay stops falling "
-        f"(flat from STAR {listing(frames, [flat_from(f) for f in frames], '{:g}')})",
-        shape_ok=bool(above.any()) and all(x <= tol for x in drops)))
+        f"decrease of the mean delay beyond STAR {PAPER_STAR_PLATEAU:g}: {listing(frames, drops)} ms; an EF tag step "
+        f"falls below one BE tag step at STAR {listing(frames, ds['star_one_be_tag'].values)}; flat from STAR "
+        f"{listing(frames, [flat_from(f) for f in frames], '{:g}')}",
+        shape_ok=plateau, reason=why))
     top = float(stars.max())
     conv = [float(d.sel(ef_frame_bytes=f, star=top) - pq.sel(ef_frame_bytes=f)) for f in frames]
+
+    def unconverged(upto: float) -> dict | None:
+        """Why WFQ is not PQ at the largest STAR for frames up to ``upto`` bytes (the largest gap), or None."""
+        gaps = [(abs(c), int(f), c) for f, c in zip(frames, conv) if f <= upto]
+        if not gaps or max(gaps)[0] <= tol:
+            return None
+        _, at, c = max(gaps)
+        return judge.reason(
+            "arithmetic",
+            "at {frame} WFQ - PQ is {gap}, {gap_be_tx}, at the largest STAR {star_max}: with the BE "
+            "weight the rest of the line an EF finish-tag step falls below one BE tag step only from STAR {star_tag}",
+            [judge.fact("frame", at, "bytes"), judge.fact("gap", c, "ms"), judge.fact("gap_be_tx", c / be_tx, BE_TX),
+             judge.fact("star_max", top, ""), judge.fact("star_tag", value_at(ds["star_one_be_tag"], at), "")])
     rows.append(kit.claim(
         art, "wfq_converges_to_pq_small_packets", None, "-",
         f"WFQ - PQ at STAR {top:g}: {listing(frames, conv)} ms; at STAR {star1:g}: "
         f"{listing(frames, [float(d.sel(ef_frame_bytes=f, star=star1) - pq.sel(ef_frame_bytes=f)) for f in frames])} ms",
-        shape_ok=all(abs(c) <= tol for f, c in zip(frames, conv) if f <= SMALL_FRAME_BYTES)))
+        shape_ok=all(abs(c) <= tol for f, c in zip(frames, conv) if f <= SMALL_FRAME_BYTES),
+        reason=unconverged(SMALL_FRAME_BYTES)))
     falls = [bool(np.all(np.diff(d.sel(ef_frame_bytes=f).values) <= tol)) for f in frames]
     rows.append(kit.claim(
         art, "wfq_converges_to_pq_higher_star", None, "-",
@@ -218,24 +273,42 @@ def claims(ds: xr.Dataset) -> list[dict]:
         + listing(frames, [next((float(s) for s in stars if abs(float(d.sel(ef_frame_bytes=f, star=s))
                                                                  - float(pq.sel(ef_frame_bytes=f))) <= tol),
                                 math.nan) for f in frames], "{:g}"),
-        shape_ok=all(falls) and all(abs(c) <= tol for c in conv)))
+        shape_ok=all(falls) and all(abs(c) <= tol for c in conv), reason=unconverged(math.inf)))
     ipdv_frame = PAGE_LARGE_FRAME_BYTES if PAGE_LARGE_FRAME_BYTES in frames else int(frames[-1])
     ip = ds["ipdv_mean"].sel(ef_frame_bytes=ipdv_frame)
     rng = float(np.ptp(ip.values))
     rest = ip.sel(star=stars[1:]) if stars.size > 1 else ip
+    independent = rng <= RELATIVE_TOLERANCE * float(ip.mean())
+    loss_at = float(ds["loss"].sel(ef_frame_bytes=ipdv_frame, star=star1).max())
+    why = None
+    if not independent and stars.size > 1:
+        why = judge.reason(
+            "mechanism",
+            "at STAR {star_min} the EF queue, weighted in IP bytes, is overloaded (EF loss {loss} at {frame}): "
+            "consecutive EF packets wait behind numbers of BE packets that vary, mean |IPDV| {ipdv_star_min}; above "
+            "it {ipdv_rest_low}..{ipdv_rest_high}, a range of {rest_range} (independent: within {share} of the mean)",
+            [judge.fact("star_min", star1, ""), judge.fact("loss", loss_at, ""), judge.fact("frame", ipdv_frame, "bytes"),
+             judge.fact("ipdv_star_min", float(ip.sel(star=star1)), "ms"),
+             judge.fact("ipdv_rest_low", float(rest.min()), "ms"), judge.fact("ipdv_rest_high", float(rest.max()), "ms"),
+             judge.fact("rest_range", float(np.ptp(rest.values)), "ms"), judge.fact("share", RELATIVE_TOLERANCE, "")])
     rows.append(kit.claim(
         art, "ipdv_independent_of_star", None, "-",
         f"mean |IPDV| at {ipdv_frame} bytes over STAR: {float(ip.min()):.3f}..{float(ip.max()):.3f} ms (range "
-        f"{rng:.3f} ms; above STAR {star1:g}, where the EF queue is not overloaded: "
-        f"{float(np.ptp(rest.values)):.3f} ms); "
-        f"PQ {float(ds['pq_ipdv_mean'].sel(ef_frame_bytes=ipdv_frame)):.3f} ms",
-        shape_ok=rng <= RELATIVE_TOLERANCE * float(ip.mean())))
+        f"{rng:.3f} ms); PQ {float(ds['pq_ipdv_mean'].sel(ef_frame_bytes=ipdv_frame)):.3f} ms",
+        shape_ok=independent, reason=why))
     mx = ds["ipdv_max"].sel(ef_frame_bytes=ipdv_frame).max("seed") / be_tx
+    rest_max = float(mx.sel(star=stars[1:]).max()) if stars.size > 1 else math.nan
+    why = None
+    if stars.size > 1 and loss_at > 0:
+        why = judge.reason(
+            "mechanism",
+            SAWTOOTH_TEXT + OVERLOAD_TEXT + ", at STAR {star_min}; above it, without loss, {rest_max}",
+            overload_facts(ipdv_frame, float(ds.ef_rate), loss_at)
+            + [judge.fact("star_min", star1, ""), judge.fact("rest_max", rest_max, BE_TX)])
     rows.append(kit.claim(
         art, "max_ipdv_one_be_tx", float(mx.max()), BE_TX,
         f"largest |IPDV| at {ipdv_frame} bytes over STAR and seeds, in BE tx times ({be_tx:.3f} ms): "
-        f"{listing(stars, mx.values, '{:.2f}')} (STAR {star1:g}: EF queue overloaded)",
-        shape_ok=bool(within_one_be_tx(float(mx.max())))))
+        f"{listing(stars, mx.values, '{:.2f}')}", reason=why))
     for f in frames:
         rows.append(kit.claim(art, f"flat_from_star_{int(f)}", flat_from(f), "1",
                               f"smallest STAR from which the mean delay at {int(f)} bytes stays within half a BE tx "
@@ -258,6 +331,7 @@ def figure(ds: xr.Dataset):
     """
     ds = in_ms_for_axes(kit.check_artefact(ds, ARTEFACT.id))
     fig, (ax, ix) = kit.subplots(1, 2, figsize=(13, 5.4), footer=True)
+    fig.get_layout_engine().set(rect=(0, 0.07, 1, 0.93))  # a footer of two lines
     stars = ds["star"].values
     frames = ds["ef_frame_bytes"].values
     palette = sns.color_palette("viridis", frames.size)
@@ -274,7 +348,7 @@ def figure(ds: xr.Dataset):
     ax.axvline(PAPER_STAR_PLATEAU, color="black", ls=":", lw=1.5, label="slides: no decrease above STAR 3")
     ax.axvspan(stars.min() - 0.1, stars.min() + 0.1, color="C3", alpha=0.12, label="EF queue overloaded (loss)")
     ax.set_yscale("log")
-    ax.set_xlabel("STAR = EF service rate / EF arrival rate (WFQ weight / 300 kbit/s)")
+    ax.set_xlabel("STAR = EF service rate / EF arrival rate (WFQ weight / EF rate of IP packets)")
     ax.set_ylabel("mean EF one-way delay (ms, log scale)")
     ax.legend(loc="upper right", fontsize=8, ncol=2)
     ax.set_title("one-way delay ('independent of STAR when pack size <= 256 by')", fontsize=10)
@@ -293,6 +367,8 @@ def figure(ds: xr.Dataset):
     ix.set_title("IPDV vs STAR (slides, at 1024 bytes: 'ipdv independent of STAR')", fontsize=10)
     fig.suptitle(f"{ARTEFACT.id}: EF one-way delay and IPDV vs service-to-arrival ratio under WFQ "
                  "(TF-TANT slides, EF queue service rate)", fontsize=11)
-    kit.footer(fig, f"{conditions(ds)}; EF WFQ weight = STAR x 300 kbit/s, BE weight = the rest of 2 Mbit/s; "
-                    f"PQ policed at {rate_kbps(ds, 'ef_service_rate'):g} kbit/s; {ds.sizes['seed']} seed(s)")
+    ip_kbps = ", ".join(f"{int(f)} B: {float(to_kbps(r)):.0f}" for f, r in zip(frames, ds["ef_ip_rate"].values))
+    kit.footer(fig, f"{conditions(ds)}; PQ policed at {rate_kbps(ds, 'ef_service_rate'):g} kbit/s; "
+                    f"{ds.sizes['seed']} seed(s)\nEF WFQ weight = STAR x the EF rate of IP packets ({ip_kbps} kbit/s), "
+                    f"BE weight = the rest of {rate_kbps(ds, 'line_rate'):g} kbit/s")
     return fig

@@ -35,7 +35,7 @@ from ...base.units import to_kbps
 from .. import kit, presets
 
 __all__ = ["BE_TX", "SOURCE_FRAME_SIZES", "EQUIVALENT_BE_TX", "PEAK_FRACTION", "ACF_MAX_LAG",
-           "be_tx_time_s", "wfq_tag_s", "be_tag_steps", "beat_slip_s", "beat_max_be_tx", "measure",
+           "be_tx_time_s", "wfq_tag_s", "be_tag_steps", "beat_terms_s", "beat_slip_s", "beat_max_be_tx", "measure",
            "check_frames", "frame_coords", "config_scalars", "add_scalars", "per_seed", "rate_kbps"]
 
 #: The unit of the multiples of the BE transmission time in claims and paper values.
@@ -78,18 +78,9 @@ def be_tag_steps(ef_ip_bytes, ef_weight_bps, be_ip_bytes, be_weight_bps) -> floa
     return wfq_tag_s(ef_ip_bytes, ef_weight_bps) / wfq_tag_s(be_ip_bytes, be_weight_bps)
 
 
-def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
-                be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES):
-    """How far an EF packet's arrival slips against the BE departures from one EF packet to the next, seconds.
-
-    With the ring always full of BE packets sent back to back, the line's schedule
-    repeats every BE transmission time ``t_BE`` except for the EF packets themselves.
-    Between two EF packets the EF interval ``T`` less the EF packet's own line time
-    ``t_EF`` is spent on BE packets, so the phase of an arrival in the BE cycle moves by
-    ``s = (T - t_EF) mod t_BE``. When every EF packet waits behind the same number of
-    BE packets (PQ with large EF packets, WFQ once its extra BE packets are fixed) the delay
-    is a sawtooth: consecutive delays differ by ``-s`` or ``t_BE - s``, so
-    ``max |IPDV| = max(s, t_BE - s)`` and ``mean |IPDV| = 2 s (t_BE - s) / t_BE``.
+def beat_terms_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
+                 be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES) -> dict:
+    """The terms of the slip of EF against BE (:func:`beat_slip_s`), seconds, per frame size.
 
     Parameters
     ----------
@@ -104,15 +95,41 @@ def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = p
 
     Returns
     -------
-    numpy.ndarray
-        ``s`` per frame size, seconds.
+    dict
+        ``interval`` (the EF interval ``T``), ``t_ef`` (the EF packet's line time), ``t_be``
+        (one BE transmission time) and ``slip`` (``s = (T - t_EF) mod t_BE``), numpy arrays in s
+        (``t_be`` a float).
     """
     node = presets.tftant_node() if node is None else node
     frames = np.atleast_1d(np.asarray(ef_frame_bytes, dtype=np.int64))
     ip = np.array([presets.ef_ip_bytes(int(f)) for f in frames])
     interval = frames * 8.0 / check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
     t_ef = np.atleast_1d(line_time_s(ip, node.framing, node.line_rate_bps))
-    return np.mod(interval - t_ef, be_tx_time_s(node, be_ip_bytes))
+    t_be = be_tx_time_s(node, be_ip_bytes)
+    return {"interval": interval, "t_ef": t_ef, "t_be": t_be, "slip": np.mod(interval - t_ef, t_be)}
+
+
+def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
+                be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES):
+    """How far an EF packet's arrival slips against the BE departures from one EF packet to the next, seconds.
+
+    With the ring always full of BE packets sent back to back, the line's schedule
+    repeats every BE transmission time ``t_BE`` except for the EF packets themselves.
+    Between two EF packets the EF interval ``T`` less the EF packet's own line time
+    ``t_EF`` is spent on BE packets, so the phase of an arrival in the BE cycle moves by
+    ``s = (T - t_EF) mod t_BE`` (:func:`beat_terms_s`). When every EF packet waits behind the
+    same number of BE packets (PQ with large EF packets, WFQ once its extra BE packets are fixed)
+    the delay is a sawtooth: consecutive delays differ by ``-s`` or ``t_BE - s``, so
+    ``max |IPDV| = max(s, t_BE - s)`` and ``mean |IPDV| = 2 s (t_BE - s) / t_BE``.
+
+    Parameters are those of :func:`beat_terms_s`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``s`` per frame size, seconds.
+    """
+    return beat_terms_s(ef_frame_bytes, node, ef_rate_bps, be_ip_bytes)["slip"]
 
 
 def beat_max_be_tx(slip: xr.DataArray, be_tx: float) -> xr.DataArray:

@@ -11,23 +11,24 @@ per-seed values) and rates in kbit/s; the figure draws ms.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import xarray as xr
 
-from ...base.units import ms_to_s, to_ms
+from ...base.units import ms_to_s
 from ...measure import cache, experiments
 from ...node.scenario import simulate
 from ..stated import MTU_FRAME_BYTES
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
 from .pq_vs_wfq_claims import MS_ROUNDING_TOLERANCE, SMALL_FRAME_BYTES, PAGE_LARGE_FRAME_BYTES, in_ms_be_tx, \
-    listing, value_at
+    listing, tag_facts, value_at
 from .pq_vs_wfq_plots import COLORS, LABELS, ci, conditions, in_ms_for_axes, seeds_text, source_sizes
 from .pq_vs_wfq_runs import checked_size_sweep
-from .pq_vs_wfq_testbed import BE_TX, EQUIVALENT_BE_TX, add_scalars, be_tag_steps, config_scalars, frame_coords, \
-    per_seed, rate_kbps, wfq_tag_s
+from .pq_vs_wfq_testbed import BE_TX, EQUIVALENT_BE_TX, add_scalars, config_scalars, frame_coords, per_seed, \
+    rate_kbps
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "INTEGER_TOLERANCE",
            "PAGE_EQUIVALENT_FRAME_BYTES"]
@@ -55,7 +56,8 @@ def compute(
     seed; the gain of PQ is ``gap = delay(WFQ) - delay(PQ)`` per seed, also in BE
     transmission times. A check of the BE profile's reading: at 1024 and 1518 bytes
     (first seed) the gap with the other reading of "2.0 Mbps, 200 packs/sec, 1000 bytes"
-    (200 packets/s = 1.6 Mbit/s) against ours (2.0 Mbit/s = 250 packets/s).
+    (200 packets/s = 1.6 Mbit/s) against ours (2.0 Mbit/s = 250 packets/s); and the gain at
+    1518 bytes with the other ring-release rule (the page states none).
 
     Parameters
     ----------
@@ -75,7 +77,8 @@ def compute(
         ``delay_min``, ``delay_max``, ``ef_wait`` (s), ``loss``; ``delay_mean``/``delay_ci``
         over seeds; ``gap`` (per seed), ``gap_mean``, ``gap_ci`` (s), ``gap_be_tx`` (BE tx
         times); the reading check ``gap_reading_1600k`` and ``gap_reading_2000k`` (s, on
-        ``check_frame``); the test conditions as scalars (``be_tx_time`` in s, rates in bit/s);
+        ``check_frame``); ``gap_unit_release`` (s), the gain at 1518 bytes (first seed) with the ring's
+        particles freed one by one (``Node.ring_release="unit"``, the test bed's rule); the test conditions as scalars (``be_tx_time`` in s, rates in bit/s);
         the page's values ``paper_max_gain`` (s), ``paper_gap_1024``, ``paper_gap_1518`` (BE tx
         times).
     """
@@ -112,6 +115,15 @@ def compute(
     ds["gap_reading_2000k"] = ("check_frame", reading[1],
                                {"units": "s", "long_name": "gain of PQ, BE 2.0 Mbit/s of 1000 bytes (ours)"})
     ds = ds.assign_coords(check_frame=("check_frame", check_frames, {"units": "bytes", "long_name": "EF frame size"}))
+    # the ring-release rule the page does not state: particles freed one by one as the bytes leave (rule 5')
+    unit = []
+    for sched in presets.TFTANT_SCHEDULERS:
+        sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=MTU_FRAME_BYTES, ef_service_rate_bps=rate, n_ef_samples=n)
+        sc = dataclasses.replace(sc, node=dataclasses.replace(sc.node, ring_release="unit"))
+        unit.append(experiments.delay_summary(simulate(sc, seed=seeds[0]), sc)["delay_mean_s"])
+    ds["gap_unit_release"] = ((), unit[1] - unit[0],
+                              {"units": "s", "long_name": f"gain of PQ at {MTU_FRAME_BYTES} bytes, ring particles "
+                                                          "freed one by one (ring_release 'unit'), first seed"})
     add_scalars(ds, config_scalars(node, rate))
     add_scalars(ds, {
         "paper_max_gain": (ms_to_s(kit.paper_value(ARTEFACT.id, "max_gain_mtu")[0]), "s",
@@ -157,11 +169,6 @@ def claims(ds: xr.Dataset) -> list[dict]:
     gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
     tol = MS_ROUNDING_TOLERANCE + gap_ci
     rate_bps, be_weight_bps = float(ds.ef_service_rate), float(ds.be_weight)
-    ip_512 = presets.ef_ip_bytes(PAGE_EQUIVALENT_FRAME_BYTES)
-    be_tag_ms = to_ms(wfq_tag_s(float(ds.be_ip_bytes), be_weight_bps))
-
-    def ef_tag_ms(ip_bytes: int) -> float:
-        return to_ms(wfq_tag_s(ip_bytes, rate_bps))
     lower = gap.values >= -tol
     rows = [kit.claim(art, "pq_always_lower", None, "-",
                       f"mean delay PQ <= WFQ at all {frames.size} frame sizes 64..1518 "
@@ -172,16 +179,21 @@ def claims(ds: xr.Dataset) -> list[dict]:
                                   ("equivalent_up_to_256", SMALL_FRAME_BYTES, "the slides")):
         small = frames <= upto
         worst = float(np.abs(gap_be.values[small]).max()) if small.any() else math.nan
+        why = None
+        if worst >= EQUIVALENT_BE_TX:
+            at = int(frames[small][int(np.argmax(np.abs(gap_be.values[small])))])
+            why = judge.reason(
+                "mechanism",
+                "WFQ - PQ reaches {worst} at {worst_frame}, above the {threshold} read "
+                "as 'equivalent' (no extra BE packet ahead on average): there an EF finish tag of {ef_tag} spans "
+                "{tag_steps} BE tag steps of {be_tag}, so a queued BE packet with a smaller tag goes first",
+                [judge.fact("worst", worst, BE_TX), judge.fact("worst_frame", at, "bytes"),
+                 judge.fact("threshold", EQUIVALENT_BE_TX, BE_TX)] + tag_facts(ds, at))
         rows.append(kit.claim(
             art, quantity, None, "-",
             f"{where}: WFQ - PQ for frames <= {upto} bytes, BE tx times: {listing(frames[small], gap_be.values[small])}; "
-            f"'equivalent' read as below {EQUIVALENT_BE_TX} BE tx (no extra BE packet ahead on average): largest "
-            f"{worst:.2f}" + ("" if worst < EQUIVALENT_BE_TX else
-                              f"; above 256 bytes an EF finish tag (at 512 bytes: {ip_512} x 8 / "
-                              f"{rate_kbps(ds, 'ef_service_rate'):g} kbit/s = {ef_tag_ms(ip_512):.1f} ms) "
-                              f"exceeds one BE tag step ({be_tag_ms:.1f} ms), "
-                              f"so a queued BE packet may go first"),
-            shape_ok=bool(small.any() and worst < EQUIVALENT_BE_TX)))
+            f"'equivalent' read as below {EQUIVALENT_BE_TX} BE tx (no extra BE packet ahead on average)",
+            shape_ok=bool(small.any() and worst < EQUIVALENT_BE_TX), reason=why))
     g64 = value_at(gap_be, 64)
     rows.append(kit.claim(art, "equal_at_64", None, "-",
                           f"WFQ - PQ at 64-byte frames: {value_at(gap, 64):.3f} ms = {g64:.2f} BE tx times "
@@ -190,35 +202,53 @@ def claims(ds: xr.Dataset) -> list[dict]:
     mtu = MTU_FRAME_BYTES
     g_mtu, paper_gain = value_at(gap, mtu), kit.paper_value(art, "max_gain_mtu")[0]  # ms
     argmax = int(frames[int(np.nanargmax(gap.values))])
+    gain_why = None
+    if np.isfinite(g_mtu):
+        gain_why = _release_reason(ds, g_mtu, paper_gain, be_tx)
     rows.append(kit.claim(
         art, "max_gain_mtu", g_mtu, "ms",
-        f"WFQ - PQ at {mtu}-byte frames (IP 1500): {g_mtu:.2f} ms = {g_mtu / be_tx:.2f} BE tx times "
-        f"(PQ {value_at(pq, mtu):.2f}, WFQ {value_at(wfq, mtu):.2f} ms, mean over {ds.sizes['seed']} seed(s)); the page's "
-        f"{paper_gain:g} ms = {paper_gain / be_tx:.2f} of our BE tx times; the largest gain over the sweep is at "
+        f"WFQ - PQ at {mtu}-byte frames (IP 1500), mean over {ds.sizes['seed']} seed(s): PQ {value_at(pq, mtu):.2f}, "
+        f"WFQ {value_at(wfq, mtu):.2f} ms", reason=gain_why))
+    rows.append(kit.claim(
+        art, "max_gain_at_mtu", None, "-",
+        f"the largest mean WFQ - PQ over the {frames.size} swept frame sizes: {float(np.nanmax(gap.values)):.2f} ms at "
         f"{argmax} bytes", shape_ok=argmax == mtu))
     for size in (PAGE_LARGE_FRAME_BYTES, mtu):
         v = value_at(gap_be, size)
         paper = float(ds[f"paper_gap_{size}"])
-        steps = be_tag_steps(presets.ef_ip_bytes(size), rate_bps, float(ds.be_ip_bytes), be_weight_bps)
         rows.append(kit.claim(
             art, f"gap_{size}_be_tx", v, BE_TX,
-            f"(WFQ - PQ) / BE tx time at {size} bytes = {value_at(gap, size):.2f} / {be_tx:.3f} ms: an EF finish tag of "
-            f"{presets.ef_ip_bytes(size)} x 8 / {rate_kbps(ds, 'ef_service_rate'):g} kbit/s = "
-            f"{ef_tag_ms(presets.ef_ip_bytes(size)):.1f} ms above the virtual time spans "
-            f"{steps:.2f}"
-            f" BE tag steps of {be_tag_ms:.1f} ms: the queued BE packets with "
-            f"smaller tags go first (ties go to the EF queue, index 0); paper ~{paper:g}"))
+            f"(WFQ - PQ) / BE tx time at {size} bytes = {value_at(gap, size):.2f} / {be_tx:.3f} ms; paper ~{paper:g}",
+            reason=None if not np.isfinite(v) else _release_reason(ds, g_mtu, paper_gain, be_tx) if size == mtu
+            else judge.reason(
+                "mechanism",
+                "an EF finish tag of {ef_tag} above the virtual time spans {tag_steps} BE tag steps of {be_tag}: the "
+                "queued BE packets with smaller tags go first (ties go to the EF queue)", tag_facts(ds, size))))
     large = [f for f in (PAGE_LARGE_FRAME_BYTES, mtu) if f in frames]
     frac = [abs(value_at(gap_be, f) - round(value_at(gap_be, f))) for f in large]
     between = [f for f in frames if PAGE_LARGE_FRAME_BYTES < f < mtu]
+    multiple = bool(large) and all(x <= INTEGER_TOLERANCE for x in frac)
+    off_why = None
+    if large and not multiple:
+        at = large[int(np.argmax(frac))]
+        text = ("at {off_frame} WFQ - PQ is {off_gap}, {off_integer} from a whole number (more than {tolerance}): an "
+                "EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, and the mean mixes EF packets "
+                "that wait a whole number n or n + 1 of BE packets more than under PQ")
+        facts = [judge.fact("off_frame", at, "bytes"), judge.fact("off_gap", value_at(gap_be, at), BE_TX),
+                 judge.fact("off_integer", max(frac), BE_TX),
+                 judge.fact("tolerance", INTEGER_TOLERANCE, BE_TX)] + tag_facts(ds, at)
+        if at == mtu:  # the ring-release rule the page does not state moves it
+            unit = float(ds["gap_unit_release"]) / be_tx
+            text += ("; with the ring's particles freed one by one as their bytes leave (the test bed's rule; the "
+                     "page states none) it is {unit_gap}, {unit_off} from a whole number")
+            facts += [judge.fact("unit_gap", unit, BE_TX), judge.fact("unit_off", abs(unit - round(unit)), BE_TX)]
+        off_why = judge.reason("input" if at == mtu else "mechanism", text, facts)
     rows.append(kit.claim(
         art, "gap_multiple_of_be_tx", None, "-",
-        f"at the page's large sizes {large}: {', '.join(f'{value_at(gap_be, f):.2f}' for f in large)} BE tx times "
-        f"(within {INTEGER_TOLERANCE:g} of an integer: {all(x <= INTEGER_TOLERANCE for x in frac)}); "
-        f"in between our sweep gives "
-        f"{listing(between, [value_at(gap_be, f) for f in between])}: a mean over EF packets that wait n or n + 1 "
-        f"BE packets",
-        shape_ok=bool(large) and all(x <= INTEGER_TOLERANCE for x in frac)))
+        f"WFQ - PQ at the page's large sizes {large}: {', '.join(f'{value_at(gap_be, f):.2f}' for f in large)} BE tx "
+        f"times (a multiple: within {INTEGER_TOLERANCE:g} of an integer); in between our sweep gives "
+        f"{listing(between, [value_at(gap_be, f) for f in between])}",
+        shape_ok=multiple, reason=off_why))
     small, big = frames <= SMALL_FRAME_BYTES, frames > SMALL_FRAME_BYTES
     rows.append(kit.claim(
         art, "gain_for_larger_packets", None, "-",
@@ -247,6 +277,25 @@ def claims(ds: xr.Dataset) -> list[dict]:
         kit.claim(art, "line_rate", rate_kbps(ds, "line_rate"), "kbit/s", "ATM PVC, whole 53-byte cells"),
     ]
     return rows
+
+
+def _release_reason(ds: xr.Dataset, gain: float, paper_gain: float, be_tx: float) -> dict:
+    """The reason of the gain at MTU size (``ds`` in ms): the ring-release rule the page does not state.
+
+    ``gain`` and ``paper_gain`` are ours and the page's WFQ - PQ at MTU size, ``be_tx`` one BE
+    transmission time, all ms; ``ds["gap_unit_release"]`` is the gain with particles freed one by one.
+    """
+    unit = float(ds["gap_unit_release"])
+    return judge.reason(
+        "input",
+        "the page does not state when the ring frees a packet's particles: with all of them when its last bit has "
+        "left (ours) WFQ - PQ at MTU size is {gap} = {gap_be_tx}, with each as its bytes leave (the test bed's rule) "
+        "{gap_unit_release} = {gap_unit_release_be_tx}, where the page's gain is {paper_gain} = {paper_be_tx}; under "
+        "WFQ an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}",
+        [judge.fact("gap", gain, "ms"), judge.fact("gap_be_tx", gain / be_tx, BE_TX),
+         judge.fact("gap_unit_release", unit, "ms"), judge.fact("gap_unit_release_be_tx", unit / be_tx, BE_TX),
+         judge.fact("paper_gain", paper_gain, "ms"), judge.fact("paper_be_tx", paper_gain / be_tx, BE_TX)]
+        + tag_facts(ds, MTU_FRAME_BYTES))
 
 
 def _paper_gains(ax, ds: xr.Dataset, frames, be_tx: float) -> None:

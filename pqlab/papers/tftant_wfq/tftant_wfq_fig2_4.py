@@ -15,9 +15,9 @@ import numpy as np
 import xarray as xr
 
 from ...measure import cache
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
-from .pq_vs_wfq_claims import MS_ROUNDING_TOLERANCE, RELATIVE_TOLERANCE, in_ms_be_tx, listing, value_at
+from .pq_vs_wfq_claims import MS_ROUNDING_TOLERANCE, RELATIVE_TOLERANCE, in_ms_be_tx, listing, tag_facts, value_at
 from .pq_vs_wfq_plots import N_POINTS, conditions, figure_legend, in_ms_for_axes, series_panels
 from .pq_vs_wfq_runs import SERIES_FRAME_SIZES, series_dataset
 from .pq_vs_wfq_testbed import BE_TX, EQUIVALENT_BE_TX
@@ -118,12 +118,27 @@ def claims(ds: xr.Dataset) -> list[dict]:
     corr = ds["corr"].min("seed")
     span = ds["delay_span_be_tx"].max("seed")
     shift, shift_std = ds["shift"].mean("seed"), ds["shift_std"].max("seed")
+    same = bool((corr.values >= SAME_SHAPE_CORRELATION).all())
+    why = None
+    if not same:
+        at = int(frames[int(np.nanargmin(corr.values))])
+        std = value_at(shift_std, at)
+        why = judge.reason(
+            "mechanism",
+            "at {frame} the PQ and WFQ delay series correlate at {corr} (the same shape read as at least "
+            "{threshold}): under WFQ the EF packets wait behind numbers of BE packets that vary from packet to packet "
+            "(an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}), so WFQ - PQ varies with a std "
+            "of {shift_std}, {shift_std_be_tx}, where PQ's delay spans {pq_span}",
+            [judge.fact("frame", at, "bytes"), judge.fact("corr", value_at(corr, at), ""),
+             judge.fact("threshold", SAME_SHAPE_CORRELATION, ""), judge.fact("shift_std", std, "ms"),
+             judge.fact("shift_std_be_tx", std / be_tx, BE_TX),
+             judge.fact("pq_span", value_at(span.sel(scheduler="pq"), at), BE_TX)] + tag_facts(ds, at))
     rows = [
         kit.claim(art, "same_shape", None, "-",
                   f"correlation of the PQ and WFQ delay series (same arrivals), smallest over seeds: "
                   f"{listing(frames, corr.values, '{:.3f}')}; WFQ - PQ packet by packet: mean "
                   f"{listing(frames, shift.values)} ms, std {listing(frames, shift_std.values)} ms",
-                  shape_ok=bool((corr.values >= SAME_SHAPE_CORRELATION).all())),
+                  shape_ok=same, reason=why),
         kit.claim(art, "delay_variation_from_tx_ring", None, "-",
                   f"max - min delay in BE tx times ({be_tx:.3f} ms), PQ: "
                   f"{listing(frames, span.sel(scheduler='pq').values)};"

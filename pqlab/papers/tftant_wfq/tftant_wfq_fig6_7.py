@@ -15,15 +15,14 @@ import numpy as np
 import xarray as xr
 
 from ...base._validate import check_real
-from ...base.units import to_ms
 from ...measure import cache, metrics
 from ..stated import MTU_FRAME_BYTES
-from .. import kit, presets
+from .. import judge, kit, presets
 from ..registry import Artefact
-from .pq_vs_wfq_claims import PAGE_LARGE_FRAME_BYTES, ROUNDING_TOLERANCE, in_ms, value_at, within_one_be_tx
+from .pq_vs_wfq_claims import PAGE_LARGE_FRAME_BYTES, SAWTOOTH_TEXT, in_ms, sawtooth_facts, tag_facts, value_at
 from .pq_vs_wfq_plots import LABELS, N_POINTS, conditions, figure_legend, in_ms_for_axes, series_panels
 from .pq_vs_wfq_runs import SERIES_FRAME_SIZES, series_dataset
-from .pq_vs_wfq_testbed import BE_TX, PEAK_FRACTION, beat_max_be_tx, beat_slip_s, rate_kbps, wfq_tag_s
+from .pq_vs_wfq_testbed import BE_TX, PEAK_FRACTION, beat_max_be_tx, beat_slip_s
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "SAME_HEIGHT_TOLERANCE"]
 
@@ -100,6 +99,12 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
+def _series_gap(ds: xr.Dataset, frame: int) -> float:
+    """Largest | |IPDV| under WFQ - |IPDV| under PQ | over packets and seeds at ``frame`` bytes, BE tx times."""
+    a = np.abs(ds["ipdv"].sel(ef_frame_bytes=frame))
+    return float(np.nanmax(np.abs((a.sel(scheduler="wfq") - a.sel(scheduler="pq")).values))) / float(ds.be_tx_time)
+
+
 def claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`compute`: max IPDV of one BE tx, peak height and frequency."""
     art = ARTEFACT.id
@@ -108,49 +113,62 @@ def claims(ds: xr.Dataset) -> list[dict]:
     mx = ds["ipdv_max_be_tx"].max("seed")
     freq = ds["peak_frequency"].mean("seed")
     frac = ds.attrs["peak_fraction"]
+    ef_rate = float(ds.ef_rate)
     rows = []
     fig7 = PAGE_LARGE_FRAME_BYTES
     if fig7 in frames:
+        saw = judge.reason("arithmetic", SAWTOOTH_TEXT, sawtooth_facts(fig7, ef_rate))
         for sched in presets.TFTANT_SCHEDULERS:
             v = float(mx.sel(scheduler=sched, ef_frame_bytes=fig7))
             rows.append(kit.claim(
                 art, f"max_ipdv_fig7_{sched}", v, BE_TX,
-                f"largest |IPDV| at {fig7}-byte frames (Fig. 7's caption; the text says MTU-size), {sched.upper()}: "
-                f"{v * float(ds.be_tx_time):.3f} ms = {v:.3f} BE tx times; the sawtooth (EF behind a fixed "
-                f"number of BE packets) predicts max(s, t_BE - s) "
-                f"= {value_at(ds['ipdv_beat_max_be_tx'], fig7):.3f} BE tx times, s = (T_EF - t_EF) mod t_BE the "
-                f"slip of the EF arrivals against the BE departures per EF interval (not a whole BE tx time); all "
-                f"sizes: "
+                f"largest |IPDV| at {fig7}-byte frames (Fig. 7's caption; the text says MTU-size), {sched.upper()}, "
+                f"over seeds: {v * float(ds.be_tx_time):.3f} ms; all sizes: "
                 + ", ".join(f"{int(f)}: {float(mx.sel(scheduler=sched, ef_frame_bytes=f)):.2f}" for f in frames),
-                shape_ok=bool(within_one_be_tx(v))))
+                reason=saw))
         fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=fig7)) for s in presets.TFTANT_SCHEDULERS)
         rows.append(kit.claim(
             art, "wfq_max_more_often", None, "-",
-            f"share of |IPDV| >= {frac:g} BE tx time at {fig7} bytes: PQ {fp:.3f}, WFQ {fw:.3f}"
-            + (": under our WFQ every EF packet waits the same whole number of BE packets more than under PQ "
-               "(tftant_wfq_fig2_4: the same series shifted), so both IPDV series are identical"
-               if abs(fw - fp) < ROUNDING_TOLERANCE else ""),
-            shape_ok=fw > fp))
+            f"share of |IPDV| >= {frac:g} BE tx time at {fig7} bytes: PQ {fp:.3f}, WFQ {fw:.3f}",
+            shape_ok=fw > fp,
+            reason=judge.reason(
+                "mechanism",
+                "an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, so under WFQ every EF packet "
+                "waits the same whole number of BE packets more than under PQ: the two IPDV series differ by at most "
+                "{series_gap}, and so do their shares of peaks, PQ {share_pq}, WFQ {share_wfq}",
+                tag_facts(ds, fig7) + [judge.fact("series_gap", _series_gap(ds, fig7), BE_TX),
+                                       judge.fact("share_pq", fp, ""), judge.fact("share_wfq", fw, "")])))
     if 128 in frames:
         p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=128)) for s in presets.TFTANT_SCHEDULERS)
-        rows.append(kit.claim(art, "pq_higher_peaks_128", None, "-",
-                              f"the slides; largest |IPDV| at 128 bytes: PQ {p:.3f}, WFQ {w:.3f} BE tx times"
-                              + (f" (identical series: an EF tag step of {presets.ef_ip_bytes(128)} x 8 / "
-                                 f"{rate_kbps(ds, 'ef_service_rate'):g} kbit/s = "
-                                 f"{to_ms(wfq_tag_s(presets.ef_ip_bytes(128), float(ds.ef_service_rate))):.1f} ms "
-                                 f"is below one BE tag step, "
-                                 f"{to_ms(wfq_tag_s(float(ds.be_ip_bytes), float(ds.be_weight))):.1f} ms, "
-                                 f"so WFQ lets no BE "
-                                 "packet ahead)" if abs(p - w) < ROUNDING_TOLERANCE else ""),
-                              shape_ok=p > w))
+        tags = tag_facts(ds, 128)
+        rows.append(kit.claim(
+            art, "pq_higher_peaks_128", None, "-",
+            f"the slides; largest |IPDV| at 128 bytes over seeds: PQ {p:.3f}, WFQ {w:.3f} BE tx times",
+            shape_ok=p > w,
+            reason=judge.reason(
+                "mechanism",
+                "an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}: WFQ lets no queued BE packet "
+                "ahead of an EF packet that PQ would not, so the IPDV series differ by at most {series_gap} and the "
+                "peaks are PQ {peak_pq}, WFQ {peak_wfq}",
+                tags + [judge.fact("series_gap", _series_gap(ds, 128), BE_TX),
+                        judge.fact("peak_pq", p, BE_TX), judge.fact("peak_wfq", w, BE_TX)])
+            if judge.fact_value({"facts": tags}, "tag_steps") < 1.0 else None))
     big = MTU_FRAME_BYTES
     if big in frames:
         p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=big)) for s in presets.TFTANT_SCHEDULERS)
         fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=big)) for s in presets.TFTANT_SCHEDULERS)
-        rows.append(kit.claim(art, "same_peak_height_1500", None, "-",
-                              f"the slides; largest |IPDV| at {big} bytes: PQ {p:.2f}, WFQ {w:.2f} BE tx times "
-                              f"(same height read as within {SAME_HEIGHT_TOLERANCE:.0%})",
-                              shape_ok=abs(w - p) <= SAME_HEIGHT_TOLERANCE * max(p, w)))
+        rows.append(kit.claim(
+            art, "same_peak_height_1500", None, "-",
+            f"the slides; largest |IPDV| at {big} bytes over seeds: PQ {p:.2f}, WFQ {w:.2f} BE tx times "
+            f"(same height read as within {SAME_HEIGHT_TOLERANCE:.0%} of the larger)",
+            shape_ok=abs(w - p) <= SAME_HEIGHT_TOLERANCE * max(p, w),
+            reason=judge.reason(
+                "mechanism",
+                "under WFQ the EF packets wait behind numbers of BE packets that vary by one from packet to packet "
+                "(an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}), which adds up to a BE tx "
+                "time to an IPDV: the peaks are PQ {peak_pq}, WFQ {peak_wfq}, {peak_gap} apart",
+                tag_facts(ds, big) + [judge.fact("peak_pq", p, BE_TX), judge.fact("peak_wfq", w, BE_TX),
+                                      judge.fact("peak_gap", w - p, BE_TX)])))
         rows.append(kit.claim(art, "peak_frequency_higher_wfq_1500", None, "-",
                               f"the slides; share of |IPDV| >= {frac:g} BE tx time at {big} bytes: PQ {fp:.3f}, "
                               f"WFQ {fw:.3f}", shape_ok=fw > fp))
