@@ -160,6 +160,10 @@ def test_the_report_and_the_evaluation_give_one_verdict(data, bed_rows):
         a, q = str(rid).split("/")
         value = float(data["value"].sel(result=rid, model="testbed"))
         assert bed_rows.loc[(a, q), "verdict"] == te.verdict_of(a, q, value), rid
+    counts = tm.verdict_counts(data).set_index(["model", "role"])
+    results = bed_rows[bed_rows["kind"] == "result"]
+    assert counts.loc[("testbed", "all"), "reproduced"] == (results["verdict"] == "reproduced").sum()
+    assert counts.loc[("testbed", "all"), "not_checkable"] == (results["verdict"] == "not checkable").sum()
 
 
 GENERIC = ("the hop count does not move it", "store-and-forward hops (frozen", "needs about")
@@ -233,10 +237,10 @@ def test_the_near_ties_are_on_their_rows(data):
     PQ-vs-WFQ rows; Fig. 3-2's ratio without the hop's constant lag."""
     for q in ("max_gain_mtu", "gap_1518_be_tx"):
         why = _reason(data, "tftant_wfq_fig1", q)
-        other = float(data["release_packet_value"].sel(result=f"tftant_wfq_fig1/{q}"))
+        other = float(data["other_release_value"].sel(result=f"tftant_wfq_fig1/{q}"))
         assert judge.fact_value(why, "other_rule_value") == pytest.approx(other)
         assert judge.fact_value(why, "objective_chosen") <= judge.fact_value(why, "objective_other")
-    assert float(data["release_packet_value"].sel(result="tftant_wfq_fig1/max_gain_mtu")) < float(
+    assert float(data["other_release_value"].sel(result="tftant_wfq_fig1/max_gain_mtu")) < float(
         data["value"].sel(result="tftant_wfq_fig1/max_gain_mtu", model="testbed"))
     why = _reason(data, "globecom01_fig3_2", "fluctuation_fraction")
     ours = float(data["value"].sel(result="globecom01_fig3_2/fluctuation_fraction", model="testbed"))

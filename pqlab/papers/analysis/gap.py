@@ -454,6 +454,5 @@ def figure(ds: xr.Dataset):
     hm.set_ylabel("case (* = not physically plausible)")
     hm.tick_params(axis="y", labelsize=11, rotation=0)
     hm.set_title("relative error of every swept case (Tab III: stand-in 'real' BE sizes)")
-    # the title keeps the figure's former name: a description, not the artefact id (the figure is unchanged)
-    fig.suptitle("gap_table_iv: which hypothesis explains GLOBECOM'01 Table IV $W_m$ (and Table III)?")
+    fig.suptitle(f"{ARTEFACT.id}: which hypothesis explains GLOBECOM'01 Table IV $W_m$ (and Table III)?")
     return fig
