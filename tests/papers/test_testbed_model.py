@@ -284,3 +284,17 @@ def test_the_claims_and_figures_refuse_another_artefacts_data(data):
     for function in (tm.claims, tm.figure, tm.figure_curves):
         with pytest.raises(ValueError, match="'testbed_model'"):
             function(other)
+
+
+def test_a_reproduction_every_be_law_gives_carries_no_reason(data):
+    """A reproduced row with a reason reads as a near-tie in the report's opening: the BE-law band is a reason
+    only where the law decides the verdict (or the row differs)."""
+    odd = data.copy(deep=True)
+    rid = "globecom01_fig5/ccdf_negligible_above"
+    paper = float(odd["paper"].sel(result=rid))
+    odd["value"].loc[dict(result=rid, model="testbed")] = paper
+    odd["law_min"].loc[dict(result=rid)] = paper * 0.98
+    odd["law_max"].loc[dict(result=rid)] = paper * 1.02
+    assert tm.result_reason(odd, rid) is None
+    odd["law_min"].loc[dict(result=rid)] = paper * 0.8  # a law that misses: the law decides
+    assert tm.result_reason(odd, rid)["kind"] == "input"
