@@ -1,7 +1,7 @@
 """Every measured result of the papers under the papers' node model and the frozen test-bed model.
 
 Writes ``benchmarks/results/testbed_evaluation.csv`` (one row per numeric measured result of
-``data/paper_values.csv``: paper, papers_node, testbed, errors, within 10 %, calibration or
+``data/paper_values.csv``: paper, papers_node, testbed, errors, the judge's verdicts, calibration or
 held-out, the test bed's spread over seeds and over plausible BE size laws) and
 ``benchmarks/results/testbed_evaluation.json`` (counts per model and role, the per-hop-count cross table that
 shows which results no single hop count reproduces together, the BE laws, seeds, version).
@@ -21,23 +21,12 @@ import numpy as np
 import pandas as pd
 
 import pqlab
+from pqlab.papers import judge
 from pqlab.papers import testbed_eval as te
 from pqlab.papers.testbed import PAPERS_NODE, TESTBED, testbed
-from pqlab.traffic import Empirical
 
 #: Where the benchmarks write their results (benchmarks/results/README.md names each file).
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
-
-
-def be_laws() -> dict:
-    """Plausible BE IP size laws for the "real" distribution: the stand-in and bimodal/trimodal ones."""
-    return {
-        "stand-in (AIX 1999)": None,
-        "bimodal 40/1500, p40=0.5": Empirical((40, 1500), (0.5, 1.0)),
-        "bimodal 40/1500, p40=0.6": Empirical((40, 1500), (0.6, 1.0)),
-        "bimodal 40/1500, p40=0.7": Empirical((40, 1500), (0.7, 1.0)),
-        "trimodal 40/576/1500 (0.5/0.25/0.25)": Empirical((40, 576, 1500), (0.5, 0.75, 1.0)),
-    }
 
 
 def main(argv=None):
@@ -56,7 +45,7 @@ def main(argv=None):
     # spread over BE size laws, for the results that use the "real" distribution
     real = [r for r in te.RESULTS if r.uses_real_be]
     law_values = {}
-    for name, law in be_laws().items():
+    for name, law in te.plausible_be_laws().items():
         f = te.evaluate({"testbed": TESTBED}, n_ef_samples=n, seeds=seeds[:1], results=real, be_size=law)
         law_values[name] = dict(zip(f["quantity"] + "@" + f["artefact"], f["testbed"]))
         print(f"law {name}: {time.time() - t0:.0f} s", flush=True)
@@ -65,8 +54,9 @@ def main(argv=None):
                                 else np.nan for k in keys]
     frame["testbed_law_max"] = [max(v[k] for v in law_values.values()) if k in law_values[next(iter(law_values))]
                                 else np.nan for k in keys]
+    # the band's point nearest the paper's value, judged by the one tolerance
     frame["testbed_law_band_within"] = [
-        bool(np.isfinite(lo) and lo <= p * 1.1 and hi >= p * 0.9)
+        bool(np.isfinite(lo) and judge.within(min(max(p, lo), hi), p))
         for lo, hi, p in zip(frame["testbed_law_min"], frame["testbed_law_max"], frame["paper"])]
     # which results each downstream hop count reproduces (the rest of the preset fixed)
     cross_models = {f"hops={h}": testbed(store_forward_hops=h) for h in (0, 1, 2)}
@@ -79,7 +69,7 @@ def main(argv=None):
         "seeds": list(seeds),
         "models": {"papers_node": PAPERS_NODE.to_dict(), "testbed": TESTBED.to_dict()},
         "counts": te.counts(frame).to_dict(orient="records"),
-        "be_laws": list(be_laws()),
+        "be_laws": list(te.plausible_be_laws()),
         "be_law_values": law_values,
         "cross_hops": {
             "within": {m: dict(zip(cross["artefact"] + "/" + cross["quantity"], cross[f"{m}_within"].map(bool)))

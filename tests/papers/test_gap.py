@@ -107,3 +107,11 @@ def test_the_claims_and_figure_refuse_another_artefacts_data(gap_data):
     for function in (gap.claims, gap.figure):
         with pytest.raises(ValueError, match="'gap'"):
             function(other)
+
+
+def test_the_figure_title_names_the_artefact_by_its_id(gap_data):
+    """Issue 30 item 6: the title said "gap_table_iv:" (a former name); it starts with the artefact id."""
+    fig = gap.figure(gap_data)
+    title = fig._suptitle.get_text()
+    assert title.startswith(f"{gap.ARTEFACT.id}:") and "gap_table_iv" not in title
+    plt.close(fig)
