@@ -42,6 +42,7 @@ __all__ = [
     "jitter_of_ipdv",
     "jitter_of_delays",
     "loss",
+    "largest_loss",
     "frequency_distribution",
     "ccdf",
     "aggregation_degree",
@@ -356,6 +357,35 @@ def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
 
 
 # --------------------------------------------------------------------------- distributions
+
+
+def largest_loss(loss_per_run) -> float:
+    """The largest EF loss ratio over runs (seeds): the statistic of the slide's "up to 12 %".
+
+    The one definition of the TF-TANT slides' 20-stream loss, for the papers' node
+    (:mod:`pqlab.papers.tftant_slides.tftant_slides_loss`) and the test-bed model
+    (:mod:`pqlab.papers.testbed_eval`): a maximum, as the slide's "up to", not a mean.
+
+    Parameters
+    ----------
+    loss_per_run : array_like of float
+        Loss ratios (1) of the runs, one per seed (NaN: a run not made, ignored).
+
+    Returns
+    -------
+    float
+        The largest, ratio (1).
+
+    Raises
+    ------
+    ValueError
+        If no run has a finite loss ratio.
+    """
+    values = np.asarray(loss_per_run, dtype=float).ravel()
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        raise ValueError(f"loss_per_run must hold at least one finite loss ratio (one per seed), got {loss_per_run!r}")
+    return float(values.max())
 
 
 def frequency_distribution(values, bin_width, start=0.0) -> FrequencyDistribution:

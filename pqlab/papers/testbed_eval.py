@@ -330,7 +330,7 @@ def loss_20_streams(model, n, seeds, be_size=None) -> float:
 
     The slide says "up to 12 %": a maximum over its runs, so the largest of ours (one run per seed).
     """
-    return float(np.max([run(loss_scenario(n, be_size), s, model)["ef_loss"] for s in seeds]))
+    return metrics.largest_loss([run(loss_scenario(n, be_size), s, model)["ef_loss"] for s in seeds])
 
 
 def ipdv_split_scenario(n_streams: int, n: int, be_size=None) -> Scenario:

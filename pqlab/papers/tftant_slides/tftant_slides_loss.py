@@ -22,6 +22,7 @@ from ...base._validate import check_int, check_real
 from ...base.units import to_kbps, to_ms
 from ...measure import cache
 from ...measure.analysis import trend
+from ...measure.metrics import largest_loss
 from ...node.framing import line_time_s
 from ...node.scenario import Scenario
 from .. import judge, kit, presets
@@ -31,7 +32,7 @@ from ..stated import LOSS_EF_LOAD_BPS, PAPERS
 from .ef_split_runs import ef_split_scenario
 from .pq_streams_text import PAPER_MARKER, be_sizes_text, ci_text
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "min_bucket_bytes", "largest_loss", "negligible_check",
+__all__ = ["ARTEFACT", "compute", "claims", "figure", "min_bucket_bytes", "negligible_check",
            "load_check", "policer_check", "LINE_RATE_BPS", "LOSS_SECOND_LOAD_BPS", "LOSS_STREAMS", "LOSS_N_EF_SAMPLES",
            "LOSS_MODELS", "NEGLIGIBLE_LOSS", "LOAD_RATIO_LIMIT", "PAPER_NEGLIGIBLE_UP_TO_STREAMS"]
 
@@ -72,34 +73,6 @@ def min_bucket_bytes(arrival_s, size_bytes, rate_bps: float) -> float:
     after = cum - r * t  # tokens taken up to and including packet j, minus refill
     before = cum - s - r * t  # the same just before packet i
     return float(np.max(after - np.minimum.accumulate(before)))
-
-
-def largest_loss(loss_per_run) -> float:
-    """The largest EF loss ratio over runs (seeds): the statistic of the slide's "up to 12 %".
-
-    The one definition of the 20-stream loss, for the papers' node (:func:`claims`) and the
-    test-bed model (:mod:`pqlab.papers.testbed_eval`): a maximum, as the slide's "up to", not a mean.
-
-    Parameters
-    ----------
-    loss_per_run : array_like of float
-        Loss ratios (1) of the runs, one per seed (NaN: a run not made, ignored).
-
-    Returns
-    -------
-    float
-        The largest, ratio (1).
-
-    Raises
-    ------
-    ValueError
-        If no run has a finite loss ratio.
-    """
-    values = np.asarray(loss_per_run, dtype=float).ravel()
-    values = values[np.isfinite(values)]
-    if values.size == 0:
-        raise ValueError(f"loss_per_run must hold at least one finite loss ratio (one per seed), got {loss_per_run!r}")
-    return float(values.max())
 
 
 def _loss_measure(ds: xr.Dataset, sc: Scenario) -> dict:
