@@ -190,27 +190,33 @@ def opening(table: pd.DataFrame) -> str:
 # --------------------------------------------------------------------------- the sections
 
 
+#: Kinds of reason that make a reproduced number rest on a choice (an input or a definition the paper
+#: leaves open, a mechanism of the model): such a number is listed with the borderline ones.
+NEAR_TIE_KINDS = ("input", "definition", "mechanism")
+
+
 def borderline_rows(table: pd.DataFrame) -> list[str]:
-    """The reproduced measured results a referee should look at twice, one line each.
+    """The reproduced measured numbers a referee should look at twice, one line each.
 
     A number within 10 % but more than 8 % off (:func:`pqlab.papers.judge.borderline`), a position
-    reproduced by the position rule, and any reproduced result that carries a reason (a near-tie: the
-    value under an alternative, a denominator raised by a constant): the row, its difference and its
-    reason.
+    reproduced by the position rule, and a number whose reason names what it rests on
+    (:data:`NEAR_TIE_KINDS`: the value under an alternative the paper leaves open, a denominator
+    raised by a constant lag): the row, its difference and its reason.
     """
     measured = measured_results(table)
     out = []
-    for row in measured[measured["verdict"] == "reproduced"].to_dict("records"):
+    for row in measured[(measured["verdict"] == "reproduced") & (measured["_set"] != "qualitative")].to_dict("records"):
         percent = row["difference %"]
         why = [f"{percent:+.1f} %"] if pd.notna(percent) else []
         if row["rule"] == "position":
             why.append("by the position rule")
         elif judge.borderline(percent):
             why.append(f"within {judge.TOLERANCE_PERCENT:g} % by {judge.TOLERANCE_PERCENT - abs(percent):.1f} points")
-        if row["reason"]:
+        rests = row["reason kind"] in NEAR_TIE_KINDS
+        if rests or row["rule"] == "position":
             why.append(row["reason"])
-        if row["rule"] == "position" or judge.borderline(percent) or row["reason"]:
-            out.append(f"{label(row)}: " + "; ".join(why))
+        if row["rule"] == "position" or judge.borderline(percent) or rests:
+            out.append(f"{label(row)}: " + "; ".join(filter(None, why)))
     return out
 
 
@@ -278,7 +284,7 @@ def inconsistent_results(table: pd.DataFrame) -> tuple[str, list[str]]:
                       f"{unit_text(row['unit'])}, needs {judge.number_text(f['value'], f['unit'])} "
                       f"({row['verdict']}{with_frozen})"))
     sentence = note["reason"] or str(note["explanation"])
-    return sentence, [text for _, text in sorted(items)]
+    return sentence[:1].upper() + sentence[1:], [text for _, text in sorted(items)]
 
 
 def ours_text(value, paper) -> str:
@@ -319,9 +325,9 @@ def sections(table: pd.DataFrame) -> list[dict]:
     shaky = borderline_rows(table)
     if shaky:
         parts.append({"key": "borderline", "title": "Borderline reproductions and near-ties",
-                      "text": f"Reproduced, but within {judge.TOLERANCE_PERCENT:g} % by less than "
-                              f"{judge.TOLERANCE_PERCENT - judge.BORDERLINE_PERCENT:g} points, by the position rule, or "
-                              "resting on a choice whose alternative would change the verdict:",
+                      "text": f"Reproduced numbers that are within {judge.TOLERANCE_PERCENT:g} % by less than "
+                              f"{judge.TOLERANCE_PERCENT - judge.BORDERLINE_PERCENT:g} points, reproduced by the position "
+                              "rule, or resting on an input, a definition or a mechanism their reason names:",
                       "header": [], "rows": [], "items": shaky})
     chosen = chosen_after_held_out()
     if chosen and (table["model"] == "testbed").any():
