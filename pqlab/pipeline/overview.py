@@ -139,27 +139,29 @@ def apart_counts(table: pd.DataFrame, model: str = records.MODELS[0]) -> dict[st
 # --------------------------------------------------------------------------- the opening
 
 
-def _model_sentence(model: str, counts: pd.DataFrame, qualitative_total: int) -> str:
+def _model_sentence(model: str, counts: pd.DataFrame, n_qualitative: int) -> str:
     mine = counts[counts["model"] == model].set_index("role")
     numeric = mine.loc[[s for s in ("calibration", "held_out", "numeric") if s in mine.index]]
     text = (f"{records.MODEL_TITLES[model]} reproduces {int(numeric['reproduced'].sum())} of the "
-            f"{int(numeric['total'].sum())} numbers within {judge.TOLERANCE_PERCENT:g} %")
+            f"{int(numeric['total'].sum())} numbers")
     if {"calibration", "held_out"} <= set(mine.index):
-        text += (f" (calibration set {int(mine.loc['calibration', 'reproduced'])} of "
+        text += (f" (calibration {int(mine.loc['calibration', 'reproduced'])} of "
                  f"{int(mine.loc['calibration', 'total'])}, held out {int(mine.loc['held_out', 'reproduced'])} of "
                  f"{int(mine.loc['held_out', 'total'])})")
-    if "qualitative" in mine.index:
-        judged = int(mine.loc["qualitative", "total"])
-        text += f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} qualitative statements"
-        if judged < qualitative_total:
-            text += f" it was run on (the other {qualitative_total - judged} were not run under it)"
-    else:
-        text += f"; it was not run on the {qualitative_total} qualitative statements"
-    return text
+    if "qualitative" not in mine.index:
+        return text + " and was run on no statement"
+    judged = int(mine.loc["qualitative", "total"])
+    return text + (f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} statements"
+                   + (" it was run on" if judged < n_qualitative else ""))
 
 
 def opening(table: pd.DataFrame) -> str:
-    """The opening sentences: the measured results per model first, then what is counted apart."""
+    """The opening sentences: the measured results per model first, then what is counted apart.
+
+    Short (the site's lead paragraph): the counts per model and set, how many reproductions are
+    borderline and how many test-bed choices followed held-out results (both listed by
+    :func:`sections`), and what is counted apart, never as reproduced.
+    """
     counts = measured_table(table)
     if counts.empty:
         return "No measured result of the papers was recorded."
@@ -167,23 +169,19 @@ def opening(table: pd.DataFrame) -> str:
     node = measured[measured["model"] == records.MODELS[0]]
     n_numeric = int((node["_set"] != "qualitative").sum())
     n_qualitative = int((node["_set"] == "qualitative").sum())
+    parts = [f"The papers state {n_numeric + n_qualitative} measured results ({n_numeric} numbers, "
+             f"{n_qualitative} qualitative statements)."]
+    models = "; ".join(_model_sentence(m, counts, n_qualitative) for m in records.MODELS if (counts["model"] == m).any())
+    parts.append(models[:1].upper() + models[1:] + ".")
+    notes = [f"{len(borderline_rows(table))} reproductions are borderline"]
+    if (table["model"] == "testbed").any():
+        notes.append(f"{len(chosen_after_held_out())} test-bed choices followed held-out results")
+    parts.append(" and ".join(notes) + " (listed below).")
     apart = apart_counts(table)
-    parts = [f"The papers state {n_numeric + n_qualitative} measured results: {n_numeric} numbers and "
-             f"{n_qualitative} qualitative statements."]
-    parts.append("Of these, " + "; ".join(_model_sentence(m, counts, n_qualitative)
-                                          for m in records.MODELS if (counts["model"] == m).any()) + ".")
-    shaky = borderline_rows(table)
-    if shaky:
-        parts.append(f"{len(shaky)} of these reproductions are borderline or rest on a near-tie (listed below).")
-    chosen = chosen_after_held_out()
-    if chosen and (table["model"] == "testbed").any():
-        parts.append(f"{len(chosen)} choices of the test-bed model were made after seeing held-out results "
-                     "(listed below).")
     setup, arithmetic, unchecked = apart["setup"], apart["arithmetic"], apart["not_checkable"]
-    parts.append(f"Counted apart, never as reproduced results: {setup[1]} setup values read back "
-                 f"({setup[0]} as the papers state them), {arithmetic[1]} checks of the papers' own arithmetic "
-                 f"({arithmetic[0]} agree) and {unchecked[1]} measured statements that name nothing a simulation "
-                 "can check.")
+    parts.append(f"Counted apart, never as reproduced: {setup[1]} setup echoes ({setup[0]} as stated), "
+                 f"{arithmetic[1]} checks of the papers' own arithmetic ({arithmetic[0]} agree), {unchecked[1]} "
+                 "statements nothing can check.")
     return " ".join(parts)
 
 
