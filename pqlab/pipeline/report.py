@@ -182,11 +182,17 @@ def _check_units(rows: pd.DataFrame) -> None:
         raise ValueError(f"recorded units differ from the paper's: {pairs}")
 
 
+def _facts_json(facts: list[dict]) -> str:
+    """A reason's facts as JSON, each value to :data:`DIGEST_DIGITS` significant digits (the report's
+    precision: a last-digit difference of another numpy does not change the text)."""
+    return json.dumps([{**f, "value": float(f"{f['value']:.{DIGEST_DIGITS}g}")} for f in facts], sort_keys=True)
+
+
 def _with_reason_columns(rows: pd.DataFrame) -> pd.DataFrame:
     """``reason kind``, ``reason`` (rendered from the facts) and ``facts`` (JSON) from each row's reason record."""
     rows = rows.copy()
     rows["reason kind"] = [r["kind"] if r else "" for r in rows["reason"]]
-    rows["facts"] = [json.dumps(r["facts"], sort_keys=True) if r else "" for r in rows["reason"]]
+    rows["facts"] = [_facts_json(r["facts"]) if r else "" for r in rows["reason"]]
     rows["reason"] = [judge.render(r) for r in rows["reason"]]
     return rows
 

@@ -40,6 +40,7 @@ import numpy as np
 import xarray as xr
 
 from ...base._validate import check_real
+from ...base.numerics import dot
 from ...measure import cache, metrics
 from ...measure.analysis import CONFIDENCE, pooled_frequencies
 from ...measure.experiments import measurement_window, reference_delay, reference_ipdv
@@ -102,7 +103,8 @@ def delay_spread(delays: np.ndarray) -> dict:
         x, y = d[index][:-1], d[index][1:]
         both = np.isfinite(x) & np.isfinite(y)
         if both.sum() > 2 and np.std(x[both]) > 0 and np.std(y[both]) > 0:
-            lag1[index] = float(np.corrcoef(x[both], y[both])[0, 1])
+            xc, yc = x[both] - x[both].mean(), y[both] - y[both].mean()  # Pearson, summed in a pinned order
+            lag1[index] = dot(xc, yc) / np.sqrt(dot(xc, xc) * dot(yc, yc))
     with np.errstate(invalid="ignore"):
         return {"delay_std": np.nanstd(d, axis=-1, ddof=1), "delay_range": np.nanmax(d, axis=-1) - np.nanmin(d, axis=-1),
                 "delay_lag1": lag1}
