@@ -200,6 +200,34 @@ def _with_reason_columns(rows: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- writing
 
 
+#: The fields of a claim record (:func:`pqlab.papers.kit.claim`) the report reads.
+CLAIM_FIELDS = ("artefact", "quantity", "model", "value", "unit", "note", "shape_ok", "seed", "role", "reason")
+
+
+def judge_claims(claims, paper_values: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Claim records judged as the report judges them: :func:`compare` with the papers' values and the links.
+
+    What :func:`build_report` gives for records written by :func:`pqlab.papers.kit.record_claims`,
+    without the files: a check of an artefact's claims in one call.
+
+    Parameters
+    ----------
+    claims : iterable of dict
+        Claim records (:func:`pqlab.papers.kit.claim`); a missing field is None (``model`` then
+        ``papers_node``).
+    paper_values : pandas.DataFrame, optional
+        Default :func:`load_paper_values`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`compare`.
+    """
+    results = pd.DataFrame([{c: r.get(c) for c in CLAIM_FIELDS} for r in claims], columns=list(CLAIM_FIELDS))
+    paper = load_paper_values() if paper_values is None else paper_values
+    return compare(paper, results, claim_links.load_claim_links())
+
+
 def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     """Compare the recorded results with the papers' values and write the report.
 

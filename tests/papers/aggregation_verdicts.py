@@ -1,19 +1,18 @@
 """What the tests of the aggregation, frame-size and worst-case artefacts check of their claim records.
 
-:func:`judged` puts an artefact's claim records through the one judge (the report's
-:func:`pqlab.pipeline.report.compare` with the links of ``data/claim_links.csv``) and returns the
+:func:`judged` puts an artefact's claim records through the one judge
+(:func:`pqlab.pipeline.report.judge_claims`) and returns the
 report's rows of that artefact, indexed by quantity; :func:`facts` reads a reason's facts.
 """
 
 import pandas as pd
 
-from pqlab.pipeline import claim_links, report
+from pqlab.pipeline import report
 
 
 def judged(rows, artefact: str) -> pd.DataFrame:
     """The report's rows of ``artefact`` for the claim records ``rows`` (papers' node), by quantity."""
-    results = pd.DataFrame(rows)[["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "reason"]]
-    table = report.compare(report.load_paper_values(), results, claim_links.load_claim_links())
+    table = report.judge_claims(rows)
     mine = table[table["artefact"] == artefact]
     return mine.set_index("quantity")
 

@@ -5,9 +5,8 @@ numeric rows a value, qualitative rows a judgement (:func:`check_claims`).
 """
 
 import numpy as np
-import pandas as pd
 
-from pqlab.pipeline import claim_links, report
+from pqlab.pipeline import report
 
 #: The rows of ``tftant_be_fig4`` that ``same_experiment_claims`` records (pointers, no data).
 POINTERS = {"fig2_not_linear", "fig3_same_shape_different_minimum", "fig6_inverse_probability"}
@@ -33,10 +32,8 @@ def check_claims(claims, artefact):
 
 
 def judged(claims):
-    """The report's rows of the claim records, judged (:func:`pqlab.pipeline.report.compare`) with the links."""
-    columns = ["artefact", "quantity", "model", "value", "unit", "note", "shape_ok", "seed", "role", "reason"]
-    results = pd.DataFrame([{c: r.get(c) for c in columns} for r in claims], columns=columns)
-    return report.compare(report.load_paper_values(), results, claim_links.load_claim_links())
+    """The report's rows of the claim records, judged (:func:`pqlab.pipeline.report.judge_claims`)."""
+    return report.judge_claims(claims)
 
 
 def row(table, quantity, model="papers_node"):

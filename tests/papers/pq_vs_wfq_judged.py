@@ -1,16 +1,14 @@
 """What the tests of the PQ-vs-WFQ artefacts (TF-TANT page and slides) check of the judge's verdicts on their claims.
 
 :func:`judged` passes an artefact's claim records through the report's judge
-(:func:`pqlab.pipeline.report.compare`, with the links of ``data/claim_links.csv``) and checks
+(:func:`pqlab.pipeline.report.judge_claims`) and checks
 the judge contract: every measured result that differs carries a reason with numbers.
 """
 
 import json
 
-import pandas as pd
-
 from pqlab.papers import judge
-from pqlab.pipeline import claim_links, report
+from pqlab.pipeline import report
 
 
 def judged(artefact: str, rows) -> dict:
@@ -19,8 +17,7 @@ def judged(artefact: str, rows) -> dict:
     Asserts that every measured result (kind ``result``) that differs has a reason of a known kind
     whose facts are numbers.
     """
-    results = pd.DataFrame([{**r, "seed": 1} for r in rows])
-    table = report.compare(report.load_paper_values(), results, claim_links.load_claim_links())
+    table = report.judge_claims([{**r, "seed": 1} for r in rows])
     mine = table[(table["artefact"] == artefact) & (table["model"] == "papers_node")]
     out = {r["quantity"]: r for r in mine.to_dict("records")}
     for q, r in out.items():

@@ -4,13 +4,12 @@ import json
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 import xarray as xr
 
 from pqlab.papers import judge
 from pqlab.papers import testbed_eval as te
-from pqlab.pipeline import claim_links, report
+from pqlab.pipeline import report
 from pqlab.papers.analysis import testbed_model as tm
 from pqlab.papers.testbed import TESTBED
 from pqlab.papers.testbed_eval import RESULTS
@@ -146,9 +145,7 @@ def test_test_bed_positions_are_judged_by_the_position_rule(data):
 
 
 def _table(claims):
-    frame = pd.DataFrame([{k: c[k] for k in ("artefact", "quantity", "value", "unit", "note", "shape_ok", "seed",
-                                             "model", "role", "reason")} for c in claims])
-    return report.compare(report.load_paper_values(), frame, claim_links.load_claim_links())
+    return report.judge_claims(claims)
 
 
 @pytest.fixture(scope="module")
