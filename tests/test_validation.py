@@ -70,7 +70,12 @@ def test_queue_default_police_burst_is_200_ms_of_traffic():
         (dict(queues=()), "queues"),
         (dict(queues=None), "queues"),
         (dict(queues=(WFQ, "wfq")), r"queues\[1\]"),
-        (dict(queues=(Queue("priority", 10), Queue("priority", 10))), "queues"),
+        (dict(queues=(Queue("drr", 10, quantum_bytes=100), Queue("wrr", 10, weight_packets=1))), "queues"),
+        (dict(ring_limit_particles=None), "ring_limit_particles"),
+        (dict(ring_limit_particles=None, ring_limit_packets=0), "ring_limit_packets"),
+        (dict(ring_limit_bytes=0), "ring_limit_bytes"),
+        (dict(particle_bytes=None), "particle_bytes"),
+        (dict(ring_limit_particles=None, ring_limit_packets=4, ring_release="unit"), "ring_release"),
     ],
 )
 def test_node_rejects_each_bad_field(kwargs, field):

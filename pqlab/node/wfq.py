@@ -68,19 +68,19 @@ def wfq_tag_steps(node: "Node"):
     gcd_q = math.gcd(*(w.denominator for w in weights))
     exact = [lcm_p // w.numerator * (w.denominator // gcd_q) for w in weights]
     most = _max_tag_bytes(node)
-    if all(q.limit_packets * most * c <= TAG_SPREAD_BUDGET for (_, q), c in zip(wfq, exact)):
+    if all(q.max_waiting_packets * most * c <= TAG_SPREAD_BUDGET for (_, q), c in zip(wfq, exact)):
         for (j, _), c in zip(wfq, exact):
             steps[j] = c
         return steps, True
     # R / w_j * limit_j * MAX_SIZE_BYTES <= budget for every j.
-    scale = min(Fraction(TAG_SPREAD_BUDGET) * w / (q.limit_packets * most) for (_, q), w in zip(wfq, weights))
+    scale = min(Fraction(TAG_SPREAD_BUDGET) * w / (q.max_waiting_packets * most) for (_, q), w in zip(wfq, weights))
     approx = [int(scale / w) for w in weights]
     if min(approx) < MIN_FALLBACK_STEP:
         spread = max(weights) / min(weights)
         raise ValueError(
             "weight_bps of the WFQ queues are too far apart for their limit_packets: the fixed-point WFQ tags "
             f"need max(weight) / min(weight) * max(limit_packets) <= {TAG_SPREAD_BUDGET // (most * MIN_FALLBACK_STEP)} "
-            f"(got weights spread {float(spread):.6g} with limits {[q.limit_packets for _, q in wfq]}); "
+            f"(got weights spread {float(spread):.6g} with limits {[q.max_waiting_packets for _, q in wfq]}); "
             "use weights that are integers in bit/s with a small common multiple, or closer weights"
         )
     for (j, _), c in zip(wfq, approx):
