@@ -370,7 +370,8 @@ def exact_ties(arrival, departure):
     return dup + int(np.count_nonzero(np.isin(arrival, dep)))
 
 
-def _pkg(name):
+def package_version(name):
+    """The installed version of distribution ``name``, or "not installed"."""
     try:
         return version(name)
     except PackageNotFoundError:
@@ -463,8 +464,8 @@ def main(argv=None):
             import ns.scheduler.sp  # noqa: F401
         except ImportError:
             sys.exit("ns.py is not installed: pip install ns-py (or run with --skip-ns)")
-    print(f"pqlab {pqlab.__version__}, numba {_pkg('numba')}, numpy {np.__version__}, simpy {_pkg('simpy')}, "
-          f"ns.py {_pkg('ns.py')}, python {platform.python_version()}, {platform.processor() or platform.machine()}, "
+    print(f"pqlab {pqlab.__version__}, numba {package_version('numba')}, numpy {np.__version__}, simpy {package_version('simpy')}, "
+          f"ns.py {package_version('ns.py')}, python {platform.python_version()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores (every simulator uses one)")
     t_start = time.perf_counter()
 
