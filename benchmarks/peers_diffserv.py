@@ -276,7 +276,7 @@ RED_LIMIT = 64
 #: ns.py's weight_factor n: a = 2**-n, pqlab's red_weight.
 RED_WEIGHT_FACTOR = 5
 RED_BELOW_MAX = dict(name="RED, max above the limit", min=8.0, max=72.0, max_p=0.2, load=1.3)
-RED_ABOVE_MAX = dict(name="RED, max_p 1, crossing max", min=4.0, max=12.0, max_p=1.0, load=1.6)
+RED_ABOVE_MAX = dict(name="RED, max_p 1, crossing max", min=4.0, max=6.0, max_p=1.0, load=3.0)
 
 
 def red_node(case: dict) -> Node:
@@ -466,7 +466,7 @@ def print_record(rec: dict) -> None:
 
 #: Simulated seconds per case (full run); ``--quick`` runs a tenth.
 DURATIONS_S = {"DRR saturated": 20.0, "DRR unsaturated": 20.0, "RED, max above the limit": 100.0,
-               "RED, max_p 1, crossing max": 100.0}
+               "RED, max_p 1, crossing max": 50.0}
 
 
 def main(argv=None):
