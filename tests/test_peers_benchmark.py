@@ -142,3 +142,16 @@ def test_ns_py_red_port_with_pqlab_draws_drops_the_same_packets(case):
     assert rec["exact"] and rec["departures_differing"] == 0, rec
     early = int(np.count_nonzero(ds["drop"].values == 3))
     assert early > 0 and draws > early  # early drops exercised; ns.py drew for the packets it kept too
+
+
+def test_ns_py_drr_parts_from_pqlab_when_a_queue_refills_while_its_last_packet_is_sent():
+    """Where the models do not coincide ((a) in peers_diffserv's docstring), on the smallest trace:
+    queue 0's lone packet at 0, queue 1's at 1 us, queue 0's next at 2 us (100 bytes each, 80 us
+    on the line). pqlab: queue 0 emptied when its packet entered the ring, so it rejoins the
+    active list behind queue 1; ns.py: queue 0 still counts its packet in service and goes on
+    with its deficit."""
+    _needs_ns_py()
+    trace = (np.array([0.0, 1e-6, 2e-6]), np.array([100, 100, 100]), np.array([0, 1, 0]))
+    line_s = 100 * 8 / diffserv.LINE_RATE_BPS
+    np.testing.assert_allclose(diffserv.pqlab_drr(trace).departure.values, [line_s, 2 * line_s, 3 * line_s])
+    np.testing.assert_allclose(diffserv.run_ns_drr(trace), [line_s, 3 * line_s, 2 * line_s])
