@@ -57,6 +57,9 @@ and collecting the delays as numpy arrays; they do not pay for the trace generat
 (about 1.5 ms for S1, 0.1 s for S1 x100), which pqlab.simulate does. Best of the
 repeats (their counts are printed), with ``gc.collect()`` before each.
 
+DRR and RED against ns.py's DRRServer and REDPort: ``benchmarks/peers_diffserv.py``, which uses
+this module's trace replay, tail drop, comparison and timing.
+
 Run: ``python benchmarks/peers.py`` (about 3 minutes on a 2-core VM), ``--quick``
 (peers on S1 only, about 10 s), ``--skip-ns`` (no ns.py). Needs ``pip install ns-py simpy``
 (pip resolves ns-py 0.4.3 on Python 3.11, 0.5 needs 3.14; the TailDrop adapters read its
