@@ -47,6 +47,12 @@ way for the limits: ``flow_queue_count[c]`` minus the packet in service if it is
 The quanta are integers (1500, 3000, 4500 bytes from ns.py weights 1500, 3000, 4500) and
 sizes integers, so the deficits are exact in both.
 
+Ties: pqlab orders events at one instant by its contract (releases, then arrivals in input
+order, the scheduler after each); ns.py by SimPy's event order. ``peers.TraceGenerator`` puts
+simultaneous arrivals (the prologue's bursts) one after another without yielding, so they reach
+ns.py in input order too; an arrival at the very instant of a departure could be ordered
+differently: the script counts them (none in the runs recorded).
+
 A second DRR run (:data:`DRR_UNSATURATED`) has no prologue and offers 1.08 times the line, queue
 2 less than its DRR share (0.48 of the line against 1/2): queue 2 empties and refills, so (a),
 (b) and (c) apply and only the long-run shares can agree: the bytes each queue sends, as a
