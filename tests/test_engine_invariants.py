@@ -349,3 +349,6 @@ def test_toolbox_shapers_envelopes_and_strict_priority(sc):
         # for a non-priority packet) waits
         waited = kept & unshaped & (level < level[i]) & (t < entry[i]) & (entry > entry[i])
         assert not np.any(waited)
+        if unshaped[i] and level[i] < 99:  # one FIFO per level: unshaped packets of a level in admission order
+            earlier = np.flatnonzero(kept[:i] & unshaped[:i] & (level[:i] == level[i]))
+            assert np.all(entry[earlier] <= entry[i])
