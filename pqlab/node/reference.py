@@ -1,9 +1,10 @@
 """The node contract as a program: an exact, deliberately naive reference of ``docs/model.md``.
 
 Every rule of the node contract (rules 1-5, 5' and the DiffServ toolbox 1a-3e) is written out
-here once more, independently of the kernel (:mod:`pqlab.node.engine`): an event loop over
-Python lists in which every time, token count and WFQ finish tag is a
-:class:`fractions.Fraction`, so a tie is a tie exactly and nothing rounds. It is the
+here once more, independently of the kernel (:mod:`pqlab.node.engine`: only its drop codes are
+shared, and only :func:`first_mismatch` runs it): an event loop over Python lists in which every
+time, token count and WFQ finish tag is a :class:`fractions.Fraction`, so a tie is a tie exactly
+and nothing rounds. It is the
 contract a reader can execute, and what the kernel is tested against on hand and random traces
 (``tests/test_disciplines_traces.py``).
 
@@ -23,10 +24,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL, run_kernel, validate_arrivals
 from .framing import AAL5_OVERHEAD_BYTES, ATM_CELL_BYTES, ATM_CELL_PAYLOAD_BYTES, ETHERNET_OVERHEAD_BYTES
-
-#: Drop codes (the engine's ``drop`` variable): kept, policed, queue full, early drop (RED/WRED).
-KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 1, 2, 3
 
 
 def line_bytes(size: int, framing: str) -> int:
@@ -310,8 +309,6 @@ def first_mismatch(node, arrival_s, size_bytes, queue, colour=None, red_uniform=
         ``"packet k (t=..., size ..., queue j): kernel ... != reference ..."``, or None when
         they agree on every packet.
     """
-    from .engine import run_kernel, validate_arrivals
-
     arrival, size, q = validate_arrivals(node, arrival_s, size_bytes, queue)
     marks = {}
     if colour is not None:
