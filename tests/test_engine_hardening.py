@@ -1,7 +1,7 @@
 """Engine hardening (issue 11): exact fair-queueing ties, extreme but valid inputs,
 numpy scalar types, memory guards, duplicate flow ids.
 
-The exact-tie tests compare the engine with ``exact_reference.reference_schedule``,
+The exact-tie tests compare the engine with ``pqlab.node.reference.reference_schedule``,
 a Fraction-arithmetic evaluation of the node contract. Before integer tags, the
 float engine disagreed with it on 55 of the first 2000 ``equal_weight_trace``
 seeds (1 in 36; the first are seeds 18, 71, 115), so 200 examples miss a wrong
@@ -13,13 +13,14 @@ import re
 
 import numpy as np
 import pytest
-from exact_reference import equal_weight_trace, matches_reference, reference_schedule
+from reference_traces import equal_weight_trace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pqlab
 from pqlab import CBRStream, Deterministic, Node, Queue, Scenario, experiments, scenarios, simulate_arrivals
 from pqlab.node.engine import TAG_REBASE, NodeState, run_kernel, validate_arrivals, wfq_tag_steps
+from pqlab.node.reference import first_mismatch, reference_schedule
 from pqlab.streaming import FlowSummary, run_batches, simulate_summary
 from pqlab.node.tandem import TandemHop, simulate_tandem
 
@@ -30,12 +31,12 @@ from pqlab.node.tandem import TandemHop, simulate_tandem
 @given(st.integers(0, 2**32 - 1))
 def test_equal_weights_schedule_exactly_like_rational_arithmetic(seed):
     node, arrival, size, queue = equal_weight_trace(seed)
-    assert matches_reference(simulate_arrivals, node, arrival, size, queue)
+    assert first_mismatch(node, arrival, size, queue) is None
 
 
 @pytest.mark.parametrize("seed", [18, 71, 115, 132, 201])
 def test_traces_the_float_engine_got_wrong_are_exact_now(seed):
-    assert matches_reference(simulate_arrivals, *equal_weight_trace(seed))
+    assert first_mismatch(*equal_weight_trace(seed)) is None
 
 
 def _tie_node(weight_bps=3.0):
@@ -80,7 +81,7 @@ def _rebase_trace(n=300, seed=5):
 
 
 def test_rebased_tags_keep_the_exact_schedule():
-    assert matches_reference(simulate_arrivals, *_rebase_trace())
+    assert first_mismatch(*_rebase_trace()) is None
 
 
 def test_rebased_tags_carry_across_batches_bit_for_bit():
@@ -268,7 +269,7 @@ def test_reference_model_agrees_with_engine_on_a_priority_node():
     t = np.cumsum(rng.integers(0, 300, 60)) / 1024
     s, q = rng.integers(1, 1500, 60), rng.integers(0, 2, 60)
     entry, dep, drop = reference_schedule(node, t, s, q)
-    assert drop.count(2) > 0 and matches_reference(simulate_arrivals, node, t, s, q)
+    assert drop.count(2) > 0 and first_mismatch(node, t, s, q) is None
 
 
 # --------------------------------------------------------------------------- lean entry
