@@ -69,7 +69,8 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 #: CF convention version written into every file.
 CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
-DROP_FLAGS = {"flag_values": np.array([0, 1, 2], dtype="int8"), "flag_meanings": "kept policed queue_full"}
+DROP_FLAGS = {"flag_values": np.array([0, 1, 2, 3], dtype="int8"),
+              "flag_meanings": "kept policed queue_full early_drop"}
 #: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
 BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
 

@@ -40,8 +40,8 @@ from .timeorigin import origin_attrs, rebase
 from .wfq import MIN_FALLBACK_STEP, TAG_REBASE, TAG_SPREAD_BUDGET, wfq_tag_steps  # noqa: F401  (re-exported)
 
 #: Drop codes of the ``drop`` variable.
-KEPT, POLICED, QUEUE_FULL = 0, 1, 2
-DROP_MEANINGS = "0 kept, 1 policed, 2 queue full"
+KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 1, 2, 3
+DROP_MEANINGS = "0 kept, 1 policed, 2 queue full, 3 early drop"
 
 #: Relative tolerance of the token-bucket test (rule 1). The bucket is kept as an
 #: anchor (time, tokens) plus the bytes taken since, so its value is computed with
