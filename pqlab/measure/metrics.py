@@ -9,7 +9,7 @@ TF-TANT slides' "Metrics"):
   consecutive packets of one flow, and its absolute value; built on
   :func:`ipdv_of_delays`, :func:`jitter_of_ipdv` and :func:`jitter_of_delays`,
   the same of delays already in sending order (the one place both are computed).
-* :func:`loss`: sent, policed, queue-full, early-dropped (RED/WRED) and lost packets per flow or queue.
+* :func:`loss`: sent, policed, queue-full, early-dropped (RED/WRED) and lost packets per flow, queue or colour.
 * :func:`frequency_distribution` and :func:`ccdf`: the papers' frequency
   distributions and complementary distributions ``P(D > d)``.
 * :func:`aggregation_degree`: ``A = 1 - l_max / L_BA`` (GLOBECOM'01 eq. 1).
@@ -307,15 +307,17 @@ def jitter_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
 
 
 def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
-    """Packets sent and lost per flow or per queue.
+    """Packets sent and lost per flow, per queue or per colour.
 
     Parameters
     ----------
     ds : xarray.Dataset
-        Engine output (``drop``; ``flow`` or ``queue``).
-    by : {"flow", "queue"}
-        Group by the ``flow`` variable (result dimension ``flow``) or by the
-        ``queue`` index (result dimension ``traffic_class``, labelled by queue index).
+        Engine output (``drop``; ``flow``, ``queue`` or ``colour``).
+    by : {"flow", "queue", "colour"}
+        Group by the ``flow`` variable (result dimension ``flow``), by the
+        ``queue`` index (result dimension ``traffic_class``, labelled by queue index) or by
+        the markers' ``colour`` (result dimension ``colour``: 0 green, 1 yellow, 2 red;
+        node contract rule 1a).
 
     Returns
     -------
@@ -324,7 +326,7 @@ def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
         code 2), ``early_drop`` (drop code 3, RED/WRED), ``lost`` (their sum) in packets and
         ``loss_ratio`` = ``lost / sent`` (1), one value per group present in ``ds``.
     """
-    check_choice("by", by, ("flow", "queue"))
+    check_choice("by", by, ("flow", "queue", "colour"))
     _check_dataset(ds, ("drop", by))
     labels = ds[by].values
     if np.issubdtype(labels.dtype, np.floating):  # e.g. after ds.where(...): NaN-free ints as floats
@@ -343,7 +345,7 @@ def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
     queue_full = count(drop == QUEUE_FULL)
     early_drop = count(drop == EARLY_DROP)
     lost = policed + queue_full + early_drop
-    dim = "flow" if by == "flow" else "traffic_class"
+    dim = "traffic_class" if by == "queue" else by
     packets = {"units": "packets"}
     return xr.Dataset(
         {
