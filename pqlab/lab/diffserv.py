@@ -36,7 +36,7 @@ from ..node.framing import line_time_s, particles_needed
 from ..node.model import COLOURS, DEFAULT_RED_WEIGHT, Node, Queue
 from ..node.path import PathModel
 from ..node.scenario import Scenario, simulate
-from ..node.traffic import CBRStream, Deterministic, PoissonStream
+from ..node.traffic import CBRStream, Deterministic, PoissonStream, TrTCM
 from ..papers import presets
 from ..papers.stated import PAPERS
 
@@ -302,8 +302,6 @@ def af_scenario(af_load_bps: float = 1.2e6, *, cir_bps: float = 400e3, pir_bps: 
     **node_kw
         Keywords of :func:`af_node`.
     """
-    from ..node.traffic import TrTCM  # TODO(issue 32): top level once the markers are on main
-
     load = check_real("af_load_bps", af_load_bps, 0.0, strict_minimum=True)
     cir = check_real("cir_bps", cir_bps, 0.0, strict_minimum=True)
     pir = check_real("pir_bps", pir_bps, cir)

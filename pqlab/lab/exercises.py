@@ -35,7 +35,7 @@ from ..node.path import PathModel
 from ..node.scenario import Scenario, simulate
 from ..node.traffic import UDP_IP_HEADER_BYTES, Deterministic, PoissonStream
 from ..base.units import to_ms
-from . import panel
+from . import diffserv, panel
 
 __all__ = [
     "RIGHT", "NOT_YET", "NO_ANSWER", "LINE_RATE_BPS", "EF_UNIT_S", "DEFAULTS", "ANSWER_SEED",
@@ -541,6 +541,15 @@ def _ex04_loss_450k():
     return aggregation_run(3, ef_aggregate_bps=450e3)["loss_ratio"]
 
 
+def _ex05_pq_bound_ms():
+    return to_ms(diffserv.pq_bound_s(ef_frame_bytes=1024))
+
+
+def _ex05_wfq_gap_be_tx():
+    summary = diffserv.ef_summary(diffserv.ef_delays(("pq", "wfq"), ef_frame_bytes=1024, n_ef_samples=2_000))
+    return (summary.at["wfq", "max_ms"] - summary.at["pq", "max_ms"]) / to_ms(diffserv.be_line_time_s())
+
+
 EXERCISES: dict[str, Exercise] = {
     "01.1": Exercise("departure time of the EF packet in the trace BE 1500, EF 128, BE 1500 (all at t = 0)", "ms",
                      _ex01_ef_departure_ms, abs_tol=0.01),
@@ -564,6 +573,10 @@ EXERCISES: dict[str, Exercise] = {
                      _ex04_pq_bound_ms, rel_tol=0.01),
     "04.3": Exercise("EF loss ratio with 450 kbit/s of EF policed at 300 kbit/s", "1", _ex04_loss_450k,
                      abs_tol=0.02),
+    "05.1": Exercise("largest node delay of a 1024-byte EF frame in the priority queue behind 1000-byte BE, "
+                     "ring of 5 particles, 2 Mbit/s ATM", "ms", _ex05_pq_bound_ms, rel_tol=0.01),
+    "05.2": Exercise("WFQ's largest EF delay minus PQ's, 1024-byte EF frames, seed 1, 2,000 samples",
+                     "BE line times", _ex05_wfq_gap_be_tx, abs_tol=0.25),
 }
 
 _cache: dict[str, float] = {}
