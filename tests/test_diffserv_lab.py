@@ -33,7 +33,7 @@ def test_the_nodes_have_the_disciplines_named():
     assert [(q.kind, q.quantum_bytes) for q in drr.queues] == [("drr", 494), ("drr", 1976)]
     af = diffserv.af_node()
     assert af.queues[0].red and not af.queues[1].red
-    assert af.queues[0].red_min_packets == (32.0, 28.0, 24.0)
+    assert af.queues[0].red_min_packets == (32.0, 24.0, 16.0)  # staggered: green, yellow, red
 
 
 @pytest.mark.parametrize("call, name", [
@@ -90,21 +90,38 @@ def test_the_drr_quantum_moves_drr_delay_only(ef):
 
 @pytest.fixture(scope="module")
 def drops():
-    return diffserv.af_colour_drops([0.6e6, 1.2e6, 1.6e6], duration_s=20.0)
+    return diffserv.af_colour_drops([0.4e6, 0.8e6, 1.6e6], duration_s=20.0)
 
 
 def test_wred_drops_red_before_yellow_before_green(drops):
     check = diffserv.precedence_holds(drops)
     assert check["holds"].all(), check
-    heavy = check.loc[1.2]
-    assert heavy["red"] > heavy["green"] and heavy["red"] > 0.1
-    light = check.loc[0.6]
-    assert (light[["green", "yellow", "red"]] == 0).all()  # within the AF share: no drop
+    light = check.loc[0.4]  # within the class's share (about 0.5 Mbit/s): no drop
+    assert np.nanmax(light[["green", "yellow", "red"]].to_numpy(dtype=float)) == 0
+    heavy = check.loc[1.6]
+    assert heavy["red"] > 0.9 and 0.1 < heavy["yellow"] < heavy["red"] and heavy["green"] < 0.05
     mix = drops[drops["af_load_mbps"] == 1.6].set_index("colour")["offered_share"]
     assert mix.sum() == pytest.approx(1.0)
     # the trTCMs colour about min(L, CIR)/L green and (L - PIR)/L red (Poisson: a few points off)
     assert mix["green"] == pytest.approx(0.4 / 1.6, abs=0.05)
     assert mix["red"] == pytest.approx(0.8 / 1.6, abs=0.05)
+
+
+def test_cisco_overlapping_defaults_drop_the_colours_alike_under_overload():
+    """The notebook's question 7: with one maximum (40) for every colour, a sustained overload keeps
+    the average above it, where rule 2a drops every colour."""
+    check = diffserv.precedence_holds(diffserv.af_colour_drops([2.0e6], duration_s=20.0,
+                                                               thresholds=diffserv.CISCO_DSCP_WRED))
+    row = check.loc[2.0, ["green", "yellow", "red"]]
+    assert row.min() > 0.5 and row.max() - row.min() < 0.1
+
+
+def test_precedence_leaves_out_a_colour_never_offered():
+    import pandas as pd
+
+    drops = pd.DataFrame({"af_load_mbps": [1.0] * 3 + [2.0] * 3, "colour": ["green", "yellow", "red"] * 2,
+                          "drop_fraction": [0.0, 0.1, np.nan, 0.2, 0.1, 0.3]})
+    assert diffserv.precedence_holds(drops)["holds"].tolist() == [True, False]
 
 
 def test_the_drops_sweep_declares_units():

@@ -13,8 +13,8 @@ The other half of the TF-TANT programme, as experiments a student runs with one 
 * **AF under WRED with colour marking** (:func:`af_scenario`, :func:`af_colour_drops`): an AF
   class of Poisson streams, each coloured by an RFC 2698 two-rate three-colour marker
   (:class:`pqlab.traffic.TrTCM`, rule 1a), in a WFQ queue with per-colour WRED thresholds
-  (rule 2a, Cisco's dscp-based defaults for AFx1/AFx2/AFx3), next to an overloading best-effort
-  class; the drop fraction of each colour against the offered AF load.
+  (rule 2a, staggered: :data:`WRED_THRESHOLDS`; Cisco's overlapping defaults :data:`CISCO_DSCP_WRED`),
+  next to an overloading best-effort class; the drop fraction of each colour against the offered AF load.
 
 Units: times in seconds, rates in bit/s, sizes in IP bytes, unless a name says otherwise
 (``_ms``: milliseconds, ``_mbps``: Mbit/s). The figures are :mod:`pqlab.lab.diffserv_figures`.
@@ -40,18 +40,26 @@ from ..node.traffic import CBRStream, Deterministic, PoissonStream, TrTCM
 from ..papers import presets
 from ..papers.stated import PAPERS
 
-__all__ = ["SCHEDULERS", "WRED_THRESHOLDS", "AF_QUEUE", "BE_QUEUE", "drr_quanta", "ef_node", "ef_scenario",
+__all__ = ["SCHEDULERS", "WRED_THRESHOLDS", "CISCO_DSCP_WRED", "AF_CIR_BPS", "AF_PIR_BPS", "AF_QUEUE", "BE_QUEUE", "drr_quanta", "ef_node", "ef_scenario",
            "ef_delays", "ef_summary", "pq_bound_s", "drr_bound_s", "af_node", "af_scenario", "colour_drops",
            "af_colour_drops",
            "be_line_time_s", "ef_comparison", "precedence_holds"]
 
 #: The EF schedulers compared: strict priority, self-clocked WFQ, deficit round robin.
 SCHEDULERS = ("pq", "wfq", "drr")
-#: WRED thresholds of the AF queue per colour (green, yellow, red): Cisco IOS's defaults of
-#: ``random-detect dscp-based`` for AFx1, AFx2 and AFx3 (minimum 32, 28, 24 packets, maximum 40,
-#: mark probability denominator 10).
-WRED_THRESHOLDS = {"red_min_packets": (32, 28, 24), "red_max_packets": (40, 40, 40),
+#: WRED thresholds of the AF queue per colour (green, yellow, red), staggered: each colour's range
+#: lies below the next better colour's (red 16-24, yellow 24-32, green 32-40 packets of the
+#: average queue), drop probability rising to 0.1 at each maximum, so red is dropped whole before
+#: yellow is touched, and yellow before green (rule 2a).
+WRED_THRESHOLDS = {"red_min_packets": (32, 24, 16), "red_max_packets": (40, 32, 24),
                    "red_max_p": (0.1, 0.1, 0.1)}
+#: Cisco IOS's defaults of ``random-detect dscp-based`` for AFx1, AFx2, AFx3 (minimum 32, 28, 24
+#: packets, one maximum of 40, mark probability denominator 10): overlapping ranges. Under a
+#: sustained overload the average stays above 40, where every colour is dropped alike.
+CISCO_DSCP_WRED = {"red_min_packets": (32, 28, 24), "red_max_packets": (40, 40, 40),
+                   "red_max_p": (0.1, 0.1, 0.1)}
+#: The AF class's committed and peak rates (RFC 2698), bit/s of IP packets.
+AF_CIR_BPS, AF_PIR_BPS = 400e3, 800e3
 #: Queue indices of the AF experiment's node.
 AF_QUEUE, BE_QUEUE = 0, 1
 #: First flow id of the AF streams and the flow of the best-effort stream.
@@ -252,13 +260,15 @@ def ef_comparison(summary: pd.DataFrame, *, ef_frame_bytes: int = 1024, be_quant
 # --------------------------------------------------------------------------- AF under WRED
 
 
-def af_node(*, af_weight_bps: float = 1e6, red_weight: float = DEFAULT_RED_WEIGHT, thresholds=None) -> Node:
+def af_node(*, af_weight_bps: float = 0.6e6, red_weight: float = DEFAULT_RED_WEIGHT, thresholds=None) -> Node:
     """The 2 Mbit/s ATM C7200 with an AF queue (0) under WRED and a best-effort queue (1), both WFQ.
 
     Parameters
     ----------
     af_weight_bps : float
         WFQ weight of the AF queue, bit/s, in (0, 2e6); BE is weighted with the rest of the line.
+        The default 0.6 Mbit/s gives AF about 0.5 Mbit/s of IP packets of 500 bytes on the ATM line
+        (cells: 583 wire bytes per 500): more than its CIR of 0.4, less than its PIR of 0.8.
     red_weight : float
         WRED's averaging weight ``w`` (rule 2a), in (0, 1]; Cisco's default ``2**-9``.
     thresholds : dict, optional
@@ -275,7 +285,7 @@ def af_node(*, af_weight_bps: float = 1e6, red_weight: float = DEFAULT_RED_WEIGH
                  Queue("wfq", presets.TFTANT_BE_QUEUE_LIMIT, weight_bps=line - weight)))
 
 
-def af_scenario(af_load_bps: float = 1.2e6, *, cir_bps: float = 400e3, pir_bps: float = 800e3,
+def af_scenario(af_load_bps: float = 1.2e6, *, cir_bps: float = AF_CIR_BPS, pir_bps: float = AF_PIR_BPS,
                 n_af_streams: int = 4, af_ip_bytes: int = 500, be_rate_bps: float = 1.5e6,
                 bucket_bytes: int = 3_000, duration_s: float = 20.0, warmup_s: float = 5.0,
                 **node_kw) -> Scenario:
@@ -409,8 +419,14 @@ class _AFPoint:
 
 
 def precedence_holds(drops: pd.DataFrame) -> pd.DataFrame:
-    """Per offered load of :func:`af_colour_drops`: the drop fraction of each colour and whether
-    red >= yellow >= green (RFC 2597: a higher drop precedence is dropped first), ``holds``."""
+    """Per offered load of :func:`af_colour_drops`: the drop fraction of each colour and whether the
+    colours offered there are dropped in precedence order, red >= yellow >= green (RFC 2597: a
+    higher drop precedence is dropped first), ``holds``. A colour no packet had (NaN) is left out."""
     table = drops.pivot(index="af_load_mbps", columns="colour", values="drop_fraction")[list(COLOURS)]
-    table["holds"] = (table["red"] >= table["yellow"]) & (table["yellow"] >= table["green"])
+
+    def ordered(row) -> bool:
+        present = row.dropna().to_numpy()
+        return bool(np.all(np.diff(present) >= 0))
+
+    table["holds"] = table.apply(ordered, axis=1)
     return table
