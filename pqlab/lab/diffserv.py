@@ -239,21 +239,21 @@ def ef_comparison(summary: pd.DataFrame, *, ef_frame_bytes: int = 1024, be_quant
     rows = []
     if "pq" in summary.index:
         rows.append(("PQ: largest EF delay (ms)", to_ms(pq_bound_s(ef_frame_bytes=ef_frame_bytes)),
-                     summary.at["pq", "max_ms"], "bound: ring's BE packets + own line time (pq_bound_s)"))
+                     summary.at["pq", "max_ms"], "theory: pq_bound_s (rules 3-5)"))
     if "drr" in summary.index:
         rows.append(("DRR: largest EF delay (ms)",
                      to_ms(drr_bound_s(ef_frame_bytes=ef_frame_bytes, be_quantum_bytes=be_quantum_bytes)),
-                     summary.at["drr", "max_ms"], "bound: PQ's + one BE turn of DRR (drr_bound_s)"))
+                     summary.at["drr", "max_ms"], "theory: drr_bound_s (rule 3b)"))
     if {"pq", "wfq"} <= set(summary.index):
         gap = (summary.at["wfq", "max_ms"] - summary.at["pq", "max_ms"]) / to_ms(t_be)
         stated = {1024: "gap_1024_be_tx", 1518: "gap_1518_be_tx"}.get(int(ef_frame_bytes))
         paper = kit.paper_value("tftant_wfq_fig1", stated)[0] if stated else np.nan
         rows.append(("WFQ - PQ, largest EF delay (BE line times of 4.664 ms)", paper, gap,
-                     "TF-TANT PQ-vs-WFQ page (stated for 1024- and 1518-byte frames)"))
+                     "TF-TANT PQ-vs-WFQ page (1024, 1518 B)"))
         others = summary.drop(index="pq")["max_ms"]
         rows.append(("PQ's largest EF delay the smallest (1 yes, 0 no)", 1.0,
                      float(summary.at["pq", "max_ms"] <= others.min()),
-                     "TF-TANT: 'with Priority Queuing one-way delay is always less than with WFQ'"))
+                     "TF-TANT: PQ always less than WFQ"))
     return pd.DataFrame(rows, columns=["quantity", "expected", "ours", "source"]).set_index("quantity")
 
 

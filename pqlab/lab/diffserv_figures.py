@@ -129,7 +129,7 @@ def af_drop_figure(drops: pd.DataFrame, *, cir_mbps: float | None = None, pir_mb
                         va="top")
     ax_d.set_ylabel("share of the packets dropped")
     ax_m.set_ylabel("share of the AF packets offered")
-    ax_d.legend(title=None, fontsize=8, loc="upper left")
+    ax_d.legend(title=None, fontsize=8, loc="center right")
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
