@@ -210,3 +210,27 @@ def test_the_drop_code_texts_name_early_drop():
     assert DROP_MEANINGS.endswith("3 early drop")
     assert DROP_FLAGS["flag_values"].tolist() == [0, 1, 2, 3]
     assert DROP_FLAGS["flag_meanings"].split()[EARLY_DROP] == "early_drop"
+
+
+def test_a_cached_run_with_colours_writes_both_flag_sets_and_reads_back_identical(tmp_path, monkeypatch):
+    import xarray as xr
+
+    from pqlab.measure import cache
+
+    @cache.artefact("tiny_colours")
+    def compute(seed):
+        rng = np.random.default_rng(seed)
+        return xr.Dataset({"drop": ("packet", rng.integers(0, 4, 20).astype(np.int8)),
+                           "colour": ("packet", rng.integers(0, 3, 20).astype(np.int8),
+                                      {"units": "1", "flag_meanings": COLOUR_MEANINGS})})
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.ENV_FORCE, raising=False)
+    first = compute(4)
+    (file,) = (tmp_path / "tiny_colours").glob("*.nc")
+    with xr.open_dataset(file) as raw:
+        assert raw["drop"].attrs["flag_meanings"] == "kept policed queue_full early_drop"
+        assert raw["drop"].attrs["flag_values"].tolist() == [0, 1, 2, 3]
+        assert raw["colour"].attrs["flag_meanings"] == "green yellow red"
+        assert raw["colour"].attrs["flag_values"].tolist() == [0, 1, 2]
+    assert compute(4).identical(first)
