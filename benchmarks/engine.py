@@ -79,6 +79,48 @@ def bench_scenario(label, sc, repeats):
     return n / kern_best, n / whole_best
 
 
+def toolbox_nodes(papers_node):
+    """The papers' node with each mechanism of the DiffServ toolbox in turn (docs/model.md rules 1a-3e)."""
+    from dataclasses import replace
+
+    from pqlab import Node, Queue
+
+    ef, be = papers_node.queues
+    be_bytes = int(be.limit_packets * 1500)
+    return {
+        "DRR for BE (quantum 1500 B)": replace(papers_node, queues=(ef, Queue("drr", be.limit_packets,
+                                                                               quantum_bytes=1500))),
+        "WRR for BE (2 packets a turn)": replace(papers_node, queues=(ef, Queue("wrr", be.limit_packets,
+                                                                                 weight_packets=2))),
+        "EF and BE as priority levels 0 and 1": replace(papers_node, queues=(ef, Queue("priority", be.limit_packets,
+                                                                                        level=1))),
+        "BE byte limit too": replace(papers_node, queues=(ef, replace(be, limit_bytes=be_bytes))),
+        "EF shaped at 400 kbit/s": replace(papers_node, queues=(replace(ef, shape_rate_bps=400e3,
+                                                                        shape_burst_bytes=1500), be)),
+        "WRED on BE": replace(papers_node, queues=(ef, replace(be, red_min_packets=(32, 24, 16),
+                                                               red_max_packets=64, red_max_p=0.1))),
+        "ring of 4 packets or 2000 bytes": Node(papers_node.line_rate_bps, papers_node.framing, None, None,
+                                                papers_node.queues, ring_limit_packets=4, ring_limit_bytes=2000),
+    }
+
+
+def bench_toolbox(sc, repeats):
+    """Kernel speed of the toolbox's mechanisms on the base case's traffic, next to the papers' node."""
+    t, s, q, _ = merge_streams(sc.streams, np.random.default_rng(1), sc.duration_s)
+    arrays = validate_arrivals(sc.node, t, s, q)
+    colour = (np.arange(t.size) % 3).astype(np.int64)
+    uniform = np.random.default_rng(2).random(t.size)
+    run_kernel(sc.node, *arrays)
+    papers, _ = _best_and_median(lambda: run_kernel(sc.node, *arrays), repeats)
+    print(f"DiffServ toolbox on the base case's {t.size:,} packets (kernel alone, best of {repeats}):")
+    print(f"  {'papers node (PQ + WFQ, particle ring)':42s} {papers * 1e3:7.2f} ms  {t.size / papers / 1e6:6.1f} Mpkt/s")
+    for label, node in toolbox_nodes(sc.node).items():
+        marks = (colour, uniform) if any(queue.red for queue in node.queues) else (None, None)
+        run_kernel(node, *arrays, *marks)  # compile / load from cache outside the timing
+        best, _ = _best_and_median(lambda: run_kernel(node, *arrays, *marks), repeats)
+        print(f"  {label:42s} {best * 1e3:7.2f} ms  {t.size / best / 1e6:6.1f} Mpkt/s  ({best / papers:4.2f} x)")
+
+
 def bench_startup():
     """Fresh-process import-to-first-result time, numba cache cold then warm."""
     cache = tempfile.mkdtemp(prefix="pqlab-numba-cache-")
@@ -134,6 +176,7 @@ def main(argv=None):
     bench_scenario(f"long run (~{target / 1e6:.0f} million packets)", long_case, repeats=2 if args.quick else 3)
     if args.entry_only:
         return
+    bench_toolbox(long_case if args.quick else base, repeats=5 if args.quick else 50)
     bench_startup()
     bench_streaming(1e6 if args.quick else args.streaming_packets)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

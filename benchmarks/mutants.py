@@ -30,7 +30,8 @@ Mutation operators (located generically by walking the AST, never by line number
   indices and the framing constants 53, 48, 16, 38, 8, ...);
 * ``SDL``: an assignment or augmented assignment statement replaced by ``pass``.
 
-Scope: all of ``pqlab/node/engine.py`` (kernel, NodeState carry-over, validation),
+Scope: all of ``pqlab/node/engine.py`` (kernel, NodeState carry-over, validation) and of the
+mechanisms it calls, ``pqlab/node/disciplines/`` (admission, shaper, priority, fair, layout),
 ``pqlab/node/wfq.py`` (the WFQ tag unit, moved out of the engine), ``pqlab/node/framing.py`` and ``pqlab/measure/bounds.py``; ``one_way_delay``, ``ipdv``, ``jitter``
 and ``loss`` of ``pqlab/measure/metrics.py``; ``run_batches`` (the streaming carry-over) of
 ``pqlab/node/streaming.py``. Code inside ``raise`` statements and f-strings (error
@@ -82,6 +83,11 @@ EQUIVALENT_FILE = Path(__file__).with_name("mutants_equivalent.txt")
 #: File -> top-level functions/classes mutated (None: the whole file, module level included).
 TARGETS: dict[str, tuple[str, ...] | None] = {
     "pqlab/node/engine.py": None,
+    "pqlab/node/disciplines/admission.py": None,
+    "pqlab/node/disciplines/shaper.py": None,
+    "pqlab/node/disciplines/priority.py": None,
+    "pqlab/node/disciplines/fair.py": None,
+    "pqlab/node/disciplines/layout.py": None,
     "pqlab/node/wfq.py": None,
     "pqlab/node/framing.py": None,
     "pqlab/measure/bounds.py": None,
@@ -94,6 +100,7 @@ TARGETS: dict[str, tuple[str, ...] | None] = {
 FIRST_TESTS = (
     "tests/test_contract_*.py",
     "tests/test_engine_traces.py",
+    "tests/test_disciplines_*.py",
     "tests/test_engine_invariants.py",
     "tests/test_engine_*.py",
     "tests/test_bounds.py",

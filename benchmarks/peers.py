@@ -57,6 +57,9 @@ and collecting the delays as numpy arrays; they do not pay for the trace generat
 (about 1.5 ms for S1, 0.1 s for S1 x100), which pqlab.simulate does. Best of the
 repeats (their counts are printed), with ``gc.collect()`` before each.
 
+DRR and RED against ns.py's DRRServer and REDPort: ``benchmarks/peers_diffserv.py``, which uses
+this module's trace replay, tail drop, comparison and timing.
+
 Run: ``python benchmarks/peers.py`` (about 3 minutes on a 2-core VM), ``--quick``
 (peers on S1 only, about 10 s), ``--skip-ns`` (no ns.py). Needs ``pip install ns-py simpy``
 (pip resolves ns-py 0.4.3 on Python 3.11, 0.5 needs 3.14; the TailDrop adapters read its
@@ -370,7 +373,8 @@ def exact_ties(arrival, departure):
     return dup + int(np.count_nonzero(np.isin(arrival, dep)))
 
 
-def _pkg(name):
+def package_version(name):
+    """The installed version of distribution ``name``, or "not installed"."""
     try:
         return version(name)
     except PackageNotFoundError:
@@ -463,8 +467,8 @@ def main(argv=None):
             import ns.scheduler.sp  # noqa: F401
         except ImportError:
             sys.exit("ns.py is not installed: pip install ns-py (or run with --skip-ns)")
-    print(f"pqlab {pqlab.__version__}, numba {_pkg('numba')}, numpy {np.__version__}, simpy {_pkg('simpy')}, "
-          f"ns.py {_pkg('ns.py')}, python {platform.python_version()}, {platform.processor() or platform.machine()}, "
+    print(f"pqlab {pqlab.__version__}, numba {package_version('numba')}, numpy {np.__version__}, simpy {package_version('simpy')}, "
+          f"ns.py {package_version('ns.py')}, python {platform.python_version()}, {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores (every simulator uses one)")
     t_start = time.perf_counter()
 

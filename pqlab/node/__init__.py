@@ -3,7 +3,10 @@
 What it does: ``model`` (:class:`Node`, :class:`Queue`: a priority queue and WFQ queues in
 front of a particle-based transmission ring and a framed line), ``framing`` (the line's
 framing and the ring's particles, jitted), ``wfq`` (WFQ tag arithmetic, under both the model and
-the kernel), ``engine`` (the jitted kernel and :func:`simulate_arrivals`), ``timeorigin`` (the
+the kernel), ``engine`` (the jitted kernel and :func:`simulate_arrivals`), ``disciplines`` (the
+scheduler seam: the kernel's named state and one jitted module per mechanism: admission, shaper,
+priority levels, WFQ/DRR/WRR), ``reference`` (the node contract in exact rational arithmetic, the
+kernel's executable specification), ``markers`` (RFC 2697/2698 colour markers), ``timeorigin`` (the
 engine's time origin), ``traffic`` (size laws, streams and their merge), ``scenario``
 (:class:`Scenario` and :func:`simulate`: one seeded run as an xarray Dataset), ``streaming``
 (long runs summarised chunk by chunk), ``path`` (the hops after the node) and ``tandem``
@@ -16,5 +19,5 @@ May import: ``pqlab.base`` and ``pqlab._version`` only (no measurement, papers, 
 lab: they sit above).
 """
 
-__all__ = ["model", "framing", "wfq", "engine", "timeorigin", "traffic", "scenario", "streaming", "path",
-           "tandem"]
+__all__ = ["model", "framing", "wfq", "disciplines", "engine", "reference", "markers", "timeorigin", "traffic",
+           "scenario", "streaming", "path", "tandem"]

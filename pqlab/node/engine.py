@@ -53,7 +53,7 @@ RING_RELEASE_CODES = {"packet": 0, "unit": 1}
 
 
 #: Bits of the kernel's compiled-in ``features`` (see :func:`kernel_features`).
-FEATURE_SHAPER, FEATURE_RED, FEATURE_RING_COUNTS, FEATURE_KIND_SHIFT = 1, 2, 4, 3
+FEATURE_SHAPER, FEATURE_RED, FEATURE_RING_COUNTS, FEATURE_QUEUE_BYTES, FEATURE_KIND_SHIFT = 1, 2, 4, 8, 4
 NO_LIMIT = layout.NO_LIMIT
 
 
@@ -61,13 +61,15 @@ def kernel_features(node: Node) -> int:
     """The mechanisms ``node`` uses, as the kernel's compile-time constant.
 
     Bits: 1 a queue is shaped (rule 3d), 2 a queue has RED (rule 2a), 4 the ring counts packets
-    or bytes (rule 3e); above them the kind code of the non-priority queues' discipline
+    or bytes (rule 3e), 8 a queue has a byte limit (rule 2b); above them the kind code of the non-priority queues' discipline
     (:data:`pqlab.node.disciplines.KIND_CODES`; 0 when every queue is a priority queue).
     """
     p = layout.node_params(node)[0]
     ring_counts = node.ring_limit_packets is not None or node.ring_limit_bytes is not None
+    queue_bytes = any(q.limit_bytes is not None for q in node.queues)
     return int((max(int(p["shared_kind"]), 0) << FEATURE_KIND_SHIFT) | FEATURE_SHAPER * int(p["any_shaper"])
-               | FEATURE_RED * int(p["any_red"]) | FEATURE_RING_COUNTS * int(ring_counts))
+               | FEATURE_RED * int(p["any_red"]) | FEATURE_RING_COUNTS * int(ring_counts)
+               | FEATURE_QUEUE_BYTES * int(queue_bytes))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -103,6 +105,7 @@ def _node_kernel(
     any_shaper = features & FEATURE_SHAPER
     any_red = features & FEATURE_RED
     ring_counts = features & FEATURE_RING_COUNTS
+    queue_bytes = features & FEATURE_QUEUE_BYTES
     kind = features >> FEATURE_KIND_SHIFT
     n = arrival_s.shape[0]
     node = node_params[0]
@@ -130,7 +133,7 @@ def _node_kernel(
 
     i = 0
     while True:
-        if i < n and arrival_s[i] < head_dep_s and arrival_s[i] <= wakeup_s:
+        if i < n and arrival_s[i] < head_dep_s and (not any_shaper or arrival_s[i] <= wakeup_s):
             now = arrival_s[i]
             j = queue[i]
             size = size_bytes[i]
@@ -148,7 +151,7 @@ def _node_kernel(
                 departure_s[i] = np.nan
                 i += 1
                 continue
-            if admission.is_full(p, s, size):  # rules 2, 2b
+            if s.length >= p.limit_packets or (queue_bytes and admission.over_bytes(p, s, size)):  # rules 2, 2b
                 drop[i] = QUEUE_FULL
                 ring_entry_s[i] = np.nan
                 departure_s[i] = np.nan
@@ -166,10 +169,11 @@ def _node_kernel(
             if p.kind != PRIORITY:
                 fair.admitted(kind, j, p, s, slot, wire_bytes(size, framing_code) if fair_wire else size, ns, active)
             s.length += 1
-            s.bytes += size
+            if queue_bytes:
+                s.bytes += size
             queued_total += 1
             i += 1
-        elif ring_len > 0 and head_dep_s <= horizon_s and head_dep_s <= wakeup_s:
+        elif ring_len > 0 and head_dep_s <= horizon_s and (not any_shaper or head_dep_s <= wakeup_s):
             # Rule 5: the head's last bit leaves, its particles return (a
             # completion at the same instant as an arrival goes first).
             # Rule 5': one unit of the head returns before its last bit leaves.
@@ -182,7 +186,8 @@ def _node_kernel(
                                              head_freed + 1, head.particles, particle_bytes)
             else:
                 used -= head.particles - head_freed
-                ring_bytes -= head.size
+                if ring_counts:
+                    ring_bytes -= head.size
                 head_freed = 0
                 ring_head += 1
                 if ring_head == ring_capacity:
@@ -195,7 +200,7 @@ def _node_kernel(
                                                  particle_bytes) if per_unit else head.departure
             if queued_total == 0:
                 continue
-        elif wakeup_s < horizon_s:
+        elif any_shaper and wakeup_s < horizon_s:
             now = wakeup_s  # rule 3d: a shaped head becomes eligible
             wakeup_s = np.inf
         else:
@@ -220,7 +225,8 @@ def _node_kernel(
             if s.head == p.capacity:
                 s.head = 0
             s.length -= 1
-            s.bytes -= size
+            if queue_bytes:
+                s.bytes -= size
             queued_total -= 1
             if p.kind != PRIORITY:
                 fair.taken(kind, sel, p, s, wire_bytes(size, framing_code) if fair_wire else size, ns, active)
@@ -228,7 +234,8 @@ def _node_kernel(
                 shaper.take(p, s, now, size)
             need = particles_needed(size, particle_bytes)
             used += need
-            ring_bytes += size
+            if ring_counts:
+                ring_bytes += size
             # Rule 4: FCFS, back to back.
             start = line_free_s if line_free_s > now else now
             line_free_s = start + wire_bytes(size, framing_code) / bits_per_s

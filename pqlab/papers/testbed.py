@@ -328,11 +328,9 @@ def testbed_node(scenario: Scenario, model: Testbed | None = None) -> Node:
             if ip is None:
                 continue
             scale = ip / _counted_bytes(ip, model.police_accounting)
-            queues[i] = Queue(q.kind, q.limit_packets, weight_bps=q.weight_bps,
-                              police_rate_bps=q.police_rate_bps * scale,
-                              police_burst_bytes=q.police_burst_bytes * scale)
-    return Node(node.line_rate_bps, node.framing, node.ring_limit_particles, particle, tuple(queues),
-                ring_release=model.ring_release)
+            queues[i] = replace(q, police_rate_bps=q.police_rate_bps * scale,
+                                police_burst_bytes=q.police_burst_bytes * scale)
+    return replace(node, particle_bytes=particle, queues=tuple(queues), ring_release=model.ring_release)
 
 
 def _remaining_path(scenario: Scenario, model: Testbed) -> PathModel:

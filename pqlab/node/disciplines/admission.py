@@ -73,6 +73,9 @@ def red_drops(p, s, colour, uniform):
 
 
 @kernel_function
-def is_full(p, s, size):
-    """Rules 2 and 2b: whether the queue refuses a packet of ``size`` IP bytes (packets or bytes, first hit)."""
-    return s.length >= p.limit_packets or s.bytes + size > p.limit_bytes
+def over_bytes(p, s, size):
+    """Rule 2b: whether ``size`` more IP bytes would take the queue over its byte limit.
+
+    (Rule 2, the packet limit, is ``s.length >= p.limit_packets``; the kernel tests it first.)
+    """
+    return s.bytes + size > p.limit_bytes
