@@ -38,7 +38,9 @@ try:
         Empirical,
         Geometric,
         PoissonStream,
+        SrTCM,
         TraceStream,
+        TrTCM,
         Uniform,
     )
 except KeyboardInterrupt:  # Ctrl-C while the pqlab command starts (its first seconds): one line, exit 130
@@ -69,6 +71,8 @@ __all__ = [
     "Uniform",
     "Geometric",
     "Empirical",
+    "SrTCM",
+    "TrTCM",
     "UDP_IP_HEADER_BYTES",
     "Scenario",
     "simulate",

@@ -225,6 +225,24 @@ def test_loss_by_queue_needs_no_flow():
     assert metrics.loss(make_ds(flow=False), by="queue")["sent"].sum() == 8
 
 
+def test_loss_counts_early_drops_and_groups_by_colour():
+    """Drop code 3 (RED/WRED's early drop, node contract rule 2a) is a loss like codes 1 and 2,
+    counted apart as ``early_drop``; ``by="colour"`` groups by the markers' colour (rule 1a)."""
+    ds = xr.Dataset({"drop": ("packet", np.array([0, 3, 1, 2, 3, 0], dtype=np.int8)),
+                     "queue": ("packet", np.array([0, 0, 0, 0, 1, 1])),
+                     "colour": ("packet", np.array([0, 2, 1, 2, 2, 0], dtype=np.int8))})
+    by_queue = metrics.loss(ds, by="queue")
+    assert by_queue["early_drop"].values.tolist() == [1, 1]
+    assert by_queue["lost"].values.tolist() == [3, 1]
+    np.testing.assert_allclose(by_queue["loss_ratio"].values, [0.75, 0.5])
+    by_colour = metrics.loss(ds, by="colour")
+    assert by_colour["colour"].values.tolist() == [0, 1, 2]
+    assert by_colour["sent"].values.tolist() == [2, 1, 3]
+    assert by_colour["early_drop"].values.tolist() == [0, 0, 2]
+    assert by_colour["lost"].values.tolist() == [0, 1, 3]
+    assert by_colour["early_drop"].attrs["units"] == "packets"
+
+
 # --------------------------------------------------------------------------- distributions
 
 

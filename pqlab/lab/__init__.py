@@ -2,10 +2,12 @@
 
 What it does: ``exercises`` (each experiment a student runs is one call; each exercise's
 answer is computed by pqlab and checked within its tolerance; the fast redraw behind the
-sliders) and ``jupyter`` (copy the lab notebooks into a folder and start JupyterLab there).
+sliders), ``diffserv`` and ``diffserv_figures`` (the DiffServ lab: EF under PQ, WFQ and DRR,
+an AF class under WRED with colour marking, and their figures), ``panel`` (sliders that
+redraw a figure) and ``jupyter`` (copy the lab notebooks into a folder and start JupyterLab there).
 
 Exports: the notebooks' helpers (``from pqlab import lab; lab.check("01.2", value)``: every
-name of :mod:`pqlab.lab.exercises`) and the two modules.
+name of :mod:`pqlab.lab.exercises`) and the modules.
 
 May import: every layer below: ``pqlab.papers``, ``pqlab.measure``, ``pqlab.node``,
 ``pqlab.base``; ``jupyter`` only ``pqlab.base``. Nothing imports the lab but the CLI.
@@ -13,5 +15,6 @@ May import: every layer below: ``pqlab.papers``, ``pqlab.measure``, ``pqlab.node
 
 from .exercises import *  # noqa: F401,F403  (the notebooks' helpers, listed in exercises.__all__)
 from .exercises import __all__ as _exercises_all
+from . import diffserv, diffserv_figures, panel
 
-__all__ = [*_exercises_all, "exercises", "jupyter"]
+__all__ = [*_exercises_all, "exercises", "diffserv", "diffserv_figures", "panel", "jupyter"]

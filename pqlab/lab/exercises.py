@@ -18,7 +18,6 @@ of weight ``ef_weight_bps`` next to the BE WFQ queue weighted with the rest of t
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -36,6 +35,7 @@ from ..node.path import PathModel
 from ..node.scenario import Scenario, simulate
 from ..node.traffic import UDP_IP_HEADER_BYTES, Deterministic, PoissonStream
 from ..base.units import to_ms
+from . import diffserv, panel
 
 __all__ = [
     "RIGHT", "NOT_YET", "NO_ANSWER", "LINE_RATE_BPS", "EF_UNIT_S", "DEFAULTS", "ANSWER_SEED",
@@ -247,10 +247,7 @@ def redraw(fig=None, **kw):
 
 def timed_redraw(fig=None, **kw):
     """:func:`redraw` and its wall time (simulate + draw + render to pixels), seconds: ``(fig, seconds)``."""
-    t0 = time.perf_counter()
-    fig = redraw(fig, **kw)
-    fig.canvas.draw()
-    return fig, time.perf_counter() - t0
+    return panel.timed_draw(redraw, fig=fig, **kw)
 
 
 # --------------------------------------------------------------------------- widgets
@@ -287,8 +284,8 @@ def controls(**defaults) -> dict:
     }
 
 
-class RedrawPanel:
-    """The lab's sliders wired to :func:`timed_redraw`: controls, a timing label and the plot output.
+class RedrawPanel(panel.Panel):
+    """The lab's sliders wired to :func:`redraw` (a :class:`pqlab.lab.panel.Panel`): controls, timing, plot.
 
     Changing any control's value redraws at once (in the widget's ``observe``
     callback) into :attr:`output`; :attr:`figure` is the last figure drawn,
@@ -304,8 +301,6 @@ class RedrawPanel:
     """
 
     def __init__(self, keys=None, **defaults):
-        import ipywidgets as w
-
         _check_redraw_args(defaults)
         ctrl = controls(**{k: v for k, v in defaults.items() if k not in ("n_ef_samples", "seed")})
         if keys is not None:
@@ -313,40 +308,7 @@ class RedrawPanel:
             if unknown:
                 raise ValueError(f"keys must be among {sorted(ctrl)}, got {unknown}")
             ctrl = {k: ctrl[k] for k in keys}
-        self.controls = ctrl
-        self.fixed = {k: v for k, v in defaults.items() if k not in ctrl}
-        self.output = w.Output()
-        self.timing = w.Label(value="")
-        self.box = w.VBox(children=[*ctrl.values(), self.timing, self.output])
-        self.figure = None
-        self.redraws = 0
-        for widget in ctrl.values():
-            widget.observe(self._changed, names="value")
-        self.update()
-
-    def __repr__(self) -> str:
-        return f"RedrawPanel(controls={list(self.controls)}, redraws={self.redraws})"
-
-    def values(self) -> dict:
-        """The controls' current values, keyed by parameter."""
-        return {k: widget.value for k, widget in self.controls.items()}
-
-    def _changed(self, change) -> None:
-        self.update()
-
-    def update(self) -> None:
-        """Redraw with the controls' current values into :attr:`output`."""
-        import matplotlib.pyplot as plt
-        from IPython.display import display
-
-        with self.output:
-            self.output.clear_output(wait=True)
-            fig, seconds = timed_redraw(**self.fixed, **self.values())
-            display(fig)
-            plt.close(fig)
-        self.figure = fig
-        self.redraws += 1
-        self.timing.value = f"redraw (simulate + plot): {seconds:.3f} s"
+        super().__init__(ctrl, redraw, **{k: v for k, v in defaults.items() if k not in ctrl})
 
 
 def interactive_redraw(interactive: bool = True, keys=None, **defaults):
@@ -368,21 +330,8 @@ def interactive_redraw(interactive: bool = True, keys=None, **defaults):
         installed the defaults are drawn once (and a line says why); any other error
         propagates, so a broken widget call shows as an error rather than a static plot.
     """
-    if not isinstance(interactive, (bool, np.bool_)):
-        raise ValueError(f"interactive must be True or False, got {interactive!r}")
     _check_redraw_args(defaults)
-    if interactive:
-        try:
-            import ipywidgets  # noqa: F401
-        except ImportError as exc:
-            print(f"widgets unavailable ({exc}); drawing once with the defaults")
-        else:
-            from IPython.display import display
-
-            panel = RedrawPanel(keys, **defaults)
-            display(panel.box)
-            return panel
-    return redraw(**defaults)
+    return panel.interactive(interactive, lambda: RedrawPanel(keys, **defaults), lambda: redraw(**defaults))
 
 
 # --------------------------------------------------------------------------- experiments of the notebooks
@@ -592,6 +541,15 @@ def _ex04_loss_450k():
     return aggregation_run(3, ef_aggregate_bps=450e3)["loss_ratio"]
 
 
+def _ex05_pq_bound_ms():
+    return to_ms(diffserv.pq_bound_s(ef_frame_bytes=1024))
+
+
+def _ex05_wfq_gap_be_tx():
+    summary = diffserv.ef_summary(diffserv.ef_delays(("pq", "wfq"), ef_frame_bytes=1024, n_ef_samples=2_000))
+    return (summary.at["wfq", "max_ms"] - summary.at["pq", "max_ms"]) / to_ms(diffserv.be_line_time_s())
+
+
 EXERCISES: dict[str, Exercise] = {
     "01.1": Exercise("departure time of the EF packet in the trace BE 1500, EF 128, BE 1500 (all at t = 0)", "ms",
                      _ex01_ef_departure_ms, abs_tol=0.01),
@@ -615,6 +573,10 @@ EXERCISES: dict[str, Exercise] = {
                      _ex04_pq_bound_ms, rel_tol=0.01),
     "04.3": Exercise("EF loss ratio with 450 kbit/s of EF policed at 300 kbit/s", "1", _ex04_loss_450k,
                      abs_tol=0.02),
+    "05.1": Exercise("largest node delay of a 1024-byte EF frame in the priority queue behind 1000-byte BE, "
+                     "ring of 5 particles, 2 Mbit/s ATM", "ms", _ex05_pq_bound_ms, rel_tol=0.01),
+    "05.2": Exercise("WFQ's largest EF delay minus PQ's, 1024-byte EF frames, seed 1, 2,000 samples",
+                     "BE line times", _ex05_wfq_gap_be_tx, abs_tol=0.25),
 }
 
 _cache: dict[str, float] = {}

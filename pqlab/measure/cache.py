@@ -21,7 +21,7 @@ Two mechanisms, each applied with one decorator line:
   not describe it. A rerun with
   nothing changed reads the file instead of simulating. Files carry CF attributes (``Conventions``,
   ``units`` and ``long_name`` on every variable, ``flag_values``/``flag_meanings`` on drop
-  codes), the cache key with its full description and a SHA-256 of the content
+  codes and packet colours), the cache key with its full description and a SHA-256 of the content
   (:func:`content_digest`). A file is kept only if reading it back gives an identical result;
   on every read the key, the description and the checksum are verified, and a file that fails
   (a flipped bit, a file copied under another key, one written by an older pqlab) is a miss:
@@ -60,6 +60,7 @@ import numpy as np
 from .._version import __version__
 from ..base import locations, versions
 from ..base.counts import ENV_LOG, counted, counts, note, read_counts  # noqa: F401  (the counter, re-exported)
+from ..node.model import COLOURS
 
 #: Environment variables read by the cache.
 ENV_DIR, ENV_FORCE = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE"
@@ -69,7 +70,10 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 #: CF convention version written into every file.
 CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
-DROP_FLAGS = {"flag_values": np.array([0, 1, 2], dtype="int8"), "flag_meanings": "kept policed queue_full"}
+DROP_FLAGS = {"flag_values": np.array([0, 1, 2, 3], dtype="int8"),
+              "flag_meanings": "kept policed queue_full early_drop"}
+#: Packet colours set by a stream's marker (``ds["colour"]``, node contract rule 1a), written as CF flags.
+COLOUR_FLAGS = {"flag_values": np.arange(len(COLOURS), dtype="int8"), "flag_meanings": " ".join(COLOURS)}
 #: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
 BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
 
@@ -380,6 +384,8 @@ def _cf(ds, description: dict, digest: str, kind: str, content: str):
         attrs["units"] = str(original.get("units", "1"))
         if name == "drop" and np.issubdtype(var.dtype, np.integer):
             attrs.update(DROP_FLAGS)
+        elif name == "colour" and np.issubdtype(var.dtype, np.integer):
+            attrs.update(COLOUR_FLAGS)
         elif var.dtype == bool:
             attrs.update(BOOL_FLAGS)
         var.attrs = attrs

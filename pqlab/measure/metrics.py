@@ -9,7 +9,7 @@ TF-TANT slides' "Metrics"):
   consecutive packets of one flow, and its absolute value; built on
   :func:`ipdv_of_delays`, :func:`jitter_of_ipdv` and :func:`jitter_of_delays`,
   the same of delays already in sending order (the one place both are computed).
-* :func:`loss`: sent, policed, queue-full and lost packets per flow or queue.
+* :func:`loss`: sent, policed, queue-full, early-dropped (RED/WRED) and lost packets per flow, queue or colour.
 * :func:`frequency_distribution` and :func:`ccdf`: the papers' frequency
   distributions and complementary distributions ``P(D > d)``.
 * :func:`aggregation_degree`: ``A = 1 - l_max / L_BA`` (GLOBECOM'01 eq. 1).
@@ -29,7 +29,7 @@ import numpy as np
 import xarray as xr
 
 from ..base._validate import check_array, check_choice, check_int, check_real
-from ..node.engine import KEPT, POLICED, QUEUE_FULL
+from ..node.engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL
 from ..node.path import PathModel
 
 __all__ = [
@@ -307,24 +307,26 @@ def jitter_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
 
 
 def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
-    """Packets sent and lost per flow or per queue.
+    """Packets sent and lost per flow, per queue or per colour.
 
     Parameters
     ----------
     ds : xarray.Dataset
-        Engine output (``drop``; ``flow`` or ``queue``).
-    by : {"flow", "queue"}
-        Group by the ``flow`` variable (result dimension ``flow``) or by the
-        ``queue`` index (result dimension ``traffic_class``, labelled by queue index).
+        Engine output (``drop``; ``flow``, ``queue`` or ``colour``).
+    by : {"flow", "queue", "colour"}
+        Group by the ``flow`` variable (result dimension ``flow``), by the
+        ``queue`` index (result dimension ``traffic_class``, labelled by queue index) or by
+        the markers' ``colour`` (result dimension ``colour``: 0 green, 1 yellow, 2 red;
+        node contract rule 1a).
 
     Returns
     -------
     xarray.Dataset
         Variables ``sent``, ``policed`` (drop code 1), ``queue_full`` (drop
-        code 2), ``lost`` (their sum) in packets and ``loss_ratio`` =
-        ``lost / sent`` (1), one value per group present in ``ds``.
+        code 2), ``early_drop`` (drop code 3, RED/WRED), ``lost`` (their sum) in packets and
+        ``loss_ratio`` = ``lost / sent`` (1), one value per group present in ``ds``.
     """
-    check_choice("by", by, ("flow", "queue"))
+    check_choice("by", by, ("flow", "queue", "colour"))
     _check_dataset(ds, ("drop", by))
     labels = ds[by].values
     if np.issubdtype(labels.dtype, np.floating):  # e.g. after ds.where(...): NaN-free ints as floats
@@ -341,15 +343,17 @@ def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
     sent = np.bincount(inverse, minlength=n).astype(np.int64)
     policed = count(drop == POLICED)
     queue_full = count(drop == QUEUE_FULL)
-    lost = policed + queue_full
-    dim = "flow" if by == "flow" else "traffic_class"
+    early_drop = count(drop == EARLY_DROP)
+    lost = policed + queue_full + early_drop
+    dim = "traffic_class" if by == "queue" else by
     packets = {"units": "packets"}
     return xr.Dataset(
         {
             "sent": (dim, sent, {**packets, "long_name": "packets offered to the node"}),
             "policed": (dim, policed, {**packets, "long_name": "packets dropped by the policer"}),
             "queue_full": (dim, queue_full, {**packets, "long_name": "packets dropped at a full queue"}),
-            "lost": (dim, lost, {**packets, "long_name": "packets lost (policed + queue_full)"}),
+            "early_drop": (dim, early_drop, {**packets, "long_name": "packets dropped early by RED/WRED"}),
+            "lost": (dim, lost, {**packets, "long_name": "packets lost (policed + queue_full + early_drop)"}),
             "loss_ratio": (dim, lost / sent, {"units": "1", "long_name": "lost / sent"}),
         },
         coords={dim: groups},

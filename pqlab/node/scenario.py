@@ -24,6 +24,7 @@ from ..base import counts
 from ..base.memory import check_available
 from ..base._validate import check_fields, check_int, check_mapping, check_real, from_part, json_nesting
 from .engine import packets_dataset, run_kernel, validate_arrivals
+from .markers import COLOUR_ATTRS, FlowColours
 from .model import Node
 from .path import PathModel
 from ..base.provenance import provenance_attrs
@@ -178,6 +179,18 @@ class Scenario:
         return cls.from_dict(data)
 
 
+def red_uniforms(node: Node, rng: np.random.Generator, n: int) -> np.ndarray | None:
+    """The uniform draws in [0, 1) of ``n`` packets for RED/WRED (node contract rule 2a): ``rng.random(n)``
+    when a queue of ``node`` has RED, else None (nothing drawn, the generator untouched)."""
+    return rng.random(n) if any(q.red for q in node.queues) else None
+
+
+def kernel_options(colour: np.ndarray | None, red_uniform: np.ndarray | None) -> dict:
+    """Keyword arguments of :func:`pqlab.node.engine.run_kernel` / ``NodeState.advance`` for the packets'
+    colours and RED draws: only those given (a run without markers and RED passes nothing)."""
+    return {k: v for k, v in (("colour", colour), ("red_uniform", red_uniform)) if v is not None}
+
+
 #: The result attribute holding, per trace stream's flow, its packets outside the run's window.
 OUTSIDE_WINDOW_ATTR = "trace_packets_outside_window"
 
@@ -259,7 +272,15 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         ``pqlab_version``, ``seed``, ``scenario`` (JSON of the scenario),
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``, and for a
         scenario with trace streams ``trace_packets_outside_window`` (see
-        :func:`check_trace_window`). The same scenario and integer seed give an identical Dataset.
+        :func:`check_trace_window`). When a stream has a marker, ``colour`` (int8: 0 green,
+        1 yellow, 2 red; packets of streams without a marker are green). The same scenario and
+        integer seed give an identical Dataset.
+
+    Notes
+    -----
+    The traffic is drawn first, from ``numpy.random.default_rng(seed)``; then, only when a queue
+    of the node has RED/WRED, one uniform per packet from the same generator (rule 2a), so a
+    node with RED sees the traffic the same node without it sees. Markers draw nothing.
 
     Raises
     ------
@@ -293,6 +314,8 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
+    colour = FlowColours(scenario.streams).colour(arrival, size, flow)  # on the streams' own times
+    red_uniform = red_uniforms(scenario.node, rng, arrival.shape[0])  # after the traffic: it is unchanged
     arrival, origin = rebase(scenario.node, arrival, size)
     attrs = provenance_attrs(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
@@ -305,5 +328,9 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         **window_attrs,
         **(origin_attrs(origin) if origin else {}),
     )
-    return packets_dataset(arrival, size, queue, *run_kernel(scenario.node, arrival, size, queue),
-                           extra={"flow": (flow, {"units": "1", "long_name": "flow id"})}, attrs=attrs)
+    extra = {"flow": (flow, {"units": "1", "long_name": "flow id"})}
+    if colour is not None:
+        extra["colour"] = (colour, dict(COLOUR_ATTRS))
+    return packets_dataset(arrival, size, queue,
+                           *run_kernel(scenario.node, arrival, size, queue, **kernel_options(colour, red_uniform)),
+                           extra=extra, attrs=attrs)

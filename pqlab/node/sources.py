@@ -15,6 +15,7 @@ import numpy as np
 
 from ..base._validate import check_array, check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
+from .markers import Marker, check_marker
 from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData, check_packet_count, check_rng,
                      check_sorted, set_field)
 
@@ -26,12 +27,26 @@ class Stream(PlainData):
     """Base of the streams: packets of one flow into one queue of the node.
 
     Subclasses have integer fields ``queue`` (index into ``node.queues``, >= 0)
-    and ``flow`` (flow id, >= 0) and a method :meth:`generate`.
+    and ``flow`` (flow id, >= 0), a field ``marker`` (None, or a :class:`~pqlab.SrTCM` or
+    :class:`~pqlab.TrTCM` that colours the stream's packets before the node: node contract
+    rule 1a) and a method :meth:`generate`.
     """
+
+    marker: Marker | None = None
 
     def _check_ids(self):
         set_field(self, "queue", check_int("queue", self.queue, 0))
         set_field(self, "flow", check_int("flow", self.flow, 0))
+        check_marker(self.marker)
+
+    def to_dict(self, encoded: dict | None = None) -> dict:
+        """Plain-data form (see :meth:`pqlab.node.sizes.PlainData.to_dict`); ``marker`` only when set,
+        so a stream without one has the JSON (and the cache keys and digests made of it) it had
+        before markers existed."""
+        out = super().to_dict(encoded)
+        if out.get("marker") is None:
+            out.pop("marker", None)
+        return out
 
     def generate(self, rng: np.random.Generator, duration_s: float):
         """Arrivals in ``[0, duration_s)``.
@@ -155,6 +170,8 @@ class CBRStream(_SizedStream):
         the whole stream (the papers' BE streams).
     start_s : float
         Start of the stream, seconds (>= 0).
+    marker : SrTCM or TrTCM, optional
+        Colours the stream's packets (node contract rule 1a); None (default): all green.
     """
 
     rate_bps: float
@@ -165,6 +182,7 @@ class CBRStream(_SizedStream):
     header_bytes: int = 0
     size_per: str = "packet"
     start_s: float = 0.0
+    marker: Marker | None = None
 
     def __post_init__(self):
         self._check_common()
@@ -207,7 +225,7 @@ class PoissonStream(_SizedStream):
     the stream's single size when ``size_per="stream"``. The process runs from
     ``start_s``: the number of packets in ``[start_s, duration_s)`` is Poisson
     and, given it, their times are uniform on the window. Parameters are those
-    of :class:`CBRStream` without ``phase_s``.
+    of :class:`CBRStream` (``marker`` included) without ``phase_s``.
     """
 
     rate_bps: float
@@ -217,6 +235,7 @@ class PoissonStream(_SizedStream):
     header_bytes: int = 0
     size_per: str = "packet"
     start_s: float = 0.0
+    marker: Marker | None = None
 
     def __post_init__(self):
         self._check_common()
@@ -262,12 +281,15 @@ class TraceStream(Stream):
         Index into ``node.queues`` (>= 0).
     flow : int
         Flow id (>= 0).
+    marker : SrTCM or TrTCM, optional
+        Colours the trace's packets (node contract rule 1a); None (default): all green.
     """
 
     arrival_s: np.ndarray
     size_bytes: np.ndarray
     queue: int
     flow: int
+    marker: Marker | None = None
 
     def __post_init__(self):
         arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
@@ -283,7 +305,7 @@ class TraceStream(Stream):
     def __eq__(self, other):
         if type(other) is not TraceStream:
             return NotImplemented
-        return (self.queue, self.flow) == (other.queue, other.flow) and all(
+        return (self.queue, self.flow, self.marker) == (other.queue, other.flow, other.marker) and all(
             np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
         )
 

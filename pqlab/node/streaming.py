@@ -20,10 +20,11 @@ import xarray as xr
 from numba import njit
 
 from ..base._validate import check_int, check_memory, check_real
-from .engine import POLICED, QUEUE_FULL, NodeState, validate_arrivals
+from .engine import EARLY_DROP, POLICED, QUEUE_FULL, NodeState, validate_arrivals
+from .markers import FlowColours
 from .path import PathModel
 from ..base.provenance import provenance_attrs
-from .scenario import Scenario, check_trace_window
+from .scenario import Scenario, check_trace_window, kernel_options, red_uniforms
 from .timeorigin import check_absolute
 from .traffic import TrafficWindows
 
@@ -44,6 +45,10 @@ def run_batches(node, batches):
     batches : iterable of tuple
         ``(arrival_s, size_bytes, queue, extra)``: each batch's arrivals must not
         precede the previous batch's; ``extra`` (e.g. flow ids) is passed through.
+        Optionally ``(arrival_s, size_bytes, queue, extra, colour, red_uniform)``: the
+        packets' colours (int8, 0 green, 1 yellow, 2 red; None: all green) and RED draws
+        (float64 in [0, 1), one per packet; required when a queue has RED, else None), as
+        :func:`pqlab.node.engine.run_kernel` takes them.
 
     Yields
     ------
@@ -61,11 +66,11 @@ def run_batches(node, batches):
     while nxt is not None:
         arrival, size, queue = validate_arrivals(node, *nxt[:3])
         check_absolute(node, arrival, size)  # the carried state is in absolute time
-        extra = nxt[3]
+        extra, options = nxt[3], kernel_options(*nxt[4:6]) if len(nxt) > 4 else {}
         nxt = next(iterator, None)
         horizon = np.inf if nxt is None else float(np.asarray(nxt[0], dtype=float)[0])
         first_id = state.next_id
-        ring_entry, departure, drop, (cid, centry, cdep) = state.advance(arrival, size, queue, horizon)
+        ring_entry, departure, drop, (cid, centry, cdep) = state.advance(arrival, size, queue, horizon, **options)
         for entry in pending:
             lo, hi = entry[0], entry[0] + entry[1].shape[0]
             mine = (cid >= lo) & (cid < hi)
@@ -83,7 +88,8 @@ def run_batches(node, batches):
 
 
 class FlowSummary:
-    """Per-flow statistics accumulated online from resolved batches (in arrival order).
+    """Per-flow statistics accumulated online from resolved batches (in arrival order): packets
+    offered, policed, dropped at a full queue and dropped early (RED/WRED), delay and IPDV.
 
     Parameters
     ----------
@@ -119,7 +125,7 @@ class FlowSummary:
         self.n_ipdv_bins = check_memory("ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
                                         math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s), 8, MAX_HISTOGRAM_BYTES)
         self.n_flows = 0
-        self._counts = {k: np.zeros(0, np.int64) for k in ("sent", "policed", "queue_full", "ipdv_count")}
+        self._counts = {k: np.zeros(0, np.int64) for k in ("sent", "policed", "queue_full", "early_drop", "ipdv_count")}
         self._sums = {k: np.zeros(0) for k in ("delay_sum", "delay_sumsq", "ipdv_sum", "ipdv_sumsq", "ipdv_abs_sum")}
         self._min = np.zeros(0)
         self._max = np.zeros(0)
@@ -151,7 +157,7 @@ class FlowSummary:
         _accumulate(
             arrival_s, np.ascontiguousarray(flow, dtype=np.int64), delay, drop, self.start_s,
             self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s,
-            c["sent"], c["policed"], c["queue_full"], c["ipdv_count"],
+            c["sent"], c["policed"], c["queue_full"], c["early_drop"], c["ipdv_count"],
             s["delay_sum"], s["delay_sumsq"], s["ipdv_sum"], s["ipdv_sumsq"], s["ipdv_abs_sum"],
             self._min, self._max, self._delay_hist, self._ipdv_hist, self._last_delay,
         )
@@ -159,7 +165,7 @@ class FlowSummary:
     def to_dataset(self) -> xr.Dataset:
         """The summaries as a Dataset with dims ``flow``, ``delay_bin``, ``ipdv_bin``."""
         c, s = self._counts, self._sums
-        kept = c["sent"] - c["policed"] - c["queue_full"]
+        kept = c["sent"] - c["policed"] - c["queue_full"] - c["early_drop"]
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = s["delay_sum"] / kept
             var = (s["delay_sumsq"] - kept * mean**2) / (kept - 1)
@@ -174,6 +180,7 @@ class FlowSummary:
                 "sent": (f, c["sent"], _attrs("1", "packets offered")),
                 "policed": (f, c["policed"], _attrs("1", "packets policed")),
                 "queue_full": (f, c["queue_full"], _attrs("1", "packets dropped, queue full")),
+                "early_drop": (f, c["early_drop"], _attrs("1", "packets dropped early (RED/WRED)")),
                 "loss_ratio": (f, loss, _attrs("1", "lost / offered")),
                 "delay_mean": (f, mean, _attrs("s", "mean one-way delay")),
                 "delay_std": (f, np.sqrt(np.maximum(var, 0.0)), _attrs("s", "std of one-way delay")),
@@ -200,7 +207,7 @@ class FlowSummary:
 
 @njit(cache=True, nogil=True)
 def _accumulate(arrival_s, flow, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s,
-                sent, policed, queue_full, ipdv_count, delay_sum, delay_sumsq, ipdv_sum, ipdv_sumsq,
+                sent, policed, queue_full, early_drop, ipdv_count, delay_sum, delay_sumsq, ipdv_sum, ipdv_sumsq,
                 ipdv_abs_sum, delay_min, delay_max, delay_hist, ipdv_hist, last_delay):
     """Add packets (in arrival order) to the per-flow accumulators, in place."""
     n_delay_bins = delay_hist.shape[1]
@@ -215,6 +222,8 @@ def _accumulate(arrival_s, flow, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s
             policed[f] += 1
         elif drop[i] == QUEUE_FULL:
             queue_full[f] += 1
+        elif drop[i] == EARLY_DROP:
+            early_drop[f] += 1
         if drop[i] == 0:
             delay_sum[f] += d
             delay_sumsq[f] += d * d
@@ -257,7 +266,12 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     seed : int
         Seed of the traffic, an integer >= 0 (windows are drawn in order: deterministic per seed
         and ``window_s``; the per-packet draws differ from :func:`pqlab.simulate`'s
-        single window, the engine's outputs on the same arrivals do not).
+        single window, the engine's outputs on the same arrivals do not). A node with RED/WRED
+        draws its packets' uniforms (rule 2a) from a generator of their own, the seed's first
+        spawned child (``numpy.random.SeedSequence(seed).spawn(1)[0]``), window after window in
+        packet order: the traffic is the one the node without RED sees, and a run cut into other
+        windows that gives the same packets gives each packet the same draw. Markers' buckets
+        are carried from window to window (:class:`pqlab.node.markers.FlowColours`).
     window_s : float
         Seconds of traffic generated and simulated per batch (> 0, at most
         :data:`MAX_WINDOWS` windows per run); memory grows with the packets in one window.
@@ -291,12 +305,17 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     window_attrs = check_trace_window(scenario, stacklevel=2)
     summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, **summary_kw)  # checks its sizes first
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
+    colours = FlowColours(scenario.streams)
+    red_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
 
     def batches():
         for t0, t1 in zip(edges[:-1], edges[1:]):
             arrival, size, queue, flow = traffic.window(t0, t1)
-            yield arrival, size, queue, flow
+            # One draw per packet in packet order from a generator used for nothing else: the
+            # concatenated draws of consecutive windows are the draws of one window of all packets.
+            yield (arrival, size, queue, flow, colours.colour(arrival, size, flow),
+                   red_uniforms(scenario.node, red_rng, arrival.shape[0]))
 
     for arrival, size, _queue, flow, _entry, departure, drop in run_batches(scenario.node, batches()):
         summary.update(arrival, size, flow, departure, drop)

@@ -24,6 +24,7 @@ from ..base._validate import check_fields, check_mapping, check_real, from_part
 from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
                      SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, check_packet_count, check_rng,
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
+from .markers import Marker, SrTCM, TrTCM  # noqa: F401  (re-exported)
 from .sources import CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
 
 
@@ -323,6 +324,7 @@ def _merge_runs(a_arrival, a_stream, b_arrival, b_stream, size, queue, flow, out
 
 _SIZE_TYPES = {c.__name__: c for c in (Deterministic, Uniform, Geometric, Empirical)}
 _STREAM_TYPES = {c.__name__: c for c in (CBRStream, PoissonStream, TraceStream)}
+_MARKER_TYPES = {c.__name__: c for c in (SrTCM, TrTCM)}
 
 
 def _kwargs_for(name, data, registry):
@@ -347,16 +349,31 @@ def size_from_dict(data: dict) -> SizeDistribution:
     return cls(**kwargs)
 
 
+def marker_from_dict(data: dict) -> Marker:
+    """Inverse of ``SrTCM.to_dict`` / ``TrTCM.to_dict``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``marker`` if ``data`` is not a mapping, else ``type`` or the field that is
+        unknown, missing or wrong.
+    """
+    cls, kwargs = _kwargs_for("marker", data, _MARKER_TYPES)
+    return cls(**kwargs)
+
+
 def stream_from_dict(data: dict) -> Stream:
     """Inverse of ``Stream.to_dict``.
 
     Raises
     ------
     ValueError
-        Naming ``stream`` if ``data`` is not a mapping, else ``type``, ``size`` or the field that
-        is unknown, missing or wrong.
+        Naming ``stream`` if ``data`` is not a mapping, else ``type``, ``size``, ``marker`` or the
+        field that is unknown, missing or wrong.
     """
     cls, kwargs = _kwargs_for("stream", data, _STREAM_TYPES)
     if "size" in kwargs:
         kwargs["size"] = from_part("size", size_from_dict, kwargs["size"])
+    if kwargs.get("marker") is not None:
+        kwargs["marker"] = from_part("marker", marker_from_dict, kwargs["marker"])
     return cls(**kwargs)

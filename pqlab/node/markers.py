@@ -1,0 +1,289 @@
+"""Colour markers on streams: RFC 2697's srTCM and RFC 2698's trTCM, colour-blind (node contract rule 1a).
+
+A marker sets each packet's colour (drop precedence: 0 green, 1 yellow, 2 red) from its stream's
+arrival times and IP lengths, before the node, as ``docs/model.md`` rule 1a states:
+
+* :class:`SrTCM` (``cir_bps``, ``cbs_bytes``, ``ebs_bytes``): buckets C and E, full at time 0; C
+  refilled continuously at CIR up to CBS, its overflow into E up to EBS. A packet of ``size``
+  bytes is green if C holds >= size (C -= size), else yellow if E holds >= size (E -= size),
+  else red.
+* :class:`TrTCM` (``cir_bps``, ``cbs_bytes``, ``pir_bps``, ``pbs_bytes``): buckets P (PIR, PBS)
+  and C (CIR, CBS), full at 0, refilled continuously; red if P < size, else yellow if C < size
+  (P -= size), else green (P -= size, C -= size).
+
+Rates are bit/s (RFC 2697/2698 count bytes of IP packets per second: ``cir_bps / 8``), bursts
+bytes. Each bucket is kept as the policer's (:mod:`pqlab.node.engine`, rule 1): an anchor (time,
+tokens) plus the bytes taken since, so its value is computed with one rounding however long the
+run, and a packet conforms if it would in exact arithmetic on arrival times perturbed by at most
+``POLICE_RELATIVE_TOLERANCE * now`` (a stream at exactly the committed rate stays green). The
+kernels are small pure numba functions; every check is made in Python before them.
+
+:class:`FlowColours` colours the merged packets of a scenario's streams, flow by flow, carrying
+each marker's buckets from one window of packets to the next (a run cut into windows colours
+every packet as one run does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..base._validate import check_array, check_real
+from .engine import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE
+from .framing import MAX_SIZE_BYTES
+from .model import COLOURS, MAX_POLICE_BURST_BYTES, RATE_RANGE_BPS
+from .sizes import PlainData, check_sorted
+
+#: Colour codes of the ``colour`` variable (node contract rule 1a).
+GREEN, YELLOW, RED = range(len(COLOURS))  # indices of pqlab.node.model.COLOURS
+#: CF ``flag_meanings`` of the ``colour`` variable.
+COLOUR_MEANINGS = "0 green, 1 yellow, 2 red"
+#: Attributes of the per-packet ``colour`` variable of a run's Dataset.
+COLOUR_ATTRS = {"units": "1", "long_name": "colour (drop precedence) set by the stream's marker",
+                "flag_meanings": COLOUR_MEANINGS}
+
+
+# --------------------------------------------------------------------------- kernels
+
+# A bucket's state: 3 floats at offset k of a state array: anchor time (s), tokens at the anchor
+# (bytes), bytes taken since the anchor (an exact integer sum).
+_ANCHOR, _TOKENS, _TAKEN = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _refill(state, k, now, rate_Bps, burst):
+    """The bucket at ``state[k:k+3]`` at time ``now`` (s): returns ``(tokens, overflow)`` in bytes,
+    ``tokens`` capped at ``burst`` and ``overflow`` what the cap cut off since the last update.
+    Re-anchors the bucket (one rounding) when it is full or has counted many bytes."""
+    t = state[k + _TOKENS] + (now - state[k + _ANCHOR]) * rate_Bps - state[k + _TAKEN]
+    overflow = 0.0
+    if t >= burst or state[k + _TAKEN] >= POLICE_REANCHOR_BYTES:
+        if t > burst:
+            overflow = t - burst
+            t = burst
+        state[k + _ANCHOR] = now
+        state[k + _TOKENS] = t
+        state[k + _TAKEN] = 0.0
+    return t, overflow
+
+
+@njit(cache=True, nogil=True)
+def _slack(state, k, now, rate_Bps, burst):
+    """Tolerance of the test ``tokens >= size`` of the bucket at ``state[k:k+3]``, bytes (as rule 1's)."""
+    return POLICE_RELATIVE_TOLERANCE * (abs(now) * rate_Bps + burst + state[k + _TAKEN])
+
+
+@njit(cache=True, nogil=True)
+def _srtcm_kernel(arrival_s, size_bytes, cir_Bps, cbs, ebs, state, out):
+    """RFC 2697 colour-blind: ``state`` = C's bucket (3 floats), then E's tokens; updated in place."""
+    for i in range(arrival_s.shape[0]):
+        now = arrival_s[i]
+        size = size_bytes[i]
+        c, overflow = _refill(state, 0, now, cir_Bps, cbs)
+        e = min(ebs, state[3] + overflow)  # C's overflow goes to E
+        slack = _slack(state, 0, now, cir_Bps, cbs) + POLICE_RELATIVE_TOLERANCE * ebs
+        if c + slack >= size:
+            out[i] = GREEN
+            state[_TAKEN] += size
+        elif e + slack >= size:
+            out[i] = YELLOW
+            e -= size
+        else:
+            out[i] = RED
+        state[3] = e
+
+
+@njit(cache=True, nogil=True)
+def _trtcm_kernel(arrival_s, size_bytes, cir_Bps, cbs, pir_Bps, pbs, state, out):
+    """RFC 2698 colour-blind: ``state`` = P's bucket, then C's (3 floats each); updated in place."""
+    for i in range(arrival_s.shape[0]):
+        now = arrival_s[i]
+        size = size_bytes[i]
+        p, _ = _refill(state, 0, now, pir_Bps, pbs)
+        c, _ = _refill(state, 3, now, cir_Bps, cbs)
+        if p + _slack(state, 0, now, pir_Bps, pbs) < size:
+            out[i] = RED
+        elif c + _slack(state, 3, now, cir_Bps, cbs) < size:
+            out[i] = YELLOW
+            state[_TAKEN] += size
+        else:
+            out[i] = GREEN
+            state[_TAKEN] += size
+            state[3 + _TAKEN] += size
+
+
+# --------------------------------------------------------------------------- markers
+
+
+def _check_burst(name: str, value, *, zero_allowed: bool = False) -> float:
+    return check_real(name, value, 0.0, MAX_POLICE_BURST_BYTES, strict_minimum=not zero_allowed)
+
+
+class Marker(PlainData):
+    """Base of the colour markers (RFC 2697, 2698): :meth:`colour` of a stream's packets."""
+
+    def colour(self, arrival_s, size_bytes) -> np.ndarray:
+        """The colour of each packet of one stream, its buckets full at time 0.
+
+        Parameters
+        ----------
+        arrival_s : array_like of float
+            Arrival times, seconds, finite, >= 0, non-decreasing (the stream's order).
+        size_bytes : array_like of int
+            IP lengths, bytes, in ``[1, 65535]``, one per arrival.
+
+        Returns
+        -------
+        numpy.ndarray of int8
+            0 green, 1 yellow, 2 red (:data:`COLOUR_MEANINGS`).
+
+        Raises
+        ------
+        ValueError
+            Naming ``arrival_s`` or ``size_bytes`` and what is wrong.
+        """
+        arrival = check_array("arrival_s", arrival_s, kind="float", minimum=0.0)
+        check_sorted("arrival_s", arrival)
+        size = check_array("size_bytes", size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES,
+                           length=arrival.shape[0])
+        return self._advance(self._full_buckets(), arrival, size)
+
+    def _full_buckets(self) -> np.ndarray:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _advance(self, state, arrival, size) -> np.ndarray:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SrTCM(Marker):
+    """RFC 2697's single-rate three-colour marker, colour-blind (node contract rule 1a).
+
+    Parameters
+    ----------
+    cir_bps : float
+        Committed information rate, bit/s of IP bytes, in [1, 1e12].
+    cbs_bytes : float
+        Committed burst size (bucket C), bytes, in [0, 1e12].
+    ebs_bytes : float
+        Excess burst size (bucket E), bytes, in [0, 1e12]. RFC 2697 Sec. 2: "The CBS and EBS
+        must be configured so that at least one of them is larger than 0" (and should be at
+        least the largest packet when larger than 0).
+    """
+
+    cir_bps: float
+    cbs_bytes: float
+    ebs_bytes: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "cir_bps", check_real("cir_bps", self.cir_bps, *RATE_RANGE_BPS))
+        object.__setattr__(self, "cbs_bytes", _check_burst("cbs_bytes", self.cbs_bytes, zero_allowed=True))
+        object.__setattr__(self, "ebs_bytes", _check_burst("ebs_bytes", self.ebs_bytes, zero_allowed=True))
+        if self.cbs_bytes == 0.0 and self.ebs_bytes == 0.0:
+            raise ValueError("cbs_bytes and ebs_bytes must not both be 0 (RFC 2697: at least one of them is larger "
+                             "than 0), got cbs_bytes 0 and ebs_bytes 0")
+
+    def _full_buckets(self) -> np.ndarray:
+        return np.array([0.0, self.cbs_bytes, 0.0, self.ebs_bytes])
+
+    def _advance(self, state, arrival, size) -> np.ndarray:
+        out = np.empty(arrival.shape[0], dtype=np.int8)
+        _srtcm_kernel(arrival, size, self.cir_bps / 8.0, self.cbs_bytes, self.ebs_bytes, state, out)
+        return out
+
+
+@dataclass(frozen=True)
+class TrTCM(Marker):
+    """RFC 2698's two-rate three-colour marker, colour-blind (node contract rule 1a).
+
+    Parameters
+    ----------
+    cir_bps : float
+        Committed information rate, bit/s of IP bytes, in [1, 1e12].
+    cbs_bytes : float
+        Committed burst size (bucket C), bytes, in (0, 1e12].
+    pir_bps : float
+        Peak information rate, bit/s, in [1, 1e12] and >= ``cir_bps`` (RFC 2698 Sec. 2: "The
+        PIR must be equal to or greater than the CIR").
+    pbs_bytes : float
+        Peak burst size (bucket P), bytes, in (0, 1e12] (RFC 2698: both bursts larger than 0).
+    """
+
+    cir_bps: float
+    cbs_bytes: float
+    pir_bps: float
+    pbs_bytes: float
+
+    def __post_init__(self):
+        object.__setattr__(self, "cir_bps", check_real("cir_bps", self.cir_bps, *RATE_RANGE_BPS))
+        object.__setattr__(self, "cbs_bytes", _check_burst("cbs_bytes", self.cbs_bytes))
+        object.__setattr__(self, "pir_bps", check_real("pir_bps", self.pir_bps, *RATE_RANGE_BPS))
+        object.__setattr__(self, "pbs_bytes", _check_burst("pbs_bytes", self.pbs_bytes))
+        if self.pir_bps < self.cir_bps:
+            raise ValueError(f"pir_bps must be >= cir_bps = {self.cir_bps!r} bit/s (RFC 2698: the PIR must be equal "
+                             f"to or greater than the CIR), got {self.pir_bps!r}")
+
+    def _full_buckets(self) -> np.ndarray:
+        return np.array([0.0, self.pbs_bytes, 0.0, 0.0, self.cbs_bytes, 0.0])
+
+    def _advance(self, state, arrival, size) -> np.ndarray:
+        out = np.empty(arrival.shape[0], dtype=np.int8)
+        _trtcm_kernel(arrival, size, self.cir_bps / 8.0, self.cbs_bytes, self.pir_bps / 8.0, self.pbs_bytes,
+                      state, out)
+        return out
+
+
+MARKER_TYPES = (SrTCM, TrTCM)
+
+
+def check_marker(marker):
+    """Return ``marker`` if it is None or a marker (:class:`SrTCM`, :class:`TrTCM`)."""
+    if marker is not None and not isinstance(marker, Marker):
+        raise ValueError(f"marker must be None, a pqlab.SrTCM or a pqlab.TrTCM, got {type(marker).__name__}")
+    return marker
+
+
+class FlowColours:
+    """The colours of a scenario's merged packets, flow by flow, window after window.
+
+    Each stream with a marker colours its own packets in its arrival order; packets of streams
+    without one are green. The markers' buckets are carried from one call to the next, so
+    consecutive windows of packets get the colours one call on all of them gives (bit for bit:
+    the kernels update their state packet by packet, whatever the batches).
+
+    Parameters
+    ----------
+    streams : sequence of Stream
+        The streams (each with ``flow`` and ``marker``).
+    """
+
+    def __init__(self, streams):
+        self._marked = [(s.flow, s.marker, s.marker._full_buckets())
+                        for s in streams if getattr(s, "marker", None) is not None]
+        self._last_s = -np.inf
+
+    @property
+    def active(self) -> bool:
+        """Whether any stream has a marker (else :meth:`colour` returns None)."""
+        return bool(self._marked)
+
+    def colour(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray) -> np.ndarray | None:
+        """Colours (int8, :data:`COLOUR_MEANINGS`) of the next packets, merged by time (validated
+        arrays, one element per packet, none earlier than the previous call's), or None if no
+        stream has a marker."""
+        if not self._marked:
+            return None
+        if arrival_s.shape[0] and arrival_s[0] < self._last_s:
+            raise ValueError(f"arrival_s must not precede the previous window's last arrival {self._last_s!r}, "
+                             f"got {arrival_s[0]!r}")
+        out = np.zeros(arrival_s.shape[0], dtype=np.int8)
+        for flow_id, marker, state in self._marked:
+            mine = np.flatnonzero(flow == flow_id)
+            if mine.size:
+                out[mine] = marker._advance(state, np.ascontiguousarray(arrival_s[mine], dtype=np.float64),
+                                            np.ascontiguousarray(size_bytes[mine], dtype=np.int64))
+        if arrival_s.shape[0]:
+            self._last_s = float(arrival_s[-1])
+        return out

@@ -1,0 +1,82 @@
+"""docs/own_router.md: every code block runs, in order, in one namespace, and says what the page says it does.
+
+The page is the user's way into the DiffServ toolbox; a block that no longer runs, or a number
+that no longer holds what the text around it claims (the voice bound, the shaper's rate, red
+dropped first, DRR serving the same traffic), fails here.
+"""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pqlab.node.framing import line_time_s
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "own_router.md"
+BLOCKS = re.findall(r"^```python\n(.*?)^```", PAGE.read_text(encoding="utf-8"), flags=re.M | re.S)
+
+
+def _voice_bound_ms() -> float:
+    """The page's bound: 4 ring packets of 1500 bytes, the 7 other calls' 200-byte packets, its own."""
+    return float(4 * line_time_s(1500, "ethernet", 10e6) + 8 * line_time_s(200, "ethernet", 10e6)) * 1e3
+
+
+@pytest.fixture(scope="module")
+def page():
+    """The page's namespace after running every block in order."""
+    namespace = {"__name__": "own_router"}
+    for i, block in enumerate(BLOCKS):
+        try:
+            exec(compile(block, f"{PAGE.name} block {i + 1}", "exec"), namespace)
+        except Exception as exc:  # name the block that failed
+            raise AssertionError(f"{PAGE.name} code block {i + 1} failed: {exc!r}\n{block}") from exc
+    return namespace
+
+
+def test_the_page_has_its_blocks_and_the_first_example_is_under_25_lines():
+    assert len(BLOCKS) >= 6
+    assert len(BLOCKS[0].strip().splitlines()) < 25
+
+
+def test_the_first_router_serves_voice_within_the_bound_the_page_states(page):
+    assert 6.3 < _voice_bound_ms() < 6.5  # the page's "at most 6.4 ms"
+    assert float(page["per_queue"].sel(queue=0)) <= _voice_bound_ms()
+    drops = page["drops"]
+    assert int(drops["lost"].sel(traffic_class=0)) == 0  # voice: no drop
+    assert int(drops["queue_full"].sel(traffic_class=2)) > 0  # best effort overloads the line
+    assert set(np.unique(page["ds"]["drop"].values)) <= {0, 1, 2, 3}
+    assert page["voice_summary"]["max"] == pytest.approx(float(page["per_queue"].sel(queue=0)))
+
+
+def test_drr_keeps_the_voice_bound_and_serves_both_classes(page):
+    ds = page["ds_drr"]
+    voice = (ds["queue"].values == 0) & (ds["arrival"].values >= 2.0)
+    assert np.nanmax((ds["departure"] - ds["arrival"]).values[voice]) * 1e3 <= _voice_bound_ms()
+    kept = ds["drop"].values == 0
+    for queue in (1, 2):
+        assert (kept & (ds["queue"].values == queue)).sum() > 0
+
+
+def test_the_shaper_holds_video_to_its_rate(page):
+    ds = page["ds_shaped"]
+    assert page["video_rate_bps"] <= 3e6 + 8 * 15_000 / page["scenario"].duration_s
+    assert page["video_rate_bps"] > 2.5e6  # offered 4 Mbit/s: the shaper, not the offer, limits it
+    assert int((ds["drop"].values[ds["queue"].values == 1] == 2).sum()) > 0  # the queue limit drops the rest
+
+
+def test_the_af_class_is_coloured_and_red_is_dropped_first(page):
+    by_colour = page["by_colour"]
+    assert list(by_colour["colour"].values) == [0, 1, 2]
+    ratio = by_colour["loss_ratio"].values
+    assert ratio[2] > ratio[0] and ratio[2] >= ratio[1]
+    assert int(by_colour["early_drop"].sum()) > 0
+
+
+def test_the_sweep_ran_on_every_backend_with_the_same_numbers(page):
+    result, on_dask = page["result"], page["on_dask"]
+    assert dict(result.sizes) == {"be_rate_bps": 3, "seed": 2}
+    assert result["voice_max_ms"].attrs["units"] == "ms"
+    assert (result["voice_max_ms"].values <= _voice_bound_ms()).all()
+    np.testing.assert_array_equal(result["voice_max_ms"].values, on_dask["voice_max_ms"].values)
+    assert "voice_max_ms_ci" in page["summary"]
