@@ -241,7 +241,7 @@ def test_queue_buffers_are_bounded_and_sized_by_the_packets():
         NodeState(node)  # a streaming state holds every queue's full limit
     ds = simulate_arrivals(node, np.zeros(1000), np.full(1000, 100), np.arange(1000) % 100)
     assert (ds["drop"].values == 0).all()  # one run: buffers of min(limit, packets) slots
-    assert NodeState(node, max_packets=1000).q_pid.size == 100 * 1000
+    assert NodeState(node, max_packets=1000).slots.size == 100 * 1000
 
 
 # --------------------------------------------------------------------------- duplicate ids

@@ -31,159 +31,124 @@ import sys
 import numpy as np
 import pandas as pd
 import xarray as xr
-from numba import njit
+from numba import literally, njit
 
 from ..base._validate import check_array, check_int, check_memory
-from .framing import FRAMING_CODES, MAX_SIZE_BYTES, particles_needed, wire_bytes  # noqa: F401  (MAX_SIZE_BYTES re-exported)
+from .disciplines import PRIORITY, admission, fair, layout, priority, shaper
+from .disciplines.admission import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE  # noqa: F401  (re-exported)
+from .framing import MAX_SIZE_BYTES, particles_needed, wire_bytes  # noqa: F401  (MAX_SIZE_BYTES re-exported)
 from .model import Node
 from .timeorigin import origin_attrs, rebase
 from .wfq import MIN_FALLBACK_STEP, TAG_REBASE, TAG_SPREAD_BUDGET, wfq_tag_steps  # noqa: F401  (re-exported)
 
 #: Drop codes of the ``drop`` variable.
 KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 1, 2, 3
-DROP_MEANINGS = "0 kept, 1 policed, 2 queue full, 3 early drop"
-
-#: Relative tolerance of the token-bucket test (rule 1). The bucket is kept as an
-#: anchor (time, tokens) plus the bytes taken since, so its value is computed with
-#: one rounding however long the run: the only error left is that of
-#: ``(now - anchor) * rate``, a few units in the last place of ``now * rate``. A
-#: packet conforms if it would conform in exact arithmetic on arrival times
-#: perturbed by at most ``POLICE_RELATIVE_TOLERANCE * now`` (0.9 ns at 1000 s,
-#: far below one bit time): a stream at exactly the policed rate is never
-#: policed, however long it runs.
-POLICE_RELATIVE_TOLERANCE = 2.0**-50
-
-#: The policer's anchor is moved forward (one rounding) once this many bytes were
-#: taken since it was set without the bucket filling up, so the byte count stays
-#: exact (an integer far below 2**53) and the refill product small.
-POLICE_REANCHOR_BYTES = 2.0**40
-
+DROP_MEANINGS = "0 kept, 1 policed, 2 queue full, 3 early drop (RED/WRED)"
 
 #: Bytes of state per queue slot (packet id, size, finish tag: three int64).
-QUEUE_SLOT_BYTES = 24
-
-
-# Layout of the node state carried between kernel calls (see NodeState).
-_RING_HEAD, _RING_LEN, _USED, _QUEUED, _VIRTUAL_TIME, _HEAD_FREED = 0, 1, 2, 3, 4, 5
-_LINE_FREE, _HEAD_DEP = 0, 1
+QUEUE_SLOT_BYTES = layout.QUEUE_SLOT_BYTES
 
 #: Ring release rules (``Node.ring_release``) and their kernel codes.
 RING_RELEASE_CODES = {"packet": 0, "unit": 1}
 
 
+#: Bits of the kernel's compiled-in ``features`` (see :func:`kernel_features`).
+FEATURE_SHAPER, FEATURE_RED, FEATURE_RING_COUNTS, FEATURE_KIND_SHIFT = 1, 2, 4, 3
+NO_LIMIT = layout.NO_LIMIT
 
-@njit(cache=True, nogil=True)
+
+def kernel_features(node: Node) -> int:
+    """The mechanisms ``node`` uses, as the kernel's compile-time constant.
+
+    Bits: 1 a queue is shaped (rule 3d), 2 a queue has RED (rule 2a), 4 the ring counts packets
+    or bytes (rule 3e); above them the kind code of the non-priority queues' discipline
+    (:data:`pqlab.node.disciplines.KIND_CODES`; 0 when every queue is a priority queue).
+    """
+    p = layout.node_params(node)[0]
+    ring_counts = node.ring_limit_packets is not None or node.ring_limit_bytes is not None
+    return int((max(int(p["shared_kind"]), 0) << FEATURE_KIND_SHIFT) | FEATURE_SHAPER * int(p["any_shaper"])
+               | FEATURE_RED * int(p["any_red"]) | FEATURE_RING_COUNTS * int(ring_counts))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _node_kernel(
-    arrival_s,
-    size_bytes,
-    queue,
-    is_priority,
-    limit_packets,
-    q_capacity,
-    tag_step,
-    police_rate_Bps,
-    police_burst_bytes,
-    ring_limit_particles,
-    particle_bytes,
-    framing_code,
-    line_rate_bps,
-    per_unit,
-    wfq_wire,
-    q_offset,
-    q_pid,
-    q_size,
-    q_tag,
-    q_head,
-    q_len,
-    f_last,
-    tokens,
-    police_t,
-    police_used,
-    ring_pid,
-    ring_particles,
-    ring_dep,
-    ring_start,
-    ring_size,
-    state_i,
-    state_f,
-    id_offset,
-    horizon_s,
-    ring_entry_s,
-    departure_s,
-    drop,
-    carry_id,
-    carry_entry_s,
-    carry_departure_s,
+    arrival_s, size_bytes, queue, colour, red_uniform,
+    node_params, queue_params, queue_state, slots, ring, node_state, active, priority_order, fair_order,
+    id_offset, horizon_s,
+    ring_entry_s, departure_s, drop, carry_id, carry_entry_s, carry_departure_s,
+    features,
 ):
     """Advance the node over one batch of arrivals; fill the batch's outputs.
 
-    All inputs are validated by :func:`simulate_arrivals` / :class:`NodeState`;
-    per-queue arrays have one element per queue (``police_rate_Bps <= 0``: no
-    policer; ``tag_step``: the WFQ finish-tag increment per byte, an integer
-    in the unit of :func:`wfq_tag_steps`, 0 for the priority queue;
-    ``q_capacity``: slots of the queue's circular buffer, >= the packets it can
-    hold in this run). The node's state
-    (queues, ring, line, policers, WFQ virtual time) lives in the state arrays
-    and is updated in place, so consecutive calls on consecutive batches are
-    exactly one run. Packet ``i`` of this batch has id ``id_offset + i``.
-    Completions are processed up to and including ``horizon_s`` (the next
-    batch's first arrival; ``inf`` for the last batch). A packet of an earlier
-    batch that enters the ring now is written to the ``carry_*`` log instead of
-    the batch outputs. Returns the number of carry-log entries.
+    All inputs are validated by :func:`simulate_arrivals` / :class:`NodeState`. The node's
+    parameters and state are the named arrays of :mod:`pqlab.node.disciplines.layout`
+    (``node_params``, ``queue_params`` read only; ``queue_state``, ``slots`` (the queues'
+    circular buffers), ``ring``, ``node_state``, ``active`` (DRR's active list) updated in place),
+    so consecutive calls on consecutive batches are exactly one run. ``colour`` and
+    ``red_uniform`` (one per packet) are read only when a queue has RED. Packet ``i`` of this
+    batch has id ``id_offset + i``. Completions are processed up to and including ``horizon_s``
+    (the next batch's first arrival; ``inf`` for the last batch), shaper wake-ups before it. A
+    packet of an earlier batch that enters the ring now is written to the ``carry_*`` log instead
+    of the batch outputs. Returns the number of carry-log entries.
 
-    ``wfq_wire`` (0 or 1): a WFQ tag counts the IP length (0) or the line's wire bytes
-    (1, ``Node.wfq_bytes="wire"``). ``per_unit`` (0 or 1) selects the release rule: 0, a packet's units return
-    at its departure (rule 5); 1, the head packet's unit ``u`` of ``n``
-    (``u < n``) returns at :func:`_unit_release_s`, the last at departure
-    (rule 5'). ``ring_start``/``ring_size`` hold each ring packet's line start,
-    seconds, and IP length, bytes; ``state_i[_HEAD_FREED]`` the head's units
-    already returned.
+    ``features`` (:func:`kernel_features`) is compiled in as a constant (``numba.literally``):
+    the mechanisms a node does not use (shapers, RED, ring limits in packets or bytes, the other
+    disciplines) cost it nothing, so the papers' node runs at the speed it had before they existed.
+
+    What a queue does is in :mod:`pqlab.node.disciplines` (admission: rules 1, 2, 2a, 2b;
+    selection: 3, 3a-3d); the kernel runs the events (arrivals, ring releases: rules 5 and 5',
+    shaper wake-ups) and the ring and line (rules 3e, 4).
     """
+    features = literally(features)
+    any_shaper = features & FEATURE_SHAPER
+    any_red = features & FEATURE_RED
+    ring_counts = features & FEATURE_RING_COUNTS
+    kind = features >> FEATURE_KIND_SHIFT
     n = arrival_s.shape[0]
-    n_queues = limit_packets.shape[0]
-    prio = -1
-    for j in range(n_queues):
-        if is_priority[j]:
-            prio = j
-    ring_head = state_i[_RING_HEAD]
-    ring_len = state_i[_RING_LEN]
-    used = state_i[_USED]
-    queued_total = state_i[_QUEUED]
-    virtual_time = state_i[_VIRTUAL_TIME]
-    head_freed = state_i[_HEAD_FREED]
-    line_free_s = state_f[_LINE_FREE]
-    head_dep_s = state_f[_HEAD_DEP]  # next release of the ring's head packet; inf while the ring is empty
-    bits_per_s = line_rate_bps / 8.0
+    node = node_params[0]
+    ns = node_state[0]
+    ring_limit_particles = node.ring_limit_particles
+    ring_limit_packets = node.ring_limit_packets if ring_counts else NO_LIMIT
+    ring_limit_bytes = node.ring_limit_bytes if ring_counts else NO_LIMIT
+    ring_capacity = node.ring_capacity
+    particle_bytes = node.particle_bytes
+    framing_code = node.framing
+    per_unit = node.per_unit
+    fair_wire = node.fair_wire
+    n_priority = priority_order.shape[0]
+    ring_head = ns.ring_head
+    ring_len = ns.ring_len
+    used = ns.used_particles
+    ring_bytes = ns.ring_bytes
+    queued_total = ns.queued
+    head_freed = ns.head_freed
+    line_free_s = ns.line_free_s
+    head_dep_s = ns.head_release_s  # next release of the ring's head packet; inf while the ring is empty
+    wakeup_s = ns.wakeup_s  # next shaper wake-up; inf: none
+    bits_per_s = node.line_rate_bps / 8.0
     n_carry = 0
 
     i = 0
     while True:
-        if i < n and arrival_s[i] < head_dep_s:
+        if i < n and arrival_s[i] < head_dep_s and arrival_s[i] <= wakeup_s:
             now = arrival_s[i]
             j = queue[i]
             size = size_bytes[i]
-            # Rule 1: policer. Tokens now = tokens at the anchor + refill since it - bytes taken
-            # since it (an exact integer sum), capped at the burst: one rounding, no drift.
-            rate = police_rate_Bps[j]
-            if rate > 0.0:
-                burst = police_burst_bytes[j]
-                t = tokens[j] + (now - police_t[j]) * rate - police_used[j]
-                if t >= burst or police_used[j] >= POLICE_REANCHOR_BYTES:
-                    if t > burst:
-                        t = burst
-                    tokens[j] = t  # new anchor: the bucket is full (exact) or re-anchored
-                    police_t[j] = now
-                    police_used[j] = 0.0
-                tolerance = POLICE_RELATIVE_TOLERANCE * (abs(now) * rate + burst + police_used[j])
-                if t + tolerance < size:
-                    drop[i] = POLICED
-                    ring_entry_s[i] = np.nan
-                    departure_s[i] = np.nan
-                    i += 1
-                    continue
-                police_used[j] += size
-            # Rule 2: admission.
-            if q_len[j] >= limit_packets[j]:
+            p = queue_params[j]
+            s = queue_state[j]
+            if not admission.police(p, s, now, size):  # rule 1
+                drop[i] = POLICED
+                ring_entry_s[i] = np.nan
+                departure_s[i] = np.nan
+                i += 1
+                continue
+            if any_red and admission.red_drops(p, s, colour[i], red_uniform[i]):  # rule 2a
+                drop[i] = EARLY_DROP
+                ring_entry_s[i] = np.nan
+                departure_s[i] = np.nan
+                i += 1
+                continue
+            if admission.is_full(p, s, size):  # rules 2, 2b
                 drop[i] = QUEUE_FULL
                 ring_entry_s[i] = np.nan
                 departure_s[i] = np.nan
@@ -192,87 +157,90 @@ def _node_kernel(
             drop[i] = KEPT
             ring_entry_s[i] = np.nan  # until it enters the ring (perhaps in a later batch)
             departure_s[i] = np.nan
-            slot = q_head[j] + q_len[j]
-            if slot >= q_capacity[j]:
-                slot -= q_capacity[j]
-            slot += q_offset[j]
-            q_pid[slot] = id_offset + i
-            q_size[slot] = size
-            if j != prio:
-                # Exact integer tag: F = max(V, F_last) + size * step (step = 8 / weight in tag units).
-                base = f_last[j] if f_last[j] > virtual_time else virtual_time
-                tag = base + (wire_bytes(size, framing_code) if wfq_wire else size) * tag_step[j]
-                f_last[j] = tag
-                q_tag[slot] = tag
-            q_len[j] += 1
+            k = s.head + s.length
+            if k >= p.capacity:
+                k -= p.capacity
+            slot = slots[p.offset + k]
+            slot.pid = id_offset + i
+            slot.size = size
+            if p.kind != PRIORITY:
+                fair.admitted(kind, j, p, s, slot, wire_bytes(size, framing_code) if fair_wire else size, ns, active)
+            s.length += 1
+            s.bytes += size
             queued_total += 1
             i += 1
-        elif ring_len > 0 and head_dep_s <= horizon_s:
+        elif ring_len > 0 and head_dep_s <= horizon_s and head_dep_s <= wakeup_s:
             # Rule 5: the head's last bit leaves, its particles return (a
             # completion at the same instant as an arrival goes first).
             # Rule 5': one unit of the head returns before its last bit leaves.
             now = head_dep_s
-            if per_unit and head_freed + 1 < ring_particles[ring_head]:
+            head = ring[ring_head]
+            if per_unit and head_freed + 1 < head.particles:
                 head_freed += 1
                 used -= 1
-                head_dep_s = _unit_release_s(ring_start[ring_head], ring_dep[ring_head], ring_size[ring_head],
-                                             head_freed + 1, ring_particles[ring_head], particle_bytes)
+                head_dep_s = _unit_release_s(head.start, head.departure, head.size,
+                                             head_freed + 1, head.particles, particle_bytes)
             else:
-                used -= ring_particles[ring_head] - head_freed
+                used -= head.particles - head_freed
+                ring_bytes -= head.size
                 head_freed = 0
                 ring_head += 1
-                if ring_head == ring_limit_particles:
+                if ring_head == ring_capacity:
                     ring_head = 0
                 ring_len -= 1
                 head_dep_s = np.inf
                 if ring_len > 0:
-                    head_dep_s = _unit_release_s(ring_start[ring_head], ring_dep[ring_head], ring_size[ring_head],
-                                                 1, ring_particles[ring_head], particle_bytes) if per_unit \
-                        else ring_dep[ring_head]
+                    head = ring[ring_head]
+                    head_dep_s = _unit_release_s(head.start, head.departure, head.size, 1, head.particles,
+                                                 particle_bytes) if per_unit else head.departure
             if queued_total == 0:
                 continue
+        elif wakeup_s < horizon_s:
+            now = wakeup_s  # rule 3d: a shaped head becomes eligible
+            wakeup_s = np.inf
         else:
             break
-        # Rule 3: scheduler -> ring while particles are free and a packet waits.
-        while used < ring_limit_particles and queued_total > 0:
+        # Rule 3: scheduler -> ring while the ring has room (3e) and an eligible packet waits.
+        while (used < ring_limit_particles and ring_len < ring_limit_packets and ring_bytes < ring_limit_bytes
+               and queued_total > 0):
             sel = -1
-            if prio >= 0 and q_len[prio] > 0:
-                sel = prio
-            else:
-                best = 0
-                for k in range(n_queues):
-                    if k != prio and q_len[k] > 0:
-                        tag_k = q_tag[q_offset[k] + q_head[k]]
-                        if sel < 0 or tag_k < best:  # strict: an equal tag keeps the lower index
-                            best = tag_k
-                            sel = k
-                if sel < 0:  # unreachable while queued_total counts the queues; never index with -1
-                    break
-                virtual_time = best
-                if virtual_time > TAG_REBASE:
-                    virtual_time = _rebase_tags(virtual_time, prio, q_offset, q_capacity, q_head, q_len,
-                                                q_tag, f_last)
-            slot = q_offset[sel] + q_head[sel]
-            pid = q_pid[slot]
-            size = q_size[slot]
-            q_head[sel] += 1
-            if q_head[sel] == q_capacity[sel]:
-                q_head[sel] = 0
-            q_len[sel] -= 1
+            if n_priority > 0:
+                sel = priority.select(priority_order, queue_params, queue_state, slots, now)
+            if sel < 0:
+                sel = fair.select(kind, fair_order, queue_params, queue_state, slots, now, ns, active, fair_wire,
+                                  framing_code)
+            if sel < 0:  # every waiting head is held by its shaper
+                break
+            p = queue_params[sel]
+            s = queue_state[sel]
+            slot = slots[p.offset + s.head]
+            pid = slot.pid
+            size = slot.size
+            s.head += 1
+            if s.head == p.capacity:
+                s.head = 0
+            s.length -= 1
+            s.bytes -= size
             queued_total -= 1
+            if p.kind != PRIORITY:
+                fair.taken(kind, sel, p, s, wire_bytes(size, framing_code) if fair_wire else size, ns, active)
+            if any_shaper:
+                shaper.take(p, s, now, size)
             need = particles_needed(size, particle_bytes)
             used += need
+            ring_bytes += size
             # Rule 4: FCFS, back to back.
             start = line_free_s if line_free_s > now else now
             line_free_s = start + wire_bytes(size, framing_code) / bits_per_s
             rslot = ring_head + ring_len
-            if rslot >= ring_limit_particles:
-                rslot -= ring_limit_particles
-            ring_pid[rslot] = pid
-            ring_particles[rslot] = need
-            ring_dep[rslot] = line_free_s
-            ring_start[rslot] = start
-            ring_size[rslot] = size
+            if rslot >= ring_capacity:
+                rslot -= ring_capacity
+            entry = ring[rslot]
+            entry.pid = pid
+            entry.particles = need
+            entry.size = size
+            entry.start = start
+            entry.departure = line_free_s
             ring_len += 1
             if ring_len == 1:
                 head_dep_s = _unit_release_s(start, line_free_s, size, 1, need, particle_bytes) if per_unit \
@@ -286,16 +254,36 @@ def _node_kernel(
                 carry_entry_s[n_carry] = now
                 carry_departure_s[n_carry] = line_free_s
                 n_carry += 1
+        if any_shaper:
+            wakeup_s = np.inf
+            if (queued_total > 0 and used < ring_limit_particles and ring_len < ring_limit_packets
+                    and ring_bytes < ring_limit_bytes):
+                wakeup_s = _next_wakeup(queue_params, queue_state, slots)
 
-    state_i[_RING_HEAD] = ring_head
-    state_i[_RING_LEN] = ring_len
-    state_i[_USED] = used
-    state_i[_QUEUED] = queued_total
-    state_i[_VIRTUAL_TIME] = virtual_time
-    state_i[_HEAD_FREED] = head_freed
-    state_f[_LINE_FREE] = line_free_s
-    state_f[_HEAD_DEP] = head_dep_s
+    ns.ring_head = ring_head
+    ns.ring_len = ring_len
+    ns.used_particles = used
+    ns.ring_bytes = ring_bytes
+    ns.queued = queued_total
+    ns.head_freed = head_freed
+    ns.line_free_s = line_free_s
+    ns.head_release_s = head_dep_s
+    ns.wakeup_s = wakeup_s
     return n_carry
+
+
+@njit(cache=True, nogil=True)
+def _next_wakeup(queue_params, queue_state, slots):
+    """Rule 3d: the earliest instant a waiting shaped head becomes eligible (inf: none waits)."""
+    first = np.inf
+    for j in range(queue_params.shape[0]):
+        p = queue_params[j]
+        s = queue_state[j]
+        if s.length > 0 and p.shape_rate_Bps > 0.0:
+            t = shaper.eligible_at(p, s, slots[p.offset + s.head].size)
+            if t < first:
+                first = t
+    return first
 
 
 @njit(cache=True, nogil=True)
@@ -311,29 +299,6 @@ def _unit_release_s(start_s, departure_s, size, unit, n_units, particle_bytes):
     if unit >= n_units:
         return departure_s
     return start_s + (departure_s - start_s) * (unit * particle_bytes) / size
-
-
-@njit(cache=True, nogil=True)
-def _rebase_tags(virtual_time, prio, q_offset, q_capacity, q_head, q_len, q_tag, f_last):
-    """Shift every WFQ tag down by ``virtual_time`` (exact); return the new virtual time, 0.
-
-    Every queued tag is >= the virtual time (it is the smallest head tag and tags
-    grow along a queue), and the tag of an empty queue's last packet is <= it, so
-    after the shift queued tags are >= 0 and an empty queue's ``F_last`` can be
-    clamped to 0 without changing ``max(V, F_last)``: the order of all tags, and
-    so the schedule, is unchanged.
-    """
-    for k in range(q_len.shape[0]):
-        if k == prio:
-            continue
-        f = f_last[k] - virtual_time
-        f_last[k] = f if f > 0 else 0
-        for m in range(q_len[k]):
-            slot = q_head[k] + m
-            if slot >= q_capacity[k]:
-                slot -= q_capacity[k]
-            q_tag[q_offset[k] + slot] -= virtual_time
-    return 0
 
 
 def key_cache_on_sources(dispatcher, *modules) -> None:
@@ -356,29 +321,23 @@ def key_cache_on_sources(dispatcher, *modules) -> None:
     cache._index_key = lambda sig, codegen: (*index_key(sig, codegen), digest)
 
 
-key_cache_on_sources(_node_kernel, sys.modules[particles_needed.py_func.__module__])
+key_cache_on_sources(_node_kernel, sys.modules[particles_needed.py_func.__module__], sys.modules[wfq_tag_steps.__module__],
+                     admission, fair, layout, priority, shaper)
 
 
-def _queue_arrays(node: Node):
-    """Per-queue parameter arrays in the kernel's units (bytes/s for the policer, tag units for WFQ).
+def _node_layout(node: Node):
+    """The node's parameter arrays (:mod:`pqlab.node.disciplines.layout`) and its queues' packet limits.
 
     Computed once per (frozen) node and cached on it; the kernel never writes them.
     """
-    cached = node.__dict__.get("_kernel_queue_arrays")
+    cached = node.__dict__.get("_kernel_layout")
     if cached is None:
-        cached = _compute_queue_arrays(node)
-        node.__dict__["_kernel_queue_arrays"] = cached
+        limits = np.array([q.max_waiting_packets for q in node.queues], dtype=np.int64)
+        params = layout.queue_params_template(node)
+        cached = (layout.node_params(node), limits, layout.priority_order(node), layout.shared_order(node),
+                  kernel_features(node), params, layout.queue_state(params), layout.node_state())
+        node.__dict__["_kernel_layout"] = cached
     return cached
-
-
-def _compute_queue_arrays(node: Node):
-    qs = node.queues
-    is_priority = np.array([q.kind == "priority" for q in qs], dtype=np.bool_)
-    limit = np.array([q.limit_packets for q in qs], dtype=np.int64)
-    steps, _ = wfq_tag_steps(node)
-    rate = np.array([0.0 if q.police_rate_bps is None else q.police_rate_bps / 8.0 for q in qs])
-    burst = np.array([0.0 if q.police_burst_bytes is None else q.police_burst_bytes for q in qs])
-    return is_priority, limit, steps, rate, burst
 
 
 @njit(cache=True, nogil=True)
@@ -437,66 +396,109 @@ def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
     return arrival, size, q
 
 
+def check_shaped_sizes(node: Node, size, queue) -> None:
+    """Rule 3d: every packet of a shaped queue fits its bucket (else it would wait forever).
+
+    Raises
+    ------
+    ValueError
+        Naming the queue, its ``shape_burst_bytes`` and the first packet larger than it.
+    """
+    for j, q in enumerate(node.queues):
+        if q.shaped:
+            too_big = np.flatnonzero((queue == j) & (size > q.shape_burst_bytes))
+            if too_big.size:
+                k = int(too_big[0])
+                raise ValueError(
+                    f"shape_burst_bytes of queue {j} must be at least the size of each of its packets "
+                    f"(a shaper holds a packet until its bucket holds it), got {q.shape_burst_bytes!r} bytes "
+                    f"and a packet of {int(size[k])} bytes at index {k}")
+
+
+def check_marks(node: Node, n: int, colour, red_uniform, has_red: bool | None = None):
+    """Validate the per-packet colour and RED draws for the kernel (rules 1a, 2a).
+
+    Returns kernel arrays: ``colour`` as int64 in {0, 1, 2} (zeros when None and a queue has
+    RED) and ``red_uniform`` float64 in [0, 1) (required when a queue has RED); length-0 arrays
+    when no queue has RED (the kernel then reads neither).
+
+    Raises
+    ------
+    ValueError
+        Naming ``colour`` or ``red_uniform``, their length and range.
+    """
+    if colour is not None:
+        colour = check_array("colour", colour, kind="int", minimum=0, maximum=2, length=n)
+    if has_red is None:
+        has_red = any(q.red for q in node.queues)
+    if not has_red:
+        if red_uniform is not None:
+            raise ValueError("red_uniform must be None for a node without RED (no queue sets red_min_packets)")
+        return _EMPTY_INT, _EMPTY_FLOAT
+    if red_uniform is None:
+        raise ValueError("red_uniform must be an array of n floats in [0, 1) for a node with RED "
+                         "(pass seed= to simulate_arrivals to draw them)")
+    red_uniform = check_array("red_uniform", red_uniform, kind="float", minimum=0.0, length=n)
+    if red_uniform.size and not np.max(red_uniform) < 1.0:
+        raise ValueError(f"red_uniform must hold floats in [0, 1), got a maximum of {float(np.max(red_uniform))!r}")
+    return (np.zeros(n, dtype=np.int64) if colour is None else colour), red_uniform
+
+
+_EMPTY_INT = np.zeros(0, dtype=np.int64)
+_EMPTY_FLOAT = np.zeros(0, dtype=np.float64)
+
+
 def _is_kernel_array(a, dtype) -> bool:
     return (isinstance(a, np.ndarray) and not isinstance(a, np.ma.MaskedArray)  # a masked one: check_array refuses
             and a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous)
 
 
 class NodeState:
-    """The complete state of a node between batches of arrivals (queues, ring, line, policers, WFQ).
+    """The complete state of a node between batches of arrivals (queues, ring, line, policers, shapers, RED).
 
     ``advance`` runs the kernel on the next batch and updates the state in
     place, so a run split into consecutive batches gives exactly the outputs of
-    one run over all arrivals (the streaming mode relies on this).
+    one run over all arrivals (the streaming mode relies on this). The state is held in the
+    named arrays of :mod:`pqlab.node.disciplines.layout`: ``queues`` (per queue: length, bytes,
+    WFQ ``f_last``, policer and shaper buckets, RED average, DRR deficit), ``slots`` (the
+    waiting packets), ``ring`` (the packets in the ring) and ``node`` (ring and line scalars).
 
     Parameters
     ----------
     node : Node
-        The node; the state starts empty at time 0 with full policer buckets.
+        The node; the state starts empty at time 0 with full policer and shaper buckets.
+    max_packets : int, optional
+        The most packets this state will be offered (sizes the queues' buffers); ``None``:
+        each queue's buffer holds its full limit.
     """
 
     def __init__(self, node: Node, max_packets: int | None = None):
         if not isinstance(node, Node):
             raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
         self.node = node
-        is_priority, limits, steps, rate, burst = _queue_arrays(node)
+        (self.params, limits, self.priority_order, self.fair_order, self.features, params, queues,
+         state) = _node_layout(node)
         self.max_packets = None if max_packets is None else check_int("max_packets", max_packets, 0)
         # A queue never holds more packets than are offered: O(packets) buffers for one run.
         capacity = limits if max_packets is None else np.minimum(limits, max(1, self.max_packets))
         check_memory("limit_packets (queue buffers, all queues)", int(capacity.sum()), QUEUE_SLOT_BYTES)
-        self._params = (is_priority, limits, capacity, steps, rate, burst)
-        self.q_offset = np.concatenate([[0], np.cumsum(capacity)]).astype(np.int64)
-        cap = int(self.q_offset[-1])
-        n_q = limits.shape[0]
-        self.q_pid = np.empty(cap, dtype=np.int64)
-        self.q_size = np.empty(cap, dtype=np.int64)
-        self.q_tag = np.empty(cap, dtype=np.int64)
-        self.q_head = np.zeros(n_q, dtype=np.int64)
-        self.q_len = np.zeros(n_q, dtype=np.int64)
-        self.f_last = np.zeros(n_q, dtype=np.int64)
-        self.tokens = burst.copy()
-        self.police_t = np.zeros(n_q, dtype=np.float64)  # policer anchor time, s
-        self.police_used = np.zeros(n_q, dtype=np.float64)  # bytes taken since the anchor (integer valued)
-        ring = node.ring_limit_particles
-        self.ring_pid = np.empty(ring, dtype=np.int64)
-        self.ring_particles = np.empty(ring, dtype=np.int64)
-        self.ring_dep = np.empty(ring, dtype=np.float64)
-        self.ring_start = np.empty(ring, dtype=np.float64)
-        self.ring_size = np.empty(ring, dtype=np.int64)
-        self.state_i = np.zeros(6, dtype=np.int64)
-        self.state_f = np.array([0.0, np.inf])
-        self._scalars = (np.int64(ring), np.int64(node.particle_bytes),
-                         np.int64(FRAMING_CODES[node.framing]), float(node.line_rate_bps),
-                         np.int64(RING_RELEASE_CODES[node.ring_release]), np.int64(node.wfq_bytes == "wire"))
+        self.queue_params = layout.copy_records(params)
+        self.queue_params["capacity"] = capacity
+        self.queue_params["offset"][1:] = np.cumsum(capacity)[:-1]
+        self.queues = layout.copy_records(queues)
+        self.slots = np.empty(int(capacity.sum()), dtype=layout.QUEUE_SLOT)
+        self.ring = np.empty(node.ring_capacity_packets, dtype=layout.RING_SLOT)
+        self.state = layout.copy_records(state)
+        self.active = np.zeros(len(node.queues), dtype=np.int64)
         self.next_id = 0  # id of the next packet offered
         self.last_arrival_s = 0.0
 
     @property
     def waiting_packets(self) -> int:
         """Packets waiting in the queues (admitted, not yet in the ring)."""
-        return int(self.state_i[_QUEUED])
+        return int(self.state["queued"][0])
 
-    def advance(self, arrival, size, queue, horizon_s: float = np.inf):
+    def advance(self, arrival, size, queue, horizon_s: float = np.inf, colour=None, red_uniform=None):
         """Run the next batch of validated arrivals; return its outputs and the carry log.
 
         Parameters
@@ -507,6 +509,9 @@ class NodeState:
         horizon_s : float
             Completions up to this time are processed: the next batch's first
             arrival, or ``inf`` for the last batch (everything drains).
+        colour, red_uniform : numpy.ndarray, optional
+            Per packet: colour (0 green, 1 yellow, 2 red; default green) and RED's uniform
+            draw in [0, 1) (required when a queue has RED); see :func:`check_marks`.
 
         Returns
         -------
@@ -528,19 +533,26 @@ class NodeState:
                 f"arrival_s must not precede the previous batch (last arrival {self.last_arrival_s!r}), "
                 f"got {arrival[0]!r}"
             )
+        if self.features & FEATURE_SHAPER:
+            check_shaped_sizes(self.node, size, queue)
+        colour, red_uniform = check_marks(self.node, n, colour, red_uniform, bool(self.features & FEATURE_RED))
         ring_entry = np.empty(n)
         departure = np.empty(n)
         drop = np.empty(n, dtype=np.int8)
         cap = self.waiting_packets
         carry = (np.empty(cap, dtype=np.int64), np.empty(cap), np.empty(cap))
-        n_carry = _node_kernel(
-            arrival, size, queue, *self._params, *self._scalars,
-            self.q_offset, self.q_pid, self.q_size, self.q_tag, self.q_head, self.q_len,
-            self.f_last, self.tokens, self.police_t, self.police_used,
-            self.ring_pid, self.ring_particles, self.ring_dep, self.ring_start, self.ring_size,
-            self.state_i, self.state_f,
+        for name, array, dtype in (("arrival", arrival, np.float64), ("size", size, np.int64),
+                                   ("queue", queue, np.int64), ("colour", colour, np.int64),
+                                   ("red_uniform", red_uniform, np.float64)):
+            if not (_is_kernel_array(array, dtype) and array.shape in ((n,), (0,))):
+                raise ValueError(f"{name} must be a C-contiguous 1-D {np.dtype(dtype).name} array of the batch's "
+                                 "length (validate it with validate_arrivals / check_marks first)")
+        n_carry = _kernel_entry(self.features)(
+            arrival, size, queue, colour, red_uniform,
+            self.params, self.queue_params, self.queues, self.slots, self.ring, self.state, self.active,
+            self.priority_order, self.fair_order,
             np.int64(self.next_id), float(horizon_s),
-            ring_entry, departure, drop, *carry,
+            ring_entry, departure, drop, *carry, self.features,
         )
         self.next_id += n
         if n:
@@ -548,13 +560,44 @@ class NodeState:
         return ring_entry, departure, drop, tuple(c[:n_carry] for c in carry)
 
 
-def run_kernel(node: Node, arrival, size, queue):
-    """Run the kernel on already validated arrays; return (ring_entry_s, departure_s, drop)."""
-    ring_entry, departure, drop, _ = NodeState(node, max_packets=arrival.shape[0]).advance(arrival, size, queue)
+_ENTRIES: dict = {}
+
+
+def _kernel_entry(features: int):
+    """The kernel compiled for ``features``, called without numba's dispatcher.
+
+    ``numba.literally`` makes the dispatcher compile one machine-code version per value of
+    ``features``, but then it re-types every call by trying to compile (about 8 ms a call). The
+    first call of a ``features`` value goes through the dispatcher (which compiles it, or loads it
+    from numba's on-disk cache); after it, that version's entry point is called directly. The
+    argument types are fixed by :meth:`NodeState.advance`, which checks them.
+    """
+    entry = _ENTRIES.get(features)
+    if entry is not None:
+        return entry
+
+    def first_call(*args):
+        result = _node_kernel(*args)
+        for sig, compiled in _node_kernel.overloads.items():
+            last = sig[-1]
+            if getattr(last, "literal_value", None) == features:
+                _ENTRIES[features] = compiled.entry_point
+        return result
+
+    return first_call
+
+
+def run_kernel(node: Node, arrival, size, queue, colour=None, red_uniform=None):
+    """Run the kernel on already validated arrays; return (ring_entry_s, departure_s, drop).
+
+    ``colour`` and ``red_uniform``: see :meth:`NodeState.advance`.
+    """
+    ring_entry, departure, drop, _ = NodeState(node, max_packets=arrival.shape[0]).advance(
+        arrival, size, queue, colour=colour, red_uniform=red_uniform)
     return ring_entry, departure, drop
 
 
-def simulate_arrivals(node: Node, arrival_s, size_bytes, queue) -> xr.Dataset:
+def simulate_arrivals(node: Node, arrival_s, size_bytes, queue, *, colour=None, seed=None) -> xr.Dataset:
     """Pass packets through ``node`` and return what happened to each.
 
     Parameters
@@ -568,6 +611,12 @@ def simulate_arrivals(node: Node, arrival_s, size_bytes, queue) -> xr.Dataset:
         IP length of each packet, bytes, in ``[1, 65535]``.
     queue : array_like(int, ndim=1)
         Index into ``node.queues`` of each packet's queue.
+    colour : array_like(int, ndim=1), optional
+        Each packet's colour (drop precedence, rule 1a): 0 green, 1 yellow, 2 red; default all
+        green. Read by WRED (rule 2a); e.g. from :class:`pqlab.SrTCM` or :class:`pqlab.TrTCM`.
+    seed : int, optional
+        Seed (>= 0) of RED's per-packet uniform draws, ``numpy.random.default_rng(seed).random(n)``;
+        required when a queue has RED (rule 2a), not allowed otherwise.
 
     A numpy masked array with a masked entry is refused for any of the three (its masked
     entries hold numbers that would be simulated): select the unmasked packets of all three
@@ -578,23 +627,46 @@ def simulate_arrivals(node: Node, arrival_s, size_bytes, queue) -> xr.Dataset:
     xarray.Dataset
         Dimension ``packet``; variables ``arrival``, ``ring_entry``,
         ``departure`` (seconds; NaN when dropped), ``size`` (bytes), ``queue``
-        and ``drop`` (int8: 0 kept, 1 policed, 2 queue full), each with
-        ``units`` and ``long_name``. Read the last as ``ds["drop"]``:
-        ``ds.drop`` is xarray's method of that name. Times are absolute unless the
+        and ``drop`` (int8: 0 kept, 1 policed, 2 queue full, 3 early drop), each with
+        ``units`` and ``long_name``, and ``colour`` when given. Read the drop codes as
+        ``ds["drop"]``: ``ds.drop`` is xarray's method of that name. Times are absolute unless the
         arrivals are too large for float64 to resolve 1 ns (e.g. Unix timestamps): then
         they are seconds after the first arrival, stated in the attribute
-        ``time_origin_s`` (see :mod:`pqlab.node.timeorigin`).
+        ``time_origin_s`` (see :mod:`pqlab.node.timeorigin`). A RED run records ``seed``.
 
     Raises
     ------
     ValueError
-        On any invalid input (see :func:`validate_arrivals`), or arrivals spanning more
-        than float64 resolves to 1 ns (:func:`pqlab.node.timeorigin.rebase`).
+        On any invalid input (see :func:`validate_arrivals`, :func:`check_marks`,
+        :func:`check_shaped_sizes`), or arrivals spanning more than float64 resolves to 1 ns
+        (:func:`pqlab.node.timeorigin.rebase`).
     """
     arrival, size, q = validate_arrivals(node, arrival_s, size_bytes, queue)
+    has_red = any(queue_.red for queue_ in node.queues)
+    red_uniform = None
+    if has_red:
+        if seed is None:
+            raise ValueError("seed must be an integer >= 0 for a node with RED (it draws each packet's uniform "
+                             "for the early-drop test), got None")
+        red_uniform = np.random.default_rng(check_int("seed", seed, 0)).random(arrival.shape[0])
+    elif seed is not None:
+        raise ValueError(f"seed must be None for a node without RED (nothing is random), got {seed!r}")
+    colour_in = None if colour is None else check_array("colour", colour, kind="int", minimum=0, maximum=2,
+                                                          length=arrival.shape[0])
     arrival, origin = rebase(node, arrival, size)
-    ring_entry, departure, drop = run_kernel(node, arrival, size, q)
-    return packets_dataset(arrival, size, q, ring_entry, departure, drop, attrs=origin_attrs(origin) if origin else None)
+    ring_entry, departure, drop = run_kernel(node, arrival, size, q, colour_in, red_uniform)
+    attrs = origin_attrs(origin) if origin else {}
+    if has_red:
+        attrs["seed"] = int(seed)
+    extra = None
+    if colour_in is not None:
+        extra = {"colour": (colour_in.astype(np.int8), dict(COLOUR_ATTRS))}
+    return packets_dataset(arrival, size, q, ring_entry, departure, drop, extra=extra, attrs=attrs or None)
+
+
+#: Attributes of the per-packet ``colour`` variable (rule 1a).
+COLOUR_ATTRS = {"units": "1", "long_name": "colour (drop precedence)", "flag_values": [0, 1, 2],
+                "flag_meanings": "green yellow red"}
 
 
 #: Attributes of the engine's per-packet variables.
