@@ -133,7 +133,6 @@ def test_srtcm_equals_the_exact_reference_on_random_traces(seed):
     marker = SrTCM(cir, cbs, ebs)
     got = marker.colour(arrival, size).tolist()
     assert got == srtcm_reference(cir, cbs, ebs, arrival.tolist(), size.tolist())
-    assert len(set(got)) > 1 or seed % 3  # most traces see more than one colour: not a vacuous check
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -17,8 +17,8 @@ from pqlab import CBRStream, Deterministic, Node, PoissonStream, Queue, Scenario
 from pqlab.measure import metrics
 from pqlab.node import scenario as scenario_module
 from pqlab.node import streaming as streaming_module
-from pqlab.node.engine import EARLY_DROP, NodeState, run_kernel, validate_arrivals
-from pqlab.node.markers import COLOUR_MEANINGS, FlowColours
+from pqlab.node.engine import COLOUR_ATTRS, EARLY_DROP, NodeState, run_kernel, validate_arrivals
+from pqlab.node.markers import FlowColours
 from pqlab.streaming import run_batches, simulate_summary
 from pqlab.traffic import merge_streams
 
@@ -55,14 +55,14 @@ def test_a_run_without_markers_and_red_is_byte_identical_to_before():
 
 
 class Recorded:
-    """Wraps a kernel entry: records the keyword arguments of each call, passes none on."""
+    """Wraps a kernel entry: records the keyword arguments of each call and passes them on."""
 
     def __init__(self):
         self.calls = []
 
     def run_kernel(self, node, arrival, size, queue, **options):
         self.calls.append(options)
-        return run_kernel(node, arrival, size, queue)
+        return run_kernel(node, arrival, size, queue, **options)
 
     def node_state(self):
         calls = self.calls
@@ -70,7 +70,7 @@ class Recorded:
         class RecordingState(NodeState):
             def advance(self, arrival, size, queue, horizon_s=np.inf, **options):
                 calls.append(options)
-                return super().advance(arrival, size, queue, horizon_s)
+                return super().advance(arrival, size, queue, horizon_s, **options)
 
         return RecordingState
 
@@ -111,7 +111,7 @@ def test_simulate_colours_each_flow_with_its_marker_and_draws_nothing(recorded):
     (call,) = recorded.calls
     assert set(call) == {"colour"}  # no RED: no draws
     colour = ds["colour"].values
-    assert colour.dtype == np.int8 and ds["colour"].attrs["flag_meanings"] == COLOUR_MEANINGS
+    assert colour.dtype == np.int8 and ds["colour"].attrs == COLOUR_ATTRS
     assert np.array_equal(call["colour"], colour)
     flow, arrival, size = ds["flow"].values, ds["arrival"].values, ds["size"].values
     for s in sc.streams:
@@ -179,8 +179,12 @@ def test_run_batches_passes_each_batch_colours_and_draws(recorded):
     assert [c["colour"].tolist() for c in recorded.calls] == [colour[:4].tolist(), colour[4:].tolist()]
     assert [c["red_uniform"].tolist() for c in recorded.calls] == [red[:4].tolist(), red[4:].tolist()]
     recorded.calls.clear()
-    list(run_batches(node, [(arrival, size, queue, None)]))  # the 4-tuple form: nothing passed
+    plain = Node(line_rate_bps=2e6, framing="none", ring_limit_particles=2, particle_bytes=1500,
+                 queues=(Queue("priority", 10), Queue("wfq", 200, weight_bps=1e6)))
+    list(run_batches(plain, [(arrival, size, queue, None)]))  # the 4-tuple form: nothing passed
     assert recorded.calls == [{}]
+    with pytest.raises(ValueError, match="red_uniform must be an array"):  # a RED node needs the draws
+        list(run_batches(node, [(arrival, size, queue, None)]))
 
 
 # --------------------------------------------------------------------------- drop code 3
@@ -207,7 +211,7 @@ def test_the_drop_code_texts_name_early_drop():
     from pqlab.measure.cache import DROP_FLAGS
     from pqlab.node.engine import DROP_MEANINGS
 
-    assert DROP_MEANINGS.endswith("3 early drop")
+    assert "3 early drop" in DROP_MEANINGS
     assert DROP_FLAGS["flag_values"].tolist() == [0, 1, 2, 3]
     assert DROP_FLAGS["flag_meanings"].split()[EARLY_DROP] == "early_drop"
 
@@ -222,7 +226,7 @@ def test_a_cached_run_with_colours_writes_both_flag_sets_and_reads_back_identica
         rng = np.random.default_rng(seed)
         return xr.Dataset({"drop": ("packet", rng.integers(0, 4, 20).astype(np.int8)),
                            "colour": ("packet", rng.integers(0, 3, 20).astype(np.int8),
-                                      {"units": "1", "flag_meanings": COLOUR_MEANINGS})})
+                                      COLOUR_ATTRS)})
 
     monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
     monkeypatch.delenv(cache.ENV_FORCE, raising=False)

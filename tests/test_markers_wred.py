@@ -33,7 +33,7 @@ def af_scenario(duration_s=20.0):
     return Scenario(node=af_node(), duration_s=duration_s, warmup_s=1.0, streams=(
         CBRStream(2e5, Deterministic(200), 0, 0),
         PoissonStream(8e5, Uniform(200, 1500), AF, 1, marker=TrTCM(4e5, 6000, 6e5, 6000)),
-        PoissonStream(8e5, Uniform(200, 1500), AF, 2, marker=TrTCM(3e5, 6000, 5e5, 6000)),
+        PoissonStream(8e5, Uniform(200, 1500), AF, 2, marker=TrTCM(2e5, 6000, 6e5, 6000)),
         PoissonStream(8e5, Uniform(200, 1500), AF, 3, marker=SrTCM(3e5, 6000, 12000)),
         PoissonStream(6e5, Deterministic(1000), 2, 4)))
 

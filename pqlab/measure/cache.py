@@ -60,7 +60,7 @@ import numpy as np
 from .._version import __version__
 from ..base import locations, versions
 from ..base.counts import ENV_LOG, counted, counts, note, read_counts  # noqa: F401  (the counter, re-exported)
-from ..node.model import COLOURS
+from ..node.engine import COLOUR_ATTRS
 
 #: Environment variables read by the cache.
 ENV_DIR, ENV_FORCE = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE"
@@ -73,7 +73,8 @@ CONVENTIONS = "CF-1.8"
 DROP_FLAGS = {"flag_values": np.array([0, 1, 2, 3], dtype="int8"),
               "flag_meanings": "kept policed queue_full early_drop"}
 #: Packet colours set by a stream's marker (``ds["colour"]``, node contract rule 1a), written as CF flags.
-COLOUR_FLAGS = {"flag_values": np.arange(len(COLOURS), dtype="int8"), "flag_meanings": " ".join(COLOURS)}
+COLOUR_FLAGS = {"flag_values": np.array(COLOUR_ATTRS["flag_values"], dtype="int8"),
+                "flag_meanings": COLOUR_ATTRS["flag_meanings"]}
 #: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
 BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
 

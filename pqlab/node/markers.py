@@ -31,18 +31,14 @@ import numpy as np
 from numba import njit
 
 from ..base._validate import check_array, check_real
-from .engine import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE
+from .disciplines.admission import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE
 from .framing import MAX_SIZE_BYTES
 from .model import COLOURS, MAX_POLICE_BURST_BYTES, RATE_RANGE_BPS
 from .sizes import PlainData, check_sorted
 
-#: Colour codes of the ``colour`` variable (node contract rule 1a).
+#: Colour codes of the ``colour`` variable (node contract rule 1a; its attributes:
+#: :data:`pqlab.node.engine.COLOUR_ATTRS`).
 GREEN, YELLOW, RED = range(len(COLOURS))  # indices of pqlab.node.model.COLOURS
-#: CF ``flag_meanings`` of the ``colour`` variable.
-COLOUR_MEANINGS = "0 green, 1 yellow, 2 red"
-#: Attributes of the per-packet ``colour`` variable of a run's Dataset.
-COLOUR_ATTRS = {"units": "1", "long_name": "colour (drop precedence) set by the stream's marker",
-                "flag_meanings": COLOUR_MEANINGS}
 
 
 # --------------------------------------------------------------------------- kernels
@@ -137,7 +133,7 @@ class Marker(PlainData):
         Returns
         -------
         numpy.ndarray of int8
-            0 green, 1 yellow, 2 red (:data:`COLOUR_MEANINGS`).
+            0 green, 1 yellow, 2 red.
 
         Raises
         ------
@@ -270,7 +266,7 @@ class FlowColours:
         return bool(self._marked)
 
     def colour(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray) -> np.ndarray | None:
-        """Colours (int8, :data:`COLOUR_MEANINGS`) of the next packets, merged by time (validated
+        """Colours (int8: 0 green, 1 yellow, 2 red) of the next packets, merged by time (validated
         arrays, one element per packet, none earlier than the previous call's), or None if no
         stream has a marker."""
         if not self._marked:

@@ -23,8 +23,8 @@ import xarray as xr
 from ..base import counts
 from ..base.memory import check_available
 from ..base._validate import check_fields, check_int, check_mapping, check_real, from_part, json_nesting
-from .engine import packets_dataset, run_kernel, validate_arrivals
-from .markers import COLOUR_ATTRS, FlowColours
+from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
+from .markers import FlowColours
 from .model import Node
 from .path import PathModel
 from ..base.provenance import provenance_attrs
