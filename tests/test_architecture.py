@@ -269,3 +269,15 @@ def test_no_module_reads_a_verdict_or_a_number_back_out_of_prose():
     importing = [name for name in readers for node in ast.walk(_tree(name))
                  if isinstance(node, ast.Import) and any(a.name == "re" for a in node.names)]
     assert importing == []
+
+
+def test_every_package_of_the_source_tree_is_listed_for_the_wheel():
+    """pyproject.toml lists pqlab's packages by name: a new folder left out of the list is left out of
+    the wheel, which then fails on import (pqlab.node.disciplines did, issue 32)."""
+    import pytest
+
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    root = Path(pqlab.__file__).resolve().parent
+    listed = set(tomllib.loads((root.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(("pqlab", *p.parent.relative_to(root).parts)) for p in root.rglob("__init__.py")}
+    assert sorted(found - listed) == []
