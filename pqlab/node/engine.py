@@ -34,7 +34,7 @@ import xarray as xr
 from numba import literally, njit
 
 from ..base._validate import check_array, check_int, check_memory
-from .disciplines import PRIORITY, admission, fair, layout, priority, shaper
+from .disciplines import KIND_CODES, PRIORITY, admission, fair, layout, priority, shaper
 from .disciplines.admission import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE  # noqa: F401  (re-exported)
 from .framing import MAX_SIZE_BYTES, particles_needed, wire_bytes  # noqa: F401  (MAX_SIZE_BYTES re-exported)
 from .model import Node
@@ -61,15 +61,16 @@ def kernel_features(node: Node) -> int:
     """The mechanisms ``node`` uses, as the kernel's compile-time constant.
 
     Bits: 1 a queue is shaped (rule 3d), 2 a queue has RED (rule 2a), 4 the ring counts packets
-    or bytes (rule 3e), 8 a queue has a byte limit (rule 2b); above them the kind code of the non-priority queues' discipline
-    (:data:`pqlab.node.disciplines.KIND_CODES`; 0 when every queue is a priority queue).
+    or bytes (rule 3e), 8 a queue has a byte limit (rule 2b); above them the kind code of the
+    non-priority queues' discipline (:data:`pqlab.node.disciplines.KIND_CODES`; 0 when every queue
+    is a priority queue).
     """
-    p = layout.node_params(node)[0]
+    qs = node.queues
+    kind = 0 if node.shared_kind is None else KIND_CODES[node.shared_kind]
     ring_counts = node.ring_limit_packets is not None or node.ring_limit_bytes is not None
-    queue_bytes = any(q.limit_bytes is not None for q in node.queues)
-    return int((max(int(p["shared_kind"]), 0) << FEATURE_KIND_SHIFT) | FEATURE_SHAPER * int(p["any_shaper"])
-               | FEATURE_RED * int(p["any_red"]) | FEATURE_RING_COUNTS * int(ring_counts)
-               | FEATURE_QUEUE_BYTES * int(queue_bytes))
+    return ((kind << FEATURE_KIND_SHIFT) | FEATURE_SHAPER * any(q.shaped for q in qs)
+            | FEATURE_RED * any(q.red for q in qs) | FEATURE_RING_COUNTS * ring_counts
+            | FEATURE_QUEUE_BYTES * any(q.limit_bytes is not None for q in qs))
 
 
 @njit(cache=True, nogil=True, _nrt=False)

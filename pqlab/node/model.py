@@ -81,6 +81,18 @@ RATE_RANGE_BPS = (1.0, 1e12)
 MAX_POLICE_BURST_BYTES = 1e12
 
 
+#: The one parameter each non-priority kind requires (and no other kind allows): its name, its
+#: check and the allowed values as the error states them.
+DISCIPLINE_PARAMETERS = {
+    "wfq": ("weight_bps", lambda name, v: check_real(name, v, *RATE_RANGE_BPS),
+            f"a finite number in [{RATE_RANGE_BPS[0]}, {RATE_RANGE_BPS[1]}] bit/s"),
+    "drr": ("quantum_bytes", lambda name, v: check_int(name, v, 1, MAX_QUANTUM_BYTES),
+            f"an integer in [1, {MAX_QUANTUM_BYTES}] bytes"),
+    "wrr": ("weight_packets", lambda name, v: check_int(name, v, 1, MAX_WEIGHT_PACKETS),
+            f"an integer in [1, {MAX_WEIGHT_PACKETS}] packets"),
+}
+
+
 @dataclass(frozen=True)
 class Queue:
     """One queue of the node's queueing system (node contract rules 1-3e, ``docs/model.md``).
@@ -174,27 +186,14 @@ class Queue:
                              f"got {getattr(self, name)!r}")
 
     def _check_discipline(self) -> None:
-        for name, kind in (("weight_bps", "wfq"), ("quantum_bytes", "drr"), ("weight_packets", "wrr")):
+        for kind, (name, _, _) in DISCIPLINE_PARAMETERS.items():
             self._only_for(name, kind)
-        if self.kind == "wfq":
-            if self.weight_bps is None:
-                raise ValueError(
-                    f"weight_bps must be a finite number in [{RATE_RANGE_BPS[0]}, {RATE_RANGE_BPS[1]}] bit/s "
-                    "for a 'wfq' queue, got None"
-                )
-            object.__setattr__(self, "weight_bps", check_real("weight_bps", self.weight_bps, *RATE_RANGE_BPS))
-        elif self.kind == "drr":
-            if self.quantum_bytes is None:
-                raise ValueError(f"quantum_bytes must be an integer in [1, {MAX_QUANTUM_BYTES}] bytes for a 'drr' "
-                                 "queue, got None")
-            object.__setattr__(self, "quantum_bytes", check_int("quantum_bytes", self.quantum_bytes, 1,
-                                                                MAX_QUANTUM_BYTES))
-        elif self.kind == "wrr":
-            if self.weight_packets is None:
-                raise ValueError(f"weight_packets must be an integer in [1, {MAX_WEIGHT_PACKETS}] packets for a "
-                                 "'wrr' queue, got None")
-            object.__setattr__(self, "weight_packets", check_int("weight_packets", self.weight_packets, 1,
-                                                                 MAX_WEIGHT_PACKETS))
+        parameter = DISCIPLINE_PARAMETERS.get(self.kind)
+        if parameter is not None:
+            name, check, allowed = parameter
+            if getattr(self, name) is None:
+                raise ValueError(f"{name} must be {allowed} for a {self.kind!r} queue, got None")
+            object.__setattr__(self, name, check(name, getattr(self, name)))
         if self.kind == "priority":
             object.__setattr__(self, "level", check_int("level", self.level, 0, MAX_PRIORITY_LEVEL))
         elif self.level != 0:

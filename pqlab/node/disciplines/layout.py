@@ -58,7 +58,6 @@ NODE_PARAMS = np.dtype([
     ("ring_limit_particles", np.int64), ("ring_limit_packets", np.int64), ("ring_limit_bytes", np.int64),
     ("ring_capacity", np.int64), ("particle_bytes", np.int64), ("framing", np.int64),
     ("line_rate_bps", np.float64), ("per_unit", np.int64), ("fair_wire", np.int64),
-    ("shared_kind", np.int64), ("any_shaper", np.int64), ("any_red", np.int64),
 ])
 
 #: The node's scalar state (one record). ``head_release_s``: next release of the ring's head
@@ -133,9 +132,6 @@ def node_params(node: Node) -> np.ndarray:
     p["line_rate_bps"] = node.line_rate_bps
     p["per_unit"] = int(node.ring_release == "unit")
     p["fair_wire"] = int(node.wfq_bytes == "wire")
-    p["shared_kind"] = -1 if node.shared_kind is None else KIND_CODES[node.shared_kind]
-    p["any_shaper"] = int(any(q.shaped for q in node.queues))
-    p["any_red"] = int(any(q.red for q in node.queues))
     return params
 
 
