@@ -72,10 +72,35 @@ documented option that is OFF in :data:`PAPERS_NODE` (which then reproduces
     Sec. II, "as soon as one unit is freed, the unit can be immediately
     allocated"): :attr:`pqlab.Node.ring_release`.
 ``timestamp``
-    ``"rfc2679"`` (first bit sent to last bit received) or ``"cut_through"``
+    ``"rfc2679"`` (first bit sent to last bit received), ``"cut_through"``
     (RFC 1242 bit-forwarding latency, first bit sent to first bit received: the
-    receive port's serialisation of the EF frame is not counted). Only differs
-    when ``input_ethernet_bps`` is on (without it the model has no receive port).
+    receive port's serialisation of the EF frame is not counted; only differs
+    when ``input_ethernet_bps`` is on, without it the model has no receive port) or
+    ``"cut_through_plus_line"`` (the TF-TANT slides' "cut-through latency + tx time
+    of packet", read as the packet's line time on the C7200's 2 Mbit/s line).
+``adapter_packets``
+    The PA-A3's buffer of whole packets after the particle ring (the node's rule 5'',
+    :attr:`pqlab.Node.adapter_packets`): ring particles return when the packet is copied
+    into the adapter, which holds this many packets. ``0``: off.
+``be_law``, ``be_small_share``
+    ``"preset"``: the scenario's BE law; ``"bimodal"``: every stream with the papers'
+    "real" law (:func:`pqlab.papers.presets.real_be_sizes`) sends instead 64-byte or
+    1518-byte frames (IP 46 and 1500 bytes, TF-TANT's "64 bytes or MTU-size"), a share
+    ``be_small_share`` of its packets small.
+``extra_ef_frame_bytes``
+    Ethernet frame size of the extra (mgen) EF streams, whose size the papers do not
+    give (their frame bit rate is kept); ``0``: as the preset (the reference's size).
+``ef_hosts``
+    The extra EF streams are dealt in turn to this many mgen hosts, each with its own
+    timer phase (only acts with ``os_tick_s``).
+``police_burst_s``
+    The LLQ policer's burst, seconds of its rate (IOS's default is 200 ms); ``0``: the
+    preset's burst.
+``stall_interval_s``, ``stall_s``
+    Rare stalls of the C7200 (process-level housekeeping): stalls of ``stall_s`` seconds at
+    exponentially spaced instants of mean spacing ``stall_interval_s``; a packet reaching the
+    router inside a stall waits for its end (the line keeps sending what the ring holds).
+    ``0``: off.
 
 Simulation reuses the engine and :func:`pqlab.node.tandem.simulate_tandem` (the C7200
 then the downstream hops); nothing here changes the kernel.
@@ -92,17 +117,19 @@ import xarray as xr
 
 from .._version import __version__
 from ..base._validate import check_choice, check_int, check_real
-from ..node.engine import packets_dataset, run_kernel, validate_arrivals
 from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
 from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
 from ..node.model import RING_RELEASES, Node, Queue
 from ..node.path import Hop, PathModel
 from ..node.scenario import OUTSIDE_WINDOW_ATTR, Scenario, check_trace_window, simulate
 from ..node.tandem import TandemHop, simulate_tandem
-from ..node.traffic import CBRStream, TraceStream, merge_streams
+from ..node.traffic import CBRStream, Deterministic, Empirical, SizeDistribution, TraceStream, merge_streams
 from ..measure import experiments
 from ..measure.experiments import REFERENCE_FLOW
-from .presets import FIRST_BE_FLOW
+from .presets import FIRST_BE_FLOW, real_be_sizes
+from .stated import ETHERNET_FRAME_OVERHEAD_BYTES
+from .testbed_input import (FIFO_LIMIT_PACKETS, ef_host_of, ethernet_port_s, generator_release_s, stall_windows_s,
+                            stalled_s)
 
 __all__ = [
     "Testbed",
@@ -117,16 +144,17 @@ __all__ = [
     "worst_case_bound",
 ]
 
-#: Queue limit of a simulated downstream FIFO hop and of the input Ethernet port (no loss there).
-FIFO_LIMIT_PACKETS = 10_000_000
 #: IOS flow-based WFQ congestive discard threshold, packets per conversation.
 CONVERSATION_LIMIT_PACKETS = 64
 
 RING_UNITS = ("particles", "packets")
 BE_QUEUEINGS = ("class", "flow")
-POLICE_ACCOUNTINGS = ("ip", "aal5", "cells")
-TIMESTAMPS = ("rfc2679", "cut_through")
+POLICE_ACCOUNTINGS = ("ip", "frame", "aal5", "aal5_padded", "cells")
+TIMESTAMPS = ("rfc2679", "cut_through", "cut_through_plus_line")
 BE_SIZE_MIXES = ("per_stream", "per_packet")
+BE_LAWS = ("preset", "bimodal")
+#: IP lengths of the bimodal BE law: 64-byte and 1518-byte Ethernet frames (TF-TANT: "64 bytes or MTU-size").
+BIMODAL_BE_IP_BYTES = (64 - 18, 1518 - 18)
 
 
 @dataclass(frozen=True)
@@ -145,15 +173,16 @@ class Testbed:
         What the tx-ring-limit counts.
     be_queueing : {"class", "flow"}
         One WFQ class for BE, or one conversation per BE stream.
-    police_accounting : {"ip", "aal5", "cells"}
-        Bytes the priority queue's policer counts.
+    police_accounting : {"ip", "frame", "aal5", "aal5_padded", "cells"}
+        Bytes the priority queue's policer counts: the IP packet, the Ethernet frame (+18),
+        the AAL5 frame (+16), the AAL5 frame padded to whole 48-byte cell payloads, or cells.
     os_tick_s : float
         Generator timer tick of the software (non-reference) streams, seconds, in
         ``[0, 1]``; 0 = exact CBR times.
     input_ethernet_bps : float
         Rate of the shared input Ethernet port, bit/s (0 = not modelled, else >= 1e6).
-    timestamp : {"rfc2679", "cut_through"}
-        The SmartBits' delay definition.
+    timestamp : {"rfc2679", "cut_through", "cut_through_plus_line"}
+        The SmartBits' delay definition (module docstring).
     be_mtu_bytes : int
         Largest BE IP packet the workstations can send (Ethernet MTU: 1500); larger
         sizes of a preset (Table IV's ``k = 3`` asks for 1536) are sent at this size.
@@ -163,6 +192,22 @@ class Testbed:
     ring_release : {"packet", "unit"}
         When ring units return (:attr:`pqlab.Node.ring_release`): at the packet's
         departure (rule 5), or one by one as its bytes leave (rule 5').
+    adapter_packets : int
+        Whole packets the adapter holds after the ring (rule 5''), in ``[0, 8]``; only with
+        ``ring_release="packet"``.
+    be_law : {"preset", "bimodal"}
+        The BE law of the "real distribution" experiments (module docstring).
+    be_small_share : float
+        Share of 64-byte frames in the bimodal law, in ``(0, 1)``.
+    extra_ef_frame_bytes : int
+        Frame size of the extra EF streams, bytes: 0 (as the preset) or in ``[64, 1518]``.
+    ef_hosts : int
+        mgen hosts the extra EF streams are dealt to, in ``[1, 64]``.
+    police_burst_s : float
+        The priority queue policer's burst, seconds of its rate, in ``[0, 10]``; 0 = the preset's.
+    stall_interval_s, stall_s : float
+        Mean spacing (s, ``0`` or in ``[1e-3, 1e6]``) and length (s, in ``[0, 1]``) of the
+        router's stalls; both 0 or both > 0.
     """
 
     store_forward_hops: int = 0
@@ -176,6 +221,14 @@ class Testbed:
     be_mtu_bytes: int = 0
     be_size_mix: str = "per_packet"
     ring_release: str = "packet"
+    adapter_packets: int = 0
+    be_law: str = "preset"
+    be_small_share: float = 0.5
+    extra_ef_frame_bytes: int = 0
+    ef_hosts: int = 1
+    police_burst_s: float = 0.0
+    stall_interval_s: float = 0.0
+    stall_s: float = 0.0
 
     def __post_init__(self):
         check_int("store_forward_hops", self.store_forward_hops, 0, 16)
@@ -194,6 +247,26 @@ class Testbed:
         mtu = check_int("be_mtu_bytes", self.be_mtu_bytes, 0, 65_535)
         if 0 < mtu < 68:
             raise ValueError(f"be_mtu_bytes must be 0 (off) or in [68, 65535] bytes, got {mtu}")
+        check_int("adapter_packets", self.adapter_packets, 0, 8)
+        if self.adapter_packets > 0 and self.ring_release != "packet":
+            raise ValueError(f"adapter_packets = {self.adapter_packets} needs ring_release='packet' (particles return "
+                             f"when the packet enters the adapter, rule 5''), got ring_release={self.ring_release!r}")
+        check_choice("be_law", self.be_law, BE_LAWS)
+        object.__setattr__(self, "be_small_share", check_real("be_small_share", self.be_small_share, 0.0, 1.0))
+        if not 0.0 < self.be_small_share < 1.0:
+            raise ValueError(f"be_small_share must be in (0, 1), got {self.be_small_share!r}")
+        frame = check_int("extra_ef_frame_bytes", self.extra_ef_frame_bytes, 0, 1518)
+        if 0 < frame < 64:
+            raise ValueError(f"extra_ef_frame_bytes must be 0 (as the preset) or in [64, 1518] bytes, got {frame}")
+        check_int("ef_hosts", self.ef_hosts, 1, 64)
+        object.__setattr__(self, "police_burst_s", check_real("police_burst_s", self.police_burst_s, 0.0, 10.0))
+        interval = check_real("stall_interval_s", self.stall_interval_s, 0.0, 1e6)
+        stall = check_real("stall_s", self.stall_s, 0.0, 1.0)
+        if (interval > 0) != (stall > 0) or 0 < interval < 1e-3:
+            raise ValueError("stall_interval_s and stall_s must be both 0 (no stalls) or both > 0 with stall_interval_s "
+                             f">= 1e-3 s, got stall_interval_s={self.stall_interval_s!r}, stall_s={self.stall_s!r}")
+        object.__setattr__(self, "stall_interval_s", interval)
+        object.__setattr__(self, "stall_s", stall)
 
     def to_dict(self) -> dict:
         """Plain-data form (JSON-serialisable); inverse :meth:`from_dict`."""
@@ -280,10 +353,13 @@ def _counted_bytes(ip_bytes: int, accounting: str) -> int:
     """Bytes the LLQ policer counts for an IP packet of ``ip_bytes`` (module docstring)."""
     if accounting == "ip":
         return ip_bytes
+    if accounting == "frame":
+        return ip_bytes + ETHERNET_FRAME_OVERHEAD_BYTES
     frame = ip_bytes + AAL5_OVERHEAD_BYTES
     if accounting == "aal5":
         return frame
-    return CELL_BYTES * math.ceil(frame / CELL_PAYLOAD_BYTES)
+    cells = math.ceil(frame / CELL_PAYLOAD_BYTES)
+    return (CELL_PAYLOAD_BYTES if accounting == "aal5_padded" else CELL_BYTES) * cells
 
 
 def _ef_ip_bytes(scenario: Scenario, queue: int) -> int | None:
@@ -320,17 +396,19 @@ def testbed_node(scenario: Scenario, model: Testbed | None = None) -> Node:
     node = scenario.node
     particle = PACKET_PARTICLE_BYTES if model.ring_unit == "packets" else model.particle_bytes
     queues = list(node.queues)
-    if model.police_accounting != "ip":
-        for i, q in enumerate(queues):
-            if not q.policed:
-                continue
+    for i, q in enumerate(queues):
+        if not q.policed:
+            continue
+        if model.police_burst_s > 0:
+            q = replace(q, police_burst_bytes=q.police_rate_bps * model.police_burst_s / 8.0)
+        if model.police_accounting != "ip":
             ip = _ef_ip_bytes(scenario, i)
-            if ip is None:
-                continue
-            scale = ip / _counted_bytes(ip, model.police_accounting)
-            queues[i] = replace(q, police_rate_bps=q.police_rate_bps * scale,
-                                police_burst_bytes=q.police_burst_bytes * scale)
-    return replace(node, particle_bytes=particle, queues=tuple(queues), ring_release=model.ring_release)
+            if ip is not None:
+                scale = ip / _counted_bytes(ip, model.police_accounting)
+                q = replace(q, police_rate_bps=q.police_rate_bps * scale, police_burst_bytes=q.police_burst_bytes * scale)
+        queues[i] = q
+    node = replace(node, particle_bytes=particle, queues=tuple(queues), ring_release=model.ring_release)
+    return replace(node, adapter_packets=model.adapter_packets) if model.adapter_packets else node
 
 
 def _remaining_path(scenario: Scenario, model: Testbed) -> PathModel:
@@ -342,6 +420,8 @@ def _remaining_path(scenario: Scenario, model: Testbed) -> PathModel:
     rest = list(hops[model.store_forward_hops:])
     if model.input_ethernet_bps > 0 and model.timestamp == "rfc2679":
         rest.append(Hop(model.input_ethernet_bps, "ethernet"))
+    if model.timestamp == "cut_through_plus_line":
+        rest.append(Hop(scenario.node.line_rate_bps, scenario.node.framing))
     return PathModel(fixed_s=scenario.path.fixed_s, hops=tuple(rest))
 
 
@@ -371,11 +451,12 @@ def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenar
     model = _check_model(model)
     if model.is_papers_node:
         return scenario
-    node = testbed_node(scenario, model)
     streams = list(scenario.streams)
     want = "packet" if model.be_size_mix == "per_packet" else "stream"
     streams = [replace(s, size_per=want) if (s.flow >= FIRST_BE_FLOW and getattr(s, "size_per", want) != want)
                else s for s in streams]
+    streams = [_generated(s, model) for s in streams]
+    node = testbed_node(replace(scenario, streams=tuple(streams)), model)
     if model.be_queueing == "flow":
         be_idx = [i for i, s in enumerate(streams) if s.flow >= FIRST_BE_FLOW]
         if be_idx:
@@ -396,32 +477,21 @@ def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenar
                    name=f"testbed({scenario.name})")
 
 
-def _tick(arrival_s: np.ndarray, flow: np.ndarray, model: Testbed, rng) -> np.ndarray:
-    """Release times of the software generators' packets at their host's next timer tick."""
-    out = arrival_s.copy()
-    if model.os_tick_s <= 0:
-        return out
-    tick = model.os_tick_s
-    phases = rng.random(2) * tick  # the EF (mgen) host's and the BE host's timer phases
-    for mask, phase in (((flow != REFERENCE_FLOW) & (flow < FIRST_BE_FLOW), phases[0]),
-                        (flow >= FIRST_BE_FLOW, phases[1])):
-        t = arrival_s[mask]
-        out[mask] = phase + np.ceil((t - phase) / tick - 1e-12) * tick
-    return out
-
-
-def _ethernet_port(send_s: np.ndarray, size: np.ndarray, rate_bps: float) -> np.ndarray:
-    """Arrival at the C7200 through one store-and-forward Ethernet port (FIFO at ``rate_bps``)."""
-    own = line_time_s(size, "ethernet", rate_bps)
-    at_switch = send_s + own  # the frame has left the sender's port: the switch holds it whole
-    order = np.argsort(at_switch, kind="stable")
-    port = Node(rate_bps, "ethernet", 1, PACKET_PARTICLE_BYTES,
-                (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=rate_bps),))
-    arrays = validate_arrivals(port, at_switch[order], size[order], np.zeros(size.size, dtype=np.int64))
-    departure = packets_dataset(*arrays, *run_kernel(port, *arrays))["departure"].values
-    out = np.empty_like(send_s)
-    out[order] = departure
-    return out
+def _generated(stream, model: Testbed):
+    """A stream as the test bed's generators send it: the bimodal BE law, the extra EF streams' frame size."""
+    size = getattr(stream, "size", None)
+    if (model.be_law == "bimodal" and stream.flow >= FIRST_BE_FLOW and isinstance(size, SizeDistribution)
+            and size == real_be_sizes()):
+        law = Empirical(BIMODAL_BE_IP_BYTES, (model.be_small_share, 1.0))
+        return replace(stream, size=law, header_bytes=0)
+    extra_ef = stream.flow != REFERENCE_FLOW and stream.flow < FIRST_BE_FLOW
+    if model.extra_ef_frame_bytes and extra_ef and isinstance(stream, CBRStream):
+        old_ip = int(stream.size.max_bytes) + int(stream.header_bytes)
+        frame_bps = stream.rate_bps * (old_ip + ETHERNET_FRAME_OVERHEAD_BYTES) / old_ip  # the stated rate, on frames
+        ip = model.extra_ef_frame_bytes - ETHERNET_FRAME_OVERHEAD_BYTES
+        return replace(stream, rate_bps=frame_bps * ip / model.extra_ef_frame_bytes, size=Deterministic(ip),
+                       header_bytes=0)
+    return stream
 
 
 def _fifo_hop(hop: Hop) -> TandemHop:
@@ -479,8 +549,12 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     if model.be_mtu_bytes > 0:
         size = np.where((flow >= FIRST_BE_FLOW) & (size > model.be_mtu_bytes), model.be_mtu_bytes, size)
     timing_rng = np.random.default_rng([seed, 2])
-    released = _tick(send, flow, model, timing_rng)
-    at_node = _ethernet_port(released, size, model.input_ethernet_bps) if model.input_ethernet_bps > 0 else released
+    released = generator_release_s(send, flow, model.os_tick_s, model.ef_hosts, timing_rng)
+    at_node = ethernet_port_s(released, size, model.input_ethernet_bps) if model.input_ethernet_bps > 0 else released
+    if model.stall_s > 0:
+        starts = stall_windows_s(float(at_node.max()), model.stall_interval_s, model.stall_s,
+                                 np.random.default_rng([seed, 3]))
+        at_node = stalled_s(at_node, starts, model.stall_s)
     order = np.argsort(at_node, kind="stable")
     # one trace stream per flow, in scenario order: the C7200 sees exactly these arrivals
     traces = []
@@ -589,11 +663,14 @@ def worst_case_bound(scenario: Scenario, model: Testbed | None = None, *, flow: 
       sender, then a FIFO at rate ``C`` fed by CBR streams, each with arrival curve
       ``sigma_i + rho_i t`` (``sigma_i`` = its largest frame, times the packets one
       tick can release): delay <= ``sum sigma_i / C`` (needs ``sum rho_i < C``);
-    * C7200: at most ``limit`` EF packets ahead in the priority queue, and no BE
-      packet can enter the ring while the EF packet waits; the ring it finds holds
-      at most ``R - 1 + P_max`` particles (it admits a packet while fewer than ``R``
-      are in use; GLOBECOM'01's 7 units), each sent in at most the line time of a
-      full particle: ``W_c7200 = limit x t_ef + (R - 1 + P_max) x t_particle + t_ef``;
+    * router stalls (if modelled): the packet may wait for one stall, ``stall_s``;
+    * C7200: at most ``limit`` EF packets ahead in the priority queue (each at most the
+      largest EF packet's line time ``t_ef_max``), and no BE packet can enter the ring
+      while the EF packet waits; the ring it finds holds at most ``R - 1 + P_max``
+      particles (it admits a packet while fewer than ``R`` are in use; GLOBECOM'01's 7
+      units), each sent in at most the line time of a full particle, and the adapter
+      (rule 5'') up to ``N`` whole packets:
+      ``W_c7200 = limit x t_ef_max + (R - 1 + P_max) x t_particle + N x t_max + t_ef``;
     * each store-and-forward hop at the C7200's rate and framing: a FIFO fed no
       faster than it sends has sojourn ``W_n <= max(s_n, W_(n-1))``, so at most the
       largest packet's line time ``t_max`` (the packet ahead still being sent,
@@ -626,7 +703,10 @@ def worst_case_bound(scenario: Scenario, model: Testbed | None = None, *, flow: 
         raise ValueError(f"flow {flow} must be in the priority queue for this bound, got a {queue.kind} queue")
     ef_ip = int(stream.size.max_bytes) + int(getattr(stream, "header_bytes", 0))
     largest = max(int(s.size.max_bytes) + int(getattr(s, "header_bytes", 0)) for s in sc.streams)
+    largest_ef = max(int(s.size.max_bytes) + int(getattr(s, "header_bytes", 0)) for s in sc.streams
+                     if s.queue == stream.queue)
     t_ef = float(line_time_s(ef_ip, node.framing, node.line_rate_bps))
+    t_ef_max = float(line_time_s(largest_ef, node.framing, node.line_rate_bps))
     t_max = float(line_time_s(largest, node.framing, node.line_rate_bps))
     t_particle = float(line_time_s(min(node.particle_bytes, largest), node.framing, node.line_rate_bps))
     p_max = max(1, math.ceil(largest / node.particle_bytes))
@@ -635,7 +715,9 @@ def worst_case_bound(scenario: Scenario, model: Testbed | None = None, *, flow: 
         bound += model.os_tick_s
     if model.input_ethernet_bps > 0:
         bound += _ethernet_port_bound_s(sc, ef_ip, model)
-    bound += queue.limit_packets * t_ef + (node.ring_limit_particles - 1 + p_max) * t_particle + t_ef
+    bound += model.stall_s
+    bound += (queue.limit_packets * t_ef_max + (node.ring_limit_particles - 1 + p_max) * t_particle
+              + model.adapter_packets * t_max + t_ef)
     for hop in scenario.path.hops[:model.store_forward_hops]:
         if hop.rate_bps < node.line_rate_bps or hop.framing != node.framing:
             raise ValueError("worst_case_bound needs every simulated hop at least as fast as the C7200's line "
