@@ -23,7 +23,10 @@ import pandas as pd
 import pqlab
 from pqlab.papers import judge
 from pqlab.papers import testbed_eval as te
-from pqlab.papers.testbed import PAPERS_NODE, TESTBED, testbed
+from pqlab.papers.testbed import PAPERS_NODE, TESTBED, TESTBED_ISSUE13, testbed
+
+#: The models evaluated: the papers' node, issue 13's preset (before issue 31) and the frozen preset.
+MODELS = {"papers_node": PAPERS_NODE, "testbed_issue13": TESTBED_ISSUE13, "testbed": TESTBED}
 
 #: Where the benchmarks write their results (benchmarks/results/README.md names each file).
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -36,7 +39,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     n, seeds = args.n_ef_samples, tuple(args.seeds)
     t0 = time.time()
-    frame = te.evaluate(n_ef_samples=n, seeds=seeds)
+    frame = te.evaluate(MODELS, n_ef_samples=n, seeds=seeds)
     print(f"main table {time.time() - t0:.0f} s", flush=True)
     # spread over seeds (runs are memoised: no extra simulation)
     per_seed = [te.evaluate({"testbed": TESTBED}, n_ef_samples=n, seeds=(s,))["testbed"].to_numpy() for s in seeds]
@@ -67,8 +70,8 @@ def main(argv=None):
         "pqlab_version": pqlab.__version__,
         "n_ef_samples": n,
         "seeds": list(seeds),
-        "models": {"papers_node": PAPERS_NODE.to_dict(), "testbed": TESTBED.to_dict()},
-        "counts": te.counts(frame).to_dict(orient="records"),
+        "models": {name: m.to_dict() for name, m in MODELS.items()},
+        "counts": te.counts(frame, MODELS).to_dict(orient="records"),
         "be_laws": list(te.plausible_be_laws()),
         "be_law_values": law_values,
         "cross_hops": {
@@ -82,9 +85,10 @@ def main(argv=None):
     }
     (RESULTS_DIR / "testbed_evaluation.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=float) + "\n")
     pd.set_option("display.width", 250)
-    print(frame[["artefact", "quantity", "role", "paper", "papers_node", "papers_node_err_pct", "testbed",
-                 "testbed_err_pct", "testbed_law_min", "testbed_law_max"]].to_string())
-    print(te.counts(frame).to_string())
+    print(frame[["artefact", "quantity", "role", "paper", "papers_node", "papers_node_err_pct", "testbed_issue13",
+                 "testbed_issue13_err_pct", "testbed", "testbed_err_pct", "testbed_law_min",
+                 "testbed_law_max"]].to_string())
+    print(te.counts(frame, MODELS).to_string())
     print(te.counts(cross, cross_models).to_string())
     print(f"total {time.time() - t0:.0f} s")
 
