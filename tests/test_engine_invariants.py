@@ -208,9 +208,11 @@ def toolbox_scenarios(draw):
         if ring["ring_limit_particles"] is None and ring["ring_limit_bytes"] is None:
             ring["ring_limit_packets"] = ring["ring_limit_packets"] or 1
     release = draw(st.sampled_from(["packet", "unit"])) if ring["ring_limit_particles"] else "packet"
+    adapter = draw(st.sampled_from([0, 0, 1, 2, 3, 8])) if release == "packet" else 0  # rule 5''
     node = Node(line_rate_bps=draw(st.sampled_from([64e3, 2e6, 10e6])),
                 framing=draw(st.sampled_from(["none", "atm-aal5", "ethernet"])), queues=tuple(qs),
-                ring_release=release, wfq_bytes=draw(st.sampled_from(["ip", "wire"])), **ring)
+                ring_release=release, wfq_bytes=draw(st.sampled_from(["ip", "wire"])), adapter_packets=adapter,
+                **ring)
     n = draw(st.integers(0, 120))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     gaps = rng.exponential(draw(st.sampled_from([1e-5, 1e-4, 1e-3, 1e-2])), n)
@@ -269,13 +271,26 @@ def _ring_order(ds):
     return entry, dep, kept[np.argsort(dep[kept], kind="stable")]
 
 
+def ring_exits(node, entry, dep, order):
+    """When each packet of ``order`` (line order) leaves the ring: its departure, or under rule 5''
+    (``adapter_packets = N``) ``max(its entry, departure of the packet N places ahead)``."""
+    n = node.adapter_packets
+    exits = dep.copy()
+    if n:
+        ahead = np.concatenate([np.full(n, -np.inf), dep[order][:-n]])[:order.size]
+        exits[order] = np.maximum(entry[order], ahead)
+    return exits
+
+
 def _in_ring(node, s, entry, dep, order, m):
     """Particles, packets and IP bytes in the ring just before ``order[m]`` entered (releases at
-    that instant done first; rule 5' returns the head's units one by one)."""
+    that instant done first; rule 5' returns the head's units one by one; rule 5'' moves packets
+    into the adapter)."""
     now = entry[order[m]]
+    exits = ring_exits(node, entry, dep, order)
     units = packets = nbytes = 0
     for p in order[:m]:
-        if dep[p] <= now:
+        if exits[p] <= now:
             continue
         packets += 1
         nbytes += s[p]
@@ -288,6 +303,18 @@ def _in_ring(node, s, entry, dep, order, m):
             n_units -= int(np.sum(released <= now * (1 + 1e-12)))
         units += n_units
     return units, packets, nbytes
+
+
+@settings(max_examples=250, deadline=None)
+@given(toolbox_scenarios())
+def test_toolbox_adapter_holds_at_most_n_packets_and_the_ring_empties_in_line_order(sc):
+    node, t, s, q, _ = sc
+    entry, dep, order = _ring_order(_run_toolbox(sc)[0])
+    exits = ring_exits(node, entry, dep, order)[order]
+    assert np.all(np.diff(exits) >= 0) and np.all(exits >= entry[order]) and np.all(exits <= dep[order])
+    if node.adapter_packets:
+        for k in range(order.size):  # at each exit: left the ring, not departed (the one leaving included)
+            assert np.sum((exits[:k + 1] <= exits[k]) & (dep[order][:k + 1] > exits[k])) <= node.adapter_packets
 
 
 @settings(max_examples=250, deadline=None)

@@ -15,11 +15,13 @@ The kernel implements the node contract of ``docs/model.md`` exactly:
    ``Node.ring_release="unit"`` (rule 5', a named option) the head packet's
    units return one by one as its bytes leave: unit ``u < n`` of a packet of
    ``n`` units at ``start + line_time * u * particle_bytes / size``, the last at
-   departure.
+   departure. With ``Node.adapter_packets = N >= 1`` (rule 5'', a named option)
+   the ring's head leaves the ring into an adapter of N whole packets, at
+   ``max(now, departure of the packet N places ahead)``.
 
 There is no event heap: the only events are the next arrival (input order) and
-the next release of the ring's head packet (its completion, or under rule 5' its
-next unit). Because the line is FCFS and
+the next release of the ring's head packet (its completion, under rule 5' its
+next unit, under rule 5'' its move into the adapter). Because the line is FCFS and
 work-conserving, a packet's departure is known the moment it enters the ring,
 ``departure = max(entry, previous departure) + line time``.
 """
@@ -53,7 +55,8 @@ RING_RELEASE_CODES = {"packet": 0, "unit": 1}
 
 
 #: Bits of the kernel's compiled-in ``features`` (see :func:`kernel_features`).
-FEATURE_SHAPER, FEATURE_RED, FEATURE_RING_COUNTS, FEATURE_QUEUE_BYTES, FEATURE_KIND_SHIFT = 1, 2, 4, 8, 4
+FEATURE_SHAPER, FEATURE_RED, FEATURE_RING_COUNTS, FEATURE_QUEUE_BYTES, FEATURE_ADAPTER = 1, 2, 4, 8, 16
+FEATURE_KIND_SHIFT = 5
 NO_LIMIT = layout.NO_LIMIT
 
 
@@ -61,7 +64,8 @@ def kernel_features(node: Node) -> int:
     """The mechanisms ``node`` uses, as the kernel's compile-time constant.
 
     Bits: 1 a queue is shaped (rule 3d), 2 a queue has RED (rule 2a), 4 the ring counts packets
-    or bytes (rule 3e), 8 a queue has a byte limit (rule 2b); above them the kind code of the
+    or bytes (rule 3e), 8 a queue has a byte limit (rule 2b), 16 an adapter buffer follows the
+    ring (rule 5''); above them the kind code of the
     non-priority queues' discipline (:data:`pqlab.node.disciplines.KIND_CODES`; 0 when every queue
     is a priority queue).
     """
@@ -70,7 +74,8 @@ def kernel_features(node: Node) -> int:
     ring_counts = node.ring_limit_packets is not None or node.ring_limit_bytes is not None
     return ((kind << FEATURE_KIND_SHIFT) | FEATURE_SHAPER * any(q.shaped for q in qs)
             | FEATURE_RED * any(q.red for q in qs) | FEATURE_RING_COUNTS * ring_counts
-            | FEATURE_QUEUE_BYTES * any(q.limit_bytes is not None for q in qs))
+            | FEATURE_QUEUE_BYTES * any(q.limit_bytes is not None for q in qs)
+            | FEATURE_ADAPTER * (node.adapter_packets > 0))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -107,6 +112,7 @@ def _node_kernel(
     any_red = features & FEATURE_RED
     ring_counts = features & FEATURE_RING_COUNTS
     queue_bytes = features & FEATURE_QUEUE_BYTES
+    adapter = features & FEATURE_ADAPTER
     kind = features >> FEATURE_KIND_SHIFT
     n = arrival_s.shape[0]
     node = node_params[0]
@@ -119,6 +125,9 @@ def _node_kernel(
     framing_code = node.framing
     per_unit = node.per_unit
     fair_wire = node.fair_wire
+    adapter_packets = node.adapter_packets
+    adapter_departure_s = ns.adapter_departure_s  # rule 5'': departures of the last packets that left the ring
+    adapter_next = ns.adapter_next
     n_priority = priority_order.shape[0]
     ring_head = ns.ring_head
     ring_len = ns.ring_len
@@ -178,6 +187,7 @@ def _node_kernel(
             # Rule 5: the head's last bit leaves, its particles return (a
             # completion at the same instant as an arrival goes first).
             # Rule 5': one unit of the head returns before its last bit leaves.
+            # Rule 5'': the head moves into the adapter, which has room.
             now = head_dep_s
             head = ring[ring_head]
             if per_unit and head_freed + 1 < head.particles:
@@ -194,11 +204,19 @@ def _node_kernel(
                 if ring_head == ring_capacity:
                     ring_head = 0
                 ring_len -= 1
+                if adapter:
+                    adapter_departure_s[adapter_next] = head.departure
+                    adapter_next += 1
+                    if adapter_next == adapter_packets:
+                        adapter_next = 0
                 head_dep_s = np.inf
                 if ring_len > 0:
                     head = ring[ring_head]
-                    head_dep_s = _unit_release_s(head.start, head.departure, head.size, 1, head.particles,
-                                                 particle_bytes) if per_unit else head.departure
+                    if adapter:  # the next head entered by now: it leaves when the adapter has room
+                        head_dep_s = max(now, adapter_departure_s[adapter_next])
+                    else:
+                        head_dep_s = _unit_release_s(head.start, head.departure, head.size, 1, head.particles,
+                                                     particle_bytes) if per_unit else head.departure
             if queued_total == 0:
                 continue
         elif any_shaper and wakeup_s < horizon_s:
@@ -251,8 +269,11 @@ def _node_kernel(
             entry.departure = line_free_s
             ring_len += 1
             if ring_len == 1:
-                head_dep_s = _unit_release_s(start, line_free_s, size, 1, need, particle_bytes) if per_unit \
-                    else line_free_s
+                if adapter:  # rule 5'': into the adapter now, or when the packet N places ahead departs
+                    head_dep_s = max(now, adapter_departure_s[adapter_next])
+                else:
+                    head_dep_s = _unit_release_s(start, line_free_s, size, 1, need, particle_bytes) if per_unit \
+                        else line_free_s
             local = pid - id_offset
             if local >= 0:
                 ring_entry_s[local] = now
@@ -277,6 +298,7 @@ def _node_kernel(
     ns.line_free_s = line_free_s
     ns.head_release_s = head_dep_s
     ns.wakeup_s = wakeup_s
+    ns.adapter_next = adapter_next
     return n_carry
 
 

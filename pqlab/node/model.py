@@ -30,6 +30,8 @@ MAX_WEIGHT_PACKETS = 10**6
 MAX_LIMIT_BYTES = 10**10
 MAX_RING_PACKETS = 1_000_000
 MAX_RING_BYTES = 10**10
+#: Most whole packets the adapter after the ring may hold (:attr:`Node.adapter_packets`, rule 5'').
+MAX_ADAPTER_PACKETS = 8
 #: Ring release rules of :class:`Node` (rule 5 and the named variant 5' of the node contract).
 RING_RELEASES = ("packet", "unit")
 #: What WFQ finish tags count (:attr:`Node.wfq_bytes`): IP bytes or the line's wire bytes.
@@ -69,6 +71,7 @@ MAX_PARTICLE_BYTES = 1_000_000
 #: ``ring_limit_particles``      [1, 1e6] particles     ring buffer
 #: ``ring_limit_packets``        [1, 1e6] packets       ring buffer
 #: ``ring_limit_bytes``          [1, 1e10] bytes        ring buffer (at most one packet a byte)
+#: ``adapter_packets``           [0, 8] packets         whole packets after the ring (rule 5'')
 #: ``particle_bytes``            [1, 1e6] bytes         integer particle counts
 #: packet ``size_bytes``         [1, 65535] bytes       IPv4 total length
 #: ============================  =====================  ===========================================
@@ -283,7 +286,7 @@ class Queue:
 QUEUE_TOOLBOX_DEFAULTS = {"level": 0, "quantum_bytes": None, "weight_packets": None, "limit_bytes": None,
                           "shape_rate_bps": None, "shape_burst_bytes": None, "red_min_packets": None,
                           "red_max_packets": None, "red_max_p": None, "red_weight": None}
-NODE_TOOLBOX_DEFAULTS = {"ring_limit_packets": None, "ring_limit_bytes": None}
+NODE_TOOLBOX_DEFAULTS = {"ring_limit_packets": None, "ring_limit_bytes": None, "adapter_packets": 0}
 TOOLBOX_FIELDS = (*QUEUE_TOOLBOX_DEFAULTS, *NODE_TOOLBOX_DEFAULTS)
 
 
@@ -347,6 +350,13 @@ class Node:
     ring_limit_bytes : int, optional
         The ring also has room only while fewer than this many IP bytes are in it, in
         [1, 1e10] (rule 3e: byte queue limits). ``None``: no byte limit.
+    adapter_packets : int
+        Whole packets the port adapter holds after the ring, in [0, 8] (rule 5'', a named variant:
+        a Cisco PA-A3's SAR buffer, the 7200's driver freeing a packet's particles once the adapter
+        has copied it). ``0`` (default): no adapter, rules 5 and 5' as they are. With ``N >= 1`` the
+        ring's head packet leaves the ring (its particles, place and bytes return) when it moves into
+        the adapter, at ``max(ring entry, departure of the packet N places ahead in line order)``;
+        departures are rule 4's. Only with ``ring_release="packet"``.
     """
 
     line_rate_bps: float
@@ -358,6 +368,7 @@ class Node:
     wfq_bytes: str = "ip"
     ring_limit_packets: int | None = None
     ring_limit_bytes: int | None = None
+    adapter_packets: int = 0
 
     def __post_init__(self):
         object.__setattr__(self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS))
@@ -398,6 +409,13 @@ class Node:
         if self.ring_release == "unit" and self.ring_limit_particles is None:
             raise ValueError("ring_release must be 'packet' without ring_limit_particles (rule 5' returns "
                              "particles), got 'unit'")
+        object.__setattr__(self, "adapter_packets",
+                           check_int("adapter_packets", self.adapter_packets, 0, MAX_ADAPTER_PACKETS))
+        if self.adapter_packets and self.ring_release != "packet":
+            raise ValueError(f"adapter_packets must be 0 with ring_release='unit' (rule 5'' moves whole packets "
+                             f"out of the ring; rule 5' returns units of the line's head), got "
+                             f"adapter_packets={self.adapter_packets} with ring_release={self.ring_release!r}: "
+                             "set ring_release='packet' or adapter_packets=0")
 
     @property
     def ring_capacity_packets(self) -> int:

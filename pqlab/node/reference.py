@@ -1,6 +1,6 @@
 """The node contract as a program: an exact, deliberately naive reference of ``docs/model.md``.
 
-Every rule of the node contract (rules 1-5, 5' and the DiffServ toolbox 1a-3e) is written out
+Every rule of the node contract (rules 1-5, 5', 5'' and the DiffServ toolbox 1a-3e) is written out
 here once more, independently of the kernel (:mod:`pqlab.node.engine`: only its drop codes are
 shared, and only :func:`first_mismatch` runs it): an event loop over Python lists in which every
 time, token count and WFQ finish tag is a :class:`fractions.Fraction`, so a tie is a tie exactly
@@ -73,7 +73,9 @@ class _Reference:
         self.wrr = [j for j, q in enumerate(self.qs) if q.kind == "wrr"]
         self.wrr_turn, self.wrr_sent = 0, 0  # WRR (rule 3c): position in self.wrr, packets sent this turn
         self.levels = sorted({q.level for q in self.qs if q.kind == "priority"})
-        self.ring = []  # [packet index, units, size, line start, departure, units returned]
+        self.ring = []  # [packet index, units, size, line start, departure, units returned, ring entry]
+        self.adapter = []  # rule 5'': departures of the packets that left the ring into the adapter
+        self.left_ring = Fraction(0)  # rule 5'': when the last of them left the ring
         self.used = self.ring_bytes = 0
         self.line_free = Fraction(0)
         self.line_rate = Fraction(node.line_rate_bps)
@@ -168,7 +170,7 @@ class _Reference:
             turn, sent = (turn + 1) % len(self.wrr), 0
         return None
 
-    # ------------------------------------------------------------------ ring and line (rules 3, 3e, 4, 5, 5')
+    # ------------------------------------------------------------------ ring and line (rules 3, 3e, 4, 5, 5', 5'')
 
     def units(self, size: int) -> int:
         pb = self.node.particle_bytes
@@ -199,21 +201,28 @@ class _Reference:
             start = max(self.line_free, now)  # rule 4: FCFS, back to back
             self.line_free = start + Fraction(8 * line_bytes(size, self.node.framing)) / self.line_rate
             units = self.units(size)
-            self.ring.append([k, units, size, start, self.line_free, 0])
+            self.ring.append([k, units, size, start, self.line_free, 0, now])
             self.used += units
             self.ring_bytes += size
             entry[k], departure[k] = now, self.line_free
 
     def next_release(self):
-        """When the ring's head returns its next unit (rule 5'), or all of them (rule 5); None if empty."""
+        """When the ring's head returns its next unit (rule 5'), all of them (rule 5), or moves into the
+        adapter (rule 5''); None if the ring is empty."""
         if not self.ring:
             return None
-        _, units, size, start, dep, freed = self.ring[0]
+        _, units, size, start, dep, freed, entered = self.ring[0]
+        n_adapter = self.node.adapter_packets
+        if n_adapter:  # the first instant, not before its entry nor before the packet ahead of it left the
+            # ring (FIFO), at which the adapter holds fewer than N packets (a packet stays until it departs)
+            earliest = max(entered, self.left_ring)
+            return min(t for t in [earliest, *self.adapter] if t >= earliest
+                       and sum(1 for d in self.adapter if d > t) < n_adapter)
         if self.node.ring_release == "unit" and freed + 1 < units:
             return start + (dep - start) * (freed + 1) * self.node.particle_bytes / size
         return dep
 
-    def release(self) -> None:
+    def release(self, now) -> None:
         head = self.ring[0]
         if self.node.ring_release == "unit" and head[5] + 1 < head[1]:
             head[5] += 1
@@ -222,6 +231,9 @@ class _Reference:
         self.ring.pop(0)
         self.used -= head[1] - head[5]
         self.ring_bytes -= head[2]
+        if self.node.adapter_packets:  # rule 5'': into the adapter
+            self.adapter.append(head[4])
+            self.left_ring = now
 
     def next_wakeup(self):
         """Rule 3d: with room in the ring and packets waiting, the first instant a shaped head is eligible."""
@@ -280,7 +292,7 @@ def reference_schedule(node, arrival_s, size_bytes, queue, colour=None, red_unif
         arrival = times[k] if k < n else None
         if release is not None and all(t is None or release <= t for t in (arrival, wakeup)):
             now = release
-            state.release()
+            state.release(now)
         elif arrival is not None and (wakeup is None or arrival <= wakeup):
             now = arrival
             drop[k] = state.admit(k, now, sizes[k], qidx[k], colours[k],

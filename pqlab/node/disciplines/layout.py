@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framing import FRAMING_CODES
-from ..model import COLOURS, Node
+from ..model import COLOURS, MAX_ADAPTER_PACKETS, Node
 from ..wfq import wfq_tag_steps
 from . import KIND_CODES
 
@@ -58,15 +58,20 @@ NODE_PARAMS = np.dtype([
     ("ring_limit_particles", np.int64), ("ring_limit_packets", np.int64), ("ring_limit_bytes", np.int64),
     ("ring_capacity", np.int64), ("particle_bytes", np.int64), ("framing", np.int64),
     ("line_rate_bps", np.float64), ("per_unit", np.int64), ("fair_wire", np.int64),
+    ("adapter_packets", np.int64),
 ])
 
 #: The node's scalar state (one record). ``head_release_s``: next release of the ring's head
 #: (inf while the ring is empty); ``wakeup_s``: next shaper wake-up (inf: none).
+#: ``adapter_departure_s``: rule 5'', a circular array of the departures of the last
+#: ``adapter_packets`` packets that left the ring (0 before any), ``adapter_next`` its slot that
+#: holds the departure of the packet ``adapter_packets`` places ahead of the ring's head.
 NODE_STATE = np.dtype([
     ("ring_head", np.int64), ("ring_len", np.int64), ("used_particles", np.int64), ("ring_bytes", np.int64),
     ("queued", np.int64), ("virtual_time", np.int64), ("head_freed", np.int64),
     ("n_active", np.int64), ("wrr_current", np.int64), ("wrr_sent", np.int64),
     ("line_free_s", np.float64), ("head_release_s", np.float64), ("wakeup_s", np.float64),
+    ("adapter_next", np.int64), ("adapter_departure_s", np.float64, (MAX_ADAPTER_PACKETS,)),
 ])
 
 
@@ -132,6 +137,7 @@ def node_params(node: Node) -> np.ndarray:
     p["line_rate_bps"] = node.line_rate_bps
     p["per_unit"] = int(node.ring_release == "unit")
     p["fair_wire"] = int(node.wfq_bytes == "wire")
+    p["adapter_packets"] = node.adapter_packets
     return params
 
 
