@@ -43,7 +43,7 @@ FIXED = dict(particle_bytes=512, ring_unit="particles", os_tick_s=0.01, input_et
              police_burst_s=0.0, stall_interval_s=0.0, stall_s=0.0)
 GRID = {
     "store_forward_hops": [0, 1, 2],
-    "adapter_packets": [0],  # TEMP until the engine has rule 5"
+    "adapter_packets": [0, 1, 2],
     "be_law": [("preset", 0.5)] + [("bimodal", share) for share in (0.4, 0.5, 0.6, 0.7, 0.8)],
     "extra_ef_frame_bytes": [128, 512, 1024, 1518],
 }

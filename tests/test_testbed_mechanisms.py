@@ -104,7 +104,7 @@ def test_bimodal_law_draws_its_share_of_small_packets():
 
 def test_extra_ef_streams_send_the_given_frames_at_the_stated_frame_rate():
     sc = scenarios.aggregation(ref_rate_bps=50e3, n_ef_samples=10)
-    out = tb.testbed_scenario(sc, tb.testbed(extra_ef_frame_bytes=1518))
+    out = tb.testbed_scenario(sc, tb.testbed(extra_ef_frame_bytes=1518, be_law="preset"))
     for old, new in zip(sc.streams, out.streams):
         if old.flow == 0 or old.flow >= presets.FIRST_BE_FLOW:
             assert new == old
@@ -116,7 +116,7 @@ def test_extra_ef_streams_send_the_given_frames_at_the_stated_frame_rate():
 
 def test_extra_ef_streams_of_large_frames_raise_the_bound_by_the_queue_of_them():
     sc = scenarios.aggregation(ref_rate_bps=50e3, n_ef_samples=300)
-    small, large = tb.testbed(), tb.testbed(extra_ef_frame_bytes=1518)
+    small, large = tb.testbed(extra_ef_frame_bytes=0), tb.testbed(extra_ef_frame_bytes=1518)
     t1500 = 32 * 53 * 8 / ATM
     # the 10 EF packets ahead may now be 1500-byte ones (the input port's term grows too)
     assert tb.worst_case_bound(sc, large) - tb.worst_case_bound(sc, small) >= 10 * (t1500 - T_EF) - 1e-12

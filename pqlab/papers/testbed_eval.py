@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from . import presets
+from ..node.engine import KEPT, POLICED, QUEUE_FULL
 from ..node.framing import line_time_s
 from .stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ..base.locations import paper_values_file
@@ -88,12 +89,18 @@ def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
     ef = (ds["queue"].values == presets.EF_QUEUE) if model.be_queueing == "class" else (
         ds["flow"].values < presets.FIRST_BE_FLOW)
     win = ef & (ds["arrival"].values >= sc.warmup_s)
-    lost = float(np.mean(ds["drop"].values[win] != 0)) if win.any() else math.nan
-    return {"delay": delay, "ef_loss": lost}
+    drop = ds["drop"].values[win]
+
+    def share(mask) -> float:
+        return float(np.mean(mask)) if drop.size else math.nan
+    return {"delay": delay, "ef_loss": share(drop != KEPT), "ef_policed": share(drop == POLICED),
+            "ef_queue_full": share(drop == QUEUE_FULL)}
 
 
 def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
-    """Reference delays (s, NaN if lost, sending order) and EF loss ratio of one run (memoised)."""
+    """One run (memoised): ``delay`` (reference delays, s, NaN if lost, sending order), ``ef_loss`` (EF packets
+    after the warm-up that were dropped), ``ef_policed`` and ``ef_queue_full`` (dropped by the policer, by a full
+    priority queue; shares of the same packets)."""
     key = (scenario.to_json(), int(seed), json.dumps(model.to_dict(), sort_keys=True))
     if key in _RUNS:
         _RUNS.move_to_end(key)

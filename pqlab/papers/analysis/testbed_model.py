@@ -27,7 +27,6 @@ seconds. The notebook ``notebooks/10_testbed_model`` runs them.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import replace
 
 import matplotlib.pyplot as plt
@@ -35,16 +34,17 @@ import numpy as np
 import seaborn as sns
 import xarray as xr
 
-from ...base.units import to_ms, to_us, us_to_s
+from ...base.units import to_ms, us_to_s
 from ...measure import analysis, cache
 from ...node.framing import line_time_s
-from .. import judge, kit, presets
+from .. import kit, presets
 from .. import testbed_eval as te
 from ..records import INCONSISTENCY_QUANTITY
 from ..registry import Artefact
 from ..stated import PAPERS
-from ..testbed import TESTBED, worst_case_bound
+from ..testbed import TESTBED, TESTBED_ISSUE13, worst_case_bound
 from ..tftant_wfq.pq_vs_wfq_testbed import beat_max_be_tx, beat_slip_s
+from .testbed_reasons import HOPS, hops_needed, inconsistency_note, inconsistency_reason, note, result_reason
 
 __all__ = ["ARTEFACT", "compute", "claims", "figure", "figure_curves", "CURVES_PART", "hops_needed",
            "inconsistency_note", "inconsistency_reason", "result_reason", "verdict_counts", "fig3_1_paper_levels", "BOUND_CASES", "HOPS",
@@ -55,8 +55,6 @@ ARTEFACT = Artefact(__name__, notebook="10_testbed_model")
 #: The ``part`` of :func:`figure_curves`' files (:func:`pqlab.papers.kit.save_figure`): ``<id>_curves.{png,pdf}``.
 CURVES_PART = "curves"
 
-#: Hop counts tried around the frozen preset (the papers' path has two C7500 hops).
-HOPS = (0, 1, 2)
 #: Transmission units at which Fig. 5's CCDF is evaluated (the paper: "negligible above 36").
 CCDF_UNITS = np.arange(0.0, 60.5, 0.5)
 
@@ -133,6 +131,13 @@ def _law_band(ids: list[str], n: int, seeds) -> dict:
             "law_max": ("result", high, {"units": "1", "long_name": "largest " + what})}
 
 
+def _policed_share(n: int, seeds) -> float:
+    """Of the test bed's EF packets dropped in the 20-stream loss runs, the share the policer dropped (NaN: none)."""
+    runs = [te.run(te.loss_scenario(n), s, TESTBED) for s in seeds]
+    lost = sum(r["ef_loss"] for r in runs)
+    return sum(r["ef_policed"] for r in runs) / lost if lost > 0 else float("nan")
+
+
 def _scenario_facts(n: int, seeds) -> dict:
     """Numbers the reasons cite: Fig. 3-2's hop lag, the mode share's definition range, the loss without the
     tick, the idle path's serialisations, the TF-TANT sawtooth (each a scalar or a small grid)."""
@@ -156,6 +161,14 @@ def _scenario_facts(n: int, seeds) -> dict:
                                                            f"{MODE_FRAME_BYTES}-byte frames, test bed"}),
         "loss_no_tick": ((), te.loss_20_streams(replace(TESTBED, os_tick_s=0.0), n, seeds),
                          {"units": "1", "long_name": "20-stream EF loss (largest over runs) without the OS tick"}),
+        "loss_extra_ef_128": ((), te.loss_20_streams(replace(TESTBED, extra_ef_frame_bytes=presets.EF_FRAME_BYTES), n,
+                                                      seeds),
+                              {"units": "1", "long_name": "20-stream EF loss (largest over runs), extra EF streams of "
+                                                          f"{presets.EF_FRAME_BYTES}-byte frames"}),
+        "loss_8_streams": ((), max(te.run(te.loss_scenario(n, None, 8), s, TESTBED)["ef_loss"] for s in seeds),
+                           {"units": "1", "long_name": "8-stream EF loss (largest over runs), test bed"}),
+        "loss_policed_share": ((), _policed_share(n, seeds),
+                               {"units": "1", "long_name": "share of the 20-stream EF drops made by the policer"}),
         "rtt_line_time": ((), float(line_time_s(presets.ef_ip_bytes(te.RTT_FRAME_BYTES), PAPERS.framing,
                                                 PAPERS.line_rate_bps)),
                           {**seconds, "long_name": "line time of the RTT probe on one papers' ATM line"}),
@@ -209,6 +222,7 @@ def compute(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Dataset:
     variants = {f"hops={h}": replace(TESTBED, store_forward_hops=h) for h in hops}
     hop_frame = te.evaluate(variants, n_ef_samples=n, seeds=seeds)
     hop_value = hop_frame[list(variants)].to_numpy(float)
+    before = te.evaluate({"before": TESTBED_ISSUE13}, n_ef_samples=n, seeds=seeds)["before"].to_numpy(float)
     bound = np.empty((len(BOUND_CASES), len(models)))
     max_delay = np.empty_like(bound)
     for i, case in enumerate(BOUND_CASES):
@@ -242,6 +256,8 @@ def compute(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Dataset:
             "value": (("result", "model"), value, {**in_paper_unit, "long_name": "simulated value over all seeds"}),
             "value_per_seed": (("result", "model", "seed"), per_seed, in_paper_unit),
             "rel_err": (("result", "model"), (value - paper[:, None]) / np.abs(paper[:, None]) * 100.0, percent),
+            "value_issue13": ("result", before,
+                              {**in_paper_unit, "long_name": "issue 13's test-bed preset (before issue 31's mechanisms)"}),
             "hop_value": (("result", "hops"), hop_value,
                           {**in_paper_unit, "long_name": "test-bed preset with this many store-and-forward hops"}),
             "hop_rel_err": (("result", "hops"), (hop_value - paper[:, None]) / np.abs(paper[:, None]) * 100.0,
@@ -272,303 +288,12 @@ def compute(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Dataset:
             ARTEFACT.id, "Every numeric measured result under the papers' node and the test-bed model",
             __name__, seeds, n_ef_samples=n,
             models=json.dumps({k: m.to_dict() for k, m in te.MODELS.items()}, sort_keys=True),
+            testbed_issue13=json.dumps(TESTBED_ISSUE13.to_dict(), sort_keys=True),
             frozen_hops=TESTBED.store_forward_hops, unit_s=te.UNIT_S, be_tx_s=te.BE_TX_S,
             other_release=OTHER_RELEASE, n_be_laws=len(te.plausible_be_laws()),
         ),
     )
     return ds
-
-
-def hops_needed(hop_values, paper: float, hops=HOPS) -> float:
-    """Hop count at which the test bed's value equals the paper's, by linear interpolation over ``hops``.
-
-    Linear extrapolation beyond the grid from its outer segment; NaN when the values do not
-    change with the hop count or move away from the paper's value on that side.
-    """
-    h = np.asarray(hops, dtype=float)
-    v = np.asarray(hop_values, dtype=float)
-    if not np.all(np.isfinite(v)) or h.size < 2:
-        return math.nan
-    for i in range(h.size - 1):
-        lo, hi = v[i], v[i + 1]
-        if min(lo, hi) <= paper <= max(lo, hi) and hi != lo:
-            return float(h[i] + (paper - lo) / (hi - lo) * (h[i + 1] - h[i]))
-    # outside the range: extrapolate from the segment nearer to the paper's value
-    i = 0 if abs(paper - v[0]) < abs(paper - v[-1]) else h.size - 2
-    slope = (v[i + 1] - v[i]) / (h[i + 1] - h[i])
-    if slope == 0:
-        return math.nan
-    x = float(h[i] + (paper - v[i]) / slope)
-    inside = h[0] <= x <= h[-1]
-    return x if not inside else math.nan
-
-
-#: A result whose value moves by less than this (percent of the paper's value) over the hop counts
-#: tried does not move with the hop count (a fact of the ``mutually_inconsistent`` record).
-HOP_SENSITIVITY_PERCENT = 1.0
-#: The tables whose absolute delays grow with the hop count (their hop counts needed are facts of the
-#: ``mutually_inconsistent`` record).
-HOP_SENSITIVE_TABLES = ("globecom01_tab4", "globecom01_tab3")
-#: The TF-TANT rows whose largest |IPDV| is the sawtooth of the EF arrivals against the BE departures.
-SAWTOOTH_RESULTS = ("tftant_wfq_fig6_7/max_ipdv_fig7_pq", "tftant_wfq_fig6_7/max_ipdv_fig7_wfq",
-                    "tftant_slides_ring/max_ipdv_one_be_tx", "tftant_slides_star/max_ipdv_one_be_tx")
-#: Table IV's rows that move the other way (more lag lifts W_m k = 1 above the paper, less drops k = 3).
-_COST_OF_MORE, _COST_OF_LESS = "globecom01_tab4/w_m_k1", "globecom01_tab4/w_m_k3"
-
-
-def _note(ds: xr.Dataset, rid: str) -> str:
-    """How one test-bed result was computed: the seeds' range and the values at each hop count tried."""
-    row = ds.sel(result=rid)
-    seeds = row["value_per_seed"].sel(model="testbed").values
-    table = ", ".join(f"{int(h)} hops {judge.number_text(v)}" for h, v in zip(ds["hops"].values, row["hop_value"].values))
-    return (f"test bed over all seeds (seeds {judge.number_text(np.nanmin(seeds))}..{judge.number_text(np.nanmax(seeds))}); with the hop counts "
-            f"tried: {table}; role: {row['role'].values}")
-
-
-def _hop_values(ds: xr.Dataset, rid: str) -> dict[int, float]:
-    return {int(h): float(v) for h, v in zip(ds["hops"].values, ds["hop_value"].sel(result=rid).values)}
-
-
-def _hop_lag_reason(ds: xr.Dataset, rid: str) -> dict | None:
-    """Tables III/IV: the constant lag one hop adds, against the level the paper needs, and what one hop more
-    (or fewer) costs the Table IV row that moves the other way."""
-    row, frozen = ds.sel(result=rid), int(ds.attrs["frozen_hops"])
-    values, unit = _hop_values(ds, rid), str(row["unit"].values)
-    ours, paper = float(row["value"].sel(model="testbed")), float(row["paper"])
-    if frozen - 1 not in values or frozen not in values:
-        return None
-    lag = values[frozen] - values[frozen - 1]
-    gap = paper - ours
-    more = gap > 0
-    other, hops = (_COST_OF_MORE, frozen + 1) if more else (_COST_OF_LESS, frozen - 1)
-    facts = [judge.fact("hop_lag", lag, unit), judge.fact("gap", abs(gap), unit),
-             judge.fact("share", abs(gap) / lag, "hops")]
-    text = ("each store-and-forward hop at the line rate adds a near-constant {hop_lag} here (the largest packet of "
-            f"the busy period ahead of each EF packet); the paper's value lies {{gap}} {'above' if more else 'below'} "
-            f"ours, the lag of {{share}} {'more' if more else 'fewer'}")
-    if other != rid and hops in ds["hops"].values:
-        facts += [judge.fact("other_hops", hops, "hops"),
-                  judge.fact("cost", float(ds["hop_rel_err"].sel(result=other, hops=hops)), "%")]
-        text += f", and {'one hop more' if more else 'one hop fewer'} ({{other_hops}}) puts {other} at {{cost}}"
-    return judge.reason("mechanism", text, facts)
-
-
-def _spread_reason(ds: xr.Dataset, rid: str) -> dict | None:
-    """Delay-variation rows: the spread bounds of :mod:`pqlab.measure.analysis` next to the test bed's own spread."""
-    row = ds.sel(result=rid)
-    unit, paper = str(row["unit"].values), float(row["paper"])
-    std, corr, spread = (float(row[v]) for v in ("delay_std", "delay_lag1_corr", "delay_range"))
-    if not math.isfinite(std):
-        return None
-    if str(row["quantity"].values) == "max_ipdv":
-        needed = analysis.min_delay_range_for_max_ipdv(paper)
-        if spread >= needed:
-            return None
-        return judge.reason("bound", "a largest |IPDV| of {paper_value} needs a delay range (max - min) of at least "
-                            "{range_needed} in any model; the test bed's largest range in these runs is {our_range}",
-                            [judge.fact("paper_value", paper, unit), judge.fact("range_needed", needed, unit),
-                             judge.fact("our_range", spread, unit)])
-    # E|D_i - D_i-1| and std|D_i - D_i-1| are at most the RMS IPDV, sigma sqrt(2 (1 - rho))
-    corr_needed = 1.0 - (paper / std) ** 2 / 2.0
-    facts = [judge.fact("paper_value", paper, unit), judge.fact("our_std", std, unit)]
-    if str(row["quantity"].values).startswith("mean_ipdv"):
-        needed = analysis.min_delay_std_for_mean_ipdv(paper)
-        facts.append(judge.fact("std_needed", needed, unit))
-        if needed > std:
-            return judge.reason("bound", "a mean |IPDV| of {paper_value} needs a delay standard deviation of at least "
-                                "{std_needed} in any model (E|D_i - D_i-1| <= 2 sigma); the test bed's delays in this "
-                                "run have {our_std}", facts)
-        head = ("a mean |IPDV| of {paper_value} needs a delay standard deviation of at least {std_needed} (the test "
-                "bed's: {our_std}) and ")
-    else:
-        head = "a standard deviation of |IPDV| of {paper_value} needs, with the test bed's delay std {our_std}, "
-    if corr <= corr_needed:
-        return None
-    return judge.reason("mechanism", head + "consecutive delays less alike than ours: E|D_i - D_i-1| and "
-                        "std|D_i - D_i-1| are at most sigma sqrt(2 (1 - rho)), so the paper's value needs a lag-1 "
-                        "correlation of at most {corr_needed}; the test bed's is {our_corr}",
-                        facts + [judge.fact("corr_needed", corr_needed, "1"), judge.fact("our_corr", corr, "1")])
-
-
-def _sawtooth_reason(ds: xr.Dataset) -> dict:
-    """The TF-TANT max-IPDV rows: the sawtooth arithmetic of their papers' node twins (one computation for four)."""
-    slip = float(ds["beat_slip"]) / float(ds.attrs["be_tx_s"])
-    return judge.reason(
-        "arithmetic", "with EF frames of {frame} the EF interval is not a whole number of BE transmission times: "
-        "the EF arrivals slip by s = {slip} per interval against the BE departures, so with a fixed number of BE "
-        "packets ahead consecutive delays differ by s or t_BE - s, at most max(s, t_BE - s) = {sawtooth_max}, and "
-        "where WFQ lets one more BE packet ahead the step is t_BE + min(s, t_BE - s) = {wfq_step}: neither is one "
-        "whole BE transmission time",
-        [judge.fact("frame", te.TFTANT_IPDV_FRAME_BYTES, "bytes"), judge.fact("slip", slip, "BE tx times"),
-         judge.fact("sawtooth_max", float(ds["beat_max"]), "BE tx times"),
-         judge.fact("wfq_step", 1.0 + min(slip, 1.0 - slip), "BE tx times")])
-
-
-def _rtt_reason(ds: xr.Dataset, rid: str) -> dict:
-    """The idle path's round trip: its serialisations, nothing of the node's queueing."""
-    ours, paper = float(ds["value"].sel(result=rid, model="testbed")), float(ds["paper"].sel(result=rid))
-    lines, line = int(ds["rtt_serialisations"]), to_ms(float(ds["rtt_line_time"]))
-    rest = ours / 2 - lines * line
-    return judge.reason(
-        "arithmetic", "the probe crosses an idle path (no queue anywhere): one way is {serialisations} serialisations "
-        "of the frame on the papers' ATM lines at {line_time} each plus {rest} on the Ethernet ports, and the round "
-        "trip twice that; the paper's round trip leaves room for {allowed} such serialisations each way, fewer than "
-        "the C7200 and the two C7500s of GLOBECOM'01 Sec. III",
-        [judge.fact("serialisations", lines, ""), judge.fact("line_time", line, "ms"), judge.fact("rest", rest, "ms"),
-         judge.fact("allowed", (paper / 2 - rest) / line, "")])
-
-
-def _mode_reason(ds: xr.Dataset) -> dict:
-    grid = ds["mode_fraction_grid"]
-    return judge.reason(
-        "definition", "the paper gives neither the interval's width nor the grid's origin: over widths of {width_min} "
-        "to {width_max} and grid offsets, the test bed's share of |IPDV| in the most populated "
-        "interval runs from {lowest} to {highest}",
-        [judge.fact("width_min", float(ds["mode_width"].min()), "units"),
-         judge.fact("width_max", float(ds["mode_width"].max()), "units"),
-         judge.fact("lowest", float(grid.min()), "1"), judge.fact("highest", float(grid.max()), "1")])
-
-
-def _tick_reason(ds: xr.Dataset) -> dict:
-    model = json.loads(ds.attrs["models"])["testbed"]
-    return judge.reason(
-        "input", "the slides do not state how the generators time their packets: with the test bed's {tick} OS timer "
-        "tick the {streams} EF streams' packets reach the priority queue together, which sets this loss; with exact "
-        "CBR times the largest loss over the runs is {no_tick}",
-        [judge.fact("tick", to_ms(float(model["os_tick_s"])), "ms"), judge.fact("streams", te.LOSS_STREAMS, ""),
-         judge.fact("no_tick", float(ds["loss_no_tick"]), "1")])
-
-
-def _fluctuation_reason(ds: xr.Dataset) -> dict:
-    return judge.reason(
-        "mechanism", "the store-and-forward hop adds a near-constant {hop_lag} to every delay of these runs: it raises "
-        "the ratio's denominator (the mean) and not its numerator (p95 - p5); without that lag the ratio is "
-        "{ratio_without_lag}",
-        [judge.fact("hop_lag", to_ms(float(ds["fig3_2_hop_lag"])), "ms"),
-         judge.fact("ratio_without_lag", float(ds["fig3_2_ratio_without_lag"]), "1")])
-
-
-def _near_tie_reason(ds: xr.Dataset, rid: str) -> dict | None:
-    """A held-out result whose verdict flips with the ring-release rule: the other rule's value and both objectives."""
-    row = ds.sel(result=rid)
-    other = float(row["other_release_value"])
-    ours = float(row["value"].sel(model="testbed"))
-    a, q = str(row["artefact"].values), str(row["quantity"].values)
-    if not math.isfinite(other) or str(row["role"].values) != "held_out":
-        return None
-    # a near-tie: the other rule flips the verdict or puts the value at the tolerance's edge
-    flips = te.verdict_of(a, q, other) != te.verdict_of(a, q, ours)
-    if not (flips or judge.borderline(judge.relative_percent(other, float(row["paper"])))):
-        return None
-    chosen, rejected = json.loads(ds.attrs["models"])["testbed"]["ring_release"], ds.attrs["other_release"]
-    return judge.reason(
-        "input", f"the papers do not say when the ring's units return: the calibration chose release per {chosen} "
-        f"(calibration RMS {{objective_chosen}}) over release per {rejected} ({{objective_other}}), a near-tie; with "
-        f"release per {rejected} this result is {{other_rule_value}}",
-        [judge.fact("objective_chosen", float(ds["objective_chosen"]), "%"),
-         judge.fact("objective_other", float(ds["objective_other"]), "%"),
-         judge.fact("other_rule_value", other, str(row["unit"].values))])
-
-
-def _position_reason(ds: xr.Dataset, rid: str) -> dict | None:
-    ours = float(ds["value"].sel(result=rid, model="testbed"))
-    a, q = rid.split("/")
-    after = te.first_after(a, q, ours)
-    if not (math.isfinite(ours) and math.isfinite(after)):
-        return None
-    return judge.reason(
-        "mechanism", "a BE packet past a particle boundary needs one more ring particle: the test bed's mean delay "
-        "drops between the swept payloads {last_before} and {first_after}",
-        [judge.fact("last_before", ours, "bytes"), judge.fact("first_after", after, "bytes")])
-
-
-def result_reason(ds: xr.Dataset, rid: str) -> dict | None:
-    """The reason of one test-bed result, computed from the Dataset (None where none applies): the drop
-    interval (fact ``first_after``), the hop's lag, the spread bounds, the sawtooth, the idle path, the mode
-    share's definition range, the tick, Fig. 3-2's lag-free ratio, the ring-release near-tie, the BE-law band."""
-    a, q = rid.split("/")
-    if (a, q) in te.POSITION_WINDOWS:
-        return _position_reason(ds, rid)
-    if a in HOP_SENSITIVE_TABLES:
-        return _hop_lag_reason(ds, rid)
-    if rid in SAWTOOTH_RESULTS:
-        return _sawtooth_reason(ds)
-    special = {"path/rtt_64_byte_packet": lambda: _rtt_reason(ds, rid),
-               "long_fig7_tab3/mode_fraction_ef_128": lambda: _mode_reason(ds),
-               "tftant_slides_loss/ef_loss_20_streams": lambda: _tick_reason(ds),
-               "globecom01_fig3_2/fluctuation_fraction": lambda: _fluctuation_reason(ds)}
-    if rid in special:
-        return special[rid]()
-    return _spread_reason(ds, rid) or _near_tie_reason(ds, rid) or _law_reason(ds, rid)
-
-
-def _law_reason(ds: xr.Dataset, rid: str) -> dict | None:
-    """A "real"-size result that differs or whose verdict the (unpublished) BE law decides: its band over laws."""
-    row = ds.sel(result=rid)
-    low, high = float(row["law_min"]), float(row["law_max"])
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return None
-    ours, paper = float(row["value"].sel(model="testbed")), float(row["paper"])
-    if {te.verdict_of(*rid.split("/"), v) for v in (ours, low, high, min(max(paper, low), high))} == {"reproduced"}:
-        return None
-    unit = str(row["unit"].values)
-    return judge.reason(
-        "input", "the papers do not publish their BE size law (ours is a stand-in): over {laws} plausible laws (the "
-        "stand-in, bimodal and trimodal mixes of small and MTU-size packets) the test bed gives {law_min} to "
-        "{law_max} (first seed)",
-        [judge.fact("laws", int(ds.attrs["n_be_laws"]), ""), judge.fact("law_min", low, unit),
-         judge.fact("law_max", high, unit)])
-
-
-def _reproduced_at(ds: xr.Dataset) -> dict[int, set]:
-    """For each hop count tried, the results the judge calls reproduced (:func:`pqlab.papers.testbed_eval.verdict_of`)."""
-    keys = list(zip(ds["result"].values, ds["artefact"].values, ds["quantity"].values))
-    return {int(h): {str(r) for (r, a, q), v in zip(keys, ds["hop_value"].sel(hops=h).values)
-                     if te.verdict_of(str(a), str(q), float(v)) == "reproduced"} for h in ds["hops"].values}
-
-
-def inconsistency_note(ds: xr.Dataset) -> tuple[int, str]:
-    """Which results no single hop count reproduces together: (count reproduced at some hop count, note)."""
-    within = _reproduced_at(ds)
-    some = set().union(*within.values())
-    best_h = max(within, key=lambda h: (len(within[h]), -abs(h - int(ds.attrs["frozen_hops"]))))
-    apart = sorted(some - within[best_h])
-    never = sorted(set(map(str, ds["result"].values)) - some)
-    note = (f"{len(some)} of {ds.sizes['result']} measured results are reproduced at some hop count in "
-            f"{list(within)}, at most {len(within[best_h])} together ({best_h} hops); only at another hop count: "
-            f"{', '.join(apart) or 'none'}; at no hop count tried: {len(never)} ({', '.join(never)})")
-    return len(some), note
-
-
-def inconsistency_reason(ds: xr.Dataset) -> dict:
-    """The ``mutually_inconsistent`` record's reason: ``frozen_hops`` and one ``needs__<artefact>__<quantity>``
-    fact (hops) per hop-sensitive result (:data:`HOP_SENSITIVE_TABLES`; a result no hop count moves is left out)."""
-    hops = [int(h) for h in ds["hops"].values]
-    facts, parts = [judge.fact("frozen_hops", int(ds.attrs["frozen_hops"]), "hops")], []
-    for rid in ds["result"].values:
-        row = ds.sel(result=rid)
-        artefact, quantity = str(row["artefact"].values), str(row["quantity"].values)
-        if artefact not in HOP_SENSITIVE_TABLES:
-            continue
-        need = hops_needed(row["hop_value"].values.astype(float), float(row["paper"]), hops)
-        if math.isfinite(need):
-            name = f"needs__{artefact}__{quantity}"
-            facts.append(judge.fact(name, need, "hops"))
-            parts.append(f"{artefact}/{quantity} {{{name}}}")
-    together = [h for h, ok in _reproduced_at(ds).items()
-                if {str(r) for r, a in zip(ds["result"].values, ds["artefact"].values) if a in HOP_SENSITIVE_TABLES}
-                <= ok]
-    frozen = _reproduced_at(ds).get(int(ds.attrs["frozen_hops"]), set())
-    still = [str(r) for r, values, p in zip(ds["result"].values, ds["hop_value"].values, ds["paper"].values)
-             if str(r) not in frozen and np.all(np.isfinite(values))
-             and np.ptp(values) < HOP_SENSITIVITY_PERCENT / 100 * abs(float(p))]
-    facts += [judge.fact("hop_counts_together", len(together), ""), judge.fact("hop_insensitive", len(still), ""),
-              judge.fact("sensitivity", HOP_SENSITIVITY_PERCENT, "%")]
-    return judge.reason("mechanism", "each store-and-forward hop adds a near-constant lag, and the test bed is frozen "
-                        "at {frozen_hops}; the hop counts the papers' values need: " + "; ".join(parts) +
-                        "; {hop_counts_together} of the hop counts tried reproduce them together; {hop_insensitive} "
-                        "other results the frozen test bed does not reproduce move by less than {sensitivity} of the "
-                        "paper's value over the hop counts tried", facts)
 
 
 def verdict_counts(ds: xr.Dataset):
@@ -597,10 +322,10 @@ def claims(ds: xr.Dataset) -> list[dict]:
     for rid in ds["result"].values:
         row = ds.sel(result=rid)
         rows.append(kit.claim(str(row["artefact"].values), str(row["quantity"].values),
-                              float(row["value"].sel(model="testbed")), str(row["unit"].values), _note(ds, str(rid)),
+                              float(row["value"].sel(model="testbed")), str(row["unit"].values), note(ds, str(rid)),
                               model="testbed", role=str(row["role"].values), reason=result_reason(ds, str(rid))))
-    count, note = inconsistency_note(ds)
-    rows.append(kit.claim(art, INCONSISTENCY_QUANTITY, count, "results", note, model="testbed",
+    count, text = inconsistency_note(ds)
+    rows.append(kit.claim(art, INCONSISTENCY_QUANTITY, count, "results", text, model="testbed",
                           reason=inconsistency_reason(ds)))
     margin = (ds["bound"] - ds["max_delay"]).sel(model="testbed")
     worst = str(margin.idxmin("case").values)
