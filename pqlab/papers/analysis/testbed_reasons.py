@@ -179,23 +179,25 @@ def _mode_reason(ds: xr.Dataset) -> dict:
 
 
 def _tick_reason(ds: xr.Dataset) -> dict:
-    """The 20-stream loss: what the generators' tick does, and the slide's two other loss claims beside it."""
+    """The 20-stream loss: the inputs that set it (the generators' tick, the extra EF streams' unstated frame size)
+    and the slide's two other loss claims beside it."""
     model = json.loads(ds.attrs["models"])["testbed"]
-    text = ("the slides do not state how the generators time their packets: with the test bed's {tick} OS timer tick "
-            "the {streams} EF streams' packets reach the priority queue together, which sets this loss; with exact CBR "
-            "times the largest loss over the runs is {no_tick}; the same tick gives {loss_8} at 8 streams (the slide: "
-            "negligible up to 8)")
+    extra = _extra_ef_facts(ds)
+    text = ("the slides state neither how the generators time their packets nor the size of the extra EF streams' "
+            "packets: the test bed's {tick} OS timer tick releases the {streams} EF streams' packets together")
+    if extra:
+        text += (", and the calibration sent the extra streams' packets as frames of {extra_ef_frame} (Table III's "
+                 "calibration results barely tell 512 to 1518 bytes apart); with the reference's 128-byte frames the "
+                 "largest loss over the runs is {loss_extra_ef_128}")
+    text += ("; with exact CBR times it is {no_tick}; the test bed loses {loss_8} at 8 streams (the slide: negligible "
+             "up to 8)")
     facts = [judge.fact("tick", to_ms(float(model["os_tick_s"])), "ms"), judge.fact("streams", te.LOSS_STREAMS, ""),
              judge.fact("no_tick", float(ds["loss_no_tick"]), "1"),
              judge.fact("loss_8", float(ds["loss_8_streams"]), "1")]
     policed = float(ds["loss_policed_share"])
     if math.isfinite(policed):  # NaN: nothing dropped, so no split to give
-        text += " and the policer makes {policed_share} of the drops (the slide: the policer drops them)"
+        text += " and the policer makes {policed_share} of the drops at 20 streams (the slide: the policer drops them)"
         facts.append(judge.fact("policed_share", policed, "1"))
-    extra = _extra_ef_facts(ds)
-    if extra:
-        text += ("; the calibration sent the extra EF streams' packets as {extra_ef_frame} frames (Table III's set "
-                 "barely tells the sizes apart), with the reference's 128-byte frames the loss is {loss_extra_ef_128}")
     return judge.reason("input", text, facts + extra)
 
 
