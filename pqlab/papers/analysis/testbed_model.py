@@ -393,6 +393,9 @@ def _result_panel(ax, ds: xr.Dataset, title: str, ylabel: str, chosen: np.ndarra
         ax.vlines(x + offset, low, high, color=colors[model], lw=1.5)
         ax.plot(x + offset, value, "o" if offset < 0 else "s", color=colors[model], ms=7,
                 label=f"{MODEL_LABELS[model]} (all seeds; line: per-seed range)")
+    if "value_issue13" in rows:
+        ax.plot(x + 0.15, rows["value_issue13"].values.astype(float) * scale, "s", mfc="none", ms=7,
+                color=colors["testbed"], alpha=0.6, label="test-bed model before issue 31 (issue 13's preset)")
     labels = [f"{q}{' *' if r == 'calibration' else ''}\n{a}" for q, r, a in
               zip(rows["quantity"].values, rows["role"].values, rows["artefact"].values)]
     ax.set_xticks(x, labels, rotation=55, ha="right", rotation_mode="anchor", fontsize=9)
