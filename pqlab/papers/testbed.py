@@ -31,8 +31,10 @@ documented option that is OFF in :data:`PAPERS_NODE` (which then reproduces
     precedence 0: weight 32384 / (0 + 1)), each capped at the congestive discard
     threshold of 64 packets. Source: Cisco, "Configuring Weighted Fair Queueing".
 ``police_accounting``
-    Bytes the LLQ policer counts: ``"ip"`` (the papers' model), ``"aal5"`` (IP +
-    8 LLC/SNAP + 8 AAL5 trailer) or ``"cells"`` (53 bytes per cell). The engine
+    Bytes the LLQ policer counts: ``"ip"`` (the papers' model), ``"frame"`` (the
+    Ethernet frame, IP + 18), ``"aal5"`` (IP + 8 LLC/SNAP + 8 AAL5 trailer),
+    ``"aal5_padded"`` (the AAL5 frame padded to whole 48-byte cell payloads) or
+    ``"cells"`` (53 bytes per cell). The engine
     polices IP bytes, so the policer's rate and burst are scaled by ``ip /
     counted`` for the (single) EF packet size: exact for one EF size. Source:
     Cisco LLQ documentation (policer of the ``priority`` command, default burst
