@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from reference_traces import BYTE_S, toolbox_trace
 
 from pqlab import Node, Queue, scenarios, simulate_arrivals
+from pqlab.node.scenario import Scenario
 from pqlab.node.engine import NodeState, kernel_features, run_kernel, validate_arrivals
 from pqlab.node.framing import line_time_s
 from pqlab.node.reference import first_mismatch, reference_schedule
@@ -169,6 +170,11 @@ def test_default_is_off_and_left_out_of_to_dict_and_repr():
     assert Node.from_dict(two.to_dict()) == two
     # a run-time parameter of the kernel, not a compiled-in feature: one machine-code version for all N
     assert kernel_features(two) == kernel_features(papers)
+    # a scenario's JSON carries it, and a papers' scenario's JSON does not mention it
+    sc = scenarios.base_case(n_ef_samples=10)
+    assert "adapter_packets" not in sc.to_json()
+    with_adapter = dataclasses.replace(sc, node=two)
+    assert Scenario.from_json(with_adapter.to_json()).node == two
 
 
 #: sha256 of the papers' base case outputs (ring entry, departure, drop as bytes; seed 1, 2,000 EF
