@@ -80,7 +80,7 @@ def bench_scenario(label, sc, repeats):
 
 
 def toolbox_nodes(papers_node):
-    """The papers' node with each mechanism of the DiffServ toolbox in turn (docs/model.md rules 1a-3e)."""
+    """The papers' node with each mechanism of the DiffServ toolbox in turn (docs/model.md rules 1a-3e, 5'')."""
     from dataclasses import replace
 
     from pqlab import Node, Queue
@@ -101,6 +101,7 @@ def toolbox_nodes(papers_node):
                                                                red_max_packets=64, red_max_p=0.1))),
         "ring of 4 packets or 2000 bytes": Node(papers_node.line_rate_bps, papers_node.framing, None, None,
                                                 papers_node.queues, ring_limit_packets=4, ring_limit_bytes=2000),
+        "adapter of 2 packets after the ring (5'')": replace(papers_node, adapter_packets=2),
     }
 
 

@@ -101,6 +101,7 @@ FIRST_TESTS = (
     "tests/test_contract_*.py",
     "tests/test_engine_traces.py",
     "tests/test_disciplines_*.py",
+    "tests/test_adapter_buffer.py",
     "tests/test_engine_invariants.py",
     "tests/test_engine_*.py",
     "tests/test_bounds.py",

@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from reference_traces import BYTE_S, toolbox_trace
 
 from pqlab import Node, Queue, scenarios, simulate_arrivals
-from pqlab.node.engine import FEATURE_ADAPTER, NodeState, kernel_features, run_kernel, validate_arrivals
+from pqlab.measure.analysis import max_ring_particles
+from pqlab.node.scenario import Scenario
+from pqlab.node.engine import NodeState, kernel_features, run_kernel, validate_arrivals
 from pqlab.node.framing import line_time_s
 from pqlab.node.reference import first_mismatch, reference_schedule
 from pqlab.streaming import run_batches
@@ -138,10 +140,14 @@ def test_the_papers_worked_example_and_an_ef_packet_behind_a_whole_packet_more()
     # cells. N = 1: BE1 into the adapter at 0; BE2 (3) and BE3 (6) enter; at 32 cells BE2 moves into
     # the adapter (3 in use) and EF enters behind BE3: 3 x 32 + 3 = 99 cells. N = 2: BE1 and BE2 into
     # the adapter at 0, BE3 enters (3 in use); EF enters at 1 ms behind all three: 99 cells.
-    for n, cells in ((0, 67), (1, 99), (2, 99)):
-        ds = simulate_arrivals(dataclasses.replace(node, adapter_packets=n), [0.0, 0.0, 0.0, 1e-3],
-                               [1500, 1500, 1500, 128], [1, 1, 1, 0])
+    # The ring's most particles, each packet counted until it leaves the ring: N = 0: BE1 + BE2 = 6 at 0,
+    # then at 32 cells BE3 + EF + BE2 = 7 (rule 3's 5 - 1 + 3). N = 1: BE2 + BE3 = 6 (BE1 left at 0;
+    # counted to the departures, 9). N = 2: BE3 + EF = 4 (counted to the departures, 10).
+    for n, cells, most in ((0, 67, 7), (1, 99, 6), (2, 99, 4)):
+        with_n = dataclasses.replace(node, adapter_packets=n)
+        ds = simulate_arrivals(with_n, [0.0, 0.0, 0.0, 1e-3], [1500, 1500, 1500, 128], [1, 1, 1, 0])
         assert ds.departure.values[3] == pytest.approx(cells * cell_s, abs=1e-12)
+        assert max_ring_particles(ds, with_n) == most
     assert ds.ring_entry.values[3] == 1e-3
 
 
@@ -164,10 +170,16 @@ def test_default_is_off_and_left_out_of_to_dict_and_repr():
     papers = Node.cisco7200_atm()
     assert papers.adapter_packets == 0
     assert "adapter_packets" not in papers.to_dict() and "adapter_packets" not in repr(papers)
-    assert not kernel_features(papers) & FEATURE_ADAPTER
     two = dataclasses.replace(papers, adapter_packets=2)
     assert two.to_dict()["adapter_packets"] == 2 and "adapter_packets=2" in repr(two)
-    assert Node.from_dict(two.to_dict()) == two and kernel_features(two) & FEATURE_ADAPTER
+    assert Node.from_dict(two.to_dict()) == two
+    # a run-time parameter of the kernel, not a compiled-in feature: one machine-code version for all N
+    assert kernel_features(two) == kernel_features(papers)
+    # a scenario's JSON carries it, and a papers' scenario's JSON does not mention it
+    sc = scenarios.base_case(n_ef_samples=10)
+    assert "adapter_packets" not in sc.to_json()
+    with_adapter = dataclasses.replace(sc, node=two)
+    assert Scenario.from_json(with_adapter.to_json()).node == two
 
 
 #: sha256 of the papers' base case outputs (ring entry, departure, drop as bytes; seed 1, 2,000 EF
@@ -252,6 +264,9 @@ def test_properties_departures_ring_time_and_adapter_occupancy(seed, n, framing)
     for k in range(order.size):
         in_ring = need[:k][exits[:k] > entry[order][k]].sum()
         assert in_ring < node.ring_limit_particles
+    # pqlab's own count of the ring (rule 5'' aware) agrees: at most ring_limit - 1 + the largest packet
+    if order.size:
+        assert max_ring_particles(ds, node) <= node.ring_limit_particles - 1 + need.max()
 
 
 @settings(max_examples=15, deadline=None)

@@ -305,7 +305,7 @@ def _in_ring(node, s, entry, dep, order, m):
     return units, packets, nbytes
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(toolbox_scenarios())
 def test_toolbox_adapter_holds_at_most_n_packets_and_the_ring_empties_in_line_order(sc):
     node, t, s, q, _ = sc

@@ -76,6 +76,8 @@ def test_queue_default_police_burst_is_200_ms_of_traffic():
         (dict(ring_limit_bytes=0), "ring_limit_bytes"),
         (dict(particle_bytes=None), "particle_bytes"),
         (dict(ring_limit_particles=None, ring_limit_packets=4, ring_release="unit"), "ring_release"),
+        (dict(adapter_packets=9), r"adapter_packets must be an integer in \[0, 8\]"),
+        (dict(adapter_packets=1, ring_release="unit"), "adapter_packets must be 0 with ring_release='unit'"),
     ],
 )
 def test_node_rejects_each_bad_field(kwargs, field):

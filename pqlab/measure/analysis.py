@@ -22,7 +22,7 @@ from ..node.model import Node
 from ..base.numerics import dot, line_fit
 
 __all__ = ["CONFIDENCE", "mean_ci", "trend", "pooled_frequencies", "count_peaks", "acf", "first_peak",
-           "acf_first_peak", "max_ring_particles"]
+           "acf_first_peak", "max_ring_particles", "ring_exit_s"]
 
 #: Confidence level of every interval across seeds.
 CONFIDENCE = 0.95
@@ -203,12 +203,43 @@ def acf_first_peak(x, max_lag: int, threshold: float = -math.inf) -> tuple[int, 
 # --------------------------------------------------------------------------- the transmission ring
 
 
+def ring_exit_s(ds: xr.Dataset, node: Node) -> np.ndarray:
+    """When each kept packet left the transmission ring, seconds (node contract rules 5 and 5'').
+
+    Its ``departure`` (rule 5); with ``node.adapter_packets = N >= 1`` (rule 5''), when it moved into
+    the adapter: ``max(ring_entry, departure of the packet N places ahead in line order)``, the first
+    N packets at their ring entry. Line order is departure order (rule 4).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Engine output (``ring_entry``, ``departure``, ``drop``) of ``node``.
+    node : Node
+        The node simulated.
+
+    Returns
+    -------
+    numpy.ndarray
+        One time per kept packet (``drop == 0``), in the packets' order in ``ds``.
+    """
+    kept = ds["drop"].values == 0
+    entry, dep = ds["ring_entry"].values[kept], ds["departure"].values[kept]
+    n = node.adapter_packets
+    if not n:
+        return dep
+    order = np.argsort(dep, kind="stable")
+    ahead = np.concatenate([np.full(n, -np.inf), dep[order][:-n]])[:order.size]
+    exits = np.empty_like(dep)
+    exits[order] = np.maximum(entry[order], ahead)
+    return exits
+
+
 def max_ring_particles(ds: xr.Dataset, node: Node | None = None) -> int:
     """Largest number of particles the transmission ring held at once in a simulation.
 
-    Counts ``+particles`` at each kept packet's ``ring_entry`` and ``-particles`` at its
-    ``departure``; a release at the same instant as an entry is counted first (node
-    contract rule 5). O(n log n).
+    Counts ``+particles`` at each kept packet's ``ring_entry`` and ``-particles`` when it left the
+    ring (its ``departure``, or with a node's adapter, rule 5'', :func:`ring_exit_s`); a release at
+    the same instant as an entry is counted first (node contract rule 5). O(n log n).
 
     Parameters
     ----------
@@ -217,7 +248,7 @@ def max_ring_particles(ds: xr.Dataset, node: Node | None = None) -> int:
     node : Node, optional
         The node simulated: particles per packet from its ``particle_bytes``. Without
         it ``ds`` must hold ``particles`` (packets' particle counts, as
-        :func:`pqlab.lab.ring_trace` adds).
+        :func:`pqlab.lab.ring_trace` adds; then the packets leave the ring at their departure).
 
     Returns
     -------
@@ -225,15 +256,17 @@ def max_ring_particles(ds: xr.Dataset, node: Node | None = None) -> int:
         0 if no packet entered the ring.
     """
     kept = ds["drop"].values == 0
+    leave = ds["departure"].values[kept]
     if node is None:
         if "particles" not in ds:
             raise ValueError("ds must hold 'particles' when no node is given (or pass node=the pqlab.Node)")
         n = np.asarray(ds["particles"].values[kept], dtype=np.int64)
     elif isinstance(node, Node):
         n = _particles(ds["size"].values[kept], node.particle_bytes)
+        leave = ring_exit_s(ds, node)
     else:
         raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
-    times = np.concatenate([ds["departure"].values[kept], ds["ring_entry"].values[kept]])
+    times = np.concatenate([leave, ds["ring_entry"].values[kept]])
     delta = np.concatenate([-n, n])
     kind = np.concatenate([np.zeros(n.size), np.ones(n.size)])  # releases first at equal times
     order = np.lexsort((kind, times))

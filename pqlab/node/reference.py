@@ -74,7 +74,7 @@ class _Reference:
         self.wrr_turn, self.wrr_sent = 0, 0  # WRR (rule 3c): position in self.wrr, packets sent this turn
         self.levels = sorted({q.level for q in self.qs if q.kind == "priority"})
         self.ring = []  # [packet index, units, size, line start, departure, units returned, ring entry]
-        self.adapter = []  # rule 5'': departures of the packets that left the ring into the adapter
+        self.adapter = []  # rule 5'': departures of the packets in the adapter (left the ring, not departed)
         self.left_ring = Fraction(0)  # rule 5'': when the last of them left the ring
         self.used = self.ring_bytes = 0
         self.line_free = Fraction(0)
@@ -231,8 +231,8 @@ class _Reference:
         self.ring.pop(0)
         self.used -= head[1] - head[5]
         self.ring_bytes -= head[2]
-        if self.node.adapter_packets:  # rule 5'': into the adapter
-            self.adapter.append(head[4])
+        if self.node.adapter_packets:  # rule 5'': into the adapter, which its departed packets have left
+            self.adapter = [d for d in self.adapter if d > now] + [head[4]]
             self.left_ring = now
 
     def next_wakeup(self):
