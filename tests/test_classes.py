@@ -83,7 +83,7 @@ def test_an_unnamed_queue_leaves_repr_json_and_the_papers_digest_as_they_were():
     ("   ", "name must be None or a str of 1 to 64 printable characters"),
     ("a\nb", "name must be None or a str of 1 to 64 printable characters"),
     ("x" * 65, "name must be None or a str of 1 to 64 printable characters"),
-    (3, "name must be None or a str of 1 to 64 printable characters, got 3"),
+    (3, r"name must be None or a str of 1 to 64 printable characters \(not only spaces\), got 3"),
 ])
 def test_a_bad_queue_name_is_refused_naming_the_field(name, match):
     with pytest.raises(ValueError, match=match):
@@ -150,11 +150,13 @@ def test_delay_summary_measures_any_flow():
     sc = scenarios.base_case(n_ef_samples=200)
     ds = pqlab.simulate(sc, seed=1)
     assert experiments.delay_summary(ds, sc) == experiments.delay_summary(ds, sc, flow=0)
-    other = experiments.delay_summary(ds, sc, flow=1)
-    window = ds.isel(packet=(ds["flow"].values == 1) & (ds["arrival"].values >= sc.warmup_s))
+    other = experiments.delay_summary(ds, sc, flow=100)
+    window = ds.isel(packet=(ds["flow"].values == 100) & (ds["arrival"].values >= sc.warmup_s))
     delay = window["departure"].values - window["arrival"].values + sc.path.extra_delay_s(window["size"].values)
     assert other["delay_mean_s"] == pytest.approx(np.nanmean(delay), rel=1e-12)
     assert other != experiments.delay_summary(ds, sc)
+    with pytest.raises(ValueError, match=r"flow must be one of the flows in ds \[0, 100, 101,"):
+        experiments.delay_summary(ds, sc, flow=1)
 
 
 def test_loss_by_class_is_labelled_by_the_class_names(ds):
