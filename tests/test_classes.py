@@ -318,3 +318,11 @@ def test_the_streaming_summary_measures_the_packets_the_metrics_measure():
     for name in ("loss_ratio", "delay_mean", "delay_max", "ipdv_abs_mean"):
         np.testing.assert_allclose(table[name].values, streamed[name].values, rtol=1e-9, err_msg=name)
     assert table["ipdv_count"].values.tolist() == streamed["ipdv_count"].values.tolist()
+
+
+def test_a_flow_in_two_queues_is_labelled_as_in_several_classes():
+    packets = [(0.0, 100, 0, 7, 0.001, 0), (0.001, 100, 1, 7, 0.003, 0), (0.002, 100, 1, 8, 0.004, 0)]
+    table = pqlab.summary_table(make_ds(packets, warmup_s=None), by="flow")
+    assert table["traffic_class"].values.tolist() == [-1, 1]
+    assert table["class_name"].values.tolist() == ["several classes", "queue 1"]
+    assert table["ipdv_count"].values.tolist() == [1, 0]  # a flow's pairs, whatever the queues

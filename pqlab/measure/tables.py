@@ -154,7 +154,8 @@ def _stats_by_group(values: np.ndarray, labels: np.ndarray, groups: np.ndarray, 
 def _class_of_flows(packets: xr.Dataset, flows: np.ndarray) -> np.ndarray:
     """The queue index of each flow's packets, :data:`SEVERAL_CLASSES` for a flow in several queues."""
     flow, queue = packets["flow"].values, packets["queue"].values
-    pairs = np.unique(np.stack([flow, queue]), axis=1)
-    first = np.searchsorted(pairs[0], flows, side="left")
-    last = np.searchsorted(pairs[0], flows, side="right")
-    return np.where(last - first == 1, pairs[1][first], SEVERAL_CLASSES).astype(np.int64)
+    order = np.argsort(flow, kind="stable")
+    starts = np.searchsorted(flow[order], flows)  # every flow has a packet: increasing starts
+    lowest = np.minimum.reduceat(queue[order], starts)
+    highest = np.maximum.reduceat(queue[order], starts)
+    return np.where(lowest == highest, lowest, SEVERAL_CLASSES).astype(np.int64)
