@@ -37,7 +37,7 @@ import xarray as xr
 
 from ..base._validate import check_array, check_choice, check_int, check_real
 from ..node.engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL
-from ..node.measured import dataset_class_names, measured_packets, resolve_class
+from ..node.measured import CLASS_COORD_ATTRS, dataset_class_names, measured_packets, resolve_class
 from ..node.path import PathModel
 
 __all__ = [
@@ -225,8 +225,8 @@ def ipdv(ds: xr.Dataset, flow=None, path: PathModel | None = None, *, dropna: bo
     -------
     xarray.DataArray
         Dimension ``packet`` labelled by the later packet of each pair, with the
-        coordinates ``previous_packet`` (the earlier one), ``flow`` and ``queue`` (when
-        ``ds`` has it) of the pair; seconds.
+        coordinates ``previous_packet`` (the earlier one), and ``flow`` and ``queue`` (when
+        ``ds`` has it) of the later packet; seconds.
     """
     check_dataset(ds, ("arrival", "departure", "size", "flow"))
     _check_dropna(dropna)
@@ -389,7 +389,7 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False, clas
     dim = "traffic_class" if variable == "queue" else by
     coords = {dim: groups}
     if names is not None:
-        coords["class_name"] = (dim, [names[g] for g in groups], {"long_name": "traffic class (queue name)"})
+        coords["class_name"] = (dim, [names[g] for g in groups], dict(CLASS_COORD_ATTRS["class_name"]))
     packets = {"units": "packets"}
     return xr.Dataset(
         {

@@ -15,7 +15,8 @@ import xarray as xr
 
 from . import metrics
 from ..base._validate import check_array, check_choice
-from ..node.measured import check_include_warmup, dataset_class_names, measured_packets, warmup_of
+from ..node.measured import (CLASS_COORD_ATTRS, check_include_warmup, dataset_class_names, measured_packets,
+                             warmup_of)
 
 #: What :func:`summary_table` groups by.
 SUMMARY_GROUPS = ("class", "flow")
@@ -23,9 +24,6 @@ SUMMARY_GROUPS = ("class", "flow")
 DEFAULT_PERCENTILES = (50.0, 90.0, 99.0)
 #: The ``traffic_class`` of a flow whose packets are in several queues (a hand-built dataset).
 SEVERAL_CLASSES = -1
-
-_CLASS_ATTRS = {"traffic_class": {"long_name": "traffic class (queue index)"},
-                "class_name": {"long_name": "traffic class (queue name)"}}
 
 
 def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles=DEFAULT_PERCENTILES, path=None,
@@ -115,7 +113,7 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles=DEFAULT_PERC
         table = table.assign_coords(
             traffic_class=(dim, classes),
             class_name=(dim, [names[c] if c != SEVERAL_CLASSES else "several classes" for c in classes]))
-    for name, attrs in _CLASS_ATTRS.items():
+    for name, attrs in CLASS_COORD_ATTRS.items():
         table[name].attrs = dict(attrs)
     table.attrs = {"by": by, "warmup_s": warmup_s, "include_warmup": int(include),
                    "title": f"pqlab summary per {by} (pqlab.summary_table)"}

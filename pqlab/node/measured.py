@@ -29,6 +29,10 @@ from .model import MAX_NAME_CHARS, Node, check_name, default_class_name
 
 #: The attribute of a per-packet Dataset holding its warm-up, seconds.
 WARMUP_ATTR = "warmup_s"
+#: Attributes of the coordinates that label results per traffic class (the metrics' loss and summary
+#: table; the streaming summaries' per-class totals should carry the same).
+CLASS_COORD_ATTRS = {"traffic_class": {"long_name": "traffic class (queue index)"},
+                     "class_name": {"long_name": "traffic class (queue name)"}}
 
 
 def is_measured(arrival_s, warmup_s: float) -> np.ndarray:
