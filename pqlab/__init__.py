@@ -30,6 +30,7 @@ try:
     from .node.engine import simulate_arrivals
     from .node.model import Node, Queue
     from .node.scenario import Scenario, simulate
+    from .measure.tables import summary_table
     from .papers.stated import cisco7200_atm
     from .node.traffic import (
         UDP_IP_HEADER_BYTES,
@@ -76,6 +77,7 @@ __all__ = [
     "UDP_IP_HEADER_BYTES",
     "Scenario",
     "simulate",
+    "summary_table",
     "metrics",
     "bounds",
     "experiments",

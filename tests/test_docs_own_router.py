@@ -80,3 +80,13 @@ def test_the_sweep_ran_on_every_backend_with_the_same_numbers(page):
     assert (result["voice_max_ms"].values <= _voice_bound_ms()).all()
     np.testing.assert_array_equal(result["voice_max_ms"].values, on_dask["voice_max_ms"].values)
     assert "voice_max_ms_ci" in page["summary"]
+
+
+def test_the_per_class_table_is_labelled_by_the_queue_names_and_leaves_the_warmup_out(page):
+    table, ds = page["per_class"], page["ds"]
+    assert table["class_name"].values.tolist() == ["voice", "video", "best effort"]
+    assert float(table["loss_ratio"].sel(traffic_class=0)) == 0.0  # voice: no drop, as above
+    assert float(table["loss_ratio"].sel(traffic_class=2)) > 0.0  # best effort overloads the line
+    assert int(table["sent"].sum()) == int((ds["arrival"].values >= 2.0).sum())  # a name changes no packet
+    assert float(table["delay_max"].sel(traffic_class=0)) * 1e3 <= _voice_bound_ms()
+    assert {"delay_p99", "jitter_p99"} <= set(table.data_vars)

@@ -195,7 +195,7 @@ def test_loss_and_summaries_count_early_drops_apart():
     drop = ds["drop"].values.copy()
     drop[:7] = EARLY_DROP  # as RED would mark them
     faked = ds.assign(drop=("packet", drop))
-    got = metrics.loss(faked, by="flow")
+    got = metrics.loss(faked, by="flow", include_warmup=True)  # every packet, as FlowSummary(start_s=0)
     assert int(got["early_drop"].sum()) == 7
     np.testing.assert_array_equal(got["lost"].values,
                                   got["policed"].values + got["queue_full"].values + got["early_drop"].values)

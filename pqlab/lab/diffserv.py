@@ -33,6 +33,7 @@ from ..base._validate import check_choice, check_int, check_real
 from ..base.units import to_mbps, to_ms
 from ..measure import experiments, metrics
 from ..node.framing import line_time_s, particles_needed
+from ..node.measured import is_measured
 from ..node.model import COLOURS, DEFAULT_RED_WEIGHT, Node, Queue
 from ..node.path import PathModel
 from ..node.scenario import Scenario, simulate
@@ -346,7 +347,7 @@ def colour_drops(ds: xr.Dataset, scenario: Scenario) -> dict:
     (``ds["colour"]``: 0 green, 1 yellow, 2 red, set by the streams' markers), and by queue for
     best effort. A colour no packet had gives NaN fractions.
     """
-    after = ds.isel(packet=np.flatnonzero(ds["arrival"].values >= scenario.warmup_s))
+    after = ds.isel(packet=np.flatnonzero(is_measured(ds["arrival"].values, scenario.warmup_s)))
     af = after.isel(packet=np.flatnonzero(after["queue"].values == AF_QUEUE))
     by_colour = metrics.loss(af, by="colour")
     out = {}

@@ -29,6 +29,7 @@ from ..measure.analysis import max_ring_particles  # the one O(n log n) count (w
 from ..base._validate import check_choice, check_int, check_real
 from ..node.engine import simulate_arrivals
 from ..node.framing import line_time_s, particles_needed
+from ..node.measured import is_measured
 from ..node.model import Node, Queue
 from ..papers.stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ..node.path import PathModel
@@ -399,7 +400,7 @@ def cobham_experiment(*, be_ip_bytes: int = 1500, be_rate_bps: float = 1.2e6, ef
                   duration_s=duration_s, warmup_s=0.05 * duration_s)
     ds = simulate(sc, seed=seed)
     wait = (ds["ring_entry"] - ds["arrival"]).values
-    warm = ds["arrival"].values >= sc.warmup_s
+    warm = is_measured(ds["arrival"].values, sc.warmup_s)
     q = ds["queue"].values
     return {
         "rho_ef": lam_ef * s_ef, "rho_be": lam_be * s_be,
@@ -438,7 +439,7 @@ def aggregation_run(n_ef_streams: int, *, ef_aggregate_bps: float = 300e3, ef_po
     ds = simulate(sc, seed=seed)
     window = experiments.measurement_window(ds, sc)
     d = metrics.one_way_delay(window, PathModel()).values * 1e3
-    ef = (ds["queue"].values == 0) & (ds["arrival"].values >= sc.warmup_s)
+    ef = (ds["queue"].values == 0) & is_measured(ds["arrival"].values, sc.warmup_s)
     kept = ef & (ds["drop"].values == 0)
     wait = (ds["ring_entry"].values - ds["arrival"].values)[kept]
     loads = [s.rate_bps for s in sc.streams if s.queue == 0]

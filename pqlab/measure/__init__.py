@@ -1,6 +1,7 @@
 """Measurement: metrics of a run, the analytical bounds, sweeps with confidence intervals, the results cache.
 
-What it does: ``metrics`` (RFC 2679/3393 one-way delay and IPDV, CCDFs, aggregation degree),
+What it does: ``metrics`` (RFC 2679/3393 one-way delay and IPDV, loss, CCDFs, aggregation degree),
+``tables`` (the summary table of a run per traffic class or flow: ``pqlab.summary_table``),
 ``bounds`` (the papers' analytical bounds: Table IV, Cobham's waits), ``experiments``
 (seeded sweeps over a parameter, replications and measurement windows), ``analysis``
 (confidence intervals, trends, peaks: how a measured curve is read) and ``cache`` (computed
@@ -13,4 +14,4 @@ May import: ``pqlab.node`` and ``pqlab.base`` (and ``pqlab._version``), never th
 pipeline or lab layers above it.
 """
 
-__all__ = ["metrics", "bounds", "experiments", "analysis", "cache"]
+__all__ = ["metrics", "tables", "bounds", "experiments", "analysis", "cache"]

@@ -20,6 +20,7 @@ from scipy import stats
 
 from . import metrics
 from ..base._validate import check_int
+from ..node.measured import is_measured
 from ..node.scenario import Scenario, simulate
 from ..node.tandem import simulate_downstream_hops
 from ..base.provenance import provenance_attrs
@@ -30,8 +31,9 @@ REFERENCE_FLOW = 0
 
 
 def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:
-    """The packets of ``flow`` that arrived after the scenario's warm-up (integer dtypes kept)."""
-    mask = (ds["flow"].values == flow) & (ds["arrival"].values >= scenario.warmup_s)
+    """The packets of ``flow`` measured after the scenario's warm-up (the warm-up rule of
+    :mod:`pqlab.node.measured`: arrival at or after ``warmup_s``; integer dtypes kept)."""
+    mask = (ds["flow"].values == flow) & is_measured(ds["arrival"].values, scenario.warmup_s)
     return ds.isel(packet=np.flatnonzero(mask))
 
 
@@ -41,7 +43,8 @@ def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FL
     ``departure - arrival`` at the simulated node plus ``scenario.path`` (see
     :func:`pqlab.metrics.one_way_delay`).
     """
-    return metrics.one_way_delay(measurement_window(ds, scenario, flow), scenario.path)
+    # the window applies the scenario's warm-up: not once more from ds's attrs
+    return metrics.one_way_delay(measurement_window(ds, scenario, flow), scenario.path, include_warmup=True)
 
 
 def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarray:
@@ -67,18 +70,30 @@ def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarr
         delay here (left out, not NaN).
     """
     hops = simulate_downstream_hops(ds, scenario.path)
-    ref = (hops["flow"].values == REFERENCE_FLOW) & (hops["arrival"].values >= scenario.warmup_s)
+    ref = (hops["flow"].values == REFERENCE_FLOW) & is_measured(hops["arrival"].values, scenario.warmup_s)
     return hops["hops_departure"].values[ref] - hops["arrival"].values[ref] + scenario.path.fixed_s
 
 
 def reference_ipdv(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
     """IPDV (RFC 3393) of consecutive measured packets of the reference flow, seconds."""
-    return metrics.ipdv(measurement_window(ds, scenario, flow), flow, scenario.path)
+    return metrics.ipdv(measurement_window(ds, scenario, flow), flow, scenario.path, include_warmup=True)
 
 
-def delay_summary(ds: xr.Dataset, scenario: Scenario) -> dict:
-    """Mean, std, min, max of the reference delay and mean |IPDV|, seconds; loss ratio."""
-    return delay_statistics(reference_delay(ds, scenario).values, reference_ipdv(ds, scenario).values)
+def delay_summary(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> dict:
+    """Mean, std, min, max of a flow's delay and mean |IPDV|, seconds; loss ratio (:func:`delay_statistics`).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Output of :func:`pqlab.simulate` for ``scenario``.
+    scenario : Scenario
+        Gives the path and the warm-up.
+    flow : int
+        The flow measured; default the papers' reference flow (:data:`REFERENCE_FLOW`). Every
+        class or flow at once: :func:`pqlab.measure.tables.summary_table`.
+    """
+    flow = metrics.check_flow(ds, flow)
+    return delay_statistics(reference_delay(ds, scenario, flow).values, reference_ipdv(ds, scenario, flow).values)
 
 
 #: Units and long names of :func:`delay_statistics`' numbers, declared where they are measured.

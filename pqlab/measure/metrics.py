@@ -9,7 +9,8 @@ TF-TANT slides' "Metrics"):
   consecutive packets of one flow, and its absolute value; built on
   :func:`ipdv_of_delays`, :func:`jitter_of_ipdv` and :func:`jitter_of_delays`,
   the same of delays already in sending order (the one place both are computed).
-* :func:`loss`: sent, policed, queue-full, early-dropped (RED/WRED) and lost packets per flow, queue or colour.
+* :func:`loss`: sent, policed, queue-full, early-dropped (RED/WRED) and lost packets per flow, class or colour.
+* :func:`measured`: the measured packets of a dataset, of one traffic class (by name) or flow.
 * :func:`frequency_distribution` and :func:`ccdf`: the papers' frequency
   distributions and complementary distributions ``P(D > d)``.
 * :func:`aggregation_degree`: ``A = 1 - l_max / L_BA`` (GLOBECOM'01 eq. 1).
@@ -19,6 +20,12 @@ Functions taking a dataset need the engine's variables (``arrival``,
 ``departure``, ``size``, ``queue``, ``drop``) on dimension ``packet``; the
 per-flow ones also need an integer ``flow`` variable (added by
 :mod:`pqlab.node.scenario`).
+
+**Warm-up**: every function taking a dataset measures the packets that arrive at or after the
+dataset's warm-up, its attribute ``warmup_s`` (recorded by :func:`pqlab.simulate`; none: every
+packet), and an IPDV pair only of two such packets: the one rule of :mod:`pqlab.node.measured`,
+which the streaming summaries apply too. ``include_warmup=True`` measures every packet.
+The summary table of every class or flow is :func:`pqlab.measure.tables.summary_table`.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import xarray as xr
 
 from ..base._validate import check_array, check_choice, check_int, check_real
 from ..node.engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL
+from ..node.measured import CLASS_COORD_ATTRS, dataset_class_names, measured_packets, resolve_class
 from ..node.path import PathModel
 
 __all__ = [
@@ -42,6 +50,7 @@ __all__ = [
     "jitter_of_ipdv",
     "jitter_of_delays",
     "loss",
+    "measured",
     "largest_loss",
     "frequency_distribution",
     "ccdf",
@@ -78,7 +87,7 @@ probability : numpy.ndarray
 # --------------------------------------------------------------------------- helpers
 
 
-def _check_dataset(ds, variables) -> xr.Dataset:
+def check_dataset(ds, variables) -> xr.Dataset:
     """Check ``ds`` is an engine dataset holding ``variables`` on dimension ``packet``."""
     if not isinstance(ds, xr.Dataset):
         raise ValueError(
@@ -91,6 +100,14 @@ def _check_dataset(ds, variables) -> xr.Dataset:
         if ds[name].dims != ("packet",):
             raise ValueError(f"ds['{name}'] must have dimension ('packet',), got {ds[name].dims}")
     return ds
+
+
+def check_flow(ds, flow) -> int:
+    """``flow`` as an int if it is a flow of ``ds`` (which has a ``flow`` variable)."""
+    flow = check_int("flow", flow)
+    if not np.any(ds["flow"].values == flow):
+        raise ValueError(f"flow must be one of the flows in ds {np.unique(ds['flow'].values).tolist()}, got {flow!r}")
+    return flow
 
 
 def _check_path(path) -> PathModel:
@@ -139,8 +156,8 @@ def _nonempty_sample(name: str, values) -> np.ndarray:
 # --------------------------------------------------------------------------- delay
 
 
-def one_way_delay(ds: xr.Dataset, path: PathModel | None = None) -> xr.DataArray:
-    """One-way delay of every packet, seconds (RFC 2679).
+def one_way_delay(ds: xr.Dataset, path: PathModel | None = None, *, include_warmup: bool = False) -> xr.DataArray:
+    """One-way delay of every measured packet, seconds (RFC 2679).
 
     ``D = departure - arrival + path.extra_delay_s(size)``: the node's delay
     (waiting, ring and the packet's own line time) plus the fixed,
@@ -153,14 +170,18 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None) -> xr.DataArray
         is used when present).
     path : PathModel, optional
         The path outside the node; ``None`` means ``PathModel()`` (no extra delay).
+    include_warmup : bool
+        ``False`` (default): the packets arriving at or after ``ds.attrs["warmup_s"]`` only (the
+        warm-up rule, :mod:`pqlab.node.measured`); ``True``: every packet.
 
     Returns
     -------
     xarray.DataArray
-        On dimension ``packet``, seconds; NaN for dropped packets.
+        On dimension ``packet`` (the measured packets' labels), seconds; NaN for dropped packets.
     """
-    _check_dataset(ds, ("arrival", "departure", "size"))
+    check_dataset(ds, ("arrival", "departure", "size"))
     path = _check_path(path)
+    ds = measured_packets(ds, include_warmup=include_warmup)
     extra_s = np.asarray(path.extra_delay_s(ds["size"].values), dtype=np.float64)
     departure = ds["departure"]
     # numpy arithmetic on the values (xarray's aligned operators cost more than the subtraction)
@@ -173,69 +194,78 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None) -> xr.DataArray
     })
 
 
-def ipdv(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
-    """IP packet delay variation of consecutive packets of one flow, seconds (RFC 3393).
+def ipdv(ds: xr.Dataset, flow=None, path: PathModel | None = None, *, dropna: bool = True,
+         include_warmup: bool = False) -> xr.DataArray:
+    """IP packet delay variation of consecutive packets of a flow, seconds (RFC 3393).
 
-    The flow's packets are taken in sending (arrival) order, equal times in
+    Each flow's measured packets are taken in sending (arrival) order, equal times in
     dataset order; for each consecutive pair ``ipdv = D_{i+1} - D_i`` with
     ``D`` the :func:`one_way_delay`. A pair with a lost packet has no value
     (RFC 3393: undefined): a lost packet ``i`` voids the pairs ``(i-1, i)``
-    and ``(i, i+1)``; no pair ``(i-1, i+1)`` is formed across it.
+    and ``(i, i+1)``; no pair ``(i-1, i+1)`` is formed across it. Pairs are formed
+    within a flow only, of two measured packets (the warm-up rule).
 
     Parameters
     ----------
     ds : xarray.Dataset
         Engine output with an integer ``flow`` variable.
-    flow : int
-        The flow to measure; it must have packets in ``ds``.
+    flow : int, optional
+        The flow to measure; it must have packets in ``ds``. ``None`` (default): every flow,
+        the pairs of each flow in turn, flows in increasing order (group them by the
+        coordinates ``flow`` or ``queue``, e.g. per traffic class).
     path : PathModel, optional
         As in :func:`one_way_delay`; a size-independent part cancels out.
     dropna : bool
         ``True`` (default): omit undefined pairs. ``False``: keep them as NaN,
         one value per consecutive pair.
+    include_warmup : bool
+        As in :func:`one_way_delay`: ``True`` pairs every packet, the warm-up's too.
 
     Returns
     -------
     xarray.DataArray
-        Dimension ``packet`` labelled by the later packet of each pair, with a
-        coordinate ``previous_packet`` (the earlier one); seconds.
+        Dimension ``packet`` labelled by the later packet of each pair, with the
+        coordinates ``previous_packet`` (the earlier one), and ``flow`` and ``queue`` (when
+        ``ds`` has it) of the later packet; seconds.
     """
-    _check_dataset(ds, ("arrival", "departure", "size", "flow"))
-    flows = ds["flow"].values
-    flow = check_int("flow", flow)
+    check_dataset(ds, ("arrival", "departure", "size", "flow"))
     _check_dropna(dropna)
-    members = np.flatnonzero(flows == flow)
-    if members.size == 0:
-        raise ValueError(f"flow must be one of the flows in ds {np.unique(flows).tolist()}, got {flow!r}")
-    order = members[np.argsort(ds["arrival"].values[members], kind="stable")]
-    delay_s = one_way_delay(ds.isel(packet=order), path).values
-    values = ipdv_of_delays(delay_s, dropna=False)
+    if flow is not None:
+        flow = check_flow(ds, flow)
+    ds = measured_packets(ds, include_warmup=include_warmup)
+    flows = ds["flow"].values
+    members = np.arange(flows.size) if flow is None else np.flatnonzero(flows == flow)
+    order = members[np.lexsort((ds["arrival"].values[members], flows[members]))]  # stable: ties in ds order
+    delay_s = one_way_delay(ds.isel(packet=order), path, include_warmup=True).values
+    in_flow = flows[order][1:] == flows[order][:-1]  # a pair is two consecutive packets of one flow
+    values = ipdv_of_delays(delay_s, dropna=False)[in_flow]
     packet_index = ds["packet"].values[order]
-    result = xr.DataArray(
-        values,
-        dims="packet",
-        coords={"packet": packet_index[1:], "previous_packet": ("packet", packet_index[:-1])},
-        name="ipdv",
-        attrs={
-            "units": "s",
-            "long_name": f"IPDV (RFC 3393) D[i+1] - D[i] of consecutive packets of flow {flow}",
-        },
-    )
+    coords = {"packet": packet_index[1:][in_flow], "previous_packet": ("packet", packet_index[:-1][in_flow]),
+              "flow": ("packet", flows[order][1:][in_flow])}
+    if "queue" in ds.variables:
+        coords["queue"] = ("packet", ds["queue"].values[order][1:][in_flow])
+    of = "each flow" if flow is None else f"flow {flow}"
+    result = xr.DataArray(values, dims="packet", coords=coords, name="ipdv", attrs={
+        "units": "s",
+        "long_name": f"IPDV (RFC 3393) D[i+1] - D[i] of consecutive packets of {of}",
+    })
     return result.dropna("packet") if dropna else result
 
 
-def jitter(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
-    """Jitter ``|D_{i+1} - D_i|`` of consecutive packets of one flow, seconds.
+def jitter(ds: xr.Dataset, flow=None, path: PathModel | None = None, *, dropna: bool = True,
+           include_warmup: bool = False) -> xr.DataArray:
+    """Jitter ``|D_{i+1} - D_i|`` of consecutive packets of a flow, seconds.
 
     The papers' "common usage" jitter (long version Sec. 4; RFC 3393
     "ipdv-jitter"): the absolute value of :func:`ipdv`, same arguments.
     """
-    result = ipdv(ds, flow, path, dropna=dropna)
+    result = ipdv(ds, flow, path, dropna=dropna, include_warmup=include_warmup)
     result = result.copy(data=jitter_of_ipdv(result.values))
     result.name = "jitter"
+    of = "each flow" if flow is None else f"flow {flow}"
     result.attrs = {
         "units": "s",
-        "long_name": f"jitter |D[i+1] - D[i]| of consecutive packets of flow {flow}",
+        "long_name": f"jitter |D[i+1] - D[i]| of consecutive packets of {of}",
     }
     return result
 
@@ -306,33 +336,44 @@ def jitter_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
 # --------------------------------------------------------------------------- loss
 
 
-def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
-    """Packets sent and lost per flow, per queue or per colour.
+#: What :func:`loss` groups by, and the variable of ``ds`` each reads.
+LOSS_GROUPS = {"flow": "flow", "class": "queue", "queue": "queue", "colour": "colour"}
+
+
+def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False, class_names=None) -> xr.Dataset:
+    """Packets sent and lost per flow, per traffic class (queue) or per colour.
 
     Parameters
     ----------
     ds : xarray.Dataset
-        Engine output (``drop``; ``flow``, ``queue`` or ``colour``).
-    by : {"flow", "queue", "colour"}
-        Group by the ``flow`` variable (result dimension ``flow``), by the
-        ``queue`` index (result dimension ``traffic_class``, labelled by queue index) or by
+        Engine output (``drop``; ``flow``, ``queue`` or ``colour``; ``arrival`` when it has
+        a warm-up).
+    by : {"flow", "class", "queue", "colour"}
+        Group by the ``flow`` variable (result dimension ``flow``), by the traffic class, the
+        ``queue`` index (``"class"`` or its older name ``"queue"``: result dimension
+        ``traffic_class``, labelled by queue index, with the coordinate ``class_name``) or by
         the markers' ``colour`` (result dimension ``colour``: 0 green, 1 yellow, 2 red;
         node contract rule 1a).
+    include_warmup : bool
+        ``False`` (default): the packets arriving at or after ``ds.attrs["warmup_s"]`` only (the
+        warm-up rule, :mod:`pqlab.node.measured`); ``True``: every packet.
+    class_names : sequence of str, optional
+        The classes' labels, one per queue index (default: the names of the node recorded in
+        ``ds``, else ``"queue <index>"``; :func:`pqlab.node.measured.dataset_class_names`).
 
     Returns
     -------
     xarray.Dataset
         Variables ``sent``, ``policed`` (drop code 1), ``queue_full`` (drop
         code 2), ``early_drop`` (drop code 3, RED/WRED), ``lost`` (their sum) in packets and
-        ``loss_ratio`` = ``lost / sent`` (1), one value per group present in ``ds``.
+        ``loss_ratio`` = ``lost / sent`` (1), one value per group present in the measured packets.
     """
-    check_choice("by", by, ("flow", "queue", "colour"))
-    _check_dataset(ds, ("drop", by))
-    labels = ds[by].values
-    if np.issubdtype(labels.dtype, np.floating):  # e.g. after ds.where(...): NaN-free ints as floats
-        if not np.all(np.isfinite(labels)) or np.any(labels != np.round(labels)):
-            raise ValueError(f"ds['{by}'] must hold integers, got non-integral or NaN values")
-        labels = labels.astype(np.int64)
+    check_choice("by", by, tuple(LOSS_GROUPS))
+    variable = LOSS_GROUPS[by]
+    check_dataset(ds, ("drop", variable))
+    names = dataset_class_names(ds, class_names) if variable == "queue" else None
+    ds = measured_packets(ds, include_warmup=include_warmup)
+    labels = _integer_labels(ds, variable)
     groups, inverse = np.unique(labels, return_inverse=True)
     drop = ds["drop"].values
     n = groups.size
@@ -345,7 +386,10 @@ def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
     queue_full = count(drop == QUEUE_FULL)
     early_drop = count(drop == EARLY_DROP)
     lost = policed + queue_full + early_drop
-    dim = "traffic_class" if by == "queue" else by
+    dim = "traffic_class" if variable == "queue" else by
+    coords = {dim: groups}
+    if names is not None:
+        coords["class_name"] = (dim, [names[g] for g in groups], dict(CLASS_COORD_ATTRS["class_name"]))
     packets = {"units": "packets"}
     return xr.Dataset(
         {
@@ -356,8 +400,54 @@ def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
             "lost": (dim, lost, {**packets, "long_name": "packets lost (policed + queue_full + early_drop)"}),
             "loss_ratio": (dim, lost / sent, {"units": "1", "long_name": "lost / sent"}),
         },
-        coords={dim: groups},
+        coords=coords,
     )
+
+
+def _integer_labels(ds: xr.Dataset, variable: str) -> np.ndarray:
+    """``ds[variable]`` as integers (e.g. after ``ds.where(...)``: NaN-free integers stored as floats)."""
+    labels = ds[variable].values
+    if np.issubdtype(labels.dtype, np.floating):
+        if not np.all(np.isfinite(labels)) or np.any(labels != np.round(labels)):
+            raise ValueError(f"ds['{variable}'] must hold integers, got non-integral or NaN values")
+        labels = labels.astype(np.int64)
+    return labels
+
+
+def measured(ds: xr.Dataset, *, traffic_class=None, flow=None, include_warmup: bool = False,
+             class_names=None) -> xr.Dataset:
+    """The measured packets of ``ds`` (the warm-up rule), of one traffic class and/or flow.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        Engine output (``queue`` for ``traffic_class``, ``flow`` for ``flow``).
+    traffic_class : str or int, optional
+        A class name (``"voice"``, see ``class_names``) or a queue index; ``None``: every class.
+    flow : int, optional
+        A flow of ``ds``; ``None``: every flow.
+    include_warmup : bool
+        ``True``: the warm-up's packets too.
+    class_names : sequence of str, optional
+        As in :func:`loss`.
+
+    Returns
+    -------
+    xarray.Dataset
+        The packets selected (``isel``: dtypes, ``packet`` labels and attrs kept), e.g. for
+        :func:`one_way_delay` and :func:`ccdf` of one class.
+    """
+    check_dataset(ds, ("queue",) if traffic_class is not None else ())
+    keep = np.ones(ds.sizes.get("packet", 0), bool)
+    if traffic_class is not None:
+        index = resolve_class(traffic_class, dataset_class_names(ds, class_names))
+        keep &= ds["queue"].values == index
+    if flow is not None:
+        check_dataset(ds, ("flow",))
+        keep &= ds["flow"].values == check_flow(ds, flow)
+    if not keep.all():
+        ds = ds.isel(packet=np.flatnonzero(keep))
+    return measured_packets(ds, include_warmup=include_warmup)
 
 
 # --------------------------------------------------------------------------- distributions

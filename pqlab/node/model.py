@@ -147,6 +147,10 @@ class Queue:
     red_weight : float, optional
         EWMA weight of the average queue, in (0, 1]; default 2**-9 (Cisco's exponential
         weighting constant 9) when RED is set; not allowed without RED.
+    name : str, optional
+        The label of the queue's traffic class in results (e.g. ``"voice"``), 1 to
+        :data:`MAX_NAME_CHARS` printable characters; ``None`` (default): ``"queue <index>"``
+        (:attr:`Node.class_names`). A label only: the node runs the same with or without it.
     """
 
     kind: str
@@ -164,6 +168,7 @@ class Queue:
     red_max_packets: tuple | float | None = None
     red_max_p: tuple | float | None = None
     red_weight: float | None = None
+    name: str | None = None
 
     def __post_init__(self):
         if self.kind == "fifo":
@@ -182,6 +187,7 @@ class Queue:
         self._check_policer()
         self._check_shaper()
         self._check_red()
+        check_name(self.name)
 
     def _only_for(self, name: str, kind: str) -> None:
         if getattr(self, name) is not None and self.kind != kind:
@@ -258,7 +264,7 @@ class Queue:
         object.__setattr__(self, "red_weight", check_real("red_weight", weight, 0.0, 1.0, strict_minimum=True))
 
     def __repr__(self) -> str:
-        return _short_repr(self, QUEUE_TOOLBOX_DEFAULTS)
+        return _short_repr(self, QUEUE_OPTIONAL_DEFAULTS)
 
     @property
     def policed(self) -> bool:
@@ -288,6 +294,27 @@ QUEUE_TOOLBOX_DEFAULTS = {"level": 0, "quantum_bytes": None, "weight_packets": N
                           "red_max_packets": None, "red_max_p": None, "red_weight": None}
 NODE_TOOLBOX_DEFAULTS = {"ring_limit_packets": None, "ring_limit_bytes": None, "adapter_packets": 0}
 TOOLBOX_FIELDS = (*QUEUE_TOOLBOX_DEFAULTS, *NODE_TOOLBOX_DEFAULTS)
+#: A queue's fields left out of ``to_dict`` and ``repr`` at their defaults: the toolbox's and its name,
+#: so a node without them has the JSON (and the cache keys and digests made of it) it had before.
+QUEUE_OPTIONAL_DEFAULTS = {**QUEUE_TOOLBOX_DEFAULTS, "name": None}
+#: Longest :attr:`Queue.name`, characters.
+MAX_NAME_CHARS = 64
+
+
+def default_class_name(index: int) -> str:
+    """The label of an unnamed queue's traffic class: ``"queue <index>"``."""
+    return f"queue {index}"
+
+
+def check_name(name) -> str | None:
+    """Return a queue's ``name`` if it is None or a str of 1 to :data:`MAX_NAME_CHARS` printable
+    characters, not only spaces."""
+    if name is None:
+        return None
+    if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME_CHARS and name.isprintable() and name.strip()):
+        raise ValueError(f"name must be None or a str of 1 to {MAX_NAME_CHARS} printable characters "
+                         f"(not only spaces), got {name!r}")
+    return name
 
 
 def _without_defaults(data: dict, defaults: dict) -> dict:
@@ -390,6 +417,12 @@ class Node:
             raise ValueError(f"queues must hold non-priority queues of one kind (they share the lowest level's "
                              f"discipline), got {', '.join(map(repr, shared))}")
         object.__setattr__(self, "queues", queues)
+        labels: dict = {}
+        for i, label in enumerate(self.class_names):
+            if label in labels:
+                raise ValueError(f"queues[{i}]'s class label {label!r} is already queues[{labels[label]}]'s: "
+                                 "queue names must differ from each other and from the default 'queue <index>'")
+            labels[label] = i
         wfq_tag_steps(self)  # the engine's tag unit; rejects weights too far apart
 
     def _check_ring(self) -> None:
@@ -424,6 +457,12 @@ class Node:
                        if v is not None))
 
     @property
+    def class_names(self) -> tuple:
+        """The label of each queue's traffic class, in queue order: its :attr:`Queue.name`, or
+        ``"queue <index>"`` (:func:`default_class_name`) for an unnamed queue; all distinct."""
+        return tuple(default_class_name(i) if q.name is None else q.name for i, q in enumerate(self.queues))
+
+    @property
     def shared_kind(self) -> str | None:
         """The discipline of the non-priority queues (rules 3, 3b, 3c), or None if all are priority."""
         return next((q.kind for q in self.queues if q.kind != "priority"), None)
@@ -442,7 +481,7 @@ class Node:
         they existed.
         """
         data = asdict(self)
-        data["queues"] = [_without_defaults(q, QUEUE_TOOLBOX_DEFAULTS) for q in data["queues"]]
+        data["queues"] = [_without_defaults(q, QUEUE_OPTIONAL_DEFAULTS) for q in data["queues"]]
         return _without_defaults(data, NODE_TOOLBOX_DEFAULTS)
 
     def __repr__(self) -> str:
