@@ -81,10 +81,10 @@ def test_values_above_the_range_are_counted_and_their_quantiles_are_nan_not_fold
 
 
 @pytest.mark.parametrize("kw, message", [
-    (dict(alpha=0), r"alpha must be a finite number > 0 and <= 0\.5"),
-    (dict(alpha=0.7), r"alpha must be a finite number > 0 and <= 0\.5"),
+    (dict(alpha=0), r"alpha must be a finite number in \(0\.0, 0\.5\]"),
+    (dict(alpha=0.7), r"alpha must be a finite number in \(0\.0, 0\.5\]"),
     (dict(alpha=float("nan")), "alpha"),
-    (dict(sketch_min_s=0), r"sketch_min_s must be a finite number > 0"),
+    (dict(sketch_min_s=0), r"sketch_min_s must be a finite number > 0\.0"),
     (dict(sketch_max_s=1e-12), r"sketch_max_s must be a finite number > 1e-09"),
     (dict(sketch_max_s=float("inf")), "sketch_max_s"),
     (dict(alpha=1e-12), r"alpha, sketch_min_s, sketch_max_s \(log bins per row\) would need"),
@@ -138,46 +138,55 @@ def _assert_same(a: FlowSummary, b: FlowSummary):
 
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(0, 10**6), min_size=1, max_size=6), st.randoms(use_true_random=False))
-def test_a_merge_of_consecutive_batches_in_any_order_and_grouping_equals_the_one_shot_summary(cuts, rnd):
+def test_consecutive_batches_joined_in_any_grouping_equal_the_one_shot_summary(cuts, rnd):
     packets = _packets()
     n = packets[1].size
     edges = np.unique(np.r_[0, np.array(cuts) % n, n])
     parts = [_summary(packets, a, b) for a, b in zip(edges[:-1], edges[1:])]
     whole = _summary(packets)
-    rnd.shuffle(parts)
-    while len(parts) > 1:  # merge random neighbours of a shuffled list: any order, any grouping
+    while len(parts) > 1:  # join random neighbours, in time order: any grouping
         i = rnd.randrange(len(parts) - 1)
-        parts[i:i + 2] = [parts[i].merge(parts[i + 1])]
+        parts[i:i + 2] = [parts[i].followed_by(parts[i + 1])]
     _assert_same(parts[0], whole)
 
 
-def test_merge_is_commutative_and_associative_and_leaves_its_operands_alone():
+def test_joining_batches_is_associative_equals_the_one_shot_and_leaves_its_operands_alone():
     packets = _packets()
     n = packets[1].size
     a, b, c = (_summary(packets, lo, hi) for lo, hi in ((0, n // 3), (n // 3, n // 2), (n // 2, None)))
     before = a.copy()
-    _assert_same(a.merge(b), b.merge(a))
-    _assert_same(a.merge(b).merge(c), a.merge(b.merge(c)))
-    _assert_same(merge_summaries([c, a, b]), _summary(packets))
+    _assert_same(a.followed_by(b).followed_by(c), a.followed_by(b.followed_by(c)))
+    _assert_same(merge_summaries([a, b, c], consecutive=True), _summary(packets))
     _assert_same(a, before)
 
 
-def test_the_pair_spanning_two_batches_is_formed_by_the_merge():
+def test_the_pair_spanning_two_batches_is_formed_by_the_join():
     packets = _packets()
     n = packets[1].size
     a, b = _summary(packets, 0, n // 2), _summary(packets, n // 2)
     whole = _summary(packets)
     paired_apart = a._ints[:, 4].sum() + b._ints[:, 4].sum()  # IPDV_COUNT
-    assert a.merge(b)._ints[:, 4].sum() == whole._ints[:, 4].sum() > paired_apart
+    assert a.followed_by(b)._ints[:, 4].sum() == whole._ints[:, 4].sum() > paired_apart
 
 
-def test_runs_that_overlap_in_time_are_pooled_without_a_pair_between_them():
-    one, two = (summarize(scenarios.base_case(n_ef_samples=300), seed=s, window_s=0.5) for s in (1, 2))
+def test_a_join_out_of_time_order_is_refused_naming_the_flow():
+    packets = _packets()
+    n = packets[1].size
+    a, b = _summary(packets, 0, n // 2), _summary(packets, n // 2)
+    with pytest.raises(ValueError, match=r"the later summary must follow this one: flow \d+'s first packet"):
+        b.followed_by(a)
+
+
+def test_pooling_runs_is_commutative_and_associative_and_adds_their_counts():
+    sc = scenarios.base_case(n_ef_samples=300)
+    one, two, three = (summarize(sc, seed=s, window_s=0.5) for s in (1, 2, 3))
+    _assert_same(one.merge(two), two.merge(one))
+    _assert_same(one.merge(two).merge(three), one.merge(two.merge(three)))
+    _assert_same(merge_summaries([three, one, two]), one.merge(two).merge(three))
     pooled = one.merge(two)
-    for k in ("sent", "ipdv_count", "class_queue_full"):
+    for k in ("sent", "ipdv_count", "class_queue_full", "class_kept_bytes"):  # no pair between runs
         np.testing.assert_array_equal(pooled.to_dataset()[k], one.to_dataset()[k] + two.to_dataset()[k])
     np.testing.assert_array_equal(pooled._delay_sketch, one._delay_sketch + two._delay_sketch)
-    _assert_same(pooled, two.merge(one))
 
 
 def test_summaries_with_other_settings_do_not_merge():
@@ -270,7 +279,7 @@ def test_streaming_quantiles_agree_with_the_one_shot_simulate_within_alpha():
     summary = simulate_summary(sc, seed=7, window_s=sc.duration_s * 2)
     delay = (ds.departure - ds.arrival).values + sc.path.extra_delay_s(ds["size"].values)
     assert int(summary.sent.sum()) == int((ds.arrival >= sc.warmup_s).sum())
-    exact = _exact(delay, ds.arrival.values, ds.flow.values, ds.queue.values, ds.drop.values, sc.warmup_s,
+    exact = _exact(delay, ds.arrival.values, ds.flow.values, ds.queue.values, ds["drop"].values, sc.warmup_s,
                    int(ds.flow.max()) + 1, len(sc.node.queues))
     _check_quantiles(summary, exact)
 
@@ -284,7 +293,7 @@ def test_streaming_in_many_windows_agrees_with_the_same_traffic_in_memory():
     t, s, q, f = (np.concatenate(c) for c in zip(*(tw.window(a, b) for a, b in zip(edges[:-1], edges[1:]))))
     ds = pqlab.simulate_arrivals(sc.node, t, s, q)
     delay = (ds.departure - ds.arrival).values + sc.path.extra_delay_s(s)
-    exact = _exact(delay, t, f, q, ds.drop.values, sc.warmup_s, int(f.max()) + 1, len(sc.node.queues))
+    exact = _exact(delay, t, f, q, ds["drop"].values, sc.warmup_s, int(f.max()) + 1, len(sc.node.queues))
     _check_quantiles(summary, exact)
     assert summary.attrs["sketch_relative_accuracy"] == ALPHA and summary.attrs["sketch_overflow_delay"] == 0
 
