@@ -70,6 +70,19 @@ def test_quantiles_hold_on_adversarial_data(seed, kind):
     assert _within(_sketch_quantiles(values, QS, bins), np.percentile(values, 100 * QS)).all()
 
 
+def test_a_fine_alpha_over_a_wide_range_still_finds_every_bin_exactly():
+    bins = LogBins(2e-4, 1e-100, 1e100)  # the bits table is capped: more than two bins per cell
+    assert bins.sub_bits < np.ceil(-np.log2(2 * 2e-4 / (1 - 2e-4)))
+    values = 10.0 ** np.random.default_rng(0).uniform(-100, 100, 5000)
+    assert _within(_sketch_quantiles(values, QS, bins), np.percentile(values, 100 * QS), alpha=2e-4).all()
+    counts = bins.zeros(1)
+    bins.add(values, np.zeros(values.size, np.int64), counts)
+    # each value's bin is the one of the logarithm's definition: (gamma**(k-1), gamma**k]
+    gamma = (1 + 2e-4) / (1 - 2e-4)
+    keys = np.ceil(np.log(values) / np.log(gamma)).astype(np.int64)
+    np.testing.assert_array_equal(np.flatnonzero(counts[0]), np.unique(keys - bins.k_min + 1))
+
+
 def test_values_above_the_range_are_counted_and_their_quantiles_are_nan_not_folded_in():
     bins = LogBins(ALPHA, 1e-9, 1.0)
     values = np.r_[np.full(98, 0.5), 7.0, 1e300]

@@ -1,7 +1,9 @@
 """Mergeable quantiles with a stated relative error: exact log-binned histograms (DDSketch's bins).
 
 A value ``x`` in ``[min_value, max_value]`` goes to the bin of key ``k = ceil(log_gamma(x))``,
-``gamma = (1 + alpha) / (1 - alpha)``, which holds ``(gamma**(k-1), gamma**k]``; the bin stands
+``gamma = (1 + alpha) / (1 - alpha)``, which holds ``(gamma**(k-1), gamma**k]`` (found from the
+bits of the value's float and one or two comparisons with the table of
+edges: no logarithm per value); the bin stands
 for ``2 * gamma**k / (gamma + 1)``, within relative error ``alpha`` of every value in it (the
 bins of Masson, Rim and Lee, "DDSketch", VLDB 2019, kept whole: no bin is ever collapsed, so
 the error bound holds for every quantile). Values below ``min_value`` (0 included) share the
@@ -60,8 +62,23 @@ class LogBins:
         n = k_max - self.k_min + 3  # the zero bin, the keys k_min..k_max, the overflow bin
         self.n_bins = check_memory(f"{names[0]}, {names[1]}, {names[2]} (log bins per row)", n, 8, MAX_ROW_BYTES)
         keys = self.k_min + np.arange(self.n_bins - 2)
+        #: The upper edges of the bins but the overflow: the zero bin's ``gamma**(k_min - 1)``, then
+        #: ``gamma**k`` (bin ``j`` holds ``(upper[j-1], upper[j]]``; this table defines the bins).
+        self.upper = np.exp(np.r_[self.k_min - 1, keys] * self.log_gamma)
+        self.upper[-1] = max(self.upper[-1], self.max_value)
         #: The value each bin stands for: 0, the keys' values, NaN for the overflow.
-        self.values = np.concatenate([[0.0], 2.0 * np.exp(keys * self.log_gamma) / (gamma + 1.0), [np.nan]])
+        self.values = np.concatenate([[0.0], 2.0 * self.upper[1:] / (gamma + 1.0), [np.nan]])
+        # Where to start looking for a value's bin, by its float's bits (exponent and first
+        # ``sub_bits`` mantissa bits): a cell of relative width 2**-sub_bits spans one bin or two,
+        # so one or two comparisons with ``upper`` find the bin exactly, without a logarithm.
+        n_exponents = math.frexp(self.max_value)[1] - math.frexp(self.upper[0])[1] + 1
+        # (at most 2**21 cells: a wider range or a finer alpha only compares more)
+        self.sub_bits = max(0, min(12, math.ceil(-math.log2(gamma - 1.0)), 21 - math.ceil(math.log2(n_exponents))))
+        self.shift = 52 - self.sub_bits
+        self.base = int(np.float64(self.upper[0]).view(np.int64)) >> self.shift
+        cells = np.arange(self.base, (int(np.float64(self.max_value).view(np.int64)) >> self.shift) + 1)
+        lowest = (cells << self.shift).view(np.float64)
+        self.start = np.clip(np.searchsorted(self.upper, lowest, side="left"), 1, self.n_bins - 2).astype(np.int32)
 
     def key(self) -> tuple:
         """What two histograms must share to be merged."""
@@ -80,7 +97,11 @@ class LogBins:
     def add(self, values, rows, counts: np.ndarray) -> None:
         """Count ``values`` (1-D float) into ``counts[rows[i]]`` (``rows`` int64), in place."""
         add_values(np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(rows, dtype=np.int64),
-                   self.max_value, self.log_gamma, self.k_min, counts)
+                   *self.kernel_args(), counts)
+
+    def kernel_args(self) -> tuple:
+        """``(max_value, upper, start, base, shift)``: what :func:`bin_of` takes after the value."""
+        return self.max_value, self.upper, self.start, self.base, self.shift
 
     def quantiles(self, counts: np.ndarray, q) -> np.ndarray:
         """Quantiles ``q`` (in [0, 1]) of each row of ``counts``, ``(rows, len(q))``.
@@ -105,23 +126,24 @@ def check_quantiles(name: str, q) -> np.ndarray:
     return arr
 
 
-@njit(cache=True, nogil=True)
-def bin_of(x, max_value, log_gamma, k_min, n_bins):
-    """The bin of value ``x``: 0 below the range (and NaN), ``n_bins - 1`` above it."""
+@njit(cache=True, nogil=True, inline="always")
+def bin_of(x, max_value, upper, start, base, shift):
+    """The bin of value ``x``: 0 at or below ``upper[0]`` (and NaN), ``len(upper)`` above ``max_value``."""
     if x > max_value:
-        return n_bins - 1
-    if not x > 0.0:
+        return upper.shape[0]
+    if not x > upper[0]:
         return 0
-    b = int(math.ceil(math.log(x) / log_gamma)) - k_min + 1
-    return b if b > 0 else 0
+    j = start[(np.float64(x).view(np.int64) >> shift) - base]  # positive floats' bits grow with them
+    while x > upper[j]:
+        j += 1
+    return j
 
 
 @njit(cache=True, nogil=True)
-def add_values(values, rows, max_value, log_gamma, k_min, counts):
+def add_values(values, rows, max_value, upper, start, base, shift, counts):
     """Count each ``values[i]`` in ``counts[rows[i]]``, in place."""
-    n_bins = counts.shape[1]
     for i in range(values.shape[0]):
-        counts[rows[i], bin_of(values[i], max_value, log_gamma, k_min, n_bins)] += 1
+        counts[rows[i], bin_of(values[i], max_value, upper, start, base, shift)] += 1
 
 
 @njit(cache=True, nogil=True)

@@ -169,7 +169,7 @@ class FlowSummary:
         b = self.bins
         _accumulate(
             arrival_s, np.ascontiguousarray(size_bytes, dtype=np.int64), flow, queue, delay, drop, self.start_s,
-            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s, b.max_value, b.log_gamma, b.k_min,
+            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s, *b.kernel_args(),
             self._ints, self._floats, self._first_class, self._delay_hist, self._ipdv_hist,
             self._delay_sketch, self._ipdv_sketch,
             self._class_ints, self._class_floats, self._class_delay_sketch, self._class_ipdv_sketch,
@@ -248,7 +248,7 @@ class FlowSummary:
         a._first_class = first_class
         bins = a.bins
         _add_pairs(pair, later_class, values, a.ipdv_bin_s, a.ipdv_max_s,
-                   bins.max_value, bins.log_gamma, bins.k_min, a._ints, a._floats, a._ipdv_hist, a._ipdv_sketch,
+                   *bins.kernel_args(), a._ints, a._floats, a._ipdv_hist, a._ipdv_sketch,
                    a._class_ints, a._class_floats, a._class_ipdv_sketch)
         return a
 
@@ -357,7 +357,7 @@ def _attrs(units: str, long_name: str) -> dict:
     return {"units": units, "long_name": long_name}
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _count(ints, row, drop, size):
     ints[row, SENT] += 1
     ints[row, SENT_BYTES] += size
@@ -371,7 +371,7 @@ def _count(ints, row, drop, size):
         ints[row, KEPT_BYTES] += size
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _delay(floats, row, d):
     floats[row, DELAY_SUM] += d
     floats[row, DELAY_SUMSQ] += d * d
@@ -381,7 +381,7 @@ def _delay(floats, row, d):
         floats[row, MAX] = d
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _ipdv(ints, floats, sketch, row, v, b):
     ints[row, IPDV_COUNT] += 1
     floats[row, IPDV_SUM] += v
@@ -390,11 +390,11 @@ def _ipdv(ints, floats, sketch, row, v, b):
     sketch[row, b] += 1
 
 
-@njit(cache=True, nogil=True)
-def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, max_value, log_gamma, k_min, ints, floats, ipdv_hist, ipdv_sketch,
+@njit(cache=True, nogil=True, inline="always")
+def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats, ipdv_hist, ipdv_sketch,
           class_ints, class_floats, class_ipdv_sketch):
     """Count one IPDV value ``v`` of flow ``f`` (its later packet in class ``c``)."""
-    b = bin_of(abs(v), max_value, log_gamma, k_min, ipdv_sketch.shape[1])
+    b = bin_of(abs(v), max_value, upper, start, base, shift)
     _ipdv(ints, floats, ipdv_sketch, f, v, b)
     _ipdv(class_ints, class_floats, class_ipdv_sketch, c, v, b)
     n = ipdv_hist.shape[1]
@@ -403,21 +403,20 @@ def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, max_value, log_gamma, k_min, ints, fl
 
 
 @njit(cache=True, nogil=True)
-def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, max_value, log_gamma, k_min, ints, floats,
+def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats,
                ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
     """:func:`_pair` for each of ``values`` (the pairs a merge forms)."""
     for i in range(values.shape[0]):
-        _pair(flows[i], classes[i], values[i], ipdv_bin_s, ipdv_max_s, max_value, log_gamma, k_min, ints, floats,
+        _pair(flows[i], classes[i], values[i], ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats,
               ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
 
 
 @njit(cache=True, nogil=True)
 def _accumulate(arrival_s, size, flow, queue, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s,
-                max_value, log_gamma, k_min, ints, floats, first_class, delay_hist, ipdv_hist, delay_sketch,
+                max_value, upper, start, base, shift, ints, floats, first_class, delay_hist, ipdv_hist, delay_sketch,
                 ipdv_sketch, class_ints, class_floats, class_delay_sketch, class_ipdv_sketch):
     """Add packets (in arrival order) to the per-flow and per-class accumulators, in place."""
     n_delay_bins = delay_hist.shape[1]
-    n_sketch_bins = delay_sketch.shape[1]
     for i in range(arrival_s.shape[0]):
         if arrival_s[i] < start_s:
             continue
@@ -432,14 +431,14 @@ def _accumulate(arrival_s, size, flow, queue, delay_s, drop, start_s, delay_bin_
         if drop[i] == 0:
             _delay(floats, f, d)
             _delay(class_floats, c, d)
-            b = bin_of(d, max_value, log_gamma, k_min, n_sketch_bins)
+            b = bin_of(d, max_value, upper, start, base, shift)
             delay_sketch[f, b] += 1
             class_delay_sketch[c, b] += 1
             b = int(d / delay_bin_s)
             delay_hist[f, b if b < n_delay_bins else n_delay_bins - 1] += 1
             prev = floats[f, LAST_DELAY]
             if prev == prev:  # RFC 3393: a pair with a lost packet gives no value
-                _pair(f, c, d - prev, ipdv_bin_s, ipdv_max_s, max_value, log_gamma, k_min, ints, floats,
+                _pair(f, c, d - prev, ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats,
                       ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
             floats[f, LAST_DELAY] = d
         else:
