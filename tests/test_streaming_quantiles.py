@@ -321,3 +321,18 @@ def test_summaries_pickle_and_merge_across_dask_workers_as_in_one_process():
         futures = client.map(functools.partial(summarize, sc, window_s=0.5), [1, 2, 3])
         remote = merge_summaries(client.gather(futures))
     _assert_same(remote, local)
+
+
+def test_without_quantiles_the_summary_keeps_everything_else_and_merges():
+    packets = _packets()
+    n = packets[1].size
+    full, bare = _summary(packets), _summary(packets, quantiles=None)
+    joined = _summary(packets, 0, n // 2, quantiles=None).followed_by(_summary(packets, n // 2, quantiles=None))
+    for s in (bare, joined):
+        ds = s.to_dataset()
+        assert "delay_quantile" not in ds and "quantile" not in ds.coords and "sketch_overflow_delay" not in ds.attrs
+        ref = full.to_dataset()
+        for v in ("sent", "kept_bytes", "class_queue_full", "ipdv_count", "delay_max", "delay_hist", "ipdv_hist"):
+            np.testing.assert_array_equal(ds[v].values, ref[v].values, err_msg=v)
+    with pytest.raises(ValueError, match="quantiles"):
+        full.merge(bare)

@@ -64,8 +64,10 @@ class FlowSummary:
         Range of the log-binned delay and |IPDV| histograms, seconds (default 1 ns to 1e6 s, 3,456
         bins at alpha 0.005): below ``sketch_min_s`` counts as 0, above ``sketch_max_s`` as
         overflow (counted, reported, its quantiles NaN).
-    quantiles : sequence of float
+    quantiles : sequence of float or None
         Probabilities in [0, 1] reported by :meth:`to_dataset` (default 0.5, 0.9, 0.99, 0.999).
+        None: no log-binned histograms and no quantiles (the summary costs about half as much:
+        README, "Speed, scale and sweeps").
     n_classes : int
         Traffic classes (queues) reported even if no packet comes (more are added as they come).
 
@@ -94,7 +96,7 @@ class FlowSummary:
         self.n_ipdv_bins = check_memory("ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
                                         math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s), 8, MAX_HISTOGRAM_BYTES)
         self.bins = LogBins(alpha, sketch_min_s, sketch_max_s, names=("alpha", "sketch_min_s", "sketch_max_s"))
-        self.quantiles = check_quantiles("quantiles", quantiles)
+        self.quantiles = None if quantiles is None else check_quantiles("quantiles", quantiles)
         self.n_flows = 0
         self.n_classes = 0
         # per flow
@@ -103,37 +105,41 @@ class FlowSummary:
         self._first_class = np.zeros(0, np.int64)  # the class of a flow's first counted packet
         self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
         self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
-        self._delay_sketch = self.bins.zeros(0)
-        self._ipdv_sketch = self.bins.zeros(0)
+        self._delay_sketch = self._sketch_zeros(0)
+        self._ipdv_sketch = self._sketch_zeros(0)
         # per class
         self._class_ints = np.zeros((0, N_INT), np.int64)
         self._class_floats = np.zeros((0, N_FLOAT))
-        self._class_delay_sketch = self.bins.zeros(0)
-        self._class_ipdv_sketch = self.bins.zeros(0)
+        self._class_delay_sketch = self._sketch_zeros(0)
+        self._class_ipdv_sketch = self._sketch_zeros(0)
         self._grow(0, check_int("n_classes", n_classes, 0, 2**16))
 
     # ------------------------------------------------------------------ growth, settings, copies
+
+    def _sketch_zeros(self, rows: int) -> np.ndarray:
+        """Empty log-binned histograms (no bins without quantiles)."""
+        return np.zeros((rows, self.bins.n_bins if self.quantiles is not None else 0), np.int64)
 
     def _grow(self, n_flows: int, n_classes: int):
         """Add empty rows up to ``n_flows`` flows and ``n_classes`` classes."""
         extra = n_flows - self.n_flows
         if extra > 0:
             check_memory("flow ids (per-flow histograms of the largest flow id + 1 flows)", n_flows,
-                         8 * (self.n_delay_bins + self.n_ipdv_bins + 2 * self.bins.n_bins), 2**32)
+                         8 * (self.n_delay_bins + self.n_ipdv_bins + 2 * self._delay_sketch.shape[1]), 2**32)
             self._ints = np.vstack([self._ints, np.zeros((extra, N_INT), np.int64)])
             self._floats = np.vstack([self._floats, np.tile(EMPTY_FLOATS, (extra, 1))])
             self._first_class = np.concatenate([self._first_class, np.full(extra, -1, np.int64)])
             self._delay_hist = np.vstack([self._delay_hist, np.zeros((extra, self.n_delay_bins), np.int64)])
             self._ipdv_hist = np.vstack([self._ipdv_hist, np.zeros((extra, self.n_ipdv_bins), np.int64)])
-            self._delay_sketch = np.vstack([self._delay_sketch, self.bins.zeros(extra)])
-            self._ipdv_sketch = np.vstack([self._ipdv_sketch, self.bins.zeros(extra)])
+            self._delay_sketch = np.vstack([self._delay_sketch, self._sketch_zeros(extra)])
+            self._ipdv_sketch = np.vstack([self._ipdv_sketch, self._sketch_zeros(extra)])
             self.n_flows = n_flows
         extra = n_classes - self.n_classes
         if extra > 0:
             self._class_ints = np.vstack([self._class_ints, np.zeros((extra, N_INT), np.int64)])
             self._class_floats = np.vstack([self._class_floats, np.tile(EMPTY_FLOATS, (extra, 1))])
-            self._class_delay_sketch = np.vstack([self._class_delay_sketch, self.bins.zeros(extra)])
-            self._class_ipdv_sketch = np.vstack([self._class_ipdv_sketch, self.bins.zeros(extra)])
+            self._class_delay_sketch = np.vstack([self._class_delay_sketch, self._sketch_zeros(extra)])
+            self._class_ipdv_sketch = np.vstack([self._class_ipdv_sketch, self._sketch_zeros(extra)])
             self.n_classes = n_classes
 
     def settings(self) -> dict:
@@ -141,7 +147,8 @@ class FlowSummary:
         return {"path": self.path, "delay_bin_s": self.delay_bin_s, "delay_max_s": self.delay_max_s,
                 "ipdv_bin_s": self.ipdv_bin_s, "ipdv_max_s": self.ipdv_max_s, "start_s": self.start_s,
                 "alpha": self.bins.alpha, "sketch_min_s": self.bins.min_value,
-                "sketch_max_s": self.bins.max_value, "quantiles": tuple(self.quantiles.tolist())}
+                "sketch_max_s": self.bins.max_value,
+                "quantiles": None if self.quantiles is None else tuple(self.quantiles.tolist())}
 
     def _arrays(self) -> dict:
         return {k: v for k, v in vars(self).items() if isinstance(v, np.ndarray) and k.startswith("_")}
@@ -169,7 +176,7 @@ class FlowSummary:
         b = self.bins
         _accumulate(
             arrival_s, np.ascontiguousarray(size_bytes, dtype=np.int64), flow, queue, delay, drop, self.start_s,
-            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s, *b.kernel_args(),
+            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s, self.quantiles is not None, *b.kernel_args(),
             self._ints, self._floats, self._first_class, self._delay_hist, self._ipdv_hist,
             self._delay_sketch, self._ipdv_sketch,
             self._class_ints, self._class_floats, self._class_delay_sketch, self._class_ipdv_sketch,
@@ -247,7 +254,7 @@ class FlowSummary:
         a._floats[:, LAST_ARRIVAL:] = last
         a._first_class = first_class
         bins = a.bins
-        _add_pairs(pair, later_class, values, a.ipdv_bin_s, a.ipdv_max_s,
+        _add_pairs(pair, later_class, values, a.ipdv_bin_s, a.ipdv_max_s, a.quantiles is not None,
                    *bins.kernel_args(), a._ints, a._floats, a._ipdv_hist, a._ipdv_sketch,
                    a._class_ints, a._class_floats, a._class_ipdv_sketch)
         return a
@@ -256,6 +263,8 @@ class FlowSummary:
 
     def overflow(self) -> dict:
         """Values above ``sketch_max_s`` (their quantiles are NaN): ``{"delay": n, "ipdv_abs": n}``."""
+        if self.quantiles is None:
+            return {"delay": 0, "ipdv_abs": 0}
         return {"delay": int(self._delay_sketch[:, -1].sum()), "ipdv_abs": int(self._ipdv_sketch[:, -1].sum())}
 
     def to_dataset(self, *, warn: bool = True, stacklevel: int = 2) -> xr.Dataset:
@@ -280,7 +289,8 @@ class FlowSummary:
             coords={
                 "flow": np.arange(self.n_flows),
                 "traffic_class": ("traffic_class", np.arange(self.n_classes), _attrs("1", "queue index")),
-                "quantile": ("quantile", self.quantiles, _attrs("1", "probability of the quantile")),
+                **({} if self.quantiles is None else {
+                    "quantile": ("quantile", self.quantiles, _attrs("1", "probability of the quantile"))}),
                 "delay_bin": ("delay_bin", np.arange(self.n_delay_bins) * self.delay_bin_s,
                               _attrs("s", "left edge of the delay bin")),
                 "ipdv_bin": ("ipdv_bin", -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
@@ -288,9 +298,11 @@ class FlowSummary:
             },
         ).isel(flow=np.flatnonzero(self._ints[:, SENT] > 0))
         over = self.overflow()
-        ds.attrs.update(sketch_relative_accuracy=self.bins.alpha, sketch_min_s=self.bins.min_value,
-                        sketch_max_s=self.bins.max_value, sketch_overflow_delay=over["delay"],
-                        sketch_overflow_ipdv_abs=over["ipdv_abs"], warmup_s=self.start_s)
+        ds.attrs["warmup_s"] = self.start_s
+        if self.quantiles is not None:
+            ds.attrs.update(sketch_relative_accuracy=self.bins.alpha, sketch_min_s=self.bins.min_value,
+                            sketch_max_s=self.bins.max_value, sketch_overflow_delay=over["delay"],
+                            sketch_overflow_ipdv_abs=over["ipdv_abs"])
         if warn and (over["delay"] or over["ipdv_abs"]):
             warnings.warn(f"{over['delay']:,} one-way delays and {over['ipdv_abs']:,} |IPDV| values are above "
                           f"sketch_max_s={self.bins.max_value!r} s: counted in delay_overflow/ipdv_abs_overflow, "
@@ -311,7 +323,7 @@ class FlowSummary:
             loss = 1.0 - kept / sent
         fq = (dim[0], "quantile")
         alpha = f" (relative error <= {self.bins.alpha:g} within [{self.bins.min_value:g}, {self.bins.max_value:g}] s)"
-        return {
+        out = {
             "sent": (dim, sent, _attrs("1", "packets offered")),
             "kept": (dim, kept, _attrs("1", "packets kept (delivered)")),
             "policed": (dim, ints[:, POLICED_N], _attrs("1", "packets policed")),
@@ -324,17 +336,22 @@ class FlowSummary:
             "delay_std": (dim, np.sqrt(np.maximum(var, 0.0)), _attrs("s", "std of one-way delay")),
             "delay_min": (dim, np.where(kept > 0, floats[:, MIN], np.nan), _attrs("s", "minimum one-way delay")),
             "delay_max": (dim, np.where(kept > 0, floats[:, MAX], np.nan), _attrs("s", "maximum one-way delay")),
+        }
+        sketched = {
             "delay_quantile": (fq, self.bins.quantiles(delay_sketch, self.quantiles),
                                _attrs("s", "one-way delay quantile" + alpha)),
             "delay_overflow": (dim, delay_sketch[:, -1], _attrs("1", "one-way delays above sketch_max_s")),
+            "ipdv_abs_quantile": (fq, self.bins.quantiles(ipdv_sketch, self.quantiles),
+                                  _attrs("s", "|IPDV| quantile" + alpha)),
+            "ipdv_abs_overflow": (dim, ipdv_sketch[:, -1], _attrs("1", "|IPDV| values above sketch_max_s")),
+        } if self.quantiles is not None else {}
+        out.update({
             "ipdv_count": (dim, n_ipdv, _attrs("1", "IPDV values (pairs without loss)")),
             "ipdv_mean": (dim, ipdv_mean, _attrs("s", "mean IPDV")),
             "ipdv_abs_mean": (dim, ipdv_abs, _attrs("s", "mean |IPDV| (jitter)")),
             "ipdv_std": (dim, np.sqrt(np.maximum(ipdv_var, 0.0)), _attrs("s", "std of IPDV")),
-            "ipdv_abs_quantile": (fq, self.bins.quantiles(ipdv_sketch, self.quantiles),
-                                  _attrs("s", "|IPDV| quantile" + alpha)),
-            "ipdv_abs_overflow": (dim, ipdv_sketch[:, -1], _attrs("1", "|IPDV| values above sketch_max_s")),
-        }
+        })
+        return {**out, **sketched}
 
 
 def merge_summaries(summaries, *, consecutive: bool = False) -> FlowSummary:
@@ -382,40 +399,43 @@ def _delay(floats, row, d):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _ipdv(ints, floats, sketch, row, v, b):
+def _ipdv(ints, floats, row, v):
     ints[row, IPDV_COUNT] += 1
     floats[row, IPDV_SUM] += v
     floats[row, IPDV_SUMSQ] += v * v
     floats[row, IPDV_ABS_SUM] += abs(v)
-    sketch[row, b] += 1
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats, ipdv_hist, ipdv_sketch,
-          class_ints, class_floats, class_ipdv_sketch):
+def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints, floats, ipdv_hist,
+          ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
     """Count one IPDV value ``v`` of flow ``f`` (its later packet in class ``c``)."""
-    b = bin_of(abs(v), max_value, upper, start, base, shift)
-    _ipdv(ints, floats, ipdv_sketch, f, v, b)
-    _ipdv(class_ints, class_floats, class_ipdv_sketch, c, v, b)
+    _ipdv(ints, floats, f, v)
+    _ipdv(class_ints, class_floats, c, v)
+    if with_sketch:
+        b = bin_of(abs(v), max_value, upper, start, base, shift)
+        ipdv_sketch[f, b] += 1
+        class_ipdv_sketch[c, b] += 1
     n = ipdv_hist.shape[1]
     h = int((v + ipdv_max_s) / ipdv_bin_s)
     ipdv_hist[f, 0 if h < 0 else (n - 1 if h >= n else h)] += 1
 
 
 @njit(cache=True, nogil=True)
-def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats,
-               ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
+def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints,
+               floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
     """:func:`_pair` for each of ``values`` (the pairs a merge forms)."""
     for i in range(values.shape[0]):
-        _pair(flows[i], classes[i], values[i], ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats,
-              ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
+        _pair(flows[i], classes[i], values[i], ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base,
+              shift, ints, floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(arrival_s, size, flow, queue, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s,
+def _accumulate(arrival_s, size, flow, queue, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s, with_sketch,
                 max_value, upper, start, base, shift, ints, floats, first_class, delay_hist, ipdv_hist, delay_sketch,
                 ipdv_sketch, class_ints, class_floats, class_delay_sketch, class_ipdv_sketch):
-    """Add packets (in arrival order) to the per-flow and per-class accumulators, in place."""
+    """Add packets (in arrival order) to the per-flow and per-class accumulators, in place (the
+    log-binned histograms only ``with_sketch``)."""
     n_delay_bins = delay_hist.shape[1]
     for i in range(arrival_s.shape[0]):
         if arrival_s[i] < start_s:
@@ -431,15 +451,16 @@ def _accumulate(arrival_s, size, flow, queue, delay_s, drop, start_s, delay_bin_
         if drop[i] == 0:
             _delay(floats, f, d)
             _delay(class_floats, c, d)
-            b = bin_of(d, max_value, upper, start, base, shift)
-            delay_sketch[f, b] += 1
-            class_delay_sketch[c, b] += 1
+            if with_sketch:
+                b = bin_of(d, max_value, upper, start, base, shift)
+                delay_sketch[f, b] += 1
+                class_delay_sketch[c, b] += 1
             b = int(d / delay_bin_s)
             delay_hist[f, b if b < n_delay_bins else n_delay_bins - 1] += 1
             prev = floats[f, LAST_DELAY]
             if prev == prev:  # RFC 3393: a pair with a lost packet gives no value
-                _pair(f, c, d - prev, ipdv_bin_s, ipdv_max_s, max_value, upper, start, base, shift, ints, floats,
-                      ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
+                _pair(f, c, d - prev, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints,
+                      floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
             floats[f, LAST_DELAY] = d
         else:
             floats[f, LAST_DELAY] = np.nan
