@@ -6,11 +6,11 @@ packet's queue index, coordinate ``traffic_class``): packets and bytes offered a
 losses by cause, one-way delay and IPDV moments, min/max, fixed-bin histograms of a flow's
 delay and IPDV, and log-binned histograms (:class:`pqlab.base.sketch.LogBins`) of the delay
 and of |IPDV| from which quantiles within a stated relative error are read. Every
-accumulator is a count, a sum or an extreme: two summaries merge (:meth:`FlowSummary.merge`)
-into the summary of all their packets, across consecutive batches of one run (the IPDV
-pair spanning them is formed from the first and last delays each keeps per flow) and across
-runs (pooled); the counts, histograms and quantiles of a merge equal the one-shot summary's
-exactly, the sums up to floating-point rounding.
+accumulator is a count, a sum or an extreme, so two summaries combine into the summary of all
+their packets: consecutive batches of one run with :meth:`FlowSummary.followed_by` (the IPDV
+pair spanning them is formed from the first and last delays each keeps per flow), independent
+runs (seeds, dask workers) with :meth:`FlowSummary.merge` (pooled). The counts, histograms and
+quantiles of a combination equal the one-shot summary's exactly, the sums up to rounding.
 """
 
 from __future__ import annotations
