@@ -140,20 +140,22 @@ def bench_startup():
 
 STREAMING = (
     "import resource, sys, time; from pqlab import scenarios; from pqlab.streaming import simulate_summary; "
-    "n = float(sys.argv[1]); w = float(sys.argv[2]); "
-    "simulate_summary(scenarios.base_case(n_ef_samples=100), seed=1, window_s=1.0); "
+    "n = float(sys.argv[1]); w = float(sys.argv[2]); kw = {} if sys.argv[3] == 'yes' else {'quantiles': None}; "
+    "simulate_summary(scenarios.base_case(n_ef_samples=100), seed=1, window_s=1.0, **kw); "
     "sc = scenarios.base_case(n_ef_samples=int(n / 1.9691)); t0 = time.perf_counter(); "
-    "ds = simulate_summary(sc, seed=1, window_s=w); dt = time.perf_counter() - t0; "
+    "ds = simulate_summary(sc, seed=1, window_s=w, **kw); dt = time.perf_counter() - t0; "
     "print(int(ds.sent.sum()), dt, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
 )
 
 
-def bench_streaming(n_packets: float, window_s: float = 300.0):
-    """Streaming mode (per-flow summaries, bounded memory) in a fresh process: speed and peak RSS."""
-    out = subprocess.run([sys.executable, "-c", STREAMING, str(n_packets), str(window_s)], check=True,
-                         capture_output=True, text=True).stdout.split()
+def bench_streaming(n_packets: float, window_s: float = 300.0, quantiles: bool = True):
+    """Streaming mode (per-flow and per-class summaries, bounded memory) in a fresh process: speed and
+    peak RSS; with ``quantiles`` (the default summary) or without (``quantiles=None``)."""
+    out = subprocess.run([sys.executable, "-c", STREAMING, str(n_packets), str(window_s), "yes" if quantiles else "no"],
+                         check=True, capture_output=True, text=True).stdout.split()
     n, seconds, rss_mib = int(out[0]), float(out[1]), float(out[2])
-    print(f"streaming mode, S1 for {n:,} packets (window {window_s:g} s, warm-up excluded from the count):")
+    print(f"streaming mode, S1 for {n:,} packets (window {window_s:g} s, warm-up excluded from the count, "
+          f"{'with' if quantiles else 'without'} quantiles):")
     print(f"  {seconds:8.1f} s  {n / seconds / 1e6:6.2f} Mpkt/s (generation + engine + online summaries), "
           f"peak RSS of that process {rss_mib:,.0f} MiB")
 
@@ -180,6 +182,7 @@ def main(argv=None):
     bench_toolbox(long_case if args.quick else base, repeats=5 if args.quick else 50)
     bench_startup()
     bench_streaming(1e6 if args.quick else args.streaming_packets)
+    bench_streaming(1e6 if args.quick else args.streaming_packets, quantiles=False)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory of this process: {peak_mib:,.0f} MiB")
 

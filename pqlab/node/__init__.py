@@ -9,7 +9,8 @@ priority levels, WFQ/DRR/WRR), ``reference`` (the node contract in exact rationa
 kernel's executable specification), ``markers`` (RFC 2697/2698 colour markers), ``timeorigin`` (the
 engine's time origin), ``traffic`` (size laws, streams and their merge), ``scenario``
 (:class:`Scenario` and :func:`simulate`: one seeded run as an xarray Dataset), ``streaming``
-(long runs summarised chunk by chunk), ``path`` (the hops after the node) and ``tandem``
+(long runs summarised chunk by chunk), ``summary`` (the online per-flow and per-class summaries,
+mergeable), ``path`` (the hops after the node) and ``tandem``
 (nodes in series).
 
 Exports: those modules; the package re-exports the public names (``pqlab.Node``,
@@ -20,4 +21,4 @@ lab: they sit above).
 """
 
 __all__ = ["model", "framing", "wfq", "disciplines", "engine", "reference", "markers", "timeorigin", "traffic",
-           "scenario", "streaming", "path", "tandem"]
+           "scenario", "streaming", "summary", "path", "tandem"]

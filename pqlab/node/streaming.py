@@ -4,10 +4,11 @@
 :class:`pqlab.node.engine.NodeState`, so the per-packet outputs are exactly those of
 one in-memory run over all arrivals; a batch is handed on once every one of its
 packets has its fate (a packet may wait in a queue across batch boundaries).
-:class:`FlowSummary` accumulates per-flow statistics from those batches (count,
-loss by cause, delay moments, min/max, fixed-bin delay and IPDV histograms) and
-:func:`simulate_summary` runs a whole scenario that way, generating its traffic
-window by window, without ever holding more than a few windows of packets.
+:class:`pqlab.node.summary.FlowSummary` accumulates per-flow and per-class statistics from
+those batches (counts, bytes, loss by cause, delay and IPDV moments, min/max, quantiles within a
+stated relative error) and :func:`simulate_summary` runs a whole scenario that way, generating its traffic
+window by window, without ever holding more than a few windows of packets (:func:`summarize`
+returns the mergeable summary itself, for runs spread over workers).
 """
 
 from __future__ import annotations
@@ -17,20 +18,19 @@ from collections import deque
 
 import numpy as np
 import xarray as xr
-from numba import njit
 
-from ..base._validate import check_int, check_memory, check_real
-from .engine import EARLY_DROP, POLICED, QUEUE_FULL, NodeState, validate_arrivals
+from ..base._validate import check_int, check_real
+from .engine import NodeState, validate_arrivals
 from .markers import FlowColours
-from .path import PathModel
 from ..base.provenance import provenance_attrs
 from .scenario import Scenario, check_trace_window, kernel_options, red_uniforms
+from .summary import FlowSummary, merge_summaries
 from .timeorigin import check_absolute
 from .traffic import TrafficWindows
 
 
-#: Largest histogram of one flow, bytes (16 MiB: 2 million bins).
-MAX_HISTOGRAM_BYTES = 16 * 2**20
+__all__ = ["FlowSummary", "merge_summaries", "run_batches", "simulate_summary", "summarize"]
+
 #: Largest number of traffic windows of one run (the window edges are one array).
 MAX_WINDOWS = 10_000_000
 
@@ -87,182 +87,14 @@ def run_batches(node, batches):
         yield tuple(pending.popleft()[1:8])
 
 
-class FlowSummary:
-    """Per-flow statistics accumulated online from resolved batches (in arrival order): packets
-    offered, policed, dropped at a full queue and dropped early (RED/WRED), delay and IPDV.
-
-    Parameters
-    ----------
-    path : PathModel
-        Added to ``departure - arrival`` for the one-way delay.
-    delay_bin_s, delay_max_s : float
-        Width and upper end of the one-way delay histogram, seconds (bins from 0;
-        values beyond go to the last bin, which is flagged as overflow).
-    ipdv_bin_s, ipdv_max_s : float
-        Width and range ``[-ipdv_max_s, ipdv_max_s)`` of the IPDV histogram, seconds.
-    start_s : float
-        Packets arriving before this (warm-up) are simulated but not counted.
-
-    Notes
-    -----
-    IPDV follows RFC 3393: consecutive packets of a flow in arrival order; a
-    pair with a lost packet gives no value. The pair spanning two batches is
-    formed from the last delay carried per flow.
-    """
-
-    def __init__(self, path: PathModel | None = None, *, delay_bin_s=1e-4, delay_max_s=0.2,
-                 ipdv_bin_s=1e-4, ipdv_max_s=0.1, start_s: float = 0.0):
-        self.path = PathModel() if path is None else path
-        if not isinstance(self.path, PathModel):
-            raise ValueError(f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}")
-        self.delay_bin_s = check_real("delay_bin_s", delay_bin_s, 0.0, strict_minimum=True)
-        self.delay_max_s = check_real("delay_max_s", delay_max_s, self.delay_bin_s)
-        self.ipdv_bin_s = check_real("ipdv_bin_s", ipdv_bin_s, 0.0, strict_minimum=True)
-        self.ipdv_max_s = check_real("ipdv_max_s", ipdv_max_s, self.ipdv_bin_s)
-        self.start_s = check_real("start_s", start_s, 0.0)
-        self.n_delay_bins = check_memory("delay_bin_s (delay_max_s / delay_bin_s histogram bins per flow)",
-                                         math.ceil(self.delay_max_s / self.delay_bin_s), 8, MAX_HISTOGRAM_BYTES)
-        self.n_ipdv_bins = check_memory("ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
-                                        math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s), 8, MAX_HISTOGRAM_BYTES)
-        self.n_flows = 0
-        self._counts = {k: np.zeros(0, np.int64) for k in ("sent", "policed", "queue_full", "early_drop", "ipdv_count")}
-        self._sums = {k: np.zeros(0) for k in ("delay_sum", "delay_sumsq", "ipdv_sum", "ipdv_sumsq", "ipdv_abs_sum")}
-        self._min = np.zeros(0)
-        self._max = np.zeros(0)
-        self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
-        self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
-        self._last_delay = np.zeros(0)  # last packet's delay per flow (NaN: lost or none yet)
-
-    def _grow(self, n_flows: int):
-        if n_flows <= self.n_flows:
-            return
-        extra = n_flows - self.n_flows
-        for d, fill in ((self._counts, 0), (self._sums, 0.0)):
-            for k in d:
-                d[k] = np.concatenate([d[k], np.full(extra, fill, d[k].dtype)])
-        self._min = np.concatenate([self._min, np.full(extra, np.inf)])
-        self._max = np.concatenate([self._max, np.full(extra, -np.inf)])
-        self._delay_hist = np.vstack([self._delay_hist, np.zeros((extra, self.n_delay_bins), np.int64)])
-        self._ipdv_hist = np.vstack([self._ipdv_hist, np.zeros((extra, self.n_ipdv_bins), np.int64)])
-        self._last_delay = np.concatenate([self._last_delay, np.full(extra, np.nan)])
-        self.n_flows = n_flows
-
-    def update(self, arrival_s, size_bytes, flow, departure_s, drop):
-        """Add one resolved batch (arrays in arrival order)."""
-        if flow.size == 0:
-            return
-        self._grow(int(flow.max()) + 1)
-        delay = departure_s - arrival_s + self.path.extra_delay_s(size_bytes)
-        c, s = self._counts, self._sums
-        _accumulate(
-            arrival_s, np.ascontiguousarray(flow, dtype=np.int64), delay, drop, self.start_s,
-            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s,
-            c["sent"], c["policed"], c["queue_full"], c["early_drop"], c["ipdv_count"],
-            s["delay_sum"], s["delay_sumsq"], s["ipdv_sum"], s["ipdv_sumsq"], s["ipdv_abs_sum"],
-            self._min, self._max, self._delay_hist, self._ipdv_hist, self._last_delay,
-        )
-
-    def to_dataset(self) -> xr.Dataset:
-        """The summaries as a Dataset with dims ``flow``, ``delay_bin``, ``ipdv_bin``."""
-        c, s = self._counts, self._sums
-        kept = c["sent"] - c["policed"] - c["queue_full"] - c["early_drop"]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = s["delay_sum"] / kept
-            var = (s["delay_sumsq"] - kept * mean**2) / (kept - 1)
-            ipdv_mean = s["ipdv_sum"] / c["ipdv_count"]
-            ipdv_abs = s["ipdv_abs_sum"] / c["ipdv_count"]
-            ipdv_var = (s["ipdv_sumsq"] - c["ipdv_count"] * ipdv_mean**2) / (c["ipdv_count"] - 1)
-            loss = 1.0 - kept / c["sent"]
-        f = ("flow",)
-        present = c["sent"] > 0
-        return xr.Dataset(
-            {
-                "sent": (f, c["sent"], _attrs("1", "packets offered")),
-                "policed": (f, c["policed"], _attrs("1", "packets policed")),
-                "queue_full": (f, c["queue_full"], _attrs("1", "packets dropped, queue full")),
-                "early_drop": (f, c["early_drop"], _attrs("1", "packets dropped early (RED/WRED)")),
-                "loss_ratio": (f, loss, _attrs("1", "lost / offered")),
-                "delay_mean": (f, mean, _attrs("s", "mean one-way delay")),
-                "delay_std": (f, np.sqrt(np.maximum(var, 0.0)), _attrs("s", "std of one-way delay")),
-                "delay_min": (f, np.where(kept > 0, self._min, np.nan), _attrs("s", "minimum one-way delay")),
-                "delay_max": (f, np.where(kept > 0, self._max, np.nan), _attrs("s", "maximum one-way delay")),
-                "ipdv_count": (f, c["ipdv_count"], _attrs("1", "IPDV values (pairs without loss)")),
-                "ipdv_mean": (f, ipdv_mean, _attrs("s", "mean IPDV")),
-                "ipdv_abs_mean": (f, ipdv_abs, _attrs("s", "mean |IPDV| (jitter)")),
-                "ipdv_std": (f, np.sqrt(np.maximum(ipdv_var, 0.0)), _attrs("s", "std of IPDV")),
-                "delay_hist": (("flow", "delay_bin"), self._delay_hist,
-                               _attrs("1", "one-way delay histogram (last bin: overflow)")),
-                "ipdv_hist": (("flow", "ipdv_bin"), self._ipdv_hist,
-                              _attrs("1", "IPDV histogram (first/last bins: overflow)")),
-            },
-            coords={
-                "flow": np.arange(self.n_flows),
-                "delay_bin": ("delay_bin", np.arange(self.n_delay_bins) * self.delay_bin_s,
-                              _attrs("s", "left edge of the delay bin")),
-                "ipdv_bin": ("ipdv_bin", -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
-                             _attrs("s", "left edge of the IPDV bin")),
-            },
-        ).isel(flow=np.flatnonzero(present))
-
-
-@njit(cache=True, nogil=True)
-def _accumulate(arrival_s, flow, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s,
-                sent, policed, queue_full, early_drop, ipdv_count, delay_sum, delay_sumsq, ipdv_sum, ipdv_sumsq,
-                ipdv_abs_sum, delay_min, delay_max, delay_hist, ipdv_hist, last_delay):
-    """Add packets (in arrival order) to the per-flow accumulators, in place."""
-    n_delay_bins = delay_hist.shape[1]
-    n_ipdv_bins = ipdv_hist.shape[1]
-    for i in range(arrival_s.shape[0]):
-        if arrival_s[i] < start_s:
-            continue
-        f = flow[i]
-        sent[f] += 1
-        d = delay_s[i]
-        if drop[i] == POLICED:
-            policed[f] += 1
-        elif drop[i] == QUEUE_FULL:
-            queue_full[f] += 1
-        elif drop[i] == EARLY_DROP:
-            early_drop[f] += 1
-        if drop[i] == 0:
-            delay_sum[f] += d
-            delay_sumsq[f] += d * d
-            if d < delay_min[f]:
-                delay_min[f] = d
-            if d > delay_max[f]:
-                delay_max[f] = d
-            b = int(d / delay_bin_s)
-            delay_hist[f, b if b < n_delay_bins else n_delay_bins - 1] += 1
-            prev = last_delay[f]
-            if prev == prev:  # RFC 3393: a pair with a lost packet gives no value
-                v = d - prev
-                ipdv_count[f] += 1
-                ipdv_sum[f] += v
-                ipdv_sumsq[f] += v * v
-                ipdv_abs_sum[f] += abs(v)
-                b = int((v + ipdv_max_s) / ipdv_bin_s)
-                if b < 0:
-                    b = 0
-                elif b >= n_ipdv_bins:
-                    b = n_ipdv_bins - 1
-                ipdv_hist[f, b] += 1
-            last_delay[f] = d
-        else:
-            last_delay[f] = np.nan
-
-
-def _attrs(units: str, long_name: str) -> dict:
-    return {"units": units, "long_name": long_name}
-
-
 def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw) -> xr.Dataset:
-    """Run ``scenario`` window by window and return per-flow summaries (bounded memory).
+    """Run ``scenario`` window by window and return per-flow and per-class summaries (bounded memory).
 
     Parameters
     ----------
     scenario : Scenario
-        The scenario; its warm-up is excluded from the summaries and its path
-        added to the delays.
+        The scenario; its warm-up is excluded from the summaries (packets arriving before
+        ``warmup_s`` are simulated, not counted: attr ``warmup_s``) and its path added to the delays.
     seed : int
         Seed of the traffic, an integer >= 0 (windows are drawn in order: deterministic per seed
         and ``window_s``; the per-packet draws differ from :func:`pqlab.simulate`'s
@@ -276,21 +108,49 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
         Seconds of traffic generated and simulated per batch (> 0, at most
         :data:`MAX_WINDOWS` windows per run); memory grows with the packets in one window.
     **summary_kw
-        Histogram settings of :class:`FlowSummary`.
+        Settings of :class:`pqlab.node.summary.FlowSummary`: histograms, the quantiles'
+        relative accuracy ``alpha`` and range ``sketch_min_s``/``sketch_max_s``, ``quantiles``.
 
     Returns
     -------
     xarray.Dataset
-        The :meth:`FlowSummary.to_dataset` summaries with provenance attrs (and
-        ``trace_packets_outside_window`` for a scenario with trace streams).
+        The :meth:`pqlab.node.summary.FlowSummary.to_dataset` summaries (per flow, per class
+        ``traffic_class`` = queue index, quantiles within relative error ``alpha``) with
+        provenance attrs (and ``trace_packets_outside_window`` for a scenario with trace streams).
 
     Raises
     ------
     ValueError
         On a bad argument, or a trace stream none of whose packets is in the run's window
         ``[0, duration_s)``; a trace partly outside warns, as :func:`pqlab.simulate` (the
-        window rule: :func:`pqlab.node.scenario.check_trace_window`).
+        window rule: :func:`pqlab.node.scenario.check_trace_window`). Delays or |IPDV| above
+        ``sketch_max_s`` warn, naming how many (counted in the Dataset).
     """
+    summary, window_attrs = _run(scenario, seed, window_s, summary_kw)
+    ds = summary.to_dataset(stacklevel=3)
+    ds.attrs.update(provenance_attrs(
+        title=f"pqlab streaming summary: {scenario.name}",
+        history="computed by pqlab.streaming.simulate_summary (streaming mode, windows of window_s)",
+        seed=int(seed),
+        window_s=float(window_s),
+        scenario=scenario.to_json(),
+        **window_attrs,
+    ))
+    return ds
+
+
+def summarize(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw) -> FlowSummary:
+    """:func:`simulate_summary`'s run, returning the mergeable :class:`pqlab.node.summary.FlowSummary`.
+
+    For runs spread over processes or dask workers: the summaries pickle, and
+    :func:`pqlab.node.summary.merge_summaries` of the runs (e.g. one per seed) pools them;
+    ``.to_dataset()`` gives the Dataset. Arguments and errors as :func:`simulate_summary`.
+    """
+    return _run(scenario, seed, window_s, summary_kw)[0]
+
+
+def _run(scenario, seed, window_s, summary_kw) -> tuple:
+    """The summary of ``scenario``'s run and the trace-window attrs."""
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
     seed = check_int("seed", seed, 0)
@@ -302,8 +162,9 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
             f"(window_s >= {scenario.duration_s / MAX_WINDOWS:.3g} s), got {window_s!r}: "
             f"{n_windows:,} windows would need {n_windows * 8 / 2**30:.3g} GiB for their edges alone"
         )
-    window_attrs = check_trace_window(scenario, stacklevel=2)
-    summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, **summary_kw)  # checks its sizes first
+    window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate_summary/summarize
+    summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, n_classes=len(scenario.node.queues),
+                          **summary_kw)  # checks its sizes first
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
     colours = FlowColours(scenario.streams)
     red_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
@@ -317,15 +178,6 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
             yield (arrival, size, queue, flow, colours.colour(arrival, size, flow),
                    red_uniforms(scenario.node, red_rng, arrival.shape[0]))
 
-    for arrival, size, _queue, flow, _entry, departure, drop in run_batches(scenario.node, batches()):
-        summary.update(arrival, size, flow, departure, drop)
-    ds = summary.to_dataset()
-    ds.attrs.update(provenance_attrs(
-        title=f"pqlab streaming summary: {scenario.name}",
-        history="computed by pqlab.streaming.simulate_summary (streaming mode, windows of window_s)",
-        seed=int(seed),
-        window_s=window_s,
-        scenario=scenario.to_json(),
-        **window_attrs,
-    ))
-    return ds
+    for arrival, size, queue, flow, _entry, departure, drop in run_batches(scenario.node, batches()):
+        summary.update(arrival, size, flow, departure, drop, queue)
+    return summary, window_attrs

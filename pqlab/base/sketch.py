@@ -1,0 +1,177 @@
+"""Mergeable quantiles with a stated relative error: exact log-binned histograms (DDSketch's bins).
+
+A value ``x`` in ``[min_value, max_value]`` goes to the bin of key ``k = ceil(log_gamma(x))``,
+``gamma = (1 + alpha) / (1 - alpha)``, which holds ``(gamma**(k-1), gamma**k]`` (found from the
+bits of the value's float and one or two comparisons with the table of
+edges: no logarithm per value); the bin stands
+for ``2 * gamma**k / (gamma + 1)``, within relative error ``alpha`` of every value in it (the
+bins of Masson, Rim and Lee, "DDSketch", VLDB 2019, kept whole: no bin is ever collapsed, so
+the error bound holds for every quantile). Values below ``min_value`` (0 included) share the
+first bin, which stands for 0 (absolute error < ``min_value``); values above ``max_value``
+are counted in the last bin, the overflow, whose quantiles are NaN: a tail is never folded
+into the range. Counts are integers: two histograms of the same bins merge by adding, so a
+merge equals the one-shot histogram exactly, in any order and grouping.
+
+Quantiles follow numpy's default (``method="linear"``): between the order statistics of
+ranks ``floor(q (n-1))`` and the next, interpolated. Each is replaced by its bin's value,
+within relative error ``alpha``; the interpolation of two such values lies within ``alpha``
+of numpy's interpolation (both weights are >= 0), so ``quantiles`` is within relative error
+``alpha`` of ``numpy.percentile(values, 100 q)`` for data in ``[min_value, max_value]``
+(up to a few ulps of the logarithm at a bin edge).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ._validate import check_memory, check_real
+
+#: Default relative accuracy (0.5 %).
+DEFAULT_ALPHA = 0.005
+#: Largest histogram of one row (a flow, a class), bytes (16 MiB: 2 million bins).
+MAX_ROW_BYTES = 16 * 2**20
+
+
+class LogBins:
+    """The bins of a log-binned histogram: relative accuracy and range.
+
+    Parameters
+    ----------
+    alpha : float
+        Relative accuracy, in (0, 0.5]: every value in the range is reported within
+        ``alpha * value``.
+    min_value, max_value : float
+        The range kept to relative accuracy (units of the values, e.g. s): ``0 < min_value <
+        max_value``; below ``min_value`` counts as 0, above ``max_value`` as overflow.
+    names : tuple of str
+        The names of the three parameters as the caller's user knows them (in error messages).
+    """
+
+    def __init__(self, alpha: float = DEFAULT_ALPHA, min_value: float = 1e-9, max_value: float = 1e6, *,
+                 names=("alpha", "min_value", "max_value")):
+        self.alpha = check_real(names[0], alpha, 0.0, 0.5, strict_minimum=True)
+        self.min_value = check_real(names[1], min_value, 0.0, strict_minimum=True)
+        self.max_value = check_real(names[2], max_value, self.min_value, strict_minimum=True)
+        gamma = (1.0 + self.alpha) / (1.0 - self.alpha)
+        self.log_gamma = math.log(gamma)
+        self.k_min = math.ceil(math.log(self.min_value) / self.log_gamma)
+        k_max = math.ceil(math.log(self.max_value) / self.log_gamma)
+        n = k_max - self.k_min + 3  # the zero bin, the keys k_min..k_max, the overflow bin
+        self.n_bins = check_memory(f"{names[0]}, {names[1]}, {names[2]} (log bins per row)", n, 8, MAX_ROW_BYTES)
+        keys = self.k_min + np.arange(self.n_bins - 2)
+        #: The upper edges of the bins but the overflow: the zero bin's ``gamma**(k_min - 1)``, then
+        #: ``gamma**k`` (bin ``j`` holds ``(upper[j-1], upper[j]]``; this table defines the bins).
+        self.upper = np.exp(np.r_[self.k_min - 1, keys] * self.log_gamma)
+        self.upper[-1] = max(self.upper[-1], self.max_value)
+        #: The value each bin stands for: 0, the keys' values, NaN for the overflow.
+        self.values = np.concatenate([[0.0], 2.0 * self.upper[1:] / (gamma + 1.0), [np.nan]])
+        # Where to start looking for a value's bin, by its float's bits (exponent and first
+        # ``sub_bits`` mantissa bits): a cell of relative width 2**-sub_bits spans one bin or two,
+        # so one or two comparisons with ``upper`` find the bin exactly, without a logarithm.
+        n_exponents = math.frexp(self.max_value)[1] - math.frexp(self.upper[0])[1] + 1
+        # (at most 2**21 cells: a wider range or a finer alpha only compares more)
+        self.sub_bits = max(0, min(12, math.ceil(-math.log2(gamma - 1.0)), 21 - math.ceil(math.log2(n_exponents))))
+        self.shift = 52 - self.sub_bits
+        self.base = int(np.float64(self.upper[0]).view(np.int64)) >> self.shift
+        cells = np.arange(self.base, (int(np.float64(self.max_value).view(np.int64)) >> self.shift) + 1)
+        lowest = (cells << self.shift).view(np.float64)
+        self.start = np.clip(np.searchsorted(self.upper, lowest, side="left"), 1, self.n_bins - 2).astype(np.int32)
+
+    def key(self) -> tuple:
+        """What two histograms must share to be merged."""
+        return self.alpha, self.min_value, self.max_value
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, LogBins) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def zeros(self, rows: int) -> np.ndarray:
+        """Empty histograms, ``(rows, n_bins)`` int64 counts."""
+        return np.zeros((rows, self.n_bins), np.int64)
+
+    def add(self, values, rows, counts: np.ndarray) -> None:
+        """Count ``values`` (1-D float) into ``counts[rows[i]]`` (``rows`` int64), in place."""
+        add_values(np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(rows, dtype=np.int64),
+                   *self.kernel_args(), counts)
+
+    def kernel_args(self) -> tuple:
+        """``(max_value, upper, start, base, shift)``: what :func:`bin_of` takes after the value."""
+        return self.max_value, self.upper, self.start, self.base, self.shift
+
+    def quantiles(self, counts: np.ndarray, q) -> np.ndarray:
+        """Quantiles ``q`` (in [0, 1]) of each row of ``counts``, ``(rows, len(q))``.
+
+        NaN for an empty row and where the quantile's rank is in the overflow bin.
+        """
+        q = np.ascontiguousarray(q, dtype=np.float64)
+        out = np.empty((counts.shape[0], q.shape[0]))
+        row_quantiles(counts, self.values, q, out)
+        return out
+
+
+def check_quantiles(name: str, q) -> np.ndarray:
+    """``q`` as a 1-D float array of distinct increasing probabilities in [0, 1], else ``ValueError``."""
+    try:
+        arr = np.asarray(q, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        arr = None
+    if (arr is None or arr.size == 0 or not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1
+            or np.any(np.diff(arr) <= 0)):
+        raise ValueError(f"{name} must be increasing probabilities in [0, 1] (e.g. (0.5, 0.99)), got {q!r}")
+    return arr
+
+
+@njit(cache=True, nogil=True, inline="always")
+def bin_of(x, max_value, upper, start, base, shift):
+    """The bin of value ``x``: 0 at or below ``upper[0]`` (and NaN), ``len(upper)`` above ``max_value``."""
+    if x > max_value:
+        return upper.shape[0]
+    if not x > upper[0]:
+        return 0
+    j = start[(np.float64(x).view(np.int64) >> shift) - base]  # positive floats' bits grow with them
+    while x > upper[j]:
+        j += 1
+    return j
+
+
+@njit(cache=True, nogil=True)
+def add_values(values, rows, max_value, upper, start, base, shift, counts):
+    """Count each ``values[i]`` in ``counts[rows[i]]``, in place."""
+    for i in range(values.shape[0]):
+        counts[rows[i], bin_of(values[i], max_value, upper, start, base, shift)] += 1
+
+
+@njit(cache=True, nogil=True)
+def row_quantiles(counts, bin_values, q, out):
+    """numpy's linear-interpolation quantiles of each row of ``counts`` into ``out``, in place."""
+    n_rows, n_bins = counts.shape
+    for r in range(n_rows):
+        total = 0
+        for b in range(n_bins):
+            total += counts[r, b]
+        for j in range(q.shape[0]):
+            if total == 0:
+                out[r, j] = np.nan
+                continue
+            h = q[j] * (total - 1)
+            lo = int(math.floor(h))
+            hi = lo + 1 if lo + 1 < total else lo
+            v_lo = _value_of_rank(counts, bin_values, r, lo)
+            v_hi = _value_of_rank(counts, bin_values, r, hi)
+            out[r, j] = v_lo + (h - lo) * (v_hi - v_lo) if h > lo else v_lo
+
+
+@njit(cache=True, nogil=True)
+def _value_of_rank(counts, bin_values, r, rank):
+    """The value of the bin holding the order statistic ``rank`` (0-based) of row ``r``."""
+    seen = 0
+    for b in range(counts.shape[1]):
+        seen += counts[r, b]
+        if seen > rank:
+            return bin_values[b]
+    return np.nan

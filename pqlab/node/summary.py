@@ -1,0 +1,466 @@
+"""Per-flow and per-class summaries accumulated online, mergeable: counts, losses, delay, IPDV, quantiles.
+
+:class:`FlowSummary` takes resolved batches of packets (in arrival order, as
+:func:`pqlab.node.streaming.run_batches` yields them) and keeps, per flow and per class (the
+packet's queue index, coordinate ``traffic_class``): packets and bytes offered and kept,
+losses by cause, one-way delay and IPDV moments, min/max, fixed-bin histograms of a flow's
+delay and IPDV, and log-binned histograms (:class:`pqlab.base.sketch.LogBins`) of the delay
+and of |IPDV| from which quantiles within a stated relative error are read. Every
+accumulator is a count, a sum or an extreme, so two summaries combine into the summary of all
+their packets: consecutive batches of one run with :meth:`FlowSummary.followed_by` (the IPDV
+pair spanning them is formed from the first and last delays each keeps per flow), independent
+runs (seeds, dask workers) with :meth:`FlowSummary.merge` (pooled). The counts, histograms and
+quantiles of a combination equal the one-shot summary's exactly, the sums up to rounding.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import xarray as xr
+from numba import njit
+
+from ..base._validate import check_int, check_memory, check_real
+from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of, check_quantiles
+from .engine import EARLY_DROP, POLICED, QUEUE_FULL
+from .path import PathModel
+
+#: Largest fixed-bin histogram of one flow, bytes (16 MiB: 2 million bins).
+MAX_HISTOGRAM_BYTES = 16 * 2**20
+#: Quantiles reported by default.
+DEFAULT_QUANTILES = (0.5, 0.9, 0.99, 0.999)
+
+# integer columns of a row (a flow or a class)
+SENT, POLICED_N, QUEUE_FULL_N, EARLY_DROP_N, IPDV_COUNT, SENT_BYTES, KEPT_BYTES = range(7)
+N_INT = 7
+# float columns; the last four (a flow's first and last packet) are unused in a class's row
+DELAY_SUM, DELAY_SUMSQ, IPDV_SUM, IPDV_SUMSQ, IPDV_ABS_SUM, MIN, MAX = range(7)
+FIRST_ARRIVAL, FIRST_DELAY, LAST_ARRIVAL, LAST_DELAY = range(7, 11)
+N_FLOAT = 11
+#: The empty row's floats: extremes and first/last arrivals at their identities, delays NaN (none).
+EMPTY_FLOATS = np.array([0.0, 0.0, 0.0, 0.0, 0.0, np.inf, -np.inf, np.inf, np.nan, -np.inf, np.nan])
+
+
+class FlowSummary:
+    """Per-flow and per-class statistics accumulated online from resolved batches (in arrival order).
+
+    Parameters
+    ----------
+    path : PathModel
+        Added to ``departure - arrival`` for the one-way delay.
+    delay_bin_s, delay_max_s : float
+        Width and upper end of a flow's fixed-bin one-way delay histogram, seconds (bins from 0;
+        values beyond go to the last bin, which is flagged as overflow). The quantiles do not
+        come from it.
+    ipdv_bin_s, ipdv_max_s : float
+        Width and range ``[-ipdv_max_s, ipdv_max_s)`` of a flow's fixed-bin IPDV histogram, seconds.
+    start_s : float
+        Packets arriving before this (warm-up) are simulated but not counted, seconds.
+    alpha : float
+        Relative accuracy of the quantiles, in (0, 0.5] (default 0.005: 0.5 %).
+    sketch_min_s, sketch_max_s : float
+        Range of the log-binned delay and |IPDV| histograms, seconds (default 1 ns to 1e6 s, 3,456
+        bins at alpha 0.005): below ``sketch_min_s`` counts as 0, above ``sketch_max_s`` as
+        overflow (counted, reported, its quantiles NaN).
+    quantiles : sequence of float or None
+        Probabilities in [0, 1] reported by :meth:`to_dataset` (default 0.5, 0.9, 0.99, 0.999).
+        None: no log-binned histograms and no quantiles (the summary costs about half as much:
+        README, "Speed, scale and sweeps").
+    n_classes : int
+        Traffic classes (queues) reported even if no packet comes (more are added as they come).
+
+    Notes
+    -----
+    IPDV follows RFC 3393: consecutive packets of a flow in arrival order; a pair with a lost
+    packet gives no value. A class's IPDV values are its flows' (a pair counts in the class of
+    its later packet). The quantiles are within relative error ``alpha`` of
+    ``numpy.percentile`` of the same values (:mod:`pqlab.base.sketch`) for values in
+    ``[sketch_min_s, sketch_max_s]``.
+    """
+
+    def __init__(self, path: PathModel | None = None, *, delay_bin_s=1e-4, delay_max_s=0.2,
+                 ipdv_bin_s=1e-4, ipdv_max_s=0.1, start_s: float = 0.0, alpha=DEFAULT_ALPHA,
+                 sketch_min_s=1e-9, sketch_max_s=1e6, quantiles=DEFAULT_QUANTILES, n_classes: int = 0):
+        self.path = PathModel() if path is None else path
+        if not isinstance(self.path, PathModel):
+            raise ValueError(f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}")
+        self.delay_bin_s = check_real("delay_bin_s", delay_bin_s, 0.0, strict_minimum=True)
+        self.delay_max_s = check_real("delay_max_s", delay_max_s, self.delay_bin_s)
+        self.ipdv_bin_s = check_real("ipdv_bin_s", ipdv_bin_s, 0.0, strict_minimum=True)
+        self.ipdv_max_s = check_real("ipdv_max_s", ipdv_max_s, self.ipdv_bin_s)
+        self.start_s = check_real("start_s", start_s, 0.0)
+        self.n_delay_bins = check_memory("delay_bin_s (delay_max_s / delay_bin_s histogram bins per flow)",
+                                         math.ceil(self.delay_max_s / self.delay_bin_s), 8, MAX_HISTOGRAM_BYTES)
+        self.n_ipdv_bins = check_memory("ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
+                                        math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s), 8, MAX_HISTOGRAM_BYTES)
+        self.bins = LogBins(alpha, sketch_min_s, sketch_max_s, names=("alpha", "sketch_min_s", "sketch_max_s"))
+        self.quantiles = None if quantiles is None else check_quantiles("quantiles", quantiles)
+        self.n_flows = 0
+        self.n_classes = 0
+        # per flow
+        self._ints = np.zeros((0, N_INT), np.int64)
+        self._floats = np.zeros((0, N_FLOAT))
+        self._first_class = np.zeros(0, np.int64)  # the class of a flow's first counted packet
+        self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
+        self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
+        self._delay_sketch = self._sketch_zeros(0)
+        self._ipdv_sketch = self._sketch_zeros(0)
+        # per class
+        self._class_ints = np.zeros((0, N_INT), np.int64)
+        self._class_floats = np.zeros((0, N_FLOAT))
+        self._class_delay_sketch = self._sketch_zeros(0)
+        self._class_ipdv_sketch = self._sketch_zeros(0)
+        self._grow(0, check_int("n_classes", n_classes, 0, 2**16))
+
+    # ------------------------------------------------------------------ growth, settings, copies
+
+    def _sketch_zeros(self, rows: int) -> np.ndarray:
+        """Empty log-binned histograms (no bins without quantiles)."""
+        return np.zeros((rows, self.bins.n_bins if self.quantiles is not None else 0), np.int64)
+
+    def _grow(self, n_flows: int, n_classes: int):
+        """Add empty rows up to ``n_flows`` flows and ``n_classes`` classes."""
+        extra = n_flows - self.n_flows
+        if extra > 0:
+            check_memory("flow ids (per-flow histograms of the largest flow id + 1 flows)", n_flows,
+                         8 * (self.n_delay_bins + self.n_ipdv_bins + 2 * self._delay_sketch.shape[1]), 2**32)
+            self._ints = np.vstack([self._ints, np.zeros((extra, N_INT), np.int64)])
+            self._floats = np.vstack([self._floats, np.tile(EMPTY_FLOATS, (extra, 1))])
+            self._first_class = np.concatenate([self._first_class, np.full(extra, -1, np.int64)])
+            self._delay_hist = np.vstack([self._delay_hist, np.zeros((extra, self.n_delay_bins), np.int64)])
+            self._ipdv_hist = np.vstack([self._ipdv_hist, np.zeros((extra, self.n_ipdv_bins), np.int64)])
+            self._delay_sketch = np.vstack([self._delay_sketch, self._sketch_zeros(extra)])
+            self._ipdv_sketch = np.vstack([self._ipdv_sketch, self._sketch_zeros(extra)])
+            self.n_flows = n_flows
+        extra = n_classes - self.n_classes
+        if extra > 0:
+            self._class_ints = np.vstack([self._class_ints, np.zeros((extra, N_INT), np.int64)])
+            self._class_floats = np.vstack([self._class_floats, np.tile(EMPTY_FLOATS, (extra, 1))])
+            self._class_delay_sketch = np.vstack([self._class_delay_sketch, self._sketch_zeros(extra)])
+            self._class_ipdv_sketch = np.vstack([self._class_ipdv_sketch, self._sketch_zeros(extra)])
+            self.n_classes = n_classes
+
+    def settings(self) -> dict:
+        """What two summaries must share to be merged."""
+        return {"path": self.path, "delay_bin_s": self.delay_bin_s, "delay_max_s": self.delay_max_s,
+                "ipdv_bin_s": self.ipdv_bin_s, "ipdv_max_s": self.ipdv_max_s, "start_s": self.start_s,
+                "alpha": self.bins.alpha, "sketch_min_s": self.bins.min_value,
+                "sketch_max_s": self.bins.max_value,
+                "quantiles": None if self.quantiles is None else tuple(self.quantiles.tolist())}
+
+    def _arrays(self) -> dict:
+        return {k: v for k, v in vars(self).items() if isinstance(v, np.ndarray) and k.startswith("_")}
+
+    def copy(self) -> "FlowSummary":
+        """An independent copy."""
+        new = object.__new__(FlowSummary)
+        new.__dict__.update(self.__dict__)
+        for k, v in self._arrays().items():
+            setattr(new, k, v.copy())
+        return new
+
+    # ------------------------------------------------------------------ accumulation
+
+    def update(self, arrival_s, size_bytes, flow, departure_s, drop, queue):
+        """Add one resolved batch (1-D arrays in arrival order; ``queue`` is each packet's class)."""
+        if flow.size == 0:
+            return
+        flow = np.ascontiguousarray(flow, dtype=np.int64)
+        queue = np.ascontiguousarray(queue, dtype=np.int64)
+        if flow.min() < 0 or queue.min() < 0:
+            raise ValueError("flow and queue must be integers >= 0")
+        self._grow(int(flow.max()) + 1, int(queue.max()) + 1)
+        delay = departure_s - arrival_s + self.path.extra_delay_s(size_bytes)
+        b = self.bins
+        _accumulate(
+            arrival_s, np.ascontiguousarray(size_bytes, dtype=np.int64), flow, queue, delay, drop, self.start_s,
+            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s, self.quantiles is not None, *b.kernel_args(),
+            self._ints, self._floats, self._first_class, self._delay_hist, self._ipdv_hist,
+            self._delay_sketch, self._ipdv_sketch,
+            self._class_ints, self._class_floats, self._class_delay_sketch, self._class_ipdv_sketch,
+        )
+
+    def merge(self, other: "FlowSummary") -> "FlowSummary":
+        """The pooled summary of two independent runs (e.g. other seeds, other workers): a new object.
+
+        No IPDV pair is formed between them. Commutative and associative: counts, histograms,
+        extremes and quantiles equal the one-shot summary's exactly, in any order and grouping;
+        the sums up to floating-point rounding. A pooled summary forms no pair with a
+        :meth:`followed_by` summary.
+        """
+        return self._combine(other, consecutive=False)
+
+    def followed_by(self, later: "FlowSummary") -> "FlowSummary":
+        """The summary of this run's packets followed by ``later``'s (the next batches of the same run).
+
+        The IPDV pair spanning the two (this summary's last delay of a flow, ``later``'s first)
+        is formed, so consecutive batches summarised apart and joined in order equal the one
+        summary of all of them: counts, histograms, extremes and quantiles exactly (in any
+        grouping: associative), the sums up to rounding. Raises ``ValueError`` if a flow of
+        ``later`` has a packet before this summary's last one of that flow.
+        """
+        return self._combine(later, consecutive=True)
+
+    def _combine(self, other, consecutive: bool) -> "FlowSummary":
+        if not isinstance(other, FlowSummary):
+            raise ValueError(f"a FlowSummary combines only with a FlowSummary, got {type(other).__name__}")
+        mine, theirs = self.settings(), other.settings()
+        differ = [f"{k} ({mine[k]!r} vs {theirs[k]!r})" for k in mine if mine[k] != theirs[k]]
+        if differ:
+            raise ValueError(f"summaries combine only with the same settings; they differ in {', '.join(differ)}")
+        a, b = self.copy(), other.copy()
+        n_flows, n_classes = max(a.n_flows, b.n_flows), max(a.n_classes, b.n_classes)
+        a._grow(n_flows, n_classes)
+        b._grow(n_flows, n_classes)
+        fa, fb = a._floats, b._floats
+        in_a, in_b = np.isfinite(fa[:, FIRST_ARRIVAL]), np.isfinite(fb[:, FIRST_ARRIVAL])
+        both = in_a & in_b
+        if consecutive:
+            early = np.flatnonzero(both & (fb[:, FIRST_ARRIVAL] < fa[:, LAST_ARRIVAL]))
+            if early.size:
+                f = int(early[0])
+                raise ValueError(
+                    f"the later summary must follow this one: flow {f}'s first packet in it arrives at "
+                    f"{fb[f, FIRST_ARRIVAL]!r} s, before this summary's last of that flow ({fa[f, LAST_ARRIVAL]!r} s) "
+                    f"({early.size} flows overlap); pool independent runs with merge()")
+            pair = np.flatnonzero(both & ~np.isnan(fa[:, LAST_DELAY]) & ~np.isnan(fb[:, FIRST_DELAY]))
+            values = fb[pair, FIRST_DELAY] - fa[pair, LAST_DELAY]
+            first_from_a = in_a
+            first = np.where(in_a[:, None], fa[:, FIRST_ARRIVAL:LAST_ARRIVAL], fb[:, FIRST_ARRIVAL:LAST_ARRIVAL])
+            last = np.where(in_b[:, None], fb[:, LAST_ARRIVAL:], fa[:, LAST_ARRIVAL:])
+            later_class = b._first_class[pair]
+        else:  # pooled: extremes of the times, no delay to pair with (the same in either order)
+            pair = np.zeros(0, np.int64)
+            values, later_class = np.zeros(0), np.zeros(0, np.int64)
+            first_from_a = ~in_b
+            first = np.stack([np.minimum(fa[:, FIRST_ARRIVAL], fb[:, FIRST_ARRIVAL]),
+                              np.where(in_a, fa[:, FIRST_DELAY], fb[:, FIRST_DELAY])], axis=1)
+            last = np.stack([np.maximum(fa[:, LAST_ARRIVAL], fb[:, LAST_ARRIVAL]),
+                             np.where(in_b, fb[:, LAST_DELAY], fa[:, LAST_DELAY])], axis=1)
+            first[both, 1] = last[both, 1] = np.nan
+        first_class = np.where(first_from_a, a._first_class, b._first_class)
+        if not consecutive:
+            first_class[both] = -1
+        for name, arr in a._arrays().items():  # counts and histograms add; then sums, extremes
+            if arr.dtype == np.int64 and name != "_first_class":
+                arr += getattr(b, name)
+        for f_a, f_b in ((a._floats, b._floats), (a._class_floats, b._class_floats)):
+            f_a[:, :MIN] += f_b[:, :MIN]
+            f_a[:, MIN] = np.minimum(f_a[:, MIN], f_b[:, MIN])
+            f_a[:, MAX] = np.maximum(f_a[:, MAX], f_b[:, MAX])
+        a._floats[:, FIRST_ARRIVAL:LAST_ARRIVAL] = first
+        a._floats[:, LAST_ARRIVAL:] = last
+        a._first_class = first_class
+        bins = a.bins
+        _add_pairs(pair, later_class, values, a.ipdv_bin_s, a.ipdv_max_s, a.quantiles is not None,
+                   *bins.kernel_args(), a._ints, a._floats, a._ipdv_hist, a._ipdv_sketch,
+                   a._class_ints, a._class_floats, a._class_ipdv_sketch)
+        return a
+
+    # ------------------------------------------------------------------ results
+
+    def overflow(self) -> dict:
+        """Values above ``sketch_max_s`` (their quantiles are NaN): ``{"delay": n, "ipdv_abs": n}``."""
+        if self.quantiles is None:
+            return {"delay": 0, "ipdv_abs": 0}
+        return {"delay": int(self._delay_sketch[:, -1].sum()), "ipdv_abs": int(self._ipdv_sketch[:, -1].sum())}
+
+    def to_dataset(self, *, warn: bool = True, stacklevel: int = 2) -> xr.Dataset:
+        """The summaries as a Dataset: dims ``flow``, ``traffic_class``, ``quantile``, ``delay_bin``, ``ipdv_bin``.
+
+        Per flow the variables of the flow's packets; ``class_``-prefixed, the same per class.
+        With ``warn`` (default), values above ``sketch_max_s`` raise a :class:`UserWarning`
+        naming how many; they are counted in ``delay_overflow``/``ipdv_abs_overflow`` and the
+        attrs ``sketch_overflow_delay``/``sketch_overflow_ipdv_abs`` either way (``stacklevel``:
+        of the warning, as :func:`warnings.warn` takes it).
+        """
+        f, c = ("flow",), ("traffic_class",)
+        flows = self._row_variables(f, self._ints, self._floats, self._delay_sketch, self._ipdv_sketch)
+        flows["delay_hist"] = (("flow", "delay_bin"), self._delay_hist,
+                               _attrs("1", "one-way delay histogram (last bin: overflow)"))
+        flows["ipdv_hist"] = (("flow", "ipdv_bin"), self._ipdv_hist,
+                              _attrs("1", "IPDV histogram (first/last bins: overflow)"))
+        classes = self._row_variables(c, self._class_ints, self._class_floats, self._class_delay_sketch,
+                                      self._class_ipdv_sketch)
+        ds = xr.Dataset(
+            {**flows, **{f"class_{k}": v for k, v in classes.items()}},
+            coords={
+                "flow": np.arange(self.n_flows),
+                "traffic_class": ("traffic_class", np.arange(self.n_classes), _attrs("1", "queue index")),
+                **({} if self.quantiles is None else {
+                    "quantile": ("quantile", self.quantiles, _attrs("1", "probability of the quantile"))}),
+                "delay_bin": ("delay_bin", np.arange(self.n_delay_bins) * self.delay_bin_s,
+                              _attrs("s", "left edge of the delay bin")),
+                "ipdv_bin": ("ipdv_bin", -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
+                             _attrs("s", "left edge of the IPDV bin")),
+            },
+        ).isel(flow=np.flatnonzero(self._ints[:, SENT] > 0))
+        over = self.overflow()
+        ds.attrs["warmup_s"] = self.start_s
+        if self.quantiles is not None:
+            ds.attrs.update(sketch_relative_accuracy=self.bins.alpha, sketch_min_s=self.bins.min_value,
+                            sketch_max_s=self.bins.max_value, sketch_overflow_delay=over["delay"],
+                            sketch_overflow_ipdv_abs=over["ipdv_abs"])
+        if warn and (over["delay"] or over["ipdv_abs"]):
+            warnings.warn(f"{over['delay']:,} one-way delays and {over['ipdv_abs']:,} |IPDV| values are above "
+                          f"sketch_max_s={self.bins.max_value!r} s: counted in delay_overflow/ipdv_abs_overflow, "
+                          f"the quantiles that fall among them are NaN; raise sketch_max_s to resolve them",
+                          UserWarning, stacklevel=stacklevel)
+        return ds
+
+    def _row_variables(self, dim, ints, floats, delay_sketch, ipdv_sketch) -> dict:
+        """The statistics of rows (flows or classes) from their accumulators: one place for both."""
+        sent, n_ipdv = ints[:, SENT], ints[:, IPDV_COUNT]
+        kept = sent - ints[:, POLICED_N] - ints[:, QUEUE_FULL_N] - ints[:, EARLY_DROP_N]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = floats[:, DELAY_SUM] / kept
+            var = (floats[:, DELAY_SUMSQ] - kept * mean**2) / (kept - 1)
+            ipdv_mean = floats[:, IPDV_SUM] / n_ipdv
+            ipdv_abs = floats[:, IPDV_ABS_SUM] / n_ipdv
+            ipdv_var = (floats[:, IPDV_SUMSQ] - n_ipdv * ipdv_mean**2) / (n_ipdv - 1)
+            loss = 1.0 - kept / sent
+        fq = (dim[0], "quantile")
+        alpha = f" (relative error <= {self.bins.alpha:g} within [{self.bins.min_value:g}, {self.bins.max_value:g}] s)"
+        out = {
+            "sent": (dim, sent, _attrs("1", "packets offered")),
+            "kept": (dim, kept, _attrs("1", "packets kept (delivered)")),
+            "policed": (dim, ints[:, POLICED_N], _attrs("1", "packets policed")),
+            "queue_full": (dim, ints[:, QUEUE_FULL_N], _attrs("1", "packets dropped, queue full")),
+            "early_drop": (dim, ints[:, EARLY_DROP_N], _attrs("1", "packets dropped early (RED/WRED)")),
+            "sent_bytes": (dim, ints[:, SENT_BYTES], _attrs("bytes", "bytes offered (IP length)")),
+            "kept_bytes": (dim, ints[:, KEPT_BYTES], _attrs("bytes", "bytes kept (IP length)")),
+            "loss_ratio": (dim, loss, _attrs("1", "lost / offered")),
+            "delay_mean": (dim, mean, _attrs("s", "mean one-way delay")),
+            "delay_std": (dim, np.sqrt(np.maximum(var, 0.0)), _attrs("s", "std of one-way delay")),
+            "delay_min": (dim, np.where(kept > 0, floats[:, MIN], np.nan), _attrs("s", "minimum one-way delay")),
+            "delay_max": (dim, np.where(kept > 0, floats[:, MAX], np.nan), _attrs("s", "maximum one-way delay")),
+        }
+        sketched = {
+            "delay_quantile": (fq, self.bins.quantiles(delay_sketch, self.quantiles),
+                               _attrs("s", "one-way delay quantile" + alpha)),
+            "delay_overflow": (dim, delay_sketch[:, -1], _attrs("1", "one-way delays above sketch_max_s")),
+            "ipdv_abs_quantile": (fq, self.bins.quantiles(ipdv_sketch, self.quantiles),
+                                  _attrs("s", "|IPDV| quantile" + alpha)),
+            "ipdv_abs_overflow": (dim, ipdv_sketch[:, -1], _attrs("1", "|IPDV| values above sketch_max_s")),
+        } if self.quantiles is not None else {}
+        out.update({
+            "ipdv_count": (dim, n_ipdv, _attrs("1", "IPDV values (pairs without loss)")),
+            "ipdv_mean": (dim, ipdv_mean, _attrs("s", "mean IPDV")),
+            "ipdv_abs_mean": (dim, ipdv_abs, _attrs("s", "mean |IPDV| (jitter)")),
+            "ipdv_std": (dim, np.sqrt(np.maximum(ipdv_var, 0.0)), _attrs("s", "std of IPDV")),
+        })
+        return {**out, **sketched}
+
+
+def merge_summaries(summaries, *, consecutive: bool = False) -> FlowSummary:
+    """All ``summaries`` pooled (:meth:`FlowSummary.merge`: independent runs, e.g. gathered from dask
+    workers), or with ``consecutive`` joined in the given order (:meth:`FlowSummary.followed_by`:
+    the consecutive batches of one run)."""
+    summaries = list(summaries)
+    if not summaries:
+        raise ValueError("summaries must hold at least one FlowSummary, got none")
+    out = summaries[0]
+    if not isinstance(out, FlowSummary):
+        raise ValueError(f"summaries must hold FlowSummary objects, got {type(out).__name__}")
+    out = out.copy()
+    for s in summaries[1:]:
+        out = out.followed_by(s) if consecutive else out.merge(s)
+    return out
+
+
+def _attrs(units: str, long_name: str) -> dict:
+    return {"units": units, "long_name": long_name}
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count(ints, row, drop, size):
+    ints[row, SENT] += 1
+    ints[row, SENT_BYTES] += size
+    if drop == POLICED:
+        ints[row, POLICED_N] += 1
+    elif drop == QUEUE_FULL:
+        ints[row, QUEUE_FULL_N] += 1
+    elif drop == EARLY_DROP:
+        ints[row, EARLY_DROP_N] += 1
+    else:
+        ints[row, KEPT_BYTES] += size
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _delay(floats, row, d):
+    floats[row, DELAY_SUM] += d
+    floats[row, DELAY_SUMSQ] += d * d
+    if d < floats[row, MIN]:
+        floats[row, MIN] = d
+    if d > floats[row, MAX]:
+        floats[row, MAX] = d
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ipdv(ints, floats, row, v):
+    ints[row, IPDV_COUNT] += 1
+    floats[row, IPDV_SUM] += v
+    floats[row, IPDV_SUMSQ] += v * v
+    floats[row, IPDV_ABS_SUM] += abs(v)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints, floats, ipdv_hist,
+          ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
+    """Count one IPDV value ``v`` of flow ``f`` (its later packet in class ``c``)."""
+    _ipdv(ints, floats, f, v)
+    _ipdv(class_ints, class_floats, c, v)
+    if with_sketch:
+        b = bin_of(abs(v), max_value, upper, start, base, shift)
+        ipdv_sketch[f, b] += 1
+        class_ipdv_sketch[c, b] += 1
+    n = ipdv_hist.shape[1]
+    h = int((v + ipdv_max_s) / ipdv_bin_s)
+    ipdv_hist[f, 0 if h < 0 else (n - 1 if h >= n else h)] += 1
+
+
+@njit(cache=True, nogil=True)
+def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints,
+               floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
+    """:func:`_pair` for each of ``values`` (the pairs a merge forms)."""
+    for i in range(values.shape[0]):
+        _pair(flows[i], classes[i], values[i], ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base,
+              shift, ints, floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
+
+
+@njit(cache=True, nogil=True)
+def _accumulate(arrival_s, size, flow, queue, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s, with_sketch,
+                max_value, upper, start, base, shift, ints, floats, first_class, delay_hist, ipdv_hist, delay_sketch,
+                ipdv_sketch, class_ints, class_floats, class_delay_sketch, class_ipdv_sketch):
+    """Add packets (in arrival order) to the per-flow and per-class accumulators, in place (the
+    log-binned histograms only ``with_sketch``)."""
+    n_delay_bins = delay_hist.shape[1]
+    for i in range(arrival_s.shape[0]):
+        if arrival_s[i] < start_s:
+            continue
+        f, c, d = flow[i], queue[i], delay_s[i]
+        _count(ints, f, drop[i], size[i])
+        _count(class_ints, c, drop[i], size[i])
+        if floats[f, FIRST_ARRIVAL] == np.inf:  # the flow's first counted packet: kept for a merge's pair
+            floats[f, FIRST_ARRIVAL] = arrival_s[i]
+            floats[f, FIRST_DELAY] = d if drop[i] == 0 else np.nan
+            first_class[f] = c
+        floats[f, LAST_ARRIVAL] = arrival_s[i]
+        if drop[i] == 0:
+            _delay(floats, f, d)
+            _delay(class_floats, c, d)
+            if with_sketch:
+                b = bin_of(d, max_value, upper, start, base, shift)
+                delay_sketch[f, b] += 1
+                class_delay_sketch[c, b] += 1
+            b = int(d / delay_bin_s)
+            delay_hist[f, b if b < n_delay_bins else n_delay_bins - 1] += 1
+            prev = floats[f, LAST_DELAY]
+            if prev == prev:  # RFC 3393: a pair with a lost packet gives no value
+                _pair(f, c, d - prev, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints,
+                      floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
+            floats[f, LAST_DELAY] = d
+        else:
+            floats[f, LAST_DELAY] = np.nan
