@@ -52,8 +52,9 @@ SUFFIXES = {".csv": "csv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet
             ".pcapng": "pcap", ".cap": "pcap", ".dmp": "pcap"}
 #: What a table's size column holds: IP lengths, or frame lengths with the link header.
 SIZE_KINDS = ("ip", "frame")
-#: Units of a table's time column, seconds per unit.
-TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+#: Units of a table's time column, per second (times are tick differences divided by these, so a
+#: time in microseconds and the same time in nanoseconds give the same float, correctly rounded).
+TIME_UNITS = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 #: ``flows`` of a pcap: one stream per 5-tuple, or one for the whole file.
 PCAP_FLOWS = ("5-tuple", "none")
 #: Link types read from a pcap (libpcap's LINKTYPE values) -> bytes before the IP header (None:
@@ -147,14 +148,14 @@ def read_trace(path, *, format: str | None = None, time_column: str = "time_s", 
         if options["size_is"] != "ip":
             raise ValueError(f"size_is is for tables; a pcap's sizes are read from its IP headers, got "
                              f"size_is={options['size_is']!r}")
-        ticks, tick_s, size, keys, classes = _read_pcap(path, options)
+        ticks, per_s, size, keys, classes = _read_pcap(path, options)
         numbered = True
     else:
-        ticks, tick_s, size, keys, classes = _read_table(path, kind, options)
+        ticks, per_s, size, keys, classes = _read_table(path, kind, options)
         numbered = keys is not None and not (keys.dtype.kind in "iu" and (keys.size == 0 or keys.min() >= 0))
     source = {"path": str(Path(path).resolve()), "format": kind,
               "options": {k: v for k, v in sorted(options.items())}}
-    return _streams(path, ticks, tick_s, size, keys, classes, numbered, kind == "pcap", options, source)
+    return _streams(path, ticks, per_s, size, keys, classes, numbered, kind == "pcap", options, source)
 
 
 def _check_options(given: dict) -> dict:
@@ -190,7 +191,8 @@ def _check_options(given: dict) -> dict:
 
 
 def _read_table(path: str, kind: str, options: dict):
-    """``(ticks, tick_s, size, keys, classes)`` of a CSV or Parquet table (see :func:`read_trace`)."""
+    """``(ticks, per_s, size, keys, classes)`` of a CSV or Parquet table: times (ticks, ``per_s`` a
+    second), sizes, flow keys and classes (None without their column), see :func:`read_trace`."""
     import pandas as pd
 
     wanted = [options["time_column"], options["size_column"]] + [
@@ -203,6 +205,8 @@ def _read_table(path: str, kind: str, options: dict):
             table = pd.read_csv(path, comment="#", skipinitialspace=True)
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         raise ValueError(f"path {path!r} cannot be read as {kind}: {exc}") from None
+    if not len(table):
+        raise ValueError(f"path {path!r} holds no packet")
     missing = [c for c in wanted if c not in table.columns]
     if missing:
         params = {options[p]: p for p in ("time_column", "size_column", "flow_column", "class_column")
@@ -216,22 +220,22 @@ def _read_table(path: str, kind: str, options: dict):
                              f"{int(np.flatnonzero(times.isna().to_numpy())[0])}")
         if times.dt.tz is not None:
             times = times.dt.tz_convert("UTC").dt.tz_localize(None)
-        ticks, tick_s = times.astype("datetime64[ns]").to_numpy().view(np.int64), 1e-9
+        ticks, per_s = times.astype("datetime64[ns]").to_numpy().view(np.int64), TIME_UNITS["ns"]
     else:
         ticks = _numbers(path, options["time_column"], "time_column", times)
-        tick_s = TIME_UNITS[options["time_unit"]]
+        per_s = TIME_UNITS[options["time_unit"]]
     size = _numbers(path, options["size_column"], "size_column", table[options["size_column"]])
     if size.dtype.kind == "f":
         if not np.all(size == np.round(size)):
             row = int(np.flatnonzero(size != np.round(size))[0])
             raise ValueError(f"path {path!r}: {options['size_column']} (size_column) must hold whole bytes, "
-                             f"got {size[row]!r} at row {row}")
+                             f"got {size[row].item()!r} at row {row}")
         size = size.astype(np.int64)
     if options["size_is"] == "frame":
         size = size - options["frame_header_bytes"]
     keys = table[options["flow_column"]].to_numpy() if options["flow_column"] else None
     classes = table[options["class_column"]].to_numpy() if options["class_column"] else None
-    return ticks, tick_s, size, keys, classes
+    return ticks, per_s, size, keys, classes
 
 
 def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
@@ -242,7 +246,7 @@ def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
                          f"(e.g. {array[0]!r})")
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         row = int(np.flatnonzero(~np.isfinite(array))[0])
-        raise ValueError(f"path {path!r}: {column} ({param}) must hold finite numbers, got {array[row]!r} at "
+        raise ValueError(f"path {path!r}: {column} ({param}) must hold finite numbers, got {array[row].item()!r} at "
                          f"row {row}")
     return array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
 
@@ -260,7 +264,7 @@ def _require_parquet() -> None:
 
 
 def _read_pcap(path: str, options: dict):
-    """``(ticks, tick_s, size, keys, classes)`` of a pcap or pcapng file: integer nanoseconds, IP
+    """``(ticks, per_s, size, keys, classes)`` of a pcap or pcapng file: integer nanoseconds, IP
     lengths, 5-tuples (or None) and DSCPs (see :func:`read_trace`)."""
     import dpkt
 
@@ -294,7 +298,7 @@ def _read_pcap(path: str, options: dict):
     if skipped:
         warnings.warn(f"path {path!r}: {skipped:,} of {skipped + len(ticks):,} packets are not IPv4/IPv6 (or too "
                       f"short to read) and were skipped", UserWarning, stacklevel=3)
-    return (np.array(ticks, dtype=np.int64), 1e-9, np.array(sizes, dtype=np.int64),
+    return (np.array(ticks, dtype=np.int64), TIME_UNITS["ns"], np.array(sizes, dtype=np.int64),
             _key_array(keys) if by_tuple else None, np.array(dscps, dtype=np.int64))
 
 
@@ -353,7 +357,7 @@ def _key_array(keys: list) -> np.ndarray:
 # --------------------------------------------------------------------------- streams
 
 
-def _streams(path, ticks, tick_s, size, keys, classes, numbered, pcap, options, source) -> tuple:
+def _streams(path, ticks, per_s, size, keys, classes, numbered, pcap, options, source) -> tuple:
     """The checked, rebased packets as one TraceStream per flow (see :func:`read_trace`)."""
     n = ticks.shape[0]
     if n == 0:
@@ -369,13 +373,13 @@ def _streams(path, ticks, tick_s, size, keys, classes, numbered, pcap, options, 
     if late.size:
         if not options["sort"]:
             i = int(late[0]) + 1
-            raise ValueError(f"path {path!r}: the times are out of order (row {i}: {ticks[i] * tick_s!r} s after "
-                             f"{ticks[i - 1] * tick_s!r} s); pass sort=True to sort the packets by time")
+            raise ValueError(f"path {path!r}: the times are out of order (row {i}: {ticks[i].item() / per_s!r} s after "
+                             f"{ticks[i - 1].item() / per_s!r} s); pass sort=True to sort the packets by time")
         order = np.argsort(ticks, kind="stable")
         ticks, size = ticks[order], size[order]
         keys = keys[order] if keys is not None else None
         classes = classes[order] if classes is not None else None
-    arrival, origin = _rebased(path, ticks, tick_s, options["origin_s"])
+    arrival, origin = _rebased(path, ticks, per_s, options["origin_s"])
     queue = _queues(path, n, classes, pcap, options)
     if keys is None:
         keys = np.zeros(n, dtype=np.int64) if numbered else np.full(n, options["first_flow"], dtype=np.int64)
@@ -388,28 +392,25 @@ def _streams(path, ticks, tick_s, size, keys, classes, numbered, pcap, options, 
         flow = options["first_flow"] + index if numbered else int(key)
         queues_of_flow = np.unique(queue[mine])
         if queues_of_flow.size > 1:
-            raise ValueError(f"path {path!r}: flow {key!r} has packets of classes in queues "
+            raise ValueError(f"path {path!r}: flow {_plain(key)!r} has packets of classes in queues "
                              f"{queues_of_flow.tolist()}: a stream goes to one queue; give each class its own flow")
         streams.append(TraceStream(arrival[mine], size[mine], int(queues_of_flow[0]), flow, time_origin_s=origin,
-                                   source={**source, "key": key if isinstance(key, str) else int(key)}))
+                                   source={**source, "key": _plain(key)}))
     return tuple(sorted(streams, key=lambda s: s.flow))
 
 
-def _rebased(path, ticks, tick_s, origin) -> tuple[np.ndarray, float]:
-    """Arrivals in seconds after ``origin`` (``"first"``: the first packet) and the origin, s; integer
-    ticks are subtracted exactly."""
-    first = ticks[0]
-    if origin == "first":
-        origin_ticks = first
-    elif ticks.dtype.kind == "i":
-        origin_ticks = round(origin / tick_s)
-    else:
-        origin_ticks = origin / tick_s
+def _rebased(path, ticks, per_s, origin) -> tuple[np.ndarray, float]:
+    """Arrivals in seconds after ``origin`` (``"first"``: the first packet) and the origin, s: tick
+    differences (exact for integer ticks) divided by the ticks per second ``per_s``."""
+    first = ticks[0].item()
+    origin_ticks = first if origin == "first" else origin * per_s
+    if ticks.dtype.kind == "i" and origin != "first":
+        origin_ticks = round(origin_ticks)
     if origin_ticks > first:
-        raise ValueError(f"origin_s must be at or before the trace's first packet ({first * tick_s!r} s) in "
+        raise ValueError(f"origin_s must be at or before the trace's first packet ({first / per_s!r} s) in "
                          f"{path!r}, got {origin!r}")
-    arrival = (ticks - origin_ticks) * tick_s
-    return arrival.astype(np.float64), float(origin_ticks * tick_s if origin == "first" else origin)
+    arrival = (ticks - origin_ticks) / per_s
+    return arrival.astype(np.float64), float(first / per_s if origin == "first" else origin)
 
 
 def _queues(path, n, classes, pcap, options) -> np.ndarray:
@@ -434,6 +435,11 @@ def _queues(path, n, classes, pcap, options) -> np.ndarray:
                              f"queue: give queues={{{key!r}: <queue index>, ...}} (or make the classes queue "
                              f"indices)")
     return out
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages and JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _first_appearance(keys: np.ndarray):
