@@ -265,10 +265,11 @@ def _require_parquet() -> None:
 
 def _read_pcap(path: str, options: dict):
     """``(ticks, per_s, size, keys, classes)`` of a pcap or pcapng file: integer nanoseconds, IP
-    lengths, 5-tuples (or None) and DSCPs (see :func:`read_trace`)."""
+    lengths, 5-tuples as text (or None) and DSCPs (see :func:`read_trace`)."""
     import dpkt
 
-    ticks, sizes, keys, dscps = [], [], [], []
+    ticks, sizes, dscps, flow_of = [], [], [], []
+    flows: dict = {}  # raw 5-tuple -> its index, in order of first packet
     skipped = 0
     by_tuple = options["flows"] == "5-tuple"
     with open(path, "rb") as f:
@@ -284,26 +285,31 @@ def _read_pcap(path: str, options: dict):
         header = LINK_HEADER_BYTES[link]
         try:
             for ts, buf in reader:
-                fields = _ip_fields(buf, header, by_tuple)
+                fields = _ip_fields(buf, header)
                 if fields is None:
                     skipped += 1
                     continue
                 ticks.append(int(ts * 1_000_000_000))
                 sizes.append(fields[0])
                 dscps.append(fields[1])
-                keys.append(fields[2])
+                if by_tuple:
+                    flow_of.append(flows.setdefault(fields[2], len(flows)))
         except (dpkt.dpkt.NeedData, dpkt.dpkt.UnpackError, ValueError) as exc:
             raise ValueError(f"path {path!r}: the capture is cut or damaged after {len(ticks) + skipped:,} packets "
                              f"({type(exc).__name__}: {exc})") from None
     if skipped:
         warnings.warn(f"path {path!r}: {skipped:,} of {skipped + len(ticks):,} packets are not IPv4/IPv6 (or too "
                       f"short to read) and were skipped", UserWarning, stacklevel=3)
-    return (np.array(ticks, dtype=np.int64), TIME_UNITS["ns"], np.array(sizes, dtype=np.int64),
-            _key_array(keys) if by_tuple else None, np.array(dscps, dtype=np.int64))
+    keys = None
+    if by_tuple:
+        keys = _key_array([_five_tuple_text(k) for k in flows])[np.array(flow_of, dtype=np.int64)]
+    return np.array(ticks, dtype=np.int64), TIME_UNITS["ns"], np.array(sizes, dtype=np.int64), keys, \
+        np.array(dscps, dtype=np.int64)
 
 
-def _ip_fields(buf: bytes, header: int | None, by_tuple: bool):
-    """``(ip_length, dscp, 5-tuple text or None)`` of one captured frame, or None if it holds no IP packet."""
+def _ip_fields(buf: bytes, header: int | None):
+    """``(ip_length, dscp, raw 5-tuple)`` of one captured frame, or None if it holds no IP packet:
+    the raw 5-tuple is ``(protocol, source and destination addresses, ports or b"")``, bytes."""
     if header is None:  # Ethernet: type after the addresses, past any VLAN tags
         pos = 12
         ether = int.from_bytes(buf[pos:pos + 2], "big")
@@ -324,28 +330,29 @@ def _ip_fields(buf: bytes, header: int | None, by_tuple: bool):
     version = buf[pos] >> 4
     if version == 4:
         length, dscp, proto = int.from_bytes(buf[pos + 2:pos + 4], "big"), buf[pos + 1] >> 2, buf[pos + 9]
-        addr, l4 = (buf[pos + 12:pos + 16], buf[pos + 16:pos + 20]), pos + (buf[pos] & 15) * 4
-        first_fragment = int.from_bytes(buf[pos + 6:pos + 8], "big") & 0x1FFF == 0
+        addresses, l4 = buf[pos + 12:pos + 20], pos + (buf[pos] & 15) * 4
+        first_fragment = not (buf[pos + 6] & 0x1F or buf[pos + 7])
     elif version == 6 and len(buf) >= pos + 40:
         length = 40 + int.from_bytes(buf[pos + 4:pos + 6], "big")
         dscp, proto = ((buf[pos] & 15) << 2) | (buf[pos + 1] >> 6), buf[pos + 6]
-        addr, l4, first_fragment = (buf[pos + 8:pos + 24], buf[pos + 24:pos + 40]), pos + 40, True
+        addresses, l4, first_fragment = buf[pos + 8:pos + 40], pos + 40, True
     else:
         return None
-    if not by_tuple:
-        return length, dscp, None
-    ports = ""
-    if proto in _PORT_PROTOCOLS and first_fragment and len(buf) >= l4 + 4:
-        ports = f"{int.from_bytes(buf[l4:l4 + 2], 'big')}>{int.from_bytes(buf[l4 + 2:l4 + 4], 'big')}"
-    src, dst = (_address(a) for a in addr)
-    return length, dscp, f"{_PROTOCOL_NAMES.get(proto, proto)} {src} > {dst} {ports}".rstrip()
+    ports = buf[l4:l4 + 4] if proto in _PORT_PROTOCOLS and first_fragment and len(buf) >= l4 + 4 else b""
+    return length, dscp, (proto, addresses, ports)
 
 
-def _address(raw: bytes) -> str:
-    """An IPv4 or IPv6 address as text."""
+def _five_tuple_text(raw: tuple) -> str:
+    """A raw 5-tuple (:func:`_ip_fields`) as text: ``udp 10.0.0.1 > 10.0.0.9 5000>6000``."""
     import ipaddress
 
-    return str(ipaddress.ip_address(bytes(raw)))
+    proto, addresses, ports = raw
+    half = len(addresses) // 2
+    src, dst = (str(ipaddress.ip_address(bytes(a))) for a in (addresses[:half], addresses[half:]))
+    text = f"{_PROTOCOL_NAMES.get(proto, proto)} {src} > {dst}"
+    if ports:
+        text += f" {int.from_bytes(ports[:2], 'big')}>{int.from_bytes(ports[2:], 'big')}"
+    return text
 
 
 def _key_array(keys: list) -> np.ndarray:
