@@ -386,3 +386,11 @@ def test_a_short_trace_without_origin_or_source_has_the_json_it_had_before():
 def test_the_public_names():
     assert pqlab.read_trace is read_trace and pqlab.traces.rebase is rebase
     assert pqlab.traffic.read_trace is read_trace
+
+
+def test_a_parquet_file_without_pyarrow_names_the_extra_to_install(tmp_path, monkeypatch):
+    path = tmp_path / "t.parquet"
+    pd.DataFrame({"time_s": [0.0], "size_bytes": [100]}).to_parquet(path)
+    monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)  # as if it were not installed
+    with pytest.raises(ImportError, match=r"^reading a Parquet trace needs pyarrow: pip install 'pqlab\[parquet\]'"):
+        read_trace(path)

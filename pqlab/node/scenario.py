@@ -296,8 +296,9 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         plus ``flow`` (flow id) and attributes ``title``, ``source``,
         ``pqlab_version``, ``seed``, ``scenario`` (JSON of the scenario),
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``, and for a
-        scenario with trace streams ``trace_packets_outside_window`` (see
-        :func:`check_trace_window`). When a stream has a marker, ``colour`` (int8: 0 green,
+        scenario with trace streams ``trace_packets_outside_window`` and, for rebased traces,
+        ``trace_time_origin_s`` (see :func:`check_trace_window`); ``scenario`` holds a trace of
+        more than :data:`pqlab.traffic.TRACE_JSON_MAX_PACKETS` packets as its digest and source. When a stream has a marker, ``colour`` (int8: 0 green,
         1 yellow, 2 red; packets of streams without a marker are green). The same scenario and
         integer seed give an identical Dataset.
 
