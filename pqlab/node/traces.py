@@ -393,9 +393,9 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, pcap, options, s
     if pcap and options["queues"] is not None:
         keys = _key_array([f"{k} queue {q}" for k, q in zip(keys.tolist(), queue.tolist())])  # pcap: split by queue
     uniques, first, inverse = _first_appearance(keys)
+    by_flow = np.split(np.argsort(inverse, kind="stable"), np.cumsum(np.bincount(inverse))[:-1])  # rows, in order
     streams = []
-    for index, key in enumerate(uniques):
-        mine = np.flatnonzero(inverse == index)
+    for index, (key, mine) in enumerate(zip(uniques, by_flow)):
         flow = options["first_flow"] + index if numbered else int(key)
         queues_of_flow = np.unique(queue[mine])
         if queues_of_flow.size > 1:
