@@ -394,3 +394,19 @@ def test_a_parquet_file_without_pyarrow_names_the_extra_to_install(tmp_path, mon
     monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)  # as if it were not installed
     with pytest.raises(ImportError, match=r"^reading a Parquet trace needs pyarrow: pip install 'pqlab\[parquet\]'"):
         read_trace(path)
+
+
+def test_a_capture_read_with_dscp_queues_is_read_back_from_its_digest_with_the_same_flows(tmp_path, monkeypatch):
+    from scapy.utils import wrpcap
+
+    import pqlab.node.sources
+
+    path = tmp_path / "t.pcap"
+    wrpcap(str(path), scapy_frames(capture()))
+    streams = read_trace(path, queues={46: 1, 10: 0}, first_flow=5, queue=1)
+    sc = Scenario(Node.cisco7200_atm(), list(streams), duration_s=1.0)
+    monkeypatch.setattr(pqlab.node.sources, "TRACE_JSON_MAX_PACKETS", 0)  # every trace by its digest
+    text = sc.to_json()
+    assert all("sha256" in s and "arrival_s" not in s for s in json.loads(text)["streams"])
+    again = Scenario.from_json(text)
+    assert again == sc and [(s.flow, s.queue) for s in again.streams] == [(5, 1), (6, 1), (7, 0)]

@@ -155,8 +155,8 @@ def read_trace(path, *, format: str | None = None, time_column: str = "time_s", 
     else:
         ticks, per_s, size, keys, classes = _read_table(path, kind, options)
         numbered = keys is not None and not (keys.dtype.kind in "iu" and (keys.size == 0 or keys.min() >= 0))
-    source = {"path": str(Path(path).resolve()), "format": kind,
-              "options": {k: v for k, v in sorted(options.items())}}
+    recorded = {**options, "queues": None if options["queues"] is None else [[k, v] for k, v in options["queues"].items()]}
+    source = {"path": str(Path(path).resolve()), "format": kind, "options": recorded}  # JSON keys are text: pairs
     return _streams(path, ticks, per_s, size, keys, classes, numbered, kind == "pcap", options, source)
 
 
@@ -511,8 +511,10 @@ def from_digest(data: dict, marker=None) -> TraceStream:
     path = source["path"]
     if not os.path.isfile(path):
         raise ValueError(f"{what} is read back from {path!r}, which is not a file (moved or deleted?)")
+    queues = options.get("queues")
     try:
-        streams = read_trace(path, **{**options, "format": source.get("format")})
+        queues = None if queues is None else {k: v for k, v in queues}  # written as pairs (see read_trace)
+        streams = read_trace(path, **{**options, "format": source.get("format"), "queues": queues})
     except TypeError as exc:
         raise ValueError(f"{what}: source.options are not read_trace's: {exc}") from None
     flow = data.get("flow")

@@ -26,7 +26,7 @@ from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STRE
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
 from .markers import Marker, SrTCM, TrTCM  # noqa: F401  (re-exported)
 from .sources import TRACE_JSON_MAX_PACKETS, CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
-from .traces import from_digest, read_trace, rebase  # noqa: F401  (re-exported)
+from .traces import from_digest, read_trace  # noqa: F401  (read_trace re-exported)
 
 
 # --------------------------------------------------------------------------- merge, dicts
