@@ -8,8 +8,8 @@ trace in a result: ``simulate`` on a 100,000-packet trace with the scenario reco
 digest (the default) and in full (``Scenario.to_json(full_traces=True)``, what every result held
 before), and the length of each JSON.
 
-Run: ``python benchmarks/traces.py`` (``--packets 100000`` for a quick run; ``--json FILE`` also
-writes the numbers).
+Run: ``python benchmarks/traces.py`` (``--packets 100000`` for a quick run); the numbers are
+written to ``benchmarks/results/traces.json`` (``--json FILE`` for elsewhere).
 
 Last measured: see the README, section "Speed, scale and sweeps" (2 loaded cores).
 """
@@ -33,6 +33,8 @@ from pqlab import Node, Scenario, simulate
 from pqlab.traces import read_trace
 
 T0_S = 1_700_000_000
+#: Where the numbers are written (``--json`` for elsewhere).
+RESULT = Path(__file__).resolve().parent / "results" / "traces.json"
 
 
 def synthetic(n: int, seed: int = 1) -> pd.DataFrame:
@@ -107,7 +109,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--packets", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--json", type=Path, default=RESULT)
     parser.add_argument("--formats", default="csv,parquet,pcap,pcapng", help="comma-separated, of the four")
     args = parser.parse_args(argv)
     df = synthetic(args.packets)
@@ -128,6 +130,8 @@ def main(argv=None) -> int:
     for label, r in rec.items():
         print(f"simulate, 100,000-packet trace, scenario by {label:6s}: best {r['simulate_s_best']:.3f} s, "
               f"attrs['scenario'] {r['json_bytes']:,} bytes")
+    results["versions"] = {"pqlab": pqlab.__version__, "python": sys.version.split()[0],
+                           **{m: __import__(m).__version__ for m in ("numpy", "pandas", "pyarrow", "dpkt")}}
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
     return 0
