@@ -160,6 +160,10 @@ def test_a_file_that_is_not_a_capture_and_a_capture_cut_short_are_refused_naming
         read_trace(good)
     with pytest.raises(ValueError, match=r"^flow_column is for tables"):
         read_trace(good, flow_column="flow")
+    empty = tmp_path / "empty.pcap"
+    empty.write_bytes(data[:24])  # the file header alone
+    with pytest.raises(ValueError, match=r"empty\.pcap' holds no packet"):
+        read_trace(empty)
 
 
 # ----------------------------------------------------------------------------- tables
@@ -410,3 +414,25 @@ def test_a_capture_read_with_dscp_queues_is_read_back_from_its_digest_with_the_s
     assert all("sha256" in s and "arrival_s" not in s for s in json.loads(text)["streams"])
     again = Scenario.from_json(text)
     assert again == sc and [(s.flow, s.queue) for s in again.streams] == [(5, 1), (6, 1), (7, 0)]
+
+
+def test_a_big_endian_raw_ip_capture_with_a_fragment_and_tcp_is_read(tmp_path):
+    from scapy.layers.inet import IP, TCP, UDP
+    from scapy.packet import Raw
+    from scapy.utils import PcapWriter
+
+    packets = [IP(src="10.0.0.1", dst="10.0.0.2", tos=46 << 2) / UDP(sport=1, dport=2) / Raw(b"a" * 100),
+               IP(src="10.0.0.1", dst="10.0.0.2", frag=100, proto=17) / Raw(b"b" * 300),  # no ports: not the first
+               IP(src="10.0.0.3", dst="10.0.0.2") / TCP(sport=80, dport=8080) / Raw(b"c" * 10)]
+    for k, p in enumerate(packets):
+        p.time = Decimal(T0_US + 1000 * k) / Decimal(10**6)
+    path = tmp_path / "raw.pcap"
+    with PcapWriter(str(path), linktype=101, endianness=">") as out:
+        for p in packets:
+            out.write(p)
+    assert path.read_bytes()[:4] == bytes.fromhex("a1b2c3d4")  # big-endian magic
+    streams = read_trace(path, queues={46: 1})
+    assert [(s.source["key"], s.queue, s.size_bytes.tolist(), s.arrival_s.tolist()) for s in streams] == [
+        ("udp 10.0.0.1 > 10.0.0.2 1>2 queue 1", 1, [128], [0.0]),
+        ("udp 10.0.0.1 > 10.0.0.2 queue 0", 0, [320], [0.001]),
+        ("tcp 10.0.0.3 > 10.0.0.2 80>8080 queue 0", 0, [50], [0.002])]

@@ -8,7 +8,7 @@ scheduler seam: the kernel's named state and one jitted module per mechanism: ad
 priority levels, WFQ/DRR/WRR), ``reference`` (the node contract in exact rational arithmetic, the
 kernel's executable specification), ``markers`` (RFC 2697/2698 colour markers), ``timeorigin`` (the
 engine's time origin), ``traffic`` (size laws, streams and their merge), ``traces`` (packet trace files read into
-streams), ``scenario``
+streams), ``captures`` (a pcap's frames and IP fields as arrays), ``scenario``
 (:class:`Scenario` and :func:`simulate`: one seeded run as an xarray Dataset), ``streaming``
 (long runs summarised chunk by chunk), ``path`` (the hops after the node) and ``tandem``
 (nodes in series).
@@ -21,4 +21,4 @@ lab: they sit above).
 """
 
 __all__ = ["model", "framing", "wfq", "disciplines", "engine", "reference", "markers", "timeorigin", "traffic",
-           "traces", "scenario", "streaming", "path", "tandem"]
+           "captures", "traces", "scenario", "streaming", "path", "tandem"]

@@ -14,18 +14,10 @@ included, no FCS) says ``size_is="frame"`` and ``frame_header_bytes`` (14: Ether
 off. A pcap's sizes are read from each packet's IP header (total length; IPv6: payload + 40), so
 a capture truncated by its snap length still gives full sizes.
 
-pcap and pcapng are read with dpkt (a dependency): pure Python with no dependency of its own, no
-libpcap or tshark to install, reads both formats, both byte orders and nanosecond pcaps,
-BSD-licensed, stable for years (1.9.8) and packaged by Debian (scapy also reads them but is
-GPL-2.0 and dissects every layer of every packet; pyshark needs tshark installed; python-pcapng
-reads pcapng only). pqlab reads only the file structure with it and parses the link, IP and port
-fields itself (Ethernet with VLAN tags, raw IP, Linux cooked captures), and reads timestamps as
-exact decimals (dpkt's float for a microsecond capture would round Unix times to 2.4e-7 s). A
-pcapng file is read as dpkt reads it: every packet with the first interface's link type and time
-resolution (a capture of one interface, as tcpdump and dumpcap write by default). Throughput
-(``benchmarks/traces.py``): about 24,000 packets/s from a pcap, of which dpkt's own record reading
-is half; a table is read by pandas at 200,000-300,000 packets/s. Parquet files are read by pandas
-with pyarrow (the ``parquet`` extra: ``pip install pqlab[parquet]``).
+pcap and pcapng files are read by :mod:`pqlab.node.captures` (a classic pcap by a jitted record
+walk, pcapng with dpkt; why dpkt is said there), their IP fields for all packets at once. Parquet
+files are read by pandas with pyarrow (the ``parquet`` extra: ``pip install pqlab[parquet]``).
+Throughput: ``benchmarks/traces.py`` (README, "Speed, scale and sweeps").
 
 Each packet is in one flow: a table's ``flow_column`` value (non-negative integers are the flow
 ids, other values numbered from ``first_flow`` in order of first appearance), a pcap packet's
@@ -39,13 +31,13 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
 
 from ..base._validate import check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
+from .captures import CaptureError, ip_fields, read_frames
 from .sources import TraceStream
 
 #: File formats :func:`read_trace` reads, and the suffixes that name them.
@@ -59,12 +51,6 @@ SIZE_KINDS = ("ip", "frame")
 TIME_UNITS = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
 #: ``flows`` of a pcap: one stream per 5-tuple, or one for the whole file.
 PCAP_FLOWS = ("5-tuple", "none")
-#: Link types read from a pcap (libpcap's LINKTYPE values) -> bytes before the IP header (None:
-#: Ethernet, whose header is 14 bytes plus 4 per VLAN tag).
-LINK_HEADER_BYTES = {1: None, 101: 0, 12: 0, 14: 0, 228: 0, 229: 0, 113: 16}
-_ETHER_VLAN = (0x8100, 0x88A8, 0x9100)
-_ETHER_IP = (0x0800, 0x86DD)
-_PORT_PROTOCOLS = (6, 17, 132)  # TCP, UDP, SCTP
 _PROTOCOL_NAMES = {6: "tcp", 17: "udp", 132: "sctp", 1: "icmp", 58: "icmpv6"}
 
 
@@ -150,14 +136,14 @@ def read_trace(path, *, format: str | None = None, time_column: str = "time_s", 
         if options["size_is"] != "ip":
             raise ValueError(f"size_is is for tables; a pcap's sizes are read from its IP headers, got "
                              f"size_is={options['size_is']!r}")
-        ticks, per_s, size, keys, classes = _read_pcap(path, options)
+        ticks, per_s, size, keys, classes, names = _read_pcap(path, options)
         numbered = True
     else:
-        ticks, per_s, size, keys, classes = _read_table(path, kind, options)
+        (ticks, per_s, size, keys, classes), names = _read_table(path, kind, options), None
         numbered = keys is not None and not (keys.dtype.kind in "iu" and (keys.size == 0 or keys.min() >= 0))
     recorded = {**options, "queues": None if options["queues"] is None else [[k, v] for k, v in options["queues"].items()]}
     source = {"path": str(Path(path).resolve()), "format": kind, "options": recorded}  # JSON keys are text: pairs
-    return _streams(path, ticks, per_s, size, keys, classes, numbered, kind == "pcap", options, source)
+    return _streams(path, ticks, per_s, size, keys, classes, numbered, names, kind == "pcap", options, source)
 
 
 def _check_options(given: dict) -> dict:
@@ -266,108 +252,62 @@ def _require_parquet() -> None:
 
 
 def _read_pcap(path: str, options: dict):
-    """``(ticks, per_s, size, keys, classes)`` of a pcap or pcapng file: integer nanoseconds, IP
-    lengths, 5-tuples as text (or None) and DSCPs (see :func:`read_trace`)."""
-    import dpkt
-
-    ticks, sizes, dscps, flow_of = [], [], [], []
-    flows: dict = {}  # raw 5-tuple -> its index, in order of first packet
-    skipped = 0
-    by_tuple = options["flows"] == "5-tuple"
-    with open(path, "rb") as f:
-        try:
-            reader = dpkt.pcap.UniversalReader(f)
-        except (ValueError, dpkt.dpkt.UnpackError) as exc:
-            raise ValueError(f"path {path!r} is not a pcap or pcapng file ({exc})") from None
-        link = reader.datalink()
-        if link not in LINK_HEADER_BYTES:
-            raise ValueError(f"path {path!r}: link type {link} is not read (read: Ethernet 1, raw IP 101/228/229, "
-                             f"Linux cooked 113); convert the capture, e.g. with editcap -T ether")
-        reader._divisor = Decimal(reader._divisor)  # exact timestamps: dpkt's own choice for nanosecond pcaps
-        header = LINK_HEADER_BYTES[link]
-        try:
-            for ts, buf in reader:
-                fields = _ip_fields(buf, header)
-                if fields is None:
-                    skipped += 1
-                    continue
-                ticks.append(int(ts * 1_000_000_000))
-                sizes.append(fields[0])
-                dscps.append(fields[1])
-                if by_tuple:
-                    flow_of.append(flows.setdefault(fields[2], len(flows)))
-        except (dpkt.dpkt.NeedData, dpkt.dpkt.UnpackError, ValueError) as exc:
-            raise ValueError(f"path {path!r}: the capture is cut or damaged after {len(ticks) + skipped:,} packets "
-                             f"({type(exc).__name__}: {exc})") from None
+    """``(ticks, per_s, size, codes, classes, names)`` of a pcap or pcapng file: integer nanoseconds,
+    IP lengths, each packet's 5-tuple as an index into ``names`` (its text, in order of first
+    packet; None with ``flows="none"``) and DSCPs (see :func:`read_trace`)."""
+    try:
+        data, offset, captured, ticks, link = read_frames(path)
+        is_ip, length, dscp, raw = ip_fields(data, offset, captured, link)
+    except CaptureError as exc:
+        raise ValueError(f"path {path!r}{' ' if str(exc).startswith('is ') else ': '}{exc}") from None
+    skipped = int(is_ip.shape[0] - np.count_nonzero(is_ip))
     if skipped:
-        warnings.warn(f"path {path!r}: {skipped:,} of {skipped + len(ticks):,} packets are not IPv4/IPv6 (or too "
+        warnings.warn(f"path {path!r}: {skipped:,} of {is_ip.shape[0]:,} packets are not IPv4/IPv6 (or too "
                       f"short to read) and were skipped", UserWarning, stacklevel=3)
-    keys = None
-    if by_tuple:
-        keys = _key_array([_five_tuple_text(k) for k in flows])[np.array(flow_of, dtype=np.int64)]
-    return np.array(ticks, dtype=np.int64), TIME_UNITS["ns"], np.array(sizes, dtype=np.int64), keys, \
-        np.array(dscps, dtype=np.int64)
+    ticks, length, dscp, raw = ticks[is_ip], length[is_ip], dscp[is_ip], raw[is_ip]
+    if options["flows"] == "none":
+        return ticks, TIME_UNITS["ns"], length, None, dscp, None
+    codes, first = _first_appearance_codes(raw)
+    return ticks, TIME_UNITS["ns"], length, codes, dscp, [_five_tuple_text(raw[i]) for i in first]
 
 
-def _ip_fields(buf: bytes, header: int | None):
-    """``(ip_length, dscp, raw 5-tuple)`` of one captured frame, or None if it holds no IP packet:
-    the raw 5-tuple is ``(protocol, source and destination addresses, ports or b"")``, bytes."""
-    if header is None:  # Ethernet: type after the addresses, past any VLAN tags
-        pos = 12
-        ether = int.from_bytes(buf[pos:pos + 2], "big")
-        while ether in _ETHER_VLAN:
-            pos += 4
-            ether = int.from_bytes(buf[pos:pos + 2], "big")
-        if ether not in _ETHER_IP:
-            return None
-        pos += 2
-    elif header == 16:  # Linux cooked capture: the protocol in its last two bytes
-        if int.from_bytes(buf[14:16], "big") not in _ETHER_IP:
-            return None
-        pos = 16
-    else:
-        pos = 0
-    if len(buf) < pos + 20:
-        return None
-    version = buf[pos] >> 4
-    if version == 4:
-        length, dscp, proto = int.from_bytes(buf[pos + 2:pos + 4], "big"), buf[pos + 1] >> 2, buf[pos + 9]
-        addresses, l4 = buf[pos + 12:pos + 20], pos + (buf[pos] & 15) * 4
-        first_fragment = not (buf[pos + 6] & 0x1F or buf[pos + 7])
-    elif version == 6 and len(buf) >= pos + 40:
-        length = 40 + int.from_bytes(buf[pos + 4:pos + 6], "big")
-        dscp, proto = ((buf[pos] & 15) << 2) | (buf[pos + 1] >> 6), buf[pos + 6]
-        addresses, l4, first_fragment = buf[pos + 8:pos + 40], pos + 40, True
-    else:
-        return None
-    ports = buf[l4:l4 + 4] if proto in _PORT_PROTOCOLS and first_fragment and len(buf) >= l4 + 4 else b""
-    return length, dscp, (proto, addresses, ports)
+def _first_appearance_codes(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's distinct-row number, rows numbered in order of first appearance, and the first
+    row of each (``raw``: rows of bytes; a stable sort of their 8-byte words)."""
+    n, width = raw.shape
+    words = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
+    words[:, :width] = raw
+    words = words.view(">u8")  # big-endian words sort as the bytes do
+    order = np.lexsort(words.T[::-1])
+    ordered = words[order]
+    new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)] if n else np.zeros(0, dtype=bool)
+    group = np.cumsum(new) - 1  # of each sorted row
+    first = order[new]  # stable: the first row of each group
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    codes = np.empty(n, dtype=np.int64)
+    codes[order] = rank[group]
+    return codes, np.sort(first)
 
 
-def _five_tuple_text(raw: tuple) -> str:
-    """A raw 5-tuple (:func:`_ip_fields`) as text: ``udp 10.0.0.1 > 10.0.0.9 5000>6000``."""
+def _five_tuple_text(raw: np.ndarray) -> str:
+    """A raw 5-tuple (:func:`pqlab.node.captures.ip_fields`) as text: ``udp 10.0.0.1 > 10.0.0.9 5000>6000``."""
     import ipaddress
 
-    proto, addresses, ports = raw
-    half = len(addresses) // 2
-    src, dst = (str(ipaddress.ip_address(bytes(a))) for a in (addresses[:half], addresses[half:]))
+    proto, half = int(raw[0]), 4 if raw[37] == 4 else 16
+    src, dst = (str(ipaddress.ip_address(raw[1 + k * half:1 + (k + 1) * half].tobytes())) for k in (0, 1))
     text = f"{_PROTOCOL_NAMES.get(proto, proto)} {src} > {dst}"
-    if ports:
-        text += f" {int.from_bytes(ports[:2], 'big')}>{int.from_bytes(ports[2:], 'big')}"
+    if raw[38]:
+        text += f" {int(raw[33]) << 8 | int(raw[34])}>{int(raw[35]) << 8 | int(raw[36])}"
     return text
-
-
-def _key_array(keys: list) -> np.ndarray:
-    out = np.empty(len(keys), dtype=object)
-    out[:] = keys
-    return out
 
 
 # --------------------------------------------------------------------------- streams
 
 
-def _streams(path, ticks, per_s, size, keys, classes, numbered, pcap, options, source) -> tuple:
-    """The checked, rebased packets as one TraceStream per flow (see :func:`read_trace`)."""
+def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, options, source) -> tuple:
+    """The checked, rebased packets as one TraceStream per flow (see :func:`read_trace`); ``names``:
+    the text of each key (a pcap's 5-tuples, keys indexing them), or None (the keys are named)."""
     n = ticks.shape[0]
     if n == 0:
         raise ValueError(f"path {path!r} holds no packet")
@@ -392,17 +332,20 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, pcap, options, s
     queue = _queues(path, n, classes, pcap, options)
     if keys is None:
         keys = np.zeros(n, dtype=np.int64) if numbered else np.full(n, options["first_flow"], dtype=np.int64)
-    if pcap and options["queues"] is not None:
-        keys = _key_array([f"{k} queue {q}" for k, q in zip(keys.tolist(), queue.tolist())])  # pcap: split by queue
+    split = int(queue.max()) + 1 if pcap and options["queues"] is not None else 0  # a pcap flow split by queue
+    if split:
+        keys = keys * split + queue
+    label = (lambda k: _plain(k)) if names is None and not split else \
+        (lambda k: f"{names[k // split] if names else 0} queue {k % split}") if split else (lambda k: names[k])
     streams = []
     for index, (key, mine) in enumerate(_groups(keys)):
         flow = options["first_flow"] + index if numbered else int(key)
         queues_of_flow = np.unique(queue[mine])
         if queues_of_flow.size > 1:
-            raise ValueError(f"path {path!r}: flow {_plain(key)!r} has packets of classes in queues "
+            raise ValueError(f"path {path!r}: flow {label(key)!r} has packets of classes in queues "
                              f"{queues_of_flow.tolist()}: a stream goes to one queue; give each class its own flow")
         streams.append(TraceStream(arrival[mine], size[mine], int(queues_of_flow[0]), flow, time_origin_s=origin,
-                                   source={**source, "key": _plain(key)}))
+                                   source={**source, "key": label(key)}))
     return tuple(sorted(streams, key=lambda s: s.flow))
 
 
