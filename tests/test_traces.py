@@ -436,3 +436,23 @@ def test_a_big_endian_raw_ip_capture_with_a_fragment_and_tcp_is_read(tmp_path):
         ("udp 10.0.0.1 > 10.0.0.2 1>2 queue 1", 1, [128], [0.0]),
         ("udp 10.0.0.1 > 10.0.0.2 queue 0", 0, [320], [0.001]),
         ("tcp 10.0.0.3 > 10.0.0.2 80>8080 queue 0", 0, [50], [0.002])]
+
+
+def test_a_linux_cooked_capture_is_read_and_an_unread_link_type_is_refused_naming_it(tmp_path):
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.l2 import CookedLinux
+    from scapy.packet import Raw
+    from scapy.utils import wrpcap
+
+    frames = [CookedLinux(proto=0x0800) / IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) / Raw(b"x" * n)
+              for n in (10, 20)]
+    for k, frame in enumerate(frames):
+        frame.time = Decimal(T0_US + k) / Decimal(10**6)
+    path = tmp_path / "sll.pcap"
+    wrpcap(str(path), frames, linktype=113)
+    (stream,) = read_trace(path)
+    assert stream.size_bytes.tolist() == [38, 48] and stream.arrival_s.tolist() == [0.0, 1e-6]
+    other = tmp_path / "wifi.pcap"
+    wrpcap(str(other), [IP()], linktype=105)  # 802.11
+    with pytest.raises(ValueError, match=r"wifi\.pcap': link type 105 is not read \(read: Ethernet 1"):
+        read_trace(other)
