@@ -15,7 +15,7 @@ The package is built in floors; each imports only the floors below it:
 
 and, at the top, this public API and the command line (``pqlab.cli``). The documented modules
 ``pqlab.metrics``, ``pqlab.bounds``, ``pqlab.experiments``, ``pqlab.scenarios``,
-``pqlab.traffic`` and ``pqlab.streaming`` are their layer's modules under a second name
+``pqlab.traffic``, ``pqlab.streaming`` and ``pqlab.traces`` are their layer's modules under a second name
 (``import pqlab.metrics`` and ``from pqlab import metrics`` keep working).
 """
 
@@ -25,7 +25,7 @@ from ._version import __version__
 
 try:
     from .measure import bounds, experiments, metrics
-    from .node import streaming, traffic
+    from .node import streaming, traces, traffic
     from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
     from .node.engine import simulate_arrivals
     from .node.model import Node, Queue
@@ -43,6 +43,7 @@ try:
         TraceStream,
         TrTCM,
         Uniform,
+        read_trace,
     )
 except KeyboardInterrupt:  # Ctrl-C while the pqlab command starts (its first seconds): one line, exit 130
     if _sys.argv[:1] == ["-m"] or _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "pqlab":
@@ -56,7 +57,7 @@ Node.cisco7200_atm = staticmethod(cisco7200_atm)
 
 #: The documented modules by their public names (``pqlab.metrics`` is ``pqlab.measure.metrics``).
 PUBLIC_MODULES = {"metrics": metrics, "bounds": bounds, "experiments": experiments, "scenarios": scenarios,
-                  "traffic": traffic, "streaming": streaming}
+                  "traffic": traffic, "streaming": streaming, "traces": traces}
 for _name, _module in PUBLIC_MODULES.items():
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 
@@ -68,6 +69,7 @@ __all__ = [
     "CBRStream",
     "PoissonStream",
     "TraceStream",
+    "read_trace",
     "Deterministic",
     "Uniform",
     "Geometric",
@@ -84,4 +86,5 @@ __all__ = [
     "scenarios",
     "traffic",
     "streaming",
+    "traces",
 ]

@@ -90,3 +90,15 @@ def test_the_per_class_table_is_labelled_by_the_queue_names_and_leaves_the_warmu
     assert int(table["sent"].sum()) == int((ds["arrival"].values >= 2.0).sum())  # a name changes no packet
     assert float(table["delay_max"].sel(traffic_class=0)) * 1e3 <= _voice_bound_ms()
     assert {"delay_p99", "jitter_p99"} <= set(table.data_vars)
+
+
+def test_the_trace_section_runs_every_packet_and_keeps_the_captures_origin(page):
+    ds, capture = page["ds_trace"], page["capture"]
+    assert ds.sizes["packet"] == 20_000 and [s.flow for s in page["trace"]] == [100, 101]
+    first = capture.groupby("app")["time_epoch"].min().min()
+    assert page["origin_s"] == {"100": first, "101": first}
+    np.testing.assert_allclose(np.sort(page["absolute_s"].values), capture["time_epoch"].values, rtol=0, atol=1e-6)
+    voice = page["trace"][0] if page["trace"][0].queue == 0 else page["trace"][1]
+    assert voice.size_bytes.tolist() == [200] * int((capture["dscp"] == 46).sum())
+    assert len(ds.attrs["scenario"]) < 5000  # recorded by digest: 20,000 packets would be ~500 kB
+    assert int(page["trace_loss"]["sent"].sum()) == 20_000

@@ -30,6 +30,7 @@ from .path import PathModel
 from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
+from .traces import origins_json
 from .traffic import TraceStream, canonical_json, check_streams, merge_streams, stream_from_dict
 
 #: Deepest nesting of arrays and objects :meth:`Scenario.from_json` reads (a scenario's JSON nests
@@ -105,29 +106,34 @@ class Scenario:
         if not isinstance(self.name, str):
             raise ValueError(f"name must be a str, got {type(self.name).__name__}")
 
-    def to_dict(self, encoded: dict | None = None) -> dict:
+    def to_dict(self, encoded: dict | None = None, *, full_traces: bool = False) -> dict:
         """Plain-data (JSON-serialisable) form; inverse :meth:`from_dict` (``encoded``: see
-        :meth:`pqlab.traffic.Stream.to_dict`)."""
+        :meth:`pqlab.traffic.Stream.to_dict`). A trace stream longer than
+        :data:`pqlab.traffic.TRACE_JSON_MAX_PACKETS` is written as its digest and source file
+        (:meth:`pqlab.traffic.TraceStream.to_dict`) unless ``full_traces``."""
         return {
             "name": self.name,
             "node": self.node.to_dict(),
-            "streams": [s.to_dict(encoded) for s in self.streams],
+            "streams": [s.to_dict(encoded, full=full_traces) if isinstance(s, TraceStream) else s.to_dict(encoded)
+                        for s in self.streams],
             "duration_s": self.duration_s,
             "warmup_s": self.warmup_s,
             "path": self.path.to_dict(),
         }
 
-    def to_json(self) -> str:
+    def to_json(self, *, full_traces: bool = False) -> str:
         """:meth:`to_dict` as canonical JSON (sorted keys); inverse :meth:`from_json`.
 
         Computed once per (frozen) scenario and cached; numpy scalars are written
-        as the Python numbers they hold.
+        as the Python numbers they hold. A long trace stream is written as its digest and
+        source file (read back from there by :meth:`from_json`), unless ``full_traces``.
         """
-        text = self.__dict__.get("_json")
+        key = "_json_full" if full_traces else "_json"
+        text = self.__dict__.get(key)
         if text is None:  # an empirical size law is encoded once, however many streams share it
             laws: dict = {}
-            text = canonical_json(self.to_dict(encoded=laws), laws)
-            self.__dict__["_json"] = text
+            text = canonical_json(self.to_dict(encoded=laws, full_traces=full_traces), laws)
+            self.__dict__[key] = text
         return text
 
     @classmethod
@@ -193,6 +199,11 @@ def kernel_options(colour: np.ndarray | None, red_uniform: np.ndarray | None) ->
 
 #: The result attribute holding, per trace stream's flow, its packets outside the run's window.
 OUTSIDE_WINDOW_ATTR = "trace_packets_outside_window"
+#: The result attribute holding, per trace stream's flow, the absolute time of its 0 (``time_origin_s``).
+TIME_ORIGIN_ATTR = "trace_time_origin_s"
+#: Times from here on look like Unix times (1973-03-03), seconds: a trace that starts there beside a
+#: rate-driven stream (which runs from 0) is refused by :func:`check_trace_window`.
+UNIX_TIME_FLOOR_S = 1e8
 
 
 def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
@@ -213,13 +224,17 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
     -------
     dict
         ``{OUTSIDE_WINDOW_ATTR: JSON {"<flow>": count, ...}}`` in stream order for a scenario
-        with trace streams (attrs of the result), else empty.
+        with trace streams (attrs of the result), else empty; and, when a trace was rebased
+        (``time_origin_s`` not 0), ``{TIME_ORIGIN_ATTR: JSON {"<flow>": time_origin_s, ...}}``
+        of every trace stream.
 
     Raises
     ------
     ValueError
         If every packet of a non-empty trace is outside the window, naming the stream, the
-        window, the trace's time range and the way out (rebase epoch times).
+        window, the trace's time range and the way out (rebase epoch times); or if a trace
+        starts at a Unix time (:data:`UNIX_TIME_FLOOR_S` or later) beside a rate-driven stream,
+        which would run from 0 to it (a duration_s of 1.7e9 s: ~1e12 packets).
 
     Warns
     -----
@@ -228,11 +243,19 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
     """
     counts_by_flow = {}
     duration = scenario.duration_s
+    rate_driven = any(not isinstance(s, TraceStream) for s in scenario.streams)
     for i, stream in enumerate(scenario.streams):
         if not isinstance(stream, TraceStream):
             continue
         n, k = stream.arrival_s.shape[0], stream.outside(duration)
         counts_by_flow[str(stream.flow)] = k
+        if n > k and rate_driven and stream.arrival_s[0] >= UNIX_TIME_FLOOR_S:
+            raise ValueError(f"streams[{i}] (TraceStream, flow {stream.flow}): its first packet arrives at "
+                             f"{stream.arrival_s[0]:.9g} s, a Unix time, and the scenario's rate-driven streams run "
+                             f"from 0 (about {expected_packets(scenario.streams, duration):.3g} packets in "
+                             f"duration_s = {duration:.9g} s); rebase it (pqlab.traces.rebase(stream): times after "
+                             f"its first packet, the origin kept in the result's attribute {TIME_ORIGIN_ATTR}; "
+                             f"pqlab.traces.read_trace rebases) and make duration_s the trace's span")
         if not k:
             continue
         where = (f"streams[{i}] (TraceStream, flow {stream.flow}): ", f"the run's window [0, duration_s) = "
@@ -245,7 +268,9 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
         warnings.warn(f"{where[0]}{k:,} of {n:,} packets arrive at or after duration_s, outside {where[1]}, and are "
                       f"not simulated ({where[2]}; the count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
                       UserWarning, stacklevel=stacklevel + 1)
-    return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow)} if counts_by_flow else {}
+    traces = [s for s in scenario.streams if isinstance(s, TraceStream)]
+    origins = {TIME_ORIGIN_ATTR: origins_json(traces)} if any(s.time_origin_s for s in traces) else {}
+    return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow), **origins} if counts_by_flow else {}
 
 
 @counts.counted("simulation")
@@ -271,8 +296,9 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         plus ``flow`` (flow id) and attributes ``title``, ``source``,
         ``pqlab_version``, ``seed``, ``scenario`` (JSON of the scenario),
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``, and for a
-        scenario with trace streams ``trace_packets_outside_window`` (see
-        :func:`check_trace_window`). When a stream has a marker, ``colour`` (int8: 0 green,
+        scenario with trace streams ``trace_packets_outside_window`` and, for rebased traces,
+        ``trace_time_origin_s`` (see :func:`check_trace_window`); ``scenario`` holds a trace of
+        more than :data:`pqlab.traffic.TRACE_JSON_MAX_PACKETS` packets as its digest and source. When a stream has a marker, ``colour`` (int8: 0 green,
         1 yellow, 2 red; packets of streams without a marker are green). The same scenario and
         integer seed give an identical Dataset.
 

@@ -8,6 +8,8 @@ for one queue and flow.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 
@@ -16,8 +18,12 @@ import numpy as np
 from ..base._validate import check_array, check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
 from .markers import Marker, check_marker
-from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData, check_packet_count, check_rng,
-                     check_sorted, set_field)
+from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData, canonical_json, check_packet_count,
+                     check_rng, check_sorted, set_field)
+
+#: Longest trace whose packets a scenario's JSON holds in full (:meth:`TraceStream.to_dict`): a
+#: longer one is written as its digest and source (100,000 packets are 2.4 MB of JSON).
+TRACE_JSON_MAX_PACKETS = 1000
 
 
 # --------------------------------------------------------------------------- streams
@@ -283,6 +289,20 @@ class TraceStream(Stream):
         Flow id (>= 0).
     marker : SrTCM or TrTCM, optional
         Colours the trace's packets (node contract rule 1a); None (default): all green.
+    time_origin_s : float
+        The absolute time of ``arrival_s = 0``, seconds (finite, >= 0; default 0: the times are
+        the run's): a trace read from a file is rebased to its first packet
+        (:func:`pqlab.traces.read_trace`), and this is that packet's Unix time, kept in the
+        result's attribute ``trace_time_origin_s`` so absolute times can be recovered.
+    source : dict, optional
+        Where the packets were read from (``path``, ``format``, the reader's ``options`` and the
+        flow's ``key`` in the file), written by :mod:`pqlab.traces`: a scenario recorded by its
+        traces' digests (:meth:`to_dict`) is read back from there. None (default): built in memory.
+
+    JSON: :meth:`to_dict` writes the arrays in full for a trace of at most
+    :data:`TRACE_JSON_MAX_PACKETS` packets; a longer one is written as its digest
+    (:attr:`sha256`, ``packets``) and its ``source``, not copied into every result's
+    ``scenario`` attribute (``to_dict(full=True)`` writes every packet).
     """
 
     arrival_s: np.ndarray
@@ -290,6 +310,8 @@ class TraceStream(Stream):
     queue: int
     flow: int
     marker: Marker | None = None
+    time_origin_s: float = 0.0
+    source: dict | None = None
 
     def __post_init__(self):
         arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
@@ -301,13 +323,46 @@ class TraceStream(Stream):
             arr.flags.writeable = False
             set_field(self, name, arr)
         self._check_ids()
+        set_field(self, "time_origin_s", check_real("time_origin_s", self.time_origin_s, 0.0))
+        if self.source is not None:
+            if not isinstance(self.source, dict) or not isinstance(self.source.get("path"), str):
+                raise ValueError(f"source must be None or a mapping with a path (as pqlab.traces writes it), "
+                                 f"got {self.source!r}")
+            set_field(self, "source", json.loads(canonical_json(self.source)))  # a plain-data copy
 
     def __eq__(self, other):
         if type(other) is not TraceStream:
             return NotImplemented
-        return (self.queue, self.flow, self.marker) == (other.queue, other.flow, other.marker) and all(
-            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
-        )
+        return (self.queue, self.flow, self.marker, self.time_origin_s, self.source) == (
+            other.queue, other.flow, other.marker, other.time_origin_s, other.source) and all(
+            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes"))
+
+    @property
+    def sha256(self) -> str:
+        """SHA-256 (hex) of the packets: :func:`trace_sha256` of ``arrival_s`` and ``size_bytes``."""
+        digest = self.__dict__.get("_sha256")
+        if digest is None:
+            digest = self.__dict__["_sha256"] = trace_sha256(self.arrival_s, self.size_bytes)
+        return digest
+
+    def to_dict(self, encoded: dict | None = None, *, full: bool = False) -> dict:
+        """Plain-data form: the arrays in full for a trace of at most :data:`TRACE_JSON_MAX_PACKETS`
+        packets or with ``full``, else ``packets`` and ``sha256`` in their place (read back from
+        ``source`` by :func:`pqlab.traffic.stream_from_dict`); ``time_origin_s`` and ``source``
+        only when set, so a trace built in memory has the JSON it had before they existed."""
+        n = self.arrival_s.shape[0]
+        if full or n <= TRACE_JSON_MAX_PACKETS:
+            out = super().to_dict(encoded)
+        else:  # the arrays are never listed (a list of 100,000 floats takes 0.1 s)
+            out = {"type": type(self).__name__, "packets": int(n), "sha256": self.sha256, "queue": self.queue,
+                   "flow": self.flow, "time_origin_s": self.time_origin_s, "source": self.source}
+            if self.marker is not None:
+                out["marker"] = self.marker.to_dict(encoded)
+        if not self.time_origin_s:
+            out.pop("time_origin_s")
+        if self.source is None:
+            out.pop("source")
+        return out
 
     def outside(self, duration_s: float) -> int:
         """How many packets arrive at or after ``duration_s`` (s): outside a run's window
@@ -320,6 +375,15 @@ class TraceStream(Stream):
             return self.arrival_s[lo:hi].copy(), self.size_bytes[lo:hi].copy()
 
         return window
+
+
+def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray) -> str:
+    """SHA-256 (hex) of a trace's packets: the bytes of ``arrival_s`` as little-endian float64 then
+    of ``size_bytes`` as little-endian int64 (the same on every machine)."""
+    digest = hashlib.sha256()
+    digest.update(np.ascontiguousarray(arrival_s, dtype="<f8").tobytes())
+    digest.update(np.ascontiguousarray(size_bytes, dtype="<i8").tobytes())
+    return digest.hexdigest()
 
 
 def expected_packets(streams, duration_s: float) -> int:

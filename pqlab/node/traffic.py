@@ -25,7 +25,8 @@ from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STRE
                      SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, check_packet_count, check_rng,
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
 from .markers import Marker, SrTCM, TrTCM  # noqa: F401  (re-exported)
-from .sources import CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
+from .sources import TRACE_JSON_MAX_PACKETS, CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
+from .traces import from_digest, read_trace  # noqa: F401  (read_trace re-exported)
 
 
 # --------------------------------------------------------------------------- merge, dicts
@@ -365,12 +366,22 @@ def marker_from_dict(data: dict) -> Marker:
 def stream_from_dict(data: dict) -> Stream:
     """Inverse of ``Stream.to_dict``.
 
+    A :class:`TraceStream` written by its digest (``packets``, ``sha256``) is read back from its
+    ``source`` file (:func:`pqlab.node.traces.from_digest`).
+
     Raises
     ------
     ValueError
         Naming ``stream`` if ``data`` is not a mapping, else ``type``, ``size``, ``marker`` or the
-        field that is unknown, missing or wrong.
+        field that is unknown, missing or wrong; a trace written by its digest that cannot be read
+        back (no source, the file missing or changed).
     """
+    if isinstance(data, dict) and data.get("type") == "TraceStream" and "sha256" in data:  # written by its digest
+        marker = data.get("marker")
+        marker = from_part("marker", marker_from_dict, marker) if marker is not None else None
+        check_fields(TraceStream, {k: v for k, v in data.items() if k not in ("type", "sha256", "packets")},
+                     required=False)
+        return from_digest(data, marker)
     cls, kwargs = _kwargs_for("stream", data, _STREAM_TYPES)
     if "size" in kwargs:
         kwargs["size"] = from_part("size", size_from_dict, kwargs["size"])

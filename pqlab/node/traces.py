@@ -1,0 +1,476 @@
+"""Packet traces in: a CSV, Parquet, pcap or pcapng file read into :class:`~pqlab.traffic.TraceStream` s.
+
+:func:`read_trace` reads one file into one stream per flow, its times rebased to the trace's first
+packet (or a given origin) with that origin kept in each stream (``time_origin_s``: a run's
+attribute ``trace_time_origin_s``), and its source (path, format, options) recorded so a result's
+scenario, which holds a long trace only as its digest, can be read back (:func:`from_digest`).
+:func:`rebase` moves a trace built in memory (e.g. with Unix times) to its first packet.
+
+Units: times in seconds (a table's time column in ``time_unit``: ``"s"``, ``"ms"``, ``"us"`` or
+``"ns"``; integer ticks are rebased exactly, float seconds within float64's resolution, 2.4e-7 s at
+Unix times 1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the line's framing).
+A table whose size column holds frame lengths (a capture's ``frame.len``: the link header
+included, no FCS) says ``size_is="frame"`` and ``frame_header_bytes`` (14: Ethernet II) are taken
+off. A pcap's sizes are read from each packet's IP header (total length; IPv6: payload + 40), so
+a capture truncated by its snap length still gives full sizes.
+
+pcap and pcapng files are read by :mod:`pqlab.node.captures` (a classic pcap by a jitted record
+walk, pcapng with dpkt; why dpkt is said there), their IP fields for all packets at once. Parquet
+files are read by pandas with pyarrow (the ``parquet`` extra: ``pip install pqlab[parquet]``).
+Throughput: ``benchmarks/traces.py`` (README, "Speed, scale and sweeps").
+
+Each packet is in one flow: a table's ``flow_column`` value (non-negative integers are the flow
+ids, other values numbered from ``first_flow`` in order of first appearance), a pcap packet's
+5-tuple (addresses, protocol, ports: numbered from ``first_flow`` in order of first packet), or
+one flow for the whole file. Its queue: ``queue`` for every packet, or its class (a table's
+``class_column`` value, a pcap packet's DSCP) looked up in ``queues``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ..base._validate import check_choice, check_int, check_real
+from .framing import MAX_SIZE_BYTES
+from .captures import CaptureError, ip_fields, read_frames
+from .sources import TraceStream
+
+#: File formats :func:`read_trace` reads, and the suffixes that name them.
+FORMATS = ("csv", "parquet", "pcap")
+SUFFIXES = {".csv": "csv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet", ".pcap": "pcap",
+            ".pcapng": "pcap", ".cap": "pcap", ".dmp": "pcap"}
+#: What a table's size column holds: IP lengths, or frame lengths with the link header.
+SIZE_KINDS = ("ip", "frame")
+#: Units of a table's time column, per second (times are tick differences divided by these, so a
+#: time in microseconds and the same time in nanoseconds give the same float, correctly rounded).
+TIME_UNITS = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+#: ``flows`` of a pcap: one stream per 5-tuple, or one for the whole file.
+PCAP_FLOWS = ("5-tuple", "none")
+_PROTOCOL_NAMES = {6: "tcp", 17: "udp", 132: "sctp", 1: "icmp", 58: "icmpv6"}
+
+
+def read_trace(path, *, format: str | None = None, time_column: str = "time_s", size_column: str = "size_bytes",
+               flow_column: str | None = None, class_column: str | None = None, time_unit: str = "s",
+               size_is: str = "ip", frame_header_bytes: int = 14, flows: str = "5-tuple", queue: int = 0,
+               queues: dict | None = None, first_flow: int = 0, origin_s: float | str = "first",
+               sort: bool = False) -> tuple:
+    """Read a packet trace file into one :class:`~pqlab.traffic.TraceStream` per flow.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file: a CSV (``#`` lines are comments), a Parquet file, or a pcap/pcapng capture.
+    format : {"csv", "parquet", "pcap"}, optional
+        The file's format; None (default): from its suffix (:data:`SUFFIXES`).
+    time_column, size_column : str
+        A table's columns of arrival times (``time_unit``; numbers, or datetimes in a Parquet
+        file) and sizes (bytes, see ``size_is``). Default ``time_s`` and ``size_bytes``.
+    flow_column, class_column : str, optional
+        A table's columns of flow ids and of classes (looked up in ``queues``, else queue indices);
+        None (default): one flow (``first_flow``), every packet in ``queue``.
+    time_unit : {"s", "ms", "us", "ns"}
+        Unit of a table's time column (integer ticks are rebased exactly).
+    size_is : {"ip", "frame"}
+        What a table's size column holds: IP lengths (default), or frame lengths from which
+        ``frame_header_bytes`` (default 14, Ethernet II without FCS) are taken off.
+    frame_header_bytes : int
+        See ``size_is``, bytes (>= 0).
+    flows : {"5-tuple", "none"}
+        A pcap's flows: one per (source, destination, protocol, source port, destination port),
+        or one for the file.
+    queue : int
+        Queue index (>= 0) of every packet whose class is not in ``queues``.
+    queues : dict, optional
+        Class -> queue index: a table's ``class_column`` values, a pcap packet's DSCP (e.g.
+        ``{46: 0}``: EF to queue 0). A pcap flow whose packets go to two queues is two streams.
+    first_flow : int
+        The first flow id given to flows that are numbered (>= 0).
+    origin_s : "first" or float
+        The absolute time that becomes 0, seconds: ``"first"`` (default), the trace's first
+        packet; or a time at or before it (0 keeps the times as they are). Kept in each stream's
+        ``time_origin_s``.
+    sort : bool
+        False (default): times out of order are refused naming the first one; True: the packets
+        are sorted by time (stable).
+
+    Returns
+    -------
+    tuple of TraceStream
+        One per flow, by flow id; each with ``time_origin_s`` and ``source`` set.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and the parameter or column at fault: an unknown format, a
+        missing column, a time that is not finite, a size out of ``[1, 65535]`` after
+        ``size_is``, times out of order (``sort=True`` sorts them), an origin after the first
+        packet, a class without a queue, a flow in two classes, a file with no packet.
+    ImportError
+        A Parquet file without pyarrow (naming the ``parquet`` extra).
+
+    Warns
+    -----
+    UserWarning
+        A pcap's packets that are not IP (ARP, ...) or too short to read: how many were skipped.
+    """
+    options = _check_options(locals())
+    path = os.fspath(path) if isinstance(path, (str, os.PathLike)) else path
+    if not isinstance(path, str):
+        raise ValueError(f"path must be a file name (str or os.PathLike), got {type(path).__name__}")
+    kind = options.pop("format") or SUFFIXES.get(Path(path).suffix.lower())
+    if kind is None:
+        raise ValueError(f"path {path!r}: the format cannot be told from the suffix {Path(path).suffix!r}; "
+                         f"pass format= one of {', '.join(map(repr, FORMATS))}")
+    if not os.path.isfile(path):
+        raise ValueError(f"path {path!r} is not a file")
+    if kind == "pcap":
+        for name in ("flow_column", "class_column"):
+            if options[name] is not None:
+                raise ValueError(f"{name} is for tables (CSV, Parquet); a pcap's flows are its 5-tuples (flows=) "
+                                 f"and its classes its DSCPs (queues=), got {name}={options[name]!r}")
+        if options["size_is"] != "ip":
+            raise ValueError(f"size_is is for tables; a pcap's sizes are read from its IP headers, got "
+                             f"size_is={options['size_is']!r}")
+        ticks, per_s, size, keys, classes, names = _read_pcap(path, options)
+        numbered = True
+    else:
+        (ticks, per_s, size, keys, classes), names = _read_table(path, kind, options), None
+        numbered = keys is not None and not (keys.dtype.kind in "iu" and (keys.size == 0 or keys.min() >= 0))
+    recorded = {**options, "queues": None if options["queues"] is None else [[k, v] for k, v in options["queues"].items()]}
+    source = {"path": str(Path(path).resolve()), "format": kind, "options": recorded}  # JSON keys are text: pairs
+    return _streams(path, ticks, per_s, size, keys, classes, numbered, names, kind == "pcap", options, source)
+
+
+def _check_options(given: dict) -> dict:
+    """The reader's keyword arguments, checked (each named in its error)."""
+    opts = {k: v for k, v in given.items() if k != "path"}
+    if opts["format"] is not None:
+        check_choice("format", opts["format"], FORMATS)
+    for name in ("time_column", "size_column"):
+        if not isinstance(opts[name], str):
+            raise ValueError(f"{name} must be a column name (str), got {opts[name]!r}")
+    for name in ("flow_column", "class_column"):
+        if opts[name] is not None and not isinstance(opts[name], str):
+            raise ValueError(f"{name} must be None or a column name (str), got {opts[name]!r}")
+    check_choice("time_unit", opts["time_unit"], tuple(TIME_UNITS))
+    check_choice("size_is", opts["size_is"], SIZE_KINDS)
+    check_choice("flows", opts["flows"], PCAP_FLOWS)
+    opts["frame_header_bytes"] = check_int("frame_header_bytes", opts["frame_header_bytes"], 0, MAX_SIZE_BYTES)
+    opts["queue"] = check_int("queue", opts["queue"], 0)
+    opts["first_flow"] = check_int("first_flow", opts["first_flow"], 0)
+    if opts["queues"] is not None:
+        if not isinstance(opts["queues"], dict):
+            raise ValueError(f"queues must be None or a mapping class -> queue index, got {opts['queues']!r}")
+        opts["queues"] = {k: check_int(f"queues[{k!r}]", v, 0) for k, v in opts["queues"].items()}
+    if opts["origin_s"] != "first":
+        opts["origin_s"] = check_real("origin_s", opts["origin_s"], 0.0) if not isinstance(opts["origin_s"], str) \
+            else check_choice("origin_s", opts["origin_s"], ("first",))
+    if not isinstance(opts["sort"], bool):
+        raise ValueError(f"sort must be True or False, got {opts['sort']!r}")
+    return opts
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _read_table(path: str, kind: str, options: dict):
+    """``(ticks, per_s, size, keys, classes)`` of a CSV or Parquet table: times (ticks, ``per_s`` a
+    second), sizes, flow keys and classes (None without their column), see :func:`read_trace`."""
+    import pandas as pd
+
+    wanted = [options["time_column"], options["size_column"]] + [
+        options[c] for c in ("flow_column", "class_column") if options[c] is not None]
+    try:
+        if kind == "parquet":
+            _require_parquet()
+            table = pd.read_parquet(path)
+        else:
+            table = pd.read_csv(path, comment="#", skipinitialspace=True)
+    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        raise ValueError(f"path {path!r} cannot be read as {kind}: {exc}") from None
+    if not len(table):
+        raise ValueError(f"path {path!r} holds no packet")
+    missing = [c for c in wanted if c not in table.columns]
+    if missing:
+        params = {options[p]: p for p in ("time_column", "size_column", "flow_column", "class_column")
+                  if options[p] is not None}
+        raise ValueError(f"path {path!r} has no column {missing[0]!r} ({params[missing[0]]}); its columns: "
+                         f"{', '.join(map(str, table.columns))}")
+    times = table[options["time_column"]]
+    if pd.api.types.is_datetime64_any_dtype(times):  # datetimes: integer nanoseconds since the Unix epoch
+        if times.isna().any():
+            raise ValueError(f"path {path!r}: {options['time_column']} (time_column) has an empty time at row "
+                             f"{int(np.flatnonzero(times.isna().to_numpy())[0])}")
+        if times.dt.tz is not None:
+            times = times.dt.tz_convert("UTC").dt.tz_localize(None)
+        ticks, per_s = times.astype("datetime64[ns]").to_numpy().view(np.int64), TIME_UNITS["ns"]
+    else:
+        ticks = _numbers(path, options["time_column"], "time_column", times)
+        per_s = TIME_UNITS[options["time_unit"]]
+    size = _numbers(path, options["size_column"], "size_column", table[options["size_column"]])
+    if size.dtype.kind == "f":
+        if not np.all(size == np.round(size)):
+            row = int(np.flatnonzero(size != np.round(size))[0])
+            raise ValueError(f"path {path!r}: {options['size_column']} (size_column) must hold whole bytes, "
+                             f"got {size[row].item()!r} at row {row}")
+        size = size.astype(np.int64)
+    if options["size_is"] == "frame":
+        size = size - options["frame_header_bytes"]
+    keys = table[options["flow_column"]].to_numpy() if options["flow_column"] else None
+    classes = table[options["class_column"]].to_numpy() if options["class_column"] else None
+    return ticks, per_s, size, keys, classes
+
+
+def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
+    """A numeric column as int64 or float64, every value finite (else the row named)."""
+    array = values.to_numpy()
+    if array.dtype.kind not in "iuf":
+        raise ValueError(f"path {path!r}: {column} ({param}) must hold numbers, got values of type {array.dtype} "
+                         f"(e.g. {array[0]!r})")
+    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+        row = int(np.flatnonzero(~np.isfinite(array))[0])
+        raise ValueError(f"path {path!r}: {column} ({param}) must hold finite numbers, got {array[row].item()!r} at "
+                         f"row {row}")
+    return array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
+
+
+def _require_parquet() -> None:
+    """Raise ImportError naming the ``parquet`` extra when pyarrow is missing."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise ImportError("reading a Parquet trace needs pyarrow: pip install 'pqlab[parquet]' (or pip install "
+                          "pyarrow)") from None
+
+
+# --------------------------------------------------------------------------- pcap
+
+
+def _read_pcap(path: str, options: dict):
+    """``(ticks, per_s, size, codes, classes, names)`` of a pcap or pcapng file: integer nanoseconds,
+    IP lengths, each packet's 5-tuple as an index into ``names`` (its text, in order of first
+    packet; None with ``flows="none"``) and DSCPs (see :func:`read_trace`)."""
+    try:
+        data, offset, captured, ticks, link = read_frames(path)
+        is_ip, length, dscp, raw = ip_fields(data, offset, captured, link)
+    except CaptureError as exc:
+        raise ValueError(f"path {path!r}{' ' if str(exc).startswith('is ') else ': '}{exc}") from None
+    skipped = int(is_ip.shape[0] - np.count_nonzero(is_ip))
+    if skipped:
+        warnings.warn(f"path {path!r}: {skipped:,} of {is_ip.shape[0]:,} packets are not IPv4/IPv6 (or too "
+                      f"short to read) and were skipped", UserWarning, stacklevel=3)
+    ticks, length, dscp, raw = ticks[is_ip], length[is_ip], dscp[is_ip], raw[is_ip]
+    if options["flows"] == "none":
+        return ticks, TIME_UNITS["ns"], length, None, dscp, None
+    codes, first = _first_appearance_codes(raw)
+    return ticks, TIME_UNITS["ns"], length, codes, dscp, [_five_tuple_text(raw[i]) for i in first]
+
+
+def _first_appearance_codes(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's distinct-row number, rows numbered in order of first appearance, and the first
+    row of each (``raw``: rows of bytes; a stable sort of their 8-byte words)."""
+    n, width = raw.shape
+    words = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
+    words[:, :width] = raw
+    words = words.view(">u8")  # big-endian words sort as the bytes do
+    order = np.lexsort(words.T[::-1])
+    ordered = words[order]
+    new = np.r_[True, np.any(ordered[1:] != ordered[:-1], axis=1)] if n else np.zeros(0, dtype=bool)
+    group = np.cumsum(new) - 1  # of each sorted row
+    first = order[new]  # stable: the first row of each group
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    codes = np.empty(n, dtype=np.int64)
+    codes[order] = rank[group]
+    return codes, np.sort(first)
+
+
+def _five_tuple_text(raw: np.ndarray) -> str:
+    """A raw 5-tuple (:func:`pqlab.node.captures.ip_fields`) as text: ``udp 10.0.0.1 > 10.0.0.9 5000>6000``."""
+    import ipaddress
+
+    proto, half = int(raw[0]), 4 if raw[37] == 4 else 16
+    src, dst = (str(ipaddress.ip_address(raw[1 + k * half:1 + (k + 1) * half].tobytes())) for k in (0, 1))
+    text = f"{_PROTOCOL_NAMES.get(proto, proto)} {src} > {dst}"
+    if raw[38]:
+        text += f" {int(raw[33]) << 8 | int(raw[34])}>{int(raw[35]) << 8 | int(raw[36])}"
+    return text
+
+
+# --------------------------------------------------------------------------- streams
+
+
+def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, options, source) -> tuple:
+    """The checked, rebased packets as one TraceStream per flow (see :func:`read_trace`); ``names``:
+    the text of each key (a pcap's 5-tuples, keys indexing them), or None (the keys are named)."""
+    n = ticks.shape[0]
+    if n == 0:
+        raise ValueError(f"path {path!r} holds no packet")
+    bad = np.flatnonzero((size < 1) | (size > MAX_SIZE_BYTES))
+    if bad.size:
+        what = "IP length" if options["size_is"] == "ip" else \
+            f"IP length (frame length - frame_header_bytes = {options['frame_header_bytes']})"
+        raise ValueError(f"path {path!r}: {options['size_column']} (size_column): every {what} must be in "
+                         f"[1, {MAX_SIZE_BYTES}] bytes, got {int(size[bad[0]])} at row {int(bad[0])}")
+    order = None
+    late = np.flatnonzero(np.diff(ticks) < 0)
+    if late.size:
+        if not options["sort"]:
+            i = int(late[0]) + 1
+            raise ValueError(f"path {path!r}: the times are out of order (row {i}: {ticks[i].item() / per_s!r} s after "
+                             f"{ticks[i - 1].item() / per_s!r} s); pass sort=True to sort the packets by time")
+        order = np.argsort(ticks, kind="stable")
+        ticks, size = ticks[order], size[order]
+        keys = keys[order] if keys is not None else None
+        classes = classes[order] if classes is not None else None
+    arrival, origin = _rebased(path, ticks, per_s, options["origin_s"])
+    queue = _queues(path, n, classes, pcap, options)
+    if keys is None:
+        keys = np.zeros(n, dtype=np.int64) if numbered else np.full(n, options["first_flow"], dtype=np.int64)
+    split = int(queue.max()) + 1 if pcap and options["queues"] is not None else 0  # a pcap flow split by queue
+    if split:
+        keys = keys * split + queue
+    label = (lambda k: _plain(k)) if names is None and not split else \
+        (lambda k: f"{names[k // split] if names else 0} queue {k % split}") if split else (lambda k: names[k])
+    streams = []
+    for index, (key, mine) in enumerate(_groups(keys)):
+        flow = options["first_flow"] + index if numbered else int(key)
+        queues_of_flow = np.unique(queue[mine])
+        if queues_of_flow.size > 1:
+            raise ValueError(f"path {path!r}: flow {label(key)!r} has packets of classes in queues "
+                             f"{queues_of_flow.tolist()}: a stream goes to one queue; give each class its own flow")
+        streams.append(TraceStream(arrival[mine], size[mine], int(queues_of_flow[0]), flow, time_origin_s=origin,
+                                   source={**source, "key": label(key)}))
+    return tuple(sorted(streams, key=lambda s: s.flow))
+
+
+def _rebased(path, ticks, per_s, origin) -> tuple[np.ndarray, float]:
+    """Arrivals in seconds after ``origin`` (``"first"``: the first packet) and the origin, s: tick
+    differences (exact for integer ticks) divided by the ticks per second ``per_s``."""
+    first = ticks[0].item()
+    origin_ticks = first if origin == "first" else origin * per_s
+    if ticks.dtype.kind == "i" and origin != "first":
+        origin_ticks = round(origin_ticks)
+    if origin_ticks > first:
+        raise ValueError(f"origin_s must be at or before the trace's first packet ({first / per_s!r} s) in "
+                         f"{path!r}, got {origin!r}")
+    arrival = (ticks - origin_ticks) / per_s
+    return arrival.astype(np.float64), float(first / per_s if origin == "first" else origin)
+
+
+def _queues(path, n, classes, pcap, options) -> np.ndarray:
+    """Each of the ``n`` packets' queue index: ``queue``, or its class looked up in ``queues`` (a
+    table's class not in it must itself be a queue index; a pcap DSCP not in it goes to ``queue``)."""
+    n_default = options["queue"]
+    if classes is None:
+        return np.full(n, n_default, dtype=np.int64)
+    mapping = options["queues"]
+    out = np.empty(len(classes), dtype=np.int64)
+    for value in np.unique(classes):
+        mine = classes == value
+        key = value.item() if isinstance(value, np.generic) else value
+        if mapping is not None and key in mapping:
+            out[mine] = mapping[key]
+        elif pcap:  # a DSCP not in queues
+            out[mine] = n_default
+        elif isinstance(key, (int, np.integer)) and key >= 0 and mapping is None:
+            out[mine] = int(key)
+        else:
+            raise ValueError(f"path {path!r}: class {key!r} of {options['class_column']} (class_column) has no "
+                             f"queue: give queues={{{key!r}: <queue index>, ...}} (or make the classes queue "
+                             f"indices)")
+    return out
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages and JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _groups(keys: np.ndarray) -> list:
+    """``[(key, its rows in order), ...]`` for each distinct key, in order of first appearance (one
+    stable sort)."""
+    perm = np.argsort(keys, kind="stable")
+    ordered = keys[perm]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    groups = np.split(perm, starts[1:])
+    return sorted(((ordered[i], rows) for i, rows in zip(starts, groups)), key=lambda group: group[1][0])
+
+
+def rebase(stream: TraceStream, origin_s: float | None = None) -> TraceStream:
+    """The trace with its times after ``origin_s`` (default: its first packet), the origin added to
+    its ``time_origin_s`` (a run records it in ``trace_time_origin_s``).
+
+    Parameters
+    ----------
+    stream : TraceStream
+        A trace, e.g. with Unix times (1.7e9 s).
+    origin_s : float, optional
+        The time that becomes 0, seconds, at or before the first packet.
+
+    Raises
+    ------
+    ValueError
+        If ``origin_s`` is after the first packet, or the trace is empty and no origin given.
+    """
+    if not isinstance(stream, TraceStream):
+        raise ValueError(f"stream must be a pqlab.TraceStream, got {type(stream).__name__}")
+    n = stream.arrival_s.shape[0]
+    if origin_s is None:
+        if not n:
+            raise ValueError("stream is empty: give origin_s to rebase it")
+        origin_s = float(stream.arrival_s[0])
+    origin_s = check_real("origin_s", origin_s, 0.0)
+    if n and origin_s > stream.arrival_s[0]:
+        raise ValueError(f"origin_s must be at or before the trace's first packet ({stream.arrival_s[0]!r} s), "
+                         f"got {origin_s!r}")
+    return TraceStream(stream.arrival_s - origin_s, stream.size_bytes, stream.queue, stream.flow, stream.marker,
+                       time_origin_s=stream.time_origin_s + origin_s, source=None)
+
+
+def from_digest(data: dict, marker=None) -> TraceStream:
+    """A trace written by its digest (``packets``, ``sha256``: :meth:`TraceStream.to_dict`) read back
+    from its ``source`` file, checked against the digest.
+
+    Raises
+    ------
+    ValueError
+        Without a source (a trace built in memory: it cannot be rebuilt from its digest), or when
+        the file is missing or its packets differ from the digest (naming the file).
+    """
+    source, sha, packets = data.get("source"), data.get("sha256"), data.get("packets")
+    what = f"TraceStream of {packets!r} packets (sha256 {str(sha)[:12]}...)"
+    if not isinstance(source, dict) or not isinstance(source.get("path"), str):
+        raise ValueError(f"{what} is recorded by its digest only and was built in memory: it cannot be read back; "
+                         f"record the scenario with Scenario.to_json(full_traces=True) or rebuild the trace")
+    options = source.get("options")
+    if not isinstance(options, dict):
+        raise ValueError(f"{what}: source.options must be the reader's options, got {options!r}")
+    path = source["path"]
+    if not os.path.isfile(path):
+        raise ValueError(f"{what} is read back from {path!r}, which is not a file (moved or deleted?)")
+    queues = options.get("queues")
+    try:
+        queues = None if queues is None else {k: v for k, v in queues}  # written as pairs (see read_trace)
+        streams = read_trace(path, **{**options, "format": source.get("format"), "queues": queues})
+    except TypeError as exc:
+        raise ValueError(f"{what}: source.options are not read_trace's: {exc}") from None
+    flow = data.get("flow")
+    match = [s for s in streams if s.flow == flow]
+    if not match or match[0].sha256 != sha:
+        raise ValueError(f"{what}: {path!r} no longer holds it (flow {flow!r} "
+                         f"{'missing' if not match else 'has sha256 ' + match[0].sha256[:12] + '...'}): the file "
+                         f"changed since the run")
+    got = match[0]
+    return TraceStream(got.arrival_s, got.size_bytes, check_int("queue", data.get("queue"), 0), got.flow, marker,
+                       time_origin_s=got.time_origin_s, source=got.source)
+
+
+def origins_json(streams) -> str:
+    """JSON ``{"<flow>": time_origin_s}`` of the trace streams among ``streams`` (canonical)."""
+    return json.dumps({str(s.flow): s.time_origin_s for s in streams if isinstance(s, TraceStream)})
