@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
+from pqlab import cli
 from pqlab.base import locations
 from pqlab.pipeline import parameters, report
 
@@ -120,14 +121,27 @@ def test_a_parameter_reaches_the_notebook_the_key_and_the_report(tiny, tmp_path)
     ("n_packets=3", ["-p must be NOTEBOOK:NAME=VALUE", "'n_packets=3'"]),
     ("07_tiny:n_packets", ["-p must be NOTEBOOK:NAME=VALUE"]),
 ])
-def test_bad_parameters_are_refused_naming_them(tiny, tmp_path, option, names):
-    done = _reproduce(tiny, tmp_path / "run", "-p", option)
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("pqlab: error: "), done.stderr
+def test_bad_parameters_are_refused_naming_them(tiny, tmp_path, capsys, option, names):
+    """The command's main in this process (each case checked before anything runs); the same as a
+    subprocess in :func:`test_a_bad_parameter_is_one_line_and_exit_2_from_the_command`."""
+    code = cli.main(["reproduce", "--notebooks", str(tiny), "--out", str(tmp_path / "run"), "--paper-values",
+                     str(tiny.parent / "paper_values.csv"), "--no-progress", "-p", option])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pqlab: error: "), err
     for name in names:
         assert name in lines[0], (name, lines[0])
     assert not (tmp_path / "run").exists()  # nothing touched
+
+
+def test_a_bad_parameter_is_one_line_and_exit_2_from_the_command(tiny, tmp_path):
+    done = _reproduce(tiny, tmp_path / "run", "-p", "07_tiny:n_packet=1")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.strip().splitlines() == [
+        "pqlab: error: 07_tiny:n_packet: 07_tiny has no parameter 'n_packet'; its parameters: n_packets (int), "
+        "label (str), rate_kbps (float), verbose (bool)"]
+    assert not (tmp_path / "run").exists()
 
 
 def test_one_parameter_given_two_values_is_refused(tiny, tmp_path):
