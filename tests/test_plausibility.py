@@ -47,7 +47,7 @@ def test_streams_far_above_the_line_rate_warn_naming_the_largest():
     with pytest.warns(ImplausibleRateWarning) as seen:
         Scenario(node, (ef, slip), duration_s=1.0)
     text = str(seen[0].message)
-    assert "150.1 times the line rate" in text and "streams[1].rate_bps = 3e+08 bit/s" in text
+    assert "150.2 times the line rate" in text and "streams[1].rate_bps = 3e+08 bit/s" in text
     assert f"plausible up to {MAX_OFFERED_LOAD:g} times" in text
     assert seen[0].filename == __file__
     with warnings.catch_warnings():  # an overload study (the papers' BE offers 1.1 times the line) is plausible

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 from ..base._validate import check_choice, check_fields, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
+from .plausibility import check_line_rate
 from .wfq import wfq_tag_steps
 
 #: Queue kinds: strict priority (with levels), and the disciplines of the non-priority queues.
@@ -362,6 +363,7 @@ class Node:
     def __post_init__(self):
         object.__setattr__(self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS))
         check_choice("framing", self.framing, tuple(FRAMING_CODES))
+        check_line_rate(self.line_rate_bps, self.framing)  # a warning: 10 bit/s on Ethernet is a unit slip
         check_choice("ring_release", self.ring_release, RING_RELEASES)
         check_choice("wfq_bytes", self.wfq_bytes, WFQ_BYTES)
         self._check_ring()

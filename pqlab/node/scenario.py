@@ -27,6 +27,7 @@ from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
 from .markers import FlowColours
 from .model import Node
 from .path import PathModel
+from .plausibility import check_offered_load
 from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
@@ -94,6 +95,7 @@ class Scenario:
                     f"got {stream.queue}"
                 )
         object.__setattr__(self, "streams", streams)
+        check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
         duration = check_real("duration_s", self.duration_s, 0.0, strict_minimum=True)
         object.__setattr__(self, "duration_s", duration)
         warmup = check_real("warmup_s", self.warmup_s, 0.0)
