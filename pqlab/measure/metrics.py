@@ -23,9 +23,12 @@ per-flow ones also need an integer ``flow`` variable (added by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from collections import namedtuple
 
 import numpy as np
+import numpy.typing as npt
 import xarray as xr
 
 from ..base._validate import check_array, check_choice, check_int, check_real
@@ -173,7 +176,7 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None) -> xr.DataArray
     })
 
 
-def ipdv(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
+def ipdv(ds: xr.Dataset, flow: int, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
     """IP packet delay variation of consecutive packets of one flow, seconds (RFC 3393).
 
     The flow's packets are taken in sending (arrival) order, equal times in
@@ -224,7 +227,7 @@ def ipdv(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = 
     return result.dropna("packet") if dropna else result
 
 
-def jitter(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
+def jitter(ds: xr.Dataset, flow: int, path: PathModel | None = None, *, dropna: bool = True) -> xr.DataArray:
     """Jitter ``|D_{i+1} - D_i|`` of consecutive packets of one flow, seconds.
 
     The papers' "common usage" jitter (long version Sec. 4; RFC 3393
@@ -240,7 +243,7 @@ def jitter(ds: xr.Dataset, flow, path: PathModel | None = None, *, dropna: bool 
     return result
 
 
-def ipdv_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
+def ipdv_of_delays(delay_s: npt.ArrayLike, *, dropna: bool = True) -> np.ndarray:
     """IPDV (RFC 3393) of consecutive packets given their one-way delays in sending order, seconds.
 
     For each consecutive pair ``ipdv = D_{i+1} - D_i``. A pair with a lost
@@ -272,7 +275,7 @@ def ipdv_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
     return values[~np.isnan(values)] if _check_dropna(dropna) else values
 
 
-def jitter_of_ipdv(ipdv_s) -> np.ndarray:
+def jitter_of_ipdv(ipdv_s: npt.ArrayLike) -> np.ndarray:
     """Jitter ``|IPDV|``, the papers' "common usage" jitter (long version Sec. 4), seconds.
 
     Parameters
@@ -289,7 +292,7 @@ def jitter_of_ipdv(ipdv_s) -> np.ndarray:
     return np.abs(_numbers("ipdv_s", ipdv_s))
 
 
-def jitter_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
+def jitter_of_delays(delay_s: npt.ArrayLike, *, dropna: bool = True) -> np.ndarray:
     """Jitter ``|D_{i+1} - D_i|`` of consecutive packets given their delays in sending order, seconds.
 
     :func:`jitter_of_ipdv` of :func:`ipdv_of_delays`, same arguments: a pair
@@ -363,7 +366,7 @@ def loss(ds: xr.Dataset, by: str = "flow") -> xr.Dataset:
 # --------------------------------------------------------------------------- distributions
 
 
-def largest_loss(loss_per_run) -> float:
+def largest_loss(loss_per_run: npt.ArrayLike) -> float:
     """The largest EF loss ratio over runs (seeds): the statistic of the slide's "up to 12 %".
 
     The one definition of the TF-TANT slides' 20-stream loss, for the papers' node
@@ -392,7 +395,7 @@ def largest_loss(loss_per_run) -> float:
     return float(values.max())
 
 
-def frequency_distribution(values, bin_width, start=0.0) -> FrequencyDistribution:
+def frequency_distribution(values: npt.ArrayLike, bin_width: float, start: float = 0.0) -> FrequencyDistribution:
     """Relative frequency of a sample in bins of equal width (the papers' frequency distributions).
 
     Bins are ``[start + i * bin_width, start + (i + 1) * bin_width)`` for
@@ -434,7 +437,7 @@ def frequency_distribution(values, bin_width, start=0.0) -> FrequencyDistributio
     return FrequencyDistribution(edges, counts / sample.size)
 
 
-def ccdf(values, thresholds=None) -> CCDF:
+def ccdf(values: npt.ArrayLike, thresholds: npt.ArrayLike | None = None) -> CCDF:
     """Complementary distribution ``P(D > d)`` of a sample (GLOBECOM'01 Figs. 5, 7-2).
 
     Parameters
@@ -462,7 +465,7 @@ def ccdf(values, thresholds=None) -> CCDF:
 # --------------------------------------------------------------------------- units and summaries
 
 
-def aggregation_degree(loads_bps) -> float:
+def aggregation_degree(loads_bps: npt.ArrayLike) -> float:
     """Aggregation Degree ``A = 1 - l_max / L_BA`` of a behaviour aggregate (GLOBECOM'01 eq. 1).
 
     Parameters
@@ -484,7 +487,7 @@ def aggregation_degree(loads_bps) -> float:
     return float(1.0 - loads.max() / loads.sum())
 
 
-def summary(values, percentiles=(50.0, 90.0, 99.0)) -> dict:
+def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 99.0)) -> dict:
     """Count, mean, std, min, max and percentiles of a sample, NaN ignored.
 
     Parameters

@@ -13,6 +13,8 @@ window by window, without ever holding more than a few windows of packets.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
+from typing import Any
 from collections import deque
 
 import numpy as np
@@ -22,6 +24,7 @@ from numba import njit
 from ..base._validate import check_int, check_memory, check_real
 from .engine import EARLY_DROP, POLICED, QUEUE_FULL, NodeState, validate_arrivals
 from .markers import FlowColours
+from .model import Node
 from .path import PathModel
 from ..base.provenance import provenance_attrs
 from .scenario import Scenario, check_trace_window, kernel_options, red_uniforms
@@ -35,7 +38,7 @@ MAX_HISTOGRAM_BYTES = 16 * 2**20
 MAX_WINDOWS = 10_000_000
 
 
-def run_batches(node, batches):
+def run_batches(node: Node, batches: Iterable[tuple]) -> Iterator[tuple]:
     """Run consecutive batches ``(arrival_s, size_bytes, queue, extra)`` through one node state.
 
     Parameters
@@ -147,7 +150,8 @@ class FlowSummary:
         self._last_delay = np.concatenate([self._last_delay, np.full(extra, np.nan)])
         self.n_flows = n_flows
 
-    def update(self, arrival_s, size_bytes, flow, departure_s, drop):
+    def update(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray, departure_s: np.ndarray,
+               drop: np.ndarray) -> None:
         """Add one resolved batch (arrays in arrival order)."""
         if flow.size == 0:
             return
@@ -255,7 +259,7 @@ def _attrs(units: str, long_name: str) -> dict:
     return {"units": units, "long_name": long_name}
 
 
-def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw) -> xr.Dataset:
+def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw: Any) -> xr.Dataset:
     """Run ``scenario`` window by window and return per-flow summaries (bounded memory).
 
     Parameters
