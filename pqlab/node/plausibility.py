@@ -7,9 +7,9 @@ legitimate), so each gives an :class:`ImplausibleRateWarning` naming the paramet
 the plausible range, and the run goes on.
 
 The thresholds (:data:`MIN_LINE_RATE_BPS`, :data:`MAX_OFFERED_LOAD`) are far from every real
-link and every experiment pqlab reproduces (the papers' loads reach 1.6 times the line rate, their
-slowest line is 2 Mbit/s), and an order of magnitude or more short of the usual slips (a factor
-1,000 or 1,000,000):
+link and every experiment pqlab reproduces (the named presets, :mod:`pqlab.papers.presets`, offer
+1.1 to 1.6 times the line rate; the papers' slowest line is 2 Mbit/s), and an order of magnitude
+or more short of the usual slips (a factor 1,000 or 1,000,000):
 
 ==========================  ========================  ==============================================
 what                        warns when                why
