@@ -178,6 +178,14 @@ def test_params_of_one_notebook_as_json():
     assert by_name["seed"]["set_by"] == "--seed" and by_name["n_seeds"]["default"] == 3
 
 
+def test_an_artefact_id_names_the_notebook_that_runs_it():
+    sources = sorted(p for p in locations.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
+    assert parameters.match_notebook("globecom01_fig3_1", sources).stem == "01_background_traffic"
+    assert parameters.match_notebook("07", sources).stem == "07_tftant_pq_vs_wfq"
+    with pytest.raises(ValueError, match="'globecom01_nothing' is not a notebook of this run"):
+        parameters.match_notebook("globecom01_nothing", sources)
+
+
 def test_params_of_an_unknown_notebook_is_one_line():
     done = pqlab_command("params", "nothing_like_it")
     assert done.returncode == 2

@@ -16,7 +16,9 @@ section key (a changed value never reuses a stale section) and of the report's p
 (:func:`provenance_text`).
 
 ``NOTEBOOK`` names one notebook of the run: its name (``01_background_traffic``), file name
-(``01_background_traffic.ipynb``), its number (``01``) or its path.
+(``01_background_traffic.ipynb``), its number (``01``), its path, or the id of an artefact it runs
+(``globecom01_fig3_1``, as ``pqlab reproduce --list`` shows them: the parameter is still the notebook's,
+for every artefact it runs).
 """
 
 from __future__ import annotations
@@ -195,7 +197,8 @@ def _number(stem: str) -> str:
 
 
 def match_notebook(key: str, sources) -> Path:
-    """The notebook of ``sources`` that ``key`` names: its name, file name, number or path.
+    """The notebook of ``sources`` that ``key`` names: its name, file name, number, path, or the id of an
+    artefact it runs (``globecom01_fig3_1`` names ``01_background_traffic``).
 
     Raises
     ------
@@ -208,6 +211,11 @@ def match_notebook(key: str, sources) -> Path:
     if not found and text.endswith(".ipynb"):
         path = Path(text).expanduser()
         found = [s for s in sources if path.exists() and path.resolve() == s.resolve()]
+    if not found and "_" in text and not text.endswith(".ipynb"):  # an artefact id names its notebook
+        from ..papers import registry
+
+        owner = next((a.notebook for a in registry.artefacts() if a.id == text), None)
+        found = [s for s in sources if owner is not None and s.stem == owner]
     if len(found) != 1:
         why = "names more than one" if found else "is not a notebook"
         raise ValueError(f"{text!r} {why} of this run; its notebooks: {', '.join(s.stem for s in sources)}")
