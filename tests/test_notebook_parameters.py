@@ -85,24 +85,24 @@ def test_a_parameter_reaches_the_notebook_the_key_and_the_report(tiny, tmp_path)
     assert "07_tiny ran with" in first.stdout
 
     # the same values again (in another order and spelling): the published section is reused
-    again = _reproduce(tiny, out, "-p", "07:verbose=True", "-p", "07_tiny:label=hello world", "-p",
+    again = _reproduce(tiny, out, "--no-site", "-p", "07:verbose=True", "-p", "07_tiny:label=hello world", "-p",
                        "07_tiny:n_packets=5")
     assert again.returncode == 0, again.stderr
     assert "up to date, not rerun: 07_tiny" in again.stdout
     # another value: rerun, never the stale section
-    other = _reproduce(tiny, out, "-p", "07_tiny:n_packets=6", "-p", "07_tiny:rate_kbps=1")
+    other = _reproduce(tiny, out, "--no-site", "-p", "07_tiny:n_packets=6", "-p", "07_tiny:rate_kbps=1")
     assert other.returncode == 0, other.stderr
     assert "up to date" not in other.stdout and _ours(out) == 6 + 1.0
     assert "07_tiny ran with n_packets=6, rate_kbps=1.0." in (figures / "report.md").read_text(encoding="utf-8")
     # back to the defaults: rerun (the published section was computed with n_packets=6), no provenance line
-    plain = _reproduce(tiny, out)
+    plain = _reproduce(tiny, out, "--no-site")
     assert plain.returncode == 0, plain.stderr
     assert "up to date" not in plain.stdout and _ours(out) == 3 + 2.5
     text = (figures / "report.md").read_text(encoding="utf-8")
     assert parameters.PROVENANCE_PREFIX not in text
     assert "parameters" not in pd.read_csv(figures / "report.csv").columns
     # a value equal to the default is no override: the default section is reused
-    default = _reproduce(tiny, out, "-p", "07_tiny:n_packets=3")
+    default = _reproduce(tiny, out, "--no-site", "-p", "07_tiny:n_packets=3")
     assert default.returncode == 0, default.stderr
     assert "up to date, not rerun: 07_tiny" in default.stdout
 
