@@ -25,7 +25,7 @@ def test_a_line_of_10_bit_per_s_on_ethernet_warns_at_the_users_line():
         _node(10)
     (warning,) = seen
     text = str(warning.message)
-    assert "line_rate_bps = 10 bit/s" in text and "'ethernet'" in text and "plausible 1 Mbit/s to 1 Tbit/s" in text
+    assert "line_rate_bps = 10 bit/s" in text and "framing 'ethernet'" in text and "plausible 1 Mbit/s to 1 Tbit/s" in text
     assert "10e6" in text
     assert warning.filename == __file__  # the user's line, not pqlab's
 

@@ -61,10 +61,12 @@ def check_line_rate(line_rate_bps: float, framing: str, stacklevel: int = 4) -> 
     """
     floor = MIN_LINE_RATE_BPS.get(framing)
     if floor is not None and line_rate_bps < floor:
+        scaled = "" if line_rate_bps < 1e3 else f" ({rate_text(line_rate_bps)})"
+        hint = f" (for {line_rate_bps:g} Mbit/s write {line_rate_bps:g}e6)" if line_rate_bps < 1e3 else ""
         warnings.warn(
-            f"line_rate_bps = {line_rate_bps:g} bit/s ({rate_text(line_rate_bps)}) is implausible for a {framing!r} "
-            f"line: plausible {rate_text(floor)} to 1 Tbit/s; line_rate_bps counts bit/s (for "
-            f"{line_rate_bps:g} Mbit/s write {line_rate_bps:g}e6)", ImplausibleRateWarning, stacklevel=stacklevel)
+            f"line_rate_bps = {line_rate_bps:g} bit/s{scaled} is implausible for framing {framing!r}: plausible "
+            f"{rate_text(floor)} to 1 Tbit/s; line_rate_bps counts bit/s{hint}", ImplausibleRateWarning,
+            stacklevel=stacklevel)
 
 
 def check_offered_load(node, streams, stacklevel: int = 4) -> None:
