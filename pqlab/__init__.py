@@ -29,6 +29,7 @@ try:
     from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
     from .node.engine import simulate_arrivals
     from .node.model import Node, Queue
+    from .node.plausibility import ImplausibleRateWarning
     from .node.scenario import Scenario, simulate
     from .measure.tables import summary_table
     from .papers.stated import cisco7200_atm
@@ -64,6 +65,7 @@ for _name, _module in PUBLIC_MODULES.items():
 __all__ = [
     "Node",
     "Queue",
+    "ImplausibleRateWarning",
     "simulate_arrivals",
     "__version__",
     "CBRStream",

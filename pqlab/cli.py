@@ -13,6 +13,11 @@ the paper-vs-reproduced report (``report.md``, ``report.html``) and a static sit
 left behind), 130 interrupted. A notebook whose kernel hung, died or ran out of memory, or that
 ran over ``--notebook-timeout``/``--cell-timeout``, is a failed notebook (1), the cause named.
 
+``pqlab reproduce -p NOTEBOOK:NAME=VALUE`` (repeatable) sets a parameter of one notebook's
+parameters cell for the run (checked against the cell: an unknown notebook or name, or a value of
+the wrong type, is refused, exit 2); ``pqlab params [NOTEBOOK]`` lists the notebooks' parameters,
+their types, defaults and comments (``--json``: machine-readable).
+
 ``pqlab lab [DIR]`` copies the teaching lab's notebooks into DIR and starts JupyterLab.
 """
 
@@ -94,7 +99,7 @@ def _reproduce(args) -> int:
         print(listing())
         return 0
     from .base import versions
-    from .pipeline import report
+    from .pipeline import parameters, report
     from .pipeline._notebook_worker import skip_unneeded_imports
     from .pipeline.publish import OutputError
     from .pipeline.reproduce import Interrupted, run_all
@@ -103,13 +108,14 @@ def _reproduce(args) -> int:
     skip_unneeded_imports()  # the command's own process: nbconvert's import 1.6 s shorter
     started = time.perf_counter()
     figures_dir, build_dir = _output_dirs(args)
+    overrides = parameters.collect(args.parameters)
     try:
         with _warnings_as_lines():
             result = run_all(
                 args.notebooks, quick=args.quick, out_dir=figures_dir, build_dir=build_dir, seed=args.seed,
                 progress=not args.no_progress, paper_values=args.paper_values, jobs=args.jobs,
                 site=not args.no_site, force=args.force, wait_s=args.wait,
-                notebook_timeout_s=args.notebook_timeout, cell_timeout_s=args.cell_timeout,
+                notebook_timeout_s=args.notebook_timeout, cell_timeout_s=args.cell_timeout, parameters=overrides,
             )
     except RunLocked as exc:
         print(f"pqlab: {exc}", file=sys.stderr)
@@ -136,6 +142,9 @@ def _reproduce(args) -> int:
     print(f"  cache: {counts.get('computed', 0)} artefacts computed, {counts.get('reused', 0)} reused, "
           f"{counts.get('simulation', 0)} simulations")
     print(f"  total wall time {time.perf_counter() - started:.1f} s")
+    provenance = parameters.provenance_text(result.parameters)
+    if provenance:
+        print(provenance)
     print(f"Report: {result.report_dir / 'report.md'} and report.html")
     off_lock = versions.differences_text(versions.lock_differences())
     if off_lock:
@@ -151,6 +160,42 @@ def _reproduce(args) -> int:
         print(f"pqlab: the run failed and was not published; the previous reproduction is unchanged. "
               f"This run's report: {result.report_dir / 'report.md'}", file=sys.stderr)
     return 0 if result.ok else 1
+
+
+def _params(args) -> int:
+    import json
+
+    from .base import locations
+    from .pipeline import parameters
+    from .pipeline.reproduce import find_notebooks
+
+    shipped = find_notebooks()
+    if args.notebooks:
+        chosen = []
+        for key in args.notebooks:
+            try:
+                chosen.append(parameters.match_notebook(key, shipped))
+            except ValueError:
+                if not (key.endswith(".ipynb") or Path(key).is_dir()):
+                    raise ValueError(f"no notebook {key!r} in {locations.NOTEBOOKS} (names: "
+                                     f"{', '.join(s.stem for s in shipped)}), nor an .ipynb file or folder") from None
+                chosen += find_notebooks([key])
+    else:
+        chosen = shipped
+    listed = {source.stem: parameters.read_parameters(source) for source in chosen}
+    if args.json:
+        print(json.dumps({name: [p.to_dict() for p in found] for name, found in listed.items()}, indent=1))
+        return 0
+    for name, found in listed.items():
+        print(name)
+        width = max((len(p.name) for p in found), default=0)
+        for p in found:
+            comment = p.comment + (f" [set by pqlab reproduce {p.set_by}]" if p.set_by else "")
+            print(f"  {p.name:<{width}}  {p.type:<5}  {p.default!r:<8}  {comment}".rstrip())
+        if not found:
+            print("  (no parameters cell)")
+    print("Set one for a run: pqlab reproduce -p NOTEBOOK:NAME=VALUE (NOTEBOOK: its name or number, e.g. 01)")
+    return 0
 
 
 @contextlib.contextmanager
@@ -245,7 +290,19 @@ def build_parser() -> argparse.ArgumentParser:
                      help="fail a notebook still running after SECONDS (default %(default)g: never a normal run)")
     rep.add_argument("--cell-timeout", type=float, default=kernelwatch.CELL_TIMEOUT_S, metavar="SECONDS",
                      help="fail a notebook whose cell runs longer than SECONDS (default %(default)g)")
+    rep.add_argument("-p", "--parameter", action="append", dest="parameters", metavar="NOTEBOOK:NAME=VALUE",
+                     help="set a parameter of a notebook's parameters cell for this run (repeatable; NOTEBOOK: its "
+                          "name, e.g. 01_background_traffic, or number, e.g. 01; pqlab params lists the names, "
+                          "types and defaults); part of the section's key and named in the report")
     rep.set_defaults(func=_reproduce)
+
+    params = sub.add_parser("params", help="list the notebooks' parameters: names, types, defaults and comments")
+    params.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                        help="notebook names (e.g. 01_background_traffic), numbers (01), .ipynb files or folders "
+                             "(default: every notebook)")
+    params.add_argument("--json", action="store_true", help="machine-readable: {notebook: [{name, type, default, "
+                                                            "comment, set_by}]}")
+    params.set_defaults(func=_params)
 
     lab = sub.add_parser("lab", help="copy the teaching lab's notebooks into a folder and start JupyterLab there")
     lab.add_argument("dir", nargs="?", default="pqlab-lab", help="lab folder (default ./pqlab-lab)")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Refresh pqlab's locks: the one command that rewrites requirements/run.txt (the package and
-# what it imports), requirements/test.txt (plus the test and lab extras) and binder/requirements.txt
+# Refresh pqlab's locks: the one command that rewrites requirements/run.txt (the package, what it
+# imports and the dask extra: dask.distributed sweeps and their dashboard), requirements/test.txt
+# (plus the test, lab and dask extras) and binder/requirements.txt
 # (Binder installs the test lock: it holds JupyterLab). Every package, transitive ones included, is
 # pinned to one version per Python version pqlab supports (one "universal" resolution with
 # environment markers, from 3.10 up to pyproject.toml's requires-python bound) with the sha256 of
@@ -26,7 +27,7 @@ if [ -z "$uv_bin" ] || [ "$("$uv_bin" --version | awk '{print $2}')" != "$UV_VER
 fi
 compile=("$uv_bin" pip compile pyproject.toml --universal --python-version 3.10 --generate-hashes
          --custom-compile-command "bash requirements/refresh.sh" --quiet)
-"${compile[@]}" --extra test --extra lab -o requirements/test.txt --upgrade
-"${compile[@]}" -c requirements/test.txt -o requirements/run.txt --upgrade
+"${compile[@]}" --extra test --extra lab --extra dask -o requirements/test.txt --upgrade
+"${compile[@]}" --extra dask -c requirements/test.txt -o requirements/run.txt --upgrade
 cp requirements/test.txt binder/requirements.txt
 echo "refreshed requirements/run.txt, requirements/test.txt and binder/requirements.txt"

@@ -55,9 +55,10 @@ def test_requires_python_admits_exactly_the_supported_versions():
 def test_the_locks_pin_every_requirement_for_every_supported_python(python):
     run, test = _lock("run.txt", python), _lock("test.txt", python)
     env = _marker_env(python)
-    for lock, requirements in ((run, PYPROJECT["dependencies"]),
-                               (test, [*PYPROJECT["dependencies"], *PYPROJECT["optional-dependencies"]["test"],
-                                       *PYPROJECT["optional-dependencies"]["lab"]])):
+    extras = PYPROJECT["optional-dependencies"]
+    # the run lock holds the dask extra too (issue 33: dask.distributed sweeps were in the test lock only)
+    for lock, requirements in ((run, [*PYPROJECT["dependencies"], *extras["dask"]]),
+                               (test, [*PYPROJECT["dependencies"], *extras["test"], *extras["lab"], *extras["dask"]])):
         for text in requirements:
             requirement = Requirement(text)
             if requirement.marker is not None and not requirement.marker.evaluate(env):

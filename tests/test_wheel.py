@@ -62,13 +62,15 @@ def test_sdist_and_wheel_hold_the_notebooks_and_data(dists):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for name in ("notebooks/05_worst_case.ipynb", "notebooks/lab/01_priority_queue_and_ring.ipynb",
                  "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/base/locations.py", "tests/test_wheel.py",
-                 "requirements/run.txt", "requirements/test.txt", "requirements/refresh.sh", "binder/requirements.txt"):
+                 "requirements/run.txt", "requirements/test.txt", "requirements/refresh.sh", "binder/requirements.txt",
+                 "pqlab/py.typed"):
         assert name in names, name
     with zipfile.ZipFile(wheel) as whl:
         files = set(whl.namelist())
     for name in ("pqlab/_notebooks/05_worst_case.ipynb", "pqlab/_notebooks/lab/01_priority_queue_and_ring.ipynb",
                  "pqlab/_notebooks/lab/INSTRUCTOR.md", "pqlab/_data/paper_values.csv",
-                 "pqlab/_data/be_size_cdf_standin.csv", "pqlab/_requirements/run.txt"):
+                 "pqlab/_data/be_size_cdf_standin.csv", "pqlab/_requirements/run.txt",
+                 "pqlab/py.typed"):  # PEP 561: type checkers read pqlab's annotations
         assert name in files, name
     paper_notebooks = {p.name for p in locations.NOTEBOOKS.glob("*.ipynb")}
     assert {f.rsplit("/", 1)[1] for f in files if f.startswith("pqlab/_notebooks/") and f.count("/") == 2

@@ -18,9 +18,12 @@ All times are seconds unless a name says otherwise (``_us``: microseconds).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from collections import namedtuple
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ..base._validate import check_array, check_choice, check_int, check_real
@@ -70,7 +73,7 @@ def _check_utilisation(name: str, value) -> float:
     return rho
 
 
-def particle_time_s(particle_bytes, line_rate_bps) -> float:
+def particle_time_s(particle_bytes: float, line_rate_bps: float) -> float:
     """Time to transmit one transmission unit (ring particle), ``T_u``, seconds.
 
     ``T_u = particle_bytes * 8 / line_rate_bps`` with no line framing, as in
@@ -94,7 +97,7 @@ def particle_time_s(particle_bytes, line_rate_bps) -> float:
     return line_time_s(particle, "none", rate)
 
 
-def worst_case_delay(k, rho, q_t, t_u_s) -> WorstCase:
+def worst_case_delay(k: int, rho: float, q_t: int, t_u_s: float) -> WorstCase:
     """Worst-case average delay of an EF packet, GLOBECOM'01 eqs. (2)-(7).
 
     The EF packet waits in the priority queue for a maximal residual service
@@ -138,7 +141,8 @@ def worst_case_delay(k, rho, q_t, t_u_s) -> WorstCase:
     return WorstCase(w_pq_s, w_t_s, w_pq_s + w_t_s)
 
 
-def table_iv(rho=PAPER_RHO, q_t=PAPER_Q_T, t_u_s=PAPER_T_U_S, ks=PAPER_KS) -> pd.DataFrame:
+def table_iv(rho: float = PAPER_RHO, q_t: int = PAPER_Q_T, t_u_s: float = PAPER_T_U_S,
+             ks: Sequence[int] = PAPER_KS) -> pd.DataFrame:
     """GLOBECOM'01 Table IV: worst-case average delay for each ``k``, microseconds.
 
     Values are exact (unrounded). The paper prints them cut to the hundredth
@@ -158,11 +162,11 @@ def table_iv(rho=PAPER_RHO, q_t=PAPER_Q_T, t_u_s=PAPER_T_U_S, ks=PAPER_KS) -> pd
     pandas.DataFrame
         Columns ``k``, ``W_pq_us``, ``W_t_us``, ``W_us``.
     """
-    ks = check_array("ks", list(ks), kind="int", minimum=1)
-    rows = [worst_case_delay(int(k), rho, q_t, t_u_s) for k in ks]
+    k_values = check_array("ks", list(ks), kind="int", minimum=1)
+    rows = [worst_case_delay(int(k), rho, q_t, t_u_s) for k in k_values]
     return pd.DataFrame(
         {
-            "k": ks,
+            "k": k_values,
             "W_pq_us": [r.w_pq_s * 1e6 for r in rows],
             "W_t_us": [r.w_t_s * 1e6 for r in rows],
             "W_us": [r.w_s * 1e6 for r in rows],
@@ -183,7 +187,8 @@ def _check_class_array(name: str, values, length: int | None) -> np.ndarray:
     return arr
 
 
-def cobham_waits(arrival_rate_per_s, mean_service_s, second_moment_service_s2) -> np.ndarray:
+def cobham_waits(arrival_rate_per_s: npt.ArrayLike, mean_service_s: npt.ArrayLike,
+                 second_moment_service_s2: npt.ArrayLike) -> np.ndarray:
     """Mean waiting times of M/G/1 non-preemptive priority classes (Cobham's formula).
 
     Classes are ordered highest priority first. For class ``k``
@@ -248,7 +253,7 @@ def cobham_waits(arrival_rate_per_s, mean_service_s, second_moment_service_s2) -
     return residual_s / ((1.0 - sigma_before) * (1.0 - sigma))
 
 
-def priority_queue_max_delay(limit_packets, size_bytes, line_rate_bps, framing="none") -> float:
+def priority_queue_max_delay(limit_packets: int, size_bytes: int, line_rate_bps: float, framing: str = "none") -> float:
     """Largest queueing delay a full priority queue adds, seconds.
 
     ``limit_packets * line_time(size_bytes)``; unframed this is

@@ -12,9 +12,10 @@ the node has reached steady congestion; :func:`reference_delay` and
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
+import numpy.typing as npt
 import xarray as xr
 from scipy import stats
 
@@ -108,7 +109,7 @@ DELAY_STATISTICS_ATTRS = {
 }
 
 
-def delay_statistics(delay_s, ipdv_s) -> dict:
+def delay_statistics(delay_s: npt.ArrayLike, ipdv_s: npt.ArrayLike) -> dict:
     """The delay-summary numbers of a sweep: the one place they are computed.
 
     Parameters
@@ -138,10 +139,11 @@ def delay_statistics(delay_s, ipdv_s) -> dict:
     }
 
 
-delay_summary.attrs = DELAY_STATISTICS_ATTRS
+delay_summary.attrs = DELAY_STATISTICS_ATTRS  # type: ignore[attr-defined]  # read by the sweeps
 
 
-def run_point(make_scenario, kwargs: dict, seed: int, measure) -> dict:
+def run_point(make_scenario: Callable[..., Scenario], kwargs: dict, seed: int,
+              measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]]) -> dict:
     """One sweep point: build the scenario, simulate it with ``seed``, measure it (picklable for workers)."""
     scenario = make_scenario(**kwargs)
     return dict(measure(simulate(scenario, seed=seed), scenario))
@@ -153,7 +155,7 @@ def sweep(
     seeds: Sequence[int] = (1,),
     measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary,
     *,
-    backend="serial",
+    backend: Any = "serial",  # "serial", "processes", a dask.distributed Client or a scheduler's address
     max_workers: int | None = None,
     progress: bool = False,
 ) -> xr.Dataset:
@@ -234,6 +236,7 @@ def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, la
 
     bar = tqdm(total=len(tasks), disable=not progress, desc=label)
     try:
+        results: list
         if isinstance(backend, str) and backend == "serial":
             results = []
             for kwargs, seed in tasks:

@@ -30,9 +30,12 @@ The summary table of every class or flow is :func:`pqlab.measure.tables.summary_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from collections import namedtuple
 
 import numpy as np
+import numpy.typing as npt
 import xarray as xr
 
 from ..base._validate import check_array, check_choice, check_int, check_real
@@ -194,7 +197,7 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None, *, include_warm
     })
 
 
-def ipdv(ds: xr.Dataset, flow=None, path: PathModel | None = None, *, dropna: bool = True,
+def ipdv(ds: xr.Dataset, flow: int | None = None, path: PathModel | None = None, *, dropna: bool = True,
          include_warmup: bool = False) -> xr.DataArray:
     """IP packet delay variation of consecutive packets of a flow, seconds (RFC 3393).
 
@@ -252,7 +255,7 @@ def ipdv(ds: xr.Dataset, flow=None, path: PathModel | None = None, *, dropna: bo
     return result.dropna("packet") if dropna else result
 
 
-def jitter(ds: xr.Dataset, flow=None, path: PathModel | None = None, *, dropna: bool = True,
+def jitter(ds: xr.Dataset, flow: int | None = None, path: PathModel | None = None, *, dropna: bool = True,
            include_warmup: bool = False) -> xr.DataArray:
     """Jitter ``|D_{i+1} - D_i|`` of consecutive packets of a flow, seconds.
 
@@ -270,7 +273,7 @@ def jitter(ds: xr.Dataset, flow=None, path: PathModel | None = None, *, dropna: 
     return result
 
 
-def ipdv_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
+def ipdv_of_delays(delay_s: npt.ArrayLike, *, dropna: bool = True) -> np.ndarray:
     """IPDV (RFC 3393) of consecutive packets given their one-way delays in sending order, seconds.
 
     For each consecutive pair ``ipdv = D_{i+1} - D_i``. A pair with a lost
@@ -302,7 +305,7 @@ def ipdv_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
     return values[~np.isnan(values)] if _check_dropna(dropna) else values
 
 
-def jitter_of_ipdv(ipdv_s) -> np.ndarray:
+def jitter_of_ipdv(ipdv_s: npt.ArrayLike) -> np.ndarray:
     """Jitter ``|IPDV|``, the papers' "common usage" jitter (long version Sec. 4), seconds.
 
     Parameters
@@ -319,7 +322,7 @@ def jitter_of_ipdv(ipdv_s) -> np.ndarray:
     return np.abs(_numbers("ipdv_s", ipdv_s))
 
 
-def jitter_of_delays(delay_s, *, dropna: bool = True) -> np.ndarray:
+def jitter_of_delays(delay_s: npt.ArrayLike, *, dropna: bool = True) -> np.ndarray:
     """Jitter ``|D_{i+1} - D_i|`` of consecutive packets given their delays in sending order, seconds.
 
     :func:`jitter_of_ipdv` of :func:`ipdv_of_delays`, same arguments: a pair
@@ -453,7 +456,7 @@ def measured(ds: xr.Dataset, *, traffic_class=None, flow=None, include_warmup: b
 # --------------------------------------------------------------------------- distributions
 
 
-def largest_loss(loss_per_run) -> float:
+def largest_loss(loss_per_run: npt.ArrayLike) -> float:
     """The largest EF loss ratio over runs (seeds): the statistic of the slide's "up to 12 %".
 
     The one definition of the TF-TANT slides' 20-stream loss, for the papers' node
@@ -482,7 +485,7 @@ def largest_loss(loss_per_run) -> float:
     return float(values.max())
 
 
-def frequency_distribution(values, bin_width, start=0.0) -> FrequencyDistribution:
+def frequency_distribution(values: npt.ArrayLike, bin_width: float, start: float = 0.0) -> FrequencyDistribution:
     """Relative frequency of a sample in bins of equal width (the papers' frequency distributions).
 
     Bins are ``[start + i * bin_width, start + (i + 1) * bin_width)`` for
@@ -524,7 +527,7 @@ def frequency_distribution(values, bin_width, start=0.0) -> FrequencyDistributio
     return FrequencyDistribution(edges, counts / sample.size)
 
 
-def ccdf(values, thresholds=None) -> CCDF:
+def ccdf(values: npt.ArrayLike, thresholds: npt.ArrayLike | None = None) -> CCDF:
     """Complementary distribution ``P(D > d)`` of a sample (GLOBECOM'01 Figs. 5, 7-2).
 
     Parameters
@@ -552,7 +555,7 @@ def ccdf(values, thresholds=None) -> CCDF:
 # --------------------------------------------------------------------------- units and summaries
 
 
-def aggregation_degree(loads_bps) -> float:
+def aggregation_degree(loads_bps: npt.ArrayLike) -> float:
     """Aggregation Degree ``A = 1 - l_max / L_BA`` of a behaviour aggregate (GLOBECOM'01 eq. 1).
 
     Parameters
@@ -574,7 +577,7 @@ def aggregation_degree(loads_bps) -> float:
     return float(1.0 - loads.max() / loads.sum())
 
 
-def summary(values, percentiles=(50.0, 90.0, 99.0)) -> dict:
+def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 99.0)) -> dict:
     """Count, mean, std, min, max and percentiles of a sample, NaN ignored.
 
     Parameters

@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import xarray as xr
 from numba import literally, njit
@@ -348,7 +349,7 @@ def key_cache_on_sources(dispatcher, *modules) -> None:
     if index_key is None:  # pragma: no cover - another numba version
         return
     digest = hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in modules)).hexdigest()
-    cache._index_key = lambda sig, codegen: (*index_key(sig, codegen), digest)
+    cache._index_key = lambda sig, codegen: (*index_key(sig, codegen), digest)  # type: ignore[union-attr]
 
 
 key_cache_on_sources(_node_kernel, sys.modules[particles_needed.py_func.__module__], sys.modules[wfq_tag_steps.__module__],
@@ -510,7 +511,7 @@ class NodeState:
          state) = _node_layout(node)
         self.max_packets = None if max_packets is None else check_int("max_packets", max_packets, 0)
         # A queue never holds more packets than are offered: O(packets) buffers for one run.
-        capacity = limits if max_packets is None else np.minimum(limits, max(1, self.max_packets))
+        capacity = limits if self.max_packets is None else np.minimum(limits, max(1, self.max_packets))
         check_memory("limit_packets (queue buffers, all queues)", int(capacity.sum()), QUEUE_SLOT_BYTES)
         self.queue_params = layout.copy_records(params)
         self.queue_params["capacity"] = capacity
@@ -627,7 +628,8 @@ def run_kernel(node: Node, arrival, size, queue, colour=None, red_uniform=None):
     return ring_entry, departure, drop
 
 
-def simulate_arrivals(node: Node, arrival_s, size_bytes, queue, *, colour=None, seed=None) -> xr.Dataset:
+def simulate_arrivals(node: Node, arrival_s: npt.ArrayLike, size_bytes: npt.ArrayLike, queue: npt.ArrayLike, *,
+                      colour: npt.ArrayLike | None = None, seed: int | None = None) -> xr.Dataset:
     """Pass packets through ``node`` and return what happened to each.
 
     Parameters
@@ -687,7 +689,7 @@ def simulate_arrivals(node: Node, arrival_s, size_bytes, queue, *, colour=None, 
     ring_entry, departure, drop = run_kernel(node, arrival, size, q, colour_in, red_uniform)
     attrs = origin_attrs(origin) if origin else {}
     if has_red:
-        attrs["seed"] = int(seed)
+        attrs["seed"] = int(seed)  # type: ignore[arg-type]  # not None: checked above for a RED node
     extra = None
     if colour_in is not None:
         extra = {"colour": (colour_in.astype(np.int8), dict(COLOUR_ATTRS))}

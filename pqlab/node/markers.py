@@ -173,7 +173,7 @@ class SrTCM(Marker):
     cbs_bytes: float
     ebs_bytes: float
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "cir_bps", check_real("cir_bps", self.cir_bps, *RATE_RANGE_BPS))
         object.__setattr__(self, "cbs_bytes", _check_burst("cbs_bytes", self.cbs_bytes, zero_allowed=True))
         object.__setattr__(self, "ebs_bytes", _check_burst("ebs_bytes", self.ebs_bytes, zero_allowed=True))
@@ -212,7 +212,7 @@ class TrTCM(Marker):
     pir_bps: float
     pbs_bytes: float
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "cir_bps", check_real("cir_bps", self.cir_bps, *RATE_RANGE_BPS))
         object.__setattr__(self, "cbs_bytes", _check_burst("cbs_bytes", self.cbs_bytes))
         object.__setattr__(self, "pir_bps", check_real("pir_bps", self.pir_bps, *RATE_RANGE_BPS))

@@ -9,10 +9,13 @@ allowed range, so nothing invalid can reach the numba kernel.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
+from typing import ClassVar
 
 from ..base._validate import check_choice, check_fields, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
+from .plausibility import check_line_rate
 from .wfq import wfq_tag_steps
 
 #: Queue kinds: strict priority (with levels), and the disciplines of the non-priority queues.
@@ -170,7 +173,7 @@ class Queue:
     red_weight: float | None = None
     name: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind == "fifo":
             raise ValueError(f"kind must be one of {', '.join(map(repr, QUEUE_KINDS))}, got 'fifo' "
                              "(a FIFO is a node with one queue of any kind, e.g. Queue('priority', limit_packets))")
@@ -396,10 +399,13 @@ class Node:
     ring_limit_packets: int | None = None
     ring_limit_bytes: int | None = None
     adapter_packets: int = 0
+    #: The papers' router (pqlab.Node.cisco7200_atm(), set by the package pqlab: the papers' layer builds it).
+    cisco7200_atm: ClassVar[Callable[..., Node]]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS))
         check_choice("framing", self.framing, tuple(FRAMING_CODES))
+        check_line_rate(self.line_rate_bps, self.framing)  # a warning: 10 bit/s on Ethernet is a unit slip
         check_choice("ring_release", self.ring_release, RING_RELEASES)
         check_choice("wfq_bytes", self.wfq_bytes, WFQ_BYTES)
         self._check_ring()
@@ -488,7 +494,7 @@ class Node:
         return _short_repr(self, NODE_TOOLBOX_DEFAULTS)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Node":
+    def from_dict(cls, data: dict) -> Node:
         """Inverse of :meth:`to_dict`."""
         data = check_mapping("node", data)
         queues = data.get("queues", ())

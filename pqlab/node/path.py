@@ -90,7 +90,7 @@ class PathModel:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "PathModel":
+    def from_dict(cls, data: dict) -> PathModel:
         """Inverse of :meth:`to_dict`.
 
         Raises

@@ -27,6 +27,7 @@ from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
 from .markers import FlowColours
 from .model import Node
 from .path import PathModel
+from .plausibility import check_offered_load
 from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
@@ -81,7 +82,7 @@ class Scenario:
     path: PathModel = field(default_factory=PathModel)
     name: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.node, Node):
             raise ValueError(f"node must be a pqlab.Node, got {type(self.node).__name__}")
         streams = check_streams(self.streams)
@@ -95,6 +96,7 @@ class Scenario:
                     f"got {stream.queue}"
                 )
         object.__setattr__(self, "streams", streams)
+        check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
         duration = check_real("duration_s", self.duration_s, 0.0, strict_minimum=True)
         object.__setattr__(self, "duration_s", duration)
         warmup = check_real("warmup_s", self.warmup_s, 0.0)
@@ -137,7 +139,7 @@ class Scenario:
         return text
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Scenario":
+    def from_dict(cls, data: dict) -> Scenario:
         """Inverse of :meth:`to_dict`.
 
         Raises
@@ -163,7 +165,7 @@ class Scenario:
                    path=path, name=data.get("name", ""))
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "Scenario":
+    def from_json(cls, text: str | bytes) -> Scenario:
         """Inverse of :meth:`to_json` (e.g. of a Dataset's ``scenario`` attribute).
 
         Raises
@@ -182,7 +184,7 @@ class Scenario:
         if depth > MAX_JSON_NESTING:
             raise ValueError(f"Scenario.from_json: the JSON nests arrays and objects {depth:,} deep, more than "
                              f"{MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario")
-        return cls.from_dict(data)
+        return cls.from_dict(data)  # type: ignore[arg-type]  # None only past MAX_JSON_NESTING, refused above
 
 
 def red_uniforms(node: Node, rng: np.random.Generator, n: int) -> np.ndarray | None:
@@ -274,7 +276,7 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
 
 
 @counts.counted("simulation")
-def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.Dataset:
+def simulate(scenario: Scenario, seed: int = 0, *, record_scenario: bool = True) -> xr.Dataset:
     """Generate the scenario's traffic and pass it through its node.
 
     Parameters
@@ -354,7 +356,7 @@ def simulate(scenario: Scenario, seed=0, *, record_scenario: bool = True) -> xr.
         **window_attrs,
         **(origin_attrs(origin) if origin else {}),
     )
-    extra = {"flow": (flow, {"units": "1", "long_name": "flow id"})}
+    extra: dict[str, tuple] = {"flow": (flow, {"units": "1", "long_name": "flow id"})}
     if colour is not None:
         extra["colour"] = (colour, dict(COLOUR_ATTRS))
     return packets_dataset(arrival, size, queue,

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -92,6 +94,8 @@ def canonical_json(value, encoded: dict | None = None) -> str:
 class PlainData:
     """``to_dict`` for the traffic's dataclasses, the size laws and the streams (``"type"`` + fields)."""
 
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # every subclass is a dataclass (for type checkers)
+
     def to_dict(self, encoded: dict | None = None) -> dict:
         """Plain-data (JSON-serialisable) form with a ``"type"`` key; inverse: ``*_from_dict``.
 
@@ -168,7 +172,7 @@ class Deterministic(SizeDistribution):
 
     size_bytes: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         set_field(self, "size_bytes", _check_size("size_bytes", self.size_bytes))
 
     @property
@@ -196,7 +200,7 @@ class Uniform(SizeDistribution):
     low_bytes: int
     high_bytes: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         low = _check_size("low_bytes", self.low_bytes)
         set_field(self, "low_bytes", low)
         set_field(self, "high_bytes", check_int("high_bytes", self.high_bytes, low, MAX_SIZE_BYTES))
@@ -238,7 +242,7 @@ class Geometric(SizeDistribution):
     min_bytes: int = 1
     max_bytes: int = 1500
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         low = _check_size("min_bytes", self.min_bytes)
         set_field(self, "min_bytes", low)
         set_field(self, "max_bytes", check_int("max_bytes", self.max_bytes, low, MAX_SIZE_BYTES))
@@ -301,7 +305,7 @@ class Empirical(SizeDistribution):
     sizes_bytes: tuple
     cdf: tuple
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         sizes = check_array("sizes_bytes", self.sizes_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)
         if sizes.size == 0:
             raise ValueError("sizes_bytes must hold at least one size, got an empty array")
@@ -323,7 +327,7 @@ class Empirical(SizeDistribution):
         return _empirical_json(self)
 
     @classmethod
-    def from_csv(cls, path) -> "Empirical":
+    def from_csv(cls, path: str | os.PathLike) -> Empirical:
         """Read a CSV with columns ``size_bytes,cdf``; lines starting with ``#`` are comments.
 
         Parameters

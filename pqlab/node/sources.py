@@ -95,6 +95,13 @@ class _SizedStream(Stream):
     ``size_per`` and ``start_s``; subclasses implement ``_arrivals``.
     """
 
+    # the fields of the subclasses (dataclasses), declared for type checkers
+    rate_bps: float
+    size: SizeDistribution
+    header_bytes: int
+    size_per: str
+    start_s: float
+
     def _check_common(self):
         set_field(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
         if not isinstance(self.size, SizeDistribution):
@@ -190,7 +197,7 @@ class CBRStream(_SizedStream):
     start_s: float = 0.0
     marker: Marker | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._check_common()
         if self.phase_s is not None:
             set_field(self, "phase_s", check_real("phase_s", self.phase_s, 0.0))
@@ -243,7 +250,7 @@ class PoissonStream(_SizedStream):
     start_s: float = 0.0
     marker: Marker | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._check_common()
 
     def _arrival_windows(self, rng, ip_bytes):
@@ -313,7 +320,7 @@ class TraceStream(Stream):
     time_origin_s: float = 0.0
     source: dict | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
         check_sorted("arrival_s", arrival)
         size = check_array("size_bytes", self.size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)

@@ -14,6 +14,7 @@ returns the mergeable summary itself, for runs spread over workers).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from collections import deque
 
 import numpy as np
@@ -22,6 +23,7 @@ import xarray as xr
 from ..base._validate import check_int, check_real
 from .engine import NodeState, validate_arrivals
 from .markers import FlowColours
+from .model import Node
 from ..base.provenance import provenance_attrs
 from .scenario import Scenario, check_trace_window, kernel_options, red_uniforms
 from .summary import FlowSummary, merge_summaries
@@ -35,7 +37,7 @@ __all__ = ["FlowSummary", "merge_summaries", "run_batches", "simulate_summary", 
 MAX_WINDOWS = 10_000_000
 
 
-def run_batches(node, batches):
+def run_batches(node: Node, batches: Iterable[tuple]) -> Iterator[tuple]:
     """Run consecutive batches ``(arrival_s, size_bytes, queue, extra)`` through one node state.
 
     Parameters

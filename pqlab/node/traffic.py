@@ -16,6 +16,7 @@ the UDP/IP header (:data:`UDP_IP_HEADER_BYTES`) added to the drawn payload.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
@@ -32,7 +33,7 @@ from .traces import from_digest, read_trace  # noqa: F401  (read_trace re-export
 # --------------------------------------------------------------------------- merge, dicts
 
 
-def check_streams(streams) -> tuple:
+def check_streams(streams: Sequence[Stream]) -> tuple:
     """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream` with distinct flow ids."""
     if not isinstance(streams, (list, tuple)):
         raise ValueError(f"streams must be a list or tuple of streams, got {type(streams).__name__}")
@@ -42,7 +43,7 @@ def check_streams(streams) -> tuple:
                 f"streams[{i}] must be a stream (CBRStream, PoissonStream, TraceStream), "
                 f"got {type(stream).__name__}"
             )
-    first = {}
+    first: dict[int, int] = {}
     for i, stream in enumerate(streams):
         if stream.flow in first:
             raise ValueError(
@@ -76,7 +77,8 @@ def _fixed_cbr_schedule(streams, rng: np.random.Generator):
     return start + phase, interval, ip_bytes.astype(np.int64)
 
 
-def merge_streams(streams, rng: np.random.Generator, duration_s: float):
+def merge_streams(streams: Sequence[Stream], rng: np.random.Generator,
+                  duration_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Generate every stream (in list order) and merge them by arrival time.
 
     Ties keep list order (stable sort), so the result is fixed by the seed.
@@ -146,7 +148,7 @@ class TrafficWindows:
         if self._periodic is not None:
             self._round_robin_group, self._others = _round_robin_group(*self._periodic[:2])
 
-    def window(self, t0_s: float, t1_s: float):
+    def window(self, t0_s: float, t1_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in stream order).
 
         Returns
@@ -154,10 +156,10 @@ class TrafficWindows:
         arrival_s, size_bytes, queue, flow : numpy.ndarray
         """
         if not self.streams:
-            return tuple(np.empty(0, dtype) for dtype in (np.float64, np.int64, np.int64, np.int64))
+            return (np.empty(0, np.float64), np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64))
         if self._periodic is not None:
             return self._periodic_window(t0_s, t1_s)
-        arrivals, sizes = zip(*(window(t0_s, t1_s) for window in self._windows))
+        arrivals, sizes = zip(*(window(t0_s, t1_s) for window in self._windows or ()))
         counts = [a.shape[0] for a in arrivals]
         arrival = np.concatenate(arrivals)
         order = np.argsort(arrival, kind="stable")
@@ -176,7 +178,7 @@ class TrafficWindows:
         builds packet by packet; the other streams' packets are sorted (stable) and the two runs
         merged (:func:`_merge_runs`). Should the check fail (rounding at a cycle boundary), the
         run is the longest single stream instead."""
-        first, interval, fixed = self._periodic
+        first, interval, fixed = self._periodic  # type: ignore[misc]  # set: window() calls this only then
         k0, k1 = np.empty_like(first), np.empty_like(first)
         most = _periodic_extent(first, interval, float(t0_s), float(t1_s), k0, k1)
         check_packet_count(most)
@@ -192,7 +194,8 @@ class TrafficWindows:
                                                   run_stream) < 0:
             group = np.array([np.argmax(counts)], dtype=np.int64)
             rest = np.flatnonzero(np.arange(first.shape[0]) != group[0])
-            run_arrival, run_stream = (a[starts[group[0]]:starts[group[0] + 1]] for a in (arrival, stream))
+            run_arrival, run_stream = (a[starts[group[0]]:starts[group[0] + 1]]  # type: ignore[assignment]
+                                       for a in (arrival, stream))
         if rest.size == 1:  # one stream: already in time order
             other_arrival, other_stream = (a[starts[rest[0]]:starts[rest[0] + 1]] for a in (arrival, stream))
         else:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from typing import Any
 
 from ..base._validate import check_choice, check_int, check_real
 from ..node.framing import FRAMING_CODES, wire_bytes
@@ -213,32 +214,32 @@ def be_streams_first(scenario: Scenario) -> Scenario:
     return dataclasses.replace(scenario, streams=tuple(be + other))
 
 
-def base_case(*, be_payload_bytes: int = 1000, n_ef_samples: int = 10_000, **kw) -> Scenario:
+def base_case(*, be_payload_bytes: int = 1000, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
     """GLOBECOM'01 Table I with deterministic BE payloads (Fig. 3): see :func:`pq_experiment`."""
     return pq_experiment(be_payload_bytes=be_payload_bytes, n_ef_samples=n_ef_samples,
                          name=f"base_case(be_payload_bytes={be_payload_bytes})", **kw)
 
 
-def real_distribution(*, n_ef_samples: int = 10_000, **kw) -> Scenario:
+def real_distribution(*, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
     """GLOBECOM'01 Sec. IV-B / Fig. 5: BE sizes from the stand-in "real" distribution."""
     return pq_experiment(be_size=real_be_sizes(), n_ef_samples=n_ef_samples, name="real_distribution", **kw)
 
 
 def aggregation(*, ref_rate_bps: float, ef_aggregate_bps: float = 300e3, n_ef_samples: int = 10_000,
-                **kw) -> Scenario:
+                **kw: Any) -> Scenario:
     """GLOBECOM'01 Sec. V, Table II/III (long version 6): EF aggregate 300 kbit/s, reference 50..300 kbit/s."""
     return pq_experiment(be_size=real_be_sizes(), ef_rate_bps=ref_rate_bps, ef_aggregate_bps=ef_aggregate_bps,
                          n_ef_samples=n_ef_samples,
                          name=f"aggregation(ref_rate_bps={ref_rate_bps:g})", **kw)
 
 
-def ef_frame_size(*, ef_frame_bytes: int, n_ef_samples: int = 10_000, **kw) -> Scenario:
+def ef_frame_size(*, ef_frame_bytes: int, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
     """Long version Sec. 7, Table 3: one EF stream of 300 kbit/s, frames of 128/512/1024 bytes."""
     return pq_experiment(be_size=real_be_sizes(), ef_frame_bytes=ef_frame_bytes, n_ef_samples=n_ef_samples,
                          name=f"ef_frame_size(ef_frame_bytes={ef_frame_bytes})", **kw)
 
 
-def full_units(*, k: int, particle_bytes: int = 512, n_ef_samples: int = 10_000, **kw) -> Scenario:
+def full_units(*, k: int, particle_bytes: int = 512, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
     """GLOBECOM'01 Table IV's W_m: deterministic BE packets that exactly fill ``k`` particles.
 
     The BE IP length is ``k * particle_bytes`` (payload ``k * particle_bytes - 28``).
@@ -416,7 +417,7 @@ STAR_ACCOUNTINGS = {
 
 
 def tftant_star(*, star: float, ef_frame_bytes: int = 1024, ef_rate_bps: float = TFTANT_EF_RATE_BPS,
-                accounting: str = "ip", **kw) -> Scenario:
+                accounting: str = "ip", **kw: Any) -> Scenario:
     """TF-TANT slides, "EF queue service rate": WFQ with the EF weight ``star`` x the EF arrival rate.
 
     STAR (service-to-arrival ratio) = EF service rate / EF arrival rate, the slides'

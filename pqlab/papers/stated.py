@@ -123,7 +123,7 @@ class StatedTestBed:
             queues=(ef, Queue("wfq", self.be_queue_limit_packets, weight_bps=self.be_weight_bps)),
         )
 
-    def replace(self, **changes) -> "StatedTestBed":
+    def replace(self, **changes) -> StatedTestBed:
         """:func:`dataclasses.replace`: the same test bed with some stated values changed."""
         return dataclasses.replace(self, **changes)
 

@@ -43,6 +43,7 @@ import pandas as pd
 
 from .._version import __version__
 from . import claim_links, claims_html, html_pages, overview
+from .parameters import overrides_text, provenance_text
 from ..base import versions
 from .numbers import paper_text, signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
@@ -58,6 +59,9 @@ REPORT_COLUMNS = (
     "difference %", "verdict", "reason kind", "reason", "explanation", "statement", "shape_ok", "seed", "role",
     "facts",
 )
+#: The column ``report.csv`` gains when a notebook ran with parameters other than its defaults
+#: (``pqlab reproduce -p``): the artefact's notebook's, ``name=value, ...`` (empty for the others).
+PARAMETERS_COLUMN = "parameters"
 #: Explanation of a paper claim no notebook recorded.
 NOT_REPRODUCED = "not reproduced yet: no notebook recorded this quantity"
 
@@ -228,7 +232,19 @@ def judge_claims(claims, paper_values: pd.DataFrame | None = None) -> pd.DataFra
     return compare(paper, results, claim_links.load_claim_links())
 
 
-def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
+def section_artefacts(results_dir) -> dict[str, set[str]]:
+    """Section (notebook) -> the artefact ids its records name, for every section folder of ``results_dir``."""
+    found = {}
+    for section in sorted(p for p in Path(results_dir).iterdir() if p.is_dir()) if Path(results_dir).is_dir() else []:
+        try:
+            records = load_records(section)
+        except ValueError:
+            records = []
+        found[section.name] = {r["artefact"] for r in records if "artefact" in r}
+    return found
+
+
+def build_report(results_dir, out_dir, paper_values=None, parameters=None) -> pd.DataFrame:
     """Compare the recorded results with the papers' values and write the report.
 
     Parameters
@@ -240,12 +256,17 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
     paper_values : pandas.DataFrame, str or os.PathLike, optional
         The papers' values, or the CSV to read them from; default
         ``data/paper_values.csv``.
+    parameters : dict, optional
+        Notebook -> {parameter: value}: the notebooks that ran with parameters other than their
+        defaults (:func:`pqlab.pipeline.parameters.resolve`), named in the report's provenance
+        (:func:`environment_lines`) and, per artefact of the section ``results_dir/<notebook>``, in
+        the column :data:`PARAMETERS_COLUMN`; none by default (the report is then as without them).
 
     Returns
     -------
     pandas.DataFrame
         The report, columns :data:`REPORT_COLUMNS` (see the module docstring for the
-        verdict rules).
+        verdict rules), and :data:`PARAMETERS_COLUMN` when ``parameters`` names any.
 
     Raises
     ------
@@ -260,11 +281,15 @@ def build_report(results_dir, out_dir, paper_values=None) -> pd.DataFrame:
         paper_values = load_paper_values(paper_values)
     records = load_records(results_dir)
     table = compare(paper_values, _results_frame(records), claim_links.load_claim_links())
+    parameters = {notebook: values for notebook, values in (parameters or {}).items() if values}
+    if parameters:
+        owner = {a: notebook for notebook, ids in section_artefacts(results_dir).items() for a in ids}
+        table[PARAMETERS_COLUMN] = [overrides_text(parameters.get(owner.get(a, ""), {})) for a in table["artefact"]]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figures = {a: [_link(p, out) for p in files] for a, files in figure_files(records).items()}
-    (out / "report.md").write_text(to_markdown(table, figures), encoding="utf-8")
-    (out / "report.html").write_text(to_html(table, figures), encoding="utf-8")
+    (out / "report.md").write_text(to_markdown(table, figures, parameters), encoding="utf-8")
+    (out / "report.html").write_text(to_html(table, figures, parameters), encoding="utf-8")
     table.to_csv(out / "report.csv", index=False)
     return table
 
@@ -415,9 +440,13 @@ def results_digest(table: pd.DataFrame) -> str:
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
 
 
-def environment_lines(table: pd.DataFrame) -> list[str]:
-    """The report's environment block (:func:`pqlab.base.versions.environment_text` with :func:`results_digest`)."""
-    return versions.environment_text(results_digest(table))
+def environment_lines(table: pd.DataFrame, parameters: dict | None = None) -> list[str]:
+    """The report's environment block (:func:`pqlab.base.versions.environment_text` with :func:`results_digest`)
+    and, when ``parameters`` names notebooks run with parameters other than their defaults, a line
+    naming them (:func:`pqlab.pipeline.parameters.provenance_text`)."""
+    lines = versions.environment_text(results_digest(table))
+    provenance = provenance_text(parameters or {})
+    return [*lines, provenance] if provenance else lines
 
 
 def title() -> str:
@@ -451,7 +480,7 @@ def rules_text(em) -> str:
     return "".join(em(text) if emphasised else text for text, emphasised in rules_parts())
 
 
-def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
+def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]], parameters: dict | None = None) -> str:
     """The report as Markdown: header, verdict counts, the claims table, figure links.
 
     Parameters
@@ -460,12 +489,14 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
         As returned by :func:`compare`.
     figures : dict of str to list of str
         Figure links per artefact, relative to the report's folder.
+    parameters : dict, optional
+        Notebooks run with parameters other than their defaults (see :func:`build_report`).
     """
     header, rows = _display_rows(table)
     summary = verdict_summary(table)
     by_model = model_summary(table)
     lines = [f"# {title()}", ""]
-    lines += [part for line in environment_lines(table) for part in (line, "")]
+    lines += [part for line in environment_lines(table, parameters) for part in (line, "")]
     lines += [overview.opening(table), ""]
     for part in overview.sections(table):
         lines += [f"## {part['title']}", ""] + ([part["text"], ""] if part["text"] else [])
@@ -500,13 +531,14 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def to_html(table: pd.DataFrame, figures: dict[str, list[str]]) -> str:
+def to_html(table: pd.DataFrame, figures: dict[str, list[str]], parameters: dict | None = None) -> str:
     """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid out as
     on the site: a table per artefact); the template ``report.html`` (:mod:`pqlab.pipeline.html_pages`)."""
     by_model = model_summary(table)
     summary_header, summary_rows = _summary_cells(verdict_summary(table))
     return html_pages.render(
-        "report.html", title=title(), style=html_pages.style_markup(), environment_lines=environment_lines(table),
+        "report.html", title=title(), style=html_pages.style_markup(),
+        environment_lines=environment_lines(table, parameters),
         opening=overview.opening(table), sections=overview.sections(table), rule_parts=rules_parts(),
         kind_legend=overview.kind_legend(), unit_note=overview.UNIT_NOTE,
         kind_header=["model", "kind", *by_model.columns], kind_rows=kind_rows(by_model),

@@ -29,8 +29,9 @@
    then the new reproduction is published whole and :class:`Interrupted` says so.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
-   inputs did not change since it was published (the notebook, ``quick``, ``seed``, pqlab's
-   code, data files and version, the papers' values: :func:`section_key`) is not rerun at all
+   inputs did not change since it was published (the notebook, ``quick``, ``seed``, the notebook's
+   parameters other than its defaults, pqlab's code, data files and version, the papers' values:
+   :func:`section_key`) is not rerun at all
    unless ``force`` is given; what was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
    and this build agree and every file has its digest), else every section is recomputed.
 6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
@@ -67,6 +68,7 @@ from .._version import __version__
 from ..measure import cache
 from ..papers import judge
 from . import interrupts, kernelwatch, orphans, publish, report, runfolder, runlock, schedule
+from . import parameters as notebook_parameters
 from ..base import locations, versions
 from ..base._validate import check_int
 from .notebook_html import export_html, html_available, html_exporter, shown_paths
@@ -174,6 +176,9 @@ class ReproduceResult:
         Sections not rerun whose published results were kept (``up_to_date`` included).
     up_to_date : tuple of str
         Sections of this run not rerun because nothing they depend on changed.
+    parameters : dict
+        Notebook -> {parameter: value}: the sections of the report computed with parameters other
+        than their notebook's defaults (``pqlab reproduce -p``), kept sections' included.
     """
 
     runs: tuple[NotebookRun, ...]
@@ -186,6 +191,7 @@ class ReproduceResult:
     cache_counts: dict = dataclasses.field(default_factory=dict)
     kept_sections: tuple[str, ...] = ()
     up_to_date: tuple[str, ...] = ()
+    parameters: dict = dataclasses.field(default_factory=dict)
 
     @property
     def status(self) -> dict[str, str]:
@@ -225,6 +231,7 @@ class Plan:
     wait_s: float
     notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S
     cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S
+    parameters: dict = dataclasses.field(default_factory=dict)  # notebook -> {name: value}, not the defaults
 
 
 def find_notebooks(notebooks=None) -> list[Path]:
@@ -275,7 +282,7 @@ def _resolve(item) -> list[Path]:
 
 def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=1, paper_values=None,
              jobs=None, site=True, force=False, wait_s=0.0, notebook_timeout_s=kernelwatch.NOTEBOOK_TIMEOUT_S,
-             cell_timeout_s=kernelwatch.CELL_TIMEOUT_S) -> Plan:
+             cell_timeout_s=kernelwatch.CELL_TIMEOUT_S, parameters=None) -> Plan:
     """Check every argument of :func:`run_all` without touching any file.
 
     Raises
@@ -301,6 +308,7 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
     sources = tuple(find_notebooks(notebooks))
     if not sources:
         raise ValueError(f"no notebooks to run in {notebooks!r}")
+    overrides = notebook_parameters.resolve(parameters, sources)
     if paper_values is None:
         table = report.load_paper_values()
     elif isinstance(paper_values, pd.DataFrame):
@@ -324,7 +332,7 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
         raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
                          "each other")
     return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s,
-                notebook_timeout_s, cell_timeout_s)
+                notebook_timeout_s, cell_timeout_s, overrides)
 
 
 def _absolute_folder(name: str, folder) -> Path:
@@ -357,7 +365,7 @@ def _inside(path: Path, folder: Path) -> bool:
 def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None, seed: int = 1,
             progress: bool = True, paper_values=None, jobs: int | None = None, site: bool = True,
             force: bool = False, wait_s: float = 0.0, notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S,
-            cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S) -> ReproduceResult:
+            cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S, parameters=None) -> ReproduceResult:
     """Execute the notebooks and publish the figures, report and site (see the module docstring).
 
     Parameters
@@ -394,6 +402,13 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         far above a normal run's). A notebook over its limit, or whose kernel is stopped
         (hung) or died (killed, crashed, out of memory), fails naming the cause
         (:mod:`pqlab.pipeline.kernelwatch`).
+    parameters : dict, optional
+        Notebook (name, file name, number or path) -> {parameter name: value}: values for the
+        notebooks' parameters cells (``pqlab reproduce -p NOTEBOOK:NAME=VALUE``; text is read as
+        the parameter's type), checked by :func:`pqlab.pipeline.parameters.resolve` (an unknown
+        notebook or name, a wrong type, or ``seed``/``quick``/``figures_dir``/``results_dir``, set by
+        the other arguments, is a ValueError). Those other than the defaults are part of the
+        section's key and named in the report's provenance.
 
     Returns
     -------
@@ -414,7 +429,7 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
     """
     plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
                     paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s,
-                    notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s)
+                    notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s, parameters=parameters)
     holder = f"pqlab reproduce of {plan.build_dir} into {plan.out_dir}"
     out_parent, out_lock = runlock.out_lock(plan.out_dir)
     try:
@@ -482,7 +497,8 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
 def section_key(source: Path, plan: Plan, sources: cache.Sources | None = None) -> str:
     """What a section's results depend on (a published section with the same key is not rerun).
 
-    The notebook, ``quick``, ``seed``, pqlab's version, the environment
+    The notebook, ``quick``, ``seed``, the notebook's parameters other than its defaults
+    (``plan.parameters``; not in the key when there are none), pqlab's version, the environment
     (:func:`pqlab.base.versions.fingerprint`), every pqlab module and every file of the data folder
     (``sources``, a :class:`pqlab.measure.cache.Sources`: default read now) and the papers' values
     of the run (:func:`paper_values_text`), which the notes of the section's claims quote.
@@ -490,10 +506,13 @@ def section_key(source: Path, plan: Plan, sources: cache.Sources | None = None) 
     sources = cache.Sources.now() if sources is None else sources
     digest = hashlib.sha256()
     digest.update(Path(source).read_bytes())
-    digest.update(json.dumps({"quick": plan.quick, "seed": plan.seed, "version": __version__,
-                              "environment": versions.fingerprint(), "code": sources.code_digest(),
-                              "data": sources.data_digest(),
-                              "paper_values": hashlib.sha256(paper_values_text(plan).encode()).hexdigest()}).encode())
+    inputs = {"quick": plan.quick, "seed": plan.seed, "version": __version__,
+              "environment": versions.fingerprint(), "code": sources.code_digest(), "data": sources.data_digest(),
+              "paper_values": hashlib.sha256(paper_values_text(plan).encode()).hexdigest()}
+    overrides = plan.parameters.get(Path(source).stem)
+    if overrides:
+        inputs["parameters"] = overrides
+    digest.update(json.dumps(inputs).encode())
     return digest.hexdigest()
 
 
@@ -512,10 +531,12 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
         raise OSError(errno.ENOSPC, f"No space left on device (notebook {full[0].notebook}: {full[0].evalue})")
     for r in runs:
         if r.failure is None:
-            runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick)
+            runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick,
+                                        parameters=plan.parameters.get(r.name, {}))
     counts = cache.read_counts(run.cache_log)
     run.merge_results()
-    table = report.build_report(run.results, run.out, plan.paper_values)
+    provenance = run.section_parameters()
+    table = report.build_report(run.results, run.out, plan.paper_values, parameters=provenance)
     sections = run.section_artefacts()
     statuses = _artefact_statuses(table, runs, sections, run.kept, current)
     failures = [r.failure for r in runs if r.failure is not None]
@@ -525,13 +546,14 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
     if plan.site:
         from . import website as site_pages  # imported once the notebooks ran (not before the workers start)
 
-        index = site_pages.build_site(table, run.out, run.html, run.out / "site", results_dir=run.results)
+        index = site_pages.build_site(table, run.out, run.html, run.out / "site", results_dir=run.results,
+                                      parameters=provenance)
     if failures:
         runfolder.add_failure_banner(run.out, statuses, [str(f) for f in failures])
         run.keep_failed()
         return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
                                run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
-                               up_to_date=current)
+                               up_to_date=current, parameters=provenance)
     interrupts.check()  # a Ctrl-C whose exception was lost (e.g. in a finalizer) never lets a run publish
     run.publish({p.name: runfolder.read_section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
                 {"seed": plan.seed, "quick": plan.quick})
@@ -540,7 +562,8 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
                                 html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
             for r in runs]
     return ReproduceResult(tuple(runs), table, plan.out_dir, html, index, published=True,
-                           cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current)
+                           cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current,
+                           parameters=provenance)
 
 
 def _disk_full(failure: Failure) -> bool:
@@ -693,8 +716,8 @@ class _Worker:
             "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
             "result": str(_result_file(run, name)), "log": str(run.logs / f"{name}.log"),
             "cell_timeout": plan.cell_timeout_s,
-            "parameters": {"figures_dir": str(run.out), "results_dir": str(results), "quick": plan.quick,
-                           "seed": plan.seed},
+            "parameters": {**plan.parameters.get(name, {}), "figures_dir": str(run.out), "results_dir": str(results),
+                           "quick": plan.quick, "seed": plan.seed},
         }), encoding="utf-8")
         self.task = (k, time.perf_counter())
         self.source = source

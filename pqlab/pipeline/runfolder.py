@@ -37,8 +37,10 @@ REPORT_FILES = ("report.md", "report.html", "report.csv")
 STATUS_FILE = "status.json"
 #: Inside a section's results folder: the key of the inputs it was computed from (JSON).
 SECTION_FILE = "section.json"
-#: What ``section.json`` holds: the key (and the seed and ``quick`` it was computed with).
-SECTION_SCHEMA = statefile.record({"key": statefile.text()})
+#: What ``section.json`` holds: the key (and the seed, ``quick`` and the notebook's parameters other
+#: than its defaults, ``pqlab reproduce -p``, it was computed with).
+SECTION_SCHEMA = statefile.record({"key": statefile.text(), "parameters": statefile.mapping(lambda value, where: None)},
+                                  optional=("parameters",))
 #: Files of these kinds in an untrusted figures folder are never carried into a run.
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
 
@@ -93,8 +95,13 @@ class RunFolder:
 
     def section_artefacts(self) -> dict[str, set[str]]:
         """Section (notebook) -> the artefact ids its records name."""
-        return {p.name: {r["artefact"] for r in _records(p) if "artefact" in r}
-                for p in sorted(self.results.iterdir()) if p.is_dir()}
+        return report.section_artefacts(self.results)
+
+    def section_parameters(self) -> dict[str, dict]:
+        """Section (notebook) -> the parameters other than its defaults it was computed with
+        (:func:`read_section_parameters`), the sections computed with the defaults left out."""
+        found = {p.name: read_section_parameters(p) for p in sorted(self.results.iterdir()) if p.is_dir()}
+        return {name: values for name, values in found.items() if values}
 
     def publish(self, sections: dict, about: dict) -> None:
         """Replace the published figures, results, executed notebooks and HTML by this run's.
@@ -127,6 +134,17 @@ def read_section_key(section: Path) -> str | None:
     except statefile.Damaged:
         return None
     return entry["key"] if entry is not None else None
+
+
+def read_section_parameters(section: Path) -> dict:
+    """The parameters other than its notebook's defaults a published section was computed with
+    (``{}``: the defaults, or a section.json that is absent or damaged: such a section is never
+    up to date, :func:`read_section_key`)."""
+    try:
+        entry = statefile.load(section / SECTION_FILE, SECTION_SCHEMA)
+    except statefile.Damaged:
+        return {}
+    return dict(entry.get("parameters") or {}) if isinstance(entry, dict) else {}
 
 
 def write_section_key(section: Path, key: str, **about) -> None:

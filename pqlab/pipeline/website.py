@@ -128,7 +128,8 @@ class _Page:
         return sorted({a.notebook for a in self.members if a.notebook})
 
 
-def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, results_dir=None) -> Path:
+def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, results_dir=None,
+               parameters=None) -> Path:
     """Write the static HTML site of a report.
 
     Parameters
@@ -147,6 +148,10 @@ def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, re
     results_dir : str or os.PathLike, optional
         The run's results folder: the figure files it records per artefact
         (:func:`pqlab.pipeline.report.record_figure`) are used instead of matching file names.
+    parameters : dict, optional
+        Notebook -> {parameter: value}: the notebooks run with parameters other than their
+        defaults, named on the front page next to the environment
+        (:func:`pqlab.pipeline.report.environment_lines`).
 
     Returns
     -------
@@ -183,7 +188,8 @@ def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, re
     common = {"documents": [page.document for page in pages], "version": __version__, "verdicts": report.VERDICTS,
               "notebooks": notebooks}
     (out / "index.html").write_text(html_pages.render("index.html", here="index.html", **common,
-                                                      **_index_context(report_table, pages)), encoding="utf-8")
+                                                      **_index_context(report_table, pages, parameters)),
+                                    encoding="utf-8")
     for page in pages:
         (out / page.document.page).write_text(html_pages.render("document.html", here=page.document.page,
                                                                 page=page, **common), encoding="utf-8")
@@ -349,14 +355,14 @@ def _model_rows(rows: list[dict], model: str) -> list[dict]:
     return [r for r in rows if r.get("model", report.MODELS[0]) == model]
 
 
-def _index_context(table: pd.DataFrame, pages: list[_Page]) -> dict:
+def _index_context(table: pd.DataFrame, pages: list[_Page], parameters: dict | None = None) -> dict:
     """What the front page shows besides the pages' verdict tables: the opening, the overview, the legend."""
     node = table[table["model"] == report.MODELS[0]]
     rows = node.to_dict("records")
     by_model = report.model_summary(table)
     sentence, items = overview.inconsistent_results(table)
     return {
-        "title": report.title(), "environment_lines": report.environment_lines(table),
+        "title": report.title(), "environment_lines": report.environment_lines(table, parameters),
         "opening": overview.opening(table), "measured": _measured_rows(table),
         "measured_verdicts": overview.MEASURED_VERDICTS, "testbed_title": report.MODEL_TITLES["testbed"],
         "misses": [{"result": m["result"], "paper": numbers.paper_text(m["paper"]),
