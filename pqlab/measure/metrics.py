@@ -31,6 +31,7 @@ The summary table of every class or flow is :func:`pqlab.measure.tables.summary_
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from collections import namedtuple
 
@@ -343,7 +344,8 @@ def jitter_of_delays(delay_s: npt.ArrayLike, *, dropna: bool = True) -> np.ndarr
 LOSS_GROUPS = {"flow": "flow", "class": "queue", "queue": "queue", "colour": "colour"}
 
 
-def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False, class_names=None) -> xr.Dataset:
+def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
+         class_names: Sequence[str] | None = None) -> xr.Dataset:
     """Packets sent and lost per flow, per traffic class (queue) or per colour.
 
     Parameters
@@ -390,7 +392,7 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False, clas
     early_drop = count(drop == EARLY_DROP)
     lost = policed + queue_full + early_drop
     dim = "traffic_class" if variable == "queue" else by
-    coords = {dim: groups}
+    coords: dict[str, Any] = {dim: groups}
     if names is not None:
         coords["class_name"] = (dim, [names[g] for g in groups], dict(CLASS_COORD_ATTRS["class_name"]))
     packets = {"units": "packets"}
@@ -417,8 +419,8 @@ def _integer_labels(ds: xr.Dataset, variable: str) -> np.ndarray:
     return labels
 
 
-def measured(ds: xr.Dataset, *, traffic_class=None, flow=None, include_warmup: bool = False,
-             class_names=None) -> xr.Dataset:
+def measured(ds: xr.Dataset, *, traffic_class: int | str | None = None, flow: int | None = None,
+             include_warmup: bool = False, class_names: Sequence[str] | None = None) -> xr.Dataset:
     """The measured packets of ``ds`` (the warm-up rule), of one traffic class and/or flow.
 
     Parameters

@@ -10,10 +10,13 @@ or flow, ready for seaborn. It measures the packets of the warm-up rule
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import xarray as xr
 
 from . import metrics
+from ..node.path import PathModel
 from ..base._validate import check_array, check_choice
 from ..node.measured import (CLASS_COORD_ATTRS, check_include_warmup, dataset_class_names, measured_packets,
                              warmup_of)
@@ -26,8 +29,9 @@ DEFAULT_PERCENTILES = (50.0, 90.0, 99.0)
 SEVERAL_CLASSES = -1
 
 
-def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles=DEFAULT_PERCENTILES, path=None,
-                  include_warmup: bool = False, class_names=None) -> xr.Dataset:
+def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[float] = DEFAULT_PERCENTILES,
+                  path: PathModel | None = None, include_warmup: bool = False,
+                  class_names: Sequence[str] | None = None) -> xr.Dataset:
     """Delay, IPDV, jitter and loss of every traffic class or flow of a run, one row each.
 
     Parameters
@@ -142,7 +146,7 @@ def _stats_by_group(values: np.ndarray, labels: np.ndarray, groups: np.ndarray, 
     ends = np.searchsorted(labels, groups, side="right")
     for k, (lo, hi) in enumerate(zip(starts, ends)):
         if hi > lo:
-            stats = metrics.summary(values[lo:hi], percentiles=q)
+            stats = metrics.summary(values[lo:hi], percentiles=q.tolist())
             out["count"][k] = stats["count"]
             for name in keys:
                 out[name][k] = stats[name]

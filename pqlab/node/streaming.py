@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from collections import deque
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -89,7 +90,7 @@ def run_batches(node: Node, batches: Iterable[tuple]) -> Iterator[tuple]:
         yield tuple(pending.popleft()[1:8])
 
 
-def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw) -> xr.Dataset:
+def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw: Any) -> xr.Dataset:
     """Run ``scenario`` window by window and return per-flow and per-class summaries (bounded memory).
 
     Parameters
@@ -141,7 +142,7 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     return ds
 
 
-def summarize(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw) -> FlowSummary:
+def summarize(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw: Any) -> FlowSummary:
     """:func:`simulate_summary`'s run, returning the mergeable :class:`pqlab.node.summary.FlowSummary`.
 
     For runs spread over processes or dask workers: the summaries pickle, and

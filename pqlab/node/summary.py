@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 import xarray as xr
@@ -153,7 +154,7 @@ class FlowSummary:
     def _arrays(self) -> dict:
         return {k: v for k, v in vars(self).items() if isinstance(v, np.ndarray) and k.startswith("_")}
 
-    def copy(self) -> "FlowSummary":
+    def copy(self) -> FlowSummary:
         """An independent copy."""
         new = object.__new__(FlowSummary)
         new.__dict__.update(self.__dict__)
@@ -163,7 +164,8 @@ class FlowSummary:
 
     # ------------------------------------------------------------------ accumulation
 
-    def update(self, arrival_s, size_bytes, flow, departure_s, drop, queue):
+    def update(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray, departure_s: np.ndarray,
+               drop: np.ndarray, queue: np.ndarray) -> None:
         """Add one resolved batch (1-D arrays in arrival order; ``queue`` is each packet's class)."""
         if flow.size == 0:
             return
@@ -182,7 +184,7 @@ class FlowSummary:
             self._class_ints, self._class_floats, self._class_delay_sketch, self._class_ipdv_sketch,
         )
 
-    def merge(self, other: "FlowSummary") -> "FlowSummary":
+    def merge(self, other: FlowSummary) -> FlowSummary:
         """The pooled summary of two independent runs (e.g. other seeds, other workers): a new object.
 
         No IPDV pair is formed between them. Commutative and associative: counts, histograms,
@@ -192,7 +194,7 @@ class FlowSummary:
         """
         return self._combine(other, consecutive=False)
 
-    def followed_by(self, later: "FlowSummary") -> "FlowSummary":
+    def followed_by(self, later: FlowSummary) -> FlowSummary:
         """The summary of this run's packets followed by ``later``'s (the next batches of the same run).
 
         The IPDV pair spanning the two (this summary's last delay of a flow, ``later``'s first)
@@ -203,7 +205,7 @@ class FlowSummary:
         """
         return self._combine(later, consecutive=True)
 
-    def _combine(self, other, consecutive: bool) -> "FlowSummary":
+    def _combine(self, other, consecutive: bool) -> FlowSummary:
         if not isinstance(other, FlowSummary):
             raise ValueError(f"a FlowSummary combines only with a FlowSummary, got {type(other).__name__}")
         mine, theirs = self.settings(), other.settings()
@@ -354,7 +356,7 @@ class FlowSummary:
         return {**out, **sketched}
 
 
-def merge_summaries(summaries, *, consecutive: bool = False) -> FlowSummary:
+def merge_summaries(summaries: Iterable[FlowSummary], *, consecutive: bool = False) -> FlowSummary:
     """All ``summaries`` pooled (:meth:`FlowSummary.merge`: independent runs, e.g. gathered from dask
     workers), or with ``consecutive`` joined in the given order (:meth:`FlowSummary.followed_by`:
     the consecutive batches of one run)."""

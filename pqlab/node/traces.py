@@ -31,7 +31,9 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -54,7 +56,7 @@ PCAP_FLOWS = ("5-tuple", "none")
 _PROTOCOL_NAMES = {6: "tcp", 17: "udp", 132: "sctp", 1: "icmp", 58: "icmpv6"}
 
 
-def read_trace(path, *, format: str | None = None, time_column: str = "time_s", size_column: str = "size_bytes",
+def read_trace(path: str | os.PathLike, *, format: str | None = None, time_column: str = "time_s", size_column: str = "size_bytes",
                flow_column: str | None = None, class_column: str | None = None, time_unit: str = "s",
                size_is: str = "ip", frame_header_bytes: int = 14, flows: str = "5-tuple", queue: int = 0,
                queues: dict | None = None, first_flow: int = 0, origin_s: float | str = "first",
@@ -433,7 +435,7 @@ def rebase(stream: TraceStream, origin_s: float | None = None) -> TraceStream:
                        time_origin_s=stream.time_origin_s + origin_s, source=None)
 
 
-def from_digest(data: dict, marker=None) -> TraceStream:
+def from_digest(data: dict, marker: Any = None) -> TraceStream:
     """A trace written by its digest (``packets``, ``sha256``: :meth:`TraceStream.to_dict`) read back
     from its ``source`` file, checked against the digest.
 
@@ -471,6 +473,6 @@ def from_digest(data: dict, marker=None) -> TraceStream:
                        time_origin_s=got.time_origin_s, source=got.source)
 
 
-def origins_json(streams) -> str:
+def origins_json(streams: Iterable[Any]) -> str:
     """JSON ``{"<flow>": time_origin_s}`` of the trace streams among ``streams`` (canonical)."""
     return json.dumps({str(s.flow): s.time_origin_s for s in streams if isinstance(s, TraceStream)})
