@@ -324,6 +324,19 @@ def test_the_streaming_summary_measures_the_packets_the_metrics_measure():
     assert table["ipdv_count"].values.tolist() == streamed["ipdv_count"].values.tolist()
 
 
+def test_the_streaming_summary_labels_its_classes_as_the_table_does():
+    rng = np.random.default_rng(6)
+    node = Node(1e6, "none", None, None, (Queue("priority", 5, name="voice"), Queue("wfq", 8, weight_bps=5e5)),
+                ring_limit_packets=1)
+    streams = [TraceStream(np.sort(rng.uniform(0, 2.0, 200)), rng.integers(64, 1500, 200), q, f)
+               for q, f in ((0, 0), (1, 1))]
+    sc = Scenario(node, streams, duration_s=2.0, warmup_s=0.5)
+    table = pqlab.summary_table(pqlab.simulate(sc, seed=0), by="class")
+    streamed = streaming.simulate_summary(sc, seed=0, window_s=0.5)
+    assert streamed["class_name"].values.tolist() == table["class_name"].values.tolist() == ["voice", "queue 1"]
+    assert streamed["class_sent"].values.tolist() == table["sent"].values.tolist()
+
+
 def test_a_flow_in_two_queues_is_labelled_as_in_several_classes():
     packets = [(0.0, 100, 0, 7, 0.001, 0), (0.001, 100, 1, 7, 0.003, 0), (0.002, 100, 1, 8, 0.004, 0)]
     table = pqlab.summary_table(make_ds(packets, warmup_s=None), by="flow")

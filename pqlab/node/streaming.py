@@ -24,6 +24,7 @@ import xarray as xr
 from ..base._validate import check_int, check_real
 from .engine import NodeState, validate_arrivals
 from .markers import FlowColours
+from .measured import CLASS_COORD_ATTRS
 from .model import Node
 from ..base.provenance import provenance_attrs
 from .scenario import Scenario, check_trace_window, kernel_options, red_uniforms
@@ -131,6 +132,8 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     """
     summary, window_attrs = _run(scenario, seed, window_s, summary_kw)
     ds = summary.to_dataset(stacklevel=3)
+    names = scenario.node.class_names[:ds.sizes["traffic_class"]]  # the queues' labels (Queue.name or "queue i")
+    ds = ds.assign_coords(class_name=("traffic_class", list(names), dict(CLASS_COORD_ATTRS["class_name"])))
     ds.attrs.update(provenance_attrs(
         title=f"pqlab streaming summary: {scenario.name}",
         history="computed by pqlab.streaming.simulate_summary (streaming mode, windows of window_s)",

@@ -26,6 +26,7 @@ from numba import njit
 from ..base._validate import check_int, check_memory, check_real
 from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of, check_quantiles
 from .engine import EARLY_DROP, POLICED, QUEUE_FULL
+from .measured import is_measured
 from .path import PathModel
 
 #: Largest fixed-bin histogram of one flow, bytes (16 MiB: 2 million bins).
@@ -177,7 +178,8 @@ class FlowSummary:
         delay = departure_s - arrival_s + self.path.extra_delay_s(size_bytes)
         b = self.bins
         _accumulate(
-            arrival_s, np.ascontiguousarray(size_bytes, dtype=np.int64), flow, queue, delay, drop, self.start_s,
+            arrival_s, is_measured(arrival_s, self.start_s), np.ascontiguousarray(size_bytes, dtype=np.int64), flow,
+            queue, delay, drop,
             self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s, self.quantiles is not None, *b.kernel_args(),
             self._ints, self._floats, self._first_class, self._delay_hist, self._ipdv_hist,
             self._delay_sketch, self._ipdv_sketch,
@@ -433,14 +435,15 @@ def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, with_sketch, max_
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(arrival_s, size, flow, queue, delay_s, drop, start_s, delay_bin_s, ipdv_bin_s, ipdv_max_s, with_sketch,
+def _accumulate(arrival_s, measured, size, flow, queue, delay_s, drop, delay_bin_s, ipdv_bin_s, ipdv_max_s, with_sketch,
                 max_value, upper, start, base, shift, ints, floats, first_class, delay_hist, ipdv_hist, delay_sketch,
                 ipdv_sketch, class_ints, class_floats, class_delay_sketch, class_ipdv_sketch):
     """Add packets (in arrival order) to the per-flow and per-class accumulators, in place (the
-    log-binned histograms only ``with_sketch``)."""
+    log-binned histograms only ``with_sketch``); ``measured`` is the warm-up rule's mask
+    (:func:`pqlab.node.measured.is_measured`)."""
     n_delay_bins = delay_hist.shape[1]
-    for i in range(arrival_s.shape[0]):
-        if arrival_s[i] < start_s:
+    for i in range(measured.shape[0]):
+        if not measured[i]:
             continue
         f, c, d = flow[i], queue[i], delay_s[i]
         _count(ints, f, drop[i], size[i])
