@@ -481,6 +481,15 @@ def fig3_1_paper_levels(maxima_payloads) -> tuple[np.ndarray, np.ndarray]:
     return payloads, np.asarray(levels, dtype=float)
 
 
+def _be_law_label(ds: xr.Dataset) -> str:
+    """Which "real" BE law each model's Fig. 5 ran on: the stand-in for the papers' node, the test bed's own."""
+    model = json.loads(ds.attrs["models"])["testbed"]
+    if model.get("be_law", "preset") != "bimodal":
+        return "the stand-in real law"
+    small = round(100 * float(model["be_small_share"]))
+    return f"papers' node the stand-in law, test bed bimodal 64/1518-byte frames, {small} % small"
+
+
 def figure_curves(ds: xr.Dataset):
     """The papers' curves under both models: Fig. 3-1 (mean delay vs BE payload) and Fig. 5 (CCDF).
 
@@ -521,7 +530,7 @@ def figure_curves(ds: xr.Dataset):
         right.axvline(float(value), color="black", ls="--", lw=1, label='paper: "negligible above"')
     right.set_xlabel("EF one-way delay (transmission units)")
     right.set_ylabel("fraction of delays above")
-    right.set_title("GLOBECOM'01 Fig. 5 (stand-in real BE sizes) under both models", fontsize=10)
+    right.set_title(f"GLOBECOM'01 Fig. 5 under both models (BE: {_be_law_label(ds)})", fontsize=10)
     right.legend(fontsize=8)
     kit.footer(fig, f"{int(ds.attrs['n_ef_samples']):,} reference packets per run, {kit.seed_count(ds.sizes['seed'])}; "
                     f"transmission unit {to_ms(float(ds.attrs['unit_s'])):.3f} ms")
