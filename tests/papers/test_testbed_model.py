@@ -11,7 +11,7 @@ from pqlab.papers import judge
 from pqlab.papers import testbed_eval as te
 from pqlab.pipeline import report
 from pqlab.papers.analysis import testbed_model as tm
-from pqlab.papers.analysis.testbed_reasons import HOP_SENSITIVE_TABLES
+from pqlab.papers.testbed_reasons import HOP_SENSITIVE_TABLES
 from pqlab.papers.testbed import TESTBED
 from pqlab.papers.testbed_eval import RESULTS
 

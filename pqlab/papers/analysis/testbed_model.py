@@ -44,7 +44,7 @@ from ..registry import Artefact
 from ..stated import PAPERS
 from ..testbed import TESTBED, TESTBED_ISSUE13, worst_case_bound
 from ..tftant_wfq.pq_vs_wfq_testbed import beat_max_be_tx, beat_slip_s
-from .testbed_reasons import HOPS, hops_needed, inconsistency_note, inconsistency_reason, note, result_reason
+from ..testbed_reasons import HOPS, hops_needed, inconsistency_note, inconsistency_reason, note, result_reason
 
 __all__ = ["ARTEFACT", "compute", "claims", "figure", "figure_curves", "CURVES_PART", "hops_needed",
            "inconsistency_note", "inconsistency_reason", "result_reason", "verdict_counts", "fig3_1_paper_levels", "BOUND_CASES", "HOPS",

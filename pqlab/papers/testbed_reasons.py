@@ -1,4 +1,4 @@
-"""Why each test-bed result of :mod:`pqlab.papers.analysis.testbed_model` lands where it does: reasons with facts.
+"""Why each test-bed result of the artefact :mod:`pqlab.papers.analysis.testbed_model` lands where it does: reasons with facts.
 
 Every reason is data built from the artefact's Dataset (:func:`pqlab.papers.judge.reason` with
 :func:`pqlab.papers.judge.fact`): the drop interval of Fig. 3-1's maxima, the constant lag a
@@ -15,10 +15,10 @@ import math
 import numpy as np
 import xarray as xr
 
-from ...base.units import to_ms
-from ...measure import analysis
-from .. import judge, presets
-from .. import testbed_eval as te
+from ..base.units import to_ms
+from ..measure import analysis
+from . import judge, presets
+from . import testbed_eval as te
 
 __all__ = ["HOPS", "HOP_SENSITIVE_TABLES", "SAWTOOTH_RESULTS", "hops_needed", "note", "result_reason",
            "inconsistency_note", "inconsistency_reason"]
