@@ -487,7 +487,7 @@ def _be_law_label(ds: xr.Dataset) -> str:
     if model.get("be_law", "preset") != "bimodal":
         return "the stand-in real law"
     small = round(100 * float(model["be_small_share"]))
-    return f"papers' node the stand-in law, test bed bimodal 64/1518-byte frames, {small} % small"
+    return f"stand-in law for the papers' node, bimodal 64/1518-byte frames with {small} % small for the test bed"
 
 
 def figure_curves(ds: xr.Dataset):
@@ -530,7 +530,7 @@ def figure_curves(ds: xr.Dataset):
         right.axvline(float(value), color="black", ls="--", lw=1, label='paper: "negligible above"')
     right.set_xlabel("EF one-way delay (transmission units)")
     right.set_ylabel("fraction of delays above")
-    right.set_title(f"GLOBECOM'01 Fig. 5 under both models (BE: {_be_law_label(ds)})", fontsize=10)
+    right.set_title(f"GLOBECOM'01 Fig. 5 under both models\n(BE: {_be_law_label(ds)})", fontsize=10)
     right.legend(fontsize=8)
     kit.footer(fig, f"{int(ds.attrs['n_ef_samples']):,} reference packets per run, {kit.seed_count(ds.sizes['seed'])}; "
                     f"transmission unit {to_ms(float(ds.attrs['unit_s'])):.3f} ms")
