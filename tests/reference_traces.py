@@ -136,3 +136,22 @@ def toolbox_trace(seed: int, kind: str | None = None, features=("levels", "bytes
     colour = rng.integers(0, 3, n) if red else None
     uniform = rng.random(n) if red else None
     return node, arrival, size, queue, colour, uniform
+
+
+def assert_batches_equal_one_run(node, base_node, scenario, seed: int, cuts) -> None:
+    """``scenario``'s traffic (``seed``) cut into batches after the packet counts ``cuts`` (cumulated) gives
+    through ``run_batches`` exactly ``node``'s one-shot run, and ``node`` differs from ``base_node`` on it:
+    some packet enters the ring earlier."""
+    from pqlab.node.engine import run_kernel, validate_arrivals
+    from pqlab.streaming import run_batches
+    from pqlab.traffic import merge_streams
+    t, s, q, f = merge_streams(scenario.streams, np.random.default_rng(seed), scenario.duration_s)
+    edges = np.unique(np.clip(np.cumsum(cuts), 0, t.size))
+    edges = np.r_[0, edges[edges < t.size], t.size]
+    out = list(run_batches(node, [(t[a:b], s[a:b], q[a:b], f[a:b]) for a, b in zip(edges[:-1], edges[1:])]))
+    ref = run_kernel(node, *validate_arrivals(node, t, s, q))
+    for k, r in zip((4, 5, 6), ref):
+        np.testing.assert_array_equal(np.concatenate([o[k] for o in out]), r)
+    base = run_kernel(base_node, *validate_arrivals(base_node, t, s, q))
+    assert np.nanmin(ref[0] - base[0]) < 0
+

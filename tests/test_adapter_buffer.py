@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_traces import BYTE_S, toolbox_trace
+from reference_traces import BYTE_S, assert_batches_equal_one_run, toolbox_trace
 
 from pqlab import Node, Queue, scenarios, simulate_arrivals
 from pqlab.measure.analysis import max_ring_particles
@@ -25,7 +25,6 @@ from pqlab.node.scenario import Scenario
 from pqlab.node.engine import NodeState, kernel_features, run_kernel, validate_arrivals
 from pqlab.node.framing import line_time_s
 from pqlab.node.reference import first_mismatch, reference_schedule
-from pqlab.streaming import run_batches
 from pqlab.traffic import merge_streams
 
 LINE_BPS = 8192.0  # 1024 bytes/s
@@ -273,17 +272,8 @@ def test_properties_departures_ring_time_and_adapter_occupancy(seed, n, framing)
 @given(st.integers(0, 1000), st.integers(1, 8), st.lists(st.integers(1, 3000), min_size=1, max_size=6))
 def test_streaming_batches_cut_anywhere_equal_the_one_shot_run(seed, n, cuts):
     sc = scenarios.real_distribution(n_ef_samples=200)
-    node = dataclasses.replace(sc.node, adapter_packets=n)
-    t, s, q, f = merge_streams(sc.streams, np.random.default_rng(seed), sc.duration_s)
-    edges = np.unique(np.clip(np.cumsum(cuts), 0, t.size))
-    edges = np.r_[0, edges[edges < t.size], t.size]
-    out = list(run_batches(node, [(t[a:b], s[a:b], q[a:b], f[a:b]) for a, b in zip(edges[:-1], edges[1:])]))
-    ref = run_kernel(node, *validate_arrivals(node, t, s, q))
-    for k, r in zip((4, 5, 6), ref):
-        np.testing.assert_array_equal(np.concatenate([o[k] for o in out]), r)
     # and the option matters on this traffic: some packet enters the ring earlier than under rule 5
-    base = run_kernel(sc.node, *validate_arrivals(sc.node, t, s, q))
-    assert np.nanmin(ref[0] - base[0]) < 0
+    assert_batches_equal_one_run(dataclasses.replace(sc.node, adapter_packets=n), sc.node, sc, seed, cuts)
 
 
 def test_batches_cut_at_the_instants_of_adapter_releases():
