@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from ._validate import check_memory, check_real
+from .jitcache import cached_njit
 
 #: Default relative accuracy (0.5 %).
 DEFAULT_ALPHA = 0.005
@@ -126,7 +126,7 @@ def check_quantiles(name: str, q) -> np.ndarray:
     return arr
 
 
-@njit(cache=True, nogil=True, inline="always")
+@cached_njit(nogil=True, inline="always")
 def bin_of(x, max_value, upper, start, base, shift):
     """The bin of value ``x``: 0 at or below ``upper[0]`` (and NaN), ``len(upper)`` above ``max_value``."""
     if x > max_value:
@@ -139,14 +139,14 @@ def bin_of(x, max_value, upper, start, base, shift):
     return j
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def add_values(values, rows, max_value, upper, start, base, shift, counts):
     """Count each ``values[i]`` in ``counts[rows[i]]``, in place."""
     for i in range(values.shape[0]):
         counts[rows[i], bin_of(values[i], max_value, upper, start, base, shift)] += 1
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def row_quantiles(counts, bin_values, q, out):
     """numpy's linear-interpolation quantiles of each row of ``counts`` into ``out``, in place."""
     n_rows, n_bins = counts.shape
@@ -166,7 +166,7 @@ def row_quantiles(counts, bin_values, q, out):
             out[r, j] = v_lo + (h - lo) * (v_hi - v_lo) if h > lo else v_lo
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _value_of_rank(counts, bin_values, r, rank):
     """The value of the bin holding the order statistic ``rank`` (0-based) of row ``r``."""
     seen = 0

@@ -25,7 +25,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import numpy as np
-from numba import njit
+
+from ..base.jitcache import cached_njit
 
 #: Link types read (libpcap's LINKTYPE values) -> bytes before the IP header (-1: Ethernet, whose
 #: header is 14 bytes plus 4 per VLAN tag; 16: Linux cooked, the protocol in its last 2 bytes).
@@ -94,7 +95,7 @@ def _pcap_frames(path: str, order: str):
     return data, offset[:n], captured[:n], ticks[:n], link
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _u32(data, at, big):
     if big:
         return (np.int64(data[at]) << 24) | (np.int64(data[at + 1]) << 16) | (np.int64(data[at + 2]) << 8) | \
@@ -103,7 +104,7 @@ def _u32(data, at, big):
         np.int64(data[at])
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _walk_pcap(data, big, ns_per_tick, out_offset, out_captured, out_ticks):
     """The records of a classic pcap after its 24-byte header: each one's data offset, captured
     length (cut to the file's end) and timestamp in ns. Returns ``(count, cut)``, ``cut`` True
@@ -169,7 +170,7 @@ def ip_fields(data: np.ndarray, offset: np.ndarray, captured: np.ndarray, link: 
     return is_ip, length, dscp, key
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _ip_fields(data, offset, captured, header, out_ip, out_length, out_dscp, out_key):
     """:func:`ip_fields`, frame by frame."""
     for i in range(offset.shape[0]):

@@ -28,15 +28,14 @@ work-conserving, a packet's departure is known the moment it enters the ring,
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import xarray as xr
-from numba import literally, njit
+from numba import literally
 
 from ..base._validate import check_array, check_int, check_memory
+from ..base.jitcache import cached_njit
 from .disciplines import KIND_CODES, PRIORITY, admission, fair, layout, priority, shaper
 from .disciplines.admission import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE  # noqa: F401  (re-exported)
 from .framing import MAX_SIZE_BYTES, particles_needed, wire_bytes  # noqa: F401  (MAX_SIZE_BYTES re-exported)
@@ -76,7 +75,7 @@ def kernel_features(node: Node) -> int:
             | FEATURE_QUEUE_BYTES * any(q.limit_bytes is not None for q in qs))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@cached_njit(nogil=True, _nrt=False)
 def _node_kernel(
     arrival_s, size_bytes, queue, colour, red_uniform,
     node_params, queue_params, queue_state, slots, ring, node_state, active, priority_order, fair_order,
@@ -303,7 +302,7 @@ def _node_kernel(
     return n_carry
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _next_wakeup(queue_params, queue_state, slots):
     """Rule 3d: the earliest instant a waiting shaped head becomes eligible (inf: none waits)."""
     first = np.inf
@@ -317,7 +316,7 @@ def _next_wakeup(queue_params, queue_state, slots):
     return first
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _unit_release_s(start_s, departure_s, size, unit, n_units, particle_bytes):
     """Rule 5': when unit ``unit`` (1-based) of a ring packet returns to the pool, seconds.
 
@@ -330,30 +329,6 @@ def _unit_release_s(start_s, departure_s, size, unit, n_units, particle_bytes):
     if unit >= n_units:
         return departure_s
     return start_s + (departure_s - start_s) * (unit * particle_bytes) / size
-
-
-def key_cache_on_sources(dispatcher, *modules) -> None:
-    """Make numba's on-disk cache of ``dispatcher`` depend on the source of ``modules`` too.
-
-    numba keys a cached function on its own file and bytecode, but the machine code it stores
-    includes the jitted functions it calls from other files (here :mod:`pqlab.node.framing`'s
-    ``wire_bytes`` and ``particles_needed``): after an edit of those, the stale code would be
-    loaded. The SHA-256 of the modules' source is added to the cache's index key, so an edit
-    recompiles. (Uses numba's ``FunctionCache._index_key``; without it, nothing is changed.)
-    """
-    import hashlib
-    from pathlib import Path
-
-    cache = getattr(dispatcher, "_cache", None)
-    index_key = getattr(cache, "_index_key", None)
-    if index_key is None:  # pragma: no cover - another numba version
-        return
-    digest = hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in modules)).hexdigest()
-    cache._index_key = lambda sig, codegen: (*index_key(sig, codegen), digest)  # type: ignore[union-attr]
-
-
-key_cache_on_sources(_node_kernel, sys.modules[particles_needed.py_func.__module__], sys.modules[wfq_tag_steps.__module__],
-                     admission, fair, layout, priority, shaper)
 
 
 def _node_layout(node: Node):
@@ -371,7 +346,7 @@ def _node_layout(node: Node):
     return cached
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _packets_ok(arrival, size, queue, n_queues, max_size):
     """One pass over kernel-typed arrays: ``True`` when every packet is valid.
 

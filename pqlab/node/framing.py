@@ -8,9 +8,9 @@ by the metrics (transmission units) and the path model.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..base._validate import check_unmasked
+from ..base.jitcache import cached_njit
 
 #: Framing names accepted by :class:`pqlab.Node`, mapped to the integer code the kernel uses.
 FRAMING_CODES = {"none": 0, "atm-aal5": 1, "ethernet": 2}
@@ -28,7 +28,7 @@ PACKET_PARTICLE_BYTES = MAX_SIZE_BYTES
 ETHERNET_OVERHEAD_BYTES = 38
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def wire_bytes(size_bytes, framing_code):
     """Bytes a packet occupies on the line (node contract rule 4).
 
@@ -56,7 +56,7 @@ def wire_bytes(size_bytes, framing_code):
     return size_bytes
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def particles_needed(size_bytes, particle_bytes):
     """Ring particles a packet uses: ``max(1, ceil(size / particle_bytes))`` (rule 3), for
     ``size_bytes`` in ``[1, 65535]`` and ``particle_bytes`` in ``[1, 1e6]`` (the validated ranges)."""
@@ -101,7 +101,7 @@ def atm_cells(size_bytes):
     return int(cells) if cells.ndim == 0 else cells
 
 
-@njit(cache=True)
+@cached_njit
 def _wire_bytes_array(sizes, framing_code):
     out = np.empty(sizes.shape[0], dtype=np.int64)
     for i in range(sizes.shape[0]):

@@ -28,9 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..base._validate import check_array, check_real
+from ..base.jitcache import cached_njit
 from .disciplines.admission import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE
 from .framing import MAX_SIZE_BYTES
 from .model import COLOURS, MAX_POLICE_BURST_BYTES, RATE_RANGE_BPS
@@ -48,7 +48,7 @@ GREEN, YELLOW, RED = range(len(COLOURS))  # indices of pqlab.node.model.COLOURS
 _ANCHOR, _TOKENS, _TAKEN = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _refill(state, k, now, rate_Bps, burst):
     """The bucket at ``state[k:k+3]`` at time ``now`` (s): returns ``(tokens, overflow)`` in bytes,
     ``tokens`` capped at ``burst`` and ``overflow`` what the cap cut off since the last update.
@@ -65,13 +65,13 @@ def _refill(state, k, now, rate_Bps, burst):
     return t, overflow
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _slack(state, k, now, rate_Bps, burst):
     """Tolerance of the test ``tokens >= size`` of the bucket at ``state[k:k+3]``, bytes (as rule 1's)."""
     return POLICE_RELATIVE_TOLERANCE * (abs(now) * rate_Bps + burst + state[k + _TAKEN])
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _srtcm_kernel(arrival_s, size_bytes, cir_Bps, cbs, ebs, state, out):
     """RFC 2697 colour-blind: ``state`` = C's bucket (3 floats), then E's tokens; updated in place."""
     for i in range(arrival_s.shape[0]):
@@ -91,7 +91,7 @@ def _srtcm_kernel(arrival_s, size_bytes, cir_Bps, cbs, ebs, state, out):
         state[3] = e
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _trtcm_kernel(arrival_s, size_bytes, cir_Bps, cbs, pir_Bps, pbs, state, out):
     """RFC 2698 colour-blind: ``state`` = P's bucket, then C's (3 floats each); updated in place."""
     for i in range(arrival_s.shape[0]):

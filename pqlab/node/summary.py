@@ -21,9 +21,9 @@ from collections.abc import Iterable
 
 import numpy as np
 import xarray as xr
-from numba import njit
 
 from ..base._validate import check_int, check_memory, check_real
+from ..base.jitcache import cached_njit
 from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of, check_quantiles
 from .engine import EARLY_DROP, POLICED, QUEUE_FULL
 from .measured import is_measured
@@ -378,7 +378,7 @@ def _attrs(units: str, long_name: str) -> dict:
     return {"units": units, "long_name": long_name}
 
 
-@njit(cache=True, nogil=True, inline="always")
+@cached_njit(nogil=True, inline="always")
 def _count(ints, row, drop, size):
     ints[row, SENT] += 1
     ints[row, SENT_BYTES] += size
@@ -392,7 +392,7 @@ def _count(ints, row, drop, size):
         ints[row, KEPT_BYTES] += size
 
 
-@njit(cache=True, nogil=True, inline="always")
+@cached_njit(nogil=True, inline="always")
 def _delay(floats, row, d):
     floats[row, DELAY_SUM] += d
     floats[row, DELAY_SUMSQ] += d * d
@@ -402,7 +402,7 @@ def _delay(floats, row, d):
         floats[row, MAX] = d
 
 
-@njit(cache=True, nogil=True, inline="always")
+@cached_njit(nogil=True, inline="always")
 def _ipdv(ints, floats, row, v):
     ints[row, IPDV_COUNT] += 1
     floats[row, IPDV_SUM] += v
@@ -410,7 +410,7 @@ def _ipdv(ints, floats, row, v):
     floats[row, IPDV_ABS_SUM] += abs(v)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@cached_njit(nogil=True, inline="always")
 def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints, floats, ipdv_hist,
           ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
     """Count one IPDV value ``v`` of flow ``f`` (its later packet in class ``c``)."""
@@ -425,7 +425,7 @@ def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start,
     ipdv_hist[f, 0 if h < 0 else (n - 1 if h >= n else h)] += 1
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints,
                floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
     """:func:`_pair` for each of ``values`` (the pairs a merge forms)."""
@@ -434,7 +434,7 @@ def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, with_sketch, max_
               shift, ints, floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _accumulate(arrival_s, measured, size, flow, queue, delay_s, drop, delay_bin_s, ipdv_bin_s, ipdv_max_s, with_sketch,
                 max_value, upper, start, base, shift, ints, floats, first_class, delay_hist, ipdv_hist, delay_sketch,
                 ipdv_sketch, class_ints, class_floats, class_delay_sketch, class_ipdv_sketch):

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
 from ..base._validate import check_fields, check_mapping, check_real, from_part
+from ..base.jitcache import cached_njit
 from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
                      SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, check_packet_count, check_rng,
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
@@ -207,7 +207,7 @@ class TrafficWindows:
         return out
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _periodic_extent(first, interval, t0_s, t1_s, out_k0, out_k1):
     """The packet numbers ``k0 <= k < k1`` of each periodic stream to look at for ``[t0_s, t1_s)``
     (one packet of margin each side, as :class:`CBRStream`'s own window); returns the largest
@@ -244,7 +244,7 @@ def _round_robin_group(first: np.ndarray, interval: np.ndarray) -> tuple[np.ndar
             np.array([i for i in range(first.shape[0]) if i not in cycle], dtype=np.int64))
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _periodic_arrivals(first, interval, k0, k1, t0_s, t1_s, out_arrival, out_stream, out_starts, out_k_first):
     """Arrivals ``first[i] + interval[i] * k`` for ``k0[i] <= k < k1[i]`` that fall in ``[t0_s, t1_s)``,
     stream after stream (each in time order), with their stream index; stream ``i``'s packets are
@@ -267,7 +267,7 @@ def _periodic_arrivals(first, interval, k0, k1, t0_s, t1_s, out_arrival, out_str
     return n
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _round_robin_run(arrival, stream, starts, k_first, group, out_arrival, out_stream):
     """The ``group``'s packets in cycle order (packet ``k`` of every stream of the group, in the
     group's order, then packet ``k + 1``...), checking that each is later than the one before, or
@@ -297,7 +297,7 @@ def _round_robin_run(arrival, stream, starts, k_first, group, out_arrival, out_s
     return n
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _merge_runs(a_arrival, a_stream, b_arrival, b_stream, size, queue, flow, out_arrival, out_size, out_queue,
                 out_flow):
     """Merge two runs of packets (times and stream indices), each sorted by (time, stream index), by

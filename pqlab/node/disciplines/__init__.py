@@ -18,7 +18,7 @@ kind's validation in :mod:`pqlab.node.model`, the contract (``docs/model.md``) a
 contract :mod:`pqlab.node.reference`.
 """
 
-from numba import njit
+from ...base.jitcache import cached_njit
 
 #: The decorator of every function here. ``_nrt=False``: they allocate nothing and borrow the
 #: kernel's arrays, so they skip numba's reference counting (its increments and decrements of 4-6
@@ -26,7 +26,7 @@ from numba import njit
 #: ``inline="always"`` was tried too: no faster once the kernel compiles the node's features in
 #: (:func:`pqlab.node.engine.kernel_features`), and it doubled the first compilation (14.9 s
 #: against 7.7 s cold for the papers' node, 14.4 s against 2.3 s for each further kind of node).
-kernel_function = njit(cache=True, nogil=True, _nrt=False)
+kernel_function = cached_njit(nogil=True, _nrt=False)
 
 #: Kernel codes of the queue kinds (``Queue.kind``).
 KIND_CODES = {"priority": 0, "wfq": 1, "drr": 2, "wrr": 3}
