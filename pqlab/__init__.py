@@ -20,10 +20,25 @@ and, at the top, this public API and the command line (``pqlab.cli``). The docum
 """
 
 import sys as _sys
+from typing import TYPE_CHECKING
 
 from ._version import __version__
 
+
+def _exit_if_the_command() -> None:
+    """Ctrl-C while the ``pqlab`` command starts (its first seconds): one line, exit 130."""
+    if _sys.argv[:1] == ["-m"] or _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "pqlab":
+        print("pqlab: interrupted", file=_sys.stderr)
+        raise SystemExit(130) from None
+
+
 try:
+    from .base import lazy as _lazy
+except KeyboardInterrupt:
+    _exit_if_the_command()
+    raise
+
+if TYPE_CHECKING:  # the public names, each imported when first used (pqlab.base.lazy reads this block)
     from .measure import bounds, experiments, metrics
     from .node import streaming, traces, traffic
     from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
@@ -32,7 +47,6 @@ try:
     from .node.plausibility import ImplausibleRateWarning
     from .node.scenario import Scenario, simulate
     from .measure.tables import summary_table
-    from .papers.stated import cisco7200_atm
     from .node.traffic import (
         UDP_IP_HEADER_BYTES,
         CBRStream,
@@ -46,21 +60,44 @@ try:
         Uniform,
         read_trace,
     )
-except KeyboardInterrupt:  # Ctrl-C while the pqlab command starts (its first seconds): one line, exit 130
-    if _sys.argv[:1] == ["-m"] or _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "pqlab":
-        print("pqlab: interrupted", file=_sys.stderr)
-        raise SystemExit(130) from None
-    raise
 
-# The papers' router as a Node constructor too, under the name users know (pqlab.Node.cisco7200_atm()):
-# the preset is the papers' layer's (pqlab.papers.cisco7200_atm), which the node layer may not import.
-Node.cisco7200_atm = staticmethod(cisco7200_atm)
+_getattr, __dir__ = _lazy.attach(__name__)
+
+
+def __getattr__(name: str):
+    """A public name, imported when first used; Ctrl-C while the ``pqlab`` command imports it:
+    one line, exit 130."""
+    try:
+        value = _getattr(name)
+    except KeyboardInterrupt:
+        _exit_if_the_command()
+        raise
+    if name == "Node":
+        # The papers' router as a Node constructor too, under the name users know
+        # (pqlab.Node.cisco7200_atm()): the papers' layer builds it, which the node layer may not import.
+        from .papers.stated import cisco7200_atm
+
+        value.cisco7200_atm = staticmethod(cisco7200_atm)
+    return value
+
+
+class _PublicModules(dict):
+    """The documented modules by their public names, imported when first read."""
+
+    def __getitem__(self, name):
+        return getattr(_sys.modules[__name__], dict.__getitem__(self, name))
+
+    def values(self):
+        return [self[name] for name in self]
+
+    def items(self):
+        return [(name, self[name]) for name in self]
+
 
 #: The documented modules by their public names (``pqlab.metrics`` is ``pqlab.measure.metrics``).
-PUBLIC_MODULES = {"metrics": metrics, "bounds": bounds, "experiments": experiments, "scenarios": scenarios,
-                  "traffic": traffic, "streaming": streaming, "traces": traces}
-for _name, _module in PUBLIC_MODULES.items():
-    _sys.modules.setdefault(f"{__name__}.{_name}", _module)
+PUBLIC_MODULES = _PublicModules((name, name) for name in ("metrics", "bounds", "experiments", "scenarios",
+                                                          "traffic", "streaming", "traces"))
+_lazy.alias(__name__, PUBLIC_MODULES)
 
 __all__ = [
     "Node",

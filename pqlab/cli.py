@@ -167,7 +167,7 @@ def _params(args) -> int:
 
     from .base import locations
     from .pipeline import parameters
-    from .pipeline.reproduce import find_notebooks
+    from .pipeline.parameters import find_notebooks
 
     shipped = find_notebooks()
     if args.notebooks:

@@ -8,6 +8,7 @@ from nowhere inside it but the CLI.
 """
 
 import ast
+import importlib
 from pathlib import Path
 
 import pqlab
@@ -174,6 +175,9 @@ IMPORT_MODULE_CALLERS = {
     # the registry finds the artefact modules by walking the document folders (their names are
     # computed); tests/test_registry.py imports every one of them
     "pqlab.papers.registry",
+    # a lazy package's names are imported when first used, from the import statements of its
+    # ``if TYPE_CHECKING:`` block (LAZY_PACKAGES): the graph reads those statements as edges
+    "pqlab.base.lazy",
 }
 
 
@@ -181,9 +185,21 @@ def _tree(name: str) -> ast.Module:
     return ast.parse(MODULES[name][0].read_text(encoding="utf-8"))
 
 
-def test_no_module_defines_a_module_getattr():
-    """A module ``__getattr__`` (PEP 562) answers names the module does not define, from modules
-    its imports do not show: every name a pqlab module offers is defined or imported in it."""
+#: The packages whose module ``__getattr__`` imports a public name when first used (PEP 562, by
+#: :func:`pqlab.base.lazy.attach`): every name it answers is imported in its ``if TYPE_CHECKING:``
+#: block, which the import graph above reads as edges.
+LAZY_PACKAGES = {"pqlab", "pqlab.papers"}
+
+
+def _is_type_checking_block(node) -> bool:
+    return isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"
+
+
+def test_a_module_getattr_answers_only_the_names_its_type_checking_imports_show():
+    """A module ``__getattr__`` (PEP 562) answers names the module does not define; only the
+    packages of :data:`LAZY_PACKAGES` have one, made by ``pqlab.base.lazy.attach`` from the import
+    statements of their ``if TYPE_CHECKING:`` block, so every name a pqlab module offers is defined
+    or imported in it where the import graph sees it."""
     found = []
     for name in MODULES:
         for node in _tree(name).body:
@@ -191,9 +207,19 @@ def test_no_module_defines_a_module_getattr():
                 found.append(name)
             targets = node.targets if isinstance(node, ast.Assign) else (
                 [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
-            if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in targets):
+            names = [t for target in targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+            if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in names):
                 found.append(name)
-    assert found == []
+    assert set(found) == LAZY_PACKAGES
+    for name in LAZY_PACKAGES:
+        tree = _tree(name)
+        blocks = [node for node in tree.body if _is_type_checking_block(node)]
+        assert len(blocks) == 1 and all(isinstance(s, ast.ImportFrom) for s in blocks[0].body), name
+        assert "_lazy.attach(__name__)" in ast.unparse(tree), name
+        module = importlib.import_module(name)
+        listed = {a.asname or a.name for s in blocks[0].body for a in s.names}
+        assert set(getattr(module, "__all__", [])) - set(vars(module)) <= listed | {
+            n for n in getattr(module, "__all__", []) if f"{name}.{n}" in MODULES}, name
 
 
 def test_only_the_registry_and_the_cache_import_modules_by_computed_names():

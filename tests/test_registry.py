@@ -45,6 +45,21 @@ def test_the_registry_finds_artefact_modules():
     assert list(ENTRIES) == sorted(ENTRIES, key=lambda e: (e.notebook, e.id))
 
 
+def test_the_modules_source_declares_what_importing_them_finds():
+    """``pqlab reproduce --list`` reads the ``ARTEFACT = Artefact(__name__, ...)`` statements from the
+    source (registry.declared, no engine imported): the same entries, in the same order, as importing."""
+    assert registry.declared() == registry.artefacts()
+
+
+@pytest.mark.parametrize("source, problem", [
+    ("ARTEFACT = Artefact('pqlab.papers.long.x', notebook='01')\n", "Artefact\\(__name__"),
+    ("NOTEBOOK = '01'\nARTEFACT = Artefact(__name__, notebook=NOTEBOOK)\n", "literals"),
+])
+def test_a_declaration_the_source_cannot_state_is_refused_by_name(source, problem):
+    with pytest.raises(ValueError, match=problem):
+        registry._declaration("pqlab.papers.long.x", source)
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
 def test_an_artefact_module_holds_its_id_document_computation_claims_and_figure(entry):
     module = importlib.import_module(entry.module)

@@ -7,12 +7,15 @@ BLAS), ``locations`` (the package's data, notebooks and lock, and the output fol
 ``versions`` (the locked environment and the installed one), ``provenance`` (the CF attrs
 every Dataset carries), ``counts`` (what a run did: simulations, computations, reuses), ``sketch`` (mergeable
 quantiles with a stated relative error: log-binned histograms) and ``memory`` (the memory this process can use: the machine's, a container's cgroup limit,
-``ulimit -v``; the check before a large allocation).
+``ulimit -v``; the check before a large allocation), ``jitcache`` (numba's on-disk cache keyed on
+the source of what a jitted function calls) and ``lazy`` (a package's names imported when first
+used).
 
-Exports: those nine modules (import them by name, e.g. ``from pqlab.base import units``).
+Exports: those eleven modules (import them by name, e.g. ``from pqlab.base import units``).
 
 May import: only the standard library, third-party packages and ``pqlab._version``; nothing
 else of pqlab (every other layer sits above this one).
 """
 
-__all__ = ["_validate", "units", "numerics", "locations", "versions", "provenance", "counts", "sketch", "memory"]
+__all__ = ["_validate", "units", "numerics", "locations", "versions", "provenance", "counts", "sketch", "memory",
+           "jitcache", "lazy"]

@@ -25,10 +25,6 @@ import json
 import platform
 from importlib import metadata
 
-from packaging.markers import Marker, default_environment
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
-
 from . import locations
 from .._version import __version__
 
@@ -80,6 +76,10 @@ def parse_lock(text: str, environment: dict | None = None) -> dict[str, str]:
     ValueError
         If a requirement is not an exact ``==`` pin, or cannot be parsed (naming the line).
     """
+    from packaging.markers import Marker, default_environment  # imported when a lock is read
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
     env = default_environment() if environment is None else environment
     pins: dict[str, str] = {}
     for line in text.replace("\\\n", " ").splitlines():
@@ -112,6 +112,8 @@ def locked_versions(name: str = LOCK_FILE) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=None)
 def _installed() -> tuple[tuple[str, str], ...]:
+    from packaging.utils import canonicalize_name
+
     found: dict[str, str] = {}
     for dist in metadata.distributions():  # one scan of sys.path; the first of a name wins, as for import
         name = dist.metadata["Name"]

@@ -17,8 +17,15 @@ May import: ``pqlab.measure``, ``pqlab.node`` and ``pqlab.base`` (and ``pqlab._v
 never the pipeline or the lab, which use the papers' layer.
 """
 
-from .stated import (EF_FRAME_BYTES, EF_IP_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, StatedTestBed,
-                     cisco7200_atm, transmission_unit_s, transmission_units)
+from typing import TYPE_CHECKING
+
+from ..base import lazy as _lazy
+
+if TYPE_CHECKING:  # imported when first used (pqlab.base.lazy reads this block): the registry loads no engine
+    from .stated import (EF_FRAME_BYTES, EF_IP_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, StatedTestBed,
+                         cisco7200_atm, transmission_unit_s, transmission_units)
+
+__getattr__, __dir__ = _lazy.attach(__name__)
 
 __all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
            "cisco7200_atm", "transmission_unit_s", "transmission_units", "stated", "records", "presets", "testbed", "testbed_eval", "registry", "kit"]

@@ -18,6 +18,10 @@ module is found without any other file changing. What reads it: the site (which 
 notebook an artefact is on), the provenance attrs of every artefact Dataset (``references``),
 ``pqlab reproduce --list``, the README's table (checked by the tests) and the tests.
 
+:func:`declared` reads the same entries from the modules' source, importing none of them (and so
+no engine): the ``ARTEFACT = Artefact(__name__, ...)`` statement at the top of each, its arguments
+literals. ``pqlab reproduce --list`` prints it; the tests hold it equal to :func:`artefacts`.
+
 An artefact module imports the kit (:mod:`pqlab.papers.kit`), the layers below and modules of
 a document folder that hold no artefact (what two artefacts share), never another artefact's
 module: its cache key (the source of its import closure, :mod:`pqlab.measure.cache`) then
@@ -26,12 +30,16 @@ changes with its own code and what it shares, not with another artefact's.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
+import importlib.util
 import pkgutil
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "shared_modules", "artefact", "document",
+__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "declared", "shared_modules", "artefact", "document",
            "document_of", "ids", "references", "listing"]
 
 #: The package the document folders are in.
@@ -205,6 +213,50 @@ def artefacts() -> tuple[Artefact, ...]:
     return _found()[0]
 
 
+#: The statement that makes a module an artefact, at a line's start.
+_DECLARATION = re.compile(r"^ARTEFACT\s*=\s*Artefact\(", re.MULTILINE)
+
+
+def _declaration(module: str, source: str) -> Artefact | None:
+    """The :class:`Artefact` a module's ``ARTEFACT = Artefact(__name__, ...)`` statement makes,
+    read from its source; None if it has none; ``ValueError`` if its arguments are not literals."""
+    found = _DECLARATION.search(source)
+    if found is None:
+        return None
+    end = found.end()
+    depth = 1
+    while depth and end < len(source):
+        depth += {"(": 1, ")": -1}.get(source[end], 0)
+        end += 1
+    call = ast.parse(source[found.start():end]).body[0].value
+    if [getattr(a, "id", None) for a in call.args] != ["__name__"]:
+        raise ValueError(f"{module}: write ARTEFACT = Artefact(__name__, notebook=..., ...)")
+    try:
+        options = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    except ValueError:
+        raise ValueError(f"{module}: the arguments of Artefact(...) must be literals") from None
+    return Artefact(module, **options)
+
+
+@functools.cache
+def declared() -> tuple[Artefact, ...]:
+    """Every artefact as its module's source declares it, by notebook then id, importing no artefact module.
+
+    The same entries as :func:`artefacts` (the tests hold them equal), read with :mod:`ast` from the
+    ``ARTEFACT = Artefact(__name__, ...)`` statement of each module of the document folders.
+    """
+    found = []
+    for doc in DOCUMENTS:
+        folder = importlib.util.find_spec(doc.package).submodule_search_locations[0]
+        for info in pkgutil.iter_modules([folder]):
+            path = Path(folder) / f"{info.name}.py"
+            entry = _declaration(f"{doc.package}.{info.name}", path.read_text(encoding="utf-8")) \
+                if path.is_file() else None
+            if entry is not None:
+                found.append(entry)
+    return tuple(sorted(found, key=lambda a: (a.notebook, a.id)))
+
+
 def shared_modules() -> tuple[str, ...]:
     """Names of the modules of the document folders that hold no artefact: what two or more artefacts share."""
     return _found()[1]
@@ -263,7 +315,10 @@ def references(artefact_id: str) -> str:
 
 
 def listing() -> str:
-    """One line per artefact: id, source document, notebook and module (``pqlab reproduce --list``)."""
-    entries = artefacts()
+    """One line per artefact: id, source document, notebook and module (``pqlab reproduce --list``).
+
+    Read from the modules' source (:func:`declared`): no artefact module is imported.
+    """
+    entries = declared()
     width = max(len(a.id) for a in entries)
     return "\n".join(f"{a.id:<{width}}  {a.source.title:<28}  {a.notebook:<38}  {a.module}" for a in entries)

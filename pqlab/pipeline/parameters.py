@@ -28,11 +28,15 @@ import io
 import json
 import math
 import numbers
+import os
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Parameter", "RESERVED", "TYPES", "read_parameters", "parse_override", "collect", "match_notebook", "convert",
+from ..base import locations
+
+__all__ = ["Parameter", "RESERVED", "TYPES", "read_parameters", "parse_override", "collect", "find_notebooks",
+           "match_notebook", "convert",
            "resolve", "provenance_text", "overrides_text"]
 
 #: Parameters every notebook gets from ``pqlab reproduce`` itself, and the option that sets each.
@@ -196,6 +200,52 @@ def _number(stem: str) -> str:
     return head if head.isdigit() else ""
 
 
+def find_notebooks(notebooks=None) -> list[Path]:
+    """Resolve the notebooks to run.
+
+    Parameters
+    ----------
+    notebooks : iterable of str or os.PathLike, optional
+        Notebook files, folders (their notebooks), or names of the paper notebooks
+        (:data:`pqlab.base.locations.NOTEBOOKS`) with or without ``.ipynb``. Default: every
+        paper notebook.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Absolute paths, each once, in the order given (a folder's sorted).
+
+    Raises
+    ------
+    ValueError
+        If a name resolves to no file, or two notebooks share a name.
+    """
+    if isinstance(notebooks, (str, os.PathLike)):
+        notebooks = [notebooks]
+    items = [locations.NOTEBOOKS] if notebooks is None else list(notebooks)
+    found: list[Path] = []
+    for item in items:
+        for path in _resolve(item):
+            if path not in found:
+                found.append(path)
+    names = [p.stem for p in found]
+    clash = sorted({n for n in names if names.count(n) > 1})
+    if clash:
+        raise ValueError(f"notebooks share a name, their outputs would collide: {clash}")
+    return found
+
+
+def _resolve(item) -> list[Path]:
+    path = Path(item)
+    if path.is_dir():
+        return sorted(p.resolve() for p in path.glob("*.ipynb") if not p.name.startswith("_"))
+    candidates = [path, locations.NOTEBOOKS / path, locations.NOTEBOOKS / f"{path}.ipynb"]
+    for candidate in candidates:
+        if candidate.is_file() and candidate.suffix == ".ipynb":
+            return [candidate.resolve()]
+    raise ValueError(f"notebook not found: {item!s} (looked for {', '.join(map(str, candidates))})")
+
+
 def match_notebook(key: str, sources) -> Path:
     """The notebook of ``sources`` that ``key`` names: its name, file name, number, path, or the id of an
     artefact it runs (``globecom01_fig3_1`` names ``01_background_traffic``).
@@ -214,7 +264,7 @@ def match_notebook(key: str, sources) -> Path:
     if not found and "_" in text and not text.endswith(".ipynb"):  # an artefact id names its notebook
         from ..papers import registry
 
-        owner = next((a.notebook for a in registry.artefacts() if a.id == text), None)
+        owner = next((a.notebook for a in registry.declared() if a.id == text), None)
         found = [s for s in sources if owner is not None and s.stem == owner]
     if len(found) != 1:
         why = "names more than one" if found else "is not a notebook"

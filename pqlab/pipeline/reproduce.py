@@ -69,6 +69,7 @@ from ..measure import cache
 from ..papers import judge
 from . import interrupts, kernelwatch, orphans, publish, report, runfolder, runlock, schedule
 from . import parameters as notebook_parameters
+from .parameters import find_notebooks  # noqa: F401  (pqlab.pipeline.reproduce.find_notebooks)
 from ..base import locations, versions
 from ..base._validate import check_int
 from .notebook_html import export_html, html_available, html_exporter, shown_paths
@@ -232,52 +233,6 @@ class Plan:
     notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S
     cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S
     parameters: dict = dataclasses.field(default_factory=dict)  # notebook -> {name: value}, not the defaults
-
-
-def find_notebooks(notebooks=None) -> list[Path]:
-    """Resolve the notebooks to run.
-
-    Parameters
-    ----------
-    notebooks : iterable of str or os.PathLike, optional
-        Notebook files, folders (their notebooks), or names of the paper notebooks
-        (:data:`pqlab.base.locations.NOTEBOOKS`) with or without ``.ipynb``. Default: every
-        paper notebook.
-
-    Returns
-    -------
-    list of pathlib.Path
-        Absolute paths, each once, in the order given (a folder's sorted).
-
-    Raises
-    ------
-    ValueError
-        If a name resolves to no file, or two notebooks share a name.
-    """
-    if isinstance(notebooks, (str, os.PathLike)):
-        notebooks = [notebooks]
-    items = [locations.NOTEBOOKS] if notebooks is None else list(notebooks)
-    found: list[Path] = []
-    for item in items:
-        for path in _resolve(item):
-            if path not in found:
-                found.append(path)
-    names = [p.stem for p in found]
-    clash = sorted({n for n in names if names.count(n) > 1})
-    if clash:
-        raise ValueError(f"notebooks share a name, their outputs would collide: {clash}")
-    return found
-
-
-def _resolve(item) -> list[Path]:
-    path = Path(item)
-    if path.is_dir():
-        return sorted(p.resolve() for p in path.glob("*.ipynb") if not p.name.startswith("_"))
-    candidates = [path, locations.NOTEBOOKS / path, locations.NOTEBOOKS / f"{path}.ipynb"]
-    for candidate in candidates:
-        if candidate.is_file() and candidate.suffix == ".ipynb":
-            return [candidate.resolve()]
-    raise ValueError(f"notebook not found: {item!s} (looked for {', '.join(map(str, candidates))})")
 
 
 def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=1, paper_values=None,
