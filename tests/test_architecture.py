@@ -188,7 +188,7 @@ def _tree(name: str) -> ast.Module:
 #: The packages whose module ``__getattr__`` imports a public name when first used (PEP 562, by
 #: :func:`pqlab.base.lazy.attach`): every name it answers is imported in its ``if TYPE_CHECKING:``
 #: block, which the import graph above reads as edges.
-LAZY_PACKAGES = {"pqlab", "pqlab.papers"}
+LAZY_PACKAGES = {"pqlab", "pqlab.papers", "pqlab.lab"}
 
 
 def _is_type_checking_block(node) -> bool:
@@ -217,7 +217,11 @@ def test_a_module_getattr_answers_only_the_names_its_type_checking_imports_show(
         assert len(blocks) == 1 and all(isinstance(s, ast.ImportFrom) for s in blocks[0].body), name
         assert "_lazy.attach(__name__)" in ast.unparse(tree), name
         module = importlib.import_module(name)
-        listed = {a.asname or a.name for s in blocks[0].body for a in s.names}
+        listed = set()
+        for statement in blocks[0].body:
+            for a in statement.names:  # ``from .exercises import *``: that module's __all__
+                star = importlib.import_module(f"{name}.{statement.module}") if a.name == "*" else None
+                listed |= set(star.__all__) if star else {a.asname or a.name}
         assert set(getattr(module, "__all__", [])) - set(vars(module)) <= listed | {
             n for n in getattr(module, "__all__", []) if f"{name}.{n}" in MODULES}, name
 

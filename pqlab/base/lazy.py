@@ -12,7 +12,10 @@ itself costs, and ``pqlab.simulate`` what its module costs, once.
 another path (``import pqlab.metrics`` is ``pqlab.measure.metrics``): a finder on
 ``sys.meta_path`` answers it with the very module object, imported when first asked for.
 
-Exports: :func:`attach`, :func:`alias`.
+A ``from .module import *`` in the block stands for the names of that module's ``__all__``, read
+from its source (a literal list).
+
+Exports: :func:`attach`, :func:`alias`, :func:`names`.
 
 May import: the standard library only (a module of ``pqlab.base``).
 """
@@ -27,7 +30,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-__all__ = ["attach", "alias"]
+__all__ = ["attach", "alias", "names"]
 
 
 def _lazy_imports(package: str) -> dict:
@@ -41,10 +44,26 @@ def _lazy_imports(package: str) -> dict:
         for statement in node.body:
             if isinstance(statement, ast.ImportFrom):
                 base = importlib.util.resolve_name("." * statement.level + (statement.module or ""), package)
-                table.update({a.asname or a.name: (base, a.name) for a in statement.names})
+                for a in statement.names:
+                    names = _public_names(base) if a.name == "*" else [a.asname or a.name]
+                    table.update({name: (base, name if a.name == "*" else a.name) for name in names})
             else:
                 raise ValueError(f"{package}: its TYPE_CHECKING block holds only 'from ... import' statements")
     return table
+
+
+def _public_names(module: str) -> list:
+    """The ``__all__`` of ``module``, a list of strings in its source, read without importing it."""
+    source = Path(importlib.util.find_spec(module).origin).read_bytes()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]:
+            return list(ast.literal_eval(node.value))
+    raise ValueError(f"{module} has no literal __all__: 'from {module} import *' cannot be read lazily")
+
+
+def names(package: str) -> list:
+    """The names ``package``'s ``if TYPE_CHECKING:`` block imports, in order (e.g. its ``__all__``)."""
+    return list(_lazy_imports(package))
 
 
 def _load(base: str, attribute: str | None):
@@ -80,7 +99,8 @@ def attach(package: str):
             base, attribute = table[name]
         except KeyError:
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-        value = _load(base, attribute)
+        # ``from . import exercises``: a submodule of this very package (its getattr would come back here)
+        value = importlib.import_module(f"{base}.{attribute}") if base == package else _load(base, attribute)
         namespace[name] = value
         return value
 

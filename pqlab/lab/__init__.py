@@ -13,8 +13,13 @@ May import: every layer below: ``pqlab.papers``, ``pqlab.measure``, ``pqlab.node
 ``pqlab.base``; ``jupyter`` only ``pqlab.base``. Nothing imports the lab but the CLI.
 """
 
-from .exercises import *  # noqa: F401,F403  (the notebooks' helpers, listed in exercises.__all__)
-from .exercises import __all__ as _exercises_all
-from . import diffserv, diffserv_figures, panel
+from typing import TYPE_CHECKING
 
-__all__ = [*_exercises_all, "exercises", "diffserv", "diffserv_figures", "panel", "jupyter"]
+from ..base import lazy as _lazy
+
+if TYPE_CHECKING:  # imported when first used (pqlab.base.lazy reads this block)
+    from .exercises import *  # noqa: F401,F403  (the notebooks' helpers, listed in exercises.__all__)
+    from . import exercises, diffserv, diffserv_figures, panel, jupyter
+
+__getattr__, __dir__ = _lazy.attach(__name__)
+__all__ = _lazy.names(__name__)

@@ -12,8 +12,6 @@ import math
 
 import numpy as np
 import xarray as xr
-from scipy.ndimage import gaussian_filter1d
-from scipy.signal import find_peaks
 
 from . import experiments, metrics
 from ..base._validate import check_choice, check_real
@@ -141,6 +139,9 @@ def count_peaks(probability, bin_width: float, *, smooth: float, min_prominence:
         prominence = check_real("min_prominence", min_prominence, 0.0, 1.0, strict_minimum=True)
     else:
         prominence = check_real("min_prominence", min_prominence, 0.0, strict_minimum=True)
+    from scipy.ndimage import gaussian_filter1d  # imported by the first call, not with this module
+    from scipy.signal import find_peaks
+
     smoothed = gaussian_filter1d(p, sigma, mode="reflect") if sigma > 0 else p.copy()
     if scale == "linear":
         curve, edge, needed = smoothed, 0.0, prominence * smoothed.max()

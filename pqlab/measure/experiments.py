@@ -17,7 +17,6 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 import xarray as xr
-from scipy import stats
 
 from . import metrics
 from ..base._validate import check_int
@@ -304,6 +303,8 @@ def across_seeds(result: xr.Dataset, confidence: float = 0.95) -> xr.Dataset:
     n = result.sizes["seed"]
     mean = result.mean("seed", keep_attrs=True)
     if n > 1:
+        from scipy import stats  # imported by the first confidence interval, not with this module
+
         half = result.std("seed", ddof=1) * stats.t.ppf(0.5 + confidence / 2, n - 1) / np.sqrt(n)
     else:
         half = xr.full_like(mean, np.nan)
