@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 import xarray as xr
-from numba import literally
+from numba import literally, types
 
 from ..base._validate import check_array, check_int, check_memory
 from ..base.jitcache import cached_njit
@@ -573,22 +573,21 @@ def _kernel_entry(features: int):
     """The kernel compiled for ``features``, called without numba's dispatcher.
 
     ``numba.literally`` makes the dispatcher compile one machine-code version per value of
-    ``features``, but then it re-types every call by trying to compile (about 8 ms a call). The
-    first call of a ``features`` value goes through the dispatcher (which compiles it, or loads it
-    from numba's on-disk cache); after it, that version's entry point is called directly. The
-    argument types are fixed by :meth:`NodeState.advance`, which checks them.
+    ``features``, but then it re-types every call by trying to compile (about 8 ms a call), and
+    its first call types the whole kernel once for nothing before it asks for the literal. So the
+    first call of a ``features`` value asks the dispatcher for the version of those argument types
+    with ``features`` literal (compiled, or loaded from numba's on-disk cache); that version's entry
+    point is called directly from then on. The argument types are fixed by
+    :meth:`NodeState.advance`, which checks them.
     """
     entry = _ENTRIES.get(features)
     if entry is not None:
         return entry
 
     def first_call(*args):
-        result = _node_kernel(*args)
-        for sig, compiled in _node_kernel.overloads.items():
-            last = sig[-1]
-            if getattr(last, "literal_value", None) == features:
-                _ENTRIES[features] = compiled.entry_point
-        return result
+        signature = (*(_node_kernel.typeof_pyval(a) for a in args[:-1]), types.literal(features))
+        _ENTRIES[features] = _node_kernel.compile(signature)
+        return _ENTRIES[features](*args)
 
     return first_call
 
