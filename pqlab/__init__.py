@@ -38,7 +38,8 @@ except KeyboardInterrupt:
     _exit_if_the_command()
     raise
 
-if TYPE_CHECKING:  # the public names, each imported when first used (pqlab.base.lazy reads this block)
+# The public names, each imported when first used (pqlab.base.lazy reads this block).
+if TYPE_CHECKING:
     from .measure import bounds, experiments, metrics
     from .node import streaming, traces, traffic
     from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
@@ -72,12 +73,8 @@ def __getattr__(name: str):
     except KeyboardInterrupt:
         _exit_if_the_command()
         raise
-    if name == "Node":
-        # The papers' router as a Node constructor too, under the name users know
-        # (pqlab.Node.cisco7200_atm()): the papers' layer builds it, which the node layer may not import.
-        from .papers.stated import cisco7200_atm
-
-        value.cisco7200_atm = staticmethod(cisco7200_atm)
+    if name == "Node":  # pqlab.Node.cisco7200_atm(), the papers' router, set by the papers' layer
+        from .papers import stated  # noqa: F401
     return value
 
 
@@ -95,8 +92,8 @@ class _PublicModules(dict):
 
 
 #: The documented modules by their public names (``pqlab.metrics`` is ``pqlab.measure.metrics``).
-PUBLIC_MODULES = _PublicModules((name, name) for name in ("metrics", "bounds", "experiments", "scenarios",
-                                                          "traffic", "streaming", "traces"))
+PUBLIC_MODULES = _PublicModules((name, name) for name in (
+    "metrics", "bounds", "experiments", "scenarios", "traffic", "streaming", "traces"))
 _lazy.alias(__name__, PUBLIC_MODULES)
 
 __all__ = [

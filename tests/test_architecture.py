@@ -207,7 +207,8 @@ def test_a_module_getattr_answers_only_the_names_its_type_checking_imports_show(
                 found.append(name)
             targets = node.targets if isinstance(node, ast.Assign) else (
                 [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
-            names = [t for target in targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+            names = [t for target in targets
+                     for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
             if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in names):
                 found.append(name)
     assert set(found) == LAZY_PACKAGES
@@ -220,7 +221,8 @@ def test_a_module_getattr_answers_only_the_names_its_type_checking_imports_show(
         listed = set()
         for statement in blocks[0].body:
             for a in statement.names:  # ``from .exercises import *``: that module's __all__
-                star = importlib.import_module(f"{name}.{statement.module}") if a.name == "*" else None
+                star = (importlib.import_module(f"{name}.{statement.module}") if a.name == "*"
+                        else None)
                 listed |= set(star.__all__) if star else {a.asname or a.name}
         assert set(getattr(module, "__all__", [])) - set(vars(module)) <= listed | {
             n for n in getattr(module, "__all__", []) if f"{name}.{n}" in MODULES}, name

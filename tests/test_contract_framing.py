@@ -102,8 +102,9 @@ def test_particles_follow_the_contract():
 
 def test_an_edit_of_framing_recompiles_the_cached_engine_kernel(tmp_path):
     """The engine's kernel calls framing's jitted functions; numba's on-disk cache keys a function
-    on its own file only, so without pqlab.base.jitcache.cached_njit an edited framing.py was ignored
-    (the stale machine code loaded): run, edit the framing rule, run again in a new process."""
+    on its own file only, so without pqlab.base.jitcache.cached_njit an edited framing.py was
+    ignored (the stale machine code loaded): run, edit the framing rule, run again in a new
+    process."""
     import shutil
     import subprocess
     import sys

@@ -1,4 +1,4 @@
-"""numba's on-disk cache never runs stale code: every cached jitted function is keyed on what it calls.
+"""numba's on-disk cache never runs stale code: a cached jitted function is keyed on what it calls.
 
 numba keys a cached function on its own file; the machine code it stores also holds the jitted
 functions it calls and the global constants it reads, from other files. Each test copies the
@@ -40,7 +40,8 @@ SUMMARY = textwrap.dedent("""\
 
 def _run(root: Path, cache: Path) -> list:
     env = {"PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", SUMMARY], capture_output=True, text=True, env=env, cwd=root)
+    out = subprocess.run([sys.executable, "-c", SUMMARY], capture_output=True, text=True, env=env,
+                         cwd=root)
     assert out.returncode == 0, out.stderr
     return out.stdout.split()
 
@@ -54,7 +55,8 @@ def _edit(path: Path, old: str, new: str) -> None:
 @pytest.fixture
 def copied(tmp_path):
     """A copy of the package (no numba cache files) and an empty numba cache folder."""
-    shutil.copytree(PACKAGE, tmp_path / "src" / "pqlab", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(PACKAGE, tmp_path / "src" / "pqlab",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path / "src", tmp_path / "numba_cache"
 
 
@@ -66,7 +68,8 @@ def copied(tmp_path):
     ("node/engine.py", "KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 1, 2, 3",
      "KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 5, 1, 3", 2),
 ], ids=["callee", "constant"])
-def test_an_edit_of_what_a_cached_function_calls_is_run_next_time(copied, module, old, new, changed):
+def test_an_edit_of_what_a_cached_function_calls_is_run_next_time(copied, module, old, new,
+                                                                   changed):
     root, cache = copied
     before = _run(root, cache)
     assert float(before[0]) > 1e-3 and before[1:] == ["10", "0"]
@@ -87,7 +90,10 @@ def test_every_cached_jitted_function_is_keyed_on_its_callees():
     from pqlab.base import jitcache
 
     import pqlab.lab  # noqa: F401  (loads every layer)
-    import pqlab.node.captures, pqlab.node.streaming, pqlab.node.summary, pqlab.node.markers  # noqa: E401,F401
+    import pqlab.node.captures  # noqa: F401
+    import pqlab.node.markers  # noqa: F401
+    import pqlab.node.streaming  # noqa: F401
+    import pqlab.node.summary  # noqa: F401
 
     found = []
     for name, module in list(sys.modules.items()):

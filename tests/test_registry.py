@@ -46,8 +46,9 @@ def test_the_registry_finds_artefact_modules():
 
 
 def test_the_modules_source_declares_what_importing_them_finds():
-    """``pqlab reproduce --list`` reads the ``ARTEFACT = Artefact(__name__, ...)`` statements from the
-    source (registry.declared, no engine imported): the same entries, in the same order, as importing."""
+    """``pqlab reproduce --list`` reads the ``ARTEFACT = Artefact(__name__, ...)`` statements from
+    the source (registry.declared, no engine imported): the same entries, in the same order, as
+    importing the modules."""
     assert registry.declared() == registry.artefacts()
 
 

@@ -13,21 +13,23 @@ import sys
 import pytest
 
 #: Libraries none of those paths needs (numpy and numba: the engine; the rest: results, figures).
-HEAVY = ("numpy", "numba", "xarray", "pandas", "scipy", "matplotlib", "seaborn", "dask", "packaging",
-         "nbformat", "papermill", "jinja2")
+HEAVY = ("numpy", "numba", "xarray", "pandas", "scipy", "matplotlib", "seaborn", "dask",
+         "packaging", "nbformat", "papermill", "jinja2")
 
 REPORT = "\nimport json, sys\nprint(json.dumps(sorted({m.partition('.')[0] for m in sys.modules})))"
 
 
 def _loaded(code: str) -> set:
-    out = subprocess.run([sys.executable, "-c", code + REPORT], capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", code + REPORT], capture_output=True, text=True,
+                         timeout=300)
     assert out.returncode == 0, out.stderr
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 @pytest.mark.parametrize("code", [
     "import pqlab",
-    "import pqlab\nfrom pqlab.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
+    "import pqlab\nfrom pqlab.cli import main\n"
+    "try:\n    main(['--help'])\nexcept SystemExit:\n    pass",
     "from pqlab.cli import main\nmain(['params'])",
     "from pqlab.cli import main\nmain(['params', 'globecom01_fig3_1'])",
     "from pqlab.cli import main\nmain(['reproduce', '--list'])",

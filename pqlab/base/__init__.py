@@ -17,5 +17,5 @@ May import: only the standard library, third-party packages and ``pqlab._version
 else of pqlab (every other layer sits above this one).
 """
 
-__all__ = ["_validate", "units", "numerics", "locations", "versions", "provenance", "counts", "sketch", "memory",
-           "jitcache", "lazy"]
+__all__ = ["_validate", "units", "numerics", "locations", "versions", "provenance", "counts",
+           "sketch", "memory", "jitcache", "lazy"]

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from ..base import lazy as _lazy
 
 if TYPE_CHECKING:  # imported when first used (pqlab.base.lazy reads this block)
-    from .exercises import *  # noqa: F401,F403  (the notebooks' helpers, listed in exercises.__all__)
+    # the notebooks' helpers, listed in exercises.__all__
+    from .exercises import *  # noqa: F401,F403
     from . import exercises, diffserv, diffserv_figures, panel, jupyter
 
 __getattr__, __dir__ = _lazy.attach(__name__)

@@ -399,7 +399,7 @@ class Node:
     ring_limit_packets: int | None = None
     ring_limit_bytes: int | None = None
     adapter_packets: int = 0
-    #: The papers' router (pqlab.Node.cisco7200_atm(), set by the package pqlab: the papers' layer builds it).
+    #: The papers' router (pqlab.Node.cisco7200_atm()), set by pqlab.papers.stated (the papers' layer).
     cisco7200_atm: ClassVar[Callable[..., Node]]
 
     def __post_init__(self) -> None:

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 
 from ..base import lazy as _lazy
 
-if TYPE_CHECKING:  # imported when first used (pqlab.base.lazy reads this block): the registry loads no engine
-    from .stated import (EF_FRAME_BYTES, EF_IP_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, StatedTestBed,
-                         cisco7200_atm, transmission_unit_s, transmission_units)
+# Imported when first used (pqlab.base.lazy reads this block): the registry loads no engine.
+if TYPE_CHECKING:
+    from .stated import (EF_FRAME_BYTES, EF_IP_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS,
+                         StatedTestBed, cisco7200_atm, transmission_unit_s, transmission_units)
 
 __getattr__, __dir__ = _lazy.attach(__name__)
 

@@ -39,8 +39,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "declared", "shared_modules", "artefact", "document",
-           "document_of", "ids", "references", "listing"]
+__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "declared", "shared_modules",
+           "artefact", "document", "document_of", "ids", "references", "listing"]
 
 #: The package the document folders are in.
 PAPERS_PACKAGE = __name__.rpartition(".")[0]
@@ -240,7 +240,7 @@ def _declaration(module: str, source: str) -> Artefact | None:
 
 @functools.cache
 def declared() -> tuple[Artefact, ...]:
-    """Every artefact as its module's source declares it, by notebook then id, importing no artefact module.
+    """Every artefact as its module's source declares it, by notebook then id, importing none.
 
     The same entries as :func:`artefacts` (the tests hold them equal), read with :mod:`ast` from the
     ``ARTEFACT = Artefact(__name__, ...)`` statement of each module of the document folders.

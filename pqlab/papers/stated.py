@@ -175,6 +175,11 @@ def cisco7200_atm(*, ring_limit_particles: int = 5, ef_police_rate_bps: float = 
                           ef_service_rate_bps=ef_police_rate_bps, be_weight_bps=be_weight_bps).node()
 
 
+# The papers' router as a Node constructor too, under the name users know
+# (pqlab.Node.cisco7200_atm()): the papers' layer builds it, which the node layer may not import.
+Node.cisco7200_atm = staticmethod(cisco7200_atm)
+
+
 def transmission_unit_s(node: Node | None = None, ip_bytes: int = EF_IP_BYTES) -> float:
     """The papers' transmission unit: the line time of one EF packet, seconds (GLOBECOM'01 Sec. IV-B).
 

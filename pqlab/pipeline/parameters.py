@@ -35,8 +35,8 @@ from pathlib import Path
 
 from ..base import locations
 
-__all__ = ["Parameter", "RESERVED", "TYPES", "read_parameters", "parse_override", "collect", "find_notebooks",
-           "match_notebook", "convert",
+__all__ = ["Parameter", "RESERVED", "TYPES", "read_parameters", "parse_override", "collect",
+           "find_notebooks", "match_notebook", "convert",
            "resolve", "provenance_text", "overrides_text"]
 
 #: Parameters every notebook gets from ``pqlab reproduce`` itself, and the option that sets each.
