@@ -84,6 +84,29 @@ def test_an_edit_of_what_a_cached_function_calls_is_run_next_time(copied, module
     assert after == expected
 
 
+#: After :data:`SUMMARY`: the cache misses of the package's jitted functions in this process.
+MISSES = textwrap.dedent("""\
+    import sys
+    from numba.core.registry import CPUDispatcher
+    found = {v for name, m in list(sys.modules.items()) if name.startswith("pqlab.") and m
+             for v in vars(m).values() if isinstance(v, CPUDispatcher)}
+    print(sum(sum(d.stats.cache_misses.values()) for d in found),
+          sum(sum(d.stats.cache_hits.values()) for d in found))
+""")
+
+
+def test_the_key_is_the_same_in_every_process(copied):
+    """A fresh process finds every function in the cache the previous one filled (the key holds
+    no per-process value, e.g. a set's order): no miss, no compilation."""
+    root, cache = copied
+    env = {"PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    runs = [subprocess.run([sys.executable, "-c", SUMMARY + MISSES], capture_output=True, text=True,
+                           env=env, cwd=root) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr
+    (misses_first, _), (misses_then, hits_then) = (map(int, r.stdout.split()[-2:]) for r in runs)
+    assert misses_first > 0 and misses_then == 0 and hits_then > 0
+
+
 def test_every_cached_jitted_function_is_keyed_on_its_callees():
     from numba.core.registry import CPUDispatcher
 

@@ -142,6 +142,8 @@ def _referenced(func, package: str):
 
 
 def _value_bytes(value) -> bytes:
+    if isinstance(value, (set, frozenset)):  # its order changes from process to process
+        value = sorted(map(repr, value))
     try:
         return pickle.dumps(value, protocol=4)
     except Exception:  # noqa: BLE001  (any object: keyed by its repr)
