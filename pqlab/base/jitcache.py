@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import sys
 import types
 
 from numba import njit
@@ -105,17 +106,29 @@ def callee_sources(func) -> tuple[dict, dict]:
         if f in seen:
             continue
         seen.add(f)
-        with open(f.__code__.co_filename, "rb") as source:
-            files[f.__module__] = source.read()
+        files[f.__module__] = _source(f.__module__, f.__code__)
         for name, value in _referenced(f, package):
             if isinstance(value, Dispatcher):
                 todo.append(value.py_func)
             elif isinstance(value, types.FunctionType):
                 if (value.__module__ or "").partition(".")[0] == package:
                     todo.append(value)
-            elif not isinstance(value, (types.ModuleType, type, types.BuiltinFunctionType)):
+            elif isinstance(value, type):  # a class of the package (an enum, a named tuple)
+                if (value.__module__ or "").partition(".")[0] == package:
+                    files[value.__module__] = _source(value.__module__)
+            elif not isinstance(value, (types.ModuleType, types.BuiltinFunctionType)):
                 values[f"{f.__module__}.{f.__qualname__}:{name}"] = _value_bytes(value)
     return files, values
+
+
+def _source(module: str, code=None) -> bytes:
+    """The bytes of ``module``'s source file (without one, e.g. code made at run time: ``code``'s
+    byte code, else nothing)."""
+    try:
+        with open(sys.modules[module].__file__, "rb") as source:
+            return source.read()
+    except (OSError, KeyError, AttributeError, TypeError):
+        return b"" if code is None else code.co_code
 
 
 def _referenced(func, package: str):
