@@ -17,9 +17,13 @@ and, at the top, this public API and the command line (``pqlab.cli``). The docum
 ``pqlab.metrics``, ``pqlab.bounds``, ``pqlab.experiments``, ``pqlab.scenarios``,
 ``pqlab.traffic``, ``pqlab.streaming`` and ``pqlab.traces`` are their layer's modules under a second name
 (``import pqlab.metrics`` and ``from pqlab import metrics`` keep working).
+
+Each public name is imported when first used (:mod:`pqlab.base.lazy`): ``import pqlab`` loads
+neither numba nor xarray, ``pqlab.simulate`` loads what a simulation needs.
 """
 
 import sys as _sys
+from collections.abc import Mapping as _Mapping
 from typing import TYPE_CHECKING
 
 from ._version import __version__
@@ -78,22 +82,27 @@ def __getattr__(name: str):
     return value
 
 
-class _PublicModules(dict):
-    """The documented modules by their public names, imported when first read."""
+class _PublicModules(_Mapping):
+    """The documented modules by their public names, each imported when first read."""
+
+    def __init__(self, names):
+        self._names = tuple(names)
 
     def __getitem__(self, name):
-        return getattr(_sys.modules[__name__], dict.__getitem__(self, name))
+        if name not in self._names:
+            raise KeyError(name)
+        return getattr(_sys.modules[__name__], name)
 
-    def values(self):
-        return [self[name] for name in self]
+    def __iter__(self):
+        return iter(self._names)
 
-    def items(self):
-        return [(name, self[name]) for name in self]
+    def __len__(self):
+        return len(self._names)
 
 
 #: The documented modules by their public names (``pqlab.metrics`` is ``pqlab.measure.metrics``).
-PUBLIC_MODULES = _PublicModules((name, name) for name in (
-    "metrics", "bounds", "experiments", "scenarios", "traffic", "streaming", "traces"))
+PUBLIC_MODULES = _PublicModules(
+    ("metrics", "bounds", "experiments", "scenarios", "traffic", "streaming", "traces"))
 _lazy.alias(__name__, PUBLIC_MODULES)
 
 __all__ = [
