@@ -71,8 +71,7 @@ def test_quantiles_hold_on_adversarial_data(seed, kind):
 
 
 def test_a_fine_alpha_over_a_wide_range_still_finds_every_bin_exactly():
-    bins = LogBins(2e-4, 1e-100, 1e100)  # the bits table is capped: more than two bins per cell
-    assert bins.sub_bits < np.ceil(-np.log2(2 * 2e-4 / (1 - 2e-4)))
+    bins = LogBins(2e-4, 1e-100, 1e100)  # 1.15 million bins, 2.7 million cells of the bits table
     values = 10.0 ** np.random.default_rng(0).uniform(-100, 100, 5000)
     assert _within(_sketch_quantiles(values, QS, bins), np.percentile(values, 100 * QS), alpha=2e-4).all()
     counts = bins.zeros(1)
@@ -81,6 +80,31 @@ def test_a_fine_alpha_over_a_wide_range_still_finds_every_bin_exactly():
     gamma = (1 + 2e-4) / (1 - 2e-4)
     keys = np.ceil(np.log(values) / np.log(gamma)).astype(np.int64)
     np.testing.assert_array_equal(np.flatnonzero(counts[0]), np.unique(keys - bins.k_min + 1))
+
+
+@pytest.mark.parametrize("args", [(ALPHA, 1e-9, 1e6), (2e-4, 1e-100, 1e100), (0.5, 1e-9, 1e6),
+                                  (0.3, 1.0, 2.0), (0.01, 1e-300, 1e300), (1e-3, 3e-7, 5e2)])
+def test_one_comparison_finds_every_bin_of_the_table_even_on_its_edges(args):
+    """The bits table's cells span at most two bins each, so bin_of's single comparison gives the
+    bin the table of edges defines (``(upper[j-1], upper[j]]``) for every value, edges included."""
+    bins = LogBins(*args)
+    cells = np.arange(bins.start.size) + bins.base
+    lowest = (cells << bins.shift).view(np.float64)
+    highest = (((cells + 1) << bins.shift) - 1).view(np.float64)
+    last = np.clip(np.searchsorted(bins.upper, highest, side="left"), 1, bins.n_bins - 2)
+    assert (last - bins.start <= 1).all()
+    rng = np.random.default_rng(1)
+    edges = bins.upper[rng.integers(0, bins.upper.size, 20_000)]
+    top = bins.max_value
+    values = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, np.inf),
+                             lowest[:1000], highest[-1000:],
+                             [0.0, -1.0, np.nan, np.inf, top, np.nextafter(top, np.inf)]])
+    counts = bins.zeros(1)
+    bins.add(values, np.zeros(values.size, np.int64), counts)
+    expected = np.searchsorted(bins.upper, values, side="left")
+    expected[values > top] = bins.n_bins - 1
+    expected[~(values > bins.upper[0])] = 0  # at or below the first edge, and NaN
+    np.testing.assert_array_equal(counts[0], np.bincount(expected, minlength=bins.n_bins))
 
 
 def test_values_above_the_range_are_counted_and_their_quantiles_are_nan_not_folded_in():
