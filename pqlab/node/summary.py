@@ -419,13 +419,14 @@ def _add_pairs(flows, classes, values, class_base, ipdv_bin_s, ipdv_max_s, with_
         if v != v:
             continue
         f = flows[i]
+        b = bin_of(abs(v), max_value, upper, start, base, shift) if with_sketch else 0
         for row in (f, class_base + classes[i]):
             rows_int[row, IPDV_COUNT] += 1
             rows_float[row, IPDV_SUM] += v
             rows_float[row, IPDV_SUMSQ] += v * v
             rows_float[row, IPDV_ABS_SUM] += abs(v)
             if with_sketch:
-                ipdv_sketch[row, bin_of(abs(v), max_value, upper, start, base, shift)] += 1
+                ipdv_sketch[row, b] += 1
         h = int((v + ipdv_max_s) / ipdv_bin_s)
         ipdv_hist[f, 0 if h < 0 else (n_bins - 1 if h >= n_bins else h)] += 1
 
