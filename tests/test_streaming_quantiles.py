@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import xarray as xr
 
 import pqlab
 from pqlab import scenarios
 from pqlab.base.sketch import LogBins
+from pqlab.node import summary as summary_module
 from pqlab.node.engine import POLICED
 from pqlab.streaming import FlowSummary, merge_summaries, run_batches, simulate_summary, summarize
 from pqlab.traffic import TrafficWindows, merge_streams
@@ -360,3 +362,30 @@ def test_without_quantiles_the_summary_keeps_everything_else_and_merges():
             np.testing.assert_array_equal(ds[v].values, ref[v].values, err_msg=v)
     with pytest.raises(ValueError, match="quantiles"):
         full.merge(bare)
+
+
+def test_a_batch_cut_into_chunks_with_ever_longer_packets_equals_one_kernel_call(monkeypatch):
+    """update accumulates a batch CHUNK_PACKETS packets at a time and extends its table of the
+    path's delay by IP length when longer packets come: the same bits as one call on it all."""
+    sc = scenarios.real_distribution(n_ef_samples=300)
+    t, s, q, f = merge_streams(sc.streams, np.random.default_rng(5), sc.duration_s)
+    arrival, size, queue, flow, _entry, departure, drop = list(run_batches(sc.node, [(t, s, q, f)]))[0]
+    whole = FlowSummary(sc.path, start_s=0.5, n_classes=2)
+    whole.update(arrival, size, flow, departure, drop, queue)
+    monkeypatch.setattr(summary_module, "CHUNK_PACKETS", 37)
+    first_longest = int(np.argmax(size == size.max()))
+    cuts = [0, first_longest, first_longest + 300, size.size]
+    assert 0 < size[:first_longest].max() < size.max()  # the table grows at the second part
+    parts = FlowSummary(sc.path, start_s=0.5, n_classes=2)
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        parts.update(arrival[lo:hi], size[lo:hi], flow[lo:hi], departure[lo:hi], drop[lo:hi], queue[lo:hi])
+    xr.testing.assert_identical(parts.to_dataset(), whole.to_dataset())
+
+
+@pytest.mark.parametrize("bad", [-1, 65_536])
+def test_sizes_that_are_not_ip_lengths_are_refused(bad):
+    sc, arrival, size, queue, flow, departure, drop = _packets()
+    size = size.copy()
+    size[3] = bad
+    with pytest.raises(ValueError, match=r"size_bytes must be IP lengths in \[0, 65535\]"):
+        FlowSummary(sc.path).update(arrival, size, flow, departure, drop, queue)
