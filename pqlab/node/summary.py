@@ -135,28 +135,42 @@ class FlowSummary:
         return np.zeros((rows, self.bins.n_bins if self.quantiles is not None else 0), np.int64)
 
     def _grow(self, n_flows: int, n_classes: int):
-        """Add empty rows up to ``n_flows`` flows and ``n_classes`` classes."""
-        extra, extra_classes = max(0, n_flows - self.n_flows), max(0, n_classes - self.n_classes)
-        if extra == 0 and extra_classes == 0:
+        """Add empty rows up to ``n_flows`` flows and ``n_classes`` classes.
+
+        The new tables start as ``numpy.zeros`` (the system's zero pages) and only the rows kept
+        and the non-zero empty rows are written: a row or a bin no packet touches (a flow id no
+        stream uses, a delay no packet has) takes no resident memory.
+        """
+        flows, classes = max(n_flows, self.n_flows), max(n_classes, self.n_classes)
+        if (flows, classes) == (self.n_flows, self.n_classes):
             return
-        if extra:
+        if flows > self.n_flows:
             sketch_bins = self._rows_delay_sketch.shape[1]
             row_bytes = 8 * (self.n_delay_bins + self.n_ipdv_bins + 2 * sketch_bins)
             check_memory("flow ids (per-flow histograms of the largest flow id + 1 flows)", n_flows,
                          row_bytes, 2**32)
-            self._first_class = np.concatenate([self._first_class, np.full(extra, -1, np.int64)])
-            self._delay_hist = np.vstack([self._delay_hist, np.zeros((extra, self.n_delay_bins), np.int64)])
-            self._ipdv_hist = np.vstack([self._ipdv_hist, np.zeros((extra, self.n_ipdv_bins), np.int64)])
+        old = self.n_flows
 
-        def grown(rows, empty):  # empty rows after the flows' and after the classes'
-            return np.concatenate([rows[:self.n_flows], np.repeat(empty, extra, axis=0),
-                                   rows[self.n_flows:], np.repeat(empty, extra_classes, axis=0)])
+        def grown(rows, n_rows, empty=None):
+            out = np.zeros((n_rows,) + rows.shape[1:], rows.dtype)
+            if n_rows == flows + classes:  # a table of flows then classes
+                out[:old], out[flows:flows + rows.shape[0] - old] = rows[:old], rows[old:]
+                if empty is not None:
+                    out[old:flows] = out[flows + rows.shape[0] - old:] = empty
+            else:  # a table of flows
+                out[:old] = rows
+                if empty is not None:
+                    out[old:] = empty
+            return out
 
-        self._rows_int = grown(self._rows_int, np.zeros((1, N_INT), np.int64))
-        self._rows_float = grown(self._rows_float, EMPTY_FLOATS[None, :])
-        self._rows_delay_sketch = grown(self._rows_delay_sketch, self._sketch_zeros(1))
-        self._rows_ipdv_sketch = grown(self._rows_ipdv_sketch, self._sketch_zeros(1))
-        self.n_flows, self.n_classes = self.n_flows + extra, self.n_classes + extra_classes
+        self._first_class = grown(self._first_class, flows, -1)
+        self._delay_hist = grown(self._delay_hist, flows)
+        self._ipdv_hist = grown(self._ipdv_hist, flows)
+        self._rows_int = grown(self._rows_int, flows + classes)
+        self._rows_float = grown(self._rows_float, flows + classes, EMPTY_FLOATS)
+        self._rows_delay_sketch = grown(self._rows_delay_sketch, flows + classes)
+        self._rows_ipdv_sketch = grown(self._rows_ipdv_sketch, flows + classes)
+        self.n_flows, self.n_classes = flows, classes
 
     def settings(self) -> dict:
         """What two summaries must share to be merged."""
