@@ -389,3 +389,9 @@ def test_sizes_that_are_not_ip_lengths_are_refused(bad):
     size[3] = bad
     with pytest.raises(ValueError, match=r"size_bytes must be IP lengths in \[0, 65535\]"):
         FlowSummary(sc.path).update(arrival, size, flow, departure, drop, queue)
+
+
+def test_arrays_of_other_lengths_are_refused_before_the_kernel():
+    sc, arrival, size, queue, flow, departure, drop = _packets()
+    with pytest.raises(ValueError, match="must be 1-D arrays of one length"):
+        FlowSummary(sc.path).update(arrival, size, flow, departure[:-1], drop, queue)

@@ -201,6 +201,12 @@ class FlowSummary:
         flow = np.ascontiguousarray(flow, dtype=np.int64)
         queue = np.ascontiguousarray(queue, dtype=np.int64)
         size_bytes = np.ascontiguousarray(size_bytes, dtype=np.int64)
+        arrival_s = np.asarray(arrival_s, dtype=np.float64)
+        departure_s, drop = np.asarray(departure_s, dtype=np.float64), np.asarray(drop)
+        others = (arrival_s, size_bytes, departure_s, drop, queue)
+        if flow.ndim != 1 or any(x.shape != flow.shape for x in others):  # the kernels index all
+            raise ValueError("arrival_s, size_bytes, flow, departure_s, drop and queue must be 1-D "
+                             "arrays of one length (one value per packet)")
         if flow.min() < 0 or queue.min() < 0:
             raise ValueError("flow and queue must be integers >= 0")
         if size_bytes.min() < 0 or size_bytes.max() > MAX_SIZE_BYTES:
