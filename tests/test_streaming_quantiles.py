@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import xarray as xr
 
 import pqlab
 from pqlab import scenarios
 from pqlab.base.sketch import LogBins
+from pqlab.node import summary as summary_module
 from pqlab.node.engine import POLICED
 from pqlab.streaming import FlowSummary, merge_summaries, run_batches, simulate_summary, summarize
 from pqlab.traffic import TrafficWindows, merge_streams
@@ -71,8 +73,7 @@ def test_quantiles_hold_on_adversarial_data(seed, kind):
 
 
 def test_a_fine_alpha_over_a_wide_range_still_finds_every_bin_exactly():
-    bins = LogBins(2e-4, 1e-100, 1e100)  # the bits table is capped: more than two bins per cell
-    assert bins.sub_bits < np.ceil(-np.log2(2 * 2e-4 / (1 - 2e-4)))
+    bins = LogBins(2e-4, 1e-100, 1e100)  # 1.15 million bins, 2.7 million cells of the bits table
     values = 10.0 ** np.random.default_rng(0).uniform(-100, 100, 5000)
     assert _within(_sketch_quantiles(values, QS, bins), np.percentile(values, 100 * QS), alpha=2e-4).all()
     counts = bins.zeros(1)
@@ -81,6 +82,31 @@ def test_a_fine_alpha_over_a_wide_range_still_finds_every_bin_exactly():
     gamma = (1 + 2e-4) / (1 - 2e-4)
     keys = np.ceil(np.log(values) / np.log(gamma)).astype(np.int64)
     np.testing.assert_array_equal(np.flatnonzero(counts[0]), np.unique(keys - bins.k_min + 1))
+
+
+@pytest.mark.parametrize("args", [(ALPHA, 1e-9, 1e6), (2e-4, 1e-100, 1e100), (0.5, 1e-9, 1e6),
+                                  (0.3, 1.0, 2.0), (0.01, 1e-300, 1e300), (1e-3, 3e-7, 5e2)])
+def test_one_comparison_finds_every_bin_of_the_table_even_on_its_edges(args):
+    """The bits table's cells span at most two bins each, so bin_of's single comparison gives the
+    bin the table of edges defines (``(upper[j-1], upper[j]]``) for every value, edges included."""
+    bins = LogBins(*args)
+    cells = np.arange(bins.start.size) + bins.base
+    lowest = (cells << bins.shift).view(np.float64)
+    highest = (((cells + 1) << bins.shift) - 1).view(np.float64)
+    last = np.clip(np.searchsorted(bins.upper, highest, side="left"), 1, bins.n_bins - 2)
+    assert (last - bins.start <= 1).all()
+    rng = np.random.default_rng(1)
+    edges = bins.upper[rng.integers(0, bins.upper.size, 20_000)]
+    top = bins.max_value
+    values = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, np.inf),
+                             lowest[:1000], highest[-1000:],
+                             [0.0, -1.0, np.nan, np.inf, top, np.nextafter(top, np.inf)]])
+    counts = bins.zeros(1)
+    bins.add(values, np.zeros(values.size, np.int64), counts)
+    expected = np.searchsorted(bins.upper, values, side="left")
+    expected[values > top] = bins.n_bins - 1
+    expected[~(values > bins.upper[0])] = 0  # at or below the first edge, and NaN
+    np.testing.assert_array_equal(counts[0], np.bincount(expected, minlength=bins.n_bins))
 
 
 def test_values_above_the_range_are_counted_and_their_quantiles_are_nan_not_folded_in():
@@ -336,3 +362,36 @@ def test_without_quantiles_the_summary_keeps_everything_else_and_merges():
             np.testing.assert_array_equal(ds[v].values, ref[v].values, err_msg=v)
     with pytest.raises(ValueError, match="quantiles"):
         full.merge(bare)
+
+
+def test_a_batch_cut_into_chunks_with_ever_longer_packets_equals_one_kernel_call(monkeypatch):
+    """update accumulates a batch CHUNK_PACKETS packets at a time and extends its table of the
+    path's delay by IP length when longer packets come: the same bits as one call on it all."""
+    sc = scenarios.real_distribution(n_ef_samples=300)
+    t, s, q, f = merge_streams(sc.streams, np.random.default_rng(5), sc.duration_s)
+    arrival, size, queue, flow, _entry, departure, drop = list(run_batches(sc.node, [(t, s, q, f)]))[0]
+    whole = FlowSummary(sc.path, start_s=0.5, n_classes=2)
+    whole.update(arrival, size, flow, departure, drop, queue)
+    monkeypatch.setattr(summary_module, "CHUNK_PACKETS", 37)
+    first_longest = int(np.argmax(size == size.max()))
+    cuts = [0, first_longest, first_longest + 300, size.size]
+    assert 0 < size[:first_longest].max() < size.max()  # the table grows at the second part
+    parts = FlowSummary(sc.path, start_s=0.5, n_classes=2)
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        parts.update(arrival[lo:hi], size[lo:hi], flow[lo:hi], departure[lo:hi], drop[lo:hi], queue[lo:hi])
+    xr.testing.assert_identical(parts.to_dataset(), whole.to_dataset())
+
+
+@pytest.mark.parametrize("bad", [-1, 65_536])
+def test_sizes_that_are_not_ip_lengths_are_refused(bad):
+    sc, arrival, size, queue, flow, departure, drop = _packets()
+    size = size.copy()
+    size[3] = bad
+    with pytest.raises(ValueError, match=r"size_bytes must be IP lengths in \[0, 65535\]"):
+        FlowSummary(sc.path).update(arrival, size, flow, departure, drop, queue)
+
+
+def test_arrays_of_other_lengths_are_refused_before_the_kernel():
+    sc, arrival, size, queue, flow, departure, drop = _packets()
+    with pytest.raises(ValueError, match="must be 1-D arrays of one length"):
+        FlowSummary(sc.path).update(arrival, size, flow, departure[:-1], drop, queue)

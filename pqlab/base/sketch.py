@@ -2,7 +2,7 @@
 
 A value ``x`` in ``[min_value, max_value]`` goes to the bin of key ``k = ceil(log_gamma(x))``,
 ``gamma = (1 + alpha) / (1 - alpha)``, which holds ``(gamma**(k-1), gamma**k]`` (found from the
-bits of the value's float and one or two comparisons with the table of
+bits of the value's float and one comparison with the table of
 edges: no logarithm per value); the bin stands
 for ``2 * gamma**k / (gamma + 1)``, within relative error ``alpha`` of every value in it (the
 bins of Masson, Rim and Lee, "DDSketch", VLDB 2019, kept whole: no bin is ever collapsed, so
@@ -68,17 +68,25 @@ class LogBins:
         self.upper[-1] = max(self.upper[-1], self.max_value)
         #: The value each bin stands for: 0, the keys' values, NaN for the overflow.
         self.values = np.concatenate([[0.0], 2.0 * self.upper[1:] / (gamma + 1.0), [np.nan]])
-        # Where to start looking for a value's bin, by its float's bits (exponent and first
-        # ``sub_bits`` mantissa bits): a cell of relative width 2**-sub_bits spans one bin or two,
-        # so one or two comparisons with ``upper`` find the bin exactly, without a logarithm.
-        n_exponents = math.frexp(self.max_value)[1] - math.frexp(self.upper[0])[1] + 1
-        # (at most 2**21 cells: a wider range or a finer alpha only compares more)
-        self.sub_bits = max(0, min(12, math.ceil(-math.log2(gamma - 1.0)), 21 - math.ceil(math.log2(n_exponents))))
-        self.shift = 52 - self.sub_bits
-        self.base = int(np.float64(self.upper[0]).view(np.int64)) >> self.shift
-        cells = np.arange(self.base, (int(np.float64(self.max_value).view(np.int64)) >> self.shift) + 1)
-        lowest = (cells << self.shift).view(np.float64)
-        self.start = np.clip(np.searchsorted(self.upper, lowest, side="left"), 1, self.n_bins - 2).astype(np.int32)
+        # Where to look for a value's bin, by its float's bits (exponent and first ``sub_bits``
+        # mantissa bits): cells fine enough that each spans at most two bins, so one comparison
+        # with ``upper`` finds the bin exactly, without a logarithm and without a branch.
+        self.sub_bits = max(0, math.ceil(-math.log2(gamma - 1.0)))
+        while True:
+            self.shift = 52 - self.sub_bits
+            self.base = int(np.float64(self.upper[0]).view(np.int64)) >> self.shift
+            top = int(np.float64(self.max_value).view(np.int64)) >> self.shift
+            check_memory(f"{names[0]}, {names[1]}, {names[2]} (bit cells of the log bins)",
+                         top - self.base + 1, 4, 4 * MAX_ROW_BYTES)
+            cells = np.arange(self.base, top + 1)
+            lowest = (cells << self.shift).view(np.float64)
+            highest = (((cells + 1) << self.shift) - 1).view(np.float64)
+            first = np.clip(np.searchsorted(self.upper, lowest, side="left"), 1, self.n_bins - 2)
+            last = np.clip(np.searchsorted(self.upper, highest, side="left"), 1, self.n_bins - 2)
+            self.start = first.astype(np.int32)
+            if np.all(last - self.start <= 1):  # the floating-point edges checked, not assumed
+                break
+            self.sub_bits += 1
 
     def key(self) -> tuple:
         """What two histograms must share to be merged."""
@@ -128,15 +136,18 @@ def check_quantiles(name: str, q) -> np.ndarray:
 
 @cached_njit(nogil=True, inline="always")
 def bin_of(x, max_value, upper, start, base, shift):
-    """The bin of value ``x``: 0 at or below ``upper[0]`` (and NaN), ``len(upper)`` above ``max_value``."""
-    if x > max_value:
-        return upper.shape[0]
-    if not x > upper[0]:
-        return 0
-    j = start[(np.float64(x).view(np.int64) >> shift) - base]  # positive floats' bits grow with them
-    while x > upper[j]:
-        j += 1
-    return j
+    """The bin of value ``x``: 0 at or below ``upper[0]`` (and NaN), ``len(upper)`` above
+    ``max_value``.
+
+    Branch-free (selects, one table look-up, one comparison: :class:`LogBins` builds ``start`` so
+    that each cell spans at most two bins); a branch or loop here would make numba count
+    references to the arrays on every call.
+    """
+    cell = min(max((np.float64(x).view(np.int64) >> shift) - base, 0), start.shape[0] - 1)
+    j = start[cell]
+    j += x > upper[j]
+    j = upper.shape[0] if x > max_value else j
+    return j if x > upper[0] else 0
 
 
 @cached_njit(nogil=True)

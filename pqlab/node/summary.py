@@ -25,7 +25,7 @@ import xarray as xr
 from ..base._validate import check_int, check_memory, check_real
 from ..base.jitcache import cached_njit
 from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of, check_quantiles
-from .engine import EARLY_DROP, POLICED, QUEUE_FULL
+from .engine import EARLY_DROP, MAX_SIZE_BYTES, POLICED, QUEUE_FULL
 from .measured import is_measured
 from .path import PathModel
 
@@ -33,6 +33,11 @@ from .path import PathModel
 MAX_HISTOGRAM_BYTES = 16 * 2**20
 #: Quantiles reported by default.
 DEFAULT_QUANTILES = (0.5, 0.9, 0.99, 0.999)
+#: Packets of a batch accumulated per kernel call (bounds the scratch arrays: 9 bytes a packet).
+CHUNK_PACKETS = 2**16
+#: The accumulators: a row per flow then a row per class (``_rows_*``), or a row per flow only.
+ACCUMULATORS = ("_rows_int", "_rows_float", "_rows_delay_sketch", "_rows_ipdv_sketch",
+                "_first_class", "_delay_hist", "_ipdv_hist")
 
 # integer columns of a row (a flow or a class)
 SENT, POLICED_N, QUEUE_FULL_N, EARLY_DROP_N, IPDV_COUNT, SENT_BYTES, KEPT_BYTES = range(7)
@@ -68,8 +73,8 @@ class FlowSummary:
         overflow (counted, reported, its quantiles NaN).
     quantiles : sequence of float or None
         Probabilities in [0, 1] reported by :meth:`to_dataset` (default 0.5, 0.9, 0.99, 0.999).
-        None: no log-binned histograms and no quantiles (the summary costs about half as much:
-        README, "Speed, scale and sweeps").
+        None: no log-binned histograms and no quantiles (their cost: README, "Speed, scale and
+        sweeps").
     n_classes : int
         Traffic classes (queues) reported even if no packet comes (more are added as they come).
 
@@ -101,20 +106,27 @@ class FlowSummary:
         self.quantiles = None if quantiles is None else check_quantiles("quantiles", quantiles)
         self.n_flows = 0
         self.n_classes = 0
-        # per flow
-        self._ints = np.zeros((0, N_INT), np.int64)
-        self._floats = np.zeros((0, N_FLOAT))
+        # per flow, then per class: one table each, so one loop updates a flow's and a class's row
+        self._rows_int = np.zeros((0, N_INT), np.int64)
+        self._rows_float = np.zeros((0, N_FLOAT))
+        self._rows_delay_sketch = self._sketch_zeros(0)
+        self._rows_ipdv_sketch = self._sketch_zeros(0)
+        # per flow only
         self._first_class = np.zeros(0, np.int64)  # the class of a flow's first counted packet
         self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
         self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
-        self._delay_sketch = self._sketch_zeros(0)
-        self._ipdv_sketch = self._sketch_zeros(0)
-        # per class
-        self._class_ints = np.zeros((0, N_INT), np.int64)
-        self._class_floats = np.zeros((0, N_FLOAT))
-        self._class_delay_sketch = self._sketch_zeros(0)
-        self._class_ipdv_sketch = self._sketch_zeros(0)
+        self._extra_delay_s = np.zeros(0)  # the path's delay by IP length (up to the largest seen)
         self._grow(0, check_int("n_classes", n_classes, 0, 2**16))
+
+    # the flows' and the classes' rows of the tables (views)
+    _ints = property(lambda self: self._rows_int[:self.n_flows])
+    _floats = property(lambda self: self._rows_float[:self.n_flows])
+    _delay_sketch = property(lambda self: self._rows_delay_sketch[:self.n_flows])
+    _ipdv_sketch = property(lambda self: self._rows_ipdv_sketch[:self.n_flows])
+    _class_ints = property(lambda self: self._rows_int[self.n_flows:])
+    _class_floats = property(lambda self: self._rows_float[self.n_flows:])
+    _class_delay_sketch = property(lambda self: self._rows_delay_sketch[self.n_flows:])
+    _class_ipdv_sketch = property(lambda self: self._rows_ipdv_sketch[self.n_flows:])
 
     # ------------------------------------------------------------------ growth, settings, copies
 
@@ -123,26 +135,42 @@ class FlowSummary:
         return np.zeros((rows, self.bins.n_bins if self.quantiles is not None else 0), np.int64)
 
     def _grow(self, n_flows: int, n_classes: int):
-        """Add empty rows up to ``n_flows`` flows and ``n_classes`` classes."""
-        extra = n_flows - self.n_flows
-        if extra > 0:
+        """Add empty rows up to ``n_flows`` flows and ``n_classes`` classes.
+
+        The new tables start as ``numpy.zeros`` (the system's zero pages) and only the rows kept
+        and the non-zero empty rows are written: a row or a bin no packet touches (a flow id no
+        stream uses, a delay no packet has) takes no resident memory.
+        """
+        flows, classes = max(n_flows, self.n_flows), max(n_classes, self.n_classes)
+        if (flows, classes) == (self.n_flows, self.n_classes):
+            return
+        if flows > self.n_flows:
+            sketch_bins = self._rows_delay_sketch.shape[1]
+            row_bytes = 8 * (self.n_delay_bins + self.n_ipdv_bins + 2 * sketch_bins)
             check_memory("flow ids (per-flow histograms of the largest flow id + 1 flows)", n_flows,
-                         8 * (self.n_delay_bins + self.n_ipdv_bins + 2 * self._delay_sketch.shape[1]), 2**32)
-            self._ints = np.vstack([self._ints, np.zeros((extra, N_INT), np.int64)])
-            self._floats = np.vstack([self._floats, np.tile(EMPTY_FLOATS, (extra, 1))])
-            self._first_class = np.concatenate([self._first_class, np.full(extra, -1, np.int64)])
-            self._delay_hist = np.vstack([self._delay_hist, np.zeros((extra, self.n_delay_bins), np.int64)])
-            self._ipdv_hist = np.vstack([self._ipdv_hist, np.zeros((extra, self.n_ipdv_bins), np.int64)])
-            self._delay_sketch = np.vstack([self._delay_sketch, self._sketch_zeros(extra)])
-            self._ipdv_sketch = np.vstack([self._ipdv_sketch, self._sketch_zeros(extra)])
-            self.n_flows = n_flows
-        extra = n_classes - self.n_classes
-        if extra > 0:
-            self._class_ints = np.vstack([self._class_ints, np.zeros((extra, N_INT), np.int64)])
-            self._class_floats = np.vstack([self._class_floats, np.tile(EMPTY_FLOATS, (extra, 1))])
-            self._class_delay_sketch = np.vstack([self._class_delay_sketch, self._sketch_zeros(extra)])
-            self._class_ipdv_sketch = np.vstack([self._class_ipdv_sketch, self._sketch_zeros(extra)])
-            self.n_classes = n_classes
+                         row_bytes, 2**32)
+        old = self.n_flows
+
+        def grown(rows, n_rows, empty=None):
+            out = np.zeros((n_rows,) + rows.shape[1:], rows.dtype)
+            if n_rows == flows + classes:  # a table of flows then classes
+                out[:old], out[flows:flows + rows.shape[0] - old] = rows[:old], rows[old:]
+                if empty is not None:
+                    out[old:flows] = out[flows + rows.shape[0] - old:] = empty
+            else:  # a table of flows
+                out[:old] = rows
+                if empty is not None:
+                    out[old:] = empty
+            return out
+
+        self._first_class = grown(self._first_class, flows, -1)
+        self._delay_hist = grown(self._delay_hist, flows)
+        self._ipdv_hist = grown(self._ipdv_hist, flows)
+        self._rows_int = grown(self._rows_int, flows + classes)
+        self._rows_float = grown(self._rows_float, flows + classes, EMPTY_FLOATS)
+        self._rows_delay_sketch = grown(self._rows_delay_sketch, flows + classes)
+        self._rows_ipdv_sketch = grown(self._rows_ipdv_sketch, flows + classes)
+        self.n_flows, self.n_classes = flows, classes
 
     def settings(self) -> dict:
         """What two summaries must share to be merged."""
@@ -153,7 +181,7 @@ class FlowSummary:
                 "quantiles": None if self.quantiles is None else tuple(self.quantiles.tolist())}
 
     def _arrays(self) -> dict:
-        return {k: v for k, v in vars(self).items() if isinstance(v, np.ndarray) and k.startswith("_")}
+        return {k: getattr(self, k) for k in ACCUMULATORS}
 
     def copy(self) -> FlowSummary:
         """An independent copy."""
@@ -172,19 +200,34 @@ class FlowSummary:
             return
         flow = np.ascontiguousarray(flow, dtype=np.int64)
         queue = np.ascontiguousarray(queue, dtype=np.int64)
+        size_bytes = np.ascontiguousarray(size_bytes, dtype=np.int64)
+        arrival_s = np.asarray(arrival_s, dtype=np.float64)
+        departure_s, drop = np.asarray(departure_s, dtype=np.float64), np.asarray(drop)
+        others = (arrival_s, size_bytes, departure_s, drop, queue)
+        if flow.ndim != 1 or any(x.shape != flow.shape for x in others):  # the kernels index all
+            raise ValueError("arrival_s, size_bytes, flow, departure_s, drop and queue must be 1-D "
+                             "arrays of one length (one value per packet)")
         if flow.min() < 0 or queue.min() < 0:
             raise ValueError("flow and queue must be integers >= 0")
+        if size_bytes.min() < 0 or size_bytes.max() > MAX_SIZE_BYTES:
+            raise ValueError(f"size_bytes must be IP lengths in [0, {MAX_SIZE_BYTES}]")
         self._grow(int(flow.max()) + 1, int(queue.max()) + 1)
-        delay = departure_s - arrival_s + self.path.extra_delay_s(size_bytes)
-        b = self.bins
-        _accumulate(
-            arrival_s, is_measured(arrival_s, self.start_s), np.ascontiguousarray(size_bytes, dtype=np.int64), flow,
-            queue, delay, drop,
-            self.delay_bin_s, self.ipdv_bin_s, self.ipdv_max_s, self.quantiles is not None, *b.kernel_args(),
-            self._ints, self._floats, self._first_class, self._delay_hist, self._ipdv_hist,
-            self._delay_sketch, self._ipdv_sketch,
-            self._class_ints, self._class_floats, self._class_delay_sketch, self._class_ipdv_sketch,
-        )
+        if size_bytes.max() >= self._extra_delay_s.shape[0]:  # the path's delay by IP length
+            lengths = np.arange(size_bytes.max() + 1)
+            self._extra_delay_s = np.ascontiguousarray(self.path.extra_delay_s(lengths))
+        bins, with_sketch = self.bins.kernel_args(), self.quantiles is not None
+        ipdv = np.empty(min(flow.shape[0], CHUNK_PACKETS))  # each packet's IPDV value (NaN: none)
+        for lo in range(0, flow.shape[0], CHUNK_PACKETS):
+            part = slice(lo, lo + CHUNK_PACKETS)
+            arrival, n = arrival_s[part], flow[part].shape[0]
+            _accumulate(arrival, is_measured(arrival, self.start_s), size_bytes[part], flow[part],
+                        queue[part], departure_s[part], drop[part], self._extra_delay_s,
+                        self.n_flows, self.delay_bin_s, with_sketch, *bins, self._rows_int,
+                        self._rows_float, self._first_class, self._delay_hist,
+                        self._rows_delay_sketch, ipdv)
+            _add_pairs(flow[part], queue[part], ipdv[:n], self.n_flows, self.ipdv_bin_s,
+                       self.ipdv_max_s, with_sketch, *bins, self._rows_int, self._rows_float,
+                       self._ipdv_hist, self._rows_ipdv_sketch)
 
     def merge(self, other: FlowSummary) -> FlowSummary:
         """The pooled summary of two independent runs (e.g. other seeds, other workers): a new object.
@@ -250,17 +293,17 @@ class FlowSummary:
         for name, arr in a._arrays().items():  # counts and histograms add; then sums, extremes
             if arr.dtype == np.int64 and name != "_first_class":
                 arr += getattr(b, name)
-        for f_a, f_b in ((a._floats, b._floats), (a._class_floats, b._class_floats)):
-            f_a[:, :MIN] += f_b[:, :MIN]
-            f_a[:, MIN] = np.minimum(f_a[:, MIN], f_b[:, MIN])
-            f_a[:, MAX] = np.maximum(f_a[:, MAX], f_b[:, MAX])
+        f_a, f_b = a._rows_float, b._rows_float  # the flows' and the classes' rows
+        f_a[:, :MIN] += f_b[:, :MIN]
+        f_a[:, MIN] = np.minimum(f_a[:, MIN], f_b[:, MIN])
+        f_a[:, MAX] = np.maximum(f_a[:, MAX], f_b[:, MAX])
         a._floats[:, FIRST_ARRIVAL:LAST_ARRIVAL] = first
         a._floats[:, LAST_ARRIVAL:] = last
         a._first_class = first_class
         bins = a.bins
-        _add_pairs(pair, later_class, values, a.ipdv_bin_s, a.ipdv_max_s, a.quantiles is not None,
-                   *bins.kernel_args(), a._ints, a._floats, a._ipdv_hist, a._ipdv_sketch,
-                   a._class_ints, a._class_floats, a._class_ipdv_sketch)
+        _add_pairs(pair, later_class, values, a.n_flows, a.ipdv_bin_s, a.ipdv_max_s,
+                   a.quantiles is not None, *bins.kernel_args(), a._rows_int, a._rows_float,
+                   a._ipdv_hist, a._rows_ipdv_sketch)
         return a
 
     # ------------------------------------------------------------------ results
@@ -281,17 +324,19 @@ class FlowSummary:
         of the warning, as :func:`warnings.warn` takes it).
         """
         f, c = ("flow",), ("traffic_class",)
-        flows = self._row_variables(f, self._ints, self._floats, self._delay_sketch, self._ipdv_sketch)
-        flows["delay_hist"] = (("flow", "delay_bin"), self._delay_hist,
+        sent = np.flatnonzero(self._ints[:, SENT] > 0)  # the flows with a counted packet
+        flows = self._row_variables(f, self._ints[sent], self._floats[sent],
+                                    self._delay_sketch[sent], self._ipdv_sketch[sent])
+        flows["delay_hist"] = (("flow", "delay_bin"), self._delay_hist[sent],
                                _attrs("1", "one-way delay histogram (last bin: overflow)"))
-        flows["ipdv_hist"] = (("flow", "ipdv_bin"), self._ipdv_hist,
+        flows["ipdv_hist"] = (("flow", "ipdv_bin"), self._ipdv_hist[sent],
                               _attrs("1", "IPDV histogram (first/last bins: overflow)"))
         classes = self._row_variables(c, self._class_ints, self._class_floats, self._class_delay_sketch,
                                       self._class_ipdv_sketch)
         ds = xr.Dataset(
             {**flows, **{f"class_{k}": v for k, v in classes.items()}},
             coords={
-                "flow": np.arange(self.n_flows),
+                "flow": sent,
                 "traffic_class": ("traffic_class", np.arange(self.n_classes), _attrs("1", "queue index")),
                 **({} if self.quantiles is None else {
                     "quantile": ("quantile", self.quantiles, _attrs("1", "probability of the quantile"))}),
@@ -300,7 +345,7 @@ class FlowSummary:
                 "ipdv_bin": ("ipdv_bin", -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
                              _attrs("s", "left edge of the IPDV bin")),
             },
-        ).isel(flow=np.flatnonzero(self._ints[:, SENT] > 0))
+        )
         over = self.overflow()
         ds.attrs["warmup_s"] = self.start_s
         if self.quantiles is not None:
@@ -378,94 +423,81 @@ def _attrs(units: str, long_name: str) -> dict:
     return {"units": units, "long_name": long_name}
 
 
-@cached_njit(nogil=True, inline="always")
-def _count(ints, row, drop, size):
-    ints[row, SENT] += 1
-    ints[row, SENT_BYTES] += size
-    if drop == POLICED:
-        ints[row, POLICED_N] += 1
-    elif drop == QUEUE_FULL:
-        ints[row, QUEUE_FULL_N] += 1
-    elif drop == EARLY_DROP:
-        ints[row, EARLY_DROP_N] += 1
-    else:
-        ints[row, KEPT_BYTES] += size
-
-
-@cached_njit(nogil=True, inline="always")
-def _delay(floats, row, d):
-    floats[row, DELAY_SUM] += d
-    floats[row, DELAY_SUMSQ] += d * d
-    if d < floats[row, MIN]:
-        floats[row, MIN] = d
-    if d > floats[row, MAX]:
-        floats[row, MAX] = d
-
-
-@cached_njit(nogil=True, inline="always")
-def _ipdv(ints, floats, row, v):
-    ints[row, IPDV_COUNT] += 1
-    floats[row, IPDV_SUM] += v
-    floats[row, IPDV_SUMSQ] += v * v
-    floats[row, IPDV_ABS_SUM] += abs(v)
-
-
-@cached_njit(nogil=True, inline="always")
-def _pair(f, c, v, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints, floats, ipdv_hist,
-          ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
-    """Count one IPDV value ``v`` of flow ``f`` (its later packet in class ``c``)."""
-    _ipdv(ints, floats, f, v)
-    _ipdv(class_ints, class_floats, c, v)
-    if with_sketch:
-        b = bin_of(abs(v), max_value, upper, start, base, shift)
-        ipdv_sketch[f, b] += 1
-        class_ipdv_sketch[c, b] += 1
-    n = ipdv_hist.shape[1]
-    h = int((v + ipdv_max_s) / ipdv_bin_s)
-    ipdv_hist[f, 0 if h < 0 else (n - 1 if h >= n else h)] += 1
+# The kernels update a flow's row and its class's row of the same tables in one loop, with no
+# helper taking an array but the branch-free bin_of: numba counts references to the arrays passed
+# to a helper with branches on every call, which cost more than the statistics themselves.
 
 
 @cached_njit(nogil=True)
-def _add_pairs(flows, classes, values, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints,
-               floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch):
-    """:func:`_pair` for each of ``values`` (the pairs a merge forms)."""
+def _add_pairs(flows, classes, values, class_base, ipdv_bin_s, ipdv_max_s, with_sketch, max_value,
+               upper, start, base, shift, rows_int, rows_float, ipdv_hist, ipdv_sketch):
+    """Count each IPDV value ``values[i]`` (NaN: none) of flow ``flows[i]`` in that flow's row
+    and in the row ``class_base + classes[i]`` (the class of the pair's later packet), in place."""
+    n_bins = ipdv_hist.shape[1]
     for i in range(values.shape[0]):
-        _pair(flows[i], classes[i], values[i], ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base,
-              shift, ints, floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
+        v = values[i]
+        if v != v:
+            continue
+        f = flows[i]
+        b = bin_of(abs(v), max_value, upper, start, base, shift) if with_sketch else 0
+        for row in (f, class_base + classes[i]):
+            rows_int[row, IPDV_COUNT] += 1
+            rows_float[row, IPDV_SUM] += v
+            rows_float[row, IPDV_SUMSQ] += v * v
+            rows_float[row, IPDV_ABS_SUM] += abs(v)
+            if with_sketch:
+                ipdv_sketch[row, b] += 1
+        h = int((v + ipdv_max_s) / ipdv_bin_s)
+        ipdv_hist[f, 0 if h < 0 else (n_bins - 1 if h >= n_bins else h)] += 1
 
 
 @cached_njit(nogil=True)
-def _accumulate(arrival_s, measured, size, flow, queue, delay_s, drop, delay_bin_s, ipdv_bin_s, ipdv_max_s, with_sketch,
-                max_value, upper, start, base, shift, ints, floats, first_class, delay_hist, ipdv_hist, delay_sketch,
-                ipdv_sketch, class_ints, class_floats, class_delay_sketch, class_ipdv_sketch):
-    """Add packets (in arrival order) to the per-flow and per-class accumulators, in place (the
-    log-binned histograms only ``with_sketch``); ``measured`` is the warm-up rule's mask
-    (:func:`pqlab.node.measured.is_measured`)."""
+def _accumulate(arrival_s, measured, size, flow, queue, departure_s, drop, extra_delay_s,
+                class_base, delay_bin_s, with_sketch, max_value, upper, start, base, shift,
+                rows_int, rows_float, first_class, delay_hist, delay_sketch, ipdv):
+    """Add packets (in arrival order) to their flow's and class's rows (class ``c``: row
+    ``class_base + c``), in place (the log-binned histograms only ``with_sketch``); ``measured`` is
+    the warm-up rule's mask (:func:`pqlab.node.measured.is_measured`). The one-way delay is
+    ``departure - arrival + extra_delay_s[size]``; each packet's IPDV value with its flow's previous
+    packet (RFC 3393: NaN if either is lost or the packet is not measured) goes to ``ipdv``, for
+    :func:`_add_pairs`."""
     n_delay_bins = delay_hist.shape[1]
     for i in range(measured.shape[0]):
+        ipdv[i] = np.nan
         if not measured[i]:
             continue
-        f, c, d = flow[i], queue[i], delay_s[i]
-        _count(ints, f, drop[i], size[i])
-        _count(class_ints, c, drop[i], size[i])
-        if floats[f, FIRST_ARRIVAL] == np.inf:  # the flow's first counted packet: kept for a merge's pair
-            floats[f, FIRST_ARRIVAL] = arrival_s[i]
-            floats[f, FIRST_DELAY] = d if drop[i] == 0 else np.nan
-            first_class[f] = c
-        floats[f, LAST_ARRIVAL] = arrival_s[i]
-        if drop[i] == 0:
-            _delay(floats, f, d)
-            _delay(class_floats, c, d)
-            if with_sketch:
-                b = bin_of(d, max_value, upper, start, base, shift)
-                delay_sketch[f, b] += 1
-                class_delay_sketch[c, b] += 1
-            b = int(d / delay_bin_s)
-            delay_hist[f, b if b < n_delay_bins else n_delay_bins - 1] += 1
-            prev = floats[f, LAST_DELAY]
-            if prev == prev:  # RFC 3393: a pair with a lost packet gives no value
-                _pair(f, c, d - prev, ipdv_bin_s, ipdv_max_s, with_sketch, max_value, upper, start, base, shift, ints,
-                      floats, ipdv_hist, ipdv_sketch, class_ints, class_floats, class_ipdv_sketch)
-            floats[f, LAST_DELAY] = d
+        f, code, nbytes = flow[i], drop[i], size[i]
+        d = departure_s[i] - arrival_s[i] + extra_delay_s[nbytes]
+        b = bin_of(d, max_value, upper, start, base, shift) if with_sketch and code == 0 else 0
+        for row in (f, class_base + queue[i]):
+            rows_int[row, SENT] += 1
+            rows_int[row, SENT_BYTES] += nbytes
+            if code == POLICED:
+                rows_int[row, POLICED_N] += 1
+            elif code == QUEUE_FULL:
+                rows_int[row, QUEUE_FULL_N] += 1
+            elif code == EARLY_DROP:
+                rows_int[row, EARLY_DROP_N] += 1
+            else:
+                rows_int[row, KEPT_BYTES] += nbytes
+            if code == 0:
+                rows_float[row, DELAY_SUM] += d
+                rows_float[row, DELAY_SUMSQ] += d * d
+                if d < rows_float[row, MIN]:
+                    rows_float[row, MIN] = d
+                if d > rows_float[row, MAX]:
+                    rows_float[row, MAX] = d
+                if with_sketch:
+                    delay_sketch[row, b] += 1
+        if rows_float[f, FIRST_ARRIVAL] == np.inf:  # the flow's first counted packet
+            rows_float[f, FIRST_ARRIVAL] = arrival_s[i]
+            rows_float[f, FIRST_DELAY] = d if code == 0 else np.nan
+            first_class[f] = queue[i]
+        rows_float[f, LAST_ARRIVAL] = arrival_s[i]
+        if code == 0:
+            h = int(d / delay_bin_s)
+            delay_hist[f, h if h < n_delay_bins else n_delay_bins - 1] += 1
+            ipdv[i] = d - rows_float[f, LAST_DELAY]  # NaN after a lost packet: no pair
+            rows_float[f, LAST_DELAY] = d
         else:
-            floats[f, LAST_DELAY] = np.nan
+            rows_float[f, LAST_DELAY] = np.nan
