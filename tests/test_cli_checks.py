@@ -117,8 +117,10 @@ def test_a_huge_value_or_name_is_echoed_at_most_80_characters(capsys, tmp_path, 
 def test_a_newline_in_an_output_folder_is_refused(capsys, tmp_path, option):
     folder = tmp_path / "a\nb"
     name = option.lstrip("-")
-    _refused(capsys, ["reproduce", option, str(folder), "--notebooks", ONE, "--no-progress"],
-             f"{name} folder", "control character")
+    other = "--build" if option == "--out" else "--out"  # the other one valid, in tmp_path
+    argv = ["reproduce", option, str(folder), other, str(tmp_path / "x"), "--notebooks", ONE,
+            "--no-progress"]
+    _refused(capsys, argv, f"{name} folder", "control character")
     assert list(tmp_path.iterdir()) == []
 
 
