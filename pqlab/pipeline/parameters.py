@@ -14,15 +14,15 @@ notebook's cell (an unknown notebook, an unknown name, a value not of the parame
 outside its range, one parameter given twice, a parameter :data:`RESERVED` to ``pqlab reproduce``,
 or with ``--quick`` one the notebook's quick profile sets, :func:`quick_sets`, raise one
 :class:`ValueError` line naming it and what is allowed, a value echoed in at most
-:data:`ECHO_CHARS` characters) and keeps those that differ from the default. They are part of
-the notebook's section key (a changed value never reuses a stale section) and of the report's
-provenance (:func:`provenance_text`).
+:data:`pqlab.pipeline.names.ECHO_CHARS` characters) and keeps those that differ from the
+default. They are part of the notebook's section key (a changed value never reuses a stale
+section) and of the report's provenance (:func:`provenance_text`).
 
 ``NOTEBOOK`` names one notebook of the run: its name (``01_background_traffic``), file name
 (``01_background_traffic.ipynb``), its number (``01``), its path, or the id of an artefact it runs
 (``globecom01_fig3_1``, as ``pqlab reproduce --list`` shows them: the parameter is still the
-notebook's, for every artefact it runs). :func:`match_notebook` is the one reader of these names:
-``--notebooks`` and ``pqlab params`` (:func:`find_notebooks`) read them the same way.
+notebook's, for every artefact it runs), read by :func:`pqlab.pipeline.names.match_notebook`, as
+``--notebooks`` and ``pqlab params`` read them.
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ import io
 import json
 import math
 import numbers
-import os
 import re
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base import locations
+# find_notebooks, match_notebook and shipped_notebooks: also this module's (their former home)
+from .names import find_notebooks, match_notebook, shipped_notebooks, shown  # noqa: F401
 
 __all__ = ["Parameter", "RESERVED", "TYPES", "RANGE", "read_parameters", "parse_override",
            "collect", "shipped_notebooks", "find_notebooks", "match_notebook", "quick_sets",
@@ -57,8 +57,6 @@ PARAMETERS_TAG = "parameters"
 #: A parameter's allowed range at the end of its comment, both ends included, either one left out
 #: for no limit: ``n_seeds: int = 3  # seeds per point [1..1000]``.
 RANGE = re.compile(r"\s*\[\s*([-+0-9_.eE]*)\s*\.\.\s*([-+0-9_.eE]*)\s*\]\s*$")
-#: Longest echo of a value (or name) in an error message, characters.
-ECHO_CHARS = 80
 #: How the report's line of non-default notebook parameters starts.
 PROVENANCE_PREFIX = "Notebook parameters other than the defaults (pqlab reproduce -p):"
 
@@ -241,16 +239,6 @@ def _assigned(statement) -> set[str]:
     return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
-def shown(value) -> str:
-    """``repr(value)``, at most :data:`ECHO_CHARS` characters (a longer one cut, its length
-    said)."""
-    text = repr(value)
-    if len(text) <= ECHO_CHARS:
-        return text
-    tail = f"... ({len(text):,} characters)"
-    return text[:ECHO_CHARS - len(tail)] + tail
-
-
 def parse_override(text: str) -> tuple[str, str, str]:
     """``"NOTEBOOK:NAME=VALUE"`` as ``(notebook, name, value)`` (the value is text, checked by :func:`resolve`).
 
@@ -283,97 +271,6 @@ def collect(texts) -> dict[str, dict[str, str]]:
             raise ValueError(f"-p {shown(notebook)[1:-1]}:{name} is given twice, "
                              f"{shown(previous)} and {shown(value)}")
     return out
-
-
-def _number(stem: str) -> str:
-    head = stem.split("_", 1)[0]
-    return head if head.isdigit() else ""
-
-
-def shipped_notebooks() -> list[Path]:
-    """The paper notebooks (:data:`pqlab.base.locations.NOTEBOOKS`), sorted, absolute."""
-    return sorted(p.resolve() for p in Path(locations.NOTEBOOKS).glob("*.ipynb")
-                  if not p.name.startswith("_"))
-
-
-def find_notebooks(notebooks=None) -> list[Path]:
-    """Resolve the notebooks to run (``pqlab reproduce --notebooks``, ``pqlab params``).
-
-    Parameters
-    ----------
-    notebooks : iterable of str or os.PathLike, optional
-        Notebook files, folders (their notebooks), or paper notebooks
-        (:data:`pqlab.base.locations.NOTEBOOKS`) named as :func:`match_notebook` reads them: name,
-        file name, number or the id of an artefact it runs. Default: every paper notebook.
-
-    Returns
-    -------
-    list of pathlib.Path
-        Absolute paths, each once, in the order given (a folder's sorted).
-
-    Raises
-    ------
-    ValueError
-        If a name resolves to no file, or two notebooks share a name.
-    """
-    if isinstance(notebooks, (str, os.PathLike)):
-        notebooks = [notebooks]
-    items = [locations.NOTEBOOKS] if notebooks is None else list(notebooks)
-    found: list[Path] = []
-    for item in items:
-        for path in _resolve(item):
-            if path not in found:
-                found.append(path)
-    names = [p.stem for p in found]
-    clash = sorted({n for n in names if names.count(n) > 1})
-    if clash:
-        raise ValueError(f"notebooks share a name, their outputs would collide: {clash}")
-    return found
-
-
-def _resolve(item) -> list[Path]:
-    path = Path(item)
-    if path.is_dir():
-        return sorted(p.resolve() for p in path.glob("*.ipynb") if not p.name.startswith("_"))
-    if path.is_file() and path.suffix == ".ipynb":
-        return [path.resolve()]
-    try:
-        return [match_notebook(item, shipped_notebooks())]
-    except ValueError:
-        names = ", ".join(p.stem for p in shipped_notebooks())
-        raise ValueError(f"notebook not found: {shown(str(item))[1:-1]} is neither an .ipynb file, "
-                         f"a folder, nor a notebook of {locations.NOTEBOOKS} (names: {names}; or "
-                         "their numbers, e.g. 01)") from None
-
-
-def match_notebook(key, sources) -> Path:
-    """The notebook of ``sources`` that ``key`` names: its name, file name, number, path, or the id of an
-    artefact it runs (``globecom01_fig3_1`` names ``01_background_traffic``).
-
-    The one reader of notebook names: :func:`find_notebooks` (``--notebooks``, ``pqlab params``)
-    matches against the paper notebooks, :func:`resolve` (``-p``) against the run's.
-
-    Raises
-    ------
-    ValueError
-        No notebook (or more than one) of ``sources`` is named ``key``; the message lists their names.
-    """
-    sources = [Path(s) for s in sources]
-    text = str(key)
-    found = [s for s in sources if text in (s.stem, s.name) or (text.isdigit() and text == _number(s.stem))]
-    if not found and text.endswith(".ipynb"):
-        path = Path(text).expanduser()
-        found = [s for s in sources if path.exists() and path.resolve() == s.resolve()]
-    if not found and "_" in text and not text.endswith(".ipynb"):  # an artefact id names its notebook
-        from ..papers import registry
-
-        owner = next((a.notebook for a in registry.declared() if a.id == text), None)
-        found = [s for s in sources if owner is not None and s.stem == owner]
-    if len(found) != 1:
-        why = "names more than one" if found else "is not a notebook"
-        names = ", ".join(s.stem for s in sources)
-        raise ValueError(f"{shown(text)} {why} of this run; its notebooks: {names}")
-    return found[0]
 
 
 def _type_error(where: str, parameter: Parameter, value) -> ValueError:
