@@ -1,24 +1,30 @@
-"""The ``pqlab`` command line.
+"""pqlab: the router of Ferrari, Pau and Raffaelli (GLOBECOM'01) simulated, its figures reproduced.
 
-``pqlab demo`` simulates the papers' base case (EF 300 kbit/s of 128-byte packets
-behind 20 BE CBR streams of 1000-byte payload on the Cisco 7200 ATM node),
-prints EF delay statistics next to the GLOBECOM'01 Table IV bound and writes a
-figure of the delay distribution.
+pqlab demo simulates the papers' base case (EF 300 kbit/s of 128-byte packets behind 20 BE CBR
+streams of 1000-byte payload on the Cisco 7200 ATM node), prints EF delay statistics next to the
+GLOBECOM'01 Table IV bound and writes a figure of the delay distribution into a new scratch
+folder (./pqlab-scratch/demo-<time>) or the folder --out names, never into a published
+reproduction.
 
-``pqlab reproduce`` runs every paper notebook with papermill and publishes the figures,
-the paper-vs-reproduced report (``report.md``, ``report.html``) and a static site
-(see :mod:`pqlab.pipeline.reproduce`); exit codes: 0 done, 1 a notebook failed (nothing published),
-2 bad arguments or an unusable output folder (nothing touched), 3 another run holds the tree,
-4 the reproduction could not be written (a full disk, an I/O error; nothing published, nothing
-left behind), 130 interrupted. A notebook whose kernel hung, died or ran out of memory, or that
-ran over ``--notebook-timeout``/``--cell-timeout``, is a failed notebook (1), the cause named.
+pqlab reproduce runs every paper notebook with papermill and publishes the figures, the
+paper-vs-reproduced report (report.md, report.html) and a static site. Exit codes: 0 done,
+1 a notebook failed (nothing published), 2 bad arguments or an unusable output folder (nothing
+touched), 3 another run holds the tree (nothing left behind), 4 the reproduction could not be
+written (a full disk, an I/O error; nothing published, nothing left behind), 130 interrupted.
+A notebook whose kernel hung, died or ran out of memory, or that ran over --notebook-timeout or
+--cell-timeout, is a failed notebook (1), the cause named.
 
-``pqlab reproduce -p NOTEBOOK:NAME=VALUE`` (repeatable) sets a parameter of one notebook's
-parameters cell for the run (checked against the cell: an unknown notebook or name, or a value of
-the wrong type, is refused, exit 2); ``pqlab params [NOTEBOOK]`` lists the notebooks' parameters,
-their types, defaults and comments (``--json``: machine-readable).
+pqlab reproduce -p NOTEBOOK:NAME=VALUE (repeatable) sets a parameter of one notebook's parameters
+cell for the run. NOTEBOOK is named as --notebooks and pqlab params name it: its name
+(01_background_traffic), number (01), path, or the id of an artefact it runs. Refused before
+anything runs (exit 2): an unknown notebook or name, a value of the wrong type or outside the
+range its comment declares ([MIN..MAX]), one parameter given twice, and with --quick a parameter
+the notebook's quick profile sets (its value would not be used).
 
-``pqlab lab [DIR]`` copies the teaching lab's notebooks into DIR and starts JupyterLab.
+pqlab params [NOTEBOOK ...] lists the parameters every notebook has once, then each notebook's
+own: type, default, comment and range (--json: every notebook's, machine-readable).
+
+pqlab lab [DIR] copies the teaching lab's notebooks into DIR and starts JupyterLab.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ def _demo(args) -> int:
     from .node.scenario import simulate
     from .node.traffic import UDP_IP_HEADER_BYTES
 
+    out = _demo_folder(args.out)  # checked before the simulation, made after it
     started = time.perf_counter()
     sc = presets.base_case(be_payload_bytes=args.be_payload_bytes, n_ef_samples=args.n_ef_samples)
     ds = simulate(sc, seed=args.seed)
@@ -77,8 +84,7 @@ def _demo(args) -> int:
           f"rho = {rho:.2f}, Q_t = {node.ring_limit_particles}): W = {bound.w_s * 1e3:.3f} ms")
     print(f"  one transmission unit (128-byte EF packet on {node.framing}) = {unit_s * 1e3:.3f} ms")
 
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _made(out)
     fig = kit.delay_distribution(
         delay, unit_s=unit_s, bound_s=bound.w_s,
         title=f"EF one-way delay, BE payload {args.be_payload_bytes} bytes (pqlab {__version__}, seed {args.seed})",
@@ -90,6 +96,32 @@ def _demo(args) -> int:
         ds.to_netcdf(nc, engine="h5netcdf")
         print(f"  wrote {nc}")
     return 0 if np.isfinite(stats["mean"]) else 1
+
+
+def _demo_folder(out) -> Path | None:
+    """The folder ``pqlab demo --out`` names, absolute (None: none named); never inside the
+    published figures folder (a ValueError naming it)."""
+    from .base import locations
+
+    if out is None:
+        return None
+    folder = Path(out).resolve()
+    figures = Path(locations.FIGURES).resolve()
+    if folder == figures or figures in folder.parents:
+        raise ValueError(f"--out {folder} is inside the published figures folder {figures}, which "
+                         "only pqlab reproduce writes; name another folder (default: a new scratch "
+                         "folder)")
+    return folder
+
+
+def _made(folder: Path | None) -> Path:
+    """``folder`` (created), or a new scratch folder ``./pqlab-scratch/demo-<time>`` if None."""
+    from .base import locations
+
+    if folder is None:
+        return locations.scratch_dir("demo")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _reproduce(args) -> int:
@@ -165,37 +197,63 @@ def _reproduce(args) -> int:
 def _params(args) -> int:
     import json
 
-    from .base import locations
     from .pipeline import parameters
-    from .pipeline.parameters import find_notebooks
 
-    shipped = find_notebooks()
-    if args.notebooks:
-        chosen = []
-        for key in args.notebooks:
-            try:
-                chosen.append(parameters.match_notebook(key, shipped))
-            except ValueError:
-                if not (key.endswith(".ipynb") or Path(key).is_dir()):
-                    raise ValueError(f"no notebook {key!r} in {locations.NOTEBOOKS} (names: "
-                                     f"{', '.join(s.stem for s in shipped)}), nor an .ipynb file or folder") from None
-                chosen += find_notebooks([key])
-    else:
-        chosen = shipped
-    listed = {source.stem: parameters.read_parameters(source) for source in chosen}
+    listed = {source.stem: parameters.read_parameters(source)
+              for source in parameters.find_notebooks(args.notebooks or None)}
     if args.json:
         print(json.dumps({name: [p.to_dict() for p in found] for name, found in listed.items()}, indent=1))
         return 0
-    for name, found in listed.items():
-        print(name)
-        width = max((len(p.name) for p in found), default=0)
+    shared = _shared_parameters(listed) if len(listed) > 1 else {}
+    own = {name: [p for p in found
+                  if p.name not in shared or _listed_as(p) != _listed_as(shared[p.name])]
+           for name, found in listed.items()}
+    width = max((len(p.name) for found in (shared.values(), *own.values()) for p in found),
+                default=0)
+    if shared:
+        print(f"Every notebook ({len(listed)}) has:")
+        for p in shared.values():
+            print(_parameter_line(p, width))
+    for name, found in own.items():
+        heading = (" also has:" if found else " (only the shared ones)") if shared else ""
+        print(name + heading)
         for p in found:
-            comment = p.comment + (f" [set by pqlab reproduce {p.set_by}]" if p.set_by else "")
-            print(f"  {p.name:<{width}}  {p.type:<5}  {p.default!r:<8}  {comment}".rstrip())
-        if not found:
+            print(_parameter_line(p, width))
+        if not listed[name]:
             print("  (no parameters cell)")
     print("Set one for a run: pqlab reproduce -p NOTEBOOK:NAME=VALUE (NOTEBOOK: its name or number, e.g. 01)")
     return 0
+
+
+def _listed_as(p) -> tuple:
+    """What ``pqlab params`` compares to list a parameter once for all notebooks (not the
+    comment)."""
+    return p.type, repr(p.default), p.minimum, p.maximum, p.set_by
+
+
+def _shared_parameters(listed: dict) -> dict:
+    """The parameters every listed notebook has, in the first notebook's order, each as most
+    notebooks declare it (a notebook declaring it otherwise lists it as its own)."""
+    from collections import Counter
+
+    names = set.intersection(*({p.name for p in found} for found in listed.values()))
+    shared = {}
+    for p in next(iter(listed.values())):
+        if p.name in names:
+            forms = Counter(_listed_as(q) for found in listed.values() for q in found
+                            if q.name == p.name)
+            common = forms.most_common(1)[0][0]
+            shared[p.name] = next(q for found in listed.values() for q in found
+                                  if q.name == p.name and _listed_as(q) == common)
+    return shared
+
+
+def _parameter_line(p, width: int) -> str:
+    """One row of ``pqlab params``: name, type, default, range and comment."""
+    notes = [p.comment] + ([f"[{p.range_text()}]"] if p.range_text() else []) + \
+        ([f"[set by pqlab reproduce {p.set_by}]"] if p.set_by else [])
+    text = " ".join(n for n in notes if n)
+    return f"  {p.name:<{width}}  {p.type:<5}  {p.default!r:<8}  {text}".rstrip()
 
 
 @contextlib.contextmanager
@@ -253,7 +311,8 @@ class _DeprecatedAlias(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     from .pipeline import kernelwatch
 
-    parser = argparse.ArgumentParser(prog="pqlab", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="pqlab", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="simulate the papers' base case and plot the EF delay")
     demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -262,7 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--samples", type=int, dest="n_ef_samples", action=_DeprecatedAlias,
                       help=argparse.SUPPRESS)  # the former name of --n-ef-samples
     demo.add_argument("--be-payload-bytes", type=int, default=1000, help="BE UDP payload, bytes (default 1000)")
-    demo.add_argument("--out", default="figures", help="output folder (default figures/)")
+    demo.add_argument("--out", metavar="DIR", default=None,
+                      help="output folder (default: a new scratch folder, "
+                           "./pqlab-scratch/demo-<time>)")
     demo.add_argument("--save-data", action="store_true", help="also write the per-packet Dataset as NetCDF")
     demo.set_defaults(func=_demo)
 
@@ -293,7 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("-p", "--parameter", action="append", dest="parameters", metavar="NOTEBOOK:NAME=VALUE",
                      help="set a parameter of a notebook's parameters cell for this run (repeatable; NOTEBOOK: its "
                           "name, e.g. 01_background_traffic, or number, e.g. 01; pqlab params lists the names, "
-                          "types and defaults); part of the section's key and named in the report")
+                          "types, defaults and ranges; with --quick, one the quick profile sets "
+                          "is refused); "
+                          "part of the section's key and named in the report")
     rep.set_defaults(func=_reproduce)
 
     params = sub.add_parser("params", help="list the notebooks' parameters: names, types, defaults and comments")
@@ -301,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="notebook names (e.g. 01_background_traffic), numbers (01), .ipynb files or folders "
                              "(default: every notebook)")
     params.add_argument("--json", action="store_true", help="machine-readable: {notebook: [{name, type, default, "
-                                                            "comment, set_by}]}")
+                                                            "comment, set_by, minimum, maximum}]}")
     params.set_defaults(func=_params)
 
     lab = sub.add_parser("lab", help="copy the teaching lab's notebooks into a folder and start JupyterLab there")

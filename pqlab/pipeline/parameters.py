@@ -3,22 +3,26 @@
 A paper notebook's cell tagged ``parameters`` (papermill's convention) holds one typed, commented
 literal per line::
 
-    n_seeds: int = 3  # seeds per point (mean and 95% CI over seeds)
+    n_seeds: int = 3  # seeds per point (mean and 95% CI over seeds) [1..1000]
 
 :func:`read_parameters` reads that cell with :mod:`ast` (the names, annotations and literal
-defaults) and :mod:`tokenize` (each line's comment): ``pqlab params`` lists what it finds.
+defaults) and :mod:`tokenize` (each line's comment, ending in the allowed range ``[MIN..MAX]``,
+:data:`RANGE`): ``pqlab params`` lists what it finds.
 ``pqlab reproduce -p NOTEBOOK:NAME=VALUE`` sets one of them for one notebook of the run:
 :func:`parse_override` splits the option, :func:`resolve` checks every override against the
-notebook's cell (an unknown notebook, an unknown name, a value not of the parameter's type, or a
-parameter :data:`RESERVED` to ``pqlab reproduce`` raise one :class:`ValueError` line naming it and
-what is allowed) and keeps those that differ from the default. They are part of the notebook's
-section key (a changed value never reuses a stale section) and of the report's provenance
-(:func:`provenance_text`).
+notebook's cell (an unknown notebook, an unknown name, a value not of the parameter's type or
+outside its range, one parameter given twice, a parameter :data:`RESERVED` to ``pqlab reproduce``,
+or with ``--quick`` one the notebook's quick profile sets, :func:`quick_sets`, raise one
+:class:`ValueError` line naming it and what is allowed, a value echoed in at most
+:data:`pqlab.pipeline.names.ECHO_CHARS` characters) and keeps those that differ from the
+default. They are part of the notebook's section key (a changed value never reuses a stale
+section) and of the report's provenance (:func:`provenance_text`).
 
 ``NOTEBOOK`` names one notebook of the run: its name (``01_background_traffic``), file name
 (``01_background_traffic.ipynb``), its number (``01``), its path, or the id of an artefact it runs
-(``globecom01_fig3_1``, as ``pqlab reproduce --list`` shows them: the parameter is still the notebook's,
-for every artefact it runs).
+(``globecom01_fig3_1``, as ``pqlab reproduce --list`` shows them: the parameter is still the
+notebook's, for every artefact it runs), read by :func:`pqlab.pipeline.names.match_notebook`, as
+``--notebooks`` and ``pqlab params`` read them.
 """
 
 from __future__ import annotations
@@ -28,15 +32,17 @@ import io
 import json
 import math
 import numbers
-import os
+import re
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base import locations
+# find_notebooks, match_notebook and shipped_notebooks: also this module's (their former home)
+from .names import find_notebooks, match_notebook, shipped_notebooks, shown  # noqa: F401
 
-__all__ = ["Parameter", "RESERVED", "TYPES", "read_parameters", "parse_override", "collect",
-           "find_notebooks", "match_notebook", "convert",
+__all__ = ["Parameter", "RESERVED", "TYPES", "RANGE", "read_parameters", "parse_override",
+           "collect", "shipped_notebooks", "find_notebooks", "match_notebook", "quick_sets",
+           "convert", "check_range", "shown",
            "resolve", "provenance_text", "overrides_text"]
 
 #: Parameters every notebook gets from ``pqlab reproduce`` itself, and the option that sets each.
@@ -48,6 +54,9 @@ TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 ANY = "any"
 #: The tag of the parameters cell (papermill's).
 PARAMETERS_TAG = "parameters"
+#: A parameter's allowed range at the end of its comment, both ends included, either one left out
+#: for no limit: ``n_seeds: int = 3  # seeds per point [1..1000]``.
+RANGE = re.compile(r"\s*\[\s*([-+0-9_.eE]*)\s*\.\.\s*([-+0-9_.eE]*)\s*\]\s*$")
 #: How the report's line of non-default notebook parameters starts.
 PROVENANCE_PREFIX = "Notebook parameters other than the defaults (pqlab reproduce -p):"
 
@@ -68,6 +77,9 @@ class Parameter:
         The comment on its line, without ``#``.
     set_by : str or None
         The ``pqlab reproduce`` option that sets it (:data:`RESERVED`), None if ``-p`` may.
+    minimum, maximum : int, float or None
+        The allowed range, both ends included, from the ``[MIN..MAX]`` at the end of its comment
+        (:data:`RANGE`); None: no limit on that side.
     """
 
     name: str
@@ -75,24 +87,40 @@ class Parameter:
     default: object
     comment: str = ""
     set_by: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
 
     def to_dict(self) -> dict:
         """Plain data (JSON) for ``pqlab params --json``."""
         return {"name": self.name, "type": self.type, "default": self.default, "comment": self.comment,
-                "set_by": self.set_by}
+                "set_by": self.set_by, "minimum": self.minimum, "maximum": self.maximum}
+
+    def range_text(self) -> str:
+        """The allowed range as the comment declares it (``"1..1000"``, ``"0.0.."``), "" if none."""
+        if self.minimum is None and self.maximum is None:
+            return ""
+        return "..".join("" if end is None else f"{end:,}" for end in (self.minimum, self.maximum))
 
 
-def _cell_source(notebook: Path) -> str | None:
+def _code_cells(notebook: Path) -> list[tuple[bool, str]]:
+    """``(is the parameters cell, source)`` of each code cell of ``notebook``."""
     try:
         nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ValueError(f"notebook {notebook} cannot be read: {exc}") from None
     cells = nb.get("cells", []) if isinstance(nb, dict) else []
+    found = []
     for cell in cells:
-        if isinstance(cell, dict) and PARAMETERS_TAG in (cell.get("metadata") or {}).get("tags", []):
+        if isinstance(cell, dict) and cell.get("cell_type", "code") == "code":
             source = cell.get("source", "")
-            return "".join(source) if isinstance(source, list) else str(source)
-    return None
+            tags = (cell.get("metadata") or {}).get("tags", [])
+            text = "".join(source) if isinstance(source, list) else str(source)
+            found.append((PARAMETERS_TAG in tags, text))
+    return found
+
+
+def _cell_source(notebook: Path) -> str | None:
+    return next((source for tagged, source in _code_cells(notebook) if tagged), None)
 
 
 def _comments(source: str) -> dict[int, str]:
@@ -157,9 +185,58 @@ def read_parameters(notebook) -> tuple[Parameter, ...]:
         else:
             continue
         literal, default = _literal(value)
-        found[target] = Parameter(target, _type_of(annotation, default, literal), default,
-                                  comments.get(statement.end_lineno or statement.lineno, ""), RESERVED.get(target))
+        comment = comments.get(statement.end_lineno or statement.lineno, "")
+        ends: tuple = (None, None)
+        declared = RANGE.search(comment)
+        if declared:
+            comment = comment[:declared.start()].rstrip()
+            ends = tuple(_range_end(text, target, notebook) for text in declared.groups())
+        found[target] = Parameter(target, _type_of(annotation, default, literal), default, comment,
+                                  RESERVED.get(target), *ends)
     return tuple(found.values())
+
+
+def _range_end(text: str, name: str, notebook) -> float | None:
+    if not text:
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        value = None
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ValueError(f"the range of {name} in {Path(notebook).name}'s parameters cell is not "
+                         f"[MIN..MAX] of numbers: {text!r}")
+    return value
+
+
+def quick_sets(notebook) -> frozenset[str]:
+    """The parameters ``notebook``'s quick profile may change: those assigned in an ``if quick:``
+    block, or by a call given ``quick`` (``... n_seeds, ... = kit.setup(quick=quick, ...)``).
+
+    Read from the notebook's code with :mod:`ast` (a cell that is not Python, e.g. a magic, is
+    skipped).
+    """
+    names = {p.name for p in read_parameters(notebook)}
+    changed: set[str] = set()
+    for tagged, source in _code_cells(Path(notebook)):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "quick":
+                changed |= {n for statement in node.body for n in _assigned(statement)}
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                    and any(k.arg == "quick" for k in node.value.keywords):
+                changed |= _assigned(node)
+    return frozenset(changed & names - set(RESERVED))
+
+
+def _assigned(statement) -> set[str]:
+    """The names a statement assigns (its tuple targets' names included)."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else \
+        [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else []
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
 def parse_override(text: str) -> tuple[str, str, str]:
@@ -174,7 +251,7 @@ def parse_override(text: str) -> tuple[str, str, str]:
     notebook, colon, name = left.rpartition(":")
     if not (equals and colon and notebook.strip() and name.strip().isidentifier()):
         raise ValueError(f"-p must be NOTEBOOK:NAME=VALUE (e.g. -p 01_background_traffic:n_seeds=5; pqlab params "
-                         f"lists the names), got {text!r}")
+                         f"lists the names), got {shown(text)}")
     return notebook.strip(), name.strip(), value
 
 
@@ -191,92 +268,16 @@ def collect(texts) -> dict[str, dict[str, str]]:
         notebook, name, value = parse_override(text)
         previous = out.setdefault(notebook, {}).setdefault(name, value)
         if previous != value:
-            raise ValueError(f"-p {notebook}:{name} is given twice, {previous!r} and {value!r}")
+            raise ValueError(f"-p {shown(notebook)[1:-1]}:{name} is given twice, "
+                             f"{shown(previous)} and {shown(value)}")
     return out
-
-
-def _number(stem: str) -> str:
-    head = stem.split("_", 1)[0]
-    return head if head.isdigit() else ""
-
-
-def find_notebooks(notebooks=None) -> list[Path]:
-    """Resolve the notebooks to run.
-
-    Parameters
-    ----------
-    notebooks : iterable of str or os.PathLike, optional
-        Notebook files, folders (their notebooks), or names of the paper notebooks
-        (:data:`pqlab.base.locations.NOTEBOOKS`) with or without ``.ipynb``. Default: every
-        paper notebook.
-
-    Returns
-    -------
-    list of pathlib.Path
-        Absolute paths, each once, in the order given (a folder's sorted).
-
-    Raises
-    ------
-    ValueError
-        If a name resolves to no file, or two notebooks share a name.
-    """
-    if isinstance(notebooks, (str, os.PathLike)):
-        notebooks = [notebooks]
-    items = [locations.NOTEBOOKS] if notebooks is None else list(notebooks)
-    found: list[Path] = []
-    for item in items:
-        for path in _resolve(item):
-            if path not in found:
-                found.append(path)
-    names = [p.stem for p in found]
-    clash = sorted({n for n in names if names.count(n) > 1})
-    if clash:
-        raise ValueError(f"notebooks share a name, their outputs would collide: {clash}")
-    return found
-
-
-def _resolve(item) -> list[Path]:
-    path = Path(item)
-    if path.is_dir():
-        return sorted(p.resolve() for p in path.glob("*.ipynb") if not p.name.startswith("_"))
-    candidates = [path, locations.NOTEBOOKS / path, locations.NOTEBOOKS / f"{path}.ipynb"]
-    for candidate in candidates:
-        if candidate.is_file() and candidate.suffix == ".ipynb":
-            return [candidate.resolve()]
-    raise ValueError(f"notebook not found: {item!s} (looked for {', '.join(map(str, candidates))})")
-
-
-def match_notebook(key: str, sources) -> Path:
-    """The notebook of ``sources`` that ``key`` names: its name, file name, number, path, or the id of an
-    artefact it runs (``globecom01_fig3_1`` names ``01_background_traffic``).
-
-    Raises
-    ------
-    ValueError
-        No notebook (or more than one) of ``sources`` is named ``key``; the message lists their names.
-    """
-    sources = [Path(s) for s in sources]
-    text = str(key)
-    found = [s for s in sources if text in (s.stem, s.name) or (text.isdigit() and text == _number(s.stem))]
-    if not found and text.endswith(".ipynb"):
-        path = Path(text).expanduser()
-        found = [s for s in sources if path.exists() and path.resolve() == s.resolve()]
-    if not found and "_" in text and not text.endswith(".ipynb"):  # an artefact id names its notebook
-        from ..papers import registry
-
-        owner = next((a.notebook for a in registry.declared() if a.id == text), None)
-        found = [s for s in sources if owner is not None and s.stem == owner]
-    if len(found) != 1:
-        why = "names more than one" if found else "is not a notebook"
-        raise ValueError(f"{text!r} {why} of this run; its notebooks: {', '.join(s.stem for s in sources)}")
-    return found[0]
 
 
 def _type_error(where: str, parameter: Parameter, value) -> ValueError:
     kind = {"int": "an integer", "float": "a finite number", "bool": "True or False",
             "str": "text"}.get(parameter.type, "a value")
     return ValueError(f"{where} must be {kind} (type {parameter.type}, default {parameter.default!r}), "
-                      f"got {value!r}")
+                      f"got {shown(value)}")
 
 
 def convert(parameter: Parameter, value, where: str | None = None):
@@ -322,7 +323,20 @@ def convert(parameter: Parameter, value, where: str | None = None):
     return value
 
 
-def resolve(overrides, sources) -> dict[str, dict[str, object]]:
+def check_range(parameter: Parameter, value, where: str | None = None):
+    """``value`` if it lies in ``parameter``'s declared range (:data:`RANGE`), else a ValueError
+    naming ``where`` (default the parameter's name) and the range."""
+    low, high = parameter.minimum, parameter.maximum
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and \
+            ((low is not None and value < low) or (high is not None and value > high)):
+        allowed = f"from {low:,} to {high:,}" if low is not None and high is not None else \
+            f"at least {low:,}" if low is not None else f"at most {high:,}"
+        raise ValueError(f"{where or parameter.name} must be {allowed} (its range in the "
+                         f"notebook's parameters cell), got {shown(value)}")
+    return value
+
+
+def resolve(overrides, sources, quick: bool = False) -> dict[str, dict[str, object]]:
     """Check ``overrides`` against the notebooks' parameters cells; keep those that differ from the default.
 
     Parameters
@@ -332,6 +346,9 @@ def resolve(overrides, sources) -> dict[str, dict[str, object]]:
         a value is text (from ``-p``) or a value of the parameter's type.
     sources : sequence of pathlib.Path
         The run's notebooks.
+    quick : bool
+        The run is ``--quick``: a parameter its quick profile may change (:func:`quick_sets`) is
+        refused, so a value given is never reported as used when the profile overrode it.
 
     Returns
     -------
@@ -342,34 +359,49 @@ def resolve(overrides, sources) -> dict[str, dict[str, object]]:
     Raises
     ------
     ValueError
-        One line naming the notebook and parameter, and what is allowed.
+        One line naming the notebook and parameter, and what is allowed: an unknown notebook or
+        name, a parameter set by another option, a value not of its type or out of its range, one
+        parameter given twice (under two spellings of its notebook), or one ``--quick`` sets.
     """
     if not overrides:
         return {}
     if not hasattr(overrides, "items"):
-        raise ValueError(f"parameters must map notebook names to {{name: value}}, got {overrides!r}")
-    out: dict[str, dict[str, object]] = {}
+        raise ValueError("parameters must map notebook names to {name: value}, got "
+                         f"{shown(overrides)}")
+    given: dict[tuple[str, str], tuple[str, object, Parameter]] = {}
     for key, values in overrides.items():
         source = match_notebook(key, sources)
         if not hasattr(values, "items"):
-            raise ValueError(f"parameters[{key!r}] must map parameter names to values, got {values!r}")
+            raise ValueError(f"parameters[{shown(key)}] must map parameter names to values, got "
+                             f"{shown(values)}")
         known = {p.name: p for p in read_parameters(source)}
         settable = [p for p in known.values() if p.set_by is None]
         for name, value in values.items():
-            where = f"{source.stem}:{name}"
+            where = f"{source.stem}:{shown(name)[1:-1]}"
             parameter = known.get(name)
             if parameter is None:
                 allowed = ", ".join(f"{p.name} ({p.type})" for p in settable) or "none"
-                raise ValueError(f"{where}: {source.stem} has no parameter {name!r}; its parameters: {allowed}")
+                raise ValueError(f"{where}: {source.stem} has no parameter {shown(name)}; "
+                                 f"its parameters: {allowed}")
             if parameter.set_by is not None:
                 raise ValueError(f"{where}: {name} is set for every notebook by pqlab reproduce {parameter.set_by}, "
                                  "not by -p")
-            typed = convert(parameter, value, where)
-            if typed != parameter.default or type(typed) is not type(parameter.default):
-                previous = out.setdefault(source.stem, {}).setdefault(name, typed)
-                if previous != typed:
-                    raise ValueError(f"{where} is given twice, {previous!r} and {typed!r}")
-    return {stem: dict(sorted(values.items())) for stem, values in sorted(out.items()) if values}
+            typed = check_range(parameter, convert(parameter, value, where), where)
+            if quick and name in quick_sets(source):
+                raise ValueError(f"{where}: --quick sets {name} itself (the notebook's quick "
+                                 f"profile), so {shown(typed)} would not be used; drop --quick, "
+                                 "or this -p")
+            first = given.setdefault((source.stem, name), (str(key), typed, parameter))
+            spelling, previous = first[:2]
+            if previous != typed or type(previous) is not type(typed):
+                raise ValueError(f"{where} is given twice, as "
+                                 f"{shown(spelling)[1:-1]}:{name}={shown(previous)} and "
+                                 f"{shown(str(key))[1:-1]}:{name}={shown(typed)}")
+    out: dict[str, dict[str, object]] = {}
+    for (stem, name), (_, typed, parameter) in given.items():
+        if typed != parameter.default or type(typed) is not type(parameter.default):
+            out.setdefault(stem, {})[name] = typed
+    return {stem: dict(sorted(values.items())) for stem, values in sorted(out.items())}
 
 
 def overrides_text(values: dict) -> str:

@@ -263,7 +263,7 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
     sources = tuple(find_notebooks(notebooks))
     if not sources:
         raise ValueError(f"no notebooks to run in {notebooks!r}")
-    overrides = notebook_parameters.resolve(parameters, sources)
+    overrides = notebook_parameters.resolve(parameters, sources, quick=quick)
     if paper_values is None:
         table = report.load_paper_values()
     elif isinstance(paper_values, pd.DataFrame):
@@ -291,8 +291,13 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
 
 
 def _absolute_folder(name: str, folder) -> Path:
-    """``folder`` absolute, its symbolic links resolved; a loop of links (or a NUL character) is a
-    one-line ValueError naming the ``name`` folder."""
+    """``folder`` absolute, its symbolic links resolved; a loop of links, or a control character in
+    its name (a newline, a NUL), is a one-line ValueError naming the ``name`` folder."""
+    text = os.fsdecode(folder) if isinstance(folder, (str, bytes, os.PathLike)) else str(folder)
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ValueError(f"{name} folder {notebook_parameters.shown(text)} cannot be used: its "
+                         "name holds a control character (a newline, a tab, a NUL); pass a folder "
+                         "name without one")
     try:
         return Path(folder).resolve()
     except RuntimeError:  # "Symlink loop from ..." (Python < 3.13; later ones raise OSError ELOOP)
@@ -374,7 +379,8 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
     ValueError
         A bad argument (nothing touched).
     pqlab.pipeline.runlock.RunLocked
-        Another run holds the lock of the build folder or of the figures folder (nothing touched).
+        Another run holds the lock of the build folder or of the figures folder (nothing touched:
+        the folders made to hold the locks are removed again).
     pqlab.pipeline.publish.OutputError
         The reproduction could not be written (a full disk, an I/O error): one line naming the
         file; the run folder is removed and the previous reproduction is unchanged.
@@ -387,6 +393,8 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
                     notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s, parameters=parameters)
     holder = f"pqlab reproduce of {plan.build_dir} into {plan.out_dir}"
     out_parent, out_lock = runlock.out_lock(plan.out_dir)
+    # the folders the locks create, removed again when the run is refused
+    missing = _missing_folders(plan.build_dir) + _missing_folders(out_parent)
     try:
         with interrupts.caught():
             deadline = time.monotonic() + plan.wait_s
@@ -394,6 +402,9 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
                     runlock.acquire(out_parent, name=out_lock, command=holder,
                                     wait_s=max(0.0, deadline - time.monotonic())):
                 return _run_locked(plan, progress)
+    except runlock.RunLocked:  # refused: the folders made for the locks go too
+        _remove_empty(missing)
+        raise
     except KeyboardInterrupt:  # before the run folder was made (later: Interrupted, from _run_locked)
         raise Interrupted(f"interrupted before the run started: the published reproduction ({plan.out_dir}) "
                           "is unchanged") from None
@@ -406,6 +417,22 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         raise publish.OutputError(f"{' '.join(str(exc).split())}; nothing was published: a state file of "
                                   f"{plan.build_dir} is damaged: remove it (or the whole build folder) and "
                                   "run again") from None
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and its ancestors that do not exist, deepest first."""
+    missing = []
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def _remove_empty(folders) -> None:
+    """Remove those of ``folders`` that are empty, deepest first (one another run filled stays)."""
+    for folder in sorted(set(folders), key=lambda f: len(f.parts), reverse=True):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
