@@ -347,20 +347,32 @@ class Empirical(SizeDistribution):
 
     def pmf(self) -> np.ndarray:
         """Probability of each size in ``sizes_bytes`` (the CDF's steps, last one closing to 1)."""
-        cdf = np.minimum(np.array(self.cdf), 1.0)
-        cdf[-1] = 1.0
-        return np.diff(cdf, prepend=0.0)
+        return self._table()[1].copy()
+
+    def _table(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(sizes, pmf, mean_bytes)``: read-only arrays, computed once per (frozen) law."""
+        table = self.__dict__.get("_table_cache")
+        if table is None:
+            cdf = np.minimum(np.array(self.cdf), 1.0)
+            cdf[-1] = 1.0
+            pmf = np.diff(cdf, prepend=0.0)
+            sizes = np.array(self.sizes_bytes, dtype=np.int64)
+            sizes.flags.writeable = pmf.flags.writeable = False
+            table = (sizes, pmf, dot(self.sizes_bytes, pmf))
+            self.__dict__["_table_cache"] = table
+        return table
 
     @property
     def mean_bytes(self) -> float:
-        return dot(self.sizes_bytes, self.pmf())
+        return self._table()[2]
 
     @property
     def max_bytes(self) -> int:
         return self.sizes_bytes[-1]
 
     def _draw(self, rng, n):
-        return rng.choice(np.array(self.sizes_bytes, dtype=np.int64), size=n, p=self.pmf())
+        sizes, pmf, _ = self._table()
+        return rng.choice(sizes, size=n, p=pmf)
 
 
 @functools.lru_cache(maxsize=64)

@@ -623,7 +623,7 @@ def reference_delays(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     """
     model = _check_model(model)
     ds = simulate_testbed(scenario, seed, model)
-    return experiments.reference_delay(ds, testbed_scenario(scenario, model), flow).values
+    return experiments.reference_delay_values(ds, testbed_scenario(scenario, model), flow)
 
 
 #: The former name of :func:`reference_delays` (one name was two things: this simulates and

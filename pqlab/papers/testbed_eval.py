@@ -85,7 +85,7 @@ _MAX_RUNS = 4096
 def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
     ds = simulate_testbed(sc, seed, model)
     tsc = testbed_scenario(sc, model)
-    delay = experiments.reference_delay(ds, tsc).values
+    delay = experiments.reference_delay_values(ds, tsc)
     ef = (ds["queue"].values == presets.EF_QUEUE) if model.be_queueing == "class" else (
         ds["flow"].values < presets.FIRST_BE_FLOW)
     win = ef & (ds["arrival"].values >= sc.warmup_s)

@@ -96,8 +96,14 @@ def clustered_share(trace: xr.Dataset, within_s: float, start_s: float = 0.0,
     if not isinstance(trace, xr.Dataset) or not {"arrival", "queue", "flow"} <= set(trace):
         raise ValueError("trace must be the per-packet Dataset of pqlab.simulate")
     within = check_real("within_s", within_s, 0.0, strict_minimum=True)
-    sel = trace["queue"].values == queue
-    arr, flow = trace["arrival"].values[sel], trace["flow"].values[sel]
+    return _clustered_share(trace["arrival"].values, trace["queue"].values, trace["flow"].values, within, start_s,
+                            queue)
+
+
+def _clustered_share(arrival, queue_of, flow_of, within: float, start_s: float, queue: int) -> float:
+    """:func:`clustered_share` on per-packet arrays (``within`` already checked)."""
+    sel = queue_of == queue
+    arr, flow = arrival[sel], flow_of[sel]
     order = np.argsort(arr, kind="stable")
     arr, flow = arr[order], flow[order]
     clustered = np.zeros(arr.size, dtype=bool)
@@ -127,12 +133,12 @@ def clustering_over_phases(sc: Scenario, within_s: float, n_draws: int, seed: in
         Arrivals generated per draw, seconds (> 0).
     """
     draws = kit.check_n_ef_samples(n_draws, minimum=1)
+    within = check_real("within_s", within_s, 0.0, strict_minimum=True)
     ef = [s for s in sc.streams if s.queue == presets.EF_QUEUE]
     shares = []
     for d in range(draws):
         arr, _, queue, flow = merge_streams(ef, np.random.default_rng([int(seed), d]), duration_s)
-        shares.append(clustered_share(xr.Dataset({"arrival": ("packet", arr), "queue": ("packet", queue),
-                                                  "flow": ("packet", flow)}), within_s))
+        shares.append(_clustered_share(arr, queue, flow, within, 0.0, presets.EF_QUEUE))
     return float(np.mean(shares))
 
 
