@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import json
 import math
 from dataclasses import dataclass
 
@@ -83,7 +82,7 @@ _MAX_RUNS = 4096
 
 
 def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
-    ds = simulate_testbed(sc, seed, model)
+    ds = simulate_testbed(sc, seed, model, record_scenario=False)  # measured here, not kept
     tsc = testbed_scenario(sc, model)
     delay = experiments.reference_delay_values(ds, tsc)
     ef = (ds["queue"].values == presets.EF_QUEUE) if model.be_queueing == "class" else (
@@ -101,7 +100,7 @@ def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
     """One run (memoised): ``delay`` (reference delays, s, NaN if lost, sending order), ``ef_loss`` (EF packets
     after the warm-up that were dropped), ``ef_policed`` and ``ef_queue_full`` (dropped by the policer, by a full
     priority queue; shares of the same packets)."""
-    key = (scenario.to_json(), int(seed), json.dumps(model.to_dict(), sort_keys=True))
+    key = (scenario.to_json(), int(seed), model.to_json())
     if key in _RUNS:
         _RUNS.move_to_end(key)
     else:
