@@ -349,16 +349,19 @@ class Empirical(SizeDistribution):
         """Probability of each size in ``sizes_bytes`` (the CDF's steps, last one closing to 1)."""
         return self._table()[1].copy()
 
-    def _table(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """``(sizes, pmf, mean_bytes)``: read-only arrays, computed once per (frozen) law."""
+    def _table(self) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+        """``(sizes, pmf, mean_bytes, choice_cdf)``: read-only arrays, computed once per (frozen) law;
+        ``choice_cdf`` is the pmf's cumulative sum divided by its last value (:meth:`_draw`)."""
         table = self.__dict__.get("_table_cache")
         if table is None:
             cdf = np.minimum(np.array(self.cdf), 1.0)
             cdf[-1] = 1.0
             pmf = np.diff(cdf, prepend=0.0)
             sizes = np.array(self.sizes_bytes, dtype=np.int64)
-            sizes.flags.writeable = pmf.flags.writeable = False
-            table = (sizes, pmf, dot(self.sizes_bytes, pmf))
+            choice_cdf = pmf.cumsum()
+            choice_cdf /= choice_cdf[-1]
+            sizes.flags.writeable = pmf.flags.writeable = choice_cdf.flags.writeable = False
+            table = (sizes, pmf, dot(self.sizes_bytes, pmf), choice_cdf)
             self.__dict__["_table_cache"] = table
         return table
 
@@ -371,8 +374,12 @@ class Empirical(SizeDistribution):
         return self.sizes_bytes[-1]
 
     def _draw(self, rng, n):
-        sizes, pmf, _ = self._table()
-        return rng.choice(sizes, size=n, p=pmf)
+        """``rng.choice(sizes, size=n, p=pmf)`` with the law's tables computed once: numpy's
+        ``Generator.choice`` with replacement draws ``rng.random(n)`` and looks each up in the
+        normalised cumulative pmf (``searchsorted``, right side), which is done here (the same
+        draws and sizes, without re-checking and summing the pmf on every call)."""
+        sizes, _, _, choice_cdf = self._table()
+        return sizes[choice_cdf.searchsorted(rng.random(n), side="right")]
 
 
 @functools.lru_cache(maxsize=64)
