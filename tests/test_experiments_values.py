@@ -48,3 +48,12 @@ def test_a_flow_without_measured_packets_is_refused_by_both():
         experiments.reference_ipdv(ds, sc, flow=7)
     with pytest.raises(ValueError, match="flow must be one of"):
         experiments.reference_ipdv_values(ds, sc, flow=7)
+
+
+def test_measurement_rows_are_the_window_s_packets():
+    sc = scenarios.aggregation(ref_rate_bps=100e3, ef_aggregate_bps=300e3, n_ef_samples=200)
+    ds = simulate(sc, seed=2)
+    for flow in (0, 1):
+        rows = experiments.measurement_rows(ds, sc, flow)
+        np.testing.assert_array_equal(rows, experiments.measurement_window(ds, sc, flow)["packet"].values)
+        assert (ds["arrival"].values[rows] >= sc.warmup_s).all() and (ds["flow"].values[rows] == flow).all()

@@ -32,15 +32,16 @@ from ..base.provenance import provenance_attrs
 REFERENCE_FLOW = 0
 
 
-def _window_rows(ds: xr.Dataset, scenario: Scenario, flow: int) -> np.ndarray:
-    """Rows of :func:`measurement_window`: the packets of ``flow`` arriving at or after the warm-up."""
+def measurement_rows(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
+    """The rows (indices along ``packet``) of :func:`measurement_window`: the packets of ``flow``
+    arriving at or after the scenario's warm-up, in Dataset order."""
     return np.flatnonzero((ds["flow"].values == flow) & is_measured(ds["arrival"].values, scenario.warmup_s))
 
 
 def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:
     """The packets of ``flow`` measured after the scenario's warm-up (the warm-up rule of
     :mod:`pqlab.node.measured`: arrival at or after ``warmup_s``; integer dtypes kept)."""
-    return ds.isel(packet=_window_rows(ds, scenario, flow))
+    return ds.isel(packet=measurement_rows(ds, scenario, flow))
 
 
 def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
@@ -54,7 +55,7 @@ def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
 
 def reference_delay_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
     """:func:`reference_delay`'s values (seconds, NaN if lost), without building the DataArray."""
-    return _delay_of_rows(ds, _window_rows(ds, scenario, flow), scenario.path)
+    return _delay_of_rows(ds, measurement_rows(ds, scenario, flow), scenario.path)
 
 
 def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
@@ -73,7 +74,7 @@ def reference_ipdv_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERE
     The measured packets of ``flow`` in sending order (ties in Dataset order), their one-way
     delays and the defined differences of consecutive ones (:func:`pqlab.metrics.ipdv`).
     """
-    rows = _window_rows(ds, scenario, flow)
+    rows = measurement_rows(ds, scenario, flow)
     if rows.size == 0:  # no measured packet of the flow: the same error as reference_ipdv's
         return np.asarray(reference_ipdv(ds, scenario, flow))
     rows = rows[np.argsort(ds["arrival"].values[rows], kind="stable")]

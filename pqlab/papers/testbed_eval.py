@@ -472,7 +472,12 @@ def verdict_of(artefact: str, quantity: str, value: float, table: pd.DataFrame |
     row (``position``: the paper's payload in our drop interval, ``not_checkable``: counted apart,
     else 10 %). ``table``: the paper values (default :func:`paper_values`).
     """
-    row = _paper_row(paper_values() if table is None else table, artefact, quantity)
+    return _verdict_of_row(_paper_row(paper_values() if table is None else table, artefact, quantity), artefact,
+                           quantity, value)
+
+
+def _verdict_of_row(row: pd.Series, artefact: str, quantity: str, value: float) -> str:
+    """:func:`verdict_of` with the result's row of the paper values already found."""
     paper = float(row["value"])
     rule = judge.rule_of(row.get("rule"), paper)
     ours = math.nan if value is None else float(value)
@@ -524,7 +529,7 @@ def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1
                "rule": judge.rule_of(paper_row.get("rule"), paper), "paper": paper}
         for name, m in models.items():
             value = r.compute(m, n, seeds, be_size)
-            verdict = verdict_of(r.artefact, r.quantity, value, table)
+            verdict = _verdict_of_row(paper_row, r.artefact, r.quantity, value)
             row[name] = value
             row[f"{name}_err_pct"] = judge.relative_percent(value, paper)
             row[f"{name}_verdict"] = verdict
