@@ -14,7 +14,8 @@ without the statements that draw, save or judge (a statement calling a ``figure*
 a ``save_*`` one or naming ``claims`` or ``verdict``, and bare expressions that only display). Each call of an artefact's
 ``compute`` is timed with :func:`time.perf_counter`.
 
-Printed per notebook and for the whole reproduction: the compute time (the ``compute`` calls),
+Printed per notebook and for the whole reproduction: the time of the statements run ("cells"), the
+compute time (the ``compute`` calls),
 the time inside compiled (numba) code and its share, the number of calls into compiled code, the
 simulations (:mod:`pqlab.base.counts`), and then, from a second pass under :mod:`cProfile`, the
 top Python costs by own time and by cumulative time. Time in compiled code is summed at every
@@ -22,13 +23,15 @@ call from Python into a numba dispatcher and at every call of the node kernel's 
 (``pqlab.node.engine._kernel_entry``), outermost calls only.
 
 numba's on-disk cache is warmed first by running the quick profile in a child process (skip with
-``--no-warm``), so that compilation is not counted as kernel time.
+``--no-warm``), so that compilation is not counted as kernel time. ``--all-cells`` runs every
+statement of the notebooks (figures, claims, tables) to see what the rest of a notebook costs.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import cProfile
 import io
 import json
@@ -80,8 +83,9 @@ class KernelClock:
         engine._kernel_entry = lambda features: self.timed(entry(features))
 
 
-def compute_source(notebook: Path, quick: bool, out: Path) -> str:
-    """The notebook's parameters cell and code cells, without the statements that draw, save or judge."""
+def compute_source(notebook: Path, quick: bool, out: Path, everything: bool = False) -> str:
+    """The notebook's parameters cell and code cells, without the statements that draw, save or judge
+    (with ``everything``: all of them, bare expressions too)."""
     cells = [c for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
     parts = []
     for cell in cells:
@@ -94,7 +98,7 @@ def compute_source(notebook: Path, quick: bool, out: Path) -> str:
         lines = source.splitlines()
         for statement in tree.body:
             text = "\n".join(lines[statement.lineno - 1:statement.end_lineno])
-            if isinstance(statement, ast.Expr) or SKIPPED.search(text):
+            if not everything and (isinstance(statement, ast.Expr) or SKIPPED.search(text)):
                 continue
             parts.append(text)
     return "\n".join(parts) + "\n"
@@ -127,7 +131,7 @@ def select(names) -> list[Path]:
     return chosen
 
 
-def run(notebooks, quick: bool, profiler: cProfile.Profile | None = None) -> list[dict]:
+def run(notebooks, quick: bool, profiler: cProfile.Profile | None = None, everything: bool = False) -> list[dict]:
     from pqlab.base import counts
 
     kernel = KernelClock()
@@ -137,19 +141,21 @@ def run(notebooks, quick: bool, profiler: cProfile.Profile | None = None) -> lis
     rows = []
     with tempfile.TemporaryDirectory(prefix="pqlab-profile-") as tmp:
         for notebook in notebooks:
-            code = compile(compute_source(notebook, quick, Path(tmp) / notebook.stem), notebook.name, "exec")
-            exec_globals = {"__name__": "__main__"}
+            code = compile(compute_source(notebook, quick, Path(tmp) / notebook.stem, everything), notebook.name,
+                           "exec")
+            exec_globals = {"__name__": "__main__", "display": lambda *args, **kwargs: None}  # IPython's
             before = (sum(computes.values()), kernel.seconds, kernel.calls, counts.counts().get("simulation", 0))
             started = time.perf_counter()
             if profiler is not None:
                 profiler.enable()
             try:
-                exec(code, exec_globals)
+                with contextlib.redirect_stdout(io.StringIO()):  # what the notebooks print
+                    exec(code, exec_globals)
             finally:
                 if profiler is not None:
                     profiler.disable()
             wall = time.perf_counter() - started
-            rows.append({"notebook": notebook.stem, "wall_s": wall,
+            rows.append({"notebook": notebook.stem, "cells_s": wall,
                          "compute_s": sum(computes.values()) - before[0],
                          "kernel_s": kernel.seconds - before[1], "kernel_calls": kernel.calls - before[2],
                          "simulations": counts.counts().get("simulation", 0) - before[3]})
@@ -157,11 +163,12 @@ def run(notebooks, quick: bool, profiler: cProfile.Profile | None = None) -> lis
 
 
 def print_rows(rows) -> None:
-    print(f"{'notebook':<40} {'compute s':>9} {'kernel s':>9} {'share':>6} {'k. calls':>8} {'sims':>6}")
-    total = {k: sum(r[k] for r in rows) for k in ("compute_s", "kernel_s", "kernel_calls", "simulations")}
+    print(f"{'notebook':<40} {'cells s':>8} {'compute s':>9} {'kernel s':>9} {'share':>6} {'k. calls':>8} "
+          f"{'sims':>6}")
+    total = {k: sum(r[k] for r in rows) for k in ("cells_s", "compute_s", "kernel_s", "kernel_calls", "simulations")}
     for r in [*rows, {"notebook": "whole reproduction", **total}]:
         share = r["kernel_s"] / r["compute_s"] if r["compute_s"] else float("nan")
-        print(f"{r['notebook']:<40} {r['compute_s']:9.2f} {r['kernel_s']:9.2f} {share:6.1%} "
+        print(f"{r['notebook']:<40} {r['cells_s']:8.2f} {r['compute_s']:9.2f} {r['kernel_s']:9.2f} {share:6.1%} "
               f"{r['kernel_calls']:8d} {r['simulations']:6d}")
 
 
@@ -173,6 +180,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-cprofile", action="store_true", help="skip the cProfile pass")
     parser.add_argument("--no-warm", action="store_true", help="do not warm numba's cache first")
     parser.add_argument("--save", type=Path, default=None, help="write the cProfile statistics to this file")
+    parser.add_argument("--all-cells", action="store_true",
+                        help="run every statement of the notebooks (figures, claims, tables) too; 'cells s' "
+                             "then is their time, 'compute s' still the compute calls'")
     parser.add_argument("--pass-only", choices=("time", "cprofile"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     os.environ.pop("PQLAB_CACHE_DIR", None)  # no results cache: every artefact is computed
@@ -181,7 +191,7 @@ def main(argv=None) -> int:
     notebooks = select(args.notebook)
     if args.pass_only is None:
         chosen = [a for n in args.notebook for a in ("-n", n)]
-        common = chosen + (["--quick"] if args.quick else [])
+        common = chosen + (["--quick"] if args.quick else []) + (["--all-cells"] if args.all_cells else [])
         if not args.no_warm:
             subprocess.run([sys.executable, __file__, "--quick", "--pass-only", "time", *chosen], check=True,
                            stdout=subprocess.DEVNULL)
@@ -194,10 +204,10 @@ def main(argv=None) -> int:
                             *common], check=True)
         return 0
     if args.pass_only == "time":
-        print_rows(run(notebooks, args.quick))
+        print_rows(run(notebooks, args.quick, everything=args.all_cells))
         return 0
     profiler = cProfile.Profile()
-    run(notebooks, args.quick, profiler)
+    run(notebooks, args.quick, profiler, everything=args.all_cells)
     if args.save is not None:
         profiler.dump_stats(args.save)
     for order in ("tottime", "cumulative"):

@@ -75,3 +75,21 @@ def test_a_preset_that_warns_warns_on_every_call():
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
         assert presets.pq_experiment(be_stream_rate_bps=500e6, n_ef_samples=20) is not sc
+
+
+def test_a_verdict_reads_the_papers_values_in_effect_after_an_edit(tmp_path, monkeypatch):
+    """verdict_of keeps the table it read, and reads it again when the file in effect changes."""
+    import os
+
+    r = te.RESULTS[0]
+    table = te.paper_values()
+    row = (table["artefact"] == r.artefact) & (table["quantity"] == r.quantity)
+    value = float(table.loc[row, "value"].iloc[0])
+    values = tmp_path / "paper_values.csv"
+    table.to_csv(values, index=False)
+    monkeypatch.setenv("PQLAB_PAPER_VALUES", str(values))
+    assert te.verdict_of(r.artefact, r.quantity, value) == "reproduced"
+    table.loc[row, "value"] = value * 3
+    table.to_csv(values, index=False)
+    os.utime(values, ns=(1, 1))  # an edit within the clock's resolution: the size or time differs
+    assert te.verdict_of(r.artefact, r.quantity, value) != "reproduced"

@@ -22,6 +22,7 @@ import collections
 import functools
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -447,6 +448,20 @@ def paper_values() -> pd.DataFrame:
     return pd.read_csv(paper_values_file())
 
 
+def _paper_values_read_only() -> pd.DataFrame:
+    """:func:`paper_values` for lookups that do not change the table: read again only when the file in
+    effect, its size or its modification time changed."""
+    path = Path(paper_values_file())
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if _PAPER_TABLE.get("key") != key:
+        _PAPER_TABLE.update(key=key, table=pd.read_csv(path))
+    return _PAPER_TABLE["table"]
+
+
+_PAPER_TABLE: dict = {}
+
+
 def _paper_row(table: pd.DataFrame, artefact: str, quantity: str) -> pd.Series:
     row = table[(table["artefact"] == artefact) & (table["quantity"] == quantity)]
     if len(row) != 1:
@@ -472,8 +487,8 @@ def verdict_of(artefact: str, quantity: str, value: float, table: pd.DataFrame |
     row (``position``: the paper's payload in our drop interval, ``not_checkable``: counted apart,
     else 10 %). ``table``: the paper values (default :func:`paper_values`).
     """
-    return _verdict_of_row(_paper_row(paper_values() if table is None else table, artefact, quantity), artefact,
-                           quantity, value)
+    return _verdict_of_row(_paper_row(_paper_values_read_only() if table is None else table, artefact, quantity),
+                           artefact, quantity, value)
 
 
 def _verdict_of_row(row: pd.Series, artefact: str, quantity: str, value: float) -> str:
