@@ -455,18 +455,28 @@ def _paper_values_read_only() -> pd.DataFrame:
     stat = path.stat()
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if _PAPER_TABLE.get("key") != key:
-        _PAPER_TABLE.update(key=key, table=pd.read_csv(path))
+        table = pd.read_csv(path)
+        _PAPER_TABLE.update(key=key, table=table, rows=_row_positions(table))
     return _PAPER_TABLE["table"]
 
 
 _PAPER_TABLE: dict = {}
 
 
-def _paper_row(table: pd.DataFrame, artefact: str, quantity: str) -> pd.Series:
-    row = table[(table["artefact"] == artefact) & (table["quantity"] == quantity)]
-    if len(row) != 1:
+def _paper_row(table: pd.DataFrame, artefact: str, quantity: str, rows: dict | None = None) -> pd.Series:
+    """The one row of ``table`` for ``artefact``/``quantity``; ``rows``: :func:`_row_positions` of ``table``."""
+    found = (rows if rows is not None else _row_positions(table)).get((artefact, quantity), ())
+    if len(found) != 1:
         raise ValueError(f"no single row {artefact}/{quantity} in data/paper_values.csv")
-    return row.iloc[0]
+    return table.iloc[found[0]]
+
+
+def _row_positions(table: pd.DataFrame) -> dict:
+    """``(artefact, quantity) -> [positions of its rows]`` of a paper-values table."""
+    rows: dict = {}
+    for i, key in enumerate(zip(table["artefact"], table["quantity"])):
+        rows.setdefault(key, []).append(i)
+    return rows
 
 
 #: Results judged by the position rule, with the index of their Fig. 3-1 search window (:data:`FIG3_WINDOWS`).
@@ -487,8 +497,12 @@ def verdict_of(artefact: str, quantity: str, value: float, table: pd.DataFrame |
     row (``position``: the paper's payload in our drop interval, ``not_checkable``: counted apart,
     else 10 %). ``table``: the paper values (default :func:`paper_values`).
     """
-    return _verdict_of_row(_paper_row(_paper_values_read_only() if table is None else table, artefact, quantity),
-                           artefact, quantity, value)
+    if table is None:
+        table = _paper_values_read_only()
+        row = _paper_row(table, artefact, quantity, _PAPER_TABLE["rows"])
+    else:
+        row = _paper_row(table, artefact, quantity)
+    return _verdict_of_row(row, artefact, quantity, value)
 
 
 def _verdict_of_row(row: pd.Series, artefact: str, quantity: str, value: float) -> str:
@@ -536,9 +550,10 @@ def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1
     if not seeds or min(seeds) < 0:
         raise ValueError(f"seeds must be a non-empty sequence of integers >= 0, got {seeds!r}")
     table = paper_values()
+    positions = _row_positions(table)
     rows = []
     for r in results:
-        paper_row = _paper_row(table, r.artefact, r.quantity)
+        paper_row = _paper_row(table, r.artefact, r.quantity, positions)
         paper = float(paper_row["value"])
         row = {"artefact": r.artefact, "quantity": r.quantity, "role": r.role, "unit": str(paper_row["unit"]),
                "rule": judge.rule_of(paper_row.get("rule"), paper), "paper": paper}
