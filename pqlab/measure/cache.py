@@ -580,14 +580,33 @@ def artefact(artefact_id: str | None = None):
     return wrap
 
 
+def _memo_canonical(value):
+    """:func:`_canonical`, but an object with a ``to_json`` method (a :class:`pqlab.Scenario`, computed once
+    per frozen object) is described by the SHA-256 of that JSON: a scenario's JSON describes it exactly
+    (:meth:`pqlab.Scenario.from_json` rebuilds it), without walking its size laws value by value."""
+    to_json = getattr(type(value), "to_json", None)
+    if to_json is not None and hasattr(value, "__dataclass_fields__"):
+        return {"json": type(value).__qualname__, "sha256": hashlib.sha256(to_json(value).encode()).hexdigest()}
+    if isinstance(value, (list, tuple)):
+        return [_memo_canonical(v) for v in value]
+    return _canonical(value)
+
+
 def memoize(func):
-    """Decorator: compute identical calls once per process; each caller gets its own copy."""
+    """Decorator: compute identical calls once per process; each caller gets its own copy.
+
+    Calls are identical when their arguments (defaults filled in) are: this process runs one
+    version of the code, so the key holds no code or data digest, unlike :func:`key`.
+    """
     memo: dict = {}
+    signature = inspect.signature(func)
 
     @functools.wraps(func)
     def inner(*args, **kwargs):
         try:
-            digest, _ = key(func.__qualname__, func, args, kwargs)
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            digest = json.dumps({k: _memo_canonical(v) for k, v in bound.arguments.items()}, sort_keys=True)
         except TypeError:
             return func(*args, **kwargs)
         if digest not in memo:

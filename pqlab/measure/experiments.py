@@ -20,6 +20,7 @@ import xarray as xr
 
 from . import metrics
 from ..base._validate import check_int
+from ..node.engine import KEPT
 from ..node.measured import is_measured
 from ..node.scenario import Scenario, simulate
 from ..node.tandem import simulate_downstream_hops
@@ -30,11 +31,30 @@ from ..base.provenance import provenance_attrs
 REFERENCE_FLOW = 0
 
 
+def measurement_rows(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
+    """The rows (indices along ``packet``) of :func:`measurement_window`: the packets of ``flow``
+    arriving at or after the scenario's warm-up, in Dataset order."""
+    return np.flatnonzero((ds["flow"].values == flow) & is_measured(ds["arrival"].values, scenario.warmup_s))
+
+
 def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:
     """The packets of ``flow`` measured after the scenario's warm-up (the warm-up rule of
     :mod:`pqlab.node.measured`: arrival at or after ``warmup_s``; integer dtypes kept)."""
-    mask = (ds["flow"].values == flow) & is_measured(ds["arrival"].values, scenario.warmup_s)
-    return ds.isel(packet=np.flatnonzero(mask))
+    return ds.isel(packet=measurement_rows(ds, scenario, flow))
+
+
+def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
+    """:func:`pqlab.metrics.one_way_delay`'s values for the packets ``rows`` of ``ds`` (every one
+    measured): ``departure - arrival + path.extra_delay_s(size)``, NaN where dropped."""
+    values = ds["departure"].values[rows] - ds["arrival"].values[rows] + path.extra_delay_s(ds["size"].values[rows])
+    if "drop" in ds.variables:
+        values = np.where(ds["drop"].values[rows] == KEPT, values, np.nan)
+    return values
+
+
+def reference_delay_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
+    """:func:`reference_delay`'s values (seconds, NaN if lost), without building the DataArray."""
+    return _delay_of_rows(ds, measurement_rows(ds, scenario, flow), scenario.path)
 
 
 def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
@@ -45,6 +65,20 @@ def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FL
     """
     # the window applies the scenario's warm-up: not once more from ds's attrs
     return metrics.one_way_delay(measurement_window(ds, scenario, flow), scenario.path, include_warmup=True)
+
+
+def reference_ipdv_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
+    """:func:`reference_ipdv`'s values (seconds), without building the DataArray.
+
+    The measured packets of ``flow`` in sending order (ties in Dataset order), their one-way
+    delays and the defined differences of consecutive ones (:func:`pqlab.metrics.ipdv`).
+    """
+    rows = measurement_rows(ds, scenario, flow)
+    if rows.size == 0:  # no measured packet of the flow: the same error as reference_ipdv's
+        return np.asarray(reference_ipdv(ds, scenario, flow))
+    rows = rows[np.argsort(ds["arrival"].values[rows], kind="stable")]
+    values = metrics.ipdv_of_delays(_delay_of_rows(ds, rows, scenario.path), dropna=False)
+    return values[~np.isnan(values)]
 
 
 def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarray:
@@ -93,7 +127,7 @@ def delay_summary(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW
         class or flow at once: :func:`pqlab.measure.tables.summary_table`.
     """
     flow = metrics.check_flow(ds, flow)
-    return delay_statistics(reference_delay(ds, scenario, flow).values, reference_ipdv(ds, scenario, flow).values)
+    return delay_statistics(reference_delay_values(ds, scenario, flow), reference_ipdv_values(ds, scenario, flow))
 
 
 #: Units and long names of :func:`delay_statistics`' numbers, declared where they are measured.

@@ -686,7 +686,8 @@ PACKET_VARIABLE_ATTRS = {
 }
 
 
-def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=None, attrs=None) -> xr.Dataset:
+def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=None, attrs=None,
+                    variable_attrs=None) -> xr.Dataset:
     """Wrap per-packet arrays as the engine's ``xarray.Dataset`` (dimension ``packet``), without copies.
 
     Parameters
@@ -697,6 +698,9 @@ def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=
         Further per-packet variables, ``name -> (array, attrs)`` (e.g. ``flow``).
     attrs : dict, optional
         Dataset attributes.
+    variable_attrs : dict, optional
+        Attributes in place of :data:`PACKET_VARIABLE_ATTRS` for some of the six variables above,
+        ``name -> attrs`` (e.g. a test bed's ``arrival`` is a send time).
 
     Returns
     -------
@@ -705,7 +709,8 @@ def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=
         coordinate 0 .. n-1 (a ``pandas.RangeIndex``: no array is built for it).
     """
     arrays = dict(zip(PACKET_VARIABLE_ATTRS, (arrival, size, queue, ring_entry, departure, drop)))
-    variables = {name: (array, dict(PACKET_VARIABLE_ATTRS[name])) for name, array in arrays.items()}
+    own = variable_attrs or {}
+    variables = {name: (array, dict(own.get(name, PACKET_VARIABLE_ATTRS[name]))) for name, array in arrays.items()}
     variables.update(extra or {})
     n = arrival.shape[0]
     for name, (array, _) in variables.items():

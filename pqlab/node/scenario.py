@@ -13,7 +13,9 @@ knows nothing of the papers; the catalogue of the papers' named scenarios is
 from __future__ import annotations
 
 import json
+import math
 import numbers
+import time
 import warnings
 from dataclasses import dataclass, field
 
@@ -21,7 +23,7 @@ import numpy as np
 import xarray as xr
 
 from ..base import counts
-from ..base.memory import check_available
+from ..base import memory
 from ..base._validate import check_fields, check_int, check_mapping, check_real, from_part, json_nesting
 from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
 from .markers import FlowColours
@@ -275,6 +277,30 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
     return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow), **origins} if counts_by_flow else {}
 
 
+#: A run needing less than this (bytes) is not probed again within :data:`MEMORY_PROBE_S` of a probe
+#: that found at least :data:`MEMORY_PROBE_MARGIN` times its need available (:func:`_check_memory`).
+SMALL_RUN_BYTES = 64 * 2**20
+MEMORY_PROBE_S = 1.0
+MEMORY_PROBE_MARGIN = 8
+_last_probe = [-math.inf, 0]  # (monotonic time, bytes available) of the last probe
+
+
+def _check_memory(what: str, need_bytes: int) -> None:
+    """:func:`pqlab.base.memory.check_available` for a run, without reading the system's memory
+    counters again for a small run (under :data:`SMALL_RUN_BYTES`) within :data:`MEMORY_PROBE_S` of a
+    probe that left :data:`MEMORY_PROBE_MARGIN` times its need: a sweep of small runs probes about
+    once a second, not once a run; any larger run is probed every time."""
+    now = time.monotonic()
+    when, room = _last_probe
+    if need_bytes < SMALL_RUN_BYTES and now - when < MEMORY_PROBE_S and need_bytes * MEMORY_PROBE_MARGIN <= room:
+        return
+    room = memory.available_bytes()[0]
+    if need_bytes > room:  # check_available says how much, and by which limit
+        memory.check_available(what, need_bytes,
+                               "use pqlab.streaming.simulate_summary (bounded memory) or a shorter duration_s")
+    _last_probe[:] = [now, room]
+
+
 @counts.counted("simulation")
 def simulate(scenario: Scenario, seed: int = 0, *, record_scenario: bool = True) -> xr.Dataset:
     """Generate the scenario's traffic and pass it through its node.
@@ -336,9 +362,8 @@ def simulate(scenario: Scenario, seed: int = 0, *, record_scenario: bool = True)
         raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
     window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate (under counts.counted)
     packets = expected_packets(scenario.streams, scenario.duration_s)
-    check_available(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
-                    packets * SIMULATE_BYTES_PER_PACKET,
-                    "use pqlab.streaming.simulate_summary (bounded memory) or a shorter duration_s")
+    _check_memory(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
+                  packets * SIMULATE_BYTES_PER_PACKET)
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)

@@ -321,6 +321,14 @@ class Empirical(SizeDistribution):
         set_field(self, "sizes_bytes", tuple(sizes.tolist()))
         set_field(self, "cdf", tuple(cdf.tolist()))
 
+    def __hash__(self) -> int:
+        """The hash a frozen dataclass has (of its fields), computed once: a law of 1,461 sizes is
+        hashed wherever it keys a cache (the presets' shared scenarios, the laws' JSON)."""
+        value = self.__dict__.get("_hash")
+        if value is None:
+            value = self.__dict__["_hash"] = hash((self.sizes_bytes, self.cdf))
+        return value
+
     def to_json(self) -> str:
         """:meth:`to_dict` as canonical JSON, encoded once for every equal law (1,461 sizes take
         about 1 ms to encode, and each scenario rebuilt from JSON holds a new but equal law)."""
@@ -347,20 +355,39 @@ class Empirical(SizeDistribution):
 
     def pmf(self) -> np.ndarray:
         """Probability of each size in ``sizes_bytes`` (the CDF's steps, last one closing to 1)."""
-        cdf = np.minimum(np.array(self.cdf), 1.0)
-        cdf[-1] = 1.0
-        return np.diff(cdf, prepend=0.0)
+        return self._table()[1].copy()
+
+    def _table(self) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+        """``(sizes, pmf, mean_bytes, choice_cdf)``: read-only arrays, computed once per (frozen) law;
+        ``choice_cdf`` is the pmf's cumulative sum divided by its last value (:meth:`_draw`)."""
+        table = self.__dict__.get("_table_cache")
+        if table is None:
+            cdf = np.minimum(np.array(self.cdf), 1.0)
+            cdf[-1] = 1.0
+            pmf = np.diff(cdf, prepend=0.0)
+            sizes = np.array(self.sizes_bytes, dtype=np.int64)
+            choice_cdf = pmf.cumsum()
+            choice_cdf /= choice_cdf[-1]
+            sizes.flags.writeable = pmf.flags.writeable = choice_cdf.flags.writeable = False
+            table = (sizes, pmf, dot(self.sizes_bytes, pmf), choice_cdf)
+            self.__dict__["_table_cache"] = table
+        return table
 
     @property
     def mean_bytes(self) -> float:
-        return dot(self.sizes_bytes, self.pmf())
+        return self._table()[2]
 
     @property
     def max_bytes(self) -> int:
         return self.sizes_bytes[-1]
 
     def _draw(self, rng, n):
-        return rng.choice(np.array(self.sizes_bytes, dtype=np.int64), size=n, p=self.pmf())
+        """``rng.choice(sizes, size=n, p=pmf)`` with the law's tables computed once: numpy's
+        ``Generator.choice`` with replacement draws ``rng.random(n)`` and looks each up in the
+        normalised cumulative pmf (``searchsorted``, right side), which is done here (the same
+        draws and sizes, without re-checking and summing the pmf on every call)."""
+        sizes, _, _, choice_cdf = self._table()
+        return sizes[choice_cdf.searchsorted(rng.random(n), side="right")]
 
 
 @functools.lru_cache(maxsize=64)

@@ -54,7 +54,7 @@ def check_streams(streams: Sequence[Stream]) -> tuple:
     return tuple(streams)
 
 
-def _fixed_cbr_schedule(streams, rng: np.random.Generator):
+def fixed_cbr_schedule(streams, rng: np.random.Generator):
     """``(first_s, interval_s, size_bytes)`` arrays of streams that are all :class:`CBRStream` of a
     :class:`Deterministic` size, else None (nothing drawn).
 
@@ -132,7 +132,7 @@ class TrafficWindows:
         rng = check_rng(rng)
         self._queues = np.array([s.queue for s in self.streams], dtype=np.int64)
         self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
-        self._periodic = _fixed_cbr_schedule(self.streams, rng) if vectorised else None
+        self._periodic = fixed_cbr_schedule(self.streams, rng) if vectorised else None
         self._windows = None
         if self._periodic is None:
             self._windows = [s.windows(rng) for s in self.streams]

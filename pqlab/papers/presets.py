@@ -34,9 +34,11 @@ Assumptions, each stated once here and in the report:
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import math
+import warnings
 from typing import Any
 
 from ..base._validate import check_choice, check_int, check_real
@@ -63,6 +65,47 @@ BE_SIZE_READINGS = {
     "packet": "law by packet count: every offered BE packet's size drawn from the law (the papers' reading)",
     "stream": "one size per stream at equal bit rates (110 kbit/s each): the mix is skewed to small packets",
 }
+
+
+#: Scenarios the presets keep (:func:`_shared`), most recently used last.
+_SHARED_SCENARIOS = 512
+
+
+def _shared(preset):
+    """Decorator: a preset called again with the same arguments returns the same (frozen) Scenario.
+
+    Arguments are the same when their types and values are (a float by its ``repr``, so ``0.0`` and
+    ``-0.0`` differ); a call with an unhashable argument, or whose construction warned, is built
+    anew each time (its warnings are given again on every call). A Scenario is immutable, so
+    sharing it changes no result: what it computes once per object (its JSON, its test-bed form)
+    is computed once per experiment instead of once per run.
+    """
+    kept: collections.OrderedDict = collections.OrderedDict()
+
+    @functools.wraps(preset)
+    def inner(*args, **kwargs):
+        try:
+            key = tuple((k, type(v), repr(v) if isinstance(v, float) else v)
+                        for k, v in [*enumerate(args), *sorted(kwargs.items())])
+            hash(key)
+        except TypeError:  # an unhashable argument (a list, a trace stream)
+            return preset(*args, **kwargs)
+        if key in kept:
+            kept.move_to_end(key)
+            return kept[key]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            scenario = preset(*args, **kwargs)
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if not caught:
+            kept[key] = scenario
+            if len(kept) > _SHARED_SCENARIOS:
+                kept.popitem(last=False)
+        return scenario
+
+    inner.cache_clear = kept.clear  # type: ignore[attr-defined]
+    return inner
 
 
 def paper_path() -> PathModel:
@@ -100,6 +143,7 @@ def _ef_stream(rate_bps: float, frame_bytes: int, flow: int) -> CBRStream:
     return CBRStream(rate_bps * ip / frame_bytes, Deterministic(ip), queue=EF_QUEUE, flow=flow)
 
 
+@_shared
 def pq_experiment(
     *,
     be_size: SizeDistribution | None = None,
@@ -190,6 +234,7 @@ def pq_experiment(
     )
 
 
+@_shared
 def be_streams_first(scenario: Scenario) -> Scenario:
     """The same scenario with its best-effort streams generated first (common random numbers).
 
@@ -331,6 +376,7 @@ def tftant_node(
                           be_queue_limit_packets=TFTANT_BE_QUEUE_LIMIT).node()
 
 
+@_shared
 def pq_vs_wfq(
     *,
     scheduler: str = "pq",
@@ -416,6 +462,7 @@ STAR_ACCOUNTINGS = {
 }
 
 
+@_shared
 def tftant_star(*, star: float, ef_frame_bytes: int = 1024, ef_rate_bps: float = TFTANT_EF_RATE_BPS,
                 accounting: str = "ip", **kw: Any) -> Scenario:
     """TF-TANT slides, "EF queue service rate": WFQ with the EF weight ``star`` x the EF arrival rate.

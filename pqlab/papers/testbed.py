@@ -110,6 +110,7 @@ then the downstream hops); nothing here changes the kernel.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import asdict, dataclass, fields, replace
@@ -123,9 +124,12 @@ from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time
 from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
 from ..node.model import RING_RELEASES, Node, Queue
 from ..node.path import Hop, PathModel
-from ..node.scenario import OUTSIDE_WINDOW_ATTR, Scenario, check_trace_window, simulate
-from ..node.tandem import TandemHop, simulate_tandem
-from ..node.traffic import CBRStream, Deterministic, Empirical, SizeDistribution, TraceStream, merge_streams
+from ..base import counts
+from ..base.provenance import provenance_attrs
+from ..node.engine import packets_dataset, run_kernel, validate_arrivals
+from ..node.scenario import REFERENCES, Scenario, check_trace_window, kernel_options, red_uniforms, simulate
+from ..node.timeorigin import origin_attrs, rebase
+from ..node.traffic import CBRStream, Deterministic, Empirical, SizeDistribution, merge_streams
 from ..measure import experiments
 from ..measure.experiments import REFERENCE_FLOW
 from .presets import FIRST_BE_FLOW, real_be_sizes
@@ -274,6 +278,14 @@ class Testbed:
     def to_dict(self) -> dict:
         """Plain-data form (JSON-serialisable); inverse :meth:`from_dict`."""
         return asdict(self)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON with sorted keys (the results' ``testbed`` attribute), computed once
+        per (frozen) model."""
+        text = self.__dict__.get("_json")
+        if text is None:
+            text = self.__dict__["_json"] = json.dumps(self.to_dict(), sort_keys=True)
+        return text
 
     @classmethod
     def from_dict(cls, data: dict) -> "Testbed":
@@ -464,6 +476,13 @@ def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenar
     model = _check_model(model)
     if model.is_papers_node:
         return scenario
+    seen = scenario.__dict__.setdefault("_testbed_scenarios", {})  # both frozen: computed once per pair
+    if model not in seen:
+        seen[model] = _testbed_scenario(scenario, model)
+    return seen[model]
+
+
+def _testbed_scenario(scenario: Scenario, model: Testbed) -> Scenario:
     streams = list(scenario.streams)
     want = "packet" if model.be_size_mix == "per_packet" else "stream"
     streams = [replace(s, size_per=want) if (s.flow >= FIRST_BE_FLOW and getattr(s, "size_per", want) != want)
@@ -507,13 +526,15 @@ def _generated(stream, model: Testbed):
     return stream
 
 
-def _fifo_hop(hop: Hop) -> TandemHop:
-    node = Node(hop.rate_bps, hop.framing, 1, PACKET_PARTICLE_BYTES,
+@functools.lru_cache(maxsize=64)
+def _fifo_node(hop: Hop) -> Node:
+    """A store-and-forward hop as a node: one FIFO queue, a one-packet ring, the hop's rate and framing."""
+    return Node(hop.rate_bps, hop.framing, 1, PACKET_PARTICLE_BYTES,
                 (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=hop.rate_bps),))
-    return TandemHop(node=node, queue=0)
 
 
-def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = None) -> xr.Dataset:
+def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = None, *,
+                     record_scenario: bool = True) -> xr.Dataset:
     """Simulate a papers' preset through the test-bed model: what the SmartBits would measure.
 
     Steps: the scenario's streams are generated exactly as :func:`pqlab.simulate`
@@ -532,6 +553,10 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
         Seed (>= 0); the same seed gives the same Dataset.
     model : Testbed, optional
         Default :data:`TESTBED`; :data:`PAPERS_NODE` returns ``pqlab.simulate(scenario, seed)``.
+    record_scenario : bool
+        True (default): attribute ``scenario`` holds the test-bed scenario's JSON. False: it holds
+        ``"not recorded"`` (as :func:`pqlab.simulate`'s option), for a caller that measures the run
+        and records its own provenance.
 
     Returns
     -------
@@ -553,8 +578,8 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     seed = check_int("seed", seed, 0)
     sc = testbed_scenario(scenario, model)
     if model.is_papers_node:
-        ds = simulate(sc, seed=seed)
-        ds.attrs["testbed"] = json.dumps(model.to_dict(), sort_keys=True)
+        ds = simulate(sc, seed=seed, record_scenario=record_scenario)
+        ds.attrs["testbed"] = model.to_json()
         return ds
     window_attrs = check_trace_window(sc)  # the streams are generated here, not by pqlab.simulate
     rng = np.random.default_rng(seed)
@@ -568,51 +593,73 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
         starts = stall_windows_s(float(at_node.max()), model.stall_interval_s, model.stall_s,
                                  np.random.default_rng([seed, 3]))
         at_node = stalled_s(at_node, starts, model.stall_s)
-    order = np.argsort(at_node, kind="stable")
-    # one trace stream per flow, in scenario order: the C7200 sees exactly these arrivals
-    traces = []
-    for st in sc.streams:
-        mine = order[flow[order] == st.flow]
-        traces.append(TraceStream(at_node[mine], size[mine], int(queue[mine][0]) if mine.size else st.queue,
-                                  st.flow))
-    trace_sc = Scenario(node=sc.node, streams=tuple(traces), duration_s=max(sc.duration_s, float(at_node.max()) + 1e-6), warmup_s=sc.warmup_s,
-                        path=sc.path, name=sc.name)
-    hops = [_fifo_hop(h) for h in scenario.path.hops[:model.store_forward_hops]]
-    # the trace scenario's JSON (every arrival) is not recorded: the attrs below record the
-    # test-bed scenario, the model and the seed, from which the traces are regenerated
-    per_hop, departure = simulate_tandem(trace_sc, hops, flows=np.unique(flow), seed=seed, record_scenario=False)
-    ds = per_hop[0]
-    # map the C7200's packets back to their generator send times
-    node_arrival = ds["arrival"].values
-    node_flow = ds["flow"].values
-    send_at_node = np.empty_like(node_arrival)
-    for st in sc.streams:
-        mine_src = order[flow[order] == st.flow]
-        mine_ds = np.flatnonzero(node_flow == st.flow)
-        send_at_node[mine_ds] = send[mine_src]
-    last = np.full(node_arrival.size, np.nan)
-    last[departure["packet"].values] = departure.values[:, -1]
-    ds = ds.drop_vars("packet_id")
-    ds.attrs.pop(OUTSIDE_WINDOW_ATTR, None)  # of the per-flow traces built above (all inside), not of sc
-    ds = ds.assign({  # one merge (each item assignment is a merge of its own: about 1 ms)
-        "node_arrival": ("packet", node_arrival, {"units": "s", "long_name": "arrival at the C7200"}),
-        "node_departure": ("packet", ds["departure"].values, {"units": "s", "long_name": "departure from the C7200"}),
-        "arrival": ("packet", send_at_node, {"units": "s", "long_name": "first bit sent by the generator"}),
-        "departure": ("packet", last, {"units": "s", "long_name": "departure from the last simulated device"}),
-    })
-    ds.attrs.update(
+    # The C7200 sees one trace per flow, merged as pqlab.simulate merges streams: by time, ties in
+    # stream order, then in each trace's own order (the generator's, stable by time).
+    stream_of_flow = np.zeros(int(flow.max()) + 1 if flow.size else 1, dtype=np.int64)
+    stream_of_flow[[st.flow for st in sc.streams]] = np.arange(len(sc.streams))
+    perm = np.lexsort((stream_of_flow[flow], at_node))
+    packets = _c7200_and_hops(sc.node, at_node[perm], size[perm], queue[perm], seed,
+                              scenario.path.hops[:model.store_forward_hops])
+    counts.note("simulation", "simulate")
+    flow = flow[perm]
+    send_at_node = send[perm]
+    duration = max(sc.duration_s, float(at_node.max()) + 1e-6)
+    attrs = provenance_attrs(
+        title=f"pqlab simulation{': ' + sc.name if sc.name else ''}", history="simulated by pqlab.simulate",
+        references=REFERENCES, seed=seed, scenario="not recorded", warmup_s=sc.warmup_s, duration_s=duration,
+        **(origin_attrs(packets["origin"]) if packets["origin"] else {}))
+    attrs.update(
         title=f"pqlab test-bed simulation: {sc.name}",
         source=f"pqlab {__version__} test-bed model (engine + tandem)",
         pqlab_version=__version__,
         seed=seed,
-        scenario=sc.to_json(),
-        testbed=json.dumps(model.to_dict(), sort_keys=True),
+        scenario=sc.to_json() if record_scenario else "not recorded",
+        testbed=model.to_json(),
         warmup_s=sc.warmup_s,
         duration_s=sc.duration_s,
         history="simulated by pqlab.papers.testbed.simulate_testbed",
         **window_attrs,
     )
-    return ds
+    node_arrival, node_departure = packets["arrival"], packets["departure"]
+    return packets_dataset(send_at_node, packets["size"], packets["queue"], packets["ring_entry"],
+                           packets["last"], packets["drop"], attrs=attrs, extra={
+        "flow": (flow, {"units": "1", "long_name": "flow id"}),
+        "node_arrival": (node_arrival, {"units": "s", "long_name": "arrival at the C7200"}),
+        "node_departure": (node_departure, {"units": "s", "long_name": "departure from the C7200"}),
+    }, variable_attrs={
+        "arrival": {"units": "s", "long_name": "first bit sent by the generator"},
+        "departure": {"units": "s", "long_name": "departure from the last simulated device"},
+    })
+
+
+def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
+    """The C7200's run on the merged arrivals, then every kept packet through ``hops`` as FIFO nodes.
+
+    The steps of :func:`pqlab.simulate` on a scenario of trace streams (validation, RED's draws from
+    ``default_rng(seed)``, the time origin, the kernel) and of :func:`pqlab.node.tandem.simulate_tandem`
+    forwarding every flow, on arrays: ``arrival`` (at the C7200, possibly rebased), ``size``, ``queue``,
+    ``ring_entry``, ``departure``, ``drop`` of the C7200, ``origin`` and ``last`` (departure from the
+    last simulated device plus its time origin; NaN if dropped).
+    """
+    arrival, size, queue = validate_arrivals(node, arrival, size, queue)
+    red_uniform = red_uniforms(node, np.random.default_rng(seed), arrival.shape[0])
+    arrival, origin = rebase(node, arrival, size)
+    ring_entry, departure, drop = run_kernel(node, arrival, size, queue, **kernel_options(None, red_uniform))
+    last = departure.copy()
+    ids, hop_departure, hop_drop, hop_size = np.arange(arrival.shape[0]), departure, drop, size
+    for hop in hops:
+        fifo = _fifo_node(hop)
+        kept = np.flatnonzero(hop_drop == 0)
+        kept = kept[np.argsort(hop_departure[kept], kind="stable")]
+        t, hop_size, hop_queue = validate_arrivals(fifo, hop_departure[kept] + 0.0, hop_size[kept],
+                                                   np.zeros(kept.size, dtype=np.int64))
+        ids = ids[kept]
+        t, hop_origin = rebase(fifo, t, hop_size)
+        _, hop_departure, hop_drop = run_kernel(fifo, t, hop_size, hop_queue)
+        last = np.full(arrival.shape[0], np.nan)
+        last[ids] = hop_departure + hop_origin
+    return {"arrival": arrival, "size": size, "queue": queue, "ring_entry": ring_entry, "departure": departure,
+            "drop": drop, "origin": origin, "last": last}
 
 
 def reference_delays(scenario: Scenario, seed: int = 0, model: Testbed | None = None,
@@ -623,7 +670,7 @@ def reference_delays(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     """
     model = _check_model(model)
     ds = simulate_testbed(scenario, seed, model)
-    return experiments.reference_delay(ds, testbed_scenario(scenario, model), flow).values
+    return experiments.reference_delay_values(ds, testbed_scenario(scenario, model), flow)
 
 
 #: The former name of :func:`reference_delays` (one name was two things: this simulates and

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import collections
 import functools
-import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -83,9 +83,9 @@ _MAX_RUNS = 4096
 
 
 def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
-    ds = simulate_testbed(sc, seed, model)
+    ds = simulate_testbed(sc, seed, model, record_scenario=False)  # measured here, not kept
     tsc = testbed_scenario(sc, model)
-    delay = experiments.reference_delay(ds, tsc).values
+    delay = experiments.reference_delay_values(ds, tsc)
     ef = (ds["queue"].values == presets.EF_QUEUE) if model.be_queueing == "class" else (
         ds["flow"].values < presets.FIRST_BE_FLOW)
     win = ef & (ds["arrival"].values >= sc.warmup_s)
@@ -101,7 +101,7 @@ def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
     """One run (memoised): ``delay`` (reference delays, s, NaN if lost, sending order), ``ef_loss`` (EF packets
     after the warm-up that were dropped), ``ef_policed`` and ``ef_queue_full`` (dropped by the policer, by a full
     priority queue; shares of the same packets)."""
-    key = (scenario.to_json(), int(seed), json.dumps(model.to_dict(), sort_keys=True))
+    key = (scenario.to_json(), int(seed), model.to_json())
     if key in _RUNS:
         _RUNS.move_to_end(key)
     else:
@@ -448,11 +448,35 @@ def paper_values() -> pd.DataFrame:
     return pd.read_csv(paper_values_file())
 
 
-def _paper_row(table: pd.DataFrame, artefact: str, quantity: str) -> pd.Series:
-    row = table[(table["artefact"] == artefact) & (table["quantity"] == quantity)]
-    if len(row) != 1:
+def _paper_values_read_only() -> pd.DataFrame:
+    """:func:`paper_values` for lookups that do not change the table: read again only when the file in
+    effect, its size or its modification time changed."""
+    path = Path(paper_values_file())
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if _PAPER_TABLE.get("key") != key:
+        table = pd.read_csv(path)
+        _PAPER_TABLE.update(key=key, table=table, rows=_row_positions(table))
+    return _PAPER_TABLE["table"]
+
+
+_PAPER_TABLE: dict = {}
+
+
+def _paper_row(table: pd.DataFrame, artefact: str, quantity: str, rows: dict | None = None) -> pd.Series:
+    """The one row of ``table`` for ``artefact``/``quantity``; ``rows``: :func:`_row_positions` of ``table``."""
+    found = (rows if rows is not None else _row_positions(table)).get((artefact, quantity), ())
+    if len(found) != 1:
         raise ValueError(f"no single row {artefact}/{quantity} in data/paper_values.csv")
-    return row.iloc[0]
+    return table.iloc[found[0]]
+
+
+def _row_positions(table: pd.DataFrame) -> dict:
+    """``(artefact, quantity) -> [positions of its rows]`` of a paper-values table."""
+    rows: dict = {}
+    for i, key in enumerate(zip(table["artefact"], table["quantity"])):
+        rows.setdefault(key, []).append(i)
+    return rows
 
 
 #: Results judged by the position rule, with the index of their Fig. 3-1 search window (:data:`FIG3_WINDOWS`).
@@ -473,7 +497,16 @@ def verdict_of(artefact: str, quantity: str, value: float, table: pd.DataFrame |
     row (``position``: the paper's payload in our drop interval, ``not_checkable``: counted apart,
     else 10 %). ``table``: the paper values (default :func:`paper_values`).
     """
-    row = _paper_row(paper_values() if table is None else table, artefact, quantity)
+    if table is None:
+        table = _paper_values_read_only()
+        row = _paper_row(table, artefact, quantity, _PAPER_TABLE["rows"])
+    else:
+        row = _paper_row(table, artefact, quantity)
+    return _verdict_of_row(row, artefact, quantity, value)
+
+
+def _verdict_of_row(row: pd.Series, artefact: str, quantity: str, value: float) -> str:
+    """:func:`verdict_of` with the result's row of the paper values already found."""
     paper = float(row["value"])
     rule = judge.rule_of(row.get("rule"), paper)
     ours = math.nan if value is None else float(value)
@@ -517,15 +550,16 @@ def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1
     if not seeds or min(seeds) < 0:
         raise ValueError(f"seeds must be a non-empty sequence of integers >= 0, got {seeds!r}")
     table = paper_values()
+    positions = _row_positions(table)
     rows = []
     for r in results:
-        paper_row = _paper_row(table, r.artefact, r.quantity)
+        paper_row = _paper_row(table, r.artefact, r.quantity, positions)
         paper = float(paper_row["value"])
         row = {"artefact": r.artefact, "quantity": r.quantity, "role": r.role, "unit": str(paper_row["unit"]),
                "rule": judge.rule_of(paper_row.get("rule"), paper), "paper": paper}
         for name, m in models.items():
             value = r.compute(m, n, seeds, be_size)
-            verdict = verdict_of(r.artefact, r.quantity, value, table)
+            verdict = _verdict_of_row(paper_row, r.artefact, r.quantity, value)
             row[name] = value
             row[f"{name}_err_pct"] = judge.relative_percent(value, paper)
             row[f"{name}_verdict"] = verdict

@@ -12,10 +12,12 @@ Three mechanisms, each a pure function of arrays and a seeded generator:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..measure.experiments import REFERENCE_FLOW
-from ..node.engine import packets_dataset, run_kernel, validate_arrivals
+from ..node.engine import run_kernel, validate_arrivals
 from ..node.framing import PACKET_PARTICLE_BYTES, line_time_s
 from ..node.model import Node, Queue
 from .presets import FIRST_BE_FLOW
@@ -56,15 +58,20 @@ def generator_release_s(send_s: np.ndarray, flow: np.ndarray, tick_s: float, ef_
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _ethernet_port(rate_bps: float) -> Node:
+    """The switch port as a node: one FIFO queue, a one-packet ring, Ethernet framing at ``rate_bps``."""
+    return Node(rate_bps, "ethernet", 1, PACKET_PARTICLE_BYTES, (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=rate_bps),))
+
+
 def ethernet_port_s(send_s: np.ndarray, size: np.ndarray, rate_bps: float) -> np.ndarray:
     """Arrival at the C7200 through one store-and-forward Ethernet port (FIFO at ``rate_bps``), seconds."""
     own = line_time_s(size, "ethernet", rate_bps)
     at_switch = send_s + own  # the frame has left the sender's port: the switch holds it whole
     order = np.argsort(at_switch, kind="stable")
-    port = Node(rate_bps, "ethernet", 1, PACKET_PARTICLE_BYTES,
-                (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=rate_bps),))
+    port = _ethernet_port(float(rate_bps))
     arrays = validate_arrivals(port, at_switch[order], size[order], np.zeros(size.size, dtype=np.int64))
-    departure = packets_dataset(*arrays, *run_kernel(port, *arrays))["departure"].values
+    departure = run_kernel(port, *arrays)[1]
     out = np.empty_like(send_s)
     out[order] = departure
     return out

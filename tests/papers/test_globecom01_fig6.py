@@ -116,3 +116,29 @@ def test_clustering_grows_with_a_only_when_the_simulated_runs_grow():
     runs[order] = np.array([[0.0, 0.0], [0.1, 0.12], [0.2, 0.21], [0.3, 0.33]])
     fake["p_clustered"] = (("ref_load", "seed"), runs)
     assert _by_quantity(fig6.claims(fake))["clustering_grows_with_a"]["shape_ok"] is True
+
+
+@pytest.mark.parametrize("ref_rate_bps", [50e3, 100e3, 300e3])
+def test_clustering_over_phases_is_the_mean_share_of_each_draw_merged(ref_rate_bps):
+    """All draws at once give the share of each draw's own merged arrivals (pqlab.traffic.merge_streams)."""
+    from dataclasses import replace
+
+    from pqlab.node.traffic import merge_streams
+    from pqlab.papers import presets
+
+    sc = presets.aggregation(ref_rate_bps=ref_rate_bps, n_ef_samples=50)
+    ef = [s for s in sc.streams if s.queue == presets.EF_QUEUE]
+
+    def one_by_one(streams, draws):
+        shares = []
+        for d in range(draws):
+            arr, _, queue, flow = merge_streams(streams, np.random.default_rng([3, d]), 0.1)
+            shares.append(fig6.clustered_share(xr.Dataset({"arrival": ("packet", arr), "queue": ("packet", queue),
+                                                           "flow": ("packet", flow)}), 6e-4))
+        return float(np.mean(shares))
+
+    assert fig6.clustering_over_phases(sc, 6e-4, 300, seed=3) == one_by_one(ef, 300)
+    # a stream with a given phase: each draw merged in turn, the same definition
+    fixed = replace(sc, streams=(replace(ef[0], phase_s=1e-3), *sc.streams[1:]))
+    ef_fixed = [s for s in fixed.streams if s.queue == presets.EF_QUEUE]
+    assert fig6.clustering_over_phases(fixed, 6e-4, 20, seed=3) == one_by_one(ef_fixed, 20)

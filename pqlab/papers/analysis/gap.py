@@ -124,7 +124,7 @@ def _path(framing: str = "atm-aal5", fixed_s: float = 0.0) -> PathModel:
 def _delay_measure(ds: xr.Dataset, scenario: Scenario, *, simulate_hops: bool) -> dict:
     """Mean one-way delay of the measured reference packets, seconds (path model or simulated hops)."""
     if not simulate_hops:
-        delay = experiments.reference_delay(ds, scenario).values
+        delay = experiments.reference_delay_values(ds, scenario)
         return {"delay_mean_s": float(np.nanmean(delay))}
     return {"delay_mean_s": float(experiments.reference_delay_through_hops(ds, scenario).mean())}
 

@@ -43,7 +43,7 @@ from ...base._validate import check_real
 from ...base.numerics import dot
 from ...measure import cache, metrics
 from ...measure.analysis import CONFIDENCE, pooled_frequencies
-from ...measure.experiments import measurement_window, reference_delay, reference_ipdv
+from ...measure.experiments import measurement_window, reference_delay_values, reference_ipdv_values
 from ...node.scenario import Scenario, simulate
 from .. import kit
 from ...node.traffic import Empirical
@@ -136,8 +136,8 @@ def run(sc: Scenario, seed: int) -> dict:
         ``be_kept_mean_bytes``, ``be_offered_mean_bytes`` (bytes) and ``be_loss_ratio``.
     """
     ds = simulate(sc, seed=seed)
-    delay = reference_delay(ds, sc).values
-    ipdv = reference_ipdv(ds, sc).values
+    delay = reference_delay_values(ds, sc)
+    ipdv = reference_ipdv_values(ds, sc)
     ref = measurement_window(ds, sc)
     node = (ref["departure"] - ref["arrival"]).values
     window = ds["arrival"].values >= sc.warmup_s

@@ -104,7 +104,7 @@ def compute(
     for i, p in enumerate(pays):
         for j, s in enumerate(seeds):
             sc = presets.base_case(be_payload_bytes=p, n_ef_samples=n)
-            d = experiments.reference_delay(simulate(sc, seed=s), sc).values
+            d = experiments.reference_delay_values(simulate(sc, seed=s), sc)
             delays[i, j, :min(n, d.size)] = d[:n]
 
     node = cisco7200_atm()

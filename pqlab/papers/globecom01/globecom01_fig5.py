@@ -89,7 +89,7 @@ def compute(
     for j, s in enumerate(seeds):
         scenario = presets.real_distribution(n_ef_samples=n)
         ds = simulate(scenario, seed=s)
-        d = experiments.reference_delay(ds, scenario).values
+        d = experiments.reference_delay_values(ds, scenario)
         ef_ip = int(kit.ef_streams(scenario)[0].size.size_bytes)
         units[j, :min(n, d.size)] = transmission_units(d[:n], scenario.node, ef_ip)
         flows = ds["flow"].values
@@ -97,7 +97,7 @@ def compute(
     node = scenario.node
     unit_s = transmission_unit_s(node, ef_ip)
     mtu = presets.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)
-    d_mtu = experiments.reference_delay(simulate(mtu, seed=seeds[0]), mtu).values
+    d_mtu = experiments.reference_delay_values(simulate(mtu, seed=seeds[0]), mtu)
     mtu_units = transmission_units(d_mtu, mtu.node, ef_ip)
 
     top = max(np.nanmax(units), np.nanmax(mtu_units), thr) + 2 * width

@@ -21,7 +21,7 @@ from ...measure import cache
 from ...measure.analysis import mean_ci, trend
 from ...node.framing import line_time_s
 from ...node.scenario import Scenario, simulate
-from ...node.traffic import merge_streams
+from ...node.traffic import fixed_cbr_schedule, merge_streams
 from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import PAPERS, REF_RATES_BPS
@@ -96,8 +96,14 @@ def clustered_share(trace: xr.Dataset, within_s: float, start_s: float = 0.0,
     if not isinstance(trace, xr.Dataset) or not {"arrival", "queue", "flow"} <= set(trace):
         raise ValueError("trace must be the per-packet Dataset of pqlab.simulate")
     within = check_real("within_s", within_s, 0.0, strict_minimum=True)
-    sel = trace["queue"].values == queue
-    arr, flow = trace["arrival"].values[sel], trace["flow"].values[sel]
+    return _clustered_share(trace["arrival"].values, trace["queue"].values, trace["flow"].values, within, start_s,
+                            queue)
+
+
+def _clustered_share(arrival, queue_of, flow_of, within: float, start_s: float, queue: int) -> float:
+    """:func:`clustered_share` on per-packet arrays (``within`` already checked)."""
+    sel = queue_of == queue
+    arr, flow = arrival[sel], flow_of[sel]
     order = np.argsort(arr, kind="stable")
     arr, flow = arr[order], flow[order]
     clustered = np.zeros(arr.size, dtype=bool)
@@ -127,13 +133,43 @@ def clustering_over_phases(sc: Scenario, within_s: float, n_draws: int, seed: in
         Arrivals generated per draw, seconds (> 0).
     """
     draws = kit.check_n_ef_samples(n_draws, minimum=1)
+    within = check_real("within_s", within_s, 0.0, strict_minimum=True)
     ef = [s for s in sc.streams if s.queue == presets.EF_QUEUE]
-    shares = []
-    for d in range(draws):
-        arr, _, queue, flow = merge_streams(ef, np.random.default_rng([int(seed), d]), duration_s)
-        shares.append(clustered_share(xr.Dataset({"arrival": ("packet", arr), "queue": ("packet", queue),
-                                                  "flow": ("packet", flow)}), within_s))
-    return float(np.mean(shares))
+    rngs = [np.random.default_rng([int(seed), d]) for d in range(draws)]
+    schedules = [fixed_cbr_schedule(ef, rng) for rng in rngs] if all(s.phase_s is None for s in ef) else [None]
+    if any(s is None for s in schedules):  # not every stream a CBR stream of one size with a drawn phase
+        return float(np.mean([_clustered_share(*_merged(ef, rng, duration_s), within, 0.0, presets.EF_QUEUE)
+                              for rng in rngs]))
+    return float(np.mean(_periodic_clustered_shares(np.stack([s[0] for s in schedules]), schedules[0][1],
+                                                    check_real("duration_s", duration_s, 0.0, strict_minimum=True),
+                                                    within)))
+
+
+def _merged(streams, rng, duration_s):
+    arrival, _, queue, flow = merge_streams(streams, rng, duration_s)
+    return arrival, queue, flow
+
+
+def _periodic_clustered_shares(first_s: np.ndarray, interval_s: np.ndarray, duration_s: float,
+                               within: float) -> np.ndarray:
+    """:func:`clustered_share` of every draw of periodic streams, all draws at once.
+
+    Draw ``d``'s stream ``i`` sends at ``first_s[d, i] + interval_s[i] * k`` in ``[0, duration_s)``
+    (as :func:`pqlab.traffic.merge_streams` computes them); each draw's packets are merged by time,
+    ties in stream order (a stable sort of the packets listed stream after stream, as the merge
+    orders them), and the share of packets within ``within`` after another stream's is taken.
+    """
+    n_draws, n_streams = first_s.shape
+    k = np.arange(int(np.floor(duration_s / interval_s.min())) + 2, dtype=np.float64)
+    t = first_s[:, :, None] + interval_s[None, :, None] * k[None, None, :]
+    t = np.where((t >= 0.0) & (t < duration_s), t, np.inf).reshape(n_draws, -1)
+    stream = np.repeat(np.arange(n_streams), k.size)
+    order = np.argsort(t, axis=1, kind="stable")
+    t, stream = np.take_along_axis(t, order, axis=1), stream[order]
+    clustered = np.zeros(t.shape, dtype=bool)  # past a draw's last packet: inf - t, inf - inf: never < within
+    with np.errstate(invalid="ignore"):
+        clustered[:, 1:] = (np.diff(t, axis=1) < within) & (stream[:, 1:] != stream[:, :-1])
+    return clustered.sum(axis=1) / np.isfinite(t).sum(axis=1)
 
 
 def _clustering_run(sc: Scenario, seed: int, within_s: float) -> dict:

@@ -62,7 +62,7 @@ def node_components(ds: xr.Dataset, scenario: Scenario) -> dict:
     win = experiments.measurement_window(ds, scenario)
     kept = win["drop"].values == 0
     arrival, entry, departure = (win[v].values[kept] for v in ("arrival", "ring_entry", "departure"))
-    delay = experiments.reference_delay(ds, scenario).values
+    delay = experiments.reference_delay_values(ds, scenario)
     delay = delay[np.isfinite(delay)]
     path_s = scenario.path.extra_delay_s(win["size"].values[kept])
     through_hops = experiments.reference_delay_through_hops(ds, scenario)

@@ -109,7 +109,7 @@ def compute(
         unit_s = transmission_unit_s(sc.node)
         for j, seed in enumerate(seeds):
             ds = simulate(sc, seed=seed)
-            d = experiments.reference_delay(ds, sc).values[:n]
+            d = experiments.reference_delay_values(ds, sc)[:n]
             units[i, j, :d.size] = d / unit_s
             flows = ds["flow"].values
             be_mean[i, j] = np.mean([ds["size"].values[np.argmax(flows == st.flow)] for st in kit.be_streams(sc)])

@@ -50,7 +50,7 @@ def _ipdv_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     independent queue states, its ceiling when the packets are far apart.
     """
     out = experiments.delay_summary(ds, sc)
-    d = experiments.reference_delay(ds, sc).values
+    d = experiments.reference_delay_values(ds, sc)
     d = d[np.isfinite(d)]
     pairing = np.random.default_rng(0).permutation(d.size)
     out["delay_gmd_s"] = float(np.mean(np.abs(d - d[pairing]))) if d.size > 1 else np.nan

@@ -39,7 +39,7 @@ SIZE_INDEPENDENCE_TOLERANCE = 0.25
 
 def _ipdv_size_measure(ds: xr.Dataset, sc: Scenario) -> dict:
     """IPDV of every EF stream after the warm-up, pooled: std (signed and absolute), max and mean |IPDV|."""
-    ipdv = np.concatenate([experiments.reference_ipdv(ds, sc, flow=s.flow).values for s in kit.ef_streams(sc)])
+    ipdv = np.concatenate([experiments.reference_ipdv_values(ds, sc, flow=s.flow) for s in kit.ef_streams(sc)])
     jitter = metrics.jitter_of_ipdv(ipdv)
     return {
         "ipdv_std_s": float(ipdv.std(ddof=1)),

@@ -76,7 +76,7 @@ def compute(
             sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate,
                                    with_be=with_be, n_ef_samples=n)
             ds = simulate(sc, seed=seed)
-            d = experiments.reference_delay(ds, sc).values[:n]
+            d = experiments.reference_delay_values(ds, sc)[:n]
             delay[i, j, :d.size] = d
             time[i, j, :d.size] = experiments.measurement_window(ds, sc)["arrival"].values[:d.size] - sc.warmup_s
     ip = presets.ef_ip_bytes(frame)

@@ -66,7 +66,7 @@ def series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
                 ds = simulate(sc, seed=seed)
                 win = experiments.measurement_window(ds, sc)
                 m = min(n, win.sizes["packet"])
-                d = experiments.reference_delay(ds, sc).values[:m]
+                d = experiments.reference_delay_values(ds, sc)[:m]
                 out["delay"][i, j, k, :m] = d
                 out["ipdv"][i, j, k, 1:m] = metrics.ipdv_of_delays(d, dropna=False)  # none lost here
                 out["wait"][i, j, k, :m] = (win["ring_entry"].values - win["arrival"].values)[:m]

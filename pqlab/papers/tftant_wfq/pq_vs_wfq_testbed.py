@@ -158,12 +158,12 @@ def measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     (:func:`pqlab.metrics.ipdv_of_delays`) is the difference of consecutive delays, pairs with a lost packet
     left out. Times in seconds; ``measure.attrs`` declares each number's units (:func:`pqlab.experiments.sweep`).
     """
-    win = experiments.measurement_window(ds, scenario)
-    delay = metrics.one_way_delay(win, scenario.path).values
+    rows = experiments.measurement_rows(ds, scenario)
+    delay = experiments.reference_delay_values(ds, scenario)
     ipdv = metrics.ipdv_of_delays(delay)
     kept = delay[np.isfinite(delay)]
-    entered = win["drop"].values == 0
-    wait = win["ring_entry"].values[entered] - win["arrival"].values[entered]
+    entered = rows[ds["drop"].values[rows] == 0]
+    wait = ds["ring_entry"].values[entered] - ds["arrival"].values[entered]
     a = metrics.jitter_of_ipdv(ipdv)
     be_tx = be_tx_time_s(scenario.node, _be_ip_bytes(scenario))
     lag, peak = analysis.acf_first_peak(kept, ACF_MAX_LAG)
