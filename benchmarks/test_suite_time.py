@@ -4,8 +4,9 @@ Runs ``python -m pytest -q --durations=0 -p no:cacheprovider`` (the README's com
 pytest ``addopts`` leave the tests marked ``slow`` out) and then the same with ``-m slow`` (the
 tier ``.ci/run`` runs after it), with this interpreter, from the checkout. For each tier it prints
 the wall time (``time.perf_counter``), pytest's summary line, the sum of the per-test durations
-(setup + call + teardown of every test: a figure less sensitive than the wall time to other work
-on the machine, though it is still CPU time of a shared machine) and the costliest tests.
+(setup + call + teardown of every test over 5 ms, the floor of pytest's table: a figure less
+sensitive than the wall time to collection and start-up, though still timed on a shared
+machine) and the costliest tests and files.
 
 Run: ``python benchmarks/test_suite_time.py [--tier default|slow|both] [--top 15] [-- PYTEST ARGS]``
 (the whole suite: tens of minutes on 2 cores; ``--tier default`` alone: a few minutes). With
@@ -28,8 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: One line of pytest's ``--durations`` table: seconds, phase, test id.
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s (setup|call|teardown)\s+(\S.*)$")
-#: pytest's closing summary line (``== 1,234 passed, 5 skipped in 61.02s (0:01:01) ==``).
-SUMMARY = re.compile(r"^=+ (.*(?:passed|failed|error|deselected|no tests ran).*) =+$")
+#: pytest's closing summary line (``1234 passed, 5 skipped in 61.02s (0:01:01)``, between ``=``
+#: bars unless ``-q``).
+SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed|skipped|deselected|errors?)\b.* in [\d.]+s.*?)(?: =+)?$"
+                     r"|^=* ?(no tests ran.*?)(?: =+)?$")
 
 TIERS = {"default": [], "slow": ["-m", "slow"]}
 
@@ -57,7 +60,7 @@ def per_test_seconds(output: str) -> dict[str, float]:
 
 def summary_line(output: str) -> str:
     """pytest's closing summary line of ``output`` ("" when there is none)."""
-    lines = [m.group(1) for m in map(SUMMARY.match, output.splitlines()) if m]
+    lines = [m.group(1) or m.group(2) for m in map(SUMMARY.match, output.splitlines()) if m]
     return lines[-1] if lines else ""
 
 
@@ -69,7 +72,7 @@ def report(name: str, output: str, wall_s: float | None, top: int) -> float:
     for test, s in seconds.items():
         by_file[test.split("::", 1)[0]] += s
     wall = f"{wall_s:.1f} s wall, " if wall_s is not None else ""
-    print(f"{name}: {wall}{total_s:.1f} s summed over {len(seconds)} tests "
+    print(f"{name}: {wall}{total_s:.1f} s summed over {len(seconds)} tests of 5 ms or more "
           f"({summary_line(output)})")
     for test, s in sorted(seconds.items(), key=lambda kv: -kv[1])[:top]:
         print(f"  {s:8.1f} s  {test}")
