@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s (setup|call|teardown)\s+(\S.*)$")
 #: pytest's closing summary line (``1234 passed, 5 skipped in 61.02s (0:01:01)``, between ``=``
 #: bars unless ``-q``).
-SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed|skipped|deselected|errors?)\b.* in [\d.]+s.*?)(?: =+)?$"
-                     r"|^=* ?(no tests ran.*?)(?: =+)?$")
+SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed|skipped|deselected|errors?)\b.* in [\d.]+s.*?)"
+                     r"(?: =+)?$|^=* ?(no tests ran.*?)(?: =+)?$")
 
 TIERS = {"default": [], "slow": ["-m", "slow"]}
 
