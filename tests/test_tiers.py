@@ -76,3 +76,19 @@ def test_other_pythons_run_both_tiers_of_their_files():
     """Another Python runs its files' slow tests too (the golden quick report among them)."""
     text = (CI / "other_pythons").read_text(encoding="utf-8")
     assert re.search(r'-m pytest -q -p no:cacheprovider -m "" "\$\{TESTS\[@\]\}"', text)
+
+
+def test_every_test_reading_the_quick_reproduction_is_in_the_slow_tier():
+    """conftest's hook marks ``slow`` a test that uses ``quick_run``, and no other test."""
+    import conftest
+
+    class Item:
+        def __init__(self, fixturenames):
+            self.fixturenames, self.marks = fixturenames, []
+
+        def add_marker(self, mark):
+            self.marks.append(mark.name)
+
+    reads, other = Item(["tmp_path", "quick_run"]), Item(["tmp_path"])
+    conftest.pytest_collection_modifyitems(None, [reads, other])
+    assert (reads.marks, other.marks) == (["slow"], [])
