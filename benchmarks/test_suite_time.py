@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -88,7 +89,10 @@ def run_tier(extra: list[str], passthrough: list[str]) -> tuple[str, float, int]
             *extra, *passthrough]
     print("+", " ".join(argv[1:]), flush=True)
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    # SIGINT at its default: the suite's Ctrl-C tests need it, and a shell's background job (this
+    # script run with `&`) starts with SIGINT ignored, which its children would inherit.
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     return done.stdout + done.stderr, time.perf_counter() - start, done.returncode
 
 
