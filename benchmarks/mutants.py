@@ -399,7 +399,8 @@ class Worker:
         _clear_caches(self.copy)
         cache = Path(tempfile.mkdtemp(prefix="numba-", dir=self.root))
         env = dict(self.env, NUMBA_CACHE_DIR=str(cache))
-        cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+        # -m "": both tiers (pyproject's addopts would leave the slow tier out)
+        cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "",
                f"--hypothesis-seed={self.hypothesis_seed}", *_test_args(self.copy)]
         t0 = time.monotonic()
         proc = subprocess.Popen(cmd, cwd=self.copy, env=env, stdout=subprocess.PIPE,

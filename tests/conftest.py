@@ -1,4 +1,4 @@
-"""Fixtures shared by test modules: one quick reproduction per test session."""
+"""Fixtures shared by test modules: one quick reproduction per test session, in the slow tier."""
 
 from pathlib import Path
 
@@ -15,9 +15,23 @@ NOTEBOOKS = sorted(p for p in locations.NOTEBOOKS.glob("*.ipynb") if not p.name.
 def quick_run(tmp_path_factory):
     """``pqlab reproduce --quick`` (seed 1) into a temporary folder: (ReproduceResult, figures folder).
 
-    Shared by the notebook tests (``test_notebooks``) and the browser tests of the published
-    site (``test_reading``): the quick reproduction runs once per session.
+    Shared by the notebook tests (``test_notebooks``, the golden quick report among them) and the
+    browser tests of the published site (``test_reading``): the quick reproduction runs once per
+    session. Every test that reads it is in the slow tier (:func:`pytest_collection_modifyitems`).
     """
     out = tmp_path_factory.mktemp("figures")
     build = tmp_path_factory.mktemp("build")
     return reproduce.run_all(NOTEBOOKS, quick=True, out_dir=out, build_dir=build, seed=1, progress=False), Path(out)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` every test that reads the session's quick reproduction (``quick_run``).
+
+    The whole reproduction is the cost of the first such test; the README's test command leaves
+    the slow tier out (pyproject's ``addopts``) and ``.ci/run`` runs it after, so the reproduction
+    runs in that tier only, once. Runs before pytest's own ``-m`` selection (``tryfirst``).
+    """
+    for item in items:
+        if "quick_run" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

@@ -217,6 +217,7 @@ def test_kernel_equals_the_reference_on_fixed_seeds(kind, features):
     assert n_adapter >= 20  # the traces exercise the option
 
 
+@pytest.mark.slow  # each new trace's mechanisms compile a kernel variant
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["wfq", "drr", "wrr", "priority"]))
 def test_kernel_equals_the_reference_with_every_mechanism_and_an_adapter(seed, kind):

@@ -108,6 +108,7 @@ def _changed(before: dict, after: dict) -> set:
     return {k for k in before if before[k] != after[k]}
 
 
+@pytest.mark.slow  # edits the package, then imports or reproduces afresh
 def test_an_edited_helper_or_data_file_changes_the_keys_of_what_reads_it_and_a_revert_restores_them(copy):
     """Item 1 and 5: the artefact key covers the helpers an artefact imports and the data files;
     the section key covers the data files. Reverting gives the original keys back. (Each helper
@@ -180,6 +181,7 @@ def probe(copy):
         (artefacts / name).unlink()
 
 
+@pytest.mark.slow  # edits the package, then imports or reproduces afresh
 def test_force_with_an_edited_helper_then_revert_gives_the_original_numbers(copy, probe):
     """Item 6: ``--force`` with an edited helper writes under the edited code's key, so reverting the
     edit reads the entry of the original code (its numbers), never the edited numbers."""
@@ -275,6 +277,7 @@ def _reproduce(copy, *argv) -> str:
     return _python(site, code, root)
 
 
+@pytest.mark.slow  # edits the package, then imports or reproduces afresh
 def test_reproduce_recomputes_after_a_helper_or_data_edit_and_a_revert_gives_the_original_report(copy):
     """Items 1, 5, 6 end to end on one small section: an appended statement in a shared helper and a
     lowered BE law each recompute the section's artefacts; restored, the original report comes back."""
@@ -365,6 +368,7 @@ print(json.dumps(loaded))
 """
 
 
+@pytest.mark.slow  # edits the package, then imports or reproduces afresh
 def test_the_closure_holds_every_module_importing_an_artefact_module_loads():
     """The closure is read from import statements; importing each artefact module in a new process
     loads no pqlab module outside it (the documented aliases, e.g. ``pqlab.metrics``, and the

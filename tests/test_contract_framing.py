@@ -100,6 +100,7 @@ def test_particles_follow_the_contract():
             assert particles_needed(size, particle) == max(1, -(-size // particle)), (size, particle)
 
 
+@pytest.mark.slow  # numba recompiles the engine
 def test_an_edit_of_framing_recompiles_the_cached_engine_kernel(tmp_path):
     """The engine's kernel calls framing's jitted functions; numba's on-disk cache keys a function
     on its own file only, so without pqlab.base.jitcache.cached_njit an edited framing.py was

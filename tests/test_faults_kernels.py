@@ -20,6 +20,9 @@ from pqlab.pipeline import kernelwatch, reproduce
 
 from test_reproduce_safety import PAPER, _notebook, _recording
 
+# Slow tier: every test runs Jupyter kernels into their time limits (.ci/run runs it).
+pytestmark = pytest.mark.slow
+
 
 #: Bound on how long after its kernel stopped or died a notebook must be failed, seconds
 #: (the README: "found within seconds"): the watch looks every POLL_S; the rest is room for a

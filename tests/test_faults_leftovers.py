@@ -17,6 +17,9 @@ import pytest
 
 from test_reproduce_safety import PAPER, _notebook, _recording
 
+# Slow tier: pqlab reproduce interrupted, then run again (.ci/run runs it).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def scratch(tmp_path):

@@ -56,6 +56,7 @@ def seed1(tiny, tmp_path_factory):
     return root
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_two_outs_sharing_one_build_never_mix(tiny, tmp_path):
     build = tmp_path / "B"
     a, c = tmp_path / "A", tmp_path / "C"
@@ -162,6 +163,7 @@ def _published_seed(out: Path, build: Path):
     return manifest["seed"]
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_kill_9_at_every_step_of_a_publish_leaves_one_whole_reproduction(seed1, seed2, tmp_path):
     counted = _child(PUBLISH_SEED2, 0, shutil.copytree(seed1, tmp_path / "count"), seed2)
     steps = int(counted.stdout.split("publish steps")[-1])
@@ -179,6 +181,7 @@ def test_kill_9_at_every_step_of_a_publish_leaves_one_whole_reproduction(seed1, 
     assert outcomes == [1] * commit + [2] * (steps - commit)
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_kill_9_of_reproduce_while_publishing_then_a_rerun(tiny, seed1, tmp_path):
     tree = shutil.copytree(seed1, tmp_path / "tree")
     script = KILLER + textwrap.dedent("""
@@ -201,6 +204,7 @@ def _leftovers(tree: Path) -> list:
     return [*tree.rglob(".pqlab-new-*"), *tree.rglob(".pqlab-old-*"), *tree.rglob(publish.JOURNAL)]
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_ctrl_c_at_every_step_of_a_publish_leaves_one_whole_reproduction_at_once(seed1, seed2, tmp_path):
     """Issue 28 items 7 and 9: a SIGINT taken by another thread at each rename of the switch. Before
     the commit the publish is rolled back (nothing of it left, not even in the build folder), from
@@ -219,6 +223,7 @@ def test_ctrl_c_at_every_step_of_a_publish_leaves_one_whole_reproduction_at_once
 
 
 @pytest.mark.parametrize("step, code, published", [(2, 130, 1), (9, 0, 2)])
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_ctrl_c_while_publishing_says_what_is_on_disk(tiny, seed1, tmp_path, step, code, published):
     """Ctrl-C in the preparation: exit 130, "unchanged", and byte-identical; once the publish is
     decided (step 9: between two renames of the switch): it is completed, exit 0, said so."""
@@ -242,6 +247,7 @@ def test_ctrl_c_while_publishing_says_what_is_on_disk(tiny, seed1, tmp_path, ste
         assert "unchanged" not in stopped.stderr and "published" in said and str(tree / "figures") in said
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_a_changed_published_figure_is_not_up_to_date(tiny, seed1, tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(seed1, tree)
@@ -251,6 +257,7 @@ def test_a_changed_published_figure_is_not_up_to_date(tiny, seed1, tmp_path):
     assert result.up_to_date == () and (tree / "figures" / "tiny_a.png").read_bytes() == b"png 1"
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_a_truncated_results_file_is_a_miss_named_in_one_line(tiny, seed1, tmp_path, capsys):
     tree = tmp_path / "tree"
     shutil.copytree(seed1, tree)
@@ -265,6 +272,7 @@ def test_a_truncated_results_file_is_a_miss_named_in_one_line(tiny, seed1, tmp_p
     assert report.load_records(tree / "build" / "results" / "a_first")
 
 
+@pytest.mark.slow  # reads seed1: a pqlab reproduce run
 def test_a_huge_number_in_the_notebook_times_is_ignored(tiny, seed1, tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(seed1, tree)
@@ -374,6 +382,7 @@ def _fill(disk: Path, leave_bytes: int) -> None:
 
 
 @pytest.mark.parametrize("layout", ["all on the full disk", "figures alone on the full disk"])
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_a_full_disk_is_one_line_exit_4_and_leaves_nothing(tiny, tmp_path, small_disk, layout, capsys):
     paper = _paper_csv(tmp_path)
     if layout == "all on the full disk":
@@ -415,6 +424,7 @@ def test_an_out_folder_that_is_a_mount_point_is_refused_before_anything(tiny, tm
         subprocess.run(["umount", "-l", str(root / "figures")], check=False)
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_a_flipped_bit_in_a_real_runs_cache_is_recomputed_not_published(tiny, seed1, tmp_path):
     import numpy as np
 
@@ -444,6 +454,7 @@ def test_an_untrusted_out_keeps_its_own_files_and_drops_every_old_figure(tmp_pat
     assert sorted(str(p.relative_to(run.out)) for p in run.out.rglob("*") if p.is_file()) == ["README.md"]
 
 
+@pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_a_moved_tree_stays_trusted_and_links_only_into_itself(tiny, seed1, tmp_path):
     tree = shutil.copytree(seed1, tmp_path / "moved")
     result = _run(tiny[1:], tree / "figures", tree / "build", 1, force=True)  # --notebooks b_second --force

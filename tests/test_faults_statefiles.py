@@ -73,6 +73,7 @@ BAD_LOCKS = {
 
 
 @pytest.mark.parametrize("content", BAD_LOCKS.values(), ids=BAD_LOCKS.keys())
+@pytest.mark.slow  # pqlab reproduce in a fresh process
 def test_a_damaged_run_lock_is_one_line_exit_4_naming_it(tiny, tmp_path, content):
     lock = tmp_path / "build" / runlock.LOCK_NAME
     lock.parent.mkdir()
@@ -119,6 +120,7 @@ def test_a_damaged_journal_is_named_and_its_publish_rolled_back(tmp_path, conten
 
 @pytest.mark.parametrize("content", [BAD_JOURNALS["a target a number"], BAD_JOURNALS["truncated"]],
                          ids=["a target a number", "truncated"])
+@pytest.mark.slow  # pqlab reproduce in a fresh process
 def test_a_damaged_journal_is_one_warning_line_then_a_whole_publish(tiny, tmp_path, content):
     journal = tmp_path / "build" / publish.JOURNAL
     journal.parent.mkdir()
@@ -163,6 +165,7 @@ BAD_MANIFESTS = {f"{field} = {json.dumps(value)}": (field, value)
 
 @pytest.mark.parametrize("copies", ["both copies", "the figures folder's"])
 @pytest.mark.parametrize("field, value", BAD_MANIFESTS.values(), ids=BAD_MANIFESTS.keys())
+@pytest.mark.slow  # reads published: a pqlab reproduce run
 def test_a_manifest_of_the_wrong_shape_is_not_trusted_and_named(published, tmp_path, field, value, copies):
     tree = shutil.copytree(published, tmp_path / "tree")
     manifest = {**_manifest(tree), field: value}
@@ -178,6 +181,7 @@ def test_a_manifest_of_the_wrong_shape_is_not_trusted_and_named(published, tmp_p
 @pytest.mark.parametrize("text", ["", '{"publish_id": "x", "sec', "[1, 2]", '"x"', "null", "[" * 100_000,
                                   '{"seed": ' + "9" * 5000 + "}"],
                          ids=["empty", "truncated", "a list", "a string", "null", "nested too deep", "huge number"])
+@pytest.mark.slow  # reads published: a pqlab reproduce run
 def test_a_manifest_that_is_no_object_is_not_trusted_and_named(published, tmp_path, text):
     tree = shutil.copytree(published, tmp_path / "tree")
     for file in (tree / "figures" / publish.MANIFEST, tree / "build" / "results" / publish.MANIFEST):
@@ -187,6 +191,7 @@ def test_a_manifest_that_is_no_object_is_not_trusted_and_named(published, tmp_pa
 
 
 @pytest.mark.parametrize("field, value", [("sections", None), ("files", "x")], ids=["sections null", "files x"])
+@pytest.mark.slow  # pqlab reproduce in a fresh process
 def test_a_damaged_manifest_is_one_warning_line_then_a_whole_publish(published, tiny, tmp_path, field, value):
     tree = shutil.copytree(published, tmp_path / "tree")
     manifest = {**_manifest(tree), field: value}
@@ -210,6 +215,7 @@ def test_a_section_key_of_the_wrong_type_is_unknown(tmp_path):
 
 
 @pytest.mark.parametrize("option", ["--out", "--build", "--out through a loop"])
+@pytest.mark.slow  # pqlab reproduce in a fresh process
 def test_a_symbolic_link_loop_as_a_folder_is_one_line_exit_2(tiny, tmp_path, option):
     loop = tmp_path / "loop"
     loop.symlink_to(loop)

@@ -38,6 +38,9 @@ import pytest
 
 from _browser import browser_missing, headless_chromium
 
+# Slow tier: JupyterLab driven by a browser (.ci/run runs it).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 LAB_NOTEBOOKS = sorted((ROOT / "notebooks" / "lab").glob("*.ipynb"))
 PAPER_NOTEBOOK = ROOT / "notebooks" / "05_worst_case.ipynb"

@@ -111,6 +111,7 @@ def test_there_are_lab_notebooks():
 
 
 @pytest.mark.parametrize("notebook", LAB_NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.slow  # a Jupyter kernel per notebook
 def test_lab_notebook_runs_headless(notebook, tmp_path):
     import papermill
 

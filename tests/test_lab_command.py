@@ -59,6 +59,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow  # a JupyterLab server
 def test_lab_starts_a_jupyterlab_server(tmp_path):
     pytest.importorskip("jupyterlab", reason='JupyterLab is the "lab" extra')
     port = _free_port()

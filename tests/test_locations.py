@@ -55,6 +55,7 @@ def test_writable_dir_error_names_the_problem(tmp_path):
     assert "is not a folder" in locations.writable_dir_error(tmp_path / "file" / "sub")
 
 
+@pytest.mark.slow  # a paper notebook under papermill
 def test_a_notebook_run_by_hand_never_writes_into_the_reproduction(tmp_path):
     """papermill without figures_dir/results_dir, as in the issue: nothing under figures/ or build/ changes."""
     figures, results = locations.FIGURES, locations.BUILD / "results"

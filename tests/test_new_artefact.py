@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import pqlab
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,6 +73,7 @@ print(json.dumps({{
 """.format(new=NEW_ID)
 
 
+@pytest.mark.slow  # a fresh package copy: two processes compile the engine from cold
 def test_a_new_artefact_module_is_picked_up_by_the_registry_the_report_and_the_site(tmp_path):
     package = _package_copy(tmp_path / "install")
     before = {p.relative_to(package): p.read_bytes() for p in package.rglob("*") if p.is_file()}

@@ -65,6 +65,7 @@ def _ours(out) -> float:
     return float(table.set_index("artefact").loc["tiny_fig1", "ours"])
 
 
+@pytest.mark.slow  # three pqlab reproduce runs
 def test_a_parameter_reaches_the_notebook_the_key_and_the_report(tiny, tmp_path):
     out = tmp_path / "run"
     first = _reproduce(tiny, out, "-p", "07_tiny:n_packets=5", "-p", "07:label=hello world", "-p",

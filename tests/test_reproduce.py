@@ -61,6 +61,7 @@ def result(notebooks, tmp_path_factory):
     )
 
 
+@pytest.mark.slow  # Jupyter kernels
 def test_good_notebook_result_is_in_the_report(result):
     assert result.status == {"a_good": "ok", "b_bad": "failed"}
     row = result.report.set_index(["artefact", "quantity"]).loc[("tiny_fig1", "mean delay")]
@@ -73,6 +74,7 @@ def test_good_notebook_result_is_in_the_report(result):
     assert (result.report_dir / "report.html").is_file() and (result.report_dir / "report.csv").is_file()
 
 
+@pytest.mark.slow  # Jupyter kernels
 def test_failing_notebook_is_reported_by_name_and_cell(result):
     (failure,) = result.failures
     assert (failure.notebook, failure.cell_index, failure.ename) == ("b_bad", 1, "RuntimeError")
@@ -81,6 +83,7 @@ def test_failing_notebook_is_reported_by_name_and_cell(result):
     assert set(result.timings) == {"a_good", "b_bad"} and all(t > 0 for t in result.timings.values())
 
 
+@pytest.mark.slow  # Jupyter kernels
 def test_cli_exits_1_and_names_the_failure(notebooks, tmp_path, capsys):
     csv = tmp_path / "paper_values.csv"
     PAPER.to_csv(csv, index=False)
@@ -154,6 +157,7 @@ def _write(folder, name, cells):
     return path
 
 
+@pytest.mark.slow  # Jupyter kernels
 def test_one_worker_runs_notebooks_in_one_kernel_with_a_fresh_namespace_each(tmp_path):
     """jobs=1: three notebooks in one worker. The kernel is kept (same pid for the 1st and 3rd
     when the 2nd does not kill it), no name of one notebook reaches the next, the execution count
@@ -215,6 +219,7 @@ def test_workers_get_one_thread_pool_share_each(monkeypatch):
     assert schedule.thread_limits(4)["OMP_NUM_THREADS"] == "1"
 
 
+@pytest.mark.slow  # Jupyter kernels
 def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):
     """A kernel that takes seconds to answer (a fresh install compiles its imports) runs the
     notebook: the worker asks the kernel's process, not its heartbeat, whether it is alive

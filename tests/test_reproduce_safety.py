@@ -27,6 +27,9 @@ from pqlab.measure import cache
 from pqlab import cli
 from pqlab.pipeline import report, reproduce, runlock
 
+# Slow tier: every test runs pqlab reproduce with Jupyter kernels (.ci/run runs it).
+pytestmark = pytest.mark.slow
+
 PARAMS = ('figures_dir: str = ""\nresults_dir: str = ""\nquick: bool = False\nseed: int = 1')
 PAPER = pd.DataFrame(
     [["tiny_a", "value", "1.0", "1", "tiny paper", "a is 1"], ["tiny_b", "value", "2.0", "1", "tiny paper", "b is 2"]],

@@ -301,6 +301,7 @@ def _check_page_in_browser(driver, url: str) -> list[str]:
     return images
 
 
+@pytest.mark.slow  # a browser
 def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, server, browser, table, tmp_path):
     seen, queue, images, checked_fragments = set(), [server + "index.html"], 0, 0
     while queue:
@@ -346,6 +347,7 @@ def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, ser
     assert listed == set(table["artefact"])
 
 
+@pytest.mark.slow  # a browser
 def test_site_opens_from_disk(built, browser):
     page = built.parent / "long.html"
     images = _check_page_in_browser(browser, page.as_uri())

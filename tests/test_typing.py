@@ -71,6 +71,7 @@ def test_mypy_checks_every_module_defining_a_public_name():
     assert set(_public_names()) | {"pqlab"} <= checked
 
 
+@pytest.mark.slow  # mypy over the package
 def test_mypy_is_clean_on_the_public_api():
     """``python -m mypy`` with pyproject.toml's configuration (its cache in .mypy_cache: a second run takes
     seconds, a first about 30 CPU-seconds)."""

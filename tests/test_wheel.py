@@ -24,7 +24,8 @@ import pytest
 from pqlab.base import locations
 from pqlab.pipeline import reportdiff
 
-pytestmark = pytest.mark.install
+# Slow tier (.ci/run runs it after the README's command): an install and a quick reproduction.
+pytestmark = [pytest.mark.install, pytest.mark.slow]
 
 ROOT = locations.ROOT
 WARNING = "without encryption"
