@@ -54,7 +54,8 @@ def check_streams(streams: Sequence[Stream]) -> tuple:
     return tuple(streams)
 
 
-def fixed_cbr_schedule(streams, rng: np.random.Generator):
+def fixed_cbr_schedule(streams: Sequence[Stream], rng: np.random.Generator
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """``(first_s, interval_s, size_bytes)`` arrays of streams that are all :class:`CBRStream` of a
     :class:`Deterministic` size, else None (nothing drawn).
 
