@@ -17,6 +17,9 @@ import pytest
 
 import pqlab
 
+#: Every test here compiles the package's kernels afresh in child processes: the slow tier.
+pytestmark = pytest.mark.slow
+
 PACKAGE = Path(pqlab.__file__).resolve().parent
 
 #: One summary of 50 packets of flow 0 (delays 1-2 ms; packets 10-19 marked ``drop``=1):
