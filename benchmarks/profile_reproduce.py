@@ -18,7 +18,8 @@ Printed per notebook and for the whole reproduction: the time of the statements 
 compute time (the ``compute`` calls),
 the time inside compiled (numba) code and its share, the number of calls into compiled code, the
 simulations (:mod:`pqlab.base.counts`), and then, from a second pass under :mod:`cProfile`, the
-top Python costs by own time and by cumulative time. Time in compiled code is summed at every
+top Python costs by own time and by cumulative time (with ``--all-cells``, also the time of every
+figure saved by :func:`pqlab.papers.kit.save`: "save s" and the slowest figures). Time in compiled code is summed at every
 call from Python into a numba dispatcher and at every call of the node kernel's entry point
 (``pqlab.node.engine._kernel_entry``), outermost calls only.
 
@@ -128,6 +129,22 @@ def wrap_computes(clock: dict) -> None:
         module.compute = timed
 
 
+def wrap_figure_saving(clock: dict) -> None:
+    """Time every figure written by :func:`pqlab.papers.kit.save` (``clock[file stem]``, seconds:
+    both formats, the layout and the drawing)."""
+    from pqlab.papers import kit
+
+    save = kit.save
+
+    def timed(fig, stem, _save=save):
+        started = time.perf_counter()
+        try:
+            return _save(fig, stem)
+        finally:
+            clock[Path(stem).name] = clock.get(Path(stem).name, 0.0) + time.perf_counter() - started
+    kit.save = timed
+
+
 def select(names) -> list[Path]:
     found = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     if not names:
@@ -145,13 +162,16 @@ def run(notebooks, quick: bool, profiler: cProfile.Profile | None = None, everyt
     kernel.install()
     computes: dict = {}
     wrap_computes(computes)
+    figures: dict = {}
+    wrap_figure_saving(figures)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pqlab-profile-") as tmp:
         for notebook in notebooks:
             code = compile(compute_source(notebook, quick, Path(tmp) / notebook.stem, everything), notebook.name,
                            "exec")
             exec_globals = {"__name__": "__main__", "display": lambda *args, **kwargs: None}  # IPython's
-            before = (sum(computes.values()), kernel.seconds, kernel.calls, counts.counts().get("simulation", 0))
+            before = (sum(computes.values()), kernel.seconds, kernel.calls, counts.counts().get("simulation", 0),
+                      sum(figures.values()))
             started = time.perf_counter()
             if profiler is not None:
                 profiler.enable()
@@ -165,18 +185,28 @@ def run(notebooks, quick: bool, profiler: cProfile.Profile | None = None, everyt
             rows.append({"notebook": notebook.stem, "cells_s": wall,
                          "compute_s": sum(computes.values()) - before[0],
                          "kernel_s": kernel.seconds - before[1], "kernel_calls": kernel.calls - before[2],
-                         "simulations": counts.counts().get("simulation", 0) - before[3]})
+                         "simulations": counts.counts().get("simulation", 0) - before[3],
+                         "save_s": sum(figures.values()) - before[4]})
+    if figures:
+        rows.append({"figures": figures})
     return rows
 
 
-def print_rows(rows) -> None:
+def print_rows(rows, top: int = 10) -> None:
+    figures = next((r["figures"] for r in rows if "figures" in r), {})
+    rows = [r for r in rows if "figures" not in r]
     print(f"{'notebook':<40} {'cells s':>8} {'compute s':>9} {'kernel s':>9} {'share':>6} {'k. calls':>8} "
-          f"{'sims':>6}")
-    total = {k: sum(r[k] for r in rows) for k in ("cells_s", "compute_s", "kernel_s", "kernel_calls", "simulations")}
+          f"{'sims':>6} {'save s':>7}")
+    keys = ("cells_s", "compute_s", "kernel_s", "kernel_calls", "simulations", "save_s")
+    total = {k: sum(r[k] for r in rows) for k in keys}
     for r in [*rows, {"notebook": "whole reproduction", **total}]:
         share = r["kernel_s"] / r["compute_s"] if r["compute_s"] else float("nan")
         print(f"{r['notebook']:<40} {r['cells_s']:8.2f} {r['compute_s']:9.2f} {r['kernel_s']:9.2f} {share:6.1%} "
-              f"{r['kernel_calls']:8d} {r['simulations']:6d}")
+              f"{r['kernel_calls']:8d} {r['simulations']:6d} {r['save_s']:7.2f}")
+    if figures:
+        print(f"\nfigures saved (PNG + PDF), {len(figures)} in {sum(figures.values()):.2f} s; the slowest {top}:")
+        for name, seconds in sorted(figures.items(), key=lambda item: -item[1])[:top]:
+            print(f"  {name:<45} {seconds:6.2f} s")
 
 
 def main(argv=None) -> int:
@@ -204,14 +234,15 @@ def main(argv=None) -> int:
                            stdout=subprocess.DEVNULL)
         print(f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {os.cpu_count()} cores, "
               f"{'quick' if args.quick else 'full'} mode; a process per pass")
-        subprocess.run([sys.executable, __file__, "--pass-only", "time", *common], check=True)
+        subprocess.run([sys.executable, __file__, "--pass-only", "time", "--top", str(args.top), *common],
+                       check=True)
         if not args.no_cprofile:
             save = [] if args.save is None else ["--save", str(args.save)]
             subprocess.run([sys.executable, __file__, "--pass-only", "cprofile", "--top", str(args.top), *save,
                             *common], check=True)
         return 0
     if args.pass_only == "time":
-        print_rows(run(notebooks, args.quick, everything=args.all_cells))
+        print_rows(run(notebooks, args.quick, everything=args.all_cells), args.top)
         return 0
     profiler = cProfile.Profile()
     run(notebooks, args.quick, profiler, everything=args.all_cells)

@@ -532,8 +532,23 @@ def test_periodic_merge_property(rates, sizes, starts, same_phase, seed, t0_frac
             np.testing.assert_array_equal(a, b)
 
 
-def test_streams_that_draw_sizes_use_the_per_stream_path():
-    streams = [CBRStream(1e5, Uniform(40, 1500), queue=0, flow=1), CBRStream(1e5, Deterministic(100), queue=0, flow=2)]
+def test_periodic_streams_that_draw_sizes_merge_exactly_like_each_stream_alone():
+    """Sizes drawn per packet (each stream's own generator) on the vectorised path: the same sizes
+    in the same order as each stream's own windows, in any sequence of windows."""
+    streams = [CBRStream(1e5, Uniform(40, 1500), queue=0, flow=1), CBRStream(1e5, Deterministic(100), queue=0, flow=2),
+               CBRStream(2e5, Empirical((64, 1500), (0.4, 1.0)), queue=1, flow=3, header_bytes=28)] + [
+        CBRStream(5e4, Geometric(500, 40, 1500), queue=1, flow=4 + i, phase_s=0.001 * i) for i in range(3)]
+    fast = TrafficWindows(streams, np.random.default_rng(0))
+    assert fast._periodic is not None and fast._periodic[2] is None
+    edges = [0.0, 0.013, 0.2, 0.21, 0.7]
+    for fast_window, slow_window in _both_paths(streams, 5, list(zip(edges[:-1], edges[1:]))):
+        for a, b in zip(fast_window, slow_window):
+            np.testing.assert_array_equal(a, b)
+            assert a.dtype == b.dtype
+
+
+def test_poisson_streams_use_the_per_stream_path():
+    streams = [PoissonStream(1e5, Uniform(40, 1500), queue=0, flow=1), CBRStream(1e5, Deterministic(100), queue=0, flow=2)]
     assert TrafficWindows(streams, np.random.default_rng(0))._periodic is None
 
 
@@ -574,7 +589,6 @@ def test_per_packet_sizes_come_from_each_streams_own_generator():
     from pqlab import scenarios
 
     sc = scenarios.real_distribution(n_ef_samples=10)
-    assert TrafficWindows(sc.streams, np.random.default_rng(3))._periodic is None  # sizes drawn per packet
     short, long = (TrafficWindows(sc.streams, np.random.default_rng(3)).window(0.0, d) for d in (1.0, 3.0))
     for flow in (100, 119):
         a, b = short[1][short[3] == flow], long[1][long[3] == flow]

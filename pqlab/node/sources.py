@@ -137,17 +137,21 @@ class _SizedStream(Stream):
         size_rng = None if fixed is not None or isinstance(self.size, Deterministic) else \
             np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
 
+        def sizes(n):
+            if fixed is not None:
+                return np.full(n, fixed, dtype=np.int64)
+            return self.size.sample(size_rng, n) + self.header_bytes
+
         def window(t0_s, t1_s):
             arrival = arrivals(t0_s, t1_s)
-            if fixed is not None:
-                return arrival, np.full(arrival.shape[0], fixed, dtype=np.int64)
-            return arrival, self.size.sample(size_rng, arrival.shape[0]) + self.header_bytes
+            return arrival, sizes(arrival.shape[0])
 
         # For TrafficWindows' vectorised path: a periodic stream whose sizes draw nothing.
         if fixed is None and isinstance(self.size, Deterministic):
             fixed = self.size.size_bytes + self.header_bytes
         window.periodic = getattr(arrivals, "periodic", None)
         window.fixed_bytes = fixed
+        window.sizes = sizes  # the sizes of the next n packets, as window() draws them
         return window
 
     def _arrival_windows(self, rng, ip_bytes):  # pragma: no cover - overridden

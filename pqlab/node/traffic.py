@@ -122,8 +122,9 @@ class TrafficWindows:
     rng : numpy.random.Generator
         Source of randomness.
     vectorised : bool
-        True (default): periodic streams of fixed sizes (the papers' CBR presets) are set up and
-        generated for all streams at once, bit-identical to each stream's own windows. False:
+        True (default): periodic streams (the papers' CBR presets) are set up and generated for all
+        streams at once, their sizes fixed or drawn per packet from each stream's own generator,
+        bit-identical to each stream's own windows. False:
         every stream generates its own windows (the reference the vectorised path is tested
         against).
     """
@@ -135,17 +136,21 @@ class TrafficWindows:
         self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
         self._periodic = fixed_cbr_schedule(self.streams, rng) if vectorised else None
         self._windows = None
+        self._sizers = None
         if self._periodic is None:
             self._windows = [s.windows(rng) for s in self.streams]
-            # Every stream periodic with sizes that draw nothing per packet (a size per stream):
-            # all streams in one vectorised pass, the same floating-point operations as each
-            # stream's own window.
+            # Every stream periodic: all streams' arrivals in one vectorised pass, the same
+            # floating-point operations as each stream's own window; sizes fixed per stream, or
+            # drawn per packet by each stream's own generator (``sizes``, as its window draws them).
             periodic = [getattr(w, "periodic", None) for w in self._windows]
             fixed = [getattr(w, "fixed_bytes", None) for w in self._windows]
-            if (vectorised and self.streams and all(p is not None for p in periodic)
-                    and all(f is not None for f in fixed)):
+            if vectorised and self.streams and all(p is not None for p in periodic):
                 first, interval = np.ascontiguousarray(np.array(periodic, dtype=np.float64).T)
-                self._periodic = (first, interval, np.array(fixed, dtype=np.int64))
+                if all(f is not None for f in fixed):
+                    self._periodic = (first, interval, np.array(fixed, dtype=np.int64))
+                else:
+                    self._periodic = (first, interval, None)
+                    self._sizers = [w.sizes for w in self._windows]
         if self._periodic is not None:
             self._round_robin_group, self._others = _round_robin_group(*self._periodic[:2])
 
@@ -189,22 +194,28 @@ class TrafficWindows:
         n = _periodic_arrivals(first, interval, k0, k1, float(t0_s), float(t1_s), arrival, stream, starts, k_first)
         group, rest = self._round_robin_group, self._others
         counts = starts[1:] - starts[:-1]
-        size = int(counts[group].sum())
-        run_arrival, run_stream = np.empty(size), np.empty(size, dtype=np.int64)
-        if group.shape[0] < 2 or _round_robin_run(arrival, stream, starts, k_first, group, run_arrival,
-                                                  run_stream) < 0:
+        if fixed is not None:
+            size = fixed[stream[:n]]
+        else:  # each stream's sizes from its own generator, in its packets' order
+            size = np.concatenate([sizer(int(c)) for sizer, c in zip(self._sizers, counts)])
+        position = np.arange(n)  # a packet's index in the stream-after-stream arrays
+        run_size = int(counts[group].sum())
+        run_arrival, run_position = np.empty(run_size), np.empty(run_size, dtype=np.int64)
+        if group.shape[0] < 2 or _round_robin_run(arrival, starts, k_first, group, run_arrival,
+                                                  run_position) < 0:
             group = np.array([np.argmax(counts)], dtype=np.int64)
             rest = np.flatnonzero(np.arange(first.shape[0]) != group[0])
-            run_arrival, run_stream = (a[starts[group[0]]:starts[group[0] + 1]]  # type: ignore[assignment]
-                                       for a in (arrival, stream))
+            run_arrival, run_position = (a[starts[group[0]]:starts[group[0] + 1]]  # type: ignore[assignment]
+                                         for a in (arrival, position))
         if rest.size == 1:  # one stream: already in time order
-            other_arrival, other_stream = (a[starts[rest[0]]:starts[rest[0] + 1]] for a in (arrival, stream))
+            other_arrival, other_position = (a[starts[rest[0]]:starts[rest[0] + 1]] for a in (arrival, position))
         else:
-            others = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in rest]) if rest.size else starts[:0]
-            others = others[np.argsort(arrival[others], kind="stable")]
-            other_arrival, other_stream = arrival[others], stream[others]
+            others = np.concatenate([position[starts[i]:starts[i + 1]] for i in rest]) if rest.size else starts[:0]
+            other_position = others[np.argsort(arrival[others], kind="stable")]
+            other_arrival = arrival[other_position]
         out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
-        _merge_runs(run_arrival, run_stream, other_arrival, other_stream, fixed, self._queues, self._flows, *out)
+        _merge_runs(run_arrival, run_position, other_arrival, other_position, size, stream, self._queues,
+                    self._flows, *out)
         return out
 
 
@@ -269,10 +280,11 @@ def _periodic_arrivals(first, interval, k0, k1, t0_s, t1_s, out_arrival, out_str
 
 
 @cached_njit(nogil=True)
-def _round_robin_run(arrival, stream, starts, k_first, group, out_arrival, out_stream):
+def _round_robin_run(arrival, starts, k_first, group, out_arrival, out_position):
     """The ``group``'s packets in cycle order (packet ``k`` of every stream of the group, in the
     group's order, then packet ``k + 1``...), checking that each is later than the one before, or
-    at the same time and of a higher stream index. Returns how many, or -1 if the check fails."""
+    at the same time and of a higher stream index: their times and positions in ``arrival``.
+    Returns how many, or -1 if the check fails."""
     k_lo = np.int64(2**62)  # no packet in the window: the loop below does nothing
     k_hi = np.int64(0)
     for s in group:
@@ -291,7 +303,7 @@ def _round_robin_run(arrival, stream, starts, k_first, group, out_arrival, out_s
                 if t < prev_t or (t == prev_t and s < prev_s):
                     return -1
                 out_arrival[n] = t
-                out_stream[n] = s
+                out_position[n] = starts[s] + j
                 prev_t = t
                 prev_s = s
                 n += 1
@@ -299,11 +311,13 @@ def _round_robin_run(arrival, stream, starts, k_first, group, out_arrival, out_s
 
 
 @cached_njit(nogil=True)
-def _merge_runs(a_arrival, a_stream, b_arrival, b_stream, size, queue, flow, out_arrival, out_size, out_queue,
-                out_flow):
-    """Merge two runs of packets (times and stream indices), each sorted by (time, stream index), by
-    (time, stream index): the order of a stable sort of all packets listed stream after stream.
-    Writes each packet's time and its stream's size, queue and flow."""
+def _merge_runs(a_arrival, a_position, b_arrival, b_position, size, stream, queue, flow, out_arrival, out_size,
+                out_queue, out_flow):
+    """Merge two runs of packets (times and positions in the stream-after-stream listing, whose
+    ``stream`` and ``size`` are given), each sorted by (time, position), by (time, position): the
+    order of a stable sort of all packets listed stream after stream (a stream lies in one run, so
+    at a tie across runs the lower position is the lower stream index). Writes each packet's time,
+    size and its stream's queue and flow."""
     i = 0
     j = 0
     n_a = a_arrival.shape[0]
@@ -312,17 +326,18 @@ def _merge_runs(a_arrival, a_stream, b_arrival, b_stream, size, queue, flow, out
     ta = a_arrival[0] if n_a > 0 else inf
     tb = b_arrival[0] if n_b > 0 else inf
     for n in range(out_arrival.shape[0]):
-        if ta < tb or (ta == tb and (j >= n_b or (i < n_a and a_stream[i] < b_stream[j]))):
-            s = a_stream[i]
+        if ta < tb or (ta == tb and (j >= n_b or (i < n_a and a_position[i] < b_position[j]))):
+            p = a_position[i]
             out_arrival[n] = ta
             i += 1
             ta = a_arrival[i] if i < n_a else inf
         else:
-            s = b_stream[j]
+            p = b_position[j]
             out_arrival[n] = tb
             j += 1
             tb = b_arrival[j] if j < n_b else inf
-        out_size[n] = size[s]
+        s = stream[p]
+        out_size[n] = size[p]
         out_queue[n] = queue[s]
         out_flow[n] = flow[s]
 
