@@ -17,6 +17,7 @@ the UDP/IP header (:data:`UDP_IP_HEADER_BYTES`) added to the drawn payload.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -67,14 +68,16 @@ def fixed_cbr_schedule(streams: Sequence[Stream], rng: np.random.Generator
     """
     if not streams or not all(type(s) is CBRStream and type(s.size) is Deterministic for s in streams):
         return None
-    ip_bytes = np.array([s.size.size_bytes + s.header_bytes for s in streams], dtype=np.float64)
-    interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in streams], dtype=np.float64)
-    drawn = np.array([s.phase_s is None for s in streams])
-    phase = np.empty(len(streams))
+    cbr = cast(list[CBRStream], list(streams))  # every one a CBRStream of a Deterministic size
+    ip_bytes = np.array([cast(Deterministic, s.size).size_bytes + s.header_bytes for s in cbr],
+                        dtype=np.float64)
+    interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in cbr], dtype=np.float64)
+    drawn = np.array([s.phase_s is None for s in cbr])
+    phase = np.empty(len(cbr))
     phase[drawn] = interval[drawn] * rng.random(int(drawn.sum()))
     for i in np.flatnonzero(~drawn):  # a given phase: checked against the interval as the stream does
-        phase[i] = streams[i]._phase(None, float(interval[i]))
-    start = np.array([s.start_s for s in streams], dtype=np.float64)
+        phase[i] = cbr[int(i)]._phase(None, float(interval[i]))
+    start = np.array([s.start_s for s in cbr], dtype=np.float64)
     return start + phase, interval, ip_bytes.astype(np.int64)
 
 
@@ -134,9 +137,10 @@ class TrafficWindows:
         rng = check_rng(rng)
         self._queues = np.array([s.queue for s in self.streams], dtype=np.int64)
         self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
-        self._periodic = fixed_cbr_schedule(self.streams, rng) if vectorised else None
+        self._periodic: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = (
+            fixed_cbr_schedule(self.streams, rng) if vectorised else None)
         self._windows = None
-        self._sizers = None
+        self._sizers: list = []
         if self._periodic is None:
             self._windows = [s.windows(rng) for s in self.streams]
             # Every stream periodic: all streams' arrivals in one vectorised pass, the same

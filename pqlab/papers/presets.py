@@ -104,7 +104,7 @@ def _shared(preset):
                 kept.popitem(last=False)
         return scenario
 
-    inner.cache_clear = kept.clear  # type: ignore[attr-defined]
+    inner.cache_clear = kept.clear
     return inner
 
 

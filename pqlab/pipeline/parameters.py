@@ -327,8 +327,9 @@ def check_range(parameter: Parameter, value, where: str | None = None):
     """``value`` if it lies in ``parameter``'s declared range (:data:`RANGE`), else a ValueError
     naming ``where`` (default the parameter's name) and the range."""
     low, high = parameter.minimum, parameter.maximum
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and \
-            ((low is not None and value < low) or (high is not None and value > high)):
+    number = float(value) if isinstance(value, numbers.Real) and not isinstance(value, bool) else None
+    if number is not None and ((low is not None and number < low)
+                               or (high is not None and number > high)):
         allowed = f"from {low:,} to {high:,}" if low is not None and high is not None else \
             f"at least {low:,}" if low is not None else f"at most {high:,}"
         raise ValueError(f"{where or parameter.name} must be {allowed} (its range in the "
