@@ -230,8 +230,9 @@ class FlowSummary:
             raise ValueError(f"size_bytes must be IP lengths in [0, {MAX_SIZE_BYTES}], "
                              f"got {size_bytes[i]} at index {i}")
         flow = check_array("flow", flow, kind="int", minimum=0)
-        drop = check_array("drop", drop, kind="int", minimum=0, maximum=max(DROP_CODES))
-        drop = drop.astype(np.int8)  # the engine's drop codes' dtype
+        codes = check_array("drop", drop, kind="int", minimum=0, maximum=max(DROP_CODES))
+        if not (type(drop) is np.ndarray and drop.dtype == np.int8 and drop.flags.c_contiguous):
+            drop = codes.astype(np.int8)  # the engine's drop codes' dtype (one compiled kernel)
         queue = check_array("queue", queue, kind="int", minimum=0, maximum=MAX_CLASSES - 1)
         departure_s = check_array("departure_s", departure_s, kind="float", finite=False)
         arrays = {"arrival_s": arrival_s, "size_bytes": size_bytes, "flow": flow,
@@ -242,7 +243,14 @@ class FlowSummary:
             raise ValueError(f"{', '.join(arrays)} must be 1-D arrays of one length (one value "
                              f"per packet), got lengths {got}")
         _check_kept_departures(departure_s, arrival_s, drop == KEPT)
-        if n == 0:
+        self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue)
+
+    def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue) -> None:
+        """:meth:`update` with arrays already checked: C-contiguous, of one length, float64
+        times, int64 sizes, flows and queues, int8 drop codes, each in :meth:`update`'s ranges
+        (the engine's own outputs, as :func:`pqlab.node.streaming.simulate_summary` passes
+        them: validated once, where they entered)."""
+        if flow.shape[0] == 0:
             return
         self._grow(int(flow.max()) + 1, int(queue.max()) + 1)
         if size_bytes.max() >= self._extra_delay_s.shape[0]:  # the path's delay by IP length
