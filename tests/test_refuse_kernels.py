@@ -162,3 +162,22 @@ def test_flowsummary_update_takes_nan_departures_of_dropped_packets():
     s.update(**batch(departure_s=np.array([0.5, np.nan, 2.5, np.nan]), drop=np.array([0, 1, 0, 2])))
     ds = s.to_dataset()
     assert int(ds.sent.sum()) == 4 and int(ds.kept.sum()) == 2 and int(ds.policed.sum()) == 1
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"offset": np.array([0, 10**9])}, ("offset", "captured", "data")),
+    ({"offset": np.array([0, -5])}, ("offset", ">= 0")),
+    ({"captured": np.array([40, 2**62])}, ("captured",)),
+    ({"captured": np.array([40])}, ("captured", "2 elements")),
+    ({"data": np.zeros(80)}, ("data", "uint8")),
+    ({"link": 999}, ("link type 999",)),
+    ({"link": np.array([101])}, ("link",)),
+])
+def test_ip_fields_refuses_frames_outside_its_data(change, words):
+    from pqlab.node.captures import ip_fields
+
+    args = {"data": np.zeros(80, np.uint8), "offset": np.array([0, 40]),
+            "captured": np.array([40, 40]), "link": 101, **change}
+    with pytest.raises(ValueError) as exc:
+        ip_fields(**args)
+    one_line(exc, *words)

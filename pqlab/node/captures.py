@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..base._validate import check_array, echo
 from ..base.jitcache import cached_njit
 
 #: Link types read (libpcap's LINKTYPE values) -> bytes before the IP header (-1: Ethernet, whose
@@ -250,7 +251,8 @@ def _interface_clock(raw, order: str, pos: int, end: int) -> tuple:
 
 def ip_fields(data: np.ndarray, offset: np.ndarray, captured: np.ndarray, link):
     """The IP fields of every frame (see the module docstring); ``link``: the link type, or each
-    frame's (:func:`read_frames`).
+    frame's (:func:`read_frames`). Raises ``ValueError`` if a frame is not within ``data`` or a
+    link type is not read.
 
     Returns
     -------
@@ -262,6 +264,20 @@ def ip_fields(data: np.ndarray, offset: np.ndarray, captured: np.ndarray, link):
         The raw 5-tuple: protocol, addresses (IPv4: 8 bytes then zeros), ports (zeros without), IP
         version, 1 if it has ports.
     """
+    if not (type(data) is np.ndarray and data.dtype == np.uint8 and data.ndim == 1):
+        raise ValueError(f"data must be a 1-D uint8 array (the capture's bytes), got {echo(data)}")
+    offset = check_array("offset", offset, kind="int", minimum=0)
+    captured = check_array("captured", captured, kind="int", minimum=0, length=offset.shape[0])
+    past = np.flatnonzero(offset > data.shape[0] - captured)  # offset + captured, without overflow
+    if past.size:
+        i = int(past[0])
+        raise ValueError(f"offset and captured must keep each frame in data ({data.shape[0]:,} "
+                         f"bytes), got frame {i} at offset {offset[i]:,} with {captured[i]:,} "
+                         f"bytes captured")
+    if np.ndim(link) != 0:
+        link = check_array("link", link, kind="int", length=offset.shape[0])
+    for one in np.unique(link):
+        _check_link(int(one))
     n = offset.shape[0]
     is_ip, length, dscp = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     key = np.zeros((n, KEY_BYTES), dtype=np.uint8)
