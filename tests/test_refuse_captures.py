@@ -13,7 +13,6 @@ import sys
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from pqlab.node.captures import read_frames
