@@ -12,6 +12,7 @@ import dataclasses
 import math
 import numbers
 import re
+import reprlib
 
 import numpy as np
 
@@ -29,6 +30,19 @@ def shown(value) -> str:
     if isinstance(value, np.generic) and value.dtype.kind in "biuf":
         return repr(value.item())
     return repr(value)
+
+
+#: Most characters of a given value an error message echoes.
+ECHO_CHARS = 80
+_ECHO = reprlib.Repr()
+_ECHO.maxstring = _ECHO.maxother = ECHO_CHARS
+
+
+def echo(value) -> str:
+    """A short ``repr`` of what was given, for an error message: at most :data:`ECHO_CHARS`
+    characters on one line (long sequences and strings abridged with ``...``)."""
+    text = " ".join(_ECHO.repr(value).split())
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "..."
 
 
 def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -188,6 +202,7 @@ def check_array(
     minimum: float | None = None,
     maximum: float | None = None,
     length: int | None = None,
+    finite: bool = True,
 ) -> np.ndarray:
     """Return ``values`` as a 1-D contiguous array after checking every element.
 
@@ -204,6 +219,9 @@ def check_array(
         Inclusive bounds every element must satisfy.
     length : int, optional
         Required number of elements.
+    finite : bool
+        With ``kind="float"``: False takes NaN and infinities too (e.g. a dropped packet's
+        departure, which does not exist); then no bounds (NaN compares with none).
 
     Notes
     -----
@@ -214,6 +232,8 @@ def check_array(
     complex, boolean, string and object arrays are rejected, and so is a masked array with a
     masked entry (:func:`check_unmasked`).
     """
+    if not finite and (kind != "float" or minimum is not None or maximum is not None):
+        raise TypeError("check_array: finite=False is for kind='float' without bounds")
     values = check_unmasked(name, values)
     try:
         arr = np.asarray(values)
@@ -238,7 +258,7 @@ def check_array(
         if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
             bad = int(np.flatnonzero(~np.isfinite(arr) | (arr != np.round(arr)))[0])
             raise ValueError(f"{name} must hold integers, got {shown(arr[bad])} at index {bad}")
-    if kind == "float" and arr.dtype.kind == "f" and arr.size and not np.all(np.isfinite(arr)):
+    if finite and kind == "float" and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         bad = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"{name} must be finite, got {shown(arr[bad])} at index {bad}")
     if arr.size and minimum is not None and arr.min() < minimum:

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from ._validate import check_memory, check_real
+from ._validate import check_array, check_memory, check_real, echo
 from .jitcache import cached_njit
 
 #: Default relative accuracy (0.5 %).
@@ -103,9 +103,47 @@ class LogBins:
         return np.zeros((rows, self.n_bins), np.int64)
 
     def add(self, values, rows, counts: np.ndarray) -> None:
-        """Count ``values`` (1-D float) into ``counts[rows[i]]`` (``rows`` int64), in place."""
-        add_values(np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(rows, dtype=np.int64),
-                   *self.kernel_args(), counts)
+        """Count ``values[i]`` into the histogram ``counts[rows[i]]``, in place.
+
+        Parameters
+        ----------
+        values : array_like
+            1-D numbers (units of the bins' range; NaN counts in the zero bin, infinity in the
+            overflow).
+        rows : array_like
+            1-D integers in ``[0, counts.shape[0] - 1]``, one per value.
+        counts : numpy.ndarray
+            The histograms (:meth:`zeros`): C-contiguous, writeable, int64, ``(rows, n_bins)``.
+
+        Raises
+        ------
+        ValueError
+            Naming the parameter and its allowed range, before any count changes.
+        """
+        counts = self._check_counts(counts, writeable=True)
+        values = check_array("values", values, kind="float", finite=False)
+        rows = check_array("rows", rows, kind="int", minimum=0, maximum=counts.shape[0] - 1,
+                           length=values.shape[0])
+        add_values(values, rows, *self.kernel_args(), counts)
+
+    def _check_counts(self, counts, *, writeable: bool) -> np.ndarray:
+        """``counts`` if it is a table of these bins, else ``ValueError``."""
+        ok = (isinstance(counts, np.ndarray) and counts.dtype == np.int64 and counts.ndim == 2
+              and counts.shape[1] == self.n_bins)
+        if ok and writeable:
+            ok = counts.flags.c_contiguous and counts.flags.writeable
+        if not ok:
+            got = f"a {type(counts).__name__}"
+            if isinstance(counts, np.ndarray):
+                got += f" of dtype {counts.dtype} and shape {counts.shape}" + (
+                    "" if counts.flags.c_contiguous else ", strided") + (
+                    "" if counts.flags.writeable else ", read-only")
+            kind = " C-contiguous, writeable" if writeable else "n"
+            raise ValueError(f"counts must be a{kind} int64 array of shape (rows, {self.n_bins}) "
+                             f"(LogBins.zeros), got {got}")
+        if not writeable and counts.size and counts.min() < 0:
+            raise ValueError(f"counts must be >= 0, got {int(counts.min())}")
+        return counts
 
     def kernel_args(self) -> tuple:
         """``(max_value, upper, start, base, shift)``: what :func:`bin_of` takes after the value."""
@@ -114,9 +152,12 @@ class LogBins:
     def quantiles(self, counts: np.ndarray, q) -> np.ndarray:
         """Quantiles ``q`` (in [0, 1]) of each row of ``counts``, ``(rows, len(q))``.
 
-        NaN for an empty row and where the quantile's rank is in the overflow bin.
+        NaN for an empty row and where the quantile's rank is in the overflow bin. ``counts``
+        is an int64 ``(rows, n_bins)`` table of counts >= 0 (:meth:`zeros`, :meth:`add`);
+        otherwise, or if ``q`` is not increasing probabilities, ``ValueError``.
         """
-        q = np.ascontiguousarray(q, dtype=np.float64)
+        counts = self._check_counts(counts, writeable=False)
+        q = check_quantiles("q", q)
         out = np.empty((counts.shape[0], q.shape[0]))
         row_quantiles(counts, self.values, q, out)
         return out
@@ -130,7 +171,8 @@ def check_quantiles(name: str, q) -> np.ndarray:
         arr = None
     if (arr is None or arr.size == 0 or not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1
             or np.any(np.diff(arr) <= 0)):
-        raise ValueError(f"{name} must be increasing probabilities in [0, 1] (e.g. (0.5, 0.99)), got {q!r}")
+        raise ValueError(f"{name} must be increasing probabilities in [0, 1] (e.g. (0.5, 0.99)), "
+                         f"got {echo(q)}")
     return arr
 
 

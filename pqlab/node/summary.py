@@ -22,15 +22,19 @@ from collections.abc import Iterable
 import numpy as np
 import xarray as xr
 
-from ..base._validate import check_int, check_memory, check_real
+from ..base._validate import check_array, check_int, check_memory, check_real, shown
 from ..base.jitcache import cached_njit
 from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of, check_quantiles
-from .engine import EARLY_DROP, MAX_SIZE_BYTES, POLICED, QUEUE_FULL
+from .engine import EARLY_DROP, KEPT, MAX_SIZE_BYTES, POLICED, QUEUE_FULL
 from .measured import is_measured
 from .path import PathModel
 
 #: Largest fixed-bin histogram of one flow, bytes (16 MiB: 2 million bins).
 MAX_HISTOGRAM_BYTES = 16 * 2**20
+#: Most traffic classes (queues) a summary keeps.
+MAX_CLASSES = 2**16
+#: The drop codes a packet may carry (:mod:`pqlab.node.engine`).
+DROP_CODES = (KEPT, POLICED, QUEUE_FULL, EARLY_DROP)
 #: Quantiles reported by default.
 DEFAULT_QUANTILES = (0.5, 0.9, 0.99, 0.999)
 #: Packets of a batch accumulated per kernel call (bounds the scratch arrays: 9 bytes a packet).
@@ -116,7 +120,7 @@ class FlowSummary:
         self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
         self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
         self._extra_delay_s = np.zeros(0)  # the path's delay by IP length (up to the largest seen)
-        self._grow(0, check_int("n_classes", n_classes, 0, 2**16))
+        self._grow(0, check_int("n_classes", n_classes, 0, MAX_CLASSES))
 
     # the flows' and the classes' rows of the tables (views)
     _ints = property(lambda self: self._rows_int[:self.n_flows])
@@ -195,22 +199,59 @@ class FlowSummary:
 
     def update(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray, departure_s: np.ndarray,
                drop: np.ndarray, queue: np.ndarray) -> None:
-        """Add one resolved batch (1-D arrays in arrival order; ``queue`` is each packet's class)."""
-        if flow.size == 0:
+        """Add one resolved batch of packets, in arrival order.
+
+        Parameters
+        ----------
+        arrival_s : array_like
+            1-D finite arrival times, seconds; every other array has one value per packet.
+        size_bytes : array_like
+            IP lengths, integers in ``[0, MAX_SIZE_BYTES]``.
+        flow : array_like
+            Flow ids, integers >= 0.
+        departure_s : array_like
+            Departure times, seconds: finite and >= the arrival for a kept packet (drop code 0),
+            any number or NaN for a dropped one (DESIGN.md: the node contract's outputs).
+        drop : array_like
+            Drop codes of :mod:`pqlab.node.engine`: integers in [0, 3] (kept, policed, queue
+            full, early drop).
+        queue : array_like
+            Each packet's class (queue index), integers in [0, 65535].
+
+        Raises
+        ------
+        ValueError
+            Naming the first array that is not so, before any count changes.
+        """
+        arrival_s = check_array("arrival_s", arrival_s, kind="float")
+        size_bytes = check_array("size_bytes", size_bytes, kind="int")
+        if size_bytes.size and (size_bytes.min() < 0 or size_bytes.max() > MAX_SIZE_BYTES):
+            i = int(np.flatnonzero((size_bytes < 0) | (size_bytes > MAX_SIZE_BYTES))[0])
+            raise ValueError(f"size_bytes must be IP lengths in [0, {MAX_SIZE_BYTES}], "
+                             f"got {size_bytes[i]} at index {i}")
+        flow = check_array("flow", flow, kind="int", minimum=0)
+        codes = check_array("drop", drop, kind="int", minimum=0, maximum=max(DROP_CODES))
+        if not (type(drop) is np.ndarray and drop.dtype == np.int8 and drop.flags.c_contiguous):
+            drop = codes.astype(np.int8)  # the engine's drop codes' dtype (one compiled kernel)
+        queue = check_array("queue", queue, kind="int", minimum=0, maximum=MAX_CLASSES - 1)
+        departure_s = check_array("departure_s", departure_s, kind="float", finite=False)
+        arrays = {"arrival_s": arrival_s, "size_bytes": size_bytes, "flow": flow,
+                  "departure_s": departure_s, "drop": drop, "queue": queue}
+        n = arrival_s.shape[0]  # the kernels index every array by packet: one length for all
+        if any(a.shape[0] != n for a in arrays.values()):
+            got = ", ".join(f"{k} {a.shape[0]}" for k, a in arrays.items())
+            raise ValueError(f"{', '.join(arrays)} must be 1-D arrays of one length (one value "
+                             f"per packet), got lengths {got}")
+        _check_kept_departures(departure_s, arrival_s, drop == KEPT)
+        self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue)
+
+    def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue) -> None:
+        """:meth:`update` with arrays already checked: C-contiguous, of one length, float64
+        times, int64 sizes, flows and queues, int8 drop codes, each in :meth:`update`'s ranges
+        (the engine's own outputs, as :func:`pqlab.node.streaming.simulate_summary` passes
+        them: validated once, where they entered)."""
+        if flow.shape[0] == 0:
             return
-        flow = np.ascontiguousarray(flow, dtype=np.int64)
-        queue = np.ascontiguousarray(queue, dtype=np.int64)
-        size_bytes = np.ascontiguousarray(size_bytes, dtype=np.int64)
-        arrival_s = np.asarray(arrival_s, dtype=np.float64)
-        departure_s, drop = np.asarray(departure_s, dtype=np.float64), np.asarray(drop)
-        others = (arrival_s, size_bytes, departure_s, drop, queue)
-        if flow.ndim != 1 or any(x.shape != flow.shape for x in others):  # the kernels index all
-            raise ValueError("arrival_s, size_bytes, flow, departure_s, drop and queue must be 1-D "
-                             "arrays of one length (one value per packet)")
-        if flow.min() < 0 or queue.min() < 0:
-            raise ValueError("flow and queue must be integers >= 0")
-        if size_bytes.min() < 0 or size_bytes.max() > MAX_SIZE_BYTES:
-            raise ValueError(f"size_bytes must be IP lengths in [0, {MAX_SIZE_BYTES}]")
         self._grow(int(flow.max()) + 1, int(queue.max()) + 1)
         if size_bytes.max() >= self._extra_delay_s.shape[0]:  # the path's delay by IP length
             lengths = np.arange(size_bytes.max() + 1)
@@ -417,6 +458,18 @@ def merge_summaries(summaries: Iterable[FlowSummary], *, consecutive: bool = Fal
     for s in summaries[1:]:
         out = out.followed_by(s) if consecutive else out.merge(s)
     return out
+
+
+def _check_kept_departures(departure_s: np.ndarray, arrival_s: np.ndarray,
+                           kept: np.ndarray) -> None:
+    """``ValueError`` naming the first kept packet whose departure is NaN or before its arrival."""
+    with np.errstate(invalid="ignore"):
+        bad = np.flatnonzero(kept & ~(np.isfinite(departure_s) & (departure_s >= arrival_s)))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"departure_s must be a finite time >= arrival_s for each kept packet "
+                         f"(drop code 0), got {shown(departure_s[i])} at index {i} (arrival_s "
+                         f"{shown(arrival_s[i])}; {bad.size:,} such packets)")
 
 
 def _attrs(units: str, long_name: str) -> dict:

@@ -15,7 +15,8 @@ off. A pcap's sizes are read from each packet's IP header (total length; IPv6: p
 a capture truncated by its snap length still gives full sizes.
 
 pcap and pcapng files are read by :mod:`pqlab.node.captures` (a classic pcap by a jitted record
-walk, pcapng with dpkt; why dpkt is said there), their IP fields for all packets at once. Parquet
+walk, pcapng block by block), their IP fields for all packets at once; a damaged capture is
+refused naming the byte offset of its damage, one whose last record is cut warns. Parquet
 files are read by pandas with pyarrow (the ``parquet`` extra: ``pip install pqlab[parquet]``).
 Throughput: ``benchmarks/traces.py`` (README, "Speed, scale and sweeps").
 
@@ -258,10 +259,12 @@ def _read_pcap(path: str, options: dict):
     IP lengths, each packet's 5-tuple as an index into ``names`` (its text, in order of first
     packet; None with ``flows="none"``) and DSCPs (see :func:`read_trace`)."""
     try:
-        data, offset, captured, ticks, link = read_frames(path)
+        data, offset, captured, ticks, link, cut = read_frames(path)
         is_ip, length, dscp, raw = ip_fields(data, offset, captured, link)
     except CaptureError as exc:
         raise ValueError(f"path {path!r}{' ' if str(exc).startswith('is ') else ': '}{exc}") from None
+    if cut:
+        warnings.warn(f"path {path!r}: {cut}", UserWarning, stacklevel=3)
     skipped = int(is_ip.shape[0] - np.count_nonzero(is_ip))
     if skipped:
         warnings.warn(f"path {path!r}: {skipped:,} of {is_ip.shape[0]:,} packets are not IPv4/IPv6 (or too "
