@@ -33,8 +33,10 @@ REFERENCE_FLOW = 0
 
 def measurement_rows(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
     """The rows (indices along ``packet``) of :func:`measurement_window`: the packets of ``flow``
-    arriving at or after the scenario's warm-up, in Dataset order."""
-    return np.flatnonzero((ds["flow"].values == flow) & is_measured(ds["arrival"].values, scenario.warmup_s))
+    arriving at or after the scenario's warm-up, in Dataset order. ``ds`` may also be a mapping of
+    the Dataset's variable names to numpy arrays (:func:`pqlab.papers.testbed.testbed_runs`)."""
+    return np.flatnonzero((np.asarray(ds["flow"]) == flow)
+                          & is_measured(np.asarray(ds["arrival"]), scenario.warmup_s))
 
 
 def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:
@@ -46,14 +48,18 @@ def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE
 def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
     """:func:`pqlab.metrics.one_way_delay`'s values for the packets ``rows`` of ``ds`` (every one
     measured): ``departure - arrival + path.extra_delay_s(size)``, NaN where dropped."""
-    values = ds["departure"].values[rows] - ds["arrival"].values[rows] + path.extra_delay_s(ds["size"].values[rows])
-    if "drop" in ds.variables:
-        values = np.where(ds["drop"].values[rows] == KEPT, values, np.nan)
+    values = (np.asarray(ds["departure"])[rows] - np.asarray(ds["arrival"])[rows]
+              + path.extra_delay_s(np.asarray(ds["size"])[rows]))
+    if "drop" in ds:
+        values = np.where(np.asarray(ds["drop"])[rows] == KEPT, values, np.nan)
     return values
 
 
 def reference_delay_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
-    """:func:`reference_delay`'s values (seconds, NaN if lost), without building the DataArray."""
+    """:func:`reference_delay`'s values (seconds, NaN if lost), without building the DataArray.
+
+    ``ds``: a Dataset, or a mapping of its variable names to arrays (:func:`measurement_rows`).
+    """
     return _delay_of_rows(ds, measurement_rows(ds, scenario, flow), scenario.path)
 
 

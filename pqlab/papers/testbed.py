@@ -146,6 +146,7 @@ __all__ = [
     "testbed_node",
     "testbed_scenario",
     "simulate_testbed",
+    "testbed_runs",
     "reference_delays",
     "reference_delay",
     "worst_case_bound",
@@ -573,15 +574,97 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
         a trace none of whose packets is in ``[0, duration_s)`` raises ``ValueError``).
     """
     model = _check_model(model)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-    seed = check_int("seed", seed, 0)
+    seed = _check_seed(seed)
     sc = testbed_scenario(scenario, model)
     if model.is_papers_node:
         ds = simulate(sc, seed=seed, record_scenario=record_scenario)
         ds.attrs["testbed"] = model.to_json()
         return ds
     window_attrs = check_trace_window(sc)  # the streams are generated here, not by pqlab.simulate
+    packets = _testbed_packets(scenario, sc, seed, model)
+    origin = origin_attrs(packets["origin"]) if packets["origin"] else {}
+    attrs = provenance_attrs(
+        title=f"pqlab simulation{': ' + sc.name if sc.name else ''}",
+        history="simulated by pqlab.simulate", references=REFERENCES, seed=seed,
+        scenario="not recorded", warmup_s=sc.warmup_s, duration_s=packets["duration_s"], **origin)
+    attrs.update(
+        title=f"pqlab test-bed simulation: {sc.name}",
+        source=f"pqlab {__version__} test-bed model (engine + tandem)",
+        pqlab_version=__version__,
+        seed=seed,
+        scenario=sc.to_json() if record_scenario else "not recorded",
+        testbed=model.to_json(),
+        warmup_s=sc.warmup_s,
+        duration_s=sc.duration_s,
+        history="simulated by pqlab.papers.testbed.simulate_testbed",
+        **window_attrs,
+    )
+    at_c7200 = {"node_arrival": "arrival at the C7200",
+                "node_departure": "departure from the C7200"}
+    return packets_dataset(
+        packets["arrival"], packets["size"], packets["queue"], packets["ring_entry"],
+        packets["departure"], packets["drop"], attrs=attrs, extra={
+            "flow": (packets["flow"], {"units": "1", "long_name": "flow id"}),
+            **{name: (packets[name], {"units": "s", "long_name": text})
+               for name, text in at_c7200.items()},
+        }, variable_attrs={
+            "arrival": {"units": "s", "long_name": "first bit sent by the generator"},
+            "departure": {"units": "s", "long_name": "departure from the last simulated device"},
+        })
+
+
+#: The per-packet variables of :func:`testbed_runs` with :data:`PAPERS_NODE` (``pqlab.simulate``'s).
+PAPERS_NODE_VARIABLES = ("arrival", "size", "queue", "ring_entry", "departure", "drop", "flow")
+
+
+def testbed_runs(scenario: Scenario, seeds, model: Testbed | None = None) -> list[dict]:
+    """:func:`simulate_testbed`'s per-packet arrays for several seeds, without building Datasets.
+
+    The inputs are validated once; each seed's run draws the same numbers in the same order as
+    ``simulate_testbed(scenario, seed, model)``, so every array equals that Dataset's variable.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A papers' preset (:mod:`pqlab.scenarios`).
+    seeds : sequence of int
+        Seeds (>= 0), one run each, in this order.
+    model : Testbed, optional
+        Default :data:`TESTBED`; :data:`PAPERS_NODE` runs ``pqlab.simulate(scenario, seed)``.
+
+    Returns
+    -------
+    list of dict
+        One dict per seed mapping each per-packet variable of :func:`simulate_testbed`'s Dataset
+        (``arrival``, ``size``, ``queue``, ``ring_entry``, ``departure``, ``drop``, ``flow``, and
+        with the test-bed model ``node_arrival`` and ``node_departure``) to its numpy array.
+        A scenario with trace streams follows :func:`pqlab.traffic.TraceStream`'s window rule
+        (warning or ``ValueError``) once.
+    """
+    model = _check_model(model)
+    seeds = [_check_seed(seed) for seed in seeds]
+    sc = testbed_scenario(scenario, model)
+    if model.is_papers_node:
+        runs = [simulate(sc, seed=seed, record_scenario=False) for seed in seeds]
+        return [{name: ds[name].values for name in PAPERS_NODE_VARIABLES} for ds in runs]
+    check_trace_window(sc)
+    return [_testbed_packets(scenario, sc, seed, model) for seed in seeds]
+
+
+def _check_seed(seed) -> int:
+    """A seed as an ``int`` (ValueError unless an integer >= 0; ``bool`` rejected)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    return check_int("seed", seed, 0)
+
+
+def _testbed_packets(scenario: Scenario, sc: Scenario, seed: int, model: Testbed) -> dict:
+    """One test-bed run on validated inputs: the per-packet arrays of :func:`simulate_testbed`.
+
+    ``sc`` is ``testbed_scenario(scenario, model)``. Besides the Dataset's variables: ``origin``
+    (the C7200's time origin, :func:`pqlab.node.timeorigin.rebase`) and ``duration_s`` (the
+    provenance's simulated span).
+    """
     rng = np.random.default_rng(seed)
     send, size, queue, flow = merge_streams(sc.streams, rng, sc.duration_s)
     if model.be_mtu_bytes > 0:
@@ -601,35 +684,11 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     packets = _c7200_and_hops(sc.node, at_node[perm], size[perm], queue[perm], seed,
                               scenario.path.hops[:model.store_forward_hops])
     counts.note("simulation", "simulate")
-    flow = flow[perm]
-    send_at_node = send[perm]
-    duration = max(sc.duration_s, float(at_node.max()) + 1e-6)
-    attrs = provenance_attrs(
-        title=f"pqlab simulation{': ' + sc.name if sc.name else ''}", history="simulated by pqlab.simulate",
-        references=REFERENCES, seed=seed, scenario="not recorded", warmup_s=sc.warmup_s, duration_s=duration,
-        **(origin_attrs(packets["origin"]) if packets["origin"] else {}))
-    attrs.update(
-        title=f"pqlab test-bed simulation: {sc.name}",
-        source=f"pqlab {__version__} test-bed model (engine + tandem)",
-        pqlab_version=__version__,
-        seed=seed,
-        scenario=sc.to_json() if record_scenario else "not recorded",
-        testbed=model.to_json(),
-        warmup_s=sc.warmup_s,
-        duration_s=sc.duration_s,
-        history="simulated by pqlab.papers.testbed.simulate_testbed",
-        **window_attrs,
-    )
-    node_arrival, node_departure = packets["arrival"], packets["departure"]
-    return packets_dataset(send_at_node, packets["size"], packets["queue"], packets["ring_entry"],
-                           packets["last"], packets["drop"], attrs=attrs, extra={
-        "flow": (flow, {"units": "1", "long_name": "flow id"}),
-        "node_arrival": (node_arrival, {"units": "s", "long_name": "arrival at the C7200"}),
-        "node_departure": (node_departure, {"units": "s", "long_name": "departure from the C7200"}),
-    }, variable_attrs={
-        "arrival": {"units": "s", "long_name": "first bit sent by the generator"},
-        "departure": {"units": "s", "long_name": "departure from the last simulated device"},
-    })
+    return {"arrival": send[perm], "size": packets["size"], "queue": packets["queue"],
+            "ring_entry": packets["ring_entry"], "departure": packets["last"],
+            "drop": packets["drop"], "flow": flow[perm], "node_arrival": packets["arrival"],
+            "node_departure": packets["departure"], "origin": packets["origin"],
+            "duration_s": max(sc.duration_s, float(at_node.max()) + 1e-6)}
 
 
 def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
@@ -639,7 +698,9 @@ def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
     ``default_rng(seed)``, the time origin, the kernel) and of :func:`pqlab.node.tandem.simulate_tandem`
     forwarding every flow, on arrays: ``arrival`` (at the C7200, possibly rebased), ``size``, ``queue``,
     ``ring_entry``, ``departure``, ``drop`` of the C7200, ``origin`` and ``last`` (departure from the
-    last simulated device plus its time origin; NaN if dropped).
+    last simulated device plus its time origin; NaN if dropped). The C7200's arrivals are validated
+    here; each hop's are the kernel's departures of the packets kept, valid by construction, and
+    go to the kernel unchecked.
     """
     arrival, size, queue = validate_arrivals(node, arrival, size, queue)
     red_uniform = red_uniforms(node, np.random.default_rng(seed), arrival.shape[0])
@@ -651,8 +712,10 @@ def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
         fifo = _fifo_node(hop)
         kept = np.flatnonzero(hop_drop == 0)
         kept = kept[np.argsort(hop_departure[kept], kind="stable")]
-        t, hop_size, hop_queue = validate_arrivals(fifo, hop_departure[kept] + 0.0, hop_size[kept],
-                                                   np.zeros(kept.size, dtype=np.int64))
+        # already valid: the previous device's departures of kept packets (finite, >= 0), sorted,
+        # and sizes validated at the C7200
+        t, hop_size = hop_departure[kept] + 0.0, hop_size[kept]
+        hop_queue = np.zeros(kept.size, dtype=np.int64)
         ids = ids[kept]
         t, hop_origin = rebase(fifo, t, hop_size)
         _, hop_departure, hop_drop = run_kernel(fifo, t, hop_size, hop_queue)
@@ -669,8 +732,8 @@ def reference_delays(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     NaN for a lost packet, in sending order.
     """
     model = _check_model(model)
-    ds = simulate_testbed(scenario, seed, model)
-    return experiments.reference_delay_values(ds, testbed_scenario(scenario, model), flow)
+    packets = testbed_runs(scenario, (seed,), model)[0]
+    return experiments.reference_delay_values(packets, testbed_scenario(scenario, model), flow)
 
 
 #: The former name of :func:`reference_delays` (one name was two things: this simulates and

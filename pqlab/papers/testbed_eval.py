@@ -33,7 +33,7 @@ from ..node.framing import line_time_s
 from .stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ..base.locations import paper_values_file
 from ..node.scenario import Scenario
-from .testbed import PAPERS_NODE, TESTBED, Testbed, simulate_testbed, testbed_scenario
+from .testbed import PAPERS_NODE, TESTBED, Testbed, testbed_runs, testbed_scenario
 from ..node.traffic import UDP_IP_HEADER_BYTES, Empirical, SizeDistribution
 from ..base.units import to_ms, to_us
 from ..measure import experiments, metrics
@@ -82,14 +82,14 @@ _RUNS: collections.OrderedDict = collections.OrderedDict()
 _MAX_RUNS = 4096
 
 
-def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
-    ds = simulate_testbed(sc, seed, model, record_scenario=False)  # measured here, not kept
-    tsc = testbed_scenario(sc, model)
-    delay = experiments.reference_delay_values(ds, tsc)
-    ef = (ds["queue"].values == presets.EF_QUEUE) if model.be_queueing == "class" else (
-        ds["flow"].values < presets.FIRST_BE_FLOW)
-    win = ef & (ds["arrival"].values >= sc.warmup_s)
-    drop = ds["drop"].values[win]
+def _measures(packets: dict, tsc: Scenario, model: Testbed) -> dict:
+    """:func:`run`'s measures of one run's per-packet arrays (:func:`testbed_runs`); ``tsc`` the
+    scenario the node ran (:func:`testbed_scenario`)."""
+    delay = experiments.reference_delay_values(packets, tsc)
+    ef = (packets["queue"] == presets.EF_QUEUE) if model.be_queueing == "class" else (
+        packets["flow"] < presets.FIRST_BE_FLOW)
+    win = ef & (packets["arrival"] >= tsc.warmup_s)
+    drop = packets["drop"][win]
 
     def share(mask) -> float:
         return float(np.mean(mask)) if drop.size else math.nan
@@ -97,18 +97,30 @@ def _run(sc: Scenario, seed: int, model: Testbed) -> dict:
             "ef_queue_full": share(drop == QUEUE_FULL)}
 
 
+def runs(scenario: Scenario, seeds, model: Testbed) -> list[dict]:
+    """:func:`run` for each of ``seeds`` (memoised); the seeds not yet run are simulated in one
+    :func:`pqlab.papers.testbed.testbed_runs` call."""
+    scenario_key, model_key = scenario.to_json(), model.to_json()
+    keys = [(scenario_key, int(seed), model_key) for seed in seeds]
+    missing = list(dict.fromkeys(key[1] for key in keys if key not in _RUNS))
+    if missing:
+        tsc = testbed_scenario(scenario, model)
+        for seed, packets in zip(missing, testbed_runs(scenario, missing, model)):
+            _RUNS[(scenario_key, seed, model_key)] = _measures(packets, tsc, model)
+    out = []
+    for key in keys:
+        _RUNS.move_to_end(key)
+        out.append(_RUNS[key])
+    while len(_RUNS) > _MAX_RUNS:
+        _RUNS.popitem(last=False)
+    return out
+
+
 def run(scenario: Scenario, seed: int, model: Testbed) -> dict:
     """One run (memoised): ``delay`` (reference delays, s, NaN if lost, sending order), ``ef_loss`` (EF packets
     after the warm-up that were dropped), ``ef_policed`` and ``ef_queue_full`` (dropped by the policer, by a full
     priority queue; shares of the same packets)."""
-    key = (scenario.to_json(), int(seed), model.to_json())
-    if key in _RUNS:
-        _RUNS.move_to_end(key)
-    else:
-        _RUNS[key] = _run(scenario, int(seed), model)
-        if len(_RUNS) > _MAX_RUNS:
-            _RUNS.popitem(last=False)
-    return _RUNS[key]
+    return runs(scenario, (seed,), model)[0]
 
 
 def reference_jitter(scenario: Scenario, seed: int, model: Testbed) -> np.ndarray:
@@ -117,7 +129,7 @@ def reference_jitter(scenario: Scenario, seed: int, model: Testbed) -> np.ndarra
 
 
 def _mean_delay(make, model, seeds) -> float:
-    return float(np.mean([np.nanmean(run(make(), s, model)["delay"]) for s in seeds]))
+    return float(np.mean([np.nanmean(r["delay"]) for r in runs(make(), seeds, model)]))
 
 
 def _real(be_size):
@@ -209,8 +221,8 @@ def fig3_2_runs(model, n, seeds) -> list[tuple[float, float]]:
     """GLOBECOM'01 Fig. 3-2's runs (BE payloads 450 and 475, each seed): ``(p95 - p5, mean)`` of the delay, s."""
     out = []
     for p in PAPER_FIG3_2_PAYLOADS:
-        for s in seeds:
-            d = run(presets.base_case(be_payload_bytes=p, n_ef_samples=n), s, model)["delay"]
+        for r in runs(presets.base_case(be_payload_bytes=p, n_ef_samples=n), seeds, model):
+            d = r["delay"]
             d = d[np.isfinite(d)]
             p5, p95 = np.percentile(d, [5, 95])
             out.append((float(p95 - p5), float(d.mean())))
@@ -224,8 +236,8 @@ def fig3_2_fluctuation(model, n, seeds, be_size=None) -> float:
 
 def fig5_delays(model, n, seeds, be_size=None) -> np.ndarray:
     """GLOBECOM'01 Fig. 5's sample: reference delays (s) with the "real" BE sizes, seeds pooled, losses removed."""
-    d = np.concatenate([run(presets.pq_experiment(be_size=_real(be_size), n_ef_samples=n,
-                                                    name="real_distribution"), s, model)["delay"] for s in seeds])
+    d = np.concatenate([r["delay"] for r in runs(presets.pq_experiment(
+        be_size=_real(be_size), n_ef_samples=n, name="real_distribution"), seeds, model)])
     return d[np.isfinite(d)]
 
 
@@ -338,7 +350,8 @@ def loss_20_streams(model, n, seeds, be_size=None) -> float:
 
     The slide says "up to 12 %": a maximum over its runs, so the largest of ours (one run per seed).
     """
-    return metrics.largest_loss([run(loss_scenario(n, be_size), s, model)["ef_loss"] for s in seeds])
+    return metrics.largest_loss([r["ef_loss"]
+                                 for r in runs(loss_scenario(n, be_size), seeds, model)])
 
 
 def ipdv_split_scenario(n_streams: int, n: int, be_size=None) -> Scenario:

@@ -27,7 +27,7 @@ from ...node.framing import line_time_s
 from ...node.scenario import Scenario
 from .. import judge, kit, presets
 from ..registry import Artefact
-from ..testbed import PAPERS_NODE, TESTBED, simulate_testbed, testbed_scenario
+from ..testbed import PAPERS_NODE, TESTBED, testbed_runs, testbed_scenario
 from ..stated import LOSS_EF_LOAD_BPS, PAPERS
 from .ef_split_runs import ef_split_scenario
 from .pq_streams_text import PAPER_MARKER, be_sizes_text, ci_text
@@ -75,24 +75,26 @@ def min_bucket_bytes(arrival_s, size_bytes, rate_bps: float) -> float:
     return float(np.max(after - np.minimum.accumulate(before)))
 
 
-def _loss_measure(ds: xr.Dataset, sc: Scenario) -> dict:
+def _loss_measure(packets: dict, sc: Scenario) -> dict:
     """EF loss by cause in the measurement window, and the EF arrivals' burstiness at the policer.
 
-    ``sc`` is the scenario the node ran (:func:`pqlab.papers.testbed.testbed_scenario`); the
-    window counts by send time (``arrival``), the burstiness by arrival at the node
-    (``node_arrival`` where the test-bed model records it).
+    ``packets`` is one run's per-packet arrays (:func:`pqlab.papers.testbed.testbed_runs`), ``sc``
+    the scenario the node ran (:func:`pqlab.papers.testbed.testbed_scenario`); the window counts
+    by send time (``arrival``), the burstiness by arrival at the node (``node_arrival`` where the
+    test-bed model records it).
     """
-    ef = ds["queue"].values == presets.EF_QUEUE
-    win = ef & (ds["arrival"].values >= sc.warmup_s)
-    drop = ds["drop"].values[win]
+    ef = packets["queue"] == presets.EF_QUEUE
+    win = ef & (packets["arrival"] >= sc.warmup_s)
+    drop = packets["drop"][win]
     pq = sc.node.queues[presets.EF_QUEUE]
-    at_node = ds["node_arrival"].values if "node_arrival" in ds else ds["arrival"].values
+    at_node = packets["node_arrival"] if "node_arrival" in packets else packets["arrival"]
     order = np.argsort(at_node[ef], kind="stable")
     return {
         "sent": float(win.sum()),
         "policed": float(np.sum(drop == 1)),
         "queue_full": float(np.sum(drop == 2)),
-        "min_bucket_bytes": min_bucket_bytes(at_node[ef][order], ds["size"].values[ef][order], pq.police_rate_bps),
+        "min_bucket_bytes": min_bucket_bytes(at_node[ef][order], packets["size"][ef][order],
+                                             pq.police_rate_bps),
     }
 
 
@@ -104,8 +106,9 @@ def _runs(model: str, point, load: float, counts, seeds) -> np.ndarray:
         if c is None:
             continue
         sc = point(c, load)
-        for j, seed in enumerate(seeds):
-            m = _loss_measure(simulate_testbed(sc, seed, tb), testbed_scenario(sc, tb))
+        tsc = testbed_scenario(sc, tb)
+        for j, packets in enumerate(testbed_runs(sc, seeds, tb)):
+            m = _loss_measure(packets, tsc)
             out[i, j] = [m[k] for k in _MEASURES]
     return out
 
