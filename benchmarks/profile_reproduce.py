@@ -27,12 +27,7 @@ numba's on-disk cache is warmed first by running the quick profile in a child pr
 ``--no-warm``), so that compilation is not counted as kernel time. ``--all-cells`` runs every
 statement of the notebooks (figures, claims, tables) to see what the rest of a notebook costs.
 
-Last measured (full mode, 2026-11-27 23:47-23:49 UTC, 2 cores shared with other work, load 2.3-3.8;
-the commit before the per-run cuts and after them, alternated, time pass only): compute 30.1 and
-32.2 s before, 11.1 and 14.9 s after; time in compiled code 4.0 and 3.7 s before, 3.0 and 3.9 s after,
-so its share went from 13.3 and 11.3 % to 27.1 and 25.9 % (notebook 10: 7.2 -> 21.6 %, 9.0 -> 2.8 s;
-notebook 11: 7.1 -> 19.4 %, 5.3 -> 1.2 s); 2,044 simulations each; calls into compiled code
-93,668 -> 37,521 (Fig. 6's phase draws in one array computation).
+Its last figures, with the machine and the date: docs/performance.md.
 """
 
 from __future__ import annotations

@@ -20,21 +20,7 @@ parameter can be changed without touching the repository: ``05_worst_case``'s
 Printed per run: wall time, artefacts computed and reused, and simulations, counted by
 :mod:`pqlab.measure.cache`, and the slowest notebooks. The target (issue 10, 2 cores): cold < 45 s.
 
-Last measured (full mode, 2 cores, 2026-11-23, six runs after this session's cuts; this VM's speed
-varies by a third from run to run): fully cold 37.2-43.3 s (28 artefacts computed, 1670-1673
-simulations), warm rerun 0.6-0.7 s (0 computed, 0 simulations), 05_worst_case parameter changed
-6.9-8.0 s (1 artefact computed, 2 reused, 6 simulations), results-cold with numba warm 31.9-38.9 s.
-The cold target (< 45 s) is met. Where the time went, found with this script and cProfile (the
-report identical throughout): two kernels' OpenBLAS threads spinning on two cores (122 -> 92
-CPU-s with the pools sized to cores/jobs), papermill saving the notebook after every cell
-(-14 CPU-s), the site's regular expressions over megabytes of embedded images (4.3 -> 0.5 s,
-the whole warm rerun), ``rfc3987_syntax``'s 38 grammars compiled on every nbformat import (1.6 s
-per process), nbconvert imported before the workers started, matplotlib measuring every tick
-label to place each title, xarray arithmetic in ``metrics.one_way_delay``. The simulation count
-varies by a few with the notebooks' order (a kernel computes a sweep its notebooks share once,
-``cache.memoize``); single simulations are not shared: measured in one process, 1667 calls of
-``simulate``, 1497 distinct, the ~170 repeats cost < 0.5 s.
-Before this session: fully cold 48.8-75.7 s, warm rerun 4.0-6.7 s.
+Its last figures, with the machine and the date: docs/performance.md.
 """
 
 from __future__ import annotations

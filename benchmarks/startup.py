@@ -16,14 +16,7 @@ Every measurement runs in a fresh Python process, ``--runs`` times; the table gi
 
 Run: ``python benchmarks/startup.py`` (``--runs 3`` by default; ``--only import,cli`` for a part).
 
-Last measured (2026-11-27, the 2-core VM, busy: load average 4-6, so the first-use times vary 2-3
-times between runs; the unchanged tree run back to back with this one, ``PYTHONPATH`` on a
-checkout of it): ``import pqlab`` 0.06 s and 16 MB against ``import xarray`` 0.85 s and 115 MB
-(was 3.4-4.0 s and 235 MB); ``pqlab --help`` 0.14 s, ``pqlab params`` 0.18 s, ``pqlab reproduce
---list`` 0.18 s (were 2.9-6.5 s, 3.9-7.5 s, 8.1-11.4 s). Interleaved one-run pairs (this tree,
-then the unchanged one), quietest pair: first simulation cold 4.6 s (was 5.8 s), warm 1.3 s
-(1.9 s), the DiffServ lab's first run 8.5 s (10.2 s), a pcap read cold 1.6 s (2.6 s); peak memory
-285, 333 and 179 MB (331, 419 and 298 MB).
+Its last figures, with the machine and the date: docs/performance.md.
 """
 
 from __future__ import annotations

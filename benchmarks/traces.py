@@ -11,7 +11,7 @@ before), and the length of each JSON.
 Run: ``python benchmarks/traces.py`` (``--packets 100000`` for a quick run); the numbers are
 written to ``benchmarks/results/traces.json`` (``--json FILE`` for elsewhere).
 
-Last measured: see the README, section "Speed, scale and sweeps" (2 loaded cores).
+Last measured: docs/performance.md, "Engine, peers, traces and sweeps" (2 loaded cores).
 """
 
 from __future__ import annotations

@@ -77,8 +77,8 @@ class FlowSummary:
         overflow (counted, reported, its quantiles NaN).
     quantiles : sequence of float or None
         Probabilities in [0, 1] reported by :meth:`to_dataset` (default 0.5, 0.9, 0.99, 0.999).
-        None: no log-binned histograms and no quantiles (their cost: README, "Speed, scale and
-        sweeps").
+        None: no log-binned histograms and no quantiles (their cost: docs/performance.md, "Long
+        runs in bounded memory").
     n_classes : int
         Traffic classes (queues) reported even if no packet comes (more are added as they come).
 

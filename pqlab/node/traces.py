@@ -18,7 +18,7 @@ pcap and pcapng files are read by :mod:`pqlab.node.captures` (a classic pcap by 
 walk, pcapng block by block), their IP fields for all packets at once; a damaged capture is
 refused naming the byte offset of its damage, one whose last record is cut warns. Parquet
 files are read by pandas with pyarrow (the ``parquet`` extra: ``pip install pqlab[parquet]``).
-Throughput: ``benchmarks/traces.py`` (README, "Speed, scale and sweeps").
+Throughput: ``benchmarks/traces.py`` (its figures in docs/performance.md).
 
 Each packet is in one flow: a table's ``flow_column`` value (non-negative integers are the flow
 ids, other values numbered from ``first_flow`` in order of first appearance), a pcap packet's

@@ -11,98 +11,8 @@ SmartBits' receive port.
 
 :class:`Testbed` names every mechanism that may separate the two, each a
 documented option that is OFF in :data:`PAPERS_NODE` (which then reproduces
-``pqlab.simulate`` exactly, packet for packet):
-
-``store_forward_hops``
-    Downstream ATM hops simulated as store-and-forward FIFO nodes carrying EF
-    and BE (notebook 06's H7), instead of the path model's serialisation of the
-    packet alone. Source: GLOBECOM'01 Sec. III (EF and BE share the path, two
-    C7500s on 2 Mbit/s ATM); RFC 1242 (store-and-forward latency). A hop at the
-    same rate delays a small packet that follows a large one by (large - small)
-    line time although it never congests.
-``particle_bytes``, ``ring_unit``
-    The PA-A3 transmit ring: 512-byte particles (the papers), 576 (the PA-A3's
-    SAR buffers, Cisco 7200 ATM FAQ), or a ring counting packets
-    (``ring_unit="packets"``). Source: Cisco, "Understanding and Tuning the
-    tx-ring-limit Value" (doc 6142): the limit counts particles on the 7200.
-``be_queueing``
-    ``"class"``: one WFQ class for BE (the papers); ``"flow"``: IOS flow-based
-    fair queueing, one conversation per BE stream, equal weights (all BE has IP
-    precedence 0: weight 32384 / (0 + 1)), each capped at the congestive discard
-    threshold of 64 packets. Source: Cisco, "Configuring Weighted Fair Queueing".
-``police_accounting``
-    Bytes the LLQ policer counts: ``"ip"`` (the papers' model), ``"frame"`` (the
-    Ethernet frame, IP + 18), ``"aal5"`` (IP + 8 LLC/SNAP + 8 AAL5 trailer),
-    ``"aal5_padded"`` (the AAL5 frame padded to whole 48-byte cell payloads) or
-    ``"cells"`` (53 bytes per cell). The engine
-    polices IP bytes, so the policer's rate and burst are scaled by ``ip /
-    counted`` for the (single) EF packet size: exact for one EF size. Source:
-    Cisco LLQ documentation (policer of the ``priority`` command, default burst
-    200 ms at the rate; it drops only under congestion, and every experiment
-    here keeps the PVC congested by BE, so the always-on engine policer is the
-    same).
-``os_tick_s``
-    Software generators (mgen 3.1 EF streams, the BE workstations) on a
-    2001-era OS release due packets at timer ticks (Linux 2.2/2.4 on x86:
-    100 Hz, 10 ms): each non-reference packet leaves at the next tick of its
-    host; all EF streams share one host's ticks, the BE streams another's (phases
-    drawn from the seed). The reference stream (flow 0) is the SmartBits'
-    hardware generator and keeps its exact times. ``0``: off.
-``input_ethernet_bps``
-    Every stream enters the C7200 through one switched (store-and-forward)
-    Ethernet port of this rate (FastEthernet: 1e8), simulated as a FIFO node;
-    the EF packet's own Ethernet serialisation on the SmartBits' send and
-    receive ports is then part of the measured delay (RFC 2679: first bit sent
-    to last bit received). ``0``: off.
-``be_mtu_bytes``
-    The BE workstations send over Ethernet: no IP packet above the 1500-byte
-    MTU (RFC 894). A preset asking for more (Table IV, ``k = 3``: 1536 bytes)
-    is sent at the MTU. ``0``: off.
-``be_size_mix``
-    How the "real" BE size law (a CDF over packets, GLOBECOM'01 Fig. 4) reaches
-    the queue. ``"per_packet"`` (default, the papers' node model too): the
-    offered BE packets follow the law by count, as the papers state it ("the BE
-    packet size is modelled according to the real cumulative distribution"),
-    which is also the TF-TANT reading of 20 constant-size streams at equal
-    *packet* rates; simulated as one draw per packet (same mix).
-    ``"per_stream"``: one size per stream at equal *bit* rates (110 kbit/s, an
-    assumption of the former presets): small-packet streams send up to 37x more
-    packets and the queue's packet mix is far from the law (mean about 81 bytes
-    against 413); kept as a named variant.
-``ring_release``
-    ``"packet"`` (rule 5 of the node contract) or ``"unit"`` (rule 5': GLOBECOM'01
-    Sec. II, "as soon as one unit is freed, the unit can be immediately
-    allocated"): :attr:`pqlab.Node.ring_release`.
-``timestamp``
-    ``"rfc2679"`` (first bit sent to last bit received), ``"cut_through"``
-    (RFC 1242 bit-forwarding latency, first bit sent to first bit received: the
-    receive port's serialisation of the EF frame is not counted; only differs
-    when ``input_ethernet_bps`` is on, without it the model has no receive port) or
-    ``"cut_through_plus_line"`` (the TF-TANT slides' "cut-through latency + tx time
-    of packet", read as the packet's line time on the C7200's 2 Mbit/s line).
-``adapter_packets``
-    The PA-A3's buffer of whole packets after the particle ring (the node's rule 5'',
-    :attr:`pqlab.Node.adapter_packets`): ring particles return when the packet is copied
-    into the adapter, which holds this many packets. ``0``: off.
-``be_law``, ``be_small_share``
-    ``"preset"``: the scenario's BE law; ``"bimodal"``: every stream with the papers'
-    "real" law (:func:`pqlab.papers.presets.real_be_sizes`) sends instead 64-byte or
-    1518-byte frames (IP 46 and 1500 bytes, TF-TANT's "64 bytes or MTU-size"), a share
-    ``be_small_share`` of its packets small.
-``extra_ef_frame_bytes``
-    Ethernet frame size of the extra (mgen) EF streams, whose size the papers do not
-    give (their frame bit rate is kept); ``0``: as the preset (the reference's size).
-``ef_hosts``
-    The extra EF streams are dealt in turn to this many mgen hosts, each with its own
-    timer phase (only acts with ``os_tick_s``).
-``police_burst_s``
-    The LLQ policer's burst, seconds of its rate (IOS's default is 200 ms); ``0``: the
-    preset's burst.
-``stall_interval_s``, ``stall_s``
-    Rare stalls of the C7200 (process-level housekeeping): stalls of ``stall_s`` seconds at
-    exponentially spaced instants of mean spacing ``stall_interval_s``; a packet reaching the
-    router inside a stall waits for its end (the line keeps sending what the ring holds).
-    ``0``: off.
+``pqlab.simulate`` exactly, packet for packet); each option's mechanism and its source are in
+docs/testbed.md, "The mechanisms and their sources".
 
 Simulation reuses the engine and :func:`pqlab.node.tandem.simulate_tandem` (the C7200
 then the downstream hops); nothing here changes the kernel.
@@ -167,7 +77,7 @@ BIMODAL_BE_IP_BYTES = (64 - 18, 1518 - 18)
 
 @dataclass(frozen=True)
 class Testbed:
-    """The mechanisms of the measured test bed (module docstring); defaults = the papers' node model.
+    """The mechanisms of the measured test bed (docs/testbed.md, "The mechanisms and their sources"); defaults = the papers' node model.
 
     Parameters
     ----------
@@ -190,13 +100,13 @@ class Testbed:
     input_ethernet_bps : float
         Rate of the shared input Ethernet port, bit/s (0 = not modelled, else >= 1e6).
     timestamp : {"rfc2679", "cut_through", "cut_through_plus_line"}
-        The SmartBits' delay definition (module docstring).
+        The SmartBits' delay definition (docs/testbed.md, "The mechanisms and their sources").
     be_mtu_bytes : int
         Largest BE IP packet the workstations can send (Ethernet MTU: 1500); larger
         sizes of a preset (Table IV's ``k = 3`` asks for 1536) are sent at this size.
         0 = off.
     be_size_mix : {"per_packet", "per_stream"}
-        How the BE law reaches the queue (module docstring).
+        How the BE law reaches the queue (docs/testbed.md, "The mechanisms and their sources").
     ring_release : {"packet", "unit"}
         When ring units return (:attr:`pqlab.Node.ring_release`): at the packet's
         departure (rule 5), or one by one as its bytes leave (rule 5').
@@ -204,7 +114,7 @@ class Testbed:
         Whole packets the adapter holds after the ring (rule 5''), in ``[0, 8]``; only with
         ``ring_release="packet"``.
     be_law : {"preset", "bimodal"}
-        The BE law of the "real distribution" experiments (module docstring).
+        The BE law of the "real distribution" experiments (docs/testbed.md, "The mechanisms and their sources").
     be_small_share : float
         Share of 64-byte frames in the bimodal law, in ``(0, 1)``.
     extra_ef_frame_bytes : int
@@ -376,7 +286,7 @@ def _check_model(model) -> Testbed:
 
 
 def _counted_bytes(ip_bytes: int, accounting: str) -> int:
-    """Bytes the LLQ policer counts for an IP packet of ``ip_bytes`` (module docstring)."""
+    """Bytes the LLQ policer counts for an IP packet of ``ip_bytes`` (docs/testbed.md, "The mechanisms and their sources")."""
     if accounting == "ip":
         return ip_bytes
     if accounting == "frame":
