@@ -77,7 +77,9 @@ BIMODAL_BE_IP_BYTES = (64 - 18, 1518 - 18)
 
 @dataclass(frozen=True)
 class Testbed:
-    """The mechanisms of the measured test bed (docs/testbed.md, "The mechanisms and their sources"); defaults = the papers' node model.
+    """The mechanisms of the measured test bed; defaults = the papers' node model.
+
+    Each mechanism and its source: docs/testbed.md, "The mechanisms and their sources".
 
     Parameters
     ----------
@@ -114,7 +116,8 @@ class Testbed:
         Whole packets the adapter holds after the ring (rule 5''), in ``[0, 8]``; only with
         ``ring_release="packet"``.
     be_law : {"preset", "bimodal"}
-        The BE law of the "real distribution" experiments (docs/testbed.md, "The mechanisms and their sources").
+        The BE law of the "real distribution" experiments (docs/testbed.md, "The mechanisms and
+        their sources").
     be_small_share : float
         Share of 64-byte frames in the bimodal law, in ``(0, 1)``.
     extra_ef_frame_bytes : int
@@ -286,7 +289,8 @@ def _check_model(model) -> Testbed:
 
 
 def _counted_bytes(ip_bytes: int, accounting: str) -> int:
-    """Bytes the LLQ policer counts for an IP packet of ``ip_bytes`` (docs/testbed.md, "The mechanisms and their sources")."""
+    """Bytes the LLQ policer counts for an IP packet of ``ip_bytes`` (``police_accounting``:
+    docs/testbed.md, "The mechanisms and their sources")."""
     if accounting == "ip":
         return ip_bytes
     if accounting == "frame":
@@ -494,21 +498,11 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     packets = _testbed_packets(scenario, sc, seed, model)
     origin = origin_attrs(packets["origin"]) if packets["origin"] else {}
     attrs = provenance_attrs(
-        title=f"pqlab simulation{': ' + sc.name if sc.name else ''}",
-        history="simulated by pqlab.simulate", references=REFERENCES, seed=seed,
-        scenario="not recorded", warmup_s=sc.warmup_s, duration_s=packets["duration_s"], **origin)
-    attrs.update(
         title=f"pqlab test-bed simulation: {sc.name}",
-        source=f"pqlab {__version__} test-bed model (engine + tandem)",
-        pqlab_version=__version__,
-        seed=seed,
-        scenario=sc.to_json() if record_scenario else "not recorded",
-        testbed=model.to_json(),
-        warmup_s=sc.warmup_s,
-        duration_s=sc.duration_s,
-        history="simulated by pqlab.papers.testbed.simulate_testbed",
-        **window_attrs,
-    )
+        history="simulated by pqlab.papers.testbed.simulate_testbed", references=REFERENCES,
+        source=f"pqlab {__version__} test-bed model (engine + tandem)", seed=seed,
+        scenario=sc.to_json() if record_scenario else "not recorded", warmup_s=sc.warmup_s,
+        duration_s=sc.duration_s, **origin, testbed=model.to_json(), **window_attrs)
     at_c7200 = {"node_arrival": "arrival at the C7200",
                 "node_departure": "departure from the C7200"}
     return packets_dataset(
