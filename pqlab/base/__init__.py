@@ -8,14 +8,15 @@ BLAS), ``locations`` (the package's data, notebooks and lock, and the output fol
 every Dataset carries), ``counts`` (what a run did: simulations, computations, reuses), ``sketch`` (mergeable
 quantiles with a stated relative error: log-binned histograms) and ``memory`` (the memory this process can use: the machine's, a container's cgroup limit,
 ``ulimit -v``; the check before a large allocation), ``jitcache`` (numba's on-disk cache keyed on
-the source of what a jitted function calls) and ``lazy`` (a package's names imported when first
+the source of what a jitted function calls), ``echo`` (what an error message echoes of a
+given value) and ``lazy`` (a package's names imported when first
 used).
 
-Exports: those eleven modules (import them by name, e.g. ``from pqlab.base import units``).
+Exports: those twelve modules (import them by name, e.g. ``from pqlab.base import units``).
 
 May import: only the standard library, third-party packages and ``pqlab._version``; nothing
 else of pqlab (every other layer sits above this one).
 """
 
 __all__ = ["_validate", "units", "numerics", "locations", "versions", "provenance", "counts",
-           "sketch", "memory", "jitcache", "lazy"]
+           "sketch", "memory", "jitcache", "echo", "lazy"]

@@ -12,9 +12,10 @@ import dataclasses
 import math
 import numbers
 import re
-import reprlib
 
 import numpy as np
+
+from .echo import ECHO_CHARS, echo  # noqa: F401  (the checks' echo; re-exported)
 
 
 def _is_int(value) -> bool:
@@ -30,19 +31,6 @@ def shown(value) -> str:
     if isinstance(value, np.generic) and value.dtype.kind in "biuf":
         return repr(value.item())
     return repr(value)
-
-
-#: Most characters of a given value an error message echoes.
-ECHO_CHARS = 80
-_ECHO = reprlib.Repr()
-_ECHO.maxstring = _ECHO.maxother = ECHO_CHARS
-
-
-def echo(value) -> str:
-    """A short ``repr`` of what was given, for an error message: at most :data:`ECHO_CHARS`
-    characters on one line (long sequences and strings abridged with ``...``)."""
-    text = " ".join(_ECHO.repr(value).split())
-    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "..."
 
 
 def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:

@@ -4,7 +4,8 @@
 ``-p NOTEBOOK:NAME=VALUE`` and ``pqlab params``): a notebook's name (``01_background_traffic``),
 file name, number (``01``), path, or the id of an artefact it runs (``globecom01_fig3_1``).
 :func:`find_notebooks` turns the names, files and folders given into the notebooks to run.
-:func:`shown` echoes a value in an error line in at most :data:`ECHO_CHARS` characters.
+:func:`shown` (:func:`pqlab.base.echo.echo_typed`) echoes a value in an error line in at most
+:data:`ECHO_CHARS` characters.
 """
 
 from __future__ import annotations
@@ -13,21 +14,9 @@ import os
 from pathlib import Path
 
 from ..base import locations
+from ..base.echo import ECHO_CHARS, echo_typed as shown  # noqa: F401  (re-exported)
 
 __all__ = ["ECHO_CHARS", "shown", "shipped_notebooks", "find_notebooks", "match_notebook"]
-
-#: Longest echo of a value (or name) in an error message, characters.
-ECHO_CHARS = 80
-
-
-def shown(value) -> str:
-    """``repr(value)``, at most :data:`ECHO_CHARS` characters (a longer one cut, its length
-    said)."""
-    text = repr(value)
-    if len(text) <= ECHO_CHARS:
-        return text
-    tail = f"... ({len(text):,} characters)"
-    return text[:ECHO_CHARS - len(tail)] + tail
 
 
 def _number(stem: str) -> str:
