@@ -9,6 +9,7 @@ import importlib
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pqlab.papers import kit, registry
@@ -186,3 +187,32 @@ def test_reproduce_list_prints_one_line_per_artefact(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == list(registry.ids())
     assert all(entry.module in line and entry.notebook in line for entry, line in zip(ENTRIES, lines))
+
+
+def _labelled_figure():
+    import matplotlib.pyplot as plt
+
+    fig, axes = kit.subplots(1, 2, figsize=(4, 2.5))
+    for ax in axes:
+        ax.plot([0, 1, 2], [1, 0, 2], label="EF")
+        ax.set_xlabel("BE packet size, bytes")
+        ax.legend()
+    fig.suptitle("a title the layout makes room for")
+    return fig, plt
+
+
+def test_the_kit_writes_the_png_savefig_writes_and_the_same_bytes_each_time(tmp_path):
+    """One Agg draw gives savefig's pixels (layout solved, same size); PDFs carry no date."""
+    from PIL import Image
+
+    fig, plt = _labelled_figure()
+    fig.savefig(tmp_path / "by_savefig.png", dpi=kit.FIGURE_DPI)
+    plt.close(fig)
+    written = [kit.save(_labelled_figure()[0], tmp_path / f"kit{i}") for i in (1, 2)]
+    expected = np.asarray(Image.open(tmp_path / "by_savefig.png"))
+    got = np.asarray(Image.open(written[0][0]))
+    assert got.shape == expected.shape == (int(2.5 * kit.FIGURE_DPI), 4 * kit.FIGURE_DPI, 4)
+    assert np.array_equal(got, expected)
+    for first, second in zip(*written):
+        assert Path(first).read_bytes() == Path(second).read_bytes()
+    assert b"CreationDate" not in Path(written[0][1]).read_bytes()

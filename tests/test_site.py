@@ -387,3 +387,20 @@ def test_the_site_shows_both_models(tmp_path):
     assert 'rowspan="2"><span class="id">mean_ipdv_a_0</span>' in long_page  # the claim spans both models' rows
     assert "test bed: 1 of 1 reproduced" in long_page
 
+
+
+def test_the_site_is_built_without_importing_an_artefact_module():
+    """The registry's declarations (read as text) say which notebook shows an artefact."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom pqlab.pipeline import website\nfrom pqlab.papers import registry\n"
+            "ids = [a.id for a in registry.declared()]\n"
+            "pages = [website._notebook_of(i, [f'{a.notebook}.html' for a in registry.declared()])"
+            " for i in ids]\n"
+            "docs = [registry.document_of(i) for i in ids]\n"
+            "assert all(pages) and all(docs), (pages, docs)\n"
+            "folders = tuple(d.package + '.' for d in registry.DOCUMENTS)\n"
+            "loaded = [m for m in sys.modules if m.startswith((*folders, 'matplotlib', 'seaborn'))]\n"
+            "assert not loaded, loaded\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -60,7 +60,6 @@ import numpy as np
 from .._version import __version__
 from ..base import locations, versions
 from ..base.counts import ENV_LOG, counted, counts, note, read_counts  # noqa: F401  (the counter, re-exported)
-from ..node.engine import COLOUR_ATTRS
 
 #: Environment variables read by the cache.
 ENV_DIR, ENV_FORCE = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE"
@@ -72,9 +71,19 @@ CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
 DROP_FLAGS = {"flag_values": np.array([0, 1, 2, 3], dtype="int8"),
               "flag_meanings": "kept policed queue_full early_drop"}
-#: Packet colours set by a stream's marker (``ds["colour"]``, node contract rule 1a), written as CF flags.
-COLOUR_FLAGS = {"flag_values": np.array(COLOUR_ATTRS["flag_values"], dtype="int8"),
-                "flag_meanings": COLOUR_ATTRS["flag_meanings"]}
+@functools.cache
+def colour_flags() -> dict:
+    """Packet colours set by a stream's marker (``ds["colour"]``, node contract rule 1a), as CF flags.
+
+    Read from :data:`pqlab.node.engine.COLOUR_ATTRS` when first needed: the command line's
+    process, which only names the cache's folders, never loads the engine (and numba).
+    """
+    from ..node.engine import COLOUR_ATTRS
+
+    return {"flag_values": np.array(COLOUR_ATTRS["flag_values"], dtype="int8"),
+            "flag_meanings": COLOUR_ATTRS["flag_meanings"]}
+
+
 #: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
 BOOL_FLAGS = {"flag_values": np.array([0, 1], dtype="int8"), "flag_meanings": "false true"}
 
@@ -386,7 +395,7 @@ def _cf(ds, description: dict, digest: str, kind: str, content: str):
         if name == "drop" and np.issubdtype(var.dtype, np.integer):
             attrs.update(DROP_FLAGS)
         elif name == "colour" and np.issubdtype(var.dtype, np.integer):
-            attrs.update(COLOUR_FLAGS)
+            attrs.update(colour_flags())
         elif var.dtype == bool:
             attrs.update(BOOL_FLAGS)
         var.attrs = attrs

@@ -239,6 +239,7 @@ def _declaration(module: str, source: str) -> Artefact | None:
 
 
 @functools.cache
+@functools.cache
 def declared() -> tuple[Artefact, ...]:
     """Every artefact as its module's source declares it, by notebook then id, importing none.
 
@@ -292,13 +293,13 @@ def document(key: str) -> Document:
 def document_of(artefact_id: str) -> Document | None:
     """The source document of an artefact id: its module's folder, else the first whose prefix it has.
 
-    Reads the artefact modules' folders only when the id's prefix names no document, so that the
-    provenance of an artefact being imported does not import every other artefact.
+    Reads the artefact modules' declarations (:func:`declared`, as text) only when the id's prefix
+    names no document: it imports no artefact module.
     """
     by_prefix = next((d for d in DOCUMENTS if d.holds(str(artefact_id))), None)
     if by_prefix is not None:
         return by_prefix
-    entry = _by_id().get(artefact_id)
+    entry = next((a for a in declared() if a.id == artefact_id), None)
     return None if entry is None else entry.source
 
 

@@ -21,7 +21,7 @@ import json
 import pandas as pd
 
 from .numbers import number_text, ours_digits, paper_text
-from ..papers import judge, records, testbed
+from ..papers import judge, records
 
 #: How many of the test-bed model's misses the opening's table lists.
 MISSES = 5
@@ -220,6 +220,8 @@ def borderline_rows(table: pd.DataFrame) -> list[str]:
 
 def chosen_after_held_out() -> list[str]:
     """The test-bed model's choices made after seeing held-out results (:data:`pqlab.papers.testbed.CHOSEN_AFTER_HELD_OUT`)."""
+    from ..papers import testbed  # the engine and numba: not loaded before the notebooks run
+
     return list(testbed.CHOSEN_AFTER_HELD_OUT)
 
 

@@ -241,8 +241,12 @@ def document_of(artefact: str, sources: list) -> Document:
 
 
 def _notebook_of(artefact: str, notebooks: list[str]) -> str | None:
-    """The page of the notebook the registry says runs ``artefact``, if that notebook ran (None otherwise)."""
-    entry = next((a for a in registry.artefacts() if a.id == artefact), None)
+    """The page of the notebook the registry says runs ``artefact``, if that notebook ran (None otherwise).
+
+    Read from the artefact modules' declarations (:func:`pqlab.papers.registry.declared`): the
+    site is written without importing them (and the plotting stack they import).
+    """
+    entry = next((a for a in registry.declared() if a.id == artefact), None)
     page = None if entry is None else _safe_name(f"{entry.notebook}.html")
     return page if page in notebooks else None
 
