@@ -293,7 +293,8 @@ def _flip_bit_in_values(file: Path, values) -> None:
     import numpy as np
 
     raw = bytearray(file.read_bytes())
-    at = raw.find(np.asarray(values, dtype="<f8").tobytes())
+    # netCDF-3 stores numbers big-endian, HDF5 as the machine does
+    at = max(raw.find(np.asarray(values, dtype=order).tobytes()) for order in (">f8", "<f8"))
     assert at >= 0, "the values are not stored uncompressed"
     raw[at + 6] ^= 0x10
     file.write_bytes(bytes(raw))
@@ -426,15 +427,9 @@ def test_an_out_folder_that_is_a_mount_point_is_refused_before_anything(tiny, tm
 
 @pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
 def test_a_flipped_bit_in_a_real_runs_cache_is_recomputed_not_published(tiny, seed1, tmp_path):
-    import numpy as np
-
     tree = shutil.copytree(seed1, tmp_path / "tree")
     (file,) = (tree / "build" / "cache" / "tiny_b").glob("*.nc")
-    raw = bytearray(file.read_bytes())
-    at = raw.find(np.float64(3.0).tobytes())  # tiny_b's value for seed 1 (2 + seed)
-    assert at >= 0
-    raw[at + 6] ^= 0x01
-    file.write_bytes(bytes(raw))
+    _flip_bit_in_values(file, [3.0])  # tiny_b's value for seed 1 (2 + seed)
     (tree / "figures" / publish.MANIFEST).unlink()  # nothing trusted: both sections run, through the cache
     with pytest.warns(UserWarning, match="not trusting"):
         result = _run(tiny, tree / "figures", tree / "build", 1)
@@ -465,3 +460,53 @@ def test_a_moved_tree_stays_trusted_and_links_only_into_itself(tiny, seed1, tmp_
     links = re.findall(r'(?:src|href)="([^"]*)"', pages)
     assert links and not [link for link in links if str(seed1) in link]
     assert str(seed1) not in records
+
+
+def test_cached_results_keep_every_dtype_in_the_first_netcdf_format_that_holds_them(tmp_path,
+                                                                                    monkeypatch):
+    """netCDF-3 (32-bit integers at most) when it holds the result exactly, else netCDF-4."""
+    import numpy as np
+    import xarray as xr
+
+    from pqlab.measure import cache
+
+    @cache.artefact("tiny_dtypes")
+    def compute(largest):
+        return xr.Dataset(
+            {"count": ("ring", np.array([3, largest], dtype=np.int64)),
+             "code": ("ring", np.array([1, 2], dtype=np.uint16)),
+             "held": ("ring", np.array([True, False])),
+             "label": ("ring", np.array(["k1", "k22"])),
+             "delay_s": ("ring", np.array([0.5, np.nan]))},
+            coords={"ring": np.array([6, 16], dtype=np.int64)}, attrs={"seed": np.int64(7)})
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    monkeypatch.delenv(cache.ENV_FORCE, raising=False)
+    for largest, magic in ((2**31 - 1, b"CDF"), (2**40, b"\x89HDF")):
+        first = compute(largest)
+        (file,) = [f for f in (tmp_path / "tiny_dtypes").glob("*.nc")
+                   if f.read_bytes()[:4].startswith(magic)]
+        reused = cache.counts().get("reused", 0)
+        again = compute(largest)
+        assert cache.counts().get("reused", 0) == reused + 1  # read, not computed again
+        assert again.identical(first) and cache.content_digest(again) == cache.content_digest(first)
+        assert {n: v.dtype for n, v in again.variables.items()} == \
+            {n: v.dtype for n, v in first.variables.items()}
+        assert file.is_file()
+
+
+def test_a_cache_file_of_neither_format_is_a_miss(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from pqlab.measure import cache
+
+    @cache.artefact("tiny_garbage")
+    def compute(seed):
+        return pd.DataFrame({"seed": [float(seed)]})
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    compute(1)
+    (file,) = (tmp_path / "tiny_garbage").glob("*.nc")
+    file.write_bytes(b"not a netCDF file")
+    with pytest.warns(UserWarning, match=f"{file.name}.*neither"):
+        assert compute(1)["seed"][0] == 1.0

@@ -53,3 +53,10 @@ def test_an_unknown_name_is_an_attribute_error():
         pqlab.nope  # noqa: B018
     with pytest.raises(ModuleNotFoundError):
         import pqlab.nope  # noqa: F401
+
+
+def test_the_build_command_loads_no_engine_before_its_notebooks_run():
+    """``pqlab reproduce``'s own process plans, runs workers and writes the report: no numba,
+    no figures (its kernels load those), so the workers start without waiting for them."""
+    loaded = _loaded("import pqlab.pipeline.reproduce")
+    assert loaded & {"numba", "scipy", "matplotlib", "seaborn"} == set()

@@ -398,6 +398,9 @@ def _cf(ds, description: dict, digest: str, kind: str, content: str):
             attrs.update(colour_flags())
         elif var.dtype == bool:
             attrs.update(BOOL_FLAGS)
+        # netCDF-3 has no 64-bit or unsigned integers: xarray stores them as 32-bit signed ones
+        # when every value fits (else it refuses, and the next format is tried); read back as this
+        attrs["pqlab_dtype"] = np.asarray(var.values).dtype.str
         var.attrs = attrs
     out.attrs = {
         "Conventions": CONVENTIONS,
@@ -430,9 +433,15 @@ def _json_restore(value):
 
 
 def _uncf(ds):
+    """``ds`` as :func:`_cf` was given it: the original attrs and each variable's own dtype."""
+    stored = {name: var.attrs.get("pqlab_dtype") for name, var in ds.variables.items()}
     for var in ds.variables.values():
         var.attrs = _json_restore(json.loads(var.attrs["pqlab_attrs_json"]))
         var.encoding = {}
+    for name, dtype in stored.items():
+        if dtype is not None and ds[name].dtype != np.dtype(dtype):
+            restored = ds[name].astype(dtype)
+            ds = ds.assign_coords({name: restored}) if name in ds.coords else ds.assign({name: restored})
     ds.attrs = _json_restore(json.loads(ds.attrs["pqlab_attrs_json"]))
     return ds
 
@@ -494,7 +503,8 @@ def _read(file: Path, digest: str | None = None, description: dict | None = None
     """
     import xarray as xr
 
-    with xr.open_dataset(file, engine="h5netcdf") as opened:
+    engine = _engine_of(file)
+    with xr.open_dataset(file, engine=engine) as opened:
         ds = opened.load()
     stored = dict(ds.attrs)
     if digest is not None and stored.get("pqlab_cache_key") != digest:
@@ -511,21 +521,54 @@ def _read(file: Path, digest: str | None = None, description: dict | None = None
     return result
 
 
+#: The netCDF formats a result is written in, the first that holds it exactly: netCDF-3 (64-bit
+#: offsets, scipy's writer and reader: about a tenth of HDF5's time on the papers' results), then
+#: netCDF-4/HDF5 (h5netcdf) for what netCDF-3 cannot hold (an integer beyond 32 bits, a variable
+#: over 4 GiB). Each is read back by the engine its file's first bytes name (:func:`_engine_of`).
+WRITE_ENGINES = ("scipy", "h5netcdf")
+#: The first bytes of a file of each format, and the xarray engine that reads it.
+_MAGIC_ENGINES = ((b"CDF", "scipy"), (b"\x89HDF", "h5netcdf"))
+
+
+def _engine_of(file: Path) -> str:
+    """The xarray engine that reads ``file`` (netCDF-3 or HDF5), from its first bytes.
+
+    Raises
+    ------
+    CacheMismatch
+        The file is neither (e.g. cut to nothing or overwritten): a miss.
+    """
+    with open(file, "rb") as fh:
+        head = fh.read(4)
+    engine = next((e for magic, e in _MAGIC_ENGINES if head.startswith(magic)), None)
+    if engine is None:
+        raise CacheMismatch("it is neither a netCDF-3 nor an HDF5 file (damaged)")
+    return engine
+
+
 def _write(file: Path, result, description: dict, digest: str) -> bool:
-    """Write ``result``; keep the file only if it reads back identical. Returns whether kept."""
+    """Write ``result`` in the first of :data:`WRITE_ENGINES`' formats that reads back identical;
+    keep the file only then. Returns whether kept."""
     file.parent.mkdir(parents=True, exist_ok=True)
     tmp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+    why: Exception = TypeError("no format")
     try:
         ds, kind = _to_dataset(result)
-        _cf(ds, description, digest, kind, content_digest(result)).to_netcdf(tmp, engine="h5netcdf")
-        if not _same(result, _read(tmp, digest, description)):
-            raise TypeError("it does not read back identical")
-        os.replace(tmp, file)
-        return True
-    except (TypeError, ValueError, OSError) as exc:  # CacheMismatch too: its checksum is not stable
-        _not_cached(description["artefact"], exc)
-        tmp.unlink(missing_ok=True)
-        return False
+        ready = _cf(ds, description, digest, kind, content_digest(result))
+    except (TypeError, ValueError) as exc:
+        ready, why = None, exc
+    for engine in WRITE_ENGINES if ready is not None else ():
+        try:
+            ready.to_netcdf(tmp, engine=engine)
+            if not _same(result, _read(tmp, digest, description)):
+                raise TypeError("it does not read back identical")
+            os.replace(tmp, file)
+            return True
+        except (TypeError, ValueError, OSError) as exc:  # CacheMismatch too: checksum not stable
+            why = exc
+            tmp.unlink(missing_ok=True)
+    _not_cached(description["artefact"], why)
+    return False
 
 
 def _not_cached(artefact: str, why: Exception) -> None:
