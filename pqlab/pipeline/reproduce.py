@@ -582,7 +582,7 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
     namespace reset between notebooks) and is given the next notebook when it finishes one,
     the longest first (:func:`pqlab.pipeline.schedule.longest_first`, from the previous run's times). With ``html``,
     each executed notebook is written as HTML as soon as it finishes, while the others run
-    (nbconvert is imported once the workers are started: its import takes seconds).
+    (nbconvert is imported when the first notebook finished, not while the kernels start).
     """
     from tqdm.auto import tqdm
 
@@ -621,8 +621,8 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
             for w in workers:  # refill before the slower HTML export
                 if not w.busy and pending:
                     w.give(*pending.pop(0), plan, run)
-            if html and exporter is None:
-                exporter = html_exporter()
+            if html and exporter is None and done:  # imported when first needed: not while the
+                exporter = html_exporter()  # kernels start and import what their notebooks need
                 html = exporter is not None  # tried once
             if not pending:
                 for w in workers:
