@@ -48,10 +48,10 @@ A mutant is identified stably by ``file | function | operator | line text`` (the
 stripped source line; ``#k`` on the operator numbers repeated identical sites), which
 is also how ``mutants_equivalent.txt`` names the equivalent ones.
 
-Recorded runs (see README "Tests"; 2026-11-23, 2 cores): ``--sample 24 --seed 1``: 24 of 24
-killed (352 s, 2 workers); ``--match`` over the lines of the mutants that survived before the
-contract tests (bucket cap, token test, Ethernet overhead, streaming horizon): 15 mutants,
-3 equivalent, 12 of 12 killed (167 s).
+Recorded runs (see docs/testing.md, "Mutation testing"; 2026-11-23, 2 cores):
+``--sample 24 --seed 1``: 24 of 24 killed (352 s, 2 workers); ``--match`` over the lines of the
+mutants that survived before the contract tests (bucket cap, token test, Ethernet overhead,
+streaming horizon): 15 mutants, 3 equivalent, 12 of 12 killed (167 s).
 """
 
 from __future__ import annotations

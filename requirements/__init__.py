@@ -3,5 +3,5 @@
 
 This file only makes the folder a package so setuptools maps it into the wheel and the editable
 install (see pyproject.toml); read the locks through :mod:`pqlab.base.versions`. ``refresh.sh`` rewrites
-them (README: "The environment").
+them (docs/environment.md).
 """

@@ -8,7 +8,7 @@
 # every distribution file. run.txt is resolved under test.txt's pins, so the reproduction and the
 # tests run the same numpy, numba, pandas, ... (tests/test_environment_lock.py checks it).
 #
-# Before refreshing, run `python requirements/check_latest.py` (README: "The environment") to
+# Before refreshing, run `python requirements/check_latest.py` (docs/environment.md) to
 # see which numbers of the report today's newest packages move; after, regenerate the golden quick
 # report (tests/data/README.md) and list every moved number in the commit.
 #

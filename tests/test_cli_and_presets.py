@@ -1,4 +1,4 @@
-"""The README's main job (``pqlab demo``) and the base-case preset."""
+"""``pqlab demo`` (docs/build.md) and the base-case preset."""
 
 import dataclasses
 

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 
 
 #: Bound on how long after its kernel stopped or died a notebook must be failed, seconds
-#: (the README: "found within seconds"): the watch looks every POLL_S; the rest is room for a
+#: (docs/build.md: "found within seconds"): the watch looks every POLL_S; the rest is room for a
 #: loaded machine. A detector that takes a minute fails the test.
 DETECTION_ROOM_S = 10.0
 

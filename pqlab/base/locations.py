@@ -7,7 +7,7 @@ the stand-in BE size distribution) are package resources: the repository's top-l
 they are found the same way in a source checkout, an editable install and an installed wheel.
 
 Outputs: ``pqlab reproduce`` writes, in a source checkout, into the repository
-(``figures/`` and ``build/``, as the README says) and, when pqlab is installed (not a
+(``figures/`` and ``build/``, as docs/build.md says) and, when pqlab is installed (not a
 checkout), into ``./pqlab-output`` of the current folder (``--out`` overrides both); never
 into site-packages. A notebook run by hand, without the ``figures_dir``/``results_dir``
 parameters that ``pqlab reproduce`` passes, writes into a scratch folder

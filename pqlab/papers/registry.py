@@ -16,7 +16,8 @@ the report rows' ``artefact``. :func:`artefacts` imports every module of every d
 (the first time it is called) and returns those holding an :class:`Artefact`: a new artefact
 module is found without any other file changing. What reads it: the site (which page and
 notebook an artefact is on), the provenance attrs of every artefact Dataset (``references``),
-``pqlab reproduce --list``, the README's table (checked by the tests) and the tests.
+``pqlab reproduce --list``, the artefact ids of docs/reproduction.md (checked by the tests)
+and the tests.
 
 :func:`declared` reads the same entries from the modules' source, importing none of them (and so
 no engine): the ``ARTEFACT = Artefact(__name__, ...)`` statement at the top of each, its arguments

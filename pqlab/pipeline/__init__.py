@@ -12,7 +12,7 @@ between claims applied to verdicts), ``reportdiff`` (two reports compared), ``ov
 report's overview block), ``numbers`` (numbers as the report and the site print them), ``claims_html`` (an artefact's
 claims as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as pages), ``html_pages`` (the Jinja2 templates of
 the site and ``report.html``), ``website`` (the static site) and ``readme_table`` (the
-README's artefact ids, from the registry).
+artefact ids of docs/reproduction.md, from the registry).
 
 Exports: those modules (``from pqlab.pipeline import reproduce``).
 
