@@ -34,7 +34,10 @@ Rules
     counted apart from the results, whatever is recorded.
 
 A claim that implies another (``implies``) is never reproduced while the claim it implies
-differs; a row that restates another (``same_as``) and was left ``missing`` takes its verdict.
+differs; a row that restates another (``same_as``) and was left ``missing`` takes its verdict. No
+link moves a number's verdict: a ``number`` or ``position`` row is judged by its number alone (the
+statement it illustrates is a row of its own), so a count of numbers is the same whether or not
+the statements were judged with them (:mod:`pqlab.papers.ledger`).
 """
 
 from __future__ import annotations
@@ -306,7 +309,7 @@ RELATIONS = ("implies", "same_as")
 def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     """``table`` with the verdicts the links impose, as a copy (within each model).
 
-    ``implies``: a reproduced claim whose target differs becomes ``differs``, and its reason
+    ``implies``: a reproduced statement whose target differs becomes ``differs``, and its reason
     (kind ``implied``) names the target and its difference; applied until nothing changes, so chains
     propagate. ``same_as``: a ``missing`` row takes its target's verdict, reason and explanation.
 
@@ -314,10 +317,22 @@ def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     ----------
     table : pandas.DataFrame
         Columns ``artefact, quantity, model, verdict, explanation, reason`` at least (``reason`` a
-        dict or None), ``difference %`` optional.
+        dict or None), ``difference %`` and ``rule`` optional.
     links : pandas.DataFrame
         Columns ``artefact, quantity, relation, target_artefact, target_quantity, reason``.
+
+    Raises
+    ------
+    ClaimError
+        If ``table`` has a ``rule`` column and an ``implies`` link starts at a ``number`` or
+        ``position`` row (a number is judged by its number).
     """
+    if "rule" in table.columns:
+        rules = dict(zip(zip(table["artefact"], table["quantity"]), table["rule"]))
+        bad = sorted({f"{l.artefact}/{l.quantity}" for l in links.itertuples()
+                      if l.relation == "implies" and rules.get((l.artefact, l.quantity)) in ("number", "position")})
+        if bad:
+            raise ClaimError(f"a number is judged by its number: no 'implies' link may start at {bad}")
     table = table.copy()
     where = {(m, a, q): i for i, (m, a, q) in enumerate(zip(table["model"], table["artefact"], table["quantity"]))}
     verdicts = table["verdict"].tolist()

@@ -37,7 +37,7 @@ from .testbed import PAPERS_NODE, TESTBED, Testbed, testbed_runs, testbed_scenar
 from ..node.traffic import UDP_IP_HEADER_BYTES, Empirical, SizeDistribution
 from ..base.units import to_ms, to_us
 from ..measure import experiments, metrics
-from . import judge
+from . import judge, ledger
 from .stated import (EF_AGGREGATE_BPS, EF_FRAME_SIZES, IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS, MTU_FRAME_BYTES,
                      PAPER_FIG3_2_PAYLOADS, REF_RATES_BPS)
 
@@ -518,6 +518,13 @@ def verdict_of(artefact: str, quantity: str, value: float, table: pd.DataFrame |
     return _verdict_of_row(row, artefact, quantity, value)
 
 
+def rule_of(artefact: str, quantity: str) -> str:
+    """The rule (:func:`pqlab.papers.judge.rule_of`) of a measured result's row of the paper values in effect."""
+    table = _paper_values_read_only()
+    row = _paper_row(table, artefact, quantity, _PAPER_TABLE["rows"])
+    return judge.rule_of(row.get("rule"), float(row["value"]))
+
+
 def _verdict_of_row(row: pd.Series, artefact: str, quantity: str, value: float) -> str:
     """:func:`verdict_of` with the result's row of the paper values already found."""
     paper = float(row["value"])
@@ -582,22 +589,13 @@ def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1
 
 
 def counts(frame: pd.DataFrame, models=None) -> pd.DataFrame:
-    """Per model and role: the measured results reproduced, differing and not checkable (the judge's verdicts).
+    """The ledger (:func:`pqlab.papers.ledger.counts`) of an :func:`evaluate` frame: per model and role, the
+    measured results reproduced, differing and missing, the not checkable in no count (as the report counts).
 
-    Columns ``model, role`` (``calibration``, ``held_out``, ``all``), ``reproduced``, ``differs``,
-    ``not_checkable`` and ``total`` (every row, the not checkable included): the counts the
-    report gives for the same numbers.
+    ``models``: the frame's models to count (default :data:`MODELS`).
     """
     models = list(MODELS) if models is None else list(models)
-    out = []
-    for name in models:
-        for role in ("calibration", "held_out", "all"):
-            sel = frame if role == "all" else frame[frame["role"] == role]
-            verdicts = sel[f"{name}_verdict"]
-            out.append({"model": name, "role": role, "reproduced": int((verdicts == "reproduced").sum()),
-                        "differs": int((verdicts == "differs").sum()),
-                        "not_checkable": int((verdicts == "not checkable").sum()), "total": int(len(sel))})
-    return pd.DataFrame(out)
+    return ledger.counts(ledger.from_evaluation(frame, models), models)
 
 
 def objective(frame: pd.DataFrame, model: str) -> float:

@@ -47,7 +47,7 @@ from .parameters import overrides_text, provenance_text
 from ..base import versions
 from .numbers import paper_text, signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
-from ..papers import judge
+from ..papers import judge, ledger
 from ..papers.judge import TOLERANCE_PERCENT, VERDICTS, relative_percent  # noqa: F401
 from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
                               RESULTS_FILE, ROLES, cell_text, check_paper_values, is_missing,
@@ -361,25 +361,18 @@ def model_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model and role: the papers' measured numbers (``kind == "result"`` with a number) reproduced.
+    """Per model and role: the papers' measured numbers reproduced, from the ledger (:mod:`pqlab.papers.ledger`).
 
-    A papers' node row takes the role its quantity has in the test-bed rows (if any), so both
-    models are counted over the same calibration and held-out sets
-    (:func:`pqlab.pipeline.overview.measured_results`). Columns ``model, role`` (``calibration``,
-    ``held_out``, ``all``: every number), ``within`` (reproduced by the judge: within 10 %, or a
-    position by the position rule), ``total``.
+    Columns ``model, role`` (``calibration``, ``held_out``, ``all``: every number), ``within`` (reproduced
+    by the judge), ``total`` (the not checkable counted apart, in no total).
     """
-    measured = overview.measured_results(table)
-    measured = measured[measured["_set"] != "qualitative"]
+    counted = ledger.counts(table)
     out = []
-    for model in MODELS:
-        mine = measured[measured["model"] == model]
-        if mine.empty:
-            continue
-        within = (mine["verdict"] == "reproduced").to_numpy()
+    for model in dict.fromkeys(counted["model"]):
+        found = ledger.numbers(counted, model)
         for name in (*ROLES, "all"):
-            sel = [name == "all" or r == name for r in mine["_set"]]
-            out.append({"model": model, "role": name, "within": int(within[sel].sum()), "total": int(sum(sel))})
+            within, total = found.get("numbers" if name == "all" else name, (0, 0))
+            out.append({"model": model, "role": name, "within": within, "total": total})
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
 

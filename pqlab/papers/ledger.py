@@ -1,0 +1,166 @@
+"""The ledger: how many of the papers' measured results each model reproduces, counted in one place.
+
+Every count a reader is given (the report's and the site's opening and tables, the site's
+test-bed badges, ``benchmarks/evaluate_testbed.py`` and the counts ``docs/testbed.md`` quotes)
+is :func:`counts` of a table of the judge's verdicts (:mod:`pqlab.papers.judge`), one row per
+claim and model. The report's table (:func:`pqlab.pipeline.report.compare`) is such a table; the
+test-bed evaluation's wide frame (:func:`pqlab.papers.testbed_eval.evaluate`) becomes one with
+:func:`from_evaluation`.
+
+The rule (docs/model.md, "Verdict rules")
+-----------------------------------------
+* A **measured result** is a row of ``data/paper_values.csv`` of kind ``result`` whose rule can be
+  checked: a row of rule ``not_checkable`` is counted apart, in no denominator.
+* A measured result with a paper value is a **number**, one without a **statement**
+  (``qualitative``). Numbers are counted by their role in the test-bed calibration protocol
+  (``calibration``, ``held_out``; ``numeric`` where no row of the table has a role), a papers' node
+  row taking the role of its test-bed twin, so both models are counted over the same sets.
+* Each row counts with the judge's verdict after the links between claims
+  (:func:`pqlab.papers.judge.apply_links`); a link never moves a number's verdict (a number is
+  judged by its number, the statement it illustrates is a row of its own), so a computation that
+  judges numbers only counts them as the report does.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .records import MODEL_TITLES, MODELS
+
+#: The sets of measured results :func:`counts` counts: the numbers by their role in the test-bed
+#: calibration protocol (or ``numeric`` when no row has a role), the statements, and all.
+SETS = ("calibration", "held_out", "numeric", "qualitative", "all")
+#: The sets that hold numbers.
+NUMBER_SETS = ("calibration", "held_out", "numeric")
+#: Verdict columns of :func:`counts` (a measured result is never ``pqlab only``, and a statement
+#: that names nothing checkable is no measured result).
+VERDICTS = ("reproduced", "differs", "missing")
+#: Columns of :func:`counts`.
+COLUMNS = ("model", "role", *VERDICTS, "total")
+#: Readers' words for the models a ledger may count (the report's, and the test bed before issue 31's
+#: calibration that ``benchmarks/evaluate_testbed.py`` also evaluates).
+TITLES = {**MODEL_TITLES, "testbed_issue13": "issue 13's test bed"}
+
+
+def measured(table: pd.DataFrame) -> pd.DataFrame:
+    """The measured results of a verdict table, each with its set (column ``_set``, :data:`SETS`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per claim and model: columns ``artefact, quantity, model, kind, rule, paper value,
+        verdict, role`` (``role`` empty where the row has none).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of kind ``result`` whose rule is not ``not_checkable``; ``_set`` is, for a number,
+        the role any row of the same artefact and quantity has (``numeric`` where none), and
+        ``qualitative`` for a statement.
+    """
+    rows = table[(table["kind"] == "result") & (table["rule"] != "not_checkable")]
+    numeric = rows["paper value"].notna()
+    roles = {(a, q): r for a, q, r in zip(rows["artefact"], rows["quantity"], rows["role"])
+             if isinstance(r, str) and r}
+    sets = [roles.get((a, q), "numeric") if n else "qualitative"
+            for a, q, n in zip(rows["artefact"], rows["quantity"], numeric)]
+    return rows.assign(_set=sets)
+
+
+def counts(table: pd.DataFrame, models=None) -> pd.DataFrame:
+    """The ledger: the verdicts of the measured results per model and set.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A verdict table (:func:`measured`).
+    models : sequence of str, optional
+        The models, in order (default: :data:`pqlab.papers.records.MODELS` first, then any other
+        model of the table in order of appearance).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`COLUMNS`: one row per model with measured results and set of :data:`SETS`
+        it has rows in (``all`` always: numbers and statements).
+    """
+    rows = measured(table)
+    if models is None:
+        present = list(dict.fromkeys(rows["model"]))
+        models = [m for m in MODELS if m in present] + [m for m in present if m not in MODELS]
+    out = []
+    for model in models:
+        mine = rows[rows["model"] == model]
+        if mine.empty:
+            continue
+        for name in SETS:
+            chosen = mine if name == "all" else mine[mine["_set"] == name]
+            if chosen.empty and name != "all":
+                continue
+            found = chosen["verdict"].value_counts()
+            out.append({"model": model, "role": name, **{v: int(found.get(v, 0)) for v in VERDICTS},
+                        "total": len(chosen)})
+    return pd.DataFrame(out, columns=list(COLUMNS))
+
+
+def numbers(ledger: pd.DataFrame, model: str) -> dict[str, tuple[int, int]]:
+    """(reproduced, total) of one model's numbers: ``numbers`` (every set of :data:`NUMBER_SETS`) and
+    each of those sets the model has."""
+    mine = ledger[ledger["model"] == model].set_index("role")
+    sets = [s for s in NUMBER_SETS if s in mine.index]
+    out = {"numbers": (int(mine.loc[sets, "reproduced"].sum()), int(mine.loc[sets, "total"].sum()))}
+    out.update({s: (int(mine.loc[s, "reproduced"]), int(mine.loc[s, "total"])) for s in sets})
+    return out
+
+
+def sentence(ledger: pd.DataFrame, model: str) -> str:
+    """One model's numbers in words: ``reproduces 16 of the 29 numbers (calibration 3 of 5, held out 13 of 24)``."""
+    found = numbers(ledger, model)
+    reproduced, total = found["numbers"]
+    text = f"reproduces {reproduced} of the {total} numbers"
+    if {"calibration", "held_out"} <= set(found):
+        text += (f" (calibration {found['calibration'][0]} of {found['calibration'][1]}, "
+                 f"held out {found['held_out'][0]} of {found['held_out'][1]})")
+    return text
+
+
+def markdown(ledger: pd.DataFrame, titles: dict | None = None) -> str:
+    """The ledger's numbers as a Markdown table (one row per model: calibration, held out, all numbers).
+
+    ``titles``: model -> words, over :data:`TITLES` (a model named in neither is shown by its name).
+    """
+    titles = {**TITLES, **(titles or {})}
+    lines = ["| model | calibration | held out | all numbers |", "|---|---|---|---|"]
+    for model in dict.fromkeys(ledger["model"]):
+        found = numbers(ledger, model)
+        cells = [f"{found[s][0]} of {found[s][1]}" if s in found else "" for s in ("calibration", "held_out")]
+        lines.append(f"| {titles.get(model, model)} | {cells[0]} | {cells[1]} | "
+                     f"{found['numbers'][0]} of {found['numbers'][1]} |")
+    return "\n".join(lines)
+
+
+def from_evaluation(frame: pd.DataFrame, models) -> pd.DataFrame:
+    """A verdict table (:func:`measured`) of the test-bed evaluation's wide frame.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        :func:`pqlab.papers.testbed_eval.evaluate`'s frame (columns ``artefact, quantity, role,
+        rule, paper`` and ``<model>_verdict`` per model), or that frame read back from its CSV.
+    models : sequence of str
+        The models of the frame to take.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per result and model, the papers' measured results (kind ``result``).
+    """
+    parts = []
+    for model in models:
+        parts.append(pd.DataFrame({
+            "artefact": frame["artefact"], "quantity": frame["quantity"], "model": model, "kind": "result",
+            "rule": frame["rule"], "paper value": frame["paper"], "verdict": frame[f"{model}_verdict"],
+            "role": frame["role"]}))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
+        columns=["artefact", "quantity", "model", "kind", "rule", "paper value", "verdict", "role"])
+

@@ -1,0 +1,122 @@
+"""The ledger: the report, the site, the test-bed evaluation and the docs count by one rule, in one place."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pqlab.papers import judge, ledger
+from pqlab.papers import testbed_eval as te
+from pqlab.pipeline import claim_links, overview, report, website
+
+ROOT = Path(__file__).resolve().parents[1]
+EVALUATION_CSV = ROOT / "benchmarks" / "results" / "testbed_evaluation.csv"
+EVALUATION_JSON = ROOT / "benchmarks" / "results" / "testbed_evaluation.json"
+QUICK_REPORT = ROOT / "tests" / "data" / "quick_report.csv"
+#: A block of the docs generated from the ledger of a committed file: ``<!-- ledger: <path> -->`` ...
+#: ``<!-- /ledger -->``.
+BLOCK = re.compile(r"<!-- ledger: (?P<path>\S+) -->\n(?P<body>.*?)\n<!-- /ledger -->", re.S)
+
+
+def _evaluation_models(frame: pd.DataFrame) -> list[str]:
+    return [c[:-len("_verdict")] for c in frame.columns if c.endswith("_verdict")]
+
+
+def read_report(path: Path) -> pd.DataFrame:
+    """A committed report CSV as :func:`pqlab.pipeline.report.compare` gave it (empty text cells as "")."""
+    frame = pd.read_csv(path)
+    text = [c for c in frame.columns if frame[c].dtype == object or frame[c].isna().all()]
+    return frame.fillna({c: "" for c in text if c not in ("paper value", "ours", "difference %", "shape_ok")})
+
+
+def ledger_of(path: Path) -> pd.DataFrame:
+    """The ledger of a committed report CSV or test-bed evaluation CSV."""
+    frame = pd.read_csv(path)
+    if "verdict" in frame.columns:
+        return ledger.counts(read_report(path))
+    models = _evaluation_models(frame)
+    return ledger.counts(ledger.from_evaluation(frame, models), models)
+
+
+def test_the_evaluation_counts_by_the_report_rule_not_checkable_apart():
+    """The evaluation kept the not-checkable mode share in its denominator (16 of 30 against the report's
+    rule, 16 of 29): its counts are now the ledger's, the not-checkable row in no denominator."""
+    frame = pd.read_csv(EVALUATION_CSV)
+    checkable = int((frame["rule"] != "not_checkable").sum())
+    assert checkable == len(frame) - 1  # the long version's 60 % in a single interval
+    found = te.counts(frame).set_index(["model", "role"])
+    for model in te.MODELS:
+        assert found.loc[(model, "all"), "total"] == checkable
+        assert found.loc[(model, "held_out"), "total"] == checkable - len(te.CALIBRATION)
+    assert found.equals(ledger.counts(ledger.from_evaluation(frame, te.MODELS)).set_index(["model", "role"]))
+
+
+def test_the_committed_evaluation_states_the_ledgers_counts():
+    summary = json.loads(EVALUATION_JSON.read_text())
+    expected = ledger_of(EVALUATION_CSV)
+    assert pd.DataFrame(summary["counts"])[list(ledger.COLUMNS)].equals(expected)
+
+
+def test_every_count_the_docs_quote_is_generated_from_the_ledger():
+    """docs/testbed.md quoted a stale quick count and 16 of 30: its counts are blocks of the ledger of the
+    committed files they name, and no sentence of the docs restates a count outside them."""
+    text = (ROOT / "docs" / "testbed.md").read_text()
+    blocks = list(BLOCK.finditer(text))
+    assert {m["path"] for m in blocks} >= {"benchmarks/results/testbed_evaluation.csv", "tests/data/quick_report.csv"}
+    for m in blocks:
+        assert m["body"] == ledger.markdown(ledger_of(ROOT / m["path"])), m["path"]
+
+
+def test_the_site_counts_the_test_bed_by_the_ledger():
+    """The site's test-bed badge counted every test-bed row (the not-checkable mode share, the pqlab-only
+    notes): it now shows the ledger's measured results."""
+    table = read_report(QUICK_REPORT)
+    rows = table.to_dict("records")
+    counted = ledger.counts(table).set_index(["model", "role"]).loc[("testbed", "all")]
+    assert website._Tally.of(rows).testbed == (counted["reproduced"], counted["total"])
+    assert report.measured_counts(table).set_index(["model", "role"]).loc[("testbed", "all")].tolist() == [
+        ledger.numbers(ledger.counts(table), "testbed")["numbers"][0],
+        ledger.numbers(ledger.counts(table), "testbed")["numbers"][1]]
+
+
+def test_no_link_moves_a_numbers_verdict():
+    """A number is judged by its number; the statement it illustrates is a row of its own. The link
+    gap_1518_be_tx -> gap_multiple_of_be_tx made the papers' node's 4.55 (-9.0 %) differ in the report
+    and not in the evaluation (which judges numbers only)."""
+    table = pd.DataFrame({"artefact": ["a", "a"], "quantity": ["n", "s"], "model": "papers_node",
+                          "rule": ["number", "qualitative"], "verdict": ["reproduced", "differs"],
+                          "explanation": "", "reason": None, "difference %": [-9.0, float("nan")]})
+    links = pd.DataFrame([{"artefact": "a", "quantity": "n", "relation": "implies", "target_artefact": "a",
+                           "target_quantity": "s", "reason": "r"}])
+    with pytest.raises(judge.ClaimError, match="judged by its number"):
+        judge.apply_links(table, links)
+    paper = report.load_paper_values()
+    rules = {(a, q): judge.rule_of(r, v) for a, q, r, v in
+             zip(paper["artefact"], paper["quantity"], paper["rule"], paper["value"])}
+    for link in claim_links.load_claim_links().itertuples():
+        if link.relation == "implies":
+            assert rules[(link.artefact, link.quantity)] not in ("number", "position"), link
+
+
+def test_the_opening_and_its_table_are_the_ledger():
+    table = read_report(QUICK_REPORT)
+    counts = ledger.counts(table)
+    assert overview.measured_table(table).equals(counts)
+    opening = overview.opening(table)
+    for model in ("papers_node", "testbed"):
+        assert ledger.sentence(counts, model) in opening
+
+
+def test_the_verdict_rules_of_the_docs_are_the_judges():
+    """docs/model.md named a verdict no code gives ("shape only") and the position rule as kit's."""
+    text = (ROOT / "docs" / "model.md").read_text()
+    rules = text[text.index("## Verdict rules"):]
+    rules = rules.split("\n## ")[0]
+    named = set(re.findall(r"\*([a-z][a-z ]+)\*", rules))
+    assert named <= set(judge.VERDICTS), named - set(judge.VERDICTS)
+    assert "pqlab.papers.judge.position_ok" in rules and "kit.position_ok" not in rules
+    assert f"{judge.TOLERANCE_PERCENT:g} %" in rules
