@@ -120,3 +120,29 @@ def test_the_verdict_rules_of_the_docs_are_the_judges():
     assert named <= set(judge.VERDICTS), named - set(judge.VERDICTS)
     assert "pqlab.papers.judge.position_ok" in rules and "kit.position_ok" not in rules
     assert f"{judge.TOLERANCE_PERCENT:g} %" in rules
+
+
+def test_a_statement_about_an_effect_the_model_does_not_produce_is_not_tested():
+    """The test bed "reproduced" the slides' "EF loss negligible up to 8 streams" and "EF load irrelevant"
+    because it drops no EF packet at any stream count: the judge now says "not tested", from the number
+    (the record's fact ``effect_size``: the effect in this model's runs), and the ledger counts it apart."""
+    no_loss = judge.reason("mechanism", "no EF packet lost in any run: the largest loss is {effect_size}",
+                           [judge.fact("effect_size", 0.0, "%")])
+    some_loss = judge.reason("mechanism", "the largest loss is {effect_size}", [judge.fact("effect_size", 5.0, "%")])
+    common = dict(has_paper=True, has_record=True, paper=float("nan"), ours=float("nan"))
+    assert judge.verdict("qualitative", shape_ok=True, effect=judge.fact_value(no_loss, "effect_size"),
+                         **common) == "not tested"
+    assert judge.verdict("qualitative", shape_ok=True, effect=judge.fact_value(some_loss, "effect_size"),
+                         **common) == "reproduced"
+    assert judge.verdict("qualitative", shape_ok=False, **common) == "differs"
+    assert "not tested" in judge.VERDICTS
+    table = read_report(QUICK_REPORT)
+    bed = table[(table["model"] == "testbed") & (table["artefact"] == "tftant_slides_loss")].set_index("quantity")
+    assert bed.loc["ef_loss_negligible_up_to_8_streams", "verdict"] == "not tested"
+    assert bed.loc["ef_load_irrelevant", "verdict"] == "not tested"
+    assert bed.loc["ef_loss_20_streams", "verdict"] == "differs"  # a number is judged by its number: 0 against 12 %
+    counted = ledger.counts(table).set_index(["model", "role"])
+    assert counted.loc[("testbed", "qualitative"), "not tested"] >= 2
+    assert counted.loc[("testbed", "qualitative"), "total"] == (
+        counted.loc[("testbed", "qualitative"), list(ledger.VERDICTS)].sum())
+    assert "not tested by this model" in overview.opening(table)

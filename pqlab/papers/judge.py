@@ -27,7 +27,10 @@ Rules
     ``first_after``), whatever the relative difference (:func:`position_ok`).
 ``qualitative``
     The artefact's computed check (``shape_ok``) decides: reproduced when true, differs when
-    false, missing when not recorded.
+    false, missing when not recorded; but a statement about an effect the model does not produce
+    (the record's reason carries the fact ``effect_size``, :data:`EFFECT_FACT`: the size of that
+    effect in the model's runs, e.g. the largest EF loss of a loss statement, and it is 0) is
+    ``not tested`` by this model, whatever its check: counted apart, never as reproduced.
 ``not_checkable``
     The statement names nothing a simulation can check (a method, a diagram, a garbled or
     unstated value, a number whose definition the paper leaves open): ``not checkable``,
@@ -58,13 +61,17 @@ RULES = {
     "number": f"a number: reproduced within {TOLERANCE_PERCENT:g} % of the paper's value",
     "position": "a payload where a curve drops: reproduced when the paper's payload lies in our drop "
                 "interval (within one sweep step, on the same side of the particle boundary)",
-    "qualitative": "a statement: the artefact's computed check decides",
+    "qualitative": "a statement: the artefact's computed check decides; not tested when the model "
+                   "does not produce the effect it is about",
     "not_checkable": "names nothing a simulation can check (a method, a diagram, a garbled or unstated value, "
                      "a definition the paper leaves open): counted apart",
 }
 
 #: Verdicts, in the order reports list them.
-VERDICTS = ("reproduced", "differs", "not checkable", "missing", "pqlab only")
+VERDICTS = ("reproduced", "differs", "not tested", "not checkable", "missing", "pqlab only")
+#: The fact of a statement's reason that gives the size of the effect the statement is about in the
+#: model's runs (0: the model does not produce it, the statement is ``not tested``).
+EFFECT_FACT = "effect_size"
 
 #: The kinds of reason a result that differs gives, each with a number (:func:`reason`).
 REASON_KINDS = {
@@ -259,7 +266,7 @@ def rule_of(rule: str, paper: float) -> str:
 
 
 def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours: float, shape_ok,
-            first_after: float = math.nan) -> str:
+            first_after: float = math.nan, effect: float = math.nan) -> str:
     """One row's verdict by the rules of the module docstring, the same for every model.
 
     Parameters
@@ -274,12 +281,16 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
         The artefact's check of a qualitative claim (None for other rules).
     first_after : float
         For a ``position``: our first swept payload past the drop (the record's fact).
+    effect : float
+        For a ``qualitative`` statement: the size of the effect it is about in the model's runs (the
+        record's fact :data:`EFFECT_FACT`; NaN: none given). 0 makes the statement ``not tested``.
 
     Raises
     ------
     ValueError
         If a ``number`` or ``position`` record carries a ``shape_ok`` (a number is judged by its
-        number; its shape is a claim of its own), or a ``position`` record has no ``first_after``.
+        number; its shape is a claim of its own) or an ``effect``, or a ``position`` record has no
+        ``first_after``.
     """
     if not has_paper:
         return "pqlab only"
@@ -288,7 +299,12 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
     if not has_record:
         return "missing"
     if rule == "qualitative":
+        if effect == 0:
+            return "not tested"
         return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
+    if not math.isnan(effect):
+        raise ClaimError(f"a {rule!r} claim is judged by its number; an effect size is for statements "
+                         f"(got {effect!r})")
     if shape_ok is not None:
         raise ClaimError(f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})")
     if ours is None or math.isnan(ours):

@@ -15,6 +15,8 @@ The rule (docs/model.md, "Verdict rules")
   (``qualitative``). Numbers are counted by their role in the test-bed calibration protocol
   (``calibration``, ``held_out``; ``numeric`` where no row of the table has a role), a papers' node
   row taking the role of its test-bed twin, so both models are counted over the same sets.
+* A statement the judge calls ``not tested`` (about an effect the model does not produce) is counted
+  apart, in no total, never as reproduced.
 * Each row counts with the judge's verdict after the links between claims
   (:func:`pqlab.papers.judge.apply_links`); a link never moves a number's verdict (a number is
   judged by its number, the statement it illustrates is a row of its own), so a computation that
@@ -32,11 +34,13 @@ from .records import MODEL_TITLES, MODELS
 SETS = ("calibration", "held_out", "numeric", "qualitative", "all")
 #: The sets that hold numbers.
 NUMBER_SETS = ("calibration", "held_out", "numeric")
-#: Verdict columns of :func:`counts` (a measured result is never ``pqlab only``, and a statement
-#: that names nothing checkable is no measured result).
+#: Verdict columns of :func:`counts` that make its ``total`` (a measured result is never
+#: ``pqlab only``, and a statement that names nothing checkable is no measured result).
 VERDICTS = ("reproduced", "differs", "missing")
+#: Verdicts counted apart, in no total: a statement about an effect the model does not produce.
+APART = ("not tested",)
 #: Columns of :func:`counts`.
-COLUMNS = ("model", "role", *VERDICTS, "total")
+COLUMNS = ("model", "role", *VERDICTS, *APART, "total")
 #: Readers' words for the models a ledger may count (the report's, and the test bed before issue 31's
 #: calibration that ``benchmarks/evaluate_testbed.py`` also evaluates).
 TITLES = {**MODEL_TITLES, "testbed_issue13": "issue 13's test bed"}
@@ -82,7 +86,8 @@ def counts(table: pd.DataFrame, models=None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns :data:`COLUMNS`: one row per model with measured results and set of :data:`SETS`
-        it has rows in (``all`` always: numbers and statements).
+        it has rows in (``all`` always: numbers and statements); ``total`` counts the
+        :data:`VERDICTS`, the :data:`APART` (``not tested``) are counted apart.
     """
     rows = measured(table)
     if models is None:
@@ -98,8 +103,9 @@ def counts(table: pd.DataFrame, models=None) -> pd.DataFrame:
             if chosen.empty and name != "all":
                 continue
             found = chosen["verdict"].value_counts()
-            out.append({"model": model, "role": name, **{v: int(found.get(v, 0)) for v in VERDICTS},
-                        "total": len(chosen)})
+            judged = {v: int(found.get(v, 0)) for v in VERDICTS}
+            apart = {v: int(found.get(v, 0)) for v in APART}
+            out.append({"model": model, "role": name, **judged, **apart, "total": sum(judged.values())})
     return pd.DataFrame(out, columns=list(COLUMNS))
 
 

@@ -26,7 +26,7 @@ from ..papers import judge, ledger, records, testbed
 #: How many of the test-bed model's misses the opening's table lists.
 MISSES = 5
 #: Verdict columns and sets of :func:`measured_table` (the ledger's).
-MEASURED_VERDICTS = ledger.VERDICTS
+MEASURED_VERDICTS = (*ledger.VERDICTS, *ledger.APART)
 SETS = ledger.SETS
 #: Readers' words for the sets of :func:`measured_table` (and the roles of a row).
 ROLE_TITLES = {"calibration": "numbers, calibration set", "held_out": "numbers, held out", "numeric": "numbers",
@@ -100,8 +100,14 @@ def _model_sentence(model: str, counts: pd.DataFrame, n_qualitative: int) -> str
     if "qualitative" not in mine.index:
         return text + " and was run on no statement"
     judged = int(mine.loc["qualitative", "total"])
+    untested = int(mine.loc["qualitative", "not tested"])
+    if not judged:
+        return text + (f" and was run on {untested} statements, each about an effect it does not produce: "
+                       "not tested by this model")
     return text + (f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} statements"
-                   + (" it was run on" if judged < n_qualitative else ""))
+                   + (" it was run on" if judged + untested < n_qualitative else "")
+                   + (f" ({untested} more not tested by this model: an effect it does not produce)"
+                      if untested else ""))
 
 
 def opening(table: pd.DataFrame) -> str:

@@ -159,7 +159,8 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame, links: pd.DataFra
     rows["rule"] = [judge.rule_of(r, p) if h else "" for r, p, h in zip(rows["rule"], rows["paper value"], has_paper)]
     rows["verdict"] = [
         judge.verdict(rule, has_paper=hp, has_record=ho, paper=p, ours=o, shape_ok=ok,
-                      first_after=judge.fact_value(why, "first_after"))
+                      first_after=judge.fact_value(why, "first_after"),
+                      effect=judge.fact_value(why, judge.EFFECT_FACT))
         for rule, hp, ho, p, o, ok, why in zip(rows["rule"], has_paper, has_ours, rows["paper value"], rows["ours"],
                                               rows["shape_ok"], rows["reason"])
     ]
@@ -459,7 +460,9 @@ def rules_parts() -> list[tuple[str, bool]]:
          "only when every step has the claimed sign); a claim is never reproduced while a claim it implies differs. ",
          False), ("not checkable", True),
         (": the statement names nothing a simulation can check (a method, a diagram, a garbled or unstated value, a "
-         "definition the paper leaves open), counted apart; ", False), ("missing", True),
+         "definition the paper leaves open), counted apart; ", False), ("not tested", True),
+        (": a statement about an effect the model does not produce (a loss statement when it loses nothing), "
+         "counted apart; ", False), ("missing", True),
         (": no notebook recorded the claim; ", False), ("pqlab only", True),
         (": our numbers with no paper value. Every measured result that differs gives a reason with numbers: a "
          "mechanism and its size, a bound no model of the family can pass, a definition or an input the paper leaves "
