@@ -3,8 +3,9 @@
 Writes ``benchmarks/results/testbed_evaluation.csv`` (one row per numeric measured result of
 ``data/paper_values.csv``: paper, papers_node, testbed, errors, the judge's verdicts, calibration or
 held-out, the test bed's spread over seeds and over plausible BE size laws) and
-``benchmarks/results/testbed_evaluation.json`` (counts per model and role: the ledger, :mod:`pqlab.papers.ledger`,
-the not-checkable row in no count, as the report counts; the per-hop-count cross table that
+``benchmarks/results/testbed_evaluation.json`` (counts per model and role: the ledger,
+:mod:`pqlab.papers.ledger`, the not-checkable row in no count, as the report counts; the
+per-hop-count cross table that
 shows which results no single hop count reproduces together, the BE laws, seeds, version).
 
 Run: ``python benchmarks/evaluate_testbed.py [--n-ef-samples 10000] [--seeds 1 2 3]`` (about 5-10

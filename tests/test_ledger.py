@@ -1,4 +1,4 @@
-"""The ledger: the report, the site, the test-bed evaluation and the docs count by one rule, in one place."""
+"""The ledger: the report, the site, the test-bed evaluation and the docs count by one rule."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 EVALUATION_CSV = ROOT / "benchmarks" / "results" / "testbed_evaluation.csv"
 EVALUATION_JSON = ROOT / "benchmarks" / "results" / "testbed_evaluation.json"
 QUICK_REPORT = ROOT / "tests" / "data" / "quick_report.csv"
-#: A block of the docs generated from the ledger of a committed file: ``<!-- ledger: <path> -->`` ...
-#: ``<!-- /ledger -->``.
+#: A block of the docs generated from the ledger of a committed file:
+#: ``<!-- ledger: <path> -->`` ... ``<!-- /ledger -->``.
 BLOCK = re.compile(r"<!-- ledger: (?P<path>\S+) -->\n(?P<body>.*?)\n<!-- /ledger -->", re.S)
+#: Columns of a report CSV that hold numbers (the others are text, "" where empty).
+NUMBER_COLUMNS = ("paper value", "ours", "difference", "difference %", "shape_ok", "seed")
 
 
 def _evaluation_models(frame: pd.DataFrame) -> list[str]:
@@ -27,10 +29,9 @@ def _evaluation_models(frame: pd.DataFrame) -> list[str]:
 
 
 def read_report(path: Path) -> pd.DataFrame:
-    """A committed report CSV as :func:`pqlab.pipeline.report.compare` gave it (empty text cells as "")."""
+    """A committed report CSV as :func:`pqlab.pipeline.report.compare` gave it ("" for no text)."""
     frame = pd.read_csv(path)
-    text = [c for c in frame.columns if frame[c].dtype == object or frame[c].isna().all()]
-    return frame.fillna({c: "" for c in text if c not in ("paper value", "ours", "difference %", "shape_ok")})
+    return frame.fillna({c: "" for c in frame.columns if c not in NUMBER_COLUMNS})
 
 
 def ledger_of(path: Path) -> pd.DataFrame:
@@ -43,8 +44,8 @@ def ledger_of(path: Path) -> pd.DataFrame:
 
 
 def test_the_evaluation_counts_by_the_report_rule_not_checkable_apart():
-    """The evaluation kept the not-checkable mode share in its denominator (16 of 30 against the report's
-    rule, 16 of 29): its counts are now the ledger's, the not-checkable row in no denominator."""
+    """The evaluation kept the not-checkable mode share in its denominator (16 of 30 against the
+    report's rule, 16 of 29): its counts are now the ledger's, that row in no denominator."""
     frame = pd.read_csv(EVALUATION_CSV)
     checkable = int((frame["rule"] != "not_checkable").sum())
     assert checkable == len(frame) - 1  # the long version's 60 % in a single interval
@@ -52,7 +53,8 @@ def test_the_evaluation_counts_by_the_report_rule_not_checkable_apart():
     for model in te.MODELS:
         assert found.loc[(model, "all"), "total"] == checkable
         assert found.loc[(model, "held_out"), "total"] == checkable - len(te.CALIBRATION)
-    assert found.equals(ledger.counts(ledger.from_evaluation(frame, te.MODELS)).set_index(["model", "role"]))
+    expected = ledger.counts(ledger.from_evaluation(frame, te.MODELS))
+    assert found.equals(expected.set_index(["model", "role"]))
 
 
 def test_the_committed_evaluation_states_the_ledgers_counts():
@@ -62,36 +64,38 @@ def test_the_committed_evaluation_states_the_ledgers_counts():
 
 
 def test_every_count_the_docs_quote_is_generated_from_the_ledger():
-    """docs/testbed.md quoted a stale quick count and 16 of 30: its counts are blocks of the ledger of the
-    committed files they name, and no sentence of the docs restates a count outside them."""
+    """docs/testbed.md quoted a stale quick count and 16 of 30: its counts are blocks of the ledger
+    of the committed files they name."""
     text = (ROOT / "docs" / "testbed.md").read_text()
     blocks = list(BLOCK.finditer(text))
-    assert {m["path"] for m in blocks} >= {"benchmarks/results/testbed_evaluation.csv", "tests/data/quick_report.csv"}
+    named = {m["path"] for m in blocks}
+    assert named >= {"benchmarks/results/testbed_evaluation.csv", "tests/data/quick_report.csv"}
     for m in blocks:
         assert m["body"] == ledger.markdown(ledger_of(ROOT / m["path"])), m["path"]
 
 
 def test_the_site_counts_the_test_bed_by_the_ledger():
-    """The site's test-bed badge counted every test-bed row (the not-checkable mode share, the pqlab-only
-    notes): it now shows the ledger's measured results."""
+    """The site's test-bed badge counted every test-bed row (the not-checkable mode share, the
+    pqlab-only notes): it now shows the ledger's measured results."""
     table = read_report(QUICK_REPORT)
-    rows = table.to_dict("records")
     counted = ledger.counts(table).set_index(["model", "role"]).loc[("testbed", "all")]
-    assert website._Tally.of(rows).testbed == (counted["reproduced"], counted["total"])
-    assert report.measured_counts(table).set_index(["model", "role"]).loc[("testbed", "all")].tolist() == [
-        ledger.numbers(ledger.counts(table), "testbed")["numbers"][0],
-        ledger.numbers(ledger.counts(table), "testbed")["numbers"][1]]
+    assert website._Tally.of(table.to_dict("records")).testbed == (counted["reproduced"],
+                                                                   counted["total"])
+    numbers = ledger.numbers(ledger.counts(table), "testbed")["numbers"]
+    counts = report.measured_counts(table).set_index(["model", "role"])
+    assert tuple(counts.loc[("testbed", "all")]) == numbers
 
 
 def test_no_link_moves_a_numbers_verdict():
-    """A number is judged by its number; the statement it illustrates is a row of its own. The link
-    gap_1518_be_tx -> gap_multiple_of_be_tx made the papers' node's 4.55 (-9.0 %) differ in the report
-    and not in the evaluation (which judges numbers only)."""
+    """A number is judged by its number; the statement it illustrates is a row of its own. The
+    link gap_1518_be_tx -> gap_multiple_of_be_tx made the papers' node's 4.55 (-9.0 %) differ in
+    the report and not in the evaluation (which judges numbers only)."""
     table = pd.DataFrame({"artefact": ["a", "a"], "quantity": ["n", "s"], "model": "papers_node",
                           "rule": ["number", "qualitative"], "verdict": ["reproduced", "differs"],
-                          "explanation": "", "reason": None, "difference %": [-9.0, float("nan")]})
-    links = pd.DataFrame([{"artefact": "a", "quantity": "n", "relation": "implies", "target_artefact": "a",
-                           "target_quantity": "s", "reason": "r"}])
+                          "explanation": "", "reason": None,
+                          "difference %": [-9.0, float("nan")]})
+    links = pd.DataFrame([{"artefact": "a", "quantity": "n", "relation": "implies",
+                           "target_artefact": "a", "target_quantity": "s", "reason": "r"}])
     with pytest.raises(judge.ClaimError, match="judged by its number"):
         judge.apply_links(table, links)
     paper = report.load_paper_values()
@@ -123,26 +127,31 @@ def test_the_verdict_rules_of_the_docs_are_the_judges():
 
 
 def test_a_statement_about_an_effect_the_model_does_not_produce_is_not_tested():
-    """The test bed "reproduced" the slides' "EF loss negligible up to 8 streams" and "EF load irrelevant"
-    because it drops no EF packet at any stream count: the judge now says "not tested", from the number
-    (the record's fact ``effect_size``: the effect in this model's runs), and the ledger counts it apart."""
-    no_loss = judge.reason("mechanism", "no EF packet lost in any run: the largest loss is {effect_size}",
+    """The test bed "reproduced" the slides' "EF loss negligible up to 8 streams" and "EF load
+    irrelevant" because it drops no EF packet at any stream count: the judge now says "not tested",
+    from the number (the record's fact ``effect_size``: the effect in this model's runs), and the
+    ledger counts it apart."""
+    no_loss = judge.reason("mechanism", "no EF packet lost in any run: largest {effect_size}",
                            [judge.fact("effect_size", 0.0, "%")])
-    some_loss = judge.reason("mechanism", "the largest loss is {effect_size}", [judge.fact("effect_size", 5.0, "%")])
+    some_loss = judge.reason("mechanism", "the largest loss is {effect_size}",
+                             [judge.fact("effect_size", 5.0, "%")])
     common = dict(has_paper=True, has_record=True, paper=float("nan"), ours=float("nan"))
-    assert judge.verdict("qualitative", shape_ok=True, effect=judge.fact_value(no_loss, "effect_size"),
-                         **common) == "not tested"
-    assert judge.verdict("qualitative", shape_ok=True, effect=judge.fact_value(some_loss, "effect_size"),
-                         **common) == "reproduced"
+    for why, expected in ((no_loss, "not tested"), (some_loss, "reproduced")):
+        effect = judge.fact_value(why, judge.EFFECT_FACT)
+        assert judge.verdict("qualitative", shape_ok=True, effect=effect, **common) == expected
     assert judge.verdict("qualitative", shape_ok=False, **common) == "differs"
+    with pytest.raises(judge.ClaimError, match="effect size is for"):
+        judge.verdict("number", shape_ok=None, effect=0.0, **{**common, "paper": 1.0, "ours": 0.0})
     assert "not tested" in judge.VERDICTS
     table = read_report(QUICK_REPORT)
-    bed = table[(table["model"] == "testbed") & (table["artefact"] == "tftant_slides_loss")].set_index("quantity")
+    bed = table[(table["model"] == "testbed") & (table["artefact"] == "tftant_slides_loss")]
+    bed = bed.set_index("quantity")
     assert bed.loc["ef_loss_negligible_up_to_8_streams", "verdict"] == "not tested"
     assert bed.loc["ef_load_irrelevant", "verdict"] == "not tested"
-    assert bed.loc["ef_loss_20_streams", "verdict"] == "differs"  # a number is judged by its number: 0 against 12 %
+    # a number is judged by its number: 0 against the slide's 12 %
+    assert bed.loc["ef_loss_20_streams", "verdict"] == "differs"
     counted = ledger.counts(table).set_index(["model", "role"])
     assert counted.loc[("testbed", "qualitative"), "not tested"] >= 2
-    assert counted.loc[("testbed", "qualitative"), "total"] == (
-        counted.loc[("testbed", "qualitative"), list(ledger.VERDICTS)].sum())
+    judged = counted.loc[("testbed", "qualitative"), list(ledger.VERDICTS)].sum()
+    assert counted.loc[("testbed", "qualitative"), "total"] == judged
     assert "not tested by this model" in overview.opening(table)

@@ -256,7 +256,8 @@ def test_each_model_gets_its_own_rows_with_the_paper_kind(two_models):
 def test_counts_per_model_and_kind_and_of_measured_results(two_models):
     table, _ = two_models
     by_model = report.model_summary(table)
-    assert by_model.loc[("papers_node", "result")].tolist() == [2, 2, 0, 0, 0, 0]  # w1, trend; w2, owd
+    # w1, trend; w2, owd
+    assert by_model.loc[("papers_node", "result")].tolist() == [2, 2, 0, 0, 0, 0]
     assert by_model.loc[("papers_node", "setup"), "reproduced"] == 1
     assert by_model.loc[("testbed", "result")].tolist() == [1, 2, 0, 0, 0, 0]
     assert by_model.loc[("testbed", "none"), "pqlab only"] == 1

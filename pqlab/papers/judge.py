@@ -303,8 +303,8 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
             return "not tested"
         return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
     if not math.isnan(effect):
-        raise ClaimError(f"a {rule!r} claim is judged by its number; an effect size is for statements "
-                         f"(got {effect!r})")
+        raise ClaimError(f"a {rule!r} claim is judged by its number; an effect size is for "
+                         f"statements (got {effect!r})")
     if shape_ok is not None:
         raise ClaimError(f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})")
     if ours is None or math.isnan(ours):
@@ -346,9 +346,11 @@ def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     if "rule" in table.columns:
         rules = dict(zip(zip(table["artefact"], table["quantity"]), table["rule"]))
         bad = sorted({f"{l.artefact}/{l.quantity}" for l in links.itertuples()
-                      if l.relation == "implies" and rules.get((l.artefact, l.quantity)) in ("number", "position")})
+                      if l.relation == "implies"
+                      and rules.get((l.artefact, l.quantity)) in ("number", "position")})
         if bad:
-            raise ClaimError(f"a number is judged by its number: no 'implies' link may start at {bad}")
+            raise ClaimError(f"a number is judged by its number: no 'implies' link may start at "
+                             f"{bad}")
     table = table.copy()
     where = {(m, a, q): i for i, (m, a, q) in enumerate(zip(table["model"], table["artefact"], table["quantity"]))}
     verdicts = table["verdict"].tolist()

@@ -41,8 +41,8 @@ VERDICTS = ("reproduced", "differs", "missing")
 APART = ("not tested",)
 #: Columns of :func:`counts`.
 COLUMNS = ("model", "role", *VERDICTS, *APART, "total")
-#: Readers' words for the models a ledger may count (the report's, and the test bed before issue 31's
-#: calibration that ``benchmarks/evaluate_testbed.py`` also evaluates).
+#: Readers' words for the models a ledger may count (the report's, and the test bed before issue
+#: 31's calibration that ``benchmarks/evaluate_testbed.py`` also evaluates).
 TITLES = {**MODEL_TITLES, "testbed_issue13": "issue 13's test bed"}
 
 
@@ -105,13 +105,14 @@ def counts(table: pd.DataFrame, models=None) -> pd.DataFrame:
             found = chosen["verdict"].value_counts()
             judged = {v: int(found.get(v, 0)) for v in VERDICTS}
             apart = {v: int(found.get(v, 0)) for v in APART}
-            out.append({"model": model, "role": name, **judged, **apart, "total": sum(judged.values())})
+            out.append({"model": model, "role": name, **judged, **apart,
+                        "total": sum(judged.values())})
     return pd.DataFrame(out, columns=list(COLUMNS))
 
 
 def numbers(ledger: pd.DataFrame, model: str) -> dict[str, tuple[int, int]]:
-    """(reproduced, total) of one model's numbers: ``numbers`` (every set of :data:`NUMBER_SETS`) and
-    each of those sets the model has."""
+    """(reproduced, total) of one model's numbers: ``numbers`` (every set of :data:`NUMBER_SETS`)
+    and each of those sets the model has."""
     mine = ledger[ledger["model"] == model].set_index("role")
     sets = [s for s in NUMBER_SETS if s in mine.index]
     out = {"numbers": (int(mine.loc[sets, "reproduced"].sum()), int(mine.loc[sets, "total"].sum()))}
@@ -120,7 +121,8 @@ def numbers(ledger: pd.DataFrame, model: str) -> dict[str, tuple[int, int]]:
 
 
 def sentence(ledger: pd.DataFrame, model: str) -> str:
-    """One model's numbers in words: ``reproduces 16 of the 29 numbers (calibration 3 of 5, held out 13 of 24)``."""
+    """One model's numbers in words, e.g. ``reproduces 16 of the 29 numbers (calibration 3 of 5,
+    held out 13 of 24)``."""
     found = numbers(ledger, model)
     reproduced, total = found["numbers"]
     text = f"reproduces {reproduced} of the {total} numbers"
@@ -131,7 +133,7 @@ def sentence(ledger: pd.DataFrame, model: str) -> str:
 
 
 def markdown(ledger: pd.DataFrame, titles: dict | None = None) -> str:
-    """The ledger's numbers as a Markdown table (one row per model: calibration, held out, all numbers).
+    """The ledger's numbers as a Markdown table, one row per model: calibration, held out, all.
 
     ``titles``: model -> words, over :data:`TITLES` (a model named in neither is shown by its name).
     """
@@ -139,7 +141,8 @@ def markdown(ledger: pd.DataFrame, titles: dict | None = None) -> str:
     lines = ["| model | calibration | held out | all numbers |", "|---|---|---|---|"]
     for model in dict.fromkeys(ledger["model"]):
         found = numbers(ledger, model)
-        cells = [f"{found[s][0]} of {found[s][1]}" if s in found else "" for s in ("calibration", "held_out")]
+        cells = [f"{found[s][0]} of {found[s][1]}" if s in found else ""
+                 for s in ("calibration", "held_out")]
         lines.append(f"| {titles.get(model, model)} | {cells[0]} | {cells[1]} | "
                      f"{found['numbers'][0]} of {found['numbers'][1]} |")
     return "\n".join(lines)
@@ -164,9 +167,9 @@ def from_evaluation(frame: pd.DataFrame, models) -> pd.DataFrame:
     parts = []
     for model in models:
         parts.append(pd.DataFrame({
-            "artefact": frame["artefact"], "quantity": frame["quantity"], "model": model, "kind": "result",
-            "rule": frame["rule"], "paper value": frame["paper"], "verdict": frame[f"{model}_verdict"],
-            "role": frame["role"]}))
+            "artefact": frame["artefact"], "quantity": frame["quantity"], "model": model,
+            "kind": "result", "rule": frame["rule"], "paper value": frame["paper"],
+            "verdict": frame[f"{model}_verdict"], "role": frame["role"]}))
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
         columns=["artefact", "quantity", "model", "kind", "rule", "paper value", "verdict", "role"])
 

@@ -69,9 +69,11 @@ def label(row: dict) -> str:
 # --------------------------------------------------------------------------- counting
 
 
-#: The papers' measured results of a report table, each with its set (:func:`pqlab.papers.ledger.measured`).
+#: The papers' measured results of a report table, each with its set
+#: (:func:`pqlab.papers.ledger.measured`).
 measured_results = ledger.measured
-#: Verdicts of the papers' measured results per model and set: the ledger (:func:`pqlab.papers.ledger.counts`).
+#: Verdicts of the papers' measured results per model and set: the ledger
+#: (:func:`pqlab.papers.ledger.counts`).
 measured_table = ledger.counts
 
 
@@ -102,8 +104,8 @@ def _model_sentence(model: str, counts: pd.DataFrame, n_qualitative: int) -> str
     judged = int(mine.loc["qualitative", "total"])
     untested = int(mine.loc["qualitative", "not tested"])
     if not judged:
-        return text + (f" and was run on {untested} statements, each about an effect it does not produce: "
-                       "not tested by this model")
+        return text + (f" and was run on {untested} statements, each about an effect it does not "
+                       "produce: not tested by this model")
     return text + (f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} statements"
                    + (" it was run on" if judged + untested < n_qualitative else "")
                    + (f" ({untested} more not tested by this model: an effect it does not produce)"

@@ -362,10 +362,11 @@ def model_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model and role: the papers' measured numbers reproduced, from the ledger (:mod:`pqlab.papers.ledger`).
+    """Per model and role: the papers' measured numbers reproduced, from the ledger
+    (:mod:`pqlab.papers.ledger`).
 
-    Columns ``model, role`` (``calibration``, ``held_out``, ``all``: every number), ``within`` (reproduced
-    by the judge), ``total`` (the not checkable counted apart, in no total).
+    Columns ``model, role`` (``calibration``, ``held_out``, ``all``: every number), ``within``
+    (reproduced by the judge), ``total`` (the not checkable counted apart, in no total).
     """
     counted = ledger.counts(table)
     out = []
@@ -461,8 +462,8 @@ def rules_parts() -> list[tuple[str, bool]]:
          False), ("not checkable", True),
         (": the statement names nothing a simulation can check (a method, a diagram, a garbled or unstated value, a "
          "definition the paper leaves open), counted apart; ", False), ("not tested", True),
-        (": a statement about an effect the model does not produce (a loss statement when it loses nothing), "
-         "counted apart; ", False), ("missing", True),
+        (": a statement about an effect the model does not produce (a loss statement when it loses "
+         "nothing), counted apart; ", False), ("missing", True),
         (": no notebook recorded the claim; ", False), ("pqlab only", True),
         (": our numbers with no paper value. Every measured result that differs gives a reason with numbers: a "
          "mechanism and its size, a bound no model of the family can pass, a definition or an input the paper leaves "

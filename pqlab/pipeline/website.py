@@ -108,7 +108,8 @@ class _Tally:
     def of(cls, rows: list[dict]) -> "_Tally":
         node = _model_rows(rows, report.MODELS[0])
         bed = _model_rows(rows, "testbed")
-        return cls(_counts(_results(node)), _apart(node, "setup"), _apart(node, "analysis"), _testbed(bed))
+        return cls(_counts(_results(node)), _apart(node, "setup"), _apart(node, "analysis"),
+                   _testbed(bed))
 
 
 @dataclass
@@ -351,8 +352,8 @@ def _apart(rows: list[dict], group: str) -> tuple[int, int]:
 
 
 def _testbed(rows: list[dict]) -> tuple[int, int]:
-    """(reproduced, measured results) of the test-bed model's rows: the ledger's (:func:`pqlab.papers.ledger.counts`),
-    the not checkable and pqlab's own notes in no count."""
+    """(reproduced, measured results) of the test-bed model's rows: the ledger's
+    (:func:`pqlab.papers.ledger.counts`), the not checkable and pqlab's own notes in no count."""
     if not rows:
         return 0, 0
     counted = ledger.counts(pd.DataFrame(rows), ["testbed"])

@@ -158,9 +158,10 @@ def test_figure_footer_is_not_stale(ipdv):
 
 def test_max_ipdv_is_one_quantity_for_every_model(ipdv):
     """The long version's largest |IPDV| ("30 times the transmission time ... independently of the
-    aggregation pattern") is one run's largest per A: every model measures it per run (one A, one seed,
-    the run's samples) and gives the mean over the runs, with the runs' range. It was the mean of the
-    per-run maxima for the papers' node and the largest over 3 seeds x 3 A for the test bed."""
+    aggregation pattern") is one run's largest per A: every model measures it per run (one A, one
+    seed, the run's samples) and gives the mean over the runs, with the runs' range. It was the mean
+    of the per-run maxima for the papers' node and the largest over 3 seeds x 3 A for the test
+    bed."""
     from pqlab.papers import testbed_eval as te
     from pqlab.papers.testbed import PAPERS_NODE
 

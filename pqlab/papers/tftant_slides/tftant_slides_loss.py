@@ -406,7 +406,8 @@ def claims(ds: xr.Dataset) -> list[dict]:
             rows.append(kit.claim(art, "ef_load_irrelevant", None, "-",
                                   f"mean EF loss per load: {txt}; irrelevant when at each stream count the losses "
                                   f"are all below {NEGLIGIBLE_LOSS * 100:g} % or within a factor {LOAD_RATIO_LIMIT:g}",
-                                  shape_ok=ok, reason=no_loss or (None if ok else _load_reason(dm, tick)),
+                                  shape_ok=ok,
+                                  reason=no_loss or (None if ok else _load_reason(dm, tick)),
                                   **who))
         share, loss, ok = policer_check(dm)
         rows.append(kit.claim(art, "dropped_by_policer", None, "-",
