@@ -12,9 +12,13 @@ The rule (docs/model.md, "Verdict rules")
 * A **measured result** is a row of ``data/paper_values.csv`` of kind ``result`` whose rule can be
   checked: a row of rule ``not_checkable`` is counted apart, in no denominator.
 * A measured result with a paper value is a **number**, one without a **statement**
-  (``qualitative``). Numbers are counted by their role in the test-bed calibration protocol
-  (``calibration``, ``held_out``; ``numeric`` where no row of the table has a role), a papers' node
-  row taking the role of its test-bed twin, so both models are counted over the same sets.
+  (``qualitative``). Each number of each model is counted by its **standing**
+  (:data:`STANDINGS`, :func:`standing_of`): ``calibration`` (calibrated on it), ``held_out``
+  (predicted a priori: "held out" means predicted), ``bracketed`` (between calibration points)
+  or ``chosen_after`` (resting on a choice made after it was seen). The test bed's row takes the
+  standing ``data/standing.csv`` names for it, else its role in the calibration protocol; a model
+  that fits nothing (:data:`UNFITTED`, the papers' node) predicts every number. A table with no
+  role at all counts its numbers as ``numeric``.
 * A statement the judge calls ``not tested`` (about an effect the model does not produce) is counted
   apart, in no total, never as reproduced.
 * Each row counts with the judge's verdict after the links between claims
@@ -27,13 +31,30 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .records import MODEL_TITLES, MODELS
+from ..base.locations import DATA
+from .records import MODEL_TITLES, MODELS, load_text_table
 
-#: The sets of measured results :func:`counts` counts: the numbers by their role in the test-bed
-#: calibration protocol (or ``numeric`` when no row has a role), the statements, and all.
-SETS = ("calibration", "held_out", "numeric", "qualitative", "all")
+#: The standing of a measured number under a model, in words.
+STANDINGS = {"calibration": "calibrated", "held_out": "held out (predicted a priori)",
+             "bracketed": "bracketed by calibration points",
+             "chosen_after": "chosen after seen (resting on a choice made after it was seen)"}
+#: The sets of measured results :func:`counts` counts: the numbers by their standing (or
+#: ``numeric`` when no row has a role), the statements, and all.
+SETS = (*STANDINGS, "numeric", "qualitative", "all")
 #: The sets that hold numbers.
-NUMBER_SETS = ("calibration", "held_out", "numeric")
+NUMBER_SETS = (*STANDINGS, "numeric")
+#: Readers' words for the sets.
+SET_TITLES = {"calibration": "numbers, calibrated",
+              "held_out": "numbers, held out (predicted a priori)",
+              "bracketed": "numbers, bracketed by calibration points",
+              "chosen_after": "numbers, resting on a choice made after they were seen",
+              "numeric": "numbers", "qualitative": "qualitative statements",
+              "all": "all measured results"}
+#: Models that fit no parameter to any measured result: each of their numbers is a prediction.
+UNFITTED = ("papers_node",)
+#: The standing of the test bed's numbers where it is not their role (columns ``model, artefact,
+#: quantity, standing, reason``).
+STANDING_FILE = DATA / "standing.csv"
 #: Verdict columns of :func:`counts` that make its ``total`` (a measured result is never
 #: ``pqlab only``, and a statement that names nothing checkable is no measured result).
 VERDICTS = ("reproduced", "differs", "missing")
@@ -44,6 +65,42 @@ COLUMNS = ("model", "role", *VERDICTS, *APART, "total")
 #: Readers' words for the models a ledger may count (the report's, and the test bed before issue
 #: 31's calibration that ``benchmarks/evaluate_testbed.py`` also evaluates).
 TITLES = {**MODEL_TITLES, "testbed_issue13": "issue 13's test bed"}
+
+
+def load_standing(path=STANDING_FILE) -> pd.DataFrame:
+    """The standings ``data/standing.csv`` gives (:data:`STANDINGS`), each with its reason.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing or a standing is unknown.
+    """
+    columns = ("model", "artefact", "quantity", "standing", "reason")
+    return load_text_table(path, columns, "standing", STANDINGS)
+
+
+def standing_of(table: pd.DataFrame) -> list[str]:
+    """The standing of each row of a verdict table (a number's; "" for a row without a number).
+
+    :data:`UNFITTED` models: ``held_out``; a row named in :func:`load_standing`: its standing; else
+    the row's role; ``numeric`` when no row of the table has a role.
+    """
+    named = {(m, a, q): s for m, a, q, s in load_standing()[["model", "artefact", "quantity",
+                                                              "standing"]].itertuples(index=False)}
+    roles = [r if isinstance(r, str) else "" for r in table["role"]]
+    any_role = any(roles)
+    out = []
+    rows = zip(table["model"], table["artefact"], table["quantity"], roles, table["paper value"])
+    for model, artefact, quantity, role, paper in rows:
+        if pd.isna(paper):
+            out.append("")
+        elif not any_role:
+            out.append("numeric")
+        elif model in UNFITTED:
+            out.append("held_out")
+        else:
+            out.append(named.get((model, artefact, quantity), role or "held_out"))
+    return out
 
 
 def measured(table: pd.DataFrame) -> pd.DataFrame:
@@ -59,15 +116,10 @@ def measured(table: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         The rows of kind ``result`` whose rule is not ``not_checkable``; ``_set`` is, for a number,
-        the role any row of the same artefact and quantity has (``numeric`` where none), and
-        ``qualitative`` for a statement.
+        its standing (:func:`standing_of`), and ``qualitative`` for a statement.
     """
     rows = table[(table["kind"] == "result") & (table["rule"] != "not_checkable")]
-    numeric = rows["paper value"].notna()
-    roles = {(a, q): r for a, q, r in zip(rows["artefact"], rows["quantity"], rows["role"])
-             if isinstance(r, str) and r}
-    sets = [roles.get((a, q), "numeric") if n else "qualitative"
-            for a, q, n in zip(rows["artefact"], rows["quantity"], numeric)]
+    sets = [s or "qualitative" for s in standing_of(rows)]
     return rows.assign(_set=sets)
 
 
@@ -120,31 +172,35 @@ def numbers(ledger: pd.DataFrame, model: str) -> dict[str, tuple[int, int]]:
     return out
 
 
+#: Words for each standing in the opening's sentences.
+STANDING_WORDS = {"calibration": "calibrated", "held_out": "held out",
+                  "bracketed": "bracketed by calibration points",
+                  "chosen_after": "chosen after seen"}
+
+
 def sentence(ledger: pd.DataFrame, model: str) -> str:
-    """One model's numbers in words, e.g. ``reproduces 16 of the 29 numbers (calibration 3 of 5,
-    held out 13 of 24)``."""
+    """One model's numbers in words, e.g. ``reproduces 15 of the 29 numbers (calibrated 3 of 7,
+    held out 6 of 16, ...)``, each standing apart."""
     found = numbers(ledger, model)
     reproduced, total = found["numbers"]
     text = f"reproduces {reproduced} of the {total} numbers"
-    if {"calibration", "held_out"} <= set(found):
-        text += (f" (calibration {found['calibration'][0]} of {found['calibration'][1]}, "
-                 f"held out {found['held_out'][0]} of {found['held_out'][1]})")
-    return text
+    parts = [f"{w} {found[s][0]} of {found[s][1]}" for s, w in STANDING_WORDS.items() if s in found]
+    return text + (f" ({', '.join(parts)})" if parts else "")
 
 
 def markdown(ledger: pd.DataFrame, titles: dict | None = None) -> str:
-    """The ledger's numbers as a Markdown table, one row per model: calibration, held out, all.
+    """The ledger's numbers as a Markdown table, one row per model: each standing, all numbers.
 
     ``titles``: model -> words, over :data:`TITLES` (a model named in neither is shown by its name).
     """
     titles = {**TITLES, **(titles or {})}
-    lines = ["| model | calibration | held out | all numbers |", "|---|---|---|---|"]
+    lines = ["| model | " + " | ".join(STANDING_WORDS.values()) + " | all numbers |",
+             "|---" * (len(STANDING_WORDS) + 2) + "|"]
     for model in dict.fromkeys(ledger["model"]):
         found = numbers(ledger, model)
-        cells = [f"{found[s][0]} of {found[s][1]}" if s in found else ""
-                 for s in ("calibration", "held_out")]
-        lines.append(f"| {titles.get(model, model)} | {cells[0]} | {cells[1]} | "
-                     f"{found['numbers'][0]} of {found['numbers'][1]} |")
+        cells = [f"{found[s][0]} of {found[s][1]}" if s in found else "" for s in STANDING_WORDS]
+        lines.append(f"| {titles.get(model, model)} | " + " | ".join(cells)
+                     + f" | {found['numbers'][0]} of {found['numbers'][1]} |")
     return "\n".join(lines)
 
 

@@ -29,8 +29,7 @@ MISSES = 5
 MEASURED_VERDICTS = (*ledger.VERDICTS, *ledger.APART)
 SETS = ledger.SETS
 #: Readers' words for the sets of :func:`measured_table` (and the roles of a row).
-ROLE_TITLES = {"calibration": "numbers, calibration set", "held_out": "numbers, held out", "numeric": "numbers",
-               "qualitative": "qualitative statements", "all": "all measured results"}
+ROLE_TITLES = ledger.SET_TITLES
 #: Readers' words for the model names of the report's ``model`` column.
 MODEL_LABELS = {"papers_node": "papers' node", "testbed": "test bed"}
 #: Readers' words for the report's ``kind`` column (``none``: a row of ours with no paper row).

@@ -365,15 +365,16 @@ def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
     """Per model and role: the papers' measured numbers reproduced, from the ledger
     (:mod:`pqlab.papers.ledger`).
 
-    Columns ``model, role`` (``calibration``, ``held_out``, ``all``: every number), ``within``
-    (reproduced by the judge), ``total`` (the not checkable counted apart, in no total).
+    Columns ``model, role`` (each standing the model's numbers have,
+    :data:`pqlab.papers.ledger.NUMBER_SETS`, and ``all``: every number), ``within`` (reproduced by
+    the judge), ``total`` (the not checkable counted apart, in no total).
     """
     counted = ledger.counts(table)
     out = []
     for model in dict.fromkeys(counted["model"]):
         found = ledger.numbers(counted, model)
-        for name in (*ROLES, "all"):
-            within, total = found.get("numbers" if name == "all" else name, (0, 0))
+        for name in (*(s for s in ledger.NUMBER_SETS if s in found), "all"):
+            within, total = found["numbers" if name == "all" else name]
             out.append({"model": model, "role": name, "within": within, "total": total})
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
