@@ -3,7 +3,9 @@
 Writes ``benchmarks/results/testbed_evaluation.csv`` (one row per numeric measured result of
 ``data/paper_values.csv``: paper, papers_node, testbed, errors, the judge's verdicts, calibration or
 held-out, the test bed's spread over seeds and over plausible BE size laws) and
-``benchmarks/results/testbed_evaluation.json`` (counts per model and role, the per-hop-count cross table that
+``benchmarks/results/testbed_evaluation.json`` (counts per model and role: the ledger,
+:mod:`pqlab.papers.ledger`, the not-checkable row in no count, as the report counts; the
+per-hop-count cross table that
 shows which results no single hop count reproduces together, the BE laws, seeds, version).
 
 Run: ``python benchmarks/evaluate_testbed.py [--n-ef-samples 10000] [--seeds 1 2 3]`` (about 5-10
@@ -21,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 import pqlab
-from pqlab.papers import judge
+from pqlab.papers import judge, ledger
 from pqlab.papers import testbed_eval as te
 from pqlab.papers.testbed import PAPERS_NODE, TESTBED, TESTBED_ISSUE13, testbed
 
@@ -88,7 +90,9 @@ def main(argv=None):
     print(frame[["artefact", "quantity", "role", "paper", "papers_node", "papers_node_err_pct", "testbed_issue13",
                  "testbed_issue13_err_pct", "testbed", "testbed_err_pct", "testbed_law_min",
                  "testbed_law_max"]].to_string())
-    print(te.counts(frame, MODELS).to_string())
+    counts = te.counts(frame, MODELS)
+    print(counts.to_string())
+    print(ledger.markdown(counts))
     print(te.counts(cross, cross_models).to_string())
     print(f"total {time.time() - t0:.0f} s")
 

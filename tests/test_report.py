@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import pqlab
+from pqlab.papers import ledger
 from pqlab.pipeline import numbers, overview, report
 from pqlab.base import versions
 
@@ -155,7 +156,7 @@ def test_markdown_rows_are_exact(table, tmp_path):
         "| x_tab2 | grows | papers_node |  | qualitative | X Tab. 2 |  | check holds |  |  | reproduced |  |  "
         "| delay grows \\| linearly |",
         "| y_extra | rate | papers_node |  |  |  |  | 3 | s |  | pqlab only |  | ours only |  |",
-        "| total | 3 | 3 | 1 | 2 | 1 |  |  |",
+        "| total | 3 | 3 | 0 | 1 | 2 | 1 |  |  |",
         "- **x_fig1**: [x_fig1.png](<x_fig1.png>)",
     ]:
         assert row + "\n" in md, row
@@ -256,14 +257,17 @@ def test_each_model_gets_its_own_rows_with_the_paper_kind(two_models):
 def test_counts_per_model_and_kind_and_of_measured_results(two_models):
     table, _ = two_models
     by_model = report.model_summary(table)
-    assert by_model.loc[("papers_node", "result")].tolist() == [2, 2, 0, 0, 0]  # w1, trend; w2, owd
+    # w1, trend; w2, owd
+    assert by_model.loc[("papers_node", "result")].tolist() == [2, 2, 0, 0, 0, 0]
     assert by_model.loc[("papers_node", "setup"), "reproduced"] == 1
-    assert by_model.loc[("testbed", "result")].tolist() == [1, 2, 0, 0, 0]
+    assert by_model.loc[("testbed", "result")].tolist() == [1, 2, 0, 0, 0, 0]
     assert by_model.loc[("testbed", "none"), "pqlab only"] == 1
     counts = report.measured_counts(table).set_index(["model", "role"])
     # numeric measured results only (w1, w2, owd): not the setup, the analysis or the qualitative row
     assert counts.loc[("papers_node", "all")].tolist() == [1, 3]
-    assert counts.loc[("papers_node", "calibration")].tolist() == [1, 2]  # roles taken from the test bed's rows
+    # the papers' node fits nothing: each of its numbers is a prediction (held out)
+    assert counts.loc[("papers_node", "held_out")].tolist() == [1, 3]
+    assert ("papers_node", "calibration") not in counts.index
     assert counts.loc[("testbed", "calibration")].tolist() == [1, 2]
     assert counts.loc[("testbed", "held_out")].tolist() == [0, 1]
     summary = report.verdict_summary(table)
@@ -283,17 +287,19 @@ def test_the_report_opens_with_the_computed_summary(two_models):
     assert md[6] == overview.opening(table)
     assert md[6] == (
         "The papers state 4 measured results (3 numbers, 1 qualitative statements). The papers' node model reproduces "
-        "1 of the 3 numbers (calibration 1 of 2, held out 0 of 1) and 1 of the 1 statements; the calibrated test-bed "
-        "model reproduces 1 of the 3 numbers (calibration 1 of 2, held out 0 of 1) and was run on no statement. "
+        "1 of the 3 numbers (held out 1 of 3) and 1 of the 1 statements; the calibrated test-bed "
+        "model reproduces 1 of the 3 numbers (calibrated 1 of 2, held out 0 of 1) and was run on "
+        "no statement. "
         f"0 reproductions are borderline and {len(overview.chosen_after_held_out())} test-bed choices followed "
         "held-out results (listed below). Counted apart, never as reproduced: 1 setup echoes (1 as stated), 1 checks "
         "of the papers' own arithmetic (1 agree), 0 statements nothing can check.")
-    assert "| the calibrated test-bed model | numbers, held out | 0 | 1 | 0 | 1 |" in md
+    held_out = ledger.SET_TITLES["held_out"]
+    assert f"| the calibrated test-bed model | {held_out} | 0 | 1 | 0 | 0 | 1 |" in md
     # the test bed's misses as a table, the largest first, each with the conclusion of its reason
     misses = [line for line in md if line.startswith("| t_tab/")]
     assert misses == ["| t_tab/w2 | 16 | 12 | ms | -25.0 % | bound: needs a std of 3 ms |",
                       "| t_tab/owd | 18 | 15 | ms | -16.7 % | mechanism: an OS tick of 10 ms |"]
-    assert "| testbed | result | 1 | 2 | 0 | 0 | 0 |" in md
+    assert "| testbed | result | 1 | 2 | 0 | 0 | 0 | 0 |" in md
     csv = pd.read_csv(out / "report.csv", keep_default_na=False)
     assert {"model", "kind", "role"} <= set(csv.columns) and set(csv["model"]) == {"papers_node", "testbed"}
 

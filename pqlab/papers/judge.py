@@ -27,14 +27,20 @@ Rules
     ``first_after``), whatever the relative difference (:func:`position_ok`).
 ``qualitative``
     The artefact's computed check (``shape_ok``) decides: reproduced when true, differs when
-    false, missing when not recorded.
+    false, missing when not recorded; but a statement about an effect the model does not produce
+    (the record's reason carries the fact ``effect_size``, :data:`EFFECT_FACT`: the size of that
+    effect in the model's runs, e.g. the largest EF loss of a loss statement, and it is 0) is
+    ``not tested`` by this model, whatever its check: counted apart, never as reproduced.
 ``not_checkable``
     The statement names nothing a simulation can check (a method, a diagram, a garbled or
     unstated value, a number whose definition the paper leaves open): ``not checkable``,
     counted apart from the results, whatever is recorded.
 
 A claim that implies another (``implies``) is never reproduced while the claim it implies
-differs; a row that restates another (``same_as``) and was left ``missing`` takes its verdict.
+differs; a row that restates another (``same_as``) and was left ``missing`` takes its verdict. No
+link moves a number's verdict: a ``number`` or ``position`` row is judged by its number alone (the
+statement it illustrates is a row of its own), so a count of numbers is the same whether or not
+the statements were judged with them (:mod:`pqlab.papers.ledger`).
 """
 
 from __future__ import annotations
@@ -55,13 +61,17 @@ RULES = {
     "number": f"a number: reproduced within {TOLERANCE_PERCENT:g} % of the paper's value",
     "position": "a payload where a curve drops: reproduced when the paper's payload lies in our drop "
                 "interval (within one sweep step, on the same side of the particle boundary)",
-    "qualitative": "a statement: the artefact's computed check decides",
+    "qualitative": "a statement: the artefact's computed check decides; not tested when the model "
+                   "does not produce the effect it is about",
     "not_checkable": "names nothing a simulation can check (a method, a diagram, a garbled or unstated value, "
                      "a definition the paper leaves open): counted apart",
 }
 
 #: Verdicts, in the order reports list them.
-VERDICTS = ("reproduced", "differs", "not checkable", "missing", "pqlab only")
+VERDICTS = ("reproduced", "differs", "not tested", "not checkable", "missing", "pqlab only")
+#: The fact of a statement's reason that gives the size of the effect the statement is about in the
+#: model's runs (0: the model does not produce it, the statement is ``not tested``).
+EFFECT_FACT = "effect_size"
 
 #: The kinds of reason a result that differs gives, each with a number (:func:`reason`).
 REASON_KINDS = {
@@ -256,7 +266,7 @@ def rule_of(rule: str, paper: float) -> str:
 
 
 def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours: float, shape_ok,
-            first_after: float = math.nan) -> str:
+            first_after: float = math.nan, effect: float = math.nan) -> str:
     """One row's verdict by the rules of the module docstring, the same for every model.
 
     Parameters
@@ -271,12 +281,16 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
         The artefact's check of a qualitative claim (None for other rules).
     first_after : float
         For a ``position``: our first swept payload past the drop (the record's fact).
+    effect : float
+        For a ``qualitative`` statement: the size of the effect it is about in the model's runs (the
+        record's fact :data:`EFFECT_FACT`; NaN: none given). 0 makes the statement ``not tested``.
 
     Raises
     ------
     ValueError
         If a ``number`` or ``position`` record carries a ``shape_ok`` (a number is judged by its
-        number; its shape is a claim of its own), or a ``position`` record has no ``first_after``.
+        number; its shape is a claim of its own) or an ``effect``, or a ``position`` record has no
+        ``first_after``.
     """
     if not has_paper:
         return "pqlab only"
@@ -285,7 +299,12 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
     if not has_record:
         return "missing"
     if rule == "qualitative":
+        if effect == 0:
+            return "not tested"
         return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
+    if not math.isnan(effect):
+        raise ClaimError(f"a {rule!r} claim is judged by its number; an effect size is for "
+                         f"statements (got {effect!r})")
     if shape_ok is not None:
         raise ClaimError(f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})")
     if ours is None or math.isnan(ours):
@@ -306,7 +325,7 @@ RELATIONS = ("implies", "same_as")
 def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     """``table`` with the verdicts the links impose, as a copy (within each model).
 
-    ``implies``: a reproduced claim whose target differs becomes ``differs``, and its reason
+    ``implies``: a reproduced statement whose target differs becomes ``differs``, and its reason
     (kind ``implied``) names the target and its difference; applied until nothing changes, so chains
     propagate. ``same_as``: a ``missing`` row takes its target's verdict, reason and explanation.
 
@@ -314,10 +333,24 @@ def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     ----------
     table : pandas.DataFrame
         Columns ``artefact, quantity, model, verdict, explanation, reason`` at least (``reason`` a
-        dict or None), ``difference %`` optional.
+        dict or None), ``difference %`` and ``rule`` optional.
     links : pandas.DataFrame
         Columns ``artefact, quantity, relation, target_artefact, target_quantity, reason``.
+
+    Raises
+    ------
+    ClaimError
+        If ``table`` has a ``rule`` column and an ``implies`` link starts at a ``number`` or
+        ``position`` row (a number is judged by its number).
     """
+    if "rule" in table.columns:
+        rules = dict(zip(zip(table["artefact"], table["quantity"]), table["rule"]))
+        bad = sorted({f"{l.artefact}/{l.quantity}" for l in links.itertuples()
+                      if l.relation == "implies"
+                      and rules.get((l.artefact, l.quantity)) in ("number", "position")})
+        if bad:
+            raise ClaimError(f"a number is judged by its number: no 'implies' link may start at "
+                             f"{bad}")
     table = table.copy()
     where = {(m, a, q): i for i, (m, a, q) in enumerate(zip(table["model"], table["artefact"], table["quantity"]))}
     verdicts = table["verdict"].tolist()

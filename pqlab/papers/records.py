@@ -265,6 +265,35 @@ def check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
     return frame.reset_index(drop=True)
 
 
+def load_text_table(path, columns, column: str, allowed) -> pd.DataFrame:
+    """A hand-written CSV of text cells (``data/claim_links.csv``, ``data/standing.csv``), checked.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    columns : sequence of str
+        The columns it must have (returned in this order).
+    column : str
+        The column whose every value must be one of ``allowed``.
+    allowed : iterable of str
+        Its values.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and a missing column or the values not allowed.
+    """
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; needs {list(columns)}")
+    bad = sorted(set(frame[column]) - set(allowed))
+    if bad:
+        raise ValueError(f"{path}: {column} must be one of {list(allowed)}, got {bad}")
+    return frame[list(columns)]
+
+
 def load_records(results_dir) -> list[dict]:
     """Read every record of ``<results_dir>/results.jsonl`` (none if the file is absent).
 

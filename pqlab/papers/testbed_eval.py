@@ -37,7 +37,7 @@ from .testbed import PAPERS_NODE, TESTBED, Testbed, testbed_runs, testbed_scenar
 from ..node.traffic import UDP_IP_HEADER_BYTES, Empirical, SizeDistribution
 from ..base.units import to_ms, to_us
 from ..measure import experiments, metrics
-from . import judge
+from . import judge, ledger
 from .stated import (EF_AGGREGATE_BPS, EF_FRAME_SIZES, IPDV_EF_LOAD_BPS, LOSS_EF_LOAD_BPS, MTU_FRAME_BYTES,
                      PAPER_FIG3_2_PAYLOADS, REF_RATES_BPS)
 
@@ -254,10 +254,27 @@ def mean_ipdv(key: str):
     return compute
 
 
+def max_ipdv_per_run(model, n, seeds, be_size=None) -> np.ndarray:
+    """Long version 6.2: the largest |IPDV| of each run (one aggregation degree of Table III, one
+    seed, ``n`` reference packets: the paper's one 10,000-sample run per A), transmission units,
+    shape (A, seed)."""
+    return np.array([[reference_jitter(aggregation_scenario(rate, n, be_size), s, model).max()
+                      for s in seeds] for rate in TAB3_REF_RATES.values()]) / UNIT_S
+
+
 def max_ipdv_units(model, n, seeds, be_size=None) -> float:
-    """Long version 6.2: largest |IPDV| over A = 2/3, 1/3, 0 and seeds, transmission units."""
-    return float(max(reference_jitter(aggregation_scenario(TAB3_REF_RATES[k], n, be_size), s, model).max()
-                     for k in ("2_3", "1_3", "0") for s in seeds)) / UNIT_S
+    """Long version 6.2's "maximum IPDV ... 30 times the transmission time, independently of the
+    aggregation pattern": the mean over the runs of each run's largest |IPDV|
+    (:func:`max_ipdv_per_run`), transmission units; the same quantity as the artefact
+    ``long_ipdv_vs_a`` gives for the papers' node."""
+    return float(np.mean(max_ipdv_per_run(model, n, seeds, be_size)))
+
+
+def max_ipdv_run_range(model, n, seeds, be_size=None) -> tuple[float, float]:
+    """The smallest and largest of the runs' largest |IPDV| (:func:`max_ipdv_per_run`), in
+    transmission units."""
+    per_run = max_ipdv_per_run(model, n, seeds, be_size)
+    return float(per_run.min()), float(per_run.max())
 
 
 def frame_scenario(frame: int, n: int, be_size=None) -> Scenario:
@@ -385,7 +402,8 @@ def spread_scenarios(n: int) -> dict[str, tuple]:
     packets; a result's |IPDV| comes from the reference delays of these runs (:func:`reference_jitter`)."""
     out = {f"long_ipdv_vs_a/mean_ipdv_a_{k}": (aggregation_scenario(TAB3_REF_RATES[k], n, None),)
            for k in ("2_3", "1_3", "0")}
-    out["long_ipdv_vs_a/max_ipdv"] = tuple(aggregation_scenario(TAB3_REF_RATES[k], n, None) for k in ("2_3", "1_3", "0"))
+    out["long_ipdv_vs_a/max_ipdv"] = tuple(aggregation_scenario(rate, n, None)
+                                           for rate in TAB3_REF_RATES.values())
     out.update({f"long_fig7_tab3/ipdv_std_ef_{f}": (frame_scenario(f, n),) for f in EF_FRAME_SIZES})
     out.update({f"tftant_slides_ipdv_aggregation/mean_ipdv_{k}": (ipdv_split_scenario(m, n),)
                 for k, m in (("1_stream", 1), ("20_streams", 20))})
@@ -518,6 +536,14 @@ def verdict_of(artefact: str, quantity: str, value: float, table: pd.DataFrame |
     return _verdict_of_row(row, artefact, quantity, value)
 
 
+def rule_of(artefact: str, quantity: str) -> str:
+    """The rule (:func:`pqlab.papers.judge.rule_of`) of a measured result's row of the paper values
+    in effect."""
+    table = _paper_values_read_only()
+    row = _paper_row(table, artefact, quantity, _PAPER_TABLE["rows"])
+    return judge.rule_of(row.get("rule"), float(row["value"]))
+
+
 def _verdict_of_row(row: pd.Series, artefact: str, quantity: str, value: float) -> str:
     """:func:`verdict_of` with the result's row of the paper values already found."""
     paper = float(row["value"])
@@ -582,22 +608,14 @@ def evaluate(models: dict | None = None, *, n_ef_samples: int = 10_000, seeds=(1
 
 
 def counts(frame: pd.DataFrame, models=None) -> pd.DataFrame:
-    """Per model and role: the measured results reproduced, differing and not checkable (the judge's verdicts).
+    """The ledger (:func:`pqlab.papers.ledger.counts`) of an :func:`evaluate` frame: per model and
+    role, the measured results reproduced, differing and missing, the not checkable in no count (as
+    the report counts).
 
-    Columns ``model, role`` (``calibration``, ``held_out``, ``all``), ``reproduced``, ``differs``,
-    ``not_checkable`` and ``total`` (every row, the not checkable included): the counts the
-    report gives for the same numbers.
+    ``models``: the frame's models to count (default :data:`MODELS`).
     """
     models = list(MODELS) if models is None else list(models)
-    out = []
-    for name in models:
-        for role in ("calibration", "held_out", "all"):
-            sel = frame if role == "all" else frame[frame["role"] == role]
-            verdicts = sel[f"{name}_verdict"]
-            out.append({"model": name, "role": role, "reproduced": int((verdicts == "reproduced").sum()),
-                        "differs": int((verdicts == "differs").sum()),
-                        "not_checkable": int((verdicts == "not checkable").sum()), "total": int(len(sel))})
-    return pd.DataFrame(out)
+    return ledger.counts(ledger.from_evaluation(frame, models), models)
 
 
 def objective(frame: pd.DataFrame, model: str) -> float:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..base import locations
-from ..papers import judge
+from ..papers import judge, records
 
 #: The links file.
 LINKS_FILE = locations.DATA / "claim_links.csv"
@@ -35,11 +35,4 @@ RELATIONS = judge.RELATIONS
 
 def load_claim_links(path=LINKS_FILE) -> pd.DataFrame:
     """Read and check the links file; ``ValueError`` naming a missing column or an unknown relation."""
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in LINK_COLUMNS if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{path}: missing column(s) {missing}; needs {list(LINK_COLUMNS)}")
-    bad = sorted(set(frame["relation"]) - set(RELATIONS))
-    if bad:
-        raise ValueError(f"{path}: relation must be one of {list(RELATIONS)}, got {bad}")
-    return frame[list(LINK_COLUMNS)]
+    return records.load_text_table(path, LINK_COLUMNS, "relation", RELATIONS)

@@ -21,20 +21,15 @@ import json
 import pandas as pd
 
 from .numbers import number_text, ours_digits, paper_text
-from ..papers import judge, records
+from ..papers import judge, ledger, records
 
 #: How many of the test-bed model's misses the opening's table lists.
 MISSES = 5
-#: Verdict columns of :func:`measured_table` (a measured result is never ``pqlab only``; a statement
-#: that names nothing checkable is not a measured result).
-MEASURED_VERDICTS = ("reproduced", "differs", "missing")
-#: The sets of measured results :func:`measured_table` counts: the numbers by their role in the
-#: test-bed calibration protocol (or all of them when no row has a role), the qualitative
-#: statements, and all.
-SETS = ("calibration", "held_out", "numeric", "qualitative", "all")
+#: Verdict columns and sets of :func:`measured_table` (the ledger's).
+MEASURED_VERDICTS = (*ledger.VERDICTS, *ledger.APART)
+SETS = ledger.SETS
 #: Readers' words for the sets of :func:`measured_table` (and the roles of a row).
-ROLE_TITLES = {"calibration": "numbers, calibration set", "held_out": "numbers, held out", "numeric": "numbers",
-               "qualitative": "qualitative statements", "all": "all measured results"}
+ROLE_TITLES = ledger.SET_TITLES
 #: Readers' words for the model names of the report's ``model`` column.
 MODEL_LABELS = {"papers_node": "papers' node", "testbed": "test bed"}
 #: Readers' words for the report's ``kind`` column (``none``: a row of ours with no paper row).
@@ -73,51 +68,12 @@ def label(row: dict) -> str:
 # --------------------------------------------------------------------------- counting
 
 
-def measured_results(table: pd.DataFrame) -> pd.DataFrame:
-    """The papers' measured results of the report: ``kind == "result"`` and a rule that can be checked.
-
-    Column ``_set`` is the row's set (:data:`SETS`): for a number, the role (``calibration``,
-    ``held_out``) the test-bed row of the same artefact and quantity has, ``numeric`` where none;
-    ``qualitative`` for a statement without a number. So a papers' node row is counted in the same
-    set as its test-bed twin.
-    """
-    measured = table[(table["kind"] == "result") & (table["rule"] != "not_checkable")]
-    numeric = measured["paper value"].notna()
-    roles = {(a, q): r for a, q, r in zip(measured["artefact"], measured["quantity"], measured["role"]) if r}
-    sets = [roles.get((a, q), "numeric") if n else "qualitative"
-            for a, q, n in zip(measured["artefact"], measured["quantity"], numeric)]
-    return measured.assign(_set=sets)
-
-
-def measured_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Verdicts of the papers' measured results per model and set.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        The report (:func:`pqlab.pipeline.report.compare`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per model (:data:`pqlab.papers.records.MODELS` order) and set of :data:`SETS` it
-        has rows in (``all`` always), columns ``model, role`` (the set), the counts of
-        :data:`MEASURED_VERDICTS` and ``total``.
-    """
-    measured = measured_results(table)
-    rows = []
-    for model in records.MODELS:
-        mine = measured[measured["model"] == model]
-        if mine.empty:
-            continue
-        for name in SETS:
-            chosen = mine if name == "all" else mine[mine["_set"] == name]
-            if chosen.empty and name != "all":
-                continue
-            counts = chosen["verdict"].value_counts()
-            rows.append({"model": model, "role": name,
-                         **{v: int(counts.get(v, 0)) for v in MEASURED_VERDICTS}, "total": len(chosen)})
-    return pd.DataFrame(rows, columns=["model", "role", *MEASURED_VERDICTS, "total"])
+#: The papers' measured results of a report table, each with its set
+#: (:func:`pqlab.papers.ledger.measured`).
+measured_results = ledger.measured
+#: Verdicts of the papers' measured results per model and set: the ledger
+#: (:func:`pqlab.papers.ledger.counts`).
+measured_table = ledger.counts
 
 
 def apart_counts(table: pd.DataFrame, model: str = records.MODELS[0]) -> dict[str, tuple[int, int]]:
@@ -141,18 +97,18 @@ def apart_counts(table: pd.DataFrame, model: str = records.MODELS[0]) -> dict[st
 
 def _model_sentence(model: str, counts: pd.DataFrame, n_qualitative: int) -> str:
     mine = counts[counts["model"] == model].set_index("role")
-    numeric = mine.loc[[s for s in ("calibration", "held_out", "numeric") if s in mine.index]]
-    text = (f"{records.MODEL_TITLES[model]} reproduces {int(numeric['reproduced'].sum())} of the "
-            f"{int(numeric['total'].sum())} numbers")
-    if {"calibration", "held_out"} <= set(mine.index):
-        text += (f" (calibration {int(mine.loc['calibration', 'reproduced'])} of "
-                 f"{int(mine.loc['calibration', 'total'])}, held out {int(mine.loc['held_out', 'reproduced'])} of "
-                 f"{int(mine.loc['held_out', 'total'])})")
+    text = f"{records.MODEL_TITLES[model]} {ledger.sentence(counts, model)}"
     if "qualitative" not in mine.index:
         return text + " and was run on no statement"
     judged = int(mine.loc["qualitative", "total"])
+    untested = int(mine.loc["qualitative", "not tested"])
+    if not judged:
+        return text + (f" and was run on {untested} statements, each about an effect it does not "
+                       "produce: not tested by this model")
     return text + (f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} statements"
-                   + (" it was run on" if judged < n_qualitative else ""))
+                   + (" it was run on" if judged + untested < n_qualitative else "")
+                   + (f" ({untested} more not tested by this model: an effect it does not produce)"
+                      if untested else ""))
 
 
 def opening(table: pd.DataFrame) -> str:

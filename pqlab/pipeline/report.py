@@ -47,7 +47,7 @@ from .parameters import overrides_text, provenance_text
 from ..base import versions
 from .numbers import paper_text, signed_text
 # What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
-from ..papers import judge
+from ..papers import judge, ledger
 from ..papers.judge import TOLERANCE_PERCENT, VERDICTS, relative_percent  # noqa: F401
 from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
                               RESULTS_FILE, ROLES, cell_text, check_paper_values, is_missing,
@@ -159,7 +159,8 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame, links: pd.DataFra
     rows["rule"] = [judge.rule_of(r, p) if h else "" for r, p, h in zip(rows["rule"], rows["paper value"], has_paper)]
     rows["verdict"] = [
         judge.verdict(rule, has_paper=hp, has_record=ho, paper=p, ours=o, shape_ok=ok,
-                      first_after=judge.fact_value(why, "first_after"))
+                      first_after=judge.fact_value(why, "first_after"),
+                      effect=judge.fact_value(why, judge.EFFECT_FACT))
         for rule, hp, ho, p, o, ok, why in zip(rows["rule"], has_paper, has_ours, rows["paper value"], rows["ours"],
                                               rows["shape_ok"], rows["reason"])
     ]
@@ -361,25 +362,20 @@ def model_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def measured_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model and role: the papers' measured numbers (``kind == "result"`` with a number) reproduced.
+    """Per model and role: the papers' measured numbers reproduced, from the ledger
+    (:mod:`pqlab.papers.ledger`).
 
-    A papers' node row takes the role its quantity has in the test-bed rows (if any), so both
-    models are counted over the same calibration and held-out sets
-    (:func:`pqlab.pipeline.overview.measured_results`). Columns ``model, role`` (``calibration``,
-    ``held_out``, ``all``: every number), ``within`` (reproduced by the judge: within 10 %, or a
-    position by the position rule), ``total``.
+    Columns ``model, role`` (each standing the model's numbers have,
+    :data:`pqlab.papers.ledger.NUMBER_SETS`, and ``all``: every number), ``within`` (reproduced by
+    the judge), ``total`` (the not checkable counted apart, in no total).
     """
-    measured = overview.measured_results(table)
-    measured = measured[measured["_set"] != "qualitative"]
+    counted = ledger.counts(table)
     out = []
-    for model in MODELS:
-        mine = measured[measured["model"] == model]
-        if mine.empty:
-            continue
-        within = (mine["verdict"] == "reproduced").to_numpy()
-        for name in (*ROLES, "all"):
-            sel = [name == "all" or r == name for r in mine["_set"]]
-            out.append({"model": model, "role": name, "within": int(within[sel].sum()), "total": int(sum(sel))})
+    for model in dict.fromkeys(counted["model"]):
+        found = ledger.numbers(counted, model)
+        for name in (*(s for s in ledger.NUMBER_SETS if s in found), "all"):
+            within, total = found["numbers" if name == "all" else name]
+            out.append({"model": model, "role": name, "within": within, "total": total})
     return pd.DataFrame(out, columns=["model", "role", "within", "total"])
 
 
@@ -466,7 +462,9 @@ def rules_parts() -> list[tuple[str, bool]]:
          "only when every step has the claimed sign); a claim is never reproduced while a claim it implies differs. ",
          False), ("not checkable", True),
         (": the statement names nothing a simulation can check (a method, a diagram, a garbled or unstated value, a "
-         "definition the paper leaves open), counted apart; ", False), ("missing", True),
+         "definition the paper leaves open), counted apart; ", False), ("not tested", True),
+        (": a statement about an effect the model does not produce (a loss statement when it loses "
+         "nothing), counted apart; ", False), ("missing", True),
         (": no notebook recorded the claim; ", False), ("pqlab only", True),
         (": our numbers with no paper value. Every measured result that differs gives a reason with numbers: a "
          "mechanism and its size, a bound no model of the family can pass, a definition or an input the paper leaves "

@@ -34,7 +34,7 @@ import pandas as pd
 from .._version import __version__
 from . import html_pages, numbers, overview, report
 from .claims_html import artefact_anchor, claim_groups, percent_text, plain
-from ..papers import registry
+from ..papers import ledger, registry
 from ..papers.registry import DOCUMENTS, Document
 
 #: Marks a folder written by :func:`build_site`; only such a folder is ever replaced.
@@ -109,7 +109,7 @@ class _Tally:
         node = _model_rows(rows, report.MODELS[0])
         bed = _model_rows(rows, "testbed")
         return cls(_counts(_results(node)), _apart(node, "setup"), _apart(node, "analysis"),
-                   (sum(r["verdict"] == "reproduced" for r in bed), len(bed)))
+                   _testbed(bed))
 
 
 @dataclass
@@ -353,6 +353,18 @@ def _apart(rows: list[dict], group: str) -> tuple[int, int]:
     """(reproduced, rows) among the rows counted apart as ``group`` (``setup``; ``analysis``: analysis and derived)."""
     mine = [r for r in rows if report.APART.get(plain(r.get("kind")) or "") == group]
     return sum(r["verdict"] == "reproduced" for r in mine), len(mine)
+
+
+def _testbed(rows: list[dict]) -> tuple[int, int]:
+    """(reproduced, measured results) of the test-bed model's rows: the ledger's
+    (:func:`pqlab.papers.ledger.counts`), the not checkable and pqlab's own notes in no count."""
+    if not rows:
+        return 0, 0
+    counted = ledger.counts(pd.DataFrame(rows), ["testbed"])
+    if counted.empty:
+        return 0, 0
+    total = counted[counted["role"] == "all"].iloc[0]
+    return int(total["reproduced"]), int(total["total"])
 
 
 def _model_rows(rows: list[dict], model: str) -> list[dict]:

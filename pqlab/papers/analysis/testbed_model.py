@@ -300,7 +300,8 @@ def compute(n_ef_samples: int = 2_000, seeds=(1, 2), hops=HOPS) -> xr.Dataset:
 
 def verdict_counts(ds: xr.Dataset):
     """Per model and role, the judge's verdicts of the results (:func:`pqlab.papers.testbed_eval.counts`)."""
-    frame = ds[["artefact", "quantity", "role"]].to_dataframe().reset_index(drop=True)
+    frame = ds[["artefact", "quantity", "role", "paper"]].to_dataframe().reset_index(drop=True)
+    frame["rule"] = [te.rule_of(a, q) for a, q in zip(frame["artefact"], frame["quantity"])]
     for m in ds["model"].values:
         values = ds["value"].sel(model=m).values
         frame[f"{m}_verdict"] = [te.verdict_of(a, q, v) for a, q, v in zip(frame["artefact"], frame["quantity"], values)]

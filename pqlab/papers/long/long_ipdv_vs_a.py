@@ -238,7 +238,9 @@ def claims(ds: xr.Dataset) -> list[dict]:
                                           float(ranges.min()), float(ranges.max()), "units")
     rows += [
         kit.claim(art, "max_ipdv", overall, "units",
-                  f"max |IPDV| per run in {to_ms(unit):.3f}-ms units, mean over A and {seeds}: {per_a_text}; largest "
+                  f"max |IPDV| per run in {to_ms(unit):.3f}-ms units, mean over A and {seeds} "
+                  f"(the runs' range {maxima.min():.1f} to {maxima.max():.1f}): {per_a_text}; "
+                  "largest "
                   f"{maxima.max():.1f} (= {maxima.max() * unit / MTU_LINE_TIME_S:.1f} line times of a 1500-byte BE "
                   f"packet){mtu_max}", reason=range_why),
         kit.claim(art, "max_ipdv_ms", to_ms(overall * unit), "ms", f"{overall:.1f} units x {to_ms(unit):.3f} ms",

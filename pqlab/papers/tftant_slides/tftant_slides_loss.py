@@ -26,6 +26,7 @@ from ...measure.metrics import largest_loss
 from ...node.framing import line_time_s
 from ...node.scenario import Scenario
 from .. import judge, kit, presets
+from ..records import MODEL_TITLES
 from ..registry import Artefact
 from ..testbed import PAPERS_NODE, TESTBED, testbed_runs, testbed_scenario
 from ..stated import LOSS_EF_LOAD_BPS, PAPERS
@@ -348,6 +349,22 @@ def _policer_reason(d: xr.Dataset) -> dict:
          judge.fact("burst", float(d["police_burst_per_load"].sel(ef_load=load)), "bytes")])
 
 
+def _no_loss_reason(d: xr.Dataset, title: str) -> dict | None:
+    """For a model that loses no EF packet in any run of the test (every stream count, load and
+    seed): the reason of its loss statements, carrying the effect's size
+    (:data:`pqlab.papers.judge.EFFECT_FACT`, 0: the judge calls them not tested); None when it
+    loses some."""
+    largest = float(d["loss_ratio"].max())
+    if largest > 0:
+        return None
+    return judge.reason(
+        "mechanism", f"{title} loses no EF packet in any of the test's {{runs}} (every stream "
+        "count, load and seed): the largest EF loss is {effect_size}, so a statement about when EF "
+        "packets are lost is not tested by it",
+        [judge.fact("runs", int(d["loss_ratio"].size), "runs"),
+         judge.fact(judge.EFFECT_FACT, 100 * largest, "%")])
+
+
 def claims(ds: xr.Dataset) -> list[dict]:
     """Claim records of :func:`compute`: loss at 20 streams, up to 8, by cause, the clustering.
 
@@ -372,8 +389,9 @@ def claims(ds: xr.Dataset) -> list[dict]:
         d = dm.sel(ef_load=load_bps)
         at_top = d.sel(n_streams=top)
         pol, qf = float(at_top["policed_ratio_mean"]), float(at_top["queue_full_ratio_mean"])
+        no_loss = _no_loss_reason(dm, MODEL_TITLES[model])
         worst, at, ok = negligible_check(dm)
-        reason = None if ok else _negligible_reason(dm, tick)
+        reason = no_loss or (None if ok else _negligible_reason(dm, tick))
         rows.append(kit.claim(art, "ef_loss_negligible_up_to_8_streams", None, "-",
                               f"largest mean EF loss with <= {PAPER_NEGLIGIBLE_UP_TO_STREAMS} streams at "
                               f"{load_kbps:g} kbit/s: {worst * 100:.3f} % with {at} (negligible below "
@@ -388,12 +406,15 @@ def claims(ds: xr.Dataset) -> list[dict]:
             rows.append(kit.claim(art, "ef_load_irrelevant", None, "-",
                                   f"mean EF loss per load: {txt}; irrelevant when at each stream count the losses "
                                   f"are all below {NEGLIGIBLE_LOSS * 100:g} % or within a factor {LOAD_RATIO_LIMIT:g}",
-                                  shape_ok=ok, reason=None if ok else _load_reason(dm, tick), **who))
+                                  shape_ok=ok,
+                                  reason=no_loss or (None if ok else _load_reason(dm, tick)),
+                                  **who))
         share, loss, ok = policer_check(dm)
         rows.append(kit.claim(art, "dropped_by_policer", None, "-",
                               f"policed share of the mean EF loss with {top} streams at {load_kbps:g} kbit/s: "
                               f"{share:.0%} (policed {pol * 100:.3f} %, queue full {qf * 100:.3f} %)",
-                              shape_ok=ok, reason=None if ok else _policer_reason(dm), **who))
+                              shape_ok=ok, reason=no_loss or (None if ok else _policer_reason(dm)),
+                              **who))
         if model != "papers_node":
             continue
         largest = largest_loss(at_top["loss_ratio"].values)
