@@ -40,6 +40,8 @@ from .traffic import TraceStream, canonical_json, check_streams, merge_streams, 
 #: 5 deep: scenario, streams, a stream, its size law, the law's sizes); deeper text is refused
 #: before it is parsed, as :func:`json.loads` would raise ``RecursionError`` some 1,000 levels deep.
 MAX_JSON_NESTING = 32
+#: Longest run, s (about 31,700 years: beyond it a run's packet count overflows any memory check).
+MAX_DURATION_S = 1e12
 
 #: Peak bytes per packet of :func:`simulate` (arrival, size, queue, flow, ring entry,
 #: departure, drop and the merge's temporaries: 56 measured with tracemalloc on the papers'
@@ -65,7 +67,7 @@ class Scenario:
         At least one stream; each ``stream.queue`` must index ``node.queues``.
         Stored as a tuple; generated in this order.
     duration_s : float
-        Traffic is generated on ``[0, duration_s)``, seconds (> 0): the run's window. A
+        Traffic is generated on ``[0, duration_s)``, seconds, in (0, 1e12]: the run's window. A
         :class:`~pqlab.traffic.TraceStream`'s packets outside it are not simulated, and said so
         (:func:`check_trace_window`).
     warmup_s : float
@@ -99,7 +101,7 @@ class Scenario:
                 )
         object.__setattr__(self, "streams", streams)
         check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
-        duration = check_real("duration_s", self.duration_s, 0.0, strict_minimum=True)
+        duration = check_real("duration_s", self.duration_s, 0.0, MAX_DURATION_S, strict_minimum=True)
         object.__setattr__(self, "duration_s", duration)
         warmup = check_real("warmup_s", self.warmup_s, 0.0)
         if warmup >= duration:

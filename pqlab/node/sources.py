@@ -18,12 +18,15 @@ import numpy as np
 from ..base._validate import check_array, check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
 from .markers import Marker, check_marker
+from .model import RATE_RANGE_BPS
 from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData, canonical_json, check_packet_count,
                      check_rng, check_sorted, set_field)
 
 #: Longest trace whose packets a scenario's JSON holds in full (:meth:`TraceStream.to_dict`): a
 #: longer one is written as its digest and source (100,000 packets are 2.4 MB of JSON).
 TRACE_JSON_MAX_PACKETS = 1000
+#: Largest flow id, the largest int64 (a run's ``flow`` variable is int64).
+MAX_FLOW_ID = 2**63 - 1
 
 
 # --------------------------------------------------------------------------- streams
@@ -42,7 +45,7 @@ class Stream(PlainData):
 
     def _check_ids(self):
         set_field(self, "queue", check_int("queue", self.queue, 0))
-        set_field(self, "flow", check_int("flow", self.flow, 0))
+        set_field(self, "flow", check_int("flow", self.flow, 0, MAX_FLOW_ID))
         check_marker(self.marker)
 
     def to_dict(self, encoded: dict | None = None) -> dict:
@@ -103,7 +106,8 @@ class _SizedStream(Stream):
     start_s: float
 
     def _check_common(self):
-        set_field(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
+        set_field(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, RATE_RANGE_BPS[1],
+                                               strict_minimum=True))
         if not isinstance(self.size, SizeDistribution):
             raise ValueError(
                 "size must be a size distribution (Deterministic, Uniform, Geometric, Empirical), "
@@ -170,13 +174,13 @@ class CBRStream(_SizedStream):
     Parameters
     ----------
     rate_bps : float
-        Bit rate counted on IP lengths, bit/s (> 0).
+        Bit rate counted on IP lengths, bit/s, in (0, 1e12].
     size : SizeDistribution
         Packet (or UDP payload, see ``header_bytes``) sizes, bytes.
     queue : int
         Index into ``node.queues`` (>= 0).
     flow : int
-        Flow id (>= 0).
+        Flow id, in [0, 2**63 - 1].
     phase_s : float, optional
         Offset of the first packet after ``start_s``, seconds, in ``[0, interval)``.
         ``None``: drawn uniformly in ``[0, interval)`` from the generator.
@@ -297,7 +301,7 @@ class TraceStream(Stream):
     queue : int
         Index into ``node.queues`` (>= 0).
     flow : int
-        Flow id (>= 0).
+        Flow id, in [0, 2**63 - 1].
     marker : SrTCM or TrTCM, optional
         Colours the trace's packets (node contract rule 1a); None (default): all green.
     time_origin_s : float

@@ -21,7 +21,8 @@ files are read by pandas with pyarrow (the ``parquet`` extra: ``pip install pqla
 Throughput: ``benchmarks/traces.py`` (its figures in docs/performance.md).
 
 Each packet is in one flow: a table's ``flow_column`` value (non-negative integers are the flow
-ids, other values numbered from ``first_flow`` in order of first appearance), a pcap packet's
+ids after ``first_flow``, other values numbered from ``first_flow`` in order of first appearance;
+an empty cell or a fractional number is refused), a pcap packet's
 5-tuple (addresses, protocol, ports: numbered from ``first_flow`` in order of first packet), or
 one flow for the whole file. Its queue: ``queue`` for every packet, or its class (a table's
 ``class_column`` value, a pcap packet's DSCP) looked up in ``queues``.
@@ -41,7 +42,7 @@ import numpy as np
 from ..base._validate import check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
 from .captures import CaptureError, ip_fields, read_frames
-from .sources import TraceStream
+from .sources import MAX_FLOW_ID, TraceStream
 
 #: File formats :func:`read_trace` reads, and the suffixes that name them.
 FORMATS = ("csv", "parquet", "pcap")
@@ -92,7 +93,8 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
         Class -> queue index: a table's ``class_column`` values, a pcap packet's DSCP (e.g.
         ``{46: 0}``: EF to queue 0). A pcap flow whose packets go to two queues is two streams.
     first_flow : int
-        The first flow id given to flows that are numbered (>= 0).
+        The first flow id, in [0, 2**63 - 1]: flows that are numbered get ``first_flow``,
+        ``first_flow + 1``, ...; a table's integer flow ids are added to it (default 0: kept).
     origin_s : "first" or float
         The absolute time that becomes 0, seconds: ``"first"`` (default), the trace's first
         packet; or a time at or before it (0 keeps the times as they are). Kept in each stream's
@@ -165,7 +167,7 @@ def _check_options(given: dict) -> dict:
     check_choice("flows", opts["flows"], PCAP_FLOWS)
     opts["frame_header_bytes"] = check_int("frame_header_bytes", opts["frame_header_bytes"], 0, MAX_SIZE_BYTES)
     opts["queue"] = check_int("queue", opts["queue"], 0)
-    opts["first_flow"] = check_int("first_flow", opts["first_flow"], 0)
+    opts["first_flow"] = check_int("first_flow", opts["first_flow"], 0, MAX_FLOW_ID)
     if opts["queues"] is not None:
         if not isinstance(opts["queues"], dict):
             raise ValueError(f"queues must be None or a mapping class -> queue index, got {opts['queues']!r}")
@@ -215,18 +217,33 @@ def _read_table(path: str, kind: str, options: dict):
     else:
         ticks = _numbers(path, options["time_column"], "time_column", times)
         per_s = TIME_UNITS[options["time_unit"]]
-    size = _numbers(path, options["size_column"], "size_column", table[options["size_column"]])
-    if size.dtype.kind == "f":
-        if not np.all(size == np.round(size)):
-            row = int(np.flatnonzero(size != np.round(size))[0])
-            raise ValueError(f"path {path!r}: {options['size_column']} (size_column) must hold whole bytes, "
-                             f"got {size[row].item()!r} at row {row}")
-        size = size.astype(np.int64)
-    if options["size_is"] == "frame":
-        size = size - options["frame_header_bytes"]
-    keys = table[options["flow_column"]].to_numpy() if options["flow_column"] else None
-    classes = table[options["class_column"]].to_numpy() if options["class_column"] else None
+    size = _sizes(path, _numbers(path, options["size_column"], "size_column", table[options["size_column"]]),
+                  options)
+    keys, classes = (_labels(path, table, options, param) for param in ("flow_column", "class_column"))
     return ticks, per_s, size, keys, classes
+
+
+def _labels(path: str, table, options: dict, param: str) -> np.ndarray | None:
+    """A table's flow or class column (``param``) as an array: integers (int64, whole floats
+    included) or names; None without the column. An empty cell or a fractional number is refused
+    naming its row (an empty flow cell is no flow, 0.5 no flow id)."""
+    if options[param] is None:
+        return None
+    column = table[options[param]]
+    empty = column.isna().to_numpy()
+    if empty.any():
+        raise ValueError(f"path {path!r}: {options[param]} ({param}) has an empty cell at row "
+                         f"{int(np.flatnonzero(empty)[0])}: give every packet a {param.split('_')[0]}")
+    values = column.to_numpy()
+    if values.dtype.kind == "f":
+        fractional = np.flatnonzero(values != np.round(values))
+        if fractional.size:
+            row = int(fractional[0])
+            raise ValueError(f"path {path!r}: {options[param]} ({param}) must hold integers or names, got "
+                             f"{values[row].item()!r} at row {row}")
+        if np.abs(values).max() < 2.0**63:
+            values = values.astype(np.int64)
+    return values
 
 
 def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
@@ -240,6 +257,23 @@ def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
         raise ValueError(f"path {path!r}: {column} ({param}) must hold finite numbers, got {array[row].item()!r} at "
                          f"row {row}")
     return array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
+
+
+def _sizes(path: str, size: np.ndarray, options: dict) -> np.ndarray:
+    """A table's size column as IP lengths (int64, bytes): whole bytes, each in ``[1, 65535]``
+    after ``size_is`` (checked on the values as given, so an error echoes the value in the file)."""
+    column, header = options["size_column"], options["frame_header_bytes"] if options["size_is"] == "frame" else 0
+    if size.dtype.kind == "f" and not np.all(size == np.round(size)):
+        row = int(np.flatnonzero(size != np.round(size))[0])
+        raise ValueError(f"path {path!r}: {column} (size_column) must hold whole bytes, got {size[row].item()!r} "
+                         f"at row {row}")
+    bad = np.flatnonzero((size < 1 + header) | (size > MAX_SIZE_BYTES + header))
+    if bad.size:
+        what = "IP length" if not header else f"IP length (frame length - frame_header_bytes = {header})"
+        given = "" if not header else "a frame length of "
+        raise ValueError(f"path {path!r}: {column} (size_column): every {what} must be in [1, {MAX_SIZE_BYTES}] "
+                         f"bytes, got {given}{size[bad[0]].item()!r} at row {int(bad[0])}")
+    return size.astype(np.int64) - header
 
 
 def _require_parquet() -> None:
@@ -316,12 +350,10 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
     n = ticks.shape[0]
     if n == 0:
         raise ValueError(f"path {path!r} holds no packet")
-    bad = np.flatnonzero((size < 1) | (size > MAX_SIZE_BYTES))
+    bad = np.flatnonzero((size < 1) | (size > MAX_SIZE_BYTES))  # a capture's (a table's: _sizes)
     if bad.size:
-        what = "IP length" if options["size_is"] == "ip" else \
-            f"IP length (frame length - frame_header_bytes = {options['frame_header_bytes']})"
-        raise ValueError(f"path {path!r}: {options['size_column']} (size_column): every {what} must be in "
-                         f"[1, {MAX_SIZE_BYTES}] bytes, got {int(size[bad[0]])} at row {int(bad[0])}")
+        raise ValueError(f"path {path!r}: every IP length must be in [1, {MAX_SIZE_BYTES}] bytes, got "
+                         f"{int(size[bad[0]])} in the IP header of IP packet {int(bad[0])}")
     order = None
     late = np.flatnonzero(np.diff(ticks) < 0)
     if late.size:
@@ -336,15 +368,23 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
     arrival, origin = _rebased(path, ticks, per_s, options["origin_s"])
     queue = _queues(path, n, classes, pcap, options)
     if keys is None:
-        keys = np.zeros(n, dtype=np.int64) if numbered else np.full(n, options["first_flow"], dtype=np.int64)
-    split = int(queue.max()) + 1 if pcap and options["queues"] is not None else 0  # a pcap flow split by queue
+        keys = np.zeros(n, dtype=np.int64)  # one flow: first_flow
+    split = pcap and options["queues"] is not None  # a pcap flow split by queue
     if split:
-        keys = keys * split + queue
-    label = (lambda k: _plain(k)) if names is None and not split else \
-        (lambda k: f"{names[k // split] if names else 0} queue {k % split}") if split else (lambda k: names[k])
+        used, rank = np.unique(queue, return_inverse=True)
+        keys = keys * used.size + rank.reshape(-1)
+        label = lambda k: f"{names[k // used.size] if names else 0} queue {used[k % used.size]}"  # noqa: E731
+    else:
+        label = (lambda k: _plain(k)) if names is None else (lambda k: names[k])  # noqa: E731
+    groups = _groups(keys)
+    last = options["first_flow"] + (len(groups) - 1 if numbered else int(keys.max()))
+    if last > MAX_FLOW_ID:
+        what = f"{len(groups):,} flows numbered" if numbered else f"flow ids up to {int(keys.max())} added"
+        raise ValueError(f"path {path!r}: first_flow with {what} must keep flow ids at most {MAX_FLOW_ID} "
+                         f"(2**63 - 1), got first_flow={options['first_flow']}")
     streams = []
-    for index, (key, mine) in enumerate(_groups(keys)):
-        flow = options["first_flow"] + index if numbered else int(key)
+    for index, (key, mine) in enumerate(groups):
+        flow = options["first_flow"] + (index if numbered else int(key))
         queues_of_flow = np.unique(queue[mine])
         if queues_of_flow.size > 1:
             raise ValueError(f"path {path!r}: flow {label(key)!r} has packets of classes in queues "

@@ -1,0 +1,138 @@
+"""Inputs a user can give, right or refused: one-line errors that echo what was given, refusals
+of what cannot be meant, and one warning per call for what is implausible.
+
+Each error is a ``ValueError`` or ``TypeError`` on one line, naming the parameter and its
+allowed range, echoing the value given (never an int64 wrap-around of it) in at most
+:data:`pqlab.base.echo.ECHO_CHARS` characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pqlab import CBRStream, Deterministic, Node, PoissonStream, Scenario, TraceStream
+from pqlab.node.traces import read_trace
+from test_refuse_captures import ipv4, pcap
+
+
+def one_line(exc, *names, wrapped=("-9223372036854775808", "9223372036854775794")):
+    """The error's text, checked: one line, naming each of ``names``, no int64 wrap-around
+    (``wrapped``: what a value beyond int64 prints as once wrapped)."""
+    text = str(exc.value)
+    assert "\n" not in text and len(text) <= 400, text
+    assert not any(w in text for w in wrapped), text
+    for name in names:
+        assert name in text, text
+    return text
+
+
+def write(tmp_path, text, name="t.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# ----------------------------------------------------------------------------- errors say what was given
+
+
+@pytest.mark.parametrize("cells", ["a,,b", "1,,2"])
+def test_an_empty_flow_cell_in_a_csv_is_refused_naming_its_row(tmp_path, cells):
+    flows = cells.split(",")
+    path = write(tmp_path, "time_s,size_bytes,flow\n" + "".join(
+        f"0.{k},100,{f}\n" for k, f in enumerate(flows)))
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, flow_column="flow")
+    assert "row 1" in one_line(exc, "flow_column", "empty")
+
+
+def test_a_first_flow_beyond_int64_is_refused_naming_its_range(tmp_path):
+    path = write(tmp_path, "time_s,size_bytes\n0.0,100\n")
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, first_flow=2**70)
+    one_line(exc, "first_flow", str(2**63 - 1), str(2**70))
+
+
+def test_numbered_flows_that_would_pass_int64_are_refused(tmp_path):
+    path = write(tmp_path, "time_s,size_bytes,flow\n0.0,100,a\n0.1,100,b\n")
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, flow_column="flow", first_flow=2**63 - 1)
+    one_line(exc, "first_flow", "2 flows")
+
+
+def test_a_huge_queue_index_of_a_pcap_class_is_no_traceback(tmp_path):
+    path = tmp_path / "c.pcap"
+    path.write_bytes(pcap([(1, i, ipv4(dscp=46 if i % 2 else 0)) for i in range(4)]))
+    streams = read_trace(path, queues={46: 2**63 - 1})
+    assert sorted(s.queue for s in streams) == [0, 2**63 - 1]
+    assert [s.size_bytes.size for s in streams] == [2, 2]
+
+
+def test_a_huge_origin_is_a_one_line_error(tmp_path):
+    path = write(tmp_path, "time_s,size_bytes\n1.0,100\n")
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, origin_s=1e300)
+    one_line(exc, "origin_s", "1e+300")
+
+
+@pytest.mark.parametrize("size, shown", [("1e300", "1e+300"), ("-1e300", "-1e+300"), ("9.3e18", "9.3e+18"),
+                                         ("-9223372036854775800", "-9223372036854775800")])
+@pytest.mark.parametrize("size_is", ["ip", "frame"])
+def test_a_size_beyond_int64_is_echoed_as_given_not_wrapped(tmp_path, size, shown, size_is):
+    path = write(tmp_path, f"time_s,size_bytes\n0.0,100\n0.1,{size}\n")
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, size_is=size_is)
+    one_line(exc, "size_column", f"{shown} at row 1")
+
+
+def test_a_duration_beyond_any_run_is_refused_at_the_scenario(tmp_path):
+    stream = CBRStream(1e5, Deterministic(100), 0, 1)
+    for duration in (1e308, 1e300):
+        with pytest.raises(ValueError) as exc:
+            Scenario(Node.cisco7200_atm(), [stream], duration_s=duration)
+        one_line(exc, "duration_s", "1000000000000")
+
+
+@pytest.mark.parametrize("make", [
+    lambda f: CBRStream(1e5, Deterministic(100), 0, f),
+    lambda f: PoissonStream(1e5, Deterministic(100), 0, f),
+    lambda f: TraceStream([0.0], [100], 0, f),
+])
+def test_a_flow_id_beyond_int64_is_refused_naming_its_range(make):
+    for flow in (2**63, 2**70):
+        with pytest.raises(ValueError) as exc:
+            make(flow)
+        one_line(exc, "flow", str(2**63 - 1), str(flow), wrapped=[str(flow - 2**64)])
+    assert make(2**63 - 1).flow == 2**63 - 1
+
+
+def test_a_stream_rate_beyond_any_line_is_refused():
+    with pytest.raises(ValueError) as exc:
+        PoissonStream(1e300, Deterministic(100), 0, 1)
+    one_line(exc, "rate_bps", "1e+300")
+
+
+# ----------------------------------------------------------------------------- refuse what cannot be meant
+
+
+def test_first_flow_offsets_integer_flow_ids_too(tmp_path):
+    """Integer flow ids read beside another stream's flow 0 no longer collide with it."""
+    path = write(tmp_path, "time_s,size_bytes,flow\n0.0,100,0\n0.1,100,5\n0.2,100,0\n")
+    assert [s.flow for s in read_trace(path, flow_column="flow")] == [0, 5]
+    streams = read_trace(path, flow_column="flow", first_flow=1000)
+    assert [(s.flow, s.arrival_s.tolist()) for s in streams] == [(1000, [0.0, 0.2]), (1005, [0.1])]
+
+
+@pytest.mark.parametrize("flows", ["0.5,1,1", "1,1.5,2"])
+def test_a_fractional_flow_id_is_refused_naming_its_row(tmp_path, flows):
+    path = write(tmp_path, "time_s,size_bytes,flow\n" + "".join(
+        f"0.{k},100,{f}\n" for k, f in enumerate(flows.split(","))))
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, flow_column="flow")
+    one_line(exc, "flow_column", "integers or names", "at row")
+
+
+def test_whole_float_flow_ids_are_the_integer_ids(tmp_path):
+    path = write(tmp_path, "time_s,size_bytes,flow\n0.0,100,2.0\n0.1,100,7.0\n")
+    assert [s.flow for s in read_trace(path, flow_column="flow")] == [2, 7]
