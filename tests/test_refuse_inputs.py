@@ -136,3 +136,99 @@ def test_a_fractional_flow_id_is_refused_naming_its_row(tmp_path, flows):
 def test_whole_float_flow_ids_are_the_integer_ids(tmp_path):
     path = write(tmp_path, "time_s,size_bytes,flow\n0.0,100,2.0\n0.1,100,7.0\n")
     assert [s.flow for s in read_trace(path, flow_column="flow")] == [2, 7]
+
+
+@pytest.fixture(scope="module")
+def run():
+    """A short run of the papers' PQ node (EF beside best effort)."""
+    import pqlab
+
+    return pqlab.simulate(pqlab.scenarios.pq_vs_wfq(n_ef_samples=200), seed=1)
+
+
+def test_summaries_of_two_scenarios_do_not_merge():
+    import pqlab
+    from pqlab.streaming import merge_summaries, summarize
+
+    pq, wfq = (pqlab.scenarios.pq_vs_wfq(scheduler=s, n_ef_samples=50) for s in ("pq", "wfq"))
+    seeds = [summarize(pq, seed=s, window_s=1.0) for s in (1, 2)]
+    assert merge_summaries(seeds).to_dataset()["sent"].sum() > 0  # seeds of one scenario pool
+    with pytest.raises(ValueError) as exc:
+        seeds[0].merge(summarize(wfq, seed=1, window_s=1.0))
+    one_line(exc, "scenario")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), -1e-3])
+def test_a_nan_or_negative_value_is_not_counted_as_zero_in_the_sketch(bad):
+    from pqlab.base.sketch import LogBins
+
+    bins = LogBins()
+    counts = bins.zeros(1)
+    with pytest.raises(ValueError) as exc:
+        bins.add([1e-3, bad], [0, 0], counts)
+    one_line(exc, "values", "index 1")
+    assert counts.sum() == 0
+
+
+@pytest.mark.parametrize("change", ["nan", "early"])
+def test_a_kept_packet_without_a_departure_after_its_arrival_is_refused_in_the_delays(run, change):
+    import numpy as np
+    from pqlab import metrics, summary_table
+
+    departure = run["departure"].values.copy()
+    kept = int(np.flatnonzero(run["drop"].values == 0)[-1])
+    departure[kept] = np.nan if change == "nan" else run["arrival"].values[kept] - 1e-3
+    bad = run.assign(departure=("packet", departure))
+    for call in (metrics.one_way_delay, summary_table):
+        with pytest.raises(ValueError) as exc:
+            call(bad)
+        one_line(exc, "departure", f"index {kept}")
+
+
+def test_an_unknown_drop_code_is_refused_by_loss(run):
+    import numpy as np
+    from pqlab import metrics
+
+    drop = run["drop"].values.copy()
+    last = drop.size - 1  # measured (after the warm-up)
+    drop[last] = 9
+    with pytest.raises(ValueError) as exc:
+        metrics.loss(run.assign(drop=("packet", drop)))
+    one_line(exc, "drop", f"got 9 at packet {last}")
+    assert np.all(metrics.loss(run)["sent"].values > 0)
+
+
+def test_a_text_key_of_queues_is_refused_where_classes_are_integers(tmp_path):
+    path = tmp_path / "c.pcap"
+    path.write_bytes(pcap([(1, i, ipv4(dscp=46 if i % 2 else 0)) for i in range(4)]))
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, queues={"46": 1})
+    one_line(exc, "queues", "'46'", "46")
+    table = write(tmp_path, "time_s,size_bytes,cls\n0.0,100,46\n0.1,100,0\n")
+    with pytest.raises(ValueError) as exc:
+        read_trace(table, class_column="cls", queues={"46": 1, 0: 0})
+    one_line(exc, "queues", "'46'")
+    names = write(tmp_path, "time_s,size_bytes,cls\n0.0,100,ef\n0.1,100,be\n", "n.csv")
+    with pytest.raises(ValueError) as exc:
+        read_trace(names, class_column="cls", queues={"ef": 0, 1: 1})
+    one_line(exc, "queues", "1")
+
+
+def test_a_dscp_key_outside_0_to_63_is_refused(tmp_path):
+    path = tmp_path / "c.pcap"
+    path.write_bytes(pcap([(1, 0, ipv4(dscp=46))]))
+    with pytest.raises(ValueError) as exc:
+        read_trace(path, queues={64: 1})
+    one_line(exc, "queues", "64", "63")
+
+
+def test_red_is_removed_with_dataclasses_replace():
+    import dataclasses
+
+    from pqlab import Queue
+
+    red = Queue("priority", 20, red_min_packets=5, red_max_packets=10, red_max_p=0.1)
+    plain = dataclasses.replace(red, red_min_packets=None, red_max_packets=None, red_max_p=None)
+    assert plain == Queue("priority", 20) and not plain.red
+    with pytest.raises(ValueError, match="red_weight must be None without RED"):
+        Queue("priority", 20, red_weight=0.5)

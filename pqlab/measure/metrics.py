@@ -39,10 +39,11 @@ import numpy as np
 import numpy.typing as npt
 import xarray as xr
 
-from ..base._validate import check_array, check_choice, check_int, check_real
+from ..base._validate import check_array, check_choice, check_int, check_real, shown
 from ..node.engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL
 from ..node.measured import CLASS_COORD_ATTRS, dataset_class_names, measured_packets, resolve_class
 from ..node.path import PathModel
+from ..node.summary import DROP_CODES, check_kept_departures
 
 __all__ = [
     "FrequencyDistribution",
@@ -182,9 +183,17 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None, *, include_warm
     -------
     xarray.DataArray
         On dimension ``packet`` (the measured packets' labels), seconds; NaN for dropped packets.
+
+    Raises
+    ------
+    ValueError
+        If a kept packet (drop code 0) has no finite departure at or after its arrival (a
+        hand-edited Dataset): its delay would be NaN or negative.
     """
     check_dataset(ds, ("arrival", "departure", "size"))
     path = _check_path(path)
+    if "drop" in ds.variables:  # every packet's index: before the warm-up's are left out
+        check_kept_departures(ds["departure"].values, ds["arrival"].values, ds["drop"].values == KEPT)
     ds = measured_packets(ds, include_warmup=include_warmup)
     extra_s = np.asarray(path.extra_delay_s(ds["size"].values), dtype=np.float64)
     departure = ds["departure"]
@@ -381,6 +390,12 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
     labels = _integer_labels(ds, variable)
     groups, inverse = np.unique(labels, return_inverse=True)
     drop = ds["drop"].values
+    unknown = np.flatnonzero(~np.isin(drop, DROP_CODES))
+    if unknown.size:  # a packet counted as sent and neither kept nor lost
+        i = int(unknown[0])
+        where = f"packet {shown(ds['packet'].values[i])}" if "packet" in ds.coords else f"index {i}"
+        raise ValueError(f"ds['drop'] must hold the engine's drop codes (0 kept, 1 policed, 2 queue full, "
+                         f"3 early drop), got {shown(drop[i])} at {where}")
     n = groups.size
 
     def count(mask):

@@ -149,7 +149,9 @@ class Queue:
         in (0, 1] (rule 2a; drop code 3). All three or none.
     red_weight : float, optional
         EWMA weight of the average queue, in (0, 1]; default 2**-9 (Cisco's exponential
-        weighting constant 9) when RED is set; not allowed without RED.
+        weighting constant 9) when RED is set; not allowed without RED, except the default
+        (so ``dataclasses.replace(q, red_min_packets=None, red_max_packets=None,
+        red_max_p=None)`` removes RED).
     name : str, optional
         The label of the queue's traffic class in results (e.g. ``"voice"``), 1 to
         :data:`MAX_NAME_CHARS` printable characters; ``None`` (default): ``"queue <index>"``
@@ -247,6 +249,8 @@ class Queue:
         names = ("red_min_packets", "red_max_packets", "red_max_p")
         given = [getattr(self, n) is not None for n in names]
         if not any(given):
+            if self.red_weight == DEFAULT_RED_WEIGHT:  # the default RED set: dataclasses.replace removes RED
+                object.__setattr__(self, "red_weight", None)
             if self.red_weight is not None:
                 raise ValueError(f"red_weight must be None without RED thresholds, got {self.red_weight!r}")
             return

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base._validate import check_choice, check_int, check_real
+from ..base._validate import check_choice, check_int, check_real, echo
 from .framing import MAX_SIZE_BYTES
 from .captures import CaptureError, ip_fields, read_frames
 from .sources import MAX_FLOW_ID, TraceStream
@@ -141,6 +141,10 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
         if options["size_is"] != "ip":
             raise ValueError(f"size_is is for tables; a pcap's sizes are read from its IP headers, got "
                              f"size_is={options['size_is']!r}")
+        for key in options["queues"] or ():
+            if not (isinstance(key, (int, np.integer)) and not isinstance(key, bool) and 0 <= key <= 63):
+                raise ValueError(f"queues' keys are a pcap packet's DSCPs, integers in [0, 63], got {echo(key)}"
+                                 f"{' (text: write the number)' if isinstance(key, str) else ''}")
         ticks, per_s, size, keys, classes, names = _read_pcap(path, options)
         numbered = True
     else:
@@ -415,6 +419,13 @@ def _queues(path, n, classes, pcap, options) -> np.ndarray:
     if classes is None:
         return np.full(n, n_default, dtype=np.int64)
     mapping = options["queues"]
+    if mapping is not None and not pcap:  # a key of another kind than the classes matches none of them
+        numbers = classes.dtype.kind in "iuf"
+        for key in mapping:
+            if (isinstance(key, (int, float, np.number)) and not isinstance(key, bool)) != numbers:
+                what = "numbers" if numbers else "names (text)"
+                raise ValueError(f"path {path!r}: queues' keys must be the classes of {options['class_column']} "
+                                 f"(class_column), which are {what}, got the key {echo(key)}")
     out = np.empty(len(classes), dtype=np.int64)
     for value in np.unique(classes):
         mine = classes == value
