@@ -232,3 +232,95 @@ def test_red_is_removed_with_dataclasses_replace():
     assert plain == Queue("priority", 20) and not plain.red
     with pytest.raises(ValueError, match="red_weight must be None without RED"):
         Queue("priority", 20, red_weight=0.5)
+
+
+# ----------------------------------------------------------------------------- warnings, once per call
+
+
+def _caught(make):
+    """What ``make()`` returns and the warnings it gives."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        out = make()
+    return out, [w for w in seen]
+
+
+def _edge(*queues, rate=100e6):
+    from pqlab import Queue
+
+    return Node(rate, "ethernet", 16, 512, queues or (Queue("priority", 20), Queue("drr", 50, quantum_bytes=1500)))
+
+
+def test_a_policer_a_thousand_times_below_the_line_warns_once_naming_each():
+    from pqlab import Queue
+    from pqlab.node.plausibility import ImplausibleRateWarning
+
+    queues = (Queue("priority", 20, police_rate_bps=10), Queue("drr", 50, quantum_bytes=1500, shape_rate_bps=80,
+                                                               shape_burst_bytes=1500),
+              Queue("drr", 50, quantum_bytes=1500, police_rate_bps=10e6))
+    _, seen = _caught(lambda: _edge(*queues))
+    (w,) = seen
+    text = str(w.message)
+    assert w.category is ImplausibleRateWarning and w.filename == __file__ and "\n" not in text, text
+    assert "queues[0].police_rate_bps = 10 bit/s" in text and "queues[1].shape_rate_bps = 80 bit/s" in text, text
+    assert "queues[2]" not in text and "100 Mbit/s" in text, text
+    _, none = _caught(lambda: _edge(Queue("priority", 20, police_rate_bps=100e3)))
+    assert none == []
+
+
+def test_streams_a_thousand_times_below_the_line_or_without_a_packet_warn_once_per_scenario():
+    from pqlab.node.plausibility import ImplausibleRateWarning
+
+    node = Node.cisco7200_atm()  # 2 Mbit/s
+    streams = [CBRStream(300e3, Deterministic(128), 0, 0), CBRStream(80, Deterministic(1000), 1, 1),
+               CBRStream(90, Deterministic(1000), 1, 2), PoissonStream(1e6, Deterministic(100), 1, 3, start_s=2.0)]
+    _, seen = _caught(lambda: Scenario(node, streams, duration_s=1.0))
+    assert len(seen) == 2 and all(w.category is ImplausibleRateWarning and w.filename == __file__ for w in seen)
+    slow, empty = sorted((str(w.message) for w in seen), key=lambda t: "no packet" in t)
+    assert "streams[1].rate_bps = 80 bit/s" in slow and "streams[2].rate_bps = 90 bit/s" in slow, slow
+    assert "streams[0]" not in slow and "\n" not in slow, slow
+    assert "streams[1]" in empty and "streams[2]" in empty and "streams[3]" in empty, empty
+    assert "streams[0]" not in empty and "duration_s" in empty, empty
+    _, none = _caught(lambda: Scenario(node, streams[:1], duration_s=1.0))
+    assert none == []
+
+
+def test_red_thresholds_at_or_above_the_queue_limit_warn():
+    from pqlab import Queue
+
+    _, seen = _caught(lambda: Queue("drr", 20, quantum_bytes=1500, red_min_packets=(40, 10, 5),
+                                    red_max_packets=(60, 30, 15), red_max_p=0.1))
+    (w,) = seen
+    text = str(w.message)
+    assert "red_min_packets" in text and "green" in text and "40" in text and "limit_packets = 20" in text, text
+    assert "yellow" not in text and w.filename == __file__, text
+    _, none = _caught(lambda: Queue("drr", 20, quantum_bytes=1500, red_min_packets=5, red_max_packets=25,
+                                    red_max_p=0.1))
+    assert none == []
+
+
+def test_a_priority_queue_listed_after_fair_queued_classes_warns_that_it_outranks_them():
+    from pqlab import Queue
+
+    queues = (Queue("priority", 20, name="voice"), Queue("drr", 50, quantum_bytes=3000, name="af21"),
+              Queue("drr", 50, quantum_bytes=1500, name="af41"), Queue("priority", 50, level=7, name="be"))
+    _, seen = _caught(lambda: _edge(*queues))
+    (w,) = seen
+    text = str(w.message)
+    assert "queues[3]" in text and "level 7" in text and "before" in text and "quantum_bytes" in text, text
+    assert w.filename == __file__ and "\n" not in text
+    _, none = _caught(lambda: _edge(*queues[:3]))
+    assert none == []
+
+
+def test_trace_streams_partly_outside_the_window_warn_once_per_call():
+    import numpy as np
+
+    traces = [TraceStream(np.arange(10) * 0.2, np.full(10, 100), 0, f) for f in (1, 2, 3)]
+    _, seen = _caught(lambda: __import__("pqlab").simulate(Scenario(Node.cisco7200_atm(), traces,
+                                                                    duration_s=1.0), seed=1))
+    (w,) = seen
+    text = str(w.message)
+    assert "\n" not in text and all(f"flow {f}" in text for f in (1, 2, 3)) and "5 of 10" in text, text

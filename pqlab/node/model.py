@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ..base._validate import check_choice, check_fields, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
-from .plausibility import check_line_rate
+from .plausibility import check_line_rate, check_priority_order, check_queue_rates, check_red_thresholds
 from .wfq import wfq_tag_steps
 
 #: Queue kinds: strict priority (with levels), and the disciplines of the non-priority queues.
@@ -264,6 +264,7 @@ class Queue:
             if not high > low:
                 raise ValueError(f"red_max_packets must exceed red_min_packets for {colour} packets, "
                                  f"got min {low!r} and max {high!r}")
+        check_red_thresholds(lows, self.limit_packets, COLOURS)  # a warning: RED that never drops
         object.__setattr__(self, "red_min_packets", lows)
         object.__setattr__(self, "red_max_packets", highs)
         object.__setattr__(self, "red_max_p", probs)
@@ -427,6 +428,8 @@ class Node:
             raise ValueError(f"queues must hold non-priority queues of one kind (they share the lowest level's "
                              f"discipline), got {', '.join(map(repr, shared))}")
         object.__setattr__(self, "queues", queues)
+        check_queue_rates(self)  # warnings: a policer of 10 bit/s is a unit slip, ...
+        check_priority_order(queues)  # ... a priority queue after the fair-queued ones outranks them
         labels: dict = {}
         for i, label in enumerate(self.class_names):
             if label in labels:

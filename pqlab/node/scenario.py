@@ -29,7 +29,7 @@ from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
 from .markers import FlowColours
 from .model import Node
 from .path import PathModel
-from .plausibility import check_offered_load
+from .plausibility import check_offered_load, check_stream_rates
 from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
@@ -103,6 +103,7 @@ class Scenario:
         check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
         duration = check_real("duration_s", self.duration_s, 0.0, MAX_DURATION_S, strict_minimum=True)
         object.__setattr__(self, "duration_s", duration)
+        check_stream_rates(self.node, streams, duration)  # warnings: 80 bit/s, a stream without a packet
         warmup = check_real("warmup_s", self.warmup_s, 0.0)
         if warmup >= duration:
             raise ValueError(f"warmup_s must be < duration_s = {duration!r}, got {warmup!r}")
@@ -245,9 +246,9 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
     Warns
     -----
     UserWarning
-        Per trace with some (not all) packets outside: how many of how many.
+        Once, naming each trace with some (not all) packets outside: how many of how many.
     """
-    counts_by_flow = {}
+    counts_by_flow, partly = {}, []
     duration = scenario.duration_s
     rate_driven = any(not isinstance(s, TraceStream) for s in scenario.streams)
     for i, stream in enumerate(scenario.streams):
@@ -271,9 +272,11 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
             raise ValueError(f"{where[0]}none of its {n:,} packets arrives in {where[1]}: {where[2]}; rebase epoch "
                              f"(Unix) times to the run (subtract the first time: arrival_s - arrival_s[0]) or make "
                              f"duration_s longer than the trace")
-        warnings.warn(f"{where[0]}{k:,} of {n:,} packets arrive at or after duration_s, outside {where[1]}, and are "
-                      f"not simulated ({where[2]}; the count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
-                      UserWarning, stacklevel=stacklevel + 1)
+        partly.append(f"{where[0]}{k:,} of {n:,} packets")
+    if partly:  # one warning per call, naming each stream
+        warnings.warn(f"{'; '.join(partly)} arrive at or after duration_s, outside the run's window [0, "
+                      f"duration_s) = [0, {duration:.9g}) s, and are not simulated (the count per flow is the "
+                      f"result's attribute {OUTSIDE_WINDOW_ATTR})", UserWarning, stacklevel=stacklevel + 1)
     traces = [s for s in scenario.streams if isinstance(s, TraceStream)]
     origins = {TIME_ORIGIN_ATTR: origins_json(traces)} if any(s.time_origin_s for s in traces) else {}
     return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow), **origins} if counts_by_flow else {}

@@ -122,6 +122,10 @@ class _SizedStream(Stream):
         check_choice("size_per", self.size_per, SIZE_PER_CHOICES)
         set_field(self, "start_s", check_real("start_s", self.start_s, 0.0))
 
+    def expected_packets(self, duration_s: float) -> float:
+        """The mean number of packets in ``[0, duration_s)`` (s): the rate over the mean IP length."""
+        return max(0.0, duration_s - float(self.start_s)) * self.rate_bps / (8.0 * max(1.0, self._mean_ip_bytes))
+
     @property
     def _mean_ip_bytes(self) -> float:
         """Mean IP length with a fresh draw per packet, bytes (drawn size + header)."""
@@ -379,6 +383,10 @@ class TraceStream(Stream):
             out.pop("source")
         return out
 
+    def expected_packets(self, duration_s: float) -> float:
+        """The packets in ``[0, duration_s)`` (s): those a run of that window simulates."""
+        return float(self.arrival_s.shape[0] - self.outside(duration_s))
+
     def outside(self, duration_s: float) -> int:
         """How many packets arrive at or after ``duration_s`` (s): outside a run's window
         ``[0, duration_s)``, as no arrival is before 0."""
@@ -404,11 +412,4 @@ def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray) -> str:
 def expected_packets(streams, duration_s: float) -> int:
     """About how many packets ``streams`` generate in ``[0, duration_s)`` (s), before any is drawn
     (for a memory check): a rate-driven stream's rate over its mean IP length, a trace's length."""
-    total = 0.0
-    for stream in streams:
-        if isinstance(stream, _SizedStream):
-            span = max(0.0, duration_s - float(stream.start_s))
-            total += span * stream.rate_bps / (8.0 * max(1.0, stream._mean_ip_bytes)) + 2
-        else:
-            total += len(getattr(stream, "arrival_s", ()))
-    return int(total)
+    return int(sum(s.expected_packets(duration_s) + (2 if isinstance(s, _SizedStream) else 0) for s in streams))
