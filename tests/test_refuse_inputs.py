@@ -324,3 +324,89 @@ def test_trace_streams_partly_outside_the_window_warn_once_per_call():
     (w,) = seen
     text = str(w.message)
     assert "\n" not in text and all(f"flow {f}" in text for f in (1, 2, 3)) and "5 of 10" in text, text
+
+
+# ----------------------------------------------------------------------------- tables read exactly
+
+T0_NS = 1_700_000_000_123_456_000  # a Unix time (2023-11-14), nanoseconds, whole microseconds
+
+
+def _trace_packets(n=400, seed=5):
+    """``n`` packets of three flows: (ns after T0_NS, flow, DSCP, IP length), ties included."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    offset_us = np.cumsum(rng.choice([0, 1, 7, 190, 1311], n))  # repeated times: ties
+    flow = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]  # pcap numbers its 5-tuples in order of first packet
+    return [(int(o) * 1000, int(f), (46, 0, 10)[f], int(60 + 37 * k % 1400)) for k, (o, f) in
+            enumerate(zip(offset_us, flow))]
+
+
+def test_the_digest_covers_the_origin_and_the_packet_count(tmp_path):
+    from pqlab.node.sources import trace_sha256
+    from pqlab.traces import from_digest
+
+    a = TraceStream([0.0, 0.5], [100, 200], 0, 0)
+    moved = TraceStream([0.0, 0.5], [100, 200], 0, 0, time_origin_s=3.0)
+    assert a.sha256 != moved.sha256
+    assert trace_sha256([], [], 0.0) != trace_sha256([], [], 1.0)
+    path = write(tmp_path, f"time_ns,size_bytes\n{T0_NS},100\n{T0_NS + 10**9},200\n")
+    (stream,) = read_trace(path, time_column="time_ns", time_unit="ns")
+    data = {"sha256": stream.sha256, "packets": 2, "source": stream.source, "flow": 0, "queue": 0}
+    assert from_digest(data).sha256 == stream.sha256
+    year_ns = 365 * 86400 * 10**9  # the same file rewritten a year later: the same rebased times
+    write(tmp_path, f"time_ns,size_bytes\n{T0_NS + year_ns},100\n{T0_NS + year_ns + 10**9},200\n")
+    with pytest.raises(ValueError, match="the file changed since the run"):
+        from_digest(data)
+
+
+def test_csv_epoch_seconds_are_rebased_exactly(tmp_path):
+    """Decimal seconds are read as integer ticks: 1700000000.123457 - 1700000000.123456 is 1 us,
+    where float64 seconds (2.4e-7 s apart at 1.7e9 s) gave 0.95367431640625 us."""
+    path = write(tmp_path, "time_s,size_bytes\n1700000000.123456,100\n1700000000.123457,100\n"
+                           "1700000001.5,100\n 1700000001.5000001,100\n")
+    (stream,) = read_trace(path)
+    assert stream.arrival_s.tolist() == [0.0, 1e-6, 1.376544, 1.3765441]
+    assert stream.time_origin_s == 1700000000.123456
+    (ms,) = read_trace(write(tmp_path, "t,size_bytes\n1700000000123.456,100\n1700000000123.457,100\n", "ms.csv"),
+                       time_column="t", time_unit="ms")
+    assert ms.arrival_s.tolist() == [0.0, 1e-6] and ms.time_origin_s == 1700000000.123456
+
+
+def test_the_same_packets_from_pcap_pcapng_csv_and_parquet_give_identical_runs(tmp_path):
+    """One trace written in the four formats: the streams, their digests and the whole run are
+    byte-identical, ties kept in the file's order."""
+    import numpy as np
+    import pandas as pd
+    import pqlab
+    from test_refuse_captures import pcapng
+
+    packets = _trace_packets()
+    frames = [(t, ipv4(size, dscp=dscp, src=1 + f)) for t, f, dscp, size in packets]
+    (tmp_path / "t.pcap").write_bytes(pcap([((T0_NS + t) // 10**9, (T0_NS + t) % 10**9 // 1000, fr)
+                                            for t, fr in frames]))
+    (tmp_path / "t.pcapng").write_bytes(pcapng([(101, 9, None)], [(0, T0_NS + t, fr) for t, fr in frames]))
+    seconds = [f"{(T0_NS + t) // 10**9}.{(T0_NS + t) % 10**9 // 1000:06d}" for t, *_ in packets]
+    rows = "".join(f"{s},{size},{f},{dscp}\n" for s, (_, f, dscp, size) in zip(seconds, packets))
+    write(tmp_path, "time_s,size_bytes,flow,dscp\n" + rows)
+    pd.DataFrame({"time": pd.to_datetime([T0_NS + t for t, *_ in packets], unit="ns"),
+                  "size_bytes": [p[3] for p in packets], "flow": [p[1] for p in packets],
+                  "dscp": [p[2] for p in packets]}).to_parquet(tmp_path / "t.parquet")
+    queues = {46: 0, 0: 1, 10: 1}
+    read = {
+        "pcap": read_trace(tmp_path / "t.pcap", queues=queues),
+        "pcapng": read_trace(tmp_path / "t.pcapng", queues=queues),
+        "csv": read_trace(tmp_path / "t.csv", flow_column="flow", class_column="dscp", queues=queues),
+        "parquet": read_trace(tmp_path / "t.parquet", time_column="time", flow_column="flow",
+                              class_column="dscp", queues=queues),
+    }
+    digests = {k: [(s.flow, s.queue, s.sha256, s.time_origin_s) for s in v] for k, v in read.items()}
+    assert digests["pcap"] == digests["pcapng"] == digests["csv"] == digests["parquet"], digests
+    runs = {}
+    for k, streams in read.items():
+        node = Node(2e6, "ethernet", 4, 512, (pqlab.Queue("priority", 20), pqlab.Queue("wfq", 8, weight_bps=1e6)))
+        ds = pqlab.simulate(Scenario(node, list(streams), duration_s=1.0), seed=1)
+        runs[k] = [ds[v].values.tobytes() for v in ("arrival", "size", "flow", "departure", "drop")]
+    assert runs["pcap"] == runs["pcapng"] == runs["csv"] == runs["parquet"]
+    tied = np.flatnonzero(np.diff([t for t, *_ in packets]) == 0)
+    assert tied.size > 20  # the trace has ties across flows

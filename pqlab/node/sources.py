@@ -358,10 +358,11 @@ class TraceStream(Stream):
 
     @property
     def sha256(self) -> str:
-        """SHA-256 (hex) of the packets: :func:`trace_sha256` of ``arrival_s`` and ``size_bytes``."""
+        """SHA-256 (hex) of the packets: :func:`trace_sha256` of ``arrival_s``, ``size_bytes`` and
+        ``time_origin_s``."""
         digest = self.__dict__.get("_sha256")
         if digest is None:
-            digest = self.__dict__["_sha256"] = trace_sha256(self.arrival_s, self.size_bytes)
+            digest = self.__dict__["_sha256"] = trace_sha256(self.arrival_s, self.size_bytes, self.time_origin_s)
         return digest
 
     def to_dict(self, encoded: dict | None = None, *, full: bool = False) -> dict:
@@ -400,12 +401,16 @@ class TraceStream(Stream):
         return window
 
 
-def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray) -> str:
-    """SHA-256 (hex) of a trace's packets: the bytes of ``arrival_s`` as little-endian float64 then
-    of ``size_bytes`` as little-endian int64 (the same on every machine)."""
+def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray, time_origin_s: float = 0.0) -> str:
+    """SHA-256 (hex) of a trace's packets: the packet count as a little-endian int64, the bytes of
+    ``arrival_s`` as little-endian float64, of ``size_bytes`` as little-endian int64, then of
+    ``time_origin_s`` as a little-endian float64 (the same on every machine; the same file
+    rewritten with other absolute times has another digest)."""
     digest = hashlib.sha256()
+    digest.update(np.array([len(arrival_s)], dtype="<i8").tobytes())
     digest.update(np.ascontiguousarray(arrival_s, dtype="<f8").tobytes())
     digest.update(np.ascontiguousarray(size_bytes, dtype="<i8").tobytes())
+    digest.update(np.array([time_origin_s], dtype="<f8").tobytes())
     return digest.hexdigest()
 
 

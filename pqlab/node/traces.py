@@ -7,8 +7,10 @@ scenario, which holds a long trace only as its digest, can be read back (:func:`
 :func:`rebase` moves a trace built in memory (e.g. with Unix times) to its first packet.
 
 Units: times in seconds (a table's time column in ``time_unit``: ``"s"``, ``"ms"``, ``"us"`` or
-``"ns"``; integer ticks are rebased exactly, float seconds within float64's resolution, 2.4e-7 s at
-Unix times 1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the line's framing).
+``"ns"``; integer ticks and a CSV's decimals of up to 9 fractional digits, read as text into integer
+ticks, are rebased exactly, so a pcap, a pcapng, a CSV and a Parquet file of the same packets give the
+same arrivals to the bit; other float times within float64's resolution, 2.4e-7 s at Unix times
+1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the line's framing).
 A table whose size column holds frame lengths (a capture's ``frame.len``: the link header
 included, no FCS) says ``size_is="frame"`` and ``frame_header_bytes`` (14: Ethernet II) are taken
 off. A pcap's sizes are read from each packet's IP header (total length; IPv6: payload + 40), so
@@ -78,7 +80,8 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
         A table's columns of flow ids and of classes (looked up in ``queues``, else queue indices);
         None (default): one flow (``first_flow``), every packet in ``queue``.
     time_unit : {"s", "ms", "us", "ns"}
-        Unit of a table's time column (integer ticks are rebased exactly).
+        Unit of a table's time column (integer ticks and a CSV's decimals of up to 9 fractional
+        digits are rebased exactly).
     size_is : {"ip", "frame"}
         What a table's size column holds: IP lengths (default), or frame lengths from which
         ``frame_header_bytes`` (default 14, Ethernet II without FCS) are taken off.
@@ -199,7 +202,8 @@ def _read_table(path: str, kind: str, options: dict):
             _require_parquet()
             table = pd.read_parquet(path)
         else:
-            table = pd.read_csv(path, comment="#", skipinitialspace=True)
+            table = pd.read_csv(path, comment="#", skipinitialspace=True,
+                                dtype={options["time_column"]: str})  # times as written: _text_ticks
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         raise ValueError(f"path {path!r} cannot be read as {kind}: {exc}") from None
     if not len(table):
@@ -219,8 +223,9 @@ def _read_table(path: str, kind: str, options: dict):
             times = times.dt.tz_convert("UTC").dt.tz_localize(None)
         ticks, per_s = times.astype("datetime64[ns]").to_numpy().view(np.int64), TIME_UNITS["ns"]
     else:
-        ticks = _numbers(path, options["time_column"], "time_column", times)
-        per_s = TIME_UNITS[options["time_unit"]]
+        ticks, digits = _text_ticks(times) if kind == "csv" else (times, 0)
+        ticks = _numbers(path, options["time_column"], "time_column", ticks)
+        per_s = TIME_UNITS[options["time_unit"]] * 10**digits
     size = _sizes(path, _numbers(path, options["size_column"], "size_column", table[options["size_column"]]),
                   options)
     keys, classes = (_labels(path, table, options, param) for param in ("flow_column", "class_column"))
@@ -248,6 +253,30 @@ def _labels(path: str, table, options: dict, param: str) -> np.ndarray | None:
         if np.abs(values).max() < 2.0**63:
             values = values.astype(np.int64)
     return values
+
+
+def _text_ticks(text):
+    """A CSV's time column as written (text) -> ``(values, digits)``: decimals of at most 9
+    fractional digits as exact integers in units of ``10**-digits`` (``1700000000.123456`` ->
+    ``1700000000123456``, 6), whole numbers as int64 (0), anything else as float64 (0); a column
+    that is not numbers as it is, for :func:`_numbers` to refuse."""
+    import pandas as pd
+
+    if text.dtype.kind != "O" or not text.map(type).eq(str).all():  # e.g. an empty cell: NaN
+        values = pd.to_numeric(text, errors="coerce")
+        return (values if not values.isna().all() or text.isna().all() else text), 0
+    parts = text.str.strip().str.extract(r"^([+-]?)(\d*)(?:\.(\d*))?$")
+    sign, whole, fraction = parts[0], parts[1], parts[2].fillna("")
+    digits = int(fraction.str.len().max())
+    plain = whole.notna().all() and not ((whole == "") & (fraction == "")).any()
+    if plain and digits <= 9 and int((whole.str.len() + digits).max()) <= 18:  # fits int64
+        ticks = (whole.replace("", "0").astype(np.int64) * 10**digits
+                 + (fraction.str.ljust(digits, "0").astype(np.int64) if digits else 0))
+        return ticks.where(sign != "-", -ticks), digits
+    try:  # longer decimals, exponents: int64 if whole, else float64 (correctly rounded)
+        return (text.astype(np.int64) if plain and not digits else text.astype(np.float64)), 0
+    except (ValueError, OverflowError):
+        return text, 0
 
 
 def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
