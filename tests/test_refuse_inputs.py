@@ -34,7 +34,7 @@ def write(tmp_path, text, name="t.csv"):
     return path
 
 
-# ----------------------------------------------------------------------------- errors say what was given
+# ---------------------------------------------------------------------- errors say what was given
 
 
 @pytest.mark.parametrize("cells", ["a,,b", "1,,2"])
@@ -76,8 +76,9 @@ def test_a_huge_origin_is_a_one_line_error(tmp_path):
     one_line(exc, "origin_s", "1e+300")
 
 
-@pytest.mark.parametrize("size, shown", [("1e300", "1e+300"), ("-1e300", "-1e+300"), ("9.3e18", "9.3e+18"),
-                                         ("-9223372036854775800", "-9223372036854775800")])
+@pytest.mark.parametrize("size, shown", [
+    ("1e300", "1e+300"), ("-1e300", "-1e+300"), ("9.3e18", "9.3e+18"),
+    ("-9223372036854775800", "-9223372036854775800")])
 @pytest.mark.parametrize("size_is", ["ip", "frame"])
 def test_a_size_beyond_int64_is_echoed_as_given_not_wrapped(tmp_path, size, shown, size_is):
     path = write(tmp_path, f"time_s,size_bytes\n0.0,100\n0.1,{size}\n")
@@ -113,7 +114,7 @@ def test_a_stream_rate_beyond_any_line_is_refused():
     one_line(exc, "rate_bps", "1e+300")
 
 
-# ----------------------------------------------------------------------------- refuse what cannot be meant
+# -------------------------------------------------------------------- refuse what cannot be meant
 
 
 def test_first_flow_offsets_integer_flow_ids_too(tmp_path):
@@ -234,7 +235,7 @@ def test_red_is_removed_with_dataclasses_replace():
         Queue("priority", 20, red_weight=0.5)
 
 
-# ----------------------------------------------------------------------------- warnings, once per call
+# ------------------------------------------------------------------------ warnings, once per call
 
 
 def _caught(make):
@@ -250,21 +251,23 @@ def _caught(make):
 def _edge(*queues, rate=100e6):
     from pqlab import Queue
 
-    return Node(rate, "ethernet", 16, 512, queues or (Queue("priority", 20), Queue("drr", 50, quantum_bytes=1500)))
+    queues = queues or (Queue("priority", 20), Queue("drr", 50, quantum_bytes=1500))
+    return Node(rate, "ethernet", 16, 512, queues)
 
 
 def test_a_policer_a_thousand_times_below_the_line_warns_once_naming_each():
     from pqlab import Queue
     from pqlab.node.plausibility import ImplausibleRateWarning
 
-    queues = (Queue("priority", 20, police_rate_bps=10), Queue("drr", 50, quantum_bytes=1500, shape_rate_bps=80,
-                                                               shape_burst_bytes=1500),
+    queues = (Queue("priority", 20, police_rate_bps=10),
+              Queue("drr", 50, quantum_bytes=1500, shape_rate_bps=80, shape_burst_bytes=1500),
               Queue("drr", 50, quantum_bytes=1500, police_rate_bps=10e6))
     _, seen = _caught(lambda: _edge(*queues))
     (w,) = seen
     text = str(w.message)
-    assert w.category is ImplausibleRateWarning and w.filename == __file__ and "\n" not in text, text
-    assert "queues[0].police_rate_bps = 10 bit/s" in text and "queues[1].shape_rate_bps = 80 bit/s" in text, text
+    assert w.category is ImplausibleRateWarning and w.filename == __file__, text
+    assert "\n" not in text and "queues[0].police_rate_bps = 10 bit/s" in text, text
+    assert "queues[1].shape_rate_bps = 80 bit/s" in text, text
     assert "queues[2]" not in text and "100 Mbit/s" in text, text
     _, none = _caught(lambda: _edge(Queue("priority", 20, police_rate_bps=100e3)))
     assert none == []
@@ -275,11 +278,14 @@ def test_streams_a_thousand_times_below_the_line_or_without_a_packet_warn_once_p
 
     node = Node.cisco7200_atm()  # 2 Mbit/s
     streams = [CBRStream(300e3, Deterministic(128), 0, 0), CBRStream(80, Deterministic(1000), 1, 1),
-               CBRStream(90, Deterministic(1000), 1, 2), PoissonStream(1e6, Deterministic(100), 1, 3, start_s=2.0)]
+               CBRStream(90, Deterministic(1000), 1, 2),
+               PoissonStream(1e6, Deterministic(100), 1, 3, start_s=2.0)]
     _, seen = _caught(lambda: Scenario(node, streams, duration_s=1.0))
-    assert len(seen) == 2 and all(w.category is ImplausibleRateWarning and w.filename == __file__ for w in seen)
+    assert len(seen) == 2
+    assert all(w.category is ImplausibleRateWarning and w.filename == __file__ for w in seen)
     slow, empty = sorted((str(w.message) for w in seen), key=lambda t: "no packet" in t)
-    assert "streams[1].rate_bps = 80 bit/s" in slow and "streams[2].rate_bps = 90 bit/s" in slow, slow
+    assert "streams[1].rate_bps = 80 bit/s" in slow, slow
+    assert "streams[2].rate_bps = 90 bit/s" in slow, slow
     assert "streams[0]" not in slow and "\n" not in slow, slow
     assert "streams[1]" in empty and "streams[2]" in empty and "streams[3]" in empty, empty
     assert "streams[0]" not in empty and "duration_s" in empty, empty
@@ -294,22 +300,24 @@ def test_red_thresholds_at_or_above_the_queue_limit_warn():
                                     red_max_packets=(60, 30, 15), red_max_p=0.1))
     (w,) = seen
     text = str(w.message)
-    assert "red_min_packets" in text and "green" in text and "40" in text and "limit_packets = 20" in text, text
+    assert "red_min_packets" in text and "green 40" in text and "limit_packets = 20" in text, text
     assert "yellow" not in text and w.filename == __file__, text
-    _, none = _caught(lambda: Queue("drr", 20, quantum_bytes=1500, red_min_packets=5, red_max_packets=25,
-                                    red_max_p=0.1))
+    _, none = _caught(lambda: Queue("drr", 20, quantum_bytes=1500, red_min_packets=5,
+                                    red_max_packets=25, red_max_p=0.1))
     assert none == []
 
 
 def test_a_priority_queue_listed_after_fair_queued_classes_warns_that_it_outranks_them():
     from pqlab import Queue
 
-    queues = (Queue("priority", 20, name="voice"), Queue("drr", 50, quantum_bytes=3000, name="af21"),
-              Queue("drr", 50, quantum_bytes=1500, name="af41"), Queue("priority", 50, level=7, name="be"))
+    queues = (Queue("priority", 20, name="voice"),
+              Queue("drr", 50, quantum_bytes=3000, name="af21"),
+              Queue("drr", 50, quantum_bytes=1500, name="af41"),
+              Queue("priority", 50, level=7, name="be"))
     _, seen = _caught(lambda: _edge(*queues))
     (w,) = seen
     text = str(w.message)
-    assert "queues[3]" in text and "level 7" in text and "before" in text and "quantum_bytes" in text, text
+    assert "queues[3] (level 7)" in text and "before" in text and "quantum_bytes" in text, text
     assert w.filename == __file__ and "\n" not in text
     _, none = _caught(lambda: _edge(*queues[:3]))
     assert none == []
@@ -323,10 +331,11 @@ def test_trace_streams_partly_outside_the_window_warn_once_per_call():
                                                                     duration_s=1.0), seed=1))
     (w,) = seen
     text = str(w.message)
-    assert "\n" not in text and all(f"flow {f}" in text for f in (1, 2, 3)) and "5 of 10" in text, text
+    assert "\n" not in text and "5 of 10" in text, text
+    assert all(f"flow {f}" in text for f in (1, 2, 3)), text
 
 
-# ----------------------------------------------------------------------------- tables read exactly
+# ---------------------------------------------------------------------------- tables read exactly
 
 T0_NS = 1_700_000_000_123_456_000  # a Unix time (2023-11-14), nanoseconds, whole microseconds
 
@@ -337,7 +346,7 @@ def _trace_packets(n=400, seed=5):
 
     rng = np.random.default_rng(seed)
     offset_us = np.cumsum(rng.choice([0, 1, 7, 190, 1311], n))  # repeated times: ties
-    flow = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]  # pcap numbers its 5-tuples in order of first packet
+    flow = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]  # a pcap numbers its flows by first packet
     return [(int(o) * 1000, int(f), (46, 0, 10)[f], int(60 + 37 * k % 1400)) for k, (o, f) in
             enumerate(zip(offset_us, flow))]
 
@@ -368,8 +377,9 @@ def test_csv_epoch_seconds_are_rebased_exactly(tmp_path):
     (stream,) = read_trace(path)
     assert stream.arrival_s.tolist() == [0.0, 1e-6, 1.376544, 1.3765441]
     assert stream.time_origin_s == 1700000000.123456
-    (ms,) = read_trace(write(tmp_path, "t,size_bytes\n1700000000123.456,100\n1700000000123.457,100\n", "ms.csv"),
-                       time_column="t", time_unit="ms")
+    ms_csv = write(tmp_path, "t,size_bytes\n1700000000123.456,100\n1700000000123.457,100\n",
+                   "ms.csv")
+    (ms,) = read_trace(ms_csv, time_column="t", time_unit="ms")
     assert ms.arrival_s.tolist() == [0.0, 1e-6] and ms.time_origin_s == 1700000000.123456
 
 
@@ -385,7 +395,8 @@ def test_the_same_packets_from_pcap_pcapng_csv_and_parquet_give_identical_runs(t
     frames = [(t, ipv4(size, dscp=dscp, src=1 + f)) for t, f, dscp, size in packets]
     (tmp_path / "t.pcap").write_bytes(pcap([((T0_NS + t) // 10**9, (T0_NS + t) % 10**9 // 1000, fr)
                                             for t, fr in frames]))
-    (tmp_path / "t.pcapng").write_bytes(pcapng([(101, 9, None)], [(0, T0_NS + t, fr) for t, fr in frames]))
+    (tmp_path / "t.pcapng").write_bytes(pcapng([(101, 9, None)],
+                                               [(0, T0_NS + t, fr) for t, fr in frames]))
     seconds = [f"{(T0_NS + t) // 10**9}.{(T0_NS + t) % 10**9 // 1000:06d}" for t, *_ in packets]
     rows = "".join(f"{s},{size},{f},{dscp}\n" for s, (_, f, dscp, size) in zip(seconds, packets))
     write(tmp_path, "time_s,size_bytes,flow,dscp\n" + rows)
@@ -396,15 +407,18 @@ def test_the_same_packets_from_pcap_pcapng_csv_and_parquet_give_identical_runs(t
     read = {
         "pcap": read_trace(tmp_path / "t.pcap", queues=queues),
         "pcapng": read_trace(tmp_path / "t.pcapng", queues=queues),
-        "csv": read_trace(tmp_path / "t.csv", flow_column="flow", class_column="dscp", queues=queues),
+        "csv": read_trace(tmp_path / "t.csv", flow_column="flow", class_column="dscp",
+                          queues=queues),
         "parquet": read_trace(tmp_path / "t.parquet", time_column="time", flow_column="flow",
                               class_column="dscp", queues=queues),
     }
-    digests = {k: [(s.flow, s.queue, s.sha256, s.time_origin_s) for s in v] for k, v in read.items()}
+    digests = {k: [(s.flow, s.queue, s.sha256, s.time_origin_s) for s in v]
+               for k, v in read.items()}
     assert digests["pcap"] == digests["pcapng"] == digests["csv"] == digests["parquet"], digests
     runs = {}
     for k, streams in read.items():
-        node = Node(2e6, "ethernet", 4, 512, (pqlab.Queue("priority", 20), pqlab.Queue("wfq", 8, weight_bps=1e6)))
+        queues_of_node = (pqlab.Queue("priority", 20), pqlab.Queue("wfq", 8, weight_bps=1e6))
+        node = Node(2e6, "ethernet", 4, 512, queues_of_node)
         ds = pqlab.simulate(Scenario(node, list(streams), duration_s=1.0), seed=1)
         runs[k] = [ds[v].values.tobytes() for v in ("arrival", "size", "flow", "departure", "drop")]
     assert runs["pcap"] == runs["pcapng"] == runs["csv"] == runs["parquet"]

@@ -126,8 +126,8 @@ class LogBins:
         bad = np.flatnonzero(~(values >= 0.0))  # NaN compares false
         if bad.size:
             i = int(bad[0])
-            raise ValueError(f"values must be numbers >= 0 (infinity: overflow), got {shown(values[i])} at "
-                             f"index {i}")
+            raise ValueError(f"values must be numbers >= 0 (infinity: overflow), got "
+                             f"{shown(values[i])} at index {i}")
         rows = check_array("rows", rows, kind="int", minimum=0, maximum=counts.shape[0] - 1,
                            length=values.shape[0])
         add_values(values, rows, *self.kernel_args(), counts)

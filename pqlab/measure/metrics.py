@@ -193,7 +193,8 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None, *, include_warm
     check_dataset(ds, ("arrival", "departure", "size"))
     path = _check_path(path)
     if "drop" in ds.variables:  # every packet's index: before the warm-up's are left out
-        check_kept_departures(ds["departure"].values, ds["arrival"].values, ds["drop"].values == KEPT)
+        kept = ds["drop"].values == KEPT
+        check_kept_departures(ds["departure"].values, ds["arrival"].values, kept)
     ds = measured_packets(ds, include_warmup=include_warmup)
     extra_s = np.asarray(path.extra_delay_s(ds["size"].values), dtype=np.float64)
     departure = ds["departure"]
@@ -393,9 +394,9 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
     unknown = np.flatnonzero(~np.isin(drop, DROP_CODES))
     if unknown.size:  # a packet counted as sent and neither kept nor lost
         i = int(unknown[0])
-        where = f"packet {shown(ds['packet'].values[i])}" if "packet" in ds.coords else f"index {i}"
-        raise ValueError(f"ds['drop'] must hold the engine's drop codes (0 kept, 1 policed, 2 queue full, "
-                         f"3 early drop), got {shown(drop[i])} at {where}")
+        at = f"packet {shown(ds['packet'].values[i])}" if "packet" in ds.coords else f"index {i}"
+        raise ValueError(f"ds['drop'] must hold the engine's drop codes (0 kept, 1 policed, 2 "
+                         f"queue full, 3 early drop), got {shown(drop[i])} at {at}")
     n = groups.size
 
     def count(mask):

@@ -89,7 +89,8 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
     dim = "traffic_class" if by == "class" else "flow"
     groups = table[dim].values
     key = "queue" if by == "class" else "flow"
-    delay = metrics.one_way_delay(ds, path, include_warmup=include)  # packets', each checked by its index in ds
+    # the measured packets' delays, each kept packet checked by its index in ds
+    delay = metrics.one_way_delay(ds, path, include_warmup=include)
     ipdv = metrics.ipdv(packets, None, path, include_warmup=True)
     delay_stats = _stats_by_group(delay.values, packets[key].values, groups, q)
     ipdv_stats = _stats_by_group(ipdv.values, ipdv[key].values, groups, np.zeros(0))

@@ -15,7 +15,8 @@ from typing import ClassVar
 
 from ..base._validate import check_choice, check_fields, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
-from .plausibility import check_line_rate, check_priority_order, check_queue_rates, check_red_thresholds
+from .plausibility import (check_line_rate, check_priority_order, check_queue_rates,
+                           check_red_thresholds)
 from .wfq import wfq_tag_steps
 
 #: Queue kinds: strict priority (with levels), and the disciplines of the non-priority queues.
@@ -249,7 +250,7 @@ class Queue:
         names = ("red_min_packets", "red_max_packets", "red_max_p")
         given = [getattr(self, n) is not None for n in names]
         if not any(given):
-            if self.red_weight == DEFAULT_RED_WEIGHT:  # the default RED set: dataclasses.replace removes RED
+            if self.red_weight == DEFAULT_RED_WEIGHT:  # set by RED: dataclasses.replace removes RED
                 object.__setattr__(self, "red_weight", None)
             if self.red_weight is not None:
                 raise ValueError(f"red_weight must be None without RED thresholds, got {self.red_weight!r}")
@@ -429,7 +430,7 @@ class Node:
                              f"discipline), got {', '.join(map(repr, shared))}")
         object.__setattr__(self, "queues", queues)
         check_queue_rates(self)  # warnings: a policer of 10 bit/s is a unit slip, ...
-        check_priority_order(queues)  # ... a priority queue after the fair-queued ones outranks them
+        check_priority_order(queues)  # ... a priority queue after fair-queued ones outranks them
         labels: dict = {}
         for i, label in enumerate(self.class_names):
             if label in labels:

@@ -30,8 +30,8 @@ a rate-driven stream        < 1 expected packet in    it sends nothing (or one p
 (a scenario)                ``[0, duration_s)``
 ``red_min_packets`` (a      >= ``limit_packets``      the average queue never reaches it: RED never
 queue)                                                drops that colour early
-a ``"priority"`` queue      listed after a fair-      every priority level is served before every
-(a node)                    queued queue              fair-queued class (rule 3a), whatever its level
+a ``"priority"`` queue      listed after a fair-      every priority level is served before all
+(a node)                    queued queue              fair-queued classes (rule 3a), at any level
 ==========================  ========================  ==============================================
 
 Each check gives at most one warning per call, naming every parameter it concerns (the last two:
@@ -45,9 +45,10 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["ImplausibleRateWarning", "ImplausibleSettingWarning", "MIN_LINE_RATE_BPS", "MAX_OFFERED_LOAD",
-           "MIN_RATE_OF_LINE", "check_line_rate", "check_offered_load", "check_queue_rates", "check_stream_rates",
-           "check_red_thresholds", "check_priority_order", "rate_text"]
+__all__ = ["ImplausibleRateWarning", "ImplausibleSettingWarning", "MIN_LINE_RATE_BPS",
+           "MAX_OFFERED_LOAD", "MIN_RATE_OF_LINE", "check_line_rate", "check_offered_load",
+           "check_queue_rates", "check_stream_rates", "check_red_thresholds",
+           "check_priority_order", "rate_text"]
 
 #: Below these line rates (bit/s), per framing, a node warns.
 MIN_LINE_RATE_BPS = {"ethernet": 1e6, "atm-aal5": 1e6, "none": 1e3}
@@ -59,7 +60,8 @@ MIN_RATE_OF_LINE = 1e-3
 
 
 class ImplausibleSettingWarning(UserWarning):
-    """A setting that is valid but almost surely not what was meant (see :mod:`pqlab.node.plausibility`)."""
+    """A setting that is valid but almost surely not what was meant (see
+    :mod:`pqlab.node.plausibility`)."""
 
 
 class ImplausibleRateWarning(ImplausibleSettingWarning):
@@ -110,53 +112,64 @@ def _listed(items: list) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def check_queue_rates(node, stacklevel: int = 4) -> None:
-    """Warn once, naming each, if a queue's policer or shaper rate is below :data:`MIN_RATE_OF_LINE`
-    of ``node``'s line rate (WFQ weights are relative: not checked)."""
+def _below_line(node, named_rates: list) -> str:
+    """The ``(name, rate_bps)`` below :data:`MIN_RATE_OF_LINE` of ``node``'s line rate, as text
+    for a warning ("" if none)."""
     floor = MIN_RATE_OF_LINE * node.line_rate_bps
-    slow = [f"queues[{i}].{name} = {rate_text(getattr(q, name))}" for i, q in enumerate(node.queues)
-            for name in ("police_rate_bps", "shape_rate_bps")
-            if getattr(q, name) is not None and getattr(q, name) < floor]
-    if slow:
-        warnings.warn(
-            f"{_listed(slow)} {'is' if len(slow) == 1 else 'are'} below {MIN_RATE_OF_LINE:g} of line_rate_bps = "
-            f"{rate_text(node.line_rate_bps)}: rates count bit/s (10 Mbit/s is 10e6), and a policer's default "
-            f"bucket holds 200 ms of its rate", ImplausibleRateWarning, stacklevel=stacklevel)
+    slow = [f"{name} = {rate_text(rate)}" for name, rate in named_rates if rate < floor]
+    if not slow:
+        return ""
+    return (f"{_listed(slow)} {'is' if len(slow) == 1 else 'are'} below {MIN_RATE_OF_LINE:g} of "
+            f"line_rate_bps = {rate_text(node.line_rate_bps)}: rates count bit/s")
+
+
+def check_queue_rates(node, stacklevel: int = 4) -> None:
+    """Warn once, naming each, if a queue's policer or shaper rate is below
+    :data:`MIN_RATE_OF_LINE` of ``node``'s line rate (WFQ weights are relative: not checked)."""
+    text = _below_line(node, [(f"queues[{i}].{name}", getattr(q, name))
+                              for i, q in enumerate(node.queues)
+                              for name in ("police_rate_bps", "shape_rate_bps")
+                              if getattr(q, name) is not None])
+    if text:
+        warnings.warn(f"{text} (10 Mbit/s is 10e6), and a policer's default bucket holds 200 ms of "
+                      f"its rate", ImplausibleRateWarning, stacklevel=stacklevel)
 
 
 def check_stream_rates(node, streams, duration_s: float, stacklevel: int = 4) -> None:
     """Warn once if rate-driven ``streams`` run below :data:`MIN_RATE_OF_LINE` of ``node``'s line
-    rate, and once if rate-driven streams expect less than one packet in ``[0, duration_s)`` (their
-    ``expected_packets(duration_s)``), naming each (a trace outside the window: the window rule,
-    :func:`pqlab.node.scenario.check_trace_window`)."""
-    floor = MIN_RATE_OF_LINE * node.line_rate_bps
-    slow = [f"streams[{i}].rate_bps = {rate_text(s.rate_bps)}" for i, s in enumerate(streams)
-            if getattr(s, "rate_bps", None) is not None and s.rate_bps < floor]
-    if slow:
-        warnings.warn(
-            f"{_listed(slow)} {'is' if len(slow) == 1 else 'are'} below {MIN_RATE_OF_LINE:g} of line_rate_bps = "
-            f"{rate_text(node.line_rate_bps)}: rates count bit/s (300 kbit/s is 300e3)", ImplausibleRateWarning,
-            stacklevel=stacklevel)
-    empty = [f"streams[{i}] ({s.expected_packets(duration_s):.2g})" for i, s in enumerate(streams)
-             if getattr(s, "rate_bps", None) is not None and s.expected_packets(duration_s) < 1.0]
+    rate, and once if rate-driven streams expect less than one packet in ``[0, duration_s)``
+    (their ``expected_packets(duration_s)``), naming each (a trace outside the window: the
+    window rule, :func:`pqlab.node.scenario.check_trace_window`)."""
+    rated = [(i, s) for i, s in enumerate(streams) if getattr(s, "rate_bps", None) is not None]
+    text = _below_line(node, [(f"streams[{i}].rate_bps", s.rate_bps) for i, s in rated])
+    if text:
+        warnings.warn(f"{text} (300 kbit/s is 300e3)", ImplausibleRateWarning,
+                      stacklevel=stacklevel)
+    expected = [(i, s.expected_packets(duration_s)) for i, s in rated]
+    empty = [f"streams[{i}] ({n:.2g})" for i, n in expected if n < 1.0]
     if empty:
+        verb = "expects" if len(empty) == 1 else "expect"
         warnings.warn(
-            f"{_listed(empty)} {'expects' if len(empty) == 1 else 'expect'} less than one packet (in brackets) in "
-            f"the run's window [0, duration_s) = [0, {duration_s:g}) s: no packet, or one by chance; a longer "
-            f"duration_s, a higher rate_bps or an earlier start_s", ImplausibleRateWarning, stacklevel=stacklevel)
+            f"{_listed(empty)} {verb} less than one packet (in brackets) in the run's window "
+            f"[0, duration_s) = [0, {duration_s:g}) s: no packet, or one by chance; a longer "
+            f"duration_s, a higher rate_bps or an earlier start_s", ImplausibleRateWarning,
+            stacklevel=stacklevel)
 
 
 def check_red_thresholds(lows: tuple, limit_packets, colours: tuple, stacklevel: int = 5) -> None:
-    """Warn once if a colour's RED minimum threshold is at or above the queue's ``limit_packets``:
-    the average queue never reaches it, so that colour is never dropped early."""
+    """Warn once if a colour's RED minimum threshold is at or above the queue's
+    ``limit_packets``: the average queue never reaches it, so that colour is never dropped
+    early."""
     if limit_packets is None:
         return
     high = [f"{c} {low:g}" for c, low in zip(colours, lows) if low >= limit_packets]
     if high:
+        one = len(high) == 1
         warnings.warn(
-            f"red_min_packets ({_listed(high)}) {'is' if len(high) == 1 else 'are'} at or above limit_packets = "
-            f"{limit_packets}: the average queue never reaches {'it' if len(high) == 1 else 'them'}, so RED never "
-            f"drops early; thresholds below the limit", ImplausibleSettingWarning, stacklevel=stacklevel)
+            f"red_min_packets ({_listed(high)}) {'is' if one else 'are'} at or above limit_packets "
+            f"= {limit_packets}: the average queue never reaches {'it' if one else 'them'}, so RED "
+            f"never drops early; thresholds below the limit", ImplausibleSettingWarning,
+            stacklevel=stacklevel)
 
 
 def check_priority_order(queues, stacklevel: int = 4) -> None:
@@ -168,8 +181,9 @@ def check_priority_order(queues, stacklevel: int = 4) -> None:
     if late:
         kind = queues[fair[0]].kind
         parameter = {"wfq": "weight_bps", "drr": "quantum_bytes", "wrr": "weight_packets"}[kind]
+        what = "is a priority queue" if len(late) == 1 else "are priority queues"
         warnings.warn(
-            f"{_listed(late)} {'is a priority queue' if len(late) == 1 else 'are priority queues'} listed after "
-            f"the {kind!r} queues but served before all of them, whatever the level (rule 3a: levels order the "
-            f"priority queues only); a class below the others is a {kind!r} queue with a small {parameter}",
+            f"{_listed(late)} {what} listed after the {kind!r} queues but served before all of "
+            f"them, whatever the level (rule 3a: levels order the priority queues only); a class "
+            f"below the others is a {kind!r} queue with a small {parameter}",
             ImplausibleSettingWarning, stacklevel=stacklevel)

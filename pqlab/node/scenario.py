@@ -101,9 +101,10 @@ class Scenario:
                 )
         object.__setattr__(self, "streams", streams)
         check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
-        duration = check_real("duration_s", self.duration_s, 0.0, MAX_DURATION_S, strict_minimum=True)
+        duration = check_real("duration_s", self.duration_s, 0.0, MAX_DURATION_S,
+                              strict_minimum=True)
         object.__setattr__(self, "duration_s", duration)
-        check_stream_rates(self.node, streams, duration)  # warnings: 80 bit/s, a stream without a packet
+        check_stream_rates(self.node, streams, duration)  # warnings: 80 bit/s, no packet in the run
         warmup = check_real("warmup_s", self.warmup_s, 0.0)
         if warmup >= duration:
             raise ValueError(f"warmup_s must be < duration_s = {duration!r}, got {warmup!r}")
@@ -274,9 +275,10 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
                              f"duration_s longer than the trace")
         partly.append(f"{where[0]}{k:,} of {n:,} packets")
     if partly:  # one warning per call, naming each stream
-        warnings.warn(f"{'; '.join(partly)} arrive at or after duration_s, outside the run's window [0, "
-                      f"duration_s) = [0, {duration:.9g}) s, and are not simulated (the count per flow is the "
-                      f"result's attribute {OUTSIDE_WINDOW_ATTR})", UserWarning, stacklevel=stacklevel + 1)
+        warnings.warn(f"{'; '.join(partly)} arrive at or after duration_s, outside the run's "
+                      f"window [0, duration_s) = [0, {duration:.9g}) s, and are not simulated (the "
+                      f"count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
+                      UserWarning, stacklevel=stacklevel + 1)
     traces = [s for s in scenario.streams if isinstance(s, TraceStream)]
     origins = {TIME_ORIGIN_ATTR: origins_json(traces)} if any(s.time_origin_s for s in traces) else {}
     return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow), **origins} if counts_by_flow else {}

@@ -123,8 +123,10 @@ class _SizedStream(Stream):
         set_field(self, "start_s", check_real("start_s", self.start_s, 0.0))
 
     def expected_packets(self, duration_s: float) -> float:
-        """The mean number of packets in ``[0, duration_s)`` (s): the rate over the mean IP length."""
-        return max(0.0, duration_s - float(self.start_s)) * self.rate_bps / (8.0 * max(1.0, self._mean_ip_bytes))
+        """The mean number of packets in ``[0, duration_s)`` (s): the rate over the mean IP
+        length."""
+        span_s = max(0.0, duration_s - float(self.start_s))
+        return span_s * self.rate_bps / (8.0 * max(1.0, self._mean_ip_bytes))
 
     @property
     def _mean_ip_bytes(self) -> float:
@@ -362,7 +364,8 @@ class TraceStream(Stream):
         ``time_origin_s``."""
         digest = self.__dict__.get("_sha256")
         if digest is None:
-            digest = self.__dict__["_sha256"] = trace_sha256(self.arrival_s, self.size_bytes, self.time_origin_s)
+            digest = trace_sha256(self.arrival_s, self.size_bytes, self.time_origin_s)
+            self.__dict__["_sha256"] = digest
         return digest
 
     def to_dict(self, encoded: dict | None = None, *, full: bool = False) -> dict:
@@ -417,4 +420,5 @@ def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray, time_origin_s: f
 def expected_packets(streams, duration_s: float) -> int:
     """About how many packets ``streams`` generate in ``[0, duration_s)`` (s), before any is drawn
     (for a memory check): a rate-driven stream's rate over its mean IP length, a trace's length."""
-    return int(sum(s.expected_packets(duration_s) + (2 if isinstance(s, _SizedStream) else 0) for s in streams))
+    return int(sum(s.expected_packets(duration_s) + (2 if isinstance(s, _SizedStream) else 0)
+                   for s in streams))

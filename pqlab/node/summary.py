@@ -300,7 +300,8 @@ class FlowSummary:
         if not isinstance(other, FlowSummary):
             raise ValueError(f"a FlowSummary combines only with a FlowSummary, got {type(other).__name__}")
         mine, theirs = self.settings(), other.settings()
-        differ = [f"{k} ({echo(mine[k])} vs {echo(theirs[k])})" for k in mine if mine[k] != theirs[k]]
+        differ = [f"{k} ({echo(mine[k])} vs {echo(theirs[k])})" for k in mine
+                  if mine[k] != theirs[k]]
         if differ:
             raise ValueError(f"summaries combine only with the same settings; they differ in {', '.join(differ)}")
         a, b = self.copy(), other.copy()

@@ -7,10 +7,11 @@ scenario, which holds a long trace only as its digest, can be read back (:func:`
 :func:`rebase` moves a trace built in memory (e.g. with Unix times) to its first packet.
 
 Units: times in seconds (a table's time column in ``time_unit``: ``"s"``, ``"ms"``, ``"us"`` or
-``"ns"``; integer ticks and a CSV's decimals of up to 9 fractional digits, read as text into integer
-ticks, are rebased exactly, so a pcap, a pcapng, a CSV and a Parquet file of the same packets give the
-same arrivals to the bit; other float times within float64's resolution, 2.4e-7 s at Unix times
-1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the line's framing).
+``"ns"``; integer ticks and a CSV's decimals of up to 9 fractional digits, read as text into
+integer ticks, are rebased exactly, so a pcap, a pcapng, a CSV and a Parquet file of the same
+packets give the same arrivals to the bit; other float times within float64's resolution,
+2.4e-7 s at Unix times 1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the
+line's framing).
 A table whose size column holds frame lengths (a capture's ``frame.len``: the link header
 included, no FCS) says ``size_is="frame"`` and ``frame_header_bytes`` (14: Ethernet II) are taken
 off. A pcap's sizes are read from each packet's IP header (total length; IPv6: payload + 40), so
@@ -144,10 +145,7 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
         if options["size_is"] != "ip":
             raise ValueError(f"size_is is for tables; a pcap's sizes are read from its IP headers, got "
                              f"size_is={options['size_is']!r}")
-        for key in options["queues"] or ():
-            if not (isinstance(key, (int, np.integer)) and not isinstance(key, bool) and 0 <= key <= 63):
-                raise ValueError(f"queues' keys are a pcap packet's DSCPs, integers in [0, 63], got {echo(key)}"
-                                 f"{' (text: write the number)' if isinstance(key, str) else ''}")
+        _check_dscp_keys(options["queues"])
         ticks, per_s, size, keys, classes, names = _read_pcap(path, options)
         numbered = True
     else:
@@ -156,6 +154,17 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
     recorded = {**options, "queues": None if options["queues"] is None else [[k, v] for k, v in options["queues"].items()]}
     source = {"path": str(Path(path).resolve()), "format": kind, "options": recorded}  # JSON keys are text: pairs
     return _streams(path, ticks, per_s, size, keys, classes, numbered, names, kind == "pcap", options, source)
+
+
+def _check_dscp_keys(queues: dict | None) -> None:
+    """Refuse a key of a pcap's ``queues`` that is no DSCP (an integer in [0, 63]): ``'46'``
+    (text) matches no packet."""
+    for key in queues or ():
+        dscp = isinstance(key, (int, np.integer)) and not isinstance(key, bool)
+        if not (dscp and 0 <= key <= 63):
+            hint = " (text: write the number)" if isinstance(key, str) else ""
+            raise ValueError(f"queues' keys are a pcap packet's DSCPs, integers in [0, 63], got "
+                             f"{echo(key)}{hint}")
 
 
 def _check_options(given: dict) -> dict:
@@ -202,8 +211,8 @@ def _read_table(path: str, kind: str, options: dict):
             _require_parquet()
             table = pd.read_parquet(path)
         else:
-            table = pd.read_csv(path, comment="#", skipinitialspace=True,
-                                dtype={options["time_column"]: str})  # times as written: _text_ticks
+            table = pd.read_csv(path, comment="#", skipinitialspace=True,  # times as written:
+                                dtype={options["time_column"]: str})  # _text_ticks
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         raise ValueError(f"path {path!r} cannot be read as {kind}: {exc}") from None
     if not len(table):
@@ -226,9 +235,9 @@ def _read_table(path: str, kind: str, options: dict):
         ticks, digits = _text_ticks(times) if kind == "csv" else (times, 0)
         ticks = _numbers(path, options["time_column"], "time_column", ticks)
         per_s = TIME_UNITS[options["time_unit"]] * 10**digits
-    size = _sizes(path, _numbers(path, options["size_column"], "size_column", table[options["size_column"]]),
-                  options)
-    keys, classes = (_labels(path, table, options, param) for param in ("flow_column", "class_column"))
+    sizes = _numbers(path, options["size_column"], "size_column", table[options["size_column"]])
+    size = _sizes(path, sizes, options)
+    keys, classes = (_labels(path, table, options, p) for p in ("flow_column", "class_column"))
     return ticks, per_s, size, keys, classes
 
 
@@ -242,14 +251,15 @@ def _labels(path: str, table, options: dict, param: str) -> np.ndarray | None:
     empty = column.isna().to_numpy()
     if empty.any():
         raise ValueError(f"path {path!r}: {options[param]} ({param}) has an empty cell at row "
-                         f"{int(np.flatnonzero(empty)[0])}: give every packet a {param.split('_')[0]}")
+                         f"{int(np.flatnonzero(empty)[0])}: give every packet a "
+                         f"{param.split('_')[0]}")
     values = column.to_numpy()
     if values.dtype.kind == "f":
         fractional = np.flatnonzero(values != np.round(values))
         if fractional.size:
             row = int(fractional[0])
-            raise ValueError(f"path {path!r}: {options[param]} ({param}) must hold integers or names, got "
-                             f"{values[row].item()!r} at row {row}")
+            raise ValueError(f"path {path!r}: {options[param]} ({param}) must hold integers or "
+                             f"names, got {values[row].item()!r} at row {row}")
         if np.abs(values).max() < 2.0**63:
             values = values.astype(np.int64)
     return values
@@ -295,17 +305,20 @@ def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
 def _sizes(path: str, size: np.ndarray, options: dict) -> np.ndarray:
     """A table's size column as IP lengths (int64, bytes): whole bytes, each in ``[1, 65535]``
     after ``size_is`` (checked on the values as given, so an error echoes the value in the file)."""
-    column, header = options["size_column"], options["frame_header_bytes"] if options["size_is"] == "frame" else 0
+    column = options["size_column"]
+    header = options["frame_header_bytes"] if options["size_is"] == "frame" else 0
     if size.dtype.kind == "f" and not np.all(size == np.round(size)):
         row = int(np.flatnonzero(size != np.round(size))[0])
-        raise ValueError(f"path {path!r}: {column} (size_column) must hold whole bytes, got {size[row].item()!r} "
-                         f"at row {row}")
+        raise ValueError(f"path {path!r}: {column} (size_column) must hold whole bytes, got "
+                         f"{size[row].item()!r} at row {row}")
     bad = np.flatnonzero((size < 1 + header) | (size > MAX_SIZE_BYTES + header))
     if bad.size:
-        what = "IP length" if not header else f"IP length (frame length - frame_header_bytes = {header})"
-        given = "" if not header else "a frame length of "
-        raise ValueError(f"path {path!r}: {column} (size_column): every {what} must be in [1, {MAX_SIZE_BYTES}] "
-                         f"bytes, got {given}{size[bad[0]].item()!r} at row {int(bad[0])}")
+        what = f"IP length (frame length - frame_header_bytes = {header})" if header else \
+            "IP length"
+        given = "a frame length of " if header else ""
+        raise ValueError(f"path {path!r}: {column} (size_column): every {what} must be in "
+                         f"[1, {MAX_SIZE_BYTES}] bytes, got {given}{size[bad[0]].item()!r} at row "
+                         f"{int(bad[0])}")
     return size.astype(np.int64) - header
 
 
@@ -385,8 +398,8 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
         raise ValueError(f"path {path!r} holds no packet")
     bad = np.flatnonzero((size < 1) | (size > MAX_SIZE_BYTES))  # a capture's (a table's: _sizes)
     if bad.size:
-        raise ValueError(f"path {path!r}: every IP length must be in [1, {MAX_SIZE_BYTES}] bytes, got "
-                         f"{int(size[bad[0]])} in the IP header of IP packet {int(bad[0])}")
+        raise ValueError(f"path {path!r}: every IP length must be in [1, {MAX_SIZE_BYTES}] bytes, "
+                         f"got {int(size[bad[0]])} in the IP header of IP packet {int(bad[0])}")
     order = None
     late = np.flatnonzero(np.diff(ticks) < 0)
     if late.size:
@@ -403,18 +416,22 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
     if keys is None:
         keys = np.zeros(n, dtype=np.int64)  # one flow: first_flow
     split = pcap and options["queues"] is not None  # a pcap flow split by queue
+    used = np.unique(queue) if split else queue[:0]
     if split:
-        used, rank = np.unique(queue, return_inverse=True)
-        keys = keys * used.size + rank.reshape(-1)
-        label = lambda k: f"{names[k // used.size] if names else 0} queue {used[k % used.size]}"  # noqa: E731
-    else:
-        label = (lambda k: _plain(k)) if names is None else (lambda k: names[k])  # noqa: E731
+        keys = keys * used.size + np.searchsorted(used, queue)
+
+    def label(k):
+        """A flow's key as text: its 5-tuple (and queue), or the table's flow id."""
+        if split:
+            return f"{names[k // used.size] if names else 0} queue {used[k % used.size]}"
+        return _plain(k) if names is None else names[k]
     groups = _groups(keys)
     last = options["first_flow"] + (len(groups) - 1 if numbered else int(keys.max()))
     if last > MAX_FLOW_ID:
-        what = f"{len(groups):,} flows numbered" if numbered else f"flow ids up to {int(keys.max())} added"
-        raise ValueError(f"path {path!r}: first_flow with {what} must keep flow ids at most {MAX_FLOW_ID} "
-                         f"(2**63 - 1), got first_flow={options['first_flow']}")
+        what = f"{len(groups):,} flows numbered" if numbered else \
+            f"flow ids up to {int(keys.max())} added"
+        raise ValueError(f"path {path!r}: first_flow with {what} must keep flow ids at most "
+                         f"{MAX_FLOW_ID} (2**63 - 1), got first_flow={options['first_flow']}")
     streams = []
     for index, (key, mine) in enumerate(groups):
         flow = options["first_flow"] + (index if numbered else int(key))
@@ -448,13 +465,14 @@ def _queues(path, n, classes, pcap, options) -> np.ndarray:
     if classes is None:
         return np.full(n, n_default, dtype=np.int64)
     mapping = options["queues"]
-    if mapping is not None and not pcap:  # a key of another kind than the classes matches none of them
+    if mapping is not None and not pcap:  # a key of another kind than the classes matches none
         numbers = classes.dtype.kind in "iuf"
         for key in mapping:
             if (isinstance(key, (int, float, np.number)) and not isinstance(key, bool)) != numbers:
                 what = "numbers" if numbers else "names (text)"
-                raise ValueError(f"path {path!r}: queues' keys must be the classes of {options['class_column']} "
-                                 f"(class_column), which are {what}, got the key {echo(key)}")
+                raise ValueError(f"path {path!r}: queues' keys must be the classes of "
+                                 f"{options['class_column']} (class_column), which are {what}, got "
+                                 f"the key {echo(key)}")
     out = np.empty(len(classes), dtype=np.int64)
     for value in np.unique(classes):
         mine = classes == value
