@@ -424,3 +424,42 @@ def test_the_same_packets_from_pcap_pcapng_csv_and_parquet_give_identical_runs(t
     assert runs["pcap"] == runs["pcapng"] == runs["csv"] == runs["parquet"]
     tied = np.flatnonzero(np.diff([t for t, *_ in packets]) == 0)
     assert tied.size > 20  # the trace has ties across flows
+
+
+# -------------------------------------------------------------------- colours and percentiles
+
+
+@pytest.mark.parametrize("percentiles", [(0.5, 0.99), (1,), (0.1, 0.5, 1.0)])
+def test_percentiles_that_read_as_fractions_are_refused(run, percentiles):
+    import numpy as np
+    from pqlab import metrics, summary_table
+
+    with pytest.raises(ValueError) as exc:
+        summary_table(run, percentiles=percentiles)
+    one_line(exc, "percentiles", "percents", "fractions")
+    with pytest.raises(ValueError) as exc:
+        metrics.summary(np.arange(10.0), percentiles=percentiles)
+    one_line(exc, "percentiles", "percents")
+    assert "delay_p0.1" in summary_table(run, percentiles=(0.1, 99.9))
+    assert "p0" in metrics.summary(np.arange(10.0), percentiles=(0,))
+
+
+def test_loss_by_colour_counts_unmarked_traffic_apart():
+    """Unmarked packets enter the node as green (rule 1a) but are not green traffic: loss by
+    colour puts them in a group of their own, ``unmarked`` (-1)."""
+    import numpy as np
+    import pqlab
+    from pqlab import SrTCM, metrics
+
+    node = Node.cisco7200_atm()
+    marked = CBRStream(1.5e6, Deterministic(500), 1, 1, marker=SrTCM(1e6, 3000, 3000))
+    plain = CBRStream(1.5e6, Deterministic(500), 1, 2)
+    ds = pqlab.simulate(Scenario(node, [marked, plain], duration_s=2.0), seed=1)
+    table = metrics.loss(ds, by="colour")
+    assert -1 in table["colour"].values
+    assert table["colour_name"].sel(colour=-1).item() == "unmarked"
+    flow = ds["flow"].values
+    assert int(table["sent"].sel(colour=-1)) == np.count_nonzero(flow == 2)
+    assert int(table["sent"].sel(colour=[0, 1, 2]).sum()) == np.count_nonzero(flow == 1)
+    alone = pqlab.simulate(Scenario(node, [marked], duration_s=2.0), seed=1)
+    assert -1 not in metrics.loss(alone, by="colour")["colour"].values
