@@ -632,9 +632,10 @@ def check_percentiles(percentiles, name: str = "percentiles") -> np.ndarray:
                          f"{echo(percentiles)}") from None
     q = check_array(name, given, kind="float", minimum=0.0, maximum=100.0)
     if q.size and q.max() <= 1.0 and q.max() > 0.0:
+        percents = [float(v * 100) for v in q]
         raise ValueError(f"{name} are percents in [0, 100], got {echo(percentiles)}: all at most "
-                         f"1, they read as fractions; write {[float(v * 100) for v in q]} for those "
-                         f"fractions (a percentile below 1 beside one above 1 is not ambiguous)")
+                         f"1, they read as fractions; write {percents} for those fractions (a "
+                         f"percentile below 1 beside one above 1 is not ambiguous)")
     return q
 
 

@@ -319,6 +319,11 @@ class TraceStream(Stream):
         Where the packets were read from (``path``, ``format``, the reader's ``options`` and the
         flow's ``key`` in the file), written by :mod:`pqlab.traces`: a scenario recorded by its
         traces' digests (:meth:`to_dict`) is read back from there. None (default): built in memory.
+    file_order : array_like of int, optional
+        Each packet's position in its file (a table's row, a capture's record; >= 0), written by
+        :mod:`pqlab.traces`: packets of several such streams of one file that arrive at the same
+        time are merged in the file's order (:func:`file_order_window`), not stream after stream.
+        None (default): ties keep stream order.
 
     JSON: :meth:`to_dict` writes the arrays in full for a trace of at most
     :data:`TRACE_JSON_MAX_PACKETS` packets; a longer one is written as its digest
@@ -333,6 +338,7 @@ class TraceStream(Stream):
     marker: Marker | None = None
     time_origin_s: float = 0.0
     source: dict | None = None
+    file_order: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
@@ -350,21 +356,31 @@ class TraceStream(Stream):
                 raise ValueError(f"source must be None or a mapping with a path (as pqlab.traces writes it), "
                                  f"got {self.source!r}")
             set_field(self, "source", json.loads(canonical_json(self.source)))  # a plain-data copy
+        if self.file_order is not None:
+            order = check_array("file_order", self.file_order, kind="int", minimum=0,
+                                length=arrival.shape[0])
+            order.flags.writeable = False
+            set_field(self, "file_order", order)
 
     def __eq__(self, other):
         if type(other) is not TraceStream:
             return NotImplemented
+        mine, theirs = self.file_order, other.file_order
+        same_order = (mine is None and theirs is None) or (
+            mine is not None and theirs is not None and np.array_equal(mine, theirs))
         return (self.queue, self.flow, self.marker, self.time_origin_s, self.source) == (
             other.queue, other.flow, other.marker, other.time_origin_s, other.source) and all(
-            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes"))
+            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
+        ) and same_order
 
     @property
     def sha256(self) -> str:
-        """SHA-256 (hex) of the packets: :func:`trace_sha256` of ``arrival_s``, ``size_bytes`` and
-        ``time_origin_s``."""
+        """SHA-256 (hex) of the packets: :func:`trace_sha256` of ``arrival_s``, ``size_bytes``,
+        ``time_origin_s`` and ``file_order``."""
         digest = self.__dict__.get("_sha256")
         if digest is None:
-            digest = trace_sha256(self.arrival_s, self.size_bytes, self.time_origin_s)
+            digest = trace_sha256(self.arrival_s, self.size_bytes, self.time_origin_s,
+                                  self.file_order)
             self.__dict__["_sha256"] = digest
         return digest
 
@@ -385,6 +401,8 @@ class TraceStream(Stream):
             out.pop("time_origin_s")
         if self.source is None:
             out.pop("source")
+        if self.file_order is None:
+            out.pop("file_order", None)
         return out
 
     def expected_packets(self, duration_s: float) -> float:
@@ -404,17 +422,36 @@ class TraceStream(Stream):
         return window
 
 
-def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray, time_origin_s: float = 0.0) -> str:
+def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray, time_origin_s: float = 0.0,
+                 file_order: np.ndarray | None = None) -> str:
     """SHA-256 (hex) of a trace's packets: the packet count as a little-endian int64, the bytes of
     ``arrival_s`` as little-endian float64, of ``size_bytes`` as little-endian int64, then of
-    ``time_origin_s`` as a little-endian float64 (the same on every machine; the same file
-    rewritten with other absolute times has another digest)."""
+    ``time_origin_s`` as a little-endian float64 and, if given, of ``file_order`` as
+    little-endian int64 (the same on every machine; the same file rewritten with other absolute
+    times has another digest)."""
     digest = hashlib.sha256()
     digest.update(np.array([len(arrival_s)], dtype="<i8").tobytes())
     digest.update(np.ascontiguousarray(arrival_s, dtype="<f8").tobytes())
     digest.update(np.ascontiguousarray(size_bytes, dtype="<i8").tobytes())
     digest.update(np.array([time_origin_s], dtype="<f8").tobytes())
+    if file_order is not None:
+        digest.update(np.ascontiguousarray(file_order, dtype="<i8").tobytes())
     return digest.hexdigest()
+
+
+def file_order_window(streams, t0_s: float, t1_s: float) -> np.ndarray | None:
+    """The file positions (:attr:`TraceStream.file_order`) of the packets of ``streams`` in
+    ``[t0_s, t1_s)``, stream after stream, if every stream is a trace of one file that has them,
+    else None: a merge sorts by time, then by these (ties in the file's order)."""
+    sources = {None if not isinstance(s, TraceStream) or s.file_order is None or s.source is None
+               else s.source["path"] for s in streams}
+    if len(streams) < 2 or len(sources) != 1 or None in sources:
+        return None
+    parts = []
+    for s in streams:
+        lo, hi = np.searchsorted(s.arrival_s, [t0_s, t1_s], side="left")
+        parts.append(s.file_order[lo:hi])
+    return np.concatenate(parts)
 
 
 def expected_packets(streams, duration_s: float) -> int:

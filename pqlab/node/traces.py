@@ -400,7 +400,7 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
     if bad.size:
         raise ValueError(f"path {path!r}: every IP length must be in [1, {MAX_SIZE_BYTES}] bytes, "
                          f"got {int(size[bad[0]])} in the IP header of IP packet {int(bad[0])}")
-    order = None
+    order = np.arange(n)  # each packet's position in the file (its file_order)
     late = np.flatnonzero(np.diff(ticks) < 0)
     if late.size:
         if not options["sort"]:
@@ -439,7 +439,8 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
         if queues_of_flow.size > 1:
             raise ValueError(f"path {path!r}: flow {label(key)!r} has packets of classes in queues "
                              f"{queues_of_flow.tolist()}: a stream goes to one queue; give each class its own flow")
-        streams.append(TraceStream(arrival[mine], size[mine], int(queues_of_flow[0]), flow, time_origin_s=origin,
+        streams.append(TraceStream(arrival[mine], size[mine], int(queues_of_flow[0]), flow,
+                                   file_order=order[mine], time_origin_s=origin,
                                    source={**source, "key": label(key)}))
     return tuple(sorted(streams, key=lambda s: s.flow))
 
@@ -571,7 +572,8 @@ def from_digest(data: dict, marker: Any = None) -> TraceStream:
                          f"changed since the run")
     got = match[0]
     return TraceStream(got.arrival_s, got.size_bytes, check_int("queue", data.get("queue"), 0), got.flow, marker,
-                       time_origin_s=got.time_origin_s, source=got.source)
+                       time_origin_s=got.time_origin_s, source=got.source,
+                       file_order=got.file_order)
 
 
 def origins_json(streams: Iterable[Any]) -> str:
