@@ -482,3 +482,10 @@ def test_ties_across_flows_keep_the_files_order(tmp_path):
     assert again == sc
     runs = [pqlab.simulate(s, seed=1)["size"].values.tolist() for s in (sc, again)]
     assert runs[0] == runs[1] == [100, 101, 102, 103, 104, 105]
+
+
+def test_a_negative_time_in_a_file_is_refused_naming_the_times(tmp_path):
+    path = write(tmp_path, "time_s,size_bytes\n-1.5,100\n0.5,100\n")
+    with pytest.raises(ValueError) as exc:
+        read_trace(path)
+    one_line(exc, "times must be >= 0", "-1.5")

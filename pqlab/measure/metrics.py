@@ -620,7 +620,7 @@ def aggregation_degree(loads_bps: npt.ArrayLike) -> float:
     return float(1.0 - loads.max() / loads.sum())
 
 
-def check_percentiles(percentiles, name: str = "percentiles") -> np.ndarray:
+def check_percentiles(percentiles: Sequence[float], name: str = "percentiles") -> np.ndarray:
     """``percentiles`` as a float array of percents in [0, 100], else ``ValueError`` naming
     ``name``: also when every value is at most 1 and one is above 0 (``(0.5, 0.99)``: fractions
     meant as the median and the 99th percentile, or the 0.5th and 0.99th percentiles?). The

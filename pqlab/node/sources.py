@@ -25,8 +25,9 @@ from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData
 #: Longest trace whose packets a scenario's JSON holds in full (:meth:`TraceStream.to_dict`): a
 #: longer one is written as its digest and source (100,000 packets are 2.4 MB of JSON).
 TRACE_JSON_MAX_PACKETS = 1000
-#: Largest flow id, the largest int64 (a run's ``flow`` variable is int64).
-MAX_FLOW_ID = 2**63 - 1
+#: Largest flow id and queue index, the largest int64 (a run's ``flow`` and ``queue`` are int64;
+#: a scenario's queue indices are bounded by its node's queues).
+MAX_FLOW_ID = MAX_QUEUE_INDEX = 2**63 - 1
 
 
 # --------------------------------------------------------------------------- streams
@@ -44,7 +45,7 @@ class Stream(PlainData):
     marker: Marker | None = None
 
     def _check_ids(self):
-        set_field(self, "queue", check_int("queue", self.queue, 0))
+        set_field(self, "queue", check_int("queue", self.queue, 0, MAX_QUEUE_INDEX))
         set_field(self, "flow", check_int("flow", self.flow, 0, MAX_FLOW_ID))
         check_marker(self.marker)
 

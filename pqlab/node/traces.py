@@ -45,7 +45,7 @@ import numpy as np
 from ..base._validate import check_choice, check_int, check_real, echo
 from .framing import MAX_SIZE_BYTES
 from .captures import CaptureError, ip_fields, read_frames
-from .sources import MAX_FLOW_ID, TraceStream
+from .sources import MAX_FLOW_ID, MAX_QUEUE_INDEX, TraceStream
 
 #: File formats :func:`read_trace` reads, and the suffixes that name them.
 FORMATS = ("csv", "parquet", "pcap")
@@ -182,12 +182,13 @@ def _check_options(given: dict) -> dict:
     check_choice("size_is", opts["size_is"], SIZE_KINDS)
     check_choice("flows", opts["flows"], PCAP_FLOWS)
     opts["frame_header_bytes"] = check_int("frame_header_bytes", opts["frame_header_bytes"], 0, MAX_SIZE_BYTES)
-    opts["queue"] = check_int("queue", opts["queue"], 0)
+    opts["queue"] = check_int("queue", opts["queue"], 0, MAX_QUEUE_INDEX)
     opts["first_flow"] = check_int("first_flow", opts["first_flow"], 0, MAX_FLOW_ID)
     if opts["queues"] is not None:
         if not isinstance(opts["queues"], dict):
             raise ValueError(f"queues must be None or a mapping class -> queue index, got {opts['queues']!r}")
-        opts["queues"] = {k: check_int(f"queues[{k!r}]", v, 0) for k, v in opts["queues"].items()}
+        opts["queues"] = {k: check_int(f"queues[{echo(k)}]", v, 0, MAX_QUEUE_INDEX)
+                          for k, v in opts["queues"].items()}
     if opts["origin_s"] != "first":
         opts["origin_s"] = check_real("origin_s", opts["origin_s"], 0.0) if not isinstance(opts["origin_s"], str) \
             else check_choice("origin_s", opts["origin_s"], ("first",))
@@ -290,11 +291,14 @@ def _text_ticks(text):
 
 
 def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
-    """A numeric column as int64 or float64, every value finite (else the row named)."""
+    """A numeric column as int64 or float64, every value finite (else the row named); integers
+    beyond int64 (a uint64 column) as float64, never wrapped."""
     array = values.to_numpy()
     if array.dtype.kind not in "iuf":
-        raise ValueError(f"path {path!r}: {column} ({param}) must hold numbers, got values of type {array.dtype} "
-                         f"(e.g. {array[0]!r})")
+        raise ValueError(f"path {path!r}: {column} ({param}) must hold numbers, got values of type "
+                         f"{array.dtype} (e.g. {echo(array[0])})")
+    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
+        array = array.astype(np.float64)
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         row = int(np.flatnonzero(~np.isfinite(array))[0])
         raise ValueError(f"path {path!r}: {column} ({param}) must hold finite numbers, got {array[row].item()!r} at "
@@ -449,6 +453,9 @@ def _rebased(path, ticks, per_s, origin) -> tuple[np.ndarray, float]:
     """Arrivals in seconds after ``origin`` (``"first"``: the first packet) and the origin, s: tick
     differences (exact for integer ticks) divided by the ticks per second ``per_s``."""
     first = ticks[0].item()
+    if first < 0:  # sorted: the earliest
+        raise ValueError(f"path {path!r}: the times must be >= 0 (seconds since an epoch, or since "
+                         f"the trace's start), got {first / per_s!r} s at its first packet")
     origin_ticks = first if origin == "first" else origin * per_s
     if ticks.dtype.kind == "i" and origin != "first":
         origin_ticks = round(origin_ticks)
