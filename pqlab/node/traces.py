@@ -212,8 +212,7 @@ def _read_table(path: str, kind: str, options: dict):
             _require_parquet()
             table = pd.read_parquet(path)
         else:
-            table = pd.read_csv(path, comment="#", skipinitialspace=True,  # times as written:
-                                dtype={options["time_column"]: str})  # _text_ticks
+            table = pd.read_csv(path, comment="#", skipinitialspace=True)
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         raise ValueError(f"path {path!r} cannot be read as {kind}: {exc}") from None
     if not len(table):
@@ -233,7 +232,11 @@ def _read_table(path: str, kind: str, options: dict):
             times = times.dt.tz_convert("UTC").dt.tz_localize(None)
         ticks, per_s = times.astype("datetime64[ns]").to_numpy().view(np.int64), TIME_UNITS["ns"]
     else:
-        ticks, digits = _text_ticks(times) if kind == "csv" else (times, 0)
+        digits = 0
+        if kind == "csv" and times.dtype.kind == "f":  # decimals: exact from their text
+            ticks, digits = _text_ticks(path, options["time_column"], times)
+        else:
+            ticks = times
         ticks = _numbers(path, options["time_column"], "time_column", ticks)
         per_s = TIME_UNITS[options["time_unit"]] * 10**digits
     sizes = _numbers(path, options["size_column"], "size_column", table[options["size_column"]])
@@ -266,34 +269,56 @@ def _labels(path: str, table, options: dict, param: str) -> np.ndarray | None:
     return values
 
 
-def _text_ticks(text):
-    """A CSV's time column as written (text) -> ``(values, digits)``: decimals of at most 9
-    fractional digits as exact integers in units of ``10**-digits`` (``1700000000.123456`` ->
-    ``1700000000123456``, 6), whole numbers as int64 (0), anything else as float64 (0); a column
-    that is not numbers as it is, for :func:`_numbers` to refuse."""
+def _text_ticks(path: str, column: str, values):
+    """A CSV's time column of decimals (``values``, as pandas read them: float64) -> ``(ticks,
+    digits)``: read again as text, plain decimals of at most 9 fractional digits and 18 digits in
+    all as exact integers in units of ``10**-digits`` (``1700000000.123456`` ->
+    ``1700000000123456``, 6; :func:`_decimal_ticks`), else ``values`` and 0 (an exponent, an
+    empty cell: float64 as read)."""
     import pandas as pd
 
-    if text.dtype.kind != "O" or not text.map(type).eq(str).all():  # e.g. an empty cell: NaN
-        values = pd.to_numeric(text, errors="coerce")
-        return (values if not values.isna().all() or text.isna().all() else text), 0
-    parts = text.str.strip().str.extract(r"^([+-]?)(\d*)(?:\.(\d*))?$")
-    sign, whole, fraction = parts[0], parts[1], parts[2].fillna("")
-    digits = int(fraction.str.len().max())
-    plain = whole.notna().all() and not ((whole == "") & (fraction == "")).any()
-    if plain and digits <= 9 and int((whole.str.len() + digits).max()) <= 18:  # fits int64
-        ticks = (whole.replace("", "0").astype(np.int64) * 10**digits
-                 + (fraction.str.ljust(digits, "0").astype(np.int64) if digits else 0))
-        return ticks.where(sign != "-", -ticks), digits
-    try:  # longer decimals, exponents: int64 if whole, else float64 (correctly rounded)
-        return (text.astype(np.int64) if plain and not digits else text.astype(np.float64)), 0
-    except (ValueError, OverflowError):
-        return text, 0
+    text = pd.read_csv(path, comment="#", skipinitialspace=True, usecols=[column],
+                       dtype={column: str})[column]
+    parsed = _decimal_ticks(text.to_numpy()) if text.notna().all() else None
+    return (values, 0) if parsed is None else parsed
+
+
+def _decimal_ticks(text: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """Cells of text ``[+-]digits[.digits]`` as exact int64 ticks of ``10**-digits`` and
+    ``digits`` (the most fractional digits of any cell, at most 9; at most 18 digits in all),
+    computed on the cells' bytes, a column of bytes at a time; None for any other form (an
+    exponent, a space)."""
+    try:
+        raw = text.astype("S")  # ASCII, NUL-padded to the longest cell
+    except (UnicodeEncodeError, ValueError, TypeError):
+        return None
+    width = raw.dtype.itemsize
+    if not raw.size or not width:
+        return None
+    b = raw.view(np.uint8).reshape(raw.size, width)
+    used, digit, dot = b != 0, (b >= ord("0")) & (b <= ord("9")), b == ord(".")
+    sign = (b[:, 0] == ord("-")) | (b[:, 0] == ord("+"))
+    allowed = digit | dot
+    allowed[:, 0] |= sign
+    if (np.any(used & ~allowed) or np.any(used[:, 1:] & ~used[:, :-1])
+            or np.any(dot.sum(axis=1) > 1) or not np.all(digit.any(axis=1))):
+        return None
+    n_digits = digit.sum(axis=1)
+    after = np.where(dot.any(axis=1), used.sum(axis=1) - dot.argmax(axis=1) - 1, 0)  # fraction's
+    digits = int(after.max())
+    if digits > 9 or np.max(n_digits - after) + digits > 18:  # beyond int64
+        return None
+    ticks = np.zeros(raw.size, dtype=np.int64)
+    for j in range(width):  # Horner: every digit of the cell, the fraction's included
+        ticks = np.where(digit[:, j], ticks * 10 + (b[:, j].astype(np.int64) - ord("0")), ticks)
+    ticks *= 10 ** (digits - after)  # each cell to the finest fraction
+    return np.where(b[:, 0] == ord("-"), -ticks, ticks), digits
 
 
 def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
     """A numeric column as int64 or float64, every value finite (else the row named); integers
     beyond int64 (a uint64 column) as float64, never wrapped."""
-    array = values.to_numpy()
+    array = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
     if array.dtype.kind not in "iuf":
         raise ValueError(f"path {path!r}: {column} ({param}) must hold numbers, got values of type "
                          f"{array.dtype} (e.g. {echo(array[0])})")
