@@ -489,3 +489,19 @@ def test_a_negative_time_in_a_file_is_refused_naming_the_times(tmp_path):
     with pytest.raises(ValueError) as exc:
         read_trace(path)
     one_line(exc, "times must be >= 0", "-1.5")
+
+
+@pytest.mark.parametrize("make", [
+    lambda v: CBRStream(1e5, Deterministic(100), 0, v),
+    lambda v: read_trace("t.csv", time_unit=v),
+    lambda v: read_trace("t.csv", format=v),
+    lambda v: Scenario(Node.cisco7200_atm(), [CBRStream(1e5, Deterministic(100), 0, 1)], duration_s=v),
+])
+def test_a_long_value_is_echoed_in_at_most_80_characters(make):
+    from pqlab.base.echo import ECHO_CHARS
+
+    given = "x" * 5000
+    with pytest.raises(ValueError) as exc:
+        make(given)
+    text = one_line(exc)
+    assert "x" * (ECHO_CHARS + 1) not in text and "xxx" in text, text
