@@ -495,7 +495,8 @@ def test_a_negative_time_in_a_file_is_refused_naming_the_times(tmp_path):
     lambda v: CBRStream(1e5, Deterministic(100), 0, v),
     lambda v: read_trace("t.csv", time_unit=v),
     lambda v: read_trace("t.csv", format=v),
-    lambda v: Scenario(Node.cisco7200_atm(), [CBRStream(1e5, Deterministic(100), 0, 1)], duration_s=v),
+    lambda v: Scenario(Node.cisco7200_atm(), [CBRStream(1e5, Deterministic(100), 0, 1)],
+                       duration_s=v),
 ])
 def test_a_long_value_is_echoed_in_at_most_80_characters(make):
     from pqlab.base.echo import ECHO_CHARS
