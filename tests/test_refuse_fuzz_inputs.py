@@ -38,8 +38,8 @@ def test_read_trace_with_random_cells_and_options_returns_or_refuses_in_one_line
     rng = np.random.default_rng(seed)
     options = {"flow_column": ["flow", None], "class_column": ["cls", None], "first_flow": POOL,
                "queue": POOL, "origin_s": POOL + ["first"], "time_unit": ["s", "us", "h"],
-               "size_is": ["ip", "frame"], "sort": [True, False, 1], "queues": [None, {46: 1},
-                                                                                 {"46": 1}, {0: 2**63}]}
+               "size_is": ["ip", "frame"], "sort": [True, False, 1],
+               "queues": [None, {46: 1}, {"46": 1}, {0: 2**63}]}
     for case in range(150):
         rows = int(rng.integers(1, 5))
         cells = [[CELLS[i] for i in rng.integers(0, len(CELLS), 4)] for _ in range(rows)]
