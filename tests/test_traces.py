@@ -227,7 +227,8 @@ def test_integer_flow_ids_are_kept_and_integer_classes_are_queue_indices(tmp_pat
     ({"time_s": [0.0, 1.0], "size_bytes": [100, -5]}, {}, r"size_column\): every IP length must be in \[1, 65535\] "
                                                            r"bytes, got -5 at row 1"),
     ({"time_s": [0.0, 1.0], "size_bytes": [100, 14]}, {"size_is": "frame"},
-     r"frame length - frame_header_bytes = 14\) must be in \[1, 65535\] bytes, got 0 at row 1"),
+     r"frame length - frame_header_bytes = 14\) must be in \[1, 65535\] bytes, got a frame length "
+     r"of 14 at row 1"),
     ({"time_s": [0.0, 2.0, 1.0], "size_bytes": [1, 2, 3]}, {}, r"the times are out of order \(row 2: 1\.0 s after "
                                                                  r"2\.0 s\); pass sort=True"),
     ({"time_s": [0.0, float("nan")], "size_bytes": [1, 2]}, {}, r"time_s \(time_column\) must hold finite numbers, "

@@ -27,10 +27,11 @@ def _is_real(value) -> bool:
 
 
 def shown(value) -> str:
-    """``repr`` of a value as the user wrote it (``5`` for ``np.int64(5)``, ``1e+20`` for ``np.float64(1e20)``)."""
+    """``repr`` of a value as the user wrote it (``5`` for ``np.int64(5)``, ``1e+20`` for
+    ``np.float64(1e20)``), in at most :data:`ECHO_CHARS` characters (:func:`echo`)."""
     if isinstance(value, np.generic) and value.dtype.kind in "biuf":
-        return repr(value.item())
-    return repr(value)
+        return echo(value.item())
+    return echo(value)
 
 
 def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -95,7 +96,8 @@ def _bytes_text(n: int) -> str:
 def check_mapping(name: str, value) -> dict:
     """Return ``value`` as a ``dict`` if it is a mapping with string keys (e.g. a JSON object)."""
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise ValueError(f"{name} must be a mapping of names to values (a JSON object), got {shown(value)}")
+        raise ValueError(f"{name} must be a mapping of names to values (a JSON object), got "
+                         f"{shown(value)}")
     return dict(value)
 
 
@@ -178,7 +180,7 @@ def check_choice(name: str, value, choices) -> str:
     """Return ``value`` if it is one of ``choices``."""
     if value not in choices:
         allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+        raise ValueError(f"{name} must be one of {allowed}, got {echo(value)}")
     return value
 
 

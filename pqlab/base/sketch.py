@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from ._validate import check_array, check_memory, check_real, echo
+from ._validate import check_array, check_memory, check_real, echo, shown
 from .jitcache import cached_njit
 
 #: Default relative accuracy (0.5 %).
@@ -108,8 +108,9 @@ class LogBins:
         Parameters
         ----------
         values : array_like
-            1-D numbers (units of the bins' range; NaN counts in the zero bin, infinity in the
-            overflow).
+            1-D numbers >= 0 (units of the bins' range; infinity counts in the overflow). NaN
+            and negative values are refused: a delay or an ``|IPDV|`` is never one, and
+            counting it as 0 would move every quantile.
         rows : array_like
             1-D integers in ``[0, counts.shape[0] - 1]``, one per value.
         counts : numpy.ndarray
@@ -122,6 +123,11 @@ class LogBins:
         """
         counts = self._check_counts(counts, writeable=True)
         values = check_array("values", values, kind="float", finite=False)
+        bad = np.flatnonzero(~(values >= 0.0))  # NaN compares false
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"values must be numbers >= 0 (infinity: overflow), got "
+                             f"{shown(values[i])} at index {i}")
         rows = check_array("rows", rows, kind="int", minimum=0, maximum=counts.shape[0] - 1,
                            length=values.shape[0])
         add_values(values, rows, *self.kernel_args(), counts)

@@ -30,6 +30,7 @@ The summary table of every class or flow is :func:`pqlab.measure.tables.summary_
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,10 +40,11 @@ import numpy as np
 import numpy.typing as npt
 import xarray as xr
 
-from ..base._validate import check_array, check_choice, check_int, check_real
+from ..base._validate import check_array, check_choice, check_int, check_real, echo, shown
 from ..node.engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL
 from ..node.measured import CLASS_COORD_ATTRS, dataset_class_names, measured_packets, resolve_class
 from ..node.path import PathModel
+from ..node.summary import DROP_CODES, check_kept_departures
 
 __all__ = [
     "FrequencyDistribution",
@@ -60,7 +62,13 @@ __all__ = [
     "ccdf",
     "aggregation_degree",
     "summary",
+    "check_percentiles",
 ]
+
+#: :func:`loss` by colour: the group of the packets of streams without a marker (they enter the
+#: node green, node contract rule 1a, but are no marked traffic), and each group's name.
+UNMARKED = -1
+COLOUR_NAMES = {UNMARKED: "unmarked", 0: "green", 1: "yellow", 2: "red"}
 
 #: Most bins :func:`frequency_distribution` builds, a guard against a tiny ``bin_width``.
 MAX_BINS = 10_000_000
@@ -182,9 +190,18 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None, *, include_warm
     -------
     xarray.DataArray
         On dimension ``packet`` (the measured packets' labels), seconds; NaN for dropped packets.
+
+    Raises
+    ------
+    ValueError
+        If a kept packet (drop code 0) has no finite departure at or after its arrival (a
+        hand-edited Dataset): its delay would be NaN or negative.
     """
     check_dataset(ds, ("arrival", "departure", "size"))
     path = _check_path(path)
+    if "drop" in ds.variables:  # every packet's index: before the warm-up's are left out
+        kept = ds["drop"].values == KEPT
+        check_kept_departures(ds["departure"].values, ds["arrival"].values, kept)
     ds = measured_packets(ds, include_warmup=include_warmup)
     extra_s = np.asarray(path.extra_delay_s(ds["size"].values), dtype=np.float64)
     departure = ds["departure"]
@@ -357,8 +374,10 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
         Group by the ``flow`` variable (result dimension ``flow``), by the traffic class, the
         ``queue`` index (``"class"`` or its older name ``"queue"``: result dimension
         ``traffic_class``, labelled by queue index, with the coordinate ``class_name``) or by
-        the markers' ``colour`` (result dimension ``colour``: 0 green, 1 yellow, 2 red;
-        node contract rule 1a).
+        the markers' ``colour`` (result dimension ``colour``: 0 green, 1 yellow, 2 red; node
+        contract rule 1a; with the coordinate ``colour_name``): the packets of the streams
+        without a marker of the scenario recorded in ``ds`` (``ds.attrs["scenario"]``) are
+        the group :data:`UNMARKED` (-1), not green.
     include_warmup : bool
         ``False`` (default): the packets arriving at or after ``ds.attrs["warmup_s"]`` only (the
         warm-up rule, :mod:`pqlab.node.measured`); ``True``: every packet.
@@ -379,8 +398,17 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
     names = dataset_class_names(ds, class_names) if variable == "queue" else None
     ds = measured_packets(ds, include_warmup=include_warmup)
     labels = _integer_labels(ds, variable)
+    if by == "colour":
+        unmarked = _unmarked_packets(ds)
+        labels = labels if unmarked is None else np.where(unmarked, UNMARKED, labels)
     groups, inverse = np.unique(labels, return_inverse=True)
     drop = ds["drop"].values
+    unknown = np.flatnonzero(~np.isin(drop, DROP_CODES))
+    if unknown.size:  # a packet counted as sent and neither kept nor lost
+        i = int(unknown[0])
+        at = f"packet {shown(ds['packet'].values[i])}" if "packet" in ds.coords else f"index {i}"
+        raise ValueError(f"ds['drop'] must hold the engine's drop codes (0 kept, 1 policed, 2 "
+                         f"queue full, 3 early drop), got {shown(drop[i])} at {at}")
     n = groups.size
 
     def count(mask):
@@ -395,6 +423,8 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
     coords: dict[str, Any] = {dim: groups}
     if names is not None:
         coords["class_name"] = (dim, [names[g] for g in groups], dict(CLASS_COORD_ATTRS["class_name"]))
+    if by == "colour":
+        coords["colour_name"] = (dim, [COLOUR_NAMES.get(int(g), str(g)) for g in groups])
     packets = {"units": "packets"}
     return xr.Dataset(
         {
@@ -407,6 +437,17 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
         },
         coords=coords,
     )
+
+
+def _unmarked_packets(ds: xr.Dataset) -> np.ndarray | None:
+    """Whether each packet of ``ds`` is of a stream without a marker, from the scenario recorded
+    in ``ds.attrs["scenario"]`` (its streams' flows); None when ``ds`` records none."""
+    try:
+        streams = json.loads(ds.attrs["scenario"])["streams"]
+        marked = [s["flow"] for s in streams if s.get("marker") is not None]
+    except (KeyError, TypeError, ValueError, AttributeError):  # not recorded, or no scenario's
+        return None
+    return ~np.isin(ds["flow"].values, marked) if "flow" in ds.variables else None
 
 
 def _integer_labels(ds: xr.Dataset, variable: str) -> np.ndarray:
@@ -579,6 +620,25 @@ def aggregation_degree(loads_bps: npt.ArrayLike) -> float:
     return float(1.0 - loads.max() / loads.sum())
 
 
+def check_percentiles(percentiles: Sequence[float], name: str = "percentiles") -> np.ndarray:
+    """``percentiles`` as a float array of percents in [0, 100], else ``ValueError`` naming
+    ``name``: also when every value is at most 1 and one is above 0 (``(0.5, 0.99)``: fractions
+    meant as the median and the 99th percentile, or the 0.5th and 0.99th percentiles?). The
+    streaming summary's ``quantiles`` are fractions (:func:`pqlab.base.sketch.check_quantiles`)."""
+    try:
+        given = list(percentiles)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence of percents in [0, 100], got "
+                         f"{echo(percentiles)}") from None
+    q = check_array(name, given, kind="float", minimum=0.0, maximum=100.0)
+    if q.size and q.max() <= 1.0 and q.max() > 0.0:
+        percents = [float(v * 100) for v in q]
+        raise ValueError(f"{name} are percents in [0, 100], got {echo(percentiles)}: all at most "
+                         f"1, they read as fractions; write {percents} for those fractions (a "
+                         f"percentile below 1 beside one above 1 is not ambiguous)")
+    return q
+
+
 def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 99.0)) -> dict:
     """Count, mean, std, min, max and percentiles of a sample, NaN ignored.
 
@@ -587,7 +647,9 @@ def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 9
     values : array_like of float
         The sample (e.g. one-way delay, seconds); finite or NaN.
     percentiles : sequence of float
-        Percentiles in [0, 100] to report (linear interpolation).
+        Percentiles in [0, 100] to report (linear interpolation); percents, not fractions: a
+        list whose values are all at most 1 (``(0.5, 0.99)``) is ambiguous and refused
+        (:func:`check_percentiles`).
 
     Returns
     -------
@@ -598,7 +660,7 @@ def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 9
     """
     total = np.asarray(values).size
     sample = _nonempty_sample("values", values)
-    q = check_array("percentiles", list(percentiles), kind="float", minimum=0.0, maximum=100.0)
+    q = check_percentiles(percentiles)
     out = {
         "count": int(sample.size),
         "lost": int(total - sample.size),

@@ -17,7 +17,7 @@ import xarray as xr
 
 from . import metrics
 from ..node.path import PathModel
-from ..base._validate import check_array, check_choice
+from ..base._validate import check_choice
 from ..node.measured import (CLASS_COORD_ATTRS, check_include_warmup, dataset_class_names, measured_packets,
                              warmup_of)
 
@@ -47,7 +47,9 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         ``"several classes"`` for a flow in more than one queue).
     percentiles : sequence of float
         Percentiles in [0, 100] of the delay and of the jitter (linear interpolation), reported as
-        ``delay_p<q>`` and ``jitter_p<q>`` (``delay_p99``, ``jitter_p99.9``).
+        ``delay_p<q>`` and ``jitter_p<q>`` (``delay_p99``, ``jitter_p99.9``). Percents: values
+        all at most 1 (``(0.5, 0.99)``) read as fractions and are refused
+        (:func:`pqlab.metrics.check_percentiles`).
     path : PathModel, optional
         The path outside the node, added to the delays (:func:`pqlab.metrics.one_way_delay`).
     include_warmup : bool
@@ -75,7 +77,7 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         On a bad argument, or when no packet of ``ds`` is measured.
     """
     check_choice("by", by, SUMMARY_GROUPS)
-    q = check_array("percentiles", list(percentiles), kind="float", minimum=0.0, maximum=100.0)
+    q = metrics.check_percentiles(percentiles)
     include = check_include_warmup(include_warmup)
     metrics.check_dataset(ds, ("arrival", "departure", "size", "queue", "drop", "flow"))
     names = dataset_class_names(ds, class_names)
@@ -89,7 +91,8 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
     dim = "traffic_class" if by == "class" else "flow"
     groups = table[dim].values
     key = "queue" if by == "class" else "flow"
-    delay = metrics.one_way_delay(packets, path, include_warmup=True)
+    # the measured packets' delays, each kept packet checked by its index in ds
+    delay = metrics.one_way_delay(ds, path, include_warmup=include)
     ipdv = metrics.ipdv(packets, None, path, include_warmup=True)
     delay_stats = _stats_by_group(delay.values, packets[key].values, groups, q)
     ipdv_stats = _stats_by_group(ipdv.values, ipdv[key].values, groups, np.zeros(0))

@@ -15,7 +15,8 @@ from typing import ClassVar
 
 from ..base._validate import check_choice, check_fields, check_int, check_mapping, check_real, from_part
 from .framing import FRAMING_CODES
-from .plausibility import check_line_rate
+from .plausibility import (check_line_rate, check_priority_order, check_queue_rates,
+                           check_red_thresholds)
 from .wfq import wfq_tag_steps
 
 #: Queue kinds: strict priority (with levels), and the disciplines of the non-priority queues.
@@ -149,7 +150,9 @@ class Queue:
         in (0, 1] (rule 2a; drop code 3). All three or none.
     red_weight : float, optional
         EWMA weight of the average queue, in (0, 1]; default 2**-9 (Cisco's exponential
-        weighting constant 9) when RED is set; not allowed without RED.
+        weighting constant 9) when RED is set; not allowed without RED, except the default
+        (so ``dataclasses.replace(q, red_min_packets=None, red_max_packets=None,
+        red_max_p=None)`` removes RED).
     name : str, optional
         The label of the queue's traffic class in results (e.g. ``"voice"``), 1 to
         :data:`MAX_NAME_CHARS` printable characters; ``None`` (default): ``"queue <index>"``
@@ -247,6 +250,8 @@ class Queue:
         names = ("red_min_packets", "red_max_packets", "red_max_p")
         given = [getattr(self, n) is not None for n in names]
         if not any(given):
+            if self.red_weight == DEFAULT_RED_WEIGHT:  # set by RED: dataclasses.replace removes RED
+                object.__setattr__(self, "red_weight", None)
             if self.red_weight is not None:
                 raise ValueError(f"red_weight must be None without RED thresholds, got {self.red_weight!r}")
             return
@@ -260,6 +265,7 @@ class Queue:
             if not high > low:
                 raise ValueError(f"red_max_packets must exceed red_min_packets for {colour} packets, "
                                  f"got min {low!r} and max {high!r}")
+        check_red_thresholds(lows, self.limit_packets, COLOURS)  # a warning: RED that never drops
         object.__setattr__(self, "red_min_packets", lows)
         object.__setattr__(self, "red_max_packets", highs)
         object.__setattr__(self, "red_max_p", probs)
@@ -423,6 +429,8 @@ class Node:
             raise ValueError(f"queues must hold non-priority queues of one kind (they share the lowest level's "
                              f"discipline), got {', '.join(map(repr, shared))}")
         object.__setattr__(self, "queues", queues)
+        check_queue_rates(self)  # warnings: a policer of 10 bit/s is a unit slip, ...
+        check_priority_order(queues)  # ... a priority queue after fair-queued ones outranks them
         labels: dict = {}
         for i, label in enumerate(self.class_names):
             if label in labels:

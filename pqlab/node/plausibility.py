@@ -1,4 +1,4 @@
-"""Warnings for rates that are valid but implausible for the link: most often a unit slip.
+"""Warnings for settings that are valid but implausible: most often a unit slip.
 
 ``Node(10, "ethernet", ...)`` is a valid node (a line of 10 bit/s) but almost surely meant
 10 Mbit/s; a stream of 300e6 bit/s into a 2 Mbit/s line is a valid overload but almost surely meant
@@ -22,7 +22,20 @@ what                        warns when                why
 ``"none"``
 offered load (a scenario)   > 100 times the line      an overload study rarely offers more than a
                             rate                      few times the line
+a policer's or shaper's     < 1/1000 of the line      10 bit/s written for 10 Mbit/s (a 200-ms
+rate (a node)               rate                      bucket of 0.25 bytes drops every packet)
+a stream's ``rate_bps``     < 1/1000 of the line      the same slip (80 bit/s for 80 kbit/s)
+(a scenario)                rate
+a rate-driven stream        < 1 expected packet in    it sends nothing (or one packet by chance)
+(a scenario)                ``[0, duration_s)``
+``red_min_packets`` (a      >= ``limit_packets``      the average queue never reaches it: RED never
+queue)                                                drops that colour early
+a ``"priority"`` queue      listed after a fair-      every priority level is served before all
+(a node)                    queued queue              fair-queued classes (rule 3a), at any level
 ==========================  ========================  ==============================================
+
+Each check gives at most one warning per call, naming every parameter it concerns (the last two:
+:class:`ImplausibleSettingWarning`, the base of :class:`ImplausibleRateWarning`).
 
 The offered load is the sum of the rate-driven streams' ``rate_bps`` (IP bits; a trace stream is
 not counted) over the node's ``line_rate_bps``.
@@ -32,16 +45,26 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["ImplausibleRateWarning", "MIN_LINE_RATE_BPS", "MAX_OFFERED_LOAD", "check_line_rate",
-           "check_offered_load", "rate_text"]
+__all__ = ["ImplausibleRateWarning", "ImplausibleSettingWarning", "MIN_LINE_RATE_BPS",
+           "MAX_OFFERED_LOAD", "MIN_RATE_OF_LINE", "check_line_rate", "check_offered_load",
+           "check_queue_rates", "check_stream_rates", "check_red_thresholds",
+           "check_priority_order", "rate_text"]
 
 #: Below these line rates (bit/s), per framing, a node warns.
 MIN_LINE_RATE_BPS = {"ethernet": 1e6, "atm-aal5": 1e6, "none": 1e3}
 #: Above this offered load (the streams' rates over the line rate) a scenario warns.
 MAX_OFFERED_LOAD = 100.0
+#: Below this fraction of the line rate a policer's, a shaper's or a stream's rate warns: 10 bit/s
+#: written for 10 Mbit/s (a 200-ms policer bucket of 0.25 bytes, which drops every packet).
+MIN_RATE_OF_LINE = 1e-3
 
 
-class ImplausibleRateWarning(UserWarning):
+class ImplausibleSettingWarning(UserWarning):
+    """A setting that is valid but almost surely not what was meant (see
+    :mod:`pqlab.node.plausibility`)."""
+
+
+class ImplausibleRateWarning(ImplausibleSettingWarning):
     """A rate or an offered load that is valid but implausible for the link (see :mod:`pqlab.node.plausibility`)."""
 
 
@@ -82,3 +105,85 @@ def check_offered_load(node, streams, stacklevel: int = 4) -> None:
             f"line_rate_bps = {rate_text(node.line_rate_bps)}; the largest, streams[{index}].rate_bps = {top:g} bit/s): "
             f"plausible up to {MAX_OFFERED_LOAD:g} times (an overload study); rates count bit/s: a unit slip "
             "(kbit/s, Mbit/s) is the usual cause", ImplausibleRateWarning, stacklevel=stacklevel)
+
+
+def _listed(items: list) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _below_line(node, named_rates: list) -> str:
+    """The ``(name, rate_bps)`` below :data:`MIN_RATE_OF_LINE` of ``node``'s line rate, as text
+    for a warning ("" if none)."""
+    floor = MIN_RATE_OF_LINE * node.line_rate_bps
+    slow = [f"{name} = {rate_text(rate)}" for name, rate in named_rates if rate < floor]
+    if not slow:
+        return ""
+    return (f"{_listed(slow)} {'is' if len(slow) == 1 else 'are'} below {MIN_RATE_OF_LINE:g} of "
+            f"line_rate_bps = {rate_text(node.line_rate_bps)}: rates count bit/s")
+
+
+def check_queue_rates(node, stacklevel: int = 4) -> None:
+    """Warn once, naming each, if a queue's policer or shaper rate is below
+    :data:`MIN_RATE_OF_LINE` of ``node``'s line rate (WFQ weights are relative: not checked)."""
+    text = _below_line(node, [(f"queues[{i}].{name}", getattr(q, name))
+                              for i, q in enumerate(node.queues)
+                              for name in ("police_rate_bps", "shape_rate_bps")
+                              if getattr(q, name) is not None])
+    if text:
+        warnings.warn(f"{text} (10 Mbit/s is 10e6), and a policer's default bucket holds 200 ms of "
+                      f"its rate", ImplausibleRateWarning, stacklevel=stacklevel)
+
+
+def check_stream_rates(node, streams, duration_s: float, stacklevel: int = 4) -> None:
+    """Warn once if rate-driven ``streams`` run below :data:`MIN_RATE_OF_LINE` of ``node``'s line
+    rate, and once if rate-driven streams expect less than one packet in ``[0, duration_s)``
+    (their ``expected_packets(duration_s)``), naming each (a trace outside the window: the
+    window rule, :func:`pqlab.node.scenario.check_trace_window`)."""
+    rated = [(i, s) for i, s in enumerate(streams) if getattr(s, "rate_bps", None) is not None]
+    text = _below_line(node, [(f"streams[{i}].rate_bps", s.rate_bps) for i, s in rated])
+    if text:
+        warnings.warn(f"{text} (300 kbit/s is 300e3)", ImplausibleRateWarning,
+                      stacklevel=stacklevel)
+    expected = [(i, s.expected_packets(duration_s)) for i, s in rated]
+    empty = [f"streams[{i}] ({n:.2g})" for i, n in expected if n < 1.0]
+    if empty:
+        verb = "expects" if len(empty) == 1 else "expect"
+        warnings.warn(
+            f"{_listed(empty)} {verb} less than one packet (in brackets) in the run's window "
+            f"[0, duration_s) = [0, {duration_s:g}) s: no packet, or one by chance; a longer "
+            f"duration_s, a higher rate_bps or an earlier start_s", ImplausibleRateWarning,
+            stacklevel=stacklevel)
+
+
+def check_red_thresholds(lows: tuple, limit_packets, colours: tuple, stacklevel: int = 5) -> None:
+    """Warn once if a colour's RED minimum threshold is at or above the queue's
+    ``limit_packets``: the average queue never reaches it, so that colour is never dropped
+    early."""
+    if limit_packets is None:
+        return
+    high = [f"{c} {low:g}" for c, low in zip(colours, lows) if low >= limit_packets]
+    if high:
+        one = len(high) == 1
+        warnings.warn(
+            f"red_min_packets ({_listed(high)}) {'is' if one else 'are'} at or above limit_packets "
+            f"= {limit_packets}: the average queue never reaches {'it' if one else 'them'}, so RED "
+            f"never drops early; thresholds below the limit", ImplausibleSettingWarning,
+            stacklevel=stacklevel)
+
+
+def check_priority_order(queues, stacklevel: int = 4) -> None:
+    """Warn once if a ``"priority"`` queue is listed after a fair-queued one: every priority level
+    is served before every non-priority queue (node contract rule 3a), whatever its level."""
+    fair = [i for i, q in enumerate(queues) if q.kind != "priority"]
+    late = [f"queues[{i}] (level {q.level})" for i, q in enumerate(queues)
+            if q.kind == "priority" and fair and i > fair[0]]
+    if late:
+        kind = queues[fair[0]].kind
+        parameter = {"wfq": "weight_bps", "drr": "quantum_bytes", "wrr": "weight_packets"}[kind]
+        what = "is a priority queue" if len(late) == 1 else "are priority queues"
+        warnings.warn(
+            f"{_listed(late)} {what} listed after the {kind!r} queues but served before all of "
+            f"them, whatever the level (rule 3a: levels order the priority queues only); a class "
+            f"below the others is a {kind!r} queue with a small {parameter}",
+            ImplausibleSettingWarning, stacklevel=stacklevel)

@@ -29,7 +29,7 @@ from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
 from .markers import FlowColours
 from .model import Node
 from .path import PathModel
-from .plausibility import check_offered_load
+from .plausibility import check_offered_load, check_stream_rates
 from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
@@ -40,6 +40,8 @@ from .traffic import TraceStream, canonical_json, check_streams, merge_streams, 
 #: 5 deep: scenario, streams, a stream, its size law, the law's sizes); deeper text is refused
 #: before it is parsed, as :func:`json.loads` would raise ``RecursionError`` some 1,000 levels deep.
 MAX_JSON_NESTING = 32
+#: Longest run, s (about 31,700 years: beyond it a run's packet count overflows any memory check).
+MAX_DURATION_S = 1e12
 
 #: Peak bytes per packet of :func:`simulate` (arrival, size, queue, flow, ring entry,
 #: departure, drop and the merge's temporaries: 56 measured with tracemalloc on the papers'
@@ -65,7 +67,7 @@ class Scenario:
         At least one stream; each ``stream.queue`` must index ``node.queues``.
         Stored as a tuple; generated in this order.
     duration_s : float
-        Traffic is generated on ``[0, duration_s)``, seconds (> 0): the run's window. A
+        Traffic is generated on ``[0, duration_s)``, seconds, in (0, 1e12]: the run's window. A
         :class:`~pqlab.traffic.TraceStream`'s packets outside it are not simulated, and said so
         (:func:`check_trace_window`).
     warmup_s : float
@@ -99,8 +101,10 @@ class Scenario:
                 )
         object.__setattr__(self, "streams", streams)
         check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
-        duration = check_real("duration_s", self.duration_s, 0.0, strict_minimum=True)
+        duration = check_real("duration_s", self.duration_s, 0.0, MAX_DURATION_S,
+                              strict_minimum=True)
         object.__setattr__(self, "duration_s", duration)
+        check_stream_rates(self.node, streams, duration)  # warnings: 80 bit/s, no packet in the run
         warmup = check_real("warmup_s", self.warmup_s, 0.0)
         if warmup >= duration:
             raise ValueError(f"warmup_s must be < duration_s = {duration!r}, got {warmup!r}")
@@ -243,9 +247,9 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
     Warns
     -----
     UserWarning
-        Per trace with some (not all) packets outside: how many of how many.
+        Once, naming each trace with some (not all) packets outside: how many of how many.
     """
-    counts_by_flow = {}
+    counts_by_flow, partly = {}, []
     duration = scenario.duration_s
     rate_driven = any(not isinstance(s, TraceStream) for s in scenario.streams)
     for i, stream in enumerate(scenario.streams):
@@ -269,8 +273,11 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
             raise ValueError(f"{where[0]}none of its {n:,} packets arrives in {where[1]}: {where[2]}; rebase epoch "
                              f"(Unix) times to the run (subtract the first time: arrival_s - arrival_s[0]) or make "
                              f"duration_s longer than the trace")
-        warnings.warn(f"{where[0]}{k:,} of {n:,} packets arrive at or after duration_s, outside {where[1]}, and are "
-                      f"not simulated ({where[2]}; the count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
+        partly.append(f"{where[0]}{k:,} of {n:,} packets")
+    if partly:  # one warning per call, naming each stream
+        warnings.warn(f"{'; '.join(partly)} arrive at or after duration_s, outside the run's "
+                      f"window [0, duration_s) = [0, {duration:.9g}) s, and are not simulated (the "
+                      f"count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
                       UserWarning, stacklevel=stacklevel + 1)
     traces = [s for s in scenario.streams if isinstance(s, TraceStream)]
     origins = {TIME_ORIGIN_ATTR: origins_json(traces)} if any(s.time_origin_s for s in traces) else {}

@@ -18,12 +18,16 @@ import numpy as np
 from ..base._validate import check_array, check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
 from .markers import Marker, check_marker
+from .model import RATE_RANGE_BPS
 from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData, canonical_json, check_packet_count,
                      check_rng, check_sorted, set_field)
 
 #: Longest trace whose packets a scenario's JSON holds in full (:meth:`TraceStream.to_dict`): a
 #: longer one is written as its digest and source (100,000 packets are 2.4 MB of JSON).
 TRACE_JSON_MAX_PACKETS = 1000
+#: Largest flow id and queue index, the largest int64 (a run's ``flow`` and ``queue`` are int64;
+#: a scenario's queue indices are bounded by its node's queues).
+MAX_FLOW_ID = MAX_QUEUE_INDEX = 2**63 - 1
 
 
 # --------------------------------------------------------------------------- streams
@@ -41,8 +45,8 @@ class Stream(PlainData):
     marker: Marker | None = None
 
     def _check_ids(self):
-        set_field(self, "queue", check_int("queue", self.queue, 0))
-        set_field(self, "flow", check_int("flow", self.flow, 0))
+        set_field(self, "queue", check_int("queue", self.queue, 0, MAX_QUEUE_INDEX))
+        set_field(self, "flow", check_int("flow", self.flow, 0, MAX_FLOW_ID))
         check_marker(self.marker)
 
     def to_dict(self, encoded: dict | None = None) -> dict:
@@ -103,7 +107,8 @@ class _SizedStream(Stream):
     start_s: float
 
     def _check_common(self):
-        set_field(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
+        set_field(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, RATE_RANGE_BPS[1],
+                                               strict_minimum=True))
         if not isinstance(self.size, SizeDistribution):
             raise ValueError(
                 "size must be a size distribution (Deterministic, Uniform, Geometric, Empirical), "
@@ -117,6 +122,12 @@ class _SizedStream(Stream):
         )
         check_choice("size_per", self.size_per, SIZE_PER_CHOICES)
         set_field(self, "start_s", check_real("start_s", self.start_s, 0.0))
+
+    def expected_packets(self, duration_s: float) -> float:
+        """The mean number of packets in ``[0, duration_s)`` (s): the rate over the mean IP
+        length."""
+        span_s = max(0.0, duration_s - float(self.start_s))
+        return span_s * self.rate_bps / (8.0 * max(1.0, self._mean_ip_bytes))
 
     @property
     def _mean_ip_bytes(self) -> float:
@@ -170,13 +181,13 @@ class CBRStream(_SizedStream):
     Parameters
     ----------
     rate_bps : float
-        Bit rate counted on IP lengths, bit/s (> 0).
+        Bit rate counted on IP lengths, bit/s, in (0, 1e12].
     size : SizeDistribution
         Packet (or UDP payload, see ``header_bytes``) sizes, bytes.
     queue : int
         Index into ``node.queues`` (>= 0).
     flow : int
-        Flow id (>= 0).
+        Flow id, in [0, 2**63 - 1].
     phase_s : float, optional
         Offset of the first packet after ``start_s``, seconds, in ``[0, interval)``.
         ``None``: drawn uniformly in ``[0, interval)`` from the generator.
@@ -297,7 +308,7 @@ class TraceStream(Stream):
     queue : int
         Index into ``node.queues`` (>= 0).
     flow : int
-        Flow id (>= 0).
+        Flow id, in [0, 2**63 - 1].
     marker : SrTCM or TrTCM, optional
         Colours the trace's packets (node contract rule 1a); None (default): all green.
     time_origin_s : float
@@ -309,6 +320,11 @@ class TraceStream(Stream):
         Where the packets were read from (``path``, ``format``, the reader's ``options`` and the
         flow's ``key`` in the file), written by :mod:`pqlab.traces`: a scenario recorded by its
         traces' digests (:meth:`to_dict`) is read back from there. None (default): built in memory.
+    file_order : array_like of int, optional
+        Each packet's position in its file (a table's row, a capture's record; >= 0), written by
+        :mod:`pqlab.traces`: packets of several such streams of one file that arrive at the same
+        time are merged in the file's order (:func:`file_order_window`), not stream after stream.
+        None (default): ties keep stream order.
 
     JSON: :meth:`to_dict` writes the arrays in full for a trace of at most
     :data:`TRACE_JSON_MAX_PACKETS` packets; a longer one is written as its digest
@@ -323,6 +339,7 @@ class TraceStream(Stream):
     marker: Marker | None = None
     time_origin_s: float = 0.0
     source: dict | None = None
+    file_order: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
@@ -340,20 +357,32 @@ class TraceStream(Stream):
                 raise ValueError(f"source must be None or a mapping with a path (as pqlab.traces writes it), "
                                  f"got {self.source!r}")
             set_field(self, "source", json.loads(canonical_json(self.source)))  # a plain-data copy
+        if self.file_order is not None:
+            order = check_array("file_order", self.file_order, kind="int", minimum=0,
+                                length=arrival.shape[0])
+            order.flags.writeable = False
+            set_field(self, "file_order", order)
 
     def __eq__(self, other):
         if type(other) is not TraceStream:
             return NotImplemented
+        mine, theirs = self.file_order, other.file_order
+        same_order = (mine is None and theirs is None) or (
+            mine is not None and theirs is not None and np.array_equal(mine, theirs))
         return (self.queue, self.flow, self.marker, self.time_origin_s, self.source) == (
             other.queue, other.flow, other.marker, other.time_origin_s, other.source) and all(
-            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes"))
+            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
+        ) and same_order
 
     @property
     def sha256(self) -> str:
-        """SHA-256 (hex) of the packets: :func:`trace_sha256` of ``arrival_s`` and ``size_bytes``."""
+        """SHA-256 (hex) of the packets: :func:`trace_sha256` of ``arrival_s``, ``size_bytes``,
+        ``time_origin_s`` and ``file_order``."""
         digest = self.__dict__.get("_sha256")
         if digest is None:
-            digest = self.__dict__["_sha256"] = trace_sha256(self.arrival_s, self.size_bytes)
+            digest = trace_sha256(self.arrival_s, self.size_bytes, self.time_origin_s,
+                                  self.file_order)
+            self.__dict__["_sha256"] = digest
         return digest
 
     def to_dict(self, encoded: dict | None = None, *, full: bool = False) -> dict:
@@ -373,7 +402,13 @@ class TraceStream(Stream):
             out.pop("time_origin_s")
         if self.source is None:
             out.pop("source")
+        if self.file_order is None:
+            out.pop("file_order", None)
         return out
+
+    def expected_packets(self, duration_s: float) -> float:
+        """The packets in ``[0, duration_s)`` (s): those a run of that window simulates."""
+        return float(self.arrival_s.shape[0] - self.outside(duration_s))
 
     def outside(self, duration_s: float) -> int:
         """How many packets arrive at or after ``duration_s`` (s): outside a run's window
@@ -388,23 +423,40 @@ class TraceStream(Stream):
         return window
 
 
-def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray) -> str:
-    """SHA-256 (hex) of a trace's packets: the bytes of ``arrival_s`` as little-endian float64 then
-    of ``size_bytes`` as little-endian int64 (the same on every machine)."""
+def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray, time_origin_s: float = 0.0,
+                 file_order: np.ndarray | None = None) -> str:
+    """SHA-256 (hex) of a trace's packets: the packet count as a little-endian int64, the bytes of
+    ``arrival_s`` as little-endian float64, of ``size_bytes`` as little-endian int64, then of
+    ``time_origin_s`` as a little-endian float64 and, if given, of ``file_order`` as
+    little-endian int64 (the same on every machine; the same file rewritten with other absolute
+    times has another digest)."""
     digest = hashlib.sha256()
+    digest.update(np.array([len(arrival_s)], dtype="<i8").tobytes())
     digest.update(np.ascontiguousarray(arrival_s, dtype="<f8").tobytes())
     digest.update(np.ascontiguousarray(size_bytes, dtype="<i8").tobytes())
+    digest.update(np.array([time_origin_s], dtype="<f8").tobytes())
+    if file_order is not None:
+        digest.update(np.ascontiguousarray(file_order, dtype="<i8").tobytes())
     return digest.hexdigest()
+
+
+def file_order_window(streams, t0_s: float, t1_s: float) -> np.ndarray | None:
+    """The file positions (:attr:`TraceStream.file_order`) of the packets of ``streams`` in
+    ``[t0_s, t1_s)``, stream after stream, if every stream is a trace of one file that has them,
+    else None: a merge sorts by time, then by these (ties in the file's order)."""
+    sources = {None if not isinstance(s, TraceStream) or s.file_order is None or s.source is None
+               else s.source["path"] for s in streams}
+    if len(streams) < 2 or len(sources) != 1 or None in sources:
+        return None
+    parts = []
+    for s in streams:
+        lo, hi = np.searchsorted(s.arrival_s, [t0_s, t1_s], side="left")
+        parts.append(s.file_order[lo:hi])
+    return np.concatenate(parts)
 
 
 def expected_packets(streams, duration_s: float) -> int:
     """About how many packets ``streams`` generate in ``[0, duration_s)`` (s), before any is drawn
     (for a memory check): a rate-driven stream's rate over its mean IP length, a trace's length."""
-    total = 0.0
-    for stream in streams:
-        if isinstance(stream, _SizedStream):
-            span = max(0.0, duration_s - float(stream.start_s))
-            total += span * stream.rate_bps / (8.0 * max(1.0, stream._mean_ip_bytes)) + 2
-        else:
-            total += len(getattr(stream, "arrival_s", ()))
-    return int(total)
+    return int(sum(s.expected_packets(duration_s) + (2 if isinstance(s, _SizedStream) else 0)
+                   for s in streams))

@@ -13,6 +13,7 @@ returns the mergeable summary itself, for runs spread over workers).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Iterator
 from collections import deque
@@ -171,6 +172,8 @@ def _run(scenario, seed, window_s, summary_kw) -> tuple:
     window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate_summary/summarize
     summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, n_classes=len(scenario.node.queues),
                           **summary_kw)  # checks its sizes first
+    # pools with the summaries of its own runs only
+    summary.scenario_sha256 = hashlib.sha256(scenario.to_json().encode()).hexdigest()
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
     colours = FlowColours(scenario.streams)
     red_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 import xarray as xr
 
-from ..base._validate import check_array, check_int, check_memory, check_real, shown
+from ..base._validate import check_array, check_int, check_memory, check_real, echo, shown
 from ..base.jitcache import cached_njit
 from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of, check_quantiles
 from .engine import EARLY_DROP, KEPT, MAX_SIZE_BYTES, POLICED, QUEUE_FULL
@@ -110,6 +110,10 @@ class FlowSummary:
         self.quantiles = None if quantiles is None else check_quantiles("quantiles", quantiles)
         self.n_flows = 0
         self.n_classes = 0
+        #: SHA-256 of the JSON of the scenario whose run this summarises (set by
+        #: :func:`pqlab.streaming.summarize`; None: packets given by hand): runs of two scenarios
+        #: do not pool.
+        self.scenario_sha256: str | None = None
         # per flow, then per class: one table each, so one loop updates a flow's and a class's row
         self._rows_int = np.zeros((0, N_INT), np.int64)
         self._rows_float = np.zeros((0, N_FLOAT))
@@ -182,7 +186,8 @@ class FlowSummary:
                 "ipdv_bin_s": self.ipdv_bin_s, "ipdv_max_s": self.ipdv_max_s, "start_s": self.start_s,
                 "alpha": self.bins.alpha, "sketch_min_s": self.bins.min_value,
                 "sketch_max_s": self.bins.max_value,
-                "quantiles": None if self.quantiles is None else tuple(self.quantiles.tolist())}
+                "quantiles": None if self.quantiles is None else tuple(self.quantiles.tolist()),
+                "scenario": self.scenario_sha256}
 
     def _arrays(self) -> dict:
         return {k: getattr(self, k) for k in ACCUMULATORS}
@@ -242,7 +247,7 @@ class FlowSummary:
             got = ", ".join(f"{k} {a.shape[0]}" for k, a in arrays.items())
             raise ValueError(f"{', '.join(arrays)} must be 1-D arrays of one length (one value "
                              f"per packet), got lengths {got}")
-        _check_kept_departures(departure_s, arrival_s, drop == KEPT)
+        check_kept_departures(departure_s, arrival_s, drop == KEPT)
         self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue)
 
     def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue) -> None:
@@ -295,7 +300,8 @@ class FlowSummary:
         if not isinstance(other, FlowSummary):
             raise ValueError(f"a FlowSummary combines only with a FlowSummary, got {type(other).__name__}")
         mine, theirs = self.settings(), other.settings()
-        differ = [f"{k} ({mine[k]!r} vs {theirs[k]!r})" for k in mine if mine[k] != theirs[k]]
+        differ = [f"{k} ({echo(mine[k])} vs {echo(theirs[k])})" for k in mine
+                  if mine[k] != theirs[k]]
         if differ:
             raise ValueError(f"summaries combine only with the same settings; they differ in {', '.join(differ)}")
         a, b = self.copy(), other.copy()
@@ -460,7 +466,7 @@ def merge_summaries(summaries: Iterable[FlowSummary], *, consecutive: bool = Fal
     return out
 
 
-def _check_kept_departures(departure_s: np.ndarray, arrival_s: np.ndarray,
+def check_kept_departures(departure_s: np.ndarray, arrival_s: np.ndarray,
                            kept: np.ndarray) -> None:
     """``ValueError`` naming the first kept packet whose departure is NaN or before its arrival."""
     with np.errstate(invalid="ignore"):

@@ -7,8 +7,11 @@ scenario, which holds a long trace only as its digest, can be read back (:func:`
 :func:`rebase` moves a trace built in memory (e.g. with Unix times) to its first packet.
 
 Units: times in seconds (a table's time column in ``time_unit``: ``"s"``, ``"ms"``, ``"us"`` or
-``"ns"``; integer ticks are rebased exactly, float seconds within float64's resolution, 2.4e-7 s at
-Unix times 1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the line's framing).
+``"ns"``; integer ticks and a CSV's decimals of up to 9 fractional digits, read as text into
+integer ticks, are rebased exactly, so a pcap, a pcapng, a CSV and a Parquet file of the same
+packets give the same arrivals to the bit; other float times within float64's resolution,
+2.4e-7 s at Unix times 1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the
+line's framing).
 A table whose size column holds frame lengths (a capture's ``frame.len``: the link header
 included, no FCS) says ``size_is="frame"`` and ``frame_header_bytes`` (14: Ethernet II) are taken
 off. A pcap's sizes are read from each packet's IP header (total length; IPv6: payload + 40), so
@@ -21,7 +24,8 @@ files are read by pandas with pyarrow (the ``parquet`` extra: ``pip install pqla
 Throughput: ``benchmarks/traces.py`` (its figures in docs/performance.md).
 
 Each packet is in one flow: a table's ``flow_column`` value (non-negative integers are the flow
-ids, other values numbered from ``first_flow`` in order of first appearance), a pcap packet's
+ids after ``first_flow``, other values numbered from ``first_flow`` in order of first appearance;
+an empty cell or a fractional number is refused), a pcap packet's
 5-tuple (addresses, protocol, ports: numbered from ``first_flow`` in order of first packet), or
 one flow for the whole file. Its queue: ``queue`` for every packet, or its class (a table's
 ``class_column`` value, a pcap packet's DSCP) looked up in ``queues``.
@@ -38,10 +42,10 @@ from typing import Any
 
 import numpy as np
 
-from ..base._validate import check_choice, check_int, check_real
+from ..base._validate import check_choice, check_int, check_real, echo
 from .framing import MAX_SIZE_BYTES
 from .captures import CaptureError, ip_fields, read_frames
-from .sources import TraceStream
+from .sources import MAX_FLOW_ID, MAX_QUEUE_INDEX, TraceStream
 
 #: File formats :func:`read_trace` reads, and the suffixes that name them.
 FORMATS = ("csv", "parquet", "pcap")
@@ -77,7 +81,8 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
         A table's columns of flow ids and of classes (looked up in ``queues``, else queue indices);
         None (default): one flow (``first_flow``), every packet in ``queue``.
     time_unit : {"s", "ms", "us", "ns"}
-        Unit of a table's time column (integer ticks are rebased exactly).
+        Unit of a table's time column (integer ticks and a CSV's decimals of up to 9 fractional
+        digits are rebased exactly).
     size_is : {"ip", "frame"}
         What a table's size column holds: IP lengths (default), or frame lengths from which
         ``frame_header_bytes`` (default 14, Ethernet II without FCS) are taken off.
@@ -92,7 +97,8 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
         Class -> queue index: a table's ``class_column`` values, a pcap packet's DSCP (e.g.
         ``{46: 0}``: EF to queue 0). A pcap flow whose packets go to two queues is two streams.
     first_flow : int
-        The first flow id given to flows that are numbered (>= 0).
+        The first flow id, in [0, 2**63 - 1]: flows that are numbered get ``first_flow``,
+        ``first_flow + 1``, ...; a table's integer flow ids are added to it (default 0: kept).
     origin_s : "first" or float
         The absolute time that becomes 0, seconds: ``"first"`` (default), the trace's first
         packet; or a time at or before it (0 keeps the times as they are). Kept in each stream's
@@ -139,6 +145,7 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
         if options["size_is"] != "ip":
             raise ValueError(f"size_is is for tables; a pcap's sizes are read from its IP headers, got "
                              f"size_is={options['size_is']!r}")
+        _check_dscp_keys(options["queues"])
         ticks, per_s, size, keys, classes, names = _read_pcap(path, options)
         numbered = True
     else:
@@ -147,6 +154,17 @@ def read_trace(path: str | os.PathLike, *, format: str | None = None, time_colum
     recorded = {**options, "queues": None if options["queues"] is None else [[k, v] for k, v in options["queues"].items()]}
     source = {"path": str(Path(path).resolve()), "format": kind, "options": recorded}  # JSON keys are text: pairs
     return _streams(path, ticks, per_s, size, keys, classes, numbered, names, kind == "pcap", options, source)
+
+
+def _check_dscp_keys(queues: dict | None) -> None:
+    """Refuse a key of a pcap's ``queues`` that is no DSCP (an integer in [0, 63]): ``'46'``
+    (text) matches no packet."""
+    for key in queues or ():
+        dscp = isinstance(key, (int, np.integer)) and not isinstance(key, bool)
+        if not (dscp and 0 <= key <= 63):
+            hint = " (text: write the number)" if isinstance(key, str) else ""
+            raise ValueError(f"queues' keys are a pcap packet's DSCPs, integers in [0, 63], got "
+                             f"{echo(key)}{hint}")
 
 
 def _check_options(given: dict) -> dict:
@@ -164,12 +182,13 @@ def _check_options(given: dict) -> dict:
     check_choice("size_is", opts["size_is"], SIZE_KINDS)
     check_choice("flows", opts["flows"], PCAP_FLOWS)
     opts["frame_header_bytes"] = check_int("frame_header_bytes", opts["frame_header_bytes"], 0, MAX_SIZE_BYTES)
-    opts["queue"] = check_int("queue", opts["queue"], 0)
-    opts["first_flow"] = check_int("first_flow", opts["first_flow"], 0)
+    opts["queue"] = check_int("queue", opts["queue"], 0, MAX_QUEUE_INDEX)
+    opts["first_flow"] = check_int("first_flow", opts["first_flow"], 0, MAX_FLOW_ID)
     if opts["queues"] is not None:
         if not isinstance(opts["queues"], dict):
             raise ValueError(f"queues must be None or a mapping class -> queue index, got {opts['queues']!r}")
-        opts["queues"] = {k: check_int(f"queues[{k!r}]", v, 0) for k, v in opts["queues"].items()}
+        opts["queues"] = {k: check_int(f"queues[{echo(k)}]", v, 0, MAX_QUEUE_INDEX)
+                          for k, v in opts["queues"].items()}
     if opts["origin_s"] != "first":
         opts["origin_s"] = check_real("origin_s", opts["origin_s"], 0.0) if not isinstance(opts["origin_s"], str) \
             else check_choice("origin_s", opts["origin_s"], ("first",))
@@ -213,33 +232,123 @@ def _read_table(path: str, kind: str, options: dict):
             times = times.dt.tz_convert("UTC").dt.tz_localize(None)
         ticks, per_s = times.astype("datetime64[ns]").to_numpy().view(np.int64), TIME_UNITS["ns"]
     else:
-        ticks = _numbers(path, options["time_column"], "time_column", times)
-        per_s = TIME_UNITS[options["time_unit"]]
-    size = _numbers(path, options["size_column"], "size_column", table[options["size_column"]])
-    if size.dtype.kind == "f":
-        if not np.all(size == np.round(size)):
-            row = int(np.flatnonzero(size != np.round(size))[0])
-            raise ValueError(f"path {path!r}: {options['size_column']} (size_column) must hold whole bytes, "
-                             f"got {size[row].item()!r} at row {row}")
-        size = size.astype(np.int64)
-    if options["size_is"] == "frame":
-        size = size - options["frame_header_bytes"]
-    keys = table[options["flow_column"]].to_numpy() if options["flow_column"] else None
-    classes = table[options["class_column"]].to_numpy() if options["class_column"] else None
+        digits = 0
+        if kind == "csv" and times.dtype.kind == "f":  # decimals: exact from their text
+            ticks, digits = _text_ticks(path, options["time_column"], times)
+        else:
+            ticks = times
+        ticks = _numbers(path, options["time_column"], "time_column", ticks)
+        per_s = TIME_UNITS[options["time_unit"]] * 10**digits
+    sizes = _numbers(path, options["size_column"], "size_column", table[options["size_column"]])
+    size = _sizes(path, sizes, options)
+    keys, classes = (_labels(path, table, options, p) for p in ("flow_column", "class_column"))
     return ticks, per_s, size, keys, classes
 
 
+def _labels(path: str, table, options: dict, param: str) -> np.ndarray | None:
+    """A table's flow or class column (``param``) as an array: integers (int64, whole floats
+    included) or names; None without the column. An empty cell or a fractional number is refused
+    naming its row (an empty flow cell is no flow, 0.5 no flow id)."""
+    if options[param] is None:
+        return None
+    column = table[options[param]]
+    empty = column.isna().to_numpy()
+    if empty.any():
+        raise ValueError(f"path {path!r}: {options[param]} ({param}) has an empty cell at row "
+                         f"{int(np.flatnonzero(empty)[0])}: give every packet a "
+                         f"{param.split('_')[0]}")
+    values = column.to_numpy()
+    if values.dtype.kind == "f":
+        fractional = np.flatnonzero(values != np.round(values))
+        if fractional.size:
+            row = int(fractional[0])
+            raise ValueError(f"path {path!r}: {options[param]} ({param}) must hold integers or "
+                             f"names, got {values[row].item()!r} at row {row}")
+        if np.abs(values).max() < 2.0**63:
+            values = values.astype(np.int64)
+    return values
+
+
+def _text_ticks(path: str, column: str, values):
+    """A CSV's time column of decimals (``values``, as pandas read them: float64) -> ``(ticks,
+    digits)``: read again as text, plain decimals of at most 9 fractional digits and 18 digits in
+    all as exact integers in units of ``10**-digits`` (``1700000000.123456`` ->
+    ``1700000000123456``, 6; :func:`_decimal_ticks`), else ``values`` and 0 (an exponent, an
+    empty cell: float64 as read)."""
+    import pandas as pd
+
+    text = pd.read_csv(path, comment="#", skipinitialspace=True, usecols=[column],
+                       dtype={column: str})[column]
+    parsed = _decimal_ticks(text.to_numpy()) if text.notna().all() else None
+    return (values, 0) if parsed is None else parsed
+
+
+def _decimal_ticks(text: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """Cells of text ``[+-]digits[.digits]`` as exact int64 ticks of ``10**-digits`` and
+    ``digits`` (the most fractional digits of any cell, at most 9; at most 18 digits in all),
+    computed on the cells' bytes, a column of bytes at a time; None for any other form (an
+    exponent, a space)."""
+    try:
+        raw = text.astype("S")  # ASCII, NUL-padded to the longest cell
+    except (UnicodeEncodeError, ValueError, TypeError):
+        return None
+    width = raw.dtype.itemsize
+    if not raw.size or not width:
+        return None
+    b = raw.view(np.uint8).reshape(raw.size, width)
+    used, digit, dot = b != 0, (b >= ord("0")) & (b <= ord("9")), b == ord(".")
+    sign = (b[:, 0] == ord("-")) | (b[:, 0] == ord("+"))
+    allowed = digit | dot
+    allowed[:, 0] |= sign
+    if (np.any(used & ~allowed) or np.any(used[:, 1:] & ~used[:, :-1])
+            or np.any(dot.sum(axis=1) > 1) or not np.all(digit.any(axis=1))):
+        return None
+    n_digits = digit.sum(axis=1)
+    after = np.where(dot.any(axis=1), used.sum(axis=1) - dot.argmax(axis=1) - 1, 0)  # fraction's
+    digits = int(after.max())
+    if digits > 9 or np.max(n_digits - after) + digits > 18:  # beyond int64
+        return None
+    ticks = np.zeros(raw.size, dtype=np.int64)
+    for j in range(width):  # Horner: every digit of the cell, the fraction's included
+        ticks = np.where(digit[:, j], ticks * 10 + (b[:, j].astype(np.int64) - ord("0")), ticks)
+    ticks *= 10 ** (digits - after)  # each cell to the finest fraction
+    return np.where(b[:, 0] == ord("-"), -ticks, ticks), digits
+
+
 def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
-    """A numeric column as int64 or float64, every value finite (else the row named)."""
-    array = values.to_numpy()
+    """A numeric column as int64 or float64, every value finite (else the row named); integers
+    beyond int64 (a uint64 column) as float64, never wrapped."""
+    array = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
     if array.dtype.kind not in "iuf":
-        raise ValueError(f"path {path!r}: {column} ({param}) must hold numbers, got values of type {array.dtype} "
-                         f"(e.g. {array[0]!r})")
+        raise ValueError(f"path {path!r}: {column} ({param}) must hold numbers, got values of type "
+                         f"{array.dtype} (e.g. {echo(array[0])})")
+    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
+        array = array.astype(np.float64)
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         row = int(np.flatnonzero(~np.isfinite(array))[0])
         raise ValueError(f"path {path!r}: {column} ({param}) must hold finite numbers, got {array[row].item()!r} at "
                          f"row {row}")
     return array.astype(np.float64 if array.dtype.kind == "f" else np.int64)
+
+
+def _sizes(path: str, size: np.ndarray, options: dict) -> np.ndarray:
+    """A table's size column as IP lengths (int64, bytes): whole bytes, each in ``[1, 65535]``
+    after ``size_is`` (checked on the values as given, so an error echoes the value in the file)."""
+    column = options["size_column"]
+    header = options["frame_header_bytes"] if options["size_is"] == "frame" else 0
+    if size.dtype.kind == "f" and not np.all(size == np.round(size)):
+        row = int(np.flatnonzero(size != np.round(size))[0])
+        raise ValueError(f"path {path!r}: {column} (size_column) must hold whole bytes, got "
+                         f"{size[row].item()!r} at row {row}")
+    bad = np.flatnonzero((size < 1 + header) | (size > MAX_SIZE_BYTES + header))
+    if bad.size:
+        what = f"IP length (frame length - frame_header_bytes = {header})" if header else \
+            "IP length"
+        given = "a frame length of " if header else ""
+        raise ValueError(f"path {path!r}: {column} (size_column): every {what} must be in "
+                         f"[1, {MAX_SIZE_BYTES}] bytes, got {given}{size[bad[0]].item()!r} at row "
+                         f"{int(bad[0])}")
+    return size.astype(np.int64) - header
 
 
 def _require_parquet() -> None:
@@ -316,13 +425,11 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
     n = ticks.shape[0]
     if n == 0:
         raise ValueError(f"path {path!r} holds no packet")
-    bad = np.flatnonzero((size < 1) | (size > MAX_SIZE_BYTES))
+    bad = np.flatnonzero((size < 1) | (size > MAX_SIZE_BYTES))  # a capture's (a table's: _sizes)
     if bad.size:
-        what = "IP length" if options["size_is"] == "ip" else \
-            f"IP length (frame length - frame_header_bytes = {options['frame_header_bytes']})"
-        raise ValueError(f"path {path!r}: {options['size_column']} (size_column): every {what} must be in "
-                         f"[1, {MAX_SIZE_BYTES}] bytes, got {int(size[bad[0]])} at row {int(bad[0])}")
-    order = None
+        raise ValueError(f"path {path!r}: every IP length must be in [1, {MAX_SIZE_BYTES}] bytes, "
+                         f"got {int(size[bad[0]])} in the IP header of IP packet {int(bad[0])}")
+    order = np.arange(n)  # each packet's position in the file (its file_order)
     late = np.flatnonzero(np.diff(ticks) < 0)
     if late.size:
         if not options["sort"]:
@@ -336,20 +443,33 @@ def _streams(path, ticks, per_s, size, keys, classes, numbered, names, pcap, opt
     arrival, origin = _rebased(path, ticks, per_s, options["origin_s"])
     queue = _queues(path, n, classes, pcap, options)
     if keys is None:
-        keys = np.zeros(n, dtype=np.int64) if numbered else np.full(n, options["first_flow"], dtype=np.int64)
-    split = int(queue.max()) + 1 if pcap and options["queues"] is not None else 0  # a pcap flow split by queue
+        keys = np.zeros(n, dtype=np.int64)  # one flow: first_flow
+    split = pcap and options["queues"] is not None  # a pcap flow split by queue
+    used = np.unique(queue) if split else queue[:0]
     if split:
-        keys = keys * split + queue
-    label = (lambda k: _plain(k)) if names is None and not split else \
-        (lambda k: f"{names[k // split] if names else 0} queue {k % split}") if split else (lambda k: names[k])
+        keys = keys * used.size + np.searchsorted(used, queue)
+
+    def label(k):
+        """A flow's key as text: its 5-tuple (and queue), or the table's flow id."""
+        if split:
+            return f"{names[k // used.size] if names else 0} queue {used[k % used.size]}"
+        return _plain(k) if names is None else names[k]
+    groups = _groups(keys)
+    last = options["first_flow"] + (len(groups) - 1 if numbered else int(keys.max()))
+    if last > MAX_FLOW_ID:
+        what = f"{len(groups):,} flows numbered" if numbered else \
+            f"flow ids up to {int(keys.max())} added"
+        raise ValueError(f"path {path!r}: first_flow with {what} must keep flow ids at most "
+                         f"{MAX_FLOW_ID} (2**63 - 1), got first_flow={options['first_flow']}")
     streams = []
-    for index, (key, mine) in enumerate(_groups(keys)):
-        flow = options["first_flow"] + index if numbered else int(key)
+    for index, (key, mine) in enumerate(groups):
+        flow = options["first_flow"] + (index if numbered else int(key))
         queues_of_flow = np.unique(queue[mine])
         if queues_of_flow.size > 1:
             raise ValueError(f"path {path!r}: flow {label(key)!r} has packets of classes in queues "
                              f"{queues_of_flow.tolist()}: a stream goes to one queue; give each class its own flow")
-        streams.append(TraceStream(arrival[mine], size[mine], int(queues_of_flow[0]), flow, time_origin_s=origin,
+        streams.append(TraceStream(arrival[mine], size[mine], int(queues_of_flow[0]), flow,
+                                   file_order=order[mine], time_origin_s=origin,
                                    source={**source, "key": label(key)}))
     return tuple(sorted(streams, key=lambda s: s.flow))
 
@@ -358,6 +478,9 @@ def _rebased(path, ticks, per_s, origin) -> tuple[np.ndarray, float]:
     """Arrivals in seconds after ``origin`` (``"first"``: the first packet) and the origin, s: tick
     differences (exact for integer ticks) divided by the ticks per second ``per_s``."""
     first = ticks[0].item()
+    if first < 0:  # sorted: the earliest
+        raise ValueError(f"path {path!r}: the times must be >= 0 (seconds since an epoch, or since "
+                         f"the trace's start), got {first / per_s!r} s at its first packet")
     origin_ticks = first if origin == "first" else origin * per_s
     if ticks.dtype.kind == "i" and origin != "first":
         origin_ticks = round(origin_ticks)
@@ -375,6 +498,14 @@ def _queues(path, n, classes, pcap, options) -> np.ndarray:
     if classes is None:
         return np.full(n, n_default, dtype=np.int64)
     mapping = options["queues"]
+    if mapping is not None and not pcap:  # a key of another kind than the classes matches none
+        numbers = classes.dtype.kind in "iuf"
+        for key in mapping:
+            if (isinstance(key, (int, float, np.number)) and not isinstance(key, bool)) != numbers:
+                what = "numbers" if numbers else "names (text)"
+                raise ValueError(f"path {path!r}: queues' keys must be the classes of "
+                                 f"{options['class_column']} (class_column), which are {what}, got "
+                                 f"the key {echo(key)}")
     out = np.empty(len(classes), dtype=np.int64)
     for value in np.unique(classes):
         mine = classes == value
@@ -473,7 +604,8 @@ def from_digest(data: dict, marker: Any = None) -> TraceStream:
                          f"changed since the run")
     got = match[0]
     return TraceStream(got.arrival_s, got.size_bytes, check_int("queue", data.get("queue"), 0), got.flow, marker,
-                       time_origin_s=got.time_origin_s, source=got.source)
+                       time_origin_s=got.time_origin_s, source=got.source,
+                       file_order=got.file_order)
 
 
 def origins_json(streams: Iterable[Any]) -> str:

@@ -28,6 +28,7 @@ from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STRE
                      canonical_json, plain_json)  # noqa: F401  (re-exported)
 from .markers import Marker, SrTCM, TrTCM  # noqa: F401  (re-exported)
 from .sources import TRACE_JSON_MAX_PACKETS, CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
+from .sources import file_order_window
 from .traces import from_digest, read_trace  # noqa: F401  (read_trace re-exported)
 
 
@@ -172,7 +173,8 @@ class TrafficWindows:
         arrivals, sizes = zip(*(window(t0_s, t1_s) for window in self._windows or ()))
         counts = [a.shape[0] for a in arrivals]
         arrival = np.concatenate(arrivals)
-        order = np.argsort(arrival, kind="stable")
+        rows = file_order_window(self.streams, t0_s, t1_s)  # traces of one file: its order
+        order = np.argsort(arrival, kind="stable") if rows is None else np.lexsort((rows, arrival))
         return (arrival[order], np.concatenate(sizes)[order], np.repeat(self._queues, counts)[order],
                 np.repeat(self._flows, counts)[order])
 
