@@ -22,7 +22,7 @@ from . import metrics
 from ..base._validate import check_int
 from ..node.engine import KEPT
 from ..node.measured import is_measured
-from ..node.scenario import Scenario, simulate, simulate_runs
+from ..node.scenario import Scenario, simulate, simulate_runs  # noqa: F401  (simulate_runs re-exported)
 from ..node.tandem import simulate_downstream_hops
 from ..base.provenance import provenance_attrs
 

@@ -16,6 +16,7 @@ import functools
 
 import numpy as np
 
+from ..base.jitcache import cached_njit
 from ..measure.experiments import REFERENCE_FLOW
 from ..node.engine import run_kernel, validate_arrivals
 from ..node.framing import PACKET_PARTICLE_BYTES, line_time_s
@@ -50,12 +51,27 @@ def generator_release_s(send_s: np.ndarray, flow: np.ndarray, tick_s: float, ef_
         return out
     first = rng.random(2) * tick_s  # the (first) EF host's and the BE host's timer phases
     ef_phase = np.concatenate([first[:1], rng.random(ef_hosts - 1) * tick_s])
-    host = ef_host_of(flow, ef_hosts)
-    groups = [(host == h, ef_phase[h]) for h in range(ef_hosts)] + [(flow >= FIRST_BE_FLOW, first[1])]
-    for mask, phase in groups:
-        t = send_s[mask]
-        out[mask] = phase + np.ceil((t - phase) / tick_s - 1e-12) * tick_s
+    flow = np.ascontiguousarray(flow, dtype=np.int64)
+    _released_at_ticks(out, ef_host_of(flow, ef_hosts), flow >= FIRST_BE_FLOW, ef_phase, float(first[1]),
+                       float(tick_s), out)
     return out
+
+
+@cached_njit(nogil=True)
+def _released_at_ticks(send_s, host, be, ef_phase, be_phase, tick_s, out):
+    """:func:`generator_release_s` per packet: a packet of EF host ``host[i] >= 0`` (phase
+    ``ef_phase[host[i]]``) or of the BE host (``be[i]``, phase ``be_phase``) leaves at
+    ``phase + ceil((t - phase) / tick_s - 1e-12) * tick_s``; any other keeps its time.
+    ``out`` may be ``send_s``."""
+    for i in range(send_s.shape[0]):
+        if host[i] >= 0:
+            phase = ef_phase[host[i]]
+        elif be[i]:
+            phase = be_phase
+        else:
+            out[i] = send_s[i]
+            continue
+        out[i] = phase + np.ceil((send_s[i] - phase) / tick_s - 1e-12) * tick_s
 
 
 @functools.lru_cache(maxsize=16)
