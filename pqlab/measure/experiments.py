@@ -20,8 +20,10 @@ import xarray as xr
 
 from . import metrics
 from ..base._validate import check_int
+from ..base.jitcache import cached_njit
 from ..node.engine import KEPT
 from ..node.measured import is_measured
+from ..node.path import extra_delay_of
 from ..node.scenario import Scenario, simulate, simulate_runs  # noqa: F401  (simulate_runs re-exported)
 from ..node.tandem import simulate_downstream_hops
 from ..base.provenance import provenance_attrs
@@ -48,11 +50,25 @@ def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE
 def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
     """:func:`pqlab.metrics.one_way_delay`'s values for the packets ``rows`` of ``ds`` (every one
     measured): ``departure - arrival + path.extra_delay_s(size)``, NaN where dropped."""
-    values = (np.asarray(ds["departure"])[rows] - np.asarray(ds["arrival"])[rows]
-              + path.extra_delay_s(np.asarray(ds["size"])[rows]))
-    if "drop" in ds:
-        values = np.where(np.asarray(ds["drop"])[rows] == KEPT, values, np.nan)
+    arrays = [np.ascontiguousarray(ds[name]) for name in ("arrival", "departure", "size")]
+    has_drop = "drop" in ds
+    drop = np.ascontiguousarray(ds["drop"]) if has_drop else np.zeros(0, dtype=np.int8)
+    values = np.empty(rows.shape[0])
+    _delays_of_rows(*arrays, drop, has_drop, np.ascontiguousarray(rows, dtype=np.int64),
+                    float(path.fixed_s), *path.hop_arrays(), values)
     return values
+
+
+@cached_njit(nogil=True)
+def _delays_of_rows(arrival, departure, size, drop, has_drop, rows, fixed_s, codes, rates, out):
+    """``out[j] = departure[r] - arrival[r] + extra_delay_of(size[r], ...)`` for ``r = rows[j]``,
+    NaN where ``has_drop`` and the packet was not kept."""
+    for j in range(rows.shape[0]):
+        r = rows[j]
+        if has_drop and drop[r] != KEPT:
+            out[j] = np.nan
+        else:
+            out[j] = departure[r] - arrival[r] + extra_delay_of(size[r], fixed_s, codes, rates)
 
 
 def reference_delay_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:

@@ -333,21 +333,40 @@ def _round_robin_run(arrival, starts, k_first, group, out_arrival, out_position)
     return n
 
 
+#: Most streams :func:`_sorted_streams` merges head by head (more: a stable sort).
+MERGED_STREAMS = 16
+
+
 @cached_njit(nogil=True)
 def _sorted_streams(arrival, starts, streams, out_arrival, out_position):
-    """The packets of ``streams`` (stream ``i``'s are ``arrival[starts[i]:starts[i + 1]]``, in time
-    order) sorted by (time, position), the order of a stable sort of them listed stream after
-    stream: their times and positions. One stream is copied as it is."""
+    """The packets of ``streams`` (ascending; stream ``i``'s are ``arrival[starts[i]:starts[i + 1]]``,
+    in time order) sorted by (time, position), the order of a stable sort of them listed stream
+    after stream: their times and positions. Up to :data:`MERGED_STREAMS` streams are merged by
+    taking the earliest head each time (the lower position at equal times); more are sorted."""
+    k = streams.shape[0]
     n = 0
     for i in streams:
         for p in range(starts[i], starts[i + 1]):
             out_position[n] = p
             n += 1
-    if streams.shape[0] > 1:
+    if k > MERGED_STREAMS:
         order = np.argsort(arrival[out_position], kind="mergesort")
         out_position[:] = out_position[order]
-    for k in range(n):
-        out_arrival[k] = arrival[out_position[k]]
+    elif k > 1:
+        head = np.empty(k, dtype=np.int64)
+        for j in range(k):
+            head[j] = starts[streams[j]]
+        for m in range(n):
+            best = -1
+            for j in range(k):
+                h = head[j]
+                if h < starts[streams[j] + 1] and (best < 0 or arrival[h] < arrival[head[best]] or (
+                        arrival[h] == arrival[head[best]] and h < head[best])):
+                    best = j
+            out_position[m] = head[best]
+            head[best] += 1
+    for m in range(n):
+        out_arrival[m] = arrival[out_position[m]]
 
 
 @cached_njit(nogil=True)
