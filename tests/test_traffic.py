@@ -649,19 +649,3 @@ def test_a_cbr_schedule_set_up_again_for_the_same_streams_draws_the_same():
     assert fixed_cbr_schedule([*streams, PoissonStream(1e5, Deterministic(128), 0, 2)],
                               np.random.default_rng(5)) is None
 
-
-@pytest.mark.parametrize("k", [0, 1, 2, 5, 16, 17, 30])
-def test_sorted_streams_are_a_stable_sort_of_the_streams_listed_one_after_another(k):
-    from pqlab.node.traffic import _sorted_streams
-
-    gen = np.random.default_rng(k)
-    runs = [np.sort(np.round(gen.random(gen.integers(0, 60)) * 20) / 4) for _ in range(k + 2)]  # many ties
-    starts = np.concatenate([[0], np.cumsum([r.size for r in runs])]).astype(np.int64)
-    arrival = np.concatenate(runs) if runs else np.empty(0)
-    chosen = np.sort(gen.choice(k + 2, size=k, replace=False)).astype(np.int64)
-    listed = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in chosen]) if k else np.empty(0, np.int64)
-    want = listed[np.argsort(arrival[listed], kind="stable")]
-    out_arrival, out_position = np.empty(listed.size), np.empty(listed.size, dtype=np.int64)
-    _sorted_streams(arrival, starts, chosen, out_arrival, out_position)
-    np.testing.assert_array_equal(out_position, want)
-    np.testing.assert_array_equal(out_arrival, arrival[want])

@@ -233,9 +233,14 @@ class TrafficWindows:
             rest = np.flatnonzero(np.arange(first.shape[0]) != group[0])
             run_arrival = arrival[starts[group[0]]:starts[group[0] + 1]]
             run_position = np.arange(starts[group[0]], starts[group[0] + 1])
-        other_size = int(counts[rest].sum())
-        other_arrival, other_position = np.empty(other_size), np.empty(other_size, dtype=np.int64)
-        _sorted_streams(arrival, starts, rest, other_arrival, other_position)
+        if rest.size == 1:  # one stream: already in time order
+            other_arrival = arrival[starts[rest[0]]:starts[rest[0] + 1]]
+            other_position = np.arange(starts[rest[0]], starts[rest[0] + 1])
+        else:  # numpy's stable sort merges the streams' sorted runs
+            others = (np.concatenate([np.arange(starts[i], starts[i + 1]) for i in rest]) if rest.size
+                      else starts[:0])
+            other_position = others[np.argsort(arrival[others], kind="stable")]
+            other_arrival = arrival[other_position]
         out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
         _merge_runs(run_arrival, run_position, other_arrival, other_position, size, fixed is not None, stream,
                     self._queues, self._flows, *out)
@@ -331,42 +336,6 @@ def _round_robin_run(arrival, starts, k_first, group, out_arrival, out_position)
                 prev_s = s
                 n += 1
     return n
-
-
-#: Most streams :func:`_sorted_streams` merges head by head (more: a stable sort).
-MERGED_STREAMS = 16
-
-
-@cached_njit(nogil=True)
-def _sorted_streams(arrival, starts, streams, out_arrival, out_position):
-    """The packets of ``streams`` (ascending; stream ``i``'s are ``arrival[starts[i]:starts[i + 1]]``,
-    in time order) sorted by (time, position), the order of a stable sort of them listed stream
-    after stream: their times and positions. Up to :data:`MERGED_STREAMS` streams are merged by
-    taking the earliest head each time (the lower position at equal times); more are sorted."""
-    k = streams.shape[0]
-    n = 0
-    for i in streams:
-        for p in range(starts[i], starts[i + 1]):
-            out_position[n] = p
-            n += 1
-    if k > MERGED_STREAMS:
-        order = np.argsort(arrival[out_position], kind="mergesort")
-        out_position[:] = out_position[order]
-    elif k > 1:
-        head = np.empty(k, dtype=np.int64)
-        for j in range(k):
-            head[j] = starts[streams[j]]
-        for m in range(n):
-            best = -1
-            for j in range(k):
-                h = head[j]
-                if h < starts[streams[j] + 1] and (best < 0 or arrival[h] < arrival[head[best]] or (
-                        arrival[h] == arrival[head[best]] and h < head[best])):
-                    best = j
-            out_position[m] = head[best]
-            head[best] += 1
-    for m in range(n):
-        out_arrival[m] = arrival[out_position[m]]
 
 
 @cached_njit(nogil=True)
