@@ -69,11 +69,14 @@ def fixed_cbr_schedule(streams: Sequence[Stream], rng: np.random.Generator
     setup = _cbr_setup(streams)
     if setup is None:
         return None
-    interval, drawn, start, ip_bytes = setup
-    phase = np.empty(interval.shape[0])
-    phase[drawn] = interval[drawn] * rng.random(int(drawn.sum()))
-    for i in np.flatnonzero(~drawn):  # a given phase: checked against the interval as the stream does
-        phase[i] = streams[int(i)]._phase(None, float(interval[i]))  # type: ignore[attr-defined]
+    interval, drawn, given, start, ip_bytes = setup
+    if not given.size:  # every phase drawn
+        phase = interval * rng.random(interval.shape[0])
+    else:
+        phase = np.empty(interval.shape[0])
+        phase[drawn] = interval[drawn] * rng.random(int(drawn.sum()))
+        for i in given:  # a given phase: checked against the interval as the stream does
+            phase[i] = streams[int(i)]._phase(None, float(interval[i]))  # type: ignore[attr-defined]
     return start + phase, interval.copy(), ip_bytes.copy()
 
 
@@ -83,8 +86,9 @@ _LAST_SETUP: list = [((), None)]
 
 
 def _cbr_setup(streams: Sequence[Stream]) -> tuple | None:
-    """The draw-free part of :func:`fixed_cbr_schedule`: ``(interval_s, drawn, start_s, ip_bytes)``
-    (float, bool, float, int64 arrays; ``drawn``: the phase is drawn), or None if a stream is not a
+    """The draw-free part of :func:`fixed_cbr_schedule`: ``(interval_s, drawn, given, start_s,
+    ip_bytes)`` (float, bool, int64, float, int64 arrays; ``drawn``: the phase is drawn; ``given``:
+    the indices of the streams whose phase is given), or None if a stream is not a
     :class:`CBRStream` of a :class:`Deterministic` size. Kept for the last streams seen: the
     streams are frozen, so the same objects give the same arrays (the caller gets copies)."""
     last, setup = _LAST_SETUP[0]
@@ -97,8 +101,9 @@ def _cbr_setup(streams: Sequence[Stream]) -> tuple | None:
         ip_bytes = np.array([cast(Deterministic, s.size).size_bytes + s.header_bytes for s in cbr],
                             dtype=np.float64)
         interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in cbr], dtype=np.float64)
-        setup = (interval, np.array([s.phase_s is None for s in cbr]),
-                 np.array([s.start_s for s in cbr], dtype=np.float64), ip_bytes.astype(np.int64))
+        drawn = np.array([s.phase_s is None for s in cbr])
+        setup = (interval, drawn, np.flatnonzero(~drawn), np.array([s.start_s for s in cbr], dtype=np.float64),
+                 ip_bytes.astype(np.int64))
     _LAST_SETUP[0] = (tuple(streams), setup)
     return setup
 
