@@ -62,13 +62,19 @@ def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
 @cached_njit(nogil=True)
 def _delays_of_rows(arrival, departure, size, drop, has_drop, rows, fixed_s, codes, rates, out):
     """``out[j] = departure[r] - arrival[r] + extra_delay_of(size[r], ...)`` for ``r = rows[j]``,
-    NaN where ``has_drop`` and the packet was not kept."""
+    NaN where ``has_drop`` and the packet was not kept (the path delay computed again only when
+    the size changes: a flow's packets mostly have one size)."""
+    last_size = -1
+    extra = 0.0
     for j in range(rows.shape[0]):
         r = rows[j]
         if has_drop and drop[r] != KEPT:
             out[j] = np.nan
-        else:
-            out[j] = departure[r] - arrival[r] + extra_delay_of(size[r], fixed_s, codes, rates)
+            continue
+        if size[r] != last_size:
+            last_size = size[r]
+            extra = extra_delay_of(last_size, fixed_s, codes, rates)
+        out[j] = departure[r] - arrival[r] + extra
 
 
 def reference_delay_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
