@@ -30,7 +30,6 @@ import xarray as xr
 
 from .._version import __version__
 from ..base._validate import check_choice, check_int, check_real
-from ..base.jitcache import cached_njit
 from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
 from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
 from ..node.model import RING_RELEASES, Node, Queue
@@ -45,8 +44,8 @@ from ..measure import experiments
 from ..measure.experiments import REFERENCE_FLOW
 from .presets import FIRST_BE_FLOW, real_be_sizes
 from .stated import ETHERNET_FRAME_OVERHEAD_BYTES
-from .testbed_input import (FIFO_LIMIT_PACKETS, ethernet_port_s, generator_release_s, stall_windows_s,
-                            stalled_s)
+from .testbed_input import (FIFO_LIMIT_PACKETS, ethernet_port_s, generator_release_s, stable_order,
+                            stall_windows_s, stalled_s)
 
 __all__ = [
     "Testbed",
@@ -585,8 +584,7 @@ def _testbed_packets(scenario: Scenario, sc: Scenario, seed: int, model: Testbed
     # stream order, then in each trace's own order (the generator's, stable by time).
     stream_of_flow = np.zeros(int(flow.max()) + 1 if flow.size else 1, dtype=np.int64)
     stream_of_flow[[st.flow for st in sc.streams]] = np.arange(len(sc.streams))
-    perm = np.empty(at_node.shape[0], dtype=np.int64)
-    _time_then_key_order(at_node, stream_of_flow[flow], perm)
+    perm = stable_order(at_node, stream_of_flow[flow])
     packets = _c7200_and_hops(sc.node, at_node[perm], size[perm], queue[perm], seed,
                               scenario.path.hops[:model.store_forward_hops])
     counts.note("simulation", "simulate")
@@ -595,36 +593,6 @@ def _testbed_packets(scenario: Scenario, sc: Scenario, seed: int, model: Testbed
             "drop": packets["drop"], "flow": flow[perm], "node_arrival": packets["arrival"],
             "node_departure": packets["departure"], "origin": packets["origin"],
             "duration_s": max(sc.duration_s, float(at_node.max()) + 1e-6)}
-
-
-#: Longest run of equal times :func:`_time_then_key_order` orders by insertion (longer: a stable sort).
-_INSERTION_RUN = 32
-
-
-@cached_njit(nogil=True)
-def _time_then_key_order(time_s, key, out):
-    """``out[:] = numpy.lexsort((key, time_s))``: the packets by time, equal times by ``key``, then
-    by index (a stable sort by time, each run of equal times then sorted stably by key)."""
-    order = np.argsort(time_s, kind="mergesort")
-    n = time_s.shape[0]
-    i = 0
-    while i < n:
-        j = i + 1
-        while j < n and time_s[order[j]] == time_s[order[i]]:
-            j += 1
-        if j - i > _INSERTION_RUN:
-            run = order[i:j].copy()
-            order[i:j] = run[np.argsort(key[run], kind="mergesort")]
-        else:
-            for a in range(i + 1, j):
-                p = order[a]
-                b = a - 1
-                while b >= i and key[order[b]] > key[p]:
-                    order[b + 1] = order[b]
-                    b -= 1
-                order[b + 1] = p
-        i = j
-    out[:] = order
 
 
 def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
@@ -647,7 +615,7 @@ def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
     for hop in hops:
         fifo = _fifo_node(hop)
         kept = np.flatnonzero(hop_drop == 0)
-        kept = kept[np.argsort(hop_departure[kept], kind="stable")]
+        kept = kept[stable_order(hop_departure[kept])]
         # already valid: the previous device's departures of kept packets (finite, >= 0), sorted,
         # and sizes validated at the C7200
         t, hop_size = hop_departure[kept] + 0.0, hop_size[kept]
