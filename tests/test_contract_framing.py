@@ -156,10 +156,12 @@ def test_line_times_and_path_delays_are_the_array_formulas_bit_for_bit():
             want = _wire_bytes_array(sizes, FRAMING_CODES[framing]) * 8.0 / float(rate)
             np.testing.assert_array_equal(line_time_s(sizes, framing, rate), want)
             assert line_time_s(int(sizes[99]), framing, rate) == want[99]
-    path = PathModel(fixed_s=1.3e-3 / 7, hops=(Hop(1e8 / 3, "ethernet"), Hop(2e6, "atm-aal5"), Hop(7.0)))
+    path = PathModel(fixed_s=1.3e-3 / 7,
+                     hops=(Hop(1e8 / 3, "ethernet"), Hop(2e6, "atm-aal5"), Hop(7.0)))
     want = np.full(sizes.shape, path.fixed_s)
     for hop in path.hops:
         want = want + line_time_s(sizes, hop.framing, hop.rate_bps)
     np.testing.assert_array_equal(path.extra_delay_s(sizes), want)
     np.testing.assert_array_equal(path.extra_delay_s(sizes.reshape(30, 100)), want.reshape(30, 100))
-    assert path.extra_delay_s(77) == want[76] and PathModel(0.5).extra_delay_s([1, 2]).tolist() == [0.5, 0.5]
+    assert path.extra_delay_s(77) == want[76]
+    assert PathModel(0.5).extra_delay_s([1, 2]).tolist() == [0.5, 0.5]

@@ -60,7 +60,7 @@ def test_measurement_rows_are_the_window_s_packets():
 
 
 def test_a_flow_of_many_sizes_and_losses_gives_the_dataarray_s_delays():
-    sc = scenarios.real_distribution(n_ef_samples=300)  # BE sizes drawn per packet, BE queue overflows
+    sc = scenarios.real_distribution(n_ef_samples=300)  # BE sizes per packet, BE queue overflows
     ds = simulate(sc, seed=4)
     flow = 100
     sizes = ds["size"].values[ds["flow"].values == flow]

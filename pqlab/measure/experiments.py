@@ -24,7 +24,7 @@ from ..base.jitcache import cached_njit
 from ..node.engine import KEPT
 from ..node.measured import is_measured
 from ..node.path import extra_delay_of
-from ..node.scenario import Scenario, simulate, simulate_runs  # noqa: F401  (simulate_runs re-exported)
+from ..node.scenario import Scenario, simulate, simulate_runs  # noqa: F401  (re-exported)
 from ..node.tandem import simulate_downstream_hops
 from ..base.provenance import provenance_attrs
 
@@ -207,7 +207,8 @@ delay_summary.reads_arrays = True  # type: ignore[attr-defined]  # a run's array
 
 
 def measure_runs(scenario: Scenario, seeds: Sequence[int],
-                 measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary) -> list[dict]:
+                 measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary,
+                 ) -> list[dict]:
     """``measure`` of ``scenario`` simulated with each seed: the runs of one sweep point, batched.
 
     The scenario is checked once and its runs made by :func:`pqlab.node.scenario.simulate_runs`
@@ -325,7 +326,8 @@ def sweep(
     )
 
 
-def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, label, n_seeds: int) -> list:
+def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, label,
+               n_seeds: int) -> list:
     """Run ``run_point`` for every (kwargs, seed) task on the chosen backend; results in task order.
 
     The tasks are the grid points' in turn, each point's ``n_seeds`` seeds in a row: serially, a
@@ -339,7 +341,8 @@ def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, la
             results = []
             for start in range(0, len(tasks), n_seeds):
                 point = tasks[start:start + n_seeds]
-                results.extend(measure_runs(make_scenario(**point[0][0]), [seed for _, seed in point], measure))
+                seeds_of_point = [seed for _, seed in point]
+                results.extend(measure_runs(make_scenario(**point[0][0]), seeds_of_point, measure))
                 bar.update(len(point))
             return results
         if isinstance(backend, str) and backend == "processes":

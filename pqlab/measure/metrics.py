@@ -112,7 +112,8 @@ def check_flow(ds, flow) -> int:
     flow = check_int("flow", flow)
     flows = np.asarray(ds["flow"])  # ds may also be a mapping of names to arrays (a run's)
     if not np.any(flows == flow):
-        raise ValueError(f"flow must be one of the flows in ds {np.unique(flows).tolist()}, got {flow!r}")
+        raise ValueError(f"flow must be one of the flows in ds {np.unique(flows).tolist()}, "
+                         f"got {flow!r}")
     return flow
 
 

@@ -94,8 +94,9 @@ def line_time_s(size_bytes, framing: str, line_rate_bps: float):
 
 @cached_njit(nogil=True)
 def packet_line_time_s(size_bytes, framing_code, line_rate_bps):
-    """One packet's line time, seconds: ``wire_bytes(size_bytes, framing_code) * 8.0 / line_rate_bps``
-    (node contract rule 4; the wire bytes as float64, then the product, then the quotient)."""
+    """One packet's line time, seconds:
+    ``wire_bytes(size_bytes, framing_code) * 8.0 / line_rate_bps`` (node contract rule 4; the wire
+    bytes as float64, then the product, then the quotient)."""
     return wire_bytes(size_bytes, framing_code) * 8.0 / line_rate_bps
 
 

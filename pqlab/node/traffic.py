@@ -76,7 +76,8 @@ def fixed_cbr_schedule(streams: Sequence[Stream], rng: np.random.Generator
         phase = np.empty(interval.shape[0])
         phase[drawn] = interval[drawn] * rng.random(int(drawn.sum()))
         for i in given:  # a given phase: checked against the interval as the stream does
-            phase[i] = streams[int(i)]._phase(None, float(interval[i]))  # type: ignore[attr-defined]
+            stream = streams[int(i)]
+            phase[i] = stream._phase(None, float(interval[i]))  # type: ignore[attr-defined]
     return start + phase, interval.copy(), ip_bytes.copy()
 
 
@@ -102,8 +103,8 @@ def _cbr_setup(streams: Sequence[Stream]) -> tuple | None:
                             dtype=np.float64)
         interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in cbr], dtype=np.float64)
         drawn = np.array([s.phase_s is None for s in cbr])
-        setup = (interval, drawn, np.flatnonzero(~drawn), np.array([s.start_s for s in cbr], dtype=np.float64),
-                 ip_bytes.astype(np.int64))
+        setup = (interval, drawn, np.flatnonzero(~drawn),
+                 np.array([s.start_s for s in cbr], dtype=np.float64), ip_bytes.astype(np.int64))
     _LAST_SETUP[0] = (tuple(streams), setup)
     return setup
 
@@ -227,7 +228,7 @@ class TrafficWindows:
         counts = starts[1:] - starts[:-1]
         if fixed is not None:  # a size per stream
             size = fixed
-        else:  # each stream's sizes from its own generator, in its packets' order (a size per packet)
+        else:  # a size per packet: each stream's from its own generator, in its packets' order
             size = np.concatenate([sizer(int(c)) for sizer, c in zip(self._sizers, counts)])
         # a packet's position: its index in the stream-after-stream arrays
         run_size = int(counts[group].sum())
@@ -242,13 +243,13 @@ class TrafficWindows:
             other_arrival = arrival[starts[rest[0]]:starts[rest[0] + 1]]
             other_position = np.arange(starts[rest[0]], starts[rest[0] + 1])
         else:  # numpy's stable sort merges the streams' sorted runs
-            others = (np.concatenate([np.arange(starts[i], starts[i + 1]) for i in rest]) if rest.size
-                      else starts[:0])
+            others = (np.concatenate([np.arange(starts[i], starts[i + 1]) for i in rest])
+                      if rest.size else starts[:0])
             other_position = others[np.argsort(arrival[others], kind="stable")]
             other_arrival = arrival[other_position]
         out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
-        _merge_runs(run_arrival, run_position, other_arrival, other_position, size, fixed is not None, stream,
-                    self._queues, self._flows, *out)
+        _merge_runs(run_arrival, run_position, other_arrival, other_position, size, fixed is not None,
+                    stream, self._queues, self._flows, *out)
         return out
 
 
@@ -344,8 +345,8 @@ def _round_robin_run(arrival, starts, k_first, group, out_arrival, out_position)
 
 
 @cached_njit(nogil=True)
-def _merge_runs(a_arrival, a_position, b_arrival, b_position, size, size_per_stream, stream, queue, flow,
-                out_arrival, out_size, out_queue, out_flow):
+def _merge_runs(a_arrival, a_position, b_arrival, b_position, size, size_per_stream, stream, queue,
+                flow, out_arrival, out_size, out_queue, out_flow):
     """Merge two runs of packets (times and positions in the stream-after-stream listing, whose
     ``stream`` is given), each sorted by (time, position), by (time, position): the order of a
     stable sort of all packets listed stream after stream (a stream lies in one run, so at a tie

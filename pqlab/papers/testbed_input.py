@@ -23,8 +23,8 @@ from ..node.framing import PACKET_PARTICLE_BYTES, line_time_s
 from ..node.model import Node, Queue
 from .presets import FIRST_BE_FLOW
 
-__all__ = ["FIFO_LIMIT_PACKETS", "ef_host_of", "generator_release_s", "ethernet_port_s", "stable_order",
-           "stall_windows_s", "stalled_s"]
+__all__ = ["FIFO_LIMIT_PACKETS", "ef_host_of", "generator_release_s", "ethernet_port_s",
+           "stable_order", "stall_windows_s", "stalled_s"]
 
 #: Queue limit of a simulated FIFO device (input Ethernet port, downstream hop): no loss there.
 FIFO_LIMIT_PACKETS = 10_000_000
@@ -52,8 +52,8 @@ def generator_release_s(send_s: np.ndarray, flow: np.ndarray, tick_s: float, ef_
     first = rng.random(2) * tick_s  # the (first) EF host's and the BE host's timer phases
     ef_phase = np.concatenate([first[:1], rng.random(ef_hosts - 1) * tick_s])
     flow = np.ascontiguousarray(flow, dtype=np.int64)
-    _released_at_ticks(out, ef_host_of(flow, ef_hosts), flow >= FIRST_BE_FLOW, ef_phase, float(first[1]),
-                       float(tick_s), out)
+    _released_at_ticks(out, ef_host_of(flow, ef_hosts), flow >= FIRST_BE_FLOW, ef_phase,
+                       float(first[1]), float(tick_s), out)
     return out
 
 
@@ -103,7 +103,8 @@ def stable_order(time_s: np.ndarray, key: np.ndarray | None = None) -> np.ndarra
     packet; a stable order is unique, so both give the same permutation.
     """
     time_s = np.ascontiguousarray(time_s, dtype=np.float64)
-    keys = np.zeros(time_s.shape[0], dtype=np.int64) if key is None else np.ascontiguousarray(key, dtype=np.int64)
+    keys = (np.zeros(time_s.shape[0], dtype=np.int64) if key is None
+            else np.ascontiguousarray(key, dtype=np.int64))
     out = np.empty(time_s.shape[0], dtype=np.int64)
     if _insertion_order(time_s, keys, INSERTION_MOVES, out):
         return out

@@ -122,7 +122,8 @@ def compute(
                              {"ef_frame_bytes": frames}, seeds, measure=measure)
     page64 = presets.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=64, n_ef_samples=n)
     page64 = dataclasses.replace(page64, node=dataclasses.replace(page64.node, wfq_bytes="wire"))
-    page64_loss = float(np.mean([m["loss_ratio"] for m in experiments.measure_runs(page64, seeds, measure)]))
+    page64_runs = experiments.measure_runs(page64, seeds, measure)
+    page64_loss = float(np.mean([m["loss_ratio"] for m in page64_runs]))
     pq = experiments.sweep(functools.partial(presets.pq_vs_wfq, scheduler="pq", n_ef_samples=n),
                            {"ef_frame_bytes": frames}, seeds, measure=measure)
     node = presets.tftant_node("wfq")

@@ -59,8 +59,8 @@ def series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
     out = {k: np.full(shape, np.nan) for k in ("delay", "ipdv", "wait", "time")}
     for i, sched in enumerate(scheds):
         for j, frame in enumerate(frames):
-            sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate_bps,
-                                   n_ef_samples=n)
+            sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame,
+                                   ef_service_rate_bps=rate_bps, n_ef_samples=n)
             for k, run in enumerate(experiments.simulate_runs(sc, seeds)):
                 rows = experiments.measurement_rows(run, sc)  # the measurement window's packets
                 m = min(n, rows.size)

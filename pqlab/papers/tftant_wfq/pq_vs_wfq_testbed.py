@@ -187,7 +187,7 @@ measure.attrs = {
     "acf_peak_lag": {"units": "1", "long_name": "lag of the first ACF peak of the delay series, EF packets"},
     "acf_peak": {"units": "1", "long_name": "value of that ACF peak"},
 }
-measure.reads_arrays = True  # type: ignore[attr-defined]  # a run's arrays will do (experiments.measure_runs)
+measure.reads_arrays = True  # type: ignore[attr-defined]  # experiments.measure_runs
 
 
 # --------------------------------------------------------------------------- the Datasets' parts
