@@ -207,8 +207,7 @@ delay_summary.reads_arrays = True  # type: ignore[attr-defined]  # a run's array
 
 
 def measure_runs(scenario: Scenario, seeds: Sequence[int],
-                 measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary,
-                 ) -> list[dict]:
+                 measure: Callable[..., Mapping[str, float]] = delay_summary) -> list[dict]:
     """``measure`` of ``scenario`` simulated with each seed: the runs of one sweep point, batched.
 
     The scenario is checked once and its runs made by :func:`pqlab.node.scenario.simulate_runs`
