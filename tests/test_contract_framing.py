@@ -143,3 +143,25 @@ def test_atm_cells_counts_whole_cells_of_the_aal5_frame():
     expected = np.array([wire_bytes(int(s), FRAMING_CODES["atm-aal5"]) for s in sizes]) // ATM_CELL_BYTES
     assert np.array_equal(atm_cells(sizes), expected)
     assert atm_cells(110) == 3 and isinstance(atm_cells(110), int) and atm_cells(1500) == 32
+
+
+def test_line_times_and_path_delays_are_the_array_formulas_bit_for_bit():
+    from pqlab.node.framing import _wire_bytes_array
+    from pqlab.node.path import Hop, PathModel
+
+    sizes = np.arange(1, 3001, dtype=np.int64)
+    rates = (2e6, 1e8 / 3, 155.52e6, 7.0)
+    for framing in FRAMING_CODES:
+        for rate in rates:
+            want = _wire_bytes_array(sizes, FRAMING_CODES[framing]) * 8.0 / float(rate)
+            np.testing.assert_array_equal(line_time_s(sizes, framing, rate), want)
+            assert line_time_s(int(sizes[99]), framing, rate) == want[99]
+    path = PathModel(fixed_s=1.3e-3 / 7,
+                     hops=(Hop(1e8 / 3, "ethernet"), Hop(2e6, "atm-aal5"), Hop(7.0)))
+    want = np.full(sizes.shape, path.fixed_s)
+    for hop in path.hops:
+        want = want + line_time_s(sizes, hop.framing, hop.rate_bps)
+    np.testing.assert_array_equal(path.extra_delay_s(sizes), want)
+    np.testing.assert_array_equal(path.extra_delay_s(sizes.reshape(30, 100)), want.reshape(30, 100))
+    assert path.extra_delay_s(77) == want[76]
+    assert PathModel(0.5).extra_delay_s([1, 2]).tolist() == [0.5, 0.5]

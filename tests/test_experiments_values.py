@@ -57,3 +57,13 @@ def test_measurement_rows_are_the_window_s_packets():
         rows = experiments.measurement_rows(ds, sc, flow)
         np.testing.assert_array_equal(rows, experiments.measurement_window(ds, sc, flow)["packet"].values)
         assert (ds["arrival"].values[rows] >= sc.warmup_s).all() and (ds["flow"].values[rows] == flow).all()
+
+
+def test_a_flow_of_many_sizes_and_losses_gives_the_dataarray_s_delays():
+    sc = scenarios.real_distribution(n_ef_samples=300)  # BE sizes per packet, BE queue overflows
+    ds = simulate(sc, seed=4)
+    flow = 100
+    sizes = ds["size"].values[ds["flow"].values == flow]
+    assert np.unique(sizes).size > 10 and (ds["drop"].values[ds["flow"].values == flow] != 0).any()
+    np.testing.assert_array_equal(experiments.reference_delay_values(ds, sc, flow),
+                                  experiments.reference_delay(ds, sc, flow).values)

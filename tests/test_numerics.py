@@ -23,6 +23,32 @@ def test_dot_is_numpys_pairwise_sum_of_the_products(pairs):
     assert numerics.dot(a, b) == pytest.approx(float(np.dot(a, b)), rel=1e-9, abs=1e-3)
 
 
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 127, 128, 129, 136, 300, 1000, 5003])
+def test_lagged_dots_are_dot_of_each_lag_bit_for_bit(n):
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n) * 10.0 ** rng.integers(-6, 6, n)  # magnitudes that round differently
+    lags = numerics.lagged_dots(x, n + 2)
+    assert lags.shape == (n + 3,)
+    for k in range(n + 3):
+        assert lags[k] == numerics.dot(x[:max(n - k, 0)], x[min(k, n):])
+
+
+@given(st.lists(finite, min_size=1, max_size=400), st.integers(0, 40))
+@settings(max_examples=60, deadline=None)
+def test_lagged_dots_sum_in_numpys_order(values, max_lag):
+    x = np.array(values)
+    got = numerics.lagged_dots(x, max_lag)
+    want = [float(np.sum(x[:max(x.size - k, 0)] * x[min(k, x.size):])) for k in range(max_lag + 1)]
+    assert got.tolist() == want
+
+
+def test_lagged_dots_refuse_a_negative_lag_and_a_2d_series():
+    with pytest.raises(ValueError, match="max_lag"):
+        numerics.lagged_dots(np.ones(3), -1)
+    with pytest.raises(ValueError, match="1-D"):
+        numerics.lagged_dots(np.ones((2, 2)), 1)
+
+
 @given(st.lists(st.tuples(st.floats(-1e3, 1e3), finite), min_size=2, max_size=50))
 @settings(max_examples=60, deadline=None)
 def test_line_fit_is_polyfits_line(points):

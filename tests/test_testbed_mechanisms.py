@@ -167,3 +167,37 @@ def test_cut_through_plus_line_adds_the_packets_line_time_to_cut_through():
 def test_bad_mechanism_options_raise_naming_the_option(kwargs, name):
     with pytest.raises(ValueError, match=name):
         tb.Testbed(**kwargs)
+
+
+def test_ticks_release_every_host_s_packets_as_the_array_formula_does_bit_for_bit():
+    rng = np.random.default_rng(5)
+    flow = rng.choice(np.array([0, 1, 2, 3, 4, 5, 100, 101, 119]), 4000)
+    send = np.sort(rng.random(flow.size) * 3.0)
+    for hosts, tick in ((1, 0.01), (3, 0.01), (2, 0.003)):
+        out = ti.generator_release_s(send, flow, tick, hosts, np.random.default_rng(hosts))
+        draws = np.random.default_rng(hosts)
+        first = draws.random(2) * tick
+        phases = np.concatenate([first[:1], draws.random(hosts - 1) * tick])
+        host = ti.ef_host_of(flow, hosts)
+        expect = send.copy()
+        groups = [(host == h, phases[h]) for h in range(hosts)] + [(flow >= 100, first[1])]
+        for mask, phase in groups:
+            expect[mask] = phase + np.ceil((send[mask] - phase) / tick - 1e-12) * tick
+        np.testing.assert_array_equal(out, expect)
+        np.testing.assert_array_equal(out[flow == 0], send[flow == 0])
+
+
+def test_the_stable_order_is_lexsort_s_by_time_then_key():
+    rng = np.random.default_rng(2)
+    for n, distinct in ((0, 1), (1, 1), (50, 5), (3000, 40), (3000, 3), (3000, 3000)):
+        time_s = np.round(rng.random(n) * distinct) / 7.0  # many ties, far from sorted: numpy's
+        key = rng.integers(0, 25, n)
+        np.testing.assert_array_equal(ti.stable_order(time_s, key), np.lexsort((key, time_s)))
+        np.testing.assert_array_equal(ti.stable_order(time_s), np.argsort(time_s, kind="stable"))
+        near = np.round(np.arange(n) + rng.random(n) * 3.0) * 1e-3  # nearly sorted: insertion
+        order = np.empty(n, dtype=np.int64)
+        assert ti._insertion_order(near, key, ti.INSERTION_MOVES, order)
+        np.testing.assert_array_equal(order, np.lexsort((key, near)))
+        np.testing.assert_array_equal(ti.stable_order(near, key), np.lexsort((key, near)))
+    backwards, zeros = np.arange(500.0)[::-1], np.zeros(500, dtype=np.int64)
+    assert not ti._insertion_order(backwards, zeros, 16, np.empty(500, np.int64))

@@ -629,3 +629,24 @@ def test_a_cycle_order_that_does_not_hold_falls_back_to_the_exact_merge():
     fast._round_robin_group = fast._round_robin_group[::-1].copy()
     for a, b in zip(fast.window(0.0, sc.duration_s), slow.window(0.0, sc.duration_s)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_cbr_schedule_set_up_again_for_the_same_streams_draws_the_same():
+    from pqlab.node.traffic import fixed_cbr_schedule
+
+    streams = [CBRStream(300e3, Deterministic(128), 0, 0),
+               CBRStream(200e3, Deterministic(64), 0, 1, phase_s=1e-3)]
+    first = fixed_cbr_schedule(streams, np.random.default_rng(5))
+    first[1][:] = 0.0  # the caller's copies: the next call's arrays do not move
+    again = fixed_cbr_schedule(list(streams), np.random.default_rng(5))
+    want = [np.array([128 * 8 / 300e3, 64 * 8 / 200e3]), np.array([128, 64])]
+    np.testing.assert_array_equal(again[1], want[0])
+    np.testing.assert_array_equal(again[2], want[1])
+    np.testing.assert_array_equal(again[0], first[0])
+    assert again[0][1] == 1e-3
+    other = [CBRStream(100e3, Deterministic(128), 0, 0), streams[1]]  # another first, same length
+    np.testing.assert_array_equal(fixed_cbr_schedule(other, np.random.default_rng(5))[1],
+                                  [128 * 8 / 100e3, want[0][1]])
+    assert fixed_cbr_schedule([*streams, PoissonStream(1e5, Deterministic(128), 0, 2)],
+                              np.random.default_rng(5)) is None
+

@@ -7,16 +7,21 @@ digit between two machines (the stand-in BE law's mean: 413.4382836402509 bytes 
 Haswell and Zen kernels, 413.438283640251 with SkylakeX). A reproduction must not depend on the
 machine, so every reduction behind a reported number goes through these functions instead:
 an element-wise product (exact IEEE operations) summed by :func:`numpy.sum`, numpy's own
-pairwise summation in a fixed order on every CPU.
+pairwise summation in a fixed order on every CPU (:func:`lagged_dots` sums in compiled code in
+that very order).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_unmasked
+from ._validate import check_int, check_unmasked
+from .jitcache import cached_njit
 
-__all__ = ["dot", "line_fit"]
+__all__ = ["dot", "lagged_dots", "line_fit"]
+
+#: numpy's pairwise summation: runs shorter than this are summed in one pass (8 partial sums).
+PAIRWISE_BLOCK = 128
 
 
 def dot(a, b) -> float:
@@ -38,6 +43,108 @@ def dot(a, b) -> float:
     if a.ndim != 1 or a.shape != b.shape:
         raise ValueError(f"dot needs two 1-D arrays of one length, got shapes {a.shape} and {b.shape}")
     return float(np.sum(a * b))
+
+
+def lagged_dots(x, max_lag: int) -> np.ndarray:
+    """:func:`dot` of a series with itself shifted by each lag, in one compiled pass.
+
+    Parameters
+    ----------
+    x : array_like
+        A 1-D series (computed in float64).
+    max_lag : int
+        The largest lag (>= 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``max_lag + 1`` values: element ``k`` is ``dot(x[:len(x) - k], x[k:])`` (0.0 from
+        ``k = len(x)`` on), equal to it bit for bit (the products summed in numpy's pairwise
+        order, as :func:`numpy.sum` sums them).
+    """
+    x = np.ascontiguousarray(check_unmasked("lagged_dots: x", x), dtype=float)
+    max_lag = check_int("max_lag", max_lag, 0)
+    if x.ndim != 1:
+        raise ValueError(f"lagged_dots needs a 1-D array, got shape {x.shape}")
+    out = np.empty(max_lag + 1)
+    _lagged_dots(x, out)
+    return out
+
+
+@cached_njit(nogil=True)
+def _lagged_dots(x, out):
+    """``out[k] = numpy.sum(x[:n - k] * x[k:])`` for every ``k`` of ``out``: the sum from 0 of
+    numpy's pairwise sum of the products. A run longer than :data:`PAIRWISE_BLOCK` is the sum of
+    its two halves (the first a multiple of 8 long), each summed apart: done here with a stack,
+    left half, right half, then their sum (the order numpy's recursion adds them in)."""
+    n = x.shape[0]
+    start = np.empty(64, dtype=np.int64)  # the runs being summed: 64 halvings reach one element
+    length = np.empty(64, dtype=np.int64)
+    stage = np.empty(64, dtype=np.int64)  # 0: neither half summed, 1: the left one, 2: both
+    value = np.empty(64)
+    for k in range(out.shape[0]):
+        depth = 0
+        start[0], length[0], stage[0] = 0, max(n - k, 0), 0
+        values = 0
+        while depth >= 0:
+            lo, m = start[depth], length[depth]
+            if m <= PAIRWISE_BLOCK:
+                value[values] = _block_of_products(x, k, lo, m)
+                values += 1
+                depth -= 1
+                continue
+            half = m // 2
+            half -= half % 8
+            if stage[depth] == 0:
+                stage[depth] = 1
+                start[depth + 1], length[depth + 1], stage[depth + 1] = lo, half, 0
+                depth += 1
+            elif stage[depth] == 1:
+                stage[depth] = 2
+                start[depth + 1], length[depth + 1], stage[depth + 1] = lo + half, m - half, 0
+                depth += 1
+            else:
+                values -= 1
+                value[values - 1] = value[values - 1] + value[values]
+                depth -= 1
+        out[k] = 0.0 + value[0]
+
+
+@cached_njit(nogil=True)
+def _block_of_products(x, lag, lo, n):
+    """numpy's pairwise sum of ``x[i] * x[i + lag]`` for ``lo <= i < lo + n``, ``n`` at most
+    :data:`PAIRWISE_BLOCK`: fewer than 8 summed in turn; else eight partial sums combined as
+    ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, the rest added in turn."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += x[i] * x[i + lag]
+        return res
+    r0 = x[lo] * x[lo + lag]
+    r1 = x[lo + 1] * x[lo + 1 + lag]
+    r2 = x[lo + 2] * x[lo + 2 + lag]
+    r3 = x[lo + 3] * x[lo + 3 + lag]
+    r4 = x[lo + 4] * x[lo + 4 + lag]
+    r5 = x[lo + 5] * x[lo + 5 + lag]
+    r6 = x[lo + 6] * x[lo + 6 + lag]
+    r7 = x[lo + 7] * x[lo + 7 + lag]
+    i = lo + 8
+    end = lo + n - (n % 8)
+    while i < end:
+        r0 += x[i] * x[i + lag]
+        r1 += x[i + 1] * x[i + 1 + lag]
+        r2 += x[i + 2] * x[i + 2 + lag]
+        r3 += x[i + 3] * x[i + 3 + lag]
+        r4 += x[i + 4] * x[i + 4 + lag]
+        r5 += x[i + 5] * x[i + 5 + lag]
+        r6 += x[i + 6] * x[i + 6 + lag]
+        r7 += x[i + 7] * x[i + 7 + lag]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < lo + n:
+        res += x[i] * x[i + lag]
+        i += 1
+    return res
 
 
 def line_fit(x, y) -> tuple[float, float]:

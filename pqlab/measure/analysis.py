@@ -17,7 +17,7 @@ from . import experiments, metrics
 from ..base._validate import check_choice, check_real
 from ..node.framing import particles_needed
 from ..node.model import Node
-from ..base.numerics import dot, line_fit
+from ..base.numerics import lagged_dots, line_fit
 
 __all__ = ["CONFIDENCE", "mean_ci", "trend", "pooled_frequencies", "count_peaks", "acf", "first_peak",
            "acf_first_peak", "max_ring_particles", "ring_exit_s"]
@@ -171,10 +171,10 @@ def acf(x, max_lag: int) -> np.ndarray:
     """
     x = np.asarray(x, dtype=float)
     x = x - x.mean()
-    denom = dot(x, x)
-    if denom == 0.0:
+    sums = lagged_dots(x, max(max_lag, 0))  # dot(x[:-lag], x[lag:]) of every lag, lag 0 first
+    if sums[0] == 0.0:
         return np.r_[1.0, np.zeros(max_lag)]
-    return np.array([1.0] + [dot(x[:-lag], x[lag:]) / denom for lag in range(1, max_lag + 1)])
+    return np.r_[1.0, sums[1:] / sums[0]]
 
 
 def first_peak(acf_values, threshold: float = -math.inf) -> tuple[int, float]:

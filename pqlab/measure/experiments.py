@@ -20,9 +20,11 @@ import xarray as xr
 
 from . import metrics
 from ..base._validate import check_int
+from ..base.jitcache import cached_njit
 from ..node.engine import KEPT
 from ..node.measured import is_measured
-from ..node.scenario import Scenario, simulate
+from ..node.path import extra_delay_of
+from ..node.scenario import Scenario, simulate, simulate_runs  # noqa: F401  (re-exported)
 from ..node.tandem import simulate_downstream_hops
 from ..base.provenance import provenance_attrs
 
@@ -48,11 +50,31 @@ def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE
 def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
     """:func:`pqlab.metrics.one_way_delay`'s values for the packets ``rows`` of ``ds`` (every one
     measured): ``departure - arrival + path.extra_delay_s(size)``, NaN where dropped."""
-    values = (np.asarray(ds["departure"])[rows] - np.asarray(ds["arrival"])[rows]
-              + path.extra_delay_s(np.asarray(ds["size"])[rows]))
-    if "drop" in ds:
-        values = np.where(np.asarray(ds["drop"])[rows] == KEPT, values, np.nan)
+    arrays = [np.ascontiguousarray(ds[name]) for name in ("arrival", "departure", "size")]
+    has_drop = "drop" in ds
+    drop = np.ascontiguousarray(ds["drop"]) if has_drop else np.zeros(0, dtype=np.int8)
+    values = np.empty(rows.shape[0])
+    _delays_of_rows(*arrays, drop, has_drop, np.ascontiguousarray(rows, dtype=np.int64),
+                    float(path.fixed_s), *path.hop_arrays(), values)
     return values
+
+
+@cached_njit(nogil=True)
+def _delays_of_rows(arrival, departure, size, drop, has_drop, rows, fixed_s, codes, rates, out):
+    """``out[j] = departure[r] - arrival[r] + extra_delay_of(size[r], ...)`` for ``r = rows[j]``,
+    NaN where ``has_drop`` and the packet was not kept (the path delay computed again only when
+    the size changes: a flow's packets mostly have one size)."""
+    last_size = -1
+    extra = 0.0
+    for j in range(rows.shape[0]):
+        r = rows[j]
+        if has_drop and drop[r] != KEPT:
+            out[j] = np.nan
+            continue
+        if size[r] != last_size:
+            last_size = size[r]
+            extra = extra_delay_of(last_size, fixed_s, codes, rates)
+        out[j] = departure[r] - arrival[r] + extra
 
 
 def reference_delay_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
@@ -76,13 +98,14 @@ def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FL
 def reference_ipdv_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
     """:func:`reference_ipdv`'s values (seconds), without building the DataArray.
 
+    ``ds``: a Dataset, or a mapping of its variable names to arrays (:func:`measurement_rows`).
     The measured packets of ``flow`` in sending order (ties in Dataset order), their one-way
     delays and the defined differences of consecutive ones (:func:`pqlab.metrics.ipdv`).
     """
     rows = measurement_rows(ds, scenario, flow)
     if rows.size == 0:  # no measured packet of the flow: the same error as reference_ipdv's
-        return np.asarray(reference_ipdv(ds, scenario, flow))
-    rows = rows[np.argsort(ds["arrival"].values[rows], kind="stable")]
+        metrics.check_flow({"flow": np.asarray(ds["flow"])[rows]}, flow)
+    rows = rows[np.argsort(np.asarray(ds["arrival"])[rows], kind="stable")]
     values = metrics.ipdv_of_delays(_delay_of_rows(ds, rows, scenario.path), dropna=False)
     return values[~np.isnan(values)]
 
@@ -124,8 +147,9 @@ def delay_summary(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW
 
     Parameters
     ----------
-    ds : xarray.Dataset
-        Output of :func:`pqlab.simulate` for ``scenario``.
+    ds : xarray.Dataset or mapping
+        Output of :func:`pqlab.simulate` for ``scenario``, or one run of
+        :func:`pqlab.node.scenario.simulate_runs` (variable names to arrays).
     scenario : Scenario
         Gives the path and the warm-up.
     flow : int
@@ -179,6 +203,36 @@ def delay_statistics(delay_s: npt.ArrayLike, ipdv_s: npt.ArrayLike) -> dict:
 
 
 delay_summary.attrs = DELAY_STATISTICS_ATTRS  # type: ignore[attr-defined]  # read by the sweeps
+delay_summary.reads_arrays = True  # type: ignore[attr-defined]  # a run's arrays will do (sweep)
+
+
+def measure_runs(scenario: Scenario, seeds: Sequence[int],
+                 measure: Callable[..., Mapping[str, float]] = delay_summary) -> list[dict]:
+    """``measure`` of ``scenario`` simulated with each seed: the runs of one sweep point, batched.
+
+    The scenario is checked once and its runs made by :func:`pqlab.node.scenario.simulate_runs`
+    (each draws what ``simulate(scenario, seed)`` draws, in the same order) when ``measure``
+    reads arrays (its attribute ``reads_arrays`` is True, as :func:`delay_summary`'s): it is
+    then given each run as a mapping of variable names to numpy arrays, and no Dataset is
+    built. Any other measure is given :func:`pqlab.simulate`'s Dataset of each seed.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        What to simulate.
+    seeds : sequence of int
+        Seeds (>= 0), one run each, in this order.
+    measure : callable
+        ``measure(run, scenario) -> {name: float}`` (see :func:`sweep`).
+
+    Returns
+    -------
+    list of dict
+        ``measure``'s numbers, one dict per seed.
+    """
+    if getattr(measure, "reads_arrays", False) is True:
+        return [dict(measure(run, scenario)) for run in simulate_runs(scenario, list(seeds))]
+    return [dict(measure(simulate(scenario, seed=seed), scenario)) for seed in seeds]
 
 
 def run_point(make_scenario: Callable[..., Scenario], kwargs: dict, seed: int,
@@ -215,6 +269,8 @@ def sweep(
         ``units``/``long_name`` the measure declares in its ``attrs`` mapping (name ->
         attrs; e.g. :data:`DELAY_STATISTICS_ATTRS`), where the number is measured:
         a name it does not declare is a ``ValueError`` (units are never guessed from a name).
+        A measure whose attribute ``reads_arrays`` is True (:func:`delay_summary`) is given
+        each run as a mapping of variable names to arrays (:func:`measure_runs`).
     backend : {"serial", "processes"}, dask.distributed.Client or str
         Where the points run: in this process, in a local process pool of
         ``max_workers``, or on a dask.distributed cluster (a ``Client``, or a
@@ -248,7 +304,7 @@ def sweep(
     first_json = make_scenario(**tasks[0][0]).to_json()
     preset = getattr(make_scenario, "__name__", str(make_scenario))
     results = _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress,
-                         getattr(make_scenario, "__name__", "sweep"))
+                         getattr(make_scenario, "__name__", "sweep"), len(seeds))
     out: dict[str, np.ndarray] = {}
     for idx, measured in zip(points, results):
         for key, val in measured.items():
@@ -269,18 +325,24 @@ def sweep(
     )
 
 
-def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, label) -> list:
-    """Run ``run_point`` for every (kwargs, seed) task on the chosen backend; results in task order."""
+def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, label,
+               n_seeds: int) -> list:
+    """Run ``run_point`` for every (kwargs, seed) task on the chosen backend; results in task order.
+
+    The tasks are the grid points' in turn, each point's ``n_seeds`` seeds in a row: serially, a
+    point's scenario is built once and its seeds run by :func:`measure_runs`."""
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), disable=not progress, desc=label)
     try:
         results: list
-        if isinstance(backend, str) and backend == "serial":
+        if isinstance(backend, str) and backend == "serial":  # a grid point's seeds: one batch
             results = []
-            for kwargs, seed in tasks:
-                results.append(run_point(make_scenario, kwargs, seed, measure))
-                bar.update()
+            for start in range(0, len(tasks), n_seeds):
+                point = tasks[start:start + n_seeds]
+                seeds_of_point = [seed for _, seed in point]
+                results.extend(measure_runs(make_scenario(**point[0][0]), seeds_of_point, measure))
+                bar.update(len(point))
             return results
         if isinstance(backend, str) and backend == "processes":
             from concurrent.futures import ProcessPoolExecutor, as_completed

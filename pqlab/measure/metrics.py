@@ -115,10 +115,13 @@ def check_dataset(ds, variables) -> xr.Dataset:
 
 
 def check_flow(ds, flow) -> int:
-    """``flow`` as an int if it is a flow of ``ds`` (which has a ``flow`` variable)."""
+    """``flow`` as an int if it is a flow of ``ds`` (which has a ``flow`` variable; or a mapping
+    of variable names to arrays, :func:`pqlab.node.scenario.simulate_runs`)."""
     flow = check_int("flow", flow)
-    if not np.any(ds["flow"].values == flow):
-        raise ValueError(f"flow must be one of the flows in ds {np.unique(ds['flow'].values).tolist()}, got {flow!r}")
+    flows = np.asarray(ds["flow"])  # ds may also be a mapping of names to arrays (a run's)
+    if not np.any(flows == flow):
+        raise ValueError(f"flow must be one of the flows in ds {np.unique(flows).tolist()}, "
+                         f"got {flow!r}")
     return flow
 
 

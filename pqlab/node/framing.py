@@ -86,9 +86,24 @@ def line_time_s(size_bytes, framing: str, line_rate_bps: float):
     """
     code = FRAMING_CODES[framing]
     sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
-    wire = _wire_bytes_array(sizes.ravel(), code).reshape(sizes.shape)
-    out = wire * 8.0 / float(line_rate_bps)
+    out = np.empty(sizes.size)
+    _line_times_s(np.ascontiguousarray(sizes.ravel()), code, float(line_rate_bps), out)
+    out = out.reshape(sizes.shape)
     return float(out) if out.ndim == 0 else out
+
+
+@cached_njit(nogil=True)
+def packet_line_time_s(size_bytes, framing_code, line_rate_bps):
+    """One packet's line time, seconds:
+    ``wire_bytes(size_bytes, framing_code) * 8.0 / line_rate_bps`` (node contract rule 4; the wire
+    bytes as float64, then the product, then the quotient)."""
+    return wire_bytes(size_bytes, framing_code) * 8.0 / line_rate_bps
+
+
+@cached_njit(nogil=True)
+def _line_times_s(sizes, framing_code, line_rate_bps, out):
+    for i in range(sizes.shape[0]):
+        out[i] = packet_line_time_s(sizes[i], framing_code, line_rate_bps)
 
 
 def atm_cells(size_bytes):

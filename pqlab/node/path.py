@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..base._validate import check_choice, check_fields, check_mapping, check_real, check_unmasked, from_part
-from .framing import FRAMING_CODES, line_time_s
+from ..base.jitcache import cached_njit
+from .framing import FRAMING_CODES, packet_line_time_s
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,22 @@ class PathModel:
             ``fixed_s`` plus one serialisation time per hop.
         """
         sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
-        total = np.full(sizes.shape, self.fixed_s, dtype=np.float64)
-        for hop in self.hops:
-            total = total + line_time_s(sizes, hop.framing, hop.rate_bps)
+        total = np.empty(sizes.size)
+        codes, rates = self.hop_arrays()
+        _extra_delays_s(np.ascontiguousarray(sizes.ravel()), float(self.fixed_s), codes, rates, total)
+        total = total.reshape(sizes.shape)
         return float(total) if total.ndim == 0 else total
+
+    def hop_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The hops' framing codes (int64) and line rates (bit/s, float64), in path order: the
+        arguments of :func:`extra_delay_of`. Read-only, computed once per (frozen) path."""
+        arrays = self.__dict__.get("_hop_arrays")
+        if arrays is None:
+            codes = np.array([FRAMING_CODES[h.framing] for h in self.hops], dtype=np.int64)
+            rates = np.array([h.rate_bps for h in self.hops], dtype=np.float64)
+            codes.flags.writeable = rates.flags.writeable = False
+            arrays = self.__dict__["_hop_arrays"] = (codes, rates)
+        return arrays
 
     def to_dict(self) -> dict:
         """Plain-data form (JSON-serialisable) for provenance."""
@@ -107,3 +120,19 @@ class PathModel:
             name = f"path.hops[{i}]"  # the lambda runs at once, in this iteration
             built.append(from_part(name, lambda h: Hop(**check_fields(Hop, check_mapping(name, h))), hop))
         return cls(fixed_s=data.get("fixed_s", 0.0), hops=tuple(built))
+
+
+@cached_njit(nogil=True)
+def extra_delay_of(size_bytes, fixed_s, codes, rates):
+    """:meth:`PathModel.extra_delay_s` of one packet, seconds: ``fixed_s``, then each hop's line
+    time added in path order (``codes``, ``rates``: :meth:`PathModel.hop_arrays`)."""
+    total = fixed_s
+    for h in range(codes.shape[0]):
+        total = total + packet_line_time_s(size_bytes, codes[h], rates[h])
+    return total
+
+
+@cached_njit(nogil=True)
+def _extra_delays_s(sizes, fixed_s, codes, rates, out):
+    for i in range(sizes.shape[0]):
+        out[i] = extra_delay_of(sizes[i], fixed_s, codes, rates)

@@ -361,22 +361,11 @@ def simulate(scenario: Scenario, seed: int = 0, *, record_scenario: bool = True)
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
     if not isinstance(record_scenario, bool):
         raise ValueError(f"record_scenario must be True or False, got {record_scenario!r}")
-    if isinstance(seed, np.random.Generator):
-        seed_attr = "generator"
-    elif isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
-        seed = seed_attr = check_int("seed", seed, 0)
-    else:
-        raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
+    seed, seed_attr = _check_run(scenario, seed)
     window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate (under counts.counted)
-    packets = expected_packets(scenario.streams, scenario.duration_s)
-    _check_memory(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
-                  packets * SIMULATE_BYTES_PER_PACKET)
-    rng = np.random.default_rng(seed)
-    arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
-    arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
-    colour = FlowColours(scenario.streams).colour(arrival, size, flow)  # on the streams' own times
-    red_uniform = red_uniforms(scenario.node, rng, arrival.shape[0])  # after the traffic: it is unchanged
-    arrival, origin = rebase(scenario.node, arrival, size)
+    _check_run_memory(scenario)
+    run = _run_arrays(scenario, seed)
+    origin = run.pop("time_origin_s")
     attrs = provenance_attrs(
         title=f"pqlab simulation{': ' + scenario.name if scenario.name else ''}",
         history="simulated by pqlab.simulate",
@@ -388,9 +377,87 @@ def simulate(scenario: Scenario, seed: int = 0, *, record_scenario: bool = True)
         **window_attrs,
         **(origin_attrs(origin) if origin else {}),
     )
-    extra: dict[str, tuple] = {"flow": (flow, {"units": "1", "long_name": "flow id"})}
+    extra: dict[str, tuple] = {"flow": (run["flow"], {"units": "1", "long_name": "flow id"})}
+    if "colour" in run:
+        extra["colour"] = (run["colour"], dict(COLOUR_ATTRS))
+    return packets_dataset(*(run[name] for name in RUN_VARIABLES[:6]), extra=extra, attrs=attrs)
+
+
+#: The per-packet variables of :func:`simulate_runs`' runs, in the order of :func:`simulate`'s
+#: Dataset (which also holds ``colour`` when a stream has a marker).
+RUN_VARIABLES = ("arrival", "size", "queue", "ring_entry", "departure", "drop", "flow")
+
+
+def simulate_runs(scenario: Scenario, seeds) -> list[dict]:
+    """:func:`simulate`'s per-packet arrays for several seeds, without building Datasets.
+
+    The scenario is checked once (the trace window rule, the memory a run needs); each seed's run
+    draws the same numbers in the same order as ``simulate(scenario, seed)``, so every array
+    equals that Dataset's variable of the same name.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        What to simulate.
+    seeds : sequence of int or numpy.random.Generator
+        One run each, in this order (as :func:`simulate`'s ``seed``).
+
+    Returns
+    -------
+    list of dict
+        One dict per seed mapping each name of :data:`RUN_VARIABLES` (and ``colour`` when a
+        stream has a marker) to its numpy array, and ``time_origin_s`` to the run's time origin
+        (seconds; 0.0 unless the arrivals were rebased, :mod:`pqlab.node.timeorigin`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`simulate`, naming ``seeds`` if it is not a list or tuple.
+    """
+    if not isinstance(seeds, (list, tuple, range, np.ndarray)):
+        raise ValueError(f"seeds must be a list or tuple of seeds, got {type(seeds).__name__}")
+    checked = [_check_run(scenario, seed)[0] for seed in seeds]
+    check_trace_window(scenario)
+    _check_run_memory(scenario)
+    runs = []
+    for seed in checked:
+        counts.note("simulation", "simulate")
+        runs.append(_run_arrays(scenario, seed))
+    return runs
+
+
+def _check_run(scenario, seed) -> tuple:
+    """``(seed, its attribute)`` for :func:`simulate` after checking the scenario and the seed."""
+    if not isinstance(scenario, Scenario):
+        raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
+    if isinstance(seed, np.random.Generator):
+        return seed, "generator"
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        seed = check_int("seed", seed, 0)
+        return seed, seed
+    raise ValueError(f"seed must be an integer >= 0 or a numpy.random.Generator, got {seed!r}")
+
+
+def _check_run_memory(scenario: Scenario) -> None:
+    """Refuse, before anything is drawn, a run whose packets would not fit in memory."""
+    packets = expected_packets(scenario.streams, scenario.duration_s)
+    _check_memory(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
+                  packets * SIMULATE_BYTES_PER_PACKET)
+
+
+def _run_arrays(scenario: Scenario, seed) -> dict:
+    """One run of a checked scenario: the traffic from ``default_rng(seed)``, then RED's draws,
+    the time origin and the kernel (:func:`simulate_runs`' dict)."""
+    rng = np.random.default_rng(seed)
+    arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
+    arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
+    colour = FlowColours(scenario.streams).colour(arrival, size, flow)  # on the streams' own times
+    red_uniform = red_uniforms(scenario.node, rng, arrival.shape[0])  # after the traffic: it is unchanged
+    arrival, origin = rebase(scenario.node, arrival, size)
+    ring_entry, departure, drop = run_kernel(scenario.node, arrival, size, queue,
+                                             **kernel_options(colour, red_uniform))
+    run = dict(zip(RUN_VARIABLES, (arrival, size, queue, ring_entry, departure, drop, flow)))
     if colour is not None:
-        extra["colour"] = (colour, dict(COLOUR_ATTRS))
-    return packets_dataset(arrival, size, queue,
-                           *run_kernel(scenario.node, arrival, size, queue, **kernel_options(colour, red_uniform)),
-                           extra=extra, attrs=attrs)
+        run["colour"] = colour
+    run["time_origin_s"] = origin
+    return run

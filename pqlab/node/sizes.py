@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..base._validate import check_array, check_int, check_real
+from ..base.jitcache import cached_njit
 from ..base.numerics import dot
 from .framing import MAX_SIZE_BYTES
 
@@ -387,7 +388,29 @@ class Empirical(SizeDistribution):
         normalised cumulative pmf (``searchsorted``, right side), which is done here (the same
         draws and sizes, without re-checking and summing the pmf on every call)."""
         sizes, _, _, choice_cdf = self._table()
-        return sizes[choice_cdf.searchsorted(rng.random(n), side="right")]
+        out = np.empty(n, dtype=np.int64)
+        _sizes_of_uniforms(choice_cdf, sizes, rng.random(n), out)
+        return out
+
+
+@cached_njit(nogil=True)
+def _sizes_of_uniforms(choice_cdf, sizes, uniform, out):
+    """``out[i] = sizes[choice_cdf.searchsorted(uniform[i], side="right")]``: the size whose step of
+    the cumulative pmf holds each uniform draw (the count of ``choice_cdf`` values at or below it,
+    by bisection). ``choice_cdf`` is non-decreasing and ends at exactly 1.0, every draw is in
+    ``[0, 1)``, so each index is below ``sizes.shape[0]``."""
+    n = choice_cdf.shape[0]
+    for i in range(uniform.shape[0]):
+        u = uniform[i]
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if choice_cdf[mid] <= u:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = sizes[lo]
 
 
 @functools.lru_cache(maxsize=64)

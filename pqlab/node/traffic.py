@@ -67,19 +67,47 @@ def fixed_cbr_schedule(streams: Sequence[Stream], rng: np.random.Generator
     stream order (``rng.random(m)`` draws the same numbers as ``m`` calls of ``rng.random()``), so
     first arrivals and the generator's state equal the per-stream set-up's bit for bit (tested).
     """
-    if not streams or not all(type(s) is CBRStream and type(s.size) is Deterministic for s in streams):
+    setup = _cbr_setup(streams)
+    if setup is None:
         return None
-    cbr = cast(list[CBRStream], list(streams))  # every one a CBRStream of a Deterministic size
-    ip_bytes = np.array([cast(Deterministic, s.size).size_bytes + s.header_bytes for s in cbr],
-                        dtype=np.float64)
-    interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in cbr], dtype=np.float64)
-    drawn = np.array([s.phase_s is None for s in cbr])
-    phase = np.empty(len(cbr))
-    phase[drawn] = interval[drawn] * rng.random(int(drawn.sum()))
-    for i in np.flatnonzero(~drawn):  # a given phase: checked against the interval as the stream does
-        phase[i] = cbr[int(i)]._phase(None, float(interval[i]))
-    start = np.array([s.start_s for s in cbr], dtype=np.float64)
-    return start + phase, interval, ip_bytes.astype(np.int64)
+    interval, drawn, given, start, ip_bytes = setup
+    if not given.size:  # every phase drawn
+        phase = interval * rng.random(interval.shape[0])
+    else:
+        phase = np.empty(interval.shape[0])
+        phase[drawn] = interval[drawn] * rng.random(int(drawn.sum()))
+        for i in given:  # a given phase: checked against the interval as the stream does
+            stream = streams[int(i)]
+            phase[i] = stream._phase(None, float(interval[i]))  # type: ignore[attr-defined]
+    return start + phase, interval.copy(), ip_bytes.copy()
+
+
+#: The streams of the last :func:`_cbr_setup` call and its arrays (a sweep's seeds, or many phase
+#: draws, set up the same stream objects again and again).
+_LAST_SETUP: list = [((), None)]
+
+
+def _cbr_setup(streams: Sequence[Stream]) -> tuple | None:
+    """The draw-free part of :func:`fixed_cbr_schedule`: ``(interval_s, drawn, given, start_s,
+    ip_bytes)`` (float, bool, int64, float, int64 arrays; ``drawn``: the phase is drawn; ``given``:
+    the indices of the streams whose phase is given), or None if a stream is not a
+    :class:`CBRStream` of a :class:`Deterministic` size. Kept for the last streams seen: the
+    streams are frozen, so the same objects give the same arrays (the caller gets copies)."""
+    last, setup = _LAST_SETUP[0]
+    if len(last) == len(streams) and all(a is b for a, b in zip(last, streams)):
+        return setup
+    if not streams or not all(type(s) is CBRStream and type(s.size) is Deterministic for s in streams):
+        setup = None
+    else:
+        cbr = cast(list[CBRStream], list(streams))  # every one a CBRStream of a Deterministic size
+        ip_bytes = np.array([cast(Deterministic, s.size).size_bytes + s.header_bytes for s in cbr],
+                            dtype=np.float64)
+        interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in cbr], dtype=np.float64)
+        drawn = np.array([s.phase_s is None for s in cbr])
+        setup = (interval, drawn, np.flatnonzero(~drawn),
+                 np.array([s.start_s for s in cbr], dtype=np.float64), ip_bytes.astype(np.int64))
+    _LAST_SETUP[0] = (tuple(streams), setup)
+    return setup
 
 
 def merge_streams(streams: Sequence[Stream], rng: np.random.Generator,
@@ -200,28 +228,30 @@ class TrafficWindows:
         n = _periodic_arrivals(first, interval, k0, k1, float(t0_s), float(t1_s), arrival, stream, starts, k_first)
         group, rest = self._round_robin_group, self._others
         counts = starts[1:] - starts[:-1]
-        if fixed is not None:
-            size = fixed[stream[:n]]
-        else:  # each stream's sizes from its own generator, in its packets' order
+        if fixed is not None:  # a size per stream
+            size = fixed
+        else:  # a size per packet: each stream's from its own generator, in its packets' order
             size = np.concatenate([sizer(int(c)) for sizer, c in zip(self._sizers, counts)])
-        position = np.arange(n)  # a packet's index in the stream-after-stream arrays
+        # a packet's position: its index in the stream-after-stream arrays
         run_size = int(counts[group].sum())
         run_arrival, run_position = np.empty(run_size), np.empty(run_size, dtype=np.int64)
         if group.shape[0] < 2 or _round_robin_run(arrival, starts, k_first, group, run_arrival,
                                                   run_position) < 0:
             group = np.array([np.argmax(counts)], dtype=np.int64)
             rest = np.flatnonzero(np.arange(first.shape[0]) != group[0])
-            run_arrival, run_position = (a[starts[group[0]]:starts[group[0] + 1]]  # type: ignore[assignment]
-                                         for a in (arrival, position))
+            run_arrival = arrival[starts[group[0]]:starts[group[0] + 1]]
+            run_position = np.arange(starts[group[0]], starts[group[0] + 1])
         if rest.size == 1:  # one stream: already in time order
-            other_arrival, other_position = (a[starts[rest[0]]:starts[rest[0] + 1]] for a in (arrival, position))
-        else:
-            others = np.concatenate([position[starts[i]:starts[i + 1]] for i in rest]) if rest.size else starts[:0]
+            other_arrival = arrival[starts[rest[0]]:starts[rest[0] + 1]]
+            other_position = np.arange(starts[rest[0]], starts[rest[0] + 1])
+        else:  # numpy's stable sort merges the streams' sorted runs
+            others = (np.concatenate([np.arange(starts[i], starts[i + 1]) for i in rest])
+                      if rest.size else starts[:0])
             other_position = others[np.argsort(arrival[others], kind="stable")]
             other_arrival = arrival[other_position]
         out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
-        _merge_runs(run_arrival, run_position, other_arrival, other_position, size, stream, self._queues,
-                    self._flows, *out)
+        _merge_runs(run_arrival, run_position, other_arrival, other_position, size, fixed is not None,
+                    stream, self._queues, self._flows, *out)
         return out
 
 
@@ -317,13 +347,14 @@ def _round_robin_run(arrival, starts, k_first, group, out_arrival, out_position)
 
 
 @cached_njit(nogil=True)
-def _merge_runs(a_arrival, a_position, b_arrival, b_position, size, stream, queue, flow, out_arrival, out_size,
-                out_queue, out_flow):
+def _merge_runs(a_arrival, a_position, b_arrival, b_position, size, size_per_stream, stream, queue,
+                flow, out_arrival, out_size, out_queue, out_flow):
     """Merge two runs of packets (times and positions in the stream-after-stream listing, whose
-    ``stream`` and ``size`` are given), each sorted by (time, position), by (time, position): the
-    order of a stable sort of all packets listed stream after stream (a stream lies in one run, so
-    at a tie across runs the lower position is the lower stream index). Writes each packet's time,
-    size and its stream's queue and flow."""
+    ``stream`` is given), each sorted by (time, position), by (time, position): the order of a
+    stable sort of all packets listed stream after stream (a stream lies in one run, so at a tie
+    across runs the lower position is the lower stream index). Writes each packet's time, size
+    (``size[stream]`` if ``size_per_stream``, else ``size[position]``) and its stream's queue and
+    flow."""
     i = 0
     j = 0
     n_a = a_arrival.shape[0]
@@ -343,7 +374,7 @@ def _merge_runs(a_arrival, a_position, b_arrival, b_position, size, stream, queu
             j += 1
             tb = b_arrival[j] if j < n_b else inf
         s = stream[p]
-        out_size[n] = size[p]
+        out_size[n] = size[s] if size_per_stream else size[p]
         out_queue[n] = queue[s]
         out_flow[n] = flow[s]
 

@@ -44,8 +44,8 @@ from ..measure import experiments
 from ..measure.experiments import REFERENCE_FLOW
 from .presets import FIRST_BE_FLOW, real_be_sizes
 from .stated import ETHERNET_FRAME_OVERHEAD_BYTES
-from .testbed_input import (FIFO_LIMIT_PACKETS, ethernet_port_s, generator_release_s, stall_windows_s,
-                            stalled_s)
+from .testbed_input import (FIFO_LIMIT_PACKETS, ethernet_port_s, generator_release_s, stable_order,
+                            stall_windows_s, stalled_s)
 
 __all__ = [
     "Testbed",
@@ -584,7 +584,7 @@ def _testbed_packets(scenario: Scenario, sc: Scenario, seed: int, model: Testbed
     # stream order, then in each trace's own order (the generator's, stable by time).
     stream_of_flow = np.zeros(int(flow.max()) + 1 if flow.size else 1, dtype=np.int64)
     stream_of_flow[[st.flow for st in sc.streams]] = np.arange(len(sc.streams))
-    perm = np.lexsort((stream_of_flow[flow], at_node))
+    perm = stable_order(at_node, stream_of_flow[flow])
     packets = _c7200_and_hops(sc.node, at_node[perm], size[perm], queue[perm], seed,
                               scenario.path.hops[:model.store_forward_hops])
     counts.note("simulation", "simulate")
@@ -615,7 +615,7 @@ def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
     for hop in hops:
         fifo = _fifo_node(hop)
         kept = np.flatnonzero(hop_drop == 0)
-        kept = kept[np.argsort(hop_departure[kept], kind="stable")]
+        kept = kept[stable_order(hop_departure[kept])]
         # already valid: the previous device's departures of kept packets (finite, >= 0), sorted,
         # and sizes validated at the C7200
         t, hop_size = hop_departure[kept] + 0.0, hop_size[kept]

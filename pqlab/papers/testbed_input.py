@@ -16,14 +16,15 @@ import functools
 
 import numpy as np
 
+from ..base.jitcache import cached_njit
 from ..measure.experiments import REFERENCE_FLOW
 from ..node.engine import run_kernel, validate_arrivals
 from ..node.framing import PACKET_PARTICLE_BYTES, line_time_s
 from ..node.model import Node, Queue
 from .presets import FIRST_BE_FLOW
 
-__all__ = ["FIFO_LIMIT_PACKETS", "ef_host_of", "generator_release_s", "ethernet_port_s", "stall_windows_s",
-           "stalled_s"]
+__all__ = ["FIFO_LIMIT_PACKETS", "ef_host_of", "generator_release_s", "ethernet_port_s",
+           "stable_order", "stall_windows_s", "stalled_s"]
 
 #: Queue limit of a simulated FIFO device (input Ethernet port, downstream hop): no loss there.
 FIFO_LIMIT_PACKETS = 10_000_000
@@ -50,12 +51,27 @@ def generator_release_s(send_s: np.ndarray, flow: np.ndarray, tick_s: float, ef_
         return out
     first = rng.random(2) * tick_s  # the (first) EF host's and the BE host's timer phases
     ef_phase = np.concatenate([first[:1], rng.random(ef_hosts - 1) * tick_s])
-    host = ef_host_of(flow, ef_hosts)
-    groups = [(host == h, ef_phase[h]) for h in range(ef_hosts)] + [(flow >= FIRST_BE_FLOW, first[1])]
-    for mask, phase in groups:
-        t = send_s[mask]
-        out[mask] = phase + np.ceil((t - phase) / tick_s - 1e-12) * tick_s
+    flow = np.ascontiguousarray(flow, dtype=np.int64)
+    _released_at_ticks(out, ef_host_of(flow, ef_hosts), flow >= FIRST_BE_FLOW, ef_phase,
+                       float(first[1]), float(tick_s), out)
     return out
+
+
+@cached_njit(nogil=True)
+def _released_at_ticks(send_s, host, be, ef_phase, be_phase, tick_s, out):
+    """:func:`generator_release_s` per packet: a packet of EF host ``host[i] >= 0`` (phase
+    ``ef_phase[host[i]]``) or of the BE host (``be[i]``, phase ``be_phase``) leaves at
+    ``phase + ceil((t - phase) / tick_s - 1e-12) * tick_s``; any other keeps its time.
+    ``out`` may be ``send_s``."""
+    for i in range(send_s.shape[0]):
+        if host[i] >= 0:
+            phase = ef_phase[host[i]]
+        elif be[i]:
+            phase = be_phase
+        else:
+            out[i] = send_s[i]
+            continue
+        out[i] = phase + np.ceil((send_s[i] - phase) / tick_s - 1e-12) * tick_s
 
 
 @functools.lru_cache(maxsize=16)
@@ -68,13 +84,55 @@ def ethernet_port_s(send_s: np.ndarray, size: np.ndarray, rate_bps: float) -> np
     """Arrival at the C7200 through one store-and-forward Ethernet port (FIFO at ``rate_bps``), seconds."""
     own = line_time_s(size, "ethernet", rate_bps)
     at_switch = send_s + own  # the frame has left the sender's port: the switch holds it whole
-    order = np.argsort(at_switch, kind="stable")
+    order = stable_order(at_switch)
     port = _ethernet_port(float(rate_bps))
     arrays = validate_arrivals(port, at_switch[order], size[order], np.zeros(size.size, dtype=np.int64))
     departure = run_kernel(port, *arrays)[1]
     out = np.empty_like(send_s)
     out[order] = departure
     return out
+
+
+def stable_order(time_s: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
+    """``numpy.lexsort((key, time_s))`` (``numpy.argsort(time_s, kind="stable")`` without ``key``):
+    the packets by time, equal times by key, then by index, for finite times.
+
+    The test bed's times between devices are nearly sorted (a FIFO's departures, send times plus
+    a line time), so they are sorted by insertion in compiled code (:func:`_insertion_order`),
+    with numpy's sort when the insertion would move more than :data:`INSERTION_MOVES` entries per
+    packet; a stable order is unique, so both give the same permutation.
+    """
+    time_s = np.ascontiguousarray(time_s, dtype=np.float64)
+    keys = (np.zeros(time_s.shape[0], dtype=np.int64) if key is None
+            else np.ascontiguousarray(key, dtype=np.int64))
+    out = np.empty(time_s.shape[0], dtype=np.int64)
+    if _insertion_order(time_s, keys, INSERTION_MOVES, out):
+        return out
+    return np.argsort(time_s, kind="stable") if key is None else np.lexsort((keys, time_s))
+
+
+#: Entries :func:`stable_order`'s insertion may move per packet before it leaves the sort to numpy.
+INSERTION_MOVES = 16
+
+
+@cached_njit(nogil=True)
+def _insertion_order(time_s, key, moves_per_packet, out):
+    """``out``: the indices sorted by (time, key, index), by insertion (each index placed after
+    every earlier one not greater). False, ``out`` unfinished, once more than
+    ``moves_per_packet`` entries per packet (plus 64) have been moved."""
+    budget = moves_per_packet * time_s.shape[0] + 64
+    for a in range(time_s.shape[0]):
+        t = time_s[a]
+        k = key[a]
+        b = a - 1
+        while b >= 0 and (time_s[out[b]] > t or (time_s[out[b]] == t and key[out[b]] > k)):
+            out[b + 1] = out[b]
+            b -= 1
+            budget -= 1
+        if budget < 0:
+            return False
+        out[b + 1] = a
+    return True
 
 
 def stall_windows_s(end_s: float, interval_s: float, stall_s: float, rng) -> np.ndarray:

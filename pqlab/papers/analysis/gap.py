@@ -132,6 +132,7 @@ def _delay_measure(ds: xr.Dataset, scenario: Scenario, *, simulate_hops: bool) -
 def _run_case(case: _Case, n: int, seeds: list[int], ks: list[int], table_iii: bool):
     measure = functools.partial(_delay_measure, simulate_hops=case.simulate_hops)
     measure.attrs = {"delay_mean_s": experiments.DELAY_STATISTICS_ATTRS["delay_mean_s"]}
+    measure.reads_arrays = not case.simulate_hops  # batched runs (experiments.measure_runs)
     tab4 = experiments.sweep(
         functools.partial(presets.full_units, n_ef_samples=n, node=case.node, path=case.path,
                           be_size_per=case.be_size_per),

@@ -24,7 +24,6 @@ from ...base.units import ms_to_s, to_ms, to_us, us_to_s
 from ...measure import analysis, cache, experiments
 from ...measure.analysis import mean_ci
 from ...node.framing import line_time_s
-from ...node.scenario import simulate
 from ...node.traffic import UDP_IP_HEADER_BYTES
 from .. import judge, kit, presets
 from ..registry import Artefact
@@ -102,9 +101,9 @@ def compute(
 
     delays = np.full((len(pays), len(seeds), n), np.nan)
     for i, p in enumerate(pays):
-        for j, s in enumerate(seeds):
-            sc = presets.base_case(be_payload_bytes=p, n_ef_samples=n)
-            d = experiments.reference_delay_values(simulate(sc, seed=s), sc)
+        sc = presets.base_case(be_payload_bytes=p, n_ef_samples=n)
+        for j, run in enumerate(experiments.simulate_runs(sc, seeds)):
+            d = experiments.reference_delay_values(run, sc)
             delays[i, j, :min(n, d.size)] = d[:n]
 
     node = cisco7200_atm()

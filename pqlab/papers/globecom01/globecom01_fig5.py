@@ -85,15 +85,12 @@ def compute(
 
     units = np.full((len(seeds), n), np.nan)
     be_sizes = []
-    scenario = None
-    for j, s in enumerate(seeds):
-        scenario = presets.real_distribution(n_ef_samples=n)
-        ds = simulate(scenario, seed=s)
-        d = experiments.reference_delay_values(ds, scenario)
-        ef_ip = int(kit.ef_streams(scenario)[0].size.size_bytes)
+    scenario = presets.real_distribution(n_ef_samples=n)
+    ef_ip = int(kit.ef_streams(scenario)[0].size.size_bytes)
+    for j, run in enumerate(experiments.simulate_runs(scenario, seeds)):
+        d = experiments.reference_delay_values(run, scenario)
         units[j, :min(n, d.size)] = transmission_units(d[:n], scenario.node, ef_ip)
-        flows = ds["flow"].values
-        be_sizes.append(float(ds["size"].values[flows >= presets.FIRST_BE_FLOW].mean()))
+        be_sizes.append(float(run["size"][run["flow"] >= presets.FIRST_BE_FLOW].mean()))
     node = scenario.node
     unit_s = transmission_unit_s(node, ef_ip)
     mtu = presets.base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, n_ef_samples=n)

@@ -61,6 +61,7 @@ _ipdv_measure.attrs = {
     **experiments.DELAY_STATISTICS_ATTRS,
     "delay_gmd_s": {"units": "s", "long_name": "mean |difference| of two randomly paired delays (Gini)"},
 }
+_ipdv_measure.reads_arrays = True  # type: ignore[attr-defined]  # experiments.measure_runs
 
 
 @cache.artefact(ARTEFACT.id)

@@ -57,6 +57,7 @@ _ipdv_size_measure.attrs = {
     "jitter_p999_s": {"units": "s", "long_name": "99.9th percentile of the pooled |IPDV|"},
     "jitter_mean_s": {"units": "s", "long_name": "mean pooled |IPDV|"},
 }
+_ipdv_size_measure.reads_arrays = True  # type: ignore[attr-defined]  # experiments.measure_runs
 
 #: The per-seed variables of :func:`compute` and their long names.
 _IPDV_SIZE_NAMES = {"ipdv_std": "std of the signed IPDV", "jitter_std": "std of |IPDV|",

@@ -16,7 +16,6 @@ from ...base.units import to_kbps, to_mbps, to_ms
 from ...measure import cache, experiments
 from ...measure.analysis import mean_ci
 from ...node.framing import line_time_s
-from ...node.scenario import simulate
 from .. import judge, kit, presets
 from ..registry import Artefact
 
@@ -75,8 +74,7 @@ def compute(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ef_frames: Sequence[int
     for i, frame in enumerate(frames):
         for j, be in enumerate(sizes):
             sc = presets.pq_vs_wfq(scheduler="pq", ef_frame_bytes=frame, be_ip_bytes=be, n_ef_samples=n)
-            for k, seed in enumerate(seeds):
-                delay[i, j, k] = experiments.delay_summary(simulate(sc, seed=seed), sc)["delay_mean_s"]
+            delay[i, j, :] = [m["delay_mean_s"] for m in experiments.measure_runs(sc, seeds)]
     mean, ci = mean_ci(delay)
     node = presets.tftant_node("pq")
     ds = xr.Dataset(

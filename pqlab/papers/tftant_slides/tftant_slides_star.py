@@ -21,7 +21,6 @@ import xarray as xr
 from ...base.units import to_kbps
 from ...measure import cache, experiments
 from ...node.framing import FRAMING_CODES, wire_bytes
-from ...node.scenario import simulate
 from ..stated import PAPERS
 from .. import judge, kit, presets
 from ..registry import Artefact
@@ -123,7 +122,8 @@ def compute(
                              {"ef_frame_bytes": frames}, seeds, measure=measure)
     page64 = presets.pq_vs_wfq(scheduler="wfq", ef_frame_bytes=64, n_ef_samples=n)
     page64 = dataclasses.replace(page64, node=dataclasses.replace(page64.node, wfq_bytes="wire"))
-    page64_loss = float(np.mean([measure(simulate(page64, seed=s), page64)["loss_ratio"] for s in seeds]))
+    page64_runs = experiments.measure_runs(page64, seeds, measure)
+    page64_loss = float(np.mean([m["loss_ratio"] for m in page64_runs]))
     pq = experiments.sweep(functools.partial(presets.pq_vs_wfq, scheduler="pq", n_ef_samples=n),
                            {"ef_frame_bytes": frames}, seeds, measure=measure)
     node = presets.tftant_node("wfq")

@@ -16,7 +16,6 @@ import xarray as xr
 
 from ...base._validate import check_real
 from ...measure import experiments, metrics
-from ...node.scenario import simulate
 from .. import kit, presets
 from .pq_vs_wfq_testbed import add_scalars, check_frames, config_scalars, frame_coords, measure
 
@@ -60,17 +59,16 @@ def series(frames: tuple, seeds: tuple, n: int, rate_bps: float) -> dict:
     out = {k: np.full(shape, np.nan) for k in ("delay", "ipdv", "wait", "time")}
     for i, sched in enumerate(scheds):
         for j, frame in enumerate(frames):
-            for k, seed in enumerate(seeds):
-                sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate_bps,
-                                         n_ef_samples=n)
-                ds = simulate(sc, seed=seed)
-                win = experiments.measurement_window(ds, sc)
-                m = min(n, win.sizes["packet"])
-                d = experiments.reference_delay_values(ds, sc)[:m]
+            sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame,
+                                   ef_service_rate_bps=rate_bps, n_ef_samples=n)
+            for k, run in enumerate(experiments.simulate_runs(sc, seeds)):
+                rows = experiments.measurement_rows(run, sc)  # the measurement window's packets
+                m = min(n, rows.size)
+                d = experiments.reference_delay_values(run, sc)[:m]
                 out["delay"][i, j, k, :m] = d
                 out["ipdv"][i, j, k, 1:m] = metrics.ipdv_of_delays(d, dropna=False)  # none lost here
-                out["wait"][i, j, k, :m] = (win["ring_entry"].values - win["arrival"].values)[:m]
-                out["time"][i, j, k, :m] = win["arrival"].values[:m] - sc.warmup_s
+                out["wait"][i, j, k, :m] = (run["ring_entry"][rows] - run["arrival"][rows])[:m]
+                out["time"][i, j, k, :m] = run["arrival"][rows][:m] - sc.warmup_s
     return out
 
 

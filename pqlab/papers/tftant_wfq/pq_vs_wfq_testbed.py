@@ -157,13 +157,14 @@ def measure(ds: xr.Dataset, scenario: Scenario) -> dict:
     The window holds the reference flow in arrival order, so RFC 3393's IPDV
     (:func:`pqlab.metrics.ipdv_of_delays`) is the difference of consecutive delays, pairs with a lost packet
     left out. Times in seconds; ``measure.attrs`` declares each number's units (:func:`pqlab.experiments.sweep`).
+    ``ds``: a Dataset or one run's arrays (:func:`pqlab.experiments.measure_runs`).
     """
     rows = experiments.measurement_rows(ds, scenario)
     delay = experiments.reference_delay_values(ds, scenario)
     ipdv = metrics.ipdv_of_delays(delay)
     kept = delay[np.isfinite(delay)]
-    entered = rows[ds["drop"].values[rows] == 0]
-    wait = ds["ring_entry"].values[entered] - ds["arrival"].values[entered]
+    entered = rows[np.asarray(ds["drop"])[rows] == 0]
+    wait = np.asarray(ds["ring_entry"])[entered] - np.asarray(ds["arrival"])[entered]
     a = metrics.jitter_of_ipdv(ipdv)
     be_tx = be_tx_time_s(scenario.node, _be_ip_bytes(scenario))
     lag, peak = analysis.acf_first_peak(kept, ACF_MAX_LAG)
@@ -186,6 +187,7 @@ measure.attrs = {
     "acf_peak_lag": {"units": "1", "long_name": "lag of the first ACF peak of the delay series, EF packets"},
     "acf_peak": {"units": "1", "long_name": "value of that ACF peak"},
 }
+measure.reads_arrays = True  # type: ignore[attr-defined]  # experiments.measure_runs
 
 
 # --------------------------------------------------------------------------- the Datasets' parts
