@@ -19,9 +19,10 @@ The kernel implements the node contract of ``docs/model.md`` exactly:
    the ring's head leaves the ring into an adapter of N whole packets, at
    ``max(now, departure of the packet N places ahead)``.
 
-There is no event heap: the only events are the next arrival (input order) and
-the next release of the ring's head packet (its completion, under rule 5' its
-next unit, under rule 5'' its move into the adapter). Because the line is FCFS and
+There is no event heap: the only events are the next arrival (input order), the
+next release of the ring's head packet (its completion, under rule 5' its next
+unit, under rule 5'' its move into the adapter) and, when a queue is shaped
+(rule 3d), the next shaper wake-up. Because the line is FCFS and
 work-conserving, a packet's departure is known the moment it enters the ring,
 ``departure = max(entry, previous departure) + line time``.
 """
