@@ -23,6 +23,7 @@ recorded (:func:`pqlab.papers.records.record_figure`), else ``<id>.*`` and ``<id
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -66,8 +67,9 @@ class _Artefact:
     def href(self) -> str:
         return f"{self.document.page}#{self.anchor}"
 
-    @property
+    @functools.cached_property
     def tally(self) -> "_Tally":
+        """Its rows' verdict counts, computed once (the pages read them in several places)."""
         return _Tally.of(self.rows)
 
     @property
