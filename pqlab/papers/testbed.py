@@ -30,6 +30,7 @@ import xarray as xr
 
 from .._version import __version__
 from ..base._validate import check_choice, check_int, check_real
+from .ledger import CHOSEN_AFTER_HELD_OUT  # noqa: F401  (pqlab.papers.testbed.CHOSEN_AFTER_HELD_OUT)
 from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
 from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
 from ..node.model import RING_RELEASES, Node, Queue
@@ -239,26 +240,6 @@ TESTBED_ISSUE13 = Testbed(store_forward_hops=1, particle_bytes=512, ring_unit="p
                           police_accounting="ip", os_tick_s=0.01, input_ethernet_bps=1e8, timestamp="rfc2679",
                           be_mtu_bytes=1500, be_size_mix="per_packet", ring_release="unit")
 
-#: What the test-bed model fixed after some held-out results had been seen, or fixed a priori but
-#: decisive for a held-out result, so that the held-out counts are not read as clean predictions
-#: (docs/testbed.md has the numbers; the report's opening prints these items).
-CHOSEN_AFTER_HELD_OUT = (
-    "issue 31's mechanisms, their plausible ranges, its grid and its calibration set (Table IV's W_m and Table III "
-    "at A = 0 and 5/6) were chosen by an analysis that had seen every measured result under issue 13's preset (the "
-    "issue quotes them); they were fixed in docs/testbed.md before any held-out run with a new mechanism",
-    "Fig. 3-1's two maxima, held out since issue 31, were issue 13's calibration results: the 512-byte particle "
-    "counted by the ring (the papers' own statement) was confirmed on them",
-    "be_size_mix (the BE law by packet count) was switched after held-out results under the former "
-    "equal-bit-rate reading had been seen; the papers' node model now reads the law the same way",
-    "ring_release = unit (units return one by one) entered issue 13's grid with issue 21, after the held-out results "
-    "under release per packet had been seen (TF-TANT max_gain_mtu 21.22 ms, -12.2 %); it was chosen on a near-tie "
-    "(RMS 8.10 % against 8.88 %) and issue 31's grid keeps it wherever the adapter is off; it moves max_gain_mtu "
-    "to 23.32 ms and gap_1518_be_tx from 4.55 to 5.00 BE transmission times",
-    "os_tick_s = 10 ms (the generators' 100 Hz timer) was fixed a priori, not calibrated, but it decides the TF-TANT "
-    "slides' EF loss; with issue 13's preset it gave 21 % at 20 streams and 13 % at 8 (the slide: up to 12 % and "
-    "negligible up to 8), every drop a full priority queue; with the frozen preset's 1024-byte extra EF frames "
-    "nothing is lost at 20 streams",
-)
 
 
 def testbed(**overrides) -> Testbed:

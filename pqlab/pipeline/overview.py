@@ -175,10 +175,8 @@ def borderline_rows(table: pd.DataFrame) -> list[str]:
 
 
 def chosen_after_held_out() -> list[str]:
-    """The test-bed model's choices made after seeing held-out results (:data:`pqlab.papers.testbed.CHOSEN_AFTER_HELD_OUT`)."""
-    from ..papers import testbed  # the engine and numba: not loaded before the notebooks run
-
-    return list(testbed.CHOSEN_AFTER_HELD_OUT)
+    """The test-bed model's choices made after seeing held-out results (:data:`pqlab.papers.ledger.CHOSEN_AFTER_HELD_OUT`)."""
+    return list(ledger.CHOSEN_AFTER_HELD_OUT)
 
 
 def largest_misses(table: pd.DataFrame, n: int = MISSES) -> pd.DataFrame:
