@@ -375,7 +375,7 @@ def test_the_site_shows_both_models(tmp_path):
     index = site.build_site(table, figures, tmp_path / "html", figures / "site")
     page = index.read_text(encoding="utf-8")
     assert escape(overview.opening(table)) in page
-    assert ("the calibrated test-bed model reproduces 1 of the 1 numbers (held out 1 of 1) and was "
+    assert ("the calibrated test-bed model reproduces 1 of the 1 numbers (all held out) and was "
             "run on no statement"
             in overview.opening(table))
     assert "<h2>Measured results per model</h2>" in page and "<th>model</th><th>kind</th>" in page

@@ -202,11 +202,14 @@ STANDING_WORDS = {"calibration": "calibrated", "held_out": "held out",
 
 def sentence(ledger: pd.DataFrame, model: str) -> str:
     """One model's numbers in words, e.g. ``reproduces 15 of the 29 numbers (calibrated 3 of 7,
-    held out 6 of 16, ...)``, each standing apart."""
+    held out 6 of 16, ...)``, each standing apart; a model whose numbers all have one standing
+    says it once (``reproduces 8 of the 29 numbers (all held out)``)."""
     found = numbers(ledger, model)
     reproduced, total = found["numbers"]
     text = f"reproduces {reproduced} of the {total} numbers"
     parts = [f"{w} {found[s][0]} of {found[s][1]}" for s, w in STANDING_WORDS.items() if s in found]
+    if len(parts) == 1:
+        return text + f" (all {next(w for s, w in STANDING_WORDS.items() if s in found)})"
     return text + (f" ({', '.join(parts)})" if parts else "")
 
 

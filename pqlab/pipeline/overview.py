@@ -103,8 +103,7 @@ def _model_sentence(model: str, counts: pd.DataFrame, n_qualitative: int) -> str
     judged = int(mine.loc["qualitative", "total"])
     untested = int(mine.loc["qualitative", "not tested"])
     if not judged:
-        return text + (f" and was run on {untested} statements, each about an effect it does not "
-                       "produce: not tested by this model")
+        return text + f"; its {untested} statements are not tested by this model"
     return text + (f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} statements"
                    + (" it was run on" if judged + untested < n_qualitative else "")
                    + (f" ({untested} more not tested by this model: an effect it does not produce)"
@@ -116,7 +115,8 @@ def opening(table: pd.DataFrame) -> str:
 
     Short (the site's lead paragraph): the counts per model and set, how many reproductions are
     borderline and how many test-bed choices followed held-out results (both listed by
-    :func:`sections`), and what is counted apart, never as reproduced.
+    :func:`sections`), and what is counted apart, never as reproduced (at most 600 characters:
+    the rest is in the sections' tables).
     """
     counts = measured_table(table)
     if counts.empty:
@@ -125,18 +125,18 @@ def opening(table: pd.DataFrame) -> str:
     node = measured[measured["model"] == records.MODELS[0]]
     n_numeric = int((node["_set"] != "qualitative").sum())
     n_qualitative = int((node["_set"] == "qualitative").sum())
-    parts = [f"The papers state {n_numeric + n_qualitative} measured results ({n_numeric} numbers, "
-             f"{n_qualitative} qualitative statements)."]
+    parts = [f"The papers state {n_numeric + n_qualitative} measured results: {n_numeric} numbers, "
+             f"{n_qualitative} statements."]
     models = "; ".join(_model_sentence(m, counts, n_qualitative) for m in records.MODELS if (counts["model"] == m).any())
     parts.append(models[:1].upper() + models[1:] + ".")
     notes = [f"{len(borderline_rows(table))} reproductions are borderline"]
     if (table["model"] == "testbed").any():
         notes.append(f"{len(chosen_after_held_out())} test-bed choices followed held-out results")
-    parts.append(" and ".join(notes) + " (listed below).")
+    parts.append(", ".join(notes) + ".")  # each listed in a section of its own
     apart = apart_counts(table)
     setup, arithmetic, unchecked = apart["setup"], apart["arithmetic"], apart["not_checkable"]
-    parts.append(f"Counted apart, never as reproduced: {setup[1]} setup echoes ({setup[0]} as stated), "
-                 f"{arithmetic[1]} checks of the papers' own arithmetic ({arithmetic[0]} agree), {unchecked[1]} "
+    parts.append(f"Counted apart: {setup[1]} setup echoes ({setup[0]} as stated), "
+                 f"{arithmetic[1]} checks of the papers' arithmetic ({arithmetic[0]} agree), {unchecked[1]} "
                  "statements nothing can check.")
     return " ".join(parts)
 
