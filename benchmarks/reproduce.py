@@ -17,7 +17,8 @@ parameter can be changed without touching the repository: ``05_worst_case``'s
    on it are computed;
 4. **results-cold, numba warm**: a second fresh tree with the numba cache of run 1.
 
-Printed per run: wall time, artefacts computed and reused, and simulations, counted by
+Printed per run: wall time, CPU time of the whole build (this process, its workers and their
+kernels: what two cores share), artefacts computed and reused, and simulations, counted by
 :mod:`pqlab.measure.cache`, and the slowest notebooks. The target (issue 10, 2 cores): cold < 45 s.
 
 Its last figures, with the machine and the date: docs/performance.md.
@@ -57,15 +58,26 @@ def machine_speed_s() -> float:
     return time.perf_counter() - started
 
 
+def _cpu_s() -> float:
+    """CPU seconds (user + system) of this process and of its ended, waited-for descendants:
+    the workers and, through them, their kernels."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime
+
+
 def _timed(label: str, folder: Path, tree: Path, quick: bool, jobs: int | None) -> reproduce.ReproduceResult:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_s()
     result = reproduce.run_all([folder], quick=quick, out_dir=tree / "figures", build_dir=tree / "build",
                                progress=False, jobs=jobs)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _cpu_s() - cpu
     counts = result.cache_counts
     slowest = ", ".join(f"{r.name} {r.seconds:.1f} s" for r in sorted(result.runs, key=lambda r: -r.seconds)[:3])
-    print(f"{label:<28} {seconds:7.1f} s  ok={result.ok}  computed {counts.get('computed', 0):3d}  "
-          f"reused {counts.get('reused', 0):3d}  simulations {counts.get('simulation', 0):5d}  (slowest: {slowest})")
+    print(f"{label:<28} {seconds:7.1f} s  CPU {cpu:5.1f} s  ok={result.ok}  "
+          f"computed {counts.get('computed', 0):3d}  reused {counts.get('reused', 0):3d}  "
+          f"simulations {counts.get('simulation', 0):5d}  (slowest: {slowest})")
     return result
 
 
