@@ -390,8 +390,31 @@ def subplots(nrows: int = 1, ncols: int = 1, *, figsize, footer: bool = False, t
 
 
 def legend_below(ax, ncol: int = 1, fontsize: float = 8, **kwargs):
-    """A legend centred under ``ax`` (below its x label)."""
-    return ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol, **kwargs)
+    """A legend centred under ``ax``, below its tick labels and x label whatever the axes' height.
+
+    Its top sits :func:`_below_x_label_points` under the axes' bottom edge (a distance in points
+    from the theme's tick and label sizes: an offset in axes fractions touched the x label of
+    short axes and left a gap under tall ones).
+    """
+    from matplotlib.transforms import offset_copy
+
+    under = offset_copy(ax.transAxes, fig=ax.figure, y=-_below_x_label_points(), units="points")
+    return ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                     bbox_transform=under, ncol=ncol, **kwargs)
+
+
+def _below_x_label_points() -> float:
+    """Points from an axes' bottom edge to below its x label: tick, tick pad, tick label, label pad
+    and label (each text line 1.25 times its font size), plus a 4-point gap."""
+    import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties
+
+    def line(size) -> float:
+        return 1.25 * FontProperties(size=size).get_size_in_points()
+
+    rc = mpl.rcParams
+    return (rc["xtick.major.size"] + rc["xtick.major.pad"] + line(rc["xtick.labelsize"])
+            + rc["axes.labelpad"] + line(rc["axes.labelsize"]) + 4.0)
 
 
 def delay_distribution(delay_s, *, unit_s: float, bound_s: float | None = None, title: str = ""):

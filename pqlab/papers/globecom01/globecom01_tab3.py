@@ -207,7 +207,7 @@ def figure(ds: xr.Dataset, paper_values=None):
         ax_d.plot(a, mean_ci(tb)[0], "-o", color="C1", mfc="white", label="pqlab calibrated test-bed model")
     ax_d.axhline(0, color="0.3", lw=0.8)
     ax_d.set_xlabel("Aggregation Degree A")
-    ax_d.set_ylabel("change of mean delay from A = 0 (ms)")
+    ax_d.set_ylabel("delay change from A = 0 (ms)")
     ax_d.set_title("Trend with A")
     kit.legend_below(ax_d, ncol=2)
     fig.suptitle(f"{ARTEFACT.id}: average EF one-way delay vs Aggregation Degree A")

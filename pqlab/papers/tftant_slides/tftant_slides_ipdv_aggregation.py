@@ -256,22 +256,35 @@ def figure(ds: xr.Dataset):
     x = np.arange(counts.size)
     width = 0.8 / (len(cases) + 1)
     palette = {"real": "C3", "mtu": "C0", "none": "0.6"}
+    tops, flat = [], []
     for k, case in enumerate(cases):
         d = ds.sel(be_traffic=case)
         pos = x + (k - len(cases) / 2) * width
-        ax.bar(pos, d["ipdv_abs_mean_mean"], width, yerr=kit.ci_half_widths(d["ipdv_abs_mean_ci"]), capsize=3,
-               color=palette.get(case, f"C{k}"), label=f"pqlab, {names.get(case, case)}")
-        for p, v in zip(pos, d["ipdv_abs_mean_mean"].values):
-            ax.text(p, v + 0.08, f"{v:.2f}", ha="center", va="bottom", fontsize=8)
+        means, half = d["ipdv_abs_mean_mean"].values, kit.ci_half_widths(d["ipdv_abs_mean_ci"])
+        colour = palette.get(case, f"C{k}")
+        ax.bar(pos, means, width, yerr=half, capsize=3, color=colour,
+               label=f"pqlab, {names.get(case, case)}")
+        flat.append((pos, means, colour))
+        top = means + half
+        tops.append(top)
+        for p, t, v in zip(pos, top, means):  # the value above its confidence bar, not across it
+            ax.annotate(f"{v:.2f}", (p, t), xytext=(0, 4), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=8)
     paper = ds["paper_ipdv_abs_mean"].values
     ax.plot(x + (len(cases) / 2) * width, paper, label="slides: avg ipdv (with congestion)", **PAPER_MARKER)
     for xi, p in zip(x + (len(cases) / 2) * width, paper):
         if np.isfinite(p):
-            ax.text(xi, p + 0.15, f"{p:g}", ha="center", va="bottom", fontsize=9)
+            ax.annotate(f"{p:g}", (xi, p), xytext=(0, 9), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=9)
     ax.set_xticks(x, [f"{int(c)} EF stream{'s' if c > 1 else ''}" for c in counts])
     ax.set_ylabel(f"mean |IPDV| (units of {to_ms(ds.attrs['transmission_unit_s']):.3f} ms, ASSUMED)")
     ax.set_xlabel(f"EF load {to_kbps(ds.attrs['ef_load_bps']):g} kbit/s split equally; IPDV of one stream")
-    ax.set_ylim(0, max(np.nanmax(paper), float(ds["ipdv_abs_mean_mean"].max())) * 1.25)
+    top = max(np.nanmax(paper), float(np.nanmax(tops))) * 1.25
+    ax.set_ylim(0, top)  # every bar's confidence interval inside
+    for pos, means, colour in flat:  # a bar under 1 % of the axis is not seen: a mark on it shows it
+        low = means < 0.01 * top
+        ax.plot(pos[low], means[low], marker="s", ms=9, ls="none", color=colour, mec="0.3",
+                clip_on=False, zorder=3)
     ax.legend(fontsize=8.5, loc="upper left")
     ax.set_title(f"{ARTEFACT.id}: mean |IPDV| with 1 and 20 EF streams ({kit.seed_count(ds.sizes['seed'])}, "
                  "95% CI)", fontsize=10.5)
