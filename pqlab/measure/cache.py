@@ -71,6 +71,8 @@ CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
 DROP_FLAGS = {"flag_values": np.array([0, 1, 2, 3], dtype="int8"),
               "flag_meanings": "kept policed queue_full early_drop"}
+
+
 @functools.cache
 def colour_flags() -> dict:
     """Packet colours set by a stream's marker (``ds["colour"]``, node contract rule 1a), as CF flags.
@@ -522,7 +524,7 @@ def _read(file: Path, digest: str | None = None, description: dict | None = None
 
 
 #: The netCDF formats a result is written in, the first that holds it exactly: netCDF-3 (64-bit
-#: offsets, scipy's writer and reader: about a tenth of HDF5's time on the papers' results), then
+#: offsets; scipy's writer and reader, far lighter than HDF5's on these small files), then
 #: netCDF-4/HDF5 (h5netcdf) for what netCDF-3 cannot hold (an integer beyond 32 bits, a variable
 #: over 4 GiB). Each is read back by the engine its file's first bytes name (:func:`_engine_of`).
 WRITE_ENGINES = ("scipy", "h5netcdf")
