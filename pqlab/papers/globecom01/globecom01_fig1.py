@@ -14,7 +14,7 @@ from matplotlib import patches
 
 from ...base.units import to_kbps, to_mbps, to_ms
 from ...measure import cache
-from ...node.framing import line_time_s
+from ...node.framing import ATM_CELL_BYTES, atm_cells, line_time_s
 from ...node.model import Node
 from ...node.path import PathModel
 from .. import kit, presets
@@ -173,9 +173,13 @@ def figure(data: xr.Dataset):
     ax.text((lx + 109.5) / 2, sched_y + 1.0, f"line\n{to_mbps(a['line_rate_bps']):g} Mbit/s\n{framing}",
             ha="center", va="bottom", fontsize=size)
     ax.text((lx + 109.5) / 2, sched_y - 1.0,
-            f"EF {a['ef_ip_bytes']} B:\n{to_ms(a['ef_line_time_s']):.3f} ms\n"
-            f"{a['mtu_bytes']} B:\n{to_ms(a['mtu_line_time_s']):.3f} ms", ha="center", va="top", fontsize=size)
-    frame = {"atm-aal5": f"ATM AAL5 frames: 53 x ceil((IP + 16) / 48) B (EF: a {a['ef_frame_bytes']}-B frame)",
+            f"EF {a['ef_ip_bytes']}-B IP:\n{to_ms(a['ef_line_time_s']):.3f} ms\n"
+            f"{a['mtu_bytes']}-B IP:\n{to_ms(a['mtu_line_time_s']):.3f} ms", ha="center", va="top",
+            fontsize=size)
+    cells = atm_cells(a["ef_ip_bytes"])
+    frame = {"atm-aal5": f"ATM AAL5 frames: 53 x ceil((IP + 16) / 48) B (EF: the {a['ef_ip_bytes']}-B IP "
+                         f"packet of a {a['ef_frame_bytes']}-B Ethernet frame at its source, {cells} cells "
+                         f"= {cells * ATM_CELL_BYTES} B)",
              "ethernet": "Ethernet frames: IP + 38 B"}.get(a["framing"], "")
     hops = a["path_hops"]
     hops = [hops] if isinstance(hops, str) else list(hops)
