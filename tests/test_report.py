@@ -286,11 +286,13 @@ def test_the_report_opens_with_the_computed_summary(two_models):
     assert md[4].startswith(versions.ENVIRONMENT_LINE_PREFIXES[1:])
     assert md[6] == overview.opening(table)
     assert md[6] == (
-        "The papers state 4 measured results: 3 numbers, 1 statements. The papers' node model reproduces "
+        "The papers state 4 measured results: 3 numbers, 1 statements. The papers' node model "
+        "reproduces "
         "1 of the 3 numbers (all held out) and 1 of the 1 statements; the calibrated test-bed "
         "model reproduces 1 of the 3 numbers (calibrated 1 of 2, held out 0 of 1) and was run on "
         "no statement. "
-        f"0 reproductions are borderline, {len(overview.chosen_after_held_out())} test-bed choices followed "
+        f"0 reproductions are borderline, {len(overview.chosen_after_held_out())} test-bed choices "
+        "followed "
         "held-out results. Counted apart: 1 setup echoes (1 as stated), 1 checks "
         "of the papers' arithmetic (1 agree), 0 statements nothing can check.")
     held_out = ledger.SET_TITLES["held_out"]

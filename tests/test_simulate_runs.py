@@ -69,7 +69,8 @@ def test_a_batched_sweep_equals_its_points_run_one_by_one():
     got = experiments.sweep(make, grid, seeds=(1, 2))
     for i, payload in enumerate(grid["be_payload_bytes"]):
         for j, seed in enumerate((1, 2)):
-            point = experiments.run_point(make, {"be_payload_bytes": payload}, seed, experiments.delay_summary)
+            point = experiments.run_point(make, {"be_payload_bytes": payload}, seed,
+                                          experiments.delay_summary)
             for name, value in point.items():
                 np.testing.assert_array_equal(got[name].values[i, j], value, err_msg=name)
 

@@ -402,6 +402,7 @@ def test_the_site_is_built_without_importing_an_artefact_module():
             "docs = [registry.document_of(i) for i in ids]\n"
             "assert all(pages) and all(docs), (pages, docs)\n"
             "folders = tuple(d.package + '.' for d in registry.DOCUMENTS)\n"
-            "loaded = [m for m in sys.modules if m.startswith((*folders, 'matplotlib', 'seaborn'))]\n"
+            "loaded = [m for m in sys.modules\n"
+            "          if m.startswith((*folders, 'matplotlib', 'seaborn'))]\n"
             "assert not loaded, loaded\n")
     subprocess.run([sys.executable, "-c", code], check=True)

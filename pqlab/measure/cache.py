@@ -75,7 +75,8 @@ DROP_FLAGS = {"flag_values": np.array([0, 1, 2, 3], dtype="int8"),
 
 @functools.cache
 def colour_flags() -> dict:
-    """Packet colours set by a stream's marker (``ds["colour"]``, node contract rule 1a), as CF flags.
+    """Packet colours set by a stream's marker (``ds["colour"]``, node contract rule 1a), as CF
+    flags.
 
     Read from :data:`pqlab.node.engine.COLOUR_ATTRS` when first needed: the command line's
     process, which only names the cache's folders, never loads the engine (and numba).
@@ -443,7 +444,10 @@ def _uncf(ds):
     for name, dtype in stored.items():
         if dtype is not None and ds[name].dtype != np.dtype(dtype):
             restored = ds[name].astype(dtype)
-            ds = ds.assign_coords({name: restored}) if name in ds.coords else ds.assign({name: restored})
+            if name in ds.coords:
+                ds = ds.assign_coords({name: restored})
+            else:
+                ds = ds.assign({name: restored})
     ds.attrs = _json_restore(json.loads(ds.attrs["pqlab_attrs_json"]))
     return ds
 

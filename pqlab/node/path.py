@@ -83,7 +83,8 @@ class PathModel:
         sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
         total = np.empty(sizes.size)
         codes, rates = self.hop_arrays()
-        _extra_delays_s(np.ascontiguousarray(sizes.ravel()), float(self.fixed_s), codes, rates, total)
+        flat = np.ascontiguousarray(sizes.ravel())
+        _extra_delays_s(flat, float(self.fixed_s), codes, rates, total)
         total = total.reshape(sizes.shape)
         return float(total) if total.ndim == 0 else total
 

@@ -441,8 +441,8 @@ def _check_run(scenario, seed) -> tuple:
 def _check_run_memory(scenario: Scenario) -> None:
     """Refuse, before anything is drawn, a run whose packets would not fit in memory."""
     packets = expected_packets(scenario.streams, scenario.duration_s)
-    _check_memory(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in {scenario.duration_s:g} s",
-                  packets * SIMULATE_BYTES_PER_PACKET)
+    _check_memory(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in "
+                  f"{scenario.duration_s:g} s", packets * SIMULATE_BYTES_PER_PACKET)
 
 
 def _run_arrays(scenario: Scenario, seed) -> dict:
@@ -452,7 +452,8 @@ def _run_arrays(scenario: Scenario, seed) -> dict:
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
     colour = FlowColours(scenario.streams).colour(arrival, size, flow)  # on the streams' own times
-    red_uniform = red_uniforms(scenario.node, rng, arrival.shape[0])  # after the traffic: it is unchanged
+    # after the traffic: the traffic's draws are unchanged
+    red_uniform = red_uniforms(scenario.node, rng, arrival.shape[0])
     arrival, origin = rebase(scenario.node, arrival, size)
     ring_entry, departure, drop = run_kernel(scenario.node, arrival, size, queue,
                                              **kernel_options(colour, red_uniform))

@@ -96,7 +96,8 @@ def _cbr_setup(streams: Sequence[Stream]) -> tuple | None:
     last, setup = _LAST_SETUP[0]
     if len(last) == len(streams) and all(a is b for a, b in zip(last, streams)):
         return setup
-    if not streams or not all(type(s) is CBRStream and type(s.size) is Deterministic for s in streams):
+    fixed_cbr = all(type(s) is CBRStream and type(s.size) is Deterministic for s in streams)
+    if not streams or not fixed_cbr:
         setup = None
     else:
         cbr = cast(list[CBRStream], list(streams))  # every one a CBRStream of a Deterministic size
@@ -249,9 +250,10 @@ class TrafficWindows:
                       if rest.size else starts[:0])
             other_position = others[np.argsort(arrival[others], kind="stable")]
             other_arrival = arrival[other_position]
-        out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
-        _merge_runs(run_arrival, run_position, other_arrival, other_position, size, fixed is not None,
-                    stream, self._queues, self._flows, *out)
+        out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+               np.empty(n, dtype=np.int64))
+        _merge_runs(run_arrival, run_position, other_arrival, other_position, size,
+                    fixed is not None, stream, self._queues, self._flows, *out)
         return out
 
 

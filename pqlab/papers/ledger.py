@@ -72,22 +72,26 @@ TITLES = {**MODEL_TITLES, "testbed_issue13": "issue 13's test bed"}
 #: (docs/testbed.md has the numbers; the report's opening prints these items). Held here, with
 #: the standings, so that the report is written without loading the engine.
 CHOSEN_AFTER_HELD_OUT = (
-    "issue 31's mechanisms, their plausible ranges, its grid and its calibration set (Table IV's W_m and Table III "
-    "at A = 0 and 5/6) were chosen by an analysis that had seen every measured result under issue 13's preset (the "
-    "issue quotes them); they were fixed in docs/testbed.md before any held-out run with a new mechanism",
-    "Fig. 3-1's two maxima, held out since issue 31, were issue 13's calibration results: the 512-byte particle "
-    "counted by the ring (the papers' own statement) was confirmed on them",
-    "be_size_mix (the BE law by packet count) was switched after held-out results under the former "
-    "equal-bit-rate reading had been seen; the papers' node model now reads the law the same way",
-    "ring_release = unit (units return one by one) entered issue 13's grid with issue 21, after the held-out results "
-    "under release per packet had been seen (TF-TANT max_gain_mtu 21.22 ms, -12.2 %); it was chosen on a near-tie "
-    "(RMS 8.10 % against 8.88 %) and issue 31's grid keeps it wherever the adapter is off; it moves max_gain_mtu "
-    "to 23.32 ms and gap_1518_be_tx from 4.55 to 5.00 BE transmission times",
-    "os_tick_s = 10 ms (the generators' 100 Hz timer) was fixed a priori, not calibrated, but it decides the TF-TANT "
-    "slides' EF loss; with issue 13's preset it gave 21 % at 20 streams and 13 % at 8 (the slide: up to 12 % and "
-    "negligible up to 8), every drop a full priority queue; with the frozen preset's 1024-byte extra EF frames "
-    "nothing is lost at 20 streams",
+    "issue 31's mechanisms, their plausible ranges, its grid and its calibration set (Table IV's "
+    "W_m and Table III at A = 0 and 5/6) were chosen by an analysis that had seen every measured "
+    "result under issue 13's preset (the issue quotes them); they were fixed in docs/testbed.md "
+    "before any held-out run with a new mechanism",
+    "Fig. 3-1's two maxima, held out since issue 31, were issue 13's calibration results: the "
+    "512-byte particle counted by the ring (the papers' own statement) was confirmed on them",
+    "be_size_mix (the BE law by packet count) was switched after held-out results under the "
+    "former equal-bit-rate reading had been seen; the papers' node model now reads the law the "
+    "same way",
+    "ring_release = unit (units return one by one) entered issue 13's grid with issue 21, after "
+    "the held-out results under release per packet had been seen (TF-TANT max_gain_mtu 21.22 ms, "
+    "-12.2 %); it was chosen on a near-tie (RMS 8.10 % against 8.88 %) and issue 31's grid keeps "
+    "it wherever the adapter is off; it moves max_gain_mtu to 23.32 ms and gap_1518_be_tx from "
+    "4.55 to 5.00 BE transmission times",
+    "os_tick_s = 10 ms (the generators' 100 Hz timer) was fixed a priori, not calibrated, but it "
+    "decides the TF-TANT slides' EF loss; with issue 13's preset it gave 21 % at 20 streams and "
+    "13 % at 8 (the slide: up to 12 % and negligible up to 8), every drop a full priority queue; "
+    "with the frozen preset's 1024-byte extra EF frames nothing is lost at 20 streams",
 )
+
 
 def load_standing(path=STANDING_FILE) -> pd.DataFrame:
     """The standings ``data/standing.csv`` gives (:data:`STANDINGS`), each with its reason.

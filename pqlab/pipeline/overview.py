@@ -136,8 +136,8 @@ def opening(table: pd.DataFrame) -> str:
     apart = apart_counts(table)
     setup, arithmetic, unchecked = apart["setup"], apart["arithmetic"], apart["not_checkable"]
     parts.append(f"Counted apart: {setup[1]} setup echoes ({setup[0]} as stated), "
-                 f"{arithmetic[1]} checks of the papers' arithmetic ({arithmetic[0]} agree), {unchecked[1]} "
-                 "statements nothing can check.")
+                 f"{arithmetic[1]} checks of the papers' arithmetic ({arithmetic[0]} agree), "
+                 f"{unchecked[1]} statements nothing can check.")
     return " ".join(parts)
 
 
@@ -175,7 +175,8 @@ def borderline_rows(table: pd.DataFrame) -> list[str]:
 
 
 def chosen_after_held_out() -> list[str]:
-    """The test-bed model's choices made after seeing held-out results (:data:`pqlab.papers.ledger.CHOSEN_AFTER_HELD_OUT`)."""
+    """The test-bed model's choices made after seeing held-out results
+    (:data:`pqlab.papers.ledger.CHOSEN_AFTER_HELD_OUT`)."""
     return list(ledger.CHOSEN_AFTER_HELD_OUT)
 
 

@@ -243,7 +243,7 @@ def document_of(artefact: str, sources: list) -> Document:
 
 
 def _notebook_of(artefact: str, notebooks: list[str]) -> str | None:
-    """The page of the notebook the registry says runs ``artefact``, if that notebook ran (None otherwise).
+    """The page of the notebook the registry says runs ``artefact`` if that notebook ran, else None.
 
     Read from the artefact modules' declarations (:func:`pqlab.papers.registry.declared`): the
     site is written without importing them (and the plotting stack they import).

@@ -176,10 +176,10 @@ def figure(data: xr.Dataset):
             f"EF {a['ef_ip_bytes']}-B IP:\n{to_ms(a['ef_line_time_s']):.3f} ms\n"
             f"{a['mtu_bytes']}-B IP:\n{to_ms(a['mtu_line_time_s']):.3f} ms", ha="center", va="top",
             fontsize=size)
-    cells = atm_cells(a["ef_ip_bytes"])
-    frame = {"atm-aal5": f"ATM AAL5 frames: 53 x ceil((IP + 16) / 48) B (EF: the {a['ef_ip_bytes']}-B IP "
-                         f"packet of a {a['ef_frame_bytes']}-B Ethernet frame at its source, {cells} cells "
-                         f"= {cells * ATM_CELL_BYTES} B)",
+    ef_ip, ef_frame, cells = a["ef_ip_bytes"], a["ef_frame_bytes"], atm_cells(a["ef_ip_bytes"])
+    frame = {"atm-aal5": f"ATM AAL5 frames: 53 x ceil((IP + 16) / 48) B (EF: the {ef_ip}-B IP "
+                         f"packet of a {ef_frame}-B Ethernet frame at its source, {cells} "
+                         f"cells = {cells * ATM_CELL_BYTES} B)",
              "ethernet": "Ethernet frames: IP + 38 B"}.get(a["framing"], "")
     hops = a["path_hops"]
     hops = [hops] if isinstance(hops, str) else list(hops)

@@ -281,7 +281,7 @@ def figure(ds: xr.Dataset):
     ax.set_xlabel(f"EF load {to_kbps(ds.attrs['ef_load_bps']):g} kbit/s split equally; IPDV of one stream")
     top = max(np.nanmax(paper), float(np.nanmax(tops))) * 1.25
     ax.set_ylim(0, top)  # every bar's confidence interval inside
-    for pos, means, colour in flat:  # a bar under 1 % of the axis is not seen: a mark on it shows it
+    for pos, means, colour in flat:  # a bar under 1 % of the axis is not seen: a mark shows it
         low = means < 0.01 * top
         ax.plot(pos[low], means[low], marker="s", ms=9, ls="none", color=colour, mec="0.3",
                 clip_on=False, zorder=3)
