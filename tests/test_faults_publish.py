@@ -326,15 +326,23 @@ def test_a_flipped_bit_in_a_cached_result_is_a_miss_named_in_one_warning(tmp_pat
     assert np.isclose(compute(1)["w_m_k1_us"][0], 9264.5) and calls == [1, 1]  # rewritten whole
 
 
-def test_a_cache_file_under_another_key_is_a_miss(tmp_path, monkeypatch):
+def _seed_frame_artefact(artefact_id: str):
+    """A cached artefact whose result is a one-row frame of its seed."""
     import pandas as pd
 
     from pqlab.measure import cache
 
-    @cache.artefact("tiny_key")
+    @cache.artefact(artefact_id)
     def compute(seed):
         return pd.DataFrame({"seed": [float(seed)]})
 
+    return compute
+
+
+def test_a_cache_file_under_another_key_is_a_miss(tmp_path, monkeypatch):
+    from pqlab.measure import cache
+
+    compute = _seed_frame_artefact("tiny_key")
     monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
     compute(1)
     compute(2)
@@ -496,14 +504,9 @@ def test_cached_results_keep_every_dtype_in_the_first_netcdf_format_that_holds_t
 
 
 def test_a_cache_file_of_neither_format_is_a_miss(tmp_path, monkeypatch):
-    import pandas as pd
-
     from pqlab.measure import cache
 
-    @cache.artefact("tiny_garbage")
-    def compute(seed):
-        return pd.DataFrame({"seed": [float(seed)]})
-
+    compute = _seed_frame_artefact("tiny_garbage")
     monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
     compute(1)
     (file,) = (tmp_path / "tiny_garbage").glob("*.nc")

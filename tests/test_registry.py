@@ -51,6 +51,8 @@ def test_the_modules_source_declares_what_importing_them_finds():
     the source (registry.declared, no engine imported): the same entries, in the same order, as
     importing the modules."""
     assert registry.declared() == registry.artefacts()
+    assert all(registry.declared_artefact(a.id) == a for a in registry.artefacts())
+    assert registry.declared_artefact("no_such_artefact") is None
 
 
 @pytest.mark.parametrize("source, problem", [

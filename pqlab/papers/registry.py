@@ -40,7 +40,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "declared", "shared_modules",
+__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "declared", "declared_artefact",
+           "shared_modules",
            "artefact", "document", "document_of", "ids", "references", "listing"]
 
 #: The package the document folders are in.
@@ -264,6 +265,17 @@ def shared_modules() -> tuple[str, ...]:
     return _found()[1]
 
 
+def declared_artefact(artefact_id: str) -> Artefact | None:
+    """The artefact of an id as its module's source declares it (:func:`declared`), importing no
+    artefact module; None for an id no module declares."""
+    return _declared_by_id().get(artefact_id)
+
+
+@functools.cache
+def _declared_by_id() -> dict[str, Artefact]:
+    return {a.id: a for a in declared()}
+
+
 @functools.cache
 def _by_id() -> dict[str, Artefact]:
     return {a.id: a for a in artefacts()}
@@ -300,7 +312,7 @@ def document_of(artefact_id: str) -> Document | None:
     by_prefix = next((d for d in DOCUMENTS if d.holds(str(artefact_id))), None)
     if by_prefix is not None:
         return by_prefix
-    entry = next((a for a in declared() if a.id == artefact_id), None)
+    entry = declared_artefact(artefact_id)
     return None if entry is None else entry.source
 
 

@@ -30,7 +30,6 @@ import xarray as xr
 
 from .._version import __version__
 from ..base._validate import check_choice, check_int, check_real
-from .ledger import CHOSEN_AFTER_HELD_OUT  # noqa: F401  (re-exported from the ledger)
 from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
 from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
 from ..node.model import RING_RELEASES, Node, Queue

@@ -104,8 +104,8 @@ def match_notebook(key, sources) -> Path:
     if not found and "_" in text and not text.endswith(".ipynb"):  # an artefact id: its notebook
         from ..papers import registry
 
-        owner = next((a.notebook for a in registry.declared() if a.id == text), None)
-        found = [s for s in sources if owner is not None and s.stem == owner]
+        owner = registry.declared_artefact(text)
+        found = [s for s in sources if owner is not None and s.stem == owner.notebook]
     if len(found) != 1:
         why = "names more than one" if found else "is not a notebook"
         names = ", ".join(s.stem for s in sources)

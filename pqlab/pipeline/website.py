@@ -248,7 +248,7 @@ def _notebook_of(artefact: str, notebooks: list[str]) -> str | None:
     Read from the artefact modules' declarations (:func:`pqlab.papers.registry.declared`): the
     site is written without importing them (and the plotting stack they import).
     """
-    entry = next((a for a in registry.declared() if a.id == artefact), None)
+    entry = registry.declared_artefact(artefact)
     page = None if entry is None else _safe_name(f"{entry.notebook}.html")
     return page if page in notebooks else None
 
