@@ -203,18 +203,32 @@ def _labelled_figure():
     return fig, plt
 
 
-def test_the_kit_writes_the_png_savefig_writes_and_the_same_bytes_each_time(tmp_path):
-    """One Agg draw gives savefig's pixels (layout solved, same size); PDFs carry no date."""
+@pytest.mark.parametrize("opaque", [True, False])
+def test_the_kit_writes_the_png_savefig_writes_and_the_same_bytes_each_time(tmp_path, opaque):
+    """One Agg draw gives savefig's pixels (layout solved, same size), without the alpha channel
+    when every pixel is opaque; PDFs carry no date."""
     from PIL import Image
 
-    fig, plt = _labelled_figure()
+    def figure():
+        fig = _labelled_figure()[0]
+        if not opaque:
+            fig.patch.set_alpha(0.0)
+        return fig
+
+    import matplotlib.pyplot as plt
+
+    fig = figure()
     fig.savefig(tmp_path / "by_savefig.png", dpi=kit.FIGURE_DPI)
     plt.close(fig)
-    written = [kit.save(_labelled_figure()[0], tmp_path / f"kit{i}") for i in (1, 2)]
+    written = [kit.save(figure(), tmp_path / f"kit{i}") for i in (1, 2)]
     expected = np.asarray(Image.open(tmp_path / "by_savefig.png"))
-    got = np.asarray(Image.open(written[0][0]))
-    assert got.shape == expected.shape == (int(2.5 * kit.FIGURE_DPI), 4 * kit.FIGURE_DPI, 4)
-    assert np.array_equal(got, expected)
+    image = Image.open(written[0][0])
+    assert image.mode == ("RGB" if opaque else "RGBA")
+    assert expected.shape == (int(2.5 * kit.FIGURE_DPI), 4 * kit.FIGURE_DPI, 4)
+    assert (expected[..., 3] == 255).all() == opaque
+    assert np.array_equal(np.asarray(image.convert("RGBA")), expected)
+    assert image.info["dpi"] == pytest.approx((kit.FIGURE_DPI, kit.FIGURE_DPI), abs=0.05)  # pixels per metre
+    assert image.info["Software"].startswith("Matplotlib version")
     for first, second in zip(*written):
         assert Path(first).read_bytes() == Path(second).read_bytes()
     assert b"CreationDate" not in Path(written[0][1]).read_bytes()
