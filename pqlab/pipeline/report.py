@@ -445,6 +445,32 @@ def environment_lines(table: pd.DataFrame, parameters: dict | None = None) -> li
     return [*lines, provenance] if provenance else lines
 
 
+def table_key(table: pd.DataFrame) -> str:
+    """sha256 (hex) of a report table's whole content: its columns, index and every cell."""
+    digest = hashlib.sha256("\t".join(map(str, table.columns)).encode())
+    digest.update(pd.util.hash_pandas_object(table, index=True).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+_OPENINGS: dict[str, tuple] = {}
+
+
+def opening_parts(table: pd.DataFrame, parameters: dict | None = None) -> tuple[list, str, list]:
+    """What the report (Markdown and HTML) and the site's front page open with: the environment
+    lines (:func:`environment_lines`), the opening paragraph (:func:`pqlab.pipeline.overview.opening`)
+    and the sections (:func:`pqlab.pipeline.overview.sections`).
+
+    Computed once per table content and parameters, and kept for the last one: a build writes
+    the three pages from one table.
+    """
+    key = table_key(table) + json.dumps(parameters or {}, sort_keys=True, default=str)
+    if key not in _OPENINGS:
+        _OPENINGS.clear()
+        _OPENINGS[key] = (environment_lines(table, parameters), overview.opening(table),
+                          overview.sections(table))
+    return _OPENINGS[key]
+
+
 def title() -> str:
     """The title of the report and of the site's index page."""
     return f"pqlab {__version__}: the papers' values and ours"
@@ -494,9 +520,10 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]], parameters: 
     summary = verdict_summary(table)
     by_model = model_summary(table)
     lines = [f"# {title()}", ""]
-    lines += [part for line in environment_lines(table, parameters) for part in (line, "")]
-    lines += [overview.opening(table), ""]
-    for part in overview.sections(table):
+    environment, opening, sections = opening_parts(table, parameters)
+    lines += [part for line in environment for part in (line, "")]
+    lines += [opening, ""]
+    for part in sections:
         lines += [f"## {part['title']}", ""] + ([part["text"], ""] if part["text"] else [])
         lines += (_md_table(part["header"], part["rows"]) + [""]) if part["rows"] else []
         lines += ([f"- {_md_cell(i)}" for i in part["items"]] + [""]) if part["items"] else []
@@ -534,10 +561,10 @@ def to_html(table: pd.DataFrame, figures: dict[str, list[str]], parameters: dict
     on the site: a table per artefact); the template ``report.html`` (:mod:`pqlab.pipeline.html_pages`)."""
     by_model = model_summary(table)
     summary_header, summary_rows = _summary_cells(verdict_summary(table))
+    environment, opening, sections = opening_parts(table, parameters)
     return html_pages.render(
         "report.html", title=title(), style=html_pages.style_markup(),
-        environment_lines=environment_lines(table, parameters),
-        opening=overview.opening(table), sections=overview.sections(table), rule_parts=rules_parts(),
+        environment_lines=environment, opening=opening, sections=sections, rule_parts=rules_parts(),
         kind_legend=overview.kind_legend(), unit_note=overview.UNIT_NOTE,
         kind_header=["model", "kind", *by_model.columns], kind_rows=kind_rows(by_model),
         model_title=MODEL_TITLES[MODELS[0]], summary_header=summary_header, summary_rows=summary_rows,

@@ -379,9 +379,10 @@ def _index_context(table: pd.DataFrame, pages: list[_Page], parameters: dict | N
     rows = node.to_dict("records")
     by_model = report.model_summary(table)
     sentence, items = overview.inconsistent_results(table)
+    environment, opening, sections = report.opening_parts(table, parameters)
     return {
-        "title": report.title(), "environment_lines": report.environment_lines(table, parameters),
-        "opening": overview.opening(table), "measured": _measured_rows(table),
+        "title": report.title(), "environment_lines": environment,
+        "opening": opening, "measured": _measured_rows(table),
         "measured_verdicts": overview.MEASURED_VERDICTS, "testbed_title": report.MODEL_TITLES["testbed"],
         "misses": [{"result": m["result"], "paper": numbers.paper_text(m["paper"]),
                     "ours": overview.ours_text(m["ours"], m["paper"]), "unit": m["unit"],
@@ -389,7 +390,7 @@ def _index_context(table: pd.DataFrame, pages: list[_Page], parameters: dict | N
                     "reason": f"{m['reason kind']}: {m['reason']}" if m["reason"] else "no reason recorded",
                     "explanation": m["explanation"]} for m in overview.largest_misses(table).to_dict("records")],
         "inconsistent": sentence, "inconsistent_items": items, "rule_parts": report.rules_parts(),
-        "notes": [p for p in overview.sections(table) if p["key"] in ("borderline", "chosen")],
+        "notes": [p for p in sections if p["key"] in ("borderline", "chosen")],
         "result_count": len(_results(rows)), "model_title": report.MODEL_TITLES[report.MODELS[0]],
         "artefact_count": node["artefact"].nunique(), "total": _Tally.of(rows),
         "kind_header": ["model", "kind", *by_model.columns],
