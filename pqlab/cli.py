@@ -198,7 +198,9 @@ def _params(args) -> int:
     import json
 
     from .pipeline import parameters
+    from .pipeline._notebook_worker import skip_unneeded_imports
 
+    skip_unneeded_imports()  # papermill reads the cells: its import without the slow optional one
     listed = {source.stem: parameters.read_parameters(source)
               for source in parameters.find_notebooks(args.notebooks or None)}
     if args.json:

@@ -13,6 +13,7 @@ figures folder.
 import json
 
 import pytest
+from conftest import write_notebook
 
 from pqlab import cli
 from pqlab.base import locations
@@ -79,15 +80,9 @@ def test_a_value_out_of_its_declared_range_is_refused_before_anything_runs(
 
 
 def test_a_range_is_read_from_the_end_of_the_comment(tmp_path):
-    import nbformat
-    from nbformat.v4 import new_code_cell, new_notebook
-
-    path = tmp_path / "x.ipynb"
-    cell = ("a: int = 3  # a count [1..]\n"
-            "b: float = 0.5  # a step (0 to 1) [0.0..1.0]\n"
-            "c: int = 1  # no range\n")
-    cells = [new_code_cell(cell, metadata={"tags": ["parameters"]})]
-    nbformat.write(new_notebook(cells=cells), str(path))
+    path = write_notebook(tmp_path / "x.ipynb", "a: int = 3  # a count [1..]\n"
+                          "b: float = 0.5  # a step (0 to 1) [0.0..1.0]\n"
+                          "c: int = 1  # no range\n")
     a, b, c = parameters.read_parameters(path)
     assert (a.comment, a.minimum, a.maximum) == ("a count", 1, None)
     assert (b.comment, b.minimum, b.maximum) == ("a step (0 to 1)", 0.0, 1.0)
