@@ -70,6 +70,10 @@ def test_one_parameter_under_two_spellings_of_its_notebook_is_given_twice(capsys
     (ONE, "n_seeds=0", "from 1 to 1,000"),
     ("05_worst_case", "burst_packets=-1", "from 1 to 10,000"),
     ("07_tftant_pq_vs_wfq", "ef_service_rate_kbps=1e9", "from 1.0 to 2,000.0"),
+    # values the artefacts' own checks refuse (fewer than 100 EF packets): a range declared
+    # wider than what the code accepts lets them through to fail inside the notebook
+    ("10_testbed_model", "n_ef_samples=50", "from 100 to 10,000,000"),
+    ("09_tftant_be_streams_and_aggregation", "loss_ef_packets=50", "from 100 to 10,000,000"),
 ])
 def test_a_value_out_of_its_declared_range_is_refused_before_anything_runs(
         capsys, tmp_path, notebook, setting, allowed):
