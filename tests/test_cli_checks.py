@@ -112,6 +112,15 @@ def test_a_huge_value_or_name_is_echoed_at_most_80_characters(capsys, tmp_path, 
     assert "characters)" in line  # it says it was cut
 
 
+@pytest.mark.parametrize("command", ["params", "reproduce --notebooks"])
+def test_a_huge_notebook_name_is_one_short_line(capsys, tmp_path, command):
+    """A name longer than a file name may be (the system's ENAMETOOLONG) is no file: it is
+    read as a notebook's name, and not found."""
+    argv = [*command.split(), "x" * 100_000, *(["--out", str(tmp_path)] if "--" in command else [])]
+    line = _refused(capsys, argv, "notebook not found", "characters)", ONE)
+    assert "x" * 81 not in line and len(line) < 600, len(line)
+
+
 @pytest.mark.parametrize("option", ["--out", "--build"])
 def test_a_newline_in_an_output_folder_is_refused(capsys, tmp_path, option):
     folder = tmp_path / "a\nb"

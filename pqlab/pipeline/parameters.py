@@ -303,7 +303,7 @@ def resolve(overrides, sources, quick: bool = False) -> dict[str, dict[str, obje
     for key, name, value in _given(overrides):
         source = match_notebook(key, sources)
         known = {p.name: p for p in read_parameters(source)}
-        where = f"{source.stem}:{shown(name)[1:-1]}"
+        where = f"{source.stem}:{shown(name, quotes=False)}"
         parameter = known.get(name)
         if parameter is None:
             allowed = ", ".join(f"{p.name} ({p.type})" for p in known.values()
@@ -321,8 +321,8 @@ def resolve(overrides, sources, quick: bool = False) -> dict[str, dict[str, obje
         spelling, previous, _ = given.setdefault((source.stem, name), (str(key), typed, parameter))
         if previous != typed or type(previous) is not type(typed):
             raise ValueError(f"{where} is given twice, as "
-                             f"{shown(spelling)[1:-1]}:{name}={shown(previous)} and "
-                             f"{shown(str(key))[1:-1]}:{name}={shown(typed)}")
+                             f"{shown(spelling, quotes=False)}:{name}={shown(previous)} and "
+                             f"{shown(str(key), quotes=False)}:{name}={shown(typed)}")
     out: dict[str, dict[str, object]] = {}
     for (stem, name), (_, typed, parameter) in sorted(given.items()):
         if typed != parameter.default or type(typed) is not type(parameter.default):
