@@ -17,7 +17,7 @@ from conftest import write_notebook
 
 from pqlab import cli
 from pqlab.base import locations
-from pqlab.pipeline import parameters, reproduce, runlock
+from pqlab.pipeline import parameters, publish, reproduce, runlock
 
 ONE = "01_background_traffic"
 
@@ -200,3 +200,10 @@ def test_demo_writes_into_a_scratch_or_named_folder_never_the_published_figures(
     _refused(capsys, ["demo", "--out", str(figures)], "--out", "published figures folder")
     _refused(capsys, ["demo", "--out", str(figures / "demo")], "published figures folder")
     assert (sorted(figures.rglob("*")) if figures.exists() else None) == before
+    # a reproduction published elsewhere (pqlab reproduce --out DIR) holds its publish record
+    elsewhere = tmp_path / "elsewhere" / "figures"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / publish.MANIFEST).write_text("{}", encoding="utf-8")
+    _refused(capsys, ["demo", "--n-ef-samples", "100", "--out", str(elsewhere / "demo")],
+             f"inside the published figures folder {elsewhere}")
+    assert [p.name for p in elsewhere.iterdir()] == [publish.MANIFEST]
