@@ -4,7 +4,8 @@ Every measurement runs in a fresh Python process, ``--runs`` times; the table gi
 (and the range) with the date and the machine:
 
 * ``import pqlab`` against ``import xarray`` (the import alone, ``time.perf_counter`` in the
-  child, and the child's peak resident memory, ``resource.getrusage``);
+  child, and the child's peak resident memory, ``resource.getrusage``), and ``import papermill``
+  (the reader of ``pqlab params``), whole and without ``rfc3987_syntax`` as the command imports it;
 * ``pqlab --help``, ``pqlab params`` and ``pqlab reproduce --list`` (the whole process, as a
   shell user waits for it);
 * the first simulation of a node (the DiffServ router of ``docs/own_router.md``, 2 simulated
@@ -120,9 +121,12 @@ def measure(runs: int, only: set, scratch: Path) -> list:
         return {"NUMBA_CACHE_DIR": str(folder)}
 
     if "import" in only:
-        for module in ("xarray", "pqlab", "numba"):
+        for module in ("xarray", "pqlab", "numba", "papermill"):
             reports = [child(IMPORT.format(module=module)) for _ in range(runs)]
             rows.append((f"import {module}", "import", reports))
+        skip = "import sys; sys.modules['rfc3987_syntax'] = None\n"
+        rows.append(("import papermill, no rfc3987_syntax", "import",
+                     [child(skip + IMPORT.format(module="papermill")) for _ in range(runs)]))
     if "cli" in only:
         for args in (["--help"], ["params"], ["reproduce", "--list"]):
             reports = [command(args) for _ in range(runs)]

@@ -99,18 +99,23 @@ def _demo(args) -> int:
 
 
 def _demo_folder(out) -> Path | None:
-    """The folder ``pqlab demo --out`` names, absolute (None: none named); never inside the
-    published figures folder (a ValueError naming it)."""
+    """The folder ``pqlab demo --out`` names, absolute (None: none named); never inside a
+    published reproduction: the default figures folder, or any folder holding a publish record
+    (:data:`pqlab.pipeline.publish.MANIFEST`; a ValueError naming it)."""
+    import os
+
     from .base import locations
+    from .pipeline.publish import MANIFEST
 
     if out is None:
         return None
     folder = Path(out).resolve()
     figures = Path(locations.FIGURES).resolve()
-    if folder == figures or figures in folder.parents:
-        raise ValueError(f"--out {folder} is inside the published figures folder {figures}, which "
-                         "only pqlab reproduce writes; name another folder (default: a new scratch "
-                         "folder)")
+    for published in (folder, *folder.parents):
+        if published == figures or os.path.isfile(published / MANIFEST):
+            raise ValueError(f"--out {folder} is inside the published figures folder {published}, "
+                             "which only pqlab reproduce writes; name another folder (default: a "
+                             "new scratch folder)")
     return folder
 
 
@@ -198,7 +203,9 @@ def _params(args) -> int:
     import json
 
     from .pipeline import parameters
+    from .pipeline._notebook_worker import skip_unneeded_imports
 
+    skip_unneeded_imports()  # papermill reads the cells: its import without the slow optional one
     listed = {source.stem: parameters.read_parameters(source)
               for source in parameters.find_notebooks(args.notebooks or None)}
     if args.json:

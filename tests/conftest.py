@@ -11,6 +11,20 @@ from pqlab.pipeline import reproduce
 NOTEBOOKS = sorted(p for p in locations.NOTEBOOKS.glob("*.ipynb") if not p.name.startswith("_"))
 
 
+def write_notebook(path, parameters_cell: str, *cells: str) -> Path:
+    """A Python notebook at ``path``: a cell tagged ``parameters`` (papermill's), then
+    ``cells``."""
+    from nbformat import write
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    nb = new_notebook(cells=[new_code_cell(parameters_cell, metadata={"tags": ["parameters"]}),
+                             *map(new_code_cell, cells)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    write(nb, str(path))
+    return Path(path)
+
+
 @pytest.fixture(scope="session")
 def quick_run(tmp_path_factory):
     """``pqlab reproduce --quick`` (seed 1) into a temporary folder: (ReproduceResult, figures folder).

@@ -13,10 +13,11 @@ figures folder.
 import json
 
 import pytest
+from conftest import write_notebook
 
 from pqlab import cli
 from pqlab.base import locations
-from pqlab.pipeline import parameters, reproduce, runlock
+from pqlab.pipeline import parameters, publish, reproduce, runlock
 
 ONE = "01_background_traffic"
 
@@ -69,6 +70,10 @@ def test_one_parameter_under_two_spellings_of_its_notebook_is_given_twice(capsys
     (ONE, "n_seeds=0", "from 1 to 1,000"),
     ("05_worst_case", "burst_packets=-1", "from 1 to 10,000"),
     ("07_tftant_pq_vs_wfq", "ef_service_rate_kbps=1e9", "from 1.0 to 2,000.0"),
+    # values the artefacts' own checks refuse (fewer than 100 EF packets): a range declared
+    # wider than what the code accepts lets them through to fail inside the notebook
+    ("10_testbed_model", "n_ef_samples=50", "from 100 to 10,000,000"),
+    ("09_tftant_be_streams_and_aggregation", "loss_ef_packets=50", "from 100 to 10,000,000"),
 ])
 def test_a_value_out_of_its_declared_range_is_refused_before_anything_runs(
         capsys, tmp_path, notebook, setting, allowed):
@@ -79,15 +84,9 @@ def test_a_value_out_of_its_declared_range_is_refused_before_anything_runs(
 
 
 def test_a_range_is_read_from_the_end_of_the_comment(tmp_path):
-    import nbformat
-    from nbformat.v4 import new_code_cell, new_notebook
-
-    path = tmp_path / "x.ipynb"
-    cell = ("a: int = 3  # a count [1..]\n"
-            "b: float = 0.5  # a step (0 to 1) [0.0..1.0]\n"
-            "c: int = 1  # no range\n")
-    cells = [new_code_cell(cell, metadata={"tags": ["parameters"]})]
-    nbformat.write(new_notebook(cells=cells), str(path))
+    path = write_notebook(tmp_path / "x.ipynb", "a: int = 3  # a count [1..]\n"
+                          "b: float = 0.5  # a step (0 to 1) [0.0..1.0]\n"
+                          "c: int = 1  # no range\n")
     a, b, c = parameters.read_parameters(path)
     assert (a.comment, a.minimum, a.maximum) == ("a count", 1, None)
     assert (b.comment, b.minimum, b.maximum) == ("a step (0 to 1)", 0.0, 1.0)
@@ -111,6 +110,15 @@ def test_a_huge_value_or_name_is_echoed_at_most_80_characters(capsys, tmp_path, 
     line = _refused(capsys, _reproduce(tmp_path, "--notebooks", ONE, "-p", f"{ONE}:{setting}"), ONE)
     assert "x" * 81 not in line and len(line) < 400, len(line)
     assert "characters)" in line  # it says it was cut
+
+
+@pytest.mark.parametrize("command", ["params", "reproduce --notebooks"])
+def test_a_huge_notebook_name_is_one_short_line(capsys, tmp_path, command):
+    """A name longer than a file name may be (the system's ENAMETOOLONG) is no file: it is
+    read as a notebook's name, and not found."""
+    argv = [*command.split(), "x" * 100_000, *(["--out", str(tmp_path)] if "--" in command else [])]
+    line = _refused(capsys, argv, "notebook not found", "characters)", ONE)
+    assert "x" * 81 not in line and len(line) < 600, len(line)
 
 
 @pytest.mark.parametrize("option", ["--out", "--build"])
@@ -192,3 +200,10 @@ def test_demo_writes_into_a_scratch_or_named_folder_never_the_published_figures(
     _refused(capsys, ["demo", "--out", str(figures)], "--out", "published figures folder")
     _refused(capsys, ["demo", "--out", str(figures / "demo")], "published figures folder")
     assert (sorted(figures.rglob("*")) if figures.exists() else None) == before
+    # a reproduction published elsewhere (pqlab reproduce --out DIR) holds its publish record
+    elsewhere = tmp_path / "elsewhere" / "figures"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / publish.MANIFEST).write_text("{}", encoding="utf-8")
+    _refused(capsys, ["demo", "--n-ef-samples", "100", "--out", str(elsewhere / "demo")],
+             f"inside the published figures folder {elsewhere}")
+    assert [p.name for p in elsewhere.iterdir()] == [publish.MANIFEST]

@@ -10,10 +10,9 @@ import json
 import subprocess
 import sys
 
-import nbformat
 import pandas as pd
 import pytest
-from nbformat.v4 import new_code_cell, new_notebook
+from conftest import write_notebook
 
 from pqlab import cli
 from pqlab.base import locations
@@ -41,11 +40,7 @@ PAPER = pd.DataFrame([["tiny_fig1", "mean delay", "5.5", "ms", "tiny paper Fig. 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiny")
-    path = folder / "07_tiny.ipynb"
-    nb = new_notebook(cells=[new_code_cell(PARAMETERS_CELL, metadata={"tags": ["parameters"]}),
-                             new_code_cell(RECORD_CELL)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, str(path))
+    path = write_notebook(folder / "07_tiny.ipynb", PARAMETERS_CELL, RECORD_CELL)
     PAPER.to_csv(folder / "paper_values.csv", index=False)
     return path
 
@@ -197,15 +192,13 @@ def test_params_of_an_unknown_notebook_is_one_line():
 
 
 def test_the_parameters_cell_is_read_with_its_types_defaults_and_comments(tmp_path):
-    path = tmp_path / "x.ipynb"
-    cell = ("import math  # not a parameter\n"
-            "a: int = 1_000  # a count\n"
-            "b = 2.5  # untyped: its value's type\n"
-            "c: 'str' = 'x'\n"
-            "d: list = [1, 2]  # not settable from text, any literal\n"
-            "e: float = math.pi  # not a literal\n"
-            "f: bool = True\n")
-    nbformat.write(new_notebook(cells=[new_code_cell(cell, metadata={"tags": ["parameters"]})]), str(path))
+    path = write_notebook(tmp_path / "x.ipynb", "import math  # not a parameter\n"
+                          "a: int = 1_000  # a count\n"
+                          "b = 2.5  # untyped: its value's type\n"
+                          "c: 'str' = 'x'\n"
+                          "d: list = [1, 2]  # not settable from text, any literal\n"
+                          "e: float = math.pi  # not a literal\n"
+                          "f: bool = True\n")
     got = {p.name: (p.type, p.default, p.comment) for p in parameters.read_parameters(path)}
     assert got == {"a": ("int", 1000, "a count"), "b": ("float", 2.5, "untyped: its value's type"),
                    "c": ("str", "x", ""), "d": ("any", [1, 2], "not settable from text, any literal"),

@@ -29,10 +29,11 @@ def echo(value) -> str:
     return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "..."
 
 
-def echo_typed(value) -> str:
+def echo_typed(value, quotes: bool = True) -> str:
     """``repr(value)``, at most :data:`ECHO_CHARS` characters (a longer one cut, its length
-    said)."""
-    text = repr(value)
+    said); ``quotes=False``: a string's ``repr`` without its quotes (a name inside a longer
+    word, ``NOTEBOOK:NAME``)."""
+    text = repr(value)[1:-1] if not quotes and isinstance(value, str) else repr(value)
     if len(text) <= ECHO_CHARS:
         return text
     tail = f"... ({len(text):,} characters)"

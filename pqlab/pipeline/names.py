@@ -65,19 +65,27 @@ def find_notebooks(notebooks=None) -> list[Path]:
     return found
 
 
+def _kind(path: Path) -> str | None:
+    """``"dir"``, ``"file"``, or None: no such file, or a name no file may have (too long)."""
+    try:
+        return "dir" if path.is_dir() else "file" if path.is_file() else None
+    except OSError:
+        return None
+
+
 def _resolve(item) -> list[Path]:
     path = Path(item)
-    if path.is_dir():
+    if _kind(path) == "dir":
         return sorted(p.resolve() for p in path.glob("*.ipynb") if not p.name.startswith("_"))
-    if path.is_file() and path.suffix == ".ipynb":
+    if _kind(path) == "file" and path.suffix == ".ipynb":
         return [path.resolve()]
     try:
         return [match_notebook(item, shipped_notebooks())]
     except ValueError:
         names = ", ".join(p.stem for p in shipped_notebooks())
-        raise ValueError(f"notebook not found: {shown(str(item))[1:-1]} is neither an .ipynb file, "
-                         f"a folder, nor a notebook of {locations.NOTEBOOKS} (names: {names}; or "
-                         "their numbers, e.g. 01)") from None
+        raise ValueError(f"notebook not found: {shown(str(item), quotes=False)} is neither an "
+                         f".ipynb file, a folder, nor a notebook of {locations.NOTEBOOKS} (names: "
+                         f"{names}; or their numbers, e.g. 01)") from None
 
 
 def match_notebook(key, sources) -> Path:
@@ -100,7 +108,7 @@ def match_notebook(key, sources) -> Path:
              if text in (s.stem, s.name) or (text.isdigit() and text == _number(s.stem))]
     if not found and text.endswith(".ipynb"):
         path = Path(text).expanduser()
-        found = [s for s in sources if path.exists() and path.resolve() == s.resolve()]
+        found = [s for s in sources if _kind(path) and path.resolve() == s.resolve()]
     if not found and "_" in text and not text.endswith(".ipynb"):  # an artefact id: its notebook
         from ..papers import registry
 
