@@ -173,6 +173,32 @@ def test_this_test_environment_is_described_truthfully():
                                               else "f" * 12)
 
 
+def test_installed_versions_read_from_folder_names_are_the_metadata_s():
+    """Every distribution's name and version as its dist-info folder names them (the quick read)
+    are what its METADATA says, for every distribution of this environment."""
+    from importlib import metadata
+
+    from packaging.utils import canonicalize_name
+
+    parsed = []
+    for dist in metadata.distributions():
+        name, version = versions._name_and_version(dist)
+        assert canonicalize_name(name) == canonicalize_name(dist.metadata["Name"])
+        assert version == dist.version
+
+    class Counted(metadata.PathDistribution):
+        @property
+        def metadata(self):
+            parsed.append(self)
+            return super().metadata
+
+    dists = [Counted(d._path) for d in metadata.distributions() if hasattr(d, "_path")]
+    for dist in dists:
+        versions._name_and_version(dist)
+    # the quick read is the one taken: only folders not named <name>-<version>.dist-info parsed
+    assert len(dists) > 50 and len(set(map(id, parsed))) == sum(not d._path.name.endswith(".dist-info") for d in dists)
+
+
 def test_results_carry_the_environment():
     from pqlab import scenarios
 

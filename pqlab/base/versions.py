@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import platform
 from importlib import metadata
 
@@ -116,10 +117,25 @@ def _installed() -> tuple[tuple[str, str], ...]:
 
     found: dict[str, str] = {}
     for dist in metadata.distributions():  # one scan of sys.path; the first of a name wins, as for import
-        name = dist.metadata["Name"]
+        name, version = _name_and_version(dist)
         if name:
-            found.setdefault(canonicalize_name(name), dist.version)
+            found.setdefault(canonicalize_name(name), version)
     return tuple(sorted(found.items()))
+
+
+def _name_and_version(dist) -> tuple[str | None, str]:
+    """A distribution's name and version, read from its ``<name>-<version>.dist-info`` folder's
+    name (the wheel format's rule: PEP 427, names escaped so that the first ``-`` separates them)
+    where it has one, else from its metadata, whose every file is parsed as an e-mail message:
+    the slow way to the same two strings (every process that keys a result reads them).
+    """
+    folder = getattr(dist, "_path", None)  # importlib.metadata's PathDistribution
+    stem, suffix = os.path.splitext(getattr(folder, "name", ""))
+    if suffix == ".dist-info" and stem.count("-") == 1:
+        name, version = stem.split("-")
+        if name and version:
+            return name, version
+    return dist.metadata["Name"], dist.version
 
 
 def installed_versions() -> dict[str, str]:
