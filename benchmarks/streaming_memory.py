@@ -2,7 +2,7 @@
 
 Runs ``pqlab.streaming.simulate_summary`` on the papers' base case (S1: one EF CBR stream of
 300 kbit/s, 20 BE CBR streams overloading the 2 Mbit/s ATM line) stretched to 1e6, 1e7 and 1e8
-packets, once with the default quantiles and once with ``quantiles=None``, each case in a new
+packets, once with the default percentiles and once with ``percentiles=None``, each case in a new
 Python process (numba's on-disk cache warm: a small run first loads the kernels). For every run
 it prints:
 
@@ -47,7 +47,7 @@ def resident_mib():
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
 
-kw = {} if with_quantiles else {"quantiles": None}
+kw = {} if with_quantiles else {"percentiles": None}
 base = scenarios.base_case()
 _, _, _, flow = merge_streams(base.streams, np.random.default_rng(1), base.duration_s)
 per_ef = flow.size / np.count_nonzero(flow == scenarios.REFERENCE_FLOW)  # packets per EF sample

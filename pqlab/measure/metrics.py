@@ -40,7 +40,8 @@ import numpy as np
 import numpy.typing as npt
 import xarray as xr
 
-from ..base._validate import check_array, check_choice, check_int, check_real, echo, shown
+from ..base._validate import check_array, check_choice, check_int, check_real, shown
+from ..base.percentiles import check_percentiles, percentile_names
 from ..node.engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL
 from ..node.measured import CLASS_COORD_ATTRS, dataset_class_names, measured_packets, resolve_class
 from ..node.path import PathModel
@@ -623,25 +624,6 @@ def aggregation_degree(loads_bps: npt.ArrayLike) -> float:
     return float(1.0 - loads.max() / loads.sum())
 
 
-def check_percentiles(percentiles: Sequence[float], name: str = "percentiles") -> np.ndarray:
-    """``percentiles`` as a float array of percents in [0, 100], else ``ValueError`` naming
-    ``name``: also when every value is at most 1 and one is above 0 (``(0.5, 0.99)``: fractions
-    meant as the median and the 99th percentile, or the 0.5th and 0.99th percentiles?). The
-    streaming summary's ``quantiles`` are fractions (:func:`pqlab.base.sketch.check_quantiles`)."""
-    try:
-        given = list(percentiles)
-    except TypeError:
-        raise ValueError(f"{name} must be a sequence of percents in [0, 100], got "
-                         f"{echo(percentiles)}") from None
-    q = check_array(name, given, kind="float", minimum=0.0, maximum=100.0)
-    if q.size and q.max() <= 1.0 and q.max() > 0.0:
-        percents = [float(v * 100) for v in q]
-        raise ValueError(f"{name} are percents in [0, 100], got {echo(percentiles)}: all at most "
-                         f"1, they read as fractions; write {percents} for those fractions (a "
-                         f"percentile below 1 beside one above 1 is not ambiguous)")
-    return q
-
-
 def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 99.0)) -> dict:
     """Count, mean, std, min, max and percentiles of a sample, NaN ignored.
 
@@ -672,6 +654,6 @@ def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 9
         "min": float(sample.min()),
         "max": float(sample.max()),
     }
-    for p, v in zip(q, np.percentile(sample, q)):
-        out[f"p{p:g}"] = float(v)
+    for key, v in zip(percentile_names(q), np.percentile(sample, q)):
+        out[key] = float(v)
     return out
