@@ -53,7 +53,8 @@ def test_exponent_decimal_and_pcap_times_give_identical_runs(tmp_path):
 def test_exponent_forms_read_as_their_decimals(tmp_path):
     """Exponent signs and cases, a mantissa without a fraction, exponents that leave whole ticks;
     a tie is kept in the file's order."""
-    path = write(tmp_path, "time_s,size_bytes,flow\n1.7000000000015e9,100,0\n17000000000015E-4,101,1\n"
+    path = write(tmp_path, "time_s,size_bytes,flow\n1.7000000000015e9,100,0\n"
+                           "17000000000015E-4,101,1\n"
                            "+1.700000000002e+9,102,0\n0.17000000000025e10,103,1\n"
                            "170000000000250000e-8,104,0\n1.700000000003E9,105,1\n")
     streams = read_trace(path, flow_column="flow")

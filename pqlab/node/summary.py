@@ -5,7 +5,8 @@
 packet's queue index, coordinate ``traffic_class``): packets and bytes offered and kept,
 losses by cause, one-way delay and IPDV moments, min/max, fixed-bin histograms of a flow's
 delay and IPDV, and log-binned histograms (:class:`pqlab.base.sketch.LogBins`) of the delay
-and of |IPDV| from which percentiles within a stated relative error are read. Every
+and of |IPDV| from which percentiles within a stated relative error are read, and, with
+``colours``, the packets offered and dropped per colour group (markers, rule 1a). Every
 accumulator is a count, a sum or an extreme, so two summaries combine into the summary of all
 their packets: consecutive batches of one run with :meth:`FlowSummary.followed_by` (the IPDV
 pair spanning them is formed from the first and last delays each keeps per flow), independent
@@ -27,6 +28,7 @@ from ..base.jitcache import cached_njit
 from ..base.percentiles import check_percentiles, percentile_names
 from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of
 from .engine import EARLY_DROP, KEPT, MAX_SIZE_BYTES, POLICED, QUEUE_FULL
+from .markers import COLOUR_NAMES, UNMARKED
 from .measured import is_measured
 from .path import PathModel
 
@@ -42,7 +44,10 @@ DEFAULT_PERCENTILES = (50.0, 90.0, 99.0, 99.9)
 CHUNK_PACKETS = 2**16
 #: The accumulators: a row per flow then a row per class (``_rows_*``), or a row per flow only.
 ACCUMULATORS = ("_rows_int", "_rows_float", "_rows_delay_sketch", "_rows_ipdv_sketch",
-                "_first_class", "_delay_hist", "_ipdv_hist")
+                "_rows_colour", "_first_class", "_delay_hist", "_ipdv_hist")
+#: The colour groups of the counts by colour (:data:`pqlab.node.markers.COLOUR_NAMES`: -1 unmarked,
+#: 0 green, 1 yellow, 2 red), as :func:`pqlab.metrics.loss` groups by colour.
+COLOUR_GROUPS = tuple(sorted(COLOUR_NAMES))
 
 # integer columns of a row (a flow or a class)
 SENT, POLICED_N, QUEUE_FULL_N, EARLY_DROP_N, IPDV_COUNT, SENT_BYTES, KEPT_BYTES = range(7)
@@ -84,6 +89,12 @@ class FlowSummary:
         runs in bounded memory").
     n_classes : int
         Traffic classes (queues) reported even if no packet comes (more are added as they come).
+    colours : bool
+        Count packets by colour too (each :meth:`update` then gives ``colour``): per flow and per
+        class, packets offered and dropped by cause per colour group, the packets no marker
+        colours in a group of their own (-1, ``"unmarked"``), as :func:`pqlab.metrics.loss`
+        counts them by colour. :func:`pqlab.streaming.simulate_summary` sets it when a stream
+        or a class has a marker.
 
     Notes
     -----
@@ -96,7 +107,8 @@ class FlowSummary:
 
     def __init__(self, path: PathModel | None = None, *, delay_bin_s=1e-4, delay_max_s=0.2,
                  ipdv_bin_s=1e-4, ipdv_max_s=0.1, start_s: float = 0.0, alpha=DEFAULT_ALPHA,
-                 sketch_min_s=1e-9, sketch_max_s=1e6, percentiles=DEFAULT_PERCENTILES, n_classes: int = 0):
+                 sketch_min_s=1e-9, sketch_max_s=1e6, percentiles=DEFAULT_PERCENTILES,
+                 n_classes: int = 0, colours: bool = False):
         self.path = PathModel() if path is None else path
         if not isinstance(self.path, PathModel):
             raise ValueError(f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}")
@@ -123,6 +135,12 @@ class FlowSummary:
         self._rows_delay_sketch = self._sketch_zeros(0)
         self._rows_ipdv_sketch = self._sketch_zeros(0)
         # per flow only
+        if not isinstance(colours, bool):
+            raise ValueError(f"colours must be True or False, got {echo(colours)}")
+        self.colours = colours
+        # per row, colour group and drop code: packets (no table without colours)
+        self._rows_colour = np.zeros((0, len(COLOUR_GROUPS) if colours else 0, len(DROP_CODES)),
+                                     np.int64)
         self._first_class = np.zeros(0, np.int64)  # the class of a flow's first counted packet
         self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
         self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
@@ -181,6 +199,7 @@ class FlowSummary:
         self._rows_float = grown(self._rows_float, flows + classes, EMPTY_FLOATS)
         self._rows_delay_sketch = grown(self._rows_delay_sketch, flows + classes)
         self._rows_ipdv_sketch = grown(self._rows_ipdv_sketch, flows + classes)
+        self._rows_colour = grown(self._rows_colour, flows + classes)
         self.n_flows, self.n_classes = flows, classes
 
     def settings(self) -> dict:
@@ -190,7 +209,7 @@ class FlowSummary:
                 "alpha": self.bins.alpha, "sketch_min_s": self.bins.min_value,
                 "sketch_max_s": self.bins.max_value,
                 "percentiles": None if self.percentiles is None else tuple(self.percentiles.tolist()),
-                "scenario": self.scenario_sha256}
+                "scenario": self.scenario_sha256, "colours": self.colours}
 
     def _arrays(self) -> dict:
         return {k: getattr(self, k) for k in ACCUMULATORS}
@@ -206,7 +225,7 @@ class FlowSummary:
     # ------------------------------------------------------------------ accumulation
 
     def update(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray, departure_s: np.ndarray,
-               drop: np.ndarray, queue: np.ndarray) -> None:
+               drop: np.ndarray, queue: np.ndarray, colour: np.ndarray | None = None) -> None:
         """Add one resolved batch of packets, in arrival order.
 
         Parameters
@@ -225,6 +244,9 @@ class FlowSummary:
             full, early drop).
         queue : array_like
             Each packet's class (queue index), integers in [0, 65535].
+        colour : array_like, optional
+            Each packet's colour group, integers in [-1, 2] (-1: no marker colours it; 0 green,
+            1 yellow, 2 red): given if and only if the summary counts ``colours``.
 
         Raises
         ------
@@ -242,18 +264,26 @@ class FlowSummary:
         if not (type(drop) is np.ndarray and drop.dtype == np.int8 and drop.flags.c_contiguous):
             drop = codes.astype(np.int8)  # the engine's drop codes' dtype (one compiled kernel)
         queue = check_array("queue", queue, kind="int", minimum=0, maximum=MAX_CLASSES - 1)
+        if (colour is not None) != self.colours:
+            got = "an array" if colour is not None else None
+            raise ValueError(f"colour must be given if and only if the summary counts colours "
+                             f"(colours={self.colours}), got {got}")
         departure_s = check_array("departure_s", departure_s, kind="float", finite=False)
         arrays = {"arrival_s": arrival_s, "size_bytes": size_bytes, "flow": flow,
                   "departure_s": departure_s, "drop": drop, "queue": queue}
+        if colour is not None:
+            arrays["colour"] = colour = check_array("colour", colour, kind="int", minimum=UNMARKED,
+                                                    maximum=max(COLOUR_GROUPS))
         n = arrival_s.shape[0]  # the kernels index every array by packet: one length for all
         if any(a.shape[0] != n for a in arrays.values()):
             got = ", ".join(f"{k} {a.shape[0]}" for k, a in arrays.items())
             raise ValueError(f"{', '.join(arrays)} must be 1-D arrays of one length (one value "
                              f"per packet), got lengths {got}")
         check_kept_departures(departure_s, arrival_s, drop == KEPT)
-        self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue)
+        self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue, colour)
 
-    def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue) -> None:
+    def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue,
+                     colour=None) -> None:
         """:meth:`update` with arrays already checked: C-contiguous, of one length, float64
         times, int64 sizes, flows and queues, int8 drop codes, each in :meth:`update`'s ranges
         (the engine's own outputs, as :func:`pqlab.node.streaming.simulate_summary` passes
@@ -277,6 +307,12 @@ class FlowSummary:
             _add_pairs(flow[part], queue[part], ipdv[:n], self.n_flows, self.ipdv_bin_s,
                        self.ipdv_max_s, with_sketch, *bins, self._rows_int, self._rows_float,
                        self._ipdv_hist, self._rows_ipdv_sketch)
+        if self.colours:  # the measured packets by row, colour group and drop code
+            counted = is_measured(arrival_s, self.start_s)
+            group = colour[counted].astype(np.int64) - UNMARKED
+            code = drop[counted].astype(np.int64)
+            for rows in (flow[counted], self.n_flows + queue[counted]):
+                np.add.at(self._rows_colour, (rows, group, code), 1)
 
     def merge(self, other: FlowSummary) -> FlowSummary:
         """The pooled summary of two independent runs (e.g. other seeds, other workers): a new object.
@@ -385,10 +421,17 @@ class FlowSummary:
                               _attrs("1", "IPDV histogram (first/last bins: overflow)"))
         classes = self._row_variables(c, self._class_ints, self._class_floats, self._class_delay_sketch,
                                       self._class_ipdv_sketch)
+        if self.colours:
+            flows.update(_colour_variables(f, self._rows_colour[:self.n_flows][sent]))
+            classes.update(_colour_variables(c, self._rows_colour[self.n_flows:]))
         ds = xr.Dataset(
             {**flows, **{f"class_{k}": v for k, v in classes.items()}},
             coords={
                 "flow": sent,
+                **({} if not self.colours else {
+                    "colour": ("colour", np.array(COLOUR_GROUPS),
+                               _attrs("1", "colour group (-1 unmarked)")),
+                    "colour_name": ("colour", [COLOUR_NAMES[g] for g in COLOUR_GROUPS])}),
                 "traffic_class": ("traffic_class", np.arange(self.n_classes), _attrs("1", "queue index")),
                 "delay_bin": ("delay_bin", np.arange(self.n_delay_bins) * self.delay_bin_s,
                               _attrs("s", "left edge of the delay bin")),
@@ -412,9 +455,10 @@ class FlowSummary:
     def _percentile_values(self, sketch: np.ndarray) -> np.ndarray:
         """The percentiles of each row of log-binned histograms, ``(rows, percentiles)`` in the
         given order (the fractions ``q / 100``, as :func:`numpy.percentile` takes them)."""
-        order = np.argsort(self.percentiles)
+        percentiles = np.asarray(self.percentiles)  # with percentiles only
+        order = np.argsort(percentiles)
         out = np.empty((sketch.shape[0], order.size))
-        out[:, order] = self.bins.quantiles(sketch, self.percentiles[order] / 100.0)
+        out[:, order] = self.bins.quantiles(sketch, percentiles[order] / 100.0)
         return out
 
     def _row_variables(self, dim, ints, floats, delay_sketch, ipdv_sketch) -> dict:
@@ -490,6 +534,25 @@ def check_kept_departures(departure_s: np.ndarray, arrival_s: np.ndarray,
         raise ValueError(f"departure_s must be a finite time >= arrival_s for each kept packet "
                          f"(drop code 0), got {shown(departure_s[i])} at index {i} (arrival_s "
                          f"{shown(arrival_s[i])}; {bad.size:,} such packets)")
+
+
+def _colour_variables(dim: tuple, table: np.ndarray) -> dict:
+    """Packets offered and dropped by cause per row and colour group, from ``(rows, groups, drop
+    codes)`` counts, with the names :func:`pqlab.metrics.loss` gives them by colour."""
+    dims = (dim[0], "colour")
+    sent = table.sum(axis=2)
+    lost = table[:, :, [POLICED, QUEUE_FULL, EARLY_DROP]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = lost.sum(axis=2) / sent
+    return {
+        "colour_sent": (dims, sent, _attrs("1", "packets offered, per colour group")),
+        "colour_policed": (dims, lost[:, :, 0], _attrs("1", "packets policed, per colour group")),
+        "colour_queue_full": (dims, lost[:, :, 1],
+                              _attrs("1", "packets dropped, queue full, per colour group")),
+        "colour_early_drop": (dims, lost[:, :, 2],
+                              _attrs("1", "packets dropped early (RED/WRED), per colour group")),
+        "colour_loss_ratio": (dims, ratio, _attrs("1", "lost / offered, per colour group")),
+    }
 
 
 def _attrs(units: str, long_name: str) -> dict:

@@ -320,9 +320,10 @@ def _decimal_ticks(text: np.ndarray) -> tuple[np.ndarray, int] | int | None:
     if marked.any():
         parts = np.char.partition(np.char.lower(raw), b"e")  # rows of (mantissa, e, exponent)
         raw = np.ascontiguousarray(parts[:, 0])
-        power = _exponents(np.ascontiguousarray(parts[:, 2]), marked)
-        if power is None:
+        exponents = _exponents(np.ascontiguousarray(parts[:, 2]), marked)
+        if exponents is None:
             return None
+        power = exponents
     parsed = _plain_decimals(raw)
     if parsed is None:
         return None
