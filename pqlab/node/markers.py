@@ -278,31 +278,32 @@ class FlowColours:
         """Whether any stream or class has a marker (else :meth:`colour` returns None)."""
         return bool(self._marked)
 
-    def marked(self, flow: np.ndarray, queue: np.ndarray) -> np.ndarray:
-        """Whether each packet (its flow id and queue index) is coloured by a marker."""
-        out = np.zeros(flow.shape[0], dtype=bool)
-        for by, key, _, _ in self._marked:
-            out |= (flow if by == "flow" else queue) == key
-        return out
-
     def colour(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray,
                queue: np.ndarray | None = None) -> np.ndarray | None:
         """Colours (int8: 0 green, 1 yellow, 2 red) of the next packets, merged by time (validated
         arrays, one element per packet, none earlier than the previous call's; ``queue`` needed
         when a class has a marker), or None if no stream or class has a marker."""
+        return self.colour_marked(arrival_s, size_bytes, flow, queue)[0]
+
+    def colour_marked(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray,
+                      queue: np.ndarray | None = None) -> tuple:
+        """:meth:`colour` and whether a marker coloured each packet (bool; the others are
+        green), or ``(None, None)`` if no stream or class has a marker."""
         if not self._marked:
-            return None
+            return None, None
         if arrival_s.shape[0] and arrival_s[0] < self._last_s:
             raise ValueError(f"arrival_s must not precede the previous window's last arrival {self._last_s!r}, "
                              f"got {arrival_s[0]!r}")
         out = np.zeros(arrival_s.shape[0], dtype=np.int8)
+        marked = np.zeros(arrival_s.shape[0], dtype=bool)
         for by, key, marker, state in self._marked:
             if by == "queue" and queue is None:
                 raise ValueError(f"queue must be given: class {key} has a marker")
             mine = np.flatnonzero((flow if by == "flow" else queue) == key)
             if mine.size:
+                marked[mine] = True
                 out[mine] = marker._advance(state, np.ascontiguousarray(arrival_s[mine], dtype=np.float64),
                                             np.ascontiguousarray(size_bytes[mine], dtype=np.int64))
         if arrival_s.shape[0]:
             self._last_s = float(arrival_s[-1])
-        return out
+        return out, marked

@@ -190,9 +190,8 @@ def _run(scenario, seed, window_s, summary_kw) -> tuple:
             arrival, size, queue, flow = traffic.window(t0, t1)
             # One draw per packet in packet order from a generator used for nothing else: the
             # concatenated draws of consecutive windows are the draws of one window of all packets.
-            colour = colours.colour(arrival, size, flow, queue)
-            group = None if colour is None else np.where(colours.marked(flow, queue), colour,
-                                                         UNMARKED)
+            colour, marked = colours.colour_marked(arrival, size, flow, queue)
+            group = None if colour is None else np.where(marked, colour, UNMARKED)
             yield (arrival, size, queue, (flow, group), colour,
                    red_uniforms(scenario.node, red_rng, arrival.shape[0]))
 

@@ -308,11 +308,8 @@ class FlowSummary:
                        self.ipdv_max_s, with_sketch, *bins, self._rows_int, self._rows_float,
                        self._ipdv_hist, self._rows_ipdv_sketch)
         if self.colours:  # the measured packets by row, colour group and drop code
-            counted = is_measured(arrival_s, self.start_s)
-            group = colour[counted].astype(np.int64) - UNMARKED
-            code = drop[counted].astype(np.int64)
-            for rows in (flow[counted], self.n_flows + queue[counted]):
-                np.add.at(self._rows_colour, (rows, group, code), 1)
+            _count_colours(is_measured(arrival_s, self.start_s), flow, queue, self.n_flows,
+                           np.ascontiguousarray(colour, dtype=np.int8), drop, self._rows_colour)
 
     def merge(self, other: FlowSummary) -> FlowSummary:
         """The pooled summary of two independent runs (e.g. other seeds, other workers): a new object.
@@ -637,3 +634,15 @@ def _accumulate(arrival_s, measured, size, flow, queue, departure_s, drop, extra
             rows_float[f, LAST_DELAY] = d
         else:
             rows_float[f, LAST_DELAY] = np.nan
+
+
+@cached_njit(nogil=True)
+def _count_colours(measured, flow, queue, class_base, colour, drop, rows_colour):
+    """Count each measured packet in ``rows_colour[row, colour + 1, drop]`` of its flow's row and
+    of its class's (``class_base + queue``), in place; colours in [-1, 2] and drop codes in
+    [0, 3], the rows grown to hold every flow and class (checked before)."""
+    for i in range(measured.shape[0]):
+        if measured[i]:
+            g, code = colour[i] + 1, drop[i]
+            rows_colour[flow[i], g, code] += 1
+            rows_colour[class_base + queue[i], g, code] += 1
