@@ -61,10 +61,12 @@ def marking(scenario):
     if not marked:
         return scenario
     from pqlab import TrTCM
-    return replace(scenario, streams=[replace(s, marker=TrTCM(5e4, 3000, 1e5, 6000)) if s.queue else s
+    marker = TrTCM(5e4, 3000, 1e5, 6000)
+    return replace(scenario, streams=[replace(s, marker=marker) if s.queue else s
                                       for s in scenario.streams])
 
-simulate_summary(marking(scenarios.base_case(n_ef_samples=100)), seed=1, window_s=1.0, **kw)  # the kernels
+# the kernels
+simulate_summary(marking(scenarios.base_case(n_ef_samples=100)), seed=1, window_s=1.0, **kw)
 scenario = marking(scenarios.base_case(n_ef_samples=int(n_packets / per_ef)))
 before = resident_mib()
 if trace:
