@@ -140,7 +140,7 @@ def bench_startup():
 
 STREAMING = (
     "import resource, sys, time; from pqlab import scenarios; from pqlab.streaming import simulate_summary; "
-    "n = float(sys.argv[1]); w = float(sys.argv[2]); kw = {} if sys.argv[3] == 'yes' else {'quantiles': None}; "
+    "n = float(sys.argv[1]); w = float(sys.argv[2]); kw = {} if sys.argv[3] == 'yes' else {'percentiles': None}; "
     "simulate_summary(scenarios.base_case(n_ef_samples=100), seed=1, window_s=1.0, **kw); "
     "sc = scenarios.base_case(n_ef_samples=int(n / 1.9691)); t0 = time.perf_counter(); "
     "ds = simulate_summary(sc, seed=1, window_s=w, **kw); dt = time.perf_counter() - t0; "
@@ -150,7 +150,7 @@ STREAMING = (
 
 def bench_streaming(n_packets: float, window_s: float = 300.0, quantiles: bool = True):
     """Streaming mode (per-flow and per-class summaries, bounded memory) in a fresh process: speed and
-    peak RSS; with ``quantiles`` (the default summary) or without (``quantiles=None``)."""
+    peak RSS; with ``quantiles`` (the default summary's percentiles) or without (``percentiles=None``)."""
     out = subprocess.run([sys.executable, "-c", STREAMING, str(n_packets), str(window_s), "yes" if quantiles else "no"],
                          check=True, capture_output=True, text=True).stdout.split()
     n, seconds, rss_mib = int(out[0]), float(out[1]), float(out[2])

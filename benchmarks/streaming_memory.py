@@ -2,7 +2,7 @@
 
 Runs ``pqlab.streaming.simulate_summary`` on the papers' base case (S1: one EF CBR stream of
 300 kbit/s, 20 BE CBR streams overloading the 2 Mbit/s ATM line) stretched to 1e6, 1e7 and 1e8
-packets, once with the default quantiles and once with ``quantiles=None``, each case in a new
+packets, once with the default percentiles and once with ``percentiles=None``, each case in a new
 Python process (numba's on-disk cache warm: a small run first loads the kernels). For every run
 it prints:
 
@@ -14,6 +14,9 @@ it prints:
   ``os.wait4``, the figure ``/usr/bin/time -v`` prints as "Maximum resident set size");
 * with ``--tracemalloc``, the peak of the Python/numpy allocations during the call (a separate
   run: tracing slows it down).
+
+With ``--marked``, each BE stream has a trTCM marker (RFC 2698; CIR 50 kbit/s, PIR 100 kbit/s):
+the colours are computed window by window and the summary counts the packets per colour.
 
 Then, per size, the medians over ``--repeats`` runs (with and without quantiles alternate, so both
 see the same load) and the ratios of the times with and without quantiles. The machine, the date
@@ -37,7 +40,8 @@ import sys
 CHILD = r"""
 import json, resource, sys, time
 n_packets, window_s = float(sys.argv[1]), float(sys.argv[2])
-with_quantiles, trace = sys.argv[3] == "yes", sys.argv[4] == "yes"
+with_quantiles, trace, marked = sys.argv[3] == "yes", sys.argv[4] == "yes", sys.argv[5] == "yes"
+from dataclasses import replace
 import numpy as np
 from pqlab import scenarios
 from pqlab.streaming import simulate_summary
@@ -47,12 +51,23 @@ def resident_mib():
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
 
-kw = {} if with_quantiles else {"quantiles": None}
+kw = {} if with_quantiles else {"percentiles": None}
 base = scenarios.base_case()
 _, _, _, flow = merge_streams(base.streams, np.random.default_rng(1), base.duration_s)
 per_ef = flow.size / np.count_nonzero(flow == scenarios.REFERENCE_FLOW)  # packets per EF sample
-simulate_summary(scenarios.base_case(n_ef_samples=100), seed=1, window_s=1.0, **kw)  # the kernels
-scenario = scenarios.base_case(n_ef_samples=int(n_packets / per_ef))
+
+def marking(scenario):
+    # the scenario, its BE streams with a trTCM each when marked
+    if not marked:
+        return scenario
+    from pqlab import TrTCM
+    marker = TrTCM(5e4, 3000, 1e5, 6000)
+    return replace(scenario, streams=[replace(s, marker=marker) if s.queue else s
+                                      for s in scenario.streams])
+
+# the kernels
+simulate_summary(marking(scenarios.base_case(n_ef_samples=100)), seed=1, window_s=1.0, **kw)
+scenario = marking(scenarios.base_case(n_ef_samples=int(n_packets / per_ef)))
 before = resident_mib()
 if trace:
     import tracemalloc
@@ -67,10 +82,11 @@ print(json.dumps({"packets": int(ds.sent.sum()), "seconds": seconds, "cpu_second
 """
 
 
-def run_case(n_packets: float, window_s: float, with_quantiles: bool, trace: bool = False) -> dict:
+def run_case(n_packets: float, window_s: float, with_quantiles: bool, trace: bool = False,
+             marked: bool = False) -> dict:
     """One run in a fresh process: its printed record plus its peak RSS from ``os.wait4``."""
     args = [sys.executable, "-c", CHILD, repr(n_packets), repr(window_s),
-            "yes" if with_quantiles else "no", "yes" if trace else "no"]
+            "yes" if with_quantiles else "no", "yes" if trace else "no", "yes" if marked else "no"]
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)  # this child's own resource usage
@@ -105,6 +121,8 @@ def main(argv=None) -> None:
                         help="simulate_summary's window_s (default 10, its default)")
     parser.add_argument("--tracemalloc", action="store_true",
                         help="also one traced run per case: peak of the Python/numpy allocations")
+    parser.add_argument("--marked", action="store_true",
+                        help="each BE stream with a trTCM marker (colours counted)")
     args = parser.parse_args(argv)
     import numba
     import numpy
@@ -112,19 +130,21 @@ def main(argv=None) -> None:
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"pqlab {pqlab.__version__}, python {platform.python_version()}, "
           f"numpy {numpy.__version__}, numba {numba.__version__}; S1 base case, "
-          f"window_s={args.window_s:g}, fresh process per run")
+          f"window_s={args.window_s:g}{', BE streams marked' if args.marked else ''}, "
+          f"fresh process per run")
     print(f"{'packets':>12} {'quantiles':>9} {'wall s':>7} {'Mpkt/s':>6} {'CPU s':>6} "
           f"{'RSS before MiB':>14} {'peak RSS MiB':>12} {'traced MiB':>10}")
     for n_packets in args.packets:
         runs = {True: [], False: []}
         for _ in range(args.repeats):
             for with_quantiles in (True, False):
-                r = run_case(n_packets, args.window_s, with_quantiles)
+                r = run_case(n_packets, args.window_s, with_quantiles, marked=args.marked)
                 runs[with_quantiles].append(r)
                 print(_row(r, with_quantiles), flush=True)
         if args.tracemalloc:
             for with_quantiles in (True, False):
-                r = run_case(n_packets, args.window_s, with_quantiles, trace=True)
+                r = run_case(n_packets, args.window_s, with_quantiles, trace=True,
+                             marked=args.marked)
                 print(_row(r, with_quantiles, traced=True), flush=True)
         med = {q: {k: statistics.median(r[k] for r in runs[q])
                    for k in ("seconds", "cpu_seconds", "peak_mib")} for q in runs}

@@ -3,7 +3,8 @@
 Writes one synthetic capture of ``--packets`` packets (default 1,000,000: Unix times from
 1.7e9 s, IPv4/UDP in 100 flows, DSCP EF in a tenth of them, IP lengths 64-1500 bytes) in the four
 formats (the pcap files by dpkt's writers, the tables by pandas; the CSV read by its integer
-microseconds and, as ``csv-seconds``, by its decimal seconds), reads each ``--repeats`` times
+microseconds and, as ``csv-seconds``, by its decimal seconds; ``csv-exponent``, a file of the same
+seconds in exponent form, ``1.700000000000123e+09``), reads each ``--repeats`` times
 (best and median) and prints packets per second and the file's size. Then the cost of recording a
 trace in a result: ``simulate`` on a 100,000-packet trace with the scenario recorded by its trace's
 digest (the default) and in full (``Scenario.to_json(full_traces=True)``, what every result held
@@ -64,11 +65,17 @@ def write_all(df: pd.DataFrame, folder: Path, formats=("csv", "parquet", "pcap",
     out = {"csv": (folder / "t.csv", dict(time_column="time_us", time_unit="us", flow_column="flow")),
            # the same file's decimal seconds (1700000000.000123: read as exact integer ticks)
            "csv-seconds": (folder / "t.csv", dict(time_column="time_s", flow_column="flow")),
+           # the same seconds in exponent form (1.700000000000123e+09: exact integer ticks too)
+           "csv-exponent": (folder / "t_e.csv", dict(time_column="time_s", flow_column="flow")),
            "parquet": (folder / "t.parquet", dict(time_column="time_us", time_unit="us", flow_column="flow")),
            "pcap": (folder / "t.pcap", {}), "pcapng": (folder / "t.pcapng", {})}
     out = {k: v for k, v in out.items() if k in formats}
     if "csv" in out or "csv-seconds" in out:
         table.to_csv(folder / "t.csv", index=False)
+    if "csv-exponent" in out:
+        digits = df["time_us"].astype(str)  # 16 digits of microseconds: seconds * 10**9 in exponent form
+        exponent = digits.str[0] + "." + digits.str[1:] + "e+09"
+        table.drop(columns="time_s").assign(time_s=exponent).to_csv(out["csv-exponent"][0], index=False)
     if "parquet" in out:
         table.to_parquet(out["parquet"][0])
     times = (df["time_us"] / 1e6).tolist()
@@ -113,7 +120,7 @@ def main(argv=None) -> int:
     parser.add_argument("--packets", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", type=Path, default=RESULT)
-    parser.add_argument("--formats", default="csv,csv-seconds,parquet,pcap,pcapng",
+    parser.add_argument("--formats", default="csv,csv-seconds,csv-exponent,parquet,pcap,pcapng",
                         help="comma-separated, of the five")
     args = parser.parse_args(argv)
     df = synthetic(args.packets)

@@ -73,6 +73,16 @@ def test_the_af_class_is_coloured_and_red_is_dropped_first(page):
     assert int(by_colour["early_drop"].sum()) > 0
 
 
+def test_the_class_marker_colours_the_af_class_in_the_long_run(page):
+    colours = page["af_colours"]
+    assert colours["colour"].values.tolist() == [-1, 0, 1, 2]
+    sent = colours.values
+    assert sent[0] == 0 and (sent[1:] > 0).all()  # every AF packet marked, all three colours
+    assert int(sent.sum()) == int(page["long_run"]["class_sent"].sel(traffic_class=3))
+    red_ratio = page["long_run"]["class_colour_loss_ratio"].sel(traffic_class=3).values
+    assert red_ratio[3] > red_ratio[1]  # red dropped first
+
+
 def test_the_sweep_ran_on_every_backend_with_the_same_numbers(page):
     result, on_dask = page["result"], page["on_dask"]
     assert dict(result.sizes) == {"be_rate_bps": 3, "seed": 2}

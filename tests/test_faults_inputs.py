@@ -141,7 +141,7 @@ TRACE = {"type": "TraceStream", "queue": 0, "flow": 0}
     (_path_json({"hops": [{"x": 1}]}), r"^path.hops\[0\]: Hop has no field 'x' \(its fields: .*\)$"),
     (_path_json({"fixed": 1}), r"^path: PathModel has no field 'fixed' \(its fields: fixed_s, hops\)$"),
     (_scenario_json(warmup=5.0), r"^Scenario has no field 'warmup' \(its fields: node, streams, duration_s, warmup_s, "
-                                 r"path, name\)$"),
+                                 r"path, name, class_markers\)$"),
     (_scenario_json(node={"line_rate": 1}), r"^node: Node has no field 'line_rate' \(its fields: line_rate_bps, .*\)$"),
     (_scenario_json(node={"queues": [{"weight": 3}]}), r"^node.queues\[0\]: Queue has no field 'weight' \(its fields: "),
 ])

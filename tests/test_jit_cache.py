@@ -33,10 +33,10 @@ SUMMARY = textwrap.dedent("""\
     drop = np.zeros(n, dtype=np.int8)
     drop[10:20] = 1
     zeros = np.zeros(n, dtype=np.int64)
-    summary = FlowSummary(quantiles=(0.5,))
+    summary = FlowSummary(percentiles=(50,))
     summary.update(arrival, np.full(n, 100, dtype=np.int64), zeros, departure, drop, zeros)
     ds = summary.to_dataset(warn=False)
-    print(float(ds["delay_quantile"].values.ravel()[0]), int(ds["policed"].values[0]),
+    print(float(ds["delay_p50"].values.ravel()[0]), int(ds["policed"].values[0]),
           int(ds["queue_full"].values[0]))
 """)
 

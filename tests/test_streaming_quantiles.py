@@ -3,6 +3,7 @@ mergeable exactly across batches, runs and workers; per-class totals; overflow c
 
 import functools
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -127,10 +128,10 @@ def test_values_above_the_range_are_counted_and_their_quantiles_are_nan_not_fold
     (dict(sketch_max_s=1e-12), r"sketch_max_s must be a finite number > 1e-09"),
     (dict(sketch_max_s=float("inf")), "sketch_max_s"),
     (dict(alpha=1e-12), r"alpha, sketch_min_s, sketch_max_s \(log bins per row\) would need"),
-    (dict(quantiles=(0.5, 1.5)), r"quantiles must be increasing probabilities in \[0, 1\]"),
-    (dict(quantiles=(0.9, 0.5)), "quantiles must be increasing"),
-    (dict(quantiles=()), "quantiles"),
-    (dict(quantiles="p99"), "quantiles"),
+    (dict(percentiles=(50, 150)), r"percentiles must be .*in \[0\.0, 100\.0\]"),
+    (dict(percentiles=(0.5, 0.99)), "percentiles are percents in \\[0, 100\\], .* read as fractions"),
+    (dict(percentiles=(99, 99.0)), "percentiles must be distinct percents"),
+    (dict(percentiles="p99"), "percentiles"),
 ])
 def test_bad_sketch_settings_are_refused_naming_the_parameter_and_range(kw, message):
     with pytest.raises(ValueError, match=message):
@@ -170,7 +171,7 @@ def _assert_same(a: FlowSummary, b: FlowSummary):
         else:
             np.testing.assert_allclose(arr, other, rtol=1e-12, atol=1e-15, err_msg=name)
     da, db = a.to_dataset(), b.to_dataset()
-    for v in ("delay_quantile", "ipdv_abs_quantile", "class_delay_quantile", "class_ipdv_abs_quantile",
+    for v in ("delay_p99", "jitter_p99.9", "class_delay_p50", "class_jitter_p90",
               "delay_min", "delay_max", "class_delay_max", "sent", "class_kept_bytes", "ipdv_count"):
         np.testing.assert_array_equal(da[v].values, db[v].values, err_msg=v)
 
@@ -272,7 +273,7 @@ def test_delays_above_the_range_warn_and_are_counted_in_the_dataset():
     delays = packets[5] - packets[1]
     over = int(np.count_nonzero((packets[6] == 0) & (packets[1] >= 0.5) & (delays > 1e-3)))
     assert int(ds.delay_overflow.sum()) == ds.attrs["sketch_overflow_delay"] == over > 0
-    assert np.isnan(ds.class_delay_quantile.values).any()
+    assert np.isnan(ds["class_delay_p99.9"].values).any()
 
 
 # --------------------------------------------------------------------------- whole runs
@@ -297,18 +298,17 @@ def _exact(delay, arrival, flow, queue, drop, warmup_s, n_flows, n_q):
     return out
 
 
-def _check_quantiles(ds, exact):
-    q = ds["quantile"].values
-    for var, key, dim in (("delay_quantile", "delay", "flow"), ("ipdv_abs_quantile", "ipdv", "flow"),
-                          ("class_delay_quantile", "class_delay", "traffic_class"),
-                          ("class_ipdv_abs_quantile", "class_ipdv", "traffic_class")):
+def _check_quantiles(ds, exact, percentiles=(50, 90, 99, 99.9)):
+    for var, key, dim in (("delay", "delay", "flow"), ("jitter", "ipdv", "flow"),
+                          ("class_delay", "class_delay", "traffic_class"),
+                          ("class_jitter", "class_ipdv", "traffic_class")):
         for k in ds[dim].values:
             values = exact[key][int(k)]
-            got = ds[var].sel({dim: k}).values
+            got = np.array([ds[f"{var}_p{p:g}"].sel({dim: k}).values for p in percentiles])
             if values.size == 0:
                 assert np.isnan(got).all()
             else:
-                assert _within(got, np.percentile(values, 100 * q)).all(), (var, k)
+                assert _within(got, np.percentile(values, percentiles)).all(), (var, k)
 
 
 def test_streaming_quantiles_agree_with_the_one_shot_simulate_within_alpha():
@@ -326,14 +326,15 @@ def test_streaming_quantiles_agree_with_the_one_shot_simulate_within_alpha():
 def test_streaming_in_many_windows_agrees_with_the_same_traffic_in_memory():
     sc = scenarios.base_case(n_ef_samples=2000)
     window_s = 0.7
-    summary = simulate_summary(sc, seed=4, window_s=window_s, quantiles=(0.1, 0.5, 0.95, 0.99, 1.0))
+    percentiles = (10, 50, 95, 99, 100)
+    summary = simulate_summary(sc, seed=4, window_s=window_s, percentiles=percentiles)
     tw = TrafficWindows(sc.streams, np.random.default_rng(4))
     edges = np.append(np.arange(0.0, sc.duration_s, window_s), sc.duration_s)
     t, s, q, f = (np.concatenate(c) for c in zip(*(tw.window(a, b) for a, b in zip(edges[:-1], edges[1:]))))
     ds = pqlab.simulate_arrivals(sc.node, t, s, q)
     delay = (ds.departure - ds.arrival).values + sc.path.extra_delay_s(s)
     exact = _exact(delay, t, f, q, ds["drop"].values, sc.warmup_s, int(f.max()) + 1, len(sc.node.queues))
-    _check_quantiles(summary, exact)
+    _check_quantiles(summary, exact, percentiles)
     assert summary.attrs["sketch_relative_accuracy"] == ALPHA and summary.attrs["sketch_overflow_delay"] == 0
 
 
@@ -349,18 +350,19 @@ def test_summaries_pickle_and_merge_across_dask_workers_as_in_one_process():
     _assert_same(remote, local)
 
 
-def test_without_quantiles_the_summary_keeps_everything_else_and_merges():
+def test_without_percentiles_the_summary_keeps_everything_else_and_merges():
     packets = _packets()
     n = packets[1].size
-    full, bare = _summary(packets), _summary(packets, quantiles=None)
-    joined = _summary(packets, 0, n // 2, quantiles=None).followed_by(_summary(packets, n // 2, quantiles=None))
+    full, bare = _summary(packets), _summary(packets, percentiles=None)
+    joined = _summary(packets, 0, n // 2, percentiles=None).followed_by(
+        _summary(packets, n // 2, percentiles=None))
     for s in (bare, joined):
         ds = s.to_dataset()
-        assert "delay_quantile" not in ds and "quantile" not in ds.coords and "sketch_overflow_delay" not in ds.attrs
+        assert not [v for v in ds if re.search(r"_p[0-9]", v)] and "sketch_overflow_delay" not in ds.attrs
         ref = full.to_dataset()
         for v in ("sent", "kept_bytes", "class_queue_full", "ipdv_count", "delay_max", "delay_hist", "ipdv_hist"):
             np.testing.assert_array_equal(ds[v].values, ref[v].values, err_msg=v)
-    with pytest.raises(ValueError, match="quantiles"):
+    with pytest.raises(ValueError, match="percentiles"):
         full.merge(bare)
 
 
@@ -395,3 +397,25 @@ def test_arrays_of_other_lengths_are_refused_before_the_kernel():
     sc, arrival, size, queue, flow, departure, drop = _packets()
     with pytest.raises(ValueError, match="must be 1-D arrays of one length"):
         FlowSummary(sc.path).update(arrival, size, flow, departure[:-1], drop, queue)
+
+
+def test_the_streaming_summary_and_summary_table_name_percentiles_alike():
+    """One convention (percents) and one naming (``delay_p<q>``, ``jitter_p<q>``) in both, the
+    streaming summary's class rows ``class_``-prefixed; both refuse fractions alike."""
+    sc = scenarios.base_case(n_ef_samples=300)
+    percentiles = (50, 99.9, 90)  # any order, a fractional percent
+    table = pqlab.summary_table(pqlab.simulate(sc, seed=1), percentiles=percentiles, path=sc.path)
+    streamed = simulate_summary(sc, seed=1, window_s=sc.duration_s * 2, percentiles=percentiles)
+    named = {f"{q}_p{p}" for q in ("delay", "jitter") for p in ("50", "99.9", "90")}
+    assert named <= set(table.data_vars) and named <= set(streamed.data_vars)
+    assert {f"class_{v}" for v in named} <= set(streamed.data_vars)
+    assert not [v for v in streamed.data_vars if "quantile" in v] and "quantile" not in streamed.coords
+    for name in named:  # the same quantity: within the sketch's relative error of the exact one
+        assert table[name].attrs["long_name"].split(" (relative")[0] == \
+            streamed[f"class_{name}"].attrs["long_name"].split(" (relative")[0], name
+        exact = table[name].sel(traffic_class=0).item()
+        assert _within(streamed[f"class_{name}"].sel(traffic_class=0).item(), exact), name
+    for call in (lambda: pqlab.summary_table(pqlab.simulate(sc, seed=1), percentiles=(0.5, 0.99)),
+                 lambda: simulate_summary(sc, seed=1, percentiles=(0.5, 0.99))):
+        with pytest.raises(ValueError, match=r"percentiles are percents .* read as fractions"):
+            call()

@@ -40,8 +40,10 @@ import numpy as np
 import numpy.typing as npt
 import xarray as xr
 
-from ..base._validate import check_array, check_choice, check_int, check_real, echo, shown
+from ..base._validate import check_array, check_choice, check_int, check_real, shown
+from ..base.percentiles import check_percentiles, percentile_names
 from ..node.engine import EARLY_DROP, KEPT, POLICED, QUEUE_FULL
+from ..node.markers import COLOUR_NAMES, UNMARKED
 from ..node.measured import CLASS_COORD_ATTRS, dataset_class_names, measured_packets, resolve_class
 from ..node.path import PathModel
 from ..node.summary import DROP_CODES, check_kept_departures
@@ -65,10 +67,6 @@ __all__ = [
     "check_percentiles",
 ]
 
-#: :func:`loss` by colour: the group of the packets of streams without a marker (they enter the
-#: node green, node contract rule 1a, but are no marked traffic), and each group's name.
-UNMARKED = -1
-COLOUR_NAMES = {UNMARKED: "unmarked", 0: "green", 1: "yellow", 2: "red"}
 
 #: Most bins :func:`frequency_distribution` builds, a guard against a tiny ``bin_width``.
 MAX_BINS = 10_000_000
@@ -378,9 +376,10 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
         ``queue`` index (``"class"`` or its older name ``"queue"``: result dimension
         ``traffic_class``, labelled by queue index, with the coordinate ``class_name``) or by
         the markers' ``colour`` (result dimension ``colour``: 0 green, 1 yellow, 2 red; node
-        contract rule 1a; with the coordinate ``colour_name``): the packets of the streams
-        without a marker of the scenario recorded in ``ds`` (``ds.attrs["scenario"]``) are
-        the group :data:`UNMARKED` (-1), not green.
+        contract rule 1a; with the coordinate ``colour_name``): the packets no marker of the
+        scenario recorded in ``ds`` (``ds.attrs["scenario"]``) colours, neither their stream's
+        nor their class's (``Scenario.class_markers``), are the group :data:`UNMARKED` (-1),
+        not green.
     include_warmup : bool
         ``False`` (default): the packets arriving at or after ``ds.attrs["warmup_s"]`` only (the
         warm-up rule, :mod:`pqlab.node.measured`); ``True``: every packet.
@@ -443,14 +442,19 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
 
 
 def _unmarked_packets(ds: xr.Dataset) -> np.ndarray | None:
-    """Whether each packet of ``ds`` is of a stream without a marker, from the scenario recorded
-    in ``ds.attrs["scenario"]`` (its streams' flows); None when ``ds`` records none."""
+    """Whether each packet of ``ds`` is coloured by no marker, from the scenario recorded in
+    ``ds.attrs["scenario"]`` (its streams' flows with a marker, its ``class_markers``' queues);
+    None when ``ds`` records none."""
     try:
-        streams = json.loads(ds.attrs["scenario"])["streams"]
-        marked = [s["flow"] for s in streams if s.get("marker") is not None]
+        scenario = json.loads(ds.attrs["scenario"])
+        marked = [s["flow"] for s in scenario["streams"] if s.get("marker") is not None]
+        classes = [c["queue"] for c in scenario.get("class_markers", [])]
     except (KeyError, TypeError, ValueError, AttributeError):  # not recorded, or no scenario's
         return None
-    return ~np.isin(ds["flow"].values, marked) if "flow" in ds.variables else None
+    if "flow" not in ds.variables or (classes and "queue" not in ds.variables):
+        return None
+    by_class = np.isin(ds["queue"].values, classes) if classes else False
+    return ~(np.isin(ds["flow"].values, marked) | by_class)
 
 
 def _integer_labels(ds: xr.Dataset, variable: str) -> np.ndarray:
@@ -623,25 +627,6 @@ def aggregation_degree(loads_bps: npt.ArrayLike) -> float:
     return float(1.0 - loads.max() / loads.sum())
 
 
-def check_percentiles(percentiles: Sequence[float], name: str = "percentiles") -> np.ndarray:
-    """``percentiles`` as a float array of percents in [0, 100], else ``ValueError`` naming
-    ``name``: also when every value is at most 1 and one is above 0 (``(0.5, 0.99)``: fractions
-    meant as the median and the 99th percentile, or the 0.5th and 0.99th percentiles?). The
-    streaming summary's ``quantiles`` are fractions (:func:`pqlab.base.sketch.check_quantiles`)."""
-    try:
-        given = list(percentiles)
-    except TypeError:
-        raise ValueError(f"{name} must be a sequence of percents in [0, 100], got "
-                         f"{echo(percentiles)}") from None
-    q = check_array(name, given, kind="float", minimum=0.0, maximum=100.0)
-    if q.size and q.max() <= 1.0 and q.max() > 0.0:
-        percents = [float(v * 100) for v in q]
-        raise ValueError(f"{name} are percents in [0, 100], got {echo(percentiles)}: all at most "
-                         f"1, they read as fractions; write {percents} for those fractions (a "
-                         f"percentile below 1 beside one above 1 is not ambiguous)")
-    return q
-
-
 def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 99.0)) -> dict:
     """Count, mean, std, min, max and percentiles of a sample, NaN ignored.
 
@@ -672,6 +657,6 @@ def summary(values: npt.ArrayLike, percentiles: Sequence[float] = (50.0, 90.0, 9
         "min": float(sample.min()),
         "max": float(sample.max()),
     }
-    for p, v in zip(q, np.percentile(sample, q)):
-        out[f"p{p:g}"] = float(v)
+    for key, v in zip(percentile_names(q), np.percentile(sample, q)):
+        out[key] = float(v)
     return out

@@ -18,6 +18,7 @@ import xarray as xr
 from . import metrics
 from ..node.path import PathModel
 from ..base._validate import check_choice
+from ..base.percentiles import percentile_names
 from ..node.measured import (CLASS_COORD_ATTRS, check_include_warmup, dataset_class_names, measured_packets,
                              warmup_of)
 
@@ -47,9 +48,10 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         ``"several classes"`` for a flow in more than one queue).
     percentiles : sequence of float
         Percentiles in [0, 100] of the delay and of the jitter (linear interpolation), reported as
-        ``delay_p<q>`` and ``jitter_p<q>`` (``delay_p99``, ``jitter_p99.9``). Percents: values
-        all at most 1 (``(0.5, 0.99)``) read as fractions and are refused
-        (:func:`pqlab.metrics.check_percentiles`).
+        ``delay_p<q>`` and ``jitter_p<q>`` (``delay_p99``, ``jitter_p99.9``), the names and the
+        convention of :func:`pqlab.streaming.simulate_summary`'s. Percents: values all at most 1
+        (``(0.5, 0.99)``) read as fractions and are refused, as are repeated values
+        (:mod:`pqlab.base.percentiles`).
     path : PathModel, optional
         The path outside the node, added to the delays (:func:`pqlab.metrics.one_way_delay`).
     include_warmup : bool
@@ -105,13 +107,13 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         "delay_min": (delay_stats["min"], {**seconds, "long_name": "smallest one-way delay"}),
         "delay_max": (delay_stats["max"], {**seconds, "long_name": "largest one-way delay"}),
         **{f"delay_{p}": (delay_stats[p], {**seconds, "long_name": f"{p[1:]}th percentile of the one-way delay"})
-           for p in _percentile_keys(q)},
+           for p in percentile_names(q)},
         "ipdv_count": (ipdv_stats["count"], {"units": "pairs", "long_name": "IPDV values (pairs without loss)"}),
         "ipdv_mean": (ipdv_stats["mean"], {**seconds, "long_name": "mean IPDV (RFC 3393)"}),
         "ipdv_std": (ipdv_stats["std"], {**seconds, "long_name": "std of the IPDV (ddof=1)"}),
         "ipdv_abs_mean": (jitter_stats["mean"], {**seconds, "long_name": "mean |IPDV| (jitter)"}),
         **{f"jitter_{p}": (jitter_stats[p], {**seconds, "long_name": f"{p[1:]}th percentile of |IPDV| (jitter)"})
-           for p in _percentile_keys(q)},
+           for p in percentile_names(q)},
     }
     for name, (values, attrs) in variables.items():
         table[name] = (dim, values, attrs)
@@ -127,18 +129,13 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
     return table
 
 
-def _percentile_keys(q: np.ndarray) -> list:
-    """The keys :func:`pqlab.metrics.summary` gives the percentiles ``q``: ``p50``, ``p99.9``."""
-    return [f"p{p:g}" for p in q]
-
-
 def _stats_by_group(values: np.ndarray, labels: np.ndarray, groups: np.ndarray, q: np.ndarray) -> dict:
     """:func:`pqlab.metrics.summary` of the non-NaN ``values`` of each group, as arrays in ``groups``' order.
 
     ``count`` per group (0 without a value), then ``mean``, ``std``, ``min``, ``max`` and ``p<q>``,
     NaN for a group without a value.
     """
-    keys = ["mean", "std", "min", "max", *_percentile_keys(q)]
+    keys = ["mean", "std", "min", "max", *percentile_names(q)]
     out = {k: np.full(groups.size, np.nan) for k in keys}
     out["count"] = np.zeros(groups.size, np.int64)
     kept = ~np.isnan(values)

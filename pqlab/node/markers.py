@@ -18,9 +18,10 @@ run, and a packet conforms if it would in exact arithmetic on arrival times pert
 ``POLICE_RELATIVE_TOLERANCE * now`` (a stream at exactly the committed rate stays green). The
 kernels are small pure numba functions; every check is made in Python before them.
 
-:class:`FlowColours` colours the merged packets of a scenario's streams, flow by flow, carrying
-each marker's buckets from one window of packets to the next (a run cut into windows colours
-every packet as one run does).
+:class:`FlowColours` colours the merged packets of a scenario's streams, flow by flow and, for a
+class with a marker of its own (``Scenario.class_markers``), class by class, carrying each
+marker's buckets from one window of packets to the next (a run cut into windows colours every
+packet as one run does).
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ from .sizes import PlainData, check_sorted
 #: Colour codes of the ``colour`` variable (node contract rule 1a; its attributes:
 #: :data:`pqlab.node.engine.COLOUR_ATTRS`).
 GREEN, YELLOW, RED = range(len(COLOURS))  # indices of pqlab.node.model.COLOURS
+#: The group of the packets no marker colours (they enter the node green, rule 1a, but are no
+#: marked traffic) in counts by colour (:func:`pqlab.metrics.loss`, the streaming summary), and
+#: each group's name.
+UNMARKED = -1
+COLOUR_NAMES = {UNMARKED: "unmarked", **{i: c for i, c in enumerate(COLOURS)}}
 
 
 # --------------------------------------------------------------------------- kernels
@@ -242,44 +248,62 @@ def check_marker(marker):
 
 
 class FlowColours:
-    """The colours of a scenario's merged packets, flow by flow, window after window.
+    """The colours of a scenario's merged packets, stream by stream and class by class, window
+    after window.
 
-    Each stream with a marker colours its own packets in its arrival order; packets of streams
-    without one are green. The markers' buckets are carried from one call to the next, so
-    consecutive windows of packets get the colours one call on all of them gives (bit for bit:
-    the kernels update their state packet by packet, whatever the batches).
+    Each stream with a marker colours its own packets in its arrival order; each class (queue)
+    with a marker of its own (``Scenario.class_markers``) colours the packets of all its streams
+    together, in the order they reach the node; other packets are green (node contract rule 1a).
+    The markers' buckets are carried from one call to the next, so consecutive windows of packets
+    get the colours one call on all of them gives (bit for bit: the kernels update their state
+    packet by packet, whatever the batches).
 
     Parameters
     ----------
     streams : sequence of Stream
         The streams (each with ``flow`` and ``marker``).
+    class_markers : sequence of (int, Marker)
+        ``(queue index, marker)`` pairs (a scenario's ``class_markers``); no stream of a class
+        in it has a marker of its own (:class:`pqlab.Scenario` checks).
     """
 
-    def __init__(self, streams):
-        self._marked = [(s.flow, s.marker, s.marker._full_buckets())
+    def __init__(self, streams, class_markers=()):
+        self._marked = [("flow", s.flow, s.marker, s.marker._full_buckets())
                         for s in streams if getattr(s, "marker", None) is not None]
+        self._marked += [("queue", q, m, m._full_buckets()) for q, m in class_markers]
         self._last_s = -np.inf
 
     @property
     def active(self) -> bool:
-        """Whether any stream has a marker (else :meth:`colour` returns None)."""
+        """Whether any stream or class has a marker (else :meth:`colour` returns None)."""
         return bool(self._marked)
 
-    def colour(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray) -> np.ndarray | None:
+    def colour(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray,
+               queue: np.ndarray | None = None) -> np.ndarray | None:
         """Colours (int8: 0 green, 1 yellow, 2 red) of the next packets, merged by time (validated
-        arrays, one element per packet, none earlier than the previous call's), or None if no
-        stream has a marker."""
+        arrays, one element per packet, none earlier than the previous call's; ``queue`` needed
+        when a class has a marker), or None if no stream or class has a marker."""
+        return self.colour_marked(arrival_s, size_bytes, flow, queue)[0]
+
+    def colour_marked(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray,
+                      queue: np.ndarray | None = None) -> tuple:
+        """:meth:`colour` and whether a marker coloured each packet (bool; the others are
+        green), or ``(None, None)`` if no stream or class has a marker."""
         if not self._marked:
-            return None
+            return None, None
         if arrival_s.shape[0] and arrival_s[0] < self._last_s:
             raise ValueError(f"arrival_s must not precede the previous window's last arrival {self._last_s!r}, "
                              f"got {arrival_s[0]!r}")
         out = np.zeros(arrival_s.shape[0], dtype=np.int8)
-        for flow_id, marker, state in self._marked:
-            mine = np.flatnonzero(flow == flow_id)
+        marked = np.zeros(arrival_s.shape[0], dtype=bool)
+        for by, key, marker, state in self._marked:
+            if by == "queue" and queue is None:
+                raise ValueError(f"queue must be given: class {key} has a marker")
+            mine = np.flatnonzero((flow if by == "flow" else queue) == key)
             if mine.size:
+                marked[mine] = True
                 out[mine] = marker._advance(state, np.ascontiguousarray(arrival_s[mine], dtype=np.float64),
                                             np.ascontiguousarray(size_bytes[mine], dtype=np.int64))
         if arrival_s.shape[0]:
             self._last_s = float(arrival_s[-1])
-        return out
+        return out, marked

@@ -17,16 +17,19 @@ import math
 import numbers
 import time
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import xarray as xr
 
 from ..base import counts
 from ..base import memory
-from ..base._validate import check_fields, check_int, check_mapping, check_real, from_part, json_nesting
+from ..base._validate import (check_fields, check_int, check_mapping, check_real, echo, from_part,
+                               json_nesting)
 from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
-from .markers import FlowColours
+from .markers import FlowColours, Marker
 from .model import Node
 from .path import PathModel
 from .plausibility import check_offered_load, check_stream_rates
@@ -34,7 +37,8 @@ from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
 from .traces import origins_json
-from .traffic import TraceStream, canonical_json, check_streams, merge_streams, stream_from_dict
+from .traffic import (TraceStream, canonical_json, check_streams, marker_from_dict, merge_streams,
+                      stream_from_dict)
 
 #: Deepest nesting of arrays and objects :meth:`Scenario.from_json` reads (a scenario's JSON nests
 #: 5 deep: scenario, streams, a stream, its size law, the law's sizes); deeper text is refused
@@ -77,6 +81,13 @@ class Scenario:
         Fixed part of the one-way delay outside the node.
     name : str
         Label used in the Dataset title.
+    class_markers : mapping of int or str to SrTCM or TrTCM, optional
+        Markers per class (node contract rule 1a): ``{queue: marker}``, the queue by its index
+        in ``node.queues`` or its name (:attr:`pqlab.Queue.name`). One marker meters all the
+        streams of its class together, their packets in the order they reach the node (a
+        stream's own ``marker`` meters that stream alone; a stream in a class with a marker has
+        none of its own). Stored as ``((queue index, marker), ...)`` by index; a scenario
+        without is written to JSON as before.
     """
 
     node: Node
@@ -85,6 +96,7 @@ class Scenario:
     warmup_s: float = 0.0
     path: PathModel = field(default_factory=PathModel)
     name: str = ""
+    class_markers: Mapping[int | str, Marker] | tuple = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.node, Node):
@@ -100,6 +112,8 @@ class Scenario:
                     f"got {stream.queue}"
                 )
         object.__setattr__(self, "streams", streams)
+        object.__setattr__(self, "class_markers", check_class_markers(self.node, streams,
+                                                                      self.class_markers))
         check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
         duration = check_real("duration_s", self.duration_s, 0.0, MAX_DURATION_S,
                               strict_minimum=True)
@@ -127,6 +141,9 @@ class Scenario:
             "duration_s": self.duration_s,
             "warmup_s": self.warmup_s,
             "path": self.path.to_dict(),
+            **({"class_markers": [{"queue": q, "marker": m.to_dict()}
+                                  for q, m in cast(tuple, self.class_markers)]}
+               if self.class_markers else {}),
         }
 
     def to_json(self, *, full_traces: bool = False) -> str:
@@ -168,7 +185,8 @@ class Scenario:
                         for i, s in enumerate(streams))
         path = from_part("path", lambda p: PathModel.from_dict(check_mapping("path", p)), data.get("path", {}))
         return cls(node=node, streams=streams, duration_s=data["duration_s"], warmup_s=data.get("warmup_s", 0.0),
-                   path=path, name=data.get("name", ""))
+                   path=path, name=data.get("name", ""),
+                   class_markers=_class_markers_from_list(data.get("class_markers", [])))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Scenario:
@@ -191,6 +209,71 @@ class Scenario:
             raise ValueError(f"Scenario.from_json: the JSON nests arrays and objects {depth:,} deep, more than "
                              f"{MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario")
         return cls.from_dict(data)  # type: ignore[arg-type]  # None only past MAX_JSON_NESTING, refused above
+
+
+def check_class_markers(node: Node, streams: tuple, class_markers) -> tuple:
+    """A scenario's ``class_markers`` as ``((queue index, marker), ...)`` sorted by index.
+
+    Raises
+    ------
+    ValueError
+        Naming ``class_markers``: not a mapping (or pairs), a key neither a queue index of
+        ``node`` nor a class name of it, a queue given twice, a value not a marker; or a stream
+        with a marker of its own in a class with one (a packet is coloured once, rule 1a).
+    """
+    try:
+        given = list(dict(class_markers).items())
+    except (TypeError, ValueError):
+        raise ValueError(f"class_markers must be a mapping of queue index or class name to marker, "
+                         f"got {type(class_markers).__name__}") from None
+    names = node.class_names
+    by_queue: dict = {}
+    for key, marker in given:
+        if isinstance(key, str):
+            if key not in names or node.queues[names.index(key)].name is None:
+                named = ", ".join(repr(n) for q, n in zip(node.queues, names) if q.name is not None)
+                raise ValueError(f"class_markers: {echo(key)} names no class of the node (its "
+                                 f"classes: {named or 'none named: give queue indices'})")
+            queue = names.index(key)
+        elif isinstance(key, numbers.Integral) and not isinstance(key, bool):
+            if not 0 <= int(key) < len(node.queues):
+                raise ValueError(f"class_markers: queue {echo(key)} must be an index into "
+                                 f"node.queues, in [0, {len(node.queues) - 1}]")
+            queue = int(key)
+        else:
+            raise ValueError(f"class_markers: a key must be a queue index (int) or a class name "
+                             f"(str), got {echo(key)}")
+        if not isinstance(marker, Marker):
+            raise ValueError(f"class_markers[{key!r}] must be a pqlab.SrTCM or a pqlab.TrTCM, got "
+                             f"{type(marker).__name__}")
+        if queue in by_queue:
+            raise ValueError(f"class_markers: queue {queue} is given twice ({by_queue[queue][0]!r} "
+                             f"and {key!r})")
+        by_queue[queue] = (key, marker)
+    for i, stream in enumerate(streams):
+        if stream.queue in by_queue and getattr(stream, "marker", None) is not None:
+            raise ValueError(f"streams[{i}] (flow {stream.flow}) has a marker and its class, queue "
+                             f"{stream.queue} ({names[stream.queue]!r}), has one in class_markers: "
+                             f"a packet is coloured once (rule 1a); remove one of them")
+    return tuple((q, by_queue[q][1]) for q in sorted(by_queue))
+
+
+def _class_markers_from_list(data) -> dict:
+    """``class_markers`` from their JSON form ``[{"queue": q, "marker": {...}}, ...]``."""
+    if not isinstance(data, list):
+        raise ValueError(f"class_markers must be a list of {{'queue', 'marker'}} mappings, got "
+                         f"{echo(data)}")
+    out = {}
+    for i, item in enumerate(data):
+        item = check_mapping(f"class_markers[{i}]", item)
+        if set(item) != {"queue", "marker"}:
+            raise ValueError(f"class_markers[{i}] must have the keys 'queue' and 'marker', got "
+                             f"{sorted(item)}")
+        queue = item["queue"]
+        if queue in out:
+            raise ValueError(f"class_markers: queue {echo(queue)} is given twice")
+        out[queue] = from_part(f"class_markers[{i}].marker", marker_from_dict, item["marker"])
+    return out
 
 
 def red_uniforms(node: Node, rng: np.random.Generator, n: int) -> np.ndarray | None:
@@ -333,15 +416,17 @@ def simulate(scenario: Scenario, seed: int = 0, *, record_scenario: bool = True)
         ``warmup_s``, ``duration_s`` (seconds), ``history`` and ``references``, and for a
         scenario with trace streams ``trace_packets_outside_window`` and, for rebased traces,
         ``trace_time_origin_s`` (see :func:`check_trace_window`); ``scenario`` holds a trace of
-        more than :data:`pqlab.traffic.TRACE_JSON_MAX_PACKETS` packets as its digest and source. When a stream has a marker, ``colour`` (int8: 0 green,
-        1 yellow, 2 red; packets of streams without a marker are green). The same scenario and
+        more than :data:`pqlab.traffic.TRACE_JSON_MAX_PACKETS` packets as its digest and source.
+        When a stream or a class has a marker, ``colour`` (int8: 0 green, 1 yellow, 2 red;
+        packets no marker colours are green). The same scenario and
         integer seed give an identical Dataset.
 
     Notes
     -----
     The traffic is drawn first, from ``numpy.random.default_rng(seed)``; then, only when a queue
     of the node has RED/WRED, one uniform per packet from the same generator (rule 2a), so a
-    node with RED sees the traffic the same node without it sees. Markers draw nothing.
+    node with RED sees the traffic the same node without it sees. Markers (a stream's, a class's)
+    draw nothing.
 
     Raises
     ------
@@ -451,7 +536,8 @@ def _run_arrays(scenario: Scenario, seed) -> dict:
     rng = np.random.default_rng(seed)
     arrival, size, queue, flow = merge_streams(scenario.streams, rng, scenario.duration_s)
     arrival, size, queue = validate_arrivals(scenario.node, arrival, size, queue)
-    colour = FlowColours(scenario.streams).colour(arrival, size, flow)  # on the streams' own times
+    colours = FlowColours(scenario.streams, scenario.class_markers)
+    colour = colours.colour(arrival, size, flow, queue)  # on the streams' own times
     # after the traffic: the traffic's draws are unchanged
     red_uniform = red_uniforms(scenario.node, rng, arrival.shape[0])
     arrival, origin = rebase(scenario.node, arrival, size)

@@ -5,7 +5,7 @@
 one in-memory run over all arrivals; a batch is handed on once every one of its
 packets has its fate (a packet may wait in a queue across batch boundaries).
 :class:`pqlab.node.summary.FlowSummary` accumulates per-flow and per-class statistics from
-those batches (counts, bytes, loss by cause, delay and IPDV moments, min/max, quantiles within a
+those batches (counts, bytes, loss by cause, delay and IPDV moments, min/max, percentiles within a
 stated relative error) and :func:`simulate_summary` runs a whole scenario that way, generating its traffic
 window by window, without ever holding more than a few windows of packets (:func:`summarize`
 returns the mergeable summary itself, for runs spread over workers).
@@ -24,7 +24,7 @@ import xarray as xr
 
 from ..base._validate import check_int, check_real
 from .engine import NodeState, validate_arrivals
-from .markers import FlowColours
+from .markers import UNMARKED, FlowColours
 from .measured import CLASS_COORD_ATTRS
 from .model import Node
 from ..base.provenance import provenance_attrs
@@ -113,15 +113,18 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
         Seconds of traffic generated and simulated per batch (> 0, at most
         :data:`MAX_WINDOWS` windows per run); memory grows with the packets in one window.
     **summary_kw
-        Settings of :class:`pqlab.node.summary.FlowSummary`: histograms, the quantiles'
-        relative accuracy ``alpha`` and range ``sketch_min_s``/``sketch_max_s``, ``quantiles``.
+        Settings of :class:`pqlab.node.summary.FlowSummary`: histograms, the percentiles'
+        relative accuracy ``alpha`` and range ``sketch_min_s``/``sketch_max_s``, ``percentiles``
+        (percents; ``colours`` is the scenario's).
 
     Returns
     -------
     xarray.Dataset
         The :meth:`pqlab.node.summary.FlowSummary.to_dataset` summaries (per flow, per class
-        ``traffic_class`` = queue index, quantiles within relative error ``alpha``) with
-        provenance attrs (and ``trace_packets_outside_window`` for a scenario with trace streams).
+        ``traffic_class`` = queue index, percentiles within relative error ``alpha``; when a
+        stream or a class has a marker, the counts per colour group ``colour``: -1 unmarked,
+        0 green, 1 yellow, 2 red) with provenance attrs (and ``trace_packets_outside_window``
+        for a scenario with trace streams).
 
     Raises
     ------
@@ -170,12 +173,15 @@ def _run(scenario, seed, window_s, summary_kw) -> tuple:
             f"{n_windows:,} windows would need {n_windows * 8 / 2**30:.3g} GiB for their edges alone"
         )
     window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate_summary/summarize
+    colours = FlowColours(scenario.streams, scenario.class_markers)
+    if "colours" in summary_kw:
+        raise ValueError("colours is set by the scenario (counts by colour when a stream or a "
+                         "class has a marker), got colours in the summary's settings")
     summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, n_classes=len(scenario.node.queues),
-                          **summary_kw)  # checks its sizes first
+                          colours=colours.active, **summary_kw)  # checks its sizes first
     # pools with the summaries of its own runs only
     summary.scenario_sha256 = hashlib.sha256(scenario.to_json().encode()).hexdigest()
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
-    colours = FlowColours(scenario.streams)
     red_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
 
@@ -184,9 +190,13 @@ def _run(scenario, seed, window_s, summary_kw) -> tuple:
             arrival, size, queue, flow = traffic.window(t0, t1)
             # One draw per packet in packet order from a generator used for nothing else: the
             # concatenated draws of consecutive windows are the draws of one window of all packets.
-            yield (arrival, size, queue, flow, colours.colour(arrival, size, flow),
+            colour, marked = colours.colour_marked(arrival, size, flow, queue)
+            group = None if colour is None else np.where(marked, colour, UNMARKED)
+            yield (arrival, size, queue, (flow, group), colour,
                    red_uniforms(scenario.node, red_rng, arrival.shape[0]))
 
-    for arrival, size, queue, flow, _entry, departure, drop in run_batches(scenario.node, batches()):
-        summary._add_checked(arrival, size, flow, departure, drop, queue)  # the engine's: checked
+    for arrival, size, queue, (flow, group), _, departure, drop in run_batches(scenario.node,
+                                                                                batches()):
+        # the engine's arrays: checked
+        summary._add_checked(arrival, size, flow, departure, drop, queue, group)
     return summary, window_attrs

@@ -1,16 +1,17 @@
-"""Per-flow and per-class summaries accumulated online, mergeable: counts, losses, delay, IPDV, quantiles.
+"""Per-flow and per-class summaries accumulated online, mergeable: counts, losses, delay, IPDV, percentiles.
 
 :class:`FlowSummary` takes resolved batches of packets (in arrival order, as
 :func:`pqlab.node.streaming.run_batches` yields them) and keeps, per flow and per class (the
 packet's queue index, coordinate ``traffic_class``): packets and bytes offered and kept,
 losses by cause, one-way delay and IPDV moments, min/max, fixed-bin histograms of a flow's
 delay and IPDV, and log-binned histograms (:class:`pqlab.base.sketch.LogBins`) of the delay
-and of |IPDV| from which quantiles within a stated relative error are read. Every
+and of |IPDV| from which percentiles within a stated relative error are read, and, with
+``colours``, the packets offered and dropped per colour group (markers, rule 1a). Every
 accumulator is a count, a sum or an extreme, so two summaries combine into the summary of all
 their packets: consecutive batches of one run with :meth:`FlowSummary.followed_by` (the IPDV
 pair spanning them is formed from the first and last delays each keeps per flow), independent
 runs (seeds, dask workers) with :meth:`FlowSummary.merge` (pooled). The counts, histograms and
-quantiles of a combination equal the one-shot summary's exactly, the sums up to rounding.
+percentiles of a combination equal the one-shot summary's exactly, the sums up to rounding.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ import xarray as xr
 
 from ..base._validate import check_array, check_int, check_memory, check_real, echo, shown
 from ..base.jitcache import cached_njit
-from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of, check_quantiles
+from ..base.percentiles import check_percentiles, percentile_names
+from ..base.sketch import DEFAULT_ALPHA, LogBins, bin_of
 from .engine import EARLY_DROP, KEPT, MAX_SIZE_BYTES, POLICED, QUEUE_FULL
+from .markers import COLOUR_NAMES, UNMARKED
 from .measured import is_measured
 from .path import PathModel
 
@@ -35,13 +38,16 @@ MAX_HISTOGRAM_BYTES = 16 * 2**20
 MAX_CLASSES = 2**16
 #: The drop codes a packet may carry (:mod:`pqlab.node.engine`).
 DROP_CODES = (KEPT, POLICED, QUEUE_FULL, EARLY_DROP)
-#: Quantiles reported by default.
-DEFAULT_QUANTILES = (0.5, 0.9, 0.99, 0.999)
+#: Percentiles (percents, :mod:`pqlab.base.percentiles`) reported by default.
+DEFAULT_PERCENTILES = (50.0, 90.0, 99.0, 99.9)
 #: Packets of a batch accumulated per kernel call (bounds the scratch arrays: 9 bytes a packet).
 CHUNK_PACKETS = 2**16
 #: The accumulators: a row per flow then a row per class (``_rows_*``), or a row per flow only.
 ACCUMULATORS = ("_rows_int", "_rows_float", "_rows_delay_sketch", "_rows_ipdv_sketch",
-                "_first_class", "_delay_hist", "_ipdv_hist")
+                "_rows_colour", "_first_class", "_delay_hist", "_ipdv_hist")
+#: The colour groups of the counts by colour (:data:`pqlab.node.markers.COLOUR_NAMES`: -1 unmarked,
+#: 0 green, 1 yellow, 2 red), as :func:`pqlab.metrics.loss` groups by colour.
+COLOUR_GROUPS = tuple(sorted(COLOUR_NAMES))
 
 # integer columns of a row (a flow or a class)
 SENT, POLICED_N, QUEUE_FULL_N, EARLY_DROP_N, IPDV_COUNT, SENT_BYTES, KEPT_BYTES = range(7)
@@ -63,37 +69,46 @@ class FlowSummary:
         Added to ``departure - arrival`` for the one-way delay.
     delay_bin_s, delay_max_s : float
         Width and upper end of a flow's fixed-bin one-way delay histogram, seconds (bins from 0;
-        values beyond go to the last bin, which is flagged as overflow). The quantiles do not
+        values beyond go to the last bin, which is flagged as overflow). The percentiles do not
         come from it.
     ipdv_bin_s, ipdv_max_s : float
         Width and range ``[-ipdv_max_s, ipdv_max_s)`` of a flow's fixed-bin IPDV histogram, seconds.
     start_s : float
         Packets arriving before this (warm-up) are simulated but not counted, seconds.
     alpha : float
-        Relative accuracy of the quantiles, in (0, 0.5] (default 0.005: 0.5 %).
+        Relative accuracy of the percentiles, in (0, 0.5] (default 0.005: 0.5 %).
     sketch_min_s, sketch_max_s : float
         Range of the log-binned delay and |IPDV| histograms, seconds (default 1 ns to 1e6 s, 3,456
         bins at alpha 0.005): below ``sketch_min_s`` counts as 0, above ``sketch_max_s`` as
-        overflow (counted, reported, its quantiles NaN).
-    quantiles : sequence of float or None
-        Probabilities in [0, 1] reported by :meth:`to_dataset` (default 0.5, 0.9, 0.99, 0.999).
-        None: no log-binned histograms and no quantiles (their cost: docs/performance.md, "Long
+        overflow (counted, reported, its percentiles NaN).
+    percentiles : sequence of float or None
+        Percentiles of the delay and of |IPDV| reported by :meth:`to_dataset`, percents in
+        [0, 100] (default 50, 90, 99, 99.9), as :func:`pqlab.summary_table` takes them (values all
+        at most 1 read as fractions and are refused: :mod:`pqlab.base.percentiles`).
+        None: no log-binned histograms and no percentiles (their cost: docs/performance.md, "Long
         runs in bounded memory").
     n_classes : int
         Traffic classes (queues) reported even if no packet comes (more are added as they come).
+    colours : bool
+        Count packets by colour too (each :meth:`update` then gives ``colour``): per flow and per
+        class, packets offered and dropped by cause per colour group, the packets no marker
+        colours in a group of their own (-1, ``"unmarked"``), as :func:`pqlab.metrics.loss`
+        counts them by colour. :func:`pqlab.streaming.simulate_summary` sets it when a stream
+        or a class has a marker.
 
     Notes
     -----
     IPDV follows RFC 3393: consecutive packets of a flow in arrival order; a pair with a lost
     packet gives no value. A class's IPDV values are its flows' (a pair counts in the class of
-    its later packet). The quantiles are within relative error ``alpha`` of
+    its later packet). The percentiles are within relative error ``alpha`` of
     ``numpy.percentile`` of the same values (:mod:`pqlab.base.sketch`) for values in
     ``[sketch_min_s, sketch_max_s]``.
     """
 
     def __init__(self, path: PathModel | None = None, *, delay_bin_s=1e-4, delay_max_s=0.2,
                  ipdv_bin_s=1e-4, ipdv_max_s=0.1, start_s: float = 0.0, alpha=DEFAULT_ALPHA,
-                 sketch_min_s=1e-9, sketch_max_s=1e6, quantiles=DEFAULT_QUANTILES, n_classes: int = 0):
+                 sketch_min_s=1e-9, sketch_max_s=1e6, percentiles=DEFAULT_PERCENTILES,
+                 n_classes: int = 0, colours: bool = False):
         self.path = PathModel() if path is None else path
         if not isinstance(self.path, PathModel):
             raise ValueError(f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}")
@@ -107,7 +122,7 @@ class FlowSummary:
         self.n_ipdv_bins = check_memory("ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
                                         math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s), 8, MAX_HISTOGRAM_BYTES)
         self.bins = LogBins(alpha, sketch_min_s, sketch_max_s, names=("alpha", "sketch_min_s", "sketch_max_s"))
-        self.quantiles = None if quantiles is None else check_quantiles("quantiles", quantiles)
+        self.percentiles = None if percentiles is None else check_percentiles(percentiles)
         self.n_flows = 0
         self.n_classes = 0
         #: SHA-256 of the JSON of the scenario whose run this summarises (set by
@@ -120,6 +135,12 @@ class FlowSummary:
         self._rows_delay_sketch = self._sketch_zeros(0)
         self._rows_ipdv_sketch = self._sketch_zeros(0)
         # per flow only
+        if not isinstance(colours, bool):
+            raise ValueError(f"colours must be True or False, got {echo(colours)}")
+        self.colours = colours
+        # per row, colour group and drop code: packets (no table without colours)
+        self._rows_colour = np.zeros((0, len(COLOUR_GROUPS) if colours else 0, len(DROP_CODES)),
+                                     np.int64)
         self._first_class = np.zeros(0, np.int64)  # the class of a flow's first counted packet
         self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
         self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
@@ -139,8 +160,8 @@ class FlowSummary:
     # ------------------------------------------------------------------ growth, settings, copies
 
     def _sketch_zeros(self, rows: int) -> np.ndarray:
-        """Empty log-binned histograms (no bins without quantiles)."""
-        return np.zeros((rows, self.bins.n_bins if self.quantiles is not None else 0), np.int64)
+        """Empty log-binned histograms (no bins without percentiles)."""
+        return np.zeros((rows, self.bins.n_bins if self.percentiles is not None else 0), np.int64)
 
     def _grow(self, n_flows: int, n_classes: int):
         """Add empty rows up to ``n_flows`` flows and ``n_classes`` classes.
@@ -178,6 +199,7 @@ class FlowSummary:
         self._rows_float = grown(self._rows_float, flows + classes, EMPTY_FLOATS)
         self._rows_delay_sketch = grown(self._rows_delay_sketch, flows + classes)
         self._rows_ipdv_sketch = grown(self._rows_ipdv_sketch, flows + classes)
+        self._rows_colour = grown(self._rows_colour, flows + classes)
         self.n_flows, self.n_classes = flows, classes
 
     def settings(self) -> dict:
@@ -186,8 +208,8 @@ class FlowSummary:
                 "ipdv_bin_s": self.ipdv_bin_s, "ipdv_max_s": self.ipdv_max_s, "start_s": self.start_s,
                 "alpha": self.bins.alpha, "sketch_min_s": self.bins.min_value,
                 "sketch_max_s": self.bins.max_value,
-                "quantiles": None if self.quantiles is None else tuple(self.quantiles.tolist()),
-                "scenario": self.scenario_sha256}
+                "percentiles": None if self.percentiles is None else tuple(self.percentiles.tolist()),
+                "scenario": self.scenario_sha256, "colours": self.colours}
 
     def _arrays(self) -> dict:
         return {k: getattr(self, k) for k in ACCUMULATORS}
@@ -203,7 +225,7 @@ class FlowSummary:
     # ------------------------------------------------------------------ accumulation
 
     def update(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray, departure_s: np.ndarray,
-               drop: np.ndarray, queue: np.ndarray) -> None:
+               drop: np.ndarray, queue: np.ndarray, colour: np.ndarray | None = None) -> None:
         """Add one resolved batch of packets, in arrival order.
 
         Parameters
@@ -222,6 +244,9 @@ class FlowSummary:
             full, early drop).
         queue : array_like
             Each packet's class (queue index), integers in [0, 65535].
+        colour : array_like, optional
+            Each packet's colour group, integers in [-1, 2] (-1: no marker colours it; 0 green,
+            1 yellow, 2 red): given if and only if the summary counts ``colours``.
 
         Raises
         ------
@@ -239,18 +264,26 @@ class FlowSummary:
         if not (type(drop) is np.ndarray and drop.dtype == np.int8 and drop.flags.c_contiguous):
             drop = codes.astype(np.int8)  # the engine's drop codes' dtype (one compiled kernel)
         queue = check_array("queue", queue, kind="int", minimum=0, maximum=MAX_CLASSES - 1)
+        if (colour is not None) != self.colours:
+            got = "an array" if colour is not None else None
+            raise ValueError(f"colour must be given if and only if the summary counts colours "
+                             f"(colours={self.colours}), got {got}")
         departure_s = check_array("departure_s", departure_s, kind="float", finite=False)
         arrays = {"arrival_s": arrival_s, "size_bytes": size_bytes, "flow": flow,
                   "departure_s": departure_s, "drop": drop, "queue": queue}
+        if colour is not None:
+            arrays["colour"] = colour = check_array("colour", colour, kind="int", minimum=UNMARKED,
+                                                    maximum=max(COLOUR_GROUPS))
         n = arrival_s.shape[0]  # the kernels index every array by packet: one length for all
         if any(a.shape[0] != n for a in arrays.values()):
             got = ", ".join(f"{k} {a.shape[0]}" for k, a in arrays.items())
             raise ValueError(f"{', '.join(arrays)} must be 1-D arrays of one length (one value "
                              f"per packet), got lengths {got}")
         check_kept_departures(departure_s, arrival_s, drop == KEPT)
-        self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue)
+        self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue, colour)
 
-    def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue) -> None:
+    def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue,
+                     colour=None) -> None:
         """:meth:`update` with arrays already checked: C-contiguous, of one length, float64
         times, int64 sizes, flows and queues, int8 drop codes, each in :meth:`update`'s ranges
         (the engine's own outputs, as :func:`pqlab.node.streaming.simulate_summary` passes
@@ -261,7 +294,7 @@ class FlowSummary:
         if size_bytes.max() >= self._extra_delay_s.shape[0]:  # the path's delay by IP length
             lengths = np.arange(size_bytes.max() + 1)
             self._extra_delay_s = np.ascontiguousarray(self.path.extra_delay_s(lengths))
-        bins, with_sketch = self.bins.kernel_args(), self.quantiles is not None
+        bins, with_sketch = self.bins.kernel_args(), self.percentiles is not None
         ipdv = np.empty(min(flow.shape[0], CHUNK_PACKETS))  # each packet's IPDV value (NaN: none)
         for lo in range(0, flow.shape[0], CHUNK_PACKETS):
             part = slice(lo, lo + CHUNK_PACKETS)
@@ -274,12 +307,15 @@ class FlowSummary:
             _add_pairs(flow[part], queue[part], ipdv[:n], self.n_flows, self.ipdv_bin_s,
                        self.ipdv_max_s, with_sketch, *bins, self._rows_int, self._rows_float,
                        self._ipdv_hist, self._rows_ipdv_sketch)
+        if self.colours:  # the measured packets by row, colour group and drop code
+            _count_colours(is_measured(arrival_s, self.start_s), flow, queue, self.n_flows,
+                           np.ascontiguousarray(colour, dtype=np.int8), drop, self._rows_colour)
 
     def merge(self, other: FlowSummary) -> FlowSummary:
         """The pooled summary of two independent runs (e.g. other seeds, other workers): a new object.
 
         No IPDV pair is formed between them. Commutative and associative: counts, histograms,
-        extremes and quantiles equal the one-shot summary's exactly, in any order and grouping;
+        extremes and percentiles equal the one-shot summary's exactly, in any order and grouping;
         the sums up to floating-point rounding. A pooled summary forms no pair with a
         :meth:`followed_by` summary.
         """
@@ -290,7 +326,7 @@ class FlowSummary:
 
         The IPDV pair spanning the two (this summary's last delay of a flow, ``later``'s first)
         is formed, so consecutive batches summarised apart and joined in order equal the one
-        summary of all of them: counts, histograms, extremes and quantiles exactly (in any
+        summary of all of them: counts, histograms, extremes and percentiles exactly (in any
         grouping: associative), the sums up to rounding. Raises ``ValueError`` if a flow of
         ``later`` has a packet before this summary's last one of that flow.
         """
@@ -349,22 +385,24 @@ class FlowSummary:
         a._first_class = first_class
         bins = a.bins
         _add_pairs(pair, later_class, values, a.n_flows, a.ipdv_bin_s, a.ipdv_max_s,
-                   a.quantiles is not None, *bins.kernel_args(), a._rows_int, a._rows_float,
+                   a.percentiles is not None, *bins.kernel_args(), a._rows_int, a._rows_float,
                    a._ipdv_hist, a._rows_ipdv_sketch)
         return a
 
     # ------------------------------------------------------------------ results
 
     def overflow(self) -> dict:
-        """Values above ``sketch_max_s`` (their quantiles are NaN): ``{"delay": n, "ipdv_abs": n}``."""
-        if self.quantiles is None:
+        """Values above ``sketch_max_s`` (their percentiles are NaN): ``{"delay": n, "ipdv_abs": n}``."""
+        if self.percentiles is None:
             return {"delay": 0, "ipdv_abs": 0}
         return {"delay": int(self._delay_sketch[:, -1].sum()), "ipdv_abs": int(self._ipdv_sketch[:, -1].sum())}
 
     def to_dataset(self, *, warn: bool = True, stacklevel: int = 2) -> xr.Dataset:
-        """The summaries as a Dataset: dims ``flow``, ``traffic_class``, ``quantile``, ``delay_bin``, ``ipdv_bin``.
+        """The summaries as a Dataset: dims ``flow``, ``traffic_class``, ``delay_bin``, ``ipdv_bin``.
 
         Per flow the variables of the flow's packets; ``class_``-prefixed, the same per class.
+        The percentiles are ``delay_p<q>`` and ``jitter_p<q>`` (of |IPDV|; ``delay_p99``,
+        ``class_jitter_p99.9``), named as :func:`pqlab.summary_table` names them.
         With ``warn`` (default), values above ``sketch_max_s`` raise a :class:`UserWarning`
         naming how many; they are counted in ``delay_overflow``/``ipdv_abs_overflow`` and the
         attrs ``sketch_overflow_delay``/``sketch_overflow_ipdv_abs`` either way (``stacklevel``:
@@ -380,13 +418,18 @@ class FlowSummary:
                               _attrs("1", "IPDV histogram (first/last bins: overflow)"))
         classes = self._row_variables(c, self._class_ints, self._class_floats, self._class_delay_sketch,
                                       self._class_ipdv_sketch)
+        if self.colours:
+            flows.update(_colour_variables(f, self._rows_colour[:self.n_flows][sent]))
+            classes.update(_colour_variables(c, self._rows_colour[self.n_flows:]))
         ds = xr.Dataset(
             {**flows, **{f"class_{k}": v for k, v in classes.items()}},
             coords={
                 "flow": sent,
+                **({} if not self.colours else {
+                    "colour": ("colour", np.array(COLOUR_GROUPS),
+                               _attrs("1", "colour group (-1 unmarked)")),
+                    "colour_name": ("colour", [COLOUR_NAMES[g] for g in COLOUR_GROUPS])}),
                 "traffic_class": ("traffic_class", np.arange(self.n_classes), _attrs("1", "queue index")),
-                **({} if self.quantiles is None else {
-                    "quantile": ("quantile", self.quantiles, _attrs("1", "probability of the quantile"))}),
                 "delay_bin": ("delay_bin", np.arange(self.n_delay_bins) * self.delay_bin_s,
                               _attrs("s", "left edge of the delay bin")),
                 "ipdv_bin": ("ipdv_bin", -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
@@ -395,16 +438,25 @@ class FlowSummary:
         )
         over = self.overflow()
         ds.attrs["warmup_s"] = self.start_s
-        if self.quantiles is not None:
+        if self.percentiles is not None:
             ds.attrs.update(sketch_relative_accuracy=self.bins.alpha, sketch_min_s=self.bins.min_value,
                             sketch_max_s=self.bins.max_value, sketch_overflow_delay=over["delay"],
                             sketch_overflow_ipdv_abs=over["ipdv_abs"])
         if warn and (over["delay"] or over["ipdv_abs"]):
             warnings.warn(f"{over['delay']:,} one-way delays and {over['ipdv_abs']:,} |IPDV| values are above "
                           f"sketch_max_s={self.bins.max_value!r} s: counted in delay_overflow/ipdv_abs_overflow, "
-                          f"the quantiles that fall among them are NaN; raise sketch_max_s to resolve them",
+                          f"the percentiles that fall among them are NaN; raise sketch_max_s to resolve them",
                           UserWarning, stacklevel=stacklevel)
         return ds
+
+    def _percentile_values(self, sketch: np.ndarray) -> np.ndarray:
+        """The percentiles of each row of log-binned histograms, ``(rows, percentiles)`` in the
+        given order (the fractions ``q / 100``, as :func:`numpy.percentile` takes them)."""
+        percentiles = np.asarray(self.percentiles)  # with percentiles only
+        order = np.argsort(percentiles)
+        out = np.empty((sketch.shape[0], order.size))
+        out[:, order] = self.bins.quantiles(sketch, percentiles[order] / 100.0)
+        return out
 
     def _row_variables(self, dim, ints, floats, delay_sketch, ipdv_sketch) -> dict:
         """The statistics of rows (flows or classes) from their accumulators: one place for both."""
@@ -417,7 +469,6 @@ class FlowSummary:
             ipdv_abs = floats[:, IPDV_ABS_SUM] / n_ipdv
             ipdv_var = (floats[:, IPDV_SUMSQ] - n_ipdv * ipdv_mean**2) / (n_ipdv - 1)
             loss = 1.0 - kept / sent
-        fq = (dim[0], "quantile")
         alpha = f" (relative error <= {self.bins.alpha:g} within [{self.bins.min_value:g}, {self.bins.max_value:g}] s)"
         out = {
             "sent": (dim, sent, _attrs("1", "packets offered")),
@@ -433,14 +484,18 @@ class FlowSummary:
             "delay_min": (dim, np.where(kept > 0, floats[:, MIN], np.nan), _attrs("s", "minimum one-way delay")),
             "delay_max": (dim, np.where(kept > 0, floats[:, MAX], np.nan), _attrs("s", "maximum one-way delay")),
         }
-        sketched = {
-            "delay_quantile": (fq, self.bins.quantiles(delay_sketch, self.quantiles),
-                               _attrs("s", "one-way delay quantile" + alpha)),
-            "delay_overflow": (dim, delay_sketch[:, -1], _attrs("1", "one-way delays above sketch_max_s")),
-            "ipdv_abs_quantile": (fq, self.bins.quantiles(ipdv_sketch, self.quantiles),
-                                  _attrs("s", "|IPDV| quantile" + alpha)),
-            "ipdv_abs_overflow": (dim, ipdv_sketch[:, -1], _attrs("1", "|IPDV| values above sketch_max_s")),
-        } if self.quantiles is not None else {}
+        sketched = {}
+        if self.percentiles is not None:
+            names = percentile_names(self.percentiles)
+            for what, sketch, long_name in (("delay", delay_sketch, "of the one-way delay"),
+                                            ("jitter", ipdv_sketch, "of |IPDV| (jitter)")):
+                values = self._percentile_values(sketch)
+                sketched.update({f"{what}_{p}": (dim, values[:, k], _attrs(
+                    "s", f"{p[1:]}th percentile {long_name}{alpha}")) for k, p in enumerate(names)})
+            sketched["delay_overflow"] = (dim, delay_sketch[:, -1],
+                                          _attrs("1", "one-way delays above sketch_max_s"))
+            sketched["ipdv_abs_overflow"] = (dim, ipdv_sketch[:, -1],
+                                             _attrs("1", "|IPDV| values above sketch_max_s"))
         out.update({
             "ipdv_count": (dim, n_ipdv, _attrs("1", "IPDV values (pairs without loss)")),
             "ipdv_mean": (dim, ipdv_mean, _attrs("s", "mean IPDV")),
@@ -476,6 +531,25 @@ def check_kept_departures(departure_s: np.ndarray, arrival_s: np.ndarray,
         raise ValueError(f"departure_s must be a finite time >= arrival_s for each kept packet "
                          f"(drop code 0), got {shown(departure_s[i])} at index {i} (arrival_s "
                          f"{shown(arrival_s[i])}; {bad.size:,} such packets)")
+
+
+def _colour_variables(dim: tuple, table: np.ndarray) -> dict:
+    """Packets offered and dropped by cause per row and colour group, from ``(rows, groups, drop
+    codes)`` counts, with the names :func:`pqlab.metrics.loss` gives them by colour."""
+    dims = (dim[0], "colour")
+    sent = table.sum(axis=2)
+    lost = table[:, :, [POLICED, QUEUE_FULL, EARLY_DROP]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = lost.sum(axis=2) / sent
+    return {
+        "colour_sent": (dims, sent, _attrs("1", "packets offered, per colour group")),
+        "colour_policed": (dims, lost[:, :, 0], _attrs("1", "packets policed, per colour group")),
+        "colour_queue_full": (dims, lost[:, :, 1],
+                              _attrs("1", "packets dropped, queue full, per colour group")),
+        "colour_early_drop": (dims, lost[:, :, 2],
+                              _attrs("1", "packets dropped early (RED/WRED), per colour group")),
+        "colour_loss_ratio": (dims, ratio, _attrs("1", "lost / offered, per colour group")),
+    }
 
 
 def _attrs(units: str, long_name: str) -> dict:
@@ -560,3 +634,15 @@ def _accumulate(arrival_s, measured, size, flow, queue, departure_s, drop, extra
             rows_float[f, LAST_DELAY] = d
         else:
             rows_float[f, LAST_DELAY] = np.nan
+
+
+@cached_njit(nogil=True)
+def _count_colours(measured, flow, queue, class_base, colour, drop, rows_colour):
+    """Count each measured packet in ``rows_colour[row, colour + 1, drop]`` of its flow's row and
+    of its class's (``class_base + queue``), in place; colours in [-1, 2] and drop codes in
+    [0, 3], the rows grown to hold every flow and class (checked before)."""
+    for i in range(measured.shape[0]):
+        if measured[i]:
+            g, code = colour[i] + 1, drop[i]
+            rows_colour[flow[i], g, code] += 1
+            rows_colour[class_base + queue[i], g, code] += 1

@@ -7,8 +7,9 @@ scenario, which holds a long trace only as its digest, can be read back (:func:`
 :func:`rebase` moves a trace built in memory (e.g. with Unix times) to its first packet.
 
 Units: times in seconds (a table's time column in ``time_unit``: ``"s"``, ``"ms"``, ``"us"`` or
-``"ns"``; integer ticks and a CSV's decimals of up to 9 fractional digits, read as text into
-integer ticks, are rebased exactly, so a pcap, a pcapng, a CSV and a Parquet file of the same
+``"ns"``; integer ticks and a CSV's decimals of up to 9 fractional digits, plain or in exponent
+form (``1.5e-3``; one that is not is refused, naming its row), read as text into integer ticks,
+are rebased exactly, so a pcap, a pcapng, a CSV and a Parquet file of the same
 packets give the same arrivals to the bit; other float times within float64's resolution,
 2.4e-7 s at Unix times 1.7e9 s); sizes are the IP packets' lengths, bytes (the engine adds the
 line's framing).
@@ -271,29 +272,96 @@ def _labels(path: str, table, options: dict, param: str) -> np.ndarray | None:
 
 def _text_ticks(path: str, column: str, values):
     """A CSV's time column of decimals (``values``, as pandas read them: float64) -> ``(ticks,
-    digits)``: read again as text, plain decimals of at most 9 fractional digits and 18 digits in
-    all as exact integers in units of ``10**-digits`` (``1700000000.123456`` ->
-    ``1700000000123456``, 6; :func:`_decimal_ticks`), else ``values`` and 0 (an exponent, an
-    empty cell: float64 as read)."""
+    digits)``: read again as text, plain decimals and numbers in exponent form that are whole
+    multiples of 1e-9 of the unit and hold at most 18 digits as exact integers in units of
+    ``10**-digits`` (``1700000000.123456`` and ``1.700000000123456e9`` -> ``1700000000123456``,
+    6; :func:`_decimal_ticks`), else ``values`` and 0 (an empty cell, a plain decimal finer than
+    1e-9: float64 as read).
+
+    Raises
+    ------
+    ValueError
+        Naming ``column`` and the first row that is not so, in a column with a number in
+        exponent form (it would be read rounded to float64).
+    """
     import pandas as pd
 
     text = pd.read_csv(path, comment="#", skipinitialspace=True, usecols=[column],
                        dtype={column: str})[column]
     parsed = _decimal_ticks(text.to_numpy()) if text.notna().all() else None
+    if isinstance(parsed, int):
+        raise ValueError(f"path {path!r}: {column} (time_column) has {echo(text.iloc[parsed])} at "
+                         f"row {parsed}, not a whole number of ticks of 1e-9 of the unit within "
+                         f"18 digits: write it as a plain decimal of at most 9 fractional digits "
+                         f"(or the column in a finer time_unit)")
     return (values, 0) if parsed is None else parsed
 
 
-def _decimal_ticks(text: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """Cells of text ``[+-]digits[.digits]`` as exact int64 ticks of ``10**-digits`` and
-    ``digits`` (the most fractional digits of any cell, at most 9; at most 18 digits in all),
-    computed on the cells' bytes, a column of bytes at a time; None for any other form (an
-    exponent, a space)."""
+#: Fractional digits and digits in all of a time read exactly (int64 ticks of 1e-9 of the unit).
+MAX_FRACTION_DIGITS, MAX_TICK_DIGITS = 9, 18
+
+
+def _decimal_ticks(text: np.ndarray) -> tuple[np.ndarray, int] | int | None:
+    """Cells of text ``[+-]digits[.digits][(e|E)[+-]digits]`` as exact int64 ticks of
+    ``10**-digits`` and ``digits`` (the most fractional digits of any cell's value, at most
+    :data:`MAX_FRACTION_DIGITS`; at most :data:`MAX_TICK_DIGITS` digits in all), computed on the
+    cells' bytes, a column of bytes at a time; None for any other form (a space, a name) or a
+    plain decimal beyond those limits; in a column with a cell in exponent form, the index of the
+    first cell beyond them."""
     try:
         raw = text.astype("S")  # ASCII, NUL-padded to the longest cell
     except (UnicodeEncodeError, ValueError, TypeError):
         return None
+    if not raw.size or not raw.dtype.itemsize:
+        return None
+    power = np.zeros(raw.size, dtype=np.int64)
+    cells = raw.view(np.uint8).reshape(raw.size, raw.dtype.itemsize)
+    marked = ((cells == ord("e")) | (cells == ord("E"))).any(axis=1)
+    if marked.any():
+        parts = np.char.partition(np.char.lower(raw), b"e")  # rows of (mantissa, e, exponent)
+        raw = np.ascontiguousarray(parts[:, 0])
+        exponents = _exponents(np.ascontiguousarray(parts[:, 2]), marked)
+        if exponents is None:
+            return None
+        power = exponents
+    parsed = _plain_decimals(raw)
+    if parsed is None:
+        return None
+    mantissa, after, too_long = parsed
+    shift = after - power  # each value is mantissa * 10**-shift
+    own = too_long | (shift > MAX_FRACTION_DIGITS) | (shift < -MAX_TICK_DIGITS)
+    digits = int(max(shift[~own].max(initial=0), 0))
+    scale = np.minimum(digits - shift, MAX_TICK_DIGITS + 1)  # each value's ticks: mantissa * 10**scale
+    room = np.power(10, np.maximum(MAX_TICK_DIGITS - scale, 0), dtype=np.int64)
+    beyond = own | (scale > MAX_TICK_DIGITS) | (np.abs(mantissa) >= room)
+    if beyond.any():  # refused in a column with exponents (they mean exact values), else float64
+        return int(np.flatnonzero(beyond)[0]) if marked.any() else None
+    return mantissa * np.power(10, scale, dtype=np.int64), digits
+
+
+def _exponents(exponent: np.ndarray, marked: np.ndarray) -> np.ndarray | None:
+    """The exponents (bytes after ``e``: ``[+-]digits``, none where not ``marked``) as int64,
+    those of more than 9 digits as ``10**9`` (beyond any tick); None if one is not so written."""
+    b = exponent.view(np.uint8).reshape(exponent.size, -1) if exponent.dtype.itemsize else \
+        np.zeros((exponent.size, 1), np.uint8)
+    used, digit = b != 0, (b >= ord("0")) & (b <= ord("9"))
+    allowed = digit.copy()
+    allowed[:, 0] |= (b[:, 0] == ord("-")) | (b[:, 0] == ord("+"))
+    if (np.any(used & ~allowed) or np.any(used[:, 1:] & ~used[:, :-1])
+            or not np.all(digit.any(axis=1) | ~marked)):
+        return None
+    value = np.zeros(exponent.size, dtype=np.int64)
+    for j in range(b.shape[1]):  # Horner, capped: an exponent past 10**9 is beyond every tick
+        value = np.where(digit[:, j], np.minimum(value * 10 + (b[:, j] - ord("0")), 10**9), value)
+    return np.where(b[:, 0] == ord("-"), -value, value)
+
+
+def _plain_decimals(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Cells of bytes ``[+-]digits[.digits]`` -> ``(mantissa, after, too_long)``: each cell's
+    digits as one int64 (sign applied; 0 for a cell of more than :data:`MAX_TICK_DIGITS` digits,
+    ``too_long``) and its fractional digits; None for any other form."""
     width = raw.dtype.itemsize
-    if not raw.size or not width:
+    if not width:
         return None
     b = raw.view(np.uint8).reshape(raw.size, width)
     used, digit, dot = b != 0, (b >= ord("0")) & (b <= ord("9")), b == ord(".")
@@ -303,16 +371,14 @@ def _decimal_ticks(text: np.ndarray) -> tuple[np.ndarray, int] | None:
     if (np.any(used & ~allowed) or np.any(used[:, 1:] & ~used[:, :-1])
             or np.any(dot.sum(axis=1) > 1) or not np.all(digit.any(axis=1))):
         return None
-    n_digits = digit.sum(axis=1)
+    too_long = digit.sum(axis=1) > MAX_TICK_DIGITS  # beyond int64
     after = np.where(dot.any(axis=1), used.sum(axis=1) - dot.argmax(axis=1) - 1, 0)  # fraction's
-    digits = int(after.max())
-    if digits > 9 or np.max(n_digits - after) + digits > 18:  # beyond int64
-        return None
-    ticks = np.zeros(raw.size, dtype=np.int64)
+    mantissa = np.zeros(raw.size, dtype=np.int64)
     for j in range(width):  # Horner: every digit of the cell, the fraction's included
-        ticks = np.where(digit[:, j], ticks * 10 + (b[:, j].astype(np.int64) - ord("0")), ticks)
-    ticks *= 10 ** (digits - after)  # each cell to the finest fraction
-    return np.where(b[:, 0] == ord("-"), -ticks, ticks), digits
+        mantissa = np.where(digit[:, j], mantissa * 10 + (b[:, j].astype(np.int64) - ord("0")),
+                            mantissa)
+    mantissa[too_long] = 0  # wrapped: never used
+    return np.where(b[:, 0] == ord("-"), -mantissa, mantissa), after, too_long
 
 
 def _numbers(path: str, column: str, param: str, values) -> np.ndarray:
