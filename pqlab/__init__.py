@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
     from .node.engine import simulate_arrivals
     from .node.model import Node, Queue
-    from .node.plausibility import ImplausibleRateWarning
+    from .node.plausibility import ImplausibleRateWarning, ImplausibleSettingWarning
     from .node.scenario import Scenario, simulate
     from .measure.tables import summary_table
     from .node.traffic import (
@@ -109,6 +109,7 @@ __all__ = [
     "Node",
     "Queue",
     "ImplausibleRateWarning",
+    "ImplausibleSettingWarning",
     "simulate_arrivals",
     "__version__",
     "CBRStream",

@@ -136,3 +136,19 @@ def test_a_stream_with_its_own_marker_in_a_marked_class_is_refused():
     with pytest.raises(ValueError, match=message + " in class_markers") as exc:
         Scenario(_node(), streams, duration_s=1.0, class_markers={1: MARKER})
     assert "\n" not in str(exc.value)
+
+
+def test_a_class_marker_on_a_class_no_stream_feeds_is_warned_once():
+    """A marker that meters no packet is an implausible setting (a class index or name typed
+    wrong): one warning naming the class; a fed class's marker gives none."""
+    import warnings
+
+    stream = PoissonStream(rate_bps=1e5, size=Uniform(64, 200), queue=1, flow=0)
+    with pytest.warns(pqlab.ImplausibleSettingWarning,
+                      match=r"class_markers: queue 0 \('ef'\) is fed by no stream: its marker "
+                            r"colours no packet") as caught:
+        Scenario(_node(), [stream], duration_s=1.0, class_markers={"ef": MARKER})
+    assert len(caught) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pqlab.ImplausibleSettingWarning)
+        Scenario(_node(), [stream], duration_s=1.0, class_markers={"af21": MARKER})

@@ -48,7 +48,7 @@ import warnings
 __all__ = ["ImplausibleRateWarning", "ImplausibleSettingWarning", "MIN_LINE_RATE_BPS",
            "MAX_OFFERED_LOAD", "MIN_RATE_OF_LINE", "check_line_rate", "check_offered_load",
            "check_queue_rates", "check_stream_rates", "check_red_thresholds",
-           "check_priority_order", "rate_text"]
+           "check_priority_order", "check_class_markers_fed", "rate_text"]
 
 #: Below these line rates (bit/s), per framing, a node warns.
 MIN_LINE_RATE_BPS = {"ethernet": 1e6, "atm-aal5": 1e6, "none": 1e3}
@@ -187,3 +187,14 @@ def check_priority_order(queues, stacklevel: int = 4) -> None:
             f"them, whatever the level (rule 3a: levels order the priority queues only); a class "
             f"below the others is a {kind!r} queue with a small {parameter}",
             ImplausibleSettingWarning, stacklevel=stacklevel)
+
+
+def check_class_markers_fed(unfed: list, names: list, stacklevel: int = 5) -> None:
+    """Warn once if a scenario's ``class_markers`` name classes no stream feeds (rule 1a): their
+    markers colour no packet, most often a class index or name typed wrong."""
+    one = len(unfed) == 1
+    listed = _listed([f"queue {q} ({names[q]!r})" for q in unfed])
+    warnings.warn(
+        f"class_markers: {listed} {'is' if one else 'are'} fed by no stream: "
+        f"{'its marker colours' if one else 'their markers colour'} no packet; name a class "
+        f"that a stream's queue feeds", ImplausibleSettingWarning, stacklevel=stacklevel)

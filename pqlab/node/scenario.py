@@ -32,7 +32,7 @@ from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
 from .markers import FlowColours, Marker
 from .model import Node
 from .path import PathModel
-from .plausibility import check_offered_load, check_stream_rates
+from .plausibility import check_class_markers_fed, check_offered_load, check_stream_rates
 from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
@@ -255,6 +255,9 @@ def check_class_markers(node: Node, streams: tuple, class_markers) -> tuple:
             raise ValueError(f"streams[{i}] (flow {stream.flow}) has a marker and its class, queue "
                              f"{stream.queue} ({names[stream.queue]!r}), has one in class_markers: "
                              f"a packet is coloured once (rule 1a); remove one of them")
+    unfed = [q for q in sorted(by_queue) if all(s.queue != q for s in streams)]
+    if unfed:
+        check_class_markers_fed(unfed, names)
     return tuple((q, by_queue[q][1]) for q in sorted(by_queue))
 
 
