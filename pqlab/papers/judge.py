@@ -45,9 +45,12 @@ the statements were judged with them (:mod:`pqlab.papers.ledger`).
 
 from __future__ import annotations
 
+import ast
 import math
+import operator
 import string
 
+import numpy as np
 import pandas as pd
 
 #: Relative difference (percent) within which a number is reproduced: the one tolerance.
@@ -314,6 +317,230 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
             raise ClaimError("a 'position' claim needs the fact first_after (our first swept payload past the drop)")
         return "reproduced" if position_ok(ours, first_after, paper) else "differs"
     return "reproduced" if within(ours, paper) else "differs"
+
+
+# --------------------------------------------------------------------------- claims from a Dataset
+
+#: The checks a statement's ``shape_ok`` is computed by (column ``check`` of
+#: ``data/paper_values.csv``), over the variables of the artefact's Dataset: the row's ``variable``
+#: and the parameters of its ``params`` cell (``name=value;...``, a value a variable's name or a
+#: number). Every threshold of a statement is a parameter of its row, none is in an artefact module.
+CHECKS = {
+    "holds": "the boolean variable is true everywhere",
+    "greater": "the variable is larger than ``than`` everywhere",
+    "at_most": "the variable is at most ``bound`` everywhere",
+    "band": "the variable lies in ``[lo, hi]`` everywhere",
+    "less": "the variable is smaller than ``than`` everywhere",
+    "close": "the variable lies within ``tol`` (a fraction) of ``ref``: ``|ours - ref| <= tol * "
+             "max(|ours|, |ref|)`` everywhere",
+}
+#: The parameters each check needs.
+CHECK_PARAMS = {"holds": (), "greater": ("than",), "at_most": ("bound",), "band": ("lo", "hi"),
+                "less": ("than",), "close": ("ref", "tol")}
+
+
+#: Functions a parameter's expression may call: elementwise with two arguments, over every
+#: element with one (``max(x)``: the largest value of ``x``).
+_FUNCTIONS = {"max": (np.max, np.maximum), "min": (np.min, np.minimum), "abs": (np.abs, None)}
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+              ast.Div: operator.truediv}
+
+
+def evaluate(expression: str, data, names: dict | None = None):
+    """A parameter's value: a number, a Dataset variable (as a DataArray, so dimensions broadcast
+    by name), an earlier parameter of ``names``, or ``+ - * /`` and :data:`_FUNCTIONS` of them
+    (``max(0.05 * mean_min, 2 * ci_max)``, say).
+
+    Raises
+    ------
+    ClaimError
+        If the expression names something else or uses another construct.
+    """
+    names = names or {}
+
+    def value(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in names:
+                return names[node.id]
+            if node.id in data.variables:
+                return data[node.id]
+            raise ClaimError(f"{expression!r}: {node.id!r} names no variable or earlier parameter")
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            return _OPERATORS[type(node.op)](value(node.left), value(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -value(node.operand)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS
+                and not node.keywords and 1 <= len(node.args) <= 2):
+            reduce, pairwise = _FUNCTIONS[node.func.id]
+            args = [value(arg) for arg in node.args]
+            if len(args) == 1:
+                return reduce(args[0])
+            if pairwise is not None:
+                return pairwise(*args)
+        raise ClaimError(f"{expression!r}: only numbers, variables, + - * / and "
+                         f"{sorted(_FUNCTIONS)} are allowed")
+
+    try:
+        tree = ast.parse(str(expression).strip(), mode="eval")
+    except SyntaxError:
+        raise ClaimError(f"parameter expression {expression!r} does not parse") from None
+    return value(tree.body)
+
+
+def parse_params(text: str) -> dict:
+    """A ``params`` cell, ``name=value;name=value``, as a dict of strings ({} for an empty cell)."""
+    out = {}
+    for item in filter(None, (part.strip() for part in str(text or "").split(";"))):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip().isidentifier() or not value.strip():
+            raise ClaimError(f"params must read name=value;...; got {text!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def check(name: str, variable: str, params: dict, data) -> tuple[bool, dict]:
+    """A statement's computed check: :data:`CHECKS` ``name`` of ``data[variable]`` with ``params``.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`CHECKS`.
+    variable : str
+        The Dataset variable the statement is about.
+    params : dict
+        :func:`parse_params` of the row; each value an expression (:func:`evaluate`) that may
+        name the parameters before it.
+    data : xarray.Dataset
+        The artefact's Dataset.
+
+    Returns
+    -------
+    ok : bool
+        Whether the statement holds.
+    witness : dict
+        Where it comes nearest to failing (or fails most), as facts a reason may name:
+        ``worst_ours`` and ``worst_ref`` (the variable and what it is compared with there, in the
+        variable's unit), and ``worst_<dim>`` (the coordinate there) for each dimension; empty for
+        ``holds``.
+
+    Raises
+    ------
+    ClaimError
+        If the check is unknown, the variable absent or a parameter missing.
+    """
+    if name not in CHECKS:
+        raise ClaimError(f"check must be one of {list(CHECKS)}, got {name!r}")
+    if variable not in data.variables:
+        raise ClaimError(f"check {name!r}: the Dataset has no variable {variable!r}")
+    missing = [p for p in CHECK_PARAMS[name] if p not in params]
+    if missing:
+        raise ClaimError(f"check {name!r} on {variable!r} needs the parameter(s) {missing}")
+    ours = data[variable]
+    ref = {}
+    for key, expression in params.items():
+        ref[key] = evaluate(expression, data, ref)
+    if name == "holds":
+        return bool(ours.values.all()), {}
+    if name in ("greater", "less"):
+        against = ref["than"]
+        margin = ours - against if name == "greater" else against - ours
+        ok = (margin > 0)
+    elif name == "at_most":
+        against = ref["bound"]
+        margin = against - ours
+        ok = margin >= 0
+    elif name == "close":
+        against = ref["ref"]
+        margin = ref["tol"] * np.maximum(abs(ours), abs(against)) - abs(ours - against)
+        ok = margin >= 0
+    else:
+        against = ours * 0 + ref["lo"]
+        margin = np.minimum(ours - ref["lo"], ref["hi"] - ours)
+        ok = margin >= 0
+    return bool(np.all(ok)), _witness(ours, ours * 0 + against, margin)
+
+
+def _witness(ours, against, margin) -> dict:
+    """The facts where ``margin`` is smallest: ``worst_ours``, ``worst_ref``, ``worst_<dim>``."""
+    margin = ours * 0 + margin
+    flat = int(np.nanargmin(np.asarray(margin.values, dtype=float).ravel())) if margin.size else 0
+    index = np.unravel_index(flat, margin.shape) if margin.ndim else ()
+    where = dict(zip(margin.dims, index))
+    unit = ours.attrs.get("units", "")
+    facts = {"worst_ours": (float(ours.isel(where)), unit),
+             "worst_ref": (float((ours * 0 + against).isel(where)), unit)}
+    for dim, i in where.items():
+        coord = margin[dim]
+        facts[f"worst_{dim}"] = (float(coord.values[i]), coord.attrs.get("units", ""))
+    return facts
+
+
+class _DataFormatter(string.Formatter):
+    """Fills ``{name:spec}`` from a Dataset: a variable (a 1-D one joined with ", "), else an attr;
+    the conversion ``!u`` upper-cases text."""
+
+    def __init__(self, data, extra=None):
+        super().__init__()
+        self.data, self.extra = data, dict(extra or {})
+
+    def get_value(self, key, args, kwargs):
+        if key in self.extra:
+            return self.extra[key]
+        if key in self.data.variables:
+            values = self.data[key].values
+            return values.item() if values.ndim == 0 else [v.item() for v in values.ravel()]
+        if key in self.data.attrs:
+            return self.data.attrs[key]
+        raise ClaimError(f"template field {key!r} names no variable or attr of the Dataset")
+
+    def convert_field(self, value, conversion):
+        return str(value).upper() if conversion == "u" else super().convert_field(value, conversion)
+
+    def format_field(self, value, format_spec):
+        if isinstance(value, list):
+            return ", ".join(format(v, format_spec) for v in value)
+        return format(value, format_spec)
+
+
+def fill(template: str, data, params: dict | None = None) -> str:
+    """A note's template with each ``{name:spec}`` filled from the Dataset (:class:`_DataFormatter`)
+    or from the row's ``params`` (a number where it reads as one: a threshold the note prints)."""
+    return _DataFormatter(data, {k: _number_or_text(v) for k, v in (params or {}).items()}).format(template)
+
+
+def _number_or_text(value: str):
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+def condition(spec: str, data) -> bool:
+    """A claim note's ``reason_when`` condition ``"<check> <variable> <params>"`` (:func:`check`)."""
+    name, _, rest = spec.partition(" ")
+    variable, _, params = rest.strip().partition(" ")
+    return check(name, variable, parse_params(params), data)[0]
+
+
+def reason_from(kind: str, text: str, data, bindings: dict | None = None,
+                witness: dict | None = None) -> dict:
+    """A reason whose facts are the Dataset's variables its text names (value and ``units``), in
+    the order the text names them; ``bindings`` maps a fact's name to the variable holding it
+    where the two differ (a fact ``ef_tag`` read from ``ef_tag_1024``, say) or to a fact of the
+    row's check's ``witness`` (:func:`check`: ``worst_ours``, ...)."""
+    _placeholders(text)  # plain {name} fields only
+    names = list(dict.fromkeys(name for _, name, _, _ in _FORMATTER.parse(text) if name))
+    where = {n: (bindings or {}).get(n, n) for n in names}
+    witness = witness or {}
+    absent = [v for v in where.values() if v not in data.variables and v not in witness]
+    if absent:
+        raise ClaimError(f"reason {text!r}: the Dataset has no variable(s) {absent}")
+    facts = [fact(n, *witness[v]) if v in witness
+             else fact(n, data[v].values.item(), data[v].attrs.get("units", ""))
+             for n, v in where.items()]
+    return reason(kind, text, facts)
 
 
 # --------------------------------------------------------------------------- links between claims
