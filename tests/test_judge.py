@@ -223,3 +223,11 @@ def test_a_reason_from_the_dataset_takes_its_facts_in_the_texts_order_with_their
 
 def test_a_reason_condition_is_a_check():
     assert judge.condition("less ci than=1", _data()) and not judge.condition("greater ci than=1", _data())
+
+
+def test_an_item_template_pairs_each_value_with_its_coordinate_and_a_2d_variable_joins_its_rows():
+    import numpy as np
+
+    data = _data().assign(steps=(("be", "frame"), np.array([[1.0, -2.0, 3.0], [4.0, 5.0, 6.0]])))
+    assert judge.fill("{delay:[frame] B: [.2f] ms}", data) == "128 B: 3.00 ms, 512 B: 5.00 ms, 1024 B: 9.00 ms"
+    assert judge.fill("{steps:+.1f}; {frame!r}", data) == "+1.0, -2.0, +3.0; +4.0, +5.0, +6.0; [128, 512, 1024]"

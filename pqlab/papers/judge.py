@@ -48,6 +48,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 import string
 
 import numpy as np
@@ -477,9 +478,27 @@ def _witness(ours, against, margin) -> dict:
     return facts
 
 
+class _Items(list):
+    """A variable's values as a template field sees them: one item per element of its last
+    dimension (a row of items per element of the first, for a 2-D one), with the coordinates."""
+
+    def __init__(self, da):
+        super().__init__(v.item() for v in da.values.ravel())
+        self.da = da
+
+
+#: An item template's fields: ``[coordinate]`` or ``[spec]`` (the item's value), in a spec.
+_ITEM_FIELD = re.compile(r"\[([^\]]*)\]")
+
+
 class _DataFormatter(string.Formatter):
-    """Fills ``{name:spec}`` from a Dataset: a variable (a 1-D one joined with ", "), else an attr;
-    the conversion ``!u`` upper-cases text."""
+    """Fills ``{name:spec}`` from a Dataset: a variable, else an attr (or a row's parameter).
+
+    A variable with dimensions is joined: its items with ", " (a 2-D one's rows with "; "), each
+    formatted by ``spec``; a spec holding ``[...]`` is an item template, ``[coord]`` the item's
+    coordinate and ``[spec]`` its value (``{range:[ef_frame_bytes] B: [.2f] ms}``). The conversion
+    ``!u`` upper-cases text, ``!r`` of a variable gives its values as a Python list.
+    """
 
     def __init__(self, data, extra=None):
         super().__init__()
@@ -490,18 +509,37 @@ class _DataFormatter(string.Formatter):
             return self.extra[key]
         if key in self.data.variables:
             values = self.data[key].values
-            return values.item() if values.ndim == 0 else [v.item() for v in values.ravel()]
+            return values.item() if values.ndim == 0 else _Items(self.data[key])
         if key in self.data.attrs:
             return self.data.attrs[key]
         raise ClaimError(f"template field {key!r} names no variable or attr of the Dataset")
 
     def convert_field(self, value, conversion):
-        return str(value).upper() if conversion == "u" else super().convert_field(value, conversion)
+        if conversion == "u":
+            return str(value).upper()
+        if conversion == "r" and isinstance(value, _Items):
+            return repr(list(value))
+        return super().convert_field(value, conversion)
 
     def format_field(self, value, format_spec):
-        if isinstance(value, list):
+        if not isinstance(value, _Items):
+            return format(value, format_spec)
+        da = value.da
+        if da.ndim == 2:
+            return "; ".join(self.format_field(_Items(da[i]), format_spec) for i in range(da.shape[0]))
+        if "[" not in format_spec:
             return ", ".join(format(v, format_spec) for v in value)
-        return format(value, format_spec)
+        dim = da.dims[0]
+
+        def item(i):
+            def field(match):
+                name = match.group(1)
+                if name == dim or (name in self.data.variables and self.data[name].dims == (dim,)):
+                    return str(self.data[name].values[i].item())
+                return format(value[i], name)
+            return _ITEM_FIELD.sub(field, format_spec)
+
+        return ", ".join(item(i) for i in range(len(value)))
 
 
 def fill(template: str, data, params: dict | None = None) -> str:
