@@ -48,7 +48,6 @@ from __future__ import annotations
 import ast
 import math
 import operator
-import re
 import string
 
 import numpy as np
@@ -487,10 +486,6 @@ class _Items(list):
         self.da = da
 
 
-#: An item template's fields: ``[coordinate]`` or ``[spec]`` (the item's value), in a spec.
-_ITEM_FIELD = re.compile(r"\[([^\]]*)\]")
-
-
 class _DataFormatter(string.Formatter):
     """Fills ``{name:spec}`` from a Dataset: a variable, else an attr (or a row's parameter).
 
@@ -531,13 +526,14 @@ class _DataFormatter(string.Formatter):
             return ", ".join(format(v, format_spec) for v in value)
         dim = da.dims[0]
 
-        def item(i):
-            def field(match):
-                name = match.group(1)
-                if name == dim or (name in self.data.variables and self.data[name].dims == (dim,)):
-                    return str(self.data[name].values[i].item())
-                return format(value[i], name)
-            return _ITEM_FIELD.sub(field, format_spec)
+        def field(name, i):
+            if name == dim or (name in self.data.variables and self.data[name].dims == (dim,)):
+                return str(self.data[name].values[i].item())
+            return format(value[i], name)
+
+        def item(i):  # "[name]" parts alternate with text: "a [x] b [y]".split("[") -> "x] b", ...
+            head, *parts = format_spec.split("[")
+            return head + "".join(field(name, i) + text for name, _, text in (p.partition("]") for p in parts))
 
         return ", ".join(item(i) for i in range(len(value)))
 

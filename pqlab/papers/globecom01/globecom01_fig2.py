@@ -22,7 +22,7 @@ from ...node.path import PathModel
 from .. import kit, presets
 from ..registry import Artefact
 from .diagram import FRAMING_NAMES, arrow, box, label_size
-from .figure_data import check_dataset
+from .shared import check_dataset
 
 __all__ = ["ARTEFACT", "compute", "claims", "figure"]
 

@@ -18,8 +18,7 @@ from ...measure import cache
 from ...node.traffic import merge_streams
 from .. import judge, kit, presets
 from ..registry import Artefact
-from .figure_data import check_dataset
-from .standin import STANDIN_NOTE
+from .shared import STANDIN_NOTE, check_dataset
 
 __all__ = ["ARTEFACT", "compute", "claims", "figure", "FIG4_PROBABILITIES", "PAPER_N_MODES",
            "OFFERED_MEAN_TOLERANCE", "OFFERED_KS_MAX"]

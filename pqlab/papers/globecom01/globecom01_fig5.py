@@ -21,9 +21,7 @@ from ...node.scenario import simulate
 from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import EF_FRAME_BYTES, MTU_BYTES, MTU_PAYLOAD_BYTES, PAPERS, transmission_unit_s, transmission_units
-from .figure_data import check_dataset
-from .packet_units import cells
-from .standin import STANDIN_NOTE
+from .shared import STANDIN_NOTE, cells, check_dataset
 
 __all__ = ["ARTEFACT", "compute", "claims", "figure", "PAPER_FIG5_THRESHOLD_UNITS"]
 
