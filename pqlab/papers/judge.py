@@ -371,8 +371,8 @@ def evaluate(expression: str, data, names: dict | None = None):
             return _OPERATORS[type(node.op)](value(node.left), value(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -value(node.operand)
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS
-                and not node.keywords and 1 <= len(node.args) <= 2):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _FUNCTIONS and not node.keywords and 1 <= len(node.args) <= 2):
             reduce, pairwise = _FUNCTIONS[node.func.id]
             args = [value(arg) for arg in node.args]
             if len(args) == 1:
@@ -521,7 +521,8 @@ class _DataFormatter(string.Formatter):
             return format(value, format_spec)
         da = value.da
         if da.ndim == 2:
-            return "; ".join(self.format_field(_Items(da[i]), format_spec) for i in range(da.shape[0]))
+            rows = (self.format_field(_Items(da[i]), format_spec) for i in range(da.shape[0]))
+            return "; ".join(rows)
         if "[" not in format_spec:
             return ", ".join(format(v, format_spec) for v in value)
         dim = da.dims[0]
@@ -533,7 +534,8 @@ class _DataFormatter(string.Formatter):
 
         def item(i):  # "[name]" parts alternate with text: "a [x] b [y]".split("[") -> "x] b", ...
             head, *parts = format_spec.split("[")
-            return head + "".join(field(name, i) + text for name, _, text in (p.partition("]") for p in parts))
+            pieces = (p.partition("]") for p in parts)
+            return head + "".join(field(name, i) + text for name, _, text in pieces)
 
         return ", ".join(item(i) for i in range(len(value)))
 
@@ -541,7 +543,8 @@ class _DataFormatter(string.Formatter):
 def fill(template: str, data, params: dict | None = None) -> str:
     """A note's template with each ``{name:spec}`` filled from the Dataset (:class:`_DataFormatter`)
     or from the row's ``params`` (a number where it reads as one: a threshold the note prints)."""
-    return _DataFormatter(data, {k: _number_or_text(v) for k, v in (params or {}).items()}).format(template)
+    numbers = {k: _number_or_text(v) for k, v in (params or {}).items()}
+    return _DataFormatter(data, numbers).format(template)
 
 
 def _number_or_text(value: str):
@@ -552,7 +555,7 @@ def _number_or_text(value: str):
 
 
 def condition(spec: str, data) -> bool:
-    """A claim note's ``reason_when`` condition ``"<check> <variable> <params>"`` (:func:`check`)."""
+    """A claim note's ``reason_when`` condition, ``"<check> <variable> <params>"`` (:func:`check`)."""
     name, _, rest = spec.partition(" ")
     variable, _, params = rest.strip().partition(" ")
     return check(name, variable, parse_params(params), data)[0]

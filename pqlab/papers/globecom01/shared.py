@@ -33,12 +33,13 @@ particles = np.vectorize(particles_needed, otypes=[np.int64])
 
 
 def cells(size_bytes) -> np.ndarray:
-    """ATM cells (AAL5, LLC/SNAP) of IP lengths in bytes (:func:`pqlab.node.framing.atm_cells`), at least 1-d."""
+    """ATM cells (AAL5, LLC/SNAP) of IP lengths in bytes (:func:`pqlab.node.framing.atm_cells`),
+    at least 1-d."""
     return atm_cells(np.atleast_1d(size_bytes))
 
 
 def check_dataset(artefact: str, data, variables) -> xr.Dataset:
-    """``data`` if it is the xarray.Dataset ``compute`` of ``artefact`` returns and has ``variables``.
+    """``data`` if it is the Dataset ``compute`` of ``artefact`` returns and has ``variables``.
 
     Raises
     ------
@@ -47,8 +48,8 @@ def check_dataset(artefact: str, data, variables) -> xr.Dataset:
         for another artefact (:func:`pqlab.papers.kit.check_artefact`).
     """
     if not isinstance(data, xr.Dataset):
-        raise ValueError(f"data must be the xarray.Dataset of pqlab.papers.globecom01.{artefact}.compute, "
-                         f"got {type(data).__name__}")
+        raise ValueError(f"data must be the xarray.Dataset of "
+                         f"pqlab.papers.globecom01.{artefact}.compute, got {type(data).__name__}")
     missing = [var for var in variables if var not in data.variables]
     if missing:
         raise ValueError(f"{artefact}: the Dataset must have the variable(s) {missing} "
@@ -57,7 +58,8 @@ def check_dataset(artefact: str, data, variables) -> xr.Dataset:
 
 
 def set_time_attrs(ds: xr.Dataset, unit: str, **values) -> None:
-    """Set each time attr as ``<name>_<unit>`` (the Dataset's time unit), dropping it in the other unit."""
+    """Set each time attr as ``<name>_<unit>`` (the Dataset's time unit), dropping it in the other
+    unit."""
     for name, value in values.items():
         for other in ("s", "ms"):
             ds.attrs.pop(f"{name}_{other}", None)
