@@ -231,3 +231,31 @@ def test_an_item_template_pairs_each_value_with_its_coordinate_and_a_2d_variable
     data = _data().assign(steps=(("be", "frame"), np.array([[1.0, -2.0, 3.0], [4.0, 5.0, 6.0]])))
     assert judge.fill("{delay:[frame] B: [.2f] ms}", data) == "128 B: 3.00 ms, 512 B: 5.00 ms, 1024 B: 9.00 ms"
     assert judge.fill("{steps:+.1f}; {frame!r}", data) == "+1.0, -2.0, +3.0; +4.0, +5.0, +6.0; [128, 512, 1024]"
+
+
+@pytest.mark.parametrize("that, ok", [
+    ("all(delay > floor) and any(floor > 4)", True),
+    ("all(delay > floor) and not any(floor > 4)", False),
+    ("delay >= 3 or ci == 1", True),
+    ("all(delay[0] > 1)", None),  # indexing is no part of the language
+])
+def test_holds_takes_a_boolean_expression_over_the_variables(that, ok):
+    if ok is None:
+        with pytest.raises(judge.ClaimError, match="only numbers"):
+            judge.check("holds", "ok", {"that": that}, _data())
+    else:
+        assert judge.check("holds", "ok", {"that": that}, _data())[0] is ok
+
+
+def test_a_template_names_where_a_boolean_holds_and_picks_a_text_by_a_boolean():
+    import numpy as np
+
+    data = _data().assign(big=("frame", np.array([False, True, True])), none=("frame", np.zeros(3, bool)))
+    note = "{big!w:none}; {big!l:none}; {none!w:none}; {ok:every|not every}"
+    assert judge.fill(note, data) == "512, 1024; [512, 1024]; none; every"
+
+
+def test_an_item_template_formats_another_variable_and_a_join_takes_its_separator():
+    data = _data()
+    assert judge.fill("{delay:[.0f] - [floor:.1f]}", data) == "3 - 1.0, 5 - 4.5, 9 - 2.0"
+    assert judge.fill("{frame:| -> }", data) == "128 -> 512 -> 1024"

@@ -326,7 +326,8 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
 #: and the parameters of its ``params`` cell (``name=value;...``, a value a variable's name or a
 #: number). Every threshold of a statement is a parameter of its row, none is in an artefact module.
 CHECKS = {
-    "holds": "the boolean variable is true everywhere",
+    "holds": "the boolean variable is true everywhere; or, if given, the expression ``that`` "
+             "(comparisons, ``and``, ``or``, ``not``, ``all``, ``any`` over variables) about it",
     "greater": "the variable is larger than ``than`` everywhere",
     "at_most": "the variable is at most ``bound`` everywhere",
     "band": "the variable lies in ``[lo, hi]`` everywhere",
@@ -344,6 +345,10 @@ CHECK_PARAMS = {"holds": (), "greater": ("than",), "at_most": ("bound",), "band"
 _FUNCTIONS = {"max": (np.max, np.maximum), "min": (np.min, np.minimum), "abs": (np.abs, None)}
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
               ast.Div: operator.truediv}
+_COMPARISONS = {ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Lt: operator.lt, ast.LtE: operator.le,
+                ast.Eq: operator.eq, ast.NotEq: operator.ne}
+#: Functions of a boolean expression (``holds``'s ``that``): every, or some, element true.
+_TRUTH = {"all": np.all, "any": np.any}
 
 
 def evaluate(expression: str, data, names: dict | None = None):
@@ -371,6 +376,17 @@ def evaluate(expression: str, data, names: dict | None = None):
             return _OPERATORS[type(node.op)](value(node.left), value(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -value(node.operand)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not bool(np.all(value(node.operand)))
+        if (isinstance(node, ast.Compare) and len(node.ops) == 1
+                and type(node.ops[0]) in _COMPARISONS):
+            return _COMPARISONS[type(node.ops[0])](value(node.left), value(node.comparators[0]))
+        if isinstance(node, ast.BoolOp):
+            truths = (bool(np.all(value(v))) for v in node.values)
+            return all(truths) if isinstance(node.op, ast.And) else any(truths)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _TRUTH
+                and not node.keywords and len(node.args) == 1):
+            return bool(_TRUTH[node.func.id](np.asarray(value(node.args[0]))))
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id in _FUNCTIONS and not node.keywords and 1 <= len(node.args) <= 2):
             reduce, pairwise = _FUNCTIONS[node.func.id]
@@ -379,8 +395,8 @@ def evaluate(expression: str, data, names: dict | None = None):
                 return reduce(args[0])
             if pairwise is not None:
                 return pairwise(*args)
-        raise ClaimError(f"{expression!r}: only numbers, variables, + - * / and "
-                         f"{sorted(_FUNCTIONS)} are allowed")
+        raise ClaimError(f"{expression!r}: only numbers, variables, + - * /, comparisons, and, or, "
+                         f"not and {sorted({*_FUNCTIONS, *_TRUTH})} are allowed")
 
     try:
         tree = ast.parse(str(expression).strip(), mode="eval")
@@ -442,7 +458,7 @@ def check(name: str, variable: str, params: dict, data) -> tuple[bool, dict]:
     for key, expression in params.items():
         ref[key] = evaluate(expression, data, ref)
     if name == "holds":
-        return bool(ours.values.all()), {}
+        return bool(np.all(ref["that"])) if "that" in ref else bool(ours.values.all()), {}
     if name in ("greater", "less"):
         against = ref["than"]
         margin = ours - against if name == "greater" else against - ours
@@ -486,13 +502,25 @@ class _Items(list):
         self.da = da
 
 
+class _Where(list):
+    """The coordinates where a 1-D boolean variable holds (``!w``: joined, ``!l``: as a list)."""
+
+    def __init__(self, labels, as_list: bool):
+        super().__init__(labels)
+        self.as_list = as_list
+
+
 class _DataFormatter(string.Formatter):
     """Fills ``{name:spec}`` from a Dataset: a variable, else an attr (or a row's parameter).
 
     A variable with dimensions is joined: its items with ", " (a 2-D one's rows with "; "), each
     formatted by ``spec``; a spec holding ``[...]`` is an item template, ``[coord]`` the item's
-    coordinate and ``[spec]`` its value (``{range:[ef_frame_bytes] B: [.2f] ms}``). The conversion
-    ``!u`` upper-cases text, ``!r`` of a variable gives its values as a Python list.
+    coordinate and ``[spec]`` its value (``{range:[ef_frame_bytes] B: [.2f] ms}``), ``[name:spec]``
+    another variable on the same dimension; a spec ending ``|sep`` joins with ``sep``. The conversion
+    ``!u`` upper-cases text, ``!r`` of a variable gives its values as a Python list; ``!w`` of a
+    1-D boolean variable the coordinates where it holds, joined (``!l``: as a list), or its spec's
+    text where it holds nowhere (``{congested!w:none}``). A boolean's spec ``yes|no`` picks a text
+    (``{every:every|not every}``).
     """
 
     def __init__(self, data, extra=None):
@@ -514,30 +542,44 @@ class _DataFormatter(string.Formatter):
             return str(value).upper()
         if conversion == "r" and isinstance(value, _Items):
             return repr(list(value))
+        if conversion in ("w", "l") and isinstance(value, _Items):
+            labels = value.da[value.da.dims[0]].values[np.asarray(value.da.values, dtype=bool)]
+            return _Where([v.item() for v in labels], conversion == "l")
         return super().convert_field(value, conversion)
 
     def format_field(self, value, format_spec):
+        if isinstance(value, _Where):
+            if not value:
+                return format_spec
+            return repr(list(value)) if value.as_list else ", ".join(str(v) for v in value)
+        if isinstance(value, bool) and "|" in format_spec:
+            true, _, false = format_spec.partition("|")
+            return true if value else false
         if not isinstance(value, _Items):
             return format(value, format_spec)
         da = value.da
         if da.ndim == 2:
             rows = (self.format_field(_Items(da[i]), format_spec) for i in range(da.shape[0]))
             return "; ".join(rows)
+        separator = ", "
+        if "|" in format_spec:
+            format_spec, separator = format_spec.rsplit("|", 1)
         if "[" not in format_spec:
-            return ", ".join(format(v, format_spec) for v in value)
+            return separator.join(format(v, format_spec) for v in value)
         dim = da.dims[0]
 
-        def field(name, i):
+        def field(text, i):  # "[coord]", "[variable:spec]", or "[spec]" / "[:spec]" of the item
+            name, _, spec = text.partition(":")
             if name == dim or (name in self.data.variables and self.data[name].dims == (dim,)):
-                return str(self.data[name].values[i].item())
-            return format(value[i], name)
+                return format(self.data[name].values[i].item(), spec)
+            return format(value[i], spec if not name else text)
 
         def item(i):  # "[name]" parts alternate with text: "a [x] b [y]".split("[") -> "x] b", ...
             head, *parts = format_spec.split("[")
             pieces = (p.partition("]") for p in parts)
             return head + "".join(field(name, i) + text for name, _, text in pieces)
 
-        return ", ".join(item(i) for i in range(len(value)))
+        return separator.join(item(i) for i in range(len(value)))
 
 
 def fill(template: str, data, params: dict | None = None) -> str:

@@ -345,8 +345,8 @@ def claims(artefact, data) -> list[dict]:
         shape_ok, witness = judge.check(check, variable, params, data) if check else (None, {})
         why = None
         if row.reason and _reason_given(row.reason_when, shape_ok, value, art, row.quantity, data):
-            why = judge.reason_from(row.reason_kind, row.reason, data, judge.parse_params(row.facts),
-                                    witness)
+            text = judge.fill(row.reason, data, params)  # its text fields; {{fact}} become {fact}
+            why = judge.reason_from(row.reason_kind, text, data, judge.parse_params(row.facts), witness)
         out.append(claim(art, row.quantity, value, unit, judge.fill(row.note, data, params),
                          shape_ok=shape_ok, reason=why))
     return out
