@@ -70,7 +70,9 @@ def test_claims_as_data_name_a_check_for_statements_and_a_variable_for_numbers(p
         assert judge.rule_of(r.rule, r.value) in ("number", "position"), (r.artefact, r.quantity)
     paper = set(zip(rows.artefact, rows.quantity))
     for n in notes.itertuples():
-        assert bool(n.variable and n.unit) != ((n.artefact, n.quantity) in paper), (n.artefact, n.quantity)
+        own = bool((n.variable and n.unit) or n.check)
+        assert own != ((n.artefact, n.quantity) in paper), (n.artefact, n.quantity)
+        assert not n.check or (n.variable and n.check in judge.CHECKS), (n.artefact, n.quantity)
     declared = set(notes.artefact)
     assert {(a, q) for a, q in paper if a in declared} <= keyed
 

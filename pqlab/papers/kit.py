@@ -334,7 +334,8 @@ def claims(artefact, data) -> list[dict]:
     notes = records.load_claim_notes()
     out = []
     for row in notes[notes.artefact == art].itertuples(index=False):
-        unit, variable, check, params = rules.get((art, row.quantity), (row.unit, row.variable, "", {}))
+        own = (row.unit, row.variable, row.check, judge.parse_params(row.params))
+        unit, variable, check, params = rules.get((art, row.quantity), own)
         value = None
         if variable and not check:
             units = data[variable].attrs.get("units", "")
