@@ -606,11 +606,12 @@ def condition(spec: str, data) -> bool:
 def reason_from(kind: str, text: str, data, bindings: dict | None = None,
                 witness: dict | None = None) -> dict:
     """A reason whose facts are the Dataset's variables its text names (value and ``units``), in
-    the order the text names them; ``bindings`` maps a fact's name to the variable holding it
+    the order of ``bindings``, then of the text; ``bindings`` maps a fact's name to the variable holding it
     where the two differ (a fact ``ef_tag`` read from ``ef_tag_1024``, say) or to a fact of the
     row's check's ``witness`` (:func:`check`: ``worst_ours``, ...)."""
-    _placeholders(text)  # plain {name} fields only
-    names = list(dict.fromkeys(name for _, name, _, _ in _FORMATTER.parse(text) if name))
+    named = _placeholders(text)  # plain {name} fields only
+    in_text = [name for _, name, _, _ in _FORMATTER.parse(text) if name]
+    names = list(dict.fromkeys([n for n in (bindings or {}) if n in named] + in_text))
     where = {n: (bindings or {}).get(n, n) for n in names}
     witness = witness or {}
     absent = [v for v in where.values() if v not in data.variables and v not in witness]
