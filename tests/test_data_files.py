@@ -15,8 +15,8 @@ from pqlab.papers.records import load_claim_notes
 
 PAPER_VALUES = DATA / "paper_values.csv"
 STANDIN = DATA / "be_size_cdf_standin.csv"
-COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule", "variable", "check",
-           "params"]
+COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule",
+           "variable", "check", "params"]
 #: Values of the ``kind`` column (data/README.md).
 KINDS = {"setup", "analysis", "result", "derived"}
 ARTEFACTS = {
@@ -64,7 +64,8 @@ def test_claims_as_data_name_a_check_for_statements_and_a_variable_for_numbers(p
     keyed = set(zip(notes.artefact, notes.quantity))
     for r in rows[rows.check != ""].itertuples():
         assert r.variable and r.check in judge.CHECKS, (r.artefact, r.quantity)
-        assert set(judge.CHECK_PARAMS[r.check]) <= set(judge.parse_params(r.params)), (r.artefact, r.quantity)
+        needs = set(judge.CHECK_PARAMS[r.check])
+        assert needs <= set(judge.parse_params(r.params)), (r.artefact, r.quantity)
         assert judge.rule_of(r.rule, r.value) == "qualitative" and (r.artefact, r.quantity) in keyed
     for r in rows[(rows.variable != "") & (rows.check == "")].itertuples():
         assert judge.rule_of(r.rule, r.value) in ("number", "position"), (r.artefact, r.quantity)

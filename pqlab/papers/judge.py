@@ -345,8 +345,8 @@ CHECK_PARAMS = {"holds": (), "greater": ("than",), "at_most": ("bound",), "band"
 _FUNCTIONS = {"max": (np.max, np.maximum), "min": (np.min, np.minimum), "abs": (np.abs, None)}
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
               ast.Div: operator.truediv}
-_COMPARISONS = {ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Lt: operator.lt, ast.LtE: operator.le,
-                ast.Eq: operator.eq, ast.NotEq: operator.ne}
+_COMPARISONS = {ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Lt: operator.lt,
+                ast.LtE: operator.le, ast.Eq: operator.eq, ast.NotEq: operator.ne}
 #: Functions of a boolean expression (``holds``'s ``that``): every, or some, element true.
 _TRUTH = {"all": np.all, "any": np.any}
 
@@ -384,8 +384,8 @@ def evaluate(expression: str, data, names: dict | None = None):
         if isinstance(node, ast.BoolOp):
             truths = (bool(np.all(value(v))) for v in node.values)
             return all(truths) if isinstance(node.op, ast.And) else any(truths)
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _TRUTH
-                and not node.keywords and len(node.args) == 1):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _TRUTH and not node.keywords and len(node.args) == 1):
             return bool(_TRUTH[node.func.id](np.asarray(value(node.args[0]))))
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id in _FUNCTIONS and not node.keywords and 1 <= len(node.args) <= 2):
@@ -516,11 +516,11 @@ class _DataFormatter(string.Formatter):
     A variable with dimensions is joined: its items with ", " (a 2-D one's rows with "; "), each
     formatted by ``spec``; a spec holding ``[...]`` is an item template, ``[coord]`` the item's
     coordinate and ``[spec]`` its value (``{range:[ef_frame_bytes] B: [.2f] ms}``), ``[name:spec]``
-    another variable on the same dimension; a spec ending ``|sep`` joins with ``sep``. The conversion
-    ``!u`` upper-cases text, ``!r`` of a variable gives its values as a Python list; ``!w`` of a
-    1-D boolean variable the coordinates where it holds, joined (``!l``: as a list), or its spec's
-    text where it holds nowhere (``{congested!w:none}``). A boolean's spec ``yes|no`` picks a text
-    (``{every:every|not every}``).
+    another variable on the same dimension; a spec ending ``|sep`` joins with ``sep``. The
+    conversion ``!u`` upper-cases text, ``!r`` of a variable gives its values as a Python list;
+    ``!w`` of a 1-D boolean variable the coordinates where it holds, joined (``!l``: as a list),
+    or its spec's text where it holds nowhere (``{congested!w:none}``). A boolean's spec
+    ``yes|no`` picks a text (``{every:every|not every}``).
     """
 
     def __init__(self, data, extra=None):
@@ -597,7 +597,8 @@ def _number_or_text(value: str):
 
 
 def condition(spec: str, data) -> bool:
-    """A claim note's ``reason_when`` condition, ``"<check> <variable> <params>"`` (:func:`check`)."""
+    """A claim note's ``reason_when`` condition, ``"<check> <variable> <params>"``
+    (:func:`check`)."""
     name, _, rest = spec.partition(" ")
     variable, _, params = rest.strip().partition(" ")
     return check(name, variable, parse_params(params), data)[0]
@@ -606,9 +607,9 @@ def condition(spec: str, data) -> bool:
 def reason_from(kind: str, text: str, data, bindings: dict | None = None,
                 witness: dict | None = None) -> dict:
     """A reason whose facts are the Dataset's variables its text names (value and ``units``), in
-    the order of ``bindings``, then of the text; ``bindings`` maps a fact's name to the variable holding it
-    where the two differ (a fact ``ef_tag`` read from ``ef_tag_1024``, say) or to a fact of the
-    row's check's ``witness`` (:func:`check`: ``worst_ours``, ...)."""
+    the order of ``bindings``, then of the text; ``bindings`` maps a fact's name to the variable
+    holding it where the two differ (a fact ``ef_tag`` read from ``ef_tag_1024``, say) or to a
+    fact of the row's check's ``witness`` (:func:`check`: ``worst_ours``, ...)."""
     named = _placeholders(text)  # plain {name} fields only
     in_text = [name for _, name, _, _ in _FORMATTER.parse(text) if name]
     names = list(dict.fromkeys([n for n in (bindings or {}) if n in named] + in_text))

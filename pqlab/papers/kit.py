@@ -340,14 +340,15 @@ def claims(artefact, data) -> list[dict]:
         if variable and not check:
             units = data[variable].attrs.get("units", "")
             if units != unit:
-                raise judge.ClaimError(f"{art}/{row.quantity}: variable {variable!r} is in {units!r}, "
-                                       f"the claim in {unit!r}")
+                raise judge.ClaimError(f"{art}/{row.quantity}: variable {variable!r} is in "
+                                       f"{units!r}, the claim in {unit!r}")
             value = float(data[variable].values)
         shape_ok, witness = judge.check(check, variable, params, data) if check else (None, {})
         why = None
         if row.reason and _reason_given(row.reason_when, shape_ok, value, art, row.quantity, data):
             text = judge.fill(row.reason, data, params)  # its text fields; {{fact}} become {fact}
-            why = judge.reason_from(row.reason_kind, text, data, judge.parse_params(row.facts), witness)
+            bound = judge.parse_params(row.facts)
+            why = judge.reason_from(row.reason_kind, text, data, bound, witness)
         out.append(claim(art, row.quantity, value, unit, judge.fill(row.note, data, params),
                          shape_ok=shape_ok, reason=why))
     return out

@@ -299,7 +299,8 @@ def load_text_table(path, columns, column: str, allowed) -> pd.DataFrame:
 #: they are recorded: the templates :func:`pqlab.papers.kit.claims` fills from the Dataset.
 CLAIM_NOTES_FILE = locations.DATA / "claim_notes.csv"
 #: Columns of :data:`CLAIM_NOTES_FILE`: ``variable``, ``unit``, ``check`` and ``params`` are a
-#: ``pqlab only`` claim's (a paper row's are those of ``data/paper_values.csv``); ``reason_when`` is empty or
+#: ``pqlab only`` claim's (a paper row's are those of ``data/paper_values.csv``); ``reason_when``
+#: is empty or
 #: ``always``, ``fails`` (the reason is given only when the row's check or number fails) or a
 #: condition ``"<check> <variable> <params>"`` (:func:`pqlab.papers.judge.condition`); ``facts``
 #: binds a reason's fact to the variable holding it (``fact=variable;...``) where the names differ.

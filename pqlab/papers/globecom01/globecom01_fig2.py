@@ -3,9 +3,10 @@
 C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back to Site 1.
 
 The artefact's computation (:func:`compute`), the numbers its claims quote
-(:func:`claim_values`) and figure (:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The Dataset is in SI
-units (times in seconds, sizes in bytes, rates in bit/s); the claims and the figure state rates
-in kbit/s or Mbit/s and times in ms.
+(:func:`claim_values`) and figure (:func:`figure`); the notebook
+``notebooks/11_network_and_slides`` runs them. The Dataset is in SI units (times in seconds, sizes
+in bytes, rates in bit/s); the claims and the figure state rates in kbit/s or Mbit/s and times in
+ms.
 """
 
 from __future__ import annotations
@@ -138,7 +139,8 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
         "framing_of": (by_name(ds["out_framing"].values), "1", "output line framing"),
         "has_pq": (by_name(ds["has_priority_queue"].values), "1", "a priority queue on the output"),
         "is_congested": (by_name(ds["congested"].values), "1", "arrivals above the output rate"),
-        "is_qos_node": (by_name(ds["role"].values == "qos"), "1", "the simulated node with PQ + WFQ"),
+        "is_qos_node": (by_name(ds["role"].values == "qos"), "1",
+                        "the simulated node with PQ + WFQ"),
         "c7200_arrival_kbps": (to_kbps(inr[0]), "kbit/s", "largest arrival rate at the C7200"),
         "c7200_egress_kbps": (to_kbps(out[0]), "kbit/s", "the C7200's egress line rate"),
         "ef_offered_kbps": (to_kbps(ds.attrs["ef_offered_bps"]), "kbit/s", "EF load offered"),

@@ -3,8 +3,9 @@
 Slide "EF packet size and ipdv (with aggregation and congestion)": IPDV standard deviation per EF
 size with and without each. The artefact's computation (:func:`compute`, its statistics
 :func:`statistics`), the numbers its claims quote (:func:`claim_values`) and figure
-(:func:`figure`); the notebook ``notebooks/09_tftant_be_streams_and_aggregation`` runs them. The runs are
-:func:`pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`, measuring every EF stream.
+(:func:`figure`); the notebook ``notebooks/09_tftant_be_streams_and_aggregation`` runs them.
+The runs are :func:`pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`, measuring every
+EF stream.
 
 The standard deviation is reported for signed IPDV (RFC 3393, the slides' IPPM metric) and for
 |IPDV|. Units: the Dataset's times are in seconds; the claims and the figure state them in ms
@@ -151,7 +152,8 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
         k = int(np.argmin((both - one).values))
         half = float(h.sel(congestion=True, n_streams=hi).values[k])
         values.update({
-            f"{var}_quiet_one": (s.sel(n_streams=lo, congestion=False), "ms", "std, one stream, no congestion"),
+            f"{var}_quiet_one": (s.sel(n_streams=lo, congestion=False), "ms",
+                                 "std, one stream, no congestion"),
             f"{var}_quiet_many": (s.sel(n_streams=hi, congestion=False), "ms",
                                   "std, most streams, no congestion"),
             f"{var}_one": (one, "ms", "std, one stream, congestion"),
@@ -163,10 +165,12 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
             f"{var}_weakest_frame": (ms["ef_frame_bytes"].values[k], "bytes",
                                      "EF size where the most streams raise it least"),
             f"{var}_weakest_one": (float(one.values[k]), "ms", "std there, one stream, congestion"),
-            f"{var}_weakest_both": (float(both.values[k]), "ms", "std there, most streams, congestion"),
+            f"{var}_weakest_both": (float(both.values[k]), "ms",
+                                    "std there, most streams, congestion"),
             f"{var}_weakest_half": (half if np.isfinite(half) else 0.0, "ms",
                                     "95 % CI half-width there, most streams"),
-            f"{var}_weakest_half_known": (bool(np.isfinite(half)), "1", "the CI half-width is known"),
+            f"{var}_weakest_half_known": (bool(np.isfinite(half)), "1",
+                                          "the CI half-width is known"),
             f"{var}_quiet_max": (round(float(s.sel(congestion=False).max()), 9), "ms",
                                  "largest std without congestion"),
         })
@@ -174,8 +178,10 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
     mean = ms["jitter_mean_mean"].sel(congestion=True)
     values.update({
         "jitter_max_congested": (mx, "ms", "largest |IPDV| with congestion"),
-        "jitter_max_smallest": (float(mx.min()), "ms", "smallest of the largest |IPDV| over EF sizes"),
-        "jitter_max_ratio": (float(mx.max() / mx.min()), "1", "largest over smallest of the largest |IPDV|"),
+        "jitter_max_smallest": (float(mx.min()), "ms",
+                                "smallest of the largest |IPDV| over EF sizes"),
+        "jitter_max_ratio": (float(mx.max() / mx.min()), "1",
+                             "largest over smallest of the largest |IPDV|"),
         "jitter_mean_min": (float(mean.min()), "ms", "smallest mean |IPDV| with congestion"),
         "jitter_mean_max": (float(mean.max()), "ms", "largest mean |IPDV| with congestion"),
     })

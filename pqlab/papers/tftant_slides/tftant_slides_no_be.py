@@ -1,11 +1,11 @@
 """TF-TANT slides: delay over time with and without best-effort traffic.
 
 The artefact's computation (:func:`compute`), statistics (:func:`statistics`), the numbers its
-claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook ``notebooks/08_tftant_ring_and_star``
-runs them, on the PQ-vs-WFQ test bed (:mod:`pqlab.papers.tftant_wfq.pq_vs_wfq_testbed`). The
-Dataset is in SI units (times in seconds, rates in bit/s, sizes in bytes); the claims state
-times in ms (their statistics computed again from the converted per-packet values); the figure
-draws ms against arrival times in s.
+claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
+``notebooks/08_tftant_ring_and_star`` runs them, on the PQ-vs-WFQ test bed
+(:mod:`pqlab.papers.tftant_wfq.pq_vs_wfq_testbed`). The Dataset is in SI units (times in
+seconds, rates in bit/s, sizes in bytes); the claims state times in ms (their statistics computed
+again from the converted per-packet values); the figure draws ms against arrival times in s.
 """
 
 from __future__ import annotations

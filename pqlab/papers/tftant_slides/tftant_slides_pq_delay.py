@@ -1,8 +1,9 @@
 """TF-TANT slides, "PQ: one-way delay": mean EF delay with PQ against the BE and the EF packet size.
 
 The artefact's computation (:func:`compute`), the numbers its claims quote (:func:`claim_values`)
-and figure (:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The Dataset is in SI units (times in
-seconds, sizes in bytes, rates in bit/s); the claims and the figure state times in ms.
+and figure (:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The
+Dataset is in SI units (times in seconds, sizes in bytes, rates in bit/s); the claims and the
+figure state times in ms.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from ...node.framing import line_time_s
 from .. import kit, presets
 from ..registry import Artefact
 
-__all__ = ["ARTEFACT", "compute", "claim_values", "figure", "PQ_DELAY_EF_FRAMES", "PQ_DELAY_BE_SIZES"]
+__all__ = ["ARTEFACT", "compute", "claim_values", "figure", "PQ_DELAY_EF_FRAMES",
+           "PQ_DELAY_BE_SIZES"]
 
 ARTEFACT = Artefact(__name__, notebook="11_network_and_slides")
 
@@ -112,13 +114,16 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
         return xr.DataArray(values, dims=("ef_frame_bytes",))
 
     ds.coords["ef_frame_from"] = ("ef_frame_from", frames.values[:-1],
-                                  {"units": "bytes", "long_name": "EF frame size a step starts from"})
+                                  {"units": "bytes",
+                                   "long_name": "EF frame size a step starts from"})
     steps = xr.DataArray(np.diff(mean, axis=0).T, dims=("be_ip_bytes", "ef_frame_from"))
     return kit.add_claim_values(ds, {
         "be_range": (per_frame(mean.max(axis=1) - mean.min(axis=1)), "ms",
                      "range of the mean EF delay over the BE sizes"),
-        "be_mean_min": (per_frame(mean.min(axis=1)), "ms", "smallest mean EF delay over the BE sizes"),
-        "be_ci_max": (per_frame(ci.max(axis=1)), "ms", "widest 95% CI half-width over the BE sizes"),
+        "be_mean_min": (per_frame(mean.min(axis=1)), "ms",
+                        "smallest mean EF delay over the BE sizes"),
+        "be_ci_max": (per_frame(ci.max(axis=1)), "ms",
+                      "widest 95% CI half-width over the BE sizes"),
         "ef_steps": (steps, "ms", "step of the mean EF delay to the next EF frame size"),
         "ef_frame_smallest": (frames.values[0], "bytes", "smallest EF frame of the sweep"),
         "ef_frame_largest": (frames.values[-1], "bytes", "largest EF frame of the sweep"),

@@ -2,11 +2,11 @@
 
 The artefact's computation (:func:`compute`), statistics (:func:`statistics`), the numbers its
 claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
-``notebooks/07_tftant_pq_vs_wfq`` runs them, on the per-packet runs it shares with ``tftant_wfq_fig2_4``
-(:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.series_dataset`). The Dataset is in SI units
-(times in seconds; multiples of the BE transmission time in "BE tx times"); the claims state
-times in ms (their statistics computed again from the converted per-packet values); the
-figure draws ms against arrival times in s.
+``notebooks/07_tftant_pq_vs_wfq`` runs them, on the per-packet runs it shares with
+``tftant_wfq_fig2_4`` (:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.series_dataset`). The
+Dataset is in SI units (times in seconds; multiples of the BE transmission time in "BE tx
+times"); the claims state times in ms (their statistics computed again from the converted
+per-packet values); the figure draws ms against arrival times in s.
 """
 
 from __future__ import annotations
@@ -113,22 +113,27 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
     mx = ms["ipdv_max_be_tx"].max("seed")
     freq = ms["peak_frequency"].mean("seed")
     be_tx = float(ms.be_tx_time)
-    values = {f"max_ipdv_{s}": (mx.sel(scheduler=s), BE_TX, f"largest |IPDV| over seeds, {s.upper()}")
+    values = {f"max_ipdv_{s}": (mx.sel(scheduler=s), BE_TX,
+                                f"largest |IPDV| over seeds, {s.upper()}")
               for s in presets.TFTANT_SCHEDULERS}
     for frame in (PAGE_LARGE_FRAME_BYTES, 128, MTU_FRAME_BYTES):
         for s in presets.TFTANT_SCHEDULERS:
             peak = float(mx.sel(scheduler=s, ef_frame_bytes=frame))
-            values[f"max_ipdv_{frame}_{s}"] = (peak, BE_TX, f"largest |IPDV| at {frame} bytes, {s.upper()}")
+            values[f"max_ipdv_{frame}_{s}"] = (peak, BE_TX,
+                                               f"largest |IPDV| at {frame} bytes, {s.upper()}")
             values[f"max_ipdv_{frame}_{s}_ms"] = (peak * be_tx, "ms", "the same in ms")
-            values[f"peak_share_{frame}_{s}"] = (float(freq.sel(scheduler=s, ef_frame_bytes=frame)), "",
+            share = float(freq.sel(scheduler=s, ef_frame_bytes=frame))
+            values[f"peak_share_{frame}_{s}"] = (share, "",
                                                  f"share of peaks at {frame} bytes, {s.upper()}")
-        values.update({f"tags_{frame}_{f['name']}": (f["value"], f["unit"], f"WFQ {f['name']} at {frame} bytes")
+        values.update({f"tags_{frame}_{f['name']}": (f["value"], f["unit"],
+                                                     f"WFQ {f['name']} at {frame} bytes")
                        for f in tag_facts(ms, frame)})
         values[f"series_gap_{frame}"] = (_series_gap(ms, frame), BE_TX,
                                          f"largest gap of the two |IPDV| series at {frame} bytes")
-        values[f"peak_gap_{frame}"] = (values[f"max_ipdv_{frame}_wfq"][0] - values[f"max_ipdv_{frame}_pq"][0],
-                                       BE_TX, f"WFQ's peak less PQ's at {frame} bytes")
-    values.update({f"fig7_{f['name']}": (f["value"], f["unit"], f"sawtooth {f['name']} at Fig. 7's frame")
+        gap = values[f"max_ipdv_{frame}_wfq"][0] - values[f"max_ipdv_{frame}_pq"][0]
+        values[f"peak_gap_{frame}"] = (gap, BE_TX, f"WFQ's peak less PQ's at {frame} bytes")
+    values.update({f"fig7_{f['name']}": (f["value"], f["unit"],
+                                         f"sawtooth {f['name']} at Fig. 7's frame")
                    for f in sawtooth_facts(PAGE_LARGE_FRAME_BYTES, float(ms.ef_rate))})
     return kit.add_claim_values(ds, values)
 
