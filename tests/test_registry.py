@@ -151,7 +151,7 @@ def test_its_notebook_runs_it_through_the_module_and_the_kit(entry):
                   and isinstance(n.args[0], ast.Attribute) and n.args[0].attr == "ARTEFACT"
                   and getattr(n.args[0].value, "id", None) in names]
         assert judged, \
-            f"{entry.notebook} must record {entry.id}'s claims with kit.claims(<module>.ARTEFACT, ...)"
+            f"{entry.notebook} must record {entry.id}'s claims with kit.claims(<module>.ARTEFACT)"
     saver = "save_table" if entry.table else "save_figure"
     saved = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr == saver and n.args and isinstance(n.args[0], ast.Attribute)
