@@ -52,6 +52,7 @@ import string
 
 import numpy as np
 import pandas as pd
+import xarray as xr
 
 #: Relative difference (percent) within which a number is reproduced: the one tolerance.
 TOLERANCE_PERCENT = 10.0
@@ -534,7 +535,8 @@ class _DataFormatter(string.Formatter):
             values = self.data[key].values
             return values.item() if values.ndim == 0 else _Items(self.data[key])
         if key in self.data.attrs:
-            return self.data.attrs[key]
+            value = self.data.attrs[key]
+            return _Items(xr.DataArray(list(value))) if isinstance(value, (list, tuple)) else value
         raise ClaimError(f"template field {key!r} names no variable or attr of the Dataset")
 
     def convert_field(self, value, conversion):
