@@ -417,6 +417,16 @@ def parse_params(text: str) -> dict:
     return out
 
 
+def evaluate_params(params: dict, data) -> dict:
+    """A row's parameters evaluated in order (:func:`evaluate`; each may name those before it); a
+    0-d result becomes a Python number or boolean (what a note's template prints)."""
+    values = {}
+    for key, expression in params.items():
+        value = evaluate(expression, data, values)
+        values[key] = value.values.item() if getattr(value, "ndim", None) == 0 else value
+    return values
+
+
 def check(name: str, variable: str, params: dict, data) -> tuple[bool, dict]:
     """A statement's computed check: :data:`CHECKS` ``name`` of ``data[variable]`` with ``params``.
 
@@ -455,9 +465,7 @@ def check(name: str, variable: str, params: dict, data) -> tuple[bool, dict]:
     if missing:
         raise ClaimError(f"check {name!r} on {variable!r} needs the parameter(s) {missing}")
     ours = data[variable]
-    ref = {}
-    for key, expression in params.items():
-        ref[key] = evaluate(expression, data, ref)
+    ref = evaluate_params(params, data)
     if name == "holds":
         return bool(np.all(ref["that"])) if "that" in ref else bool(ours.values.all()), {}
     if name in ("greater", "less"):
@@ -587,7 +595,8 @@ class _DataFormatter(string.Formatter):
 def fill(template: str, data, params: dict | None = None) -> str:
     """A note's template with each ``{name:spec}`` filled from the Dataset (:class:`_DataFormatter`)
     or from the row's ``params`` (a number where it reads as one: a threshold the note prints)."""
-    numbers = {k: _number_or_text(v) for k, v in (params or {}).items()}
+    numbers = {k: _number_or_text(v) if isinstance(v, str) else v
+               for k, v in (params or {}).items()}
     return _DataFormatter(data, numbers).format(template)
 
 

@@ -346,10 +346,11 @@ def claims(artefact, data) -> list[dict]:
         shape_ok, witness = judge.check(check, variable, params, data) if check else (None, {})
         why = None
         if row.reason and _reason_given(row.reason_when, shape_ok, value, art, row.quantity, data):
-            text = judge.fill(row.reason, data, params)  # its text fields; {{fact}} become {fact}
+            text = judge.fill(row.reason, data, judge.evaluate_params(params, data))  # {{f}} -> {f}
             bound = judge.parse_params(row.facts)
             why = judge.reason_from(row.reason_kind, text, data, bound, witness)
-        out.append(claim(art, row.quantity, value, unit, judge.fill(row.note, data, params),
+        values = judge.evaluate_params(params, data)  # a note may print a parameter or a test
+        out.append(claim(art, row.quantity, value, unit, judge.fill(row.note, data, values),
                          shape_ok=shape_ok, reason=why))
     return out
 
