@@ -267,3 +267,7 @@ def test_an_item_template_formats_another_variable_and_a_join_takes_its_separato
     data = _data()
     assert judge.fill("{delay:[.0f] - [floor:.1f]}", data) == "3 - 1.0, 5 - 4.5, 9 - 2.0"
     assert judge.fill("{frame:| -> }", data) == "128 -> 512 -> 1024"
+
+
+def test_a_boolean_picks_between_texts_that_hold_a_bar_with_a_double_bar():
+    assert judge.fill("{ok:mean |IPDV| up||mean |IPDV| down}", _data()) == "mean |IPDV| up"

@@ -529,7 +529,8 @@ class _DataFormatter(string.Formatter):
     conversion ``!u`` upper-cases text, ``!r`` of a variable gives its values as a Python list;
     ``!w`` of a 1-D boolean variable the coordinates where it holds, joined (``!l``: as a list),
     or its spec's text where it holds nowhere (``{congested!w:none}``). A boolean's spec
-    ``yes|no`` picks a text (``{every:every|not every}``).
+    ``yes|no`` picks a text (``{every:every|not every}``; ``yes||no`` where the texts hold a
+    ``|``).
     """
 
     def __init__(self, data, extra=None):
@@ -563,7 +564,7 @@ class _DataFormatter(string.Formatter):
                 return format_spec
             return repr(list(value)) if value.as_list else ", ".join(str(v) for v in value)
         if isinstance(value, bool) and "|" in format_spec:
-            true, _, false = format_spec.partition("|")
+            true, _, false = format_spec.partition("||" if "||" in format_spec else "|")
             return true if value else false
         if not isinstance(value, _Items):
             return format(value, format_spec)

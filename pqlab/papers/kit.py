@@ -348,7 +348,8 @@ def claims(artefact, data) -> list[dict]:
         if row.reason and _reason_given(row.reason_when, shape_ok, value, art, row.quantity, data):
             text = judge.fill(row.reason, data, judge.evaluate_params(params, data))  # {{f}} -> {f}
             bound = judge.parse_params(row.facts)
-            why = judge.reason_from(row.reason_kind, text, data, bound, witness)
+            kind = judge.fill(row.reason_kind, data)
+            why = judge.reason_from(kind, text, data, bound, witness)
         values = judge.evaluate_params(params, data)  # a note may print a parameter or a test
         out.append(claim(art, row.quantity, value, unit, judge.fill(row.note, data, values),
                          shape_ok=shape_ok, reason=why))

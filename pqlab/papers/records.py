@@ -303,7 +303,8 @@ CLAIM_NOTES_FILE = locations.DATA / "claim_notes.csv"
 #: is empty or
 #: ``always``, ``fails`` (the reason is given only when the row's check or number fails) or a
 #: condition ``"<check> <variable> <params>"`` (:func:`pqlab.papers.judge.condition`); ``facts``
-#: binds a reason's fact to the variable holding it (``fact=variable;...``) where the names differ.
+#: binds a reason's fact to the variable holding it (``fact=variable;...``) where the names differ;
+#: ``reason_kind`` may be a template too (``{pq_breaks:arithmetic|mechanism}``).
 CLAIM_NOTE_COLUMNS = ("artefact", "quantity", "variable", "unit", "check", "params", "note",
                       "reason_kind", "reason", "reason_when", "facts")
 
@@ -317,7 +318,17 @@ def load_claim_notes(path=CLAIM_NOTES_FILE) -> pd.DataFrame:
     ValueError
         Naming the file and a missing column, an unknown ``reason_when`` or a claim listed twice.
     """
-    frame = load_text_table(path, CLAIM_NOTE_COLUMNS, "reason_kind", ["", *judge.REASON_KINDS])
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in CLAIM_NOTE_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; needs {list(CLAIM_NOTE_COLUMNS)}")
+    frame = frame[list(CLAIM_NOTE_COLUMNS)]
+    kinds = frame["reason_kind"]
+    known = kinds.isin(["", *judge.REASON_KINDS]) | kinds.str.contains("{", regex=False)
+    bad = sorted(set(kinds[~known]))
+    if bad:
+        raise ValueError(f"{path}: reason_kind must be one of {list(judge.REASON_KINDS)} or a "
+                         f"template, got {bad}")
     twice = frame[frame.duplicated(CLAIM_ID_COLUMNS, keep=False)]
     if not twice.empty:
         raise ValueError(f"{path}: claims listed more than once: "
