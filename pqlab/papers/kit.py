@@ -344,6 +344,9 @@ def claims(artefact, data) -> list[dict]:
                                        f"{units!r}, the claim in {unit!r}")
             value = float(data[variable].values)
         shape_ok, witness = judge.check(check, variable, params, data) if check else (None, {})
+        paper = _paper_row(art, row.quantity)
+        if paper is not None and math.isfinite(paper[0]):  # a reason may quote the paper's value
+            witness = {**witness, "paper": paper}
         why = None
         if row.reason and _reason_given(row.reason_when, shape_ok, value, art, row.quantity, data):
             text = judge.fill(row.reason, data, judge.evaluate_params(params, data))  # {{f}} -> {f}
