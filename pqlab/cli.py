@@ -165,7 +165,8 @@ def _reproduce(args) -> int:
         return 0 if exc.published else 130
     print("Verdicts per artefact (the papers' node model):")
     print(report.verdict_summary(result.report).to_string())
-    print("The papers' numeric measured results within 10 %, per model and role:")
+    print(f"The papers' numeric measured results within {report.TOLERANCE_PERCENT:g} %, "
+          "per model and role:")
     print(report.measured_counts(result.report).to_string(index=False))
     print("Notebooks (wall time):")
     for run in result.runs:

@@ -11,10 +11,12 @@ import pytest
 from pqlab import Empirical
 from pqlab.base.locations import DATA
 from pqlab.papers import judge
+from pqlab.papers.records import load_claim_notes
 
 PAPER_VALUES = DATA / "paper_values.csv"
 STANDIN = DATA / "be_size_cdf_standin.csv"
-COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule"]
+COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule",
+           "variable", "check", "params"]
 #: Values of the ``kind`` column (data/README.md).
 KINDS = {"setup", "analysis", "result", "derived"}
 ARTEFACTS = {
@@ -51,6 +53,29 @@ def test_rule_values(pv):
     assert rule[("globecom01_fig3_1", "local_max_be_payload_1")] == "position"
     assert rule[("tftant_slides_ring", "delay_ratio_512_256")] == "not_checkable"  # garbled on the slide
     assert rule[("long_fig7_tab3", "mode_fraction_ef_128")] == "not_checkable"  # interval width never given
+
+
+def test_claims_as_data_name_a_check_for_statements_and_a_variable_for_numbers(pv):
+    """A row judged from an artefact's Dataset names its variable; a statement its check (one of the
+    judge's, with the parameters it needs) and a number none; every claim note's row is the paper's
+    or names its own variable and unit, and every paper row of an artefact with notes has one."""
+    rows = pv.assign(value=pd.to_numeric(pv.value.replace("", None)))
+    notes = load_claim_notes()
+    keyed = set(zip(notes.artefact, notes.quantity))
+    for r in rows[rows.check != ""].itertuples():
+        assert r.variable and r.check in judge.CHECKS, (r.artefact, r.quantity)
+        needs = set(judge.CHECK_PARAMS[r.check])
+        assert needs <= set(judge.parse_params(r.params)), (r.artefact, r.quantity)
+        assert judge.rule_of(r.rule, r.value) == "qualitative" and (r.artefact, r.quantity) in keyed
+    for r in rows[(rows.variable != "") & (rows.check == "")].itertuples():
+        assert judge.rule_of(r.rule, r.value) in ("number", "position"), (r.artefact, r.quantity)
+    paper = set(zip(rows.artefact, rows.quantity))
+    for n in notes.itertuples():
+        own = bool((n.variable and n.unit) or n.check)
+        assert own != ((n.artefact, n.quantity) in paper), (n.artefact, n.quantity)
+        assert not n.check or (n.variable and n.check in judge.CHECKS), (n.artefact, n.quantity)
+    declared = set(notes.artefact)
+    assert {(a, q) for a, q in paper if a in declared} <= keyed
 
 
 def test_kind_values(pv):

@@ -143,3 +143,131 @@ def test_the_links_file_names_existing_paper_claims():
 def test_an_unknown_rule_in_the_paper_table_is_refused():
     with pytest.raises(ValueError, match="rule must be one of"):
         _paper([["a", "q", 1.0, "ms", "s", "st", "result", "roughly"]])
+
+
+# --------------------------------------------------------------------------- claims from a Dataset
+
+
+def _data():
+    import numpy as np
+    import xarray as xr
+
+    return xr.Dataset(
+        {"delay": ("frame", np.array([3.0, 5.0, 9.0]), {"units": "ms"}),
+         "floor": ("frame", np.array([1.0, 4.5, 2.0]), {"units": "ms"}),
+         "ci": ((), 0.5, {"units": "ms"}), "ok": ((), True, {"units": "1"})},
+        coords={"frame": ("frame", [128, 512, 1024], {"units": "bytes"})},
+        attrs={"scheduler": "pq"})
+
+
+@pytest.mark.parametrize("name, params, ok", [
+    ("greater", {"than": "floor"}, True),
+    ("greater", {"than": "max(floor, 2 * ci + 2)"}, False),  # 3 > max(1, 3) fails at 128 bytes
+    ("greater", {"share": "0.5", "than": "share * floor"}, True),  # an earlier parameter
+    ("less", {"than": "10"}, True),
+    ("at_most", {"bound": "9"}, True),
+    ("at_most", {"bound": "8.9"}, False),
+    ("band", {"lo": "3", "hi": "9"}, True),
+    ("band", {"lo": "3.5", "hi": "9"}, False),
+    ("close", {"ref": "floor + 0.5", "tol": "0.1"}, False),
+    ("close", {"ref": "delay * 1.05", "tol": "0.1"}, True),
+    ("holds", {}, True),
+])
+def test_a_check_is_decided_by_its_parameters_over_the_variables(name, params, ok):
+    variable = "ok" if name == "holds" else "delay"
+    assert judge.check(name, variable, params, _data())[0] is ok
+
+
+def test_a_checks_witness_is_where_it_comes_nearest_to_failing():
+    ok, witness = judge.check("greater", "delay", {"than": "floor"}, _data())
+    assert ok and witness == {"worst_ours": (5.0, "ms"), "worst_ref": (4.5, "ms"),
+                              "worst_frame": (512.0, "bytes")}
+    why = judge.reason_from("mechanism", "at {frame} the delay is {moves}, above {needed}", _data(),
+                            {"frame": "worst_frame", "moves": "worst_ours", "needed": "worst_ref"},
+                            witness)
+    assert judge.render(why) == "at 512 bytes the delay is 5 ms, above 4.5 ms"
+
+
+@pytest.mark.parametrize("name, variable, params, match", [
+    ("trend", "delay", {}, "check must be one of"),
+    ("greater", "nothing", {"than": "1"}, "no variable 'nothing'"),
+    ("greater", "delay", {}, "needs the parameter"),
+    ("greater", "delay", {"than": "__import__('os')"}, "only numbers"),
+    ("greater", "delay", {"than": "floor +"}, "does not parse"),
+    ("greater", "delay", {"than": "ceiling"}, "names no variable"),
+])
+def test_a_bad_check_is_refused_by_name(name, variable, params, match):
+    with pytest.raises(judge.ClaimError, match=match):
+        judge.check(name, variable, params, _data())
+
+
+def test_params_parse_and_refuse_a_cell_without_names():
+    assert judge.parse_params(" than=floor ; tol=0.1 ") == {"than": "floor", "tol": "0.1"}
+    assert judge.parse_params("") == {}
+    with pytest.raises(judge.ClaimError, match="name=value"):
+        judge.parse_params("floor")
+
+
+def test_a_note_is_filled_from_variables_attrs_and_the_rows_parameters():
+    note = judge.fill("{scheduler!u}: {delay:.1f} ms at {frame} bytes, {ci:.2f} within {tol:.0%}",
+                      _data(), {"tol": "0.05"})
+    assert note == "PQ: 3.0, 5.0, 9.0 ms at 128, 512, 1024 bytes, 0.50 within 5%"
+    with pytest.raises(judge.ClaimError, match="'nothing'"):
+        judge.fill("{nothing}", _data())
+
+
+def test_a_reason_from_the_dataset_takes_its_facts_in_the_texts_order_with_their_units():
+    data = _data().assign(delay_0=lambda d: d.delay[0])
+    why = judge.reason_from("bound", "{delay_0} against {ci} and {delay_0}", data)
+    assert [f["name"] for f in why["facts"]] == ["delay_0", "ci"]
+    assert why["facts"][1]["unit"] == "ms"
+    with pytest.raises(judge.ClaimError, match="no variable"):
+        judge.reason_from("bound", "{nothing}", _data())
+
+
+def test_a_reason_condition_is_a_check():
+    assert judge.condition("less ci than=1", _data())
+    assert not judge.condition("greater ci than=1", _data())
+
+
+def test_an_item_template_pairs_each_value_with_its_coordinate_and_a_2d_variable_joins_its_rows():
+    import numpy as np
+
+    data = _data().assign(steps=(("be", "frame"), np.array([[1.0, -2.0, 3.0], [4.0, 5.0, 6.0]])))
+    assert judge.fill("{delay:[frame] B: [.2f] ms}", data) == \
+        "128 B: 3.00 ms, 512 B: 5.00 ms, 1024 B: 9.00 ms"
+    assert judge.fill("{steps:+.1f}; {frame!r}", data) == \
+        "+1.0, -2.0, +3.0; +4.0, +5.0, +6.0; [128, 512, 1024]"
+
+
+@pytest.mark.parametrize("that, ok", [
+    ("all(delay > floor) and any(floor > 4)", True),
+    ("all(delay > floor) and not any(floor > 4)", False),
+    ("delay >= 3 or ci == 1", True),
+    ("all(delay[0] > 1)", None),  # indexing is no part of the language
+])
+def test_holds_takes_a_boolean_expression_over_the_variables(that, ok):
+    if ok is None:
+        with pytest.raises(judge.ClaimError, match="only numbers"):
+            judge.check("holds", "ok", {"that": that}, _data())
+    else:
+        assert judge.check("holds", "ok", {"that": that}, _data())[0] is ok
+
+
+def test_a_template_names_where_a_boolean_holds_and_picks_a_text_by_a_boolean():
+    import numpy as np
+
+    data = _data().assign(big=("frame", np.array([False, True, True])),
+                          none=("frame", np.zeros(3, bool)))
+    note = "{big!w:none}; {big!l:none}; {none!w:none}; {ok:every|not every}"
+    assert judge.fill(note, data) == "512, 1024; [512, 1024]; none; every"
+
+
+def test_an_item_template_formats_another_variable_and_a_join_takes_its_separator():
+    data = _data()
+    assert judge.fill("{delay:[.0f] - [floor:.1f]}", data) == "3 - 1.0, 5 - 4.5, 9 - 2.0"
+    assert judge.fill("{frame:| -> }", data) == "128 -> 512 -> 1024"
+
+
+def test_a_boolean_picks_between_texts_that_hold_a_bar_with_a_double_bar():
+    assert judge.fill("{ok:mean |IPDV| up||mean |IPDV| down}", _data()) == "mean |IPDV| up"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pqlab.papers import kit, registry
-from pqlab.papers.records import load_paper_values
+from pqlab.papers.records import load_claim_notes, load_paper_values
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -79,9 +79,31 @@ def test_an_artefact_module_holds_its_id_document_computation_claims_and_figure(
     claims = entry.function("claims")
     assert claims is None or claims.__module__ == entry.module
     rows = load_paper_values()
+    declared = set(load_claim_notes().artefact)
+    assert claims is None or entry.id not in declared, \
+        f"{entry.id}: claims both as data and by a function"
     if set(rows.artefact) & {entry.id}:
-        assert claims is not None, f"{entry.id} has rows in data/paper_values.csv and no claims function"
+        assert claims is not None or entry.id in declared, \
+            f"{entry.id} has rows in data/paper_values.csv and neither claim notes nor claims()"
     assert (NOTEBOOKS / f"{entry.notebook}.ipynb").is_file()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_an_artefact_whose_claims_are_data_builds_no_claim_reason_or_verdict_itself(entry):
+    """Claims as data: the judge fills the notes and reasons and computes the checks; the module
+    (:func:`claim_values`) adds numbers to its Dataset, and calls no claim, reason or fact builder,
+    no judge's rule and holds no float threshold of its own (a module-level float constant)."""
+    if entry.id not in set(load_claim_notes().artefact):
+        pytest.skip("claims built by the module's claims()")
+    source = Path(importlib.import_module(entry.module).__file__).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    calls = {f"{n.func.value.id}.{n.func.attr}" for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)}
+    assert not calls & {"kit.claim", "judge.reason", "judge.fact", "judge.within", "judge.verdict"}
+    floats = [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+              if isinstance(t, ast.Name) and t.id.isupper() and isinstance(n.value, ast.Constant)
+              and isinstance(n.value.value, float)]
+    assert floats == [], f"{entry.id}: thresholds belong to the rows' params: {floats}"
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
@@ -122,6 +144,14 @@ def test_its_notebook_runs_it_through_the_module_and_the_kit(entry):
     assert any((name, "compute") in calls for name in names)
     if entry.function("claims") is not None:
         assert any((name, "claims") in calls for name in names)
+    if entry.id in set(load_claim_notes().artefact):  # claims as data: the kit reads its Dataset
+        judged = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Attribute) and n.func.attr == "claims"
+                  and getattr(n.func.value, "id", None) == "kit" and n.args
+                  and isinstance(n.args[0], ast.Attribute) and n.args[0].attr == "ARTEFACT"
+                  and getattr(n.args[0].value, "id", None) in names]
+        assert judged, \
+            f"{entry.notebook} must record {entry.id}'s claims with kit.claims(<module>.ARTEFACT)"
     saver = "save_table" if entry.table else "save_figure"
     saved = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr == saver and n.args and isinstance(n.args[0], ast.Attribute)

@@ -45,10 +45,14 @@ the statements were judged with them (:mod:`pqlab.papers.ledger`).
 
 from __future__ import annotations
 
+import ast
 import math
+import operator
 import string
 
+import numpy as np
 import pandas as pd
+import xarray as xr
 
 #: Relative difference (percent) within which a number is reproduced: the one tolerance.
 TOLERANCE_PERCENT = 10.0
@@ -314,6 +318,322 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
             raise ClaimError("a 'position' claim needs the fact first_after (our first swept payload past the drop)")
         return "reproduced" if position_ok(ours, first_after, paper) else "differs"
     return "reproduced" if within(ours, paper) else "differs"
+
+
+# --------------------------------------------------------------------------- claims from a Dataset
+
+#: The checks a statement's ``shape_ok`` is computed by (column ``check`` of
+#: ``data/paper_values.csv``), over the variables of the artefact's Dataset: the row's ``variable``
+#: and the parameters of its ``params`` cell (``name=value;...``, a value a variable's name or a
+#: number). Every threshold of a statement is a parameter of its row, none is in an artefact module.
+CHECKS = {
+    "holds": "the boolean variable is true everywhere; or, if given, the expression ``that`` "
+             "(comparisons, ``and``, ``or``, ``not``, ``all``, ``any`` over variables) about it",
+    "greater": "the variable is larger than ``than`` everywhere",
+    "at_most": "the variable is at most ``bound`` everywhere",
+    "band": "the variable lies in ``[lo, hi]`` everywhere",
+    "less": "the variable is smaller than ``than`` everywhere",
+    "close": "the variable lies within ``tol`` (a fraction) of ``ref``: ``|ours - ref| <= tol * "
+             "max(|ours|, |ref|)`` everywhere",
+}
+#: The parameters each check needs.
+CHECK_PARAMS = {"holds": (), "greater": ("than",), "at_most": ("bound",), "band": ("lo", "hi"),
+                "less": ("than",), "close": ("ref", "tol")}
+
+
+#: Functions a parameter's expression may call: elementwise with two arguments, over every
+#: element with one (``max(x)``: the largest value of ``x``).
+_FUNCTIONS = {"max": (np.max, np.maximum), "min": (np.min, np.minimum), "abs": (np.abs, None)}
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+              ast.Div: operator.truediv}
+_COMPARISONS = {ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Lt: operator.lt,
+                ast.LtE: operator.le, ast.Eq: operator.eq, ast.NotEq: operator.ne}
+#: Functions of a boolean expression (``holds``'s ``that``): every, or some, element true.
+_TRUTH = {"all": np.all, "any": np.any}
+
+
+def evaluate(expression: str, data, names: dict | None = None):
+    """A parameter's value: a number, a Dataset variable (as a DataArray, so dimensions broadcast
+    by name), an earlier parameter of ``names``, or ``+ - * /`` and :data:`_FUNCTIONS` of them
+    (``max(0.05 * mean_min, 2 * ci_max)``, say).
+
+    Raises
+    ------
+    ClaimError
+        If the expression names something else or uses another construct.
+    """
+    names = names or {}
+
+    def value(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            if node.id in names:
+                return names[node.id]
+            if node.id in data.variables:
+                return data[node.id]
+            raise ClaimError(f"{expression!r}: {node.id!r} names no variable or earlier parameter")
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            return _OPERATORS[type(node.op)](value(node.left), value(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -value(node.operand)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not bool(np.all(value(node.operand)))
+        if (isinstance(node, ast.Compare) and len(node.ops) == 1
+                and type(node.ops[0]) in _COMPARISONS):
+            return _COMPARISONS[type(node.ops[0])](value(node.left), value(node.comparators[0]))
+        if isinstance(node, ast.BoolOp):
+            truths = (bool(np.all(value(v))) for v in node.values)
+            return all(truths) if isinstance(node.op, ast.And) else any(truths)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _TRUTH and not node.keywords and len(node.args) == 1):
+            return bool(_TRUTH[node.func.id](np.asarray(value(node.args[0]))))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _FUNCTIONS and not node.keywords and 1 <= len(node.args) <= 2):
+            reduce, pairwise = _FUNCTIONS[node.func.id]
+            args = [value(arg) for arg in node.args]
+            if len(args) == 1:
+                return reduce(args[0])
+            if pairwise is not None:
+                return pairwise(*args)
+        raise ClaimError(f"{expression!r}: only numbers, variables, + - * /, comparisons, and, or, "
+                         f"not and {sorted({*_FUNCTIONS, *_TRUTH})} are allowed")
+
+    try:
+        tree = ast.parse(str(expression).strip(), mode="eval")
+    except SyntaxError:
+        raise ClaimError(f"parameter expression {expression!r} does not parse") from None
+    return value(tree.body)
+
+
+def parse_params(text: str) -> dict:
+    """A ``params`` cell, ``name=value;name=value``, as a dict of strings ({} for an empty cell)."""
+    out = {}
+    for item in filter(None, (part.strip() for part in str(text or "").split(";"))):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip().isidentifier() or not value.strip():
+            raise ClaimError(f"params must read name=value;...; got {text!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def evaluate_params(params: dict, data) -> dict:
+    """A row's parameters evaluated in order (:func:`evaluate`; each may name those before it); a
+    0-d result becomes a Python number or boolean (what a note's template prints)."""
+    values = {}
+    for key, expression in params.items():
+        value = evaluate(expression, data, values)
+        values[key] = value.values.item() if getattr(value, "ndim", None) == 0 else value
+    return values
+
+
+def check(name: str, variable: str, params: dict, data) -> tuple[bool, dict]:
+    """A statement's computed check: :data:`CHECKS` ``name`` of ``data[variable]`` with ``params``.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`CHECKS`.
+    variable : str
+        The Dataset variable the statement is about.
+    params : dict
+        :func:`parse_params` of the row; each value an expression (:func:`evaluate`) that may
+        name the parameters before it.
+    data : xarray.Dataset
+        The artefact's Dataset.
+
+    Returns
+    -------
+    ok : bool
+        Whether the statement holds.
+    witness : dict
+        Where it comes nearest to failing (or fails most), as facts a reason may name:
+        ``worst_ours`` and ``worst_ref`` (the variable and what it is compared with there, in the
+        variable's unit), and ``worst_<dim>`` (the coordinate there) for each dimension; empty for
+        ``holds``.
+
+    Raises
+    ------
+    ClaimError
+        If the check is unknown, the variable absent or a parameter missing.
+    """
+    if name not in CHECKS:
+        raise ClaimError(f"check must be one of {list(CHECKS)}, got {name!r}")
+    if variable not in data.variables:
+        raise ClaimError(f"check {name!r}: the Dataset has no variable {variable!r}")
+    missing = [p for p in CHECK_PARAMS[name] if p not in params]
+    if missing:
+        raise ClaimError(f"check {name!r} on {variable!r} needs the parameter(s) {missing}")
+    ours = data[variable]
+    ref = evaluate_params(params, data)
+    if name == "holds":
+        return bool(np.all(ref["that"])) if "that" in ref else bool(ours.values.all()), {}
+    if name in ("greater", "less"):
+        against = ref["than"]
+        margin = ours - against if name == "greater" else against - ours
+        ok = (margin > 0)
+    elif name == "at_most":
+        against = ref["bound"]
+        margin = against - ours
+        ok = margin >= 0
+    elif name == "close":
+        against = ref["ref"]
+        margin = ref["tol"] * np.maximum(abs(ours), abs(against)) - abs(ours - against)
+        ok = margin >= 0
+    else:
+        against = ours * 0 + ref["lo"]
+        margin = np.minimum(ours - ref["lo"], ref["hi"] - ours)
+        ok = margin >= 0
+    return bool(np.all(ok)), _witness(ours, ours * 0 + against, margin)
+
+
+def _witness(ours, against, margin) -> dict:
+    """The facts where ``margin`` is smallest: ``worst_ours``, ``worst_ref``, ``worst_<dim>``."""
+    margin = ours * 0 + margin
+    flat = int(np.nanargmin(np.asarray(margin.values, dtype=float).ravel())) if margin.size else 0
+    index = np.unravel_index(flat, margin.shape) if margin.ndim else ()
+    where = dict(zip(margin.dims, index))
+    unit = ours.attrs.get("units", "")
+    facts = {"worst_ours": (float(ours.isel(where)), unit),
+             "worst_ref": (float((ours * 0 + against).isel(where)), unit)}
+    for dim, i in where.items():
+        coord = margin[dim]
+        facts[f"worst_{dim}"] = (float(coord.values[i]), coord.attrs.get("units", ""))
+    return facts
+
+
+class _Items(list):
+    """A variable's values as a template field sees them: one item per element of its last
+    dimension (a row of items per element of the first, for a 2-D one), with the coordinates."""
+
+    def __init__(self, da):
+        super().__init__(v.item() for v in da.values.ravel())
+        self.da = da
+
+
+class _Where(list):
+    """The coordinates where a 1-D boolean variable holds (``!w``: joined, ``!l``: as a list)."""
+
+    def __init__(self, labels, as_list: bool):
+        super().__init__(labels)
+        self.as_list = as_list
+
+
+class _DataFormatter(string.Formatter):
+    """Fills ``{name:spec}`` from a Dataset: a variable, else an attr (or a row's parameter).
+
+    A variable with dimensions is joined: its items with ", " (a 2-D one's rows with "; "), each
+    formatted by ``spec``; a spec holding ``[...]`` is an item template, ``[coord]`` the item's
+    coordinate and ``[spec]`` its value (``{range:[ef_frame_bytes] B: [.2f] ms}``), ``[name:spec]``
+    another variable on the same dimension; a spec ending ``|sep`` joins with ``sep``. The
+    conversion ``!u`` upper-cases text, ``!r`` of a variable gives its values as a Python list;
+    ``!w`` of a 1-D boolean variable the coordinates where it holds, joined (``!l``: as a list),
+    or its spec's text where it holds nowhere (``{congested!w:none}``). A boolean's spec
+    ``yes|no`` picks a text (``{every:every|not every}``; ``yes||no`` where the texts hold a
+    ``|``).
+    """
+
+    def __init__(self, data, extra=None):
+        super().__init__()
+        self.data, self.extra = data, dict(extra or {})
+
+    def get_value(self, key, args, kwargs):
+        if key in self.extra:
+            return self.extra[key]
+        if key in self.data.variables:
+            values = self.data[key].values
+            return values.item() if values.ndim == 0 else _Items(self.data[key])
+        if key in self.data.attrs:
+            value = self.data.attrs[key]
+            return _Items(xr.DataArray(list(value))) if isinstance(value, (list, tuple)) else value
+        raise ClaimError(f"template field {key!r} names no variable or attr of the Dataset")
+
+    def convert_field(self, value, conversion):
+        if conversion == "u":
+            return str(value).upper()
+        if conversion == "r" and isinstance(value, _Items):
+            return repr(list(value))
+        if conversion in ("w", "l") and isinstance(value, _Items):
+            labels = value.da[value.da.dims[0]].values[np.asarray(value.da.values, dtype=bool)]
+            return _Where([v.item() for v in labels], conversion == "l")
+        return super().convert_field(value, conversion)
+
+    def format_field(self, value, format_spec):
+        if isinstance(value, _Where):
+            if not value:
+                return format_spec
+            return repr(list(value)) if value.as_list else ", ".join(str(v) for v in value)
+        if isinstance(value, bool) and "|" in format_spec:
+            true, _, false = format_spec.partition("||" if "||" in format_spec else "|")
+            return true if value else false
+        if not isinstance(value, _Items):
+            return format(value, format_spec)
+        da = value.da
+        if da.ndim == 2:
+            rows = (self.format_field(_Items(da[i]), format_spec) for i in range(da.shape[0]))
+            return "; ".join(rows)
+        separator = ", "
+        if "|" in format_spec:
+            format_spec, separator = format_spec.rsplit("|", 1)
+        if "[" not in format_spec:
+            return separator.join(format(v, format_spec) for v in value)
+        dim = da.dims[0]
+
+        def field(text, i):  # "[coord]", "[variable:spec]", or "[spec]" / "[:spec]" of the item
+            name, _, spec = text.partition(":")
+            if name == dim or (name in self.data.variables and self.data[name].dims == (dim,)):
+                return format(self.data[name].values[i].item(), spec)
+            return format(value[i], spec if not name else text)
+
+        def item(i):  # "[name]" parts alternate with text: "a [x] b [y]".split("[") -> "x] b", ...
+            head, *parts = format_spec.split("[")
+            pieces = (p.partition("]") for p in parts)
+            return head + "".join(field(name, i) + text for name, _, text in pieces)
+
+        return separator.join(item(i) for i in range(len(value)))
+
+
+def fill(template: str, data, params: dict | None = None) -> str:
+    """A note's template with each ``{name:spec}`` filled from the Dataset (:class:`_DataFormatter`)
+    or from the row's ``params`` (a number where it reads as one: a threshold the note prints)."""
+    numbers = {k: _number_or_text(v) if isinstance(v, str) else v
+               for k, v in (params or {}).items()}
+    return _DataFormatter(data, numbers).format(template)
+
+
+def _number_or_text(value: str):
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+def condition(spec: str, data) -> bool:
+    """A claim note's ``reason_when`` condition, ``"<check> <variable> <params>"``
+    (:func:`check`)."""
+    name, _, rest = spec.partition(" ")
+    variable, _, params = rest.strip().partition(" ")
+    return check(name, variable, parse_params(params), data)[0]
+
+
+def reason_from(kind: str, text: str, data, bindings: dict | None = None,
+                witness: dict | None = None) -> dict:
+    """A reason whose facts are the Dataset's variables its text names (value and ``units``), in
+    the order of ``bindings``, then of the text; ``bindings`` maps a fact's name to the variable
+    holding it where the two differ (a fact ``ef_tag`` read from ``ef_tag_1024``, say) or to a
+    fact of the row's check's ``witness`` (:func:`check`: ``worst_ours``, ...)."""
+    named = _placeholders(text)  # plain {name} fields only
+    in_text = [name for _, name, _, _ in _FORMATTER.parse(text) if name]
+    names = list(dict.fromkeys([n for n in (bindings or {}) if n in named] + in_text))
+    where = {n: (bindings or {}).get(n, n) for n in names}
+    witness = witness or {}
+    absent = [v for v in where.values() if v not in data.variables and v not in witness]
+    if absent:
+        raise ClaimError(f"reason {text!r}: the Dataset has no variable(s) {absent}")
+    facts = [fact(n, *witness[v]) if v in witness
+             else fact(n, data[v].values.item(), data[v].attrs.get("units", ""))
+             for n, v in where.items()]
+    return reason(kind, text, facts)
 
 
 # --------------------------------------------------------------------------- links between claims

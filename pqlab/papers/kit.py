@@ -262,6 +262,115 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
             print(paper_vs_ours(c))
 
 
+#: The ``role`` attr of a Dataset variable a claim quotes in the claim's own unit (the paper's
+#: milliseconds, say), not in SI: :func:`add_claim_values`.
+CLAIM_VALUE_ROLE = "claim value"
+
+
+def add_claim_values(ds: xr.Dataset, values: dict) -> xr.Dataset:
+    """Add the numbers an artefact's claims quote to its Dataset (in place; returned).
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        The artefact's Dataset.
+    values : dict
+        name -> ``(value, units, long_name)``; ``value`` a number, a boolean or a DataArray
+        (kept on its dimensions), in the unit the claim states (its ``units`` attr says which;
+        the variable's ``role`` attr is :data:`CLAIM_VALUE_ROLE`).
+    """
+    for name, (value, unit, long_name) in values.items():
+        attrs = {"units": unit, "long_name": long_name, "role": CLAIM_VALUE_ROLE}
+        if isinstance(value, xr.DataArray) and value.ndim:
+            ds[name] = (value.dims, value.values, attrs)
+        else:
+            value = value.values.item() if isinstance(value, xr.DataArray) else value
+            scalar = bool(value) if isinstance(value, (bool, np.bool_)) else float(value)
+            ds[name] = ((), scalar, attrs)
+    return ds
+
+
+@functools.lru_cache(maxsize=1)
+def _claim_rules() -> dict:
+    """(artefact, quantity) -> (unit, variable, check, params) of the shipped papers' values."""
+    table = records.load_paper_values(locations.DATA / "paper_values.csv")
+    columns = [table.get(c, pd.Series([""] * len(table))).map(records.cell_text)
+               for c in ("variable", "check", "params")]
+    return {(a, q): (u, v, c, judge.parse_params(p))
+            for a, q, u, v, c, p in zip(table.artefact, table.quantity, table.unit, *columns)}
+
+
+def claims(artefact, data) -> list[dict]:
+    """The claim records of an artefact's Dataset, as the data files declare them.
+
+    One record per row of ``data/claim_notes.csv`` for the artefact, in its order: the number is
+    the Dataset variable its paper row (``data/paper_values.csv``, column ``variable``) or its
+    note row names, in that row's unit (the variable's ``units``); a statement's ``shape_ok`` is
+    the judge's check of the row (:func:`pqlab.papers.judge.check`, columns ``check`` and
+    ``params``); the note and the reason are the rows' templates filled with the Dataset's numbers
+    (:func:`pqlab.papers.judge.fill`, :func:`pqlab.papers.judge.reason_from`).
+
+    Parameters
+    ----------
+    artefact : pqlab.papers.registry.Artefact or str
+        The artefact (or its id).
+    data : xarray.Dataset
+        What its ``compute`` returned.
+
+    Returns
+    -------
+    list of dict
+        Claim records (:func:`claim`).
+
+    Raises
+    ------
+    ValueError
+        If ``data`` is not the artefact's, or a row names a variable the Dataset lacks or whose
+        unit differs.
+    """
+    art = _artefact_id(artefact)
+    check_artefact(data, art)
+    rules = _claim_rules()
+    notes = records.load_claim_notes()
+    out = []
+    for row in notes[notes.artefact == art].itertuples(index=False):
+        own = (row.unit, row.variable, row.check, judge.parse_params(row.params))
+        unit, variable, check, params = rules.get((art, row.quantity), own)
+        value = None
+        if variable and not check:
+            units = data[variable].attrs.get("units", "")
+            if units != unit:
+                raise judge.ClaimError(f"{art}/{row.quantity}: variable {variable!r} is in "
+                                       f"{units!r}, the claim in {unit!r}")
+            value = float(data[variable].values)
+        shape_ok, witness = judge.check(check, variable, params, data) if check else (None, {})
+        paper = _paper_row(art, row.quantity)
+        if paper is not None and math.isfinite(paper[0]):  # a reason may quote the paper's value
+            witness = {**witness, "paper": paper}
+        why = None
+        if row.reason and _reason_given(row.reason_when, shape_ok, value, art, row.quantity, data):
+            text = judge.fill(row.reason, data, judge.evaluate_params(params, data))  # {{f}} -> {f}
+            bound = judge.parse_params(row.facts)
+            kind = judge.fill(row.reason_kind, data)
+            why = judge.reason_from(kind, text, data, bound, witness)
+        values = judge.evaluate_params(params, data)  # a note may print a parameter or a test
+        out.append(claim(art, row.quantity, value, unit, judge.fill(row.note, data, values),
+                         shape_ok=shape_ok, reason=why))
+    return out
+
+
+def _reason_given(when: str, shape_ok, value, artefact: str, quantity: str, data) -> bool:
+    """Whether a claim note's reason is given: ``always`` (or empty), when the row ``fails`` (its
+    check, or its number outside the tolerance), or when the condition ``when`` holds."""
+    if when in ("", "always"):
+        return True
+    if when == "fails":
+        paper = _paper_row(artefact, quantity)
+        return shape_ok is False or (value is not None and paper is not None
+                                     and not judge.within(value, paper[0]))
+    return judge.condition(when, data)
+
+
 # --------------------------------------------------------------------------- across seeds
 
 

@@ -10,6 +10,7 @@ these names) joins them and :mod:`pqlab.papers.judge` judges them.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import numbers
@@ -292,6 +293,47 @@ def load_text_table(path, columns, column: str, allowed) -> pd.DataFrame:
     if bad:
         raise ValueError(f"{path}: {column} must be one of {list(allowed)}, got {bad}")
     return frame[list(columns)]
+
+
+#: The notes and reasons of the claims an artefact's Dataset yields, one row per claim in the order
+#: they are recorded: the templates :func:`pqlab.papers.kit.claims` fills from the Dataset.
+CLAIM_NOTES_FILE = locations.DATA / "claim_notes.csv"
+#: Columns of :data:`CLAIM_NOTES_FILE`: ``variable``, ``unit``, ``check`` and ``params`` are a
+#: ``pqlab only`` claim's (a paper row's are those of ``data/paper_values.csv``); ``reason_when``
+#: is empty or
+#: ``always``, ``fails`` (the reason is given only when the row's check or number fails) or a
+#: condition ``"<check> <variable> <params>"`` (:func:`pqlab.papers.judge.condition`); ``facts``
+#: binds a reason's fact to the variable holding it (``fact=variable;...``) where the names differ;
+#: ``reason_kind`` may be a template too (``{pq_breaks:arithmetic|mechanism}``).
+CLAIM_NOTE_COLUMNS = ("artefact", "quantity", "variable", "unit", "check", "params", "note",
+                      "reason_kind", "reason", "reason_when", "facts")
+
+
+@functools.lru_cache(maxsize=2)
+def load_claim_notes(path=CLAIM_NOTES_FILE) -> pd.DataFrame:
+    """The claims' note and reason templates (:data:`CLAIM_NOTES_FILE`), checked; read once.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and a missing column, an unknown ``reason_when`` or a claim listed twice.
+    """
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in CLAIM_NOTE_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; needs {list(CLAIM_NOTE_COLUMNS)}")
+    frame = frame[list(CLAIM_NOTE_COLUMNS)]
+    kinds = frame["reason_kind"]
+    known = kinds.isin(["", *judge.REASON_KINDS]) | kinds.str.contains("{", regex=False)
+    bad = sorted(set(kinds[~known]))
+    if bad:
+        raise ValueError(f"{path}: reason_kind must be one of {list(judge.REASON_KINDS)} or a "
+                         f"template, got {bad}")
+    twice = frame[frame.duplicated(CLAIM_ID_COLUMNS, keep=False)]
+    if not twice.empty:
+        raise ValueError(f"{path}: claims listed more than once: "
+                         f"{sorted(set(zip(twice.artefact, twice.quantity)))}")
+    return frame
 
 
 def load_records(results_dir) -> list[dict]:

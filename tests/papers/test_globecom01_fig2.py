@@ -5,7 +5,7 @@ import pytest
 
 from pqlab import scenarios
 from pqlab.node.path import Hop, PathModel
-from pqlab.papers import PAPERS
+from pqlab.papers import PAPERS, kit
 from pqlab.papers.globecom01 import globecom01_fig2 as fig2
 from pqlab.papers.records import load_paper_values
 
@@ -18,12 +18,16 @@ def _texts(fig):
     return " ".join(t.get_text() for ax in fig.axes for t in ax.texts)
 
 
+def _claims(data):
+    return kit.claims(fig2.ARTEFACT, data)
+
+
 def test_fig2_is_drawn_from_the_node_and_the_path_model():
     d = fig2.compute()
     assert list(d["name"].values) == ["C7200", "C7500", "C7500"]
     assert list(d["out_rate_bps"].values) == [PAPERS.line_rate_bps] * 3
     assert list(d["congested"].values) == [True, False, False]
-    claims = _by_quantity(fig2.claims(d))
+    claims = _by_quantity(_claims(d))
     # numbers are judged by their number (no shape_ok)
     assert claims["n_routers"]["value"] == 3 and claims["n_routers"]["shape_ok"] is None
     assert claims["line_rate"]["value"] == 2000 and claims["line_rate"]["shape_ok"] is None
@@ -36,14 +40,14 @@ def test_fig2_is_drawn_from_the_node_and_the_path_model():
 def test_fig2_claims_follow_the_objects_they_are_drawn_from():
     # a slower second hop: arrivals at the first C7500 exceed its output, the paper's rate condition fails
     slow = PathModel(hops=(Hop(1e6, "atm-aal5"), Hop(2e6, "atm-aal5")))
-    claims = _by_quantity(fig2.claims(fig2.compute(path=slow)))
+    claims = _by_quantity(_claims(fig2.compute(path=slow)))
     assert claims["c7500_departure_rate_covers_arrivals"]["shape_ok"] is False
     assert claims["line_rate"]["value"] == 1000 and claims["qos_only_on_c7200"]["shape_ok"] is False
     # one hop only: not the paper's three routers
-    one = _by_quantity(fig2.claims(fig2.compute(path=PathModel(hops=(Hop(2e6, "atm-aal5"),)))))
+    one = _by_quantity(_claims(fig2.compute(path=PathModel(hops=(Hop(2e6, "atm-aal5"),)))))
     assert one["n_routers"]["value"] == 2 and one["n_routers"]["shape_ok"] is None
     # BE below the line: the C7200 is not congested
-    light = _by_quantity(fig2.claims(fig2.compute(be_offered_bps=1e6)))
+    light = _by_quantity(_claims(fig2.compute(be_offered_bps=1e6)))
     assert light["be_congests_c7200_egress"]["shape_ok"] is False
     with pytest.raises(ValueError, match="node"):
         fig2.compute(node="c7200")
@@ -53,7 +57,7 @@ def test_fig2_claims_follow_the_objects_they_are_drawn_from():
 
 def test_every_paper_row_is_recorded_in_its_unit():
     rows = load_paper_values()
-    recorded = {r["quantity"]: r["unit"] for r in fig2.claims(fig2.compute())}
+    recorded = {r["quantity"]: r["unit"] for r in _claims(fig2.compute())}
     stated = dict(zip(rows.loc[rows.artefact == fig2.ARTEFACT.id, "quantity"],
                       rows.loc[rows.artefact == fig2.ARTEFACT.id, "unit"]))
     assert stated and recorded == stated

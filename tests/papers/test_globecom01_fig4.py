@@ -7,6 +7,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
+from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_fig4 as fig4  # noqa: E402
 
 from globecom01_claim_rows import recorded_verdicts  # noqa: E402
@@ -33,7 +34,7 @@ def test_fig4_cites_the_repositorys_data_file_also_from_an_installed_package(mon
 
 
 def test_claims_use_the_paper_keys_and_units_and_can_be_recorded(tmp_path):
-    recorded_verdicts(fig4.ARTEFACT.id, fig4.claims(fig4.compute()), tmp_path)
+    recorded_verdicts(fig4.ARTEFACT.id, kit.claims(fig4.ARTEFACT, fig4.compute()), tmp_path)
 
 
 def test_the_figure_is_labelled():

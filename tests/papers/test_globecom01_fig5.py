@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from pqlab.papers import judge, presets  # noqa: E402
+from pqlab.papers import judge, kit, presets  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_fig5 as fig5  # noqa: E402
 
 from globecom01_claim_rows import recorded_verdicts  # noqa: E402
@@ -43,7 +43,7 @@ def test_fig5_ccdfs_in_transmission_units(fig5_data):
 
 
 def test_claims_use_the_paper_keys_and_units_and_can_be_recorded(tmp_path, fig5_data):
-    verdicts = recorded_verdicts(fig5.ARTEFACT.id, fig5.claims(fig5_data), tmp_path)
+    verdicts = recorded_verdicts(fig5.ARTEFACT.id, kit.claims(fig5.ARTEFACT, fig5_data), tmp_path)
     # about 25 units against the paper's 36: a number, judged by its number
     assert verdicts["ccdf_negligible_above"] == verdicts["ccdf_negligible_above_ms"] == "differs"
     assert verdicts["transmission_unit"] == "reproduced"
@@ -86,7 +86,7 @@ def test_the_footer_states_how_the_scenario_draws_be_sizes(fig5_data):
 
 def test_the_ccdf_threshold_is_a_number_with_its_bound(fig5_data):
     # issue 30: 25 against the paper's 36 units was 'shape only'; the node's own range bounds it
-    rows = {r["quantity"]: r for r in fig5.claims(fig5_data)}
+    rows = {r["quantity"]: r for r in kit.claims(fig5.ARTEFACT, fig5_data)}
     unit_ms = fig5_data.attrs["transmission_unit_s"] * 1e3
     for key, scale in (("ccdf_negligible_above", 1.0), ("ccdf_negligible_above_ms", unit_ms)):
         assert rows[key]["shape_ok"] is None and rows[key]["reason"]["kind"] == "bound"

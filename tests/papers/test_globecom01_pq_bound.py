@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 from pqlab.node.framing import line_time_s  # noqa: E402
+from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_pq_bound  # noqa: E402
 
 N = 300
@@ -43,7 +44,7 @@ def test_pq_bound_lone_wait_is_about_one_mtu(pq_bound):
     lone = float(pq_bound["lone_max_pq_wait"].max())
     mtu = float(pq_bound.mtu_line_time)
     assert mtu * 0.99 <= lone <= mtu + EF_MS / MS + 1e-12  # s
-    claims = {c["quantity"]: c for c in globecom01_pq_bound.claims(pq_bound)}
+    claims = {c["quantity"]: c for c in kit.claims(globecom01_pq_bound.ARTEFACT, pq_bound)}
     assert claims["max_pq_delay"]["value"] == pytest.approx(5.12)
     assert claims["ef_queue_limit"]["value"] == 10
     assert claims["max_pq_wait_one_mtu"]["shape_ok"] is True

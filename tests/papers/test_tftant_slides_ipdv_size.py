@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from pqlab.node.framing import line_time_s  # noqa: E402
+from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.tftant_slides import tftant_slides_ipdv_size  # noqa: E402
 from pq_streams_claim_rows import check_claims  # noqa: E402
 
@@ -32,7 +33,7 @@ def test_ipdv_size(ipdv_size):
     mx = ipdv_size["jitter_max_mean"].sel(congestion=True)
     assert (mx >= ipdv_size["jitter_p999_mean"].sel(congestion=True)).all()
     assert (mx < 2 * line_time_s(1500, "atm-aal5", 2e6) * 5).all()  # bounded by a few BE MTU times
-    check_claims(tftant_slides_ipdv_size.claims(ipdv_size), "tftant_slides_ipdv_size")
+    check_claims(kit.claims(tftant_slides_ipdv_size.ARTEFACT, ipdv_size), "tftant_slides_ipdv_size")
     fig = tftant_slides_ipdv_size.figure(ipdv_size)
     assert isinstance(fig, Figure) and "tftant_slides_ipdv_size" in fig._suptitle.get_text()
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
@@ -42,7 +43,7 @@ def test_ipdv_size(ipdv_size):
 
 def test_std_growth_row_names_the_size_where_aggregation_does_not_raise_it(ipdv_size):
     """Issue 30 item 2: a differing qualitative row needs a reason with numbers."""
-    row = [c for c in tftant_slides_ipdv_size.claims(ipdv_size)
+    row = [c for c in kit.claims(tftant_slides_ipdv_size.ARTEFACT, ipdv_size)
            if c["quantity"] == "ipdv_std_grows_with_aggregation_and_congestion"][0]
     if row["shape_ok"]:
         assert row["reason"] is None

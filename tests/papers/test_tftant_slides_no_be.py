@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from pqlab.base.units import to_ms
+from pqlab.papers import kit
 from pqlab.papers.tftant_slides import tftant_slides_no_be as no_be_module
 
 N = 300
@@ -25,7 +26,7 @@ def test_no_be_delay_is_own_line_time_plus_path(no_be):
 
 
 def test_claims_state_milliseconds_and_leave_the_dataset_as_it_was(no_be):
-    b = {x["quantity"]: x for x in no_be_module.claims(no_be)}
+    b = {x["quantity"]: x for x in kit.claims(no_be_module.ARTEFACT, no_be)}
     assert b["mean_delay_without_be"]["value"] == pytest.approx(float(to_ms(no_be.uncongested_delay)), rel=1e-9)
     assert no_be["delay"].attrs["units"] == "s"  # the claims left the Dataset as it was
 

@@ -6,6 +6,7 @@ s = (T_EF - t_EF) mod t_BE (300 EF packets, one seed).
 
 import pytest
 
+from pqlab.papers import kit
 from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed, tftant_wfq_fig5 as fig5_module
 
 from pq_vs_wfq_judged import facts, judged
@@ -30,7 +31,8 @@ def test_fig5_ipdv_is_the_sawtooth_of_the_slip(fig5):
 
 def test_ipdv_higher_small_packets_misses_by_the_sawtooth_arithmetic(fig5):
     """Issue 30: the miss carries the sawtooth's prediction 2 s (t_BE - s) / t_BE at the sizes that break the order."""
-    row = judged(fig5_module.ARTEFACT.id, fig5_module.claims(fig5))["ipdv_higher_small_packets"]
+    claims = kit.claims(fig5_module.ARTEFACT, fig5)
+    row = judged(fig5_module.ARTEFACT.id, claims)["ipdv_higher_small_packets"]
     assert row["verdict"] == "differs" and row["reason kind"] == "arithmetic"
     f = facts(row)
     assert f["predicted_small"] < f["predicted_large"]
@@ -39,3 +41,16 @@ def test_ipdv_higher_small_packets_misses_by_the_sawtooth_arithmetic(fig5):
 def test_bad_arguments_name_the_parameter():
     with pytest.raises(ValueError, match="frame_sizes"):
         fig5_module.compute(N, frame_sizes=[64, 64])
+
+
+def test_where_only_wfq_breaks_the_order_the_reason_is_its_tags(fig5):
+    """The reason's kind and text follow the scheduler that breaks the order (data/claim_notes.csv's
+    templates): PQ put in order, WFQ's miss is told by its finish tags."""
+    d = fig5.copy(deep=True)
+    for frame, ipdv_s in ((128, 9e-3), (256, 8e-3), (1024, 1e-3), (1518, 2e-3)):
+        d["ipdv"].loc[dict(scheduler="pq", ef_frame_bytes=frame)] = ipdv_s
+    d = fig5_module.claim_values(fig5_module.statistics(d))
+    rows = {c["quantity"]: c for c in kit.claims(fig5_module.ARTEFACT, d)}
+    row = rows["ipdv_higher_small_packets"]
+    assert row["shape_ok"] is False and row["reason"]["kind"] == "mechanism"
+    assert [f["name"] for f in row["reason"]["facts"]][-3:] == ["ef_tag", "be_tag", "tag_steps"]

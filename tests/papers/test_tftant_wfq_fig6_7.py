@@ -7,6 +7,7 @@ under PQ, so both IPDV series are the same sawtooth, below one BE tx time.
 import numpy as np
 import pytest
 
+from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed, tftant_wfq_fig6_7 as fig6_7_module
 
 from pq_vs_wfq_judged import facts, judged
@@ -25,7 +26,7 @@ def test_fig6_7_ipdv_is_the_same_sawtooth_under_both_schedulers():
 def test_the_largest_ipdv_is_judged_by_its_number_with_the_sawtooth_as_reason():
     """Issue 30: 0.855 BE tx times is no "shape only": it differs from 1, and the arithmetic of the sawtooth
     max(s, t_BE - s) / t_BE, s = (T_EF - t_EF) mod t_BE, is its reason, with s and t_BE as facts."""
-    rows = fig6_7_module.claims(fig6_7_module.compute(N, SEEDS))
+    rows = kit.claims(fig6_7_module.ARTEFACT, fig6_7_module.compute(N, SEEDS))
     assert all(r["shape_ok"] is None for r in rows if r["quantity"].startswith("max_ipdv_fig7_"))
     j = judged("tftant_wfq_fig6_7", rows)
     s = pq_vs_wfq_testbed.beat_slip_s(1024)[0] * 1e3

@@ -376,11 +376,13 @@ def claims(ds: xr.Dataset) -> list[dict]:
     rows = [
         kit.claim(art, "best_hypothesis", None, "-",
                   f"{ds.attrs['best_hypothesis']} ({HYPOTHESES.get(ds.attrs['best_hypothesis'], '')}) has the smallest "
-                  f"RMS error over {criterion} among plausible cases: {_describe(ds, best)}; every W_m within 10%: "
+                  f"RMS error over {criterion} among plausible cases: {_describe(ds, best)}; "
+                  f"every W_m within {judge.TOLERANCE_PERCENT:g}%: "
                   f"{'yes' if within else 'no'}; against {_describe(ds, 'base')}; grid: {ds.attrs['grid']}"),
         kit.claim(art, "best_hypothesis_table_iv", None, "-",
                   f"for Table IV's W_m alone {hyp4} ({HYPOTHESES.get(hyp4, '')}) fits best among plausible cases: "
-                  f"{_describe(ds, best4)}; every W_m within 10%: {'yes' if within4 else 'no'}"),
+                  f"{_describe(ds, best4)}; every W_m within {judge.TOLERANCE_PERCENT:g}%: "
+                  f"{'yes' if within4 else 'no'}"),
     ]
     for hyp, case in best_per_hypothesis(ds).items():
         if 2 not in ds["k"].values:

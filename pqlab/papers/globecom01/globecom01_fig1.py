@@ -21,8 +21,7 @@ from .. import kit, presets
 from ..registry import Artefact
 from ..stated import MTU_BYTES
 from .diagram import FRAMING_NAMES, arrow, box, label_size
-from .figure_data import check_dataset
-from .packet_units import particles
+from .shared import check_dataset, particles
 
 __all__ = ["ARTEFACT", "compute", "figure"]
 

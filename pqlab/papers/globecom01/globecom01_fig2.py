@@ -2,10 +2,11 @@
 (the EF reference stream) on Site 1's switched Ethernet, the C7200 (a :class:`pqlab.Node`), the two
 C7500 hops (a :class:`pqlab.node.path.PathModel`), the loop back to Site 1.
 
-The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure
-(:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The Dataset is in SI
-units (times in seconds, sizes in bytes, rates in bit/s); the claims and the figure state rates
-in kbit/s or Mbit/s and times in ms.
+The artefact's computation (:func:`compute`), the numbers its claims quote
+(:func:`claim_values`) and figure (:func:`figure`); the notebook
+``notebooks/11_network_and_slides`` runs them. The Dataset is in SI units (times in seconds, sizes
+in bytes, rates in bit/s); the claims and the figure state rates in kbit/s or Mbit/s and times in
+ms.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from ...node.path import PathModel
 from .. import kit, presets
 from ..registry import Artefact
 from .diagram import FRAMING_NAMES, arrow, box, label_size
-from .figure_data import check_dataset
+from .shared import check_dataset
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure"]
+__all__ = ["ARTEFACT", "compute", "claim_values", "figure"]
 
 ARTEFACT = Artefact(__name__, notebook="11_network_and_slides")
 
@@ -111,46 +112,43 @@ def compute(node: Node | None = None, path: PathModel | None = None,
     )
     ds["congested"] = ("router", ds["in_rate_bps"].values > ds["out_rate_bps"].values,
                        {"long_name": "arrivals can exceed the output rate"})
-    return ds
+    return claim_values(ds)
 
 
-
-def claims(ds: xr.Dataset) -> list:
-    """Claim records of ``globecom01_fig2``: routers, link rate, where QoS and congestion are, the C7500s' rates."""
-    art = ARTEFACT.id
-    kit.check_artefact(ds, art)
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned): per router, by name, its output rate
+    and framing, whether it has a priority queue, is congested and is the QoS node; per hop of the
+    path, its output rate and its largest arrival rate; the C7200's arrival and egress rates, the
+    offered loads (kbit/s) and the path's EF delay (ms)."""
     names = [str(x) for x in ds["name"].values]
-    out = ds["out_rate_bps"].values
-    inr = ds["in_rate_bps"].values
-    pq = ds["has_priority_queue"].values
-    cong = ds["congested"].values
-    hops = len(names) - 1
-    chain = " -> ".join(names)
-    return [
-        kit.claim(art, "n_routers", float(len(names)), "routers",
-              f"Site 1 -> {chain} -> Site 1: the simulated C7200 (pqlab.Node) and {hops} hops of the path "
-              f"model (pqlab.scenarios.paper_path)"),
-        kit.claim(art, "line_rate", float(to_kbps(out.min())), "kbit/s",
-              f"every router's output line: {', '.join(f'{to_kbps(r):g}' for r in out)} kbit/s "
-              f"({', '.join(str(f) for f in ds['out_framing'].values)}); the smallest is recorded"),
-        kit.claim(art, "qos_only_on_c7200", None, "-",
-              f"priority queue on {', '.join(n for n, p in zip(names, pq) if p) or 'no router'}; the path's hops "
-              f"are FIFO serialisations (no queues, no policer); congested (arrivals above the output rate): "
-              f"{', '.join(n for n, c in zip(names, cong) if c) or 'none'}",
-              shape_ok=bool(pq[0] and not pq[1:].any() and cong[0] and not cong[1:].any())),
-        kit.claim(art, "be_congests_c7200_egress", None, "-",
-              f"EF {to_kbps(ds.attrs['ef_offered_bps']):.1f} + BE {to_kbps(ds.attrs['be_offered_bps']):g} kbit/s "
-              f"offered to the C7200's {to_kbps(out[0]):g} kbit/s egress; EF and BE enter by the same queueing "
-              f"system and share the path, but the path model adds only the EF packet's own serialisation "
-              f"({to_ms(ds.attrs['path_ef_delay_s']):.3f} ms over {hops} hops): BE after the C7200 is not "
-              f"simulated (see path/c7500_hops_uncongested)", shape_ok=bool(inr[0] > out[0])),
-        kit.claim(art, "c7500_departure_rate_covers_arrivals", None, "-",
-              f"smallest C7500 output rate minus its largest arrival rate (the previous line): "
-              f"{', '.join(f'{to_kbps(o):g} - {to_kbps(i):g}' for o, i in zip(out[1:], inr[1:]))} kbit/s; "
-              f">= 0 is the paper's condition for no jitter",
-              shape_ok=bool(hops and np.all(out[1:] >= inr[1:]))),
-    ]
+    out, inr = ds["out_rate_bps"].values, ds["in_rate_bps"].values
 
+    def by_name(values):
+        return xr.DataArray(np.asarray(values), dims=("router_name",))
+
+    def by_hop(values):
+        return xr.DataArray(np.asarray(values), dims=("hop",))
+
+    ds.coords["router_name"] = ("router_name", names, {"long_name": "router"})
+    ds.coords["hop"] = ("hop", np.arange(1, len(names)), {"long_name": "hop of the path, in order"})
+    return kit.add_claim_values(ds, {
+        "n_routers": (len(names), "routers", "routers of the test network"),
+        "n_hops": (len(names) - 1, "hops", "hops of the path model"),
+        "out_kbps": (by_name(to_kbps(out)), "kbit/s", "output line rate"),
+        "smallest_out_kbps": (to_kbps(out.min()), "kbit/s", "smallest output line rate"),
+        "framing_of": (by_name(ds["out_framing"].values), "1", "output line framing"),
+        "has_pq": (by_name(ds["has_priority_queue"].values), "1", "a priority queue on the output"),
+        "is_congested": (by_name(ds["congested"].values), "1", "arrivals above the output rate"),
+        "is_qos_node": (by_name(ds["role"].values == "qos"), "1",
+                        "the simulated node with PQ + WFQ"),
+        "c7200_arrival_kbps": (to_kbps(inr[0]), "kbit/s", "largest arrival rate at the C7200"),
+        "c7200_egress_kbps": (to_kbps(out[0]), "kbit/s", "the C7200's egress line rate"),
+        "ef_offered_kbps": (to_kbps(ds.attrs["ef_offered_bps"]), "kbit/s", "EF load offered"),
+        "be_offered_kbps": (to_kbps(ds.attrs["be_offered_bps"]), "kbit/s", "BE load offered"),
+        "path_ef_delay_ms": (to_ms(ds.attrs["path_ef_delay_s"]), "ms", "delay the path adds to EF"),
+        "hop_out_kbps": (by_hop(to_kbps(out[1:])), "kbit/s", "output rate of a hop"),
+        "hop_in_kbps": (by_hop(to_kbps(inr[1:])), "kbit/s", "largest arrival rate of a hop"),
+    })
 
 
 def figure(data: xr.Dataset):

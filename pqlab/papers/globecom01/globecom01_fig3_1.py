@@ -23,10 +23,8 @@ from ...node.traffic import UDP_IP_HEADER_BYTES
 from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import cisco7200_atm
-from .figure_data import check_dataset
-from .packet_units import cells, particles
+from .shared import cells, check_dataset, particles, set_time_attrs
 from .stream_columns import PAPER_BE_PAYLOAD_RANGE
-from .time_attrs import set_time_attrs
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "sweep_payloads", "local_maxima"]
 

@@ -28,9 +28,7 @@ from ...node.traffic import UDP_IP_HEADER_BYTES
 from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import MTU_PAYLOAD_BYTES, PAPER_FIG3_2_PAYLOADS, cisco7200_atm
-from .figure_data import check_dataset
-from .packet_units import cells, particles
-from .time_attrs import set_time_attrs
+from .shared import cells, check_dataset, particles, set_time_attrs
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "ONE_UNIT_PAYLOAD_BYTES",
            "TWO_UNIT_PAYLOAD_BYTES", "SIGNIFICANT_CI_MULTIPLE"]

@@ -1,8 +1,8 @@
 """GLOBECOM'01 Fig. 4, the "real" BE size CDF (here the STAND-IN).
 
-The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure
-(:func:`figure`); the notebook ``notebooks/02_real_distribution`` runs them. Sizes in bytes,
-probabilities in 1.
+The artefact's computation (:func:`compute`), the numbers its claims quote (:func:`claim_values`)
+and figure (:func:`figure`); the notebook ``notebooks/02_real_distribution`` runs them. Sizes in
+bytes, probabilities in 1.
 """
 
 from __future__ import annotations
@@ -16,25 +16,16 @@ from ...base._validate import check_real
 from ...base.numerics import dot
 from ...measure import cache
 from ...node.traffic import merge_streams
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
-from .figure_data import check_dataset
-from .standin import STANDIN_NOTE
+from .shared import STANDIN_NOTE, check_dataset
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "FIG4_PROBABILITIES", "PAPER_N_MODES",
-           "OFFERED_MEAN_TOLERANCE", "OFFERED_KS_MAX"]
+__all__ = ["ARTEFACT", "compute", "claim_values", "figure", "FIG4_PROBABILITIES"]
 
 ARTEFACT = Artefact(__name__, notebook="02_real_distribution")
 
 #: Quantiles of the BE size CDF printed with Fig. 4.
 FIG4_PROBABILITIES = (0.05, 0.25, 0.5, 0.75, 0.95)
-#: Modes the papers describe in their trace's size distribution ("two-modal").
-PAPER_N_MODES = 2
-#: The offered BE mix follows the law by count when its mean is within this share of the law's
-#: (about 4,600 packets of SD 509 B: a standard error of 1.8 %; 5 % is about 3 standard errors) ...
-OFFERED_MEAN_TOLERANCE = 0.05
-#: ... and its KS distance from the law is at most this (the per-stream reading gives 0.45).
-OFFERED_KS_MAX = 0.05
 
 
 @cache.artefact(ARTEFACT.id)
@@ -72,7 +63,7 @@ def compute(*, mode_min_probability: float = 0.1) -> xr.Dataset:
     _, offered, _, offered_flow = merge_streams(offered_sc.streams, np.random.default_rng(1), offered_sc.duration_s)
     offered = offered[offered_flow >= presets.FIRST_BE_FLOW]
     offered_ks = float(np.max(np.abs(np.searchsorted(np.sort(offered), sizes, side="right") / offered.size - cdf)))
-    return xr.Dataset(
+    return claim_values(xr.Dataset(
         {
             "cdf": ("size_bytes", cdf, {"units": "1", "long_name": "P(BE IP length <= size) (STAND-IN)"}),
             "pmf": ("size_bytes", pmf, {"units": "1", "long_name": "P(BE IP length = size) (STAND-IN)"}),
@@ -102,56 +93,40 @@ def compute(*, mode_min_probability: float = 0.1) -> xr.Dataset:
             "offered_be_ks": offered_ks,
             "be_streams": len(be),
         },
-    )
+    ))
 
 
 
-def claims(data: xr.Dataset) -> list:
-    """Claim records of ``globecom01_fig4``."""
-    art = ARTEFACT.id
-    a = kit.check_artefact(data, art).attrs
-    q = dict(zip(data["probability"].values, data["quantile_bytes"].values))
-    qtext = ", ".join(f"q{p * 100:g} = {int(v)}" for p, v in q.items())
-    modes = ", ".join(f"{m} B ({p:.0%})" for m, p in zip(a["modes_bytes"], a["mode_probabilities"]))
-    rows = [
-        kit.claim(art, "trace_packets_min", None, "packets",
-              f"the papers' trace is unpublished; pqlab uses the STAND-IN {a['file']} fitted to "
-              f"CAIDA AIX 1999 statistics ({qtext} bytes, mean {a['mean_bytes']:.0f} B)"),
-        kit.claim(art, "two_modes", None, "-",
-              f"the STAND-IN has {len(a['modes_bytes'])} sizes with >= {a['mode_min_probability']:.0%} mass: "
-              f"{modes} (AIX 1999 is trimodal); the papers' trace was described as two-modal",
-              shape_ok=len(a["modes_bytes"]) == PAPER_N_MODES,
-              reason=None if len(a["modes_bytes"]) == PAPER_N_MODES else _modes_reason(a)),
-        kit.claim(art, "size_only_emulated", None, "-",
-              f"the real_distribution preset varies only the size: {a['be_streams']} BE streams "
-              f"{', '.join(a['be_stream_models'])} (constant rate; {a['be_size_reading']})",
-              shape_ok=all(m.startswith("CBRStream") for m in a["be_stream_models"])),
-        kit.claim(art, "offered_mix_follows_law", None, "-",
-              f"mean IP length {a['offered_be_mean_bytes']:.1f} B of the {a['offered_be_packets']:,} BE packets the real_distribution preset offers "
-              f"(seed 1) against the law's {a['mean_bytes']:.0f} B; KS distance from the law "
-              f"{a['offered_be_ks']:.3f} (the former per-stream equal-bit-rate reading: about 81 B, KS 0.45)",
-              shape_ok=bool(abs(a["offered_be_mean_bytes"] - a["mean_bytes"]) <= OFFERED_MEAN_TOLERANCE * a["mean_bytes"]
-                            and a["offered_be_ks"] <= OFFERED_KS_MAX)),
-        kit.claim(art, "cdf_not_published", None, "-",
-              f"STAND-IN used wherever the real distribution is: {a['file']} ({a['provenance'][:80]}...)",
-              shape_ok=True),
-        kit.claim(art, "standin_mean_size", a["mean_bytes"], "bytes",
-              f"STAND-IN mean IP length (SD {a['sd_bytes']:.0f} B)"),
-        kit.claim(art, "standin_median_size", float(q.get(0.5, math.nan)), "bytes", "STAND-IN median IP length"),
-    ]
-    return rows
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned): the quantiles' probabilities in %, the
+    STAND-IN's modes (sizes with at least the mode mass) on a dimension ``mode`` and one by one
+    (``mode_1``, ...), their count, the offered BE sizes against the law, whether every BE stream
+    is a CBR stream, and the STAND-IN's mean and median IP length."""
+    a = ds.attrs
+    modes = [float(m) for m in a["modes_bytes"]]
+    cbr = [m.startswith("CBRStream") for m in a["be_stream_models"]]
+    q = dict(zip(ds["probability"].values, ds["quantile_bytes"].values))
+    ds.coords["mode"] = ("mode", np.arange(1, len(modes) + 1), {"long_name": "mode, by size"})
+    values = {
+        "probability_pct": (ds["probability"] * 100, "%", "probability of a quantile"),
+        "mode_bytes": (xr.DataArray(modes, dims=("mode",)), "bytes", "a size with the mode mass"),
+        "mode_probability": (xr.DataArray(np.asarray(a["mode_probabilities"], dtype=float),
+                                          dims=("mode",)), "1", "its probability"),
+        "n_modes": (len(modes), "", "sizes with the mode mass"),
+        "mode_min_mass": (100 * a["mode_min_probability"], "%", "the mode mass"),
+        "be_stream_is_cbr": (xr.DataArray(cbr, dims=("be_stream_model",)), "1",
+                             "a constant-rate BE stream"),
+        "offered_mean": (a["offered_be_mean_bytes"], "bytes",
+                         "mean IP length of the offered BE packets"),
+        "law_mean": (a["mean_bytes"], "bytes", "mean IP length of the law"),
+        "offered_ks": (a["offered_be_ks"], "1", "KS distance of the offered BE sizes from the law"),
+        "standin_used": (True, "1", "the BE sizes are the STAND-IN's"),
+        "standin_mean_size": (a["mean_bytes"], "bytes", "STAND-IN mean IP length"),
+        "standin_median_size": (float(q.get(0.5, math.nan)), "bytes", "STAND-IN median IP length"),
+    }
+    values.update({f"mode_{i}": (m, "bytes", f"mode {i}") for i, m in enumerate(modes, start=1)})
+    return kit.add_claim_values(ds, values)
 
-
-
-def _modes_reason(a: dict) -> dict:
-    """The STAND-IN's modes (sizes with at least the mode mass), the input the papers' trace would replace."""
-    names = [f"mode_{i + 1}" for i in range(len(a["modes_bytes"]))]
-    facts = [judge.fact("n_modes", len(a["modes_bytes"]), ""),
-             judge.fact("min_mass", 100 * a["mode_min_probability"], "%")]
-    facts += [judge.fact(n, m, "bytes") for n, m in zip(names, a["modes_bytes"])]
-    return judge.reason("input", "the papers' size trace is unpublished: the STAND-IN (CAIDA AIX 1999) has {n_modes} "
-                        "sizes with at least {min_mass} of the packets, " + ", ".join("{" + n + "}" for n in names),
-                        facts)
 
 def figure(data: xr.Dataset):
     """GLOBECOM'01 Fig. 4: the BE size CDF used as "real" -- the STAND-IN -- as a step CDF with its quantiles."""

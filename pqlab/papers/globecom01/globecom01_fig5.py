@@ -1,9 +1,10 @@
 """GLOBECOM'01 Fig. 5, EF complementary delay with the (stand-in) real BE sizes.
 
-The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure
-(:func:`figure`); the notebook ``notebooks/02_real_distribution`` runs them. The delays are in
-transmission units (the line time of the EF packet, ``transmission_unit_s``), the mean delays
-and the time attrs in seconds (``_s``), sizes in bytes; the claims and the figure state times in ms.
+The artefact's computation (:func:`compute`), the numbers its claims quote (:func:`claim_values`)
+and figure (:func:`figure`); the notebook ``notebooks/02_real_distribution`` runs them. The
+delays are in transmission units (the line time of the EF packet, ``transmission_unit_s``), the
+mean delays and the time attrs in seconds (``_s``), sizes in bytes; the claims and the figure
+state times in ms.
 """
 
 from __future__ import annotations
@@ -18,14 +19,12 @@ from ...base._validate import check_real
 from ...base.units import to_ms
 from ...measure import cache, experiments, metrics
 from ...node.scenario import simulate
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
 from ..stated import EF_FRAME_BYTES, MTU_BYTES, MTU_PAYLOAD_BYTES, PAPERS, transmission_unit_s, transmission_units
-from .figure_data import check_dataset
-from .packet_units import cells
-from .standin import STANDIN_NOTE
+from .shared import STANDIN_NOTE, cells, check_dataset
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "PAPER_FIG5_THRESHOLD_UNITS"]
+__all__ = ["ARTEFACT", "compute", "claim_values", "figure", "PAPER_FIG5_THRESHOLD_UNITS"]
 
 ARTEFACT = Artefact(__name__, notebook="02_real_distribution")
 
@@ -151,67 +150,49 @@ def compute(
         n_be_streams=len(kit.be_streams(scenario)),
         be_size_reading="; ".join(sorted({presets.BE_SIZE_READINGS[s.size_per] for s in kit.be_streams(scenario)})),
     )
-    return out
+    return claim_values(out)
 
 
 
-def claims(data: xr.Dataset) -> list:
-    """Claim records of ``globecom01_fig5``."""
-    art = ARTEFACT.id
-    a = kit.check_artefact(data, art).attrs
-    seeds = [int(s) for s in data["seed"].values]
-    tail = data["tail_units"].values
-    pct = a["percentile"]
-    thr = a["threshold_units"]
-    mean_ms = to_ms(data["mean_delay"])
-    means = f"{float(mean_ms.min()):.2f}..{float(mean_ms.max()):.2f} ms"
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned): the transmission unit and the pooled
+    tail, maximum and mean in units and in ms, the per-seed ranges, and the range of delays the
+    node produces (the STAND-IN mix and every BE packet at the MTU, the ring and the path), in
+    units (``*_units``) and in ms (``*_ms``)."""
+    a = ds.attrs
     unit_ms = to_ms(a["transmission_unit_s"])
-    spread = f"per seed {tail.min():.1f}..{tail.max():.1f} units, mean delay {means}"
-    paper_units = kit.paper_value(art, "ccdf_negligible_above")[0]
-    return [
-        kit.claim(art, "transmission_unit", unit_ms, "ms",
-                  f"line time of the {a['ef_ip_bytes']}-byte EF IP packet ({a['ef_frame_bytes']}-byte frame): "
-                  f"{a['ef_cells']} ATM cells at {PAPERS.line_text}, the same as {EF_FRAME_BYTES} bytes"),
-        kit.claim(art, "ccdf_negligible_above", a["pooled_tail_units"], "units",
-                  f"our {pct:g}th percentile, where P(D > d) falls below {1 - pct / 100:.2g} ({len(seeds)} seeds "
-                  f"pooled; {spread}); P(D > {thr:g}) = {a['pooled_p_above_threshold']:.2g}",
-                  reason=_range_bound(a, paper_units)),
-        kit.claim(art, "ccdf_negligible_above_ms", a["pooled_tail_units"] * unit_ms, "ms",
-                  f"the {pct:g}th percentile in ms ({a['pooled_tail_units']:.2f} units x {unit_ms:.3f} ms)",
-                  reason=_range_bound(a, kit.paper_value(art, "ccdf_negligible_above_ms")[0], unit_ms)),
-        kit.claim(art, "p_delay_above_36_units", a["pooled_p_above_threshold"], "1",
-              f"P(D > {thr:g} units) over {len(seeds)} seeds x {a['n_ef_samples']} EF packets (paper: negligible)"),
-        kit.claim(art, "delay_max_units", a["pooled_max_units"], "units",
-              f"largest EF delay over all seeds; {MTU_BYTES}-byte BE reference: {a['mtu_max_units']:.1f}"),
-        kit.claim(art, "mean_delay", to_ms(a["pooled_mean_s"]), "ms",
-              f"mean EF one-way delay, {len(seeds)} seeds pooled (per seed {means}; STAND-IN BE sizes); "
-              f"every BE packet at {MTU_BYTES} B: "
-              f"{to_ms(a['mtu_mean_s']):.2f} ms"),
-    ]
-
-
-
-def _range_bound(a: dict, paper: float, unit_ms: float | None = None) -> dict:
-    """The range of delays the node produces: the largest delay with the STAND-IN mix and with every BE packet at the MTU.
-
-    In transmission units, or in ms when ``unit_ms`` (ms per unit) is given; ``paper`` is the
-    paper's threshold in the same unit (NaN: not stated).
-    """
-    scale, unit = (1.0, "units") if unit_ms is None else (unit_ms, "ms")
-    facts = [judge.fact("mix_max", a["pooled_max_units"] * scale, unit),
-             judge.fact("n_packets", a["n_delays"], "EF packets"),
-             judge.fact("mtu", MTU_BYTES, "bytes"), judge.fact("pct", a["percentile"], ""),
-             judge.fact("mtu_tail", a["mtu_tail_units"] * scale, unit),
-             judge.fact("mtu_max", a["mtu_max_units"] * scale, unit),
-             judge.fact("ring", PAPERS.ring_limit_particles, "particles"),
-             judge.fact("path", a["path_ef_delay_units"] * scale, unit)]
-    text = ("the node (a ring of {ring} and a path of {path}) produces delays up to {mix_max} over {n_packets} with "
-            "the STAND-IN sizes, and with every BE packet at {mtu}, the largest, a {pct}th percentile of {mtu_tail} "
-            "and a maximum of {mtu_max}")
-    if paper == paper:  # not NaN: the paper states its threshold
-        facts.append(judge.fact("paper_threshold", paper, unit))
-        text += ": the paper's {paper_threshold} lies beyond the range the node produces"
-    return judge.reason("bound", text, facts)
+    tail = ds["tail_units"].values
+    mean_ms = to_ms(ds["mean_delay"])
+    ds.attrs["line_text"] = PAPERS.line_text
+    values = {
+        "transmission_unit_ms": (unit_ms, "ms", "line time of the EF packet"),
+        "pooled_tail": (a["pooled_tail_units"], "units", "the pooled tail percentile"),
+        "pooled_tail_ms": (a["pooled_tail_units"] * unit_ms, "ms", "the pooled tail percentile"),
+        "p_above": (a["pooled_p_above_threshold"], "1", "P(D > the paper's threshold), pooled"),
+        "pooled_max": (a["pooled_max_units"], "units", "largest EF delay over all seeds"),
+        "mean_delay_ms": (to_ms(a["pooled_mean_s"]), "ms", "mean EF delay, seeds pooled"),
+        "mtu_mean_ms": (to_ms(a["mtu_mean_s"]), "ms", "mean EF delay, every BE packet at the MTU"),
+        "n_seeds": (ds.sizes["seed"], "1", "seeds"),
+        "tail_min": (tail.min(), "units", "smallest per-seed tail"),
+        "tail_max": (tail.max(), "units", "largest per-seed tail"),
+        "mean_min": (float(mean_ms.min()), "ms", "smallest per-seed mean delay"),
+        "mean_max": (float(mean_ms.max()), "ms", "largest per-seed mean delay"),
+        "tail_probability": (1 - a["percentile"] / 100, "1", "P(D > d) at the tail percentile"),
+        "ef_frame_stated": (EF_FRAME_BYTES, "bytes", "the papers' EF frame"),
+        "mtu_bytes": (MTU_BYTES, "bytes", "the BE MTU packet"),
+        "n_packets": (a["n_delays"], "EF packets", "EF delays pooled"),
+        "pct": (a["percentile"], "", "the tail percentile"),
+        "ring": (PAPERS.ring_limit_particles, "particles", "the ring limit"),
+    }
+    for unit, scale in (("units", 1.0), ("ms", unit_ms)):
+        values.update({
+            f"mix_max_{unit}": (a["pooled_max_units"] * scale, unit, "largest delay, STAND-IN mix"),
+            f"mtu_tail_{unit}": (a["mtu_tail_units"] * scale, unit,
+                                 "tail, every BE packet at the MTU"),
+            f"mtu_max_{unit}": (a["mtu_max_units"] * scale, unit, "largest delay, BE at the MTU"),
+            f"path_{unit}": (a["path_ef_delay_units"] * scale, unit, "delay the path adds to EF"),
+        })
+    return kit.add_claim_values(ds, values)
 
 
 def figure(data: xr.Dataset):

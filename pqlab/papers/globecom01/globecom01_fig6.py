@@ -26,7 +26,7 @@ from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import PAPERS, REF_RATES_BPS
 from .aggregation_runs import a_text
-from .figure_data import check_dataset
+from .shared import check_dataset
 
 __all__ = ["ARTEFACT", "compute", "claims", "figure", "pq_occupancy_at_arrival", "clustered_share",
            "clustering_over_phases", "FIG6_DIAGRAM_REF_RATE_BPS"]

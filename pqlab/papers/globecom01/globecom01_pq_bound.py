@@ -1,7 +1,7 @@
 """GLOBECOM'01 Sec. V-A: the 5.12 ms a full 10-packet EF queue adds, bound and simulated EF bursts.
 
-The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure (:func:`figure`);
-the notebook ``notebooks/05_worst_case`` runs them. The bound is
+The artefact's computation (:func:`compute`), the numbers its claims quote (:func:`claim_values`)
+and figure (:func:`figure`); the notebook ``notebooks/05_worst_case`` runs them. The bound is
 :func:`pqlab.bounds.priority_queue_max_delay`; the simulation drives EF bursts through the
 papers' C7200 with saturating BE traffic. The Dataset is in SI units (seconds, bytes); the
 claims and the figure state times in ms, as the paper.
@@ -23,17 +23,9 @@ from ..judge import relative_percent
 from ..registry import Artefact
 from ..stated import PAPERS
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "TIMES", "EQUAL_ATOL_MS", "BOUND_ROUNDING_MS",
-           "LONE_WAIT_MTU_FRACTION"]
+__all__ = ["ARTEFACT", "compute", "claim_values", "figure", "TIMES"]
 
 ARTEFACT = Artefact(__name__, notebook="05_worst_case")
-
-#: The lone EF stream's largest PQ wait equals one MTU + one EF line time within this, ms (float rounding).
-EQUAL_ATOL_MS = 1e-6
-#: Float rounding spared above the MTU + EF line time bound of the lone stream's wait, ms.
-BOUND_ROUNDING_MS = 1e-9
-#: The lone stream's largest PQ wait reaches at least this fraction of one MTU line time (a BE packet ahead).
-LONE_WAIT_MTU_FRACTION = 0.99
 
 
 @cache.artefact(ARTEFACT.id)
@@ -155,7 +147,7 @@ def compute(
                              f"{ARTEFACT.id}: delay a full 10-packet EF queue adds (GLOBECOM'01 Sec. V)", __name__,
                              seeds, scenario=sc.to_json(), be_ip_bytes=be_payload + 28, spacing_s=spacing),
     )
-    return ds
+    return claim_values(ds)
 
 
 #: Time variables of the Dataset (seconds) its claims state in milliseconds.
@@ -163,61 +155,40 @@ TIMES = ("pq_wait", "sojourn", "ef_part", "lone_max_pq_wait", "bound_unframed", 
                    "ef_line_time", "mtu_line_time")
 
 
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`'s Dataset: the 5.12 ms bound, simulated and analytical."""
-    art = ARTEFACT.id
-    kit.check_artefact(ds, art)
-    limit = int(ds.ef_queue_limit)
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), times in ms (converted before any
+    statistic): the bound unframed and in ATM cells, the simulated EF part of a full queue, the
+    largest PQ wait and node sojourn, the BE ahead in the ring, the admitted burst packets, the
+    lone CBR EF stream's largest PQ wait and the line times it is compared with."""
     ms = {name: to_ms(ds[name]) for name in TIMES}  # the paper's unit; converted before any statistic
     adm = ds["admitted"]
     admitted = adm.sum("position")
-    last = ms['ef_part'].where(adm).max("position")
-    max_wait = float(ms['pq_wait'].max())
-    max_soj = float(ms['sojourn'].max())
-    ring_be = float((ms['sojourn'] - ms['ef_part']).where(adm).max())
-    bu, ba = float(ms['bound_unframed']), float(ms['bound_atm'])
-    rows = [
-        kit.claim(art, "max_pq_delay", bu, "ms",
-                  f"pqlab.bounds.priority_queue_max_delay({limit}, {presets.EF_FRAME_BYTES}, {PAPERS.line_text}) = "
-                  f"{bu:.2f} ms "
-                  f"unframed; the engine's ATM "
-                  f"cells make it {ba:.2f} ms ({limit} x {float(ms['ef_line_time']):.3f} ms); simulated EF part of a full "
-                  f"queue {float(last.max()):.2f} ms, but the largest PQ wait is {max_wait:.2f} ms and node sojourn "
-                  f"{max_soj:.2f} ms because up to {ring_be:.2f} ms of BE already in the ring goes first"),
-        kit.claim(art, "max_pq_delay_atm", ba, "ms",
-                  f"{limit} EF packets of 3 ATM cells each ({float(ms['ef_line_time']):.3f} ms): the bound with the "
-                  f"line's cell tax, {relative_percent(ba, bu):+.1f}% over the paper's unframed {bu:.2f} ms"),
-        kit.claim(art, "max_ef_burst_part_simulated", float(last.max()), "ms",
-                  f"simulated: departure of the last admitted burst packet - departure of the first + one EF line "
-                  f"time, max over {int(ds.sizes['burst'] * ds.sizes['seed'])} bursts; equals the ATM bound "
-                  f"{ba:.2f} ms (EF packets leave back to back)"),
-        kit.claim(art, "max_pq_wait_simulated", max_wait, "ms",
-                  f"simulated max (ring entry - arrival) of burst packets: the ring's BE packets "
-                  f"({int(ds.attrs['be_ip_bytes'])} bytes, {float(ms['mtu_line_time']):.2f} ms each) drain first, "
-                  f"then {limit - PAPERS.ring_limit_particles} EF packets"),
-        kit.claim(art, "max_node_sojourn_simulated", max_soj, "ms",
-                  f"simulated max (departure - arrival) in the C7200 of a burst packet = BE in the ring "
-                  f"(<= {ring_be:.2f} ms) + the EF part"),
-        kit.claim(art, "max_burst", float(ds.max_burst), "bytes",
-                  f"{limit} packets x {presets.EF_FRAME_BYTES}-byte frames"),
-        kit.claim(art, "ef_queue_limit", float(admitted.max()), "packets",
-                  f"simulated: at most {int(admitted.max())} of {int(ds.sizes['position'])} EF packets of a burst are "
-                  f"admitted (min {int(admitted.min())}), the rest are tail-dropped"),
-        kit.claim(art, "ef_packet_size", float(presets.EF_FRAME_BYTES), "bytes",
-                  f"EF frames of {presets.EF_FRAME_BYTES} bytes (IP length "
-                  f"{presets.ef_ip_bytes(presets.EF_FRAME_BYTES)})"),
-    ]
-    lone = float(ms['lone_max_pq_wait'].max())
-    mtu, efl = float(ms['mtu_line_time']), float(ms['ef_line_time'])
-    rows.append(kit.claim(
-       art, "max_pq_wait_one_mtu", None, "-",
-       f"simulated max PQ wait of the lone CBR EF stream behind {int(ds.attrs['be_ip_bytes'])}-byte BE: "
-       f"{lone:.3f} ms {'=' if abs(lone - mtu - efl) < EQUAL_ATOL_MS else '<='} one MTU line time {mtu:.3f} ms "
-       f"+ one EF line time {efl:.3f} ms (an EF packet ahead in "
-       f"the ring frees only its one particle, too few below the ring limit with MTU packets behind it, so the "
-       f"next EF packet waits for the MTU packet too)",
-       shape_ok=bool(mtu * LONE_WAIT_MTU_FRACTION <= lone <= mtu + efl + BOUND_ROUNDING_MS)))
-    return rows
+    bu, ba = float(ms["bound_unframed"]), float(ms["bound_atm"])
+    limit = int(ds.ef_queue_limit)
+    ds.attrs["line_text"] = PAPERS.line_text
+    return kit.add_claim_values(ds, {
+        "bound_unframed_ms": (bu, "ms", "the paper's bound, unframed"),
+        "bound_atm_ms": (ba, "ms", "the bound in ATM cells"),
+        "atm_over_unframed": (relative_percent(ba, bu), "%", "the ATM bound over the unframed one"),
+        "ef_line_ms": (ms["ef_line_time"], "ms", "line time of one EF packet (ATM)"),
+        "mtu_line_ms": (ms["mtu_line_time"], "ms", "line time of one BE packet (ATM)"),
+        "ef_part_max": (ms["ef_part"].where(adm).max("position").max(), "ms",
+                        "simulated EF part of a full queue"),
+        "pq_wait_max": (ms["pq_wait"].max(), "ms", "largest PQ wait"),
+        "sojourn_max": (ms["sojourn"].max(), "ms", "largest node sojourn"),
+        "ring_be_max": ((ms["sojourn"] - ms["ef_part"]).where(adm).max(), "ms",
+                        "largest BE time ahead in the ring"),
+        "lone_max_pq_wait_ms": (ms["lone_max_pq_wait"].max(), "ms",
+                                "largest PQ wait of the lone CBR EF stream"),
+        "admitted_max": (admitted.max(), "packets", "most EF packets of a burst admitted"),
+        "admitted_min": (admitted.min(), "packets", "fewest EF packets of a burst admitted"),
+        "burst_size": (ds.sizes["position"], "packets", "EF packets of a burst"),
+        "n_bursts": (ds.sizes["burst"] * ds.sizes["seed"], "1", "bursts over seeds"),
+        "ef_frame": (presets.EF_FRAME_BYTES, "bytes", "EF frame size"),
+        "ef_ip": (presets.ef_ip_bytes(presets.EF_FRAME_BYTES), "bytes", "EF IP length"),
+        "ef_after_ring": (limit - PAPERS.ring_limit_particles, "packets",
+                          "EF packets of a full queue after the ring's"),
+    })
 
 
 def figure(ds: xr.Dataset):

@@ -21,7 +21,7 @@ from ...node.traffic import UDP_IP_HEADER_BYTES
 from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import MTU_BYTES, MTU_PAYLOAD_BYTES
-from .packet_units import particles
+from .shared import particles
 from .stream_columns import frame_bytes, protocol, size_text
 
 __all__ = ["ARTEFACT", "compute", "claims"]

@@ -2,9 +2,10 @@
 
 Slide "EF packet size and ipdv (with aggregation and congestion)": IPDV standard deviation per EF
 size with and without each. The artefact's computation (:func:`compute`, its statistics
-:func:`statistics`), claims (:func:`claims`) and figure (:func:`figure`); the notebook
-``notebooks/09_tftant_be_streams_and_aggregation`` runs them. The runs are
-:func:`pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`, measuring every EF stream.
+:func:`statistics`), the numbers its claims quote (:func:`claim_values`) and figure
+(:func:`figure`); the notebook ``notebooks/09_tftant_be_streams_and_aggregation`` runs them.
+The runs are :func:`pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`, measuring every
+EF stream.
 
 The standard deviation is reported for signed IPDV (RFC 3393, the slides' IPPM metric) and for
 |IPDV|. Units: the Dataset's times are in seconds; the claims and the figure state them in ms
@@ -20,21 +21,17 @@ import xarray as xr
 from ...base.units import times_in_ms, to_kbps
 from ...measure import cache, experiments, metrics
 from ...node.scenario import Scenario
-from .. import judge, kit
+from .. import kit
 from ..registry import Artefact
 from .ef_split_runs import TANDEM_EF_AGGREGATE_BPS, TANDEM_STREAMS, checked_ef_split, ef_split_scenario
 from .pq_streams_text import be_sizes_text
 
-__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "IPDV_SIZE_FRAMES",
-           "SIZE_INDEPENDENCE_TOLERANCE"]
+__all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure", "IPDV_SIZE_FRAMES"]
 
 ARTEFACT = Artefact(__name__, notebook="09_tftant_be_streams_and_aggregation")
 
 #: Slide "EF packet size and ipdv": EF frame sizes, bytes (the slide shows 256 and 1518; 128 and 1024 added).
 IPDV_SIZE_FRAMES = (128, 256, 1024, 1518)
-#: Relative spread across EF sizes within which "a few packets experience high ipdv independently
-#: of the EF pack size" holds: largest / smallest max |IPDV| <= 1 + this.
-SIZE_INDEPENDENCE_TOLERANCE = 0.25
 
 
 def _ipdv_size_measure(ds: xr.Dataset, sc: Scenario) -> dict:
@@ -125,7 +122,7 @@ def compute(
         ARTEFACT.id, f"{ARTEFACT.id}: IPDV per EF frame size with and without aggregation "
         "and congestion (TF-TANT slides)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
         ef_aggregate_bps=load)
-    return statistics(ds)
+    return claim_values(statistics(ds))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
@@ -134,69 +131,61 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     return kit.add_mean_ci(ds, _IPDV_SIZE_NAMES)
 
 
-def _growth_reason(ds: xr.Dataset, var: str, lo: int, hi: int) -> dict:
-    """Why the std does not grow with aggregation and congestion for every size: the case that misses, with its CI.
-
-    ``ds`` in ms (:func:`pqlab.papers.kit.statistics_in_ms`). The EF frame size where aggregation
-    (with congestion) raises the std least, its std with ``lo`` and ``hi`` streams and the 95 % CI
-    half-width of the latter, and the largest std without congestion.
-    """
-    s, h = ds[f"{var}_mean"], ds[f"{var}_ci"]
-    one, both = s.sel(congestion=True, n_streams=lo), s.sel(congestion=True, n_streams=hi)
-    k = int(np.argmin((both - one).values))
-    frame = int(ds["ef_frame_bytes"].values[k])
-    facts = [judge.fact("one", float(one.values[k]), "ms"), judge.fact("both", float(both.values[k]), "ms"),
-             judge.fact("quiet", round(float(s.sel(congestion=False).max()), 9), "ms")]
-    half = float(h.sel(congestion=True, n_streams=hi).values[k])
-    text = (f"with congestion, {hi} EF streams instead of {lo} take the std of {frame}-byte frames from {{one}} to "
-            "{both}")
-    if np.isfinite(half):
-        facts.append(judge.fact("half", half, "ms"))
-        text += " (95 % CI half-width {half})"
-    text += ("; without congestion it is at most {quiet}: equal-rate CBR streams keep fixed phases, so aggregation "
-             "alone adds nothing")
-    return judge.reason("mechanism", text, facts)
-
-
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: the std grows with aggregation and congestion, the tail."""
-    art = ARTEFACT.id
-    ds = kit.statistics_in_ms(kit.check_artefact(ds, art), statistics)  # times in ms from here
-    seeds = kit.seed_count(ds.sizes["seed"])
-    lo, hi = int(ds["n_streams"].values[0]), int(ds["n_streams"].values[-1])
-    rows = []
-    for var, label in (("ipdv_std", "signed IPDV"), ("jitter_std", "|IPDV|")):
-        s = ds[f"{var}_mean"]
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), in ms (the statistics computed again
+    from the per-run ms values): for the std of the signed IPDV (``ipdv_std_*``) and of |IPDV|
+    (``jitter_std_*``) per EF frame size, without congestion with one and with the most streams,
+    with congestion with one (``_one``) and the most (``_both``), whether congestion raises it at
+    every stream count, and the size where the most streams raise it least (``_weakest_*``, with
+    the 95 % CI half-width there and the largest std without congestion); per EF size the largest
+    |IPDV| with congestion and the range of the mean |IPDV|."""
+    ms = kit.statistics_in_ms(ds, statistics)
+    lo, hi = ms["n_streams"].values[0], ms["n_streams"].values[-1]
+    values = {"n_seeds": (ms.sizes["seed"], "1", "seeds"),
+              "one_seed": (ms.sizes["seed"] == 1, "1", "one seed"),
+              "n_streams_one": (lo, "streams", "fewest EF streams"),
+              "n_streams_many": (hi, "streams", "most EF streams")}
+    for var in ("ipdv_std", "jitter_std"):
+        s, h = ms[f"{var}_mean"], ms[f"{var}_ci"]
+        one, both = s.sel(congestion=True, n_streams=lo), s.sel(congestion=True, n_streams=hi)
         cong = (s.sel(congestion=True) > s.sel(congestion=False)).all("n_streams")
-        both = s.sel(congestion=True, n_streams=hi)
-        agg = both > s.sel(congestion=True, n_streams=lo)
-        per = "; ".join(
-            f"{int(f)} B: {float(s.sel(ef_frame_bytes=f, n_streams=lo, congestion=False)):.2f} / "
-            f"{float(s.sel(ef_frame_bytes=f, n_streams=hi, congestion=False)):.2f} / "
-            f"{float(s.sel(ef_frame_bytes=f, n_streams=lo, congestion=True)):.2f} / "
-            f"{float(both.sel(ef_frame_bytes=f)):.2f}" for f in ds["ef_frame_bytes"].values)
-        grows = [int(f) for f in ds["ef_frame_bytes"].values if bool(agg.sel(ef_frame_bytes=f))]
-        ok = bool(cong.all() and agg.all())
-        key = ("ipdv_std_grows_with_aggregation_and_congestion" if var == "ipdv_std"
-               else "jitter_std_grows_with_aggregation_and_congestion")
-        rows.append(kit.claim(
-            art, key, None, "-",
-            f"std of {label} (ms) for neither / {hi} streams / congestion / both, {seeds}: {per}; congestion raises "
-            f"it for {'every' if bool(cong.all()) else 'not every'} size, aggregation (with congestion) for "
-            f"{grows or 'none'}; without congestion it is 0: equal-rate CBR streams keep fixed phases, so every "
-            f"packet of a stream meets the same neighbours",
-            shape_ok=ok, reason=None if ok else _growth_reason(ds, var, lo, hi)))
-    mx = ds["jitter_max_mean"].sel(congestion=True).max("n_streams")
-    ratio = float(mx.max() / mx.min())
-    rows.append(kit.claim(
-        art, "few_packets_high_ipdv_any_size", None, "-",
-        f"largest |IPDV| with congestion per EF size: "
-        f"{', '.join(f'{int(f)} B: {float(v):.1f} ms' for f, v in zip(ds['ef_frame_bytes'].values, mx.values))} "
-        f"(largest/smallest {ratio:.2f}), against a mean |IPDV| of "
-        f"{float(ds['jitter_mean_mean'].sel(congestion=True).min()):.1f}.."
-        f"{float(ds['jitter_mean_mean'].sel(congestion=True).max()):.1f} ms: a few packets wait for a full ring "
-        f"of BE whatever their size", shape_ok=bool(ratio <= 1 + SIZE_INDEPENDENCE_TOLERANCE)))
-    return rows
+        k = int(np.argmin((both - one).values))
+        half = float(h.sel(congestion=True, n_streams=hi).values[k])
+        values.update({
+            f"{var}_quiet_one": (s.sel(n_streams=lo, congestion=False), "ms",
+                                 "std, one stream, no congestion"),
+            f"{var}_quiet_many": (s.sel(n_streams=hi, congestion=False), "ms",
+                                  "std, most streams, no congestion"),
+            f"{var}_one": (one, "ms", "std, one stream, congestion"),
+            f"{var}_both": (both, "ms", "std, most streams, congestion"),
+            f"{var}_congested": (s.sel(congestion=True), "ms", "std with congestion"),
+            f"{var}_quiet": (s.sel(congestion=False), "ms", "std without congestion"),
+            f"{var}_cong_all": (bool(cong.all()), "1", "congestion raises it at every size"),
+            f"{var}_agg_grows": (both > one, "1", "the most streams raise it, with congestion"),
+            f"{var}_weakest_frame": (ms["ef_frame_bytes"].values[k], "bytes",
+                                     "EF size where the most streams raise it least"),
+            f"{var}_weakest_one": (float(one.values[k]), "ms", "std there, one stream, congestion"),
+            f"{var}_weakest_both": (float(both.values[k]), "ms",
+                                    "std there, most streams, congestion"),
+            f"{var}_weakest_half": (half if np.isfinite(half) else 0.0, "ms",
+                                    "95 % CI half-width there, most streams"),
+            f"{var}_weakest_half_known": (bool(np.isfinite(half)), "1",
+                                          "the CI half-width is known"),
+            f"{var}_quiet_max": (round(float(s.sel(congestion=False).max()), 9), "ms",
+                                 "largest std without congestion"),
+        })
+    mx = ms["jitter_max_mean"].sel(congestion=True).max("n_streams")
+    mean = ms["jitter_mean_mean"].sel(congestion=True)
+    values.update({
+        "jitter_max_congested": (mx, "ms", "largest |IPDV| with congestion"),
+        "jitter_max_smallest": (float(mx.min()), "ms",
+                                "smallest of the largest |IPDV| over EF sizes"),
+        "jitter_max_ratio": (float(mx.max() / mx.min()), "1",
+                             "largest over smallest of the largest |IPDV|"),
+        "jitter_mean_min": (float(mean.min()), "ms", "smallest mean |IPDV| with congestion"),
+        "jitter_mean_max": (float(mean.max()), "ms", "largest mean |IPDV| with congestion"),
+    })
+    return kit.add_claim_values(ds, values)
 
 
 def figure(ds: xr.Dataset):

@@ -1,11 +1,11 @@
 """TF-TANT slides: delay over time with and without best-effort traffic.
 
-The artefact's computation (:func:`compute`), statistics (:func:`statistics`), claims
-(:func:`claims`) and figure (:func:`figure`); the notebook ``notebooks/08_tftant_ring_and_star``
-runs them, on the PQ-vs-WFQ test bed (:mod:`pqlab.papers.tftant_wfq.pq_vs_wfq_testbed`). The
-Dataset is in SI units (times in seconds, rates in bit/s, sizes in bytes); the claims state
-times in ms (their statistics computed again from the converted per-packet values); the figure
-draws ms against arrival times in s.
+The artefact's computation (:func:`compute`), statistics (:func:`statistics`), the numbers its
+claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
+``notebooks/08_tftant_ring_and_star`` runs them, on the PQ-vs-WFQ test bed
+(:mod:`pqlab.papers.tftant_wfq.pq_vs_wfq_testbed`). The Dataset is in SI units (times in
+seconds, rates in bit/s, sizes in bytes); the claims state times in ms (their statistics computed
+again from the converted per-packet values); the figure draws ms against arrival times in s.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ from ...node.framing import line_time_s
 from ...node.scenario import simulate
 from .. import kit, presets
 from ..registry import Artefact
-from ..tftant_wfq.pq_vs_wfq_claims import in_ms_be_tx
 from ..tftant_wfq.pq_vs_wfq_plots import N_POINTS, in_ms_for_axes
 from ..tftant_wfq.pq_vs_wfq_testbed import add_scalars, check_frames, config_scalars, rate_kbps
 
-__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure"]
+__all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure"]
 
 ARTEFACT = Artefact(__name__, notebook="08_tftant_ring_and_star")
 
@@ -97,7 +96,7 @@ def compute(
                       "ef_frame_bytes": (frame, "bytes", "EF frame size")})
     out.attrs = kit.provenance(ARTEFACT.id, f"{ARTEFACT.id}: EF one-way delay over time with and "
                                "without BE traffic (TF-TANT slides)", __name__, seeds, n_ef_samples=n, scheduler=sched)
-    return statistics(out)
+    return claim_values(statistics(out))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
@@ -113,27 +112,26 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: what BE traffic adds to the EF delay."""
-    art = ARTEFACT.id
-    ds, be_tx = in_ms_be_tx(ds, art, statistics)
-    w, wo = (ds.sel(traffic=t) for t in ("with BE", "without BE"))
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned): the delays with and without BE in ms
+    (their statistics computed again from the per-packet ms values), what BE adds, in ms and in BE
+    transmission times."""
+    ms = kit.statistics_in_ms(ds, statistics)
+    w, wo = (ms.sel(traffic=t) for t in ("with BE", "without BE"))
     mean_w, mean_wo = float(w["delay_mean"].mean()), float(wo["delay_mean"].mean())
-    sched = ds.attrs.get("scheduler", "pq").upper()
-    rows = [
-        kit.claim(art, "with_and_without_be", None, "-",
-                  f"{sched}, {int(ds.ef_frame_bytes)}-byte frames: without BE every EF packet takes "
-                  f"{float(wo['delay_min'].min()):.3f}..{float(wo['delay_max'].max()):.3f} ms (own line time + path "
-                  f"{float(ds.uncongested_delay):.3f} ms, std {float(wo['delay_std'].max()):.2g} ms); with BE "
-                  f"{float(w['delay_min'].min()):.2f}..{float(w['delay_max'].max()):.2f} ms, mean {mean_w:.2f} ms: BE "
-                  f"adds {mean_w - mean_wo:.2f} ms = {(mean_w - mean_wo) / be_tx:.2f} BE tx times (the ring's BE "
-                  f"packets)",
-                  shape_ok=float(w["delay_min"].min()) > float(wo["delay_max"].max())),
-        kit.claim(art, "mean_delay_with_be", mean_w, "ms", f"{sched}, mean over seeds"),
-        kit.claim(art, "mean_delay_without_be", mean_wo, "ms",
-                  f"{sched}: = EF line time + path {float(ds.uncongested_delay):.3f} ms"),
-    ]
-    return rows
+    return kit.add_claim_values(ds, {
+        "without_be_delay_min": (wo["delay_min"].min(), "ms", "smallest EF delay without BE"),
+        "without_be_delay_max": (wo["delay_max"].max(), "ms", "largest EF delay without BE"),
+        "without_be_delay_std": (wo["delay_std"].max(), "ms", "largest per-run std without BE"),
+        "with_be_delay_min": (w["delay_min"].min(), "ms", "smallest EF delay with BE"),
+        "with_be_delay_max": (w["delay_max"].max(), "ms", "largest EF delay with BE"),
+        "mean_delay_with_be": (mean_w, "ms", "mean EF delay with BE, over seeds"),
+        "mean_delay_without_be": (mean_wo, "ms", "mean EF delay without BE, over seeds"),
+        "uncongested_delay_ms": (ms.uncongested_delay, "ms", "EF line time + path"),
+        "be_added_delay": (mean_w - mean_wo, "ms", "mean delay BE adds"),
+        "be_added_be_tx": ((mean_w - mean_wo) / float(ms.be_tx_time), "1",
+                           "mean delay BE adds, in BE transmission times"),
+    })
 
 
 def figure(ds: xr.Dataset, n_points: int = N_POINTS):

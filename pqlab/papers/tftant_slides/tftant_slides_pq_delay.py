@@ -1,8 +1,9 @@
 """TF-TANT slides, "PQ: one-way delay": mean EF delay with PQ against the BE and the EF packet size.
 
-The artefact's computation (:func:`compute`), claims (:func:`claims`) and figure (:func:`figure`);
-the notebook ``notebooks/11_network_and_slides`` runs them. The Dataset is in SI units (times in
-seconds, sizes in bytes, rates in bit/s); the claims and the figure state times in ms.
+The artefact's computation (:func:`compute`), the numbers its claims quote (:func:`claim_values`)
+and figure (:func:`figure`); the notebook ``notebooks/11_network_and_slides`` runs them. The
+Dataset is in SI units (times in seconds, sizes in bytes, rates in bit/s); the claims and the
+figure state times in ms.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from ...base.units import to_kbps, to_mbps, to_ms
 from ...measure import cache, experiments
 from ...measure.analysis import mean_ci
 from ...node.framing import line_time_s
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "PQ_DELAY_EF_FRAMES", "PQ_DELAY_BE_SIZES",
-           "DEPENDS_MIN_SHARE", "DEPENDS_CI_MULTIPLE"]
+__all__ = ["ARTEFACT", "compute", "claim_values", "figure", "PQ_DELAY_EF_FRAMES",
+           "PQ_DELAY_BE_SIZES"]
 
 ARTEFACT = Artefact(__name__, notebook="11_network_and_slides")
 
@@ -28,11 +29,6 @@ ARTEFACT = Artefact(__name__, notebook="11_network_and_slides")
 PQ_DELAY_EF_FRAMES = (128, 512, 1024, 1518)
 #: ... and the BE IP lengths, bytes (the TF-TANT BE profile is one size, 1000 bytes; 256 .. 1500 around it).
 PQ_DELAY_BE_SIZES = (256, 512, 1000, 1500)
-#: "Delay depends on X" holds when, at every value of the other size, the mean delay's range over X
-#: exceeds this share of its smallest value ...
-DEPENDS_MIN_SHARE = 0.05
-#: ... and this many widest 95 % CI half-widths (when there are several seeds).
-DEPENDS_CI_MULTIPLE = 2
 
 
 @cache.artefact(ARTEFACT.id)
@@ -101,74 +97,42 @@ def compute(n_ef_samples: int = 10_000, seeds=(1, 2, 3), ef_frames: Sequence[int
                "ef_service_rate_bps": presets.TFTANT_EF_SERVICE_RATE_BPS, "be_rate_bps": presets.TFTANT_BE_RATE_BPS,
                "ring_limit_particles": node.ring_limit_particles},
     )
-    return ds
+    return claim_values(ds)
 
 
-def claims(ds: xr.Dataset) -> list:
-    """Claim records of this artefact and of the two slides that state nothing checkable.
-
-    "Depends on the BE size" holds when, at every EF frame, the mean delay's range over the BE
-    sizes exceeds :data:`DEPENDS_MIN_SHARE` of its smallest value and :data:`DEPENDS_CI_MULTIPLE`
-    CI half-widths; "rises with the EF size" when every step over the EF frames is positive.
-    """
-    art = ARTEFACT.id
-    kit.check_artefact(ds, art)
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), in ms: per EF frame the range of the
+    mean delay over the BE sizes, its smallest value and the widest CI half-width ("depends on the
+    BE size"); per BE size the steps of the mean delay over the EF frames ("depends on the EF
+    size"), their mean rise and what the EF line time and the path add to it."""
     mean = to_ms(ds["delay_mean"]).values  # (ef_frame_bytes, be_ip_bytes), ms
     ci = np.nan_to_num(to_ms(ds["delay_ci"]).values, nan=0.0)
-    frames = [int(x) for x in ds["ef_frame_bytes"].values]
-    sizes = [int(x) for x in ds["be_ip_bytes"].values]
-
-    be_range = mean.max(axis=1) - mean.min(axis=1)  # per EF frame
-    be_ok = be_range > np.maximum(DEPENDS_MIN_SHARE * mean.min(axis=1), DEPENDS_CI_MULTIPLE * ci.max(axis=1))
-    ef_steps = np.diff(mean, axis=0)  # per BE size
-    ef_ok = bool(np.all(ef_steps > 0))
+    frames = ds["ef_frame_bytes"]
     ef_line = to_ms(ds["ef_line_time"]).values
     path = to_ms(ds["path_delay"]).values
-    return [
-        kit.claim(art, "depends_on_be_avg_size", None, "-",
-                  f"range of the mean EF delay over BE sizes {sizes} bytes, per EF frame "
-                  f"{', '.join(f'{f} B: {r:.2f} ms' for f, r in zip(frames, be_range))}; 'depends' needs more than "
-                  f"{DEPENDS_MIN_SHARE:.0%} of the smallest mean and {DEPENDS_CI_MULTIPLE} CI half-widths at every "
-                  f"EF size (not monotone in the BE size: the ring's particles, as GLOBECOM Fig. 3-1)",
-                  shape_ok=bool(np.all(be_ok)), reason=None if np.all(be_ok) else _weakest_be_reason(
-                      frames, be_range, np.maximum(DEPENDS_MIN_SHARE * mean.min(axis=1),
-                                                   DEPENDS_CI_MULTIPLE * ci.max(axis=1)))),
-        kit.claim(art, "depends_on_ef_avg_size", None, "-",
-                  f"mean EF delay rises with the EF frame {frames} bytes at every BE size (steps "
-                  f"{'; '.join(', '.join(f'{s:+.2f}' for s in ef_steps[:, j]) for j in range(len(sizes)))} ms), "
-                  f"from {frames[0]} to {frames[-1]} bytes by {float(np.mean(mean[-1] - mean[0])):.2f} ms on average "
-                  f"over BE sizes: {float(ef_line[-1] - ef_line[0]):.2f} ms more EF line time at the C7200 and "
-                  f"{float(path[-1] - path[0]):.2f} ms more on the path's hops (the transmission time of the packet, "
-                  f"as the slide says), the rest waits in the node", shape_ok=ef_ok,
-                  reason=None if ef_ok else _smallest_step_reason(frames, sizes, ef_steps)),
-        kit.claim(art, "network_configuration_1", None, "-",
-                  "the slide 'Network configuration 1' is a diagram (not in the text) and a list of "
-                  "goals, no number or observation; the test network it draws is judged in globecom01_fig2 and its "
-                  "goals in tftant_slides_ring (tx queue size), tftant_slides_star (EF service rate) and "
-                  "tftant_wfq_fig1 (WFQ vs PQ)"),
-        kit.claim(art, "ef_dependency_section", None, "-",
-                  "'EF: dependency to aggregation, congestion and load' is a section title whose figure "
-                  "is not in the text; the claims of its section are judged in tftant_slides_tandem, "
-                  "tftant_slides_loss, tftant_slides_ipdv_size and tftant_slides_ipdv_aggregation"),
-    ]
+    def per_frame(values):
+        return xr.DataArray(values, dims=("ef_frame_bytes",))
 
+    ds.coords["ef_frame_from"] = ("ef_frame_from", frames.values[:-1],
+                                  {"units": "bytes",
+                                   "long_name": "EF frame size a step starts from"})
+    steps = xr.DataArray(np.diff(mean, axis=0).T, dims=("be_ip_bytes", "ef_frame_from"))
+    return kit.add_claim_values(ds, {
+        "be_range": (per_frame(mean.max(axis=1) - mean.min(axis=1)), "ms",
+                     "range of the mean EF delay over the BE sizes"),
+        "be_mean_min": (per_frame(mean.min(axis=1)), "ms",
+                        "smallest mean EF delay over the BE sizes"),
+        "be_ci_max": (per_frame(ci.max(axis=1)), "ms",
+                      "widest 95% CI half-width over the BE sizes"),
+        "ef_steps": (steps, "ms", "step of the mean EF delay to the next EF frame size"),
+        "ef_frame_smallest": (frames.values[0], "bytes", "smallest EF frame of the sweep"),
+        "ef_frame_largest": (frames.values[-1], "bytes", "largest EF frame of the sweep"),
+        "ef_rise": (float(np.mean(mean[-1] - mean[0])), "ms",
+                    "rise of the mean EF delay over the EF frames, mean over BE sizes"),
+        "ef_line_rise": (float(ef_line[-1] - ef_line[0]), "ms", "rise of the EF line time"),
+        "path_rise": (float(path[-1] - path[0]), "ms", "rise of the delay the path adds"),
+    })
 
-def _weakest_be_reason(frames, be_range, needed) -> dict:
-    """Why the delay does not depend on the BE size at some EF frame: its range against the range needed (ms)."""
-    i = int(np.argmin(be_range - needed))
-    return judge.reason("mechanism", "at EF frames of {frame} the mean delay moves by only {moves} over the BE sizes, "
-                        "below the {needed} the check needs",
-                        [judge.fact("frame", frames[i], "bytes"), judge.fact("moves", be_range[i], "ms"),
-                         judge.fact("needed", needed[i], "ms")])
-
-
-def _smallest_step_reason(frames, sizes, ef_steps) -> dict:
-    """Why the delay does not rise with the EF frame everywhere: the smallest step, where it is (ms)."""
-    i, j = np.unravel_index(int(np.argmin(ef_steps)), ef_steps.shape)
-    return judge.reason("mechanism", "with BE packets of {be} the mean delay changes by {step} from EF frames of "
-                        "{frame_from} to {frame_to}",
-                        [judge.fact("be", sizes[j], "bytes"), judge.fact("step", ef_steps[i, j], "ms"),
-                         judge.fact("frame_from", frames[i], "bytes"), judge.fact("frame_to", frames[i + 1], "bytes")])
 
 def figure(data: xr.Dataset):
     """Mean EF delay vs EF frame size, one line per BE packet size (95 % CI), with the EF packet's own

@@ -1,8 +1,9 @@
 """TF-TANT PQ-vs-WFQ page, Fig. 5: mean IPDV (mean abs. IPDV), PQ and WFQ, vs frame size.
 
-The artefact's computation (:func:`compute`), statistics (:func:`statistics`), claims
-(:func:`claims`) and figure (:func:`figure`); the notebook ``notebooks/07_tftant_pq_vs_wfq``
-runs them, on the runs of ``tftant_wfq_fig1`` (:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.size_sweep`).
+The artefact's computation (:func:`compute`), statistics (:func:`statistics`), the numbers its
+claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
+``notebooks/07_tftant_pq_vs_wfq`` runs them, on the runs of ``tftant_wfq_fig1``
+(:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.size_sweep`).
 The Dataset is in SI units (times in seconds; multiples of the BE transmission time in "BE tx
 times"); the claims state times in ms (their statistics computed again from the converted
 per-seed values); the figure draws ms.
@@ -15,20 +16,19 @@ import xarray as xr
 
 from ...measure import cache
 from ..stated import MTU_FRAME_BYTES
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
-from .pq_vs_wfq_claims import PAGE_LARGE_FRAME_BYTES, in_ms, listing, per_scheduler, tag_facts, value_at
+from .pq_vs_wfq_claims import PAGE_LARGE_FRAME_BYTES, in_ms, tag_facts, value_at
 from .pq_vs_wfq_plots import COLORS, LABELS, ci, conditions, in_ms_for_axes, seeds_text, source_sizes
 from .pq_vs_wfq_runs import checked_size_sweep
 from .pq_vs_wfq_testbed import BE_TX, PEAK_FRACTION, SOURCE_FRAME_SIZES, add_scalars, beat_max_be_tx, beat_slip_s, \
     config_scalars, frame_coords, per_seed
 
-__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "IPDV_GAIN_RANGE_MS", "SLIDES_SMALL_FRAMES_BYTES"]
+__all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure",
+           "SLIDES_SMALL_FRAMES_BYTES"]
 
 ARTEFACT = Artefact(__name__, notebook="07_tftant_pq_vs_wfq")
 
-#: The WFQ - PQ mean |IPDV| spans more than this over the sizes, ms: "depends on the size" (beyond noise).
-IPDV_GAIN_RANGE_MS = 0.1
 #: The slides' small frames, said to have the higher mean |IPDV|, bytes.
 SLIDES_SMALL_FRAMES_BYTES = (128, 256)
 
@@ -83,7 +83,7 @@ def compute(
                               f"{ARTEFACT.id}: mean IPDV with PQ and WFQ vs EF frame size "
                               "(TF-TANT PQ vs WFQ page, Fig. 5)",
                               __name__, seeds, n_ef_samples=n)
-    return statistics(ds)
+    return claim_values(statistics(ds))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
@@ -105,73 +105,74 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: IPDV higher for small frames; the IPDV gain depends on size."""
-    art = ARTEFACT.id
-    ds = in_ms(ds, art, statistics)
-    frames = ds["ef_frame_bytes"].values
-    m = ds["ipdv_mean"]
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), in ms (the statistics computed again
+    from the per-seed ms values): per scheduler the mean |IPDV| at the slides' small frames and the
+    page's large ones, at every frame and at each source size (``mean_ipdv_<s>_<frame>``), WFQ
+    less PQ; and, for the scheduler that breaks the order of small over large frames (PQ first),
+    the small frame with the smallest and the large frame with the largest mean |IPDV|, with the
+    sawtooth's prediction (PQ) or the WFQ tags (WFQ) there."""
+    ms = in_ms(ds, ARTEFACT.id, statistics)
+    frames = ms["ef_frame_bytes"].values
+    m = ms["ipdv_mean"]
     small = [f for f in SLIDES_SMALL_FRAMES_BYTES if f in frames]
     large = [f for f in (PAGE_LARGE_FRAME_BYTES, MTU_FRAME_BYTES) if f in frames]
-    rows = []
-    ok = []
-    parts = []
-    for sched in presets.TFTANT_SCHEDULERS:
-        s = [value_at(m.sel(scheduler=sched), f) for f in small]
-        lg = [value_at(m.sel(scheduler=sched), f) for f in large]
-        ok.append(bool(s and lg and min(s) > max(lg)))
-        parts.append(f"{sched.upper()}: {listing(small + large, s + lg)} ms")
     src = [f for f in SOURCE_FRAME_SIZES if f in frames]
-    rows.append(kit.claim(
-        art, "ipdv_higher_small_packets", None, "-",
-        f"mean |IPDV| at 128/256 vs 1024/1518 bytes: {'; '.join(parts)}; over the whole sweep, PQ "
-        f"{float(m.sel(scheduler='pq').min()):.2f}..{float(m.sel(scheduler='pq').max()):.2f} ms",
-        shape_ok=all(ok), reason=_order_reason(ds, small, large, ok)))
+    listed = small + large
+    ds.coords["listed_frame"] = ("listed_frame", listed,
+                                 {"units": "bytes", "long_name": "EF frame"})
+    ds.coords["source_frame"] = ("source_frame", src, {"units": "bytes", "long_name": "EF frame"})
+    values = {}
+    ok = []
+    for sched in presets.TFTANT_SCHEDULERS:
+        ms_s = m.sel(scheduler=sched)
+        s = [value_at(ms_s, f) for f in small]
+        lg = [value_at(ms_s, f) for f in large]
+        ok.append(bool(s and lg and min(s) > max(lg)))
+        values.update({
+            f"ipdv_small_{sched}": (xr.DataArray(s, dims=("small_frames",)), "ms",
+                                    "mean |IPDV|, small frames"),
+            f"ipdv_large_{sched}": (xr.DataArray(lg, dims=("large_frames",)), "ms",
+                                    "mean |IPDV|, large frames"),
+            f"ipdv_listed_{sched}": (xr.DataArray(s + lg, dims=("listed_frame",)), "ms",
+                                     "mean |IPDV| at the small and large frames"),
+            f"ipdv_sweep_min_{sched}": (float(ms_s.min()), "ms",
+                                        "smallest mean |IPDV| of the sweep"),
+            f"ipdv_sweep_max_{sched}": (float(ms_s.max()), "ms",
+                                        "largest mean |IPDV| of the sweep"),
+        })
+        values.update({f"mean_ipdv_{sched}_{f}": (value_at(ms_s, f), "ms",
+                                                  f"mean |IPDV|, {f}-byte frames")
+                       for f in src})
     diff = (m.sel(scheduler="wfq") - m.sel(scheduler="pq")).values
-    rows.append(kit.claim(
-        art, "ipdv_gain_depends_on_size", None, "-",
-        f"the slides: mean |IPDV| WFQ - PQ, ms: {listing(src, [diff[list(frames).index(f)] for f in src])}",
-        shape_ok=bool(np.ptp(diff) > IPDV_GAIN_RANGE_MS)))
-    for f in src:
-        rows += per_scheduler(art, f"mean_ipdv_{{s}}_{f}", lambda s: value_at(m.sel(scheduler=s), f), "ms",
-                              lambda s: f"mean |IPDV| of consecutive EF packets, {s.upper()}, {f}-byte frames")
-    return rows
-
-
-def _order_reason(ds: xr.Dataset, small, large, ok) -> dict | None:
-    """Why the mean |IPDV| at a small frame is not above that at a large one (``ds`` in ms), or None.
-
-    Under PQ the sawtooth of the slip (:func:`statistics`' ``ipdv_beat_mean``) predicts each
-    size's mean |IPDV|; under WFQ (when only WFQ breaks the order) an EF finish tag spanning
-    several BE tag steps lets varying numbers of BE packets ahead.
-    """
-    if all(ok) or not small or not large:
-        return None
+    values["ipdv_gain"] = (xr.DataArray(diff, dims=("ef_frame_bytes",)), "ms",
+                           "mean |IPDV|, WFQ less PQ")
+    values["ipdv_gain_source"] = (xr.DataArray([diff[list(frames).index(f)] for f in src],
+                                               dims=("source_frame",)), "ms",
+                                  "mean |IPDV|, WFQ less PQ, at the source sizes")
+    values["order_broken_pq"] = (not ok[0], "1", "PQ breaks the order (else WFQ, if any)")
     sched = presets.TFTANT_SCHEDULERS[0] if not ok[0] else presets.TFTANT_SCHEDULERS[1]
-    m = ds["ipdv_mean"].sel(scheduler=sched)
-    lo = min(small, key=lambda f: value_at(m, f))
-    hi = max(large, key=lambda f: value_at(m, f))
-    ours = [judge.fact("small_frame", lo, "bytes"), judge.fact("ours_small", value_at(m, lo), "ms"),
-            judge.fact("large_frame", hi, "bytes"), judge.fact("ours_large", value_at(m, hi), "ms")]
-    if sched == "pq":
-        slip, beat = ds["beat_slip"], ds["ipdv_beat_mean"]
-        return judge.reason(
-            "arithmetic",
-            "with one CBR EF and one CBR BE stream the mean |IPDV| under PQ is the sawtooth's 2 s (t_BE - s) / t_BE, "
-            "s = (T_EF - t_EF) mod t_BE, t_BE = {t_be}: at {small_frame} s = {slip_small} gives "
-            "{predicted_small} (ours {ours_small}), at {large_frame} s = {slip_large} gives {predicted_large} "
-            "(ours {ours_large}): a beat of the two periods, not a trend in the EF size",
-            ours + [judge.fact("t_be", float(ds.be_tx_time), "ms"),
-                    judge.fact("slip_small", value_at(slip, lo), "ms"),
-                    judge.fact("predicted_small", value_at(beat, lo), "ms"),
-                    judge.fact("slip_large", value_at(slip, hi), "ms"),
-                    judge.fact("predicted_large", value_at(beat, hi), "ms")])
-    return judge.reason(
-        "mechanism",
-        "under WFQ an EF finish tag of {ef_tag} at {large_frame} spans {tag_steps} BE tag steps of {be_tag}, "
-        "so the EF packets wait behind numbers of BE packets that vary from packet to packet: mean |IPDV| "
-        "{ours_large} there, {ours_small} at {small_frame}",
-        ours + tag_facts(ds, hi))
+    if small and large:
+        ms_s = m.sel(scheduler=sched)
+        lo = min(small, key=lambda f: value_at(ms_s, f))
+        hi = max(large, key=lambda f: value_at(ms_s, f))
+        values.update({
+            "small_frame": (lo, "bytes", "small frame with the smallest mean |IPDV|"),
+            "ours_small": (value_at(ms_s, lo), "ms", "its mean |IPDV|"),
+            "large_frame": (hi, "bytes", "large frame with the largest mean |IPDV|"),
+            "ours_large": (value_at(ms_s, hi), "ms", "its mean |IPDV|"),
+            "t_be": (float(ms.be_tx_time), "ms", "one BE transmission time"),
+            "slip_small": (value_at(ms["beat_slip"], lo), "ms", "the slip at the small frame"),
+            "predicted_small": (value_at(ms["ipdv_beat_mean"], lo), "ms",
+                                "the sawtooth's mean |IPDV| there"),
+            "slip_large": (value_at(ms["beat_slip"], hi), "ms", "the slip at the large frame"),
+            "predicted_large": (value_at(ms["ipdv_beat_mean"], hi), "ms",
+                                "the sawtooth's mean |IPDV| there"),
+        })
+        values.update({f"large_{f['name']}": (f["value"], f["unit"],
+                                              f"WFQ {f['name']} at the large frame")
+                       for f in tag_facts(ms, hi)})
+    return kit.add_claim_values(ds, values)
 
 
 def figure(ds: xr.Dataset):

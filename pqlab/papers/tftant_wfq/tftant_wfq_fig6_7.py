@@ -1,12 +1,12 @@
 """TF-TANT PQ-vs-WFQ page, Figs. 6-7 (and the slides' "WFQ vs PQ: ipdv"): IPDV over time.
 
-The artefact's computation (:func:`compute`), statistics (:func:`statistics`), claims
-(:func:`claims`) and figure (:func:`figure`); the notebook ``notebooks/07_tftant_pq_vs_wfq``
-runs them, on the per-packet runs it shares with ``tftant_wfq_fig2_4``
-(:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.series_dataset`). The Dataset is in SI units
-(times in seconds; multiples of the BE transmission time in "BE tx times"); the claims state
-times in ms (their statistics computed again from the converted per-packet values); the
-figure draws ms against arrival times in s.
+The artefact's computation (:func:`compute`), statistics (:func:`statistics`), the numbers its
+claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
+``notebooks/07_tftant_pq_vs_wfq`` runs them, on the per-packet runs it shares with
+``tftant_wfq_fig2_4`` (:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.series_dataset`). The
+Dataset is in SI units (times in seconds; multiples of the BE transmission time in "BE tx
+times"); the claims state times in ms (their statistics computed again from the converted
+per-packet values); the figure draws ms against arrival times in s.
 """
 
 from __future__ import annotations
@@ -17,19 +17,16 @@ import xarray as xr
 from ...base._validate import check_real
 from ...measure import cache, metrics
 from ..stated import MTU_FRAME_BYTES
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
-from .pq_vs_wfq_claims import PAGE_LARGE_FRAME_BYTES, SAWTOOTH_TEXT, in_ms, sawtooth_facts, tag_facts, value_at
+from .pq_vs_wfq_claims import PAGE_LARGE_FRAME_BYTES, in_ms, sawtooth_facts, tag_facts
 from .pq_vs_wfq_plots import LABELS, N_POINTS, conditions, figure_legend, in_ms_for_axes, series_panels
 from .pq_vs_wfq_runs import SERIES_FRAME_SIZES, series_dataset
 from .pq_vs_wfq_testbed import BE_TX, PEAK_FRACTION, beat_max_be_tx, beat_slip_s
 
-__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "SAME_HEIGHT_TOLERANCE"]
+__all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure"]
 
 ARTEFACT = Artefact(__name__, notebook="07_tftant_pq_vs_wfq")
-
-#: Two peak heights differ by at most this fraction of the larger: "the same height".
-SAME_HEIGHT_TOLERANCE = 0.1
 
 
 @cache.artefact(ARTEFACT.id)
@@ -73,7 +70,7 @@ def compute(
     ds["beat_slip"] = ("ef_frame_bytes", beat_slip_s(ds["ef_frame_bytes"].values),
                        {"units": "s", "long_name": "s = (T_EF - t_EF) mod t_BE"})
     ds.attrs["peak_fraction"] = frac
-    return statistics(ds)
+    return claim_values(statistics(ds))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
@@ -105,74 +102,40 @@ def _series_gap(ds: xr.Dataset, frame: int) -> float:
     return float(np.nanmax(np.abs((a.sel(scheduler="wfq") - a.sel(scheduler="pq")).values))) / float(ds.be_tx_time)
 
 
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: max IPDV of one BE tx, peak height and frequency."""
-    art = ARTEFACT.id
-    ds = in_ms(ds, art, statistics)
-    frames = list(ds["ef_frame_bytes"].values)
-    mx = ds["ipdv_max_be_tx"].max("seed")
-    freq = ds["peak_frequency"].mean("seed")
-    frac = ds.attrs["peak_fraction"]
-    ef_rate = float(ds.ef_rate)
-    rows = []
-    fig7 = PAGE_LARGE_FRAME_BYTES
-    if fig7 in frames:
-        saw = judge.reason("arithmetic", SAWTOOTH_TEXT, sawtooth_facts(fig7, ef_rate))
-        for sched in presets.TFTANT_SCHEDULERS:
-            v = float(mx.sel(scheduler=sched, ef_frame_bytes=fig7))
-            rows.append(kit.claim(
-                art, f"max_ipdv_fig7_{sched}", v, BE_TX,
-                f"largest |IPDV| at {fig7}-byte frames (Fig. 7's caption; the text says MTU-size), {sched.upper()}, "
-                f"over seeds: {v * float(ds.be_tx_time):.3f} ms; all sizes: "
-                + ", ".join(f"{int(f)}: {float(mx.sel(scheduler=sched, ef_frame_bytes=f)):.2f}" for f in frames),
-                reason=saw))
-        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=fig7)) for s in presets.TFTANT_SCHEDULERS)
-        rows.append(kit.claim(
-            art, "wfq_max_more_often", None, "-",
-            f"share of |IPDV| >= {frac:g} BE tx time at {fig7} bytes: PQ {fp:.3f}, WFQ {fw:.3f}",
-            shape_ok=fw > fp,
-            reason=judge.reason(
-                "mechanism",
-                "an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}, so under WFQ every EF packet "
-                "waits the same whole number of BE packets more than under PQ: the two IPDV series differ by at most "
-                "{series_gap}, and so do their shares of peaks, PQ {share_pq}, WFQ {share_wfq}",
-                tag_facts(ds, fig7) + [judge.fact("series_gap", _series_gap(ds, fig7), BE_TX),
-                                       judge.fact("share_pq", fp, ""), judge.fact("share_wfq", fw, "")])))
-    if 128 in frames:
-        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=128)) for s in presets.TFTANT_SCHEDULERS)
-        tags = tag_facts(ds, 128)
-        rows.append(kit.claim(
-            art, "pq_higher_peaks_128", None, "-",
-            f"the slides; largest |IPDV| at 128 bytes over seeds: PQ {p:.3f}, WFQ {w:.3f} BE tx times",
-            shape_ok=p > w,
-            reason=judge.reason(
-                "mechanism",
-                "an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}: WFQ lets no queued BE packet "
-                "ahead of an EF packet that PQ would not, so the IPDV series differ by at most {series_gap} and the "
-                "peaks are PQ {peak_pq}, WFQ {peak_wfq}",
-                tags + [judge.fact("series_gap", _series_gap(ds, 128), BE_TX),
-                        judge.fact("peak_pq", p, BE_TX), judge.fact("peak_wfq", w, BE_TX)])
-            if judge.fact_value({"facts": tags}, "tag_steps") < 1.0 else None))
-    big = MTU_FRAME_BYTES
-    if big in frames:
-        p, w = (float(mx.sel(scheduler=s, ef_frame_bytes=big)) for s in presets.TFTANT_SCHEDULERS)
-        fp, fw = (float(freq.sel(scheduler=s, ef_frame_bytes=big)) for s in presets.TFTANT_SCHEDULERS)
-        rows.append(kit.claim(
-            art, "same_peak_height_1500", None, "-",
-            f"the slides; largest |IPDV| at {big} bytes over seeds: PQ {p:.2f}, WFQ {w:.2f} BE tx times "
-            f"(same height read as within {SAME_HEIGHT_TOLERANCE:.0%} of the larger)",
-            shape_ok=abs(w - p) <= SAME_HEIGHT_TOLERANCE * max(p, w),
-            reason=judge.reason(
-                "mechanism",
-                "under WFQ the EF packets wait behind numbers of BE packets that vary by one from packet to packet "
-                "(an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}), which adds up to a BE tx "
-                "time to an IPDV: the peaks are PQ {peak_pq}, WFQ {peak_wfq}, {peak_gap} apart",
-                tag_facts(ds, big) + [judge.fact("peak_pq", p, BE_TX), judge.fact("peak_wfq", w, BE_TX),
-                                      judge.fact("peak_gap", w - p, BE_TX)])))
-        rows.append(kit.claim(art, "peak_frequency_higher_wfq_1500", None, "-",
-                              f"the slides; share of |IPDV| >= {frac:g} BE tx time at {big} bytes: PQ {fp:.3f}, "
-                              f"WFQ {fw:.3f}", shape_ok=fw > fp))
-    return rows
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), times in ms (the statistics computed
+    again from the per-packet ms values): per scheduler the largest |IPDV| over seeds per EF size
+    (``max_ipdv_<s>``, BE tx times) and at each frame of a claim (``max_ipdv_<frame>_<s>``), the
+    share of peaks there (``peak_share_<frame>_<s>``), the WFQ tags and how far the two IPDV series
+    lie apart (``tags_<frame>_*``, ``series_gap_<frame>``), and the sawtooth of Fig. 7's frame
+    (``fig7_*``: the facts of :data:`~pqlab.papers.tftant_wfq.pq_vs_wfq_claims.SAWTOOTH_TEXT`)."""
+    ms = in_ms(ds, ARTEFACT.id, statistics)
+    mx = ms["ipdv_max_be_tx"].max("seed")
+    freq = ms["peak_frequency"].mean("seed")
+    be_tx = float(ms.be_tx_time)
+    values = {f"max_ipdv_{s}": (mx.sel(scheduler=s), BE_TX,
+                                f"largest |IPDV| over seeds, {s.upper()}")
+              for s in presets.TFTANT_SCHEDULERS}
+    for frame in (PAGE_LARGE_FRAME_BYTES, 128, MTU_FRAME_BYTES):
+        for s in presets.TFTANT_SCHEDULERS:
+            peak = float(mx.sel(scheduler=s, ef_frame_bytes=frame))
+            values[f"max_ipdv_{frame}_{s}"] = (peak, BE_TX,
+                                               f"largest |IPDV| at {frame} bytes, {s.upper()}")
+            values[f"max_ipdv_{frame}_{s}_ms"] = (peak * be_tx, "ms", "the same in ms")
+            share = float(freq.sel(scheduler=s, ef_frame_bytes=frame))
+            values[f"peak_share_{frame}_{s}"] = (share, "",
+                                                 f"share of peaks at {frame} bytes, {s.upper()}")
+        values.update({f"tags_{frame}_{f['name']}": (f["value"], f["unit"],
+                                                     f"WFQ {f['name']} at {frame} bytes")
+                       for f in tag_facts(ms, frame)})
+        values[f"series_gap_{frame}"] = (_series_gap(ms, frame), BE_TX,
+                                         f"largest gap of the two |IPDV| series at {frame} bytes")
+        gap = values[f"max_ipdv_{frame}_wfq"][0] - values[f"max_ipdv_{frame}_pq"][0]
+        values[f"peak_gap_{frame}"] = (gap, BE_TX, f"WFQ's peak less PQ's at {frame} bytes")
+    values.update({f"fig7_{f['name']}": (f["value"], f["unit"],
+                                         f"sawtooth {f['name']} at Fig. 7's frame")
+                   for f in sawtooth_facts(PAGE_LARGE_FRAME_BYTES, float(ms.ef_rate))})
+    return kit.add_claim_values(ds, values)
 
 
 def figure(ds: xr.Dataset, n_points: int = N_POINTS):
