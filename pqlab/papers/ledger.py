@@ -29,6 +29,9 @@ The rule (docs/model.md, "Verdict rules")
 
 from __future__ import annotations
 
+import functools
+import os
+
 import pandas as pd
 
 from ..base.locations import DATA
@@ -105,14 +108,27 @@ def load_standing(path=STANDING_FILE) -> pd.DataFrame:
     return load_text_table(path, columns, "standing", STANDINGS)
 
 
+def _file_state(path) -> tuple[str, int, int]:
+    """A file's path, modification time and size: a cache key that changes when it is edited."""
+    stat = os.stat(path)
+    return str(path), stat.st_mtime_ns, stat.st_size
+
+
+@functools.lru_cache(maxsize=4)
+def _named_standings(path: str, mtime_ns: int, size: int) -> dict[tuple[str, str, str], str]:
+    """(model, artefact, quantity) -> standing of :func:`load_standing`, read once per version of
+    the file (a report and its site ask for it once per artefact)."""
+    frame = load_standing(path)[["model", "artefact", "quantity", "standing"]]
+    return {(m, a, q): s for m, a, q, s in frame.itertuples(index=False)}
+
+
 def standing_of(table: pd.DataFrame) -> list[str]:
     """The standing of each row of a verdict table (a number's; "" for a row without a number).
 
     :data:`UNFITTED` models: ``held_out``; a row named in :func:`load_standing`: its standing; else
     the row's role; ``numeric`` when no row of the table has a role.
     """
-    named = {(m, a, q): s for m, a, q, s in load_standing()[["model", "artefact", "quantity",
-                                                              "standing"]].itertuples(index=False)}
+    named = _named_standings(*_file_state(STANDING_FILE))
     roles = [r if isinstance(r, str) else "" for r in table["role"]]
     any_role = any(roles)
     out = []
