@@ -4,7 +4,7 @@ Python runs a signal's handler in the main thread, whichever thread of the proce
 kernel gave the signal to (numpy's OpenBLAS threads included). A handler installed here
 therefore governs the whole process, unlike a thread's signal mask, which the process's
 other threads do not share: a SIGINT masked in the publishing thread was taken by an
-OpenBLAS thread and raised ``KeyboardInterrupt`` in the middle of a publish (issue 28).
+OpenBLAS thread and raised ``KeyboardInterrupt`` in the middle of a publish.
 
 :func:`caught` installs a handler for SIGINT and SIGTERM that records the signal in a
 :class:`Catcher` and raises ``KeyboardInterrupt`` wherever the main thread is (a sleep, a
