@@ -163,24 +163,40 @@ def _leftovers(tree: Path) -> list:
     return [*tree.glob(".pqlab-swap-*"), *(r for r in (tree / "build" / "runs").iterdir() if r != shown)]
 
 
+def _shown_seed(out: Path, build: Path) -> int:
+    """The seed of the rerun section b_second that every reader sees (its figure, its records),
+    in a reproduction whose manifest is trusted (every file has its digest)."""
+    manifest, why = publish.verified(out, build)
+    assert manifest is not None, why
+    seen = {int((out / "tiny_b.png").read_bytes().split()[1])}
+    seen |= {int(r["seed"]) for r in report.load_records(build / "results" / "b_second") if "seed" in r}
+    assert seen == {manifest["seed"]}, (seen, manifest["seed"])
+    return manifest["seed"]
+
+
+@pytest.mark.parametrize("sections", ["every notebook", "one notebook"])
 @pytest.mark.parametrize("sent", ["SIGKILL", "SIGINT"])
 @pytest.mark.slow  # runs pqlab reproduce (Jupyter kernels)
-def test_kill_9_or_ctrl_c_at_every_step_of_a_run_leaves_one_whole_reproduction(tiny, seed1, tmp_path, sent):
-    """``pqlab reproduce --quick`` of seed 2 over seed 1, stopped before each file system
-    operation of staging and publishing its run: before the switch the seed-1 reproduction is
-    whole, from it on the seed-2 one; Ctrl-C says which (exit 130 or 0). What a stopped run
-    leaves (its run folder, a swap link) is removed by the next run's first step."""
+def test_kill_9_or_ctrl_c_at_every_step_of_a_run_leaves_one_whole_reproduction(tiny, seed1, tmp_path, sent,
+                                                                                sections):
+    """``pqlab reproduce --quick`` of seed 2 over seed 1 (every notebook, or b_second alone: the
+    other section's results, notebook and HTML copied into the run), stopped before each file
+    system operation of staging and publishing its run: before the switch the seed-1
+    reproduction is whole, from it on the seed-2 one; Ctrl-C says which (exit 130 or 0). What a
+    stopped run leaves (its run folder, a swap link) is removed by the next run's first step."""
     paper = _paper_csv(tmp_path)
-    argv = ["reproduce", "--quick", "--no-progress", "--paper-values", paper, "--seed", "2", "--notebooks", *tiny]
+    notebooks = tiny if sections == "every notebook" else tiny[1:]
+    argv = ["reproduce", "--quick", "--no-progress", "--paper-values", paper, "--seed", "2", "--notebooks",
+            *notebooks]
     counted = _child(KILLER, 0, *argv[:1], "--out", shutil.copytree(seed1, tmp_path / "count", symlinks=True),
                      *argv[1:])
     assert counted.returncode == 0, counted.stderr
     steps, switch = map(int, counted.stdout.split("steps")[-1].split("switch"))
-    assert 0 < switch < steps, counted.stdout
+    assert 0 < switch < steps and steps >= (5 if sections == "every notebook" else 8), counted.stdout
     for step in range(1, steps + 1):
         tree = shutil.copytree(seed1, tmp_path / f"step{step}", symlinks=True)
         stopped = _child(KILLER, step, argv[0], "--out", tree, *argv[1:], sent=sent)
-        seed = _published_seed(tree / "figures", tree / "build")
+        seed = _shown_seed(tree / "figures", tree / "build")
         assert seed == (1 if step <= switch else 2), (step, stopped.stderr)
         if sent == "SIGKILL":
             assert stopped.returncode == -signal.SIGKILL, (step, stopped.stderr)
@@ -190,7 +206,9 @@ def test_kill_9_or_ctrl_c_at_every_step_of_a_run_leaves_one_whole_reproduction(t
             assert ("unchanged" in said) == (seed == 1) and "Traceback" not in stopped.stderr, said
         publish.remove_leftovers(tree / "figures", tree / "build")  # the next run's first step
         assert _leftovers(tree) == [], step
-        assert _published_seed(tree / "figures", tree / "build") == seed
+        assert _shown_seed(tree / "figures", tree / "build") == seed
+        if sections == "one notebook":  # the kept section, whole, seed 1
+            assert (tree / "figures" / "tiny_a.png").read_bytes() == b"png 1"
 
 
 @pytest.mark.parametrize("sent", ["SIGKILL", "SIGINT"])
