@@ -21,5 +21,5 @@ lab.
 """
 
 __all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "interrupts", "schedule",
-           "publish", "report", "claim_links", "reportdiff", "overview", "numbers", "claims_html", "notebook_html",
-           "html_pages", "website", "readme_table"]
+           "publish", "report", "claim_links", "reportdiff", "overview", "numbers", "claims_html",
+           "notebook_html", "html_pages", "website", "readme_table"]

@@ -131,7 +131,7 @@ def shown_run(out_dir) -> Path | None:
 def published_path(folder, resolved: Path) -> Path:
     """The figures folder ``folder`` (``resolved``: its absolute path, links resolved) as
     pqlab publishes it: the link itself when it is one to a run (its parent resolved)."""
-    absolute = Path(os.path.abspath(folder))
+    absolute = Path(os.path.abspath(os.fsdecode(folder)))
     link = absolute.parent.resolve() / absolute.name
     return link if shown_run(link) is not None else resolved
 

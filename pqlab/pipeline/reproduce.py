@@ -31,8 +31,9 @@
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, the notebook's
    parameters other than its defaults, pqlab's code, data files and version, the papers' values:
    :func:`section_key`) is not rerun at all
-   unless ``force`` is given; what was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifest
-   of the run the figures folder shows matches its schema and every file its digest), else every section is recomputed.
+   unless ``force`` is given; what was published is checked first
+   (:func:`pqlab.pipeline.publish.verified`: the manifest of the run the figures folder shows
+   matches its schema and every file its digest), else every section is recomputed.
 6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
    (:mod:`pqlab.pipeline.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.pipeline.orphans`);
    a full disk or a damaged state file raises :class:`pqlab.pipeline.publish.OutputError` (one line,
@@ -281,8 +282,9 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
                              "choose a folder of your own (default ./pqlab-output)")
     for folder in (out_dir, *(build_dir / part for part in publish.BUILD_PARTS)):
         if os.path.ismount(folder):
-            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by replacing that folder by a link, which a "
-                             f"mount point refuses; mount the volume one level up, or pass a folder inside it")
+            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by replacing that "
+                             "folder by a link, which a mount point refuses; mount the volume one "
+                             "level up, or pass a folder inside it")
     if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
         raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
                          "each other")

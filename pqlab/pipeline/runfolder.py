@@ -177,7 +177,8 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     runs = build_dir / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    root = next(runs / f"{stamp}-{n}" for n in itertools.count() if not (runs / f"{stamp}-{n}").exists())
+    root = next(runs / f"{stamp}-{n}" for n in itertools.count()
+                if not (runs / f"{stamp}-{n}").exists())
     run = RunFolder(root, out_dir, build_dir)
     for folder in (run.out, run.results, run.notebooks, run.html, run.logs):
         folder.mkdir(parents=True)
