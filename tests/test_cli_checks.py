@@ -11,6 +11,7 @@ figures folder.
 """
 
 import json
+import os
 
 import pytest
 from conftest import write_notebook
@@ -132,15 +133,21 @@ def test_a_newline_in_an_output_folder_is_refused(capsys, tmp_path, option):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_run_refused_by_the_lock_leaves_no_folder_it_made(capsys, tmp_path):
-    out = tmp_path / "out"
-    build = tmp_path / "new" / "build"
-    folder, name = runlock.out_lock(out / "figures")
-    with runlock.acquire(folder, name=name, command="the test"):
-        assert cli.main(["reproduce", "--out", str(out), "--build", str(build), "--notebooks", ONE,
-                         "--no-progress"]) == 3
-    assert "the test" in capsys.readouterr().err
-    assert not (tmp_path / "new").exists()
+@pytest.mark.parametrize("holder", ["figures folder", "build folder"])
+def test_a_run_refused_by_the_lock_leaves_no_folder_it_made(capsys, tmp_path, holder):
+    """Refused by either lock, a run whose other folder is new removes every folder it made."""
+    if holder == "figures folder":
+        where = ["--out", str(tmp_path / "out"), "--build", str(tmp_path / "new" / "build")]
+        lock = runlock.out_lock(tmp_path / "out" / "figures")
+    else:
+        where = ["--out", str(tmp_path / "new" / "out"), "--build", str(tmp_path / "build")]
+        lock = (tmp_path / "build", runlock.LOCK_NAME)
+    with runlock.held([lock], command="the test"):
+        assert cli.main(["reproduce", *where, "--notebooks", ONE, "--no-progress"]) == 3
+        err = capsys.readouterr().err
+        assert "the test" in err and f"pid {os.getpid()}" in err and len(err.strip().splitlines()) == 1
+        assert not (tmp_path / "new").exists()
+    assert list(tmp_path.iterdir()) == []  # the holder's lock and folder went with it
 
 
 def test_one_reader_of_notebook_names_for_notebooks_parameters_and_params(capsys, tmp_path):

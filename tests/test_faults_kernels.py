@@ -16,7 +16,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 
 from pqlab import cli
-from pqlab.pipeline import kernelwatch, reproduce
+from pqlab.pipeline import kernelwatch, publish, reproduce
 
 from test_reproduce_safety import PAPER, _notebook, _recording
 
@@ -175,7 +175,8 @@ def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_clean
     done = subprocess.run([*argv, str(fine)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert list(Path(tempfile.gettempdir()).glob(sockets)) == []  # ...the next run did
-    assert not list((tmp_path / "o" / "build" / "runs").iterdir())
+    shown = publish.shown_run(tmp_path / "o" / "figures")
+    assert list((tmp_path / "o" / "build" / "runs").iterdir()) == [shown]  # the killed run's went
 
 
 def test_a_kernel_ended_by_the_oom_killer_or_at_its_memory_limit_is_named_out_of_memory(monkeypatch):

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from pqlab.measure import cache
 from pqlab import cli
-from pqlab.pipeline import report, reproduce, runlock
+from pqlab.pipeline import publish, report, reproduce, runlock
 
 # Slow tier: every test runs pqlab reproduce with Jupyter kernels (.ci/run runs it).
 pytestmark = pytest.mark.slow
@@ -73,7 +74,7 @@ def _snapshot(root: Path) -> dict:
     """Every file under ``root`` (lock and cache excluded) with the sha256 of its bytes."""
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(root.rglob("*")) if p.is_file() and "cache" not in p.parts
-            and p.name != runlock.LOCK_NAME}
+            and runlock.LOCK_NAME not in p.name}  # the lock and its holder's name: the holder's
 
 
 def _run(tiny, root, *names, **kwargs):
@@ -102,7 +103,7 @@ def test_a_complete_run_publishes_and_a_warm_rerun_computes_nothing(published):
     status = json.loads((figures / "status.json").read_text())
     assert status["ok"] and {s["artefact"]: s["status"] for s in status["artefacts"]} == {
         "tiny_a": "ok (up to date)", "tiny_b": "ok (up to date)"}
-    assert not list((root / "build" / "runs").iterdir())  # the run folder went into place
+    assert list((root / "build" / "runs").iterdir()) == [publish.shown_run(figures)]  # the earlier run went
     cached = list((root / "build" / "cache" / "tiny_a").glob("*.nc"))
     assert len(cached) == 1
 
@@ -112,7 +113,7 @@ def test_a_changed_notebook_reruns_and_reuses_its_unchanged_artefact(published, 
     import shutil
 
     tree = tmp_path / "tree"
-    shutil.copytree(root, tree)
+    shutil.copytree(root, tree, symlinks=True)
     nb = nbformat.read(str(tiny["a"]), as_version=4)
     nb.cells.append(new_code_cell("print('an added cell')"))
     changed = tmp_path / "nbs" / tiny["a"].name
@@ -172,25 +173,61 @@ def test_a_read_only_output_folder_is_refused_before_running(tiny, tmp_path, cap
     assert "cannot be written" in capsys.readouterr().err
 
 
-def test_a_second_run_of_the_same_tree_refuses_and_a_stale_lock_is_taken_over(published, tiny, capsys):
+#: Holds the locks ``argv[1:]`` (folder and name pairs), says so on its output and sleeps.
+HOLDER = """
+import sys, time
+from pqlab.pipeline import runlock
+pairs = list(zip(sys.argv[1::2], sys.argv[2::2]))
+with runlock.held(pairs, command="the holder"):
+    print("held", flush=True)
+    time.sleep(float(__import__("os").environ.get("HOLD_S", "600")))
+"""
+
+
+def _holder(*locks, hold_s: float = 600) -> subprocess.Popen:
+    """A process holding ``locks`` ((folder, name) pairs), once it holds them."""
+    argv = [str(part) for lock in locks for part in lock]
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, *argv], stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, HOLD_S=str(hold_s)))
+    assert proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def test_a_second_run_of_the_same_tree_refuses_and_a_killed_holder_frees_it_at_once(published, tiny, capsys):
     root, _, _ = published
     before = _snapshot(root)
-    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    holder = _holder((root / "build", runlock.LOCK_NAME))
     try:
-        lock = root / "build" / runlock.LOCK_NAME
-        lock.write_text(json.dumps({"pid": holder.pid, "started": psutil.Process(holder.pid).create_time(),
-                                    "command": "pqlab reproduce"}))
         code = cli.main(["reproduce", "--out", str(root), "--notebooks", str(tiny["a"]), "--no-progress"])
         err = capsys.readouterr().err
-        assert code == 3 and f"pid {holder.pid}" in err and "--wait" in err
+        assert code == 3 and f"the holder (pid {holder.pid}" in err and "--wait" in err, err
         assert _snapshot(root) == before
     finally:
-        holder.kill()
+        holder.kill()  # kill -9: the operating system releases its lock, nothing is left to judge
         holder.wait()
-    # the holder is dead now: its lock is stale and taken over
-    with runlock.acquire(root / "build") as taken:
-        assert runlock.holder(taken)["pid"] == os.getpid()
-    assert not lock.exists()
+    with runlock.held([(root / "build", runlock.LOCK_NAME)]):
+        pass
+
+
+def test_three_processes_never_hold_one_lock_together(tmp_path):
+    """Each of three processes takes the lock 100 times and, holding it, creates a file with
+    O_EXCL and removes it: two holders at once would find the other's file."""
+    script = textwrap.dedent("""
+        import os, sys
+        from pathlib import Path
+        from pqlab.pipeline import runlock
+        folder = Path(sys.argv[1])
+        for _ in range(100):
+            with runlock.held([(folder, runlock.LOCK_NAME)], wait_s=120, poll_s=0.001):
+                fd = os.open(folder / "inside", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                os.close(fd)
+                os.unlink(folder / "inside")
+    """)
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stderr=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    errors = [p.communicate(timeout=600)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], errors
+    assert list(tmp_path.iterdir()) == []  # and every lock file went with its last holder
 
 
 def test_two_concurrent_runs_never_mix(tiny, tmp_path):
@@ -211,15 +248,15 @@ def test_two_concurrent_runs_never_mix(tiny, tmp_path):
 
 def test_a_failed_notebook_is_named_in_report_and_site_and_nothing_is_published(published, tiny, tmp_path_factory):
     root, _, _ = published
-    before = _snapshot(root)
+    shown = publish.shown_run(root / "figures")
+    before = _snapshot(shown)
     bad = _notebook(tmp_path_factory.mktemp("bad"), "b_second",
                     "import pqlab.papers.records\npqlab.papers.records.record(results_dir, 'tiny_b', 'value', 2.0, '1')\n"
                     "raise RuntimeError('made to fail')")
     result = reproduce.run_all([bad], out_dir=root / "figures", build_dir=root / "build", progress=False,
                                paper_values=PAPER)
     assert not result.ok and not result.published
-    assert _snapshot(root / "figures") == {k[len("figures/"):]: v for k, v in before.items()
-                                           if k.startswith("figures/")}
+    assert publish.shown_run(root / "figures") == shown and _snapshot(shown) == before
     md = (result.report_dir / "report.md").read_text()
     assert "FAILED" in md and str(result.failures[0]) in md
     assert "notebook b_second failed in cell 1: RuntimeError" in str(result.failures[0])
@@ -235,7 +272,7 @@ def test_notebooks_option_updates_one_section_in_place(published, tiny, tmp_path
     import shutil
 
     tree = tmp_path / "tree"
-    shutil.copytree(root, tree)
+    shutil.copytree(root, tree, symlinks=True)
     result = _run(tiny, tree, "b", seed=5)
     assert result.ok and result.kept_sections == ("a_first",)
     rows = result.report.set_index("artefact")
@@ -365,7 +402,7 @@ def test_a_second_build_folder_publishing_into_the_same_figures_folder_refuses(p
     import shutil
 
     root, _, _ = published
-    tree = shutil.copytree(root, tmp_path / "tree")
+    tree = shutil.copytree(root, tmp_path / "tree", symlinks=True)
     before = _snapshot(tree)
     marker = tmp_path / "cell-running"
     holder = _reproduce_cli(tree, "--notebooks", str(_slow(tmp_path, marker)))
@@ -384,20 +421,22 @@ def test_a_second_build_folder_publishing_into_the_same_figures_folder_refuses(p
     assert not (tmp_path / "other-build" / "results").exists()
 
 
-def test_two_build_folders_published_into_one_figures_folder_name_each_other(published, tiny, tmp_path):
-    """The message of a figures folder last published from another build folder names both folders
-    (it read "was last published into X/figures, not X/figures")."""
+def test_two_build_folders_published_into_one_figures_folder_show_the_last_whole(published, tiny, tmp_path):
+    """The figures folder shows the run of the build folder that published last; the other build
+    folder's run, no longer shown, goes with that build folder's next run."""
     import shutil
 
     root, _, _ = published
-    tree = shutil.copytree(root, tmp_path / "tree")
+    tree = shutil.copytree(root, tmp_path / "tree", symlinks=True)
     other = tmp_path / "other-build"
     assert reproduce.run_all([tiny["a"], tiny["b"]], out_dir=tree / "figures", build_dir=other, progress=False,
-                             paper_values=PAPER).published
-    with pytest.warns(UserWarning, match=re.escape(f"{tree / 'figures'} was last published from the build folder "
-                                                   f"{other}, not {tree / 'build'}")):
-        again = _run(tiny, tree, "a", "b")
-    assert again.published and again.up_to_date == ()
+                             paper_values=PAPER, seed=2).published
+    assert publish.shown_run(tree / "figures").parent == other / "runs"
+    again = _run(tiny, tree, "a", "b")
+    assert again.published and publish.shown_run(tree / "figures").parent == tree / "build" / "runs"
+    assert {r["seed"] for r in report.load_records(tree / "build" / "results") if "seed" in r} == {1}
+    publish.remove_leftovers(tree / "figures", other)  # the other build folder's next run
+    assert list((other / "runs").iterdir()) == []
 
 
 def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch):
@@ -452,14 +491,12 @@ def test_identical_simulations_in_one_process_run_once():
 
 
 def test_a_waiting_run_gets_the_lock_when_the_holder_ends(tmp_path):
-    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)"])
-    (tmp_path / runlock.LOCK_NAME).write_text(json.dumps(
-        {"pid": holder.pid, "started": psutil.Process(holder.pid).create_time()}))
+    holder = _holder((tmp_path, runlock.LOCK_NAME), hold_s=3)
     with pytest.raises(runlock.RunLocked, match=f"pid {holder.pid}"):
-        with runlock.acquire(tmp_path, wait_s=0.5):
+        with runlock.held([(tmp_path, runlock.LOCK_NAME)], wait_s=0.5):
             pass
     started = time.monotonic()
-    with runlock.acquire(tmp_path, wait_s=60):
+    with runlock.held([(tmp_path, runlock.LOCK_NAME)], wait_s=60):
         assert time.monotonic() - started < 30
     holder.wait()
 
@@ -468,13 +505,13 @@ def test_staging_keeps_current_sections_figures_and_drops_the_rerun_ones(tmp_pat
     from pqlab.pipeline import runfolder
 
     out, build = tmp_path / "figures", tmp_path / "build"
-    out.mkdir()
+    first = runfolder.stage(out, build, ["a", "b"], keep_others=False, trusted=False)
     for name in ("x.png", "y.png", "README.md", "report.md"):
-        (out / name).write_bytes(b"1")
-    report.record_figure(build / "results" / "a", "xa", [out / "x.png"])
-    report.record_figure(build / "results" / "b", "xb", [out / "y.png"])
-    for section in ("a", "b"):  # the merged file of the published run
-        report.record_figure(build / "results", f"x{section}", [out / ("x.png" if section == "a" else "y.png")])
+        (first.out / name).write_bytes(b"1")
+    report.record_figure(first.results / "a", "xa", [first.out / "x.png"])
+    report.record_figure(first.results / "b", "xb", [first.out / "y.png"])
+    first.merge_results()
+    first.publish({"a": "key a", "b": "key b"}, {"seed": 1, "quick": False})
     run = runfolder.stage(out, build, ["b"], keep_others=False, up_to_date=["a"])
     assert sorted(p.name for p in run.out.iterdir()) == ["README.md", "x.png"] and run.kept == ["a"]
     (record,) = report.load_records(run.results / "a")

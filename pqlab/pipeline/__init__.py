@@ -5,8 +5,8 @@ What it does: ``reproduce`` (the build: plan, run the notebooks, publish), ``_no
 within seconds), ``orphans`` (workers and kernels never outlive their run), ``runfolder`` (one
 run's folder and its state), ``runlock`` (one run per tree), ``schedule`` (thread pools
 per worker, the longest notebooks first), ``interrupts`` (Ctrl-C and
-SIGTERM acted on at known points, deferred across a publish), ``publish`` (the journalled
-publish and its manifest), ``statefile`` (the state files read against their schema),
+SIGTERM acted on at known points), ``publish`` (the atomic publish, its manifest and the
+state files read against their JSON Schema),
 ``report`` (the paper-vs-pqlab report: records, verdicts, tables), ``claim_links`` (links
 between claims applied to verdicts), ``reportdiff`` (two reports compared), ``overview`` (the
 report's overview block), ``numbers`` (numbers as the report and the site print them), ``claims_html`` (an artefact's
@@ -21,5 +21,5 @@ lab.
 """
 
 __all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "interrupts", "schedule",
-           "publish", "statefile", "report", "claim_links", "reportdiff", "overview", "numbers", "claims_html", "notebook_html",
-           "html_pages", "website", "readme_table"]
+           "publish", "report", "claim_links", "reportdiff", "overview", "numbers", "claims_html",
+           "notebook_html", "html_pages", "website", "readme_table"]

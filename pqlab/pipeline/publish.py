@@ -1,38 +1,28 @@
-"""Publish a run in one step, and check that what is published is what its record says.
+"""Publish a run in one atomic step, and check that what is published is what its record says.
 
-A reproduction is published into several folders: the figures folder (``out``: figures,
-report, site) and the build folder's ``results``, ``notebooks``, ``html`` and ``logs``, which
-may sit on different file systems. No single rename can replace them all, so a publish is
-a **journalled switch** (:func:`switch`):
+A run writes only its own folder, ``<build>/runs/<run id>/`` (``out/``, ``results/``,
+``notebooks/``, ``html/``, ``logs/``). The figures folder ``out`` is a symbolic link to the
+``out/`` of the run it shows, and the build folder's ``results``, ``notebooks``, ``html`` and
+``logs`` are links that reach the same run through it (``<build>/results`` ->
+``<out>/../results``). Publishing a run (:func:`switch`) replaces the figures folder's link by
+a new one with ``os.replace``, one atomic rename: ``kill -9``, a power cut or Ctrl-C at any
+instant leaves the previous reproduction or the new one whole, never a mix, and nothing to
+repair. A figures folder that is a real folder (from an earlier pqlab, or made by hand) is
+swapped for the link in one step too (``renameat2`` with ``RENAME_EXCHANGE``, Linux).
 
-1. *prepare*: each new folder is moved next to its target as ``.pqlab-new-<name>`` (a rename,
-   or a copy when the run folder is on another file system: a full disk fails here, and
-   everything prepared is removed: nothing changed);
-2. *commit*: the journal ``<build>/publish-journal.json`` is written (a new file renamed into
-   place after ``fsync``): from this instant the publish is decided;
-3. *switch*: each target is renamed to ``.pqlab-old-<name>`` and its new folder into place;
-4. *clean up*: the old folders, then the journal, are removed.
-
-``kill -9`` or a power cut at any point is repaired by :func:`recover`, which every run calls
-before deciding anything: with a journal the switch is finished (every prepared folder goes
-in), without one every prepared folder is removed (the previous publish stays).
-
-Each publish writes a **manifest** (:data:`MANIFEST`) into both the figures folder and the
-build's results: the publish id, where each folder is seen from the other, the seed and parameters, every section's
-input key and the SHA-256 of every published file. :func:`verified` trusts a published
-reproduction only when both manifests exist, name each other (the same publish id, this out
-and this build: two outs sharing one build never take each other's results) and every file
-still has its digest. Anything else is reported in one line and recomputed.
-
-Both state files are read against their schema (:data:`MANIFEST_SCHEMA`, :data:`JOURNAL_SCHEMA`,
-with :mod:`pqlab.pipeline.statefile`): a damaged manifest (not JSON, a field missing or of the wrong
-type) is not trusted, named in the one line; a damaged journal is named and its publish rolled
-back (it was renamed into place whole, so it is not pqlab's: what it named is not trusted either).
+Each run folder names the figures folder it was published into (the link
+:data:`PUBLISHED_INTO`): :func:`clean_runs` keeps the runs a figures folder shows and removes the
+others (superseded or interrupted runs). Each publish writes a **manifest** (:data:`MANIFEST`, in
+the run's ``out/``): the publish id, the seed and parameters, every section's input key and the
+SHA-256 of every published file; :func:`verified` trusts a published reproduction only when
+its manifest matches its schema (:data:`MANIFEST_SCHEMA`, a JSON Schema checked by
+``jsonschema``) and every file still has its digest. Anything else is reported in one line.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import hashlib
 import json
@@ -40,39 +30,48 @@ import os
 import shutil
 from pathlib import Path
 
-from . import interrupts, statefile
-
-#: The journal of a publish in progress, in the build folder.
-JOURNAL = "publish-journal.json"
-#: The record of a publish, in the figures folder and in the build's results folder.
+#: The record of a publish, in the run's figures folder.
 MANIFEST = ".pqlab-published.json"
-_OLD = ".pqlab-old-"
-_NEW = ".pqlab-new-"
-
-#: What a manifest holds (:func:`write_manifests`): the publish id, where each folder is seen from
-#: the other, the figures folder's absolute path, the seed and ``quick``, each section's input key
-#: (null: unknown) and the SHA-256 of every published file of the figures and results folders.
-MANIFEST_SCHEMA = statefile.record({
-    "publish_id": statefile.text(), "out": statefile.path(), "build": statefile.path(),
-    "out_path": statefile.path(absolute=True), "seed": statefile.integer(0), "quick": statefile.boolean(),
-    "sections": statefile.mapping(statefile.nullable(statefile.text())),
-    "files": statefile.record({"out": statefile.mapping(statefile.text()),
-                               "results": statefile.mapping(statefile.text())}),
-}, optional=("out_path", "seed", "quick"))
-#: What a journal holds (:func:`switch`): the absolute path of every folder the publish replaces.
-JOURNAL_SCHEMA = statefile.record({"targets": statefile.array(statefile.path(absolute=True), min_length=1)})
+#: Inside a run folder: a link to the figures folder the run was published into.
+PUBLISHED_INTO = "published-into"
+#: Folders of a run the build folder shows, as links through the figures folder.
+BUILD_PARTS = ("results", "notebooks", "html", "logs")
+#: Name prefix of the links and folders a publish makes next to the figures folder.
+_TEMP = ".pqlab-swap-"
+_FILES = {"type": "object", "additionalProperties": {"type": "string"}}
+#: What a manifest holds (:func:`write_manifest`), as a JSON Schema.
+MANIFEST_SCHEMA = {
+    "type": "object",
+    "required": ["publish_id", "sections", "files"],
+    "properties": {
+        "publish_id": {"type": "string"}, "out_path": {"type": "string", "minLength": 1},
+        "seed": {"type": "integer", "minimum": 0}, "quick": {"type": "boolean"},
+        "sections": {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
+        "files": {"type": "object", "required": ["out", "results"],
+                  "properties": {"out": _FILES, "results": _FILES}},
+    },
+}
 
 
 class OutputError(RuntimeError):
     """The reproduction could not be written (a full disk, an I/O error): nothing was published."""
 
 
+class Damaged(ValueError):
+    """A state file that does not hold what pqlab writes (``file``; ``reason``: what is wrong)."""
+
+    def __init__(self, file, reason: str):
+        self.file, self.reason = Path(file), reason
+        super().__init__(f"{self.file} is damaged: {reason}")
+
+
 def output_error(exc: OSError, doing: str) -> OutputError:
-    """A one-line :class:`OutputError` for ``exc`` raised while ``doing`` (names the file and the way out)."""
+    """A one-line :class:`OutputError` for ``exc`` raised while ``doing`` (names the file and the
+    way out)."""
     where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
     reason, code = exc.strerror or str(exc), exc.errno
     if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
-        _, where, why = exc.args[0][0]  # a copy across file systems: its first failed file
+        _, where, why = exc.args[0][0]  # a copy: its first failed file
         where, reason = f" ({where})", str(why)
         code = next((c for c in (errno.ENOSPC, errno.EDQUOT) if f"[Errno {c}]" in reason), None)
     if code in (errno.ENOSPC, errno.EDQUOT):
@@ -83,12 +82,69 @@ def output_error(exc: OSError, doing: str) -> OutputError:
                        f"reproduction is unchanged; {way_out}")
 
 
-# --------------------------------------------------------------------------- manifests
+def load_state(file, schema: dict):
+    """The JSON in ``file`` checked against the JSON Schema ``schema``; None if there is no file.
+
+    Raises
+    ------
+    Damaged
+        The file cannot be read, is not JSON or does not match ``schema`` (one line naming the
+        first wrong field).
+    """
+    import jsonschema
+
+    try:
+        raw = Path(file).read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise Damaged(file, f"it cannot be read ({exc.strerror or exc})") from None
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # also bad UTF-8, a nesting too deep
+        raise Damaged(file, f"it is not JSON ({str(exc)[:80]})") from None
+    errors = jsonschema.Draft202012Validator(schema).iter_errors(value)
+    error = jsonschema.exceptions.best_match(errors)
+    if error is not None:
+        where = ".".join(map(str, error.absolute_path)) or "its content"
+        message = error.message if len(error.message) <= 100 else f"{error.message[:97]}..."
+        raise Damaged(file, f"{where}: {message}")
+    return value
+
+
+# --------------------------------------------------------------------------- what is published
+
+
+def shown_run(out_dir) -> Path | None:
+    """The run folder the figures folder ``out_dir`` shows (a link to its ``out/``), else None."""
+    out_dir = Path(out_dir)
+    if not out_dir.is_symlink():
+        return None
+    try:
+        target = out_dir.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    run = target.parent
+    return run if target.name == "out" and (run / PUBLISHED_INTO).is_symlink() else None
+
+
+def published_path(folder, resolved: Path) -> Path:
+    """The figures folder ``folder`` (``resolved``: its absolute path, links resolved) as
+    pqlab publishes it: the link itself when it is one to a run (its parent resolved)."""
+    absolute = Path(os.path.abspath(os.fsdecode(folder)))
+    link = absolute.parent.resolve() / absolute.name
+    return link if shown_run(link) is not None else resolved
+
+
+def holds_publish(out_dir, publish_id: str) -> bool:
+    """Whether the figures folder ``out_dir`` shows the run ``publish_id``."""
+    run = shown_run(out_dir)
+    return run is not None and run.name == publish_id
 
 
 def file_digests(folder: Path) -> dict[str, str]:
-    """``relative path -> sha256`` of every file under ``folder`` (the manifest itself excluded;
-    a symbolic link by its target path)."""
+    """``relative path -> sha256`` of every file under ``folder`` (the manifest excluded; a
+    symbolic link by its target path)."""
     digests = {}
     for path in sorted(Path(folder).rglob("*")):
         if path.name == MANIFEST:
@@ -96,48 +152,34 @@ def file_digests(folder: Path) -> dict[str, str]:
         if path.is_symlink():
             digests[str(path.relative_to(folder))] = "symlink:" + os.readlink(path)
         elif path.is_file():
-            digests[str(path.relative_to(folder))] = _sha256(path)
+            digest = hashlib.sha256()
+            with open(path, "rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(block)
+            digests[str(path.relative_to(folder))] = digest.hexdigest()
     return digests
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def write_manifests(new_out: Path, new_results: Path, *, publish_id: str, out_dir: Path, build_dir: Path,
-                    sections: dict, about: dict) -> dict:
-    """Write the manifest of a run about to be published into its figures and results folders.
+def write_manifest(run: Path, *, out_dir: Path, sections: dict, about: dict) -> dict:
+    """Write the manifest of the run folder ``run``, about to be published into ``out_dir``.
 
     Parameters
     ----------
-    new_out, new_results : pathlib.Path
-        The run's figures folder and results folder (published as ``out_dir`` and
-        ``<build_dir>/results``).
-    publish_id : str
-        Unique id of this publish (the run id).
-    out_dir, build_dir : pathlib.Path
-        Where the run is published.
+    run : pathlib.Path
+        The run folder (its name is the publish id).
+    out_dir : pathlib.Path
+        The figures folder it is published into.
     sections : dict
         Section (notebook) name -> the input key its results were computed from.
     about : dict
         Run parameters recorded with it (``seed``, ``quick``).
     """
-    manifest = {"publish_id": publish_id, **_relation(out_dir, build_dir), "out_path": str(out_dir), **about,
+    manifest = {"publish_id": run.name, "out_path": str(out_dir), **about,
                 "sections": dict(sorted(sections.items())),
-                "files": {"out": file_digests(new_out), "results": file_digests(new_results)}}
+                "files": {part: file_digests(run / part) for part in ("out", "results")}}
     text = json.dumps(manifest, indent=1, sort_keys=True)
-    for folder in (new_out, new_results):
-        (folder / MANIFEST).write_text(text, encoding="utf-8")
+    (run / "out" / MANIFEST).write_text(text, encoding="utf-8")
     return manifest
-
-
-def _relation(out_dir: Path, build_dir: Path) -> dict:
-    """Where each folder is seen from the other (relative: a tree moved whole stays trusted)."""
-    return {"out": os.path.relpath(out_dir, build_dir), "build": os.path.relpath(build_dir, out_dir)}
 
 
 def read_manifest(folder: Path) -> dict | None:
@@ -145,182 +187,127 @@ def read_manifest(folder: Path) -> dict | None:
 
     Raises
     ------
-    pqlab.pipeline.statefile.Damaged
+    Damaged
         It cannot be read, is not JSON or does not match the schema (one line naming it).
     """
-    return statefile.load(Path(folder) / MANIFEST, MANIFEST_SCHEMA)
+    return load_state(Path(folder) / MANIFEST, MANIFEST_SCHEMA)
 
 
-def holds_publish(out_dir: Path, publish_id: str) -> bool:
-    """Whether the figures folder ``out_dir`` records the publish ``publish_id`` in its manifest
-    (none, or a damaged one: no)."""
-    try:
-        return (read_manifest(Path(out_dir)) or {}).get("publish_id") == publish_id
-    except statefile.Damaged:
-        return False
-
-
-def verified(out_dir: Path, build_dir: Path) -> tuple[dict | None, str | None]:
+def verified(out_dir, build_dir) -> tuple[dict | None, str | None]:
     """The published reproduction's manifest if it can be trusted, else why not.
 
     Returns
     -------
     (manifest, None)
-        Both manifests agree, name ``out_dir`` and ``build_dir``, and every file has its digest.
+        ``out_dir`` shows a run whose manifest matches its schema and every file its digest.
     (None, reason)
         One line naming the folder or file that does not match (None: nothing published yet).
     """
     out_dir, build_dir = Path(out_dir), Path(build_dir)
-    results = build_dir / "results"
+    run = shown_run(out_dir)
+    if run is None:
+        if (out_dir / "report.md").exists():
+            return None, f"{out_dir} is a folder, not a link to the run it shows (an older pqlab?)"
+        return None, None  # nothing was published into this figures folder yet
     try:
-        mine, build = read_manifest(out_dir), read_manifest(results)
-    except statefile.Damaged as exc:
-        return None, str(exc)
-    if mine is None and build is None:
-        return None, (f"{results} holds no record of its publish (an older pqlab?)" if results.is_dir() else None)
-    if mine is None and not (out_dir / "report.md").exists():
-        return None, None  # nothing was published into this figures folder yet: nothing to distrust
-    if mine is None:
+        manifest = read_manifest(run / "out")
+    except Damaged as exc:
+        return None, f"{out_dir / MANIFEST} is damaged: {exc.reason}"
+    if manifest is None:
         return None, f"the record {out_dir / MANIFEST} is missing"
-    if build is None:
-        return None, f"the record {results / MANIFEST} is missing"
-    relation = _relation(out_dir, build_dir)
-    if build["out"] != relation["out"]:
-        was = (build_dir / build["out"]).resolve()
-        return None, f"the build folder {build_dir} was last published into {was}, not {out_dir}"
-    if mine["build"] != relation["build"]:
-        was = (out_dir / mine["build"]).resolve()
-        return None, f"{out_dir} was last published from the build folder {was}, not {build_dir}"
-    if mine["publish_id"] != build["publish_id"]:
-        return None, (f"{out_dir} holds the publish {mine['publish_id']}, {results} the publish "
-                      f"{build['publish_id']}")
-    if mine != build:
-        return None, f"the records {out_dir / MANIFEST} and {results / MANIFEST} differ"
-    for folder, listed in ((out_dir, mine["files"]["out"]), (results, mine["files"]["results"])):
-        found = file_digests(folder)
+    for part, shown in (("out", out_dir), ("results", build_dir / "results")):
+        found, listed = file_digests(run / part), manifest["files"][part]
         for name, digest in listed.items():
             if found.get(name) != digest:
                 state = "is missing" if name not in found else "changed since it was published"
-                return None, f"{folder / name} {state}"
-    return mine, None
+                return None, f"{shown / name} {state}"
+    return manifest, None
 
 
 # --------------------------------------------------------------------------- the switch
 
 
-def switch(pairs, build_dir: Path) -> None:
-    """Replace every ``target`` by its ``new`` folder in one journalled step (module docstring).
+def switch(run: Path, out_dir: Path, build_dir: Path) -> None:
+    """Publish the run folder ``run``: ``out_dir`` shows its ``out/`` from one atomic rename on.
 
-    Ctrl-C (SIGINT) or SIGTERM, in whichever thread of the process it lands
-    (:mod:`pqlab.pipeline.interrupts`): before the commit, every prepared folder is removed and
-    ``KeyboardInterrupt`` raised (nothing changed); from the commit on, it is recorded, the
-    switch is completed, and then ``KeyboardInterrupt`` is raised (the publish is whole).
-
-    Parameters
-    ----------
-    pairs : list of (pathlib.Path, pathlib.Path)
-        ``(new folder, target)``; ``new`` is moved (renamed, or copied across file systems).
-    build_dir : pathlib.Path
-        Where the journal is written.
+    Then (best effort: a step cut short is done by the next run) the build folder's
+    :data:`BUILD_PARTS` are pointed through ``out_dir``, and the runs it no longer shows are
+    removed (:func:`clean_runs`).
 
     Raises
     ------
     OutputError
-        Preparing failed (e.g. a full disk): every prepared folder was removed, nothing changed.
-    KeyboardInterrupt
-        Ctrl-C or SIGTERM: nothing changed if it came before the commit, else after the switch.
+        The link could not be made (e.g. a full disk): nothing was published.
     """
-    pairs = [(Path(new), Path(target)) for new, target in pairs]
-    with interrupts.caught() as stop:
-        staged = []
-        try:
-            for new, target in pairs:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                prepared = target.with_name(f"{_NEW}{target.name}")
-                staged.append(prepared)
-                shutil.rmtree(prepared, ignore_errors=True)
-                shutil.move(str(new), str(prepared))  # a rename, or a copy across file systems
-            stop.deferring = True
-            stop.check()  # a signal while preparing whose exception was lost: nothing is decided yet
-            _write_journal(build_dir, [str(t) for _, t in pairs])
-        except BaseException as exc:  # an error or a signal before the commit: nothing changes
-            stop.deferring = True  # a second Ctrl-C does not cut the cleaning short
-            for prepared in staged:
-                shutil.rmtree(prepared, ignore_errors=True)
-            with contextlib.suppress(OSError):
-                (Path(build_dir) / JOURNAL).unlink()
-            if isinstance(exc, OSError):
-                raise output_error(exc, "publishing") from None
-            raise
-        _finish([t for _, t in pairs], build_dir)
-    stop.check()  # the publish is whole: now the signal acts
-
-
-def _write_journal(build_dir: Path, targets: list[str]) -> None:
-    journal = Path(build_dir) / JOURNAL
-    tmp = journal.with_name(f"{JOURNAL}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump({"targets": targets}, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, journal)
-    _fsync_dir(journal.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _finish(targets, build_dir: Path) -> None:
-    """Switch every prepared folder into place, then remove the old ones and the journal."""
-    for target in targets:
-        prepared, old = target.with_name(f"{_NEW}{target.name}"), target.with_name(f"{_OLD}{target.name}")
-        if not prepared.exists():
-            continue  # switched already
-        if target.exists() or target.is_symlink():
-            if old.exists():
-                shutil.rmtree(old)
-            os.rename(target, old)
-        os.rename(prepared, target)
-    for target in targets:
-        shutil.rmtree(target.with_name(f"{_OLD}{target.name}"), ignore_errors=True)
-    (Path(build_dir) / JOURNAL).unlink(missing_ok=True)
-
-
-def recover(targets, build_dir: Path) -> str | None:
-    """Repair a publish a crash interrupted (see the module docstring); return what was done.
-
-    Parameters
-    ----------
-    targets : list of pathlib.Path
-        The published folders (used when no journal names them).
-    build_dir : pathlib.Path
-        The build folder holding the journal.
-    """
-    journal = Path(build_dir) / JOURNAL
+    run, out_dir, build_dir = Path(run), Path(out_dir), Path(build_dir)
+    link = out_dir.with_name(f"{_TEMP}{out_dir.name}-{os.getpid()}")
     try:
-        entry = statefile.load(journal, JOURNAL_SCHEMA)
-    except statefile.Damaged as exc:  # renamed into place whole: not a journal pqlab committed
-        entry, undone = None, f"ignored the damaged journal {journal} ({exc.reason}) and rolled back its publish"
+        _link(run / PUBLISHED_INTO, os.path.relpath(out_dir, run))
+        _link(link, os.path.relpath(run / "out", out_dir.parent))
+        if out_dir.is_dir() and not out_dir.is_symlink():  # a real folder: swapped for the link
+            _exchange(link, out_dir)
+        else:
+            os.replace(link, out_dir)  # the publish
+    except OSError as exc:
         with contextlib.suppress(OSError):
-            journal.unlink()
-    else:
-        undone = None
-    if entry is not None:
-        _finish([Path(t) for t in entry["targets"]], build_dir)
-        return "finished an interrupted publish"
-    for target in map(Path, targets):
-        prepared, old = target.with_name(f"{_NEW}{target.name}"), target.with_name(f"{_OLD}{target.name}")
-        if prepared.exists():
-            shutil.rmtree(prepared, ignore_errors=True)
-            undone = undone or "rolled back an interrupted publish"
-        if old.exists() and not target.exists():  # left by an earlier pqlab's unjournalled swap
-            os.rename(old, target)
-        shutil.rmtree(old, ignore_errors=True)
-    journal.with_name(f"{JOURNAL}.tmp").unlink(missing_ok=True)
-    return undone
+            link.unlink()
+        raise output_error(exc, "publishing") from None
+    with contextlib.suppress(OSError):
+        through = os.path.relpath(out_dir, build_dir)
+        for part in BUILD_PARTS:
+            target, where = os.path.join(through, os.pardir, part), build_dir / part
+            if not (where.is_symlink() and os.readlink(where) == target):
+                if where.exists() and not where.is_symlink():  # a folder of an earlier pqlab
+                    os.rename(where, build_dir / "runs" / f"{_TEMP}{part}-{run.name}")
+                _link(build_dir / f"{_TEMP}{part}", target)
+                os.replace(build_dir / f"{_TEMP}{part}", where)
+        remove_leftovers(out_dir, build_dir)
+
+
+def remove_leftovers(out_dir: Path, build_dir: Path) -> None:
+    """Remove what a publish cut short left next to ``out_dir`` and the runs it no longer shows."""
+    for left in Path(out_dir).parent.glob(f"{_TEMP}{Path(out_dir).name}-*"):
+        if left.is_symlink() or left.is_file():
+            left.unlink()
+        else:
+            shutil.rmtree(left, ignore_errors=True)
+    clean_runs(build_dir)
+
+
+def clean_runs(build_dir: Path, keep: Path | None = None, failed: bool = True) -> None:
+    """Remove every run folder of ``build_dir`` that no figures folder shows, but ``keep`` and
+    (with ``failed``) the failed runs kept for inspection."""
+    runs = Path(build_dir) / "runs"
+    for run in runs.iterdir() if runs.is_dir() else ():
+        if run == keep or (failed and (run / "failed").exists()):
+            continue
+        back = run / PUBLISHED_INTO
+        if back.is_symlink() and shown_run(back) == run.resolve():
+            continue
+        shutil.rmtree(run, ignore_errors=True)
+
+
+def _link(link: Path, target: str) -> None:
+    """Make ``link`` a symbolic link to ``target`` (replacing a link of that name)."""
+    with contextlib.suppress(FileNotFoundError):
+        link.unlink()
+    os.symlink(target, link)
+
+
+def _exchange(new: Path, old: Path) -> None:
+    """Swap the names ``new`` and ``old`` in one step (Linux ``renameat2`` ``RENAME_EXCHANGE``);
+    where the system cannot, ``old`` is renamed aside first."""
+    try:
+        rename = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        rename = None
+    at_cwd, exchange = -100, 2  # AT_FDCWD, RENAME_EXCHANGE (linux/fcntl.h, linux/fs.h)
+    if rename is not None and not rename(at_cwd, os.fsencode(new), at_cwd, os.fsencode(old),
+                                         exchange):
+        return
+    code = ctypes.get_errno() if rename is not None else errno.ENOSYS
+    if code not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        raise OSError(code, os.strerror(code), str(old))
+    aside = new.with_name(f"{new.name}-old")
+    os.rename(old, aside)
+    os.replace(new, old)

@@ -16,24 +16,24 @@
    ``seed``. A worker keeps one kernel for the notebooks it runs (``import pqlab`` and the
    kernel's start paid once per worker), its namespace reset before each notebook.
 4. **Publish in one step, only on success.** The report (``report.md``, ``.html``, ``.csv``)
-   and the static site (:func:`pqlab.pipeline.website.build_site`) are written into the run folder, then
-   the run's figures folder, results, executed notebooks and HTML replace the published
-   ones in one journalled switch with a manifest of every published file (:mod:`pqlab.pipeline.publish`;
-   a switch cut short by ``kill -9`` is finished or rolled back by the next run first). A run
-   with a failed notebook publishes nothing: its report and site, in the kept run folder, name
-   the notebook in a banner with a status per artefact. Ctrl-C (SIGINT or
-   SIGTERM), at any moment and in whichever thread it lands (:mod:`pqlab.pipeline.interrupts`),
-   kills every worker and kernel of the run within seconds, removes the run folder and raises
-   :class:`Interrupted`; the published reproduction stays byte-identical. Only a Ctrl-C that
-   comes once the publish is decided (its journal written) waits for the switch to complete:
-   then the new reproduction is published whole and :class:`Interrupted` says so.
+   and the static site (:func:`pqlab.pipeline.website.build_site`) are written into the run folder,
+   with a manifest of every published file, then the figures folder (a symbolic link) is
+   switched to the run in one atomic rename (:mod:`pqlab.pipeline.publish`): ``kill -9`` at any
+   instant leaves the previous reproduction or the new one whole. A run with a failed notebook
+   publishes nothing: its report and site, in the kept run folder, name the notebook in a
+   banner with a status per artefact. Ctrl-C (SIGINT or SIGTERM), at any moment and in
+   whichever thread it lands (:mod:`pqlab.pipeline.interrupts`), kills every worker and kernel
+   of the run within seconds, removes the run folder and raises :class:`Interrupted`; the
+   published reproduction stays byte-identical, or, if the Ctrl-C came after the switch, the
+   new one is published whole and :class:`Interrupted` says so.
 5. **Sections in place.** With ``notebooks`` given, only those sections are recomputed; the
    other sections' current results, figures and executed notebooks are kept. A section whose
    inputs did not change since it was published (the notebook, ``quick``, ``seed``, the notebook's
    parameters other than its defaults, pqlab's code, data files and version, the papers' values:
    :func:`section_key`) is not rerun at all
-   unless ``force`` is given; what was published is checked first (:func:`pqlab.pipeline.publish.verified`: the manifests of this out
-   and this build agree and every file has its digest), else every section is recomputed.
+   unless ``force`` is given; what was published is checked first
+   (:func:`pqlab.pipeline.publish.verified`: the manifest of the run the figures folder shows
+   matches its schema and every file its digest), else every section is recomputed.
 6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
    (:mod:`pqlab.pipeline.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.pipeline.orphans`);
    a full disk or a damaged state file raises :class:`pqlab.pipeline.publish.OutputError` (one line,
@@ -245,7 +245,8 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
     ValueError
         One line naming the bad argument and what is allowed.
     """
-    out_dir = _absolute_folder("out", locations.FIGURES if out_dir is None else out_dir)
+    given = locations.FIGURES if out_dir is None else out_dir
+    out_dir = publish.published_path(given, _absolute_folder("out", given))  # its link kept
     build_dir = _absolute_folder("build", locations.BUILD if build_dir is None else build_dir)
     for name, flag in (("quick", quick), ("site", site), ("force", force)):
         if not isinstance(flag, bool):
@@ -279,10 +280,11 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
         if not locations.is_source_checkout() and _inside(folder, locations.ROOT):
             raise ValueError(f"{name} folder {folder} is inside the installed package ({locations.ROOT}); "
                              "choose a folder of your own (default ./pqlab-output)")
-    for folder in (out_dir, *(build_dir / part for part in runfolder.PUBLISHED_BUILD_PARTS)):
+    for folder in (out_dir, *(build_dir / part for part in publish.BUILD_PARTS)):
         if os.path.ismount(folder):
-            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by renaming that folder, which a "
-                             f"mount point refuses; mount the volume one level up, or pass a folder inside it")
+            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by replacing that "
+                             "folder by a link, which a mount point refuses; mount the volume one "
+                             "level up, or pass a folder inside it")
     if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
         raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
                          "each other")
@@ -379,32 +381,24 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
     ValueError
         A bad argument (nothing touched).
     pqlab.pipeline.runlock.RunLocked
-        Another run holds the lock of the build folder or of the figures folder (nothing touched:
-        the folders made to hold the locks are removed again).
+        Another run holds the lock of the build folder or of the figures folder (nothing left
+        behind: the folders made to hold the locks are removed again).
     pqlab.pipeline.publish.OutputError
         The reproduction could not be written (a full disk, an I/O error): one line naming the
         file; the run folder is removed and the previous reproduction is unchanged.
     Interrupted
         Ctrl-C or SIGTERM: workers and kernels stopped, nothing published (or, once the publish
-        was decided, published whole: ``Interrupted.published``).
+        came after the switch, published whole: ``Interrupted.published``).
     """
     plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
                     paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s,
                     notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s, parameters=parameters)
     holder = f"pqlab reproduce of {plan.build_dir} into {plan.out_dir}"
-    out_parent, out_lock = runlock.out_lock(plan.out_dir)
-    # the folders the locks create, removed again when the run is refused
-    missing = _missing_folders(plan.build_dir) + _missing_folders(out_parent)
     try:
         with interrupts.caught():
-            deadline = time.monotonic() + plan.wait_s
-            with runlock.acquire(plan.build_dir, wait_s=plan.wait_s, command=holder), \
-                    runlock.acquire(out_parent, name=out_lock, command=holder,
-                                    wait_s=max(0.0, deadline - time.monotonic())):
+            with runlock.held([runlock.out_lock(plan.out_dir), (plan.build_dir, runlock.LOCK_NAME)],
+                              wait_s=plan.wait_s, command=holder):
                 return _run_locked(plan, progress)
-    except runlock.RunLocked:  # refused: the folders made for the locks go too
-        _remove_empty(missing)
-        raise
     except KeyboardInterrupt:  # before the run folder was made (later: Interrupted, from _run_locked)
         raise Interrupted(f"interrupted before the run started: the published reproduction ({plan.out_dir}) "
                           "is unchanged") from None
@@ -419,30 +413,9 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
                                   "run again") from None
 
 
-def _missing_folders(folder: Path) -> list[Path]:
-    """``folder`` and its ancestors that do not exist, deepest first."""
-    missing = []
-    while not folder.exists() and folder.parent != folder:
-        missing.append(folder)
-        folder = folder.parent
-    return missing
-
-
-def _remove_empty(folders) -> None:
-    """Remove those of ``folders`` that are empty, deepest first (one another run filled stays)."""
-    for folder in sorted(set(folders), key=lambda f: len(f.parts), reverse=True):
-        with contextlib.suppress(OSError):
-            folder.rmdir()
-
-
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     orphans.remove_stale_socket_dirs(SOCKET_PREFIX)  # left by runs killed with kill -9
-    with interrupts.caught(deferring=True) as stop:  # a repair is never cut short
-        repaired = runfolder.recover(plan.out_dir, plan.build_dir)
-    stop.check()
-    if repaired:
-        warnings.warn(f"{repaired} into {plan.out_dir} (the previous run was killed while publishing)",
-                      stacklevel=3)
+    publish.remove_leftovers(plan.out_dir, plan.build_dir)  # and their run folders
     sources = cache.Sources.now()  # read once for every section's key
     keys = {s.stem: section_key(s, plan, sources) for s in plan.sources}
     manifest, distrust = publish.verified(plan.out_dir, plan.build_dir)
@@ -466,8 +439,9 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
         raise publish.output_error(exc, f"writing the run folder {run.root}") from None
     except KeyboardInterrupt:
         with interrupts.caught(deferring=True):  # a second Ctrl-C does not cut the cleaning short
-            run.discard()
             published = publish.holds_publish(plan.out_dir, run.run_id)
+            if not published:
+                run.discard()
         if published:  # the message says what is on disk
             raise Interrupted(f"interrupted once the publish was decided: this run's reproduction was published "
                               f"whole first ({plan.out_dir})", published=True) from None

@@ -1,25 +1,25 @@
-"""The run folder of ``pqlab reproduce``: stage a run, publish it in one step, or keep it failed.
+"""One run of ``pqlab reproduce``: staged in its own folder, published in one step, or kept failed.
 
 Layout of a build folder ``<build>``::
 
+    runs/<run id>/                     one run: out/ results/ notebooks/ html/ logs/
     results/<notebook>/results.jsonl   published results, one folder per section
     results/results.jsonl              all sections merged (what the report was built from)
     notebooks/<notebook>.ipynb         executed notebooks
     html/<notebook>.html               the same as HTML
     logs/<notebook>.log                the last run's kernel output per notebook (warnings, errors)
     cache/                             the artefact cache (pqlab.measure.cache)
-    runs/<run id>/                     a run in progress (or the last failed run, kept)
-        out/  results/  notebooks/  html/  logs/
 
-A run starts as a copy of the published figures folder (without the report, the site and
-the figures of the sections being rerun) and of the other sections' results. On success,
-:meth:`RunFolder.publish` switches the run's folders for the published ones in one journalled
-step (:mod:`pqlab.pipeline.publish`); :func:`recover` finishes or rolls back a switch a crash interrupted.
+``results``, ``notebooks``, ``html`` and ``logs`` are links to the run the figures folder shows
+(itself a link to that run's ``out/``): :mod:`pqlab.pipeline.publish`. A run starts as a copy of
+the published figures folder (without the report, the site and the figures of the sections
+being rerun) and of the other sections' results; :meth:`RunFolder.publish` switches the figures
+folder to it in one atomic step. A failed run's folder is kept (``failed``) for inspection.
 """
 
 from __future__ import annotations
 
-import contextlib
+import itertools
 import json
 import os
 import shutil
@@ -27,10 +27,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import html_pages, publish, report, statefile
+from . import html_pages, publish, report
 
-#: Folders of the build folder a run replaces when it is published.
-PUBLISHED_BUILD_PARTS = ("results", "notebooks", "html", "logs")
 #: Files of the figures folder that a run always rewrites.
 REPORT_FILES = ("report.md", "report.html", "report.csv")
 #: The per-artefact status of the published run (JSON).
@@ -39,8 +37,8 @@ STATUS_FILE = "status.json"
 SECTION_FILE = "section.json"
 #: What ``section.json`` holds: the key (and the seed, ``quick`` and the notebook's parameters other
 #: than its defaults, ``pqlab reproduce -p``, it was computed with).
-SECTION_SCHEMA = statefile.record({"key": statefile.text(), "parameters": statefile.mapping(lambda value, where: None)},
-                                  optional=("parameters",))
+SECTION_SCHEMA = {"type": "object", "required": ["key"],
+                  "properties": {"key": {"type": "string"}, "parameters": {"type": "object"}}}
 #: Files of these kinds in an untrusted figures folder are never carried into a run.
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
 
@@ -78,9 +76,7 @@ class RunFolder:
     def keep_failed(self) -> None:
         """Keep this failed run's folder for inspection; remove older failed runs."""
         (self.root / "failed").write_text(time.strftime("%Y-%m-%d %H:%M:%S\n"), encoding="utf-8")
-        for other in self.root.parent.iterdir():
-            if other != self.root and other.is_dir():
-                shutil.rmtree(other, ignore_errors=True)
+        publish.clean_runs(self.build_dir, keep=self.root, failed=False)
 
     def merge_results(self) -> Path:
         """Write ``results/results.jsonl``: every section's records, sections in name order."""
@@ -104,34 +100,28 @@ class RunFolder:
         return {name: values for name, values in found.items() if values}
 
     def publish(self, sections: dict, about: dict) -> None:
-        """Replace the published figures, results, executed notebooks and HTML by this run's.
+        """Show this run's figures, results, executed notebooks and HTML as the published ones.
 
-        One journalled switch (:func:`pqlab.pipeline.publish.switch`), after writing the manifest
+        One atomic switch (:func:`pqlab.pipeline.publish.switch`), after writing the manifest
         (``sections``: name -> input key, ``about``: seed and parameters) that the next run
         verifies before it trusts anything published.
 
         Raises
         ------
         pqlab.pipeline.publish.OutputError
-            The run could not be moved into place (e.g. a full disk): nothing changed.
+            The switch could not be made (e.g. a full disk): nothing changed.
         """
         _rewrite_figure_paths(self.results, self.out, self.out_dir)
-        publish.write_manifests(self.out, self.results, publish_id=self.run_id, out_dir=self.out_dir,
-                                build_dir=self.build_dir, sections=sections, about=about)
-        pairs = [(self.root / part, self.build_dir / part) for part in PUBLISHED_BUILD_PARTS]
-        pairs.append((self.out, self.out_dir))
-        for new, _ in pairs:
-            new.mkdir(parents=True, exist_ok=True)
-        publish.switch(pairs, self.build_dir)
-        self.discard()
+        publish.write_manifest(self.root, out_dir=self.out_dir, sections=sections, about=about)
+        publish.switch(self.root, self.out_dir, self.build_dir)
 
 
 def read_section_key(section: Path) -> str | None:
     """The input key a published section was computed from (:data:`SECTION_SCHEMA`), None if
     unknown: absent or damaged (the section is then not up to date, never wrongly current)."""
     try:
-        entry = statefile.load(section / SECTION_FILE, SECTION_SCHEMA)
-    except statefile.Damaged:
+        entry = publish.load_state(section / SECTION_FILE, SECTION_SCHEMA)
+    except publish.Damaged:
         return None
     return entry["key"] if entry is not None else None
 
@@ -141,8 +131,8 @@ def read_section_parameters(section: Path) -> dict:
     (``{}``: the defaults, or a section.json that is absent or damaged: such a section is never
     up to date, :func:`read_section_key`)."""
     try:
-        entry = statefile.load(section / SECTION_FILE, SECTION_SCHEMA)
-    except statefile.Damaged:
+        entry = publish.load_state(section / SECTION_FILE, SECTION_SCHEMA)
+    except publish.Damaged:
         return {}
     return dict(entry.get("parameters") or {}) if isinstance(entry, dict) else {}
 
@@ -186,20 +176,22 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     """
     runs = build_dir / "runs"
     runs.mkdir(parents=True, exist_ok=True)
-    root = runs / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    root = next(runs / f"{stamp}-{n}" for n in itertools.count()
+                if not (runs / f"{stamp}-{n}").exists())
     run = RunFolder(root, out_dir, build_dir)
     for folder in (run.out, run.results, run.notebooks, run.html, run.logs):
         folder.mkdir(parents=True)
-    published = build_dir / "results"
-    sections = sorted(p for p in published.iterdir() if p.is_dir()) if published.is_dir() and trusted else []
+    shown = publish.shown_run(out_dir) if trusted else None
+    published = shown / "results" if shown else None
+    found = published.iterdir() if published and published.is_dir() else ()
+    sections = sorted(p for p in found if p.is_dir())
     rerun, current = set(names), set(up_to_date)
     kept = [p for p in sections if p.name not in rerun and (keep_others or p.name in current)]
     dropped_figures = set()
     for section in sections:
         if section not in kept:
             dropped_figures |= _figure_files(section)
-    if not sections and (published / report.RESULTS_FILE).is_file():
-        dropped_figures |= _figure_files(published)  # a results file of the older, unsectioned layout
     for section in kept:
         dropped_figures -= _figure_files(section)
     if not trusted and out_dir.is_dir():
@@ -209,8 +201,8 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
                         ignore=lambda folder, entries: _not_copied(Path(folder), entries, out_dir, dropped_figures))
     for section in kept:
         shutil.copytree(section, run.results / section.name)
-        for source, target in ((build_dir / "notebooks" / f"{section.name}.ipynb", run.notebooks),
-                               (build_dir / "html" / f"{section.name}.html", run.html)):
+        for source, target in ((shown / "notebooks" / f"{section.name}.ipynb", run.notebooks),
+                               (shown / "html" / f"{section.name}.html", run.html)):
             if source.is_file():
                 shutil.copy2(source, target / source.name)
     _rewrite_figure_paths(run.results, out_dir, run.out)
@@ -236,7 +228,7 @@ def _not_copied(folder: Path, entries, out_dir: Path, dropped: set[Path]) -> lis
     skip = []
     for entry in entries:
         path = folder / entry
-        if folder == out_dir and (entry in REPORT_FILES or entry in ("site", STATUS_FILE)):
+        if folder == out_dir and entry in (*REPORT_FILES, "site", STATUS_FILE, publish.MANIFEST):
             skip.append(entry)
         elif path in dropped:
             skip.append(entry)
@@ -263,19 +255,6 @@ def _moved(path: Path, old: Path, new: Path) -> Path:
         return new / path.relative_to(old)
     except ValueError:
         return path
-
-
-def recover(out_dir: Path, build_dir: Path) -> str | None:
-    """Before anything is decided: finish or roll back a publish a crash interrupted
-    (:func:`pqlab.pipeline.publish.recover`) and remove the folders of runs whose process died.
-    Returns what was repaired, if anything."""
-    done = publish.recover([build_dir / part for part in PUBLISHED_BUILD_PARTS] + [out_dir], build_dir)
-    runs = build_dir / "runs"
-    if runs.is_dir():  # folders of interrupted runs whose process died (the lock is ours now)
-        for folder in runs.iterdir():
-            if folder.is_dir() and not (folder / "failed").exists():
-                shutil.rmtree(folder, ignore_errors=True)
-    return done
 
 
 def write_status(out: Path, statuses: list[dict], failures: list[str], run: dict) -> Path:
