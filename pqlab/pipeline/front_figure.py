@@ -4,7 +4,7 @@ One row per measured result with a number (the report's rows of kind ``result`` 
 checkable, :func:`pqlab.papers.ledger.measured`), named by its short title
 (:func:`pqlab.papers.titles.title`); on it, one point per model (a marker per model) at the
 report's relative difference of ours from the paper's value, coloured by the row's verdict;
-the band of +-:data:`pqlab.papers.judge.TOLERANCE_PERCENT` around the paper's value shaded.
+the band of ±:data:`pqlab.papers.judge.TOLERANCE_PERCENT` around the paper's value shaded.
 Every number is the report table's: nothing is recomputed. Drawn with matplotlib's
 object-oriented API (no pyplot state), imported only when the figure is drawn.
 """
@@ -63,7 +63,7 @@ def alt_text(found: pd.DataFrame) -> str:
     results = found[["artefact", "quantity"]].drop_duplicates().shape[0]
     return (f"Dot plot of our value's difference from the paper's, in percent, for {results} measured "
             f"numbers of the papers, one row each, one point per model; a point inside the shaded "
-            f"band of +-{judge.TOLERANCE_PERCENT:g} % is reproduced. " + "; ".join(parts) + ".")
+            f"band of ±{judge.TOLERANCE_PERCENT:g} % is reproduced. " + "; ".join(parts) + ".")
 
 
 def draw(table: pd.DataFrame, path) -> str | None:
@@ -90,7 +90,7 @@ def draw(table: pd.DataFrame, path) -> str | None:
     tol = judge.TOLERANCE_PERCENT
     ax.axvspan(-tol, tol, color="#dff3e0", zorder=0)
     ax.axvline(0, color="0.35", lw=0.8, zorder=1)
-    offsets = {m: 0.17 * (k - (len(MODEL_MARKERS) - 1) / 2) for k, m in enumerate(MODEL_MARKERS)}
+    offsets = {m: 0.3 * (k - (len(MODEL_MARKERS) - 1) / 2) for k, m in enumerate(MODEL_MARKERS)}
     for a, q, model, diff, verdict in found[["artefact", "quantity", "model", "difference %",
                                               "verdict"]].itertuples(index=False):
         y = row[(a, q)] + offsets.get(model, 0.0)
@@ -110,8 +110,8 @@ def draw(table: pd.DataFrame, path) -> str | None:
               for m in MODEL_MARKERS if m in set(found["model"])]
     verdicts = [Patch(color=VERDICT_COLOURS[v], label=v) for v in VERDICT_COLOURS
                 if v in set(found["verdict"])]
-    band = [Patch(color="#dff3e0", label=f"within +-{tol:g} %")]
-    fig.legend(handles=[*models, *verdicts, *band], loc="outside upper center", ncols=4,
+    band = [Patch(color="#dff3e0", label=f"within ±{tol:g} %")]
+    fig.legend(handles=[*models, *verdicts, *band], loc="outside upper center", ncols=5,
                fontsize=8.5, frameon=False)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

@@ -99,11 +99,15 @@ def _markdown(sources: set[str]) -> mistune.Markdown:
 
 
 def _title_and_summary(text: str, fallback: str) -> tuple[str, str]:
-    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), fallback)
+    heading = next((line[2:] for line in text.splitlines() if line.startswith("# ")), fallback)
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text)]
     first = next((p for p in paragraphs if p and p[0].isalnum()), "")
-    summary = html.unescape(mistune.toc.striptags(mistune.html(first))).strip().replace("\n", " ")
-    return title, summary
+    return _plain(heading), _plain(first)
+
+
+def _plain(markdown: str) -> str:
+    """Markdown's text without its markup (for a title or a summary in the contents)."""
+    return html.unescape(mistune.toc.striptags(mistune.html(markdown))).strip().replace("\n", " ")
 
 
 def pages(docs_dir) -> list[Page]:
