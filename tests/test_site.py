@@ -489,7 +489,7 @@ def test_the_front_page_opens_with_the_papers_values_against_ours(built, table):
         "first delay peak (BE payload)", "w k1", "mean IPDV, A = 0"}  # a title, else spaced
     alt = img["alt"]
     assert "3 measured numbers" in alt and "band of ±10 %" in alt
-    assert "papers' node model: 2 reproduced, 1 differs of 3" in alt
+    assert "The papers' node model: 2 reproduced, 1 differs (of 3)" in alt
     assert "_" not in alt  # words, not ids
 
 

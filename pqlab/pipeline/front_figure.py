@@ -18,7 +18,6 @@ import pandas as pd
 
 from ..papers import judge, ledger, records
 from ..papers.titles import title
-from . import overview
 
 #: Colour of each verdict's points (the site's verdict colours, darker to read as points).
 VERDICT_COLOURS = {"reproduced": "#2e7d32", "differs": "#c62828", "not checkable": "#78909c",
@@ -58,12 +57,18 @@ def alt_text(found: pd.DataFrame) -> str:
     for model in [m for m in records.MODELS if m in set(found["model"])]:
         mine = found[found["model"] == model]
         counts = mine["verdict"].value_counts()
-        said = ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
-        parts.append(f"{overview.MODEL_LABELS.get(model, model)} model: {said} of {len(mine)}")
+        said = ", ".join(f"{counts[v]} {v}" for v in judge.VERDICTS if v in counts)
+        parts.append(f"{_model_title(model)}: {said} (of {len(mine)})")
     results = found[["artefact", "quantity"]].drop_duplicates().shape[0]
     return (f"Dot plot of our value's difference from the paper's, in percent, for {results} measured "
             f"numbers of the papers, one row each, one point per model; a point inside the shaded "
-            f"band of ±{judge.TOLERANCE_PERCENT:g} % is reproduced. " + "; ".join(parts) + ".")
+            f"band of ±{judge.TOLERANCE_PERCENT:g} % is reproduced. " + ". ".join(parts) + ".")
+
+
+def _model_title(model: str) -> str:
+    """A model's title (:data:`pqlab.papers.records.MODEL_TITLES`), capitalised."""
+    text = records.MODEL_TITLES.get(model, model)
+    return text[:1].upper() + text[1:]
 
 
 def draw(table: pd.DataFrame, path) -> str | None:
@@ -90,7 +95,7 @@ def draw(table: pd.DataFrame, path) -> str | None:
     tol = judge.TOLERANCE_PERCENT
     ax.axvspan(-tol, tol, color="#dff3e0", zorder=0)
     ax.axvline(0, color="0.35", lw=0.8, zorder=1)
-    offsets = {m: 0.3 * (k - (len(MODEL_MARKERS) - 1) / 2) for k, m in enumerate(MODEL_MARKERS)}
+    offsets = {m: 0.4 * (k - (len(MODEL_MARKERS) - 1) / 2) for k, m in enumerate(MODEL_MARKERS)}
     for a, q, model, diff, verdict in found[["artefact", "quantity", "model", "difference %",
                                               "verdict"]].itertuples(index=False):
         y = row[(a, q)] + offsets.get(model, 0.0)
@@ -106,7 +111,7 @@ def draw(table: pd.DataFrame, path) -> str | None:
     ax.grid(axis="x", color="0.88", lw=0.6)
     ax.set_axisbelow(True)
     models = [Line2D([], [], ls="none", marker=MODEL_MARKERS[m], color="0.6", mec="0.15",
-                     label=f"{overview.MODEL_LABELS[m]} model")
+                     label=_model_title(m))
               for m in MODEL_MARKERS if m in set(found["model"])]
     verdicts = [Patch(color=VERDICT_COLOURS[v], label=v) for v in VERDICT_COLOURS
                 if v in set(found["verdict"])]
