@@ -30,7 +30,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
 from pqlab.base import locations  # noqa: E402
-from pqlab.pipeline import claims_html, front_figure, manual, overview, report, website as site  # noqa: E402
+from pqlab.pipeline import claims_html, front_figure, manual, overview, report  # noqa: E402
+from pqlab.pipeline import website as site  # noqa: E402
 from pqlab.papers import registry  # noqa: E402
 
 
@@ -125,7 +126,8 @@ def _pages(index: Path) -> list[Path]:
 
 
 #: The manual's site pages (:mod:`pqlab.pipeline.manual`): its contents and one per docs page.
-MANUAL_PAGES = {manual.CONTENTS, *(manual.site_name(p.name) for p in locations.docs_dir().glob("*.md"))}
+MANUAL_PAGES = {manual.CONTENTS,
+                *(manual.site_name(p.name) for p in locations.docs_dir().glob("*.md"))}
 
 
 def _is_manual(name: str) -> bool:
@@ -143,7 +145,8 @@ def test_site_files_and_documents(built, table):
                      "tftant_be.html", "analysis.html", "other.html", *MANUAL_PAGES}
     assert (out / "style.css").is_file() and (out / "report.csv").is_file()
     assert sorted(p.name for p in (out / "figures").iterdir()) == [
-        "globecom01_fig3_1.pdf", "globecom01_fig3_1.png", "long_ipdv_vs_a_ccdf.png", "paper_vs_ours.png"]
+        "globecom01_fig3_1.pdf", "globecom01_fig3_1.png", "long_ipdv_vs_a_ccdf.png",
+        "paper_vs_ours.png"]
     assert [p.name for p in (out / "notebooks").iterdir()] == ["03_aggregation.html"]
     analysis = (out / "analysis.html").read_text()
     assert 'id="a-gap"' in analysis and 'id="a-path"' in analysis
@@ -335,7 +338,8 @@ def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, ser
         manual_page = _is_manual(urlsplit(url).path.rsplit("/", 1)[-1])
         for ref in [*links.hrefs, *links.srcs]:
             target = urljoin(url, ref)
-            if manual_page and ref in links.hrefs and urlsplit(ref).scheme in ("http", "https", "mailto"):
+            other_site = urlsplit(ref).scheme in ("http", "https", "mailto")
+            if manual_page and ref in links.hrefs and other_site:
                 continue  # the manual's references to other sites: links, not followed
             assert target.startswith(server), f"{url} links outside the site: {ref}"
             page, fragment = urldefrag(target)
@@ -430,12 +434,12 @@ def test_the_site_is_built_without_importing_an_artefact_module():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-# --------------------------------------------------------------------------- the manual, the opening figure
+# ----------------------------------------------------------------- the manual, the opening figure
 
 
 def test_every_docs_page_has_a_site_page_whose_links_resolve(built):
-    """Each docs/*.md is a page of the site, reached from the navigation's "Manual"; every link of the
-    manual to a page or an anchor of the site lands (no 404 among the manual's links)."""
+    """Each docs/*.md is a page of the site, reached from the navigation's "Manual"; every link
+    of the manual to a page or an anchor of the site lands (no 404 among the manual's links)."""
     out = built.parent
     docs = sorted(locations.docs_dir().glob("*.md"))
     assert docs
@@ -459,13 +463,18 @@ def test_every_docs_page_has_a_site_page_whose_links_resolve(built):
     assert checked > len(docs)
 
 
+#: A link to another site, kept in the manual.
+DOI = "https://doi.org/10.1109/GLOCOM.2001.965892"
+
+
 def test_the_manual_is_rendered_with_tables_code_and_rewritten_links(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "one.md").write_text(
-        "# One page\n\nFirst <b>paragraph</b>.\n\n## A heading, here\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
-        "```python\nx = 1 < 2\n```\n\n[two](two.md#a-part) [readme](../README.md) [code](../pqlab/cli.py) "
-        "[doi](https://doi.org/10.1109/GLOCOM.2001.965892) [here](#a-heading-here)\n", encoding="utf-8")
+        "# One page\n\nFirst <b>paragraph</b>.\n\n## A heading, here\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nx = 1 < 2\n```\n\n"
+        "[two](two.md#a-part) [readme](../README.md) [code](../pqlab/cli.py) "
+        f"[doi]({DOI}) [here](#a-heading-here)\n", encoding="utf-8")
     (docs / "two.md").write_text("# Two\n\n## A part\n\n[one](one.md)\n", encoding="utf-8")
     one, two = manual.pages(docs)
     assert (one.title, one.summary, one.page) == ("One page", "First paragraph.", "manual_one.html")
@@ -473,8 +482,9 @@ def test_the_manual_is_rendered_with_tables_code_and_rewritten_links(tmp_path):
     assert "<table>" in body and "<td>1</td>" in body and 'class="language-python"' in body
     assert "x = 1 &lt; 2" in body and "&lt;b&gt;paragraph&lt;/b&gt;" in body  # raw HTML escaped
     assert 'href="manual_two.html#a-part"' in body and 'href="index.html"' in body
-    assert 'href="https://doi.org/10.1109/GLOCOM.2001.965892"' in body and 'href="#a-heading-here"' in body
-    assert "cli.py" not in body and ">code<" not in body and "code" in body  # a file the site lacks: text only
+    assert f'href="{DOI}"' in body and 'href="#a-heading-here"' in body
+    # a file the site lacks: its text without the link
+    assert "cli.py" not in body and ">code<" not in body and "code" in body
     assert 'id="a-heading-here"' in body and 'id="a-part"' in str(two.body)
     assert manual.pages(tmp_path / "absent") == [] and manual.pages(None) == []
 
@@ -494,6 +504,7 @@ def test_the_front_page_opens_with_the_papers_values_against_ours(built, table):
 
 
 def test_the_site_without_a_manual_has_no_manual_entry(tmp_path, table):
-    index = site.build_site(table, tmp_path / "figures", tmp_path / "html", tmp_path / "site", docs_dir=None)
+    index = site.build_site(table, tmp_path / "figures", tmp_path / "html", tmp_path / "site",
+                            docs_dir=None)
     assert "Manual" not in index.read_text(encoding="utf-8")
     assert not (tmp_path / "site" / manual.CONTENTS).exists()

@@ -60,9 +60,10 @@ def alt_text(found: pd.DataFrame) -> str:
         said = ", ".join(f"{counts[v]} {v}" for v in judge.VERDICTS if v in counts)
         parts.append(f"{_model_title(model)}: {said} (of {len(mine)})")
     results = found[["artefact", "quantity"]].drop_duplicates().shape[0]
-    return (f"Dot plot of our value's difference from the paper's, in percent, for {results} measured "
-            f"numbers of the papers, one row each, one point per model; a point inside the shaded "
-            f"band of ±{judge.TOLERANCE_PERCENT:g} % is reproduced. " + ". ".join(parts) + ".")
+    return (f"Dot plot of our value's difference from the paper's, in percent, for {results} "
+            "measured numbers of the papers, one row each, one point per model; a point inside the "
+            f"shaded band of ±{judge.TOLERANCE_PERCENT:g} % is reproduced. "
+            + ". ".join(parts) + ".")
 
 
 def _model_title(model: str) -> str:
