@@ -29,7 +29,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from _browser import browser_missing, headless_chromium  # noqa: E402
-from pqlab.pipeline import claims_html, overview, report, website as site  # noqa: E402
+from pqlab.base import locations  # noqa: E402
+from pqlab.pipeline import claims_html, front_figure, manual, overview, report  # noqa: E402
+from pqlab.pipeline import website as site  # noqa: E402
 from pqlab.papers import registry  # noqa: E402
 
 
@@ -77,7 +79,7 @@ def _png(path: Path, colour: str) -> Path:
 
 @pytest.fixture(scope="module")
 def table():
-    return report.compare(report.check_paper_values(PAPER, "PAPER"), RESULTS)
+    return report.compare(report.check_paper_values(PAPER, "PAPER").assign(kind="result"), RESULTS)
 
 
 @pytest.fixture(scope="module")
@@ -97,12 +99,16 @@ def built(tmp_path_factory, table):
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.hrefs, self.srcs, self.ids = [], [], set()
+        self.hrefs, self.srcs, self.ids, self.stylesheets, self.images = [], [], set(), [], []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if "id" in attrs:
             self.ids.add(attrs["id"])
+        if tag == "link" and attrs.get("href"):
+            self.stylesheets.append(attrs["href"])
+        if tag == "img":
+            self.images.append(attrs)
         if tag in ("a", "link") and attrs.get("href"):
             self.hrefs.append(attrs["href"])
         if tag in ("img", "script") and attrs.get("src"):
@@ -119,6 +125,15 @@ def _pages(index: Path) -> list[Path]:
     return sorted(index.parent.glob("*.html"))
 
 
+#: The manual's site pages (:mod:`pqlab.pipeline.manual`): its contents and one per docs page.
+MANUAL_PAGES = {manual.CONTENTS,
+                *(manual.site_name(p.name) for p in locations.docs_dir().glob("*.md"))}
+
+
+def _is_manual(name: str) -> bool:
+    return name in MANUAL_PAGES
+
+
 # --------------------------------------------------------------------------- without a browser
 
 
@@ -127,10 +142,11 @@ def test_site_files_and_documents(built, table):
     assert built.name == "index.html"
     names = {p.name for p in _pages(built)}
     assert names == {"index.html", "globecom01.html", "long.html", "tftant_wfq.html", "tftant_slides.html",
-                     "tftant_be.html", "analysis.html", "other.html"}
+                     "tftant_be.html", "analysis.html", "other.html", *MANUAL_PAGES}
     assert (out / "style.css").is_file() and (out / "report.csv").is_file()
     assert sorted(p.name for p in (out / "figures").iterdir()) == [
-        "globecom01_fig3_1.pdf", "globecom01_fig3_1.png", "long_ipdv_vs_a_ccdf.png"]
+        "globecom01_fig3_1.pdf", "globecom01_fig3_1.png", "long_ipdv_vs_a_ccdf.png",
+        "paper_vs_ours.png"]
     assert [p.name for p in (out / "notebooks").iterdir()] == ["03_aggregation.html"]
     analysis = (out / "analysis.html").read_text()
     assert 'id="a-gap"' in analysis and 'id="a-path"' in analysis
@@ -154,6 +170,10 @@ def test_text_is_escaped_and_there_is_no_script_or_external_resource(built):
     for page in [*_pages(built), built.parent / "style.css"]:
         text = page.read_text()
         assert "<script" not in text.lower(), page.name
+        if _is_manual(page.name):  # the manual links other sites (its references) and loads nothing
+            links = _parse(text)
+            assert not [r for r in links.srcs + links.stylesheets if "//" in r], page.name
+            continue
         assert "http://" not in text and "https://" not in text, page.name
     notebook = (built.parent / "notebooks" / "03_aggregation.html").read_text()
     assert "cdnjs" not in notebook and "cdn.example.org" not in notebook and "<h1>Aggregation</h1>" in notebook
@@ -214,7 +234,7 @@ def test_an_artefacts_notebook_is_its_registry_entrys_and_its_document_is_the_re
     (html_dir / "03_aggregation.html").write_text(f"<html><body><pre>{entry.id} tftant_new_fig1</pre></body></html>")
     index = site.build_site(table, tmp_path / "figures", html_dir, tmp_path / "site")
     pages = {p.name for p in _pages(index)}
-    assert pages == {"index.html", entry.source.page, "other.html"}
+    assert pages - MANUAL_PAGES == {"index.html", entry.source.page, "other.html"}
     page = (tmp_path / "site" / entry.source.page).read_text()
     section = page[page.index(f'id="{claims_html.artefact_anchor(entry.id)}"'):]
     assert f'href="notebooks/{entry.notebook}.html"' in section and "03_aggregation" not in section
@@ -315,8 +335,12 @@ def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, ser
         with urllib.request.urlopen(url, timeout=10) as response:
             text = response.read().decode("utf-8")
         links = _parse(text)
+        manual_page = _is_manual(urlsplit(url).path.rsplit("/", 1)[-1])
         for ref in [*links.hrefs, *links.srcs]:
             target = urljoin(url, ref)
+            other_site = urlsplit(ref).scheme in ("http", "https", "mailto")
+            if manual_page and ref in links.hrefs and other_site:
+                continue  # the manual's references to other sites: links, not followed
             assert target.startswith(server), f"{url} links outside the site: {ref}"
             page, fragment = urldefrag(target)
             if fragment:
@@ -328,7 +352,7 @@ def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, ser
         # in the browser: the page renders, every image decoded, every link stays in the site
         images += len(_check_page_in_browser(browser, url))
         hrefs = browser.execute_script(_HREFS)
-        assert hrefs and all(h.startswith(server) for h in hrefs), url
+        assert hrefs and all(h.startswith(server) for h in hrefs if not manual_page), url
         assert "404" not in browser.title and browser.title, url
         name = urlsplit(url).path.strip("/").replace("/", "_")
         assert browser.save_screenshot(str(tmp_path / f"{name}.png")), url
@@ -336,7 +360,9 @@ def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, ser
     for document in ("globecom01", "long", "tftant_wfq", "tftant_slides", "tftant_be", "analysis", "other"):
         assert f"/{document}.html" in pages
     assert {"/figures/globecom01_fig3_1.png", "/figures/globecom01_fig3_1.pdf",
-            "/notebooks/03_aggregation.html", "/style.css", "/report.csv"} <= pages
+            "/notebooks/03_aggregation.html", "/style.css", "/report.csv",
+            "/figures/paper_vs_ours.png"} <= pages
+    assert {f"/{name}" for name in MANUAL_PAGES} <= pages  # every manual page reached by links
     assert images >= 2 and checked_fragments >= table["artefact"].nunique()
     # the notebook copy loads in the browser too (its CDN scripts were removed)
     browser.get(server + "notebooks/03_aggregation.html")
@@ -406,3 +432,79 @@ def test_the_site_is_built_without_importing_an_artefact_module():
             "          if m.startswith((*folders, 'matplotlib', 'seaborn'))]\n"
             "assert not loaded, loaded\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ----------------------------------------------------------------- the manual, the opening figure
+
+
+def test_every_docs_page_has_a_site_page_whose_links_resolve(built):
+    """Each docs/*.md is a page of the site, reached from the navigation's "Manual"; every link
+    of the manual to a page or an anchor of the site lands (no 404 among the manual's links)."""
+    out = built.parent
+    docs = sorted(locations.docs_dir().glob("*.md"))
+    assert docs
+    contents = _parse((out / manual.CONTENTS).read_text(encoding="utf-8")).hrefs
+    for doc in docs:
+        assert manual.site_name(doc.name) in contents, doc.name
+    for page in [out / "index.html", *(out / manual.site_name(d.name) for d in docs)]:
+        assert 'href="manual.html">Manual</a>' in page.read_text(encoding="utf-8"), page.name
+    checked = 0
+    for name in sorted(MANUAL_PAGES):
+        links = _parse((out / name).read_text(encoding="utf-8"))
+        for ref in links.hrefs:
+            if urlsplit(ref).scheme:
+                continue
+            target, fragment = urldefrag(ref)
+            path = out / (target or name)
+            assert path.is_file(), f"{name}: {ref} is not a page of the site"
+            if fragment:
+                assert fragment in _parse(path.read_text(encoding="utf-8")).ids, f"{name}: {ref}"
+            checked += 1
+    assert checked > len(docs)
+
+
+#: A link to another site, kept in the manual.
+DOI = "https://doi.org/10.1109/GLOCOM.2001.965892"
+
+
+def test_the_manual_is_rendered_with_tables_code_and_rewritten_links(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "one.md").write_text(
+        "# One page\n\nFirst <b>paragraph</b>.\n\n## A heading, here\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nx = 1 < 2\n```\n\n"
+        "[two](two.md#a-part) [readme](../README.md) [code](../pqlab/cli.py) "
+        f"[doi]({DOI}) [here](#a-heading-here)\n", encoding="utf-8")
+    (docs / "two.md").write_text("# Two\n\n## A part\n\n[one](one.md)\n", encoding="utf-8")
+    one, two = manual.pages(docs)
+    assert (one.title, one.summary, one.page) == ("One page", "First paragraph.", "manual_one.html")
+    body = str(one.body)
+    assert "<table>" in body and "<td>1</td>" in body and 'class="language-python"' in body
+    assert "x = 1 &lt; 2" in body and "&lt;b&gt;paragraph&lt;/b&gt;" in body  # raw HTML escaped
+    assert 'href="manual_two.html#a-part"' in body and 'href="index.html"' in body
+    assert f'href="{DOI}"' in body and 'href="#a-heading-here"' in body
+    # a file the site lacks: its text without the link
+    assert "cli.py" not in body and ">code<" not in body and "code" in body
+    assert 'id="a-heading-here"' in body and 'id="a-part"' in str(two.body)
+    assert manual.pages(tmp_path / "absent") == [] and manual.pages(None) == []
+
+
+def test_the_front_page_opens_with_the_papers_values_against_ours(built, table):
+    front = built.read_text(encoding="utf-8")
+    (img,) = [i for i in _parse(front).images if i["src"] == site.OPENING_FIGURE]
+    assert (built.parent / site.OPENING_FIGURE).stat().st_size > 0
+    assert front.index(site.OPENING_FIGURE) < front.index("<h2>")  # before any section
+    found = front_figure.points(table)
+    assert len(found) == 3 and set(found["title"]) == {
+        "first delay peak (BE payload)", "w k1", "mean IPDV, A = 0"}  # a title, else spaced
+    alt = img["alt"]
+    assert "3 measured numbers" in alt and "band of ±10 %" in alt
+    assert "The papers' node model: 2 reproduced, 1 differs (of 3)" in alt
+    assert "_" not in alt  # words, not ids
+
+
+def test_the_site_without_a_manual_has_no_manual_entry(tmp_path, table):
+    index = site.build_site(table, tmp_path / "figures", tmp_path / "html", tmp_path / "site",
+                            docs_dir=None)
+    assert "Manual" not in index.read_text(encoding="utf-8")
+    assert not (tmp_path / "site" / manual.CONTENTS).exists()

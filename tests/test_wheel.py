@@ -64,13 +64,14 @@ def test_sdist_and_wheel_hold_the_notebooks_and_data(dists):
     for name in ("notebooks/05_worst_case.ipynb", "notebooks/lab/01_priority_queue_and_ring.ipynb",
                  "data/paper_values.csv", "data/be_size_cdf_standin.csv", "pqlab/base/locations.py", "tests/test_wheel.py",
                  "requirements/run.txt", "requirements/test.txt", "requirements/refresh.sh", "binder/requirements.txt",
-                 "pqlab/py.typed"):
+                 "docs/build.md", "pqlab/py.typed"):
         assert name in names, name
     with zipfile.ZipFile(wheel) as whl:
         files = set(whl.namelist())
     for name in ("pqlab/_notebooks/05_worst_case.ipynb", "pqlab/_notebooks/lab/01_priority_queue_and_ring.ipynb",
                  "pqlab/_notebooks/lab/INSTRUCTOR.md", "pqlab/_data/paper_values.csv",
                  "pqlab/_data/be_size_cdf_standin.csv", "pqlab/_requirements/run.txt",
+                 "pqlab/_docs/build.md",  # the manual: the site writes it from an installed wheel
                  "pqlab/py.typed"):  # PEP 561: type checkers read pqlab's annotations
         assert name in files, name
     paper_notebooks = {p.name for p in locations.NOTEBOOKS.glob("*.ipynb")}
@@ -105,6 +106,10 @@ def test_installed_wheel_reproduces_from_an_empty_folder(installed, tmp_path):
     assert WARNING not in output
     figures = work / "pqlab-output" / "figures"
     assert (figures / "report.md").stat().st_size > 0 and (figures / "site" / "index.html").is_file()
+    manual = {p.name for p in (figures / "site").glob("manual*.html")}
+    assert {"manual.html", "manual_build.html"} <= manual and len(manual) == 1 + len(list(
+        (ROOT / "docs").glob("*.md")))
+    assert (figures / "site" / "figures" / "paper_vs_ours.png").is_file()
     assert len(list(figures.glob("*.png"))) >= 20
     verdicts = pd.read_csv(figures / "report.csv")["verdict"]
     assert (verdicts == "reproduced").sum() > 0

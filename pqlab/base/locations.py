@@ -62,6 +62,19 @@ LAB_NOTEBOOKS = NOTEBOOKS / "lab"
 REQUIREMENTS = _resource_dir("pqlab._requirements")
 
 
+def docs_dir() -> Path | None:
+    """The manual's Markdown pages (the repository's ``docs/``, shipped as ``pqlab._docs``).
+
+    None when they are not installed (an editable install made before they were package data
+    reads them from the checkout's ``docs/``).
+    """
+    try:
+        return _resource_dir("pqlab._docs")
+    except (ModuleNotFoundError, FileNotFoundError, StopIteration, TypeError):
+        checkout = ROOT / "docs"
+        return checkout if is_source_checkout() and checkout.is_dir() else None
+
+
 def paper_values_file() -> Path:
     """The papers' values in effect: the file ``PQLAB_PAPER_VALUES`` names, else ``DATA/paper_values.csv``.
 

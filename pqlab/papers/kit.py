@@ -512,6 +512,22 @@ def legend_below(ax, ncol: int = 1, fontsize: float = 8, **kwargs):
                      bbox_transform=under, ncol=ncol, **kwargs)
 
 
+#: A bar lower than this fraction of its axis is not seen: :func:`mark_flat_bars` marks it.
+FLAT_BAR_FRACTION = 0.01
+
+
+def mark_flat_bars(ax, positions, heights, colour) -> None:
+    """Mark on the axis the bars of ``heights`` at ``positions`` too low to be seen.
+
+    A bar under :data:`FLAT_BAR_FRACTION` of the axis' height (read from its limits, so call it
+    after they are set) gets a square of its colour at its height, drawn over the axis line.
+    """
+    heights, positions = np.asarray(heights, dtype=float), np.asarray(positions, dtype=float)
+    low = heights < FLAT_BAR_FRACTION * ax.get_ylim()[1]
+    ax.plot(positions[low], heights[low], marker="s", ms=9, ls="none", color=colour, mec="0.3",
+            clip_on=False, zorder=3)
+
+
 def _below_x_label_points() -> float:
     """Points from an axes' bottom edge to below its x label: tick, tick pad, tick label, label pad
     and label (each text line 1.25 times its font size), plus a 4-point gap."""

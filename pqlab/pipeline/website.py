@@ -5,7 +5,9 @@ artefact, grouped by source document, each linked to its section), one page per
 source document (GLOBECOM'01, its long version, each TF-TANT document, and pqlab's own
 "analysis": the measurement path and the gap notebook) holding, for each artefact, its
 figures, the papers' statements, our numbers and the explanations, and a link to the
-executed notebook that runs it, rendered as HTML.
+executed notebook that runs it, rendered as HTML. The front page opens with a figure of the
+papers' measured numbers against ours (:mod:`pqlab.pipeline.front_figure`), and the manual
+(``docs/*.md``, :mod:`pqlab.pipeline.manual`) is written next to the pages, one page each.
 
 The site is self-contained: figures are copied into ``figures/``, the notebooks into
 ``notebooks/`` (with the CDN scripts nbconvert adds removed, so they open offline) and
@@ -33,8 +35,9 @@ from urllib.parse import quote
 import pandas as pd
 
 from .._version import __version__
-from . import html_pages, numbers, overview, report
+from . import front_figure, html_pages, manual, numbers, overview, report
 from .claims_html import artefact_anchor, claim_groups, percent_text, plain
+from ..base import locations
 from ..papers import ledger, registry
 from ..papers.registry import DOCUMENTS, Document
 
@@ -130,8 +133,13 @@ class _Page:
         return sorted({a.notebook for a in self.members if a.notebook})
 
 
+#: The front page's opening figure (:mod:`pqlab.pipeline.front_figure`), in the site.
+OPENING_FIGURE = "figures/paper_vs_ours.png"
+_DEFAULT_DOCS = object()
+
+
 def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, results_dir=None,
-               parameters=None) -> Path:
+               parameters=None, docs_dir=_DEFAULT_DOCS) -> Path:
     """Write the static HTML site of a report.
 
     Parameters
@@ -154,6 +162,10 @@ def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, re
         Notebook -> {parameter: value}: the notebooks run with parameters other than their
         defaults, named on the front page next to the environment
         (:func:`pqlab.pipeline.report.environment_lines`).
+    docs_dir : str or os.PathLike or None, optional
+        The manual's Markdown pages, each written as a page of the site with a "Manual" entry
+        in the navigation (:mod:`pqlab.pipeline.manual`); default the installed manual
+        (:func:`pqlab.base.locations.docs_dir`); None: no manual.
 
     Returns
     -------
@@ -187,10 +199,20 @@ def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, re
 
     (out / "style.css").write_text(html_pages.style() + "\n", encoding="utf-8")
     report_table.to_csv(out / "report.csv", index=False)
+    docs = manual.pages(locations.docs_dir() if docs_dir is _DEFAULT_DOCS else docs_dir)
     common = {"documents": [page.document for page in pages], "version": __version__, "verdicts": report.VERDICTS,
-              "notebooks": notebooks}
+              "notebooks": notebooks, "manual": docs}
+    opening_alt = front_figure.draw(report_table, out / OPENING_FIGURE)
     (out / "index.html").write_text(html_pages.render("index.html", here="index.html", **common,
+                                                      opening_figure=OPENING_FIGURE if opening_alt else None,
+                                                      opening_alt=opening_alt or "",
                                                       **_index_context(report_table, pages, parameters)),
+                                    encoding="utf-8")
+    if docs:
+        (out / manual.CONTENTS).write_text(html_pages.render("manual.html", here=manual.CONTENTS, **common),
+                                           encoding="utf-8")
+    for doc in docs:
+        (out / doc.page).write_text(html_pages.render("manual_page.html", here=doc.page, doc=doc, **common),
                                     encoding="utf-8")
     for page in pages:
         (out / page.document.page).write_text(html_pages.render("document.html", here=page.document.page,

@@ -38,7 +38,7 @@ from ...base.units import to_ms, us_to_s
 from ...measure import analysis, cache
 from ...measure.metrics import largest_loss
 from ...node.framing import line_time_s
-from .. import kit, presets
+from .. import kit, presets, titles
 from .. import testbed_eval as te
 from ..records import INCONSISTENCY_QUANTITY
 from ..registry import Artefact
@@ -398,17 +398,26 @@ def _result_panel(ax, ds: xr.Dataset, title: str, ylabel: str, chosen: np.ndarra
                 label=f"{MODEL_LABELS[model]} (all seeds; line: per-seed range)")
     if "value_issue13" in rows:
         ax.plot(x + 0.15, rows["value_issue13"].values.astype(float) * scale, "s", mfc="none", ms=7,
-                color=colors["testbed"], alpha=0.6, label="test-bed model before issue 31 (issue 13's preset)")
-    labels = [f"{q}{' *' if r == 'calibration' else ''}\n{a}" for q, r, a in
+                color=colors["testbed"], alpha=0.6,
+                label="first test-bed preset (calibrated on Table IV and Fig. 3-1)")
+    labels = [f"{titles.title(a, q)}{' *' if r == 'calibration' else ''}" for q, r, a in
               zip(rows["quantity"].values, rows["role"].values, rows["artefact"].values)]
-    ax.set_xticks(x, labels, rotation=55, ha="right", rotation_mode="anchor", fontsize=9)
+    ax.set_xticks(x, labels, rotation=40, ha="right", rotation_mode="anchor", fontsize=9)
     ax.set_ylabel(ylabel)
     ax.set_xlim(-0.6, x[-1] + 0.6)
     ax.set_title(title)
 
 
+def _case_label(case: str) -> str:
+    """A bound case (:data:`BOUND_CASES`) in words: ``tab4_k2`` -> "Table IV, k = 2",
+    ``tab3_a_5_6`` -> "Table III, A = 5/6"."""
+    if case.startswith("tab4_k"):
+        return f"Table IV, k = {case[len('tab4_k'):]}"
+    return f"Table III, A = {case[len('tab3_a_'):].replace('_', '/')}"
+
+
 def _bound_panel(ax, ds: xr.Dataset, colors: dict) -> None:
-    cases = [str(c) for c in ds["case"].values]
+    cases = [_case_label(str(c)) for c in ds["case"].values]
     x = np.arange(len(cases), dtype=float)
     for offset, model in zip((-0.2, 0.2), MODEL_LABELS):
         ax.bar(x + offset, to_ms(ds["bound"].sel(model=model)), 0.38, color=colors[model], alpha=0.3,
@@ -490,7 +499,8 @@ def _be_law_label(ds: xr.Dataset) -> str:
     if model.get("be_law", "preset") != "bimodal":
         return "the stand-in real law"
     small = round(100 * float(model["be_small_share"]))
-    return f"stand-in law for the papers' node, bimodal 64/1518-byte frames with {small} % small for the test bed"
+    return (f"stand-in law for the papers' node,\nbimodal 64/1518-byte frames with {small} % small "
+            "for the test bed")
 
 
 def figure_curves(ds: xr.Dataset):

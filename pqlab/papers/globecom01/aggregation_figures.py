@@ -66,7 +66,8 @@ def stand_in_footer(fig, ds, extra: str = "", pooled: bool = True) -> None:
     """The footer: stand-in BE sizes and how they reach the queue (the Dataset's ``be_size_reading``, from its
     scenarios: :func:`be_sizes_text`), the seeds, pooling, and ``extra``."""
     seeds = ds.attrs.get("n_seeds", ds.sizes.get("seed", 1))
-    text = f"{STAND_IN_NOTE}, {ds.attrs['be_size_reading']}; {seeds} seed(s)" + (", distributions pooled over seeds" if pooled else "")
+    text = f"{STAND_IN_NOTE}, {ds.attrs['be_size_reading']}; {kit.seed_count(int(seeds))}"
+    text += ", distributions pooled over seeds" if pooled else ""
     kit.footer(fig, text + (f"; {extra}" if extra else ""))
 
 

@@ -372,7 +372,8 @@ def figure(data: xr.Dataset, *, n_show: int = 150, seed: int | None = None):
                   ls=styles[i % len(styles)], lw=1.8, label=f"payload {p} B ({k} particle{'s' if k > 1 else ''})")
     ax_e.set_xlabel("one-way delay (ms)")
     ax_e.set_ylabel("P(D <= d)")
-    ax_e.set_title(f"distribution, {len(seeds)} seed(s) pooled\nKS distance {a['ks_max']:.3f}", fontsize=9.5)
+    ax_e.set_title(f"distribution, {kit.seed_count(len(seeds))} pooled\n"
+                   f"KS distance {a['ks_max']:.3f}", fontsize=9.5)
     ax_e.legend(loc="lower right", fontsize=8)
     shown = data["delay"].sel(seed=seed).values[:, :n_show]
     lo, hi = np.nanmin(shown), np.nanmax(shown)

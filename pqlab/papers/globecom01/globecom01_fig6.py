@@ -428,6 +428,7 @@ def figure(data: xr.Dataset):
     bx.set_ylabel("share of EF arrivals")
     bx.set_ylim(0, 1)
     bx.legend(fontsize=8, loc="upper left")
-    bx.set_title(f"EF aggregate {to_kbps(a['ef_aggregate_bps']):g} kbit/s, {len(data['seed'])} seed(s)")
+    bx.set_title(f"EF aggregate {to_kbps(a['ef_aggregate_bps']):g} kbit/s, "
+                 f"{kit.seed_count(len(data['seed']))}")
     fig.suptitle(f"{ARTEFACT.id}: packet clustering with aggregation in the papers' node (GLOBECOM'01 Fig. 6)")
     return fig

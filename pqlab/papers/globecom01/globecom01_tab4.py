@@ -320,7 +320,8 @@ def figure(ds: xr.Dataset):
         ax.text(x - 0.15, w + 0.25, f"W = {w:.2f}", ha="center", va="bottom", fontsize=9)
     ax.plot(k - 0.12, to_ms(ds["paper_w_m"]), label="paper $W_m$ (measured)", **PAPER_STYLE)
     ax.errorbar(k + 0.12, to_ms(ds["w_m_mean"]), yerr=to_ms(kit.ci_half_widths(ds["w_m_ci"])), fmt="o", color="C3",
-                ms=8, capsize=4, zorder=6, label=f"ours $W_m$ (mean of {ds.sizes['seed']} seed(s), 95% CI)")
+                ms=8, capsize=4, zorder=6,
+                label=f"ours $W_m$ (mean of {kit.seed_count(ds.sizes['seed'])}, 95% CI)")
     ax.errorbar(k + 0.12, to_ms(ds["w_m_hops_mean"]), yerr=to_ms(kit.ci_half_widths(ds["w_m_hops_ci"])), fmt="^",
                 mfc="none", color="C2", ms=8, capsize=3, zorder=6, label="ours, C7500 hops simulated (H7)")
     ax.errorbar(k + 0.12, to_ms(ds["w_m_ring_packets_mean"]),

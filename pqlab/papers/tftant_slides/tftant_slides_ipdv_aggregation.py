@@ -281,10 +281,8 @@ def figure(ds: xr.Dataset):
     ax.set_xlabel(f"EF load {to_kbps(ds.attrs['ef_load_bps']):g} kbit/s split equally; IPDV of one stream")
     top = max(np.nanmax(paper), float(np.nanmax(tops))) * 1.25
     ax.set_ylim(0, top)  # every bar's confidence interval inside
-    for pos, means, colour in flat:  # a bar under 1 % of the axis is not seen: a mark shows it
-        low = means < 0.01 * top
-        ax.plot(pos[low], means[low], marker="s", ms=9, ls="none", color=colour, mec="0.3",
-                clip_on=False, zorder=3)
+    for pos, means, colour in flat:
+        kit.mark_flat_bars(ax, pos, means, colour)
     ax.legend(fontsize=8.5, loc="upper left")
     ax.set_title(f"{ARTEFACT.id}: mean |IPDV| with 1 and 20 EF streams ({kit.seed_count(ds.sizes['seed'])}, "
                  "95% CI)", fontsize=10.5)

@@ -211,14 +211,20 @@ def figure(ds: xr.Dataset):
     colors = ["0.7", "C2", "C0", "C3"]
     x = np.arange(frames.size)
     width = 0.8 / len(conditions)
+    bars = []
     for k, (n, cong, label) in enumerate(conditions):
         d = ds.sel(n_streams=n, congestion=cong)
         pos = x + (k - (len(conditions) - 1) / 2) * width
         ax.bar(pos, d["ipdv_std_mean"], width, yerr=kit.ci_half_widths(d["ipdv_std_ci"]), capsize=2, color=colors[k],
                label=label)
+        bars.append((pos, d["ipdv_std_mean"].values, colors[k]))
         for xi, v in zip(pos, d["ipdv_std_mean"].values):
-            if v < 1e-6:
-                ax.text(xi, 0.02, "0", ha="center", va="bottom", fontsize=8, color="0.3")
+            if v < 1e-6:  # the value above the mark kit.mark_flat_bars puts on the axis
+                ax.annotate("0", (xi, 0), xytext=(0, 7), textcoords="offset points", ha="center",
+                            va="bottom", fontsize=8, color="0.3")
+    ax.set_ylim(bottom=0)
+    for pos, heights, colour in bars:
+        kit.mark_flat_bars(ax, pos, heights, colour)
     ax.set_xticks(x, [f"{int(f)}" for f in frames])
     ax.set_xlabel("EF frame size (bytes)")
     ax.set_ylabel("standard deviation of the IPDV (ms)")

@@ -153,5 +153,5 @@ def figure(data: xr.Dataset):
     a = data.attrs
     ax.set_title(f"{ARTEFACT.id}: PQ, EF {to_kbps(a['ef_rate_bps']):g} kbit/s, BE "
                  f"{to_mbps(a['be_rate_bps']):g} Mbit/s, tx-ring-limit {a['ring_limit_particles']}, "
-                 f"{len(data['seed'])} seed(s)", fontsize=10)
+                 f"{kit.seed_count(len(data['seed']))}", fontsize=10)
     return fig

@@ -369,6 +369,7 @@ def figure(ds: xr.Dataset):
                  "(TF-TANT slides, EF queue service rate)", fontsize=11)
     ip_kbps = ", ".join(f"{int(f)} B: {float(to_kbps(r)):.0f}" for f, r in zip(frames, ds["ef_ip_rate"].values))
     kit.footer(fig, f"{conditions(ds)}; PQ policed at {rate_kbps(ds, 'ef_service_rate'):g} kbit/s; "
-                    f"{ds.sizes['seed']} seed(s)\nEF WFQ weight = STAR x the EF rate of IP packets ({ip_kbps} kbit/s), "
+                    f"{kit.seed_count(ds.sizes['seed'])}\n"
+                    f"EF WFQ weight = STAR x the EF rate of IP packets ({ip_kbps} kbit/s), "
                     f"BE weight = the rest of {rate_kbps(ds, 'line_rate'):g} kbit/s")
     return fig

@@ -45,9 +45,9 @@ def conditions(ds: xr.Dataset, ring: bool = True) -> str:
 
 
 def seeds_text(ds: xr.Dataset) -> str:
-    """``"n seed(s)"`` for a footer, with ``", 95% CI"`` when there are several."""
+    """``"1 seed"`` or ``"n seeds"`` for a footer, with ``", 95% CI"`` when there are several."""
     n = ds.sizes["seed"]
-    return f"{n} seed(s)" + (", 95% CI" if n > 1 else "")
+    return kit.seed_count(n) + (", 95% CI" if n > 1 else "")
 
 
 def source_sizes(ax, frames) -> None:
