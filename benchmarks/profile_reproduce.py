@@ -19,7 +19,7 @@ compute time (the ``compute`` calls),
 the time inside compiled (numba) code and its share, the number of calls into compiled code, the
 simulations (:mod:`pqlab.base.counts`), and then, from a second pass under :mod:`cProfile`, the
 top Python costs by own time and by cumulative time (with ``--all-cells``, also the time of every
-figure saved by :func:`pqlab.papers.kit.save`: "save s" and the slowest figures). Time in compiled code is summed at every
+figure saved by :func:`pqlab.papers.artefact_files.save`: "save s" and the slowest figures). Time in compiled code is summed at every
 call from Python into a numba dispatcher and at every call of the node kernel's entry point
 (``pqlab.node.engine._kernel_entry``), outermost calls only.
 
@@ -125,11 +125,12 @@ def wrap_computes(clock: dict) -> None:
 
 
 def wrap_figure_saving(clock: dict) -> None:
-    """Time every figure written by :func:`pqlab.papers.kit.save` (``clock[file stem]``, seconds:
-    both formats, the layout and the drawing)."""
-    from pqlab.papers import kit
+    """Time every figure written by :func:`pqlab.papers.artefact_files.save` (``clock[file stem]``,
+    seconds: both formats, the layout and the drawing), whether called as ``kit.save`` or by
+    ``kit.save_figure``."""
+    from pqlab.papers import artefact_files, kit
 
-    save = kit.save
+    save = artefact_files.save
 
     def timed(fig, stem, _save=save):
         started = time.perf_counter()
@@ -137,7 +138,7 @@ def wrap_figure_saving(clock: dict) -> None:
             return _save(fig, stem)
         finally:
             clock[Path(stem).name] = clock.get(Path(stem).name, 0.0) + time.perf_counter() - started
-    kit.save = timed
+    kit.save = artefact_files.save = timed
 
 
 def select(names) -> list[Path]:
