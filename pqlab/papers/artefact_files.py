@@ -89,7 +89,7 @@ def save(fig, stem) -> list:
     return paths
 
 
-def _artefact_id(artefact) -> str:
+def artefact_id(artefact) -> str:
     """The id of an :class:`~pqlab.papers.registry.Artefact` (or an id as str), checked."""
     if isinstance(artefact, registry.Artefact):
         return artefact.id
@@ -106,7 +106,7 @@ def save_figure(artefact, fig, figures_dir, results_dir, *, part: str = "") -> l
     underscores). The files are recorded under the artefact with
     :func:`pqlab.papers.records.record_figure` in ``results_dir``; returns the paths written (PNG first).
     """
-    name = _artefact_id(artefact)
+    name = artefact_id(artefact)
     if not isinstance(part, str) or (part and not part.replace("_", "").isalnum()):
         raise ValueError(f"part must be letters, digits and underscores (or empty), got {part!r}")
     paths = save(fig, Path(figures_dir) / (f"{name}_{part}" if part else name))
@@ -148,7 +148,7 @@ def save_table(artefact, frame: pd.DataFrame, figures_dir, results_dir) -> list:
 
     ``artefact`` is the artefact module's ``ARTEFACT`` (or its id); returns the paths written.
     """
-    name = _artefact_id(artefact)
+    name = artefact_id(artefact)
     paths = write_table(frame, Path(figures_dir) / name)
     records.record_figure(results_dir, name, paths)
     return paths

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import functools
 import math
-from pathlib import Path
 from typing import NamedTuple
 
 import matplotlib.pyplot as plt
@@ -50,7 +49,7 @@ from ..node.path import PathModel
 from ..node.scenario import Scenario
 from . import judge, records, registry
 from .artefact_files import (  # noqa: F401  re-exported: the notebooks' one import
-    FIGURE_DPI, in_kernel, markdown_table, save, save_figure, save_table, write_table)
+    FIGURE_DPI, artefact_id, in_kernel, markdown_table, save, save_figure, save_table, write_table)
 from .presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES, paper_path
 from .stated import PAPERS
 
@@ -330,7 +329,7 @@ def claims(artefact, data) -> list[dict]:
         If ``data`` is not the artefact's, or a row names a variable the Dataset lacks or whose
         unit differs.
     """
-    art = _artefact_id(artefact)
+    art = artefact_id(artefact)
     check_artefact(data, art)
     rules = _claim_rules()
     notes = records.load_claim_notes()
