@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -30,7 +29,7 @@ def in_kernel() -> bool:
 FIGURE_DPI = 150
 
 
-def _write_png(fig, path: str, dpi: float) -> None:
+def write_png(fig, path: str, dpi: float) -> None:
     """Draw ``fig`` once at ``dpi`` with matplotlib's Agg renderer and write its pixels as PNG.
 
     ``Figure.savefig`` draws a figure that has a layout engine twice: once to solve the layout,
@@ -72,13 +71,15 @@ def save(fig, stem) -> list:
     Returns the paths written.
     """
     paths = [f"{stem}.png", f"{stem}.pdf"]
-    _write_png(fig, paths[0], FIGURE_DPI)
+    write_png(fig, paths[0], FIGURE_DPI)
     # The layout solved for the PNG is kept for the PDF (the same figure in figure coordinates):
     # without a layout engine savefig draws once, instead of once to solve the layout again and
     # once to render
     fig.set_layout_engine(None)
     # no creation date: the same figure gives the same bytes in every run
     fig.savefig(paths[1], dpi=FIGURE_DPI, metadata={"CreationDate": None})
+    import matplotlib.pyplot as plt
+
     if in_kernel():
         from IPython.display import Image, display
 

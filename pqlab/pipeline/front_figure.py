@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..papers import judge, ledger, records
+from ..papers.artefact_files import write_png
 from ..papers.titles import title
 
 #: Colour of each verdict's points (the site's verdict colours, darker to read as points).
@@ -24,6 +25,8 @@ VERDICT_COLOURS = {"reproduced": "#2e7d32", "differs": "#c62828", "not checkable
                    "not tested": "#e0a800"}
 #: Marker of each model's points.
 MODEL_MARKERS = {"papers_node": "o", "testbed": "s"}
+#: Pixels per inch of the front figure's PNG.
+FRONT_FIGURE_DPI = 110
 #: Width of the figure (inches) and height per result row (inches).
 WIDTH_IN, ROW_IN = 9.0, 0.26
 
@@ -120,5 +123,5 @@ def draw(table: pd.DataFrame, path) -> str | None:
     fig.legend(handles=[*models, *verdicts, *band], loc="outside upper center", ncols=5,
                fontsize=8.5, frameon=False)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    write_png(fig, str(path), FRONT_FIGURE_DPI)
     return alt_text(found)
