@@ -57,8 +57,9 @@ def test_rule_values(pv):
 
 def test_claims_as_data_name_a_check_for_statements_and_a_variable_for_numbers(pv):
     """A row judged from an artefact's Dataset names its variable; a statement its check (one of the
-    judge's, with the parameters it needs) and a number none; every claim note's row is the paper's
-    or names its own variable and unit, and every paper row of an artefact with notes has one."""
+    judge's, with the parameters it needs) and a number none (a not-checkable row may name the
+    variable of the number it records); every claim note's row is the paper's or names its own
+    variable and unit, and every paper row of an artefact with notes has one."""
     rows = pv.assign(value=pd.to_numeric(pv.value.replace("", None)))
     notes = load_claim_notes()
     keyed = set(zip(notes.artefact, notes.quantity))
@@ -68,7 +69,8 @@ def test_claims_as_data_name_a_check_for_statements_and_a_variable_for_numbers(p
         assert needs <= set(judge.parse_params(r.params)), (r.artefact, r.quantity)
         assert judge.rule_of(r.rule, r.value) == "qualitative" and (r.artefact, r.quantity) in keyed
     for r in rows[(rows.variable != "") & (rows.check == "")].itertuples():
-        assert judge.rule_of(r.rule, r.value) in ("number", "position"), (r.artefact, r.quantity)
+        rule = judge.rule_of(r.rule, r.value)
+        assert rule in ("number", "position", "not_checkable"), (r.artefact, r.quantity)
     paper = set(zip(rows.artefact, rows.quantity))
     for n in notes.itertuples():
         own = bool((n.variable and n.unit) or n.check)

@@ -167,6 +167,8 @@ def _data():
     ("less", {"than": "10"}, True),
     ("at_most", {"bound": "9"}, True),
     ("at_most", {"bound": "8.9"}, False),
+    ("at_least", {"bound": "3"}, True),  # 3 >= 3: a bound reached holds
+    ("at_least", {"bound": "3.1"}, False),
     ("band", {"lo": "3", "hi": "9"}, True),
     ("band", {"lo": "3.5", "hi": "9"}, False),
     ("close", {"ref": "floor + 0.5", "tol": "0.1"}, False),
@@ -186,6 +188,12 @@ def test_a_checks_witness_is_where_it_comes_nearest_to_failing():
                             {"frame": "worst_frame", "moves": "worst_ours", "needed": "worst_ref"},
                             witness)
     assert judge.render(why) == "at 512 bytes the delay is 5 ms, above 4.5 ms"
+
+
+def test_at_leasts_witness_is_the_smallest_value_and_its_bound():
+    ok, witness = judge.check("at_least", "delay", {"bound": "4"}, _data())
+    assert not ok and witness == {"worst_ours": (3.0, "ms"), "worst_ref": (4.0, "ms"),
+                                  "worst_frame": (128.0, "bytes")}
 
 
 @pytest.mark.parametrize("name, variable, params, match", [

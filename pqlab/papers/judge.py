@@ -331,13 +331,15 @@ CHECKS = {
              "(comparisons, ``and``, ``or``, ``not``, ``all``, ``any`` over variables) about it",
     "greater": "the variable is larger than ``than`` everywhere",
     "at_most": "the variable is at most ``bound`` everywhere",
+    "at_least": "the variable is at least ``bound`` everywhere",
     "band": "the variable lies in ``[lo, hi]`` everywhere",
     "less": "the variable is smaller than ``than`` everywhere",
     "close": "the variable lies within ``tol`` (a fraction) of ``ref``: ``|ours - ref| <= tol * "
              "max(|ours|, |ref|)`` everywhere",
 }
 #: The parameters each check needs.
-CHECK_PARAMS = {"holds": (), "greater": ("than",), "at_most": ("bound",), "band": ("lo", "hi"),
+CHECK_PARAMS = {"holds": (), "greater": ("than",), "at_most": ("bound",),
+                "at_least": ("bound",), "band": ("lo", "hi"),
                 "less": ("than",), "close": ("ref", "tol")}
 
 
@@ -472,9 +474,9 @@ def check(name: str, variable: str, params: dict, data) -> tuple[bool, dict]:
         against = ref["than"]
         margin = ours - against if name == "greater" else against - ours
         ok = (margin > 0)
-    elif name == "at_most":
+    elif name in ("at_most", "at_least"):
         against = ref["bound"]
-        margin = against - ours
+        margin = against - ours if name == "at_most" else ours - against
         ok = margin >= 0
     elif name == "close":
         against = ref["ref"]

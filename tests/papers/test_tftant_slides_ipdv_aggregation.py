@@ -12,6 +12,7 @@ import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from pqlab.node.framing import line_time_s  # noqa: E402
+from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.tftant_slides import tftant_slides_ipdv_aggregation as ipdv_aggregation  # noqa: E402
 from pq_streams_claim_rows import check_claims  # noqa: E402
 
@@ -38,9 +39,9 @@ def test_ipdv_aggregation(ipdv_agg):
     assert (alone >= 3.0 - 1e-9).all()
     np.testing.assert_allclose(ipdv_agg["paper_ipdv_abs_mean"], [2.5, 6.0])
     assert ipdv_agg.attrs["transmission_unit_s"] == pytest.approx(UNIT_S)
-    claims = {c["quantity"]: c for c in ipdv_aggregation.claims(ipdv_agg)}
+    claims = {c["quantity"]: c for c in kit.claims(ipdv_aggregation.ARTEFACT, ipdv_agg)}
     assert claims["transmission_unit"]["value"] == pytest.approx(UNIT_S * 1e3) and claims["ef_load"]["value"] == 600
-    check_claims(ipdv_aggregation.claims(ipdv_agg), "tftant_slides_ipdv_aggregation")
+    check_claims(kit.claims(ipdv_aggregation.ARTEFACT, ipdv_agg), "tftant_slides_ipdv_aggregation")
     fig = ipdv_aggregation.figure(ipdv_agg)
     assert isinstance(fig, Figure) and "tftant_slides_ipdv_aggregation" in fig.axes[0].get_title()
     assert fig.axes[0].get_xlabel() and fig.axes[0].get_ylabel()
@@ -71,7 +72,7 @@ def test_mean_ipdv_rows_carry_the_spread_bound_and_the_be_size_input(ipdv_agg):
     """Issue 30 item 2: the 20-stream mean |IPDV| needs a reason with numbers, not a generic sentence."""
     from pqlab.measure.analysis import min_delay_std_for_mean_ipdv
 
-    claims = {c["quantity"]: c for c in ipdv_aggregation.claims(ipdv_agg)}
+    claims = {c["quantity"]: c for c in kit.claims(ipdv_aggregation.ARTEFACT, ipdv_agg)}
     why = claims["mean_ipdv_20_streams"]["reason"]
     facts = {f["name"]: f["value"] for f in why["facts"]}
     assert facts["needed"] == pytest.approx(min_delay_std_for_mean_ipdv(6.0))

@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.tftant_slides import tftant_slides_tandem  # noqa: E402
 from pq_streams_claim_rows import check_claims  # noqa: E402
 
@@ -37,7 +38,7 @@ def test_tandem_delays_add_up(tandem):
     assert float(tandem["loss_mean"].sum()) == 0
     np.testing.assert_allclose(tandem["aggregation_contribution_mean"],
                                e2e.sel(n_streams=3) - e2e.sel(n_streams=1))
-    claims = {c["quantity"]: c for c in tftant_slides_tandem.claims(tandem)}
+    claims = {c["quantity"]: c for c in kit.claims(tftant_slides_tandem.ARTEFACT, tandem)}
     assert claims["delay_increments_add_up"]["shape_ok"] is True
     check_claims(claims.values(), "tftant_slides_tandem")
     fig = tftant_slides_tandem.figure(tandem)
@@ -64,7 +65,7 @@ def test_tandem_bad_arguments():
 
 def test_aggregation_contribution_row_gives_its_size_per_frame(tandem):
     """Issue 30 item 2: a differing qualitative row needs a reason with numbers."""
-    claims = {c["quantity"]: c for c in tftant_slides_tandem.claims(tandem)}
+    claims = {c["quantity"]: c for c in kit.claims(tftant_slides_tandem.ARTEFACT, tandem)}
     row = claims["smaller_ef_larger_aggregation_contribution"]
     if row["shape_ok"]:
         assert row["reason"] is None

@@ -7,6 +7,7 @@ packets more, in the EF queue.
 
 import pytest
 
+from pqlab.papers import kit
 from pqlab.papers.tftant_wfq import tftant_wfq_fig2_4 as fig2_4_module
 
 from pq_vs_wfq_judged import judged
@@ -27,5 +28,6 @@ def test_fig2_4_pq_spread_is_one_be_packet_and_wfq_waits_in_the_ef_queue():
     assert float(fig2_4["shift"].sel(ef_frame_bytes=1024).mean()) == pytest.approx(4 * BE_TX_S, abs=1e-9)
     assert float(fig2_4["wait_share"].sel(ef_frame_bytes=1024).mean()) == pytest.approx(1.0, abs=1e-9)
     # issue 30: "the same shape" misses at 1518 bytes, where WFQ lets n or n + 1 BE packets ahead: numbers say so
-    same = judged(fig2_4_module.ARTEFACT.id, fig2_4_module.claims(fig2_4))["same_shape"]
+    records = kit.claims(fig2_4_module.ARTEFACT, fig2_4)
+    same = judged(fig2_4_module.ARTEFACT.id, records)["same_shape"]
     assert same["verdict"] == "differs" and same["reason kind"] == "mechanism" and "1518" in same["reason"]

@@ -1,8 +1,8 @@
 """TF-TANT slides, "EF aggregation and load: effect on ipdv": mean |IPDV| with 1 and 20 EF streams.
 
 Slide "EF aggregation and load: effect on ipdv": mean |IPDV| with 1 and 20 EF streams at
-600 kbit/s with congestion. The artefact's computation (:func:`compute`), claims
-(:func:`claims`) and figure (:func:`figure`); the notebook
+600 kbit/s with congestion. The artefact's computation (:func:`compute`), the numbers its claims
+quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
 ``notebooks/09_tftant_be_streams_and_aggregation`` runs them. The runs are
 :func:`pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`; ``n_ef_samples`` counts
 packets of the reference stream (flow 0), as in the papers.
@@ -23,23 +23,18 @@ from ...base.units import to_kbps, to_ms
 from ...measure import cache, experiments
 from ...measure.analysis import mean_ci, min_delay_std_for_mean_ipdv
 from ...node.scenario import Scenario
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
 from ..stated import EF_FRAME_BYTES, EF_IP_BYTES, IPDV_EF_LOAD_BPS, PAPERS, transmission_unit_s
 from .ef_split_runs import BE_TRAFFIC, ef_split_scenario
-from .pq_streams_text import PAPER_MARKER, ci_text
+from .pq_streams_text import PAPER_MARKER
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "IPDV_STREAMS",
-           "ROUNDING_TOLERANCE", "NO_GROWTH_RATIO"]
+__all__ = ["ARTEFACT", "compute", "claim_values", "figure", "IPDV_STREAMS"]
 
 ARTEFACT = Artefact(__name__, notebook="09_tftant_be_streams_and_aggregation")
 
 #: Slide "effect on ipdv": the EF stream counts compared (at the EF load of 600 kbit/s).
 IPDV_STREAMS = (1, 20)
-#: A mean |IPDV| (units) below this is zero up to float rounding (no congestion, fixed phases).
-ROUNDING_TOLERANCE = 1e-9
-#: A ratio (and its 95 % CI's lower end) above this is growth.
-NO_GROWTH_RATIO = 1
 
 
 def _ipdv_measure(ds: xr.Dataset, sc: Scenario) -> dict:
@@ -144,96 +139,86 @@ def compute(
         art, f"{art}: mean |IPDV| with 1 and 20 EF streams at 600 kbit/s with congestion "
         "(TF-TANT slides)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n, ef_load_bps=load,
         transmission_unit_s=unit_s, real_be_mean_bytes=presets.real_be_sizes().mean_bytes)
-    return ds
+    return claim_values(ds)
 
 
-def _spread_reason(ds: xr.Dataset, main: str, n_streams: int, paper: float) -> dict:
-    """Why a mean |IPDV| is what it is: the spread bound next to the model's delay std, and the BE-size input.
-
-    A mean |IPDV| ``m`` needs a delay standard deviation of at least ``m / 2``
-    (:func:`pqlab.measure.analysis.min_delay_std_for_mean_ipdv`); the slides give no BE sizes, and
-    with 1500-byte BE packets (where run) the value moves to the bracket's. Kind ``bound`` when
-    the model's delay std is below the bound, else ``input``.
-    """
-    d = ds.sel(be_traffic=main, n_streams=n_streams)
-    needed = min_delay_std_for_mean_ipdv(paper)
-    facts = [judge.fact("paper", paper, "units"), judge.fact("needed", needed, "units"),
-             judge.fact("std", float(d["delay_std_mean"]), "units"),
-             judge.fact("ours", float(d["ipdv_abs_mean_mean"]), "units"),
-             judge.fact("gmd", float(d["delay_gmd_mean"]), "units")]
-    text = ("a mean |IPDV| of {paper} needs a delay std of at least {needed} (E|D_i - D_i-1| <= 2 std, any model); "
-            "the model's delay std is {std} with STAND-IN BE, its mean |IPDV| {ours}, and two unrelated delays differ "
-            "by {gmd} on average")
-    if "mtu" in ds["be_traffic"].values and main != "mtu":
-        m = ds.sel(be_traffic="mtu", n_streams=n_streams)
-        facts += [judge.fact("mtu_ipdv", float(m["ipdv_abs_mean_mean"]), "units"),
-                  judge.fact("mtu_std", float(m["delay_std_mean"]), "units")]
-        text += ("; the slides give no BE sizes: with 1500-byte BE packets the mean |IPDV| is {mtu_ipdv} "
-                 "(delay std {mtu_std})")
-    return judge.reason("bound" if float(d["delay_std_mean"]) < needed else "input", text, facts)
-
-
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: mean |IPDV| per stream count, the increase."""
-    art = ARTEFACT.id
-    kit.check_artefact(ds, art)
-    main = "real" if "real" in ds["be_traffic"].values else str(ds["be_traffic"].values[0])
-    d = ds.sel(be_traffic=main)
-    seeds = kit.seed_count(ds.sizes["seed"])
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), IPDV and delays in transmission units
+    (``units``): per EF stream count ``c`` the mean |IPDV| of the main BE case (STAND-IN real BE
+    where run; ``mean_ipdv_<c>``, its CI), the delay std and the mean difference of two unrelated
+    delays, the delay std the slide's value needs (:func:`min_delay_std_for_mean_ipdv`) and whether
+    ours lies below it, and the other BE cases' (``mtu_*``, ``none_*``; NaN where not run); the
+    ratio of the most to the fewest streams (per seed, then mean; its CI and lower end, the
+    1500-byte BE ratio), how far the many-stream mean |IPDV| reaches to the unrelated delays'
+    difference (``share_of_gmd``, ``ratio_limit``), the EF load and the transmission unit (ms)."""
+    kit.check_artefact(ds, ARTEFACT.id)
+    cases = [str(c) for c in ds["be_traffic"].values]
+    main = "real" if "real" in cases else cases[0]
     counts = [int(c) for c in ds["n_streams"].values]
-    unit = to_ms(ds.attrs["transmission_unit_s"])  # ms
+    ds.attrs["seeds_text"] = kit.seed_count(ds.sizes["seed"])
+    ds.attrs["line_text"] = PAPERS.line_text
+    nan = float("nan")
 
-    labels = {"mtu": "1500-byte BE", "none": "no BE"}
+    def at(name: str, case: str, c: int) -> float:
+        return float(ds[name].sel(be_traffic=case, n_streams=c)) if case in cases else nan
 
-    def others(c) -> str:
-        return "".join(f"; {labels[case]}: {float(ds['ipdv_abs_mean_mean'].sel(be_traffic=case, n_streams=c)):.2f}"
-                       for case in ds["be_traffic"].values if case != main)
-
-    rows = []
+    values = {
+        "ef_load_kbps": (to_kbps(ds.attrs["ef_load_bps"]), "kbit/s", "EF load"),
+        "transmission_unit_ms": (to_ms(ds.attrs["transmission_unit_s"]), "ms", "transmission unit"),
+        "ef_frame": (EF_FRAME_BYTES, "bytes", "the EF frame of the unit"),
+        "ef_ip": (EF_IP_BYTES, "bytes", "its IP packet"),
+        "ef_cells": (PAPERS.atm_cells(), "cells", "its ATM cells"),
+        "mtu_other": ("mtu" in cases and main != "mtu", "",
+                      "1500-byte BE run beside the main case"),
+        "none_other": ("none" in cases and main != "none", "", "no BE run beside the main case"),
+        "mtu_run": ("mtu" in cases, "", "1500-byte BE run"),
+        "none_ipdv_max": (float(ds["ipdv_abs_mean_mean"].sel(be_traffic="none").max())
+                          if "none" in cases else nan, "units", "largest mean |IPDV| without BE"),
+    }
     for c in counts:
-        key = f"mean_ipdv_{c}_stream{'s' if c > 1 else ''}"
-        v, h = float(d["ipdv_abs_mean_mean"].sel(n_streams=c)), float(d["ipdv_abs_mean_ci"].sel(n_streams=c))
         paper = float(ds["paper_ipdv_abs_mean"].sel(n_streams=c))
-        rows.append(kit.claim(art, key, v, "units",
-                              f"mean |IPDV| of the reference stream, {c} EF stream(s) sharing "
-                              f"{to_kbps(ds.attrs['ef_load_bps']):g} kbit/s, STAND-IN real BE ({seeds}): "
-                              f"{ci_text(v, h)} units of {unit:.3f} ms{others(c)}",
-                              reason=_spread_reason(ds, main, c, paper) if np.isfinite(paper) else None))
-    if len(counts) >= 2:
-        lo, hi = counts[0], counts[-1]
-        ratio_runs = (d["ipdv_abs_mean"].sel(n_streams=hi) / d["ipdv_abs_mean"].sel(n_streams=lo)).values
-        r, rh = (float(v) for v in mean_ci(ratio_runs))
-        mtu = ""
-        if "mtu" in ds["be_traffic"].values:
-            m = ds["ipdv_abs_mean"].sel(be_traffic="mtu")
-            mtu = f"; with 1500-byte BE {float(mean_ci((m.sel(n_streams=hi) / m.sel(n_streams=lo)).values)[0]):.2f}"
-        gmd = float(d["delay_gmd_mean"].sel(n_streams=hi))
-        m_lo, m_hi = (float(d["ipdv_abs_mean_mean"].sel(n_streams=c)) for c in (lo, hi))
-        why = judge.reason(
-            "mechanism",
-            f"the {hi}-stream reference packets are {hi}x further apart and their mean |IPDV| ({{m_hi}}) is already "
-            "{share} of the mean |difference| of two unrelated delays ({gmd}): consecutive packets see about "
-            f"independent queues, so this delay distribution limits the ratio to about {{limit}}",
-            [judge.fact("m_hi", m_hi, "units"), judge.fact("share", 100 * m_hi / gmd, "%"),
-             judge.fact("gmd", gmd, "units"), judge.fact("limit", gmd / m_lo, "1")])
-        rows.append(kit.claim(art, "mean_ipdv_ratio_20_to_1", r, "1",
-                              f"mean |IPDV| with {hi} streams / with {lo}, STAND-IN real BE (per seed, then mean; "
-                              f"{seeds}): {ci_text(r, rh)}; slide 6 / 2.5 = 2.4{mtu}", reason=why))
-        none = ("none" in ds["be_traffic"].values
-                and float(ds["ipdv_abs_mean_mean"].sel(be_traffic="none").max()) < ROUNDING_TOLERANCE)
-        rows.append(kit.claim(art, "ipdv_grows_with_aggregation", None, "-",
-                              f"mean |IPDV| with congestion (STAND-IN real BE) grows from {m_lo:.2f} ({lo} stream) "
-                              f"to {m_hi:.2f} units ({hi} streams), ratio {ci_text(r, rh)}; "
-                              + ("without congestion it is 0 for both (CBR streams of equal rates keep fixed phases)"
-                                 if none else ""),
-                              shape_ok=bool(r > NO_GROWTH_RATIO and (np.isnan(rh) or r - rh > NO_GROWTH_RATIO))))
-    rows.append(kit.claim(art, "ef_load", to_kbps(ds.attrs["ef_load_bps"]), "kbit/s",
-                          "EF load, frames, split equally over the streams; the priority queue policed at it"))
-    rows.append(kit.claim(art, "transmission_unit", unit, "ms",
-                          f"assumed: GLOBECOM'01's unit, the line time of the {EF_FRAME_BYTES}-byte EF frame (IP "
-                          f"{EF_IP_BYTES} bytes, {PAPERS.atm_cells()} ATM cells at {PAPERS.line_text}); the slide "
-                          "gives none"))
-    return rows
+        needed = min_delay_std_for_mean_ipdv(paper)
+        half = at("ipdv_abs_mean_ci", main, c)
+        values.update({
+            f"mean_ipdv_{c}": (at("ipdv_abs_mean_mean", main, c), "units", "mean |IPDV|"),
+            f"mean_ipdv_ci_{c}": (half, "units", "its 95 % CI half-width"),
+            f"mean_ipdv_ci_known_{c}": (bool(np.isfinite(half)), "", "CI known"),
+            f"delay_std_{c}": (at("delay_std_mean", main, c), "units", "delay std"),
+            f"delay_gmd_{c}": (at("delay_gmd_mean", main, c), "units",
+                               "mean |difference| of two unrelated delays"),
+            f"paper_known_{c}": (bool(np.isfinite(paper)), "", "the slide states the value"),
+            f"needed_std_{c}": (needed, "units", "delay std the slide's mean |IPDV| needs"),
+            f"std_below_needed_{c}": (bool(at("delay_std_mean", main, c) < needed), "",
+                                      "our delay std below what the slide's value needs"),
+            f"mtu_ipdv_{c}": (at("ipdv_abs_mean_mean", "mtu", c), "units",
+                              "mean |IPDV|, 1500-byte BE"),
+            f"mtu_std_{c}": (at("delay_std_mean", "mtu", c), "units", "delay std, 1500-byte BE"),
+            f"none_ipdv_{c}": (at("ipdv_abs_mean_mean", "none", c), "units", "mean |IPDV|, no BE"),
+        })
+    lo, hi = counts[0], counts[-1]
+    d = ds["ipdv_abs_mean"].sel(be_traffic=main)
+    r, rh = (float(v) for v in mean_ci((d.sel(n_streams=hi) / d.sel(n_streams=lo)).values))
+    mtu_ratio = nan
+    if "mtu" in cases:
+        m = ds["ipdv_abs_mean"].sel(be_traffic="mtu")
+        mtu_ratio = float(mean_ci((m.sel(n_streams=hi) / m.sel(n_streams=lo)).values)[0])
+    m_lo, m_hi = values[f"mean_ipdv_{lo}"][0], values[f"mean_ipdv_{hi}"][0]
+    gmd = values[f"delay_gmd_{hi}"][0]
+    values.update({
+        "streams_lo": (lo, "streams", "fewest EF streams"),
+        "streams_hi": (hi, "streams", "most EF streams"),
+        "mean_ipdv_lo": (m_lo, "units", "mean |IPDV| with the fewest streams"),
+        "mean_ipdv_hi": (m_hi, "units", "mean |IPDV| with the most streams"),
+        "delay_gmd_hi": (gmd, "units", "unrelated delays' mean difference, most streams"),
+        "ratio": (r, "1", "mean |IPDV| with the most streams / with the fewest"),
+        "ratio_ci": (rh, "1", "its 95 % CI half-width"),
+        "ratio_ci_known": (bool(np.isfinite(rh)), "", "CI known"),
+        "ratio_low": (r - rh if np.isfinite(rh) else r, "1", "the ratio's CI lower end"),
+        "mtu_ratio": (mtu_ratio, "1", "the ratio with 1500-byte BE"),
+        "share_of_gmd": (100 * m_hi / gmd, "%", "the many-stream mean |IPDV| / unrelated delays'"),
+        "ratio_limit": (gmd / m_lo, "1", "the ratio the delay distribution allows"),
+    })
+    return kit.add_claim_values(ds, values)
 
 
 def figure(ds: xr.Dataset):

@@ -2,8 +2,8 @@
 
 Slide "Aggregation and congestion (PQ): one-way delay": 1..n congested C7200 nodes in tandem,
 dD = dD_1 + ... + dD_n, and the contribution of aggregation for small and large EF packets.
-The artefact's computation (:func:`compute`, its statistics :func:`statistics`), claims
-(:func:`claims`) and figure (:func:`figure`); the notebook
+The artefact's computation (:func:`compute`, its statistics :func:`statistics`), the numbers its
+claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
 ``notebooks/09_tftant_be_streams_and_aggregation`` runs them. The first node is
 :func:`pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`, the others
 :class:`pqlab.node.tandem.TandemHop`.
@@ -26,24 +26,17 @@ from ...node.framing import line_time_s
 from ...node.scenario import Scenario
 from ...node.tandem import TandemHop, simulate_tandem
 from ...measure import cache
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
 from .ef_split_runs import TANDEM_EF_AGGREGATE_BPS, TANDEM_STREAMS, checked_ef_split, ef_split_scenario
-from .pq_streams_text import be_sizes_text, ci_text
+from .pq_streams_text import be_sizes_text
 
-__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "TANDEM_FRAMES", "LINEAR_TOLERANCE",
-           "MS_ROUNDING_TOLERANCE", "RING_MAJOR_SHARE"]
+__all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure", "TANDEM_FRAMES"]
 
 ARTEFACT = Artefact(__name__, notebook="09_tftant_be_streams_and_aggregation")
 
 #: EF frame sizes compared, bytes (small and large EF packets).
 TANDEM_FRAMES = (128, 1024)
-#: Largest relative difference between the increments of two congested nodes for "each adds about the same".
-LINEAR_TOLERANCE = 0.25
-#: The per-node delays add up to the end-to-end delay when they differ by less than this, ms (float rounding).
-MS_ROUNDING_TOLERANCE = 1e-6
-#: The ring "contributes" a node's increment when more than this share of it is spent there.
-RING_MAJOR_SHARE = 0.5
 
 
 def _tandem_run(sc: Scenario, n_nodes: int, propagation_s: float, seed: int) -> dict:
@@ -166,7 +159,7 @@ def compute(
         ARTEFACT.id, f"{ARTEFACT.id}: EF one-way delay through 1..n congested nodes "
         "(TF-TANT slides, aggregation and congestion)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
         ef_aggregate_bps=load, propagation_s=prop)
-    return statistics(ds)
+    return claim_values(statistics(ds))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
@@ -188,96 +181,78 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     return kit.add_mean_ci(ds, ("aggregation_contribution", "aggregation_contribution_rel"))
 
 
-def _contribution_reason(c, h, line, small: int, large: int, counts: tuple, nodes: int, more_ahead: bool) -> dict:
-    """Why the aggregation's contribution is not larger for the smaller EF packets: its size per frame size.
-
-    ``c``, ``h``: the contribution after the last node and its 95 % CI half-width per EF frame
-    size (ms; NaN half-width with one seed: not stated); ``line``: the EF line time per size (ms).
-    """
-    lo_n, hi_n = counts
-    facts, parts = [], []
-    for name, f in (("small", small), ("large", large)):
-        facts.append(judge.fact(f"c_{name}", float(c.sel(ef_frame_bytes=f)), "ms"))
-        half = float(h.sel(ef_frame_bytes=f))
-        ci = ""
-        if np.isfinite(half):
-            facts.append(judge.fact(f"h_{name}", half, "ms"))
-            ci = f" (95 % CI half-width {{h_{name}}})"
-        parts.append(f"{{c_{name}}}{ci} to {f}-byte frames")
-    facts += [judge.fact("n_small", float(c.sel(ef_frame_bytes=small) / line.sel(ef_frame_bytes=small)), "1"),
-              judge.fact("n_large", float(c.sel(ef_frame_bytes=large) / line.sel(ef_frame_bytes=large)), "1")]
-    text = (f"{hi_n} EF streams instead of {lo_n} add {parts[0]} and {parts[1]} after {nodes} nodes; counted in EF "
-            "line times that is {n_small} vs {n_large}"
-            + (": small packets meet more packets of the other streams ahead of them, each costing less"
-               if more_ahead else ": small packets meet no more packets of the other streams ahead of them")
-            + "; CBR streams of equal rates keep fixed phases, so a stream meets the same few neighbours in every period")
-    return judge.reason("mechanism", text, facts)
-
-
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: additivity, linear growth, per-node tx queue, aggregation."""
-    art = ARTEFACT.id
-    ds = kit.statistics_in_ms(kit.check_artefact(ds, art), statistics)  # times in ms from here
-    seeds = kit.seed_count(ds.sizes["seed"])
-    nodes = ds["node"].values
-    e2e = ds["end_to_end_mean"]
-    inc = ds["increment_mean"]
-    rows = []
-    err = float(ds["sum_error"].max())
-    # linear growth: fit of the mean end-to-end delay vs n per case, and spread of the increments
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), times in ms (the statistics computed
+    again from the per-seed ms values): the largest sum error; per (frame, streams) case (``fit``)
+    the line fitted to the mean end-to-end delay against the node count (``fit_slope``, the largest
+    residual) and the smallest and largest increment; the increments' largest relative spread; the
+    ring's share of the increments; and after the last node the aggregation contribution per frame
+    (``contribution``, its CI, relative and in EF line times) with the smallest and largest frame's
+    (``*_small``, ``*_large``)."""
+    ms = kit.statistics_in_ms(kit.check_artefact(ds, ARTEFACT.id), statistics)
+    nodes = ms["node"].values
+    e2e, inc = ms["end_to_end_mean"], ms["increment_mean"]
+    cases = [(int(f), int(c)) for f in ms["ef_frame_bytes"].values for c in ms["n_streams"].values]
     fits = []
-    for f in ds["ef_frame_bytes"].values:
-        for c in ds["n_streams"].values:
-            y = e2e.sel(ef_frame_bytes=f, n_streams=c).values
-            if nodes.size >= 2:
-                slope, icpt = line_fit(nodes, y)
-                resid = float(np.max(np.abs(y - (slope * nodes + icpt))))
-            else:
-                slope, icpt, resid = y[0], 0.0, 0.0
-            i = inc.sel(ef_frame_bytes=f, n_streams=c).values
-            fits.append((int(f), int(c), slope, resid, float(i.min()), float(i.max())))
-    spread = max((hi - lo) / hi for *_, lo, hi in fits)
-    txt = "; ".join(f"{f} B x {c}: {s:.2f} ms/node (dD_i {lo:.2f}..{hi:.2f}), max residual {r:.2f} ms"
-                    for f, c, s, r, lo, hi in fits)
-    rows.append(kit.claim(art, "delay_increments_add_up", None, "-",
-                          f"end-to-end delay = sum of the delays each node's own record gives (+ propagation) for "
-                          f"every packet (largest difference {err:.1e} ms); mean end-to-end delay vs nodes "
-                          f"1..{nodes.max()}: {txt} ({seeds})",
-                          shape_ok=bool(err < MS_ROUNDING_TOLERANCE)))
-    rows.append(kit.claim(art, "delay_grows_linearly_with_congestion_points", None, "-",
-                          f"every congested node adds about the same: the increments of a case differ by at most "
-                          f"{spread:.0%} of the largest; slopes {', '.join(f'{x[2]:.2f}' for x in fits)} ms per node",
-                          shape_ok=bool(spread <= LINEAR_TOLERANCE)))
-    ring_share = (ds["ring_time_mean"] / ds["increment_mean"]).values
-    rows.append(kit.claim(art, "tx_queue_contribution_each_node", None, "-",
-                          f"share of each node's increment spent in its transmission ring (incl. the packet's own "
-                          f"line time): {np.nanmin(ring_share):.0%}..{np.nanmax(ring_share):.0%} over every node and "
-                          f"case", shape_ok=bool(np.nanmin(ring_share) > RING_MAJOR_SHARE)))
-    c = ds["aggregation_contribution_mean"].isel(node=-1)
-    h = ds["aggregation_contribution_ci"].isel(node=-1)
-    r = ds["aggregation_contribution_rel_mean"].isel(node=-1)
-    frames = [int(f) for f in ds["ef_frame_bytes"].values]
-    lo_n, hi_n = int(ds["n_streams"].values[0]), int(ds["n_streams"].values[-1])
-    parts = "; ".join(f"{f} B: {ci_text(float(c.sel(ef_frame_bytes=f)), float(h.sel(ef_frame_bytes=f)), 3)} ms "
-                      f"({float(r.sel(ef_frame_bytes=f)):+.1%})" for f in frames)
-    if len(frames) >= 2:
-        small, large = frames[0], frames[-1]
-        abs_ok = float(c.sel(ef_frame_bytes=small)) > float(c.sel(ef_frame_bytes=large))
-        line = ds["ef_line_time"]
-        lines = ", ".join(f"{int(f)} B: {float(line.sel(ef_frame_bytes=f)):.2f} ms" for f in frames)
-        more_ahead = float(c.sel(ef_frame_bytes=small) / line.sel(ef_frame_bytes=small)) > float(
-            c.sel(ef_frame_bytes=large) / line.sel(ef_frame_bytes=large))
-        in_lines = " vs ".join(f"{float(c.sel(ef_frame_bytes=f) / line.sel(ef_frame_bytes=f)):.2f} ({int(f)} B)"
-                               for f in frames)
-        rows.append(kit.claim(art, "smaller_ef_larger_aggregation_contribution", None, "-",
-                              f"end-to-end delay after {nodes.max()} nodes with {hi_n} EF streams minus with {lo_n} "
-                              f"at the same {to_kbps(ds.attrs['ef_aggregate_bps']):g} kbit/s (paired per seed, "
-                              f"{seeds}): {parts}; counted in EF line times ({lines}) the contribution is "
-                              f"{in_lines}",
-                              shape_ok=bool(abs_ok),
-                              reason=None if abs_ok else _contribution_reason(
-                                  c, h, line, small, large, (lo_n, hi_n), int(nodes.max()), more_ahead)))
-    return rows
+    for f, c in cases:
+        y = e2e.sel(ef_frame_bytes=f, n_streams=c).values
+        if nodes.size >= 2:
+            slope, icpt = line_fit(nodes, y)
+            resid = float(np.max(np.abs(y - (slope * nodes + icpt))))
+        else:
+            slope, resid = y[0], 0.0
+        i = inc.sel(ef_frame_bytes=f, n_streams=c).values
+        fits.append((slope, resid, float(i.min()), float(i.max())))
+    fit = np.array(fits, dtype=float).reshape(len(cases), 4)
+    ring_share = (ms["ring_time_mean"] / ms["increment_mean"]).values
+    c = ms["aggregation_contribution_mean"].isel(node=-1, drop=True)
+    h = ms["aggregation_contribution_ci"].isel(node=-1, drop=True)
+    in_lines = c / ms["ef_line_time"]
+    small, large = int(ms["ef_frame_bytes"].values[0]), int(ms["ef_frame_bytes"].values[-1])
+    ds.attrs["seeds_text"] = kit.seed_count(ms.sizes["seed"])
+    values = {
+        "sum_error_max": (float(ms["sum_error"].max()), "ms", "largest sum error"),
+        "n_nodes": (float(nodes.max()), "nodes", "congested nodes"),
+        "increment_spread": (float(np.max((fit[:, 3] - fit[:, 2]) / fit[:, 3])), "",
+                             "largest (max - min) / max of a case's increments"),
+        "ring_share_min": (float(np.nanmin(ring_share)), "", "smallest ring share of an increment"),
+        "ring_share_max": (float(np.nanmax(ring_share)), "", "largest ring share of an increment"),
+        "n_streams_few": (float(ms["n_streams"].values[0]), "streams", "fewest EF streams"),
+        "n_streams_many": (float(ms["n_streams"].values[-1]), "streams", "most EF streams"),
+        "ef_aggregate_kbps": (to_kbps(ms.attrs["ef_aggregate_bps"]), "kbit/s", "EF aggregate"),
+        "contribution": (c, "ms", "aggregation contribution after the last node"),
+        "contribution_ci": (h, "ms", "its 95 % CI half-width"),
+        "contribution_rel": (ms["aggregation_contribution_rel_mean"].isel(node=-1, drop=True), "",
+                             "the contribution relative to the delay with the fewest streams"),
+        "contribution_ci_known": (bool(np.isfinite(h.values).all()), "", "CI half-widths known"),
+        "ef_line_time_ms": (ms["ef_line_time"], "ms", "line time of one EF packet"),
+        "contribution_lines": (in_lines, "1", "the contribution in EF line times"),
+        "small_frame": (small, "bytes", "smallest EF frame"),
+        "large_frame": (large, "bytes", "largest EF frame"),
+        "more_ahead": (bool(float(in_lines.sel(ef_frame_bytes=small))
+                            > float(in_lines.sel(ef_frame_bytes=large))), "",
+                       "more line times for the smallest frame than for the largest"),
+    }
+    for name, f in (("small", small), ("large", large)):
+        values.update({
+            f"contribution_{name}": (float(c.sel(ef_frame_bytes=f)), "ms", f"contribution, {name}"),
+            f"contribution_ci_{name}": (float(h.sel(ef_frame_bytes=f)), "ms", f"its CI, {name}"),
+            f"contribution_ci_known_{name}": (bool(np.isfinite(float(h.sel(ef_frame_bytes=f)))),
+                                              "", f"CI known, {name}"),
+            f"contribution_lines_{name}": (float(in_lines.sel(ef_frame_bytes=f)), "1",
+                                           f"contribution in EF line times, {name}"),
+        })
+    kit.add_claim_values(ds, values)
+    role = {"role": kit.CLAIM_VALUE_ROLE}
+    for j, (name, unit, long_name) in enumerate((
+            ("fit_slope", "ms", "mean end-to-end delay per node, fitted"),
+            ("fit_resid", "ms", "largest residual of the fit"),
+            ("fit_inc_lo", "ms", "smallest mean increment"),
+            ("fit_inc_hi", "ms", "largest mean increment"))):
+        ds[name] = ("fit", fit[:, j], {"units": unit, "long_name": long_name, **role})
+    ds["fit_frame"] = ("fit", np.array([f for f, _ in cases]), {"units": "bytes", **role})
+    ds["fit_streams"] = ("fit", np.array([n for _, n in cases]), {"units": "streams", **role})
+    return ds
 
 
 def figure(ds: xr.Dataset):

@@ -20,8 +20,8 @@ from ...base.units import to_ms
 from .. import judge, kit, presets
 from .pq_vs_wfq_testbed import BE_TX, be_tag_steps, beat_terms_s, wfq_tag_s
 
-__all__ = ["RELATIVE_TOLERANCE", "SMALL_FRAME_BYTES", "PAGE_LARGE_FRAME_BYTES", "MS_ROUNDING_TOLERANCE", "in_ms",
-           "in_ms_be_tx", "per_scheduler", "value_at", "listing", "SAWTOOTH_TEXT", "OVERLOAD_TEXT", "sawtooth_facts",
+__all__ = ["RELATIVE_TOLERANCE", "SMALL_FRAME_BYTES", "PAGE_LARGE_FRAME_BYTES", "MS_ROUNDING_TOLERANCE", "NO_SHIFT_BE_TX",
+           "in_ms", "in_ms_be_tx", "per_scheduler", "value_at", "listing", "SAWTOOTH_TEXT", "OVERLOAD_TEXT", "sawtooth_facts",
            "overload_facts", "tag_facts"]
 
 # Verdict thresholds: a paper's qualitative statement holds when ...
@@ -33,6 +33,8 @@ SMALL_FRAME_BYTES = 256
 PAGE_LARGE_FRAME_BYTES = 1024
 #: Float rounding spared when two delays in ms are compared ("lower", "grows").
 MS_ROUNDING_TOLERANCE = 1e-6
+#: A mean WFQ - PQ difference below this many BE tx times is none: no share of it is taken.
+NO_SHIFT_BE_TX = 1e-9
 
 
 def in_ms(ds: xr.Dataset, artefact: str, statistics) -> xr.Dataset:

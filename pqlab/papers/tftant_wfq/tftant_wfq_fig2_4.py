@@ -1,8 +1,8 @@
 """TF-TANT PQ-vs-WFQ page, Figs. 2-4: delay over time, PQ vs WFQ, 128/1024/1518 bytes.
 
-The artefact's computation (:func:`compute`), statistics (:func:`statistics`), claims
-(:func:`claims`) and figure (:func:`figure`); the notebook ``notebooks/07_tftant_pq_vs_wfq``
-runs them, on the per-packet runs it shares with ``tftant_wfq_fig6_7``
+The artefact's computation (:func:`compute`), statistics (:func:`statistics`), the numbers its
+claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
+``notebooks/07_tftant_pq_vs_wfq`` runs them, on the per-packet runs it shares with ``tftant_wfq_fig6_7``
 (:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.series_dataset`). The Dataset is in SI units
 (times in seconds; arrival times in s; multiples of the BE transmission time in "BE tx times");
 the claims state times in ms (their statistics computed again from the converted per-packet
@@ -15,24 +15,17 @@ import numpy as np
 import xarray as xr
 
 from ...measure import cache
-from .. import judge, kit, presets
+from .. import kit, presets
 from ..registry import Artefact
-from .pq_vs_wfq_claims import MS_ROUNDING_TOLERANCE, RELATIVE_TOLERANCE, in_ms_be_tx, listing, tag_facts, value_at
+from .pq_vs_wfq_claims import NO_SHIFT_BE_TX, in_ms_be_tx, tag_facts, value_at
 from .pq_vs_wfq_plots import N_POINTS, conditions, figure_legend, in_ms_for_axes, series_panels
 from .pq_vs_wfq_runs import SERIES_FRAME_SIZES, series_dataset
 from .pq_vs_wfq_testbed import BE_TX, EQUIVALENT_BE_TX
 
-__all__ = ["ARTEFACT", "compute", "statistics", "claims", "figure", "NO_SHIFT_BE_TX", "SAME_SHAPE_CORRELATION",
-           "DOMINANT_SHARE"]
+__all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure"]
 
 ARTEFACT = Artefact(__name__, notebook="07_tftant_pq_vs_wfq")
 
-#: A mean WFQ - PQ difference below this many BE tx times is none: no share of it is taken.
-NO_SHIFT_BE_TX = 1e-9
-#: The PQ and WFQ delay series correlate at least this well: "the same shape".
-SAME_SHAPE_CORRELATION = 0.9
-#: At least this share of the WFQ - PQ difference is EF-queue wait: "dominates".
-DOMINANT_SHARE = 0.9
 
 
 @cache.artefact(ARTEFACT.id)
@@ -72,7 +65,7 @@ def compute(
     ds = series_dataset(ARTEFACT.id, f"{ARTEFACT.id}: EF one-way delay over time with WFQ and PQ "
                         "(TF-TANT PQ vs WFQ page, Figs. 2-4)", __name__, n_ef_samples, seeds, frame_sizes,
                         ef_service_rate_bps)
-    return statistics(ds)
+    return claim_values(statistics(ds))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
@@ -110,55 +103,55 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
-def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of :func:`compute`: same shape, delay variation of one BE tx, EF-queue wait."""
-    art = ARTEFACT.id
-    ds, be_tx = in_ms_be_tx(ds, art, statistics)
-    frames = ds["ef_frame_bytes"].values
-    corr = ds["corr"].min("seed")
-    span = ds["delay_span_be_tx"].max("seed")
-    shift, shift_std = ds["shift"].mean("seed"), ds["shift_std"].max("seed")
-    same = bool((corr.values >= SAME_SHAPE_CORRELATION).all())
-    why = None
-    if not same:
-        at = int(frames[int(np.nanargmin(corr.values))])
-        std = value_at(shift_std, at)
-        why = judge.reason(
-            "mechanism",
-            "at {frame} the PQ and WFQ delay series correlate at {corr} (the same shape read as at least "
-            "{threshold}): under WFQ the EF packets wait behind numbers of BE packets that vary from packet to packet "
-            "(an EF finish tag of {ef_tag} spans {tag_steps} BE tag steps of {be_tag}), so WFQ - PQ varies with a std "
-            "of {shift_std}, {shift_std_be_tx}, where PQ's delay spans {pq_span}",
-            [judge.fact("frame", at, "bytes"), judge.fact("corr", value_at(corr, at), ""),
-             judge.fact("threshold", SAME_SHAPE_CORRELATION, ""), judge.fact("shift_std", std, "ms"),
-             judge.fact("shift_std_be_tx", std / be_tx, BE_TX),
-             judge.fact("pq_span", value_at(span.sel(scheduler="pq"), at), BE_TX)] + tag_facts(ds, at))
-    rows = [
-        kit.claim(art, "same_shape", None, "-",
-                  f"correlation of the PQ and WFQ delay series (same arrivals), smallest over seeds: "
-                  f"{listing(frames, corr.values, '{:.3f}')}; WFQ - PQ packet by packet: mean "
-                  f"{listing(frames, shift.values)} ms, std {listing(frames, shift_std.values)} ms",
-                  shape_ok=same, reason=why),
-        kit.claim(art, "delay_variation_from_tx_ring", None, "-",
-                  f"max - min delay in BE tx times ({be_tx:.3f} ms), PQ: "
-                  f"{listing(frames, span.sel(scheduler='pq').values)};"
-                  f" WFQ: {listing(frames, span.sel(scheduler='wfq').values)}: the BE packet in transmission when "
-                  f"the EF packet arrives (the ring is always full of BE)",
-                  shape_ok=bool(np.all(np.abs(span.sel(scheduler="pq").values - 1.0) <= RELATIVE_TOLERANCE))),
-    ]
-    share = ds["wait_share"].mean("seed")
-    big = [f for f in frames if np.isfinite(value_at(share, f)) and value_at(shift, f) > EQUIVALENT_BE_TX * be_tx]
-    rows.append(kit.claim(
-        art, "ef_queue_wait_dominates", None, "-",
-        f"share of the WFQ - PQ difference spent waiting in the EF queue: "
-        f"{listing(big, [value_at(share, f) for f in big])} (frames where WFQ adds at least half a BE tx time)",
-        shape_ok=bool(big) and all(value_at(share, f) >= DOMINANT_SHARE for f in big)))
-    gains = [value_at(shift, f) for f in frames]
-    rows.append(kit.claim(
-        art, "gain_grows_with_size", None, "-",
-        f"WFQ - PQ mean delay: {listing(frames, gains)} ms",
-        shape_ok=bool(np.all(np.diff(gains) >= -MS_ROUNDING_TOLERANCE))))
-    return rows
+def claim_values(ds: xr.Dataset) -> xr.Dataset:
+    """Add the numbers the claims quote (in place; returned), times in ms (the statistics computed
+    again from the per-packet ms values): per EF frame the smallest correlation of the PQ and WFQ
+    series over seeds (``corr_min``), WFQ - PQ's mean (``wfq_gain_ms``, and ``wfq_gain_step_ms``
+    from one frame to the next) and std (``shift_std_ms``), the delay's max - min per scheduler
+    (``span_<s>``, BE tx times); at the least correlated frame the std in BE tx times, PQ's span and
+    the WFQ tags (``least_corr_*``); and the EF-queue share of WFQ - PQ at the frames where WFQ adds
+    an extra BE packet on average
+    (:data:`~pqlab.papers.tftant_wfq.pq_vs_wfq_testbed.EQUIVALENT_BE_TX` or more; ``wait_share_where_wfq_adds`` over ``wfq_adds_frame_bytes``)."""
+    ms, be_tx = in_ms_be_tx(ds, ARTEFACT.id, statistics)
+    corr = ms["corr"].min("seed")
+    span = ms["delay_span_be_tx"].max("seed")
+    shift, shift_std = ms["shift"].mean("seed"), ms["shift_std"].max("seed")
+    share = ms["wait_share"].mean("seed")
+    frames = ms["ef_frame_bytes"].values
+    values = {
+        "be_tx_ms": (be_tx, "ms", "BE transmission time"),
+        "corr_min": (corr, "", "correlation of the PQ and WFQ series, smallest over seeds"),
+        "wfq_gain_ms": (shift, "ms", "mean WFQ - PQ delay, packet by packet"),
+        "shift_std_ms": (shift_std, "ms", "std of WFQ - PQ, packet by packet, largest over seeds"),
+        "span_pq": (span.sel(scheduler="pq", drop=True), BE_TX, "max - min delay, PQ"),
+        "span_wfq": (span.sel(scheduler="wfq", drop=True), BE_TX, "max - min delay, WFQ"),
+        "wfq_gain_step_ms": (shift.diff("ef_frame_bytes").rename(ef_frame_bytes="frame_step"),
+                             "ms", "WFQ - PQ mean delay less the previous frame's"),
+    }
+    known = np.isfinite(corr.values)
+    at = int(frames[int(np.nanargmin(corr.values))]) if known.any() else int(frames[0])
+    std = value_at(shift_std, at) if known.any() else np.nan
+    values.update({
+        "least_corr_shift_std_ms": (std, "ms", "std of WFQ - PQ at the least correlated frame"),
+        "least_corr_shift_std_be_tx": (std / be_tx, BE_TX, "the same in BE tx times"),
+        "least_corr_pq_span": (value_at(span.sel(scheduler="pq"), at), BE_TX,
+                               "max - min PQ delay at the least correlated frame"),
+    })
+    values.update({f"least_corr_{f['name']}": (f["value"], f["unit"],
+                                               f"WFQ {f['name']} at the least correlated frame")
+                   for f in tag_facts(ms, at)})
+    adds = [f for f in frames
+            if np.isfinite(value_at(share, f)) and value_at(shift, f) > EQUIVALENT_BE_TX * be_tx]
+    kit.add_claim_values(ds, values)
+    ds["wait_share_where_wfq_adds"] = (
+        "wfq_adds_frame_bytes", np.array([value_at(share, f) for f in adds], dtype=float),
+        {"units": "", "long_name": "EF-queue share of WFQ - PQ where WFQ adds a BE packet",
+         "role": kit.CLAIM_VALUE_ROLE})
+    ds = ds.assign_coords(wfq_adds_frame_bytes=("wfq_adds_frame_bytes",
+                                                np.array(adds, dtype=frames.dtype),
+                                                {"units": "bytes"}))
+    return kit.add_claim_values(ds, {"n_wfq_adds": (len(adds), "",
+                                                    "frames where WFQ adds a BE packet")})
 
 
 def figure(ds: xr.Dataset, n_points: int = N_POINTS):
