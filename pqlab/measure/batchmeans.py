@@ -21,6 +21,7 @@ import numpy as np
 from ..base._validate import check_array
 from ..base.confidence import (DEFAULT_BATCHES, batch_of, check_batches, check_confidence,
                                ratio_batch_means, sectioning_half_width)
+from ..node.batches import BatchSums
 from ..base.percentiles import check_percentiles, percentile_names
 
 __all__ = ["DEFAULT_BATCHES", "batch_means", "batch_ci_variables"]
@@ -97,46 +98,30 @@ def batch_means(values, n_batches: int = DEFAULT_BATCHES, *, confidence: float =
     return out
 
 
-def batch_ci_variables(delay_s: np.ndarray, arrival_s: np.ndarray, labels: np.ndarray,
-                       groups: np.ndarray, interval_s: tuple, n_batches: int, confidence: float,
+def batch_ci_variables(delay_s: np.ndarray, arrival_s: np.ndarray, row: np.ndarray,
+                       n_rows: int, interval_s: tuple, n_batches: int, confidence: float,
                        q: np.ndarray, centres: dict) -> dict:
     """The interval variables of :func:`pqlab.summary_table`: time batches per group.
 
     The measurement interval ``interval_s = (start_s, end_s)`` is cut into ``n_batches`` equal
-    lengths (:func:`pqlab.base.confidence.batch_of`, by arrival, as the streaming summary cuts
-    it); per group the mean's interval is the ratio batch-means interval
-    (:func:`pqlab.base.confidence.ratio_batch_means`) around ``centres["mean"]`` and a
-    percentile's the sectioning interval around ``centres["p<q>"]``. ``delay_s`` holds the
-    measured packets' delays (NaN: lost, left out), ``arrival_s`` their arrivals and ``labels``
-    their group. Returns ``{name: (values per group, long name)}``: ``delay_mean_ci_low``,
-    ``delay_mean_ci_high``, ``delay_batch_lag1`` and ``delay_p<q>_ci_low``/``_ci_high``.
+    lengths by arrival, as the streaming summary cuts it (:class:`pqlab.node.batches.BatchSums`);
+    per group the mean's interval is the ratio batch-means interval around ``centres["mean"]``
+    and a percentile's the sectioning interval (numpy's percentiles of each batch) around
+    ``centres["p<q>"]`` (:meth:`pqlab.node.batches.BatchSums.intervals`). ``delay_s`` holds the
+    measured packets' delays (NaN: lost, left out), ``arrival_s`` their arrivals and ``row``
+    their group's index in ``[0, n_rows)``.
     """
-    k = len(groups)
     kept = ~np.isnan(delay_s)
-    delay_s, labels = delay_s[kept], labels[kept]
-    batch = batch_of(arrival_s[kept], *interval_s, n_batches)
-    row = np.searchsorted(groups, labels) * n_batches + batch
-    sums = np.bincount(row, weights=delay_s, minlength=k * n_batches).reshape(k, n_batches)
-    counts = np.bincount(row, minlength=k * n_batches).reshape(k, n_batches)
-    core = ratio_batch_means(sums, counts, confidence)
-    level = f"{confidence:.0%}"
-    out = {"delay_mean_ci_low": (centres["mean"] - core["half_width"],
-                                 f"{level} batch-means CI of the mean delay, low end"),
-           "delay_mean_ci_high": (centres["mean"] + core["half_width"],
-                                  f"{level} batch-means CI of the mean delay, high end"),
-           "delay_batch_lag1": (core["lag1"], "lag-1 autocorrelation of the delay's batch means")}
+    delay_s, arrival_s, row = delay_s[kept], arrival_s[kept], row[kept]
+    batches = BatchSums(interval_s, n_batches)
+    batches.add(arrival_s, delay_s, row)
+    per_batch = None
     if q.size:
-        per_batch = np.full((k, n_batches, q.size), np.nan)
-        order = np.argsort(row, kind="stable")
-        ends = np.searchsorted(row[order], np.arange(k * n_batches + 1))
-        for r in range(k * n_batches):
-            if ends[r + 1] > ends[r]:
-                per_batch[r // n_batches, r % n_batches] = np.percentile(
-                    delay_s[order[ends[r]:ends[r + 1]]], q)
-        halves = sectioning_half_width(np.moveaxis(per_batch, 1, 2), confidence)
-        for j, name in enumerate(percentile_names(q)):
-            out[f"delay_{name}_ci_low"] = (centres[name] - halves[:, j],
-                                           f"{level} sectioning CI of delay_{name}, low end")
-            out[f"delay_{name}_ci_high"] = (centres[name] + halves[:, j],
-                                            f"{level} sectioning CI of delay_{name}, high end")
-    return out
+        per_batch = np.full((n_rows * n_batches, q.size), np.nan)
+        cell = row * n_batches + batch_of(arrival_s, *interval_s, n_batches)
+        order = np.argsort(cell, kind="stable")
+        ends = np.searchsorted(cell[order], np.arange(n_rows * n_batches + 1))
+        for c in np.flatnonzero(np.diff(ends)):
+            per_batch[c] = np.percentile(delay_s[order[ends[c]:ends[c + 1]]], q)
+        per_batch = per_batch.reshape(n_rows, n_batches, q.size)
+    return batches.intervals(centres, q if q.size else None, confidence, per_batch)

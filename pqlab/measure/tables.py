@@ -138,8 +138,9 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
                       float(ds.attrs.get("duration_s", np.nextafter(packets["arrival"].max(), np.inf))))
         centres = {"mean": delay_stats["mean"], **{p: delay_stats[p] for p in percentile_names(q)}}
         variables.update({name: (values, {**seconds, "long_name": long_name}) for name, (values, long_name)
-                          in batch_ci_variables(delay.values, packets["arrival"].values, packets[key].values,
-                                                groups, interval_s, n_batches, ci, q, centres).items()})
+                          in batch_ci_variables(delay.values, packets["arrival"].values,
+                                                np.searchsorted(groups, packets[key].values), groups.size,
+                                                interval_s, n_batches, ci, q, centres).items()})
         variables["delay_batch_lag1"][1]["units"] = "1"
     for name, (values, attrs) in variables.items():
         table[name] = (dim, values, attrs)
