@@ -17,6 +17,9 @@ it prints:
 
 With ``--marked``, each BE stream has a trTCM marker (RFC 2698; CIR 50 kbit/s, PIR 100 kbit/s):
 the colours are computed window by window and the summary counts the packets per colour.
+With ``--ci 0.95``, the summary also gives each class's confidence intervals of one run (batch
+means and sectioning over ``n_batches=20`` batches of time: a sum, a count and, with quantiles, a
+log-binned histogram per class and batch).
 
 Then, per size, the medians over ``--repeats`` runs (with and without quantiles alternate, so both
 see the same load) and the ratios of the times with and without quantiles. The machine, the date
@@ -41,6 +44,7 @@ CHILD = r"""
 import json, resource, sys, time
 n_packets, window_s = float(sys.argv[1]), float(sys.argv[2])
 with_quantiles, trace, marked = sys.argv[3] == "yes", sys.argv[4] == "yes", sys.argv[5] == "yes"
+ci = None if sys.argv[6] == "none" else float(sys.argv[6])
 from dataclasses import replace
 import numpy as np
 from pqlab import scenarios
@@ -52,6 +56,8 @@ def resident_mib():
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
 
 kw = {} if with_quantiles else {"percentiles": None}
+if ci is not None:
+    kw["ci"] = ci
 base = scenarios.base_case()
 _, _, _, flow = merge_streams(base.streams, np.random.default_rng(1), base.duration_s)
 per_ef = flow.size / np.count_nonzero(flow == scenarios.REFERENCE_FLOW)  # packets per EF sample
@@ -83,10 +89,11 @@ print(json.dumps({"packets": int(ds.sent.sum()), "seconds": seconds, "cpu_second
 
 
 def run_case(n_packets: float, window_s: float, with_quantiles: bool, trace: bool = False,
-             marked: bool = False) -> dict:
+             marked: bool = False, ci: float | None = None) -> dict:
     """One run in a fresh process: its printed record plus its peak RSS from ``os.wait4``."""
     args = [sys.executable, "-c", CHILD, repr(n_packets), repr(window_s),
-            "yes" if with_quantiles else "no", "yes" if trace else "no", "yes" if marked else "no"]
+            "yes" if with_quantiles else "no", "yes" if trace else "no", "yes" if marked else "no",
+            "none" if ci is None else repr(ci)]
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)  # this child's own resource usage
@@ -123,6 +130,8 @@ def main(argv=None) -> None:
                         help="also one traced run per case: peak of the Python/numpy allocations")
     parser.add_argument("--marked", action="store_true",
                         help="each BE stream with a trTCM marker (colours counted)")
+    parser.add_argument("--ci", type=float, default=None,
+                        help="confidence level of the per-class intervals (default: none)")
     args = parser.parse_args(argv)
     import numba
     import numpy
@@ -130,7 +139,8 @@ def main(argv=None) -> None:
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
     print(f"pqlab {pqlab.__version__}, python {platform.python_version()}, "
           f"numpy {numpy.__version__}, numba {numba.__version__}; S1 base case, "
-          f"window_s={args.window_s:g}{', BE streams marked' if args.marked else ''}, "
+          f"window_s={args.window_s:g}{', BE streams marked' if args.marked else ''}"
+          f"{'' if args.ci is None else f', ci={args.ci:g}'}, "
           f"fresh process per run")
     print(f"{'packets':>12} {'quantiles':>9} {'wall s':>7} {'Mpkt/s':>6} {'CPU s':>6} "
           f"{'RSS before MiB':>14} {'peak RSS MiB':>12} {'traced MiB':>10}")
@@ -138,13 +148,14 @@ def main(argv=None) -> None:
         runs = {True: [], False: []}
         for _ in range(args.repeats):
             for with_quantiles in (True, False):
-                r = run_case(n_packets, args.window_s, with_quantiles, marked=args.marked)
+                r = run_case(n_packets, args.window_s, with_quantiles, marked=args.marked,
+                             ci=args.ci)
                 runs[with_quantiles].append(r)
                 print(_row(r, with_quantiles), flush=True)
         if args.tracemalloc:
             for with_quantiles in (True, False):
                 r = run_case(n_packets, args.window_s, with_quantiles, trace=True,
-                             marked=args.marked)
+                             marked=args.marked, ci=args.ci)
                 print(_row(r, with_quantiles, traced=True), flush=True)
         med = {q: {k: statistics.median(r[k] for r in runs[q])
                    for k in ("seconds", "cpu_seconds", "peak_mib")} for q in runs}

@@ -112,3 +112,16 @@ def test_the_trace_section_runs_every_packet_and_keeps_the_captures_origin(page)
     assert voice.size_bytes.tolist() == [200] * int((capture["dscp"] == 46).sum())
     assert len(ds.attrs["scenario"]) < 5000  # recorded by digest: 20,000 packets would be ~500 kB
     assert int(page["trace_loss"]["sent"].sum()) == 20_000
+
+
+def test_one_runs_interval_holds_the_pollaczek_khinchine_mean_as_the_page_says(page):
+    md1_sojourn_s = 1e-3 + 0.5 * 1e-3 / (2 * (1 - 0.5))  # M/D/1, rho 0.5, 1 ms of service
+    one, long = page["one_run"].isel(traffic_class=0), page["long_fifo"].isel(traffic_class=0)
+    for low, high in ((one["delay_mean_ci_low"], one["delay_mean_ci_high"]),
+                      (long["class_delay_mean_ci_low"], long["class_delay_mean_ci_high"])):
+        assert float(low) < md1_sojourn_s < float(high)
+        assert float(high - low) < 0.03 * md1_sojourn_s  # the page's 0.03 ms wide intervals
+    printed_ms = [round(float(one[f"delay_mean_ci_{end}"]) * 1e3, 3) for end in ("low", "high")]
+    assert printed_ms == [1.494, 1.526]  # the page's numbers
+    assert abs(float(one["delay_batch_lag1"])) < 2 / np.sqrt(page["one_run"].attrs["ci_batches"])
+    assert float(long["class_delay_p99_ci_low"]) < float(long["class_delay_p99_ci_high"])

@@ -20,6 +20,7 @@ import xarray as xr
 
 from . import metrics
 from ..base._validate import check_int
+from ..base.confidence import t_quantile
 from ..base.jitcache import cached_njit
 from ..node.engine import KEPT
 from ..node.measured import is_measured
@@ -405,9 +406,7 @@ def across_seeds(result: xr.Dataset, confidence: float = 0.95) -> xr.Dataset:
     n = result.sizes["seed"]
     mean = result.mean("seed", keep_attrs=True)
     if n > 1:
-        from scipy import stats  # imported by the first confidence interval, not with this module
-
-        half = result.std("seed", ddof=1) * stats.t.ppf(0.5 + confidence / 2, n - 1) / np.sqrt(n)
+        half = result.std("seed", ddof=1) * t_quantile(confidence, n - 1) / np.sqrt(n)
     else:
         half = xr.full_like(mean, np.nan)
     for k in list(result.data_vars):

@@ -16,6 +16,8 @@ import numpy as np
 import xarray as xr
 
 from . import metrics
+from .batchmeans import batch_ci_variables
+from ..base.confidence import DEFAULT_BATCHES, check_batches, check_confidence
 from ..node.path import PathModel
 from ..base._validate import check_choice
 from ..base.percentiles import percentile_names
@@ -32,7 +34,8 @@ SEVERAL_CLASSES = -1
 
 def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[float] = DEFAULT_PERCENTILES,
                   path: PathModel | None = None, include_warmup: bool = False,
-                  class_names: Sequence[str] | None = None) -> xr.Dataset:
+                  class_names: Sequence[str] | None = None, ci: float | None = None,
+                  n_batches: int = DEFAULT_BATCHES) -> xr.Dataset:
     """Delay, IPDV, jitter and loss of every traffic class or flow of a run, one row each.
 
     Parameters
@@ -60,6 +63,15 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
     class_names : sequence of str, optional
         The classes' labels, one per queue index; default: the queue names of the node
         recorded in ``ds`` (:attr:`pqlab.Node.class_names`), else ``"queue <index>"``.
+    ci : float, optional
+        A confidence level in (0, 1) (e.g. 0.95): add each row's confidence interval of the mean
+        delay and of the delay percentiles from this one run, by batches of time
+        (:func:`pqlab.measure.batchmeans.batch_ci_variables`: the measurement interval, from the
+        warm-up, or 0 with ``include_warmup``, to ``ds.attrs["duration_s"]``, else to the last
+        arrival, cut into ``n_batches`` equal lengths; batch means for the mean, sectioning for
+        the percentiles). None (default): no interval.
+    n_batches : int
+        Batches of the intervals, in [2, 10000] (default 20; Schmeiser 1982: 10 to 30).
 
     Returns
     -------
@@ -71,7 +83,11 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         (mean ``|IPDV|``, the papers' jitter) and ``jitter_p<q>`` (s). NaN where a class has
         too few values (no delay without a received packet, no IPDV without a pair). The
         IPDV of a class pools the pairs of its flows (each pair within one flow, RFC 3393).
-        Attributes ``by``, ``warmup_s`` and ``include_warmup`` (0 or 1).
+        Attributes ``by``, ``warmup_s`` and ``include_warmup`` (0 or 1). With ``ci``:
+        ``delay_mean_ci_low``/``_ci_high`` and ``delay_p<q>_ci_low``/``_ci_high`` (s), NaN for a
+        row with a batch without a delay (percentiles) or no delay at all, ``delay_batch_lag1``
+        (1: the lag-1 autocorrelation of the batch means; near 0 when the batches are long
+        enough), and the attributes ``ci_confidence`` and ``ci_batches``.
 
     Raises
     ------
@@ -81,6 +97,8 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
     check_choice("by", by, SUMMARY_GROUPS)
     q = metrics.check_percentiles(percentiles)
     include = check_include_warmup(include_warmup)
+    if ci is not None:
+        ci, n_batches = check_confidence(ci), check_batches(n_batches)
     metrics.check_dataset(ds, ("arrival", "departure", "size", "queue", "drop", "flow"))
     names = dataset_class_names(ds, class_names)
     packets = measured_packets(ds, include_warmup=include)
@@ -115,6 +133,15 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         **{f"jitter_{p}": (jitter_stats[p], {**seconds, "long_name": f"{p[1:]}th percentile of |IPDV| (jitter)"})
            for p in percentile_names(q)},
     }
+    if ci is not None:
+        interval_s = (0.0 if include else warmup_s,
+                      float(ds.attrs.get("duration_s", np.nextafter(packets["arrival"].max(), np.inf))))
+        centres = {"mean": delay_stats["mean"], **{p: delay_stats[p] for p in percentile_names(q)}}
+        variables.update({name: (values, {**seconds, "long_name": long_name}) for name, (values, long_name)
+                          in batch_ci_variables(delay.values, packets["arrival"].values,
+                                                np.searchsorted(groups, packets[key].values), groups.size,
+                                                interval_s, n_batches, ci, q, centres).items()})
+        variables["delay_batch_lag1"][1]["units"] = "1"
     for name, (values, attrs) in variables.items():
         table[name] = (dim, values, attrs)
     if by == "flow":
@@ -126,6 +153,8 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         table[name].attrs = dict(attrs)
     table.attrs = {"by": by, "warmup_s": warmup_s, "include_warmup": int(include),
                    "title": f"pqlab summary per {by} (pqlab.summary_table)"}
+    if ci is not None:
+        table.attrs.update(ci_confidence=ci, ci_batches=n_batches)
     return table
 
 

@@ -30,6 +30,9 @@ from .model import Node
 from ..base.provenance import provenance_attrs
 from .scenario import Scenario, check_trace_window, kernel_options, red_uniforms
 from .summary import FlowSummary, merge_summaries
+from .batches import BatchSums
+from ..base.confidence import DEFAULT_BATCHES, check_batches, check_confidence
+from ..base.percentiles import percentile_names
 from .timeorigin import check_absolute
 from .traffic import TrafficWindows
 
@@ -92,7 +95,8 @@ def run_batches(node: Node, batches: Iterable[tuple]) -> Iterator[tuple]:
         yield tuple(pending.popleft()[1:8])
 
 
-def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw: Any) -> xr.Dataset:
+def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, ci: float | None = None,
+                     n_batches: int = DEFAULT_BATCHES, **summary_kw: Any) -> xr.Dataset:
     """Run ``scenario`` window by window and return per-flow and per-class summaries (bounded memory).
 
     Parameters
@@ -112,6 +116,15 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     window_s : float
         Seconds of traffic generated and simulated per batch (> 0, at most
         :data:`MAX_WINDOWS` windows per run); memory grows with the packets in one window.
+    ci : float, optional
+        A confidence level in (0, 1) (e.g. 0.95): add each class's confidence interval of the
+        mean delay and of the delay percentiles from this one run, as :func:`pqlab.summary_table`
+        gives them (``[warmup_s, duration_s)`` cut into ``n_batches`` equal lengths of time;
+        batch means for the mean, sectioning for the percentiles, each batch's percentiles read
+        from its own log-binned histogram: :class:`pqlab.node.batches.BatchSums`). Memory: a sum,
+        a count and a histogram per class and batch. None (default): no interval.
+    n_batches : int
+        Batches of the intervals, in [2, 10000] (default 20; Schmeiser 1982: 10 to 30).
     **summary_kw
         Settings of :class:`pqlab.node.summary.FlowSummary`: histograms, the percentiles'
         relative accuracy ``alpha`` and range ``sketch_min_s``/``sketch_max_s``, ``percentiles``
@@ -124,7 +137,9 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
         ``traffic_class`` = queue index, percentiles within relative error ``alpha``; when a
         stream or a class has a marker, the counts per colour group ``colour``: -1 unmarked,
         0 green, 1 yellow, 2 red) with provenance attrs (and ``trace_packets_outside_window``
-        for a scenario with trace streams).
+        for a scenario with trace streams). With ``ci``, per class: ``class_delay_mean_ci_low``,
+        ``class_delay_mean_ci_high``, ``class_delay_p<q>_ci_low``/``_ci_high`` (s),
+        ``class_delay_batch_lag1`` (1), and the attrs ``ci_confidence`` and ``ci_batches``.
 
     Raises
     ------
@@ -134,8 +149,21 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
         window rule: :func:`pqlab.node.scenario.check_trace_window`). Delays or |IPDV| above
         ``sketch_max_s`` warn, naming how many (counted in the Dataset).
     """
-    summary, window_attrs = _run(scenario, seed, window_s, summary_kw)
+    if ci is not None:
+        ci, n_batches = check_confidence(ci), check_batches(n_batches)
+    summary, window_attrs, batches = _run(scenario, seed, window_s, summary_kw, ci is not None,
+                                          n_batches)
     ds = summary.to_dataset(stacklevel=3)
+    if batches is not None:
+        q = summary.percentiles
+        names = [] if q is None else percentile_names(q)
+        centres = {"mean": ds["class_delay_mean"].values,
+                   **{p: ds[f"class_delay_{p}"].values for p in names}}
+        for name, (values, long_name) in batches.intervals(centres, q, ci).items():
+            ds[f"class_{name}"] = ("traffic_class", values,
+                                   {"units": "1" if name.endswith("lag1") else "s",
+                                    "long_name": long_name})
+        ds.attrs.update(ci_confidence=ci, ci_batches=n_batches)
     names = scenario.node.class_names[:ds.sizes["traffic_class"]]  # the queues' labels (Queue.name or "queue i")
     ds = ds.assign_coords(class_name=("traffic_class", list(names), dict(CLASS_COORD_ATTRS["class_name"])))
     ds.attrs.update(provenance_attrs(
@@ -159,8 +187,9 @@ def summarize(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **su
     return _run(scenario, seed, window_s, summary_kw)[0]
 
 
-def _run(scenario, seed, window_s, summary_kw) -> tuple:
-    """The summary of ``scenario``'s run and the trace-window attrs."""
+def _run(scenario, seed, window_s, summary_kw, with_batches=False, n_batches=DEFAULT_BATCHES) -> tuple:
+    """The summary of ``scenario``'s run, the trace-window attrs and, ``with_batches``, its
+    :class:`pqlab.node.batches.BatchSums` (else None)."""
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario must be a pqlab.Scenario, got {type(scenario).__name__}")
     seed = check_int("seed", seed, 0)
@@ -181,6 +210,9 @@ def _run(scenario, seed, window_s, summary_kw) -> tuple:
                           colours=colours.active, **summary_kw)  # checks its sizes first
     # pools with the summaries of its own runs only
     summary.scenario_sha256 = hashlib.sha256(scenario.to_json().encode()).hexdigest()
+    batch_sums = None if not with_batches else BatchSums(
+        (scenario.warmup_s, scenario.duration_s), n_batches,
+        summary.bins if summary.percentiles is not None else None)
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
     red_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
@@ -199,4 +231,6 @@ def _run(scenario, seed, window_s, summary_kw) -> tuple:
                                                                                 batches()):
         # the engine's arrays: checked
         summary._add_checked(arrival, size, flow, departure, drop, queue, group)
-    return summary, window_attrs
+        if batch_sums is not None:
+            batch_sums.add_packets(scenario.path, arrival, size, queue, departure, drop)
+    return summary, window_attrs, batch_sums
