@@ -37,7 +37,6 @@ from pathlib import Path
 
 from pqlab.base import locations
 from pqlab.pipeline import reproduce, schedule
-from pqlab.pipeline._notebook_worker import skip_unneeded_imports
 
 CHANGED_NOTEBOOK = "05_worst_case"
 CHANGED_FROM, CHANGED_TO = "burst_packets: int = 12", "burst_packets: int = 11"

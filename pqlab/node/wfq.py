@@ -13,10 +13,14 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .framing import FRAMING_CODES, MAX_SIZE_BYTES, wire_bytes
+
+if TYPE_CHECKING:  # a type only: pqlab.node.model imports this module
+    from .model import Node
 
 __all__ = ["TAG_REBASE", "TAG_SPREAD_BUDGET", "MIN_FALLBACK_STEP", "wfq_tag_steps"]
 

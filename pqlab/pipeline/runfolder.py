@@ -19,7 +19,6 @@ step (:mod:`pqlab.pipeline.publish`); :func:`recover` finishes or rolls back a s
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
