@@ -13,14 +13,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .framing import FRAMING_CODES, MAX_SIZE_BYTES, wire_bytes
-
-if TYPE_CHECKING:  # a type only: pqlab.node.model imports this module
-    from .model import Node
 
 __all__ = ["TAG_REBASE", "TAG_SPREAD_BUDGET", "MIN_FALLBACK_STEP", "wfq_tag_steps"]
 
@@ -36,7 +32,7 @@ MIN_FALLBACK_STEP = 2**20
 
 
 @lru_cache(maxsize=256)
-def wfq_tag_steps(node: "Node"):
+def wfq_tag_steps(node: "Node"):  # noqa: F821  (pqlab.node.model.Node, which imports this module)
     """Integer WFQ tag increments per byte, and whether they are exact.
 
     The contract's tag increment is ``size * 8 / weight_bps[j]`` (rule 2) and ties
@@ -92,7 +88,7 @@ def wfq_tag_steps(node: "Node"):
     return steps, False
 
 
-def _max_tag_bytes(node: "Node") -> int:
+def _max_tag_bytes(node: "Node") -> int:  # noqa: F821  (pqlab.node.model.Node)
     """The most bytes one packet adds to a WFQ tag: the largest IP length, or its wire bytes."""
     if node.wfq_bytes == "wire":
         return int(wire_bytes(MAX_SIZE_BYTES, FRAMING_CODES[node.framing]))
