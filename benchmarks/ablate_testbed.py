@@ -102,7 +102,7 @@ def evaluate_each(models: dict, results, n: int, seed: int) -> pd.DataFrame:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--n-ef-samples", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

@@ -37,7 +37,6 @@ from pathlib import Path
 
 from pqlab.base import locations
 from pqlab.pipeline import reproduce, schedule
-from pqlab.pipeline._notebook_worker import skip_unneeded_imports
 
 CHANGED_NOTEBOOK = "05_worst_case"
 CHANGED_FROM, CHANGED_TO = "burst_packets: int = 12", "burst_packets: int = 11"
@@ -82,7 +81,7 @@ def _timed(label: str, folder: Path, tree: Path, quick: bool, jobs: int | None) 
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--quick", action="store_true", help="quick mode (small sample counts)")
     parser.add_argument("--jobs", type=int, default=None, help="notebooks at once (default: cores)")
     parser.add_argument("--write-order", action="store_true",

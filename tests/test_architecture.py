@@ -26,7 +26,9 @@ ALLOWED = {
 }
 #: The modules that stay at pqlab's top level.
 TOP_LEVEL = {"pqlab", "pqlab._version", "pqlab.cli"}
-MAX_LINES = 800
+#: A module's most lines, in ruff's layout (pyproject.toml): the layout puts the same code on 31 %
+#: more lines than the dense one this limit was first set in, at 800 (pqlab/: 34,122 -> 44,674).
+MAX_LINES = 1050
 
 
 def _modules() -> dict:
@@ -140,7 +142,7 @@ def test_the_shared_helpers_are_defined_once():
     assert defining == {helper: [home] for helper, home in DEFINED_ONCE.items()}
 
 
-def test_no_module_over_800_lines():
+def test_no_module_over_max_lines():
     long = {name: n for name, (path, _) in MODULES.items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}

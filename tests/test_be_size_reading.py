@@ -8,7 +8,6 @@ named variant and is visibly far from the law.
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import pqlab
 from pqlab import scenarios

@@ -8,7 +8,6 @@ import sys
 import textwrap
 import threading
 
-import pytest
 
 from pqlab.pipeline import interrupts
 

@@ -18,7 +18,7 @@ from pqlab import CBRStream, Deterministic, Node, PoissonStream, Queue, Scenario
 from pqlab.measure import metrics
 from pqlab.node import scenario as scenario_module
 from pqlab.node import streaming as streaming_module
-from pqlab.node.engine import COLOUR_ATTRS, EARLY_DROP, NodeState, run_kernel, validate_arrivals
+from pqlab.node.engine import COLOUR_ATTRS, EARLY_DROP, NodeState, run_kernel
 from pqlab.node.markers import FlowColours
 from pqlab.streaming import run_batches, simulate_summary
 from pqlab.traffic import merge_streams

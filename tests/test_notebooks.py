@@ -3,11 +3,10 @@
 import re
 from pathlib import Path
 
-import pytest
 from conftest import NOTEBOOKS
 
-from pqlab.base import locations, versions
-from pqlab.pipeline import reportdiff, reproduce
+from pqlab.base import versions
+from pqlab.pipeline import reportdiff
 from pqlab.pipeline.report import load_paper_values
 
 

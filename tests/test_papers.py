@@ -2,7 +2,7 @@
 
 import pytest
 
-from pqlab import Node, Queue, metrics, papers, scenarios
+from pqlab import Node, Queue, papers, scenarios
 from pqlab.node.framing import line_time_s
 
 

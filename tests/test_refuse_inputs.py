@@ -8,7 +8,6 @@ allowed range, echoing the value given (never an int64 wrap-around of it) in at 
 
 from __future__ import annotations
 
-import re
 
 import pytest
 

@@ -20,7 +20,7 @@ from ..base import lazy as _lazy
 if TYPE_CHECKING:  # imported when first used (pqlab.base.lazy reads this block)
     # the notebooks' helpers, listed in exercises.__all__
     from .exercises import *  # noqa: F401,F403
-    from . import exercises, diffserv, diffserv_figures, panel, jupyter
+    from . import exercises, diffserv, diffserv_figures, panel, jupyter  # noqa: F401  (for type checkers)
 
 __getattr__, __dir__ = _lazy.attach(__name__)
 __all__ = _lazy.names(__name__)

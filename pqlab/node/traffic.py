@@ -23,9 +23,10 @@ import numpy as np
 
 from ..base._validate import check_fields, check_mapping, check_real, from_part
 from ..base.jitcache import cached_njit
-from .sizes import (CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
-                     SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, check_packet_count, check_rng,
-                     canonical_json, plain_json)  # noqa: F401  (re-exported)
+from .sizes import (  # noqa: F401  (re-exported: pqlab.traffic's public names)
+    CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
+    SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, check_packet_count, check_rng,
+    canonical_json, plain_json)
 from .markers import Marker, SrTCM, TrTCM  # noqa: F401  (re-exported)
 from .sources import TRACE_JSON_MAX_PACKETS, CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
 from .sources import file_order_window

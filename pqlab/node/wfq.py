@@ -32,7 +32,7 @@ MIN_FALLBACK_STEP = 2**20
 
 
 @lru_cache(maxsize=256)
-def wfq_tag_steps(node: "Node"):
+def wfq_tag_steps(node: "Node"):  # noqa: F821  (pqlab.node.model.Node, which imports this module)
     """Integer WFQ tag increments per byte, and whether they are exact.
 
     The contract's tag increment is ``size * 8 / weight_bps[j]`` (rule 2) and ties
@@ -88,7 +88,7 @@ def wfq_tag_steps(node: "Node"):
     return steps, False
 
 
-def _max_tag_bytes(node: "Node") -> int:
+def _max_tag_bytes(node: "Node") -> int:  # noqa: F821  (pqlab.node.model.Node)
     """The most bytes one packet adds to a WFQ tag: the largest IP length, or its wire bytes."""
     if node.wfq_bytes == "wire":
         return int(wire_bytes(MAX_SIZE_BYTES, FRAMING_CODES[node.framing]))

@@ -667,9 +667,9 @@ def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     """
     if "rule" in table.columns:
         rules = dict(zip(zip(table["artefact"], table["quantity"]), table["rule"]))
-        bad = sorted({f"{l.artefact}/{l.quantity}" for l in links.itertuples()
-                      if l.relation == "implies"
-                      and rules.get((l.artefact, l.quantity)) in ("number", "position")})
+        bad = sorted({f"{link.artefact}/{link.quantity}" for link in links.itertuples()
+                      if link.relation == "implies"
+                      and rules.get((link.artefact, link.quantity)) in ("number", "position")})
         if bad:
             raise ClaimError(f"a number is judged by its number: no 'implies' link may start at "
                              f"{bad}")
@@ -680,9 +680,9 @@ def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     notes = table["explanation"].tolist()
     percent = table["difference %"].tolist() if "difference %" in table.columns else [math.nan] * len(table)
     for model in dict.fromkeys(table["model"]):
-        pairs = [(where.get((model, l.artefact, l.quantity)), where.get((model, l.target_artefact, l.target_quantity)),
-                  l) for l in links.itertuples()]
-        pairs = [(s, t, l) for s, t, l in pairs if s is not None and t is not None]
+        pairs = [(where.get((model, ln.artefact, ln.quantity)),
+                  where.get((model, ln.target_artefact, ln.target_quantity)), ln) for ln in links.itertuples()]
+        pairs = [(s, t, ln) for s, t, ln in pairs if s is not None and t is not None]
         for s, t, link in pairs:
             if link.relation == "same_as" and verdicts[s] == "missing" and verdicts[t] != "missing":
                 verdicts[s], reasons[s] = verdicts[t], reasons[t]

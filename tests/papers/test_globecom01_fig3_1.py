@@ -95,7 +95,7 @@ def test_fig3_1_shows_the_papers_measured_delay_at_its_maxima(fig3_1_data):
     # issue 21: the paper ties W_m (10.16, 15.95 ms) to Fig. 3-1's maxima; drawn there, not as ticks at y = 0
     fig = fig3_1.figure(fig3_1_data, paper_maxima_bytes=[485, 1000], paper_w_m_ms=[10.16, 15.95])
     ax = fig.axes[0]
-    line = next(l for l in ax.get_lines() if "measured W_m" in l.get_label())
+    line = next(ln for ln in ax.get_lines() if "measured W_m" in ln.get_label())
     np.testing.assert_allclose(line.get_xydata(), [[485, 10.16], [1000, 15.95]])
     assert ax.get_ylim()[1] > 15.95
     plt.close(fig)

@@ -6,14 +6,12 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
 
 from pqlab import scenarios, simulate  # noqa: E402
 from aggregation_verdicts import facts, judged  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_fig7  # noqa: E402
-from pqlab.pipeline import report  # noqa: E402
 
 N = 300  # EF reference packets per run
 SEEDS = (3,)

@@ -180,7 +180,7 @@ def figure(data: xr.Dataset):
         f"{to_kbps(a['be_offered_bps']):g} kbit/s of IP{background}", color="#f0f0f0")
     box(ax, 0.5, 3.5, 14, 10.0, f"SmartBits 200\nsender (Site 1):\nEF reference,\n"
         f"{to_kbps(a['ef_offered_bps'] / int(a['n_ef_streams'])):.0f} kbit/s of IP;\ntimestamps", color="#f0f0f0")
-    box(ax, 19.0, y - 4.0, 10, 8.0, f"Site 1\nswitched\nEthernet", color="#e5f5e0")
+    box(ax, 19.0, y - 4.0, 10, 8.0, "Site 1\nswitched\nEthernet", color="#e5f5e0")
     arrow(ax, 15.3, 32.0, 18.6, y + 2.0)
     arrow(ax, 15.3, 8.5, 18.6, y - 2.0)
     x = x0
@@ -211,7 +211,7 @@ def figure(data: xr.Dataset):
         prev_right = right
         x += step
     arrow(ax, prev_right, y, x - 0.4, y)
-    box(ax, x - 1.0, y - 4.0, 10, 8.0, f"Site 1\nswitched\nEthernet", color="#e5f5e0")
+    box(ax, x - 1.0, y - 4.0, 10, 8.0, "Site 1\nswitched\nEthernet", color="#e5f5e0")
     arrow(ax, x + 9.6, y, x + 13.6, y)
     box(ax, x + 14.0, y - h / 2, 12, h, "SmartBits 200\nreceiver\n(loop back\nto Site 1)", color="#f0f0f0")
     ax.text(0.5, -6.5,

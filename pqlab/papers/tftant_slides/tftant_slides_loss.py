@@ -337,7 +337,6 @@ def _load_reason(d: xr.Dataset, tick_s: float) -> dict:
 def _policer_reason(d: xr.Dataset) -> dict:
     """Why (almost) nothing is policed: the needed bucket against the configured burst."""
     load = d.attrs["swept_load_bps"]
-    top = d.sel(ef_load=load).isel(n_streams=-1)
     share, loss, _ = policer_check(d)
     return judge.reason(
         "bound",

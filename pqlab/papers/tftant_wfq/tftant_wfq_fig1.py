@@ -168,7 +168,6 @@ def claims(ds: xr.Dataset) -> list[dict]:
     pq, wfq = ds["delay_mean"].sel(scheduler="pq"), ds["delay_mean"].sel(scheduler="wfq")
     gap, gap_be, gap_ci = ds["gap_mean"], ds["gap_be_tx"], np.nan_to_num(ds["gap_ci"].values)
     tol = MS_ROUNDING_TOLERANCE + gap_ci
-    rate_bps, be_weight_bps = float(ds.ef_service_rate), float(ds.be_weight)
     lower = gap.values >= -tol
     rows = [kit.claim(art, "pq_always_lower", None, "-",
                       f"mean delay PQ <= WFQ at all {frames.size} frame sizes 64..1518 "

@@ -11,7 +11,6 @@ per-seed values); the figure draws ms.
 
 from __future__ import annotations
 
-import numpy as np
 import xarray as xr
 
 from ...measure import cache
