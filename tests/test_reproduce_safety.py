@@ -9,7 +9,6 @@ keeps the other sections; a warm rerun computes nothing.
 import hashlib
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
