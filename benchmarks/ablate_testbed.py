@@ -1,12 +1,18 @@
-"""Each test-bed mechanism alone, with numbers: the frozen preset with one mechanism changed (issue 31's ablation).
+"""Each test-bed mechanism alone, with numbers: the frozen preset with one mechanism changed (issue
+31's ablation).
 
-For every mechanism of :class:`pqlab.papers.testbed.Testbed` the frozen preset (``TESTBED``) is run with that
-mechanism switched off or set to an alternative inside its plausible range (docs/testbed.md), on every numeric
-measured result, next to issue 13's preset (before issue 31), and the count of results within 10 % and the RMS
-error are compared with the preset's. Writes ``benchmarks/results/testbed_mechanisms.csv`` (one column per
+For every mechanism of :class:`pqlab.papers.testbed.Testbed` the frozen preset (``TESTBED``) is run
+with that
+mechanism switched off or set to an alternative inside its plausible range (docs/testbed.md), on
+every numeric
+measured result, next to issue 13's preset (before issue 31), and the count of results within 10 %
+and the RMS
+error are compared with the preset's. Writes ``benchmarks/results/testbed_mechanisms.csv`` (one
+column per
 variant, one row per result) and prints the summary.
 
-Run: ``python benchmarks/ablate_testbed.py [--n-ef-samples 3000] [--seed 1]`` (a few minutes on one core).
+Run: ``python benchmarks/ablate_testbed.py [--n-ef-samples 3000] [--seed 1]`` (a few minutes on one
+core).
 """
 
 from __future__ import annotations
@@ -60,7 +66,8 @@ VARIANTS = {
 
 
 def variant_models() -> tuple[dict, dict]:
-    """The variants that apply to the frozen preset: name -> Testbed, and name -> why a variant does not apply."""
+    """The variants that apply to the frozen preset: name -> Testbed, and name -> why a variant does
+    not apply."""
     models, skipped = {}, {}
     for name, kw in VARIANTS.items():
         if kw == "issue13":
@@ -77,26 +84,44 @@ def variant_models() -> tuple[dict, dict]:
 
 
 def evaluate_each(models: dict, results, n: int, seed: int) -> pd.DataFrame:
-    """:func:`pqlab.papers.testbed_eval.evaluate` of every variant, one result at a time: a result a variant cannot
-    run (a policer accounting that needs one EF packet size where the extra EF streams send another) is left NaN
+    """:func:`pqlab.papers.testbed_eval.evaluate` of every variant, one result at a time: a result a
+    variant cannot
+    run (a policer accounting that needs one EF packet size where the extra EF streams send another)
+    is left NaN
     with the verdict "not run"."""
     frame = None
     for name, model in models.items():
         parts = []
         for r in results:
             try:
-                parts.append(te.evaluate({name: model}, n_ef_samples=n, seeds=(seed,), results=(r,)))
+                parts.append(
+                    te.evaluate({name: model}, n_ef_samples=n, seeds=(seed,), results=(r,))
+                )
             except ValueError as err:
                 print(f"{name} / {r.artefact}/{r.quantity}: not run ({err})", flush=True)
-                parts.append(pd.DataFrame([{"artefact": r.artefact, "quantity": r.quantity, name: np.nan,
-                                            f"{name}_err_pct": np.nan, f"{name}_verdict": "not run",
-                                            f"{name}_within": False}]))
+                parts.append(
+                    pd.DataFrame(
+                        [
+                            {
+                                "artefact": r.artefact,
+                                "quantity": r.quantity,
+                                name: np.nan,
+                                f"{name}_err_pct": np.nan,
+                                f"{name}_verdict": "not run",
+                                f"{name}_within": False,
+                            }
+                        ]
+                    )
+                )
         part = pd.concat(parts, ignore_index=True)
         if frame is None:
             frame = part
         else:
-            frame = frame.merge(part[["artefact", "quantity"] + [c for c in part.columns if c.startswith(name)]],
-                                on=["artefact", "quantity"], how="left")
+            frame = frame.merge(
+                part[["artefact", "quantity"] + [c for c in part.columns if c.startswith(name)]],
+                on=["artefact", "quantity"],
+                how="left",
+            )
         print(f"{name}: {int(part[f'{name}_within'].sum())} within 10 %", flush=True)
     return frame
 
@@ -114,9 +139,18 @@ def main(argv=None):
     rows = []
     for name in models:
         err = frame[f"{name}_err_pct"].to_numpy(float)
-        changed = ~np.isclose(frame[name].to_numpy(float), frame["preset"].to_numpy(float), rtol=1e-9, equal_nan=True)
-        rows.append({"variant": name, "within_10pct": int(frame[f"{name}_within"].sum()), "total": len(frame),
-                     "rms_err_pct": float(np.sqrt(np.nanmean(err**2))), "results_changed": int(changed.sum())})
+        changed = ~np.isclose(
+            frame[name].to_numpy(float), frame["preset"].to_numpy(float), rtol=1e-9, equal_nan=True
+        )
+        rows.append(
+            {
+                "variant": name,
+                "within_10pct": int(frame[f"{name}_within"].sum()),
+                "total": len(frame),
+                "rms_err_pct": float(np.sqrt(np.nanmean(err**2))),
+                "results_changed": int(changed.sum()),
+            }
+        )
     pd.set_option("display.width", 250)
     print(pd.DataFrame(rows).to_string(index=False))
     cols = ["artefact", "quantity", "paper"] + [c for n in models for c in (n,)]

@@ -21,7 +21,8 @@ any held-out run with a new mechanism):
   the chosen values (tests/test_testbed.py checks it). Issue 13's calibration (its own set and grid)
   is kept in ``benchmarks/results/testbed_calibration_issue13.json``.
 
-Run: ``python benchmarks/calibrate_testbed.py [--n-ef-samples 2000] [--seeds 1 2]`` (a few minutes on
+Run: ``python benchmarks/calibrate_testbed.py [--n-ef-samples 2000] [--seeds 1 2]`` (a few minutes
+on
 one core).
 """
 
@@ -38,18 +39,46 @@ from pqlab.papers import testbed_eval as te
 from pqlab.papers.testbed import Testbed
 
 OUT = Path(__file__).resolve().parent / "results" / "testbed_calibration.json"
-#: Issue 13's calibration (its own set, grid and fixed values), rerun by ``--issue13``: the record of the
+#: Issue 13's calibration (its own set, grid and fixed values), rerun by ``--issue13``: the record
+#: of the
 #: preset before issue 31 (``pqlab.papers.testbed.TESTBED_ISSUE13``).
 ISSUE13_OUT = OUT.parent / "testbed_calibration_issue13.json"
-ISSUE13_SET = ("globecom01_fig3_1/local_max_be_payload_1", "globecom01_fig3_1/local_max_be_payload_2",
-               "globecom01_tab4/w_m_k1", "globecom01_tab4/w_m_k2", "globecom01_tab4/w_m_k3")
-ISSUE13_FIXED = dict(os_tick_s=0.01, input_ethernet_bps=1e8, be_mtu_bytes=1500, be_queueing="class",
-                     police_accounting="ip", timestamp="rfc2679", be_size_mix="per_packet")
-ISSUE13_GRID = {"store_forward_hops": [0, 1, 2], "ring": [("particles", 512), ("particles", 576), ("packets", 512)],
-                "ring_release": ["packet", "unit"]}
-FIXED = dict(particle_bytes=512, ring_unit="particles", os_tick_s=0.01, input_ethernet_bps=1e8, be_mtu_bytes=1500,
-             be_queueing="class", police_accounting="ip", timestamp="rfc2679", be_size_mix="per_packet", ef_hosts=1,
-             police_burst_s=0.0, stall_interval_s=0.0, stall_s=0.0)
+ISSUE13_SET = (
+    "globecom01_fig3_1/local_max_be_payload_1",
+    "globecom01_fig3_1/local_max_be_payload_2",
+    "globecom01_tab4/w_m_k1",
+    "globecom01_tab4/w_m_k2",
+    "globecom01_tab4/w_m_k3",
+)
+ISSUE13_FIXED = dict(
+    os_tick_s=0.01,
+    input_ethernet_bps=1e8,
+    be_mtu_bytes=1500,
+    be_queueing="class",
+    police_accounting="ip",
+    timestamp="rfc2679",
+    be_size_mix="per_packet",
+)
+ISSUE13_GRID = {
+    "store_forward_hops": [0, 1, 2],
+    "ring": [("particles", 512), ("particles", 576), ("packets", 512)],
+    "ring_release": ["packet", "unit"],
+}
+FIXED = dict(
+    particle_bytes=512,
+    ring_unit="particles",
+    os_tick_s=0.01,
+    input_ethernet_bps=1e8,
+    be_mtu_bytes=1500,
+    be_queueing="class",
+    police_accounting="ip",
+    timestamp="rfc2679",
+    be_size_mix="per_packet",
+    ef_hosts=1,
+    police_burst_s=0.0,
+    stall_interval_s=0.0,
+    stall_s=0.0,
+)
 GRID = {
     "store_forward_hops": [0, 1, 2],
     "adapter_packets": [0, 1, 2],
@@ -66,14 +95,24 @@ def model_of(params: dict) -> Testbed:
 
 def points_of_grid():
     for hops, adapter, (law, share), frame in itertools.product(*GRID.values()):
-        yield {"store_forward_hops": hops, "adapter_packets": adapter, "be_law": law, "be_small_share": share,
-               "extra_ef_frame_bytes": frame}
+        yield {
+            "store_forward_hops": hops,
+            "adapter_packets": adapter,
+            "be_law": law,
+            "be_small_share": share,
+            "extra_ef_frame_bytes": frame,
+        }
 
 
 def issue13_points():
     """Issue 13's grid: (parameters, model) per point."""
     for hops, (unit, particle), release in itertools.product(*ISSUE13_GRID.values()):
-        params = {"store_forward_hops": hops, "ring_unit": unit, "particle_bytes": particle, "ring_release": release}
+        params = {
+            "store_forward_hops": hops,
+            "ring_unit": unit,
+            "particle_bytes": particle,
+            "ring_release": release,
+        }
         yield params, Testbed(**params, **ISSUE13_FIXED)
 
 
@@ -82,8 +121,11 @@ def main(argv=None) -> dict:
     parser.add_argument("--n-ef-samples", type=int, default=2000)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--issue13", action="store_true",
-                        help=f"rerun issue 13's calibration instead (its set and grid) into {ISSUE13_OUT.name}")
+    parser.add_argument(
+        "--issue13",
+        action="store_true",
+        help=f"rerun issue 13's calibration instead (its set and grid) into {ISSUE13_OUT.name}",
+    )
     args = parser.parse_args(argv)
     t0 = time.time()
     if args.issue13:
@@ -92,23 +134,50 @@ def main(argv=None) -> dict:
         runs = list(issue13_points())
     else:
         calibration, grid, fixed, out = te.CALIBRATION, GRID, FIXED, args.out or OUT
-        runs = [({**p, "ring_release": model_of(p).ring_release}, model_of(p)) for p in points_of_grid()]
+        runs = [
+            ({**p, "ring_release": model_of(p).ring_release}, model_of(p)) for p in points_of_grid()
+        ]
     points = []
     for params, model in runs:
-        frame = te.evaluate({"m": model}, n_ef_samples=args.n_ef_samples, seeds=args.seeds, results=calibration)
+        frame = te.evaluate(
+            {"m": model}, n_ef_samples=args.n_ef_samples, seeds=args.seeds, results=calibration
+        )
         score = te.objective(frame, "m")
-        points.append({"params": params, "objective_rms_pct": score,
-                       "values": {f"{r.artefact}/{r.quantity}": [v, e] for r, v, e in
-                                  zip(calibration, frame["m"], frame["m_err_pct"])}})
-        print(f"{params}: RMS {score:.2f} %  " +
-              ", ".join(f"{k.split('/')[1]} {v:.4g} ({e:+.1f}%)" for k, (v, e) in points[-1]["values"].items()),
-              flush=True)
-    best = min(points, key=lambda p: (round(p["objective_rms_pct"], 6), p["params"]["store_forward_hops"],
-                                      p["params"].get("adapter_packets", 0), p["params"]["ring_release"] != "packet"))
+        points.append(
+            {
+                "params": params,
+                "objective_rms_pct": score,
+                "values": {
+                    f"{r.artefact}/{r.quantity}": [v, e]
+                    for r, v, e in zip(calibration, frame["m"], frame["m_err_pct"])
+                },
+            }
+        )
+        print(
+            f"{params}: RMS {score:.2f} %  "
+            + ", ".join(
+                f"{k.split('/')[1]} {v:.4g} ({e:+.1f}%)"
+                for k, (v, e) in points[-1]["values"].items()
+            ),
+            flush=True,
+        )
+    best = min(
+        points,
+        key=lambda p: (
+            round(p["objective_rms_pct"], 6),
+            p["params"]["store_forward_hops"],
+            p["params"].get("adapter_packets", 0),
+            p["params"]["ring_release"] != "packet",
+        ),
+    )
     result = {
-        "protocol": "docs/testbed.md (issue 31's held-out protocol); benchmarks/calibrate_testbed.py",
+        "protocol": (
+            "docs/testbed.md (issue 31's held-out protocol); benchmarks/calibrate_testbed.py"
+        ),
         "calibration_set": [f"{r.artefact}/{r.quantity}" for r in calibration],
-        "objective": "RMS of (model - paper) / paper x 100 over the calibration set; NaN counts 100",
+        "objective": (
+            "RMS of (model - paper) / paper x 100 over the calibration set; NaN counts 100"
+        ),
         "grid": {k: [list(v) if isinstance(v, tuple) else v for v in vs] for k, vs in grid.items()},
         "fixed": fixed,
         "seeds": args.seeds,
@@ -120,7 +189,12 @@ def main(argv=None) -> dict:
         "wall_time_s": round(time.time() - t0, 1),
     }
     out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
-    print("chosen:", result["chosen"], f"RMS {best['objective_rms_pct']:.2f} %", f"({result['wall_time_s']} s)")
+    print(
+        "chosen:",
+        result["chosen"],
+        f"RMS {best['objective_rms_pct']:.2f} %",
+        f"({result['wall_time_s']} s)",
+    )
     return result
 
 

@@ -25,7 +25,9 @@ def differences(before: Path, after: Path) -> list[str]:
     """Lines describing how ``after`` differs from ``before``; empty when the bytes are the same."""
     if before.read_bytes() == after.read_bytes():
         return []
-    found = reportdiff.compare_tables(reportdiff.read_table(before), reportdiff.read_table(after), rel_tol=0)
+    found = reportdiff.compare_tables(
+        reportdiff.read_table(before), reportdiff.read_table(after), rel_tol=0
+    )
     return [str(d) for d in found] or ["the files differ in formatting only (the same cells)"]
 
 

@@ -32,7 +32,8 @@ Mutation operators (located generically by walking the AST, never by line number
 
 Scope: all of ``pqlab/node/engine.py`` (kernel, NodeState carry-over, validation) and of the
 mechanisms it calls, ``pqlab/node/disciplines/`` (admission, shaper, priority, fair, layout),
-``pqlab/node/wfq.py`` (the WFQ tag unit, moved out of the engine), ``pqlab/node/framing.py`` and ``pqlab/measure/bounds.py``; ``one_way_delay``, ``ipdv``, ``jitter``
+``pqlab/node/wfq.py`` (the WFQ tag unit, moved out of the engine), ``pqlab/node/framing.py`` and
+``pqlab/measure/bounds.py``; ``one_way_delay``, ``ipdv``, ``jitter``
 and ``loss`` of ``pqlab/measure/metrics.py``; ``run_batches`` (the streaming carry-over) of
 ``pqlab/node/streaming.py``. Code inside ``raise`` statements and f-strings (error
 messages) is not mutated.
@@ -132,8 +133,18 @@ _AOR = {
     ast.Pow: ("**", ("*",)),
 }
 _COPY_IGNORE = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "__pycache__", "*.nbi", "*.nbc", ".hypothesis", ".pytest_cache",
-    "*.egg-info", "build", "dist", "pqlab-output",
+    ".git",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "*.nbi",
+    "*.nbc",
+    ".hypothesis",
+    ".pytest_cache",
+    "*.egg-info",
+    "build",
+    "dist",
+    "pqlab-output",
 )
 
 
@@ -162,7 +173,7 @@ class Mutant:
         return self.operator.split()[0]
 
     def apply(self, source: bytes) -> bytes:
-        return source[: self.start] + self.replacement.encode() + source[self.end:]
+        return source[: self.start] + self.replacement.encode() + source[self.end :]
 
 
 # --------------------------------------------------------------------------- generation
@@ -216,12 +227,23 @@ class _Sites(ast.NodeVisitor):
         lineno = node.lineno
         function = ".".join(self.scope) or "<module>"
         self.found.append(
-            Mutant(self.rel, function, operator, self.lines[lineno - 1].strip(), lineno, start, end, replacement)
+            Mutant(
+                self.rel,
+                function,
+                operator,
+                self.lines[lineno - 1].strip(),
+                lineno,
+                start,
+                end,
+                replacement,
+            )
         )
 
     def _add_token(self, node, tok, cls: str, new: str):
         start = self._token_offset(tok)
-        self._add(node, f"{cls} {tok.string} -> {new}", start, start + len(tok.string.encode()), new)
+        self._add(
+            node, f"{cls} {tok.string} -> {new}", start, start + len(tok.string.encode()), new
+        )
 
     # scopes
     def _scoped(self, node):
@@ -287,7 +309,8 @@ class _Sites(ast.NodeVisitor):
 
     def _drop_statement(self, node):
         if not self.scope:
-            return  # a module-level name removed is a NameError at import, not a mutant worth running
+            # a module-level name removed is a NameError at import, not a mutant worth running
+            return
         start = self._offset_bytes(node.lineno, node.col_offset)
         end = self._offset_bytes(node.end_lineno, node.end_col_offset)
         self._add(node, "SDL statement -> pass", start, end, "pass")
@@ -327,7 +350,8 @@ def generate(repo: Path = REPO, targets=None) -> list[Mutant]:
 
 
 def read_equivalent(path: Path = EQUIVALENT_FILE) -> dict[str, str]:
-    """``key -> reason`` from the equivalents file (``file | function | operator | reason | line text``)."""
+    """``key -> reason`` from the equivalents file (``file | function | operator | reason | line
+    text``)."""
     out: dict[str, str] = {}
     if not path.exists():
         return out
@@ -336,7 +360,9 @@ def read_equivalent(path: Path = EQUIVALENT_FILE) -> dict[str, str]:
             continue
         parts = [p.strip() for p in raw.split(" | ", 4)]
         if len(parts) != 5 or not parts[3]:
-            raise SystemExit(f"{path}:{n}: expected 'file | function | operator | reason | line text'")
+            raise SystemExit(
+                f"{path}:{n}: expected 'file | function | operator | reason | line text'"
+            )
         file, function, operator, reason, line_text = parts
         out[f"{file} | {function} | {operator} | {line_text}"] = reason
     return out
@@ -389,7 +415,11 @@ class Worker:
         self.env.pop("NUMBA_DISABLE_JIT", None)
         where = subprocess.run(
             [sys.executable, "-c", "import pqlab; print(pqlab.__file__)"],
-            cwd=self.copy, env=self.env, capture_output=True, text=True, check=True,
+            cwd=self.copy,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         if not Path(where).resolve().is_relative_to(self.copy.resolve()):
             raise SystemExit(f"the copy does not shadow the installed pqlab (imported {where})")
@@ -400,11 +430,29 @@ class Worker:
         cache = Path(tempfile.mkdtemp(prefix="numba-", dir=self.root))
         env = dict(self.env, NUMBA_CACHE_DIR=str(cache))
         # -m "": both tiers (pyproject's addopts would leave the slow tier out)
-        cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "",
-               f"--hypothesis-seed={self.hypothesis_seed}", *_test_args(self.copy)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "",
+            f"--hypothesis-seed={self.hypothesis_seed}",
+            *_test_args(self.copy),
+        ]
         t0 = time.monotonic()
-        proc = subprocess.Popen(cmd, cwd=self.copy, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=self.copy,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
         try:
             out, _ = proc.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -435,7 +483,8 @@ class Worker:
 
 
 def stratified_sample(mutants: list[Mutant], n: int, seed: int) -> list[Mutant]:
-    """``n`` mutants drawn round-robin over (file, operator class) strata, each shuffled by ``seed``."""
+    """``n`` mutants drawn round-robin over (file, operator class) strata, each shuffled by
+    ``seed``."""
     rng = random.Random(seed)
     strata: dict[tuple, list[Mutant]] = defaultdict(list)
     for m in mutants:
@@ -460,20 +509,42 @@ def _digest(paths) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
-    parser.add_argument("--only", action="append", default=[], metavar="FILE",
-                        help="only mutants of this file (e.g. pqlab/node/engine.py); repeatable")
-    parser.add_argument("--operator", action="append", default=[], choices=("ROR", "AOR", "CRP", "SDL"),
-                        help="only this operator class; repeatable")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="only mutants of this file (e.g. pqlab/node/engine.py); repeatable",
+    )
+    parser.add_argument(
+        "--operator",
+        action="append",
+        default=[],
+        choices=("ROR", "AOR", "CRP", "SDL"),
+        help="only this operator class; repeatable",
+    )
     parser.add_argument("--match", help="only mutants whose key matches this regular expression")
     parser.add_argument("--sample", type=int, help="run a stratified random subset of N mutants")
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample (default 0)")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="parallel workers, each with its own copy")
-    parser.add_argument("--timeout", type=float, help="seconds per mutant (default: 3 x baseline + 60)")
-    parser.add_argument("--no-baseline", action="store_true",
-                        help="skip the unmutated run (then --timeout defaults to 900 s)")
-    parser.add_argument("--check-equivalent", action="store_true",
-                        help="also run the mutants listed as equivalent (they should survive)")
-    parser.add_argument("--hypothesis-seed", type=int, default=0, help="passed to pytest (default 0)")
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=1, help="parallel workers, each with its own copy"
+    )
+    parser.add_argument(
+        "--timeout", type=float, help="seconds per mutant (default: 3 x baseline + 60)"
+    )
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="skip the unmutated run (then --timeout defaults to 900 s)",
+    )
+    parser.add_argument(
+        "--check-equivalent",
+        action="store_true",
+        help="also run the mutants listed as equivalent (they should survive)",
+    )
+    parser.add_argument(
+        "--hypothesis-seed", type=int, default=0, help="passed to pytest (default 0)"
+    )
     parser.add_argument("--json", type=Path, help="write every mutant's outcome to this file")
     args = parser.parse_args(argv)
 
@@ -499,7 +570,10 @@ def main(argv=None) -> int:
         counts = Counter((m.file, m.op_class) for m in mutants)
         for (file, op), c in sorted(counts.items()):
             print(f"# {file} {op}: {c}")
-        print(f"# {len(mutants)} mutants, {sum(m.key in equivalent for m in mutants)} listed as equivalent")
+        print(
+            f"# {len(mutants)} mutants, {sum(m.key in equivalent for m in mutants)} listed as"
+            " equivalent"
+        )
         return 0
 
     todo = [m for m in mutants if args.check_equivalent or m.key not in equivalent]
@@ -510,7 +584,9 @@ def main(argv=None) -> int:
     before = _digest(watched)
     t_start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pqlab-mutants-") as tmp:
-        workers = [Worker(Path(tmp) / f"w{k}", args.hypothesis_seed) for k in range(max(1, args.jobs))]
+        workers = [
+            Worker(Path(tmp) / f"w{k}", args.hypothesis_seed) for k in range(max(1, args.jobs))
+        ]
         for w in workers:
             w.root.mkdir(exist_ok=True)
         timeout_s = args.timeout
@@ -522,7 +598,10 @@ def main(argv=None) -> int:
                 return 2
             timeout_s = timeout_s or 3.0 * seconds + 60.0
         timeout_s = timeout_s or 900.0
-        print(f"{len(todo)} mutants to run, {args.jobs} worker(s), {timeout_s:.0f} s per mutant", flush=True)
+        print(
+            f"{len(todo)} mutants to run, {args.jobs} worker(s), {timeout_s:.0f} s per mutant",
+            flush=True,
+        )
         jobs: queue.Queue = queue.Queue()
         for m in todo:
             jobs.put(m)
@@ -540,8 +619,12 @@ def main(argv=None) -> int:
                     m.detail += f" (listed as equivalent: {equivalent[m.key]})"
                 with lock:
                     done[0] += 1
-                    print(f"[{done[0]}/{len(todo)}] {m.outcome.upper():9s} {m.file}:{m.lineno} {m.function} | "
-                          f"{m.operator} | {m.line_text} | {m.detail} ({m.seconds:.0f} s)", flush=True)
+                    print(
+                        f"[{done[0]}/{len(todo)}] {m.outcome.upper():9s} {m.file}:{m.lineno}"
+                        f" {m.function} | {m.operator} | {m.line_text} | {m.detail}"
+                        f" ({m.seconds:.0f} s)",
+                        flush=True,
+                    )
 
         threads = [threading.Thread(target=work, args=(w,)) for w in workers]
         for t in threads:
@@ -555,13 +638,19 @@ def main(argv=None) -> int:
 
     counts = Counter(m.outcome for m in mutants)
     valid = [m for m in mutants if m.outcome != "compile error"]
-    counted = [m for m in valid if m.outcome != "equivalent" and not (m.key in equivalent and m.outcome == "survived")]
+    counted = [
+        m
+        for m in valid
+        if m.outcome != "equivalent" and not (m.key in equivalent and m.outcome == "survived")
+    ]
     killed = sum(m.outcome in ("killed", "timeout") for m in counted)
     survivors = [m for m in counted if m.outcome == "survived"]
     print()
-    print(f"mutants: {len(mutants)} (killed {counts['killed']}, timeout {counts['timeout']}, "
-          f"survived {len(survivors)}, equivalent {len(valid) - len(counted)}, "
-          f"compile error {counts['compile error']}) in {duration:.0f} s")
+    print(
+        f"mutants: {len(mutants)} (killed {counts['killed']}, timeout {counts['timeout']}, "
+        f"survived {len(survivors)}, equivalent {len(valid) - len(counted)}, "
+        f"compile error {counts['compile error']}) in {duration:.0f} s"
+    )
     score = killed / len(counted) if counted else float("nan")
     print(f"score: {killed}/{len(counted)} non-equivalent mutants killed = {100 * score:.1f} %")
     for m in mutants:
@@ -570,9 +659,16 @@ def main(argv=None) -> int:
     for m in survivors:
         print(f"SURVIVOR: {m.key}")
     if args.json:
-        args.json.write_text(json.dumps(
-            {"duration_s": duration, "score": score, "mutants": [dict(asdict(m), key=m.key) for m in mutants]},
-            indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "duration_s": duration,
+                    "score": score,
+                    "mutants": [dict(asdict(m), key=m.key) for m in mutants],
+                },
+                indent=1,
+            )
+        )
     return 0
 
 

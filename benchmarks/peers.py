@@ -76,8 +76,8 @@ import statistics
 import sys
 import time
 from collections import deque
-from pathlib import Path
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 import numpy as np
 
@@ -103,7 +103,8 @@ WFQ_WEIGHTS_BPS = (300e3, 1.7e6)
 #: The long run is S1 x BIG.
 BIG = 100
 
-#: Longest ns.py time at x100 we accept (predicted from S1, SP + WFQ); beyond, run x10 and extrapolate.
+#: Longest ns.py time at x100 we accept (predicted from S1, SP + WFQ); beyond, run x10 and
+#: extrapolate.
 NS_BUDGET_S = 300.0
 
 #: Repeats (best of) per run size.
@@ -120,28 +121,42 @@ def coinciding_node(*, wfq: bool = False) -> Node:
     ``wfq=True``: both queues ``wfq`` (SCFQ), for the speed-only WFQ pair.
     """
     if wfq:
-        queues = (Queue("wfq", EF_LIMIT, weight_bps=WFQ_WEIGHTS_BPS[0]),
-                  Queue("wfq", BE_LIMIT, weight_bps=WFQ_WEIGHTS_BPS[1]))
+        queues = (
+            Queue("wfq", EF_LIMIT, weight_bps=WFQ_WEIGHTS_BPS[0]),
+            Queue("wfq", BE_LIMIT, weight_bps=WFQ_WEIGHTS_BPS[1]),
+        )
     else:
         queues = (Queue("priority", EF_LIMIT), Queue("wfq", BE_LIMIT, weight_bps=1.7e6))
-    return Node(line_rate_bps=LINE_RATE_BPS, framing="none", ring_limit_particles=1,
-                particle_bytes=1500, queues=queues)
+    return Node(
+        line_rate_bps=LINE_RATE_BPS,
+        framing="none",
+        ring_limit_particles=1,
+        particle_bytes=1500,
+        queues=queues,
+    )
 
 
 def s1_scenario(scale: float = 1.0, *, wfq: bool = False) -> Scenario:
     """S1 (``scale`` = 1) or S1 ``scale`` times longer: ``scale * 10,000`` EF samples."""
     streams = [CBRStream(EF_RATE_BPS, Deterministic(EF_BYTES), queue=EF_QUEUE, flow=0)]
-    streams += [CBRStream(BE_RATE_BPS, Deterministic(BE_BYTES), queue=BE_QUEUE, flow=100 + k)
-                for k in range(N_BE)]
+    streams += [
+        CBRStream(BE_RATE_BPS, Deterministic(BE_BYTES), queue=BE_QUEUE, flow=100 + k)
+        for k in range(N_BE)
+    ]
     ef_interval_s = EF_BYTES * 8 / EF_RATE_BPS
-    return Scenario(node=coinciding_node(wfq=wfq), streams=tuple(streams),
-                    duration_s=scale * N_EF_SAMPLES * ef_interval_s,
-                    name=f"S1 x{scale:g}" + (" (WFQ)" if wfq else ""))
+    return Scenario(
+        node=coinciding_node(wfq=wfq),
+        streams=tuple(streams),
+        duration_s=scale * N_EF_SAMPLES * ef_interval_s,
+        name=f"S1 x{scale:g}" + (" (WFQ)" if wfq else ""),
+    )
 
 
 def make_trace(scenario: Scenario, seed: int = SEED):
     """The arrivals, generated once: (arrival_s float64, size_bytes int64, queue int64)."""
-    arrival, size, queue, _ = merge_streams(scenario.streams, np.random.default_rng(seed), scenario.duration_s)
+    arrival, size, queue, _ = merge_streams(
+        scenario.streams, np.random.default_rng(seed), scenario.duration_s
+    )
     return arrival, size, queue
 
 
@@ -154,21 +169,29 @@ def results_from_departure(arrival, queue, departure, n_queues=2):
     for c in range(n_queues):
         mine = queue == c
         kept = mine & ~np.isnan(departure)
-        out[c] = (arrival[kept], departure[kept] - arrival[kept], int(np.count_nonzero(mine & np.isnan(departure))))
+        out[c] = (
+            arrival[kept],
+            departure[kept] - arrival[kept],
+            int(np.count_nonzero(mine & np.isnan(departure))),
+        )
     return out
 
 
 def pqlab_results(ds):
     """:func:`results_from_departure` of a pqlab Dataset."""
     queue = ds.queue.values
-    return results_from_departure(ds.arrival.values, queue, ds.departure.values, int(queue.max()) + 1)
+    return results_from_departure(
+        ds.arrival.values, queue, ds.departure.values, int(queue.max()) + 1
+    )
 
 
-# --------------------------------------------------------------------------- hand-written SimPy model
+# --------------------------------------------------------------------------- hand-written SimPy
+# model
 
 
 def simpy_node(arrival_s, size_bytes, queue, *, line_rate_bps=LINE_RATE_BPS, limits=LIMITS):
-    """A non-preemptive strict-priority node in SimPy 4: FIFO per queue, tail drop, one packet in service.
+    """A non-preemptive strict-priority node in SimPy 4: FIFO per queue, tail drop, one packet in
+    service.
 
     Queue ``c`` is served before queue ``c + 1``; ``limits[c]`` counts waiting packets
     (an arrival finding ``limits[c]`` packets waiting in its queue is dropped). A packet
@@ -252,8 +275,11 @@ class TraceGenerator:
         self.element_id = element_id
         self.out = None
         self.packets_sent = 0
-        self._trace = (np.asarray(arrival_s, np.float64).tolist(), np.asarray(size_bytes).tolist(),
-                       np.asarray(flow_id).tolist())
+        self._trace = (
+            np.asarray(arrival_s, np.float64).tolist(),
+            np.asarray(size_bytes).tolist(),
+            np.asarray(flow_id).tolist(),
+        )
         self.action = env.process(self.run())
 
     def run(self):
@@ -288,11 +314,15 @@ class TailDrop:
 
 
 def _ns_results(sink, drop, n_queues=2):
-    return {c: (np.array(sink.packet_times[c]), np.array(sink.waits[c]), drop.dropped[c]) for c in range(n_queues)}
+    return {
+        c: (np.array(sink.packet_times[c]), np.array(sink.waits[c]), drop.dropped[c])
+        for c in range(n_queues)
+    }
 
 
 def run_ns_sp(trace):
-    """Whole peer call: TraceGenerator -> TailDrop -> ns.py SPServer -> PacketSink; per-queue delays."""
+    """Whole peer call: TraceGenerator -> TailDrop -> ns.py SPServer -> PacketSink; per-queue
+    delays."""
     import simpy
     from ns.packet.sink import PacketSink
     from ns.scheduler.sp import SPServer
@@ -322,7 +352,9 @@ def run_ns_wfq(trace):
 
     env = simpy.Environment()
     gen = TraceGenerator(env, "S1", *trace)
-    server = WFQServer(env, LINE_RATE_BPS, {c: w / LINE_RATE_BPS for c, w in enumerate(WFQ_WEIGHTS_BPS)})
+    server = WFQServer(
+        env, LINE_RATE_BPS, {c: w / LINE_RATE_BPS for c, w in enumerate(WFQ_WEIGHTS_BPS)}
+    )
     count = server.flow_queue_count  # includes the packet in service
 
     def waiting(c):
@@ -345,12 +377,20 @@ def compare(ref, res, tol=TOL_S):
     for c, (t_ref, d_ref, drops_ref) in ref.items():
         t, d, drops = res[c]
         same_set = drops == drops_ref and t.shape == t_ref.shape and np.array_equal(t, t_ref)
-        max_diff = float(np.max(np.abs(d - d_ref))) if same_set and d.size else (0.0 if same_set else np.inf)
+        max_diff = (
+            float(np.max(np.abs(d - d_ref)))
+            if same_set and d.size
+            else (0.0 if same_set else np.inf)
+        )
         ok &= same_set and max_diff <= tol
-        details[c] = dict(kept=t.size, drops=drops, max_diff=max_diff,
-                          mean=float(d.mean()) if d.size else np.nan,
-                          std=float(d.std()) if d.size else np.nan,
-                          max=float(d.max()) if d.size else np.nan)
+        details[c] = dict(
+            kept=t.size,
+            drops=drops,
+            max_diff=max_diff,
+            mean=float(d.mean()) if d.size else np.nan,
+            std=float(d.std()) if d.size else np.nan,
+            max=float(d.max()) if d.size else np.nan,
+        )
     return ok, details
 
 
@@ -367,7 +407,8 @@ def timed(fn, repeats=1):
 
 
 def exact_ties(arrival, departure):
-    """Arrivals at the same instant as another arrival or as a departure (ordering differs there)."""
+    """Arrivals at the same instant as another arrival or as a departure (ordering differs
+    there)."""
     dup = int(np.count_nonzero(np.diff(arrival) == 0))
     dep = departure[~np.isnan(departure)]
     return dup + int(np.count_nonzero(np.isin(arrival, dep)))
@@ -384,10 +425,12 @@ def package_version(name):
 def print_stats(label, details, ok, ref=False):
     ef, be = details[EF_QUEUE], details[BE_QUEUE]
     diff = "reference" if ref else f"{max(ef['max_diff'], be['max_diff']):.1e}"
-    print(f"  {label:<28} EF kept {ef['kept']:>9,} drop {ef['drops']:>3}  BE kept {be['kept']:>9,} "
-          f"drop {be['drops']:>9,}  EF delay mean {ef['mean'] * 1e3:8.5f} std {ef['std'] * 1e3:8.5f} "
-          f"max {ef['max'] * 1e3:8.5f} ms  max |diff| {diff}"
-          + ("" if ref else f"  {'PASS' if ok else 'FAIL'}"))
+    print(
+        f"  {label:<28} EF kept {ef['kept']:>9,} drop {ef['drops']:>3}  BE kept {be['kept']:>9,} "
+        f"drop {be['drops']:>9,}  EF delay mean {ef['mean'] * 1e3:8.5f} std {ef['std'] * 1e3:8.5f} "
+        f"max {ef['max'] * 1e3:8.5f} ms  max |diff| {diff}"
+        + ("" if ref else f"  {'PASS' if ok else 'FAIL'}")
+    )
 
 
 def run_size(scale, peers, repeats_pq):
@@ -396,20 +439,30 @@ def run_size(scale, peers, repeats_pq):
     t_gen, _, trace = timed(lambda: make_trace(sc), repeats_pq)
     arrival, size, queue = trace
     n = arrival.size
-    print(f"\nS1 x{scale:g}: {n:,} packets ({np.count_nonzero(queue == EF_QUEUE):,} EF), "
-          f"{sc.duration_s:,.2f} s simulated; trace generation (merge_streams) {t_gen * 1e3:.1f} ms")
-    pqlab.simulate_arrivals(sc.node, arrival[:100], size[:100], queue[:100])  # compile/load numba outside timing
+    print(
+        f"\nS1 x{scale:g}: {n:,} packets ({np.count_nonzero(queue == EF_QUEUE):,} EF), "
+        f"{sc.duration_s:,.2f} s simulated; trace generation (merge_streams) {t_gen * 1e3:.1f} ms"
+    )
+    pqlab.simulate_arrivals(
+        sc.node, arrival[:100], size[:100], queue[:100]
+    )  # compile/load numba outside timing
     best_sim, med_sim, ds = timed(lambda: pqlab.simulate(sc, seed=SEED), repeats_pq)
-    assert np.array_equal(ds.arrival.values, arrival), "pqlab.simulate must regenerate the same trace"
-    best_arr, med_arr, ds_arr = timed(lambda: pqlab.simulate_arrivals(sc.node, arrival, size, queue), repeats_pq)
+    assert np.array_equal(ds.arrival.values, arrival), (
+        "pqlab.simulate must regenerate the same trace"
+    )
+    best_arr, med_arr, ds_arr = timed(
+        lambda: pqlab.simulate_arrivals(sc.node, arrival, size, queue), repeats_pq
+    )
     assert np.array_equal(ds_arr.departure.values, ds.departure.values, equal_nan=True)
     ref = pqlab_results(ds)
     ties = exact_ties(arrival, ds.departure.values)
     print(f"  exact ties (arrival = another arrival or a departure): {ties}")
     _, ref_details = compare(ref, ref)
     print_stats("pqlab", ref_details, True, ref=True)
-    rows = [("pqlab.simulate (SP)", n, best_sim, med_sim, None),
-            ("pqlab.simulate_arrivals (SP)", n, best_arr, med_arr, None)]
+    rows = [
+        ("pqlab.simulate (SP)", n, best_sim, med_sim, None),
+        ("pqlab.simulate_arrivals (SP)", n, best_arr, med_arr, None),
+    ]
     all_ok = True
     for name, fn, equal, n_scale, repeats in peers:
         if n_scale != scale:  # run smaller and extrapolate linearly in packets
@@ -440,68 +493,105 @@ def run_size(scale, peers, repeats_pq):
 
 
 def print_table(scale, rows):
-    pq = {"SP": rows[0][2], "WFQ": next((r[2] for r in rows if r[0].startswith("pqlab.simulate (2 WFQ")), None)}
+    pq = {
+        "SP": rows[0][2],
+        "WFQ": next((r[2] for r in rows if r[0].startswith("pqlab.simulate (2 WFQ")), None),
+    }
     pq_arr = rows[1][2]
     print(f"\n  S1 x{scale:g}")
-    print(f"  {'simulator':<66} {'packets':>10} {'wall time best':>15} {'median':>10} {'packets/s':>11} "
-          f"{'pqlab.simulate/peer':>20} {'simulate_arrivals/peer':>23}")
+    print(
+        f"  {'simulator':<66} {'packets':>10} {'wall time best':>15} {'median':>10}"
+        f" {'packets/s':>11} {'pqlab.simulate/peer':>20} {'simulate_arrivals/peer':>23}"
+    )
     for name, n, best, med, kind in rows:
         r1 = f"{best / pq[kind]:.0f}x" if kind else ""
         r2 = f"{best / pq_arr:.0f}x" if kind == "SP" else ""
-        print(f"  {name:<66} {n:>10,} {best:>13.4f} s {med:>8.4f} s {n / best:>11,.0f} {r1:>20} {r2:>23}")
+        print(
+            f"  {name:<66} {n:>10,} {best:>13.4f} s {med:>8.4f} s {n / best:>11,.0f} {r1:>20}"
+            f" {r2:>23}"
+        )
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="peers on S1 only (pqlab still runs S1 x100)")
+    parser.add_argument(
+        "--quick", action="store_true", help="peers on S1 only (pqlab still runs S1 x100)"
+    )
     parser.add_argument("--skip-ns", action="store_true", help="do not run ns.py")
-    parser.add_argument("--streaming-packets", type=float, default=1e8,
-                        help="packets of the streaming-mode memory run (default 1e8; 1e9 takes a few minutes)")
+    parser.add_argument(
+        "--streaming-packets",
+        type=float,
+        default=1e8,
+        help="packets of the streaming-mode memory run (default 1e8; 1e9 takes a few minutes)",
+    )
     args = parser.parse_args(argv)
     try:
         import simpy  # noqa: F401
     except ImportError:
-        sys.exit("simpy is needed for the peers benchmark: pip install simpy (or pip install -e '.[bench]')")
+        sys.exit(
+            "simpy is needed for the peers benchmark: pip install simpy (or pip install -e"
+            " '.[bench]')"
+        )
     if not args.skip_ns:
         try:
             import ns.scheduler.sp  # noqa: F401
         except ImportError:
             sys.exit("ns.py is not installed: pip install ns-py (or run with --skip-ns)")
-    print(f"pqlab {pqlab.__version__}, numba {package_version('numba')}, numpy {np.__version__}, simpy {package_version('simpy')}, "
-          f"ns.py {package_version('ns.py')}, python {platform.python_version()}, {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cores (every simulator uses one)")
+    print(
+        f"pqlab {pqlab.__version__}, numba {package_version('numba')}, numpy {np.__version__},"
+        f" simpy {package_version('simpy')}, ns.py {package_version('ns.py')}, python"
+        f" {platform.python_version()}, {platform.processor() or platform.machine()},"
+        f" {os.cpu_count()} cores (every simulator uses one)"
+    )
     t_start = time.perf_counter()
 
     def peers(scale, simpy_repeats, ns_scale=None, ns_repeats=0):
         out = [("SimPy 4 hand-written model", run_simpy, True, scale, simpy_repeats)]
         if not args.skip_ns and ns_repeats:
-            out += [("ns.py SPServer", run_ns_sp, True, ns_scale, ns_repeats),
-                    ("ns.py WFQServer (speed only)", run_ns_wfq, False, ns_scale, ns_repeats)]
+            out += [
+                ("ns.py SPServer", run_ns_sp, True, ns_scale, ns_repeats),
+                ("ns.py WFQServer (speed only)", run_ns_wfq, False, ns_scale, ns_repeats),
+            ]
         return out
 
-    rows_1, ok_1 = run_size(1, peers(1, REPEATS_PEER_S1, 1, REPEATS_PEER_S1), repeats_pq=REPEATS_PQ_S1)
+    rows_1, ok_1 = run_size(
+        1, peers(1, REPEATS_PEER_S1, 1, REPEATS_PEER_S1), repeats_pq=REPEATS_PQ_S1
+    )
     if args.quick:
         rows_big, ok_big = run_size(BIG, [], repeats_pq=REPEATS_PQ_BIG)
     else:
         ns_rows = [r for r in rows_1 if r[0].startswith("ns.py")]
-        ns_predicted_s = sum(best for _, _, best, _, _ in ns_rows) * BIG  # one SP + one WFQ run at x100
+        ns_predicted_s = (
+            sum(best for _, _, best, _, _ in ns_rows) * BIG
+        )  # one SP + one WFQ run at x100
         ns_scale, ns_repeats = BIG, REPEATS_NS_BIG
         while ns_repeats > 1 and ns_predicted_s * ns_repeats > NS_BUDGET_S:
             ns_repeats -= 1
         if ns_predicted_s > NS_BUDGET_S:
             ns_scale, ns_repeats = 10, REPEATS_NS_BIG
-            print(f"\nns.py at x{BIG} predicted {ns_predicted_s:.0f} s > {NS_BUDGET_S:.0f} s: "
-                  f"run at x{ns_scale} and extrapolated")
-        rows_big, ok_big = run_size(BIG, peers(BIG, REPEATS_SIMPY_BIG, ns_scale, ns_repeats),
-                                    repeats_pq=REPEATS_PQ_BIG)
-    print(f"\nWall time of the whole call, best of repeats (S1: pqlab {REPEATS_PQ_S1}, peers {REPEATS_PEER_S1}; "
-          f"x{BIG}: pqlab {REPEATS_PQ_BIG}, SimPy {REPEATS_SIMPY_BIG}, ns.py up to {REPEATS_NS_BIG}).")
-    print("Ratio = peer time / pqlab time (how many times faster pqlab is); SP rows against pqlab's SP node,")
+            print(
+                f"\nns.py at x{BIG} predicted {ns_predicted_s:.0f} s > {NS_BUDGET_S:.0f} s: "
+                f"run at x{ns_scale} and extrapolated"
+            )
+        rows_big, ok_big = run_size(
+            BIG, peers(BIG, REPEATS_SIMPY_BIG, ns_scale, ns_repeats), repeats_pq=REPEATS_PQ_BIG
+        )
+    print(
+        f"\nWall time of the whole call, best of repeats (S1: pqlab {REPEATS_PQ_S1}, peers"
+        f" {REPEATS_PEER_S1}; x{BIG}: pqlab {REPEATS_PQ_BIG}, SimPy {REPEATS_SIMPY_BIG}, ns.py up"
+        f" to {REPEATS_NS_BIG})."
+    )
+    print(
+        "Ratio = peer time / pqlab time (how many times faster pqlab is); SP rows against pqlab's"
+        " SP node,"
+    )
     print("the WFQ row against pqlab with two SCFQ wfq queues.")
     print_table(1, rows_1)
     print_table(BIG, rows_big)
-    print(f"\nequal EF and BE delays (|diff| <= {TOL_S:g} s) and drop counts: "
-          f"{'PASS' if ok_1 and ok_big else 'FAIL'} (every peer run above)")
+    print(
+        f"\nequal EF and BE delays (|diff| <= {TOL_S:g} s) and drop counts: "
+        f"{'PASS' if ok_1 and ok_big else 'FAIL'} (every peer run above)"
+    )
     print("\nmemory: pqlab's streaming mode on S1 (per-flow summaries, no per-packet arrays):")
     _engine_benchmark().bench_streaming(1e7 if args.quick else args.streaming_packets)
     print(f"total benchmark time {time.perf_counter() - t_start:.0f} s")
@@ -509,10 +599,13 @@ def main(argv=None):
 
 
 def _engine_benchmark():
-    """benchmarks/engine.py, imported by path (benchmarks/ is not a package): one streaming benchmark."""
+    """benchmarks/engine.py, imported by path (benchmarks/ is not a package): one streaming
+    benchmark."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("pqlab_engine_benchmark", Path(__file__).with_name("engine.py"))
+    spec = importlib.util.spec_from_file_location(
+        "pqlab_engine_benchmark", Path(__file__).with_name("engine.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

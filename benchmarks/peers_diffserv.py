@@ -120,7 +120,9 @@ from pqlab.node.traffic import merge_streams
 
 def _sibling(name: str):
     """A module of benchmarks/ imported by path (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(f"pqlab_benchmark_{name}", Path(__file__).with_name(f"{name}.py"))
+    spec = importlib.util.spec_from_file_location(
+        f"pqlab_benchmark_{name}", Path(__file__).with_name(f"{name}.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -173,11 +175,20 @@ def drr_streams(load: float, start_s: float) -> tuple:
     (DRR shares when all are backlogged: 1/6, 1/3, 1/2 of the line's bytes).
     """
     r = LINE_RATE_BPS * load
-    return tuple([CBRStream(r * 0.3 / 4, Deterministic(1500), queue=0, flow=k, start_s=start_s) for k in range(4)]
-                 + [PoissonStream(r * 0.45, Uniform(40, 1500), queue=1, flow=10, start_s=start_s),
-                    PoissonStream(r * 0.3, Deterministic(64), queue=2, flow=20, start_s=start_s)]
-                 + [CBRStream(r * 0.3 / 4, Deterministic(576), queue=2, flow=21 + k, start_s=start_s)
-                    for k in range(4)])
+    return tuple(
+        [
+            CBRStream(r * 0.3 / 4, Deterministic(1500), queue=0, flow=k, start_s=start_s)
+            for k in range(4)
+        ]
+        + [
+            PoissonStream(r * 0.45, Uniform(40, 1500), queue=1, flow=10, start_s=start_s),
+            PoissonStream(r * 0.3, Deterministic(64), queue=2, flow=20, start_s=start_s),
+        ]
+        + [
+            CBRStream(r * 0.3 / 4, Deterministic(576), queue=2, flow=21 + k, start_s=start_s)
+            for k in range(4)
+        ]
+    )
 
 
 #: Saturated run: offered load (x the line) and prologue on; unsaturated run: neither.
@@ -186,14 +197,23 @@ DRR_UNSATURATED = dict(name="DRR unsaturated", load=0.8, prologue=False)
 
 
 def drr_node() -> Node:
-    """Three DRR queues with :data:`DRR_QUANTA_BYTES` and :data:`DRR_LIMITS`, one packet in service."""
-    return Node(line_rate_bps=LINE_RATE_BPS, framing="none", ring_limit_particles=None, particle_bytes=None,
-                ring_limit_packets=1,
-                queues=tuple(Queue("drr", lim, quantum_bytes=qb) for lim, qb in zip(DRR_LIMITS, DRR_QUANTA_BYTES)))
+    """Three DRR queues with :data:`DRR_QUANTA_BYTES` and :data:`DRR_LIMITS`, one packet in
+    service."""
+    return Node(
+        line_rate_bps=LINE_RATE_BPS,
+        framing="none",
+        ring_limit_particles=None,
+        particle_bytes=None,
+        ring_limit_packets=1,
+        queues=tuple(
+            Queue("drr", lim, quantum_bytes=qb) for lim, qb in zip(DRR_LIMITS, DRR_QUANTA_BYTES)
+        ),
+    )
 
 
 def drr_prologue():
-    """Queue 0's lone first packet, the other queues' bursts, then queue 0's burst (module docstring).
+    """Queue 0's lone first packet, the other queues' bursts, then queue 0's burst (module
+    docstring).
 
     Returns (arrival_s, size_bytes, queue) and the instant the streams may start, seconds.
     """
@@ -207,17 +227,23 @@ def drr_prologue():
     times += [1.5 * line_s] * DRR_LIMITS[0]
     sizes += [burst_bytes] * DRR_LIMITS[0]
     queues += [0] * DRR_LIMITS[0]
-    return (np.array(times), np.array(sizes, dtype=np.int64), np.array(queues, dtype=np.int64)), 2 * line_s
+    return (
+        np.array(times),
+        np.array(sizes, dtype=np.int64),
+        np.array(queues, dtype=np.int64),
+    ), 2 * line_s
 
 
 def drr_trace(case: dict, duration_s: float, seed: int):
-    """The DRR arrivals: (arrival_s, size_bytes, queue), the prologue first when ``case`` has one."""
+    """The DRR arrivals: (arrival_s, size_bytes, queue), the prologue first when ``case`` has
+    one."""
     if case["prologue"]:
         (t0, s0, q0), start_s = drr_prologue()
     else:
         (t0, s0, q0), start_s = (np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64)), 0.0
-    arrival, size, queue, _ = merge_streams(drr_streams(case["load"], start_s), np.random.default_rng(seed),
-                                            duration_s)
+    arrival, size, queue, _ = merge_streams(
+        drr_streams(case["load"], start_s), np.random.default_rng(seed), duration_s
+    )
     return np.concatenate([t0, arrival]), np.concatenate([s0, size]), np.concatenate([q0, queue])
 
 
@@ -243,7 +269,9 @@ def emptied_takes(arrival, queue, ring_entry):
 
 def byte_shares(size, queue, departure, n_queues):
     """Each queue's share of the bytes sent (kept packets), fractions summing to 1."""
-    sent = np.array([size[(queue == q) & ~np.isnan(departure)].sum() for q in range(n_queues)], dtype=np.float64)
+    sent = np.array(
+        [size[(queue == q) & ~np.isnan(departure)].sum() for q in range(n_queues)], dtype=np.float64
+    )
     return sent / sent.sum()
 
 
@@ -286,15 +314,29 @@ RED_ABOVE_MAX = dict(name="RED, max_p 1, crossing max", min=4.0, max=6.0, max_p=
 
 
 def red_node(case: dict) -> Node:
-    """One FIFO queue with RED (``case``'s thresholds), limit :data:`RED_LIMIT`, one packet in service."""
-    queue = Queue("priority", RED_LIMIT, red_min_packets=case["min"], red_max_packets=case["max"],
-                  red_max_p=case["max_p"], red_weight=2.0 ** -RED_WEIGHT_FACTOR)
-    return Node(line_rate_bps=LINE_RATE_BPS, framing="none", ring_limit_particles=None, particle_bytes=None,
-                ring_limit_packets=1, queues=(queue,))
+    """One FIFO queue with RED (``case``'s thresholds), limit :data:`RED_LIMIT`, one packet in
+    service."""
+    queue = Queue(
+        "priority",
+        RED_LIMIT,
+        red_min_packets=case["min"],
+        red_max_packets=case["max"],
+        red_max_p=case["max_p"],
+        red_weight=2.0**-RED_WEIGHT_FACTOR,
+    )
+    return Node(
+        line_rate_bps=LINE_RATE_BPS,
+        framing="none",
+        ring_limit_particles=None,
+        particle_bytes=None,
+        ring_limit_packets=1,
+        queues=(queue,),
+    )
 
 
 def red_trace(case: dict, duration_s: float, seed: int):
-    """RED arrivals: Poisson, sizes uniform in [40, 1500], and 3 CBR streams of 1000-byte packets."""
+    """RED arrivals: Poisson, sizes uniform in [40, 1500], and 3 CBR streams of 1000-byte
+    packets."""
     r = LINE_RATE_BPS * case["load"]
     streams = [PoissonStream(r * 0.7, Uniform(40, 1500), queue=0, flow=0)]
     streams += [CBRStream(r * 0.1, Deterministic(1000), queue=0, flow=1 + k) for k in range(3)]
@@ -303,7 +345,8 @@ def red_trace(case: dict, duration_s: float, seed: int):
 
 
 def red_uniforms(seed: int, n: int) -> np.ndarray:
-    """pqlab's RED draws for ``n`` packets and ``seed`` (``simulate_arrivals``'s documented rule)."""
+    """pqlab's RED draws for ``n`` packets and ``seed`` (``simulate_arrivals``'s documented
+    rule)."""
     return np.random.default_rng(seed).random(n)
 
 
@@ -345,7 +388,8 @@ def ns_random(replacement):
 
 
 def run_ns_red(trace, case: dict, u):
-    """Whole ns.py call: TraceGenerator -> InjectedUniform -> REDPort -> DepartureSink, pqlab's draws ``u``.
+    """Whole ns.py call: TraceGenerator -> InjectedUniform -> REDPort -> DepartureSink, pqlab's
+    draws ``u``.
 
     Returns
     -------
@@ -360,8 +404,15 @@ def run_ns_red(trace, case: dict, u):
     env = simpy.Environment()
     gen = peers.TraceGenerator(env, "RED", *trace)
     draws = InjectedUniform(u)
-    port = REDPort(env, LINE_RATE_BPS, max_threshold=case["max"] + 1, min_threshold=case["min"] + 1,
-                   max_probability=case["max_p"], weight_factor=RED_WEIGHT_FACTOR, qlimit=RED_LIMIT)
+    port = REDPort(
+        env,
+        LINE_RATE_BPS,
+        max_threshold=case["max"] + 1,
+        min_threshold=case["min"] + 1,
+        max_probability=case["max_p"],
+        weight_factor=RED_WEIGHT_FACTOR,
+        qlimit=RED_LIMIT,
+    )
     port.average_queue_size = 1.0  # ns.py's average counts the arriving packet: avg_ns = avg_pq + 1
     sink = DepartureSink(env, trace[0].size)
     gen.out, draws.out, port.out = draws, port, sink
@@ -371,7 +422,8 @@ def run_ns_red(trace, case: dict, u):
     return sink.departure, draws.draws
 
 
-# --------------------------------------------------------------------------- pqlab side, checks, timing
+# --------------------------------------------------------------------------- pqlab side, checks,
+# timing
 
 
 def pqlab_drr(trace):
@@ -380,15 +432,20 @@ def pqlab_drr(trace):
 
 
 def pqlab_red(trace, case: dict, seed: int):
-    """pqlab on ``case``'s RED node with draws from ``seed``: the Dataset of ``simulate_arrivals``."""
+    """pqlab on ``case``'s RED node with draws from ``seed``: the Dataset of
+    ``simulate_arrivals``."""
     return pqlab.simulate_arrivals(red_node(case), *trace, seed=seed)
 
 
 def departures_differing(dep_a, dep_b, tol=TOL_S) -> int:
-    """Packets kept by one model and not the other, or kept by both with departures more than ``tol`` apart."""
+    """Packets kept by one model and not the other, or kept by both with departures more than
+    ``tol`` apart."""
     drop_a, drop_b = np.isnan(dep_a), np.isnan(dep_b)
     both = ~drop_a & ~drop_b
-    return int(np.count_nonzero(drop_a != drop_b) + np.count_nonzero(np.abs(dep_a[both] - dep_b[both]) > tol))
+    return int(
+        np.count_nonzero(drop_a != drop_b)
+        + np.count_nonzero(np.abs(dep_a[both] - dep_b[both]) > tol)
+    )
 
 
 def arrivals_at_departures(arrival, departure) -> int:
@@ -402,27 +459,42 @@ def agreement(trace, dep_pq, dep_ns, n_queues: int) -> dict:
     ``max_delay_diff_s`` is None when the two keep different packets.
     """
     arrival, size, queue = trace
-    ok, details = peers.compare(peers.results_from_departure(arrival, queue, dep_pq, n_queues),
-                                peers.results_from_departure(arrival, queue, dep_ns, n_queues))
+    ok, details = peers.compare(
+        peers.results_from_departure(arrival, queue, dep_pq, n_queues),
+        peers.results_from_departure(arrival, queue, dep_ns, n_queues),
+    )
     max_diff = max(d["max_diff"] for d in details.values())  # inf when the kept packets differ
     shares_pq = byte_shares(size, queue, dep_pq, n_queues)
     shares_ns = byte_shares(size, queue, dep_ns, n_queues)
-    return dict(exact=bool(ok), departures_differing=departures_differing(dep_pq, dep_ns),
-                max_delay_diff_s=max_diff if np.isfinite(max_diff) else None,
-                drops_pqlab=[int(np.count_nonzero(np.isnan(dep_pq) & (queue == q))) for q in range(n_queues)],
-                drops_ns=[int(np.count_nonzero(np.isnan(dep_ns) & (queue == q))) for q in range(n_queues)],
-                byte_shares_pqlab=shares_pq.tolist(), byte_shares_ns=shares_ns.tolist(),
-                max_share_diff=float(np.max(np.abs(shares_pq - shares_ns))),
-                arrivals_at_departures=arrivals_at_departures(arrival, dep_pq))
+    return dict(
+        exact=bool(ok),
+        departures_differing=departures_differing(dep_pq, dep_ns),
+        max_delay_diff_s=max_diff if np.isfinite(max_diff) else None,
+        drops_pqlab=[
+            int(np.count_nonzero(np.isnan(dep_pq) & (queue == q))) for q in range(n_queues)
+        ],
+        drops_ns=[int(np.count_nonzero(np.isnan(dep_ns) & (queue == q))) for q in range(n_queues)],
+        byte_shares_pqlab=shares_pq.tolist(),
+        byte_shares_ns=shares_ns.tolist(),
+        max_share_diff=float(np.max(np.abs(shares_pq - shares_ns))),
+        arrivals_at_departures=arrivals_at_departures(arrival, dep_pq),
+    )
 
 
 def speed(n_packets: int, pq_fn, ns_fn, repeats_pq: int, repeats_ns: int) -> dict:
     """Best and median wall times of both calls, packets/s of the best, and the ratio ns / pqlab."""
     best_pq, med_pq, _ = peers.timed(pq_fn, repeats_pq)
     best_ns, med_ns, _ = peers.timed(ns_fn, repeats_ns)
-    return dict(pqlab_best_s=best_pq, pqlab_median_s=med_pq, pqlab_packets_per_s=n_packets / best_pq,
-                ns_best_s=best_ns, ns_median_s=med_ns, ns_packets_per_s=n_packets / best_ns,
-                ns_over_pqlab=best_ns / best_pq, repeats=[repeats_pq, repeats_ns])
+    return dict(
+        pqlab_best_s=best_pq,
+        pqlab_median_s=med_pq,
+        pqlab_packets_per_s=n_packets / best_pq,
+        ns_best_s=best_ns,
+        ns_median_s=med_ns,
+        ns_packets_per_s=n_packets / best_ns,
+        ns_over_pqlab=best_ns / best_pq,
+        repeats=[repeats_pq, repeats_ns],
+    )
 
 
 def run_drr(case: dict, duration_s: float, seed: int, repeats=(REPEATS_PQ, REPEATS_NS)) -> dict:
@@ -432,11 +504,19 @@ def run_drr(case: dict, duration_s: float, seed: int, repeats=(REPEATS_PQ, REPEA
     ds = pqlab_drr(trace)
     dep_pq = ds.departure.values
     dep_ns = run_ns_drr(trace)
-    rec = dict(case=case, duration_s=duration_s, seed=seed, packets=int(trace[0].size),
-               quanta_bytes=list(DRR_QUANTA_BYTES), limits_packets=list(DRR_LIMITS),
-               emptied_takes=emptied_takes(trace[0], trace[2], ds.ring_entry.values),
-               **agreement(trace, dep_pq, dep_ns, len(DRR_LIMITS)))
-    rec["speed"] = speed(rec["packets"], lambda: pqlab_drr(trace), lambda: run_ns_drr(trace), *repeats)
+    rec = dict(
+        case=case,
+        duration_s=duration_s,
+        seed=seed,
+        packets=int(trace[0].size),
+        quanta_bytes=list(DRR_QUANTA_BYTES),
+        limits_packets=list(DRR_LIMITS),
+        emptied_takes=emptied_takes(trace[0], trace[2], ds.ring_entry.values),
+        **agreement(trace, dep_pq, dep_ns, len(DRR_LIMITS)),
+    )
+    rec["speed"] = speed(
+        rec["packets"], lambda: pqlab_drr(trace), lambda: run_ns_drr(trace), *repeats
+    )
     return rec
 
 
@@ -448,53 +528,95 @@ def run_red(case: dict, duration_s: float, seed: int, repeats=(REPEATS_PQ, REPEA
     ds = pqlab_red(trace, case, seed)
     dep_pq, drop = ds.departure.values, ds["drop"].values
     dep_ns, draws = run_ns_red(trace, case, u)
-    rec = dict(case=case, duration_s=duration_s, seed=seed, packets=int(trace[0].size), limit_packets=RED_LIMIT,
-               weight=2.0 ** -RED_WEIGHT_FACTOR, early_drops_pqlab=int(np.count_nonzero(drop == 3)),
-               full_drops_pqlab=int(np.count_nonzero(drop == 2)), draws_ns=draws,
-               **agreement(trace, dep_pq, dep_ns, 1))
-    rec["speed"] = speed(rec["packets"], lambda: pqlab_red(trace, case, seed),
-                         lambda: run_ns_red(trace, case, u), *repeats)
+    rec = dict(
+        case=case,
+        duration_s=duration_s,
+        seed=seed,
+        packets=int(trace[0].size),
+        limit_packets=RED_LIMIT,
+        weight=2.0**-RED_WEIGHT_FACTOR,
+        early_drops_pqlab=int(np.count_nonzero(drop == 3)),
+        full_drops_pqlab=int(np.count_nonzero(drop == 2)),
+        draws_ns=draws,
+        **agreement(trace, dep_pq, dep_ns, 1),
+    )
+    rec["speed"] = speed(
+        rec["packets"],
+        lambda: pqlab_red(trace, case, seed),
+        lambda: run_ns_red(trace, case, u),
+        *repeats,
+    )
     return rec
 
 
 def print_record(rec: dict) -> None:
     """One case's lines: agreement and speed."""
     sp = rec["speed"]
-    verdict = "EXACT (same drops, delays within 1e-9 s)" if rec["exact"] else \
-        f"{rec['departures_differing']:,} departures differ (kept sets differ)"
-    print(f"{rec['case']['name']}: {rec['packets']:,} packets, drops pqlab {sum(rec['drops_pqlab']):,} "
-          f"ns.py {sum(rec['drops_ns']):,}: {verdict}"
-          + (f"; max |delay diff| {rec['max_delay_diff_s']:.1e} s" if rec["max_delay_diff_s"] is not None else "")
-          + f"; "
-          f"byte shares pqlab {np.round(rec['byte_shares_pqlab'], 4).tolist()} ns.py "
-          f"{np.round(rec['byte_shares_ns'], 4).tolist()}; arrivals at a departure {rec['arrivals_at_departures']}"
-          + (f"; takes emptying a queue {rec['emptied_takes']}" if "emptied_takes" in rec else "")
-          + (f"; pqlab early drops {rec['early_drops_pqlab']:,}, full {rec['full_drops_pqlab']:,}, "
-             f"ns.py draws {rec['draws_ns']:,}" if "draws_ns" in rec else ""))
-    print(f"  speed: pqlab {sp['pqlab_best_s'] * 1e3:.2f} ms ({sp['pqlab_packets_per_s']:,.0f} packets/s), "
-          f"ns.py {sp['ns_best_s']:.3f} s ({sp['ns_packets_per_s']:,.0f} packets/s): "
-          f"pqlab {sp['ns_over_pqlab']:.0f}x faster (best of {sp['repeats'][0]} / {sp['repeats'][1]})")
+    verdict = (
+        "EXACT (same drops, delays within 1e-9 s)"
+        if rec["exact"]
+        else f"{rec['departures_differing']:,} departures differ (kept sets differ)"
+    )
+    print(
+        f"{rec['case']['name']}: {rec['packets']:,} packets, drops pqlab"
+        f" {sum(rec['drops_pqlab']):,} ns.py {sum(rec['drops_ns']):,}: {verdict}"
+        + (
+            f"; max |delay diff| {rec['max_delay_diff_s']:.1e} s"
+            if rec["max_delay_diff_s"] is not None
+            else ""
+        )
+        + f"; byte shares pqlab {np.round(rec['byte_shares_pqlab'], 4).tolist()} ns.py"
+        f" {np.round(rec['byte_shares_ns'], 4).tolist()}; arrivals at a departure"
+        f" {rec['arrivals_at_departures']}"
+        + (f"; takes emptying a queue {rec['emptied_takes']}" if "emptied_takes" in rec else "")
+        + (
+            f"; pqlab early drops {rec['early_drops_pqlab']:,}, full {rec['full_drops_pqlab']:,}, "
+            f"ns.py draws {rec['draws_ns']:,}"
+            if "draws_ns" in rec
+            else ""
+        )
+    )
+    print(
+        f"  speed: pqlab {sp['pqlab_best_s'] * 1e3:.2f} ms ({sp['pqlab_packets_per_s']:,.0f}"
+        f" packets/s), ns.py {sp['ns_best_s']:.3f} s ({sp['ns_packets_per_s']:,.0f} packets/s):"
+        f" pqlab {sp['ns_over_pqlab']:.0f}x faster (best of {sp['repeats'][0]} /"
+        f" {sp['repeats'][1]})"
+    )
 
 
 #: Simulated seconds per case (full run); ``--quick`` runs a tenth.
-DURATIONS_S = {"DRR saturated": 20.0, "DRR unsaturated": 20.0, "RED, max above the limit": 100.0,
-               "RED, max_p 1, crossing max": 50.0}
+DURATIONS_S = {
+    "DRR saturated": 20.0,
+    "DRR unsaturated": 20.0,
+    "RED, max above the limit": 100.0,
+    "RED, max_p 1, crossing max": 50.0,
+}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the run, nothing written")
-    parser.add_argument("--seed", type=int, default=1, help="traffic (and RED draw) seed, default 1")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="traffic (and RED draw) seed, default 1"
+    )
     args = parser.parse_args(argv)
     try:
         import ns.scheduler.drr  # noqa: F401
         import simpy  # noqa: F401
     except ImportError:
-        sys.exit("ns.py and simpy are needed: pip install ns-py simpy (or pip install -e '.[bench]')")
+        sys.exit(
+            "ns.py and simpy are needed: pip install ns-py simpy (or pip install -e '.[bench]')"
+        )
     scale = 0.1 if args.quick else 1.0
-    versions = dict(pqlab=pqlab.__version__, numba=peers.package_version("numba"), numpy=np.__version__,
-                    simpy=peers.package_version("simpy"), ns_py=peers.package_version("ns.py"),
-                    python=platform.python_version(), machine=platform.processor() or platform.machine())
+    versions = dict(
+        pqlab=pqlab.__version__,
+        numba=peers.package_version("numba"),
+        numpy=np.__version__,
+        simpy=peers.package_version("simpy"),
+        ns_py=peers.package_version("ns.py"),
+        python=platform.python_version(),
+        machine=platform.processor() or platform.machine(),
+    )
     print(", ".join(f"{k} {v}" for k, v in versions.items()))
     records = []
     for case in (DRR_SATURATED, DRR_UNSATURATED):
@@ -505,10 +627,25 @@ def main(argv=None):
         print_record(records[-1])
     expected_exact = [r for r in records if r["case"] is not DRR_UNSATURATED]
     ok = all(r["exact"] for r in expected_exact) and records[1]["max_share_diff"] <= SHARE_TOL
-    print(f"exact where the models coincide, shares within {SHARE_TOL} where they do not: {'PASS' if ok else 'FAIL'}")
+    print(
+        f"exact where the models coincide, shares within {SHARE_TOL} where they do not:"
+        f" {'PASS' if ok else 'FAIL'}"
+    )
     if not args.quick:
-        RESULTS_FILE.write_text(json.dumps(dict(versions=versions, line_rate_bps=LINE_RATE_BPS, tol_s=TOL_S,
-                                                share_tol=SHARE_TOL, passed=ok, cases=records), indent=1) + "\n")
+        RESULTS_FILE.write_text(
+            json.dumps(
+                dict(
+                    versions=versions,
+                    line_rate_bps=LINE_RATE_BPS,
+                    tol_s=TOL_S,
+                    share_tol=SHARE_TOL,
+                    passed=ok,
+                    cases=records,
+                ),
+                indent=1,
+            )
+            + "\n"
+        )
         print(f"wrote {RESULTS_FILE}")
     return 0 if ok else 1
 

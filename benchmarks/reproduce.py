@@ -1,4 +1,5 @@
-"""Time ``pqlab reproduce``: cold (two definitions), warm rerun, and a rerun after one parameter changed.
+"""Time ``pqlab reproduce``: cold (two definitions), warm rerun, and a rerun after one parameter
+changed.
 
 Usage::
 
@@ -67,16 +68,28 @@ def _cpu_s() -> float:
     return own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime
 
 
-def _timed(label: str, folder: Path, tree: Path, quick: bool, jobs: int | None) -> reproduce.ReproduceResult:
+def _timed(
+    label: str, folder: Path, tree: Path, quick: bool, jobs: int | None
+) -> reproduce.ReproduceResult:
     started, cpu = time.perf_counter(), _cpu_s()
-    result = reproduce.run_all([folder], quick=quick, out_dir=tree / "figures", build_dir=tree / "build",
-                               progress=False, jobs=jobs)
+    result = reproduce.run_all(
+        [folder],
+        quick=quick,
+        out_dir=tree / "figures",
+        build_dir=tree / "build",
+        progress=False,
+        jobs=jobs,
+    )
     seconds, cpu = time.perf_counter() - started, _cpu_s() - cpu
     counts = result.cache_counts
-    slowest = ", ".join(f"{r.name} {r.seconds:.1f} s" for r in sorted(result.runs, key=lambda r: -r.seconds)[:3])
-    print(f"{label:<28} {seconds:7.1f} s  CPU {cpu:5.1f} s  ok={result.ok}  "
-          f"computed {counts.get('computed', 0):3d}  reused {counts.get('reused', 0):3d}  "
-          f"simulations {counts.get('simulation', 0):5d}  (slowest: {slowest})")
+    slowest = ", ".join(
+        f"{r.name} {r.seconds:.1f} s" for r in sorted(result.runs, key=lambda r: -r.seconds)[:3]
+    )
+    print(
+        f"{label:<28} {seconds:7.1f} s  CPU {cpu:5.1f} s  ok={result.ok}  "
+        f"computed {counts.get('computed', 0):3d}  reused {counts.get('reused', 0):3d}  "
+        f"simulations {counts.get('simulation', 0):5d}  (slowest: {slowest})"
+    )
     return result
 
 
@@ -84,16 +97,28 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--quick", action="store_true", help="quick mode (small sample counts)")
     parser.add_argument("--jobs", type=int, default=None, help="notebooks at once (default: cores)")
-    parser.add_argument("--write-order", action="store_true",
-                        help="write the results-cold run's notebook times to data/notebook_seconds.json "
-                             "(the order of a build folder's first run; full mode only)")
-    parser.add_argument("--keep", type=Path, default=None,
-                        help="empty folder to run in and keep (e.g. to compare its figures/report.csv)")
+    parser.add_argument(
+        "--write-order",
+        action="store_true",
+        help=(
+            "write the results-cold run's notebook times to data/notebook_seconds.json "
+            "(the order of a build folder's first run; full mode only)"
+        ),
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        help="empty folder to run in and keep (e.g. to compare its figures/report.csv)",
+    )
     args = parser.parse_args(argv)
     if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
         raise SystemExit(f"--keep {args.keep}: the folder must be empty or not exist")
-    with (contextlib.nullcontext(str(args.keep)) if args.keep is not None
-          else tempfile.TemporaryDirectory(prefix="pqlab-bench-")) as tmp:
+    with (
+        contextlib.nullcontext(str(args.keep))
+        if args.keep is not None
+        else tempfile.TemporaryDirectory(prefix="pqlab-bench-")
+    ) as tmp:
         tmp = Path(tmp)
         tmp.mkdir(parents=True, exist_ok=True)
         notebooks = tmp / "notebooks"
@@ -102,8 +127,11 @@ def main(argv=None) -> int:
             shutil.copyfile(source, notebooks / source.name)
         os.environ["NUMBA_CACHE_DIR"] = str(tmp / "numba")  # empty: numba compiles on first use
         tree = tmp / "tree"
-        print(f"pqlab reproduce{' --quick' if args.quick else ''}, {len(list(notebooks.glob('*.ipynb')))} notebooks; "
-              f"machine speed {machine_speed_s():.2f} s (a fixed Python loop: lower is faster)")
+        print(
+            f"pqlab reproduce{' --quick' if args.quick else ''},"
+            f" {len(list(notebooks.glob('*.ipynb')))} notebooks; machine speed"
+            f" {machine_speed_s():.2f} s (a fixed Python loop: lower is faster)"
+        )
         _timed("fully cold (results+numba)", notebooks, tree, args.quick, args.jobs)
         _timed("warm rerun, nothing changed", notebooks, tree, args.quick, args.jobs)
         changed = notebooks / f"{CHANGED_NOTEBOOK}.ipynb"
@@ -112,15 +140,18 @@ def main(argv=None) -> int:
             raise SystemExit(f"{changed.name} has no '{CHANGED_FROM}' to change")
         changed.write_text(text.replace(CHANGED_FROM, CHANGED_TO), encoding="utf-8")
         result = _timed(f"{CHANGED_NOTEBOOK} param changed", notebooks, tree, args.quick, args.jobs)
-        print(f"  computed in that run: {result.cache_counts.get('computed', 0)} artefact(s) "
-              f"(only {CHANGED_NOTEBOOK}'s that depend on burst_packets)")
+        print(
+            f"  computed in that run: {result.cache_counts.get('computed', 0)} artefact(s) "
+            f"(only {CHANGED_NOTEBOOK}'s that depend on burst_packets)"
+        )
         changed.write_text(text, encoding="utf-8")
         result = _timed("results-cold, numba warm", notebooks, tmp / "tree2", args.quick, args.jobs)
         print(f"machine speed after the runs {machine_speed_s():.2f} s")
         if args.write_order and not args.quick and result.ok:
             seconds = {r.name: round(r.seconds, 1) for r in result.runs}
-            schedule.SHIPPED_SECONDS.write_text(json.dumps(seconds, indent=1, sort_keys=True) + "\n",
-                                                 encoding="utf-8")
+            schedule.SHIPPED_SECONDS.write_text(
+                json.dumps(seconds, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+            )
             print(f"wrote {schedule.SHIPPED_SECONDS}")
     return 0
 

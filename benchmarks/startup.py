@@ -35,11 +35,14 @@ import time
 from pathlib import Path
 
 #: A child's last line: the seconds of what it timed and its peak resident memory, MB.
-REPORT = ("import json, resource, sys; print(json.dumps({'seconds': seconds, "
-          "'rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))")
+REPORT = (
+    "import json, resource, sys; print(json.dumps({'seconds': seconds, "
+    "'rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))"
+)
 
-IMPORT = ("import time; t0 = time.perf_counter(); import {module}; "
-          "seconds = time.perf_counter() - t0\n")
+IMPORT = (
+    "import time; t0 = time.perf_counter(); import {module}; seconds = time.perf_counter() - t0\n"
+)
 
 FIRST_SIMULATION = """\
 import time
@@ -79,8 +82,13 @@ seconds = time.perf_counter() - t0
 def child(code: str, env: dict | None = None) -> dict:
     """Run ``code`` then :data:`REPORT` in a fresh interpreter: its report and its wall time."""
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code + "\n" + REPORT], capture_output=True,
-                         text=True, env={**os.environ, **(env or {})}, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code + "\n" + REPORT],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=True,
+    )
     report = json.loads(out.stdout.strip().splitlines()[-1])
     report["wall"] = time.perf_counter() - t0
     return report
@@ -105,10 +113,23 @@ def write_pcap(path: Path, n_packets: int = 10_000) -> None:
         writer = dpkt.pcap.Writer(f, snaplen=42)
         for i in range(n_packets):
             size, flow = 64 + (i * 37) % 1437, i % 20
-            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, size, 0, 0, 64, 17, 0,
-                             bytes([10, 0, 0, 1 + flow]), bytes([10, 0, 1, 1]))
-            writer.writepkt(ether + ip + struct.pack("!HHHH", 5000 + flow, 6000, size - 20, 0),
-                            ts=1.7e9 + i * 1e-3)
+            ip = struct.pack(
+                "!BBHHHBBH4s4s",
+                0x45,
+                0,
+                size,
+                0,
+                0,
+                64,
+                17,
+                0,
+                bytes([10, 0, 0, 1 + flow]),
+                bytes([10, 0, 1, 1]),
+            )
+            writer.writepkt(
+                ether + ip + struct.pack("!HHHH", 5000 + flow, 6000, size - 20, 0),
+                ts=1.7e9 + i * 1e-3,
+            )
 
 
 def measure(runs: int, only: set, scratch: Path) -> list:
@@ -125,56 +146,88 @@ def measure(runs: int, only: set, scratch: Path) -> list:
             reports = [child(IMPORT.format(module=module)) for _ in range(runs)]
             rows.append((f"import {module}", "import", reports))
         skip = "import sys; sys.modules['rfc3987_syntax'] = None\n"
-        rows.append(("import papermill, no rfc3987_syntax", "import",
-                     [child(skip + IMPORT.format(module="papermill")) for _ in range(runs)]))
+        rows.append(
+            (
+                "import papermill, no rfc3987_syntax",
+                "import",
+                [child(skip + IMPORT.format(module="papermill")) for _ in range(runs)],
+            )
+        )
     if "cli" in only:
         for args in (["--help"], ["params"], ["reproduce", "--list"]):
             reports = [command(args) for _ in range(runs)]
             rows.append(("pqlab " + " ".join(args), "process", reports))
     if "simulate" in only:
-        rows.append(("first simulation, cache cold", "import+run",
-                     [child(FIRST_SIMULATION, cold("sim", i)) for i in range(runs)]))
+        rows.append(
+            (
+                "first simulation, cache cold",
+                "import+run",
+                [child(FIRST_SIMULATION, cold("sim", i)) for i in range(runs)],
+            )
+        )
         warm = cold("sim-warm", 0)
         child(FIRST_SIMULATION, warm)
-        rows.append(("first simulation, cache warm", "import+run",
-                     [child(FIRST_SIMULATION, warm) for _ in range(runs)]))
+        rows.append(
+            (
+                "first simulation, cache warm",
+                "import+run",
+                [child(FIRST_SIMULATION, warm) for _ in range(runs)],
+            )
+        )
     if "lab" in only:
-        rows.append(("DiffServ lab first run, cold", "import+run",
-                     [child(DIFFSERV_LAB, cold("lab", i)) for i in range(runs)]))
+        rows.append(
+            (
+                "DiffServ lab first run, cold",
+                "import+run",
+                [child(DIFFSERV_LAB, cold("lab", i)) for i in range(runs)],
+            )
+        )
     if "pcap" in only:
         pcap = scratch / "capture.pcap"
         write_pcap(pcap)
-        rows.append(("pcap read (10,000 packets), cold", "import+read",
-                     [child(PCAP_READ.format(path=str(pcap)), cold("pcap", i))
-                      for i in range(runs)]))
+        rows.append(
+            (
+                "pcap read (10,000 packets), cold",
+                "import+read",
+                [child(PCAP_READ.format(path=str(pcap)), cold("pcap", i)) for i in range(runs)],
+            )
+        )
     return rows
 
 
 def table(rows: list, runs: int) -> str:
     """The rows as a fixed-width table with the date and the machine."""
     now = datetime.datetime.now(datetime.timezone.utc)
-    lines = [f"{now:%Y-%m-%d %H:%M} UTC, {platform.node()}: "
-             f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
-             f"median of {runs} fresh processes (min-max)",
-             f"{'measurement':36s} {'timed':>11s} {'seconds':>22s} {'process s':>9s} "
-             f"{'peak MB':>8s}"]
+    lines = [
+        (
+            f"{now:%Y-%m-%d %H:%M} UTC, {platform.node()}: "
+            f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}, "
+            f"median of {runs} fresh processes (min-max)"
+        ),
+        f"{'measurement':36s} {'timed':>11s} {'seconds':>22s} {'process s':>9s} {'peak MB':>8s}",
+    ]
     for name, timed, reports in rows:
         walls = [r["wall"] for r in reports]
         inner = [r["seconds"] for r in reports if r["seconds"] is not None]
         shown = inner or walls
         rss = [r["rss_mb"] for r in reports if r["rss_mb"] is not None]
-        lines.append(f"{name:36s} {timed:>11s} {statistics.median(shown):8.2f} "
-                     f"({min(shown):5.2f}-{max(shown):5.2f}) "
-                     f"{statistics.median(walls):9.2f} "
-                     f"{(f'{statistics.median(rss):8.0f}' if rss else '       -')}")
+        lines.append(
+            f"{name:36s} {timed:>11s} {statistics.median(shown):8.2f} "
+            f"({min(shown):5.2f}-{max(shown):5.2f}) "
+            f"{statistics.median(walls):9.2f} "
+            f"{(f'{statistics.median(rss):8.0f}' if rss else '       -')}"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per measurement")
-    parser.add_argument("--only", default="import,cli,simulate,lab,pcap",
-                        help="comma-separated parts: import, cli, simulate, lab, pcap")
+    parser.add_argument(
+        "--only",
+        default="import,cli,simulate,lab,pcap",
+        help="comma-separated parts: import, cli, simulate, lab, pcap",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pqlab-startup-") as scratch:
         rows = measure(args.runs, set(args.only.split(",")), Path(scratch))

@@ -88,12 +88,26 @@ print(json.dumps({"packets": int(ds.sent.sum()), "seconds": seconds, "cpu_second
 """
 
 
-def run_case(n_packets: float, window_s: float, with_quantiles: bool, trace: bool = False,
-             marked: bool = False, ci: float | None = None) -> dict:
+def run_case(
+    n_packets: float,
+    window_s: float,
+    with_quantiles: bool,
+    trace: bool = False,
+    marked: bool = False,
+    ci: float | None = None,
+) -> dict:
     """One run in a fresh process: its printed record plus its peak RSS from ``os.wait4``."""
-    args = [sys.executable, "-c", CHILD, repr(n_packets), repr(window_s),
-            "yes" if with_quantiles else "no", "yes" if trace else "no", "yes" if marked else "no",
-            "none" if ci is None else repr(ci)]
+    args = [
+        sys.executable,
+        "-c",
+        CHILD,
+        repr(n_packets),
+        repr(window_s),
+        "yes" if with_quantiles else "no",
+        "yes" if trace else "no",
+        "yes" if marked else "no",
+        "none" if ci is None else repr(ci),
+    ]
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)  # this child's own resource usage
@@ -110,8 +124,9 @@ def machine() -> str:
     model = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as info:
-            model = next(line.split(":", 1)[1].strip() for line in info
-                         if line.startswith("model name"))
+            model = next(
+                line.split(":", 1)[1].strip() for line in info if line.startswith("model name")
+            )
     except (OSError, StopIteration):
         pass
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -120,62 +135,105 @@ def machine() -> str:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--packets", type=float, nargs="+", default=[1e6, 1e7, 1e8],
-                        help="run sizes, packets offered (default 1e6 1e7 1e8)")
-    parser.add_argument("--repeats", type=int, default=1,
-                        help="runs of each case (median reported)")
-    parser.add_argument("--window-s", type=float, default=10.0,
-                        help="simulate_summary's window_s (default 10, its default)")
-    parser.add_argument("--tracemalloc", action="store_true",
-                        help="also one traced run per case: peak of the Python/numpy allocations")
-    parser.add_argument("--marked", action="store_true",
-                        help="each BE stream with a trTCM marker (colours counted)")
-    parser.add_argument("--ci", type=float, default=None,
-                        help="confidence level of the per-class intervals (default: none)")
+    parser.add_argument(
+        "--packets",
+        type=float,
+        nargs="+",
+        default=[1e6, 1e7, 1e8],
+        help="run sizes, packets offered (default 1e6 1e7 1e8)",
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="runs of each case (median reported)"
+    )
+    parser.add_argument(
+        "--window-s",
+        type=float,
+        default=10.0,
+        help="simulate_summary's window_s (default 10, its default)",
+    )
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="also one traced run per case: peak of the Python/numpy allocations",
+    )
+    parser.add_argument(
+        "--marked", action="store_true", help="each BE stream with a trTCM marker (colours counted)"
+    )
+    parser.add_argument(
+        "--ci",
+        type=float,
+        default=None,
+        help="confidence level of the per-class intervals (default: none)",
+    )
     args = parser.parse_args(argv)
     import numba
     import numpy
+
     import pqlab
+
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; {machine()}")
-    print(f"pqlab {pqlab.__version__}, python {platform.python_version()}, "
-          f"numpy {numpy.__version__}, numba {numba.__version__}; S1 base case, "
-          f"window_s={args.window_s:g}{', BE streams marked' if args.marked else ''}"
-          f"{'' if args.ci is None else f', ci={args.ci:g}'}, "
-          f"fresh process per run")
-    print(f"{'packets':>12} {'quantiles':>9} {'wall s':>7} {'Mpkt/s':>6} {'CPU s':>6} "
-          f"{'RSS before MiB':>14} {'peak RSS MiB':>12} {'traced MiB':>10}")
+    print(
+        f"pqlab {pqlab.__version__}, python {platform.python_version()}, "
+        f"numpy {numpy.__version__}, numba {numba.__version__}; S1 base case, "
+        f"window_s={args.window_s:g}{', BE streams marked' if args.marked else ''}"
+        f"{'' if args.ci is None else f', ci={args.ci:g}'}, "
+        "fresh process per run"
+    )
+    print(
+        f"{'packets':>12} {'quantiles':>9} {'wall s':>7} {'Mpkt/s':>6} {'CPU s':>6} "
+        f"{'RSS before MiB':>14} {'peak RSS MiB':>12} {'traced MiB':>10}"
+    )
     for n_packets in args.packets:
         runs = {True: [], False: []}
         for _ in range(args.repeats):
             for with_quantiles in (True, False):
-                r = run_case(n_packets, args.window_s, with_quantiles, marked=args.marked,
-                             ci=args.ci)
+                r = run_case(
+                    n_packets, args.window_s, with_quantiles, marked=args.marked, ci=args.ci
+                )
                 runs[with_quantiles].append(r)
                 print(_row(r, with_quantiles), flush=True)
         if args.tracemalloc:
             for with_quantiles in (True, False):
-                r = run_case(n_packets, args.window_s, with_quantiles, trace=True,
-                             marked=args.marked, ci=args.ci)
+                r = run_case(
+                    n_packets,
+                    args.window_s,
+                    with_quantiles,
+                    trace=True,
+                    marked=args.marked,
+                    ci=args.ci,
+                )
                 print(_row(r, with_quantiles, traced=True), flush=True)
-        med = {q: {k: statistics.median(r[k] for r in runs[q])
-                   for k in ("seconds", "cpu_seconds", "peak_mib")} for q in runs}
-        print(f"  {n_packets:.0e} packets, medians of {args.repeats}: with quantiles "
-              f"{med[True]['seconds']:.2f} s wall, {med[True]['cpu_seconds']:.2f} s CPU, "
-              f"{med[True]['peak_mib']:.0f} MiB peak; without {med[False]['seconds']:.2f} s wall, "
-              f"{med[False]['cpu_seconds']:.2f} s CPU, {med[False]['peak_mib']:.0f} MiB peak; "
-              f"ratio "
-              f"{med[True]['seconds'] / med[False]['seconds']:.2f} wall, "
-              f"{med[True]['cpu_seconds'] / med[False]['cpu_seconds']:.2f} CPU", flush=True)
+        med = {
+            q: {
+                k: statistics.median(r[k] for r in runs[q])
+                for k in ("seconds", "cpu_seconds", "peak_mib")
+            }
+            for q in runs
+        }
+        print(
+            f"  {n_packets:.0e} packets, medians of {args.repeats}: with quantiles "
+            f"{med[True]['seconds']:.2f} s wall, {med[True]['cpu_seconds']:.2f} s CPU, "
+            f"{med[True]['peak_mib']:.0f} MiB peak; without {med[False]['seconds']:.2f} s wall, "
+            f"{med[False]['cpu_seconds']:.2f} s CPU, {med[False]['peak_mib']:.0f} MiB peak; "
+            "ratio "
+            f"{med[True]['seconds'] / med[False]['seconds']:.2f} wall, "
+            f"{med[True]['cpu_seconds'] / med[False]['cpu_seconds']:.2f} CPU",
+            flush=True,
+        )
 
 
 def _row(r: dict, with_quantiles: bool, traced: bool = False) -> str:
     """One run's line of the table (a traced run: its allocations' peak, not its times)."""
-    times = (f"{'(traced)':>7} {'':>6} {'':>6}" if traced else
-             f"{r['seconds']:7.2f} {r['packets'] / r['seconds'] / 1e6:6.2f} "
-             f"{r['cpu_seconds']:6.2f}")
+    times = (
+        f"{'(traced)':>7} {'':>6} {'':>6}"
+        if traced
+        else f"{r['seconds']:7.2f} {r['packets'] / r['seconds'] / 1e6:6.2f} {r['cpu_seconds']:6.2f}"
+    )
     traced_mib = f"{r['traced_mib']:10.1f}" if traced else ""
-    return (f"{r['packets']:>12,} {'yes' if with_quantiles else 'no':>9} {times} "
-            f"{r['before_mib']:14.0f} {r['peak_mib']:12.0f} {traced_mib}")
+    return (
+        f"{r['packets']:>12,} {'yes' if with_quantiles else 'no':>9} {times} "
+        f"{r['before_mib']:14.0f} {r['peak_mib']:12.0f} {traced_mib}"
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)s (setup|call|teardown)\s+(\S.*)$")
 #: pytest's closing summary line (``1234 passed, 5 skipped in 61.02s (0:01:01)``, between ``=``
 #: bars unless ``-q``).
-SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed|skipped|deselected|errors?)\b.* in [\d.]+s.*?)"
-                     r"(?: =+)?$|^=* ?(no tests ran.*?)(?: =+)?$")
+SUMMARY = re.compile(
+    r"^=* ?(\d+ (?:passed|failed|skipped|deselected|errors?)\b.* in [\d.]+s.*?)"
+    r"(?: =+)?$|^=* ?(no tests ran.*?)(?: =+)?$"
+)
 
 TIERS = {"default": [], "slow": ["-m", "slow"]}
 
@@ -73,8 +75,10 @@ def report(name: str, output: str, wall_s: float | None, top: int) -> float:
     for test, s in seconds.items():
         by_file[test.split("::", 1)[0]] += s
     wall = f"{wall_s:.1f} s wall, " if wall_s is not None else ""
-    print(f"{name}: {wall}{total_s:.1f} s summed over {len(seconds)} tests of 5 ms or more "
-          f"({summary_line(output)})")
+    print(
+        f"{name}: {wall}{total_s:.1f} s summed over {len(seconds)} tests of 5 ms or more "
+        f"({summary_line(output)})"
+    )
     for test, s in sorted(seconds.items(), key=lambda kv: -kv[1])[:top]:
         print(f"  {s:8.1f} s  {test}")
     print(f"  by file (top {top}):")
@@ -85,14 +89,28 @@ def report(name: str, output: str, wall_s: float | None, top: int) -> float:
 
 def run_tier(extra: list[str], passthrough: list[str]) -> tuple[str, float, int]:
     """Run pytest for one tier with ``--durations=0``: (output, wall seconds, exit code)."""
-    argv = [sys.executable, "-m", "pytest", "-q", "--durations=0", "-p", "no:cacheprovider",
-            *extra, *passthrough]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "--durations=0",
+        "-p",
+        "no:cacheprovider",
+        *extra,
+        *passthrough,
+    ]
     print("+", " ".join(argv[1:]), flush=True)
     start = time.perf_counter()
     # SIGINT at its default: the suite's Ctrl-C tests need it, and a shell's background job (this
     # script run with `&`) starts with SIGINT ignored, which its children would inherit.
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True,
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    done = subprocess.run(
+        argv,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     return done.stdout + done.stderr, time.perf_counter() - start, done.returncode
 
 
@@ -105,8 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
     args = parser.parse_args(argv)
     if args.durations_file:
-        report(str(args.durations_file), args.durations_file.read_text(errors="replace"), None,
-               args.top)
+        report(
+            str(args.durations_file),
+            args.durations_file.read_text(errors="replace"),
+            None,
+            args.top,
+        )
         return 0
     tiers = list(TIERS) if args.tier == "both" else [args.tier]
     worst = 0
@@ -119,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
             print(output[-3000:])
             worst = max(worst, code)
     if len(tiers) > 1:
-        print(f"both tiers: {sum(walls.values()):.1f} s wall, "
-              f"{sum(totals.values()):.1f} s summed per test")
+        print(
+            f"both tiers: {sum(walls.values()):.1f} s wall, "
+            f"{sum(totals.values()):.1f} s summed per test"
+        )
     return worst
 
 

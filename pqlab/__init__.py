@@ -15,7 +15,8 @@ The package is built in floors; each imports only the floors below it:
 
 and, at the top, this public API and the command line (``pqlab.cli``). The documented modules
 ``pqlab.metrics``, ``pqlab.bounds``, ``pqlab.experiments``, ``pqlab.scenarios``,
-``pqlab.traffic``, ``pqlab.streaming`` and ``pqlab.traces`` are their layer's modules under a second name
+``pqlab.traffic``, ``pqlab.streaming`` and ``pqlab.traces`` are their layer's modules under a second
+name
 (``import pqlab.metrics`` and ``from pqlab import metrics`` keep working).
 
 Each public name is imported when first used (:mod:`pqlab.base.lazy`): ``import pqlab`` loads
@@ -45,13 +46,12 @@ except KeyboardInterrupt:
 # The public names, each imported when first used (pqlab.base.lazy reads this block).
 if TYPE_CHECKING:
     from .measure import bounds, experiments, metrics
+    from .measure.tables import summary_table
     from .node import streaming, traces, traffic
-    from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
     from .node.engine import simulate_arrivals
     from .node.model import Node, Queue
     from .node.plausibility import ImplausibleRateWarning, ImplausibleSettingWarning
     from .node.scenario import Scenario, simulate
-    from .measure.tables import summary_table
     from .node.traffic import (
         UDP_IP_HEADER_BYTES,
         CBRStream,
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
         Uniform,
         read_trace,
     )
+    from .papers import presets as scenarios  # pqlab.papers.presets under its documented name
 
 _getattr, __dir__ = _lazy.attach(__name__)
 
@@ -102,7 +103,8 @@ class _PublicModules(_Mapping):
 
 #: The documented modules by their public names (``pqlab.metrics`` is ``pqlab.measure.metrics``).
 PUBLIC_MODULES = _PublicModules(
-    ("metrics", "bounds", "experiments", "scenarios", "traffic", "streaming", "traces"))
+    ("metrics", "bounds", "experiments", "scenarios", "traffic", "streaming", "traces")
+)
 _lazy.alias(__name__, PUBLIC_MODULES)
 
 __all__ = [

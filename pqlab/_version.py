@@ -5,7 +5,8 @@ Every module that stamps provenance imports ``from ._version import __version__`
 imports most of the package and so cannot be imported from inside it without a cycle.
 """
 
-from importlib.metadata import PackageNotFoundError, version as _metadata_version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _metadata_version
 
 try:
     __version__: str = _metadata_version("pqlab")

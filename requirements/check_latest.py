@@ -4,7 +4,8 @@ Installs pqlab from this checkout into a fresh virtual environment *without* the
 resolves pyproject.toml's ranges to the newest releases the index serves), runs
 ``pqlab reproduce --quick`` there, and compares its report with the committed quick report
 (``tests/data/quick_report.csv`` and ``.md.txt``) the way the golden test does
-(:mod:`pqlab.pipeline.reportdiff`: numbers within a relative 1e-9, text exactly). Prints the packages
+(:mod:`pqlab.pipeline.reportdiff`: numbers within a relative 1e-9, text exactly). Prints the
+packages
 that differ from the lock, then every moved number and changed cell; exit status 0 when nothing
 moved beyond the tolerance, 1 otherwise, 2 when the install or the run fails.
 
@@ -34,17 +35,26 @@ def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def _fail(step: str, done: subprocess.CompletedProcess) -> int:
-    print(f"check_latest: {step} failed (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}",
-          file=sys.stderr)
+    print(
+        f"check_latest: {step} failed (exit"
+        f" {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}",
+        file=sys.stderr,
+    )
     return 2
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
-    parser.add_argument("--python", default=sys.executable, help="interpreter to build the venv with")
+    parser.add_argument(
+        "--keep", type=Path, help="work in this folder and keep it (default: a temporary one)"
+    )
+    parser.add_argument(
+        "--python", default=sys.executable, help="interpreter to build the venv with"
+    )
     args = parser.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="pqlab-latest-")) if args.keep is None else args.keep.resolve()
+    work = (
+        Path(tempfile.mkdtemp(prefix="pqlab-latest-")) if args.keep is None else args.keep.resolve()
+    )
     work.mkdir(parents=True, exist_ok=True)
     try:
         venv = work / "venv"
@@ -52,32 +62,58 @@ def main(argv=None) -> int:
         if done.returncode:
             return _fail("creating the venv", done)
         python = venv / "bin" / "python"
-        done = _run([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "--upgrade-strategy", "eager",
-                     str(ROOT)], work)
+        done = _run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--upgrade",
+                "--upgrade-strategy",
+                "eager",
+                str(ROOT),
+            ],
+            work,
+        )
         if done.returncode:
             return _fail("pip install (newest packages)", done)
         out = work / "quick"
         shutil.rmtree(out, ignore_errors=True)
-        done = _run([str(venv / "bin" / "pqlab"), "reproduce", "--quick", "--no-progress", "--out", str(out)], work)
+        done = _run(
+            [
+                str(venv / "bin" / "pqlab"),
+                "reproduce",
+                "--quick",
+                "--no-progress",
+                "--out",
+                str(out),
+            ],
+            work,
+        )
         if done.returncode:
             return _fail("pqlab reproduce --quick", done)
         compare = (
-            "import sys\n"
-            "from pqlab import reportdiff, versions\n"
-            "golden, now = sys.argv[1], sys.argv[2]\n"
-            "print(versions.differences_text(versions.lock_differences()) or 'the newest packages are the lock')\n"
-            "cells = reportdiff.compare_tables(reportdiff.read_table(f'{golden}/quick_report.csv'),\n"
-            "                                  reportdiff.read_table(f'{now}/report.csv'))\n"
-            "text = reportdiff.compare_markdown(open(f'{golden}/quick_report.md.txt').read(),\n"
-            "                                   open(f'{now}/report.md').read())\n"
-            "print(f'{len(cells)} cell(s) of report.csv beyond a relative {reportdiff.REL_TOL:g}:')\n"
-            "print('\\n'.join(f'  {c}' for c in cells))\n"
-            "print(f'{len(text)} line(s) of report.md diff:')\n"
-            "print('\\n'.join(f'  {line[:300]}' for line in text))\n"
-            "sys.exit(1 if cells or text else 0)\n"
+            "import sys\nfrom pqlab import reportdiff, versions\ngolden, now = sys.argv[1],"
+            " sys.argv[2]\nprint(versions.differences_text(versions.lock_differences()) or 'the"
+            " newest packages are the lock')\ncells ="
+            " reportdiff.compare_tables(reportdiff.read_table(f'{golden}/quick_report.csv'),\n     "
+            "                             reportdiff.read_table(f'{now}/report.csv'))\ntext ="
+            " reportdiff.compare_markdown(open(f'{golden}/quick_report.md.txt').read(),\n          "
+            "                         open(f'{now}/report.md').read())\nprint(f'{len(cells)}"
+            " cell(s) of report.csv beyond a relative"
+            " {reportdiff.REL_TOL:g}:')\nprint('\\n'.join(f'  {c}' for c in"
+            " cells))\nprint(f'{len(text)} line(s) of report.md diff:')\nprint('\\n'.join(f' "
+            " {line[:300]}' for line in text))\nsys.exit(1 if cells or text else 0)\n"
         )
-        done = subprocess.run([str(python), "-c", compare, str(GOLDEN), str(out / "figures")], cwd=work)
-        print("nothing moved beyond the tolerance" if done.returncode == 0 else "numbers or text moved: see above")
+        done = subprocess.run(
+            [str(python), "-c", compare, str(GOLDEN), str(out / "figures")], cwd=work
+        )
+        print(
+            "nothing moved beyond the tolerance"
+            if done.returncode == 0
+            else "numbers or text moved: see above"
+        )
         return done.returncode
     finally:
         if args.keep is None:

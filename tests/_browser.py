@@ -1,4 +1,5 @@
-"""Headless Chromium driven by selenium, shared by the browser tests (``test_site``, ``test_jupyter_browser``).
+"""Headless Chromium driven by selenium, shared by the browser tests (``test_site``,
+``test_jupyter_browser``).
 
 Chromium and chromedriver are looked up at Debian's ``/usr/bin`` paths first, then on
 ``PATH``; :func:`browser_missing` says what is missing (the tests skip with that reason).
@@ -39,9 +40,15 @@ def chromedriver_path() -> Path | None:
 def browser_missing() -> str | None:
     """Why no headless browser can be driven here, or None when one can."""
     if chromium_path() is None:
-        return "no Chromium found at /usr/bin/chromium or on PATH (apt-get install chromium chromium-driver)"
+        return (
+            "no Chromium found at /usr/bin/chromium or on PATH (apt-get install chromium"
+            " chromium-driver)"
+        )
     if chromedriver_path() is None:
-        return "no chromedriver found at /usr/bin/chromedriver or on PATH (apt-get install chromium-driver)"
+        return (
+            "no chromedriver found at /usr/bin/chromedriver or on PATH (apt-get install"
+            " chromium-driver)"
+        )
     try:
         import selenium  # noqa: F401
     except ImportError:
@@ -59,11 +66,23 @@ def headless_chromium(window_size: str = "1400,2000", page_load_timeout_s: float
     profile = tempfile.mkdtemp(prefix="pqlab-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = str(chromium_path())
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={window_size}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        f"--window-size={window_size}",
+    ):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(chromedriver_path())), options=options)
+    driver = webdriver.Chrome(
+        service=Service(executable_path=str(chromedriver_path())), options=options
+    )
     driver.set_page_load_timeout(page_load_timeout_s)
     try:
         yield driver

@@ -50,7 +50,7 @@ return {
   lead_chars: lead ? lead.innerText.length : null,
   text: document.body.innerText,
 };
-"""
+"""  # noqa: E501
 
 #: Noise a reader of an executed notebook must not see: IPython's history errors, tracebacks,
 #: Python warnings, and absolute paths of temporary or run folders.

@@ -17,17 +17,25 @@ def write_notebook(path, parameters_cell: str, *cells: str) -> Path:
     from nbformat import write
     from nbformat.v4 import new_code_cell, new_notebook
 
-    nb = new_notebook(cells=[new_code_cell(parameters_cell, metadata={"tags": ["parameters"]}),
-                             *map(new_code_cell, cells)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
+    nb = new_notebook(
+        cells=[
+            new_code_cell(parameters_cell, metadata={"tags": ["parameters"]}),
+            *map(new_code_cell, cells),
+        ]
+    )
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     write(nb, str(path))
     return Path(path)
 
 
 @pytest.fixture(scope="session")
 def quick_run(tmp_path_factory):
-    """``pqlab reproduce --quick`` (seed 1) into a temporary folder: (ReproduceResult, figures folder).
+    """``pqlab reproduce --quick`` (seed 1) into a temporary folder: (ReproduceResult, figures
+    folder).
 
     Shared by the notebook tests (``test_notebooks``, the golden quick report among them) and the
     browser tests of the published site (``test_reading``): the quick reproduction runs once per
@@ -35,7 +43,9 @@ def quick_run(tmp_path_factory):
     """
     out = tmp_path_factory.mktemp("figures")
     build = tmp_path_factory.mktemp("build")
-    return reproduce.run_all(NOTEBOOKS, quick=True, out_dir=out, build_dir=build, seed=1, progress=False), Path(out)
+    return reproduce.run_all(
+        NOTEBOOKS, quick=True, out_dir=out, build_dir=build, seed=1, progress=False
+    ), Path(out)
 
 
 @pytest.hookimpl(tryfirst=True)

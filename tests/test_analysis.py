@@ -22,20 +22,24 @@ def test_trend_needs_the_ci_across_seeds_to_exclude_zero():
 
 
 def test_trend_needs_every_step_up():
-    # issue 21: long_fig7_tab3's 1057, 1325, 1274 us has a positive, significant slope but falls at its
+    # issue 21: long_fig7_tab3's 1057, 1325, 1274 us has a positive, significant slope but falls at
+    # its
     # last step: not "increases with frame size"
     x = np.array([128.0, 512.0, 1024.0])
     series = np.array([1057.0, 1325.0, 1274.0])
     values = np.column_stack([series, series + 5, series - 5])
     slope, half, holds = analysis.trend(values, x)
     assert slope > 0 and slope - half > 0 and holds is False
-    assert analysis.trend(values[[1, 0, 2]], x[[1, 0, 2]])[2] is False  # the order of x, not of the rows
+    assert (
+        analysis.trend(values[[1, 0, 2]], x[[1, 0, 2]])[2] is False
+    )  # the order of x, not of the rows
     assert analysis.trend(np.column_stack([x, x + 1]), x)[2] is True
 
 
 def test_pooled_frequencies_pool_seeds_and_ignore_nan():
-    samples = np.array([[[0.1, 0.2, np.nan], [1.5, np.nan, np.nan]],
-                        [[2.2, 2.4, 2.6], [0.5, 0.5, 0.5]]])
+    samples = np.array(
+        [[[0.1, 0.2, np.nan], [1.5, np.nan, np.nan]], [[2.2, 2.4, 2.6], [0.5, 0.5, 0.5]]]
+    )
     edges, freq = analysis.pooled_frequencies(samples, 1.0)
     assert edges.tolist() == [0.0, 1.0, 2.0, 3.0]
     np.testing.assert_allclose(freq[0], [2 / 3, 1 / 3, 0.0, 0.0])
@@ -72,8 +76,14 @@ def test_max_ring_particles_counts_releases_before_entries():
     ds["particles"] = ("packet", np.array([3, 1, 3]))
     assert analysis.max_ring_particles(ds) == 7
     # one packet leaves the ring at the instant the next enters: never both
-    touching = xr.Dataset({"drop": ("packet", [0, 0]), "ring_entry": ("packet", [0.0, 1.0]),
-                           "departure": ("packet", [1.0, 2.0]), "particles": ("packet", [2, 2])})
+    touching = xr.Dataset(
+        {
+            "drop": ("packet", [0, 0]),
+            "ring_entry": ("packet", [0.0, 1.0]),
+            "departure": ("packet", [1.0, 2.0]),
+            "particles": ("packet", [2, 2]),
+        }
+    )
     assert analysis.max_ring_particles(touching) == 2
     assert analysis.max_ring_particles(touching.isel(packet=[])) == 0
     with pytest.raises(ValueError, match="node"):
@@ -88,8 +98,13 @@ def test_sweep_takes_units_from_the_measure_not_from_the_name():
     def measure(ds, sc):
         return {"wait_s": 1.0, "ratio": 0.5}
 
-    measure.attrs = {"wait_s": {"units": "s", "long_name": "declared wait"}, "ratio": {"units": "%", "long_name": "r"}}
-    out = experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1], measure=measure)
+    measure.attrs = {
+        "wait_s": {"units": "s", "long_name": "declared wait"},
+        "ratio": {"units": "%", "long_name": "r"},
+    }
+    out = experiments.sweep(
+        scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1], measure=measure
+    )
     assert out["wait_s"].attrs == {"units": "s", "long_name": "declared wait"}
     assert out["ratio"].attrs["units"] == "%"
 
@@ -98,7 +113,9 @@ def test_sweep_takes_units_from_the_measure_not_from_the_name():
 
     undeclared.attrs = {"wait_s": {"units": "s", "long_name": "declared wait"}}
     with pytest.raises(ValueError, match=r"measure must declare.*\['odd_s'\]"):
-        experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1], measure=undeclared)
+        experiments.sweep(
+            scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1], measure=undeclared
+        )
     summary = experiments.sweep(scenarios.base_case, {"be_payload_bytes": [100]}, seeds=[1])
     assert summary["loss_ratio"].attrs == experiments.DELAY_STATISTICS_ATTRS["loss_ratio"]
     assert summary.attrs["pqlab_version"] and summary.attrs["preset"] == "base_case"

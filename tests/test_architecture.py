@@ -1,4 +1,5 @@
-"""The package's floors, read from its import graph: imports flow downward only, and no module cycle.
+"""The package's floors, read from its import graph: imports flow downward only, and no module
+cycle.
 
 Every ``import`` and ``from ... import`` of every module of ``pqlab`` is read from the sources
 (function-level imports included: one that dodges a cycle is still an edge). A module of a layer
@@ -55,10 +56,12 @@ def _imports(name: str) -> set:
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = here[:len(here) - node.level + 1] if node.level else []
+            base = here[: len(here) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
-            targets = [f"{module}.{alias.name}" if f"{module}.{alias.name}" in MODULES else module
-                       for alias in node.names]
+            targets = [
+                f"{module}.{alias.name}" if f"{module}.{alias.name}" in MODULES else module
+                for alias in node.names
+            ]
         else:
             continue
         for target in targets:
@@ -82,20 +85,28 @@ def test_every_module_is_in_a_layer_or_one_of_the_few_at_the_top():
     top = sorted(path.name for path in PACKAGE.glob("*.py"))
     assert len(top) <= 6, top
     for layer in ALLOWED:
-        doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text(encoding="utf-8")))
+        doc = ast.get_docstring(
+            ast.parse((PACKAGE / layer / "__init__.py").read_text(encoding="utf-8"))
+        )
         assert doc and "May import" in doc, f"pqlab.{layer}'s __init__ says what it may import"
 
 
 def test_imports_flow_downward_only():
-    upward = sorted(f"{name} -> {target}" for name, targets in GRAPH.items() if _layer(name) != "top"
-                    for target in targets
-                    if target != "pqlab._version" and (_layer(target) == "top" or _layer(target) not in ALLOWED[_layer(name)]))
+    upward = sorted(
+        f"{name} -> {target}"
+        for name, targets in GRAPH.items()
+        if _layer(name) != "top"
+        for target in targets
+        if target != "pqlab._version"
+        and (_layer(target) == "top" or _layer(target) not in ALLOWED[_layer(name)])
+    )
     assert upward == []
 
 
 def test_no_import_cycle():
     """Tarjan's strongly connected components of the module graph (a package's ``__init__``
     importing its own modules is no cycle: those edges are left out)."""
+
     def edges(name):
         return {t for t in GRAPH[name] if not (MODULES[name][1] and t.startswith(name + "."))}
 
@@ -128,23 +139,33 @@ def test_no_import_cycle():
     assert cycles == []
 
 
-#: Helpers that more than one layer needs, each defined in one module (issue 29: two copies had drifted apart).
+#: Helpers that more than one layer needs, each defined in one module (issue 29: two copies had
+#: drifted apart).
 DEFINED_ONCE = {"is_missing": "pqlab.papers.records", "check_choice": "pqlab.base._validate"}
 
 
 def test_the_shared_helpers_are_defined_once():
     """Each of :data:`DEFINED_ONCE` is defined (as ``name`` or ``_name``) in its one module; every
     other module imports it from there."""
-    defining = {helper: sorted(name for name in MODULES for node in _tree(name).body
-                               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                               and node.name.lstrip("_") == helper)
-                for helper in DEFINED_ONCE}
+    defining = {
+        helper: sorted(
+            name
+            for name in MODULES
+            for node in _tree(name).body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name.lstrip("_") == helper
+        )
+        for helper in DEFINED_ONCE
+    }
     assert defining == {helper: [home] for helper, home in DEFINED_ONCE.items()}
 
 
 def test_no_module_over_max_lines():
-    long = {name: n for name, (path, _) in MODULES.items()
-            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    long = {
+        name: n
+        for name, (path, _) in MODULES.items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
     assert long == {}
 
 
@@ -154,11 +175,13 @@ def test_the_public_api_is_unchanged_by_the_layers():
 
     from pqlab import bounds, experiments, metrics, scenarios, streaming, traffic  # noqa: F401
     from pqlab.measure import bounds as measure_bounds
-    from pqlab.papers import PAPERS, cisco7200_atm
-    from pqlab.papers import presets
+    from pqlab.papers import PAPERS, cisco7200_atm, presets
 
-    assert (pqlab.Node, pqlab.Queue, pqlab.Scenario) == (pqlab.node.model.Node, pqlab.node.model.Queue,
-                                                          pqlab.node.scenario.Scenario)
+    assert (pqlab.Node, pqlab.Queue, pqlab.Scenario) == (
+        pqlab.node.model.Node,
+        pqlab.node.model.Queue,
+        pqlab.node.scenario.Scenario,
+    )
     assert pqlab.simulate is pqlab.node.scenario.simulate
     assert pqlab.simulate_arrivals is pqlab.node.engine.simulate_arrivals
     assert bounds is measure_bounds and scenarios is presets
@@ -170,7 +193,8 @@ def test_the_public_api_is_unchanged_by_the_layers():
     assert pqlab.Node.cisco7200_atm(ring_limit_particles=3) == cisco7200_atm(ring_limit_particles=3)
 
 
-# --------------------------------------------------------------------------- no edge an import does not show
+# --------------------------------------------------------------------------- no edge an import does
+# not show
 
 #: The modules that may call ``importlib.import_module``, and why the edge is still visible.
 IMPORT_MODULE_CALLERS = {
@@ -205,12 +229,21 @@ def test_a_module_getattr_answers_only_the_names_its_type_checking_imports_show(
     found = []
     for name in MODULES:
         for node in _tree(name).body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__getattr__":
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.name == "__getattr__"
+            ):
                 found.append(name)
-            targets = node.targets if isinstance(node, ast.Assign) else (
-                [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
-            names = [t for target in targets
-                     for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else ([node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+            )
+            names = [
+                t
+                for target in targets
+                for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+            ]
             if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in names):
                 found.append(name)
     assert set(found) == LAZY_PACKAGES
@@ -223,11 +256,13 @@ def test_a_module_getattr_answers_only_the_names_its_type_checking_imports_show(
         listed = set()
         for statement in blocks[0].body:
             for a in statement.names:  # ``from .exercises import *``: that module's __all__
-                star = (importlib.import_module(f"{name}.{statement.module}") if a.name == "*"
-                        else None)
+                star = (
+                    importlib.import_module(f"{name}.{statement.module}") if a.name == "*" else None
+                )
                 listed |= set(star.__all__) if star else {a.asname or a.name}
         assert set(getattr(module, "__all__", [])) - set(vars(module)) <= listed | {
-            n for n in getattr(module, "__all__", []) if f"{name}.{n}" in MODULES}, name
+            n for n in getattr(module, "__all__", []) if f"{name}.{n}" in MODULES
+        }, name
 
 
 def test_only_the_registry_and_the_cache_import_modules_by_computed_names():
@@ -251,7 +286,8 @@ def _folder(name: str) -> str:
 
 def test_no_module_reaches_a_private_name_of_another_module():
     """An underscore name is private to its module: another module neither imports it (``from m
-    import _x``) nor reads it (``m._x`` of a module it imports). What one module offers another has a
+    import _x``) nor reads it (``m._x`` of a module it imports). What one module offers another has
+    a
     public name and a docstring. Private *modules* (``_validate``) are a folder's shared
     helpers and may be imported by name."""
     found = []
@@ -260,39 +296,68 @@ def test_no_module_reaches_a_private_name_of_another_module():
         tree, bound = _tree(name), {}
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                base = here[:len(here) - node.level + 1] if node.level else []
+                base = here[: len(here) - node.level + 1] if node.level else []
                 module = ".".join(base + ([node.module] if node.module else []))
                 for alias in node.names:
                     if f"{module}.{alias.name}" in MODULES:
                         bound[alias.asname or alias.name] = f"{module}.{alias.name}"
-                    elif module in MODULES and alias.name.startswith("_") and not alias.name.startswith("__"):
+                    elif (
+                        module in MODULES
+                        and alias.name.startswith("_")
+                        and not alias.name.startswith("__")
+                    ):
                         found.append(f"{name}: from {module} import {alias.name}")
             elif isinstance(node, ast.Import):
-                bound.update({a.asname: a.name for a in node.names if a.asname and a.name in MODULES})
+                bound.update(
+                    {a.asname: a.name for a in node.names if a.asname and a.name in MODULES}
+                )
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
-                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
                 found.append(f"{name}: {bound[node.value.id]}.{node.attr}")
     assert found == []
 
 
 def test_the_tolerance_of_reproduced_is_defined_once():
-    """``TOLERANCE_PERCENT`` is :data:`pqlab.papers.judge.TOLERANCE_PERCENT`; every user imports it."""
-    defining = sorted(name for name in MODULES for node in _tree(name).body
-                      if isinstance(node, (ast.Assign, ast.AnnAssign))
-                      and any(isinstance(t, ast.Name) and t.id == "TOLERANCE_PERCENT"
-                              for t in (node.targets if isinstance(node, ast.Assign) else [node.target])))
+    """``TOLERANCE_PERCENT`` is :data:`pqlab.papers.judge.TOLERANCE_PERCENT`; every user imports
+    it."""
+    defining = sorted(
+        name
+        for name in MODULES
+        for node in _tree(name).body
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        and any(
+            isinstance(t, ast.Name) and t.id == "TOLERANCE_PERCENT"
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    )
     assert defining == ["pqlab.papers.judge"]
 
 
 def test_only_the_judge_compares_with_the_tolerance():
-    """Issue 30: the 10 % test was written out in 7 places. Every other module calls ``judge.within``
+    """Issue 30: the 10 % test was written out in 7 places. Every other module calls
+    ``judge.within``
     (or ``judge.verdict``): none compares anything with ``TOLERANCE_PERCENT`` itself."""
-    comparing = sorted({name for name in MODULES if name != "pqlab.papers.judge" for node in ast.walk(_tree(name))
-                        if isinstance(node, ast.Compare)
-                        and any(isinstance(n, (ast.Name, ast.Attribute))
-                                and getattr(n, "id", getattr(n, "attr", "")) == "TOLERANCE_PERCENT"
-                                for side in (node.left, *node.comparators) for n in ast.walk(side))})
+    comparing = sorted(
+        {
+            name
+            for name in MODULES
+            if name != "pqlab.papers.judge"
+            for node in ast.walk(_tree(name))
+            if isinstance(node, ast.Compare)
+            and any(
+                isinstance(n, (ast.Name, ast.Attribute))
+                and getattr(n, "id", getattr(n, "attr", "")) == "TOLERANCE_PERCENT"
+                for side in (node.left, *node.comparators)
+                for n in ast.walk(side)
+            )
+        }
+    )
     assert comparing == []
 
 
@@ -300,18 +365,31 @@ def test_no_module_reads_a_verdict_or_a_number_back_out_of_prose():
     """Issue 30: the opening recovered facts from explanations with regular expressions. The modules
     that read the report table (its opening, its pages, its counts) do not import ``re``."""
     readers = ["pqlab.pipeline.overview", "pqlab.pipeline.report", "pqlab.papers.judge"]
-    importing = [name for name in readers for node in ast.walk(_tree(name))
-                 if isinstance(node, ast.Import) and any(a.name == "re" for a in node.names)]
+    importing = [
+        name
+        for name in readers
+        for node in ast.walk(_tree(name))
+        if isinstance(node, ast.Import) and any(a.name == "re" for a in node.names)
+    ]
     assert importing == []
 
 
 def test_every_package_of_the_source_tree_is_listed_for_the_wheel():
-    """pyproject.toml lists pqlab's packages by name: a new folder left out of the list is left out of
+    """pyproject.toml lists pqlab's packages by name: a new folder left out of the list is left out
+    of
     the wheel, which then fails on import (pqlab.node.disciplines did, issue 32)."""
     import pytest
 
-    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    tomllib = pytest.importorskip(
+        "tomllib", reason="tomllib is in the standard library from Python 3.11"
+    )
     root = Path(pqlab.__file__).resolve().parent
-    listed = set(tomllib.loads((root.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {".".join(("pqlab", *p.parent.relative_to(root).parts)) for p in root.rglob("__init__.py")}
+    listed = set(
+        tomllib.loads((root.parent / "pyproject.toml").read_text())["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        ".".join(("pqlab", *p.parent.relative_to(root).parts)) for p in root.rglob("__init__.py")
+    }
     assert sorted(found - listed) == []

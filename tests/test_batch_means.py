@@ -98,13 +98,17 @@ def _md1(duration_s: float = 20.0) -> Scenario:
 def md1_tables():
     """summary_table with 95 % intervals (20 batches) of the M/D/1 run of each of 200 seeds."""
     sc = _md1()
-    return [pqlab.summary_table(pqlab.simulate(sc, seed=seed), ci=0.95, percentiles=(50, 90))
-            for seed in range(N_SEEDS)]
+    return [
+        pqlab.summary_table(pqlab.simulate(sc, seed=seed), ci=0.95, percentiles=(50, 90))
+        for seed in range(N_SEEDS)
+    ]
 
 
 def test_the_batch_means_interval_covers_the_pollaczek_khinchine_mean_about_95_percent(md1_tables):
-    covered = sum(float(t["delay_mean_ci_low"][0]) <= MD1_SOJOURN_S
-                  <= float(t["delay_mean_ci_high"][0]) for t in md1_tables)
+    covered = sum(
+        float(t["delay_mean_ci_low"][0]) <= MD1_SOJOURN_S <= float(t["delay_mean_ci_high"][0])
+        for t in md1_tables
+    )
     # binomial spread of the share covered by a 95 % interval over 200 seeds: sd 1.54 %;
     # within 3 sd: 0.904 to 0.996 (the seeds are fixed: the count is one number)
     sd = math.sqrt(0.95 * 0.05 / N_SEEDS)
@@ -115,8 +119,9 @@ def test_one_runs_half_width_agrees_with_the_spread_over_independent_seeds(md1_t
     means = np.array([float(t["delay_mean"][0]) for t in md1_tables])
     assert means.mean() == pytest.approx(MD1_SOJOURN_S, rel=0.01)  # the model is M/D/1
     for name in ("delay_mean", "delay_p50", "delay_p90"):
-        half = np.median([float(t[f"{name}_ci_high"][0] - t[f"{name}_ci_low"][0]) / 2
-                          for t in md1_tables])
+        half = np.median(
+            [float(t[f"{name}_ci_high"][0] - t[f"{name}_ci_low"][0]) / 2 for t in md1_tables]
+        )
         centres = np.array([float(t[name][0]) for t in md1_tables])
         # what one run's 95 % half-width should be: t_{19} times the std of a run's value
         spread = t_quantile(0.95, 19) * centres.std(ddof=1)
@@ -129,19 +134,22 @@ def test_one_runs_half_width_agrees_with_the_spread_over_independent_seeds(md1_t
 
 def test_the_streaming_summary_gives_the_tables_intervals_from_its_batches():
     sc = _md1(10.0)
-    table = pqlab.summary_table(pqlab.simulate(sc, seed=4), ci=0.9, n_batches=8, path=sc.path,
-                                percentiles=(50, 99))
+    table = pqlab.summary_table(
+        pqlab.simulate(sc, seed=4), ci=0.9, n_batches=8, path=sc.path, percentiles=(50, 99)
+    )
     # one window: the traffic of pqlab.simulate; the delays summed per batch, not kept
-    summary = simulate_summary(sc, seed=4, window_s=sc.duration_s, ci=0.9, n_batches=8,
-                               percentiles=(50, 99))
+    summary = simulate_summary(
+        sc, seed=4, window_s=sc.duration_s, ci=0.9, n_batches=8, percentiles=(50, 99)
+    )
     assert (summary.attrs["ci_confidence"], summary.attrs["ci_batches"]) == (0.9, 8)
     for name in ("delay_mean_ci_low", "delay_mean_ci_high", "delay_batch_lag1"):
         assert float(summary[f"class_{name}"][0]) == pytest.approx(float(table[name][0]), rel=1e-9)
     alpha = summary.attrs["sketch_relative_accuracy"]
     for name in ("delay_p50_ci_low", "delay_p50_ci_high", "delay_p99_ci_high"):
         # each batch's percentile from its log-binned histogram: within alpha of numpy's
-        assert float(summary[f"class_{name}"][0]) == pytest.approx(float(table[name][0]),
-                                                                   rel=4 * alpha)
+        assert float(summary[f"class_{name}"][0]) == pytest.approx(
+            float(table[name][0]), rel=4 * alpha
+        )
 
 
 def test_the_streaming_batches_are_bounded_by_classes_and_batches_not_packets():

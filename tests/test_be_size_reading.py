@@ -22,11 +22,14 @@ def _offered_be_sizes(scenario, seed=1):
     return ds["size"].values[ds["flow"].values >= scenarios.FIRST_BE_FLOW]
 
 
-@pytest.mark.parametrize("make", [
-    lambda: scenarios.real_distribution(n_ef_samples=2000),
-    lambda: scenarios.aggregation(ref_rate_bps=150e3, n_ef_samples=2000),
-    lambda: scenarios.ef_frame_size(ef_frame_bytes=512, n_ef_samples=2000),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: scenarios.real_distribution(n_ef_samples=2000),
+        lambda: scenarios.aggregation(ref_rate_bps=150e3, n_ef_samples=2000),
+        lambda: scenarios.ef_frame_size(ef_frame_bytes=512, n_ef_samples=2000),
+    ],
+)
 def test_offered_be_sizes_follow_the_law_by_count(make):
     law = scenarios.real_be_sizes()
     sizes = _offered_be_sizes(make())

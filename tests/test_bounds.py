@@ -33,11 +33,16 @@ def test_transmission_unit_is_512_bytes_at_2_mbps_unframed():
 
 
 def test_the_papers_transmission_unit_has_one_home():
-    """Issue 29: ``transmission_unit_s`` is :func:`pqlab.papers.transmission_unit_s` only (the papers'
-    delay unit, 0.636 ms); the bounds' unit is :func:`particle_time_s` (2.048 ms), under that name alone."""
+    """Issue 29: ``transmission_unit_s`` is :func:`pqlab.papers.transmission_unit_s` only (the
+    papers'
+    delay unit, 0.636 ms); the bounds' unit is :func:`particle_time_s` (2.048 ms), under that name
+    alone.
+    """
     from pqlab import papers
 
-    assert not hasattr(bounds, "transmission_unit_s") and "transmission_unit_s" not in bounds.__all__
+    assert (
+        not hasattr(bounds, "transmission_unit_s") and "transmission_unit_s" not in bounds.__all__
+    )
     assert papers.transmission_unit_s() != bounds.particle_time_s(512, 2e6)
 
 
@@ -119,7 +124,9 @@ def test_cobham_single_class_is_mm1(lam, mu):
 
 def test_cobham_single_class_md1_is_pollaczek_khinchine():
     lam, s = 0.5, 1.0
-    assert bounds.cobham_waits([lam], [s], [s**2])[0] == pytest.approx(lam * s**2 / (2 * (1 - lam * s)))
+    assert bounds.cobham_waits([lam], [s], [s**2])[0] == pytest.approx(
+        lam * s**2 / (2 * (1 - lam * s))
+    )
 
 
 def test_cobham_highest_class_is_globecom_eq_3():

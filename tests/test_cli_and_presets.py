@@ -42,7 +42,9 @@ def test_be_streams_first_moves_the_be_streams_ahead_each_group_in_its_order():
     ef = [s for s in sc.streams if s.queue == scenarios.EF_QUEUE]
     assert len(be) == 20 and len(ef) > 1 and len(be) + len(ef) == len(sc.streams)
     assert first.streams == tuple(be + ef)
-    assert [s.flow for s in first.streams[:20]] == list(range(scenarios.FIRST_BE_FLOW, scenarios.FIRST_BE_FLOW + 20))
+    assert [s.flow for s in first.streams[:20]] == list(
+        range(scenarios.FIRST_BE_FLOW, scenarios.FIRST_BE_FLOW + 20)
+    )
     assert dataclasses.replace(first, streams=sc.streams) == sc  # nothing else changes
     assert scenarios.be_streams_first(first) == first
 
@@ -54,7 +56,11 @@ def test_common_be_gives_the_same_be_traffic_at_every_a():
         ds = pqlab.simulate(sc, seed=5)
         be = ds["queue"].values == scenarios.BE_QUEUE
         keep = ds["arrival"].values[be] < 2.0  # both scenarios run at least this long
-        return ds["flow"].values[be][keep], ds["size"].values[be][keep], ds["arrival"].values[be][keep]
+        return (
+            ds["flow"].values[be][keep],
+            ds["size"].values[be][keep],
+            ds["arrival"].values[be][keep],
+        )
 
     a, b = be_packets(50e3, True), be_packets(300e3, True)
     for x, y in zip(a, b):
@@ -79,6 +85,8 @@ def test_demo_prints_statistics_and_writes_the_figure(tmp_path, capsys):
 def test_demo_reports_bad_input_as_an_error(capsys):
     assert cli.main(["demo", "--n-ef-samples", "0"]) == 2
     assert "n_ef_samples" in capsys.readouterr().err
-    assert cli.main(["demo", "--samples", "0"]) == 2  # the deprecated former name still works, and says so
+    assert (
+        cli.main(["demo", "--samples", "0"]) == 2
+    )  # the deprecated former name still works, and says so
     err = capsys.readouterr().err
     assert "--samples is deprecated, use --n-ef-samples" in err and "n_ef_samples" in err

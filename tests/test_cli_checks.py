@@ -43,11 +43,17 @@ def test_quick_refuses_a_parameter_its_profile_sets(capsys, tmp_path):
     line = _refused(capsys, argv, f"{ONE}:n_seeds", "--quick")
     assert "ran with" not in line
     assert not (tmp_path / "run").exists()
-    plan = reproduce.validate([ONE], parameters={ONE: {"n_seeds": "2"}}, out_dir=tmp_path / "f",
-                              build_dir=tmp_path / "b")
+    plan = reproduce.validate(
+        [ONE], parameters={ONE: {"n_seeds": "2"}}, out_dir=tmp_path / "f", build_dir=tmp_path / "b"
+    )
     assert plan.parameters == {ONE: {"n_seeds": 2}}  # without --quick the value is used
-    plan = reproduce.validate([ONE], quick=True, parameters={ONE: {"n_show": "20"}},
-                              out_dir=tmp_path / "f", build_dir=tmp_path / "b")
+    plan = reproduce.validate(
+        [ONE],
+        quick=True,
+        parameters={ONE: {"n_show": "20"}},
+        out_dir=tmp_path / "f",
+        build_dir=tmp_path / "b",
+    )
     assert plan.parameters == {ONE: {"n_show": 20}}  # one the profile leaves alone is used
 
 
@@ -62,32 +68,47 @@ def test_one_parameter_under_two_spellings_of_its_notebook_is_given_twice(capsys
     argv = _reproduce(tmp_path, "--notebooks", ONE, "-p", "01:n_seeds=3", "-p", f"{ONE}:n_seeds=5")
     _refused(capsys, argv, f"{ONE}:n_seeds is given twice", "01:n_seeds=3", f"{ONE}:n_seeds=5")
     assert not (tmp_path / "run").exists()
-    plan = reproduce.validate([ONE], parameters={"01": {"n_seeds": "4"}, ONE: {"n_seeds": 4}},
-                              out_dir=tmp_path / "f", build_dir=tmp_path / "b")
+    plan = reproduce.validate(
+        [ONE],
+        parameters={"01": {"n_seeds": "4"}, ONE: {"n_seeds": 4}},
+        out_dir=tmp_path / "f",
+        build_dir=tmp_path / "b",
+    )
     assert plan.parameters == {ONE: {"n_seeds": 4}}  # the same value twice is one value
 
 
-@pytest.mark.parametrize("notebook, setting, allowed", [
-    (ONE, "n_seeds=0", "from 1 to 1,000"),
-    ("05_worst_case", "burst_packets=-1", "from 1 to 10,000"),
-    ("07_tftant_pq_vs_wfq", "ef_service_rate_kbps=1e9", "from 1.0 to 2,000.0"),
-    # values the artefacts' own checks refuse (fewer than 100 EF packets): a range declared
-    # wider than what the code accepts lets them through to fail inside the notebook
-    ("10_testbed_model", "n_ef_samples=50", "from 100 to 10,000,000"),
-    ("09_tftant_be_streams_and_aggregation", "loss_ef_packets=50", "from 100 to 10,000,000"),
-])
+@pytest.mark.parametrize(
+    "notebook, setting, allowed",
+    [
+        (ONE, "n_seeds=0", "from 1 to 1,000"),
+        ("05_worst_case", "burst_packets=-1", "from 1 to 10,000"),
+        ("07_tftant_pq_vs_wfq", "ef_service_rate_kbps=1e9", "from 1.0 to 2,000.0"),
+        # values the artefacts' own checks refuse (fewer than 100 EF packets): a range declared
+        # wider than what the code accepts lets them through to fail inside the notebook
+        ("10_testbed_model", "n_ef_samples=50", "from 100 to 10,000,000"),
+        ("09_tftant_be_streams_and_aggregation", "loss_ef_packets=50", "from 100 to 10,000,000"),
+    ],
+)
 def test_a_value_out_of_its_declared_range_is_refused_before_anything_runs(
-        capsys, tmp_path, notebook, setting, allowed):
+    capsys, tmp_path, notebook, setting, allowed
+):
     name = setting.partition("=")[0]
-    _refused(capsys, _reproduce(tmp_path, "--notebooks", notebook, "-p", f"{notebook}:{setting}"),
-             f"{notebook}:{name}", allowed)
+    _refused(
+        capsys,
+        _reproduce(tmp_path, "--notebooks", notebook, "-p", f"{notebook}:{setting}"),
+        f"{notebook}:{name}",
+        allowed,
+    )
     assert not (tmp_path / "run").exists()
 
 
 def test_a_range_is_read_from_the_end_of_the_comment(tmp_path):
-    path = write_notebook(tmp_path / "x.ipynb", "a: int = 3  # a count [1..]\n"
-                          "b: float = 0.5  # a step (0 to 1) [0.0..1.0]\n"
-                          "c: int = 1  # no range\n")
+    path = write_notebook(
+        tmp_path / "x.ipynb",
+        "a: int = 3  # a count [1..]\n"
+        "b: float = 0.5  # a step (0 to 1) [0.0..1.0]\n"
+        "c: int = 1  # no range\n",
+    )
     a, b, c = parameters.read_parameters(path)
     assert (a.comment, a.minimum, a.maximum) == ("a count", 1, None)
     assert (b.comment, b.minimum, b.maximum) == ("a step (0 to 1)", 0.0, 1.0)
@@ -105,8 +126,9 @@ def test_every_numeric_parameter_of_the_paper_notebooks_declares_its_range():
                 assert p.minimum <= p.default <= p.maximum, (source.stem, p.name)
 
 
-@pytest.mark.parametrize("setting", ["n_ef_samples=" + "x" * 1_000_000,
-                                     "label" + "x" * 1_000_000 + "=1"])
+@pytest.mark.parametrize(
+    "setting", ["n_ef_samples=" + "x" * 1_000_000, "label" + "x" * 1_000_000 + "=1"]
+)
 def test_a_huge_value_or_name_is_echoed_at_most_80_characters(capsys, tmp_path, setting):
     line = _refused(capsys, _reproduce(tmp_path, "--notebooks", ONE, "-p", f"{ONE}:{setting}"), ONE)
     assert "x" * 81 not in line and len(line) < 400, len(line)
@@ -127,8 +149,16 @@ def test_a_newline_in_an_output_folder_is_refused(capsys, tmp_path, option):
     folder = tmp_path / "a\nb"
     name = option.lstrip("-")
     other = "--build" if option == "--out" else "--out"  # the other one valid, in tmp_path
-    argv = ["reproduce", option, str(folder), other, str(tmp_path / "x"), "--notebooks", ONE,
-            "--no-progress"]
+    argv = [
+        "reproduce",
+        option,
+        str(folder),
+        other,
+        str(tmp_path / "x"),
+        "--notebooks",
+        ONE,
+        "--no-progress",
+    ]
     _refused(capsys, argv, f"{name} folder", "control character")
     assert list(tmp_path.iterdir()) == []
 
@@ -145,7 +175,9 @@ def test_a_run_refused_by_the_lock_leaves_no_folder_it_made(capsys, tmp_path, ho
     with runlock.held([lock], command="the test"):
         assert cli.main(["reproduce", *where, "--notebooks", ONE, "--no-progress"]) == 3
         err = capsys.readouterr().err
-        assert "the test" in err and f"pid {os.getpid()}" in err and len(err.strip().splitlines()) == 1
+        assert (
+            "the test" in err and f"pid {os.getpid()}" in err and len(err.strip().splitlines()) == 1
+        )
         assert not (tmp_path / "new").exists()
     assert list(tmp_path.iterdir()) == []  # the holder's lock and folder went with it
 
@@ -157,8 +189,12 @@ def test_one_reader_of_notebook_names_for_notebooks_parameters_and_params(capsys
         assert parameters.find_notebooks([key]) == by_name, key
         assert parameters.match_notebook(key, by_name) == by_name[0], key
     # the run resolves "08" and goes on to check the parameter: the name was understood
-    _refused(capsys, _reproduce(tmp_path, "--notebooks", "08", "-p", "08:nope=1"), f"{eight}:nope",
-             "has no parameter 'nope'")
+    _refused(
+        capsys,
+        _reproduce(tmp_path, "--notebooks", "08", "-p", "08:nope=1"),
+        f"{eight}:nope",
+        "has no parameter 'nope'",
+    )
     assert cli.main(["params", "08", "--json"]) == 0
     assert list(json.loads(capsys.readouterr().out)) == [eight]
     line = _refused(capsys, ["params", "99"], "notebook not found: 99", ONE)
@@ -181,8 +217,10 @@ def test_params_lists_the_shared_parameters_once(capsys):
     for shared in ("seed", "quick", "figures_dir", "results_dir"):
         assert rows.count(shared) == 1, shared
     # a notebook declaring a shared one otherwise (its own default) lists it as its own
-    defaults = [next(p.default for p in parameters.read_parameters(s) if p.name == "n_seeds")
-                for s in notebooks]
+    defaults = [
+        next(p.default for p in parameters.read_parameters(s) if p.name == "n_seeds")
+        for s in notebooks
+    ]
     assert rows.count("n_seeds") == 1 + sum(d != 3 for d in defaults)
     for source in notebooks:
         assert source.stem in out
@@ -194,7 +232,8 @@ def test_params_lists_the_shared_parameters_once(capsys):
 
 
 def test_demo_writes_into_a_scratch_or_named_folder_never_the_published_figures(
-        tmp_path, monkeypatch, capsys):
+    tmp_path, monkeypatch, capsys
+):
     monkeypatch.chdir(tmp_path)
     scratch = cli._made(cli._demo_folder(None))
     assert scratch.is_dir() and tmp_path / locations.SCRATCH_NAME in scratch.parents
@@ -211,6 +250,9 @@ def test_demo_writes_into_a_scratch_or_named_folder_never_the_published_figures(
     elsewhere = tmp_path / "elsewhere" / "figures"
     elsewhere.mkdir(parents=True)
     (elsewhere / publish.MANIFEST).write_text("{}", encoding="utf-8")
-    _refused(capsys, ["demo", "--n-ef-samples", "100", "--out", str(elsewhere / "demo")],
-             f"inside the published figures folder {elsewhere}")
+    _refused(
+        capsys,
+        ["demo", "--n-ef-samples", "100", "--out", str(elsewhere / "demo")],
+        f"inside the published figures folder {elsewhere}",
+    )
     assert [p.name for p in elsewhere.iterdir()] == [publish.MANIFEST]

@@ -19,16 +19,27 @@ from hypothesis import strategies as st
 from pqlab import Node, Queue, simulate_arrivals
 from pqlab.node.engine import KEPT, POLICE_RELATIVE_TOLERANCE, POLICED
 
-
 #: The relative tolerance docs/model.md states (2**-50).
 DOCUMENTED_RELATIVE_TOLERANCE = 2.0**-50
 
 
 def policed_node(rate_bps, burst_bytes, framing="none"):
     """One policed WFQ queue; queue and ring large enough that only the policer drops."""
-    return Node(line_rate_bps=1e9, framing=framing, ring_limit_particles=100_000, particle_bytes=64,
-                queues=(Queue("wfq", 100_000, weight_bps=1e6, police_rate_bps=rate_bps,
-                              police_burst_bytes=burst_bytes),))
+    return Node(
+        line_rate_bps=1e9,
+        framing=framing,
+        ring_limit_particles=100_000,
+        particle_bytes=64,
+        queues=(
+            Queue(
+                "wfq",
+                100_000,
+                weight_bps=1e6,
+                police_rate_bps=rate_bps,
+                police_burst_bytes=burst_bytes,
+            ),
+        ),
+    )
 
 
 def drops(node, arrival_s, size_bytes):
@@ -38,15 +49,26 @@ def drops(node, arrival_s, size_bytes):
     return ds["drop"].values
 
 
-@pytest.mark.parametrize(("burst_bytes", "size_bytes", "passed"), [(1280, 128, 10), (1500, 128, 11), (7500, 128, 58),
-                                                                  (128, 128, 1), (127, 128, 0), (3000, 1500, 2)])
+@pytest.mark.parametrize(
+    ("burst_bytes", "size_bytes", "passed"),
+    [
+        (1280, 128, 10),
+        (1500, 128, 11),
+        (7500, 128, 58),
+        (128, 128, 1),
+        (127, 128, 0),
+        (3000, 1500, 2),
+    ],
+)
 @pytest.mark.parametrize("idle_s", [0.0, 60.0, 1e6])
-def test_a_burst_passes_exactly_the_configured_depth_even_after_a_long_idle_period(burst_bytes, size_bytes, passed,
-                                                                                  idle_s):
+def test_a_burst_passes_exactly_the_configured_depth_even_after_a_long_idle_period(
+    burst_bytes, size_bytes, passed, idle_s
+):
     """The bucket is full at time 0 and, however long the idle period, holds at most its depth."""
     node = policed_node(64e3, burst_bytes)
     n = passed + 20
-    # a first burst at time 0 empties the bucket; after idle_s a second burst of n packets arrives at one instant
+    # a first burst at time 0 empties the bucket; after idle_s a second burst of n packets arrives
+    # at one instant
     d = drops(node, np.r_[np.zeros(n), np.full(n, idle_s + 1.0)], size_bytes)
     expected = [KEPT] * passed + [POLICED] * (n - passed)
     assert d[:n].tolist() == expected
@@ -60,16 +82,27 @@ def test_the_bucket_is_refilled_continuously_at_the_police_rate():
     assert drops(node, t, 100).tolist() == [KEPT, POLICED, POLICED, KEPT, POLICED, KEPT, POLICED]
     # 50-byte packets: 50 bytes return every 50 s
     assert drops(node, [0.0, 0.0, 0.0, 50.0, 50.0, 99.0, 100.0], 50).tolist() == [
-        KEPT, KEPT, POLICED, KEPT, POLICED, POLICED, KEPT]
+        KEPT,
+        KEPT,
+        POLICED,
+        KEPT,
+        POLICED,
+        POLICED,
+        KEPT,
+    ]
 
 
 @pytest.mark.parametrize("size_bytes", [1, 40, 128, 1500, 9000])
 def test_exactly_size_bytes_pass_one_byte_short_is_dropped(size_bytes):
-    """A bucket holding exactly ``size`` bytes passes the packet; holding ``size - 1`` it drops it."""
-    node = policed_node(8.0, size_bytes)  # 1 byte/s; the first packet empties the full bucket at time 0
+    """A bucket holding exactly ``size`` bytes passes the packet; holding ``size - 1`` it drops
+    it."""
+    node = policed_node(
+        8.0, size_bytes
+    )  # 1 byte/s; the first packet empties the full bucket at time 0
     s = float(size_bytes)
     t = [0.0, s, s + (s - 1.0), 2 * s]
-    # at s: bucket refilled to exactly size -> pass; then size - 1 bytes held -> drop; one second later size -> pass
+    # at s: bucket refilled to exactly size -> pass; then size - 1 bytes held -> drop; one second
+    # later size -> pass
     assert drops(node, t, size_bytes).tolist() == [KEPT, KEPT, POLICED, KEPT]
     # a bucket one byte deeper than the packet passes it, one byte shallower never does
     assert drops(policed_node(8.0, size_bytes + 1), [0.0], size_bytes).tolist() == [KEPT]
@@ -79,9 +112,13 @@ def test_exactly_size_bytes_pass_one_byte_short_is_dropped(size_bytes):
 @pytest.mark.parametrize("size_bytes", [40, 128, 1500])
 def test_the_token_test_tolerates_only_float_rounding(size_bytes):
     """Short by far less than the relative tolerance passes; short by 1e-6 byte drops."""
-    node = policed_node(8.0, size_bytes)  # 1 byte/s: the bucket holds t bytes at time t after emptying at 0
+    node = policed_node(
+        8.0, size_bytes
+    )  # 1 byte/s: the bucket holds t bytes at time t after emptying at 0
     s = float(size_bytes)
-    short = POLICE_RELATIVE_TOLERANCE * s  # bytes = seconds here; the tolerance is about 3x this at time s
+    short = (
+        POLICE_RELATIVE_TOLERANCE * s
+    )  # bytes = seconds here; the tolerance is about 3x this at time s
     assert drops(node, [0.0, s - short], size_bytes).tolist() == [KEPT, KEPT]
     assert drops(node, [0.0, s - 1e-6], size_bytes).tolist() == [KEPT, POLICED]
 
@@ -94,16 +131,22 @@ def test_the_tolerance_is_the_documented_relative_one(size_bytes):
     node = policed_node(8.0, size_bytes)
     s = float(size_bytes)
     assert POLICE_RELATIVE_TOLERANCE == DOCUMENTED_RELATIVE_TOLERANCE
-    unit = DOCUMENTED_RELATIVE_TOLERANCE * s  # the literal of docs/model.md, not the engine's constant
+    unit = (
+        DOCUMENTED_RELATIVE_TOLERANCE * s
+    )  # the literal of docs/model.md, not the engine's constant
     assert drops(node, [0.0, s - 2.5 * unit], size_bytes).tolist() == [KEPT, KEPT]
     assert drops(node, [0.0, s - 3.5 * unit], size_bytes).tolist() == [KEPT, POLICED]
 
 
-@pytest.mark.parametrize(("rate_bps", "size_bytes", "framing"), [(300e3, 128, "atm-aal5"), (1e6, 1500, "ethernet"),
-                                                                 (64e3, 200, "none")])
+@pytest.mark.parametrize(
+    ("rate_bps", "size_bytes", "framing"),
+    [(300e3, 128, "atm-aal5"), (1e6, 1500, "ethernet"), (64e3, 200, "none")],
+)
 def test_a_stream_at_exactly_the_police_rate_is_never_policed_and_at_twice_it_every_other_packet(
-        rate_bps, size_bytes, framing):
-    """A one-packet bucket: constant rate at the police rate passes all; at twice the rate, half (alternately)."""
+    rate_bps, size_bytes, framing
+):
+    """A one-packet bucket: constant rate at the police rate passes all; at twice the rate, half
+    (alternately)."""
     n = 2_000
     gap = size_bytes * 8.0 / rate_bps
     node = policed_node(rate_bps, size_bytes, framing)
@@ -112,12 +155,22 @@ def test_a_stream_at_exactly_the_police_rate_is_never_policed_and_at_twice_it_ev
     np.testing.assert_array_equal(d, np.tile([KEPT, POLICED], n // 2))
 
 
-@pytest.mark.parametrize(("rate_bps", "size_bytes", "burst_bytes", "duration_s"), [
-    (300e3, 128, 128, 1_100.0), (2e6, 128, 128, 1_100.0), (300e3, 1500, 1500, 1_100.0), (8e3, 110, 110, 5_000.0),
-    (1e9, 200, 200, 0.5), (300e3, 128, 7_500, 1_100.0)])
-def test_a_stream_at_exactly_the_police_rate_is_never_policed_however_long_it_runs(rate_bps, size_bytes, burst_bytes,
-                                                                                    duration_s):
-    """Long runs: a float refill accumulated from the previous packet's tokens drifts and polices such a
+@pytest.mark.parametrize(
+    ("rate_bps", "size_bytes", "burst_bytes", "duration_s"),
+    [
+        (300e3, 128, 128, 1_100.0),
+        (2e6, 128, 128, 1_100.0),
+        (300e3, 1500, 1500, 1_100.0),
+        (8e3, 110, 110, 5_000.0),
+        (1e9, 200, 200, 0.5),
+        (300e3, 128, 7_500, 1_100.0),
+    ],
+)
+def test_a_stream_at_exactly_the_police_rate_is_never_policed_however_long_it_runs(
+    rate_bps, size_bytes, burst_bytes, duration_s
+):
+    """Long runs: a float refill accumulated from the previous packet's tokens drifts and polices
+    such a
     stream after 26 s (128 B at 2 Mbit/s) to 1,000 s; the anchored bucket never does."""
     gap = size_bytes * 8.0 / rate_bps
     t = np.arange(int(duration_s / gap)) * gap
@@ -125,7 +178,8 @@ def test_a_stream_at_exactly_the_police_rate_is_never_policed_however_long_it_ru
 
 
 def exact_policer(arrival_s, size_bytes, rate_bps, burst_bytes):
-    """Rule 1 in rational arithmetic on the given floats: (drop codes, margin tokens - size in bytes)."""
+    """Rule 1 in rational arithmetic on the given floats: (drop codes, margin tokens - size in
+    bytes)."""
     rate = Fraction(rate_bps) / 8
     burst = Fraction(burst_bytes)
     tokens, last = burst, Fraction(0)
@@ -144,13 +198,17 @@ def exact_policer(arrival_s, size_bytes, rate_bps, burst_bytes):
 
 
 @settings(max_examples=150, deadline=None)
-@given(rate_bps=st.sampled_from([8.0, 64e3, 300e3, 2e6, 1e9]),
-       sizes=st.lists(st.integers(1, 1500), min_size=1, max_size=60),
-       burst_packets=st.floats(1.0, 5.0),
-       load=st.floats(0.5, 2.0),
-       start_s=st.sampled_from([0.0, 1.0, 1e3, 1e5]),
-       seed=st.integers(0, 2**32 - 1))
-def test_the_policer_agrees_with_an_exact_rational_token_bucket(rate_bps, sizes, burst_packets, load, start_s, seed):
+@given(
+    rate_bps=st.sampled_from([8.0, 64e3, 300e3, 2e6, 1e9]),
+    sizes=st.lists(st.integers(1, 1500), min_size=1, max_size=60),
+    burst_packets=st.floats(1.0, 5.0),
+    load=st.floats(0.5, 2.0),
+    start_s=st.sampled_from([0.0, 1.0, 1e3, 1e5]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_policer_agrees_with_an_exact_rational_token_bucket(
+    rate_bps, sizes, burst_packets, load, start_s, seed
+):
     """Random traces near the police rate: every decision equals the exact one unless the exact
     margin is within the engine's stated tolerance (a tie at the timestamps' resolution)."""
     rng = np.random.default_rng(seed)
@@ -164,8 +222,11 @@ def test_the_policer_agrees_with_an_exact_rational_token_bucket(rate_bps, sizes,
     codes, margins = exact_policer(t, size, rate_bps, burst)
     for i, (g, c, m) in enumerate(zip(got, codes, margins)):
         if g != c:
-            # a differing decision is allowed only at an exact tie within the tolerance, and only as the
+            # a differing decision is allowed only at an exact tie within the tolerance, and only as
+            # the
             # first difference (later ones follow from the different token state)
-            tolerance = POLICE_RELATIVE_TOLERANCE * (t[i] * rate_bps / 8 + burst + size[: i + 1].sum())
+            tolerance = POLICE_RELATIVE_TOLERANCE * (
+                t[i] * rate_bps / 8 + burst + size[: i + 1].sum()
+            )
             assert abs(float(m)) <= tolerance, (i, g, c, float(m))
             break

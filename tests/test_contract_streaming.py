@@ -24,17 +24,36 @@ PRIO, BE = 0, 1
 
 
 def small_ring_node(ring=1, particle=125):
-    return Node(line_rate_bps=8000.0, framing="none", ring_limit_particles=ring, particle_bytes=particle,
-                queues=(Queue("priority", 10), Queue("wfq", 10, weight_bps=1e3), Queue("wfq", 10, weight_bps=3e3)))
+    return Node(
+        line_rate_bps=8000.0,
+        framing="none",
+        ring_limit_particles=ring,
+        particle_bytes=particle,
+        queues=(
+            Queue("priority", 10),
+            Queue("wfq", 10, weight_bps=1e3),
+            Queue("wfq", 10, weight_bps=3e3),
+        ),
+    )
 
 
 # (arrival s, size bytes, queue): three BE packets at 0 behind a one-packet ring; a priority packet
 # arrives at 0.125 exactly when BE0 completes, a BE packet at 0.5 exactly when the ring empties.
-TRACE = [(0.0, 125, BE), (0.0, 125, BE), (0.0, 125, BE), (0.125, 125, PRIO), (0.5, 125, BE), (0.625, 125, PRIO),
-         (0.625, 250, BE), (0.75, 125, PRIO)]
-# completions first: at 0.125 BE1 enters the ring before the priority packet arriving then is queued;
+TRACE = [
+    (0.0, 125, BE),
+    (0.0, 125, BE),
+    (0.0, 125, BE),
+    (0.125, 125, PRIO),
+    (0.5, 125, BE),
+    (0.625, 125, PRIO),
+    (0.625, 250, BE),
+    (0.75, 125, PRIO),
+]
+# completions first: at 0.125 BE1 enters the ring before the priority packet arriving then is
+# queued;
 # at 0.25 the priority packet (queued since 0.125) goes before BE2; at 0.75 the
-# completion lets BE6 into the ring before the priority packet arriving at that instant is even queued
+# completion lets BE6 into the ring before the priority packet arriving at that instant is even
+# queued
 EXPECTED_ENTRY = [0.0, 0.125, 0.375, 0.25, 0.5, 0.625, 0.75, 1.0]
 EXPECTED_DEPARTURE = [0.125, 0.25, 0.5, 0.375, 0.625, 0.75, 1.0, 1.125]
 
@@ -59,7 +78,9 @@ def test_one_shot_run_handles_the_completion_before_the_simultaneous_arrival():
     assert ds["drop"].values.tolist() == [0] * len(TRACE)
 
 
-@pytest.mark.parametrize("cuts", [c for r in range(1, 4) for c in itertools.combinations(range(1, len(TRACE)), r)])
+@pytest.mark.parametrize(
+    "cuts", [c for r in range(1, 4) for c in itertools.combinations(range(1, len(TRACE)), r)]
+)
 def test_every_split_of_the_trace_equals_the_one_shot_run(cuts):
     t, s, q = _arrays(TRACE)
     entry, dep, drop = _streamed(small_ring_node(), t, s, q, list(cuts))
@@ -77,14 +98,16 @@ def test_advance_processes_completions_up_to_and_including_its_horizon():
     assert entry[:2].tolist() == [0.0, 0.125] and np.isnan(entry[2])
     assert dep[:2].tolist() == [0.125, 0.25]
     assert state.waiting_packets == 1 and carry[0].size == 0
-    # the next batch starts exactly at that completion: a priority arrival that must not overtake BE1
+    # the next batch starts exactly at that completion: a priority arrival that must not overtake
+    # BE1
     entry2, dep2, _, (cid, centry, cdep) = state.advance(*_arrays(TRACE[3:4]), horizon_s=np.inf)
     assert entry2.tolist() == [0.25] and dep2.tolist() == [0.375]
     assert cid.tolist() == [2] and centry.tolist() == [0.375] and cdep.tolist() == [0.5]
 
 
 def _grid_trace(seed, n):
-    """Arrivals on a 1/8 s grid (often equal to completions), sizes multiples of 125 bytes, mixed queues."""
+    """Arrivals on a 1/8 s grid (often equal to completions), sizes multiples of 125 bytes, mixed
+    queues."""
     rng = np.random.default_rng(seed)
     t = np.cumsum(rng.choice([0, 0, 1, 1, 2, 3], size=n)) / 8.0
     s = rng.choice([125, 250, 375, 1000], size=n).astype(np.int64)

@@ -16,8 +16,16 @@ STEP_RELATIVE_ERROR = 2.0**-20
 
 
 def _node(spread, limit=64):
-    return pqlab.Node(2e6, "none", 5, 512, [pqlab.Queue("wfq", limit, weight_bps=1.1),
-                                            pqlab.Queue("wfq", limit, weight_bps=1.1 * spread)])
+    return pqlab.Node(
+        2e6,
+        "none",
+        5,
+        512,
+        [
+            pqlab.Queue("wfq", limit, weight_bps=1.1),
+            pqlab.Queue("wfq", limit, weight_bps=1.1 * spread),
+        ],
+    )
 
 
 @pytest.mark.parametrize("spread", [1e3, 1e5, 3e5, 5e5])

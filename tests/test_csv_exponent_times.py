@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_refuse_captures import ipv4, pcap
+from test_refuse_inputs import T0_NS, _trace_packets, one_line, write
 
 import pqlab
 from pqlab import Node, Scenario
 from pqlab.node.traces import read_trace
-from test_refuse_captures import ipv4, pcap
-from test_refuse_inputs import T0_NS, _trace_packets, one_line, write
 
 
 def _exponent(ns: int) -> str:
@@ -21,8 +21,13 @@ def _exponent(ns: int) -> str:
 
 
 def _run(streams) -> list:
-    node = Node(2e6, "ethernet", 4, 512, (pqlab.Queue("priority", 20),
-                                          pqlab.Queue("wfq", 8, weight_bps=1e6)))
+    node = Node(
+        2e6,
+        "ethernet",
+        4,
+        512,
+        (pqlab.Queue("priority", 20), pqlab.Queue("wfq", 8, weight_bps=1e6)),
+    )
     ds = pqlab.simulate(Scenario(node, list(streams), duration_s=1.0), seed=1)
     return [ds[v].values.tobytes() for v in ("arrival", "size", "flow", "departure", "drop")]
 
@@ -30,8 +35,9 @@ def _run(streams) -> list:
 def test_exponent_decimal_and_pcap_times_give_identical_runs(tmp_path):
     packets = _trace_packets()
     frames = [(t, ipv4(size, dscp=dscp, src=1 + f)) for t, f, dscp, size in packets]
-    (tmp_path / "t.pcap").write_bytes(pcap([((T0_NS + t) // 10**9, (T0_NS + t) % 10**9 // 1000, fr)
-                                            for t, fr in frames]))
+    (tmp_path / "t.pcap").write_bytes(
+        pcap([((T0_NS + t) // 10**9, (T0_NS + t) % 10**9 // 1000, fr) for t, fr in frames])
+    )
     decimal = [f"{(T0_NS + t) // 10**9}.{(T0_NS + t) % 10**9 // 1000:06d}" for t, *_ in packets]
     exponent = [_exponent(T0_NS + t) for t, *_ in packets]
     assert float(exponent[0]) == float(decimal[0]) and "e+09" in exponent[0]
@@ -40,11 +46,15 @@ def test_exponent_decimal_and_pcap_times_give_identical_runs(tmp_path):
         write(tmp_path, "time_s,size_bytes,flow,dscp\n" + rows, name)
     queues = {46: 0, 0: 1, 10: 1}
     table = dict(flow_column="flow", class_column="dscp", queues=queues)
-    read = {"pcap": read_trace(tmp_path / "t.pcap", queues=queues),
-            "decimal": read_trace(tmp_path / "decimal.csv", **table),
-            "exponent": read_trace(tmp_path / "exponent.csv", **table)}
-    digests = {k: [(s.flow, s.queue, s.sha256, s.time_origin_s, s.arrival_s.tobytes())
-                   for s in v] for k, v in read.items()}
+    read = {
+        "pcap": read_trace(tmp_path / "t.pcap", queues=queues),
+        "decimal": read_trace(tmp_path / "decimal.csv", **table),
+        "exponent": read_trace(tmp_path / "exponent.csv", **table),
+    }
+    digests = {
+        k: [(s.flow, s.queue, s.sha256, s.time_origin_s, s.arrival_s.tobytes()) for s in v]
+        for k, v in read.items()
+    }
     assert digests["exponent"] == digests["decimal"] == digests["pcap"]
     assert _run(read["exponent"]) == _run(read["decimal"]) == _run(read["pcap"])
     assert np.flatnonzero(np.diff([t for t, *_ in packets]) == 0).size > 20  # ties across flows
@@ -53,24 +63,34 @@ def test_exponent_decimal_and_pcap_times_give_identical_runs(tmp_path):
 def test_exponent_forms_read_as_their_decimals(tmp_path):
     """Exponent signs and cases, a mantissa without a fraction, exponents that leave whole ticks;
     a tie is kept in the file's order."""
-    path = write(tmp_path, "time_s,size_bytes,flow\n1.7000000000015e9,100,0\n"
-                           "17000000000015E-4,101,1\n"
-                           "+1.700000000002e+9,102,0\n0.17000000000025e10,103,1\n"
-                           "170000000000250000e-8,104,0\n1.700000000003E9,105,1\n")
+    path = write(
+        tmp_path,
+        "time_s,size_bytes,flow\n1.7000000000015e9,100,0\n"
+        "17000000000015E-4,101,1\n"
+        "+1.700000000002e+9,102,0\n0.17000000000025e10,103,1\n"
+        "170000000000250000e-8,104,0\n1.700000000003E9,105,1\n",
+    )
     streams = read_trace(path, flow_column="flow")
-    plain = write(tmp_path, "time_s,size_bytes,flow\n1700000000.0015,100,0\n1700000000.0015,101,1\n"
-                            "1700000000.002,102,0\n1700000000.0025,103,1\n"
-                            "1700000000.0025,104,0\n1700000000.003,105,1\n", "plain.csv")
-    assert [(s.arrival_s.tobytes(), s.sha256, s.time_origin_s, s.file_order.tolist())
-            for s in streams] == [(s.arrival_s.tobytes(), s.sha256, s.time_origin_s,
-                                   s.file_order.tolist())
-                                  for s in read_trace(plain, flow_column="flow")]
+    plain = write(
+        tmp_path,
+        "time_s,size_bytes,flow\n1700000000.0015,100,0\n1700000000.0015,101,1\n"
+        "1700000000.002,102,0\n1700000000.0025,103,1\n"
+        "1700000000.0025,104,0\n1700000000.003,105,1\n",
+        "plain.csv",
+    )
+    assert [
+        (s.arrival_s.tobytes(), s.sha256, s.time_origin_s, s.file_order.tolist()) for s in streams
+    ] == [
+        (s.arrival_s.tobytes(), s.sha256, s.time_origin_s, s.file_order.tolist())
+        for s in read_trace(plain, flow_column="flow")
+    ]
     assert streams[0].arrival_s.tolist() == [0.0, 0.0005, 0.001]
     assert streams[0].time_origin_s == 1700000000.0015
 
 
-@pytest.mark.parametrize("cell, row", [("1.5e-12", 1), ("1e300", 1), ("1.234567890123456789e9", 1),
-                                       ("1e-99999999", 1)])
+@pytest.mark.parametrize(
+    "cell, row", [("1.5e-12", 1), ("1e300", 1), ("1.234567890123456789e9", 1), ("1e-99999999", 1)]
+)
 def test_exponent_times_not_exact_in_ticks_are_refused(tmp_path, cell, row):
     """Finer than a nanosecond, beyond int64's ticks, more digits than int64 holds, an exponent
     beyond any tick: one line

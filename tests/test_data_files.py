@@ -1,4 +1,5 @@
-"""Tests of the data files: data/paper_values.csv and data/be_size_cdf_standin.csv (see data/README.md)."""
+"""Tests of the data files: data/paper_values.csv and data/be_size_cdf_standin.csv (see
+data/README.md)."""
 
 import importlib.util
 import re
@@ -15,15 +16,37 @@ from pqlab.papers.records import load_claim_notes
 
 PAPER_VALUES = DATA / "paper_values.csv"
 STANDIN = DATA / "be_size_cdf_standin.csv"
-COLUMNS = ["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule",
-           "variable", "check", "params"]
+COLUMNS = [
+    "artefact",
+    "quantity",
+    "value",
+    "unit",
+    "source",
+    "statement",
+    "kind",
+    "rule",
+    "variable",
+    "check",
+    "params",
+]
 #: Values of the ``kind`` column (data/README.md).
 KINDS = {"setup", "analysis", "result", "derived"}
 ARTEFACTS = {
-    "globecom01_tab1", "globecom01_tab2", "globecom01_fig3_1", "globecom01_fig3_2",
-    "globecom01_fig4", "globecom01_fig5", "globecom01_fig7", "globecom01_tab3",
-    "long_ipdv_vs_a", "long_fig7_tab3", "globecom01_tab4", "globecom01_pq_bound", "path",
-    "globecom01_fig2", "globecom01_fig6",
+    "globecom01_tab1",
+    "globecom01_tab2",
+    "globecom01_fig3_1",
+    "globecom01_fig3_2",
+    "globecom01_fig4",
+    "globecom01_fig5",
+    "globecom01_fig7",
+    "globecom01_tab3",
+    "long_ipdv_vs_a",
+    "long_fig7_tab3",
+    "globecom01_tab4",
+    "globecom01_pq_bound",
+    "path",
+    "globecom01_fig2",
+    "globecom01_fig6",
 }
 
 
@@ -47,12 +70,17 @@ def test_columns_exactly(pv):
 
 
 def test_rule_values(pv):
-    """Issue 30: the rule a statement is judged by, one of the judge's (empty: inferred from the value)."""
+    """Issue 30: the rule a statement is judged by, one of the judge's (empty: inferred from the
+    value)."""
     assert set(pv["rule"].fillna("")) <= {"", *judge.RULES}
     rule = pv.set_index(["artefact", "quantity"])["rule"].fillna("")
     assert rule[("globecom01_fig3_1", "local_max_be_payload_1")] == "position"
-    assert rule[("tftant_slides_ring", "delay_ratio_512_256")] == "not_checkable"  # garbled on the slide
-    assert rule[("long_fig7_tab3", "mode_fraction_ef_128")] == "not_checkable"  # interval width never given
+    assert (
+        rule[("tftant_slides_ring", "delay_ratio_512_256")] == "not_checkable"
+    )  # garbled on the slide
+    assert (
+        rule[("long_fig7_tab3", "mode_fraction_ef_128")] == "not_checkable"
+    )  # interval width never given
 
 
 def test_claims_as_data_name_a_check_for_statements_and_a_variable_for_numbers(pv):
@@ -119,13 +147,20 @@ def test_values_parse_units_sources_statements_nonempty(pv):
 
 
 def test_table_iii_values_and_erratum(pv):
-    for key, ms, ref in [("5_6", 18.29, 50), ("2_3", 17.66, 100), ("1_3", 17.23, 200), ("0", 16.75, 300)]:
+    for key, ms, ref in [
+        ("5_6", 18.29, 50),
+        ("2_3", 17.66, 100),
+        ("1_3", 17.23, 200),
+        ("0", 16.75, 300),
+    ]:
         assert value(pv, "globecom01_tab3", f"mean_delay_a_{key}") == ms
         assert value(pv, "globecom01_tab3", f"ref_load_a_{key}") == ref
         a = float(Fraction(key.replace("_", "/")))
         assert value(pv, "globecom01_tab3", f"a_ref_load_{ref}") == pytest.approx(a, abs=1e-9)
         assert a == pytest.approx(1 - ref / 300)
-    erratum = pv[(pv.artefact == "globecom01_tab3") & (pv.quantity == "a_ref_load_50")].statement.iloc[0]
+    erratum = pv[
+        (pv.artefact == "globecom01_tab3") & (pv.quantity == "a_ref_load_50")
+    ].statement.iloc[0]
     assert "1/6" in erratum and "5/6" in erratum and "ERRATUM" in erratum
 
 
@@ -144,14 +179,20 @@ def test_table_iv_rows_follow_the_papers_formula(pv):
     assert value(pv, "globecom01_tab4", "t_u") == t_u
     assert value(pv, "globecom01_tab4", "rho") == rho
     assert value(pv, "globecom01_tab4", "q_t") == q_t
-    assert value(pv, "globecom01_tab4", "ef_packet_rate") == pytest.approx(300e3 / (128 * 8), abs=5e-3)
+    assert value(pv, "globecom01_tab4", "ef_packet_rate") == pytest.approx(
+        300e3 / (128 * 8), abs=5e-3
+    )
     for k in (1, 2, 3):
         w_pq, w_t, w = (value(pv, "globecom01_tab4", f"{n}_k{k}") for n in ("w_pq", "w_t", "w"))
         assert w_pq == np.floor(k * t_u / (1 - rho) * 100) / 100
         assert w_t == (q_t + k - 1) * t_u
         assert w == pytest.approx(w_pq + w_t, abs=1e-9)
         assert value(pv, "globecom01_tab4", f"w_m_k{k}") < w  # "an overestimation of the delay"
-    assert [value(pv, "globecom01_tab4", f"w_m_k{k}") for k in (1, 2, 3)] == [10162.51, 15949.06, 19272.81]
+    assert [value(pv, "globecom01_tab4", f"w_m_k{k}") for k in (1, 2, 3)] == [
+        10162.51,
+        15949.06,
+        19272.81,
+    ]
 
 
 def test_other_headline_numbers(pv):
@@ -220,7 +261,9 @@ def test_standin_moments_and_modes(standin):
 
 
 def test_standin_matches_its_generator(standin):
-    spec = importlib.util.spec_from_file_location("make_standin", DATA / "make_be_size_cdf_standin.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_standin", DATA / "make_be_size_cdf_standin.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # defines pmf(); writes nothing unless run as a script
     np.testing.assert_allclose(standin.pmf(), module.pmf(), atol=1e-11)

@@ -17,7 +17,8 @@ T_22_CELLS_S = 22 * 53 * 8 / 2e6
 
 def test_pq_and_drr_bounds_by_hand():
     assert diffserv.be_line_time_s() == pytest.approx(T_22_CELLS_S, rel=1e-12)  # 4.664 ms
-    # 3 BE packets of 2 particles fit a ring of 5 (entered while < 5 in use), then the EF packet itself
+    # 3 BE packets of 2 particles fit a ring of 5 (entered while < 5 in use), then the EF packet
+    # itself
     assert diffserv.pq_bound_s() == pytest.approx(4 * T_22_CELLS_S, rel=1e-12)
     assert diffserv.pq_bound_s(ring_limit_particles=2) == pytest.approx(2 * T_22_CELLS_S, rel=1e-12)
     # one DRR turn of BE: deficit < 1000 + quantum 4024 -> at most 5 packets of 1000 bytes
@@ -36,17 +37,20 @@ def test_the_nodes_have_the_disciplines_named():
     assert af.queues[0].red_min_packets == (32.0, 24.0, 16.0)  # staggered: green, yellow, red
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: diffserv.ef_node("fifo"), "scheduler"),
-    (lambda: diffserv.ef_node("drr", ef_frame_bytes=20), "ef_frame_bytes"),
-    (lambda: diffserv.drr_quanta(1006, 2e6), "ef_service_rate_bps"),
-    (lambda: diffserv.ef_node("drr", be_quantum_bytes=0), "be_quantum_bytes"),
-    (lambda: diffserv.af_node(af_weight_bps=3e6), "af_weight_bps"),
-    (lambda: diffserv.af_scenario(cir_bps=1e6, pir_bps=5e5), "pir_bps"),
-    (lambda: diffserv.af_scenario(af_ip_bytes=500, bucket_bytes=100), "bucket_bytes"),
-    (lambda: diffserv.af_colour_drops([-1.0]), "af_loads_bps"),
-    (lambda: diffserv.ef_delays(seed=-1), "seed"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: diffserv.ef_node("fifo"), "scheduler"),
+        (lambda: diffserv.ef_node("drr", ef_frame_bytes=20), "ef_frame_bytes"),
+        (lambda: diffserv.drr_quanta(1006, 2e6), "ef_service_rate_bps"),
+        (lambda: diffserv.ef_node("drr", be_quantum_bytes=0), "be_quantum_bytes"),
+        (lambda: diffserv.af_node(af_weight_bps=3e6), "af_weight_bps"),
+        (lambda: diffserv.af_scenario(cir_bps=1e6, pir_bps=5e5), "pir_bps"),
+        (lambda: diffserv.af_scenario(af_ip_bytes=500, bucket_bytes=100), "bucket_bytes"),
+        (lambda: diffserv.af_colour_drops([-1.0]), "af_loads_bps"),
+        (lambda: diffserv.ef_delays(seed=-1), "seed"),
+    ],
+)
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
@@ -77,12 +81,17 @@ def test_the_comparison_reads_the_tftant_page(ef):
     assert gap["expected"] == 4.0  # data/paper_values.csv, tftant_wfq_fig1/gap_1024_be_tx
     assert abs(gap["ours"] - gap["expected"]) < 0.5
     assert table.loc["PQ's largest EF delay the smallest (1 yes, 0 no)", "ours"] == 1.0
-    assert np.isnan(diffserv.ef_comparison(summary, ef_frame_bytes=512).loc[
-        "WFQ - PQ, largest EF delay (BE line times of 4.664 ms)", "expected"])
+    assert np.isnan(
+        diffserv.ef_comparison(summary, ef_frame_bytes=512).loc[
+            "WFQ - PQ, largest EF delay (BE line times of 4.664 ms)", "expected"
+        ]
+    )
 
 
 def test_the_drr_quantum_moves_drr_delay_only(ef):
-    small = diffserv.ef_summary(diffserv.ef_delays(("drr",), be_quantum_bytes=1000, n_ef_samples=1_000))
+    small = diffserv.ef_summary(
+        diffserv.ef_delays(("drr",), be_quantum_bytes=1000, n_ef_samples=1_000)
+    )
     _, summary = ef
     assert small.at["drr", "max_ms"] < summary.at["drr", "max_ms"]
     assert small.at["drr", "max_ms"] <= diffserv.drr_bound_s(be_quantum_bytes=1000) * 1e3 + 1e-9
@@ -110,8 +119,9 @@ def test_wred_drops_red_before_yellow_before_green(drops):
 def test_cisco_overlapping_defaults_drop_the_colours_alike_under_overload():
     """The notebook's question 7: with one maximum (40) for every colour, a sustained overload keeps
     the average above it, where rule 2a drops every colour."""
-    check = diffserv.precedence_holds(diffserv.af_colour_drops([2.0e6], duration_s=20.0,
-                                                               thresholds=diffserv.CISCO_DSCP_WRED))
+    check = diffserv.precedence_holds(
+        diffserv.af_colour_drops([2.0e6], duration_s=20.0, thresholds=diffserv.CISCO_DSCP_WRED)
+    )
     row = check.loc[2.0, ["green", "yellow", "red"]]
     assert row.min() > 0.5 and row.max() - row.min() < 0.1
 
@@ -119,26 +129,42 @@ def test_cisco_overlapping_defaults_drop_the_colours_alike_under_overload():
 def test_precedence_leaves_out_a_colour_never_offered():
     import pandas as pd
 
-    drops = pd.DataFrame({"af_load_mbps": [1.0] * 3 + [2.0] * 3, "colour": ["green", "yellow", "red"] * 2,
-                          "drop_fraction": [0.0, 0.1, np.nan, 0.2, 0.1, 0.3]})
+    drops = pd.DataFrame(
+        {
+            "af_load_mbps": [1.0] * 3 + [2.0] * 3,
+            "colour": ["green", "yellow", "red"] * 2,
+            "drop_fraction": [0.0, 0.1, np.nan, 0.2, 0.1, 0.3],
+        }
+    )
     assert diffserv.precedence_holds(drops)["holds"].tolist() == [True, False]
 
 
 def test_the_drops_sweep_declares_units():
     attrs = diffserv.colour_drops.attrs
-    assert attrs["red_drop_fraction"]["units"] == "1" and attrs["green_offered"]["units"] == "packets"
+    assert (
+        attrs["red_drop_fraction"]["units"] == "1" and attrs["green_offered"]["units"] == "packets"
+    )
 
 
 def test_the_figures_label_units(ef, drops):
     delays, _ = ef
-    fig = diffserv_figures.ef_delay_figure(delays, pq_bound_ms=18.656, drr_bound_ms=41.976, title="t")
+    fig = diffserv_figures.ef_delay_figure(
+        delays, pq_bound_ms=18.656, drr_bound_ms=41.976, title="t"
+    )
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     assert all(ax.get_xlabel() == "EF node delay (ms)" for ax in fig.axes)
     legend = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
-    assert [t.split(":")[0] for t in legend] == ["PQ", "WFQ", "DRR"] and all("ms" in t for t in legend)
+    assert [t.split(":")[0] for t in legend] == ["PQ", "WFQ", "DRR"] and all(
+        "ms" in t for t in legend
+    )
     fig = diffserv_figures.af_drop_figure(drops, cir_mbps=0.4, pir_mbps=0.8)
     assert fig.axes[0].get_xlabel() == "offered AF load (Mbit/s of IP packets)"
-    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["green", "yellow", "red", "best effort"]
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [
+        "green",
+        "yellow",
+        "red",
+        "best effort",
+    ]
 
 
 def test_the_slider_panel_redraws():

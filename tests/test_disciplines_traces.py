@@ -24,7 +24,17 @@ LINE_BPS = 8192.0  # 1024 bytes/s: one byte time = 1/1024 s
 B = Fraction(1, 1024)
 
 
-def _check(node, t_bytes, sizes, queues, entry_bytes, departure_bytes, drops=None, colour=None, uniform=None):
+def _check(
+    node,
+    t_bytes,
+    sizes,
+    queues,
+    entry_bytes,
+    departure_bytes,
+    drops=None,
+    colour=None,
+    uniform=None,
+):
     """Assert the hand-computed outputs on the reference, then the kernel against the reference."""
     arrival = [float(t * B) for t in t_bytes]
     entry, departure, drop = reference_schedule(node, arrival, sizes, queues, colour, uniform)
@@ -45,10 +55,26 @@ def test_priority_levels_serve_level_0_first_and_one_fifo_per_level():
     # 100: level 0 first: p3, 100 -> 170. 170: level 1's FIFO by admission: p1 (q0) before p2
     # (q2), 170 -> 220. 220: p2 (admitted before p5, although p5 is q0's head), 220 -> 280.
     # 280: p5, 280 -> 320. 320: the WFQ queue last: p4, 320 -> 400.
-    node = Node(LINE_BPS, "none", 1, 2000, (Queue("priority", 10, level=1), Queue("priority", 10),
-                                           Queue("priority", 10, level=1), Queue("wfq", 10, weight_bps=1024.0)))
-    _check(node, [0, 0, 0, 0, 0, 10], [100, 50, 60, 70, 80, 40], [3, 0, 2, 1, 3, 0],
-           [0, 170, 220, 100, 320, 280], [100, 220, 280, 170, 400, 320])
+    node = Node(
+        LINE_BPS,
+        "none",
+        1,
+        2000,
+        (
+            Queue("priority", 10, level=1),
+            Queue("priority", 10),
+            Queue("priority", 10, level=1),
+            Queue("wfq", 10, weight_bps=1024.0),
+        ),
+    )
+    _check(
+        node,
+        [0, 0, 0, 0, 0, 10],
+        [100, 50, 60, 70, 80, 40],
+        [3, 0, 2, 1, 3, 0],
+        [0, 170, 220, 100, 320, 280],
+        [100, 220, 280, 170, 400, 320],
+    )
 
 
 def test_drr_deficits_turns_and_the_active_list():
@@ -61,9 +87,21 @@ def test_drr_deficits_turns_and_the_active_list():
     #   300 + 300 = 600 >= 400: p1 (200 left), 400 -> 800.
     # 800: q0 keeps its turn: 200 >= 200: p2 (0 left), q0 empties and leaves, 800 -> 1000.
     # 1000: q1's turn: 200 + 500 = 700 >= 300: p4, 1000 -> 1300.
-    node = Node(LINE_BPS, "none", 1, 2000, (Queue("drr", 10, quantum_bytes=300), Queue("drr", 10, quantum_bytes=500)))
-    _check(node, [0] * 5, [100, 400, 200, 300, 300], [1, 0, 0, 1, 1],
-           [0, 400, 800, 100, 1000], [100, 800, 1000, 400, 1300])
+    node = Node(
+        LINE_BPS,
+        "none",
+        1,
+        2000,
+        (Queue("drr", 10, quantum_bytes=300), Queue("drr", 10, quantum_bytes=500)),
+    )
+    _check(
+        node,
+        [0] * 5,
+        [100, 400, 200, 300, 300],
+        [1, 0, 0, 1, 1],
+        [0, 400, 800, 100, 1000],
+        [100, 800, 1000, 400, 1300],
+    )
 
 
 def test_drr_counts_wire_bytes_with_wfq_bytes_wire():
@@ -72,8 +110,14 @@ def test_drr_counts_wire_bytes_with_wfq_bytes_wire():
     # queue: a new turn, 600 >= 301: p0 enters at 0 (wire 301 bytes), 0 -> 301; q0 empties.
     # p1 (q1, 262), p2 (q0, 262) wait: [q1, q0]. 301: q1: 300 >= 300: p1, 301 -> 601.
     # 601: q0: 300 >= 300: p2, 601 -> 901.
-    node = Node(LINE_BPS, "ethernet", 1, 2000, (Queue("drr", 10, quantum_bytes=300),
-                                               Queue("drr", 10, quantum_bytes=300)), wfq_bytes="wire")
+    node = Node(
+        LINE_BPS,
+        "ethernet",
+        1,
+        2000,
+        (Queue("drr", 10, quantum_bytes=300), Queue("drr", 10, quantum_bytes=300)),
+        wfq_bytes="wire",
+    )
     _check(node, [0, 0, 0], [263, 262, 262], [0, 1, 0], [0, 301, 601], [301, 601, 901])
 
 
@@ -85,10 +129,25 @@ def test_wrr_turns_in_index_order_with_weights_in_packets():
     # 100: q1 has sent its 1: q2 sends p5, 100 -> 190. 190: q0 sends p1 (1 of 2), 190 -> 240.
     # 240: q0 sends p2 (2 of 2), 240 -> 300. 300: q1 sends p4, 300 -> 380. 380: q2 has no head:
     # q0 sends p3, 380 -> 450. 450: q0 is empty: q1 sends p6, 450 -> 490.
-    node = Node(LINE_BPS, "none", 1, 2000, (Queue("wrr", 10, weight_packets=2), Queue("wrr", 10, weight_packets=1),
-                                           Queue("wrr", 10, weight_packets=1)))
-    _check(node, [0] * 7, [100, 50, 60, 70, 80, 90, 40], [1, 0, 0, 0, 1, 2, 1],
-           [0, 190, 240, 380, 300, 100, 450], [100, 240, 300, 450, 380, 190, 490])
+    node = Node(
+        LINE_BPS,
+        "none",
+        1,
+        2000,
+        (
+            Queue("wrr", 10, weight_packets=2),
+            Queue("wrr", 10, weight_packets=1),
+            Queue("wrr", 10, weight_packets=1),
+        ),
+    )
+    _check(
+        node,
+        [0] * 7,
+        [100, 50, 60, 70, 80, 90, 40],
+        [1, 0, 0, 0, 1, 2, 1],
+        [0, 190, 240, 380, 300, 100, 450],
+        [100, 240, 300, 450, 380, 190, 490],
+    )
 
 
 def test_byte_limit_and_packet_limit_whichever_first():
@@ -100,13 +159,26 @@ def test_byte_limit_and_packet_limit_whichever_first():
     # 1100: p2, 1100 -> 1500. 1500: p3, 1500 -> 1600. 1600: p7, 1600 -> 2100.
     node = Node(LINE_BPS, "none", 1, 2000, (Queue("priority", 3, limit_bytes=1000),))
     N = None
-    _check(node, [0, 0, 0, 0, 0, 10, 700, 700], [600, 500, 400, 100, 1, 50, 600, 500], [0] * 8,
-           [0, 600, 1100, 1500, N, N, N, 1600], [600, 1100, 1500, 1600, N, N, N, 2100],
-           [KEPT] * 4 + [QUEUE_FULL] * 3 + [KEPT])
+    _check(
+        node,
+        [0, 0, 0, 0, 0, 10, 700, 700],
+        [600, 500, 400, 100, 1, 50, 600, 500],
+        [0] * 8,
+        [0, 600, 1100, 1500, N, N, N, 1600],
+        [600, 1100, 1500, 1600, N, N, N, 2100],
+        [KEPT] * 4 + [QUEUE_FULL] * 3 + [KEPT],
+    )
     # only a byte limit: the fourth small packet is no problem, a byte over is
     node = Node(LINE_BPS, "none", 1, 2000, (Queue("priority", None, limit_bytes=300),))
-    _check(node, [0] * 5, [100, 100, 100, 100, 1], [0] * 5, [0, 100, 200, 300, N], [100, 200, 300, 400, N],
-           [KEPT] * 4 + [QUEUE_FULL])
+    _check(
+        node,
+        [0] * 5,
+        [100, 100, 100, 100, 1],
+        [0] * 5,
+        [0, 100, 200, 300, N],
+        [100, 200, 300, 400, N],
+        [KEPT] * 4 + [QUEUE_FULL],
+    )
 
 
 def test_shaper_holds_the_head_and_wakes_up_after_the_arrivals_of_its_instant():
@@ -122,25 +194,47 @@ def test_shaper_holds_the_head_and_wakes_up_after_the_arrivals_of_its_instant():
     # 1600: p5 (q2, 50) arrives: arrivals before the wake-up, so p5 takes the last place,
     #   2300 -> 2350, and p3 (eligible since 1600) waits for room.
     # 2200: p1's release: p3 enters; bucket min(1500, 0 + 1200 * 0.5) - 300 = 300; 2350 -> 2650.
-    node = Node(LINE_BPS, "none", None, None, (Queue("priority", 10, level=1, shape_rate_bps=4096.0,
-                                                     shape_burst_bytes=1500.0),
-                                               Queue("wfq", 10, weight_bps=1024.0), Queue("priority", 10)),
-                ring_limit_packets=3)
-    _check(node, [0, 0, 0, 1100, 1100, 1600], [1000, 1000, 200, 300, 100, 50], [0, 0, 1, 0, 1, 2],
-           [0, 1000, 0, 2200, 1100, 1600], [1000, 2200, 1200, 2650, 2300, 2350])
+    node = Node(
+        LINE_BPS,
+        "none",
+        None,
+        None,
+        (
+            Queue("priority", 10, level=1, shape_rate_bps=4096.0, shape_burst_bytes=1500.0),
+            Queue("wfq", 10, weight_bps=1024.0),
+            Queue("priority", 10),
+        ),
+        ring_limit_packets=3,
+    )
+    _check(
+        node,
+        [0, 0, 0, 1100, 1100, 1600],
+        [1000, 1000, 200, 300, 100, 50],
+        [0, 0, 1, 0, 1, 2],
+        [0, 1000, 0, 2200, 1100, 1600],
+        [1000, 2200, 1200, 2650, 2300, 2350],
+    )
 
 
 def test_shaper_wake_up_on_an_idle_ring():
     # One shaped queue at 4096 bit/s (half a byte per byte time), burst 1000; ring: 4 packets.
     # t=0: p0 (1000) enters, 0 -> 1000; bucket 0 at t0 = 0. p1 (500): eligible at 0 + 500 / 0.5 =
-    # 1000, when the ring is idle: it enters at 1000 (bucket 0 + 1000 * 0.5 - 500 = 0), 1000 -> 1500.
+    # 1000, when the ring is idle: it enters at 1000 (bucket 0 + 1000 * 0.5 - 500 = 0),
+    # 1000 -> 1500.
     # p2 (250) at 1200: eligible at 1000 + 250 / 0.5 = 1500: a wake-up at 1500, 1500 -> 1750.
-    node = Node(LINE_BPS, "none", 4, 2000, (Queue("priority", 10, shape_rate_bps=4096.0, shape_burst_bytes=1000.0),))
+    node = Node(
+        LINE_BPS,
+        "none",
+        4,
+        2000,
+        (Queue("priority", 10, shape_rate_bps=4096.0, shape_burst_bytes=1000.0),),
+    )
     _check(node, [0, 0, 1200], [1000, 500, 250], [0, 0, 0], [0, 1000, 1500], [1000, 1500, 1750])
 
 
 def test_red_and_wred_with_given_uniform_draws():
-    # One priority queue with WRED: green (min 1, max 3, max_p 0.5), yellow (0, 2, 1), red (0, 1, 1);
+    # One priority queue with WRED: green (min 1, max 3, max_p 0.5), yellow (0, 2, 1), red (0,
+    # 1, 1);
     # red_weight 0.5: avg = 0.5 avg + 0.5 n (n waiting at the arrival). Ring: one packet.
     # p0 (t=0, 1000 B): n=0, avg 0 < 1: enters, 0 -> 1000.
     # p1 (t=1): n=0, avg 0: waits. p2 (t=2): n=1, avg 0.5 < 1: waits.
@@ -151,34 +245,65 @@ def test_red_and_wred_with_given_uniform_draws():
     # p7 (t=7): n=3, avg 1.328125 + 1.5 = 2.828125: p = 0.45703125 <= u 0.5: waits.
     # p8 (t=8): n=4, avg 1.4140625 + 2 = 3.4140625 >= 3: early drop (u 0.999).
     # p1, p2, p4, p7 (100 B each) leave at 1100, 1200, 1300, 1400.
-    node = Node(LINE_BPS, "none", 1, 2000, (Queue("priority", 10, red_min_packets=(1, 0, 0),
-                                                 red_max_packets=(3, 2, 1), red_max_p=(0.5, 1, 1), red_weight=0.5),))
+    node = Node(
+        LINE_BPS,
+        "none",
+        1,
+        2000,
+        (
+            Queue(
+                "priority",
+                10,
+                red_min_packets=(1, 0, 0),
+                red_max_packets=(3, 2, 1),
+                red_max_p=(0.5, 1, 1),
+                red_weight=0.5,
+            ),
+        ),
+    )
     N = None
     uniform = [0.9, 0.9, 0.9, 0.05, 0.2, 0.3, 0.99, 0.5, 0.999]
     colour = [0, 0, 0, 0, 0, 0, 1, 0, 0]
-    _check(node, list(range(9)), [1000] + [100] * 8, [0] * 9,
-           [0, 1000, 1100, N, 1200, N, N, 1300, N], [1000, 1100, 1200, N, 1300, N, N, 1400, N],
-           [KEPT, KEPT, KEPT, EARLY_DROP, KEPT, EARLY_DROP, EARLY_DROP, KEPT, EARLY_DROP], colour, uniform)
+    _check(
+        node,
+        list(range(9)),
+        [1000] + [100] * 8,
+        [0] * 9,
+        [0, 1000, 1100, N, 1200, N, N, 1300, N],
+        [1000, 1100, 1200, N, 1300, N, N, 1400, N],
+        [KEPT, KEPT, KEPT, EARLY_DROP, KEPT, EARLY_DROP, EARLY_DROP, KEPT, EARLY_DROP],
+        colour,
+        uniform,
+    )
 
 
 RING_SIZES = [100, 200, 300, 50]
 
 
-@pytest.mark.parametrize("ring, entry, departure", [
-    # 2 packets: p0, p1 enter at 0 (0 -> 100, 100 -> 300); p2 at p0's release, 300 -> 600; p3 at
-    # p1's release (300), 600 -> 650.
-    (dict(ring_limit_packets=2), [0, 0, 100, 300], [100, 300, 600, 650]),
-    # 250 bytes: p0 (100 < 250) and p1 (100 < 250, overshoot to 300) enter at 0; p2 at 100 (200 <
-    # 250, 500 in the ring); at 300 the ring holds 300 bytes: p3 waits until p2 leaves at 600.
-    (dict(ring_limit_bytes=250), [0, 0, 100, 600], [100, 300, 600, 650]),
-    # 4 particles of 128 bytes (1, 2, 3, 1): p0, p1 (1 < 4), p2 (3 < 4, overshoot to 6) at 0; at 100
-    # 5 in use; at 300, 3: p3 enters, 600 -> 650.
-    (dict(ring_limit_particles=4, particle_bytes=128), [0, 0, 0, 300], [100, 300, 600, 650]),
-    # particles and bytes, whichever first: at 0 p0, p1 (3 particles, 300 bytes >= 250: full by
-    # bytes); at 100, 2 particles and 200 bytes: p2 enters (5, 500); at 300, 300 bytes: full; p3 at 600.
-    (dict(ring_limit_particles=4, particle_bytes=128, ring_limit_bytes=250), [0, 0, 100, 600],
-     [100, 300, 600, 650]),
-])
+@pytest.mark.parametrize(
+    "ring, entry, departure",
+    [
+        # 2 packets: p0, p1 enter at 0 (0 -> 100, 100 -> 300); p2 at p0's release, 300 -> 600; p3 at
+        # p1's release (300), 600 -> 650.
+        (dict(ring_limit_packets=2), [0, 0, 100, 300], [100, 300, 600, 650]),
+        # 250 bytes: p0 (100 < 250) and p1 (100 < 250, overshoot to 300) enter at 0; p2 at 100 (200
+        # <
+        # 250, 500 in the ring); at 300 the ring holds 300 bytes: p3 waits until p2 leaves at 600.
+        (dict(ring_limit_bytes=250), [0, 0, 100, 600], [100, 300, 600, 650]),
+        # 4 particles of 128 bytes (1, 2, 3, 1): p0, p1 (1 < 4), p2 (3 < 4, overshoot to 6) at 0; at
+        # 100
+        # 5 in use; at 300, 3: p3 enters, 600 -> 650.
+        (dict(ring_limit_particles=4, particle_bytes=128), [0, 0, 0, 300], [100, 300, 600, 650]),
+        # particles and bytes, whichever first: at 0 p0, p1 (3 particles, 300 bytes >= 250: full by
+        # bytes); at 100, 2 particles and 200 bytes: p2 enters (5, 500); at 300, 300 bytes: full; p3
+        # at 600.
+        (
+            dict(ring_limit_particles=4, particle_bytes=128, ring_limit_bytes=250),
+            [0, 0, 100, 600],
+            [100, 300, 600, 650],
+        ),
+    ],
+)
 def test_ring_limits_in_packets_bytes_and_particles(ring, entry, departure):
     base = dict(ring_limit_particles=None, particle_bytes=None)
     node = Node(LINE_BPS, "none", queues=(Queue("priority", 10),), **{**base, **ring})
@@ -190,22 +315,44 @@ def test_a_packets_bytes_leave_the_ring_with_its_last_unit():
     # (2 in use: full) and 200 (1 in use), but its 300 bytes stay until 300, its departure: p1 (50)
     # enters at 300, not 200 (without the byte limit, at 200).
     for limit, entry in ((250, 300), (None, 200)):
-        node = Node(LINE_BPS, "none", 2, 100, (Queue("priority", 10),), ring_release="unit", ring_limit_bytes=limit)
+        node = Node(
+            LINE_BPS,
+            "none",
+            2,
+            100,
+            (Queue("priority", 10),),
+            ring_release="unit",
+            ring_limit_bytes=limit,
+        )
         _check(node, [0, 0], [300, 50], [0, 0], [0, entry], [300, 350])
 
 
-# --------------------------------------------------------------------------- random traces: kernel == reference
+# --------------------------------------------------------------------------- random traces:
+# kernel == reference
 
 ALL = ("levels", "bytes", "police", "shaper", "red", "ring")
 #: (kind of the non-priority queues, toolbox features): each discipline alone and mixed.
 CONFIGURATIONS = [
-    ("priority", ("levels",)), ("priority", ("levels", "shaper")), ("drr", ()), ("drr", ("shaper",)),
-    ("wrr", ()), ("wrr", ("shaper",)), ("wfq", ("shaper",)), ("drr", ("bytes", "ring")), ("wrr", ("bytes", "ring")),
-    ("wfq", ("red",)), ("drr", ("red", "police")), (None, ALL),
+    ("priority", ("levels",)),
+    ("priority", ("levels", "shaper")),
+    ("drr", ()),
+    ("drr", ("shaper",)),
+    ("wrr", ()),
+    ("wrr", ("shaper",)),
+    ("wfq", ("shaper",)),
+    ("drr", ("bytes", "ring")),
+    ("wrr", ("bytes", "ring")),
+    ("wfq", ("red",)),
+    ("drr", ("red", "police")),
+    (None, ALL),
 ]
 
 
-@pytest.mark.parametrize("kind, features", CONFIGURATIONS, ids=lambda v: "+".join(v) or "plain" if isinstance(v, tuple) else str(v))
+@pytest.mark.parametrize(
+    "kind, features",
+    CONFIGURATIONS,
+    ids=lambda v: "+".join(v) or "plain" if isinstance(v, tuple) else str(v),
+)
 def test_kernel_equals_the_reference_on_fixed_seeds(kind, features):
     for seed in range(60):
         mismatch = first_mismatch(*toolbox_trace(seed, kind, features))

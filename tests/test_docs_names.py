@@ -11,21 +11,23 @@ import re
 from pathlib import Path
 
 import pytest
-
 import test_docs_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The tests are left out: they name stale names on purpose (below).
 SKIP_DIRS = test_docs_paths.SKIP_DIRS | {"tests"}
 SUFFIXES = {".md", ".py", ".ipynb", ".toml", ".cfg", ".txt"}
-#: ``pqlab.`` then identifiers joined by dots (a trailing dot, e.g. at a sentence's end, is not part).
+#: ``pqlab.`` then identifiers joined by dots (a trailing dot, e.g. at a sentence's end, is not
+#: part).
 DOTTED = re.compile(r"(?<![\w./-])pqlab(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
-#: Names that are not Python objects: the package's resource folders and the command's output folder.
+#: Names that are not Python objects: the package's resource folders and the command's output
+#: folder.
 NOT_OBJECTS = {"pqlab._data", "pqlab._notebooks", "pqlab._requirements"}
 
 
 def resolves(name: str) -> bool:
-    """Whether ``pqlab.a.b.c`` is a module, or an attribute chain under the longest importable module."""
+    """Whether ``pqlab.a.b.c`` is a module, or an attribute chain under the longest importable
+    module."""
     parts = name.split(".")
     for cut in range(len(parts), 0, -1):
         try:
@@ -54,8 +56,15 @@ def test_every_dotted_pqlab_name_in_the_docs_resolves():
     assert stale == []
 
 
-@pytest.mark.parametrize("name, ok", [("pqlab.metrics.ipdv", True), ("pqlab.base.locations.DATA", True),
-                                      ("pqlab.paths.notebook_outputs", False), ("pqlab.Node.cisco7200_atm", True),
-                                      ("pqlab.metrics.no_such_function", False)])
+@pytest.mark.parametrize(
+    "name, ok",
+    [
+        ("pqlab.metrics.ipdv", True),
+        ("pqlab.base.locations.DATA", True),
+        ("pqlab.paths.notebook_outputs", False),
+        ("pqlab.Node.cisco7200_atm", True),
+        ("pqlab.metrics.no_such_function", False),
+    ],
+)
 def test_the_check_tells_a_live_name_from_a_stale_one(name, ok):
     assert resolves(name) is ok

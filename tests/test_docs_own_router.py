@@ -1,4 +1,5 @@
-"""docs/own_router.md: every code block runs, in order, in one namespace, and says what the page says it does.
+"""docs/own_router.md: every code block runs, in order, in one namespace, and says what the page
+says it does.
 
 The page is the user's way into the DiffServ toolbox; a block that no longer runs, or a number
 that no longer holds what the text around it claims (the voice bound, the shaper's rate, red
@@ -18,8 +19,12 @@ BLOCKS = re.findall(r"^```python\n(.*?)^```", PAGE.read_text(encoding="utf-8"), 
 
 
 def _voice_bound_ms() -> float:
-    """The page's bound: 4 ring packets of 1500 bytes, the 7 other calls' 200-byte packets, its own."""
-    return float(4 * line_time_s(1500, "ethernet", 10e6) + 8 * line_time_s(200, "ethernet", 10e6)) * 1e3
+    """The page's bound: 4 ring packets of 1500 bytes, the 7 other calls' 200-byte packets, its
+    own."""
+    return (
+        float(4 * line_time_s(1500, "ethernet", 10e6) + 8 * line_time_s(200, "ethernet", 10e6))
+        * 1e3
+    )
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +35,9 @@ def page():
         try:
             exec(compile(block, f"{PAGE.name} block {i + 1}", "exec"), namespace)
         except Exception as exc:  # name the block that failed
-            raise AssertionError(f"{PAGE.name} code block {i + 1} failed: {exc!r}\n{block}") from exc
+            raise AssertionError(
+                f"{PAGE.name} code block {i + 1} failed: {exc!r}\n{block}"
+            ) from exc
     return namespace
 
 
@@ -62,7 +69,9 @@ def test_the_shaper_holds_video_to_its_rate(page):
     ds = page["ds_shaped"]
     assert page["video_rate_bps"] <= 3e6 + 8 * 15_000 / page["scenario"].duration_s
     assert page["video_rate_bps"] > 2.5e6  # offered 4 Mbit/s: the shaper, not the offer, limits it
-    assert int((ds["drop"].values[ds["queue"].values == 1] == 2).sum()) > 0  # the queue limit drops the rest
+    assert (
+        int((ds["drop"].values[ds["queue"].values == 1] == 2).sum()) > 0
+    )  # the queue limit drops the rest
 
 
 def test_the_af_class_is_coloured_and_red_is_dropped_first(page):
@@ -97,7 +106,9 @@ def test_the_per_class_table_is_labelled_by_the_queue_names_and_leaves_the_warmu
     assert table["class_name"].values.tolist() == ["voice", "video", "best effort"]
     assert float(table["loss_ratio"].sel(traffic_class=0)) == 0.0  # voice: no drop, as above
     assert float(table["loss_ratio"].sel(traffic_class=2)) > 0.0  # best effort overloads the line
-    assert int(table["sent"].sum()) == int((ds["arrival"].values >= 2.0).sum())  # a name changes no packet
+    assert int(table["sent"].sum()) == int(
+        (ds["arrival"].values >= 2.0).sum()
+    )  # a name changes no packet
     assert float(table["delay_max"].sel(traffic_class=0)) * 1e3 <= _voice_bound_ms()
     assert {"delay_p99", "jitter_p99"} <= set(table.data_vars)
 
@@ -107,7 +118,9 @@ def test_the_trace_section_runs_every_packet_and_keeps_the_captures_origin(page)
     assert ds.sizes["packet"] == 20_000 and [s.flow for s in page["trace"]] == [100, 101]
     first = capture.groupby("app")["time_epoch"].min().min()
     assert page["origin_s"] == {"100": first, "101": first}
-    np.testing.assert_allclose(np.sort(page["absolute_s"].values), capture["time_epoch"].values, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(
+        np.sort(page["absolute_s"].values), capture["time_epoch"].values, rtol=0, atol=1e-6
+    )
     voice = page["trace"][0] if page["trace"][0].queue == 0 else page["trace"][1]
     assert voice.size_bytes.tolist() == [200] * int((capture["dscp"] == 46).sum())
     assert len(ds.attrs["scenario"]) < 5000  # recorded by digest: 20,000 packets would be ~500 kB
@@ -117,8 +130,10 @@ def test_the_trace_section_runs_every_packet_and_keeps_the_captures_origin(page)
 def test_one_runs_interval_holds_the_pollaczek_khinchine_mean_as_the_page_says(page):
     md1_sojourn_s = 1e-3 + 0.5 * 1e-3 / (2 * (1 - 0.5))  # M/D/1, rho 0.5, 1 ms of service
     one, long = page["one_run"].isel(traffic_class=0), page["long_fifo"].isel(traffic_class=0)
-    for low, high in ((one["delay_mean_ci_low"], one["delay_mean_ci_high"]),
-                      (long["class_delay_mean_ci_low"], long["class_delay_mean_ci_high"])):
+    for low, high in (
+        (one["delay_mean_ci_low"], one["delay_mean_ci_high"]),
+        (long["class_delay_mean_ci_low"], long["class_delay_mean_ci_high"]),
+    ):
         assert float(low) < md1_sojourn_s < float(high)
         assert float(high - low) < 0.03 * md1_sojourn_s  # the page's 0.03 ms wide intervals
     printed_ms = [round(float(one[f"delay_mean_ci_{end}"]) * 1e3, 3) for end in ("low", "high")]

@@ -29,8 +29,9 @@ def test_the_readme_links_every_page_of_the_docs():
 
 @pytest.mark.parametrize("page", ["README.md", "docs/usage.md"])
 def test_the_python_blocks_run(page):
-    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / page).read_text(encoding="utf-8"),
-                        flags=re.M | re.S)
+    blocks = re.findall(
+        r"^```python\n(.*?)^```", (ROOT / page).read_text(encoding="utf-8"), flags=re.M | re.S
+    )
     assert blocks, f"{page} has no Python block"
     namespace = {"__name__": page}
     for i, block in enumerate(blocks):

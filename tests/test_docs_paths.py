@@ -10,15 +10,26 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP_DIRS = {".git", ".venv", "venv", "build", "figures", "node_modules", "__pycache__", ".pytest_cache",
-             ".hypothesis", "pqlab-output"}
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    "venv",
+    "build",
+    "figures",
+    "node_modules",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    "pqlab-output",
+}
 SUFFIXES = {".md", ".py", ".ipynb", ".yml", ".yaml", ".toml", ".cfg", ".txt", ".csv"}
 UP_PATH = re.compile(r"(?:\.\./)+[A-Za-z0-9_.-][A-Za-z0-9_./-]*")
 MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
 def text_files(skip_dirs=SKIP_DIRS, suffixes=SUFFIXES):
-    """The repository's text files (documentation, code, notebooks, data notes), outside ``skip_dirs``."""
+    """The repository's text files (documentation, code, notebooks, data notes), outside
+    ``skip_dirs``."""
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in skip_dirs and not d.endswith(".egg-info")]
         for name in files:
@@ -31,9 +42,12 @@ def _escapes(base: Path, target: str) -> bool:
 
 
 def test_no_path_leaves_the_repository():
-    leaving = [f"{path.relative_to(ROOT)}: {match}" for path in text_files()
-               for match in UP_PATH.findall(path.read_text(encoding="utf-8", errors="replace"))
-               if _escapes(path.parent, match)]
+    leaving = [
+        f"{path.relative_to(ROOT)}: {match}"
+        for path in text_files()
+        for match in UP_PATH.findall(path.read_text(encoding="utf-8", errors="replace"))
+        if _escapes(path.parent, match)
+    ]
     assert leaving == []
 
 
@@ -57,7 +71,13 @@ def test_relative_links_of_the_markdown_files_resolve():
 
 def test_the_model_and_references_are_in_the_repository():
     model = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
-    for rule in ("**Policer**", "**Queue admission**", "**Scheduler -> ring**", "**Line**", "**Release**"):
+    for rule in (
+        "**Policer**",
+        "**Queue admission**",
+        "**Scheduler -> ring**",
+        "**Line**",
+        "**Release**",
+    ):
         assert rule in model
     references = (ROOT / "docs" / "references.md").read_text(encoding="utf-8")
     assert "10.1109/GLOCOM.2001.965892" in references

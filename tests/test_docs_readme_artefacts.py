@@ -27,8 +27,9 @@ def test_the_readme_links_the_page():
 
 
 def test_the_page_lists_every_registered_artefact_under_its_notebook():
-    assert readme_table.listed(PAGE) == readme_table.artefact_list(), \
+    assert readme_table.listed(PAGE) == readme_table.artefact_list(), (
         f"the artefact ids are stale: run python -m pqlab.pipeline.readme_table {readme_table.PAGE}"
+    )
     lines = dict(re.findall(r"^- `([^`]+)`: (.*)$", readme_table.listed(PAGE), flags=re.M))
     for entry in registry.artefacts():
         assert f"`{entry.id}`" in lines[entry.notebook].split(", "), entry.id
@@ -43,11 +44,15 @@ def test_every_notebook_the_table_names_exists_and_every_registered_notebook_has
 
 def test_the_list_is_rewritten_in_place_and_a_missing_marker_is_named(tmp_path, capsys):
     page = tmp_path / "reproduction.md"
-    page.write_text(f"intro\n{readme_table.BEGIN}\n- `old`: `gone`\n{readme_table.END}\nafter\n",
-                    encoding="utf-8")
+    page.write_text(
+        f"intro\n{readme_table.BEGIN}\n- `old`: `gone`\n{readme_table.END}\nafter\n",
+        encoding="utf-8",
+    )
     assert readme_table.main([str(page)]) == 0
-    assert page.read_text(encoding="utf-8") == (
-        f"intro\n{readme_table.BEGIN}\n{readme_table.artefact_list()}\n{readme_table.END}\nafter\n")
+    assert (
+        page.read_text(encoding="utf-8")
+        == f"intro\n{readme_table.BEGIN}\n{readme_table.artefact_list()}\n{readme_table.END}\nafter\n"  # noqa: E501
+    )
     page.write_text("no markers\n", encoding="utf-8")
     assert readme_table.main([str(page)]) == 2
     error = capsys.readouterr().err

@@ -25,7 +25,10 @@ def queues(draw):
         police = draw(st.booleans())
         kw = {}
         if police:
-            kw = dict(police_rate_bps=draw(st.floats(1e4, 2e6)), police_burst_bytes=draw(st.floats(64, 5000)))
+            kw = dict(
+                police_rate_bps=draw(st.floats(1e4, 2e6)),
+                police_burst_bytes=draw(st.floats(64, 5000)),
+            )
         if has_prio and j == 0:
             out.append(Queue("priority", limit, **kw))
         else:
@@ -69,8 +72,12 @@ def test_every_packet_is_kept_or_dropped_never_both(sc):
     drop = ds["drop"].values
     assert set(np.unique(drop)) <= {KEPT, POLICED, QUEUE_FULL}
     kept = drop == KEPT
-    assert np.all(np.isfinite(ds.departure.values[kept])) and np.all(np.isfinite(ds.ring_entry.values[kept]))
-    assert np.all(np.isnan(ds.departure.values[~kept])) and np.all(np.isnan(ds.ring_entry.values[~kept]))
+    assert np.all(np.isfinite(ds.departure.values[kept])) and np.all(
+        np.isfinite(ds.ring_entry.values[kept])
+    )
+    assert np.all(np.isnan(ds.departure.values[~kept])) and np.all(
+        np.isnan(ds.ring_entry.values[~kept])
+    )
     if not any(qq.policed for qq in node.queues):
         assert not np.any(drop == POLICED)
 
@@ -88,7 +95,8 @@ def test_line_is_fcfs_back_to_back_and_never_idles_while_the_ring_holds_a_packet
     # departures in ring-entry order
     assert np.all(np.diff(entry) >= 0)
     assert np.all(entry >= arr)
-    # each packet starts when it enters the ring or when the previous one has left, whichever is later
+    # each packet starts when it enters the ring or when the previous one has left, whichever is
+    # later
     prev = np.concatenate([[0.0], dep[:-1]])
     np.testing.assert_allclose(dep, np.maximum(entry, prev) + tx, rtol=REL, atol=1e-12)
 
@@ -163,7 +171,8 @@ def test_same_input_same_output(sc):
     assert a.identical(b)
 
 
-# --------------------------------------------------------------------------- the DiffServ toolbox (rules 1a-3e)
+# --------------------------------------------------------------------------- the DiffServ toolbox
+# (rules 1a-3e)
 
 
 @st.composite
@@ -179,15 +188,27 @@ def toolbox_queue(draw, kind):
         kw["level"] = draw(st.integers(0, 2))
     if draw(st.booleans()):
         kw["limit_bytes"] = draw(st.integers(1, 8000))
-    limit = draw(st.one_of(st.none(), st.integers(1, 6))) if "limit_bytes" in kw else draw(st.integers(1, 6))
+    limit = (
+        draw(st.one_of(st.none(), st.integers(1, 6)))
+        if "limit_bytes" in kw
+        else draw(st.integers(1, 6))
+    )
     if draw(st.integers(0, 3)) == 0:
-        kw.update(police_rate_bps=draw(st.floats(1e4, 2e6)), police_burst_bytes=draw(st.floats(64, 5000)))
+        kw.update(
+            police_rate_bps=draw(st.floats(1e4, 2e6)), police_burst_bytes=draw(st.floats(64, 5000))
+        )
     if draw(st.integers(0, 2)) == 0:
-        kw.update(shape_rate_bps=draw(st.floats(1e3, 2e6)), shape_burst_bytes=draw(st.floats(1600, 5000)))
+        kw.update(
+            shape_rate_bps=draw(st.floats(1e3, 2e6)), shape_burst_bytes=draw(st.floats(1600, 5000))
+        )
     if draw(st.integers(0, 2)) == 0:
         low = draw(st.lists(st.floats(0, 5), min_size=3, max_size=3))
-        kw.update(red_min_packets=tuple(low), red_max_packets=tuple(v + draw(st.floats(0.5, 5)) for v in low),
-                  red_max_p=draw(st.floats(0.01, 1)), red_weight=draw(st.sampled_from([1.0, 0.5, 0.1, 2.0**-9])))
+        kw.update(
+            red_min_packets=tuple(low),
+            red_max_packets=tuple(v + draw(st.floats(0.5, 5)) for v in low),
+            red_max_p=draw(st.floats(0.01, 1)),
+            red_weight=draw(st.sampled_from([1.0, 0.5, 0.1, 2.0**-9])),
+        )
     return Queue(kind, limit, **kw)
 
 
@@ -195,29 +216,47 @@ def toolbox_queue(draw, kind):
 def toolbox_scenarios(draw):
     kind = draw(st.sampled_from(["wfq", "drr", "wrr"]))
     n_prio, n_shared = draw(st.integers(0, 3)), draw(st.integers(0, 3))
-    qs = [draw(toolbox_queue("priority")) for _ in range(n_prio)] + [draw(toolbox_queue(kind)) for _ in range(n_shared)]
+    qs = [draw(toolbox_queue("priority")) for _ in range(n_prio)] + [
+        draw(toolbox_queue(kind)) for _ in range(n_shared)
+    ]
     if not qs:
         qs = [draw(toolbox_queue(kind))]
     qs = draw(st.permutations(qs))
     ring = dict(ring_limit_particles=None, particle_bytes=None)
     if draw(st.booleans()):
-        ring = dict(ring_limit_particles=draw(st.integers(1, 8)), particle_bytes=draw(st.sampled_from([64, 256, 512])))
+        ring = dict(
+            ring_limit_particles=draw(st.integers(1, 8)),
+            particle_bytes=draw(st.sampled_from([64, 256, 512])),
+        )
     if draw(st.booleans()) or ring["ring_limit_particles"] is None:
         ring["ring_limit_packets"] = draw(st.one_of(st.none(), st.integers(1, 5)))
         ring["ring_limit_bytes"] = draw(st.one_of(st.none(), st.integers(1, 5000)))
         if ring["ring_limit_particles"] is None and ring["ring_limit_bytes"] is None:
             ring["ring_limit_packets"] = ring["ring_limit_packets"] or 1
-    release = draw(st.sampled_from(["packet", "unit"])) if ring["ring_limit_particles"] else "packet"
+    release = (
+        draw(st.sampled_from(["packet", "unit"])) if ring["ring_limit_particles"] else "packet"
+    )
     adapter = draw(st.sampled_from([0, 0, 1, 2, 3, 8])) if release == "packet" else 0  # rule 5''
-    node = Node(line_rate_bps=draw(st.sampled_from([64e3, 2e6, 10e6])),
-                framing=draw(st.sampled_from(["none", "atm-aal5", "ethernet"])), queues=tuple(qs),
-                ring_release=release, wfq_bytes=draw(st.sampled_from(["ip", "wire"])), adapter_packets=adapter,
-                **ring)
+    node = Node(
+        line_rate_bps=draw(st.sampled_from([64e3, 2e6, 10e6])),
+        framing=draw(st.sampled_from(["none", "atm-aal5", "ethernet"])),
+        queues=tuple(qs),
+        ring_release=release,
+        wfq_bytes=draw(st.sampled_from(["ip", "wire"])),
+        adapter_packets=adapter,
+        **ring,
+    )
     n = draw(st.integers(0, 120))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     gaps = rng.exponential(draw(st.sampled_from([1e-5, 1e-4, 1e-3, 1e-2])), n)
     gaps[rng.random(n) < 0.2] = 0.0  # simultaneous arrivals
-    return node, np.cumsum(gaps), rng.integers(1, 1600, n), rng.integers(0, len(qs), n), rng.integers(0, 3, n)
+    return (
+        node,
+        np.cumsum(gaps),
+        rng.integers(1, 1600, n),
+        rng.integers(0, len(qs), n),
+        rng.integers(0, 3, n),
+    )
 
 
 def _run_toolbox(sc, seed=5):
@@ -229,7 +268,8 @@ def _run_toolbox(sc, seed=5):
 
 
 def _waiting_at_arrival(t, q, drop, entry, i):
-    """Indices of the packets of packet i's queue waiting (admitted, not in the ring) when it arrived."""
+    """Indices of the packets of packet i's queue waiting (admitted, not in the ring) when it
+    arrived."""
     earlier = np.flatnonzero((q[:i] == q[i]) & (drop[:i] == KEPT))
     return earlier[entry[earlier] > t[i]]
 
@@ -244,7 +284,9 @@ def test_toolbox_conservation_drop_codes_and_causality(sc):
     kept = drop == KEPT
     assert np.all(np.isfinite(entry[kept]) & np.isfinite(dep[kept]))
     assert np.all(np.isnan(entry[~kept]) & np.isnan(dep[~kept]))
-    assert np.all(entry[kept] >= t[kept]) and np.all(dep[kept] > entry[kept])  # no departure before arrival
+    assert np.all(entry[kept] >= t[kept]) and np.all(
+        dep[kept] > entry[kept]
+    )  # no departure before arrival
     for code, has in ((POLICED, "policed"), (EARLY_DROP, "red")):
         assert all(getattr(node.queues[j], has) for j in q[drop == code])
     assert np.array_equal(ds["colour"].values, colour)
@@ -258,7 +300,9 @@ def test_toolbox_line_is_fcfs_back_to_back_and_queues_are_fifo(sc):
     assert np.all(np.diff(entry[order]) >= 0)
     tx = line_time_s(s[order], node.framing, node.line_rate_bps)
     prev = np.concatenate([[0.0], dep[order][:-1]])
-    np.testing.assert_allclose(dep[order], np.maximum(entry[order], prev) + tx, rtol=REL, atol=1e-12)
+    np.testing.assert_allclose(
+        dep[order], np.maximum(entry[order], prev) + tx, rtol=REL, atol=1e-12
+    )
     for j in range(len(node.queues)):
         idx = order[q[order] == j]
         assert np.all(np.diff(idx) > 0)  # each queue in arrival order
@@ -277,7 +321,7 @@ def ring_exits(node, entry, dep, order):
     n = node.adapter_packets
     exits = dep.copy()
     if n:
-        ahead = np.concatenate([np.full(n, -np.inf), dep[order][:-n]])[:order.size]
+        ahead = np.concatenate([np.full(n, -np.inf), dep[order][:-n]])[: order.size]
         exits[order] = np.maximum(entry[order], ahead)
     return exits
 
@@ -311,10 +355,19 @@ def test_toolbox_adapter_holds_at_most_n_packets_and_the_ring_empties_in_line_or
     node, t, s, q, _ = sc
     entry, dep, order = _ring_order(_run_toolbox(sc)[0])
     exits = ring_exits(node, entry, dep, order)[order]
-    assert np.all(np.diff(exits) >= 0) and np.all(exits >= entry[order]) and np.all(exits <= dep[order])
+    assert (
+        np.all(np.diff(exits) >= 0)
+        and np.all(exits >= entry[order])
+        and np.all(exits <= dep[order])
+    )
     if node.adapter_packets:
-        for k in range(order.size):  # at each exit: left the ring, not departed (the one leaving included)
-            assert np.sum((exits[:k + 1] <= exits[k]) & (dep[order][:k + 1] > exits[k])) <= node.adapter_packets
+        for k in range(
+            order.size
+        ):  # at each exit: left the ring, not departed (the one leaving included)
+            assert (
+                np.sum((exits[: k + 1] <= exits[k]) & (dep[order][: k + 1] > exits[k]))
+                <= node.adapter_packets
+            )
 
 
 @settings(max_examples=250, deadline=None)
@@ -345,12 +398,15 @@ def test_toolbox_admission_limits_and_red_decisions(sc):
             w, c = qq.red_weight, colour[i]
             avg[q[i]] = (1 - w) * avg[q[i]] + w * waiting.size
             low, high, max_p = qq.red_min_packets[c], qq.red_max_packets[c], qq.red_max_p[c]
-            early = avg[q[i]] >= high or (avg[q[i]] >= low and uniform[i] < max_p * (avg[q[i]] - low) / (high - low))
+            early = avg[q[i]] >= high or (
+                avg[q[i]] >= low and uniform[i] < max_p * (avg[q[i]] - low) / (high - low)
+            )
             assert (drop[i] == EARLY_DROP) == early
             if early:
                 continue
-        full = ((qq.limit_packets is not None and waiting.size >= qq.limit_packets)
-                or (qq.limit_bytes is not None and s[waiting].sum() + s[i] > qq.limit_bytes))
+        full = (qq.limit_packets is not None and waiting.size >= qq.limit_packets) or (
+            qq.limit_bytes is not None and s[waiting].sum() + s[i] > qq.limit_bytes
+        )
         assert (drop[i] == QUEUE_FULL) == full
 
 
@@ -366,17 +422,22 @@ def test_toolbox_shapers_envelopes_and_strict_priority(sc):
             continue
         idx = np.flatnonzero(kept & (q == j))
         e, b = entry[idx], s[idx]
-        for a in range(idx.size):  # bytes entering the ring in [e[a], e[c]] <= burst + rate * (e[c] - e[a])
+        for a in range(
+            idx.size
+        ):  # bytes entering the ring in [e[a], e[c]] <= burst + rate * (e[c] - e[a])
             sent = np.cumsum(b[a:])
             bound = qq.shape_burst_bytes + qq.shape_rate_bps / 8 * (e[a:] - e[a])
             assert np.all(sent <= bound * (1 + REL) + 1e-6)
     level = np.array([qq.level if qq.kind == "priority" else 99 for qq in node.queues])[q]
     unshaped = np.array([not qq.shaped for qq in node.queues])[q]
     for i in np.flatnonzero(kept):
-        # no packet enters the ring while an unshaped packet of a lower level (or of a priority queue,
+        # no packet enters the ring while an unshaped packet of a lower level (or of a priority
+        # queue,
         # for a non-priority packet) waits
         waited = kept & unshaped & (level < level[i]) & (t < entry[i]) & (entry > entry[i])
         assert not np.any(waited)
-        if unshaped[i] and level[i] < 99:  # one FIFO per level: unshaped packets of a level in admission order
+        if (
+            unshaped[i] and level[i] < 99
+        ):  # one FIFO per level: unshaped packets of a level in admission order
             earlier = np.flatnonzero(kept[:i] & unshaped[:i] & (level[:i] == level[i]))
             assert np.all(entry[earlier] <= entry[i])

@@ -28,8 +28,13 @@ def _mixed_sizes(rng, n, support, probs):
 @pytest.mark.parametrize("seed", [11, 12])
 def test_priority_node_matches_cobham_mean_waits(seed):
     line_bps = 2e6
-    node = Node(line_rate_bps=line_bps, framing="none", ring_limit_particles=1, particle_bytes=65535,
-                queues=(Queue("priority", 10**7), Queue("wfq", 10**7, weight_bps=1e6)))
+    node = Node(
+        line_rate_bps=line_bps,
+        framing="none",
+        ring_limit_particles=1,
+        particle_bytes=65535,
+        queues=(Queue("priority", 10**7), Queue("wfq", 10**7, weight_bps=1e6)),
+    )
     # EF: 20% load, sizes 64..512 uniform; BE: 50% load, 40/576/1500 bytes mix (mixed sizes)
     ef_sizes, ef_p = np.arange(64, 513), np.full(449, 1 / 449)
     be_sizes, be_p = np.array([40, 576, 1500]), np.array([0.5, 0.25, 0.25])
@@ -57,5 +62,5 @@ def test_priority_node_matches_cobham_mean_waits(seed):
     qv = ds["queue"].values
     for j in (0, 1):
         sim = wait[warm & (qv == j)].mean()
-        print(f"seed {seed} class {j}: sim {sim*1e3:.4f} ms, Cobham {theory[j]*1e3:.4f} ms")
+        print(f"seed {seed} class {j}: sim {sim * 1e3:.4f} ms, Cobham {theory[j] * 1e3:.4f} ms")
         assert sim == pytest.approx(theory[j], rel=TOLERANCE), (j, sim, theory[j])

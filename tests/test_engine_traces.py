@@ -14,8 +14,13 @@ LINE_BPS = 8000.0  # 1 byte per millisecond
 
 
 def node(queues, ring=100, particle=1000, framing="none", rate=LINE_BPS):
-    return Node(line_rate_bps=rate, framing=framing, ring_limit_particles=ring, particle_bytes=particle,
-                queues=tuple(queues))
+    return Node(
+        line_rate_bps=rate,
+        framing=framing,
+        ring_limit_particles=ring,
+        particle_bytes=particle,
+        queues=tuple(queues),
+    )
 
 
 def run(n, packets):
@@ -38,14 +43,19 @@ def test_128_byte_packet_takes_0636_ms_on_atm_aal5_at_2mbps():
 
 
 def test_back_to_back_packets_share_the_line_fcfs():
-    ds = run(node([Queue("wfq", 10, weight_bps=1e3)]), [(0.0, 100, 0), (0.0, 200, 0), (0.05, 50, 0)])
+    ds = run(
+        node([Queue("wfq", 10, weight_bps=1e3)]), [(0.0, 100, 0), (0.0, 200, 0), (0.05, 50, 0)]
+    )
     # all enter the (large) ring at arrival; the line sends them back to back
     assert ds.ring_entry.values.tolist() == [0.0, 0.0, 0.05]
     np.testing.assert_allclose(ds.departure.values, [0.1, 0.3, 0.35], rtol=0, atol=1e-15)
 
 
 def test_back_to_back_with_one_particle_ring_waits_in_queue():
-    ds = run(node([Queue("wfq", 10, weight_bps=1e3)], ring=1), [(0.0, 100, 0), (0.0, 200, 0), (0.0, 50, 0)])
+    ds = run(
+        node([Queue("wfq", 10, weight_bps=1e3)], ring=1),
+        [(0.0, 100, 0), (0.0, 200, 0), (0.0, 50, 0)],
+    )
     np.testing.assert_allclose(ds.ring_entry.values, [0.0, 0.1, 0.3], atol=1e-15)
     np.testing.assert_allclose(ds.departure.values, [0.1, 0.3, 0.35], atol=1e-15)
 
@@ -80,8 +90,12 @@ def test_wfq_order_for_two_weights():
     X enters the ring (V = tag 1). Then a1..a4 (queue 0) and b1..b4 (queue 1) arrive,
     interleaved: queue 0 tags 2, 3, 4, 5; queue 1 tags 3, 5, 7, 9. Ties go to queue 0.
     """
-    n = node([Queue("wfq", 10, weight_bps=1024.0), Queue("wfq", 10, weight_bps=512.0)],
-             ring=1, particle=1000, rate=8192.0)
+    n = node(
+        [Queue("wfq", 10, weight_bps=1024.0), Queue("wfq", 10, weight_bps=512.0)],
+        ring=1,
+        particle=1000,
+        rate=8192.0,
+    )
     pkts = [(0.0, 128, 0)]
     for k in range(4):
         pkts += [(0.001, 128, 1), (0.001, 128, 0)]
@@ -94,8 +108,11 @@ def test_wfq_order_for_two_weights():
 
 
 def test_wfq_tie_goes_to_the_lower_queue_index():
-    n = node([Queue("wfq", 10, weight_bps=1024.0), Queue("wfq", 10, weight_bps=1024.0)],
-             ring=1, rate=8192.0)
+    n = node(
+        [Queue("wfq", 10, weight_bps=1024.0), Queue("wfq", 10, weight_bps=1024.0)],
+        ring=1,
+        rate=8192.0,
+    )
     # blocker, then equal tags in queue 1 (arrives first) and queue 0
     ds = run(n, [(0.0, 128, 0), (0.001, 128, 1), (0.002, 128, 0)])
     assert ds.departure.values[2] < ds.departure.values[1]
@@ -109,7 +126,9 @@ def test_policed_burst():
     # 0.25: 50 + 100 = 150 -> pass
     assert ds["drop"].values.tolist() == [KEPT] * 3 + [POLICED] * 2 + [KEPT, POLICED, KEPT]
     assert np.isnan(ds.departure.values[3]) and np.isnan(ds.ring_entry.values[3])
-    np.testing.assert_allclose(ds.departure.values[[0, 1, 2, 5, 7]], [0.1, 0.2, 0.3, 0.4, 0.5], atol=1e-12)
+    np.testing.assert_allclose(
+        ds.departure.values[[0, 1, 2, 5, 7]], [0.1, 0.2, 0.3, 0.4, 0.5], atol=1e-12
+    )
 
 
 def test_policer_at_exactly_its_rate_drops_nothing():

@@ -6,10 +6,10 @@ commands, ``.ci/run`` (through the README), ``environment.yml`` and Binder insta
 """
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 import yaml
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
@@ -25,20 +25,32 @@ REQUIREMENTS = ROOT / "requirements"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 #: The Python versions pqlab supports: every minor version the lock resolves, from the
 #: classifiers (requires-python must admit exactly these).
-SUPPORTED = sorted(c.rsplit(":: ", 1)[1] for c in PYPROJECT["classifiers"]
-                   if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+SUPPORTED = sorted(
+    c.rsplit(":: ", 1)[1]
+    for c in PYPROJECT["classifiers"]
+    if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)
+)
 
 
 def _marker_env(python: str) -> dict:
     env = default_environment()
-    env.update(python_version=python, python_full_version=f"{python}.0", sys_platform="linux",
-               platform_system="Linux", os_name="posix", platform_machine="x86_64", implementation_name="cpython",
-               platform_python_implementation="CPython")
+    env.update(
+        python_version=python,
+        python_full_version=f"{python}.0",
+        sys_platform="linux",
+        platform_system="Linux",
+        os_name="posix",
+        platform_machine="x86_64",
+        implementation_name="cpython",
+        platform_python_implementation="CPython",
+    )
     return env
 
 
 def _lock(name: str, python: str) -> dict[str, str]:
-    return versions.parse_lock((REQUIREMENTS / name).read_text(encoding="utf-8"), _marker_env(python))
+    return versions.parse_lock(
+        (REQUIREMENTS / name).read_text(encoding="utf-8"), _marker_env(python)
+    )
 
 
 def test_requires_python_admits_exactly_the_supported_versions():
@@ -48,7 +60,9 @@ def test_requires_python_admits_exactly_the_supported_versions():
         version = f"3.{minor}.0"
         assert (version in spec) == (f"3.{minor}" in SUPPORTED), version
     # the lock is resolved from the oldest supported version up (refresh.sh's --python-version)
-    assert f"--python-version {SUPPORTED[0]}" in (REQUIREMENTS / "refresh.sh").read_text(encoding="utf-8")
+    assert f"--python-version {SUPPORTED[0]}" in (REQUIREMENTS / "refresh.sh").read_text(
+        encoding="utf-8"
+    )
 
 
 @pytest.mark.parametrize("python", SUPPORTED)
@@ -56,17 +70,21 @@ def test_the_locks_pin_every_requirement_for_every_supported_python(python):
     run, test = _lock("run.txt", python), _lock("test.txt", python)
     env = _marker_env(python)
     extras = PYPROJECT["optional-dependencies"]
-    # the run lock holds the dask extra too (issue 33: dask.distributed sweeps were in the test lock only)
-    for lock, requirements in ((run, [*PYPROJECT["dependencies"], *extras["dask"]]),
-                               (test, [*PYPROJECT["dependencies"], *extras["test"], *extras["lab"], *extras["dask"]])):
+    # the run lock holds the dask extra too (issue 33: dask.distributed sweeps were in the test lock
+    # only)
+    for lock, requirements in (
+        (run, [*PYPROJECT["dependencies"], *extras["dask"]]),
+        (test, [*PYPROJECT["dependencies"], *extras["test"], *extras["lab"], *extras["dask"]]),
+    ):
         for text in requirements:
             requirement = Requirement(text)
             if requirement.marker is not None and not requirement.marker.evaluate(env):
                 continue
             name = canonicalize_name(requirement.name)
             assert name in lock, f"{name} not pinned for Python {python}"
-            assert requirement.specifier.contains(lock[name], prereleases=True), \
+            assert requirement.specifier.contains(lock[name], prereleases=True), (
                 f"{name}=={lock[name]} outside pyproject's {requirement.specifier}"
+            )
     # the reproduction runs the versions the tests run
     assert {n: v for n, v in run.items() if test.get(n) != v} == {}
 
@@ -74,14 +92,18 @@ def test_the_locks_pin_every_requirement_for_every_supported_python(python):
 def test_every_pin_carries_hashes():
     for name in ("run.txt", "test.txt"):
         text = (REQUIREMENTS / name).read_text(encoding="utf-8").replace("\\\n", " ")
-        pins = [line for line in text.splitlines() if "==" in line and not line.lstrip().startswith("#")]
+        pins = [
+            line for line in text.splitlines() if "==" in line and not line.lstrip().startswith("#")
+        ]
         assert len(pins) > 50
         unhashed = [line.split()[0] for line in pins if "--hash=sha256:" not in line]
         assert unhashed == [], f"{name}: pins without a hash"
 
 
 def test_the_package_ships_the_lock_it_checks_against():
-    assert (locations.REQUIREMENTS / versions.LOCK_FILE).read_bytes() == (REQUIREMENTS / "run.txt").read_bytes()
+    assert (locations.REQUIREMENTS / versions.LOCK_FILE).read_bytes() == (
+        REQUIREMENTS / "run.txt"
+    ).read_bytes()
     assert versions.locked_versions()["numpy"]
 
 
@@ -91,10 +113,17 @@ def test_readme_commands_install_from_the_lock():
     for marker in ("main-command", "test-command"):
         block = readme.split(f"<!-- {marker} -->", 1)[1].split("```")[1]
         commands[marker] = block.split("\n", 1)[1].strip()
-    assert "-r requirements/run.txt" in commands["main-command"] and "pqlab reproduce" in commands["main-command"]
-    assert "-r requirements/test.txt" in commands["test-command"] and "pytest" in commands["test-command"]
+    assert (
+        "-r requirements/run.txt" in commands["main-command"]
+        and "pqlab reproduce" in commands["main-command"]
+    )
+    assert (
+        "-r requirements/test.txt" in commands["test-command"]
+        and "pytest" in commands["test-command"]
+    )
     for command in commands.values():
-        # pqlab itself first, without dependencies: pip's requires-python check names an unsupported Python
+        # pqlab itself first, without dependencies: pip's requires-python check names an unsupported
+        # Python
         assert command.index("--no-deps -e .") < command.index("-r requirements/")
         assert "[test]" not in command  # not the extras' ranges: the lock
 
@@ -110,10 +139,19 @@ def test_environment_yml_installs_the_lock():
 
 
 def test_binder_installs_the_lock():
-    assert (ROOT / "binder" / "requirements.txt").read_bytes() == (REQUIREMENTS / "test.txt").read_bytes()
-    conda_python = next(d for d in yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))["dependencies"]
-                        if isinstance(d, str) and d.startswith("python="))
-    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == f"python-{conda_python.split('=', 1)[1]}"
+    assert (ROOT / "binder" / "requirements.txt").read_bytes() == (
+        REQUIREMENTS / "test.txt"
+    ).read_bytes()
+    conda_python = next(
+        d
+        for d in yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))[
+            "dependencies"
+        ]
+        if isinstance(d, str) and d.startswith("python=")
+    )
+    assert (
+        ROOT / "binder" / "runtime.txt"
+    ).read_text().strip() == f"python-{conda_python.split('=', 1)[1]}"
     assert "--no-deps -e ." in (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
 
 
@@ -151,8 +189,11 @@ def test_lock_differences_name_every_package_off_the_lock():
     differences = versions.lock_differences(locked, installed)
     assert differences == [("numpy", "2.4.6", "2.5.0"), ("scipy", "1.17.1", None)]
     line = versions.differences_text(differences)
-    assert line == ("This run's environment differs from the lock in 2 package(s): numpy 2.5.0 (lock 2.4.6), "
-                    "scipy not installed (lock 1.17.1).")
+    assert (
+        line == "This run's environment differs from the lock in 2 package(s): numpy 2.5.0 (lock"
+        " 2.4.6), "
+        "scipy not installed (lock 1.17.1)."
+    )
     assert "\n" not in line and versions.differences_text([]) == ""
 
 
@@ -169,8 +210,9 @@ def test_this_test_environment_is_described_truthfully():
     python = ".".join(__import__("platform").python_version_tuple()[:2])
     assert versions.is_locked_environment(python, versions.lock_sha256()[:12]) == on_lock
     assert not versions.is_locked_environment("2.7", versions.lock_sha256()[:12])
-    assert not versions.is_locked_environment(python, "0" * 12 if not versions.lock_sha256().startswith("0" * 12)
-                                              else "f" * 12)
+    assert not versions.is_locked_environment(
+        python, "0" * 12 if not versions.lock_sha256().startswith("0" * 12) else "f" * 12
+    )
 
 
 def test_installed_versions_read_from_folder_names_are_the_metadata_s():
@@ -196,7 +238,9 @@ def test_installed_versions_read_from_folder_names_are_the_metadata_s():
     for dist in dists:
         versions._name_and_version(dist)
     # the quick read is the one taken: only folders not named <name>-<version>.dist-info parsed
-    assert len(dists) > 50 and len(set(map(id, parsed))) == sum(not d._path.name.endswith(".dist-info") for d in dists)
+    assert len(dists) > 50 and len(set(map(id, parsed))) == sum(
+        not d._path.name.endswith(".dist-info") for d in dists
+    )
 
 
 def test_results_carry_the_environment():
@@ -223,9 +267,15 @@ def test_cached_results_are_keyed_on_the_environment(monkeypatch):
 
 
 def test_report_environment_is_read_back():
-    text = "# t\n\nEnvironment: Python 3.11.7, pqlab 0.1.0; lock requirements/run.txt sha256 0123456789ab; x.\n\n" \
-           "The installed packages are the lock's, every one.\n"
-    assert reportdiff.report_environment(text) == {"python": "3.11", "lock_sha256": "0123456789ab", "on_lock": True}
+    text = (
+        "# t\n\nEnvironment: Python 3.11.7, pqlab 0.1.0; lock requirements/run.txt sha256"
+        " 0123456789ab; x.\n\nThe installed packages are the lock's, every one.\n"
+    )
+    assert reportdiff.report_environment(text) == {
+        "python": "3.11",
+        "lock_sha256": "0123456789ab",
+        "on_lock": True,
+    }
     with pytest.raises(ValueError, match="no environment line"):
         reportdiff.report_environment("# an old report\n")
 
@@ -238,13 +288,20 @@ CI = ROOT / ".ci"
 def _other_pythons_list(env: dict) -> list[str]:
     import subprocess
 
-    done = subprocess.run(["bash", str(CI / "other_pythons"), "--list"], capture_output=True, text=True,
-                          env=env, timeout=60, check=True)
+    done = subprocess.run(
+        ["bash", str(CI / "other_pythons"), "--list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    )
     return done.stdout.splitlines()
 
 
 def test_ci_runs_the_other_pythons_before_the_readme_test_command():
-    """``.ci/run`` calls ``.ci/other_pythons`` and only then the README's command, and fails on either."""
+    """``.ci/run`` calls ``.ci/other_pythons`` and only then the README's command, and fails on
+    either."""
     run = (CI / "run").read_text(encoding="utf-8")
     assert "bash .ci/other_pythons || others=$?" in run
     assert run.index(".ci/other_pythons ||") < run.index('bash -c "$cmd"')
@@ -261,7 +318,19 @@ def test_other_pythons_says_for_every_supported_python_whether_it_runs_or_why_no
     bin_dir.mkdir()
     # python3 is this interpreter (the README's venv is made from it); nothing else is on PATH.
     (bin_dir / "python3").symlink_to(sys.executable)
-    for tool in ("bash", "grep", "sort", "ls", "mktemp", "cat", "tr", "sed", "tail", "rm", "dirname"):
+    for tool in (
+        "bash",
+        "grep",
+        "sort",
+        "ls",
+        "mktemp",
+        "cat",
+        "tr",
+        "sed",
+        "tail",
+        "rm",
+        "dirname",
+    ):
         found = shutil.which(tool)
         if found:
             (bin_dir / tool).symlink_to(found)
@@ -276,12 +345,15 @@ def test_other_pythons_says_for_every_supported_python_whether_it_runs_or_why_no
         if version == current:
             assert "the whole suite, by the README's test command" in line
         else:
-            assert line.strip() == (f"python {version}: skipped: not installed here (looked in pyenv's "
-                                    f"versions and for python{version} on PATH)")
+            assert (
+                line.strip() == f"python {version}: skipped: not installed here (looked in pyenv's "
+                f"versions and for python{version} on PATH)"
+            )
 
 
 def test_other_pythons_runs_a_python_it_finds_in_pyenv(tmp_path):
-    """A pyenv tree holding another supported Python is found (the newest patch release) and would run."""
+    """A pyenv tree holding another supported Python is found (the newest patch release) and would
+    run."""
     import sys
 
     current = "%d.%d" % sys.version_info[:2]
@@ -292,12 +364,14 @@ def test_other_pythons_runs_a_python_it_finds_in_pyenv(tmp_path):
         folder.mkdir(parents=True)
         fake = folder / f"python{other}"
         # A stand-in interpreter that says it is that version (all --list asks of it).
-        fake.write_text(f"#!/bin/sh\ncase \"$*\" in *platform*) echo {other}.{patch};; *) echo {other};; esac\n")
+        fake.write_text(
+            f'#!/bin/sh\ncase "$*" in *platform*) echo {other}.{patch};; *) echo {other};; esac\n'
+        )
         fake.chmod(0o755)
     env = {"PATH": "/usr/bin:/bin", "PYENV_ROOT": str(root), "HOME": str(tmp_path)}
     pyenv = tmp_path / "bin" / "pyenv"
     pyenv.parent.mkdir()
-    pyenv.write_text(f"#!/bin/sh\n[ \"$1\" = root ] && echo {root}\n")
+    pyenv.write_text(f'#!/bin/sh\n[ "$1" = root ] && echo {root}\n')
     pyenv.chmod(0o755)
     env["PATH"] = f"{pyenv.parent}:{sys.executable.rsplit('/', 1)[0]}:/usr/bin:/bin"
     lines = _other_pythons_list(env)

@@ -13,7 +13,12 @@ def _cases():
     lossy = scenarios.aggregation(ref_rate_bps=100e3, ef_aggregate_bps=300e3, n_ef_samples=300)
     yield "base case", simulate(base, seed=3), base, 0
     yield "aggregation, another EF flow", simulate(lossy, seed=1), lossy, 1
-    yield "test bed (hops, send times)", testbed.simulate_testbed(base, 2, testbed.TESTBED), testbed.testbed_scenario(base, testbed.TESTBED), 0
+    yield (
+        "test bed (hops, send times)",
+        testbed.simulate_testbed(base, 2, testbed.TESTBED),
+        testbed.testbed_scenario(base, testbed.TESTBED),
+        0,
+    )
 
 
 @pytest.mark.parametrize("case", list(_cases()), ids=lambda c: c[0])
@@ -55,8 +60,12 @@ def test_measurement_rows_are_the_window_s_packets():
     ds = simulate(sc, seed=2)
     for flow in (0, 1):
         rows = experiments.measurement_rows(ds, sc, flow)
-        np.testing.assert_array_equal(rows, experiments.measurement_window(ds, sc, flow)["packet"].values)
-        assert (ds["arrival"].values[rows] >= sc.warmup_s).all() and (ds["flow"].values[rows] == flow).all()
+        np.testing.assert_array_equal(
+            rows, experiments.measurement_window(ds, sc, flow)["packet"].values
+        )
+        assert (ds["arrival"].values[rows] >= sc.warmup_s).all() and (
+            ds["flow"].values[rows] == flow
+        ).all()
 
 
 def test_a_flow_of_many_sizes_and_losses_gives_the_dataarray_s_delays():
@@ -65,5 +74,7 @@ def test_a_flow_of_many_sizes_and_losses_gives_the_dataarray_s_delays():
     flow = 100
     sizes = ds["size"].values[ds["flow"].values == flow]
     assert np.unique(sizes).size > 10 and (ds["drop"].values[ds["flow"].values == flow] != 0).any()
-    np.testing.assert_array_equal(experiments.reference_delay_values(ds, sc, flow),
-                                  experiments.reference_delay(ds, sc, flow).values)
+    np.testing.assert_array_equal(
+        experiments.reference_delay_values(ds, sc, flow),
+        experiments.reference_delay(ds, sc, flow).values,
+    )

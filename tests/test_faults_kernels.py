@@ -14,11 +14,10 @@ import nbformat
 import psutil
 import pytest
 from nbformat.v4 import new_code_cell
+from test_reproduce_safety import PAPER, _notebook, _recording
 
 from pqlab import cli
 from pqlab.pipeline import kernelwatch, publish, reproduce
-
-from test_reproduce_safety import PAPER, _notebook, _recording
 
 # Slow tier: every test runs Jupyter kernels into their time limits (.ci/run runs it).
 pytestmark = pytest.mark.slow
@@ -32,9 +31,15 @@ DETECTION_ROOM_S = 10.0
 
 def _stamped(folder: Path, name: str, stamp: Path, then: str) -> Path:
     """A notebook that writes its kernel's pid and the wall-clock time to ``stamp``, then runs
-    ``then``: the moment a fault is injected, seen by the test however long the kernel took to start."""
-    return _notebook(folder, name, "import os, signal, time\n"
-                                   f"open({str(stamp)!r}, 'w').write(f'{{os.getpid()}} {{time.time()!r}}')\n{then}")
+    ``then``: the moment a fault is injected, seen by the test however long the kernel took to
+    start.
+    """
+    return _notebook(
+        folder,
+        name,
+        "import os, signal, time\n"
+        f"open({str(stamp)!r}, 'w').write(f'{{os.getpid()}} {{time.time()!r}}')\n{then}",
+    )
 
 
 def _named_at(monkeypatch) -> list:
@@ -61,15 +66,28 @@ def _latency(named: list, ename: str, stamp: Path) -> float:
 
 
 def _nothing_left_running(folder: Path) -> None:
-    assert not [p for p in psutil.process_iter(["cmdline"]) if str(folder) in " ".join(p.info["cmdline"] or [])]
+    assert not [
+        p
+        for p in psutil.process_iter(["cmdline"])
+        if str(folder) in " ".join(p.info["cmdline"] or [])
+    ]
 
 
 def _run(notebooks, folder: Path, jobs: int = 2, **limits):
-    return reproduce.run_all(notebooks, out_dir=folder / "figures", build_dir=folder / "build", progress=False,
-                             paper_values=PAPER, jobs=jobs, **limits)
+    return reproduce.run_all(
+        notebooks,
+        out_dir=folder / "figures",
+        build_dir=folder / "build",
+        progress=False,
+        paper_values=PAPER,
+        jobs=jobs,
+        **limits,
+    )
 
 
-def test_hung_and_dead_kernels_fail_their_notebooks_naming_the_cause_within_seconds(tmp_path, monkeypatch):
+def test_hung_and_dead_kernels_fail_their_notebooks_naming_the_cause_within_seconds(
+    tmp_path, monkeypatch
+):
     # detection is timed from the moment the kernel stopped or died (written by the notebook),
     # never from the notebook's start: a loaded machine may take any time to start a kernel
     named = _named_at(monkeypatch)
@@ -85,11 +103,20 @@ def test_hung_and_dead_kernels_fail_their_notebooks_naming_the_cause_within_seco
     failures = {f.notebook: f for f in result.failures}
     assert set(failures) == {"a_hung", "b_died"} and not result.published, failures
     assert result.status["e_fine"] == "ok"  # a fresh kernel after each, never the stuck one
-    assert failures["a_hung"].ename == "KernelHung" and "stopped (SIGSTOP" in failures["a_hung"].evalue
+    assert (
+        failures["a_hung"].ename == "KernelHung" and "stopped (SIGSTOP" in failures["a_hung"].evalue
+    )
     assert failures["b_died"].ename == "KernelDied" and "kill -9" in failures["b_died"].evalue
-    latency = {"a_hung": _latency(named, "KernelHung", hung), "b_died": _latency(named, "KernelDied", died)}
+    latency = {
+        "a_hung": _latency(named, "KernelHung", hung),
+        "b_died": _latency(named, "KernelDied", died),
+    }
     print("seconds from the fault to its failure:", latency, "notebook times:", result.timings)
-    assert kernelwatch.STOPPED_GRACE_S <= latency["a_hung"] < kernelwatch.STOPPED_GRACE_S + DETECTION_ROOM_S, latency
+    assert (
+        kernelwatch.STOPPED_GRACE_S
+        <= latency["a_hung"]
+        < kernelwatch.STOPPED_GRACE_S + DETECTION_ROOM_S
+    ), latency
     assert 0 <= latency["b_died"] < DETECTION_ROOM_S, latency
     for name in failures:  # the message names the notebook
         assert f"notebook {name} failed" in str(failures[name])
@@ -118,7 +145,9 @@ def test_a_notebook_over_the_notebook_timeout_fails(tmp_path):
     nbformat.write(nb, str(slow))
     result = _run([slow], tmp_path, notebook_timeout_s=20)
     (failure,) = result.failures
-    assert failure.ename == "NotebookTimeout" and "20 s" in failure.evalue and not result.published, failure
+    assert (
+        failure.ename == "NotebookTimeout" and "20 s" in failure.evalue and not result.published
+    ), failure
     assert "notebook d_slow_notebook failed" in str(failure)
     _nothing_left_running(tmp_path)
 
@@ -127,8 +156,18 @@ def test_the_cli_exits_1_naming_a_hung_notebook(tmp_path, capsys):
     hung = _notebook(tmp_path, "a_hung", "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)")
     paper = tmp_path / "paper.csv"
     PAPER.to_csv(paper, index=False)
-    code = cli.main(["reproduce", "--out", str(tmp_path / "o"), "--no-progress", "--paper-values", str(paper),
-                     "--notebooks", str(hung)])
+    code = cli.main(
+        [
+            "reproduce",
+            "--out",
+            str(tmp_path / "o"),
+            "--no-progress",
+            "--paper-values",
+            str(paper),
+            "--notebooks",
+            str(hung),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and "notebook a_hung failed: KernelHung: its kernel" in err, err
 
@@ -136,7 +175,20 @@ def test_the_cli_exits_1_naming_a_hung_notebook(tmp_path, capsys):
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
 def test_bad_timeouts_are_refused_with_exit_2(tmp_path, value, capsys):
     nb = _notebook(tmp_path, "a", "pass")
-    assert cli.main(["reproduce", "--out", str(tmp_path / "o"), "--notebooks", str(nb), "--cell-timeout", value]) == 2
+    assert (
+        cli.main(
+            [
+                "reproduce",
+                "--out",
+                str(tmp_path / "o"),
+                "--notebooks",
+                str(nb),
+                "--cell-timeout",
+                value,
+            ]
+        )
+        == 2
+    )
     assert "cell timeout must be a finite number of seconds > 0" in capsys.readouterr().err
 
 
@@ -146,14 +198,30 @@ def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_clean
     other = _notebook(tmp_path, "b_slow", "import time\nfor _ in range(6000):\n    time.sleep(0.1)")
     paper = tmp_path / "paper.csv"
     PAPER.to_csv(paper, index=False)
-    argv = [sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(tmp_path / "o"), "--no-progress",
-            "--paper-values", str(paper), "--jobs", "2", "--notebooks"]
-    proc = subprocess.Popen([*argv, str(slow), str(other)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    argv = [
+        sys.executable,
+        "-m",
+        "pqlab.cli",
+        "reproduce",
+        "--out",
+        str(tmp_path / "o"),
+        "--no-progress",
+        "--paper-values",
+        str(paper),
+        "--jobs",
+        "2",
+        "--notebooks",
+    ]
+    proc = subprocess.Popen(
+        [*argv, str(slow), str(other)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     me = psutil.Process(proc.pid)
     deadline = time.monotonic() + 120
     kernels = set()
     while time.monotonic() < deadline and len(kernels) < 2:
-        kernels = {c.pid for c in me.children(recursive=True) if "ipykernel" in " ".join(c.cmdline())}
+        kernels = {
+            c.pid for c in me.children(recursive=True) if "ipykernel" in " ".join(c.cmdline())
+        }
         time.sleep(0.2)
     assert len(kernels) == 2
     descendants = {c.pid for c in me.children(recursive=True)}
@@ -164,13 +232,21 @@ def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_clean
     killed = time.monotonic()
 
     def alive():
-        return [p for p in descendants if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+        return [
+            p
+            for p in descendants
+            if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
+        ]
 
-    while alive() and time.monotonic() - killed < 60:  # room for a loaded machine, far less than 10 minutes
+    while (
+        alive() and time.monotonic() - killed < 60
+    ):  # room for a loaded machine, far less than 10 minutes
         time.sleep(0.1)
     print(f"workers and kernels ended {time.monotonic() - killed:.2f} s after the kill -9")
     assert alive() == []  # workers and kernels end with their parent
-    assert list(Path(tempfile.gettempdir()).glob(sockets))  # the killed run could not remove these...
+    assert list(
+        Path(tempfile.gettempdir()).glob(sockets)
+    )  # the killed run could not remove these...
     fine = _notebook(tmp_path, "a_slow", _recording("tiny_a"))
     done = subprocess.run([*argv, str(fine)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -179,7 +255,9 @@ def test_kill_9_of_reproduce_ends_its_workers_and_kernels_and_the_next_run_clean
     assert list((tmp_path / "o" / "build" / "runs").iterdir()) == [shown]  # the killed run's went
 
 
-def test_a_kernel_ended_by_the_oom_killer_or_at_its_memory_limit_is_named_out_of_memory(monkeypatch):
+def test_a_kernel_ended_by_the_oom_killer_or_at_its_memory_limit_is_named_out_of_memory(
+    monkeypatch,
+):
     from pqlab.base import memory
 
     kills = iter([3, 4])

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from test_reproduce_safety import PAPER, _notebook, _recording
 
 # Slow tier: pqlab reproduce interrupted, then run again (.ci/run runs it).
@@ -27,21 +26,46 @@ def scratch(tmp_path):
     nbs = tmp_path / "nbs"
     nbs.mkdir()
     marker = tmp_path / "running"
-    hold = _notebook(nbs, "a_first", f"from pathlib import Path\nimport time\nPath({str(marker)!r}).write_text('x')\n"
-                                     "for _ in range(6000):\n    time.sleep(0.1)")
+    hold = _notebook(
+        nbs,
+        "a_first",
+        f"from pathlib import Path\nimport time\nPath({str(marker)!r}).write_text('x')\n"
+        "for _ in range(6000):\n    time.sleep(0.1)",
+    )
     quick = _notebook(tmp_path, "a_first", _recording("tiny_a"))
     paper = tmp_path / "paper.csv"
     PAPER.to_csv(paper, index=False)
-    temp = Path(tempfile.mkdtemp(prefix="pqlt", dir="/tmp"))  # short: Unix socket paths are limited to ~100 bytes
+    temp = Path(
+        tempfile.mkdtemp(prefix="pqlt", dir="/tmp")
+    )  # short: Unix socket paths are limited to ~100 bytes
     yield hold, quick, marker, paper, tmp_path / "tree", temp
     shutil.rmtree(temp, ignore_errors=True)
 
 
 def _start(notebook, paper, root, temp) -> subprocess.Popen:
-    argv = [sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(root), "--no-progress", "--no-site",
-            "--jobs", "1", "--paper-values", str(paper), "--notebooks", str(notebook)]
-    return subprocess.Popen(argv, env=dict(os.environ, TMPDIR=str(temp)), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    argv = [
+        sys.executable,
+        "-m",
+        "pqlab.cli",
+        "reproduce",
+        "--out",
+        str(root),
+        "--no-progress",
+        "--no-site",
+        "--jobs",
+        "1",
+        "--paper-values",
+        str(paper),
+        "--notebooks",
+        str(notebook),
+    ]
+    return subprocess.Popen(
+        argv,
+        env=dict(os.environ, TMPDIR=str(temp)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _running(proc: subprocess.Popen, marker: Path) -> None:
@@ -61,7 +85,9 @@ def test_an_interrupted_run_leaves_nothing_in_the_temporary_folder(scratch, stop
     hold, quick, marker, paper, root, temp = scratch
     proc = _start(hold, paper, root, temp)
     _running(proc, marker)
-    assert [p for p in temp.rglob("*.json")], "the kernel's connection file is in the run's temporary folder"
+    assert [p for p in temp.rglob("*.json")], (
+        "the kernel's connection file is in the run's temporary folder"
+    )
     if stop == "ctrl-c":
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=300)

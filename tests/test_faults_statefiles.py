@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_reproduce_safety import PAPER, _notebook, _recording
 
 from pqlab.pipeline import publish, reproduce, runfolder
-
-from test_reproduce_safety import PAPER, _notebook, _recording
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +33,21 @@ def _reproduce(tiny, *where) -> subprocess.CompletedProcess:
     """``pqlab reproduce`` of the tiny notebook in a process of its own, with ``where``
     (``--out DIR`` and/or ``--build DIR``)."""
     notebook, paper = tiny
-    argv = [sys.executable, "-m", "pqlab.cli", "reproduce", *map(str, where), "--no-progress", "--no-site",
-            "--jobs", "1", "--paper-values", str(paper), "--notebooks", str(notebook)]
+    argv = [
+        sys.executable,
+        "-m",
+        "pqlab.cli",
+        "reproduce",
+        *map(str, where),
+        "--no-progress",
+        "--no-site",
+        "--jobs",
+        "1",
+        "--paper-values",
+        str(paper),
+        "--notebooks",
+        str(notebook),
+    ]
     return subprocess.run(argv, capture_output=True, text=True, timeout=600)
 
 
@@ -60,8 +72,15 @@ def _listing(root: Path) -> list:
 def published(tiny, tmp_path_factory):
     """A tree into which the tiny notebook was published (seed 1)."""
     root = tmp_path_factory.mktemp("published")
-    result = reproduce.run_all([tiny[0]], out_dir=root / "figures", build_dir=root / "build", progress=False,
-                               paper_values=tiny[1], jobs=1, site=False)
+    result = reproduce.run_all(
+        [tiny[0]],
+        out_dir=root / "figures",
+        build_dir=root / "build",
+        progress=False,
+        paper_values=tiny[1],
+        jobs=1,
+        site=False,
+    )
     assert result.published
     return root
 
@@ -77,10 +96,20 @@ WRONG_FIELDS = {
     "seed": ["1", -1, 1.5, True],
     "quick": ["no", 0],
     "sections": [None, "x", [1], {"a_first": 5}],
-    "files": [None, "x", [], {"out": "x", "results": {}}, {"out": {}, "results": {"a.png": 5}}, {"out": {}}],
+    "files": [
+        None,
+        "x",
+        [],
+        {"out": "x", "results": {}},
+        {"out": {}, "results": {"a.png": 5}},
+        {"out": {}},
+    ],
 }
-BAD_MANIFESTS = {f"{field} = {json.dumps(value)}": (field, value)
-                 for field, values in WRONG_FIELDS.items() for value in values}
+BAD_MANIFESTS = {
+    f"{field} = {json.dumps(value)}": (field, value)
+    for field, values in WRONG_FIELDS.items()
+    for value in values
+}
 
 
 @pytest.mark.parametrize("field, value", BAD_MANIFESTS.values(), ids=BAD_MANIFESTS.keys())
@@ -94,9 +123,19 @@ def test_a_manifest_of_the_wrong_shape_is_not_trusted_and_named(published, tmp_p
     assert "\n" not in why
 
 
-@pytest.mark.parametrize("text", ["", '{"publish_id": "x", "sec', "[1, 2]", '"x"', "null", "[" * 100_000,
-                                  '{"seed": ' + "9" * 5000 + "}"],
-                         ids=["empty", "truncated", "a list", "a string", "null", "nested too deep", "huge number"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        '{"publish_id": "x", "sec',
+        "[1, 2]",
+        '"x"',
+        "null",
+        "[" * 100_000,
+        '{"seed": ' + "9" * 5000 + "}",
+    ],
+    ids=["empty", "truncated", "a list", "a string", "null", "nested too deep", "huge number"],
+)
 @pytest.mark.slow  # reads published: a pqlab reproduce run
 def test_a_manifest_that_is_no_object_is_not_trusted_and_named(published, tmp_path, text):
     tree = shutil.copytree(published, tmp_path / "tree", symlinks=True)
@@ -105,9 +144,13 @@ def test_a_manifest_that_is_no_object_is_not_trusted_and_named(published, tmp_pa
     assert trusted is None and str(tree / "figures" / publish.MANIFEST) in why and "\n" not in why
 
 
-@pytest.mark.parametrize("field, value", [("sections", None), ("files", "x")], ids=["sections null", "files x"])
+@pytest.mark.parametrize(
+    "field, value", [("sections", None), ("files", "x")], ids=["sections null", "files x"]
+)
 @pytest.mark.slow  # pqlab reproduce in a fresh process
-def test_a_damaged_manifest_is_one_warning_line_then_a_whole_publish(published, tiny, tmp_path, field, value):
+def test_a_damaged_manifest_is_one_warning_line_then_a_whole_publish(
+    published, tiny, tmp_path, field, value
+):
     tree = shutil.copytree(published, tmp_path / "tree", symlinks=True)
     manifest = {**_manifest(tree), field: value}
     (tree / "figures" / publish.MANIFEST).write_text(json.dumps(manifest))

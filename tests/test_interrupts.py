@@ -1,5 +1,7 @@
-"""Ctrl-C recorded by :mod:`pqlab.pipeline.interrupts`: in whichever thread it lands, even where Python
-drops its exception, deferred while a block must not be cut, and ignored when the process was started
+"""Ctrl-C recorded by :mod:`pqlab.pipeline.interrupts`: in whichever thread it lands, even where
+Python
+drops its exception, deferred while a block must not be cut, and ignored when the process was
+started
 ignoring it. Each signal is sent by the test itself at a known point: no timing."""
 
 import signal
@@ -8,18 +10,24 @@ import sys
 import textwrap
 import threading
 
-
 from pqlab.pipeline import interrupts
 
 
 def _in_child(body: str) -> subprocess.CompletedProcess:
-    """Run ``body`` in a fresh interpreter whose SIGINT is at its default (whatever the harness's)."""
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(body)], capture_output=True, text=True, timeout=120,
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    """Run ``body`` in a fresh interpreter whose SIGINT is at its default (whatever the
+    harness's)."""
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(body)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def test_a_ctrl_c_whose_exception_a_finalizer_drops_is_still_acted_on():
-    """A KeyboardInterrupt raised inside ``__del__`` is only printed ("Exception ignored in"): the run
+    """A KeyboardInterrupt raised inside ``__del__`` is only printed ("Exception ignored in"): the
+    run
     would go on. The catcher's record survives it, and the run's next check stops it."""
     done = _in_child("""
         import os, signal
@@ -45,7 +53,8 @@ def test_a_ctrl_c_whose_exception_a_finalizer_drops_is_still_acted_on():
 
 def test_a_ctrl_c_while_the_process_forks_is_recorded_silently_and_leaves_logging_unlocked():
     """Issue 29 (a flaky ``pqlab reproduce`` Ctrl-C test): a SIGINT that arrives while the run forks
-    a worker (``Popen`` with a ``preexec_fn`` runs the at-fork callbacks) ran its handler in logging's
+    a worker (``Popen`` with a ``preexec_fn`` runs the at-fork callbacks) ran its handler in
+    logging's
     at-fork callback ``_releaseLock``: the KeyboardInterrupt was printed ("Exception ignored in:
     <function _releaseLock ...>" and a traceback) and logging's lock was left held. The C-level
     ``kill`` below, the last callback before the fork, makes the signal pending at exactly that
@@ -77,8 +86,12 @@ def test_a_ctrl_c_while_the_process_forks_is_recorded_silently_and_leaves_loggin
         probe.start()
         probe.join()
         print("logging unlocked", free == [True], flush=True)
-    """)
-    assert done.stdout.split("\n")[-4:-1] == ["recorded True", "stopped at the check", "logging unlocked True"], done
+    """)  # noqa: E501
+    assert done.stdout.split("\n")[-4:-1] == [
+        "recorded True",
+        "stopped at the check",
+        "logging unlocked True",
+    ], done
     assert done.stderr == "", done.stderr
 
 
@@ -128,15 +141,23 @@ def test_a_signal_taken_by_another_thread_is_deferred_then_acted_on():
         except KeyboardInterrupt:
             print("stopped", stop.received == signal.SIGTERM, flush=True)
         print("restored", before == (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)))
-    """)
-    assert done.stdout.split("\n")[:4] == ["recorded True", "acted on at the check", "stopped True",
-                                           "restored True"], done
+    """)  # noqa: E501
+    assert done.stdout.split("\n")[:4] == [
+        "recorded True",
+        "acted on at the check",
+        "stopped True",
+        "restored True",
+    ], done
 
 
 def test_a_ctrl_c_the_process_was_started_ignoring_stays_ignored():
     """A shell without job control starts a background job with SIGINT ignored: it stays ignored
     (as Unix programs do), SIGTERM still stops the run."""
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent("""
         import os, signal
         from pqlab.pipeline import interrupts
         with interrupts.caught() as stop:
@@ -148,7 +169,13 @@ def test_a_ctrl_c_the_process_was_started_ignoring_stays_ignored():
                 (lambda: None)()
             except KeyboardInterrupt:
                 print("stopped by SIGTERM", flush=True)
-    """)], capture_output=True, text=True, timeout=120, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    """),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
     assert done.stdout.split("\n")[:2] == ["ignored None", "stopped by SIGTERM"], done
 
 

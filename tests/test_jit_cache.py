@@ -43,8 +43,9 @@ SUMMARY = textwrap.dedent("""\
 
 def _run(root: Path, cache: Path) -> list:
     env = {"PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", SUMMARY], capture_output=True, text=True, env=env,
-                         cwd=root)
+    out = subprocess.run(
+        [sys.executable, "-c", SUMMARY], capture_output=True, text=True, env=env, cwd=root
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout.split()
 
@@ -58,20 +59,30 @@ def _edit(path: Path, old: str, new: str) -> None:
 @pytest.fixture
 def copied(tmp_path):
     """A copy of the package (no numba cache files) and an empty numba cache folder."""
-    shutil.copytree(PACKAGE, tmp_path / "src" / "pqlab",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        PACKAGE, tmp_path / "src" / "pqlab", ignore=shutil.ignore_patterns("__pycache__")
+    )
     return tmp_path / "src", tmp_path / "numba_cache"
 
 
-@pytest.mark.parametrize("module, old, new, changed", [
-    # a jitted callee in another file: every value falls in the first bin, which stands for 0
-    ("base/sketch.py", "    return j if x > upper[0] else 0\n", "    return 0\n", 0),
-    # a global constant of another file, compiled in: drop code 1 now counts as a full queue
-    ("node/engine.py", "KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 1, 2, 3",
-     "KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 5, 1, 3", 2),
-], ids=["callee", "constant"])
-def test_an_edit_of_what_a_cached_function_calls_is_run_next_time(copied, module, old, new,
-                                                                   changed):
+@pytest.mark.parametrize(
+    "module, old, new, changed",
+    [
+        # a jitted callee in another file: every value falls in the first bin, which stands for 0
+        ("base/sketch.py", "    return j if x > upper[0] else 0\n", "    return 0\n", 0),
+        # a global constant of another file, compiled in: drop code 1 now counts as a full queue
+        (
+            "node/engine.py",
+            "KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 1, 2, 3",
+            "KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 5, 1, 3",
+            2,
+        ),
+    ],
+    ids=["callee", "constant"],
+)
+def test_an_edit_of_what_a_cached_function_calls_is_run_next_time(
+    copied, module, old, new, changed
+):
     root, cache = copied
     before = _run(root, cache)
     assert float(before[0]) > 1e-3 and before[1:] == ["10", "0"]
@@ -102,8 +113,16 @@ def test_the_key_is_the_same_in_every_process(copied):
     no per-process value, e.g. a set's order): no miss, no compilation."""
     root, cache = copied
     env = {"PYTHONPATH": str(root), "NUMBA_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
-    runs = [subprocess.run([sys.executable, "-c", SUMMARY + MISSES], capture_output=True, text=True,
-                           env=env, cwd=root) for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", SUMMARY + MISSES],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=root,
+        )
+        for _ in range(2)
+    ]
     assert all(r.returncode == 0 for r in runs), runs[-1].stderr
     (misses_first, _), (misses_then, hits_then) = (map(int, r.stdout.split()[-2:]) for r in runs)
     assert misses_first > 0 and misses_then == 0 and hits_then > 0
@@ -112,13 +131,12 @@ def test_the_key_is_the_same_in_every_process(copied):
 def test_every_cached_jitted_function_is_keyed_on_its_callees():
     from numba.core.registry import CPUDispatcher
 
-    from pqlab.base import jitcache
-
     import pqlab.lab  # noqa: F401  (loads every layer)
     import pqlab.node.captures  # noqa: F401
     import pqlab.node.markers  # noqa: F401
     import pqlab.node.streaming  # noqa: F401
     import pqlab.node.summary  # noqa: F401
+    from pqlab.base import jitcache
 
     found = []
     for name, module in list(sys.modules.items()):
@@ -127,8 +145,11 @@ def test_every_cached_jitted_function_is_keyed_on_its_callees():
         for value in vars(module).values():
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name:
                 found.append(value)
-    cached = [d for d in found if getattr(d, "_cache", None) is not None
-              and type(d._cache).__name__ != "NullCache"]
+    cached = [
+        d
+        for d in found
+        if getattr(d, "_cache", None) is not None and type(d._cache).__name__ != "NullCache"
+    ]
     assert len(cached) >= 20
     unkeyed = [d.py_func.__qualname__ for d in cached if not jitcache.is_keyed(d)]
     assert not unkeyed

@@ -1,39 +1,70 @@
-"""The one judge: the rules, the same for every model; reasons carry numbers; links between claims."""
+"""The one judge: the rules, the same for every model; reasons carry numbers; links between
+claims."""
 
 import math
 
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pqlab.papers import judge
 from pqlab.pipeline import claim_links, report
 
 
 def _paper(rows):
-    frame = pd.DataFrame(rows, columns=["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule"])
+    frame = pd.DataFrame(
+        rows,
+        columns=["artefact", "quantity", "value", "unit", "source", "statement", "kind", "rule"],
+    )
     return report.check_paper_values(frame.astype(str).replace("nan", ""), "test")
 
 
 def _results(rows):
-    return pd.DataFrame(rows, columns=["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "model",
-                                       "role", "reason"])
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "artefact",
+            "quantity",
+            "value",
+            "unit",
+            "note",
+            "shape_ok",
+            "seed",
+            "model",
+            "role",
+            "reason",
+        ],
+    )
 
 
-WHY = judge.reason("bound", "needs {needed} against {ours}", [judge.fact("needed", 3.0, "ms"),
-                                                              judge.fact("ours", 2.5, "ms")])
+WHY = judge.reason(
+    "bound",
+    "needs {needed} against {ours}",
+    [judge.fact("needed", 3.0, "ms"), judge.fact("ours", 2.5, "ms")],
+)
 
 
-@settings(max_examples=100, deadline=None)  # no deadline: CI's loaded 2-core machine is slow, not wrong
-@given(paper=st.floats(0.01, 1e6), ratio=st.floats(0.0, 3.0), rule=st.sampled_from(["", "number", "qualitative",
-                                                                                      "not_checkable"]),
-       shape=st.sampled_from([None, True, False]))
+@settings(
+    max_examples=100, deadline=None
+)  # no deadline: CI's loaded 2-core machine is slow, not wrong
+@given(
+    paper=st.floats(0.01, 1e6),
+    ratio=st.floats(0.0, 3.0),
+    rule=st.sampled_from(["", "number", "qualitative", "not_checkable"]),
+    shape=st.sampled_from([None, True, False]),
+)
 def test_the_same_numbers_get_the_same_verdict_under_both_models(paper, ratio, rule, shape):
     ours = paper * ratio
     is_number = judge.rule_of(rule, paper) == "number"
     shape = None if is_number else shape
     paper_rows = _paper([["a", "q", paper, "ms", "s", "st", "result", rule]])
-    results = _results([["a", "q", ours, "ms", "", shape, 1, m, "held_out", WHY] for m in ("papers_node", "testbed")])
+    results = _results(
+        [
+            ["a", "q", ours, "ms", "", shape, 1, m, "held_out", WHY]
+            for m in ("papers_node", "testbed")
+        ]
+    )
     table = report.compare(paper_rows, results)
     assert table["verdict"].nunique() == 1
     assert table["reason"].nunique() == 1 and table["rule"].nunique() == 1
@@ -56,9 +87,15 @@ def test_a_number_is_never_judged_by_a_shape_flag():
 
 def test_position_rule_decides_within_ten_percent_or_not():
     first_after = dict(has_paper=True, has_record=True, shape_ok=None)
-    assert judge.verdict("position", paper=485.0, ours=484.0, first_after=500.0, **first_after) == "reproduced"
+    assert (
+        judge.verdict("position", paper=485.0, ours=484.0, first_after=500.0, **first_after)
+        == "reproduced"
+    )
     # 2 % away, but on the other side of the particle boundary: differs
-    assert judge.verdict("position", paper=485.0, ours=476.0, first_after=480.0, **first_after) == "differs"
+    assert (
+        judge.verdict("position", paper=485.0, ours=476.0, first_after=480.0, **first_after)
+        == "differs"
+    )
     with pytest.raises(ValueError, match="first_after"):
         judge.verdict("position", paper=485.0, ours=484.0, **first_after)
 
@@ -71,8 +108,12 @@ def test_qualitative_and_not_checkable_and_missing():
     assert judge.verdict("qualitative", has_record=False, shape_ok=None, **kw) == "missing"
     assert judge.verdict("not_checkable", has_record=True, shape_ok=True, **kw) == "not checkable"
     assert judge.verdict("not_checkable", has_record=False, shape_ok=None, **kw) == "not checkable"
-    assert judge.verdict("number", has_paper=False, has_record=True, paper=math.nan, ours=1.0,
-                         shape_ok=None) == "pqlab only"
+    assert (
+        judge.verdict(
+            "number", has_paper=False, has_record=True, paper=math.nan, ours=1.0, shape_ok=None
+        )
+        == "pqlab only"
+    )
 
 
 def test_a_reason_needs_a_number_and_names_every_fact():
@@ -87,14 +128,23 @@ def test_a_reason_needs_a_number_and_names_every_fact():
     with pytest.raises(ValueError, match="finite"):
         judge.fact("a", math.inf, "ms")
     assert judge.render(WHY) == "needs 3 ms against 2.5 ms"
-    assert judge.render(judge.reason("definition", "moves from {lo} to {hi}", [judge.fact("lo", 0.2912, "1"),
-                                                                                judge.fact("hi", 12.5, "%")])) \
+    assert (
+        judge.render(
+            judge.reason(
+                "definition",
+                "moves from {lo} to {hi}",
+                [judge.fact("lo", 0.2912, "1"), judge.fact("hi", 12.5, "%")],
+            )
+        )
         == "moves from 0.2912 to 12.5%"
+    )
 
 
 def test_report_rows_carry_rule_reason_kind_and_facts():
     paper_rows = _paper([["a", "q", 6.05, "ms", "s", "st", "result", ""]])
-    table = report.compare(paper_rows, _results([["a", "q", 3.3, "ms", "how", None, 1, "papers_node", None, WHY]]))
+    table = report.compare(
+        paper_rows, _results([["a", "q", 3.3, "ms", "how", None, 1, "papers_node", None, WHY]])
+    )
     row = table.iloc[0]
     assert (row["rule"], row["verdict"], row["reason kind"]) == ("number", "differs", "bound")
     assert row["reason"] == "needs 3 ms against 2.5 ms" and row["explanation"] == "how"
@@ -102,33 +152,69 @@ def test_report_rows_carry_rule_reason_kind_and_facts():
 
 
 def _table(rows):
-    return pd.DataFrame(rows, columns=["artefact", "quantity", "model", "verdict", "explanation", "reason",
-                                       "difference %"])
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "artefact",
+            "quantity",
+            "model",
+            "verdict",
+            "explanation",
+            "reason",
+            "difference %",
+        ],
+    )
 
 
 def test_implication_chains_and_pointers():
-    table = _table([
-        ["f7", "ccdf_varies", "papers_node", "reproduced", "d=0.07", None, math.nan],
-        ["f7", "spread_up", "papers_node", "reproduced", "slope +", None, math.nan],
-        ["t3", "mean_up", "papers_node", "differs", "last step down", WHY, math.nan],
-        ["f7", "ccdf_varies", "testbed", "reproduced", "", None, math.nan],  # its target rows are absent: left alone
-        ["p", "pointer", "papers_node", "missing", "see f3_2", None, math.nan],
-        ["f3_2", "lower", "papers_node", "differs", "same cells", WHY, math.nan],
-        ["w", "over", "papers_node", "reproduced", "W > W_m", None, math.nan],
-        ["w", "w_m", "papers_node", "differs", "36 % low", None, -36.2],
-    ])
-    links = pd.DataFrame([
-        ["f7", "ccdf_varies", "implies", "f7", "spread_up", "spread"],
-        ["f7", "spread_up", "implies", "t3", "mean_up", "mean"],
-        ["p", "pointer", "same_as", "f3_2", "lower", "same figure"],
-        ["w", "over", "implies", "w", "w_m", "compares W_m"],
-    ], columns=list(claim_links.LINK_COLUMNS))
+    table = _table(
+        [
+            ["f7", "ccdf_varies", "papers_node", "reproduced", "d=0.07", None, math.nan],
+            ["f7", "spread_up", "papers_node", "reproduced", "slope +", None, math.nan],
+            ["t3", "mean_up", "papers_node", "differs", "last step down", WHY, math.nan],
+            [
+                "f7",
+                "ccdf_varies",
+                "testbed",
+                "reproduced",
+                "",
+                None,
+                math.nan,
+            ],  # its target rows are absent: left alone
+            ["p", "pointer", "papers_node", "missing", "see f3_2", None, math.nan],
+            ["f3_2", "lower", "papers_node", "differs", "same cells", WHY, math.nan],
+            ["w", "over", "papers_node", "reproduced", "W > W_m", None, math.nan],
+            ["w", "w_m", "papers_node", "differs", "36 % low", None, -36.2],
+        ]
+    )
+    links = pd.DataFrame(
+        [
+            ["f7", "ccdf_varies", "implies", "f7", "spread_up", "spread"],
+            ["f7", "spread_up", "implies", "t3", "mean_up", "mean"],
+            ["p", "pointer", "same_as", "f3_2", "lower", "same figure"],
+            ["w", "over", "implies", "w", "w_m", "compares W_m"],
+        ],
+        columns=list(claim_links.LINK_COLUMNS),
+    )
     out = judge.apply_links(table, links)
-    assert out["verdict"].tolist() == ["differs", "differs", "differs", "reproduced", "differs", "differs", "differs",
-                                       "differs"]
-    assert judge.render(out["reason"][0]) == ("it implies f7/spread_up (spread), which differs: it implies t3/mean_up "
-                                              "(mean), which differs: needs 3 ms against 2.5 ms")
-    assert judge.render(out["reason"][6]) == "it implies w/w_m (compares W_m), which differs by -36.2%"
+    assert out["verdict"].tolist() == [
+        "differs",
+        "differs",
+        "differs",
+        "reproduced",
+        "differs",
+        "differs",
+        "differs",
+        "differs",
+    ]
+    assert (
+        judge.render(out["reason"][0])
+        == "it implies f7/spread_up (spread), which differs: it implies t3/mean_up "
+        "(mean), which differs: needs 3 ms against 2.5 ms"
+    )
+    assert (
+        judge.render(out["reason"][6]) == "it implies w/w_m (compares W_m), which differs by -36.2%"
+    )
     assert out["explanation"][4] == "judged as f3_2/lower (same figure): same cells"
     assert table["verdict"][0] == "reproduced"  # a copy
 
@@ -136,7 +222,9 @@ def test_implication_chains_and_pointers():
 def test_the_links_file_names_existing_paper_claims():
     links = claim_links.load_claim_links()
     keys = set(zip(*(report.load_paper_values()[c] for c in ("artefact", "quantity"))))
-    for a, q, ta, tq in zip(links.artefact, links.quantity, links.target_artefact, links.target_quantity):
+    for a, q, ta, tq in zip(
+        links.artefact, links.quantity, links.target_artefact, links.target_quantity
+    ):
         assert (a, q) in keys and (ta, tq) in keys
 
 
@@ -153,28 +241,35 @@ def _data():
     import xarray as xr
 
     return xr.Dataset(
-        {"delay": ("frame", np.array([3.0, 5.0, 9.0]), {"units": "ms"}),
-         "floor": ("frame", np.array([1.0, 4.5, 2.0]), {"units": "ms"}),
-         "ci": ((), 0.5, {"units": "ms"}), "ok": ((), True, {"units": "1"})},
+        {
+            "delay": ("frame", np.array([3.0, 5.0, 9.0]), {"units": "ms"}),
+            "floor": ("frame", np.array([1.0, 4.5, 2.0]), {"units": "ms"}),
+            "ci": ((), 0.5, {"units": "ms"}),
+            "ok": ((), True, {"units": "1"}),
+        },
         coords={"frame": ("frame", [128, 512, 1024], {"units": "bytes"})},
-        attrs={"scheduler": "pq"})
+        attrs={"scheduler": "pq"},
+    )
 
 
-@pytest.mark.parametrize("name, params, ok", [
-    ("greater", {"than": "floor"}, True),
-    ("greater", {"than": "max(floor, 2 * ci + 2)"}, False),  # 3 > max(1, 3) fails at 128 bytes
-    ("greater", {"share": "0.5", "than": "share * floor"}, True),  # an earlier parameter
-    ("less", {"than": "10"}, True),
-    ("at_most", {"bound": "9"}, True),
-    ("at_most", {"bound": "8.9"}, False),
-    ("at_least", {"bound": "3"}, True),  # 3 >= 3: a bound reached holds
-    ("at_least", {"bound": "3.1"}, False),
-    ("band", {"lo": "3", "hi": "9"}, True),
-    ("band", {"lo": "3.5", "hi": "9"}, False),
-    ("close", {"ref": "floor + 0.5", "tol": "0.1"}, False),
-    ("close", {"ref": "delay * 1.05", "tol": "0.1"}, True),
-    ("holds", {}, True),
-])
+@pytest.mark.parametrize(
+    "name, params, ok",
+    [
+        ("greater", {"than": "floor"}, True),
+        ("greater", {"than": "max(floor, 2 * ci + 2)"}, False),  # 3 > max(1, 3) fails at 128 bytes
+        ("greater", {"share": "0.5", "than": "share * floor"}, True),  # an earlier parameter
+        ("less", {"than": "10"}, True),
+        ("at_most", {"bound": "9"}, True),
+        ("at_most", {"bound": "8.9"}, False),
+        ("at_least", {"bound": "3"}, True),  # 3 >= 3: a bound reached holds
+        ("at_least", {"bound": "3.1"}, False),
+        ("band", {"lo": "3", "hi": "9"}, True),
+        ("band", {"lo": "3.5", "hi": "9"}, False),
+        ("close", {"ref": "floor + 0.5", "tol": "0.1"}, False),
+        ("close", {"ref": "delay * 1.05", "tol": "0.1"}, True),
+        ("holds", {}, True),
+    ],
+)
 def test_a_check_is_decided_by_its_parameters_over_the_variables(name, params, ok):
     variable = "ok" if name == "holds" else "delay"
     assert judge.check(name, variable, params, _data())[0] is ok
@@ -182,28 +277,41 @@ def test_a_check_is_decided_by_its_parameters_over_the_variables(name, params, o
 
 def test_a_checks_witness_is_where_it_comes_nearest_to_failing():
     ok, witness = judge.check("greater", "delay", {"than": "floor"}, _data())
-    assert ok and witness == {"worst_ours": (5.0, "ms"), "worst_ref": (4.5, "ms"),
-                              "worst_frame": (512.0, "bytes")}
-    why = judge.reason_from("mechanism", "at {frame} the delay is {moves}, above {needed}", _data(),
-                            {"frame": "worst_frame", "moves": "worst_ours", "needed": "worst_ref"},
-                            witness)
+    assert ok and witness == {
+        "worst_ours": (5.0, "ms"),
+        "worst_ref": (4.5, "ms"),
+        "worst_frame": (512.0, "bytes"),
+    }
+    why = judge.reason_from(
+        "mechanism",
+        "at {frame} the delay is {moves}, above {needed}",
+        _data(),
+        {"frame": "worst_frame", "moves": "worst_ours", "needed": "worst_ref"},
+        witness,
+    )
     assert judge.render(why) == "at 512 bytes the delay is 5 ms, above 4.5 ms"
 
 
 def test_at_leasts_witness_is_the_smallest_value_and_its_bound():
     ok, witness = judge.check("at_least", "delay", {"bound": "4"}, _data())
-    assert not ok and witness == {"worst_ours": (3.0, "ms"), "worst_ref": (4.0, "ms"),
-                                  "worst_frame": (128.0, "bytes")}
+    assert not ok and witness == {
+        "worst_ours": (3.0, "ms"),
+        "worst_ref": (4.0, "ms"),
+        "worst_frame": (128.0, "bytes"),
+    }
 
 
-@pytest.mark.parametrize("name, variable, params, match", [
-    ("trend", "delay", {}, "check must be one of"),
-    ("greater", "nothing", {"than": "1"}, "no variable 'nothing'"),
-    ("greater", "delay", {}, "needs the parameter"),
-    ("greater", "delay", {"than": "__import__('os')"}, "only numbers"),
-    ("greater", "delay", {"than": "floor +"}, "does not parse"),
-    ("greater", "delay", {"than": "ceiling"}, "names no variable"),
-])
+@pytest.mark.parametrize(
+    "name, variable, params, match",
+    [
+        ("trend", "delay", {}, "check must be one of"),
+        ("greater", "nothing", {"than": "1"}, "no variable 'nothing'"),
+        ("greater", "delay", {}, "needs the parameter"),
+        ("greater", "delay", {"than": "__import__('os')"}, "only numbers"),
+        ("greater", "delay", {"than": "floor +"}, "does not parse"),
+        ("greater", "delay", {"than": "ceiling"}, "names no variable"),
+    ],
+)
 def test_a_bad_check_is_refused_by_name(name, variable, params, match):
     with pytest.raises(judge.ClaimError, match=match):
         judge.check(name, variable, params, _data())
@@ -217,8 +325,11 @@ def test_params_parse_and_refuse_a_cell_without_names():
 
 
 def test_a_note_is_filled_from_variables_attrs_and_the_rows_parameters():
-    note = judge.fill("{scheduler!u}: {delay:.1f} ms at {frame} bytes, {ci:.2f} within {tol:.0%}",
-                      _data(), {"tol": "0.05"})
+    note = judge.fill(
+        "{scheduler!u}: {delay:.1f} ms at {frame} bytes, {ci:.2f} within {tol:.0%}",
+        _data(),
+        {"tol": "0.05"},
+    )
     assert note == "PQ: 3.0, 5.0, 9.0 ms at 128, 512, 1024 bytes, 0.50 within 5%"
     with pytest.raises(judge.ClaimError, match="'nothing'"):
         judge.fill("{nothing}", _data())
@@ -242,18 +353,25 @@ def test_an_item_template_pairs_each_value_with_its_coordinate_and_a_2d_variable
     import numpy as np
 
     data = _data().assign(steps=(("be", "frame"), np.array([[1.0, -2.0, 3.0], [4.0, 5.0, 6.0]])))
-    assert judge.fill("{delay:[frame] B: [.2f] ms}", data) == \
-        "128 B: 3.00 ms, 512 B: 5.00 ms, 1024 B: 9.00 ms"
-    assert judge.fill("{steps:+.1f}; {frame!r}", data) == \
-        "+1.0, -2.0, +3.0; +4.0, +5.0, +6.0; [128, 512, 1024]"
+    assert (
+        judge.fill("{delay:[frame] B: [.2f] ms}", data)
+        == "128 B: 3.00 ms, 512 B: 5.00 ms, 1024 B: 9.00 ms"
+    )
+    assert (
+        judge.fill("{steps:+.1f}; {frame!r}", data)
+        == "+1.0, -2.0, +3.0; +4.0, +5.0, +6.0; [128, 512, 1024]"
+    )
 
 
-@pytest.mark.parametrize("that, ok", [
-    ("all(delay > floor) and any(floor > 4)", True),
-    ("all(delay > floor) and not any(floor > 4)", False),
-    ("delay >= 3 or ci == 1", True),
-    ("all(delay[0] > 1)", None),  # indexing is no part of the language
-])
+@pytest.mark.parametrize(
+    "that, ok",
+    [
+        ("all(delay > floor) and any(floor > 4)", True),
+        ("all(delay > floor) and not any(floor > 4)", False),
+        ("delay >= 3 or ci == 1", True),
+        ("all(delay[0] > 1)", None),  # indexing is no part of the language
+    ],
+)
 def test_holds_takes_a_boolean_expression_over_the_variables(that, ok):
     if ok is None:
         with pytest.raises(judge.ClaimError, match="only numbers"):
@@ -265,8 +383,9 @@ def test_holds_takes_a_boolean_expression_over_the_variables(that, ok):
 def test_a_template_names_where_a_boolean_holds_and_picks_a_text_by_a_boolean():
     import numpy as np
 
-    data = _data().assign(big=("frame", np.array([False, True, True])),
-                          none=("frame", np.zeros(3, bool)))
+    data = _data().assign(
+        big=("frame", np.array([False, True, True])), none=("frame", np.zeros(3, bool))
+    )
     note = "{big!w:none}; {big!l:none}; {none!w:none}; {ok:every|not every}"
     assert judge.fill(note, data) == "512, 1024; [512, 1024]; none; every"
 

@@ -1,4 +1,5 @@
-"""End to end in a real JupyterLab: every lab notebook and one paper notebook, run in headless Chromium.
+"""End to end in a real JupyterLab: every lab notebook and one paper notebook, run in headless
+Chromium.
 
 One JupyterLab server (``python -m jupyterlab``) is started on 127.0.0.1 at a free port
 with a random token, in a temporary copy of the notebooks; selenium drives Debian's
@@ -34,7 +35,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from _browser import browser_missing, headless_chromium
 
 # Slow tier: JupyterLab driven by a browser (.ci/run runs it).
@@ -68,9 +68,12 @@ def _free_port() -> int:
 
 
 def _inject_after_parameters(source: Path, target: Path, code: str) -> None:
-    """Copy a notebook, adding a cell of ``code`` right after its ``parameters`` cell (as papermill does)."""
+    """Copy a notebook, adding a cell of ``code`` right after its ``parameters`` cell (as papermill
+    does)."""
     nb = nbformat.read(source, as_version=4)
-    index = next(i for i, c in enumerate(nb.cells) if "parameters" in c.get("metadata", {}).get("tags", []))
+    index = next(
+        i for i, c in enumerate(nb.cells) if "parameters" in c.get("metadata", {}).get("tags", [])
+    )
     cell = nbformat.v4.new_code_cell(code)
     cell.metadata["tags"] = ["injected-parameters"]
     nb.cells.insert(index + 1, cell)
@@ -83,23 +86,48 @@ class JupyterLab:
     def __init__(self, root: Path, home: Path):
         self.root, self.port, self.token = root, _free_port(), secrets.token_hex(24)
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ,
-               "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-               "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
-               "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
+        env = {
+            **os.environ,
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            "JUPYTER_CONFIG_DIR": str(home / "config"),
+            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        }
         # no news or update pop-ups over the notebook
-        notification = home / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+        notification = (
+            home
+            / "settings"
+            / "@jupyterlab"
+            / "apputils-extension"
+            / "notification.jupyterlab-settings"
+        )
         notification.parent.mkdir(parents=True)
         notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
         self.log = open(home / "jupyterlab.log", "wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "jupyterlab", "--no-browser", "--expose-app-in-browser", "--allow-root",
-             "--ServerApp.terminals_enabled=False", "--LabApp.extension_manager=readonly",
-             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
-             f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={root}",
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-            cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "jupyterlab",
+                "--no-browser",
+                "--expose-app-in-browser",
+                "--allow-root",
+                "--ServerApp.terminals_enabled=False",
+                "--LabApp.extension_manager=readonly",
+                "--ServerApp.ip=127.0.0.1",
+                f"--ServerApp.port={self.port}",
+                "--ServerApp.port_retries=0",
+                f"--IdentityProvider.token={self.token}",
+                f"--ServerApp.root_dir={root}",
+                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            ],
+            cwd=root,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while True:
             try:
@@ -113,8 +141,11 @@ class JupyterLab:
                 time.sleep(0.5)
 
     def api(self, method: str, path: str):
-        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            f"{self.url}/api/{path}",
+            method=method,
+            headers={"Authorization": f"token {self.token}"},
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             body = response.read()
         return json.loads(body) if body else None
@@ -133,7 +164,8 @@ class JupyterLab:
         return Path(self.log.name).read_text(errors="replace")
 
     def descendants(self) -> list[int]:
-        """Process ids of the server's children, grandchildren, ... (the kernels), from ``/proc``."""
+        """Process ids of the server's children, grandchildren, ... (the kernels), from
+        ``/proc``."""
         parents = {}
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
@@ -149,7 +181,8 @@ class JupyterLab:
         return found
 
     def stop(self) -> list[int]:
-        """Shut the kernels down, stop the server (SIGTERM, SIGKILL after 20 s), then any kernel left.
+        """Shut the kernels down, stop the server (SIGTERM, SIGKILL after 20 s), then any kernel
+        left.
 
         Kernels run in sessions of their own (jupyter_client starts them so), so they are
         found as the server's descendants before it stops and killed by id if they outlive
@@ -198,15 +231,19 @@ def _shutdown_kernels_quietly(lab: "JupyterLab") -> None:
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
-    """A temporary copy of the notebooks the server serves: lab notebooks + the paper notebook (quick)."""
+    """A temporary copy of the notebooks the server serves: lab notebooks + the paper notebook
+    (quick)."""
     root = tmp_path_factory.mktemp("jupyterlab-root")
     for nb in LAB_NOTEBOOKS:
         _inject_after_parameters(nb, root / nb.name, f"n_ef_samples = {LAB_N_EF_SAMPLES}")
     out = root / "paper-output"
     (out / "figures").mkdir(parents=True)
-    _inject_after_parameters(PAPER_NOTEBOOK, root / PAPER_NOTEBOOK.name,
-                             f"quick = True\nfigures_dir = {str(out / 'figures')!r}\n"
-                             f"results_dir = {str(out / 'results')!r}")
+    _inject_after_parameters(
+        PAPER_NOTEBOOK,
+        root / PAPER_NOTEBOOK.name,
+        f"quick = True\nfigures_dir = {str(out / 'figures')!r}\n"
+        f"results_dir = {str(out / 'results')!r}",
+    )
     return root
 
 
@@ -263,11 +300,15 @@ def _wait(predicate, timeout_s: float, what: str, interval_s: float = 0.5):
 
 
 def _open_and_run_all(driver, lab: JupyterLab, name: str) -> dict:
-    """Open ``name`` in a fresh workspace, wait for its kernel, run all cells, wait until all ran; the state."""
+    """Open ``name`` in a fresh workspace, wait for its kernel, run all cells, wait until all ran;
+    the state."""
     workspace = "w" + secrets.token_hex(4)
     driver.get(f"{lab.url}/lab/workspaces/{workspace}/tree/{name}?token={lab.token}")
-    _wait(lambda: driver.execute_script("return !!(window.jupyterapp && window.jupyterapp.shell)"), 60,
-          "the JupyterLab application")
+    _wait(
+        lambda: driver.execute_script("return !!(window.jupyterapp && window.jupyterapp.shell)"),
+        60,
+        "the JupyterLab application",
+    )
 
     def ready():
         state = _notebook_state(driver)
@@ -278,8 +319,17 @@ def _open_and_run_all(driver, lab: JupyterLab, name: str) -> dict:
 
     def finished():
         state = _notebook_state(driver)
-        done = state and state["status"] == "idle" and all(c["count"] is not None for c in state["cells"])
-        errors = [o for c in (state or {"cells": []})["cells"] for o in c["outputs"] if o["output_type"] == "error"]
+        done = (
+            state
+            and state["status"] == "idle"
+            and all(c["count"] is not None for c in state["cells"])
+        )
+        errors = [
+            o
+            for c in (state or {"cells": []})["cells"]
+            for o in c["outputs"]
+            if o["output_type"] == "error"
+        ]
         return state if done or errors else None
 
     state = _wait(finished, NOTEBOOK_RUN_TIMEOUT_S, f"every cell of {name} to run")
@@ -287,8 +337,12 @@ def _open_and_run_all(driver, lab: JupyterLab, name: str) -> dict:
 
 
 def _errors(state: dict) -> list[str]:
-    return [f"{o['ename']}: {o['evalue']}" for c in state["cells"] for o in c["outputs"]
-            if o["output_type"] == "error"]
+    return [
+        f"{o['ename']}: {o['evalue']}"
+        for c in state["cells"]
+        for o in c["outputs"]
+        if o["output_type"] == "error"
+    ]
 
 
 def _text(state: dict) -> str:
@@ -317,7 +371,7 @@ return sliders.map(s => {
           readout: readout ? readout.textContent : null,
           img: img ? img.getAttribute('src') : null};
 });
-"""
+"""  # noqa: E501
 
 
 def _sliders(driver) -> list[dict]:
@@ -333,26 +387,42 @@ def test_lab_notebook_runs_in_jupyterlab_with_live_sliders(notebook, lab, browse
         state = _open_and_run_all(browser, lab, notebook.name)
         assert _errors(state) == [], f"{notebook.name}: cells with errors"
         assert "widgets unavailable" not in _text(state)
-        sliders = _wait(lambda: [s for s in _sliders(browser) if s["img"]], REDRAW_TIMEOUT_S,
-                        "sliders with a plot below them")
+        sliders = _wait(
+            lambda: [s for s in _sliders(browser) if s["img"]],
+            REDRAW_TIMEOUT_S,
+            "sliders with a plot below them",
+        )
         assert browser.find_elements(By.CSS_SELECTOR, ".jupyter-widgets.widget-slider")
         before = sliders[0]
-        handle = browser.find_elements(By.CSS_SELECTOR, ".jp-NotebookPanel:not(.lm-mod-hidden) "
-                                                        ".widget-slider .noUi-handle")[0]
+        handle = browser.find_elements(
+            By.CSS_SELECTOR, ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-slider .noUi-handle"
+        )[0]
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", handle)
         _screenshot(browser, notebook.name)
-        at_minimum = float(handle.get_attribute("aria-valuenow")) <= float(handle.get_attribute("aria-valuemin"))
-        handle.send_keys(Keys.ARROW_RIGHT if at_minimum else Keys.ARROW_LEFT)  # one step, as a student would
-        after = _wait(lambda: [s for s in _sliders(browser)
-                               if s["label"] == before["label"] and s["img"] and s["img"] != before["img"]],
-                      REDRAW_TIMEOUT_S, f"the plot of {notebook.name} to redraw after moving '{before['label']}'")[0]
+        at_minimum = float(handle.get_attribute("aria-valuenow")) <= float(
+            handle.get_attribute("aria-valuemin")
+        )
+        handle.send_keys(
+            Keys.ARROW_RIGHT if at_minimum else Keys.ARROW_LEFT
+        )  # one step, as a student would
+        after = _wait(
+            lambda: [
+                s
+                for s in _sliders(browser)
+                if s["label"] == before["label"] and s["img"] and s["img"] != before["img"]
+            ],
+            REDRAW_TIMEOUT_S,
+            f"the plot of {notebook.name} to redraw after moving '{before['label']}'",
+        )[0]
         assert after["readout"] != before["readout"]
         assert after["img"].startswith("data:image/png;base64,")
         state = _notebook_state(browser)
         assert _errors(state) == []
         assert not browser.find_elements(
-            By.CSS_SELECTOR, ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-output "
-                             "[data-mime-type='application/vnd.jupyter.stderr']"), "the redraw printed an error"
+            By.CSS_SELECTOR,
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .widget-output "
+            "[data-mime-type='application/vnd.jupyter.stderr']",
+        ), "the redraw printed an error"
         _screenshot(browser, notebook.stem + "-moved")
     finally:
         _shutdown_kernels_quietly(lab)
@@ -364,12 +434,17 @@ def test_paper_notebook_shows_its_figures_inline(lab, browser, workspace):
         assert _errors(state) == [], f"{PAPER_NOTEBOOK.name}: cells with errors"
         saved = sorted(p.stem for p in (workspace / "paper-output" / "figures").glob("*.png"))
         assert saved, "the notebook saved no figure into the temporary folder"
-        inline = [o["metadata"]["pqlab"]["figure"] for c in state["cells"] for o in c["outputs"]
-                  if "image/png" in o.get("data", {}) and "pqlab" in o.get("metadata", {})]
+        inline = [
+            o["metadata"]["pqlab"]["figure"]
+            for c in state["cells"]
+            for o in c["outputs"]
+            if "image/png" in o.get("data", {}) and "pqlab" in o.get("metadata", {})
+        ]
         assert sorted(inline) == saved
         images = browser.execute_script(
             "return Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
-            ".jp-OutputArea-output img')).map(i => [i.complete, i.naturalWidth]);")
+            ".jp-OutputArea-output img')).map(i => [i.complete, i.naturalWidth]);"
+        )
         assert len(images) >= len(saved) and all(ok and width > 0 for ok, width in images), images
         _screenshot(browser, PAPER_NOTEBOOK.name)
     finally:

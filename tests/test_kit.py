@@ -1,4 +1,5 @@
-"""The kit every artefact module shares (pqlab.papers.kit): arguments, paper values, claim records, CIs,
+"""The kit every artefact module shares (pqlab.papers.kit): arguments, paper values, claim records,
+CIs,
 figures, the notebooks' setup."""
 
 import json
@@ -18,8 +19,8 @@ from scipy import stats  # noqa: E402
 from pqlab.base import locations  # noqa: E402
 from pqlab.measure import analysis  # noqa: E402
 from pqlab.papers import judge, kit  # noqa: E402
-from pqlab.pipeline import report  # noqa: E402
 from pqlab.papers.kit import setup  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
 
 
 @pytest.mark.parametrize("seeds", [(1, 2, 3), [0], range(4, 6)])
@@ -43,9 +44,20 @@ def test_paper_value_reads_data_paper_values_csv():
 
 
 def test_claim_records_have_one_shape():
-    why = judge.reason("arithmetic", "drops before {first_after}", [judge.fact("first_after", np.int64(500), "bytes")])
-    c = kit.claim("globecom01_fig3_1", "local_max_be_payload_1", np.int64(484), "bytes", "note",
-                  seed=np.int64(2), reason=why)
+    why = judge.reason(
+        "arithmetic",
+        "drops before {first_after}",
+        [judge.fact("first_after", np.int64(500), "bytes")],
+    )
+    c = kit.claim(
+        "globecom01_fig3_1",
+        "local_max_be_payload_1",
+        np.int64(484),
+        "bytes",
+        "note",
+        seed=np.int64(2),
+        reason=why,
+    )
     assert list(c) == list(kit.CLAIM_KEYS)
     assert c["value"] == 484.0 and type(c["value"]) is float
     assert c["shape_ok"] is None and c["seed"] == 2 and type(c["seed"]) is int
@@ -56,23 +68,41 @@ def test_claim_records_have_one_shape():
 
 
 def test_paper_vs_ours_for_numeric_qualitative_and_pqlab_only_claims():
-    line = kit.paper_vs_ours(kit.claim("globecom01_fig3_1", "local_max_be_payload_1", 484, "bytes", "why"))
-    assert line == "globecom01_fig3_1 / local_max_be_payload_1: paper 485 bytes; ours 484 bytes (-0.2%) -- why"
-    line = kit.paper_vs_ours(kit.claim("globecom01_fig3_1", "non_monotone", None, "-", "why", shape_ok=True))
-    assert line == ("globecom01_fig3_1 / non_monotone: paper: qualitative claim; ours: qualitative "
-                    "[shape_ok=True] -- why")
+    line = kit.paper_vs_ours(
+        kit.claim("globecom01_fig3_1", "local_max_be_payload_1", 484, "bytes", "why")
+    )
+    assert (
+        line
+        == "globecom01_fig3_1 / local_max_be_payload_1: paper 485 bytes; ours 484 bytes (-0.2%)"
+        " -- why"
+    )
+    line = kit.paper_vs_ours(
+        kit.claim("globecom01_fig3_1", "non_monotone", None, "-", "why", shape_ok=True)
+    )
+    assert (
+        line == "globecom01_fig3_1 / non_monotone: paper: qualitative claim; ours: qualitative "
+        "[shape_ok=True] -- why"
+    )
     line = kit.paper_vs_ours(kit.claim("globecom01_fig3_1", "mine", 1.5, "ms", "why"))
     assert line == "globecom01_fig3_1 / mine: pqlab only: 1.5 ms -- why"
 
 
 def test_record_claims_records_every_claim_with_the_default_seed(tmp_path, capsys):
-    claims = [kit.claim("globecom01_fig3_1", "local_max_be_payload_1", 484, "bytes", "a"),
-              kit.claim("globecom01_fig3_1", "mine", None, "-", "b", shape_ok=False, seed=7)]
+    claims = [
+        kit.claim("globecom01_fig3_1", "local_max_be_payload_1", 484, "bytes", "a"),
+        kit.claim("globecom01_fig3_1", "mine", None, "-", "b", shape_ok=False, seed=7),
+    ]
     assert kit.record_claims(tmp_path, claims, seed=3) is None
     records = report.load_records(tmp_path)
     assert [(r["artefact"], r["quantity"], r["value"], r["seed"]) for r in records] == [
-        ("globecom01_fig3_1", "local_max_be_payload_1", 484.0, 3), ("globecom01_fig3_1", "mine", None, 7)]
-    assert capsys.readouterr().out.splitlines()[0].startswith("globecom01_fig3_1 / local_max_be_payload_1: paper 485")
+        ("globecom01_fig3_1", "local_max_be_payload_1", 484.0, 3),
+        ("globecom01_fig3_1", "mine", None, 7),
+    ]
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .startswith("globecom01_fig3_1 / local_max_be_payload_1: paper 485")
+    )
 
 
 def test_mean_ci_is_the_student_t_interval_of_experiments_across_seeds():
@@ -86,7 +116,9 @@ def test_mean_ci_is_the_student_t_interval_of_experiments_across_seeds():
 
 
 def test_add_mean_ci_names_and_labels_the_new_variables():
-    ds = xr.Dataset({"w": (("k", "seed"), np.arange(6.0).reshape(3, 2), {"units": "us", "long_name": "W"})})
+    ds = xr.Dataset(
+        {"w": (("k", "seed"), np.arange(6.0).reshape(3, 2), {"units": "us", "long_name": "W"})}
+    )
     kit.add_mean_ci(ds, ["w"])
     np.testing.assert_array_equal(ds["w_mean"].values, [0.5, 2.5, 4.5])
     assert ds["w_mean"].attrs == {"units": "us", "long_name": "W, mean over seeds"}
@@ -107,12 +139,15 @@ def test_times_in_ms_converts_only_the_seconds_and_statistics_in_ms_recomputes()
     from pqlab.base import units
 
     ds = xr.Dataset(
-        {"delay": ("seed", [1e-3, 2e-3, 4e-3], {"units": "s", "long_name": "delay"}),
-         "slope": ((), 2e-4, {"units": "s/particle", "long_name": "slope"}),
-         "time": ("seed", [0.5, 1.0, 1.5], {"units": "s", "long_name": "arrival time"}),
-         "rate": ((), 3e5, {"units": "bit/s", "long_name": "rate"}),
-         "loss": ("seed", [0.0, 0.1, 0.2], {"units": "1", "long_name": "loss"})},
-        attrs={"artefact": "x"})
+        {
+            "delay": ("seed", [1e-3, 2e-3, 4e-3], {"units": "s", "long_name": "delay"}),
+            "slope": ((), 2e-4, {"units": "s/particle", "long_name": "slope"}),
+            "time": ("seed", [0.5, 1.0, 1.5], {"units": "s", "long_name": "arrival time"}),
+            "rate": ((), 3e5, {"units": "bit/s", "long_name": "rate"}),
+            "loss": ("seed", [0.0, 0.1, 0.2], {"units": "1", "long_name": "loss"}),
+        },
+        attrs={"artefact": "x"},
+    )
     ms = units.times_in_ms(ds, keep=("time",))
     assert ms["delay"].attrs == {"units": "ms", "long_name": "delay"}
     np.testing.assert_array_equal(ms["delay"].values, ds["delay"].values * 1e3)
@@ -123,11 +158,15 @@ def test_times_in_ms_converts_only_the_seconds_and_statistics_in_ms_recomputes()
     assert units.to_mbps(2e6) == 2.0
 
     def statistics(d):
-        return d.assign(delay_mean=d["delay"].mean("seed").assign_attrs(units=d["delay"].attrs["units"]))
+        return d.assign(
+            delay_mean=d["delay"].mean("seed").assign_attrs(units=d["delay"].attrs["units"])
+        )
 
     view = kit.statistics_in_ms(statistics(ds), statistics)
     assert view["delay_mean"].attrs["units"] == "ms"
-    assert float(view["delay_mean"]) == float((ds["delay"] * 1e3).mean("seed"))  # converted before the mean
+    assert float(view["delay_mean"]) == float(
+        (ds["delay"] * 1e3).mean("seed")
+    )  # converted before the mean
 
 
 def _title_and_top_labels(top_axis: bool):
@@ -164,8 +203,14 @@ NOTEBOOKS = sorted(Path(__file__).resolve().parents[1].glob("notebooks/[0-9]*.ip
 
 
 def test_full_run_keeps_the_parameters_and_makes_the_figures_folder(tmp_path):
-    run = setup(quick=False, seed=3, n_seeds=2, n_ef_samples=10_000,
-                figures_dir=str(tmp_path / "fig"), results_dir=str(tmp_path / "res"))
+    run = setup(
+        quick=False,
+        seed=3,
+        n_seeds=2,
+        n_ef_samples=10_000,
+        figures_dir=str(tmp_path / "fig"),
+        results_dir=str(tmp_path / "res"),
+    )
     assert run == (str(tmp_path / "fig"), str(tmp_path / "res"), 10_000, 2, (3, 4))
     assert (tmp_path / "fig").is_dir() and (tmp_path / "res").is_dir()
 
@@ -173,9 +218,17 @@ def test_full_run_keeps_the_parameters_and_makes_the_figures_folder(tmp_path):
 def test_quick_profile_is_defined_once(tmp_path):
     folders = {"figures_dir": str(tmp_path), "results_dir": str(tmp_path)}
     run = setup(quick=True, seed=1, n_seeds=3, n_ef_samples=10_000, **folders)
-    assert (run.n_ef_samples, run.n_seeds, run.seeds) == (kit.QUICK_N_EF_SAMPLES, kit.QUICK_N_SEEDS, (1,))
-    assert setup(quick=True, seed=1, n_seeds=3, n_ef_samples=10_000, quick_n_ef_samples=1_000,
-                 **folders).n_ef_samples == 1_000
+    assert (run.n_ef_samples, run.n_seeds, run.seeds) == (
+        kit.QUICK_N_EF_SAMPLES,
+        kit.QUICK_N_SEEDS,
+        (1,),
+    )
+    assert (
+        setup(
+            quick=True, seed=1, n_seeds=3, n_ef_samples=10_000, quick_n_ef_samples=1_000, **folders
+        ).n_ef_samples
+        == 1_000
+    )
     assert setup(quick=True, seed=1, n_seeds=3, n_ef_samples=200, **folders).n_ef_samples == 200
 
 
@@ -184,14 +237,30 @@ def test_empty_folders_mean_a_scratch_folder_never_the_reproductions(tmp_path, m
     run = setup(quick=True, seed=1, n_seeds=1, n_ef_samples=10, notebook="05_worst_case")
     for folder in (run.figures_dir, run.results_dir):
         assert Path(folder).is_dir() and Path(folder).is_relative_to(tmp_path)
-        assert not Path(folder).is_relative_to(locations.FIGURES) and not Path(folder).is_relative_to(locations.BUILD)
+        assert not Path(folder).is_relative_to(locations.FIGURES) and not Path(
+            folder
+        ).is_relative_to(locations.BUILD)
     assert "05_worst_case" in run.figures_dir and "scratch" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("bad, name", [({"quick": 1}, "quick"), ({"seed": -1}, "seed"), ({"n_seeds": 0}, "n_seeds"),
-                                       ({"n_ef_samples": 2.5}, "n_ef_samples")])
+@pytest.mark.parametrize(
+    "bad, name",
+    [
+        ({"quick": 1}, "quick"),
+        ({"seed": -1}, "seed"),
+        ({"n_seeds": 0}, "n_seeds"),
+        ({"n_ef_samples": 2.5}, "n_ef_samples"),
+    ],
+)
 def test_bad_parameters_are_named(tmp_path, bad, name):
-    kwargs = {"quick": False, "seed": 1, "n_seeds": 1, "n_ef_samples": 10, "figures_dir": str(tmp_path), **bad}
+    kwargs = {
+        "quick": False,
+        "seed": 1,
+        "n_seeds": 1,
+        "n_ef_samples": 10,
+        "figures_dir": str(tmp_path),
+        **bad,
+    }
     with pytest.raises(ValueError, match=name):
         setup(**kwargs)
 
@@ -199,8 +268,16 @@ def test_bad_parameters_are_named(tmp_path, bad, name):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_paper_notebook_calls_setup_and_repeats_none_of_it(path):
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    code = "\n".join("".join(c["source"]) for c in cells
-                     if c["cell_type"] == "code" and "parameters" not in c["metadata"].get("tags", []))
+    code = "\n".join(
+        "".join(c["source"])
+        for c in cells
+        if c["cell_type"] == "code" and "parameters" not in c["metadata"].get("tags", [])
+    )
     assert code.count("kit.setup(") == 1
-    for copied in ("pqlab.base.locations.FIGURES", "seeds = tuple(range(", "n_seeds = 1", ".mkdir("):
+    for copied in (
+        "pqlab.base.locations.FIGURES",
+        "seeds = tuple(range(",
+        "n_seeds = 1",
+        ".mkdir(",
+    ):
         assert copied not in code, copied

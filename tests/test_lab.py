@@ -1,4 +1,5 @@
-"""The teaching lab: pqlab.lab's self-checks and redraw, and every lab notebook headless under papermill."""
+"""The teaching lab: pqlab.lab's self-checks and redraw, and every lab notebook headless under
+papermill."""
 
 from pathlib import Path
 
@@ -42,7 +43,8 @@ def test_self_checks_name_the_unit_a_fraction_included(capsys):
 
 
 def test_redraw_names_payload_ip_length_and_units():
-    """The title says the slider's payload and the IP length it makes; the statistics name their unit."""
+    """The title says the slider's payload and the IP length it makes; the statistics name their
+    unit."""
     fig = lab.redraw(n_ef_samples=300, be_payload_bytes=952)
     title = fig._suptitle.get_text()
     assert "BE payload 952 B (IP 980 B)" in title
@@ -64,8 +66,16 @@ def test_redraw_returns_a_figure():
     assert isinstance(fig, Figure)
 
 
-@pytest.mark.parametrize("name, value", [("ring_limit_particles", 0), ("scheduler", "fifo"),
-                                         ("be_payload_bytes", -1), ("n_ef_streams", 0), ("n_ef_samples", 0)])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("ring_limit_particles", 0),
+        ("scheduler", "fifo"),
+        ("be_payload_bytes", -1),
+        ("n_ef_streams", 0),
+        ("n_ef_samples", 0),
+    ],
+)
 def test_redraw_bad_input_names_the_parameter(name, value):
     with pytest.raises(ValueError, match=name):
         lab.redraw(**{name: value})
@@ -75,8 +85,15 @@ def test_controls_are_real_ipywidgets_with_the_defaults():
     import ipywidgets as w
 
     ctrl = lab.controls()
-    assert list(ctrl) == ["be_payload_bytes", "ring_limit_particles", "ef_frame_bytes", "n_ef_streams",
-                          "scheduler", "ef_weight_bps", "be_distribution"]
+    assert list(ctrl) == [
+        "be_payload_bytes",
+        "ring_limit_particles",
+        "ef_frame_bytes",
+        "n_ef_streams",
+        "scheduler",
+        "ef_weight_bps",
+        "be_distribution",
+    ]
     payload = ctrl["be_payload_bytes"]
     assert isinstance(payload, w.IntSlider)
     assert (payload.value, payload.min, payload.max, payload.step) == (1472, 20, 1472, 4)
@@ -89,7 +106,9 @@ def test_controls_are_real_ipywidgets_with_the_defaults():
 
 def test_moving_a_slider_redraws_the_panel():
     panel = lab.RedrawPanel(["be_payload_bytes", "ring_limit_particles"], n_ef_samples=300)
-    assert panel.redraws == 1 and "BE payload 1472 B (IP 1500 B)" in panel.figure.texts[0].get_text()
+    assert (
+        panel.redraws == 1 and "BE payload 1472 B (IP 1500 B)" in panel.figure.texts[0].get_text()
+    )
     first = panel.figure
     panel.controls["be_payload_bytes"].value = 472  # IP 500 bytes
     assert panel.redraws == 2 and panel.figure is not first
@@ -115,6 +134,10 @@ def test_there_are_lab_notebooks():
 def test_lab_notebook_runs_headless(notebook, tmp_path):
     import papermill
 
-    papermill.execute_notebook(str(notebook), str(tmp_path / notebook.name),
-                               parameters={"interactive": False, "n_ef_samples": 500},
-                               cwd=str(Path(notebook).parent), progress_bar=False)
+    papermill.execute_notebook(
+        str(notebook),
+        str(tmp_path / notebook.name),
+        parameters={"interactive": False, "n_ef_samples": 500},
+        cwd=str(Path(notebook).parent),
+        progress_bar=False,
+    )

@@ -1,4 +1,5 @@
-"""``pqlab lab``: the lab notebooks copied from the package, a student's copy kept, JupyterLab started."""
+"""``pqlab lab``: the lab notebooks copied from the package, a student's copy kept, JupyterLab
+started."""
 
 import json
 import os
@@ -12,8 +13,8 @@ import urllib.request
 import pytest
 
 from pqlab import cli
-from pqlab.lab import jupyter as labfolder
 from pqlab.base import locations
+from pqlab.lab import jupyter as labfolder
 
 SHIPPED = sorted(p.name for p in locations.LAB_NOTEBOOKS.glob("*.ipynb"))
 
@@ -34,8 +35,11 @@ def test_lab_copies_the_notebooks_and_keeps_an_edited_copy(tmp_path, capsys):
 
 
 def test_lab_prints_its_access_token_and_takes_one(tmp_path, capsys):
-    """``pqlab lab`` prints the token and the address to open; ``--token`` sets it; an empty one is refused."""
-    assert cli.main(["lab", str(tmp_path / "a"), "--dry-run", "--no-browser", "--port", "8899"]) == 0
+    """``pqlab lab`` prints the token and the address to open; ``--token`` sets it; an empty one is
+    refused."""
+    assert (
+        cli.main(["lab", str(tmp_path / "a"), "--dry-run", "--no-browser", "--port", "8899"]) == 0
+    )
     out = capsys.readouterr().out
     token = out.split("access token: ")[1].split()[0]
     assert len(token) == 48 and f"open: http://127.0.0.1:8899/lab?token={token}" in out
@@ -63,10 +67,27 @@ def _free_port() -> int:
 def test_lab_starts_a_jupyterlab_server(tmp_path):
     pytest.importorskip("jupyterlab", reason='JupyterLab is the "lab" extra')
     port = _free_port()
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"), JUPYTER_RUNTIME_DIR=str(tmp_path / "rt"))
-    proc = subprocess.Popen([sys.executable, "-m", "pqlab.cli", "lab", str(tmp_path / "lab"), "--no-browser",
-                             "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True, env=env)
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(tmp_path / "cfg"),
+        JUPYTER_RUNTIME_DIR=str(tmp_path / "rt"),
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pqlab.cli",
+            "lab",
+            str(tmp_path / "lab"),
+            "--no-browser",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env=env,
+    )
     try:
         deadline, answer = time.monotonic() + 120, None
         while time.monotonic() < deadline and proc.poll() is None:
@@ -76,7 +97,9 @@ def test_lab_starts_a_jupyterlab_server(tmp_path):
                 break
             except OSError:
                 time.sleep(0.5)
-        assert answer is not None, proc.stdout.read().decode() if proc.poll() is not None else "no answer"
+        assert answer is not None, (
+            proc.stdout.read().decode() if proc.poll() is not None else "no answer"
+        )
         assert answer[0] == 200 and "version" in answer[1]
         assert sorted(p.name for p in (tmp_path / "lab").glob("*.ipynb")) == SHIPPED
     finally:

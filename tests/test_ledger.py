@@ -25,7 +25,7 @@ NUMBER_COLUMNS = ("paper value", "ours", "difference", "difference %", "shape_ok
 
 
 def _evaluation_models(frame: pd.DataFrame) -> list[str]:
-    return [c[:-len("_verdict")] for c in frame.columns if c.endswith("_verdict")]
+    return [c[: -len("_verdict")] for c in frame.columns if c.endswith("_verdict")]
 
 
 def read_report(path: Path) -> pd.DataFrame:
@@ -80,8 +80,10 @@ def test_the_site_counts_the_test_bed_by_the_ledger():
     pqlab-only notes): it now shows the ledger's measured results."""
     table = read_report(QUICK_REPORT)
     counted = ledger.counts(table).set_index(["model", "role"]).loc[("testbed", "all")]
-    assert website._Tally.of(table.to_dict("records")).testbed == (counted["reproduced"],
-                                                                   counted["total"])
+    assert website._Tally.of(table.to_dict("records")).testbed == (
+        counted["reproduced"],
+        counted["total"],
+    )
     numbers = ledger.numbers(ledger.counts(table), "testbed")["numbers"]
     counts = report.measured_counts(table).set_index(["model", "role"])
     assert tuple(counts.loc[("testbed", "all")]) == numbers
@@ -91,17 +93,37 @@ def test_no_link_moves_a_numbers_verdict():
     """A number is judged by its number; the statement it illustrates is a row of its own. The
     link gap_1518_be_tx -> gap_multiple_of_be_tx made the papers' node's 4.55 (-9.0 %) differ in
     the report and not in the evaluation (which judges numbers only)."""
-    table = pd.DataFrame({"artefact": ["a", "a"], "quantity": ["n", "s"], "model": "papers_node",
-                          "rule": ["number", "qualitative"], "verdict": ["reproduced", "differs"],
-                          "explanation": "", "reason": None,
-                          "difference %": [-9.0, float("nan")]})
-    links = pd.DataFrame([{"artefact": "a", "quantity": "n", "relation": "implies",
-                           "target_artefact": "a", "target_quantity": "s", "reason": "r"}])
+    table = pd.DataFrame(
+        {
+            "artefact": ["a", "a"],
+            "quantity": ["n", "s"],
+            "model": "papers_node",
+            "rule": ["number", "qualitative"],
+            "verdict": ["reproduced", "differs"],
+            "explanation": "",
+            "reason": None,
+            "difference %": [-9.0, float("nan")],
+        }
+    )
+    links = pd.DataFrame(
+        [
+            {
+                "artefact": "a",
+                "quantity": "n",
+                "relation": "implies",
+                "target_artefact": "a",
+                "target_quantity": "s",
+                "reason": "r",
+            }
+        ]
+    )
     with pytest.raises(judge.ClaimError, match="judged by its number"):
         judge.apply_links(table, links)
     paper = report.load_paper_values()
-    rules = {(a, q): judge.rule_of(r, v) for a, q, r, v in
-             zip(paper["artefact"], paper["quantity"], paper["rule"], paper["value"])}
+    rules = {
+        (a, q): judge.rule_of(r, v)
+        for a, q, r, v in zip(paper["artefact"], paper["quantity"], paper["rule"], paper["value"])
+    }
     for link in claim_links.load_claim_links().itertuples():
         if link.relation == "implies":
             assert rules[(link.artefact, link.quantity)] not in ("number", "position"), link
@@ -119,7 +141,7 @@ def test_the_opening_and_its_table_are_the_ledger():
 def test_the_verdict_rules_of_the_docs_are_the_judges():
     """docs/model.md named a verdict no code gives ("shape only") and the position rule as kit's."""
     text = (ROOT / "docs" / "model.md").read_text()
-    rules = text[text.index("## Verdict rules"):]
+    rules = text[text.index("## Verdict rules") :]
     rules = rules.split("\n## ")[0]
     named = set(re.findall(r"\*([a-z][a-z ]+)\*", rules))
     assert named <= set(judge.VERDICTS), named - set(judge.VERDICTS)
@@ -132,10 +154,14 @@ def test_a_statement_about_an_effect_the_model_does_not_produce_is_not_tested():
     irrelevant" because it drops no EF packet at any stream count: the judge now says "not tested",
     from the number (the record's fact ``effect_size``: the effect in this model's runs), and the
     ledger counts it apart."""
-    no_loss = judge.reason("mechanism", "no EF packet lost in any run: largest {effect_size}",
-                           [judge.fact("effect_size", 0.0, "%")])
-    some_loss = judge.reason("mechanism", "the largest loss is {effect_size}",
-                             [judge.fact("effect_size", 5.0, "%")])
+    no_loss = judge.reason(
+        "mechanism",
+        "no EF packet lost in any run: largest {effect_size}",
+        [judge.fact("effect_size", 0.0, "%")],
+    )
+    some_loss = judge.reason(
+        "mechanism", "the largest loss is {effect_size}", [judge.fact("effect_size", 5.0, "%")]
+    )
     common = dict(has_paper=True, has_record=True, paper=float("nan"), ours=float("nan"))
     for why, expected in ((no_loss, "not tested"), (some_loss, "reproduced")):
         effect = judge.fact_value(why, judge.EFFECT_FACT)
@@ -172,16 +198,23 @@ def test_held_out_means_predicted_each_standing_counted_apart():
         assert (row.artefact, row.quantity) in paper.index and row.reason, row
     table = read_report(QUICK_REPORT)
     counts = ledger.counts(table).set_index(["model", "role"])
-    bed = {s: counts.loc[("testbed", s), "total"] for s in ledger.STANDINGS
-           if ("testbed", s) in counts.index}
+    bed = {
+        s: counts.loc[("testbed", s), "total"]
+        for s in ledger.STANDINGS
+        if ("testbed", s) in counts.index
+    }
     assert bed == {"calibration": 7, "held_out": 16, "bracketed": 2, "chosen_after": 4}
     # the papers' node model fits nothing: every number of it is a prediction
     assert counts.loc[("papers_node", "held_out"), "total"] == 29
     assert ("papers_node", "calibration") not in counts.index
     mine = ledger.measured(table)
     chosen = mine[(mine["model"] == "testbed") & (mine["_set"] == "chosen_after")]
-    assert set(chosen["quantity"]) == {"max_gain_mtu", "gap_1518_be_tx", "fluctuation_fraction",
-                                       "ccdf_negligible_above"}
+    assert set(chosen["quantity"]) == {
+        "max_gain_mtu",
+        "gap_1518_be_tx",
+        "fluctuation_fraction",
+        "ccdf_negligible_above",
+    }
     opening = overview.opening(table)
     assert "bracketed by calibration points" in opening and "chosen after" in opening
 

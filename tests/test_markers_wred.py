@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 
 import pqlab
-from pqlab import CBRStream, Deterministic, Node, PoissonStream, Queue, Scenario, SrTCM, TrTCM, Uniform
+from pqlab import (
+    CBRStream,
+    Deterministic,
+    Node,
+    PoissonStream,
+    Queue,
+    Scenario,
+    SrTCM,
+    TrTCM,
+    Uniform,
+)
 from pqlab.measure import metrics
 from pqlab.node.engine import EARLY_DROP, run_kernel, validate_arrivals
 from pqlab.node.markers import FlowColours
@@ -19,23 +29,43 @@ AF = 1
 def af_node():
     """2 Mbit/s line; EF priority queue; an AF class (WFQ) under WRED, thresholds per colour
     as Cisco's AF11/AF12/AF13 profiles (red's lowest), and a best-effort class."""
-    return Node(line_rate_bps=2e6, framing="none", ring_limit_particles=2, particle_bytes=1500, queues=(
-        Queue("priority", 10),
-        Queue("wfq", 100, weight_bps=1.5e6, red_min_packets=(30, 15, 5), red_max_packets=(60, 40, 20),
-              red_max_p=(0.1, 0.2, 0.5), red_weight=2.0**-5),
-        Queue("wfq", 50, weight_bps=5e5)))
+    return Node(
+        line_rate_bps=2e6,
+        framing="none",
+        ring_limit_particles=2,
+        particle_bytes=1500,
+        queues=(
+            Queue("priority", 10),
+            Queue(
+                "wfq",
+                100,
+                weight_bps=1.5e6,
+                red_min_packets=(30, 15, 5),
+                red_max_packets=(60, 40, 20),
+                red_max_p=(0.1, 0.2, 0.5),
+                red_weight=2.0**-5,
+            ),
+            Queue("wfq", 50, weight_bps=5e5),
+        ),
+    )
 
 
 def af_scenario(duration_s=20.0):
     """AF traffic of 2.4 Mbit/s into a class of about 1.5 Mbit/s: three Poisson streams, each
     marked by a trTCM or srTCM (green within its committed rate, yellow up to its peak, red
     beyond), and best effort beside it."""
-    return Scenario(node=af_node(), duration_s=duration_s, warmup_s=1.0, streams=(
-        CBRStream(2e5, Deterministic(200), 0, 0),
-        PoissonStream(8e5, Uniform(200, 1500), AF, 1, marker=TrTCM(4e5, 6000, 6e5, 6000)),
-        PoissonStream(8e5, Uniform(200, 1500), AF, 2, marker=TrTCM(2e5, 6000, 6e5, 6000)),
-        PoissonStream(8e5, Uniform(200, 1500), AF, 3, marker=SrTCM(3e5, 6000, 12000)),
-        PoissonStream(6e5, Deterministic(1000), 2, 4)))
+    return Scenario(
+        node=af_node(),
+        duration_s=duration_s,
+        warmup_s=1.0,
+        streams=(
+            CBRStream(2e5, Deterministic(200), 0, 0),
+            PoissonStream(8e5, Uniform(200, 1500), AF, 1, marker=TrTCM(4e5, 6000, 6e5, 6000)),
+            PoissonStream(8e5, Uniform(200, 1500), AF, 2, marker=TrTCM(2e5, 6000, 6e5, 6000)),
+            PoissonStream(8e5, Uniform(200, 1500), AF, 3, marker=SrTCM(3e5, 6000, 12000)),
+            PoissonStream(6e5, Deterministic(1000), 2, 4),
+        ),
+    )
 
 
 def test_wred_drops_red_more_than_yellow_more_than_green():
@@ -52,7 +82,11 @@ def test_wred_drops_red_more_than_yellow_more_than_green():
     # the loss summary counts them apart; only the RED queue drops early
     loss = metrics.loss(ds, by="queue", include_warmup=True)  # every packet, as the sum below
     assert int(loss["early_drop"].sel(traffic_class=AF)) == int(np.sum(drop == EARLY_DROP)) > 0
-    assert int(loss["early_drop"].sel(traffic_class=0)) == int(loss["early_drop"].sel(traffic_class=2)) == 0
+    assert (
+        int(loss["early_drop"].sel(traffic_class=0))
+        == int(loss["early_drop"].sel(traffic_class=2))
+        == 0
+    )
 
 
 def test_same_seed_same_run_and_the_seed_moves_the_red_draws():
@@ -74,8 +108,15 @@ def test_batches_with_colours_and_red_draws_equal_one_run(seed):
     assert np.any(whole[2] == EARLY_DROP)
     cuts = np.sort(rng.integers(0, t.size, 9))
     edges = [0, *cuts, t.size]
-    out = list(run_batches(sc.node, [(t[a:b], s[a:b], q[a:b], None, colour[a:b], red[a:b])
-                                     for a, b in zip(edges[:-1], edges[1:])]))
+    out = list(
+        run_batches(
+            sc.node,
+            [
+                (t[a:b], s[a:b], q[a:b], None, colour[a:b], red[a:b])
+                for a, b in zip(edges[:-1], edges[1:])
+            ],
+        )
+    )
     for k, ref in zip((4, 5, 6), whole):
         np.testing.assert_array_equal(np.concatenate([o[k] for o in out]), ref)
 
@@ -85,7 +126,8 @@ def test_streaming_summary_counts_early_drops_as_the_one_shot_run_with_its_draws
     colours and RED draws (the seed's spawned child's draws: simulate_summary's rule)."""
     sc = af_scenario(6.0)
     summary = simulate_summary(sc, seed=2, window_s=1.0)
-    # Poisson windows draw per window: the traffic rebuilt window by window as simulate_summary draws it
+    # Poisson windows draw per window: the traffic rebuilt window by window as simulate_summary
+    # draws it
     tw = TrafficWindows(sc.streams, np.random.default_rng(2))
     parts = [tw.window(a, b) for a, b in zip(np.arange(0.0, 6.0, 1.0), np.arange(1.0, 7.0, 1.0))]
     t, s, q, f = (np.concatenate([p[k] for p in parts]) for k in range(4))

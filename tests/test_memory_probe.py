@@ -1,4 +1,5 @@
-"""pqlab.simulate checks the memory a run needs; a sweep of small runs does not read the counters every run."""
+"""pqlab.simulate checks the memory a run needs; a sweep of small runs does not read the counters
+every run."""
 
 import pytest
 
@@ -16,10 +17,14 @@ def probes(monkeypatch):
         calls.append(room["bytes"])
         return room["bytes"], "the machine's available memory"
 
-    simulate(scenarios.base_case(n_ef_samples=20), seed=0)  # imported and compiled before the probes counted
+    simulate(
+        scenarios.base_case(n_ef_samples=20), seed=0
+    )  # imported and compiled before the probes counted
     monkeypatch.setattr(memory, "available_bytes", available)
     monkeypatch.setattr(scenario_module, "_last_probe", [float("-inf"), 0])
-    monkeypatch.setattr(scenario_module, "MEMORY_PROBE_S", 600.0)  # a loaded machine's slow runs: still "recent"
+    monkeypatch.setattr(
+        scenario_module, "MEMORY_PROBE_S", 600.0
+    )  # a loaded machine's slow runs: still "recent"
     return calls, room
 
 
@@ -43,7 +48,11 @@ def test_a_run_that_does_not_fit_is_refused_even_right_after_a_probe(probes):
     simulate(sc, seed=3)
     room["bytes"] = 1000  # the probe just made found plenty: a small run is not probed again
     simulate(sc, seed=4)
-    big = scenarios.base_case(n_ef_samples=10**7)  # about 20 M packets: over the small-run size, probed every time
+    big = scenarios.base_case(
+        n_ef_samples=10**7
+    )  # about 20 M packets: over the small-run size, probed every time
     with pytest.raises(memory.NotEnoughMemory):
         simulate(big, seed=1)
-    assert len(calls) == 6  # seed 1; seed 2 and the big run twice (the probe, check_available's message); seed 3
+    assert (
+        len(calls) == 6
+    )  # seed 1; seed 2 and the big run twice (the probe, check_available's message); seed 3

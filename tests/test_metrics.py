@@ -70,7 +70,9 @@ def test_one_way_delay_adds_path(ds):
     path = PathModel(fixed_s=0.01, hops=(Hop(8e6, "none"),))
     delay = metrics.one_way_delay(ds, path)
     sizes = np.array([p[1] for p in PACKETS])
-    np.testing.assert_allclose(delay.values, np.array(NODE_DELAY_S) + 0.01 + sizes * 1e-6, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        delay.values, np.array(NODE_DELAY_S) + 0.01 + sizes * 1e-6, rtol=0, atol=1e-15
+    )
 
 
 def test_one_way_delay_is_nan_for_drop_even_with_departure(ds):
@@ -121,7 +123,9 @@ def test_ipdv_uses_arrival_order_not_dataset_order(ds):
 
 def test_ipdv_constant_path_delay_cancels(ds):
     path = PathModel(fixed_s=0.02, hops=(Hop(1e6, "ethernet"),))  # flow 0 is all 100-byte packets
-    np.testing.assert_allclose(metrics.ipdv(ds, 0, path).values, metrics.ipdv(ds, 0).values, atol=1e-15)
+    np.testing.assert_allclose(
+        metrics.ipdv(ds, 0, path).values, metrics.ipdv(ds, 0).values, atol=1e-15
+    )
 
 
 def test_jitter_is_absolute_ipdv(ds):
@@ -134,27 +138,36 @@ def test_jitter_is_absolute_ipdv(ds):
 
 def test_ipdv_of_delays_by_hand():
     # delays in sending order in units of 2**-10 s (exact in binary); packets 2, 5 and 6 lost (NaN)
-    unit = 2.0 ** -10
+    unit = 2.0**-10
     delay_s = np.array([1.0, 1.5, NAN, 3.0, 1.5, NAN, NAN, 2.0, 2.25]) * unit
     got = metrics.ipdv_of_delays(delay_s, dropna=False)
     expected = np.array([0.5, NAN, NAN, -1.5, NAN, NAN, NAN, 0.25]) * unit
     np.testing.assert_array_equal(got, expected)  # NaN pairs: one value per consecutive pair
-    np.testing.assert_array_equal(metrics.ipdv_of_delays(delay_s), np.array([0.5, -1.5, 0.25]) * unit)
-    np.testing.assert_array_equal(metrics.ipdv_of_delays(delay_s), delay_s[[1, 4, 8]] - delay_s[[0, 3, 7]])
+    np.testing.assert_array_equal(
+        metrics.ipdv_of_delays(delay_s), np.array([0.5, -1.5, 0.25]) * unit
+    )
+    np.testing.assert_array_equal(
+        metrics.ipdv_of_delays(delay_s), delay_s[[1, 4, 8]] - delay_s[[0, 3, 7]]
+    )
     assert metrics.ipdv_of_delays([]).size == 0 and metrics.ipdv_of_delays([0.1]).size == 0
     assert metrics.ipdv_of_delays([0.1, NAN]).size == 0
     assert metrics.ipdv_of_delays([0.1, NAN], dropna=False).size == 1
 
 
 def test_jitter_of_ipdv_and_of_delays_by_hand():
-    np.testing.assert_array_equal(metrics.jitter_of_ipdv([0.5e-3, NAN, -1.5e-3, -0.0]), [0.5e-3, NAN, 1.5e-3, 0.0])
+    np.testing.assert_array_equal(
+        metrics.jitter_of_ipdv([0.5e-3, NAN, -1.5e-3, -0.0]), [0.5e-3, NAN, 1.5e-3, 0.0]
+    )
     padded = np.array([[0.001, -0.002], [NAN, -0.003]])  # any shape: NaN padding stays NaN
     np.testing.assert_array_equal(metrics.jitter_of_ipdv(padded), [[0.001, 0.002], [NAN, 0.003]])
-    unit = 2.0 ** -10
+    unit = 2.0**-10
     delay_s = np.array([1.0, 1.5, NAN, 3.0, 1.5, 1.0]) * unit  # packet 2 lost
-    np.testing.assert_array_equal(metrics.jitter_of_delays(delay_s), np.array([0.5, 1.5, 0.5]) * unit)
-    np.testing.assert_array_equal(metrics.jitter_of_delays(delay_s, dropna=False),
-                                  np.array([0.5, NAN, NAN, 1.5, 0.5]) * unit)
+    np.testing.assert_array_equal(
+        metrics.jitter_of_delays(delay_s), np.array([0.5, 1.5, 0.5]) * unit
+    )
+    np.testing.assert_array_equal(
+        metrics.jitter_of_delays(delay_s, dropna=False), np.array([0.5, NAN, NAN, 1.5, 0.5]) * unit
+    )
 
 
 def test_ipdv_and_jitter_of_a_dataset_are_the_array_functions(ds):
@@ -163,7 +176,9 @@ def test_ipdv_and_jitter_of_a_dataset_are_the_array_functions(ds):
         jitter = metrics.jitter(ds, 0, dropna=dropna)
         np.testing.assert_array_equal(jitter.values, np.abs(ipdv.values))
         np.testing.assert_array_equal(jitter.values, metrics.jitter_of_ipdv(ipdv.values))
-        delay = metrics.one_way_delay(ds.isel(packet=[0, 2, 3, 5, 6])).values  # flow 0 in sending order
+        delay = metrics.one_way_delay(
+            ds.isel(packet=[0, 2, 3, 5, 6])
+        ).values  # flow 0 in sending order
         np.testing.assert_array_equal(ipdv.values, metrics.ipdv_of_delays(delay, dropna=dropna))
         np.testing.assert_array_equal(jitter.values, metrics.jitter_of_delays(delay, dropna=dropna))
         assert jitter["packet"].values.tolist() == ipdv["packet"].values.tolist()
@@ -228,9 +243,13 @@ def test_loss_by_queue_needs_no_flow():
 def test_loss_counts_early_drops_and_groups_by_colour():
     """Drop code 3 (RED/WRED's early drop, node contract rule 2a) is a loss like codes 1 and 2,
     counted apart as ``early_drop``; ``by="colour"`` groups by the markers' colour (rule 1a)."""
-    ds = xr.Dataset({"drop": ("packet", np.array([0, 3, 1, 2, 3, 0], dtype=np.int8)),
-                     "queue": ("packet", np.array([0, 0, 0, 0, 1, 1])),
-                     "colour": ("packet", np.array([0, 2, 1, 2, 2, 0], dtype=np.int8))})
+    ds = xr.Dataset(
+        {
+            "drop": ("packet", np.array([0, 3, 1, 2, 3, 0], dtype=np.int8)),
+            "queue": ("packet", np.array([0, 0, 0, 0, 1, 1])),
+            "colour": ("packet", np.array([0, 2, 1, 2, 2, 0], dtype=np.int8)),
+        }
+    )
     by_queue = metrics.loss(ds, by="queue")
     assert by_queue["early_drop"].values.tolist() == [1, 1]
     assert by_queue["lost"].values.tolist() == [3, 1]
@@ -353,7 +372,9 @@ def test_summary_by_hand():
 # --------------------------------------------------------------------------- bad inputs
 
 
-@pytest.mark.parametrize("func", [metrics.one_way_delay, lambda d: metrics.ipdv(d, 0), metrics.loss])
+@pytest.mark.parametrize(
+    "func", [metrics.one_way_delay, lambda d: metrics.ipdv(d, 0), metrics.loss]
+)
 def test_dataset_functions_reject_non_dataset(func):
     with pytest.raises(ValueError, match="ds must be an xarray.Dataset"):
         func({"arrival": [0.0]})
@@ -470,9 +491,12 @@ def test_engine_dataset_with_wfq_and_police_counts_loss():
             Queue("wfq", 1, weight_bps=1e6),
         ),
     )
-    ds = simulate_arrivals(node, [0.0, 0.0, 0.0, 0.0, 0.0], [100, 100, 100, 100, 100], [0, 0, 1, 1, 1])
+    ds = simulate_arrivals(
+        node, [0.0, 0.0, 0.0, 0.0, 0.0], [100, 100, 100, 100, 100], [0, 0, 1, 1, 1]
+    )
     got = metrics.loss(ds, by="queue")
     assert got["policed"].values.tolist() == [1, 0]
-    # EF packet 0 takes the ring; BE packet 2 waits (limit 1); BE packets 3 and 4 find the queue full.
+    # EF packet 0 takes the ring; BE packet 2 waits (limit 1); BE packets 3 and 4 find the queue
+    # full.
     assert got["queue_full"].values.tolist() == [0, 2]
     assert got["sent"].values.tolist() == [2, 3]

@@ -1,8 +1,10 @@
-"""A new artefact module is picked up by the registry, ``--list``, the report and the site, no other file changed.
+"""A new artefact module is picked up by the registry, ``--list``, the report and the site, no other
+file changed.
 
 The module is CONTRIBUTING.md's worked example, taken from that file: the recipe a contributor
 follows is the one tested. It is written into a copy of the package laid out as a wheel installs it
-(``pqlab/``, ``pqlab/_data``, ``pqlab/_notebooks``), and a fresh Python process runs it there the way
+(``pqlab/``, ``pqlab/_data``, ``pqlab/_notebooks``), and a fresh Python process runs it there the
+way
 its notebook cell does (compute, ``kit.save_figure``, ``kit.record_claims``), then builds the report
 and the site from what it recorded.
 """
@@ -70,34 +72,64 @@ print(json.dumps({{
     "rows": table.loc[table.artefact == "{new}", ["quantity", "verdict"]].values.tolist(),
     "page": (Path(site).parent / registry.document(entry.document).page).read_text(encoding="utf-8"),
 }}))
-""".format(new=NEW_ID)
+""".format(new=NEW_ID)  # noqa: E501
 
 
 @pytest.mark.slow  # a fresh package copy: two processes compile the engine from cold
 def test_a_new_artefact_module_is_picked_up_by_the_registry_the_report_and_the_site(tmp_path):
     package = _package_copy(tmp_path / "install")
     before = {p.relative_to(package): p.read_bytes() for p in package.rglob("*") if p.is_file()}
-    (package / "papers" / "tftant_slides" / f"{NEW_ID}.py").write_text(worked_example(), encoding="utf-8")
+    (package / "papers" / "tftant_slides" / f"{NEW_ID}.py").write_text(
+        worked_example(), encoding="utf-8"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("PQLAB_")}
     env.update(PYTHONPATH=str(tmp_path / "install"), PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg")
 
-    listed = subprocess.run([sys.executable, "-c", "import sys; from pqlab import cli; sys.exit(cli.main(sys.argv[1:]))",
-                             "reproduce", "--list"], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, timeout=600)
+    listed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pqlab import cli; sys.exit(cli.main(sys.argv[1:]))",
+            "reproduce",
+            "--list",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert listed.returncode == 0, listed.stderr
-    assert any(line.split()[0] == NEW_ID and "11_network_and_slides" in line for line in listed.stdout.splitlines())
+    assert any(
+        line.split()[0] == NEW_ID and "11_network_and_slides" in line
+        for line in listed.stdout.splitlines()
+    )
 
-    done = subprocess.run([sys.executable, "-c", RUN, str(tmp_path / "out")], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, str(tmp_path / "out")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.splitlines()[-1])
-    assert Path(found["package"]).resolve().parent == package.resolve()  # the copy ran, not the checkout
-    assert NEW_ID in found["ids"] and (found["document"], found["notebook"]) == ("tftant_slides", "11_network_and_slides")
+    assert (
+        Path(found["package"]).resolve().parent == package.resolve()
+    )  # the copy ran, not the checkout
+    assert NEW_ID in found["ids"] and (found["document"], found["notebook"]) == (
+        "tftant_slides",
+        "11_network_and_slides",
+    )
     assert found["rows"] == [["delay_p99", "pqlab only"]]
     assert f'id="a-{NEW_ID}"' in found["page"] or NEW_ID in found["page"]
     assert f"figures/{NEW_ID}.png" in found["page"]
     # nothing but the new module was added or changed in the package
-    after = {p.relative_to(package): p.read_bytes() for p in package.rglob("*")
-             if p.is_file() and "__pycache__" not in p.parts}
+    after = {
+        p.relative_to(package): p.read_bytes()
+        for p in package.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     assert set(after) - set(before) == {Path("papers", "tftant_slides", f"{NEW_ID}.py")}
     assert all(after[p] == before[p] for p in before)

@@ -40,11 +40,19 @@ def test_every_saved_figure_shows_inline_in_its_notebook(quick_run):
     saved = {p.stem for p in out.glob("*.png")}
     shown = set()
     for run in result.runs:
-        outputs = [o for c in nbformat.read(run.executed, as_version=4).cells if c.cell_type == "code"
-                   for o in c.get("outputs", [])]
-        # pqlab.papers.kit.save displays each figure it writes, naming the file in the output's metadata
-        figures = [o["metadata"]["pqlab"]["figure"] for o in outputs
-                   if "image/png" in o.get("data", {}) and "pqlab" in o.get("metadata", {})]
+        outputs = [
+            o
+            for c in nbformat.read(run.executed, as_version=4).cells
+            if c.cell_type == "code"
+            for o in c.get("outputs", [])
+        ]
+        # pqlab.papers.kit.save displays each figure it writes, naming the file in the output's
+        # metadata
+        figures = [
+            o["metadata"]["pqlab"]["figure"]
+            for o in outputs
+            if "image/png" in o.get("data", {}) and "pqlab" in o.get("metadata", {})
+        ]
         assert figures, f"{run.name} shows no figure inline"
         shown |= set(figures)
     assert saved and saved <= shown, f"saved but not shown inline: {sorted(saved - shown)}"
@@ -55,12 +63,15 @@ GOLDEN = Path(__file__).resolve().parent / "data"
 
 
 def _committed_report() -> tuple:
-    return (reportdiff.read_table(GOLDEN / "quick_report.csv"),
-            (GOLDEN / "quick_report.md.txt").read_text(encoding="utf-8"))
+    return (
+        reportdiff.read_table(GOLDEN / "quick_report.csv"),
+        (GOLDEN / "quick_report.md.txt").read_text(encoding="utf-8"),
+    )
 
 
 def test_the_quick_report_is_the_committed_one_row_for_row(quick_run):
-    """The whole quick report equals ``tests/data/quick_report.csv and quick_report.md.txt``: a refactoring changes
+    """The whole quick report equals ``tests/data/quick_report.csv and quick_report.md.txt``: a
+    refactoring changes
     no number of the report, and a change that does is made on purpose (regenerate the two files
     as tests/data/README.md says and give the reason in the commit).
 
@@ -73,8 +84,10 @@ def test_the_quick_report_is_the_committed_one_row_for_row(quick_run):
     rel_tol = reportdiff.tolerance_against(golden_text)
     now = reportdiff.read_table(out / "report.csv")
     differing = reportdiff.compare_tables(golden, now, rel_tol=rel_tol)
-    assert not differing, (f"{len(differing)} cells differ from the committed report (relative tolerance "
-                           f"{rel_tol:g}):\n" + "\n".join(map(str, differing[:12])))
+    assert not differing, (
+        f"{len(differing)} cells differ from the committed report (relative tolerance "
+        f"{rel_tol:g}):\n" + "\n".join(map(str, differing[:12]))
+    )
     diff = reportdiff.compare_markdown(golden_text, (out / "report.md").read_text(encoding="utf-8"))
     assert not diff, "report.md differs:\n" + "\n".join(line[:300] for line in diff[:20])
 
@@ -83,9 +96,12 @@ def test_the_committed_report_was_made_on_the_lock():
     """The committed report names its environment, and it was the lock this checkout ships."""
     _, text = _committed_report()
     made_in = reportdiff.report_environment(text)
-    assert made_in["on_lock"], "the committed report was made off the lock: regenerate it on the lock"
-    assert versions.lock_sha256().startswith(made_in["lock_sha256"]), \
+    assert made_in["on_lock"], (
+        "the committed report was made off the lock: regenerate it on the lock"
+    )
+    assert versions.lock_sha256().startswith(made_in["lock_sha256"]), (
         "the lock changed since the committed report was made: regenerate it (tests/data/README.md)"
+    )
 
 
 def _nudge(table, row: int, column: str, factor: float | None = None):
@@ -93,20 +109,24 @@ def _nudge(table, row: int, column: str, factor: float | None = None):
 
     changed = table.copy()
     value = float(changed.at[row, column])
-    changed.at[row, column] = repr(float(np.nextafter(value, np.inf)) if factor is None else value * factor)
+    changed.at[row, column] = repr(
+        float(np.nextafter(value, np.inf)) if factor is None else value * factor
+    )
     return changed
 
 
 def test_float_noise_passes_and_a_real_change_fails():
-    """On the committed report itself: one ulp of a number is noise; 1e-6 relative, a verdict, a word are changes."""
+    """On the committed report itself: one ulp of a number is noise; 1e-6 relative, a verdict, a
+    word are changes."""
     golden, _ = _committed_report()
     row = int(golden.index[(golden["ours"] != "") & (golden["paper value"] != "")][0])
     for column in ("ours", "difference", "difference %", "paper value"):
         assert reportdiff.compare_tables(golden, _nudge(golden, row, column)) == [], column
     for column in ("ours", "paper value"):
         moved = reportdiff.compare_tables(golden, _nudge(golden, row, column, 1 + 1e-6))
-        assert [(d.row, d.column) for d in moved] == [(tuple(golden.loc[row, ["artefact", "quantity", "model"]]),
-                                                       column)]
+        assert [(d.row, d.column) for d in moved] == [
+            (tuple(golden.loc[row, ["artefact", "quantity", "model"]]), column)
+        ]
         assert 9e-7 < moved[0].relative < 1.1e-6
     # exactly, where the environment is the committed one
     assert len(reportdiff.compare_tables(golden, _nudge(golden, row, "ours"), rel_tol=0)) == 1
@@ -114,16 +134,26 @@ def test_float_noise_passes_and_a_real_change_fails():
         changed = golden.copy()
         changed.at[row, column] = text
         assert [d.column for d in reportdiff.compare_tables(golden, changed)] == [column]
-    assert reportdiff.compare_tables(golden, golden.drop(index=row).reset_index(drop=True))[0].after is None
+    assert (
+        reportdiff.compare_tables(golden, golden.drop(index=row).reset_index(drop=True))[0].after
+        is None
+    )
 
 
 def test_the_report_states_no_number_past_seven_significant_digits(quick_run):
     _, out = quick_run
     for text in ((out / "report.md").read_text(encoding="utf-8"), _committed_report()[1]):
-        body = "\n".join(line for line in text.splitlines()
-                         if not line.startswith(versions.ENVIRONMENT_LINE_PREFIXES))
+        body = "\n".join(
+            line
+            for line in text.splitlines()
+            if not line.startswith(versions.ENVIRONMENT_LINE_PREFIXES)
+        )
         numbers = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", body)
-        too_long = [n for n in numbers if len(n.split("e")[0].split("E")[0].replace(".", "").lstrip("0")) > 7]
+        too_long = [
+            n
+            for n in numbers
+            if len(n.split("e")[0].split("E")[0].replace(".", "").lstrip("0")) > 7
+        ]
         assert too_long == [], too_long[:10]
         assert body.count("Environment: ") == 0 and "Environment: Python" in text
 
@@ -137,7 +167,9 @@ def test_no_figure_is_cut_at_its_edges(quick_run):
     cut = {}
     for png in sorted(out.glob("*.png")):
         pixels = np.asarray(Image.open(png).convert("L"))
-        edges = np.concatenate([pixels[:, :2].ravel(), pixels[:, -2:].ravel(), pixels[:2].ravel(), pixels[-2:].ravel()])
+        edges = np.concatenate(
+            [pixels[:, :2].ravel(), pixels[:, -2:].ravel(), pixels[:2].ravel(), pixels[-2:].ravel()]
+        )
         if (edges < 200).any():
             cut[png.name] = int((edges < 200).sum())
     assert cut == {}, f"figures with text or lines at their edge (dark pixels): {cut}"

@@ -30,7 +30,7 @@ def test_lagged_dots_are_dot_of_each_lag_bit_for_bit(n):
     lags = numerics.lagged_dots(x, n + 2)
     assert lags.shape == (n + 3,)
     for k in range(n + 3):
-        assert lags[k] == numerics.dot(x[:max(n - k, 0)], x[min(k, n):])
+        assert lags[k] == numerics.dot(x[: max(n - k, 0)], x[min(k, n) :])
 
 
 @given(st.lists(finite, min_size=1, max_size=400), st.integers(0, 40))
@@ -38,7 +38,9 @@ def test_lagged_dots_are_dot_of_each_lag_bit_for_bit(n):
 def test_lagged_dots_sum_in_numpys_order(values, max_lag):
     x = np.array(values)
     got = numerics.lagged_dots(x, max_lag)
-    want = [float(np.sum(x[:max(x.size - k, 0)] * x[min(k, x.size):])) for k in range(max_lag + 1)]
+    want = [
+        float(np.sum(x[: max(x.size - k, 0)] * x[min(k, x.size) :])) for k in range(max_lag + 1)
+    ]
     assert got.tolist() == want
 
 
@@ -74,15 +76,23 @@ def test_exact_line_and_bad_input():
         numerics.dot([1, 2], [1, 2, 3])
 
 
-@pytest.mark.skipif(platform.machine() != "x86_64", reason="OpenBLAS core types named here are x86-64 kernels")
+@pytest.mark.skipif(
+    platform.machine() != "x86_64", reason="OpenBLAS core types named here are x86-64 kernels"
+)
 def test_the_stand_in_mean_does_not_depend_on_the_blas_kernel():
-    """BLAS's ddot gave 413.4382836402509 (Haswell) and 413.43828364025103 (Prescott) for the same law."""
-    code = ("import numpy as np; from pqlab import scenarios; d = scenarios.real_be_sizes(); "
-            "s = np.array(d.sizes_bytes, dtype=float); p = d.pmf(); print(repr(d.mean_bytes), repr(float(s @ p)))")
+    """BLAS's ddot gave 413.4382836402509 (Haswell) and 413.43828364025103 (Prescott) for the same
+    law."""
+    code = (
+        "import numpy as np; from pqlab import scenarios; d = scenarios.real_be_sizes(); s ="
+        " np.array(d.sizes_bytes, dtype=float); p = d.pmf(); print(repr(d.mean_bytes), repr(float(s"
+        " @ p)))"
+    )
     found = {}
     for core in ("Haswell", "Prescott"):
         env = {**os.environ, "OPENBLAS_CORETYPE": core}
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         found[core] = done.stdout.split()
     assert found["Haswell"][0] == found["Prescott"][0]
@@ -91,21 +101,25 @@ def test_the_stand_in_mean_does_not_depend_on_the_blas_kernel():
 
 
 def test_no_blas_reduction_behind_a_reported_number():
-    """Every dot product and line fit of the package goes through pqlab.base.numerics (read from the sources)."""
+    """Every dot product and line fit of the package goes through pqlab.base.numerics (read from the
+    sources)."""
     import re
     from pathlib import Path
 
     import pqlab
 
     package = Path(pqlab.__file__).parent
-    pattern = re.compile(r"np\.(polyfit|dot|vdot|inner|matmul|einsum|cov|corrcoef|linalg)\b|[\w\])] @ [\w(\[]|\.dot\(")
+    pattern = re.compile(
+        r"np\.(polyfit|dot|vdot|inner|matmul|einsum|cov|corrcoef|linalg)\b|[\w\])] @"
+        r" [\w(\[]|\.dot\("
+    )
     found = []
     for source in package.rglob("*.py"):
         if source.name == "numerics.py":
             continue
         for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
             code = line.split("#", 1)[0]
-            if pattern.search(code) and not code.lstrip().startswith(("\"", "'")):
+            if pattern.search(code) and not code.lstrip().startswith(('"', "'")):
                 found.append(f"{source.relative_to(package)}:{number}: {line.strip()}")
     assert found == []
 

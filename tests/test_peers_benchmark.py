@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 pytest.importorskip(
-    "simpy", reason="simpy is a benchmark-only dependency (pip install simpy) needed by benchmarks/peers.py"
+    "simpy",
+    reason="simpy is a benchmark-only dependency (pip install simpy) needed by benchmarks/peers.py",
 )
 
 import pqlab  # noqa: E402
@@ -32,7 +33,9 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def _load(name):
-    spec = importlib.util.spec_from_file_location(f"pqlab_benchmark_{name}", BENCHMARKS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(
+        f"pqlab_benchmark_{name}", BENCHMARKS / f"{name}.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -52,24 +55,40 @@ def test_simpy_model_matches_pqlab_on_small_s1():
     sc, (arrival, size, queue) = _small_s1()
     assert 1_500 < arrival.size < 2_500
     ds = pqlab.simulate_arrivals(sc.node, arrival, size, queue)
-    dep = peers.simpy_node(arrival, size, queue, line_rate_bps=sc.node.line_rate_bps,
-                           limits=[q.limit_packets for q in sc.node.queues])
+    dep = peers.simpy_node(
+        arrival,
+        size,
+        queue,
+        line_rate_bps=sc.node.line_rate_bps,
+        limits=[q.limit_packets for q in sc.node.queues],
+    )
     np.testing.assert_array_equal(np.isnan(dep), np.isnan(ds.departure.values))
     np.testing.assert_allclose(dep, ds.departure.values, rtol=0, atol=TOL)
     be_drops = np.count_nonzero(np.isnan(dep) & (queue == peers.BE_QUEUE))
     assert be_drops > 0  # tail drop was exercised
     ef = queue == peers.EF_QUEUE
-    np.testing.assert_allclose((dep - arrival)[ef], (ds.departure - ds.arrival).values[ef], rtol=0, atol=TOL)
+    np.testing.assert_allclose(
+        (dep - arrival)[ef], (ds.departure - ds.arrival).values[ef], rtol=0, atol=TOL
+    )
 
 
 def test_simpy_model_matches_pqlab_with_ef_drops_and_random_sizes():
     """Poisson traffic with random sizes and short queues: EF and BE drops, varied service times."""
-    node = Node(line_rate_bps=1e6, framing="none", ring_limit_particles=1, particle_bytes=1500,
-                queues=(Queue("priority", 2), Queue("wfq", 3, weight_bps=1e5)))
-    sc = Scenario(node=node, duration_s=10.0, streams=(
-        PoissonStream(500e3, Uniform(40, 1500), queue=0, flow=0),
-        PoissonStream(700e3, Uniform(40, 1500), queue=1, flow=1),
-    ))
+    node = Node(
+        line_rate_bps=1e6,
+        framing="none",
+        ring_limit_particles=1,
+        particle_bytes=1500,
+        queues=(Queue("priority", 2), Queue("wfq", 3, weight_bps=1e5)),
+    )
+    sc = Scenario(
+        node=node,
+        duration_s=10.0,
+        streams=(
+            PoissonStream(500e3, Uniform(40, 1500), queue=0, flow=0),
+            PoissonStream(700e3, Uniform(40, 1500), queue=1, flow=1),
+        ),
+    )
     ds = pqlab.simulate(sc, seed=5)
     arrival, size, queue = ds.arrival.values, ds["size"].values, ds.queue.values
     assert 1_500 < arrival.size < 2_500
@@ -81,7 +100,9 @@ def test_simpy_model_matches_pqlab_with_ef_drops_and_random_sizes():
 
 
 def test_ns_py_spserver_with_tail_drop_matches_pqlab_on_small_s1():
-    pytest.importorskip("ns.scheduler.sp", reason="ns.py is a benchmark-only dependency (pip install ns-py)")
+    pytest.importorskip(
+        "ns.scheduler.sp", reason="ns.py is a benchmark-only dependency (pip install ns-py)"
+    )
     sc, trace = _small_s1()
     ref = peers.pqlab_results(pqlab.simulate_arrivals(sc.node, *trace))
     ok, details = peers.compare(ref, peers.run_ns_sp(trace), tol=TOL)
@@ -90,7 +111,9 @@ def test_ns_py_spserver_with_tail_drop_matches_pqlab_on_small_s1():
 
 
 def _needs_ns_py():
-    pytest.importorskip("ns.scheduler.drr", reason="ns.py is a benchmark-only dependency (pip install ns-py)")
+    pytest.importorskip(
+        "ns.scheduler.drr", reason="ns.py is a benchmark-only dependency (pip install ns-py)"
+    )
 
 
 def test_emptied_takes_counts_a_take_that_empties_a_queue_before_more_of_it_arrives():
@@ -114,8 +137,12 @@ def test_ns_py_drr_matches_pqlab_packet_by_packet_while_every_queue_is_backlogge
     trace = diffserv.drr_trace(diffserv.DRR_SATURATED, 0.3, 4)
     assert 3_000 < trace[0].size < 8_000
     ds = diffserv.pqlab_drr(trace)
-    assert diffserv.emptied_takes(trace[0], trace[2], ds.ring_entry.values) == 0  # the models coincide
-    rec = diffserv.agreement(trace, ds.departure.values, diffserv.run_ns_drr(trace), len(diffserv.DRR_LIMITS))
+    assert (
+        diffserv.emptied_takes(trace[0], trace[2], ds.ring_entry.values) == 0
+    )  # the models coincide
+    rec = diffserv.agreement(
+        trace, ds.departure.values, diffserv.run_ns_drr(trace), len(diffserv.DRR_LIMITS)
+    )
     assert rec["exact"] and rec["departures_differing"] == 0, rec
     assert min(rec["drops_pqlab"]) > 0 and rec["arrivals_at_departures"] == 0
 
@@ -125,12 +152,16 @@ def test_ns_py_drr_long_run_shares_agree_where_queues_empty():
     trace = diffserv.drr_trace(diffserv.DRR_UNSATURATED, 3.0, 4)
     ds = diffserv.pqlab_drr(trace)
     assert diffserv.emptied_takes(trace[0], trace[2], ds.ring_entry.values) > 0  # the models part
-    rec = diffserv.agreement(trace, ds.departure.values, diffserv.run_ns_drr(trace), len(diffserv.DRR_LIMITS))
+    rec = diffserv.agreement(
+        trace, ds.departure.values, diffserv.run_ns_drr(trace), len(diffserv.DRR_LIMITS)
+    )
     assert rec["departures_differing"] > 0
     assert rec["max_share_diff"] <= diffserv.SHARE_TOL, rec
 
 
-@pytest.mark.parametrize("case", [diffserv.RED_BELOW_MAX, diffserv.RED_ABOVE_MAX], ids=["below-max", "above-max"])
+@pytest.mark.parametrize(
+    "case", [diffserv.RED_BELOW_MAX, diffserv.RED_ABOVE_MAX], ids=["below-max", "above-max"]
+)
 def test_ns_py_red_port_with_pqlab_draws_drops_the_same_packets(case):
     _needs_ns_py()
     seed = 6
@@ -141,7 +172,9 @@ def test_ns_py_red_port_with_pqlab_draws_drops_the_same_packets(case):
     rec = diffserv.agreement(trace, ds.departure.values, dep_ns, 1)
     assert rec["exact"] and rec["departures_differing"] == 0, rec
     early = int(np.count_nonzero(ds["drop"].values == 3))
-    assert early > 0 and draws > early  # early drops exercised; ns.py drew for the packets it kept too
+    assert (
+        early > 0 and draws > early
+    )  # early drops exercised; ns.py drew for the packets it kept too
 
 
 def test_ns_py_drr_parts_from_pqlab_when_a_queue_refills_while_its_last_packet_is_sent():
@@ -153,5 +186,7 @@ def test_ns_py_drr_parts_from_pqlab_when_a_queue_refills_while_its_last_packet_i
     _needs_ns_py()
     trace = (np.array([0.0, 1e-6, 2e-6]), np.array([100, 100, 100]), np.array([0, 1, 0]))
     line_s = 100 * 8 / diffserv.LINE_RATE_BPS
-    np.testing.assert_allclose(diffserv.pqlab_drr(trace).departure.values, [line_s, 2 * line_s, 3 * line_s])
+    np.testing.assert_allclose(
+        diffserv.pqlab_drr(trace).departure.values, [line_s, 2 * line_s, 3 * line_s]
+    )
     np.testing.assert_allclose(diffserv.run_ns_drr(trace), [line_s, 3 * line_s, 2 * line_s])

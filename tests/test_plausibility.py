@@ -1,4 +1,5 @@
-"""Rates valid but implausible for the link warn (issue 33: ``Node(10, "ethernet", ...)`` was silent),
+"""Rates valid but implausible for the link warn (issue 33: ``Node(10, "ethernet", ...)`` was
+silent),
 naming the parameter, its value and the plausible range; the papers' presets never do."""
 
 import warnings
@@ -7,7 +8,12 @@ import pytest
 
 import pqlab
 from pqlab import CBRStream, Deterministic, Node, Queue, Scenario
-from pqlab.node.plausibility import MAX_OFFERED_LOAD, MIN_LINE_RATE_BPS, ImplausibleRateWarning, rate_text
+from pqlab.node.plausibility import (
+    MAX_OFFERED_LOAD,
+    MIN_LINE_RATE_BPS,
+    ImplausibleRateWarning,
+    rate_text,
+)
 from pqlab.papers import presets
 
 
@@ -16,7 +22,9 @@ def _node(rate, framing="ethernet"):
 
 
 def test_the_warning_is_public_and_a_user_warning():
-    assert pqlab.ImplausibleRateWarning is ImplausibleRateWarning and issubclass(ImplausibleRateWarning, UserWarning)
+    assert pqlab.ImplausibleRateWarning is ImplausibleRateWarning and issubclass(
+        ImplausibleRateWarning, UserWarning
+    )
     assert "ImplausibleRateWarning" in pqlab.__all__
 
 
@@ -25,7 +33,11 @@ def test_a_line_of_10_bit_per_s_on_ethernet_warns_at_the_users_line():
         _node(10)
     (warning,) = seen
     text = str(warning.message)
-    assert "line_rate_bps = 10 bit/s" in text and "framing 'ethernet'" in text and "plausible 1 Mbit/s to 1 Tbit/s" in text
+    assert (
+        "line_rate_bps = 10 bit/s" in text
+        and "framing 'ethernet'" in text
+        and "plausible 1 Mbit/s to 1 Tbit/s" in text
+    )
     assert "10e6" in text
     assert warning.filename == __file__  # the user's line, not pqlab's
 
@@ -50,16 +62,29 @@ def test_streams_far_above_the_line_rate_warn_naming_the_largest():
     assert "150.2 times the line rate" in text and "streams[1].rate_bps = 3e+08 bit/s" in text
     assert f"plausible up to {MAX_OFFERED_LOAD:g} times" in text
     assert seen[0].filename == __file__
-    with warnings.catch_warnings():  # an overload study (the papers' BE offers 1.1 times the line) is plausible
+    with (
+        warnings.catch_warnings()
+    ):  # an overload study (the papers' BE offers 1.1 times the line) is plausible
         warnings.simplefilter("error")
-        Scenario(node, (ef, CBRStream(100 * 2e6 - 300e3, Deterministic(1500), queue=1, flow=1)), duration_s=1.0)
+        Scenario(
+            node,
+            (ef, CBRStream(100 * 2e6 - 300e3, Deterministic(1500), queue=1, flow=1)),
+            duration_s=1.0,
+        )
 
 
 def test_the_papers_presets_never_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ImplausibleRateWarning)
-        built = [presets.base_case(), presets.real_distribution(), presets.ef_frame_size(ef_frame_bytes=1518),
-                 presets.aggregation(ref_rate_bps=100e3, ef_aggregate_bps=1.2e6), presets.full_units(k=3),
-                 presets.pq_vs_wfq(), presets.pq_vs_wfq(scheduler="wfq", n_be_streams=5),
-                 presets.tftant_star(star=5.0), presets.pq_experiment(n_be_streams=200)]
+        built = [
+            presets.base_case(),
+            presets.real_distribution(),
+            presets.ef_frame_size(ef_frame_bytes=1518),
+            presets.aggregation(ref_rate_bps=100e3, ef_aggregate_bps=1.2e6),
+            presets.full_units(k=3),
+            presets.pq_vs_wfq(),
+            presets.pq_vs_wfq(scheduler="wfq", n_be_streams=5),
+            presets.tftant_star(star=5.0),
+            presets.pq_experiment(n_be_streams=200),
+        ]
     assert all(isinstance(s, Scenario) for s in built)

@@ -27,7 +27,9 @@ def test_a_publish_switches_one_link_and_removes_the_run_it_replaced(tmp_path):
     out, build = tmp_path / "figures", tmp_path / "build"
     first = _published(out, build, "1", trusted=False)
     assert publish.shown_run(out) == first.root and (out / "x.png").read_text() == "1"
-    assert (build / "results").resolve() == first.results and publish.verified(out, build)[1] is None
+    assert (build / "results").resolve() == first.results and publish.verified(out, build)[
+        1
+    ] is None
     second = _published(out, build, "2", trusted=True)
     assert publish.shown_run(out) == second.root and (out / "x.png").read_text() == "2"
     assert (build / "results").resolve() == second.results
@@ -77,14 +79,22 @@ def test_the_published_path_of_a_figures_folder_keeps_its_link(tmp_path):
     assert publish.published_path(mine, mine.resolve()) == tmp_path / "elsewhere"
 
 
-@pytest.mark.parametrize("text, named", [
-    ("{", "not JSON"), ("[1]", "its content"), ('{"key": 5}', "key"), ('{"key": "k", "parameters": 1}',
-                                                                       "parameters")])
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("{", "not JSON"),
+        ("[1]", "its content"),
+        ('{"key": 5}', "key"),
+        ('{"key": "k", "parameters": 1}', "parameters"),
+    ],
+)
 def test_a_state_file_of_the_wrong_shape_is_named_in_one_line(tmp_path, text, named):
     (tmp_path / runfolder.SECTION_FILE).write_text(text)
     with pytest.raises(publish.Damaged, match=named) as caught:
         publish.load_state(tmp_path / runfolder.SECTION_FILE, runfolder.SECTION_SCHEMA)
-    assert str(tmp_path / runfolder.SECTION_FILE) in str(caught.value) and "\n" not in str(caught.value)
+    assert str(tmp_path / runfolder.SECTION_FILE) in str(caught.value) and "\n" not in str(
+        caught.value
+    )
     assert runfolder.read_section_key(tmp_path) is None
     (tmp_path / runfolder.SECTION_FILE).write_text(json.dumps({"key": "k", "seed": 1}))
     assert runfolder.read_section_key(tmp_path) == "k"

@@ -21,8 +21,19 @@ from pqlab.node.traces import read_trace
 
 def ipv4(size_bytes=40, dscp=0, src=1, dst=2):
     """An IPv4 header with UDP ports, padded to ``size_bytes``."""
-    head = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, size_bytes, 0, 0, 64, 17, 0,
-                       bytes([10, 0, 0, src]), bytes([10, 0, 0, dst]))
+    head = struct.pack(
+        "!BBHHHBBH4s4s",
+        0x45,
+        dscp << 2,
+        size_bytes,
+        0,
+        0,
+        64,
+        17,
+        0,
+        bytes([10, 0, 0, src]),
+        bytes([10, 0, 0, dst]),
+    )
     return head + struct.pack("!HHHH", 5000, 6000, size_bytes - 20, 0) + bytes(size_bytes - 28)
 
 
@@ -58,7 +69,7 @@ def test_a_record_claiming_more_than_a_snap_length_is_an_error_naming_its_offset
 def test_a_record_running_past_the_end_is_an_error_unless_it_is_cut_short(tmp_path):
     data = twenty(snaplen=100)
     path = tmp_path / "cut.pcap"
-    path.write_bytes(data[:record_offset(19) + 16 + 30])  # the last packet cut after 30 bytes
+    path.write_bytes(data[: record_offset(19) + 16 + 30])  # the last packet cut after 30 bytes
     said = r"cut\.pcap': the last record .*byte 1,088.* cut: 30 of 40 bytes; read 20 packets"
     with pytest.warns(UserWarning, match=said):
         (stream,) = read_trace(path)
@@ -84,6 +95,7 @@ def test_a_frame_longer_than_the_declared_snap_length_is_read_as_libpcap_does(tm
 
 
 # ----------------------------------------------------------------------------- pcapng
+
 
 def block(kind, body):
     body += bytes(-len(body) % 4)
@@ -115,9 +127,12 @@ def pcapng(interfaces, packets):
 def test_pcapng_honours_each_interfaces_resolution_offset_and_link_type(tmp_path):
     ether = bytes(12) + b"\x08\x00"
     path = tmp_path / "two.pcapng"
-    path.write_bytes(pcapng(
-        [(101, None, None), (1, 3, 100), (101, 0x80 | 10, None)],  # us; ms + 100 s; 2**-10 s
-        [(0, 1_500_000, ipv4(40)), (1, 1_600, ether + ipv4(60)), (2, 1024 * 103, ipv4(80))]))
+    path.write_bytes(
+        pcapng(
+            [(101, None, None), (1, 3, 100), (101, 0x80 | 10, None)],  # us; ms + 100 s; 2**-10 s
+            [(0, 1_500_000, ipv4(40)), (1, 1_600, ether + ipv4(60)), (2, 1024 * 103, ipv4(80))],
+        )
+    )
     frames = read_frames(str(path))
     assert frames.ticks.tolist() == [1_500_000_000, 101_600_000_000, 103_000_000_000]
     assert frames.link.tolist() == [101, 1, 101] and frames.cut is None
@@ -142,7 +157,7 @@ def test_pcapng_timestamp_out_of_range_is_a_one_line_error(tmp_path):
 
 # ----------------------------------------------------------------------------- fuzzing
 
-FUZZ = '''
+FUZZ = """
 import struct, sys, warnings
 import numpy as np
 sys.path.insert(0, sys.argv[1])
@@ -181,12 +196,14 @@ for case in range(int(sys.argv[4])):
         print("SILENT PARTIAL READ of a pcap cut at byte", cut); silent += 1
 print("done", silent, bad)
 sys.exit(1 if silent or bad else 0)
-'''
+"""
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_cut_and_flipped_captures_are_read_warned_or_refused_in_one_line(tmp_path, seed):
     argv = [sys.executable, "-c", FUZZ, str(Path(__file__).parent), str(seed), str(tmp_path), "200"]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, (f"exit {done.returncode} (-11: a segmentation fault)\n"
-                                  f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    assert done.returncode == 0, (
+        f"exit {done.returncode} (-11: a segmentation fault)\n"
+        f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import textwrap
 
-
 CASES_PER_SEED = 150
 SEEDS = (1, 2, 3)
 
@@ -120,8 +119,13 @@ CHILD = textwrap.dedent('''
 
 def test_fuzzed_calls_succeed_or_refuse_in_one_line():
     seeds = ",".join(map(str, SEEDS))  # one child for all: one import, one load of the kernels
-    done = subprocess.run([sys.executable, "-c", CHILD, seeds, str(CASES_PER_SEED)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, seeds, str(CASES_PER_SEED)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, (
         f"exit {done.returncode} (a negative code is a signal: -11 a segmentation fault)\n"
-        f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+        f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )

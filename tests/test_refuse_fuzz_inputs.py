@@ -17,10 +17,45 @@ import pytest
 from pqlab import CBRStream, Deterministic, Node, PoissonStream, Queue, Scenario, TraceStream
 from pqlab.node.traces import read_trace
 
-POOL = [0, 1, 2, 46, -1, 0.5, 2**63 - 1, 2**63, 2**70, -2**63, 1e300, -1e300, float("nan"),
-        float("inf"), 1e-300, "46", "", "x" * 300, None, True, [1, 2], {"a": 1}]
-CELLS = ["0", "1", "0.5", "", "1e300", "-1", "9223372036854775808", "abc", "1700000000.123456",
-         "nan", "inf", "46", " 7 "]
+POOL = [
+    0,
+    1,
+    2,
+    46,
+    -1,
+    0.5,
+    2**63 - 1,
+    2**63,
+    2**70,
+    -(2**63),
+    1e300,
+    -1e300,
+    float("nan"),
+    float("inf"),
+    1e-300,
+    "46",
+    "",
+    "x" * 300,
+    None,
+    True,
+    [1, 2],
+    {"a": 1},
+]
+CELLS = [
+    "0",
+    "1",
+    "0.5",
+    "",
+    "1e300",
+    "-1",
+    "9223372036854775808",
+    "abc",
+    "1700000000.123456",
+    "nan",
+    "inf",
+    "46",
+    " 7 ",
+]
 WRAPPED = ("-9223372036854775808", "9223372036854775794")
 
 
@@ -36,10 +71,17 @@ def _check(exc, names, given: str) -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_read_trace_with_random_cells_and_options_returns_or_refuses_in_one_line(tmp_path, seed):
     rng = np.random.default_rng(seed)
-    options = {"flow_column": ["flow", None], "class_column": ["cls", None], "first_flow": POOL,
-               "queue": POOL, "origin_s": POOL + ["first"], "time_unit": ["s", "us", "h"],
-               "size_is": ["ip", "frame"], "sort": [True, False, 1],
-               "queues": [None, {46: 1}, {"46": 1}, {0: 2**63}]}
+    options = {
+        "flow_column": ["flow", None],
+        "class_column": ["cls", None],
+        "first_flow": POOL,
+        "queue": POOL,
+        "origin_s": POOL + ["first"],
+        "time_unit": ["s", "us", "h"],
+        "size_is": ["ip", "frame"],
+        "sort": [True, False, 1],
+        "queues": [None, {46: 1}, {"46": 1}, {0: 2**63}],
+    }
     for case in range(150):
         rows = int(rng.integers(1, 5))
         cells = [[CELLS[i] for i in rng.integers(0, len(CELLS), 4)] for _ in range(rows)]
@@ -53,8 +95,19 @@ def test_read_trace_with_random_cells_and_options_returns_or_refuses_in_one_line
             try:
                 read_trace(path, **kw)
             except (ValueError, TypeError) as exc:
-                _check(exc, [*kw, "path", "time_column", "size_column", "flow_column",
-                             "class_column", "queues"], repr((kw, cells)))
+                _check(
+                    exc,
+                    [
+                        *kw,
+                        "path",
+                        "time_column",
+                        "size_column",
+                        "flow_column",
+                        "class_column",
+                        "queues",
+                    ],
+                    repr((kw, cells)),
+                )
 
 
 def _make(rng, kind):
@@ -71,15 +124,20 @@ def _make(rng, kind):
         args[name] = [value, value] if name in ("arrival_s", "size_bytes") else value
         return name, given, lambda: TraceStream(**args)
     if kind == 2:
-        name = ["limit_packets", "police_rate_bps", "red_min_packets", "level",
-                "limit_bytes"][int(rng.integers(5))]
+        name = ["limit_packets", "police_rate_bps", "red_min_packets", "level", "limit_bytes"][
+            int(rng.integers(5))
+        ]
         args = {"kind": "priority", "limit_packets": 20, name: value}
         if name == "red_min_packets":
             args.update(red_max_packets=30, red_max_p=0.1)
         return name, given, lambda: Queue(**args)
     name = ["duration_s", "warmup_s"][int(rng.integers(2))]
-    args = {"node": node, "streams": [CBRStream(1e5, Deterministic(100), 0, 1)], "duration_s": 1.0,
-            name: value}
+    args = {
+        "node": node,
+        "streams": [CBRStream(1e5, Deterministic(100), 0, 1)],
+        "duration_s": 1.0,
+        name: value,
+    }
     return name, given, lambda: Scenario(**args)
 
 

@@ -8,12 +8,11 @@ allowed range, echoing the value given (never an int64 wrap-around of it) in at 
 
 from __future__ import annotations
 
-
 import pytest
+from test_refuse_captures import ipv4, pcap
 
 from pqlab import CBRStream, Deterministic, Node, PoissonStream, Scenario, TraceStream
 from pqlab.node.traces import read_trace
-from test_refuse_captures import ipv4, pcap
 
 
 def one_line(exc, *names, wrapped=("-9223372036854775808", "9223372036854775794")):
@@ -39,8 +38,10 @@ def write(tmp_path, text, name="t.csv"):
 @pytest.mark.parametrize("cells", ["a,,b", "1,,2"])
 def test_an_empty_flow_cell_in_a_csv_is_refused_naming_its_row(tmp_path, cells):
     flows = cells.split(",")
-    path = write(tmp_path, "time_s,size_bytes,flow\n" + "".join(
-        f"0.{k},100,{f}\n" for k, f in enumerate(flows)))
+    path = write(
+        tmp_path,
+        "time_s,size_bytes,flow\n" + "".join(f"0.{k},100,{f}\n" for k, f in enumerate(flows)),
+    )
     with pytest.raises(ValueError) as exc:
         read_trace(path, flow_column="flow")
     assert "row 1" in one_line(exc, "flow_column", "empty")
@@ -75,9 +76,15 @@ def test_a_huge_origin_is_a_one_line_error(tmp_path):
     one_line(exc, "origin_s", "1e+300")
 
 
-@pytest.mark.parametrize("size, shown", [
-    ("1e300", "1e+300"), ("-1e300", "-1e+300"), ("9.3e18", "9.3e+18"),
-    ("-9223372036854775800", "-9223372036854775800")])
+@pytest.mark.parametrize(
+    "size, shown",
+    [
+        ("1e300", "1e+300"),
+        ("-1e300", "-1e+300"),
+        ("9.3e18", "9.3e+18"),
+        ("-9223372036854775800", "-9223372036854775800"),
+    ],
+)
 @pytest.mark.parametrize("size_is", ["ip", "frame"])
 def test_a_size_beyond_int64_is_echoed_as_given_not_wrapped(tmp_path, size, shown, size_is):
     path = write(tmp_path, f"time_s,size_bytes\n0.0,100\n0.1,{size}\n")
@@ -94,11 +101,14 @@ def test_a_duration_beyond_any_run_is_refused_at_the_scenario(tmp_path):
         one_line(exc, "duration_s", "1000000000000")
 
 
-@pytest.mark.parametrize("make", [
-    lambda f: CBRStream(1e5, Deterministic(100), 0, f),
-    lambda f: PoissonStream(1e5, Deterministic(100), 0, f),
-    lambda f: TraceStream([0.0], [100], 0, f),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda f: CBRStream(1e5, Deterministic(100), 0, f),
+        lambda f: PoissonStream(1e5, Deterministic(100), 0, f),
+        lambda f: TraceStream([0.0], [100], 0, f),
+    ],
+)
 def test_a_flow_id_beyond_int64_is_refused_naming_its_range(make):
     for flow in (2**63, 2**70):
         with pytest.raises(ValueError) as exc:
@@ -126,8 +136,11 @@ def test_first_flow_offsets_integer_flow_ids_too(tmp_path):
 
 @pytest.mark.parametrize("flows", ["0.5,1,1", "1,1.5,2"])
 def test_a_fractional_flow_id_is_refused_naming_its_row(tmp_path, flows):
-    path = write(tmp_path, "time_s,size_bytes,flow\n" + "".join(
-        f"0.{k},100,{f}\n" for k, f in enumerate(flows.split(","))))
+    path = write(
+        tmp_path,
+        "time_s,size_bytes,flow\n"
+        + "".join(f"0.{k},100,{f}\n" for k, f in enumerate(flows.split(","))),
+    )
     with pytest.raises(ValueError) as exc:
         read_trace(path, flow_column="flow")
     one_line(exc, "flow_column", "integers or names", "at row")
@@ -173,6 +186,7 @@ def test_a_nan_or_negative_value_is_not_counted_as_zero_in_the_sketch(bad):
 @pytest.mark.parametrize("change", ["nan", "early"])
 def test_a_kept_packet_without_a_departure_after_its_arrival_is_refused_in_the_delays(run, change):
     import numpy as np
+
     from pqlab import metrics, summary_table
 
     departure = run["departure"].values.copy()
@@ -187,6 +201,7 @@ def test_a_kept_packet_without_a_departure_after_its_arrival_is_refused_in_the_d
 
 def test_an_unknown_drop_code_is_refused_by_loss(run):
     import numpy as np
+
     from pqlab import metrics
 
     drop = run["drop"].values.copy()
@@ -258,9 +273,11 @@ def test_a_policer_a_thousand_times_below_the_line_warns_once_naming_each():
     from pqlab import Queue
     from pqlab.node.plausibility import ImplausibleRateWarning
 
-    queues = (Queue("priority", 20, police_rate_bps=10),
-              Queue("drr", 50, quantum_bytes=1500, shape_rate_bps=80, shape_burst_bytes=1500),
-              Queue("drr", 50, quantum_bytes=1500, police_rate_bps=10e6))
+    queues = (
+        Queue("priority", 20, police_rate_bps=10),
+        Queue("drr", 50, quantum_bytes=1500, shape_rate_bps=80, shape_burst_bytes=1500),
+        Queue("drr", 50, quantum_bytes=1500, police_rate_bps=10e6),
+    )
     _, seen = _caught(lambda: _edge(*queues))
     (w,) = seen
     text = str(w.message)
@@ -276,9 +293,12 @@ def test_streams_a_thousand_times_below_the_line_or_without_a_packet_warn_once_p
     from pqlab.node.plausibility import ImplausibleRateWarning
 
     node = Node.cisco7200_atm()  # 2 Mbit/s
-    streams = [CBRStream(300e3, Deterministic(128), 0, 0), CBRStream(80, Deterministic(1000), 1, 1),
-               CBRStream(90, Deterministic(1000), 1, 2),
-               PoissonStream(1e6, Deterministic(100), 1, 3, start_s=2.0)]
+    streams = [
+        CBRStream(300e3, Deterministic(128), 0, 0),
+        CBRStream(80, Deterministic(1000), 1, 1),
+        CBRStream(90, Deterministic(1000), 1, 2),
+        PoissonStream(1e6, Deterministic(100), 1, 3, start_s=2.0),
+    ]
     _, seen = _caught(lambda: Scenario(node, streams, duration_s=1.0))
     assert len(seen) == 2
     assert all(w.category is ImplausibleRateWarning and w.filename == __file__ for w in seen)
@@ -295,24 +315,37 @@ def test_streams_a_thousand_times_below_the_line_or_without_a_packet_warn_once_p
 def test_red_thresholds_at_or_above_the_queue_limit_warn():
     from pqlab import Queue
 
-    _, seen = _caught(lambda: Queue("drr", 20, quantum_bytes=1500, red_min_packets=(40, 10, 5),
-                                    red_max_packets=(60, 30, 15), red_max_p=0.1))
+    _, seen = _caught(
+        lambda: Queue(
+            "drr",
+            20,
+            quantum_bytes=1500,
+            red_min_packets=(40, 10, 5),
+            red_max_packets=(60, 30, 15),
+            red_max_p=0.1,
+        )
+    )
     (w,) = seen
     text = str(w.message)
     assert "red_min_packets" in text and "green 40" in text and "limit_packets = 20" in text, text
     assert "yellow" not in text and w.filename == __file__, text
-    _, none = _caught(lambda: Queue("drr", 20, quantum_bytes=1500, red_min_packets=5,
-                                    red_max_packets=25, red_max_p=0.1))
+    _, none = _caught(
+        lambda: Queue(
+            "drr", 20, quantum_bytes=1500, red_min_packets=5, red_max_packets=25, red_max_p=0.1
+        )
+    )
     assert none == []
 
 
 def test_a_priority_queue_listed_after_fair_queued_classes_warns_that_it_outranks_them():
     from pqlab import Queue
 
-    queues = (Queue("priority", 20, name="voice"),
-              Queue("drr", 50, quantum_bytes=3000, name="af21"),
-              Queue("drr", 50, quantum_bytes=1500, name="af41"),
-              Queue("priority", 50, level=7, name="be"))
+    queues = (
+        Queue("priority", 20, name="voice"),
+        Queue("drr", 50, quantum_bytes=3000, name="af21"),
+        Queue("drr", 50, quantum_bytes=1500, name="af41"),
+        Queue("priority", 50, level=7, name="be"),
+    )
     _, seen = _caught(lambda: _edge(*queues))
     (w,) = seen
     text = str(w.message)
@@ -326,8 +359,11 @@ def test_trace_streams_partly_outside_the_window_warn_once_per_call():
     import numpy as np
 
     traces = [TraceStream(np.arange(10) * 0.2, np.full(10, 100), 0, f) for f in (1, 2, 3)]
-    _, seen = _caught(lambda: __import__("pqlab").simulate(Scenario(Node.cisco7200_atm(), traces,
-                                                                    duration_s=1.0), seed=1))
+    _, seen = _caught(
+        lambda: __import__("pqlab").simulate(
+            Scenario(Node.cisco7200_atm(), traces, duration_s=1.0), seed=1
+        )
+    )
     (w,) = seen
     text = str(w.message)
     assert "\n" not in text and "5 of 10" in text, text
@@ -346,8 +382,10 @@ def _trace_packets(n=400, seed=5):
     rng = np.random.default_rng(seed)
     offset_us = np.cumsum(rng.choice([0, 1, 7, 190, 1311], n))  # repeated times: ties
     flow = np.r_[0, 1, 2, rng.integers(0, 3, n - 3)]  # a pcap numbers its flows by first packet
-    return [(int(o) * 1000, int(f), (46, 0, 10)[f], int(60 + 37 * k % 1400)) for k, (o, f) in
-            enumerate(zip(offset_us, flow))]
+    return [
+        (int(o) * 1000, int(f), (46, 0, 10)[f], int(60 + 37 * k % 1400))
+        for k, (o, f) in enumerate(zip(offset_us, flow))
+    ]
 
 
 def test_the_digest_covers_the_origin_and_the_packet_count(tmp_path):
@@ -371,13 +409,17 @@ def test_the_digest_covers_the_origin_and_the_packet_count(tmp_path):
 def test_csv_epoch_seconds_are_rebased_exactly(tmp_path):
     """Decimal seconds are read as integer ticks: 1700000000.123457 - 1700000000.123456 is 1 us,
     where float64 seconds (2.4e-7 s apart at 1.7e9 s) gave 0.95367431640625 us."""
-    path = write(tmp_path, "time_s,size_bytes\n1700000000.123456,100\n1700000000.123457,100\n"
-                           "1700000001.5,100\n 1700000001.5000001,100\n")
+    path = write(
+        tmp_path,
+        "time_s,size_bytes\n1700000000.123456,100\n1700000000.123457,100\n"
+        "1700000001.5,100\n 1700000001.5000001,100\n",
+    )
     (stream,) = read_trace(path)
     assert stream.arrival_s.tolist() == [0.0, 1e-6, 1.376544, 1.3765441]
     assert stream.time_origin_s == 1700000000.123456
-    ms_csv = write(tmp_path, "t,size_bytes\n1700000000123.456,100\n1700000000123.457,100\n",
-                   "ms.csv")
+    ms_csv = write(
+        tmp_path, "t,size_bytes\n1700000000123.456,100\n1700000000123.457,100\n", "ms.csv"
+    )
     (ms,) = read_trace(ms_csv, time_column="t", time_unit="ms")
     assert ms.arrival_s.tolist() == [0.0, 1e-6] and ms.time_origin_s == 1700000000.123456
 
@@ -387,32 +429,47 @@ def test_the_same_packets_from_pcap_pcapng_csv_and_parquet_give_identical_runs(t
     byte-identical, ties kept in the file's order."""
     import numpy as np
     import pandas as pd
-    import pqlab
     from test_refuse_captures import pcapng
+
+    import pqlab
 
     packets = _trace_packets()
     frames = [(t, ipv4(size, dscp=dscp, src=1 + f)) for t, f, dscp, size in packets]
-    (tmp_path / "t.pcap").write_bytes(pcap([((T0_NS + t) // 10**9, (T0_NS + t) % 10**9 // 1000, fr)
-                                            for t, fr in frames]))
-    (tmp_path / "t.pcapng").write_bytes(pcapng([(101, 9, None)],
-                                               [(0, T0_NS + t, fr) for t, fr in frames]))
+    (tmp_path / "t.pcap").write_bytes(
+        pcap([((T0_NS + t) // 10**9, (T0_NS + t) % 10**9 // 1000, fr) for t, fr in frames])
+    )
+    (tmp_path / "t.pcapng").write_bytes(
+        pcapng([(101, 9, None)], [(0, T0_NS + t, fr) for t, fr in frames])
+    )
     seconds = [f"{(T0_NS + t) // 10**9}.{(T0_NS + t) % 10**9 // 1000:06d}" for t, *_ in packets]
     rows = "".join(f"{s},{size},{f},{dscp}\n" for s, (_, f, dscp, size) in zip(seconds, packets))
     write(tmp_path, "time_s,size_bytes,flow,dscp\n" + rows)
-    pd.DataFrame({"time": pd.to_datetime([T0_NS + t for t, *_ in packets], unit="ns"),
-                  "size_bytes": [p[3] for p in packets], "flow": [p[1] for p in packets],
-                  "dscp": [p[2] for p in packets]}).to_parquet(tmp_path / "t.parquet")
+    pd.DataFrame(
+        {
+            "time": pd.to_datetime([T0_NS + t for t, *_ in packets], unit="ns"),
+            "size_bytes": [p[3] for p in packets],
+            "flow": [p[1] for p in packets],
+            "dscp": [p[2] for p in packets],
+        }
+    ).to_parquet(tmp_path / "t.parquet")
     queues = {46: 0, 0: 1, 10: 1}
     read = {
         "pcap": read_trace(tmp_path / "t.pcap", queues=queues),
         "pcapng": read_trace(tmp_path / "t.pcapng", queues=queues),
-        "csv": read_trace(tmp_path / "t.csv", flow_column="flow", class_column="dscp",
-                          queues=queues),
-        "parquet": read_trace(tmp_path / "t.parquet", time_column="time", flow_column="flow",
-                              class_column="dscp", queues=queues),
+        "csv": read_trace(
+            tmp_path / "t.csv", flow_column="flow", class_column="dscp", queues=queues
+        ),
+        "parquet": read_trace(
+            tmp_path / "t.parquet",
+            time_column="time",
+            flow_column="flow",
+            class_column="dscp",
+            queues=queues,
+        ),
     }
-    digests = {k: [(s.flow, s.queue, s.sha256, s.time_origin_s) for s in v]
-               for k, v in read.items()}
+    digests = {
+        k: [(s.flow, s.queue, s.sha256, s.time_origin_s) for s in v] for k, v in read.items()
+    }
     assert digests["pcap"] == digests["pcapng"] == digests["csv"] == digests["parquet"], digests
     runs = {}
     for k, streams in read.items():
@@ -431,6 +488,7 @@ def test_the_same_packets_from_pcap_pcapng_csv_and_parquet_give_identical_runs(t
 @pytest.mark.parametrize("percentiles", [(0.5, 0.99), (1,), (0.1, 0.5, 1.0)])
 def test_percentiles_that_read_as_fractions_are_refused(run, percentiles):
     import numpy as np
+
     from pqlab import metrics, summary_table
 
     with pytest.raises(ValueError) as exc:
@@ -447,6 +505,7 @@ def test_loss_by_colour_counts_unmarked_traffic_apart():
     """Unmarked packets enter the node as green (rule 1a) but are not green traffic: loss by
     colour puts them in a group of their own, ``unmarked`` (-1)."""
     import numpy as np
+
     import pqlab
     from pqlab import SrTCM, metrics
 
@@ -468,11 +527,15 @@ def test_ties_across_flows_keep_the_files_order(tmp_path):
     """Packets of two flows at one time stamp enter the node in the file's order (A then B at
     1 ms, B then A at 2 ms), not stream after stream; read back from the JSON alike."""
     import numpy as np
+
     import pqlab
     from pqlab.traffic import merge_streams
 
-    path = write(tmp_path, "time_s,size_bytes,flow\n0.000,100,0\n0.001,101,0\n0.001,102,1\n"
-                           "0.002,103,1\n0.002,104,0\n0.003,105,1\n")
+    path = write(
+        tmp_path,
+        "time_s,size_bytes,flow\n0.000,100,0\n0.001,101,0\n0.001,102,1\n"
+        "0.002,103,1\n0.002,104,0\n0.003,105,1\n",
+    )
     streams = read_trace(path, flow_column="flow")
     _, size, _, flow = merge_streams(streams, np.random.default_rng(1), 1.0)
     assert size.tolist() == [100, 101, 102, 103, 104, 105] and flow.tolist() == [0, 0, 1, 1, 0, 1]
@@ -490,13 +553,17 @@ def test_a_negative_time_in_a_file_is_refused_naming_the_times(tmp_path):
     one_line(exc, "times must be >= 0", "-1.5")
 
 
-@pytest.mark.parametrize("make", [
-    lambda v: CBRStream(1e5, Deterministic(100), 0, v),
-    lambda v: read_trace("t.csv", time_unit=v),
-    lambda v: read_trace("t.csv", format=v),
-    lambda v: Scenario(Node.cisco7200_atm(), [CBRStream(1e5, Deterministic(100), 0, 1)],
-                       duration_s=v),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda v: CBRStream(1e5, Deterministic(100), 0, v),
+        lambda v: read_trace("t.csv", time_unit=v),
+        lambda v: read_trace("t.csv", format=v),
+        lambda v: Scenario(
+            Node.cisco7200_atm(), [CBRStream(1e5, Deterministic(100), 0, 1)], duration_s=v
+        ),
+    ],
+)
 def test_a_long_value_is_echoed_in_at_most_80_characters(make):
     from pqlab.base.echo import ECHO_CHARS
 

@@ -20,17 +20,24 @@ GOOD = [
         metadata={"tags": ["parameters"]},
     ),
     new_code_cell(
-        "import os\nfrom pathlib import Path\nimport pqlab.papers.records\n"
-        "figure = Path(figures_dir) / 'tiny_fig1.png'\nfigure.write_bytes(b'png')\n"
-        "pqlab.papers.records.record(results_dir, 'tiny_fig1', 'mean delay', 1.05, 'ms',\n"
-        "                    note=f\"quick={quick} backend={os.environ.get('MPLBACKEND')}\", seed=seed)\n"
-        "pqlab.papers.records.record_figure(results_dir, 'tiny_fig1', [figure])"
+        "import os\nfrom pathlib import Path\nimport pqlab.papers.records\nfigure ="
+        " Path(figures_dir) /"
+        " 'tiny_fig1.png'\nfigure.write_bytes(b'png')\npqlab.papers.records.record(results_dir,"
+        " 'tiny_fig1', 'mean delay', 1.05, 'ms',\n                    note=f\"quick={quick}"
+        " backend={os.environ.get('MPLBACKEND')}\","
+        " seed=seed)\npqlab.papers.records.record_figure(results_dir, 'tiny_fig1', [figure])"
     ),
 ]
-BAD = [new_code_cell("x = 1"), new_code_cell("raise RuntimeError('boom <2>')"), new_code_cell("x = 2")]
+BAD = [
+    new_code_cell("x = 1"),
+    new_code_cell("raise RuntimeError('boom <2>')"),
+    new_code_cell("x = 2"),
+]
 PAPER = pd.DataFrame(
-    [["tiny_fig1", "mean delay", "1.0", "ms", "tiny paper Fig. 1", "mean delay is 1 ms"],
-     ["tiny_fig2", "max delay", "3.0", "ms", "tiny paper Fig. 2", "never reached"]],
+    [
+        ["tiny_fig1", "mean delay", "1.0", "ms", "tiny paper Fig. 1", "mean delay is 1 ms"],
+        ["tiny_fig2", "max delay", "3.0", "ms", "tiny paper Fig. 2", "never reached"],
+    ],
     columns=list(report.PAPER_COLUMNS),
 )
 
@@ -42,7 +49,11 @@ def notebooks(tmp_path_factory):
     for name, cells in (("a_good", GOOD), ("b_bad", BAD)):
         path = folder / f"{name}.ipynb"
         nb = new_notebook(cells=cells)
-        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nb.metadata["kernelspec"] = {
+            "name": "python3",
+            "display_name": "Python 3",
+            "language": "python",
+        }
         nbformat.write(nb, str(path))
         files.append(path)
     (folder / "_draft.ipynb").write_text("not a notebook")  # skipped: leading underscore
@@ -56,8 +67,13 @@ def result(notebooks, tmp_path_factory):
     stale.mkdir(parents=True)
     report.record(stale, "stale_fig", "old", 1.0, "ms")
     return reproduce.run_all(
-        [notebooks[0].parent], quick=True, out_dir=root / "figures", build_dir=root / "build",
-        seed=7, progress=False, paper_values=PAPER,
+        [notebooks[0].parent],
+        quick=True,
+        out_dir=root / "figures",
+        build_dir=root / "build",
+        seed=7,
+        progress=False,
+        paper_values=PAPER,
     )
 
 
@@ -71,7 +87,9 @@ def test_good_notebook_result_is_in_the_report(result):
     assert "stale_fig" not in set(result.report["artefact"])
     md = (result.report_dir / "report.md").read_text()
     assert "[tiny_fig1.png](<tiny_fig1.png>)" in md
-    assert (result.report_dir / "report.html").is_file() and (result.report_dir / "report.csv").is_file()
+    assert (result.report_dir / "report.html").is_file() and (
+        result.report_dir / "report.csv"
+    ).is_file()
 
 
 @pytest.mark.slow  # Jupyter kernels
@@ -80,14 +98,25 @@ def test_failing_notebook_is_reported_by_name_and_cell(result):
     assert (failure.notebook, failure.cell_index, failure.ename) == ("b_bad", 1, "RuntimeError")
     assert str(failure) == "notebook b_bad failed in cell 1: RuntimeError: boom <2>"
     assert failure.executed.is_file()
-    assert set(result.timings) == {"a_good", "b_bad"} and all(t > 0 for t in result.timings.values())
+    assert set(result.timings) == {"a_good", "b_bad"} and all(
+        t > 0 for t in result.timings.values()
+    )
 
 
 @pytest.mark.slow  # Jupyter kernels
 def test_cli_exits_1_and_names_the_failure(notebooks, tmp_path, capsys):
     csv = tmp_path / "paper_values.csv"
     PAPER.to_csv(csv, index=False)
-    argv = ["reproduce", "--notebooks", *map(str, notebooks), "--out", str(tmp_path), "--paper-values", str(csv), "--no-progress"]
+    argv = [
+        "reproduce",
+        "--notebooks",
+        *map(str, notebooks),
+        "--out",
+        str(tmp_path),
+        "--paper-values",
+        str(csv),
+        "--no-progress",
+    ]
     assert cli.main(argv) == 1
     out, err = capsys.readouterr()
     assert "notebook b_bad failed in cell 1: RuntimeError: boom <2>" in err
@@ -101,7 +130,10 @@ def test_find_notebooks_resolves_files_folders_and_names(notebooks, tmp_path, mo
     (folder / "sub").mkdir(exist_ok=True)
     (folder / "sub" / "c.ipynb").write_text("{}")
     assert reproduce.find_notebooks([folder]) == [p.resolve() for p in notebooks]
-    assert reproduce.find_notebooks([notebooks[1], folder]) == [notebooks[1].resolve(), notebooks[0].resolve()]
+    assert reproduce.find_notebooks([notebooks[1], folder]) == [
+        notebooks[1].resolve(),
+        notebooks[0].resolve(),
+    ]
     monkeypatch.setattr(reproduce.locations, "NOTEBOOKS", folder)
     assert reproduce.find_notebooks(["b_bad"]) == [notebooks[1].resolve()]
     assert reproduce.find_notebooks() == [p.resolve() for p in notebooks]
@@ -127,19 +159,24 @@ def test_html_export_uses_nbconvert_when_present(notebooks, tmp_path, monkeypatc
 
 
 def test_html_pages_show_the_published_folders_not_the_run_folder(tmp_path):
-    """The parameters cell papermill added shows ``figures`` and ``build/results/<name>``, not absolute
+    """The parameters cell papermill added shows ``figures`` and ``build/results/<name>``, not
+    absolute
     run-folder paths; the executed notebook itself keeps them."""
     from nbconvert import HTMLExporter
 
     run = tmp_path / "build" / "runs" / "20261125-000000-1"
     nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell(f'figures_dir = "{run}/out"\nresults_dir = "{run}/results/01_x"\nquick = True')
+    cell = nbformat.v4.new_code_cell(
+        f'figures_dir = "{run}/out"\nresults_dir = "{run}/results/01_x"\nquick = True'
+    )
     cell.metadata["tags"] = [notebook_html.INJECTED_TAG]
     nb.cells = [nbformat.v4.new_code_cell("x = 1"), cell]
     executed = tmp_path / "01_x.ipynb"
     nbformat.write(nb, str(executed))
     shown = {str(run / "out"): "figures", str(run / "results"): "build/results"}
-    page = notebook_html.export_html(HTMLExporter(), executed, tmp_path / "html", shown).read_text(encoding="utf-8")
+    page = notebook_html.export_html(HTMLExporter(), executed, tmp_path / "html", shown).read_text(
+        encoding="utf-8"
+    )
     assert str(tmp_path) not in page and "runs/" not in page
     assert "build/results/01_x" in page and "folders relative to the output folder" in page
     assert str(run) in executed.read_text(encoding="utf-8")
@@ -152,7 +189,11 @@ def test_html_pages_show_the_published_folders_not_the_run_folder(tmp_path):
 def _write(folder, name, cells):
     path = folder / f"{name}.ipynb"
     nb = new_notebook(cells=[GOOD[1], *cells])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(nb, str(path))
     return path
 
@@ -165,27 +206,42 @@ def test_one_worker_runs_notebooks_in_one_kernel_with_a_fresh_namespace_each(tmp
     folder = tmp_path / "nbs"
     (folder / "sub").mkdir(parents=True)
     pid_file = tmp_path / "pids.txt"
-    probe = (f"import os\nopen({str(pid_file)!r}, 'a').write(f'{{os.getpid()}} "
-             f"{{os.environ.get(\"OPENBLAS_NUM_THREADS\")}} {{os.getcwd()}}\\n')\n"
-             "assert 'leaked' not in globals(), 'a name of the previous notebook is still defined'\n"
-             "leaked = 1")
+    probe = (
+        f"import os\nopen({str(pid_file)!r}, 'a').write(f'{{os.getpid()}} "
+        f'{{os.environ.get("OPENBLAS_NUM_THREADS")}} {{os.getcwd()}}\\n\')\n'
+        "assert 'leaked' not in globals(), 'a name of the previous notebook is still defined'\n"
+        "leaked = 1"
+    )
     first = _write(folder, "n1", [new_code_cell(probe)])
     second = _write(folder / "sub", "n2", [new_code_cell(probe)])
     killer = _write(folder, "n3", [new_code_cell(probe), new_code_cell("import os\nos._exit(3)")])
     last = _write(folder, "n4", [new_code_cell(probe)])
-    result = reproduce.run_all([first, second, killer, last], quick=True, out_dir=tmp_path / "figures",
-                               build_dir=tmp_path / "build", progress=False, paper_values=PAPER, jobs=1,
-                               site=False)
+    result = reproduce.run_all(
+        [first, second, killer, last],
+        quick=True,
+        out_dir=tmp_path / "figures",
+        build_dir=tmp_path / "build",
+        progress=False,
+        paper_values=PAPER,
+        jobs=1,
+        site=False,
+    )
     assert result.status == {"n1": "ok", "n2": "ok", "n3": "failed", "n4": "ok"}
     pids, threads, cwds = zip(*(line.split(" ", 2) for line in pid_file.read_text().splitlines()))
     assert pids[0] == pids[1] == pids[2] != pids[3]  # one kernel, replaced after n3 killed it
     # the kernels' BLAS thread pools sized for the workers (unless the user set it)
-    expected = os.environ.get("OPENBLAS_NUM_THREADS", schedule.thread_limits(1)["OPENBLAS_NUM_THREADS"])
+    expected = os.environ.get(
+        "OPENBLAS_NUM_THREADS", schedule.thread_limits(1)["OPENBLAS_NUM_THREADS"]
+    )
     assert set(threads) == {expected}
     assert [c.strip() for c in cwds] == [str(folder), str(folder / "sub"), str(folder), str(folder)]
     for run in result.runs:
         if run.failure is None:
-            counts = [c.execution_count for c in nbformat.read(str(run.executed), 4).cells if c.cell_type == "code"]
+            counts = [
+                c.execution_count
+                for c in nbformat.read(str(run.executed), 4).cells
+                if c.cell_type == "code"
+            ]
             assert counts == list(range(1, len(counts) + 1))
 
 
@@ -193,8 +249,13 @@ def test_longest_notebooks_of_the_previous_run_go_first(tmp_path):
     pending = [(i, tmp_path / f"{n}.ipynb") for i, n in enumerate(["a", "b", "c", "d"])]
     order = schedule.longest_first(pending, {"a": 3.0, "b": 30.0, "d": 10.0})
     assert [p.stem for _, p in order] == ["c", "b", "d", "a"]  # c: no time yet, first
-    schedule.save_seconds(tmp_path, [types.SimpleNamespace(name="a", seconds=4.0, failure=None),
-                                       types.SimpleNamespace(name="b", seconds=9.0, failure="x")])
+    schedule.save_seconds(
+        tmp_path,
+        [
+            types.SimpleNamespace(name="a", seconds=4.0, failure=None),
+            types.SimpleNamespace(name="b", seconds=9.0, failure="x"),
+        ],
+    )
     assert schedule.previous_seconds(tmp_path) == {"a": 4.0}
     (tmp_path / schedule.SECONDS_FILE).write_text("not json")
     shipped = schedule.read_seconds(schedule.SHIPPED_SECONDS)
@@ -223,7 +284,8 @@ def test_workers_get_one_thread_pool_share_each(monkeypatch):
 def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):
     """A kernel that takes seconds to answer (a fresh install compiles its imports) runs the
     notebook: the worker asks the kernel's process, not its heartbeat, whether it is alive
-    (with the heartbeat, a fresh wheel install failed "Kernel died before replying to kernel_info")."""
+    (with the heartbeat, a fresh wheel install failed "Kernel died before replying to kernel_info").
+    """
     import json
     import os
 
@@ -231,28 +293,52 @@ def test_a_kernel_slow_to_start_is_waited_for(tmp_path, monkeypatch):
 
     spec = tmp_path / "jupyter" / "kernels" / "slowpython"
     spec.mkdir(parents=True)
-    start = "import sys, time; time.sleep(4); from ipykernel import kernelapp; sys.argv[1:] = ['-f', sys.argv[1]]; " \
-            "kernelapp.launch_new_instance()"
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-c", start, "{connection_file}"], "display_name": "slow", "language": "python"}))
+    start = (
+        "import sys, time; time.sleep(4); from ipykernel import kernelapp; sys.argv[1:] = ['-f',"
+        " sys.argv[1]]; kernelapp.launch_new_instance()"
+    )
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-c", start, "{connection_file}"],
+                "display_name": "slow",
+                "language": "python",
+            }
+        )
+    )
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     notebook = _write(tmp_path, "slow", [new_code_cell("answer = 6 * 7")])
     task = tmp_path / "slow.task.json"
-    task.write_text(json.dumps({
-        "source": str(notebook), "executed": str(tmp_path / "slow.out.ipynb"), "kernel_name": "slowpython",
-        "parameters": {}, "result": str(tmp_path / "slow.result.json"), "log": str(tmp_path / "slow.log")}))
+    task.write_text(
+        json.dumps(
+            {
+                "source": str(notebook),
+                "executed": str(tmp_path / "slow.out.ipynb"),
+                "kernel_name": "slowpython",
+                "parameters": {},
+                "result": str(tmp_path / "slow.result.json"),
+                "log": str(tmp_path / "slow.log"),
+            }
+        )
+    )
     saved = os.dup(1), os.dup(2)  # the worker points its output at the task's log
     try:
-        _notebook_worker.serve(str(tmp_path), str(tmp_path / "kernel.log"), "slowpython", tasks=[f"{task}\n"])
+        _notebook_worker.serve(
+            str(tmp_path), str(tmp_path / "kernel.log"), "slowpython", tasks=[f"{task}\n"]
+        )
     finally:
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)
-    assert json.loads((tmp_path / "slow.result.json").read_text()) == {"cell_index": None, "ename": None,
-                                                                      "evalue": None}
+    assert json.loads((tmp_path / "slow.result.json").read_text()) == {
+        "cell_index": None,
+        "ename": None,
+        "evalue": None,
+    }
 
 
 def test_kernels_keep_no_ipython_history():
-    """Every kernel a worker starts runs with IPython's history off: no shared history database, so no
+    """Every kernel a worker starts runs with IPython's history off: no shared history database, so
+    no
     "ERROR! Session/line number was not unique in database" in an executed notebook."""
     from pqlab.pipeline._notebook_worker import KERNEL_ARGUMENTS, IPCKernelManager
 

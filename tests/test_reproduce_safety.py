@@ -1,4 +1,5 @@
-"""``pqlab reproduce`` as a safe, incremental build, on tiny notebooks (fast kernels, no simulation).
+"""``pqlab reproduce`` as a safe, incremental build, on tiny notebooks (fast kernels, no
+simulation).
 
 Bad arguments touch nothing; a failed run is named in its report and site and publishes
 nothing; Ctrl-C (a real SIGINT to the process group) stops every kernel and leaves the
@@ -23,23 +24,32 @@ import psutil
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from pqlab.measure import cache
 from pqlab import cli
+from pqlab.measure import cache
 from pqlab.pipeline import publish, report, reproduce, runlock
 
 # Slow tier: every test runs pqlab reproduce with Jupyter kernels (.ci/run runs it).
 pytestmark = pytest.mark.slow
 
-PARAMS = ('figures_dir: str = ""\nresults_dir: str = ""\nquick: bool = False\nseed: int = 1')
+PARAMS = 'figures_dir: str = ""\nresults_dir: str = ""\nquick: bool = False\nseed: int = 1'
 PAPER = pd.DataFrame(
-    [["tiny_a", "value", "1.0", "1", "tiny paper", "a is 1"], ["tiny_b", "value", "2.0", "1", "tiny paper", "b is 2"]],
+    [
+        ["tiny_a", "value", "1.0", "1", "tiny paper", "a is 1"],
+        ["tiny_b", "value", "2.0", "1", "tiny paper", "b is 2"],
+    ],
     columns=list(report.PAPER_COLUMNS),
 )
 
 
 def _notebook(folder: Path, name: str, body: str) -> Path:
-    nb = new_notebook(cells=[new_code_cell(PARAMS, metadata={"tags": ["parameters"]}), new_code_cell(body)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = new_notebook(
+        cells=[new_code_cell(PARAMS, metadata={"tags": ["parameters"]}), new_code_cell(body)]
+    )
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     path = folder / f"{name}.ipynb"
     nbformat.write(nb, str(path))
     return path
@@ -48,15 +58,14 @@ def _notebook(folder: Path, name: str, body: str) -> Path:
 def _recording(artefact: str, value_expr: str = "float(seed)", extra: str = "") -> str:
     """A notebook body recording one number and one figure of ``artefact`` through the cache."""
     return (
-        "import os, time\nfrom pathlib import Path\nimport pandas as pd\nimport pqlab.papers.records, pqlab.measure.cache\n"
-        f"{extra}\n"
-        f"@pqlab.measure.cache.artefact('{artefact}')\n"
-        "def compute(seed, quick):\n"
-        f"    return pd.DataFrame({{'value': [{value_expr}]}})\n"
-        "frame = compute(seed, quick)\n"
-        f"fig = Path(figures_dir) / '{artefact}.png'\nfig.write_bytes(b'png ' + str(seed).encode())\n"
-        f"pqlab.papers.records.record(results_dir, '{artefact}', 'value', float(frame['value'][0]), '1', seed=seed)\n"
-        f"pqlab.papers.records.record_figure(results_dir, '{artefact}', [fig])\n"
+        "import os, time\nfrom pathlib import Path\nimport pandas as pd\nimport"
+        " pqlab.papers.records,"
+        f" pqlab.measure.cache\n{extra}\n@pqlab.measure.cache.artefact('{artefact}')\ndef"
+        f" compute(seed, quick):\n    return pd.DataFrame({{'value': [{value_expr}]}})\nframe ="
+        f" compute(seed, quick)\nfig = Path(figures_dir) / '{artefact}.png'\nfig.write_bytes(b'png"
+        f" ' + str(seed).encode())\npqlab.papers.records.record(results_dir, '{artefact}', 'value',"
+        " float(frame['value'][0]), '1',"
+        f" seed=seed)\npqlab.papers.records.record_figure(results_dir, '{artefact}', [fig])\n"
     )
 
 
@@ -71,14 +80,23 @@ def tiny(tmp_path_factory):
 
 def _snapshot(root: Path) -> dict:
     """Every file under ``root`` (lock and cache excluded) with the sha256 of its bytes."""
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and "cache" not in p.parts
-            and runlock.LOCK_NAME not in p.name}  # the lock and its holder's name: the holder's
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "cache" not in p.parts and runlock.LOCK_NAME not in p.name
+    }  # the lock and its holder's name: the holder's
 
 
 def _run(tiny, root, *names, **kwargs):
-    return reproduce.run_all([tiny[n] for n in names], out_dir=root / "figures", build_dir=root / "build",
-                             progress=False, paper_values=PAPER, jobs=2, **kwargs)
+    return reproduce.run_all(
+        [tiny[n] for n in names],
+        out_dir=root / "figures",
+        build_dir=root / "build",
+        progress=False,
+        paper_values=PAPER,
+        jobs=2,
+        **kwargs,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -98,11 +116,21 @@ def test_a_complete_run_publishes_and_a_warm_rerun_computes_nothing(published):
     assert warm.cache_counts == {"computed": 0, "reused": 0, "simulation": 0}
     pd.testing.assert_frame_equal(warm.report, cold.report)
     figures = root / "figures"
-    assert {p.name for p in figures.iterdir()} >= {"tiny_a.png", "tiny_b.png", "report.md", "site", "status.json"}
+    assert {p.name for p in figures.iterdir()} >= {
+        "tiny_a.png",
+        "tiny_b.png",
+        "report.md",
+        "site",
+        "status.json",
+    }
     status = json.loads((figures / "status.json").read_text())
     assert status["ok"] and {s["artefact"]: s["status"] for s in status["artefacts"]} == {
-        "tiny_a": "ok (up to date)", "tiny_b": "ok (up to date)"}
-    assert list((root / "build" / "runs").iterdir()) == [publish.shown_run(figures)]  # the earlier run went
+        "tiny_a": "ok (up to date)",
+        "tiny_b": "ok (up to date)",
+    }
+    assert list((root / "build" / "runs").iterdir()) == [
+        publish.shown_run(figures)
+    ]  # the earlier run went
     cached = list((root / "build" / "cache" / "tiny_a").glob("*.nc"))
     assert len(cached) == 1
 
@@ -118,12 +146,23 @@ def test_a_changed_notebook_reruns_and_reuses_its_unchanged_artefact(published, 
     changed = tmp_path / "nbs" / tiny["a"].name
     changed.parent.mkdir()
     nbformat.write(nb, str(changed))
-    result = reproduce.run_all([changed, tiny["b"]], out_dir=tree / "figures", build_dir=tree / "build",
-                               progress=False, paper_values=PAPER)
+    result = reproduce.run_all(
+        [changed, tiny["b"]],
+        out_dir=tree / "figures",
+        build_dir=tree / "build",
+        progress=False,
+        paper_values=PAPER,
+    )
     assert [r.name for r in result.runs] == ["a_first"] and result.up_to_date == ("b_second",)
     assert result.cache_counts == {"computed": 0, "reused": 1, "simulation": 0}
-    forced = reproduce.run_all([changed], out_dir=tree / "figures", build_dir=tree / "build", progress=False,
-                               paper_values=PAPER, force=True)
+    forced = reproduce.run_all(
+        [changed],
+        out_dir=tree / "figures",
+        build_dir=tree / "build",
+        progress=False,
+        paper_values=PAPER,
+        force=True,
+    )
     assert forced.cache_counts["computed"] == 1 and forced.kept_sections == ("b_second",)
 
 
@@ -135,24 +174,39 @@ def test_cache_files_are_netcdf_with_cf_attributes(published):
     with xr.open_dataset(file) as ds:  # the format (netCDF-3 or netCDF-4) found by xarray
         assert ds.attrs["Conventions"].startswith("CF-")
         description = json.loads(ds.attrs["pqlab_cache_description"])
-        assert description["artefact"] == "tiny_b" and description["arguments"] == {"seed": 1, "quick": False}
+        assert description["artefact"] == "tiny_b" and description["arguments"] == {
+            "seed": 1,
+            "quick": False,
+        }
         assert {"pqlab_version", "code_sha256"} <= set(description)
         for var in ds.variables.values():
             assert var.attrs["units"] and var.attrs["long_name"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--jobs", "0"], "jobs"),
-    (["--jobs", "-1"], "jobs"),
-    (["--seed", "-1"], "seed"),
-    (["--paper-values", "/nonexistent/paper.csv"], "paper values file not found"),
-    (["--notebooks", "no_such_notebook"], "notebook not found"),
-])
-def test_bad_arguments_exit_2_with_one_line_and_touch_nothing(published, tiny, argv, message, capsys):
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--jobs", "0"], "jobs"),
+        (["--jobs", "-1"], "jobs"),
+        (["--seed", "-1"], "seed"),
+        (["--paper-values", "/nonexistent/paper.csv"], "paper values file not found"),
+        (["--notebooks", "no_such_notebook"], "notebook not found"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line_and_touch_nothing(
+    published, tiny, argv, message, capsys
+):
     root, _, _ = published
     before = _snapshot(root)
-    code = cli.main(["reproduce", "--out", str(root), "--no-progress",
-                     *(argv if "--notebooks" in argv else ["--notebooks", str(tiny["a"]), *argv])])
+    code = cli.main(
+        [
+            "reproduce",
+            "--out",
+            str(root),
+            "--no-progress",
+            *(argv if "--notebooks" in argv else ["--notebooks", str(tiny["a"]), *argv]),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
@@ -162,13 +216,18 @@ def test_bad_arguments_exit_2_with_one_line_and_touch_nothing(published, tiny, a
 def test_a_read_only_output_folder_is_refused_before_running(tiny, tmp_path, capsys):
     if os.geteuid() == 0:
         locked = tmp_path / "file"
-        locked.write_text("not a folder")  # root can write anywhere: use a file as the parent instead
+        locked.write_text(
+            "not a folder"
+        )  # root can write anywhere: use a file as the parent instead
         out = locked / "sub"
     else:
         out = tmp_path / "ro"
         out.mkdir()
         out.chmod(0o500)
-    assert cli.main(["reproduce", "--out", str(out), "--notebooks", str(tiny["a"]), "--no-progress"]) == 2
+    assert (
+        cli.main(["reproduce", "--out", str(out), "--notebooks", str(tiny["a"]), "--no-progress"])
+        == 2
+    )
     assert "cannot be written" in capsys.readouterr().err
 
 
@@ -186,18 +245,26 @@ with runlock.held(pairs, command="the holder"):
 def _holder(*locks, hold_s: float = 600) -> subprocess.Popen:
     """A process holding ``locks`` ((folder, name) pairs), once it holds them."""
     argv = [str(part) for lock in locks for part in lock]
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, *argv], stdout=subprocess.PIPE, text=True,
-                            env=dict(os.environ, HOLD_S=str(hold_s)))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, *argv],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, HOLD_S=str(hold_s)),
+    )
     assert proc.stdout.readline().strip() == "held"
     return proc
 
 
-def test_a_second_run_of_the_same_tree_refuses_and_a_killed_holder_frees_it_at_once(published, tiny, capsys):
+def test_a_second_run_of_the_same_tree_refuses_and_a_killed_holder_frees_it_at_once(
+    published, tiny, capsys
+):
     root, _, _ = published
     before = _snapshot(root)
     holder = _holder((root / "build", runlock.LOCK_NAME))
     try:
-        code = cli.main(["reproduce", "--out", str(root), "--notebooks", str(tiny["a"]), "--no-progress"])
+        code = cli.main(
+            ["reproduce", "--out", str(root), "--notebooks", str(tiny["a"]), "--no-progress"]
+        )
         err = capsys.readouterr().err
         assert code == 3 and f"the holder (pid {holder.pid}" in err and "--wait" in err, err
         assert _snapshot(root) == before
@@ -222,8 +289,12 @@ def test_three_processes_never_hold_one_lock_together(tmp_path):
                 os.close(fd)
                 os.unlink(folder / "inside")
     """)
-    procs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stderr=subprocess.PIPE, text=True)
-             for _ in range(3)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path)], stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(3)
+    ]
     errors = [p.communicate(timeout=600)[1] for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], errors
     assert list(tmp_path.iterdir()) == []  # and every lock file went with its last holder
@@ -231,38 +302,71 @@ def test_three_processes_never_hold_one_lock_together(tmp_path):
 
 def test_two_concurrent_runs_never_mix(tiny, tmp_path):
     """Two real processes on one tree, seeds 1 and 2: one publishes, the other refuses (exit 3)."""
-    argv = [sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(tmp_path), "--no-progress",
-            "--no-site", "--notebooks", str(tiny["a"]), str(tiny["b"]), "--seed"]
-    procs = [subprocess.Popen([*argv, str(seed)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for seed in (1, 2)]
+    argv = [
+        sys.executable,
+        "-m",
+        "pqlab.cli",
+        "reproduce",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+        "--no-site",
+        "--notebooks",
+        str(tiny["a"]),
+        str(tiny["b"]),
+        "--seed",
+    ]
+    procs = [
+        subprocess.Popen(
+            [*argv, str(seed)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for seed in (1, 2)
+    ]
     codes = [p.wait(timeout=300) for p in procs]
     outputs = [p.stdout.read() + p.stderr.read() for p in procs]
     assert sorted(codes) == [0, 3], outputs
-    assert not any("without encryption" in text for text in outputs)  # kernels on IPC: no TCP warning
+    assert not any(
+        "without encryption" in text for text in outputs
+    )  # kernels on IPC: no TCP warning
     winner = 1 + codes.index(0)
     records = report.load_records(tmp_path / "build" / "results")
     assert {r.get("seed") for r in records if r.get("kind") != "figure"} == {winner}
     assert (tmp_path / "figures" / "tiny_a.png").read_bytes() == b"png " + str(winner).encode()
 
 
-def test_a_failed_notebook_is_named_in_report_and_site_and_nothing_is_published(published, tiny, tmp_path_factory):
+def test_a_failed_notebook_is_named_in_report_and_site_and_nothing_is_published(
+    published, tiny, tmp_path_factory
+):
     root, _, _ = published
     shown = publish.shown_run(root / "figures")
     before = _snapshot(shown)
-    bad = _notebook(tmp_path_factory.mktemp("bad"), "b_second",
-                    "import pqlab.papers.records\npqlab.papers.records.record(results_dir, 'tiny_b', 'value', 2.0, '1')\n"
-                    "raise RuntimeError('made to fail')")
-    result = reproduce.run_all([bad], out_dir=root / "figures", build_dir=root / "build", progress=False,
-                               paper_values=PAPER)
+    bad = _notebook(
+        tmp_path_factory.mktemp("bad"),
+        "b_second",
+        "import pqlab.papers.records\npqlab.papers.records.record(results_dir, 'tiny_b', 'value',"
+        " 2.0, '1')\nraise RuntimeError('made to fail')",
+    )
+    result = reproduce.run_all(
+        [bad],
+        out_dir=root / "figures",
+        build_dir=root / "build",
+        progress=False,
+        paper_values=PAPER,
+    )
     assert not result.ok and not result.published
     assert publish.shown_run(root / "figures") == shown and _snapshot(shown) == before
     md = (result.report_dir / "report.md").read_text()
     assert "FAILED" in md and str(result.failures[0]) in md
     assert "notebook b_second failed in cell 1: RuntimeError" in str(result.failures[0])
-    assert "| tiny_b | b_second | failed |" in md and "| tiny_a | a_first | kept from an earlier run |" in md
+    assert (
+        "| tiny_b | b_second | failed |" in md
+        and "| tiny_a | a_first | kept from an earlier run |" in md
+    )
     index = (result.report_dir / "site" / "index.html").read_text()
     assert "pqlab-run-failed" in index and "b_second" in index
-    assert not (result.report_dir / "tiny_b.png").exists()  # the failed section's figure is not shown stale
+    assert not (
+        result.report_dir / "tiny_b.png"
+    ).exists()  # the failed section's figure is not shown stale
     assert (result.report_dir / "tiny_a.png").exists()  # the kept section's is
 
 
@@ -292,9 +396,14 @@ def _default_sigint():
 def _reproduce_cli(root, *argv, build=None):
     """``pqlab reproduce`` of ``root`` in its own process group (as a terminal's foreground job)."""
     where = ["--out", str(root)] + (["--build", str(build)] if build else [])
-    return subprocess.Popen([sys.executable, "-m", "pqlab.cli", "reproduce", *where, "--no-progress", *argv],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=_default_sigint)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pqlab.cli", "reproduce", *where, "--no-progress", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
+    )
 
 
 def _wait_for(proc, what: str, happened, deadline_s: float = 300):
@@ -311,18 +420,25 @@ def _wait_for(proc, what: str, happened, deadline_s: float = 300):
 
 def _children(proc, word: str) -> list:
     try:
-        return [c for c in psutil.Process(proc.pid).children(recursive=True) if word in " ".join(c.cmdline())]
+        return [
+            c
+            for c in psutil.Process(proc.pid).children(recursive=True)
+            if word in " ".join(c.cmdline())
+        ]
     except psutil.Error:
         return []
 
 
 def _of_run(pid: int) -> list:
-    """Live processes of the run of ``pid``: its workers and their kernels name its socket folders."""
+    """Live processes of the run of ``pid``: its workers and their kernels name its socket
+    folders."""
     mark = f"{reproduce.SOCKET_PREFIX}{pid}-"
     found = []
     for process in psutil.process_iter(["cmdline", "status"]):
         try:
-            if process.info["status"] != psutil.STATUS_ZOMBIE and mark in " ".join(process.info["cmdline"] or []):
+            if process.info["status"] != psutil.STATUS_ZOMBIE and mark in " ".join(
+                process.info["cmdline"] or []
+            ):
                 found.append(process)
         except psutil.Error:
             continue
@@ -332,8 +448,12 @@ def _of_run(pid: int) -> list:
 def _slow(folder: Path, marker: Path) -> Path:
     """Section a_first, whose cell says it runs (``marker``) and then sleeps 10 minutes: longer
     than any deadline of these tests, so a Ctrl-C that is not honoured always fails them."""
-    return _notebook(folder, "a_first", f"import time\nfrom pathlib import Path\nPath({str(marker)!r}).touch()\n"
-                                        "for _ in range(6000):\n    time.sleep(0.1)")
+    return _notebook(
+        folder,
+        "a_first",
+        f"import time\nfrom pathlib import Path\nPath({str(marker)!r}).touch()\n"
+        "for _ in range(6000):\n    time.sleep(0.1)",
+    )
 
 
 #: Moments of a run at which the Ctrl-C tests send SIGINT, each an observable state.
@@ -345,13 +465,16 @@ MOMENTS = {
 
 
 @pytest.mark.parametrize("moment", list(MOMENTS))
-def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_identical(published, tiny, tmp_path,
-                                                                                       moment):
+def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_identical(
+    published, tiny, tmp_path, moment
+):
     root, _, _ = published
     before = _snapshot(root)
     runs_before = set((root / "build" / "runs").iterdir())
     marker = tmp_path / "cell-running"
-    proc = _reproduce_cli(root, "--jobs", "2", "--notebooks", str(_slow(tmp_path, marker)), str(tiny["b"]))
+    proc = _reproduce_cli(
+        root, "--jobs", "2", "--notebooks", str(_slow(tmp_path, marker)), str(tiny["b"])
+    )
     _wait_for(proc, moment, lambda: MOMENTS[moment](proc, marker))
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)  # the slow cell would run 10 minutes: never reached
@@ -359,11 +482,15 @@ def test_sigint_stops_every_kernel_and_leaves_the_previous_reproduction_byte_ide
     last = err.strip().splitlines()[-1]
     assert "interrupted" in last and "unchanged" in last and "Traceback" not in err, err
     left = _of_run(proc.pid)
-    psutil.wait_procs(left, timeout=30)  # killed already (SIGKILL with their parent): only reaped by now
+    psutil.wait_procs(
+        left, timeout=30
+    )  # killed already (SIGKILL with their parent): only reaped by now
     assert [p.pid for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE] == []
     assert list(Path(tempfile.gettempdir()).glob(f"{reproduce.SOCKET_PREFIX}{proc.pid}-*")) == []
     assert _snapshot(root) == before
-    assert set((root / "build" / "runs").iterdir()) == runs_before  # the interrupted run's folder is gone
+    assert (
+        set((root / "build" / "runs").iterdir()) == runs_before
+    )  # the interrupted run's folder is gone
 
 
 #: Sends its process SIGINT when ``module`` is first looked for: a Ctrl-C at that moment of
@@ -387,16 +514,37 @@ def test_ctrl_c_while_the_command_starts_is_one_line_and_exit_130(tiny, tmp_path
     """A Ctrl-C while the command imports its pipeline, or the pipeline its largest library
     (pandas; numba and the engine are never loaded before the notebooks run)."""
     (tmp_path / "sitecustomize.py").write_text(SIGINT_AT_IMPORT.format(module=module))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
-    start = [str(Path(sys.executable).with_name("pqlab"))] if command == "pqlab" else [sys.executable, "-m", "pqlab.cli"]
-    done = subprocess.run([*start, "reproduce", "--out", str(tmp_path / "tree"), "--no-progress", "--notebooks",
-                           str(tiny["a"])], env=env, capture_output=True, text=True, timeout=300,
-                          preexec_fn=_default_sigint)
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    )
+    start = (
+        [str(Path(sys.executable).with_name("pqlab"))]
+        if command == "pqlab"
+        else [sys.executable, "-m", "pqlab.cli"]
+    )
+    done = subprocess.run(
+        [
+            *start,
+            "reproduce",
+            "--out",
+            str(tmp_path / "tree"),
+            "--no-progress",
+            "--notebooks",
+            str(tiny["a"]),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_default_sigint,
+    )
     assert done.returncode == 130 and done.stderr.strip() == "pqlab: interrupted", done.stderr
     assert not (tmp_path / "tree").exists()
 
 
-def test_a_second_build_folder_publishing_into_the_same_figures_folder_refuses(published, tiny, tmp_path):
+def test_a_second_build_folder_publishing_into_the_same_figures_folder_refuses(
+    published, tiny, tmp_path
+):
     """Issue 28 item 8: the figures folder has its lock too; the refusal names the holder."""
     import shutil
 
@@ -407,9 +555,24 @@ def test_a_second_build_folder_publishing_into_the_same_figures_folder_refuses(p
     holder = _reproduce_cli(tree, "--notebooks", str(_slow(tmp_path, marker)))
     try:
         _wait_for(holder, "the holder's cell running", marker.exists)
-        other = subprocess.run([sys.executable, "-m", "pqlab.cli", "reproduce", "--out", str(tree), "--build",
-                                str(tmp_path / "other-build"), "--no-progress", "--notebooks", str(tiny["b"])],
-                               capture_output=True, text=True, timeout=300)
+        other = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pqlab.cli",
+                "reproduce",
+                "--out",
+                str(tree),
+                "--build",
+                str(tmp_path / "other-build"),
+                "--no-progress",
+                "--notebooks",
+                str(tiny["b"]),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert other.returncode == 3, other.stderr
         assert f"pid {holder.pid}" in other.stderr and str(tree / "build") in other.stderr
         assert "--wait" in other.stderr and len(other.stderr.strip().splitlines()) == 1
@@ -420,7 +583,9 @@ def test_a_second_build_folder_publishing_into_the_same_figures_folder_refuses(p
     assert not (tmp_path / "other-build" / "results").exists()
 
 
-def test_two_build_folders_published_into_one_figures_folder_show_the_last_whole(published, tiny, tmp_path):
+def test_two_build_folders_published_into_one_figures_folder_show_the_last_whole(
+    published, tiny, tmp_path
+):
     """The figures folder shows the run of the build folder that published last; the other build
     folder's run, no longer shown, goes with that build folder's next run."""
     import shutil
@@ -428,12 +593,20 @@ def test_two_build_folders_published_into_one_figures_folder_show_the_last_whole
     root, _, _ = published
     tree = shutil.copytree(root, tmp_path / "tree", symlinks=True)
     other = tmp_path / "other-build"
-    assert reproduce.run_all([tiny["a"], tiny["b"]], out_dir=tree / "figures", build_dir=other, progress=False,
-                             paper_values=PAPER, seed=2).published
+    assert reproduce.run_all(
+        [tiny["a"], tiny["b"]],
+        out_dir=tree / "figures",
+        build_dir=other,
+        progress=False,
+        paper_values=PAPER,
+        seed=2,
+    ).published
     assert publish.shown_run(tree / "figures").parent == other / "runs"
     again = _run(tiny, tree, "a", "b")
     assert again.published and publish.shown_run(tree / "figures").parent == tree / "build" / "runs"
-    assert {r["seed"] for r in report.load_records(tree / "build" / "results") if "seed" in r} == {1}
+    assert {r["seed"] for r in report.load_records(tree / "build" / "results") if "seed" in r} == {
+        1
+    }
     publish.remove_leftovers(tree / "figures", other)  # the other build folder's next run
     assert list((other / "runs").iterdir()) == []
 
@@ -444,7 +617,9 @@ def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch)
     @cache.artefact("tiny_c")
     def compute(n, seeds=(1, 2)):
         calls.append(n)
-        return pd.DataFrame({"n": [n] * len(seeds), "seed": list(seeds), "label": ["x"] * len(seeds)})
+        return pd.DataFrame(
+            {"n": [n] * len(seeds), "seed": list(seeds), "label": ["x"] * len(seeds)}
+        )
 
     monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
     monkeypatch.setenv(cache.ENV_LOG, str(tmp_path / "log.jsonl"))
@@ -457,7 +632,11 @@ def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch)
     monkeypatch.setenv(cache.ENV_FORCE, "1")
     compute(3)
     assert calls == [3, 4, 3]
-    assert cache.read_counts(tmp_path / "log.jsonl") == {"computed": 3, "reused": 1, "simulation": 0}
+    assert cache.read_counts(tmp_path / "log.jsonl") == {
+        "computed": 3,
+        "reused": 1,
+        "simulation": 0,
+    }
 
     runs = []
 
@@ -472,7 +651,8 @@ def test_cache_force_recomputes_and_memoize_computes_once(tmp_path, monkeypatch)
 
 
 def test_identical_simulations_in_one_process_run_once():
-    """Notebook 03's three artefacts share one grid of runs: the second artefact simulates nothing new."""
+    """Notebook 03's three artefacts share one grid of runs: the second artefact simulates nothing
+    new."""
     from pqlab.papers.globecom01 import globecom01_fig7
     from pqlab.papers.stated import REF_RATES_BPS
 
@@ -484,7 +664,9 @@ def test_identical_simulations_in_one_process_run_once():
     first = simulations() - start
     grid = len(REF_RATES_BPS)  # one seed: one run per reference rate
     assert first == grid + len(globecom01_fig7.BE_REFERENCE_PAYLOADS)
-    again = globecom01_fig7.compute(50, [1])  # the same grid and A = 0 references again: all memoised
+    again = globecom01_fig7.compute(
+        50, [1]
+    )  # the same grid and A = 0 references again: all memoised
     assert simulations() - start - first == 0
     assert fig7.identical(again)
 
@@ -517,9 +699,13 @@ def test_staging_keeps_current_sections_figures_and_drops_the_rerun_ones(tmp_pat
     assert record["paths"] == [str(run.out / "x.png")]  # points into the run until it is published
 
 
-def test_a_result_the_cache_cannot_store_is_logged_not_warned(tmp_path, monkeypatch, caplog, recwarn):
-    """A DataFrame without a default RangeIndex is computed each time: said at INFO on ``pqlab.measure.cache``,
+def test_a_result_the_cache_cannot_store_is_logged_not_warned(
+    tmp_path, monkeypatch, caplog, recwarn
+):
+    """A DataFrame without a default RangeIndex is computed each time: said at INFO on
+    ``pqlab.measure.cache``,
     counted as "uncached", never a warning (which an executed notebook would show its readers)."""
+
     @cache.artefact("tiny_indexed")
     def compute(n):
         return pd.DataFrame({"n": [n, n]}, index=["a", "b"])
@@ -529,6 +715,11 @@ def test_a_result_the_cache_cannot_store_is_logged_not_warned(tmp_path, monkeypa
     with caplog.at_level("INFO", logger="pqlab.measure.cache"):
         compute(1)
     assert [w for w in recwarn if "not cached" in str(w.message)] == []
-    assert any("tiny_indexed not cached" in r.getMessage() and r.levelname == "INFO" for r in caplog.records)
-    events = [json.loads(line)["event"] for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert any(
+        "tiny_indexed not cached" in r.getMessage() and r.levelname == "INFO"
+        for r in caplog.records
+    )
+    events = [
+        json.loads(line)["event"] for line in (tmp_path / "log.jsonl").read_text().splitlines()
+    ]
     assert "uncached" in events and not list(tmp_path.glob("tiny_indexed/*.nc"))

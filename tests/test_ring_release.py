@@ -14,16 +14,23 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_traces import assert_batches_equal_one_run
 
 import pqlab
 from pqlab import Node, Queue, scenarios
 from pqlab.node.engine import run_kernel, validate_arrivals
-from reference_traces import assert_batches_equal_one_run
 
 
 def _node(release):
     # ring of 2 units of 100 bytes, queue 0 priority (EF), queue 1 WFQ (BE); 1 byte/s
-    return Node(8.0, "none", 2, 100, (Queue("priority", 10), Queue("wfq", 10, weight_bps=8)), ring_release=release)
+    return Node(
+        8.0,
+        "none",
+        2,
+        100,
+        (Queue("priority", 10), Queue("wfq", 10, weight_bps=8)),
+        ring_release=release,
+    )
 
 
 # A: BE 300 B (3 units) at 0; D: BE 100 B at 0; E: EF 100 B at 250.
@@ -39,8 +46,10 @@ def test_packet_release_hand_trace():
 
 
 def test_unit_release_hand_trace():
-    # A's units return at 100 (2 in use: ring still full), 200 (1 in use: D enters, leaves at 400) and
-    # 300 (its departure): E, arrived at 250 behind a ring that D filled, enters at 300 and leaves at 500.
+    # A's units return at 100 (2 in use: ring still full), 200 (1 in use: D enters, leaves at 400)
+    # and
+    # 300 (its departure): E, arrived at 250 behind a ring that D filled, enters at 300 and leaves
+    # at 500.
     ds = pqlab.simulate_arrivals(_node("unit"), ARRIVAL, SIZE, QUEUE)
     np.testing.assert_array_equal(ds.ring_entry.values, [0.0, 200.0, 300.0])
     np.testing.assert_array_equal(ds.departure.values, [300.0, 400.0, 500.0])
@@ -94,4 +103,6 @@ def test_one_unit_packets_are_released_identically(seed):
 def test_unit_release_batches_equal_one_run(seed, cuts):
     sc = scenarios.real_distribution(n_ef_samples=200)
     # and the rule matters on this traffic: some packet enters the ring earlier than under rule 5
-    assert_batches_equal_one_run(dataclasses.replace(sc.node, ring_release="unit"), sc.node, sc, seed, cuts)
+    assert_batches_equal_one_run(
+        dataclasses.replace(sc.node, ring_release="unit"), sc.node, sc, seed, cuts
+    )

@@ -33,7 +33,9 @@ from pqlab.traffic import merge_streams
 def papers_scenario(**kw):
     """GLOBECOM'01 shape: EF 128 B at 300 kbit/s + 20 BE UDP streams overloading 2 Mbit/s."""
     be = [
-        CBRStream(110e3, Uniform(100, 1450), 1, f, header_bytes=UDP_IP_HEADER_BYTES, size_per="stream")
+        CBRStream(
+            110e3, Uniform(100, 1450), 1, f, header_bytes=UDP_IP_HEADER_BYTES, size_per="stream"
+        )
         for f in range(1, 21)
     ]
     args = dict(
@@ -52,7 +54,10 @@ def test_scenario_stores_tuple_and_floats():
     sc = papers_scenario(duration_s=3, warmup_s=1)
     assert isinstance(sc.streams, tuple) and len(sc.streams) == 21
     assert sc.duration_s == 3.0 and isinstance(sc.duration_s, float) and sc.warmup_s == 1.0
-    assert Scenario(Node.cisco7200_atm(), [CBRStream(1e3, Deterministic(1), 0, 0)], 1.0).path == PathModel()
+    assert (
+        Scenario(Node.cisco7200_atm(), [CBRStream(1e3, Deterministic(1), 0, 0)], 1.0).path
+        == PathModel()
+    )
 
 
 def test_scenario_dict_and_json_round_trip():
@@ -72,18 +77,28 @@ def test_scenario_dict_and_json_round_trip():
     assert Scenario.from_dict(d) != papers_scenario()
 
 
-@pytest.mark.parametrize("make", [
-    lambda: papers_scenario(streams=[
-        CBRStream(300e3, Deterministic(128), 0, 0, phase_s=1e-3),
-        CBRStream(110e3, Geometric(400, 40, 1472), 1, 1, header_bytes=28, size_per="stream"),
-        PoissonStream(500e3, Empirical([64, 576, 1500], [0.4, 0.7, 1.0]), 1, 2),
-        TraceStream(np.array([0.1, 0.2]), np.array([64, 1500]), 1, 3)]),
-    lambda: pqlab.scenarios.real_distribution(n_ef_samples=200),
-    lambda: pqlab.scenarios.tftant_star(star=2.5),
-    lambda: pqlab.scenarios.full_units(k=2),
-], ids=["every_type", "real_distribution", "tftant_star", "full_units"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: papers_scenario(
+            streams=[
+                CBRStream(300e3, Deterministic(128), 0, 0, phase_s=1e-3),
+                CBRStream(
+                    110e3, Geometric(400, 40, 1472), 1, 1, header_bytes=28, size_per="stream"
+                ),
+                PoissonStream(500e3, Empirical([64, 576, 1500], [0.4, 0.7, 1.0]), 1, 2),
+                TraceStream(np.array([0.1, 0.2]), np.array([64, 1500]), 1, 3),
+            ]
+        ),
+        lambda: pqlab.scenarios.real_distribution(n_ef_samples=200),
+        lambda: pqlab.scenarios.tftant_star(star=2.5),
+        lambda: pqlab.scenarios.full_units(k=2),
+    ],
+    ids=["every_type", "real_distribution", "tftant_star", "full_units"],
+)
 def test_json_is_the_canonical_encoding_of_the_dict(make):
-    """to_json composes each stream's cached JSON: byte for byte json.dumps(to_dict(), sort_keys=True),
+    """to_json composes each stream's cached JSON: byte for byte json.dumps(to_dict(),
+    sort_keys=True),
     the text provenance and the run caches key on."""
     sc = make()
     reference = json.dumps(sc.to_dict(), sort_keys=True, default=lambda v: v.tolist())
@@ -132,7 +147,9 @@ def test_simulate_with_generator_records_generator():
     sc = papers_scenario()
     ds = simulate(sc, seed=np.random.default_rng(7))
     assert ds.attrs["seed"] == "generator"
-    xr.testing.assert_identical(ds.drop_attrs(deep=False), simulate(sc, seed=7).drop_attrs(deep=False))
+    xr.testing.assert_identical(
+        ds.drop_attrs(deep=False), simulate(sc, seed=7).drop_attrs(deep=False)
+    )
     assert simulate(sc, seed=np.int64(7)).attrs["seed"] == 7
 
 
@@ -199,14 +216,19 @@ def test_simulate_can_leave_the_scenario_unrecorded_for_a_caller_that_records_it
         simulate(sc, seed=3, record_scenario=1)
 
 
-# ----------------------------------------------------------------------------- a trace's window (issue 28, item 3)
+# ----------------------------------------------------------------------------- a trace's window
+# (issue 28, item 3)
 
 
 def trace_run(times, duration_s=1.0, warmup_s=0.0, flow=3):
-    """The papers' node, an EF CBR stream (flow 0) and a trace of 100-byte packets (queue 1) at ``times``."""
+    """The papers' node, an EF CBR stream (flow 0) and a trace of 100-byte packets (queue 1) at
+    ``times``."""
     trace = TraceStream(np.asarray(times, dtype=float), np.full(len(times), 100), 1, flow)
-    return papers_scenario(streams=[CBRStream(300e3, Deterministic(128), 0, 0), trace], duration_s=duration_s,
-                           warmup_s=warmup_s)
+    return papers_scenario(
+        streams=[CBRStream(300e3, Deterministic(128), 0, 0), trace],
+        duration_s=duration_s,
+        warmup_s=warmup_s,
+    )
 
 
 def test_an_epoch_time_trace_is_refused_naming_the_stream_the_window_and_its_times():
@@ -253,8 +275,10 @@ def test_an_empty_trace_is_not_refused_and_a_run_without_traces_has_no_window_at
 
 
 @settings(max_examples=60, deadline=None)
-@given(inside=st.lists(st.floats(0.0, 1.0, exclude_max=True), max_size=12),
-       outside=st.lists(st.floats(1.0, 1e10), max_size=12))
+@given(
+    inside=st.lists(st.floats(0.0, 1.0, exclude_max=True), max_size=12),
+    outside=st.lists(st.floats(1.0, 1e10), max_size=12),
+)
 def test_any_trace_with_k_of_n_packets_outside_the_window_reports_exactly_k(inside, outside):
     times = sorted(inside) + sorted(outside)
     k, n = len(outside), len(times)

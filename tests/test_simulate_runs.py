@@ -19,10 +19,15 @@ def _marked():
     return replace(sc, streams=(first, *sc.streams[1:]))
 
 
-@pytest.mark.parametrize("sc", [scenarios.base_case(n_ef_samples=300), _marked(),
-                                scenarios.aggregation(ref_rate_bps=100e3, ef_aggregate_bps=300e3,
-                                                      n_ef_samples=200)],
-                         ids=["base case", "marked", "aggregation"])
+@pytest.mark.parametrize(
+    "sc",
+    [
+        scenarios.base_case(n_ef_samples=300),
+        _marked(),
+        scenarios.aggregation(ref_rate_bps=100e3, ef_aggregate_bps=300e3, n_ef_samples=200),
+    ],
+    ids=["base case", "marked", "aggregation"],
+)
 def test_each_seed_of_a_batch_is_simulate_of_that_seed(sc):
     seeds = (3, 1, 3)
     runs = simulate_runs(sc, seeds)
@@ -69,8 +74,9 @@ def test_a_batched_sweep_equals_its_points_run_one_by_one():
     got = experiments.sweep(make, grid, seeds=(1, 2))
     for i, payload in enumerate(grid["be_payload_bytes"]):
         for j, seed in enumerate((1, 2)):
-            point = experiments.run_point(make, {"be_payload_bytes": payload}, seed,
-                                          experiments.delay_summary)
+            point = experiments.run_point(
+                make, {"be_payload_bytes": payload}, seed, experiments.delay_summary
+            )
             for name, value in point.items():
                 np.testing.assert_array_equal(got[name].values[i, j], value, err_msg=name)
 

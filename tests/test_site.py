@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 import functools
-import re
 import http.server
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -27,25 +27,57 @@ from markupsafe import escape
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-
 from _browser import browser_missing, headless_chromium  # noqa: E402
+
 from pqlab.base import locations  # noqa: E402
+from pqlab.papers import registry  # noqa: E402
 from pqlab.pipeline import claims_html, front_figure, manual, overview, report  # noqa: E402
 from pqlab.pipeline import website as site  # noqa: E402
-from pqlab.papers import registry  # noqa: E402
-
 
 PAPER = pd.DataFrame(
     [
-        ["globecom01_fig3_1", "local_max_be_payload_1", "485", "bytes", "GLOBECOM'01 Fig. 3-1",
-         "local maxima at 485 & 1000 bytes <b>not bold</b>"],
-        ["globecom01_fig3_1", "sawtooth_shape", "", "-", "GLOBECOM'01 Sec. IV-A", "a saw-tooth shape"],
+        [
+            "globecom01_fig3_1",
+            "local_max_be_payload_1",
+            "485",
+            "bytes",
+            "GLOBECOM'01 Fig. 3-1",
+            "local maxima at 485 & 1000 bytes <b>not bold</b>",
+        ],
+        [
+            "globecom01_fig3_1",
+            "sawtooth_shape",
+            "",
+            "-",
+            "GLOBECOM'01 Sec. IV-A",
+            "a saw-tooth shape",
+        ],
         ["globecom01_tab4", "w_k1", "10.1", "ms", "GLOBECOM'01 Table IV", "W for k = 1"],
-        ["long_ipdv_vs_a", "mean_ipdv_a_0", "3.63", "ms", "long version Sec. 6.2", "mean IPDV 3.63 ms at A = 0"],
-        ["tftant_wfq_fig1", "pq_below_wfq", "", "-", "TF-TANT PQ vs WFQ page, comments on Fig. 1", "PQ beats WFQ"],
+        [
+            "long_ipdv_vs_a",
+            "mean_ipdv_a_0",
+            "3.63",
+            "ms",
+            "long version Sec. 6.2",
+            "mean IPDV 3.63 ms at A = 0",
+        ],
+        [
+            "tftant_wfq_fig1",
+            "pq_below_wfq",
+            "",
+            "-",
+            "TF-TANT PQ vs WFQ page, comments on Fig. 1",
+            "PQ beats WFQ",
+        ],
         ["tftant_slides_ring", "ring_7", "7", "units", "TF-TANT slides 'Delay ...'", "7 particles"],
-        ["tftant_be_fig4", "two_modes", "", "-", "TF-TANT test page 'PQ performance with multiple BE streams'",
-         "two modes"],
+        [
+            "tftant_be_fig4",
+            "two_modes",
+            "",
+            "-",
+            "TF-TANT test page 'PQ performance with multiple BE streams'",
+            "two modes",
+        ],
         ["path", "rtt_64_byte_packet", "2", "ms", "GLOBECOM'01 Sec. III", "RTT about 2 ms"],
         ["odd id/with space", "x", "1", "ms", "somewhere else", "an artefact of no known document"],
     ],
@@ -55,7 +87,15 @@ RESULTS = pd.DataFrame(
     [
         ["globecom01_fig3_1", "local_max_be_payload_1", 484.0, "bytes", "IP 512 bytes", None, 1],
         ["globecom01_fig3_1", "sawtooth_shape", None, "-", "saw-tooth holds", True, 1],
-        ["globecom01_tab4", "w_k1", 8.0, "ms", "<script>alert(1)</script> lower than measured", None, 1],
+        [
+            "globecom01_tab4",
+            "w_k1",
+            8.0,
+            "ms",
+            "<script>alert(1)</script> lower than measured",
+            None,
+            1,
+        ],
         ["long_ipdv_vs_a", "mean_ipdv_a_0", 3.7, "ms", "close", None, 2],
         ["gap", "best_hypothesis", None, "-", "H7: store-and-forward hops", None, 1],
     ],
@@ -66,7 +106,7 @@ NOTEBOOK = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>03_aggrega
 <link rel="stylesheet" href="https://cdn.example.org/x.css">
 <script type="module">import m from "https://cdnjs.cloudflare.com/ajax/libs/mermaid/11.10.0/mermaid.esm.min.mjs";</script>
 </head><body><h1>Aggregation</h1><pre>record_claims(results_dir, &quot;long_ipdv_vs_a&quot;, claims)</pre></body></html>
-"""
+"""  # noqa: E501
 
 
 def _png(path: Path, colour: str) -> Path:
@@ -126,8 +166,10 @@ def _pages(index: Path) -> list[Path]:
 
 
 #: The manual's site pages (:mod:`pqlab.pipeline.manual`): its contents and one per docs page.
-MANUAL_PAGES = {manual.CONTENTS,
-                *(manual.site_name(p.name) for p in locations.docs_dir().glob("*.md"))}
+MANUAL_PAGES = {
+    manual.CONTENTS,
+    *(manual.site_name(p.name) for p in locations.docs_dir().glob("*.md")),
+}
 
 
 def _is_manual(name: str) -> bool:
@@ -141,12 +183,24 @@ def test_site_files_and_documents(built, table):
     out = built.parent
     assert built.name == "index.html"
     names = {p.name for p in _pages(built)}
-    assert names == {"index.html", "globecom01.html", "long.html", "tftant_wfq.html", "tftant_slides.html",
-                     "tftant_be.html", "analysis.html", "other.html", *MANUAL_PAGES}
+    assert names == {
+        "index.html",
+        "globecom01.html",
+        "long.html",
+        "tftant_wfq.html",
+        "tftant_slides.html",
+        "tftant_be.html",
+        "analysis.html",
+        "other.html",
+        *MANUAL_PAGES,
+    }
     assert (out / "style.css").is_file() and (out / "report.csv").is_file()
     assert sorted(p.name for p in (out / "figures").iterdir()) == [
-        "globecom01_fig3_1.pdf", "globecom01_fig3_1.png", "long_ipdv_vs_a_ccdf.png",
-        "paper_vs_ours.png"]
+        "globecom01_fig3_1.pdf",
+        "globecom01_fig3_1.png",
+        "long_ipdv_vs_a_ccdf.png",
+        "paper_vs_ours.png",
+    ]
     assert [p.name for p in (out / "notebooks").iterdir()] == ["03_aggregation.html"]
     analysis = (out / "analysis.html").read_text()
     assert 'id="a-gap"' in analysis and 'id="a-path"' in analysis
@@ -176,7 +230,11 @@ def test_text_is_escaped_and_there_is_no_script_or_external_resource(built):
             continue
         assert "http://" not in text and "https://" not in text, page.name
     notebook = (built.parent / "notebooks" / "03_aggregation.html").read_text()
-    assert "cdnjs" not in notebook and "cdn.example.org" not in notebook and "<h1>Aggregation</h1>" in notebook
+    assert (
+        "cdnjs" not in notebook
+        and "cdn.example.org" not in notebook
+        and "<h1>Aggregation</h1>" in notebook
+    )
 
 
 def test_document_page_has_statement_numbers_explanation_figure_and_notebook(built):
@@ -184,10 +242,14 @@ def test_document_page_has_statement_numbers_explanation_figure_and_notebook(bui
     assert "mean IPDV 3.63 ms at A = 0" in long_page and "long version Sec. 6.2" in long_page
     assert ">3.7<" in long_page and "+1.9 %" in long_page and ">close<" in long_page
     assert 'src="figures/long_ipdv_vs_a_ccdf.png"' in long_page
-    # a notebook is linked from an artefact only as the registry's notebook of it (03_aggregation mentions
+    # a notebook is linked from an artefact only as the registry's notebook of it (03_aggregation
+    # mentions
     # long_ipdv_vs_a in its HTML: that alone links nothing)
-    registered = "long_ipdv_vs_a" in registry.ids() and registry.artefact("long_ipdv_vs_a").notebook == "03_aggregation"
-    section = long_page[long_page.index('id="a-long_ipdv_vs_a"'):]
+    registered = (
+        "long_ipdv_vs_a" in registry.ids()
+        and registry.artefact("long_ipdv_vs_a").notebook == "03_aggregation"
+    )
+    section = long_page[long_page.index('id="a-long_ipdv_vs_a"') :]
     assert ('href="notebooks/03_aggregation.html"' in section) == registered
     globecom = (built.parent / "globecom01.html").read_text()
     assert 'href="figures/globecom01_fig3_1.pdf"' in globecom
@@ -200,7 +262,9 @@ def test_no_notebooks_is_said_and_recorded_figures_are_used(tmp_path, table):
     png = _png(figures / "gap_table_iv.png", "C2")
     _png(figures / "globecom01_fig3_1.png", "C3")  # stale: not recorded in this run
     report.record_figure(results, "gap", [png])
-    index = site.build_site(table, figures, tmp_path / "no_html", tmp_path / "site", results_dir=results)
+    index = site.build_site(
+        table, figures, tmp_path / "no_html", tmp_path / "site", results_dir=results
+    )
     front = index.read_text()
     assert "No executed notebooks" in front
     assert 'src="figures/gap_table_iv.png"' in (tmp_path / "site" / "analysis.html").read_text()
@@ -216,43 +280,70 @@ def test_no_notebooks_is_said_and_recorded_figures_are_used(tmp_path, table):
 
 
 def test_an_artefacts_notebook_is_its_registry_entrys_and_its_document_is_the_registrys(tmp_path):
-    """issue 29: the site reads the registry; it finds no artefact in a notebook's HTML and invents no document.
+    """issue 29: the site reads the registry; it finds no artefact in a notebook's HTML and invents
+    no document.
 
-    The registered artefact links its registry entry's notebook only (another notebook that prints its
-    id is not linked from it); an id of no registered document (an unknown ``tftant_<x>_`` prefix) is on
+    The registered artefact links its registry entry's notebook only (another notebook that prints
+    its
+    id is not linked from it); an id of no registered document (an unknown ``tftant_<x>_`` prefix)
+    is on
     the "other" page, not on a page made up from its prefix.
     """
     entry = registry.artefact("tftant_slides_pq_delay")
-    paper = report.check_paper_values(pd.DataFrame(
-        [[entry.id, "q", "1", "ms", "TF-TANT slides", "one"],
-         ["tftant_new_fig1", "q", "1", "ms", "a new TF-TANT page", "an id of no registered document"]],
-        columns=list(report.PAPER_COLUMNS)), "paper")
+    paper = report.check_paper_values(
+        pd.DataFrame(
+            [
+                [entry.id, "q", "1", "ms", "TF-TANT slides", "one"],
+                [
+                    "tftant_new_fig1",
+                    "q",
+                    "1",
+                    "ms",
+                    "a new TF-TANT page",
+                    "an id of no registered document",
+                ],
+            ],
+            columns=list(report.PAPER_COLUMNS),
+        ),
+        "paper",
+    )
     table = report.compare(paper, RESULTS.iloc[:0])
     html_dir = tmp_path / "html"
     html_dir.mkdir()
-    (html_dir / f"{entry.notebook}.html").write_text("<html><body><h1>runs it, by another name</h1></body></html>")
-    (html_dir / "03_aggregation.html").write_text(f"<html><body><pre>{entry.id} tftant_new_fig1</pre></body></html>")
+    (html_dir / f"{entry.notebook}.html").write_text(
+        "<html><body><h1>runs it, by another name</h1></body></html>"
+    )
+    (html_dir / "03_aggregation.html").write_text(
+        f"<html><body><pre>{entry.id} tftant_new_fig1</pre></body></html>"
+    )
     index = site.build_site(table, tmp_path / "figures", html_dir, tmp_path / "site")
     pages = {p.name for p in _pages(index)}
     assert pages - MANUAL_PAGES == {"index.html", entry.source.page, "other.html"}
     page = (tmp_path / "site" / entry.source.page).read_text()
-    section = page[page.index(f'id="{claims_html.artefact_anchor(entry.id)}"'):]
+    section = page[page.index(f'id="{claims_html.artefact_anchor(entry.id)}"') :]
     assert f'href="notebooks/{entry.notebook}.html"' in section and "03_aggregation" not in section
     other = (tmp_path / "site" / "other.html").read_text()
-    assert 'id="a-tftant_new_fig1"' in other and "notebooks/03_aggregation.html" in other  # all notebooks listed
+    assert (
+        'id="a-tftant_new_fig1"' in other and "notebooks/03_aggregation.html" in other
+    )  # all notebooks listed
 
 
 def test_site_places_artefacts_by_the_registry():
     for entry in registry.artefacts():
         assert site.document_of(entry.id, []) is entry.source
     assert site.document_of("tftant_slides_new_thing", []).key == "tftant_slides"
-    assert site.document_of("unknown", ["GLOBECOM'01 Fig. 2"]).key == "globecom01"  # by its source column
+    assert (
+        site.document_of("unknown", ["GLOBECOM'01 Fig. 2"]).key == "globecom01"
+    )  # by its source column
     assert site.document_of("unknown", []) is site.OTHER
 
 
-#: A tag of the pages (not the notebook copies' script, link, style and head, which the site rewrites).
-_PAGE_TAG = re.compile(r"</?(?:html|body|main|nav|header|footer|section|h[1-6]|p|div|span|a|em|code|br|ul|li|dl|dt|dd"
-                       r"|table|colgroup|col|thead|tbody|tr|th|td|figure|figcaption|img|details|summary)[\s>]")
+#: A tag of the pages (not the notebook copies' script, link, style and head, which the site
+#: rewrites).
+_PAGE_TAG = re.compile(
+    r"</?(?:html|body|main|nav|header|footer|section|h[1-6]|p|div|span|a|em|code|br|ul|li|dl|dt|dd"
+    r"|table|colgroup|col|thead|tbody|tr|th|td|figure|figcaption|img|details|summary)[\s>]"
+)
 
 
 def test_the_pages_tags_are_in_the_templates_not_in_python_strings():
@@ -263,12 +354,22 @@ def test_the_pages_tags_are_in_the_templates_not_in_python_strings():
     found = []
     for module in (site, report, claims_html, overview, html_pages, runfolder):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
-                      and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
-        found += [f"{module.__name__}:{node.lineno}: {node.value[:60]!r}" for node in ast.walk(tree)
-                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-                  and _PAGE_TAG.search(node.value)]
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        found += [
+            f"{module.__name__}:{node.lineno}: {node.value[:60]!r}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and _PAGE_TAG.search(node.value)
+        ]
     assert found == []
 
 
@@ -308,7 +409,10 @@ def _status(url: str) -> int:
         return exc.code
 
 
-_IMAGES = "return Array.from(document.images).map(i => [i.getAttribute('src'), i.complete, i.naturalWidth]);"
+_IMAGES = (
+    "return Array.from(document.images).map(i => [i.getAttribute('src'), i.complete,"
+    " i.naturalWidth]);"
+)
 _HREFS = "return Array.from(document.querySelectorAll('a[href]')).map(a => a.href);"
 
 
@@ -322,7 +426,9 @@ def _check_page_in_browser(driver, url: str) -> list[str]:
 
 
 @pytest.mark.slow  # a browser
-def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, server, browser, table, tmp_path):
+def test_every_link_of_the_served_site_resolves_and_every_image_loads(
+    built, server, browser, table, tmp_path
+):
     seen, queue, images, checked_fragments = set(), [server + "index.html"], 0, 0
     while queue:
         url = queue.pop()
@@ -357,11 +463,24 @@ def test_every_link_of_the_served_site_resolves_and_every_image_loads(built, ser
         name = urlsplit(url).path.strip("/").replace("/", "_")
         assert browser.save_screenshot(str(tmp_path / f"{name}.png")), url
     pages = {urlsplit(u).path for u in seen}
-    for document in ("globecom01", "long", "tftant_wfq", "tftant_slides", "tftant_be", "analysis", "other"):
+    for document in (
+        "globecom01",
+        "long",
+        "tftant_wfq",
+        "tftant_slides",
+        "tftant_be",
+        "analysis",
+        "other",
+    ):
         assert f"/{document}.html" in pages
-    assert {"/figures/globecom01_fig3_1.png", "/figures/globecom01_fig3_1.pdf",
-            "/notebooks/03_aggregation.html", "/style.css", "/report.csv",
-            "/figures/paper_vs_ours.png"} <= pages
+    assert {
+        "/figures/globecom01_fig3_1.png",
+        "/figures/globecom01_fig3_1.pdf",
+        "/notebooks/03_aggregation.html",
+        "/style.css",
+        "/report.csv",
+        "/figures/paper_vs_ours.png",
+    } <= pages
     assert {f"/{name}" for name in MANUAL_PAGES} <= pages  # every manual page reached by links
     assert images >= 2 and checked_fragments >= table["artefact"].nunique()
     # the notebook copy loads in the browser too (its CDN scripts were removed)
@@ -387,11 +506,34 @@ def test_site_opens_from_disk(built, browser):
 
 
 def test_the_site_shows_both_models(tmp_path):
-    """Test-bed rows: a model column in the claims (one row group per claim), their own count next to the
+    """Test-bed rows: a model column in the claims (one row group per claim), their own count next
+    to the
     papers' node verdicts, and the computed opening and per-model table on the index."""
     bed = pd.DataFrame(
-        [["long_ipdv_vs_a", "mean_ipdv_a_0", 3.6, "ms", "1 hop, OS tick", None, 1, "testbed", "held_out"]],
-        columns=["artefact", "quantity", "value", "unit", "note", "shape_ok", "seed", "model", "role"],
+        [
+            [
+                "long_ipdv_vs_a",
+                "mean_ipdv_a_0",
+                3.6,
+                "ms",
+                "1 hop, OS tick",
+                None,
+                1,
+                "testbed",
+                "held_out",
+            ]
+        ],
+        columns=[
+            "artefact",
+            "quantity",
+            "value",
+            "unit",
+            "note",
+            "shape_ok",
+            "seed",
+            "model",
+            "role",
+        ],
     )
     both = pd.concat([RESULTS.assign(model="papers_node", role=None), bed], ignore_index=True)
     paper = report.check_paper_values(PAPER, "PAPER").assign(kind="result")
@@ -401,19 +543,25 @@ def test_the_site_shows_both_models(tmp_path):
     index = site.build_site(table, figures, tmp_path / "html", figures / "site")
     page = index.read_text(encoding="utf-8")
     assert escape(overview.opening(table)) in page
-    assert ("the calibrated test-bed model reproduces 1 of the 1 numbers (all held out) and was "
-            "run on no statement"
-            in overview.opening(table))
+    assert (
+        "the calibrated test-bed model reproduces 1 of the 1 numbers (all held out) and was "
+        "run on no statement" in overview.opening(table)
+    )
     assert "<h2>Measured results per model</h2>" in page and "<th>model</th><th>kind</th>" in page
-    assert all(escape(line) in page.split("<p class=\"lead\">")[0]  # the environment block first
-               for line in report.environment_lines(table))
+    assert all(
+        escape(line) in page.split('<p class="lead">')[0]  # the environment block first
+        for line in report.environment_lines(table)
+    )
     long_page = (figures / "site" / registry.document("long").page).read_text(encoding="utf-8")
-    assert '<td class="num">1 of 1</td>' in long_page  # the test bed's reproduced rows of long_ipdv_vs_a
+    assert (
+        '<td class="num">1 of 1</td>' in long_page
+    )  # the test bed's reproduced rows of long_ipdv_vs_a
     assert '<span class="model-name">test bed</span>' in long_page
     assert '<span class="model-name">' + str(escape("papers' node")) + "</span>" in long_page
-    assert 'rowspan="2"><span class="id">mean_ipdv_a_0</span>' in long_page  # the claim spans both models' rows
+    assert (
+        'rowspan="2"><span class="id">mean_ipdv_a_0</span>' in long_page
+    )  # the claim spans both models' rows
     assert "test bed: 1 of 1 reproduced" in long_page
-
 
 
 def test_the_site_is_built_without_importing_an_artefact_module():
@@ -421,16 +569,18 @@ def test_the_site_is_built_without_importing_an_artefact_module():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom pqlab.pipeline import website\nfrom pqlab.papers import registry\n"
-            "ids = [a.id for a in registry.declared()]\n"
-            "pages = [website._notebook_of(i, [f'{a.notebook}.html' for a in registry.declared()])"
-            " for i in ids]\n"
-            "docs = [registry.document_of(i) for i in ids]\n"
-            "assert all(pages) and all(docs), (pages, docs)\n"
-            "folders = tuple(d.package + '.' for d in registry.DOCUMENTS)\n"
-            "loaded = [m for m in sys.modules\n"
-            "          if m.startswith((*folders, 'matplotlib', 'seaborn'))]\n"
-            "assert not loaded, loaded\n")
+    code = (
+        "import sys\nfrom pqlab.pipeline import website\nfrom pqlab.papers import registry\n"
+        "ids = [a.id for a in registry.declared()]\n"
+        "pages = [website._notebook_of(i, [f'{a.notebook}.html' for a in registry.declared()])"
+        " for i in ids]\n"
+        "docs = [registry.document_of(i) for i in ids]\n"
+        "assert all(pages) and all(docs), (pages, docs)\n"
+        "folders = tuple(d.package + '.' for d in registry.DOCUMENTS)\n"
+        "loaded = [m for m in sys.modules\n"
+        "          if m.startswith((*folders, 'matplotlib', 'seaborn'))]\n"
+        "assert not loaded, loaded\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -474,7 +624,9 @@ def test_the_manual_is_rendered_with_tables_code_and_rewritten_links(tmp_path):
         "# One page\n\nFirst <b>paragraph</b>.\n\n## A heading, here\n\n"
         "| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nx = 1 < 2\n```\n\n"
         "[two](two.md#a-part) [readme](../README.md) [code](../pqlab/cli.py) "
-        f"[doi]({DOI}) [here](#a-heading-here)\n", encoding="utf-8")
+        f"[doi]({DOI}) [here](#a-heading-here)\n",
+        encoding="utf-8",
+    )
     (docs / "two.md").write_text("# Two\n\n## A part\n\n[one](one.md)\n", encoding="utf-8")
     one, two = manual.pages(docs)
     assert (one.title, one.summary, one.page) == ("One page", "First paragraph.", "manual_one.html")
@@ -496,7 +648,10 @@ def test_the_front_page_opens_with_the_papers_values_against_ours(built, table):
     assert front.index(site.OPENING_FIGURE) < front.index("<h2>")  # before any section
     found = front_figure.points(table)
     assert len(found) == 3 and set(found["title"]) == {
-        "first delay peak (BE payload)", "w k1", "mean IPDV, A = 0"}  # a title, else spaced
+        "first delay peak (BE payload)",
+        "w k1",
+        "mean IPDV, A = 0",
+    }  # a title, else spaced
     alt = img["alt"]
     assert "3 measured numbers" in alt and "band of ±10 %" in alt
     assert "The papers' node model: 2 reproduced, 1 differs (of 3)" in alt
@@ -504,7 +659,8 @@ def test_the_front_page_opens_with_the_papers_values_against_ours(built, table):
 
 
 def test_the_site_without_a_manual_has_no_manual_entry(tmp_path, table):
-    index = site.build_site(table, tmp_path / "figures", tmp_path / "html", tmp_path / "site",
-                            docs_dir=None)
+    index = site.build_site(
+        table, tmp_path / "figures", tmp_path / "html", tmp_path / "site", docs_dir=None
+    )
     assert "Manual" not in index.read_text(encoding="utf-8")
     assert not (tmp_path / "site" / manual.CONTENTS).exists()

@@ -7,8 +7,15 @@ from pqlab.node.traffic import Empirical
 from pqlab.papers import presets
 
 
-@pytest.mark.parametrize("law", [presets.real_be_sizes(), Empirical((40, 576, 1500), (0.5, 0.7, 1.0)),
-                                 Empirical((100,), (1.0,))], ids=["real", "trimodal", "one size"])
+@pytest.mark.parametrize(
+    "law",
+    [
+        presets.real_be_sizes(),
+        Empirical((40, 576, 1500), (0.5, 0.7, 1.0)),
+        Empirical((100,), (1.0,)),
+    ],
+    ids=["real", "trimodal", "one size"],
+)
 def test_draws_equal_generator_choice_and_leave_the_generator_where_choice_does(law):
     for seed in range(30):
         for n in (0, 1, 9, 5000):

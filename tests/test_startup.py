@@ -22,29 +22,39 @@ HEAVY = (*ENGINE, "numpy", "packaging", "nbformat", "papermill", "jinja2")
 SLOW_OPTIONAL = ("rfc3987_syntax",)
 
 #: Prints the modules loaded (not those marked absent: None in ``sys.modules``).
-REPORT = ("\nimport json, sys\nprint(json.dumps(sorted({m.partition('.')[0] for m, module in "
-          "sys.modules.items() if module is not None})))")
+REPORT = (
+    "\nimport json, sys\nprint(json.dumps(sorted({m.partition('.')[0] for m, module in "
+    "sys.modules.items() if module is not None})))"
+)
 
 
 def _loaded(code: str) -> set:
-    out = subprocess.run([sys.executable, "-c", code + REPORT], capture_output=True, text=True,
-                         timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", code + REPORT], capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("code", [
-    "import pqlab",
-    "import pqlab\nfrom pqlab.cli import main\n"
-    "try:\n    main(['--help'])\nexcept SystemExit:\n    pass",
-    "from pqlab.cli import main\nmain(['reproduce', '--list'])",
-], ids=["import", "help", "reproduce-list"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import pqlab",
+        (
+            "import pqlab\nfrom pqlab.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+        ),
+        "from pqlab.cli import main\nmain(['reproduce', '--list'])",
+    ],
+    ids=["import", "help", "reproduce-list"],
+)
 def test_what_only_prints_loads_no_heavy_library(code):
     assert _loaded(code) & set(HEAVY) == set()
 
 
-@pytest.mark.parametrize("argv", [["params"], ["params", "globecom01_fig3_1"]],
-                         ids=["params", "params-of-an-artefact"])
+@pytest.mark.parametrize(
+    "argv", [["params"], ["params", "globecom01_fig3_1"]], ids=["params", "params-of-an-artefact"]
+)
 def test_params_loads_papermill_and_nothing_of_the_engine(argv):
     loaded = _loaded(f"from pqlab.cli import main\nmain({argv!r})")
     assert "papermill" in loaded  # the reader of the parameters cells, as -p's
@@ -52,10 +62,12 @@ def test_params_loads_papermill_and_nothing_of_the_engine(argv):
 
 
 def test_the_public_names_still_load_on_first_use():
-    code = ("import pqlab\nimport pqlab.metrics\nfrom pqlab import scenarios, Node\n"
-            "assert pqlab.metrics is pqlab.measure.metrics and scenarios is pqlab.papers.presets\n"
-            "assert pqlab.Node.cisco7200_atm() == pqlab.papers.cisco7200_atm()\n"
-            "assert set(pqlab.__all__) <= set(dir(pqlab))")
+    code = (
+        "import pqlab\nimport pqlab.metrics\nfrom pqlab import scenarios, Node\n"
+        "assert pqlab.metrics is pqlab.measure.metrics and scenarios is pqlab.papers.presets\n"
+        "assert pqlab.Node.cisco7200_atm() == pqlab.papers.cisco7200_atm()\n"
+        "assert set(pqlab.__all__) <= set(dir(pqlab))"
+    )
     assert {"numba", "xarray"} <= _loaded(code)
 
 

@@ -36,7 +36,9 @@ def test_batches_equal_one_in_memory_run_bit_for_bit(seed, cuts):
 
 def test_tiny_batches_keep_packets_waiting_across_many_boundaries():
     sc, t, s, q, f = _trace(3, 100)
-    batches = [(t[i:i + 7], s[i:i + 7], q[i:i + 7], f[i:i + 7]) for i in range(0, t.size, 7)]
+    batches = [
+        (t[i : i + 7], s[i : i + 7], q[i : i + 7], f[i : i + 7]) for i in range(0, t.size, 7)
+    ]
     out = list(run_batches(sc.node, batches))
     ref = run_kernel(sc.node, *validate_arrivals(sc.node, t, s, q))
     np.testing.assert_array_equal(np.concatenate([o[5] for o in out]), ref[1])
@@ -59,7 +61,9 @@ def test_streaming_summary_matches_the_in_memory_metrics():
     # the same traffic in memory: the windows concatenated, one engine run, pqlab.metrics
     tw = TrafficWindows(sc.streams, np.random.default_rng(4))
     edges = np.append(np.arange(0.0, sc.duration_s, window_s), sc.duration_s)
-    t, s, q, f = (np.concatenate(c) for c in zip(*(tw.window(a, b) for a, b in zip(edges[:-1], edges[1:]))))
+    t, s, q, f = (
+        np.concatenate(c) for c in zip(*(tw.window(a, b) for a, b in zip(edges[:-1], edges[1:])))
+    )
     ds = pqlab.simulate_arrivals(sc.node, t, s, q)
     ds["flow"] = ("packet", f)
     ref_delay = experiments.reference_delay(ds, sc).values
@@ -71,7 +75,9 @@ def test_streaming_summary_matches_the_in_memory_metrics():
     assert float(row.delay_max) == np.nanmax(ref_delay)
     assert int(row.ipdv_count) == ref_ipdv.size
     assert float(row.ipdv_abs_mean) == pytest.approx(np.mean(np.abs(ref_ipdv)), rel=1e-12)
-    hist, _ = np.histogram(ref_delay[np.isfinite(ref_delay)], bins=np.arange(0, 0.1 + 1e-3 / 2, 1e-3))
+    hist, _ = np.histogram(
+        ref_delay[np.isfinite(ref_delay)], bins=np.arange(0, 0.1 + 1e-3 / 2, 1e-3)
+    )
     np.testing.assert_array_equal(row.delay_hist.values[:-1], hist[:-1])
     assert summary.attrs["seed"] == 4 and "scenario" in summary.attrs
 

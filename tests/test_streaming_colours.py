@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_markers import marked_scenario
 
 import pqlab
 from pqlab import Node, PoissonStream, Queue, Scenario, TraceStream, TrTCM, Uniform
 from pqlab.measure import metrics
 from pqlab.streaming import FlowSummary, merge_summaries, simulate_summary, summarize
 from pqlab.traffic import merge_streams
-from test_markers import marked_scenario
 
 COUNTS = ("sent", "policed", "queue_full", "early_drop")
 
@@ -20,15 +20,33 @@ COUNTS = ("sent", "policed", "queue_full", "early_drop")
 def _wred_scenario():
     """An AF class under WRED, two streams with a trTCM each, beside an unmarked EF stream; their
     packets drawn once, as traces (a run cut into any windows gets the same packets)."""
-    af = Queue("wfq", 24, weight_bps=6e5, red_min_packets=(12, 8, 4), red_max_packets=(20, 16, 12),
-               red_max_p=(0.1, 0.2, 0.5), red_weight=0.05)
+    af = Queue(
+        "wfq",
+        24,
+        weight_bps=6e5,
+        red_min_packets=(12, 8, 4),
+        red_max_packets=(20, 16, 12),
+        red_max_p=(0.1, 0.2, 0.5),
+        red_weight=0.05,
+    )
     node = Node(2e6, "atm-aal5", 5, 512, (Queue("priority", 10, police_rate_bps=3e5), af))
     marker = TrTCM(2e5, 3000, 4e5, 6000)
-    laws = [PoissonStream(3e5, Uniform(64, 200), 0, 0), PoissonStream(9e5, Uniform(40, 1500), 1, 1),
-            PoissonStream(9e5, Uniform(40, 1500), 1, 2)]
+    laws = [
+        PoissonStream(3e5, Uniform(64, 200), 0, 0),
+        PoissonStream(9e5, Uniform(40, 1500), 1, 1),
+        PoissonStream(9e5, Uniform(40, 1500), 1, 2),
+    ]
     arrival, size, _, flow = merge_streams(laws, np.random.default_rng(3), 3.0)
-    traces = [TraceStream(arrival[flow == s.flow], size[flow == s.flow], s.queue, s.flow,
-                          marker=marker if s.queue == 1 else None) for s in laws]
+    traces = [
+        TraceStream(
+            arrival[flow == s.flow],
+            size[flow == s.flow],
+            s.queue,
+            s.flow,
+            marker=marker if s.queue == 1 else None,
+        )
+        for s in laws
+    ]
     return Scenario(node, traces, duration_s=3.0, warmup_s=0.5)
 
 
@@ -78,22 +96,36 @@ def test_a_summary_without_markers_has_no_colour_variables():
     assert "colour" not in ds.coords and not [v for v in ds.data_vars if "colour" in v]
 
 
-@pytest.mark.parametrize("colours, colour, message", [
-    (True, None, r"colour must be given if and only if the summary counts colours \(colours=Tr"),
-    (False, [0, 0, 0], r"colour must be given if and only if .*colours=False"),
-    (True, [0, 3, 0], r"colour must be .*\[-1, 2\]"),
-    (True, [0, -2, 0], r"colour must be .*\[-1, 2\]"),
-    (True, [0.5, 0, 0], r"colour"),
-    (True, [0, 0], r"colour 2"),
-    ("yes", None, r"colours must be True or False"),
-])
+@pytest.mark.parametrize(
+    "colours, colour, message",
+    [
+        (
+            True,
+            None,
+            r"colour must be given if and only if the summary counts colours \(colours=Tr",
+        ),
+        (False, [0, 0, 0], r"colour must be given if and only if .*colours=False"),
+        (True, [0, 3, 0], r"colour must be .*\[-1, 2\]"),
+        (True, [0, -2, 0], r"colour must be .*\[-1, 2\]"),
+        (True, [0.5, 0, 0], r"colour"),
+        (True, [0, 0], r"colour 2"),
+        ("yes", None, r"colours must be True or False"),
+    ],
+)
 def test_bad_colours_are_refused_before_any_count_changes(colours, colour, message):
     arrival = np.array([0.0, 0.1, 0.2])
     ones = np.ones(3, dtype=np.int64)
     with pytest.raises(ValueError, match=message) as exc:
         summary = FlowSummary(colours=colours)
-        summary.update(arrival, ones * 100, ones, arrival + 0.01, np.zeros(3, np.int8), ones,
-                       colour=None if colour is None else np.asarray(colour))
+        summary.update(
+            arrival,
+            ones * 100,
+            ones,
+            arrival + 0.01,
+            np.zeros(3, np.int8),
+            ones,
+            colour=None if colour is None else np.asarray(colour),
+        )
     assert "\n" not in str(exc.value)
 
 

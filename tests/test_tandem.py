@@ -3,9 +3,8 @@
 import numpy as np
 import pytest
 
-from pqlab import CBRStream, Deterministic, scenarios
+from pqlab import CBRStream, Deterministic, experiments, scenarios, simulate
 from pqlab.node.framing import line_time_s
-from pqlab import experiments, simulate
 from pqlab.node.tandem import TandemHop, simulate_downstream_hops, simulate_tandem
 
 
@@ -25,21 +24,28 @@ def test_an_uncongested_hop_adds_propagation_plus_one_line_time_exactly():
 
 def test_congested_hops_add_delay_and_keep_packet_identity():
     sc = _sc()
-    cross = tuple(CBRStream(110e3, Deterministic(1000), queue=scenarios.BE_QUEUE, flow=200 + k, header_bytes=28)
-                  for k in range(20))
+    cross = tuple(
+        CBRStream(
+            110e3, Deterministic(1000), queue=scenarios.BE_QUEUE, flow=200 + k, header_bytes=28
+        )
+        for k in range(20)
+    )
     hop = TandemHop(sc.node, cross, queue=scenarios.EF_QUEUE, propagation_s=0.001)
     per_hop, dep = simulate_tandem(sc, [hop, hop], flows=[scenarios.REFERENCE_FLOW], seed=2)
     d = dep.values[np.all(np.isfinite(dep.values), axis=1)]
     steps = np.diff(d, axis=1)
     ef_tx = line_time_s(110, "atm-aal5", 2e6)
     assert np.all(steps >= 0.001 + ef_tx - 1e-12)
-    # each congested hop adds a priority wait behind BE in the ring: more than the bare line time on average
+    # each congested hop adds a priority wait behind BE in the ring: more than the bare line time on
+    # average
     assert steps.mean() > 0.001 + 3 * ef_tx
     # first-node ids survive: the arrival of a packet at hop 1 is its hop-0 departure + propagation
     h1 = per_hop[1]
     mine = h1["packet_id"].values >= 0
     ids = h1["packet_id"].values[mine]
-    np.testing.assert_allclose(h1["arrival"].values[mine], per_hop[0]["departure"].values[ids] + 0.001, atol=1e-12)
+    np.testing.assert_allclose(
+        h1["arrival"].values[mine], per_hop[0]["departure"].values[ids] + 0.001, atol=1e-12
+    )
     # deterministic per seed
     _, again = simulate_tandem(sc, [hop, hop], flows=[scenarios.REFERENCE_FLOW], seed=2)
     assert again.identical(dep)
@@ -61,7 +67,9 @@ def test_bad_tandem_input_is_rejected():
 
 
 def test_downstream_hops_without_bigger_packets_ahead_add_only_serialisation():
-    sc = scenarios.pq_experiment(be_payload_bytes=82, n_ef_samples=300, n_be_streams=20)  # BE 110 = EF size
+    sc = scenarios.pq_experiment(
+        be_payload_bytes=82, n_ef_samples=300, n_be_streams=20
+    )  # BE 110 = EF size
     ds = simulate(sc, seed=2)
     out = simulate_downstream_hops(ds, sc.path)
     assert float(np.abs(out["hops_wait"]).max()) < 1e-9

@@ -1,4 +1,5 @@
-"""Issue 31's test-bed mechanisms (pqlab.papers.testbed, pqlab.papers.testbed_input): exact traces and properties."""
+"""Issue 31's test-bed mechanisms (pqlab.papers.testbed, pqlab.papers.testbed_input): exact traces
+and properties."""
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ ATM = 2e6
 T_EF = 3 * 53 * 8 / ATM  # 110-byte IP (128-byte frame): 3 cells
 
 
-# --------------------------------------------------------------------------- generators: several mgen hosts
+# --------------------------------------------------------------------------- generators: several
+# mgen hosts
 
 
 def test_one_mgen_host_draws_what_the_single_host_model_drew():
@@ -40,7 +42,9 @@ def test_several_mgen_hosts_release_each_flow_on_its_own_hosts_grid():
     np.testing.assert_array_equal(host[flow == 2], 1)
     np.testing.assert_array_equal(host[flow == 3], 0)
     np.testing.assert_array_equal(host[(flow == 0) | (flow == 100)], -1)
-    np.testing.assert_array_equal(out[flow == 0], send[flow == 0])  # the SmartBits is hardware-timed
+    np.testing.assert_array_equal(
+        out[flow == 0], send[flow == 0]
+    )  # the SmartBits is hardware-timed
     assert np.all(out >= send - 1e-12) and np.all(out < send + 0.01 + 1e-9)
     phases = []
     for h in (0, 1):
@@ -66,7 +70,8 @@ def test_stall_windows_are_a_poisson_process_of_the_stated_spacing():
     gaps = np.diff(starts)
     assert starts.min() >= 0 and starts.max() <= 20_000.0
     assert gaps.min() >= 0.005 - 1e-9  # stalls never overlap (up to the sums' rounding)
-    # 10,000 exponential gaps of mean 2 s: the sample mean is within 5 sigma (2 / sqrt(1e4) = 0.02 s)
+    # 10,000 exponential gaps of mean 2 s: the sample mean is within 5 sigma (2 / sqrt(1e4) = 0.02
+    # s)
     assert abs(gaps.mean() - 2.0) < 5 * 0.02
     assert ti.stall_windows_s(10.0, 0.0, 0.0, np.random.default_rng(1)).size == 0
 
@@ -81,16 +86,22 @@ def test_a_stall_delays_the_reference_packet_and_the_bound_grows_by_one_stall():
     assert np.nanmax(d1) <= tb.worst_case_bound(sc, stalled)
 
 
-# --------------------------------------------------------------------------- the BE law, the extra EF streams
+# --------------------------------------------------------------------------- the BE law, the extra
+# EF streams
 
 
 def test_bimodal_law_replaces_the_stand_in_law_only():
     model = tb.testbed(be_law="bimodal", be_small_share=0.7)
     real = tb.testbed_scenario(scenarios.real_distribution(n_ef_samples=10), model)
     be = [s for s in real.streams if s.flow >= presets.FIRST_BE_FLOW]
-    assert be and all(s.size.sizes_bytes == (46, 1500) and s.size.cdf == pytest.approx((0.7, 1.0)) for s in be)
+    assert be and all(
+        s.size.sizes_bytes == (46, 1500) and s.size.cdf == pytest.approx((0.7, 1.0)) for s in be
+    )
     fixed = tb.testbed_scenario(scenarios.full_units(k=2, n_ef_samples=10), model)
-    assert fixed.streams == tb.testbed_scenario(scenarios.full_units(k=2, n_ef_samples=10), tb.testbed()).streams
+    assert (
+        fixed.streams
+        == tb.testbed_scenario(scenarios.full_units(k=2, n_ef_samples=10), tb.testbed()).streams
+    )
 
 
 def test_bimodal_law_draws_its_share_of_small_packets():
@@ -119,15 +130,21 @@ def test_extra_ef_streams_of_large_frames_raise_the_bound_by_the_queue_of_them()
     small, large = tb.testbed(extra_ef_frame_bytes=0), tb.testbed(extra_ef_frame_bytes=1518)
     t1500 = 32 * 53 * 8 / ATM
     # the 10 EF packets ahead may now be 1500-byte ones (the input port's term grows too)
-    assert tb.worst_case_bound(sc, large) - tb.worst_case_bound(sc, small) >= 10 * (t1500 - T_EF) - 1e-12
+    assert (
+        tb.worst_case_bound(sc, large) - tb.worst_case_bound(sc, small)
+        >= 10 * (t1500 - T_EF) - 1e-12
+    )
     assert np.nanmax(tb.reference_delays(sc, 1, large)) <= tb.worst_case_bound(sc, large)
 
 
-# --------------------------------------------------------------------------- policer, delay definition
+# --------------------------------------------------------------------------- policer, delay
+# definition
 
 
-@pytest.mark.parametrize("accounting, counted", [("ip", 110), ("frame", 128), ("aal5", 126), ("aal5_padded", 144),
-                                                 ("cells", 159)])
+@pytest.mark.parametrize(
+    "accounting, counted",
+    [("ip", 110), ("frame", 128), ("aal5", 126), ("aal5_padded", 144), ("cells", 159)],
+)
 def test_policer_counts_the_bytes_of_its_accounting(accounting, counted):
     sc = scenarios.full_units(k=1, n_ef_samples=10)
     q = tb.testbed_node(sc, tb.Testbed(police_accounting=accounting, police_burst_s=0.02)).queues[0]
@@ -154,16 +171,25 @@ def test_cut_through_plus_line_adds_the_packets_line_time_to_cut_through():
 # --------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"adapter_packets": -1}, "adapter_packets"), ({"adapter_packets": 9}, "adapter_packets"),
-    ({"adapter_packets": 1, "ring_release": "unit"}, "ring_release"),
-    ({"be_law": "trimodal"}, "be_law"), ({"be_small_share": 1.0}, "be_small_share"),
-    ({"be_small_share": float("nan")}, "be_small_share"),
-    ({"extra_ef_frame_bytes": 20}, "extra_ef_frame_bytes"), ({"extra_ef_frame_bytes": 9000}, "extra_ef_frame_bytes"),
-    ({"ef_hosts": 0}, "ef_hosts"), ({"police_burst_s": -1.0}, "police_burst_s"),
-    ({"stall_interval_s": 1.0}, "stall_s"), ({"stall_s": 0.01}, "stall_interval_s"),
-    ({"stall_interval_s": 1e-6, "stall_s": 1e-7}, "stall_interval_s"), ({"timestamp": "gps"}, "timestamp"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"adapter_packets": -1}, "adapter_packets"),
+        ({"adapter_packets": 9}, "adapter_packets"),
+        ({"adapter_packets": 1, "ring_release": "unit"}, "ring_release"),
+        ({"be_law": "trimodal"}, "be_law"),
+        ({"be_small_share": 1.0}, "be_small_share"),
+        ({"be_small_share": float("nan")}, "be_small_share"),
+        ({"extra_ef_frame_bytes": 20}, "extra_ef_frame_bytes"),
+        ({"extra_ef_frame_bytes": 9000}, "extra_ef_frame_bytes"),
+        ({"ef_hosts": 0}, "ef_hosts"),
+        ({"police_burst_s": -1.0}, "police_burst_s"),
+        ({"stall_interval_s": 1.0}, "stall_s"),
+        ({"stall_s": 0.01}, "stall_interval_s"),
+        ({"stall_interval_s": 1e-6, "stall_s": 1e-7}, "stall_interval_s"),
+        ({"timestamp": "gps"}, "timestamp"),
+    ],
+)
 def test_bad_mechanism_options_raise_naming_the_option(kwargs, name):
     with pytest.raises(ValueError, match=name):
         tb.Testbed(**kwargs)

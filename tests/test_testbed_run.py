@@ -1,4 +1,5 @@
-"""The test bed's run on arrays is the tandem of its per-flow traces; the presets share their scenarios."""
+"""The test bed's run on arrays is the tandem of its per-flow traces; the presets share their
+scenarios."""
 
 import json
 import warnings
@@ -15,25 +16,49 @@ from pqlab.papers import testbed_eval as te
 
 
 def _as_tandem_of_traces(scenario, seed, model):
-    """The test bed's C7200 and hops the way pqlab's public pieces compose them: one trace stream per
-    flow at its arrivals at the C7200, :func:`pqlab.node.tandem.simulate_tandem` through the hops."""
+    """The test bed's C7200 and hops the way pqlab's public pieces compose them: one trace stream
+    per
+    flow at its arrivals at the C7200, :func:`pqlab.node.tandem.simulate_tandem` through the hops.
+    """
     ds = testbed.simulate_testbed(scenario, seed, model)
     sc = testbed.testbed_scenario(scenario, model)
     traces = []
     for st in sc.streams:
         mine = np.flatnonzero(ds["flow"].values == st.flow)
-        traces.append(TraceStream(ds["node_arrival"].values[mine], ds["size"].values[mine],
-                                  int(ds["queue"].values[mine][0]), st.flow))
-    trace_sc = Scenario(node=sc.node, streams=tuple(traces), duration_s=ds.attrs["duration_s"] + 10.0,
-                        warmup_s=sc.warmup_s, path=sc.path)
-    hops = [TandemHop(testbed._fifo_node(h)) for h in scenario.path.hops[:model.store_forward_hops]]
-    per_hop, departure = simulate_tandem(trace_sc, hops, flows=np.unique(ds["flow"].values), seed=seed)
+        traces.append(
+            TraceStream(
+                ds["node_arrival"].values[mine],
+                ds["size"].values[mine],
+                int(ds["queue"].values[mine][0]),
+                st.flow,
+            )
+        )
+    trace_sc = Scenario(
+        node=sc.node,
+        streams=tuple(traces),
+        duration_s=ds.attrs["duration_s"] + 10.0,
+        warmup_s=sc.warmup_s,
+        path=sc.path,
+    )
+    hops = [
+        TandemHop(testbed._fifo_node(h)) for h in scenario.path.hops[: model.store_forward_hops]
+    ]
+    per_hop, departure = simulate_tandem(
+        trace_sc, hops, flows=np.unique(ds["flow"].values), seed=seed
+    )
     return ds, per_hop[0], departure
 
 
-@pytest.mark.parametrize("model", [testbed.TESTBED, replace(testbed.TESTBED, store_forward_hops=0),
-                                   replace(testbed.TESTBED, store_forward_hops=2), testbed.TESTBED_ISSUE13],
-                         ids=["frozen", "no hop", "two hops", "issue 13"])
+@pytest.mark.parametrize(
+    "model",
+    [
+        testbed.TESTBED,
+        replace(testbed.TESTBED, store_forward_hops=0),
+        replace(testbed.TESTBED, store_forward_hops=2),
+        testbed.TESTBED_ISSUE13,
+    ],
+    ids=["frozen", "no hop", "two hops", "issue 13"],
+)
 def test_the_run_is_the_tandem_of_its_traces(model):
     ds, first, departure = _as_tandem_of_traces(presets.base_case(n_ef_samples=300), 2, model)
     for name in ("size", "queue", "flow", "ring_entry", "drop"):
@@ -51,7 +76,9 @@ def test_a_run_measured_and_not_kept_records_no_scenario():
     kept = testbed.simulate_testbed(sc, 1, testbed.TESTBED)
     measured = testbed.simulate_testbed(sc, 1, testbed.TESTBED, record_scenario=False)
     assert measured.attrs["scenario"] == "not recorded"
-    assert Scenario.from_json(kept.attrs["scenario"]) == testbed.testbed_scenario(sc, testbed.TESTBED)
+    assert Scenario.from_json(kept.attrs["scenario"]) == testbed.testbed_scenario(
+        sc, testbed.TESTBED
+    )
     assert measured.drop_attrs().identical(kept.drop_attrs())
     assert json.loads(kept.attrs["testbed"]) == testbed.TESTBED.to_dict()
     assert testbed.TESTBED.to_json() == json.dumps(testbed.TESTBED.to_dict(), sort_keys=True)
@@ -60,12 +87,16 @@ def test_a_run_measured_and_not_kept_records_no_scenario():
 def test_a_preset_called_again_with_the_same_arguments_is_the_same_scenario():
     assert presets.base_case(n_ef_samples=123) is presets.base_case(n_ef_samples=123)
     assert presets.aggregation(ref_rate_bps=100e3, n_ef_samples=50) is not presets.aggregation(
-        ref_rate_bps=200e3, n_ef_samples=50)
+        ref_rate_bps=200e3, n_ef_samples=50
+    )
     one = presets.pq_experiment(warmup_s=0.0, n_ef_samples=50)
-    assert presets.pq_experiment(warmup_s=-0.0, n_ef_samples=50) is not one  # equal, but not the same float
+    assert (
+        presets.pq_experiment(warmup_s=-0.0, n_ef_samples=50) is not one
+    )  # equal, but not the same float
     assert presets.pq_experiment(n_ef_samples=50, warmup_s=0.0) is one
-    assert te.run(one, 1, testbed.TESTBED) is te.run(presets.pq_experiment(warmup_s=0.0, n_ef_samples=50), 1,
-                                                      testbed.TESTBED)
+    assert te.run(one, 1, testbed.TESTBED) is te.run(
+        presets.pq_experiment(warmup_s=0.0, n_ef_samples=50), 1, testbed.TESTBED
+    )
 
 
 def test_a_preset_that_warns_warns_on_every_call():

@@ -9,9 +9,16 @@ from pqlab.papers import presets, testbed
 from pqlab.papers import testbed_eval as te
 
 
-@pytest.mark.parametrize("model", [testbed.TESTBED, replace(testbed.TESTBED, store_forward_hops=2),
-                                   testbed.TESTBED_ISSUE13, testbed.PAPERS_NODE],
-                         ids=["frozen", "two hops", "issue 13", "papers node"])
+@pytest.mark.parametrize(
+    "model",
+    [
+        testbed.TESTBED,
+        replace(testbed.TESTBED, store_forward_hops=2),
+        testbed.TESTBED_ISSUE13,
+        testbed.PAPERS_NODE,
+    ],
+    ids=["frozen", "two hops", "issue 13", "papers node"],
+)
 def test_each_seed_of_a_batch_is_simulate_testbed_of_that_seed(model):
     sc = presets.base_case(n_ef_samples=300)
     seeds = (3, 1, 3)
@@ -49,4 +56,5 @@ def test_the_evaluation_runs_in_batches_what_it_ran_one_seed_at_a_time():
     ds = testbed.simulate_testbed(sc, 2, testbed.TESTBED)
     np.testing.assert_array_equal(
         batched[1]["delay"],
-        te.experiments.reference_delay_values(ds, testbed.testbed_scenario(sc, testbed.TESTBED)))
+        te.experiments.reference_delay_values(ds, testbed.testbed_scenario(sc, testbed.TESTBED)),
+    )

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CI = ROOT / ".ci"
 
-TWO_TESTS = '''
+TWO_TESTS = """
 import pytest
 
 def test_quick():
@@ -27,7 +27,7 @@ def test_quick():
 @pytest.mark.slow
 def test_long():
     pass
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +49,18 @@ def _ran(project: Path, *args: str) -> tuple[int, set[str]]:
     return done.returncode, set(re.findall(r"^PASSED tests/test_two.py::(\w+)", done.stdout, re.M))
 
 
-@pytest.mark.parametrize("args, code, passed", [
-    ((), 0, {"test_quick"}),                       # the README's command: no slow tier
-    (("-m", "slow"), 0, {"test_long"}),            # .ci/run's slow step: a later -m wins
-    (("-m", ""), 0, {"test_quick", "test_long"}),  # both tiers
-    (("-m", "slow", "-k", "quick"), 5, set()),     # none collected: exit 5, .ci/run accepts it
-])
-def test_the_readme_command_leaves_the_slow_tier_out_and_a_later_m_selects_it(project, args, code,
-                                                                              passed):
+@pytest.mark.parametrize(
+    "args, code, passed",
+    [
+        ((), 0, {"test_quick"}),  # the README's command: no slow tier
+        (("-m", "slow"), 0, {"test_long"}),  # .ci/run's slow step: a later -m wins
+        (("-m", ""), 0, {"test_quick", "test_long"}),  # both tiers
+        (("-m", "slow", "-k", "quick"), 5, set()),  # none collected: exit 5, .ci/run accepts it
+    ],
+)
+def test_the_readme_command_leaves_the_slow_tier_out_and_a_later_m_selects_it(
+    project, args, code, passed
+):
     assert _ran(project, *args) == (code, passed)
 
 

@@ -36,7 +36,11 @@ def test_the_streams_module_is_named_for_what_it_holds():
     from pqlab.node import sources
 
     assert importlib.util.find_spec("pqlab.node.streams") is None
-    assert (CBRStream, PoissonStream, TraceStream) == (sources.CBRStream, sources.PoissonStream, sources.TraceStream)
+    assert (CBRStream, PoissonStream, TraceStream) == (
+        sources.CBRStream,
+        sources.PoissonStream,
+        sources.TraceStream,
+    )
     assert pqlab.streaming.simulate_summary is pqlab.node.streaming.simulate_summary
 
 
@@ -103,7 +107,8 @@ def test_cbr_window_is_half_open():
 
 def test_size_per_stream_one_size_and_interval_from_it():
     streams = [
-        CBRStream(110e3, Uniform(72, 1472), 1, f, header_bytes=28, size_per="stream") for f in range(20)
+        CBRStream(110e3, Uniform(72, 1472), 1, f, header_bytes=28, size_per="stream")
+        for f in range(20)
     ]
     g = rng(3)
     drawn = []
@@ -214,7 +219,9 @@ def _truncated_geometric_pmf(g):
     return k, w / w.sum()
 
 
-@pytest.mark.parametrize("mean, low, high", [(300, 40, 1500), (1000, 1, 1500), (60, 40, 50), (40, 40, 1500)])
+@pytest.mark.parametrize(
+    "mean, low, high", [(300, 40, 1500), (1000, 1, 1500), (60, 40, 50), (40, 40, 1500)]
+)
 def test_geometric_mean_is_exact_truncated_mean(mean, low, high):
     g = Geometric(mean, low, high)
     k, pmf = _truncated_geometric_pmf(g)
@@ -319,7 +326,11 @@ def test_merge_interleaves_and_keeps_columns_together():
     trace = TraceStream([0.25, 0.25], [64, 65], 1, 2)
     arrival, size, queue, flow = merge_streams([ef, be, trace], rng(8), 0.5)
     assert np.all(np.diff(arrival) >= 0)
-    assert np.all(size[flow == 0] == 128) and np.all(queue[flow == 0] == 0) and np.all(queue[flow == 1] == 1)
+    assert (
+        np.all(size[flow == 0] == 128)
+        and np.all(queue[flow == 0] == 0)
+        and np.all(queue[flow == 1] == 1)
+    )
     assert size[flow == 2].tolist() == [64, 65]
     assert {a.dtype for a in (size, queue, flow)} == {np.dtype(np.int64)}
     assert flow.tolist().count(0) in (146, 147)  # 0.5 s / 3.41333 ms = 146.5
@@ -353,10 +364,23 @@ def test_determinism_per_seed():
 
 # ----------------------------------------------------------------------------- dicts
 
-ALL_SIZES = [Deterministic(128), Uniform(72, 1472), Geometric(400.5, 40, 1472), Empirical([64, 1500], [0.25, 1.0])]
+ALL_SIZES = [
+    Deterministic(128),
+    Uniform(72, 1472),
+    Geometric(400.5, 40, 1472),
+    Empirical([64, 1500], [0.25, 1.0]),
+]
 ALL_STREAMS = [
     CBRStream(300e3, Deterministic(128), 0, 0, phase_s=1e-3),
-    CBRStream(110e3, Empirical([64, 1500], [0.25, 1.0]), 1, 5, header_bytes=28, size_per="stream", start_s=0.1),
+    CBRStream(
+        110e3,
+        Empirical([64, 1500], [0.25, 1.0]),
+        1,
+        5,
+        header_bytes=28,
+        size_per="stream",
+        start_s=0.1,
+    ),
     PoissonStream(1e6, Geometric(300), 1, 2, header_bytes=8, start_s=0.2),
     TraceStream([0.0, 0.1], [64, 1500], 1, 9),
 ]
@@ -493,13 +517,18 @@ def test_valid_edge_values_accepted():
     TraceStream([], [], 0, 0).generate(rng(), 1.0)
 
 
-# --------------------------------------------------------------------------- the vectorised periodic path
+# --------------------------------------------------------------------------- the vectorised
+# periodic path
+
 
 def _both_paths(streams, seed, windows):
-    """Each window through TrafficWindows' vectorised periodic path and through each stream's own window."""
+    """Each window through TrafficWindows' vectorised periodic path and through each stream's own
+    window."""
     fast = TrafficWindows(streams, np.random.default_rng(seed))
     slow = TrafficWindows(streams, np.random.default_rng(seed), vectorised=False)
-    assert fast._periodic is not None and slow._periodic is None  # slow: each stream's own window, a stable sort
+    assert (
+        fast._periodic is not None and slow._periodic is None
+    )  # slow: each stream's own window, a stable sort
     return [(fast.window(a, b), slow.window(a, b)) for a, b in windows]
 
 
@@ -510,22 +539,37 @@ def test_periodic_streams_merge_exactly_like_each_stream_alone(preset):
     kwargs = {"full_units": {"k": 2}, "tftant_star": {"star": 3.0}}.get(preset, {})
     sc = getattr(scenarios, preset)(n_ef_samples=2_000, **kwargs)
     edges = np.linspace(0.0, sc.duration_s, 7)
-    for fast, slow in _both_paths(sc.streams, 3, [(0.0, sc.duration_s), *zip(edges[:-1], edges[1:])]):
+    for fast, slow in _both_paths(
+        sc.streams, 3, [(0.0, sc.duration_s), *zip(edges[:-1], edges[1:])]
+    ):
         for a, b in zip(fast, slow):
             np.testing.assert_array_equal(a, b)
             assert a.dtype == b.dtype
 
 
 @settings(max_examples=60, deadline=None)
-@given(rates=st.lists(st.floats(1e3, 1e7), min_size=1, max_size=6),
-       sizes=st.lists(st.integers(40, 1500), min_size=6, max_size=6),
-       starts=st.lists(st.sampled_from([0.0, 0.0, 0.01, 0.5]), min_size=6, max_size=6),
-       same_phase=st.booleans(), seed=st.integers(0, 2**31), t0_frac=st.floats(0.0, 0.9))
+@given(
+    rates=st.lists(st.floats(1e3, 1e7), min_size=1, max_size=6),
+    sizes=st.lists(st.integers(40, 1500), min_size=6, max_size=6),
+    starts=st.lists(st.sampled_from([0.0, 0.0, 0.01, 0.5]), min_size=6, max_size=6),
+    same_phase=st.booleans(),
+    seed=st.integers(0, 2**31),
+    t0_frac=st.floats(0.0, 0.9),
+)
 def test_periodic_merge_property(rates, sizes, starts, same_phase, seed, t0_frac):
     """Random periodic streams (equal phases force ties across streams): the vectorised merge is the
     stable sort of the streams' own windows, bit for bit, in any window."""
-    streams = [CBRStream(r, Deterministic(sizes[i]), queue=i % 2, flow=i, start_s=starts[i],
-                         phase_s=0.0 if same_phase else None) for i, r in enumerate(rates)]
+    streams = [
+        CBRStream(
+            r,
+            Deterministic(sizes[i]),
+            queue=i % 2,
+            flow=i,
+            start_s=starts[i],
+            phase_s=0.0 if same_phase else None,
+        )
+        for i, r in enumerate(rates)
+    ]
     duration = 0.2
     for fast, slow in _both_paths(streams, seed, [(0.0, duration), (t0_frac * duration, duration)]):
         for a, b in zip(fast, slow):
@@ -535,9 +579,14 @@ def test_periodic_merge_property(rates, sizes, starts, same_phase, seed, t0_frac
 def test_periodic_streams_that_draw_sizes_merge_exactly_like_each_stream_alone():
     """Sizes drawn per packet (each stream's own generator) on the vectorised path: the same sizes
     in the same order as each stream's own windows, in any sequence of windows."""
-    streams = [CBRStream(1e5, Uniform(40, 1500), queue=0, flow=1), CBRStream(1e5, Deterministic(100), queue=0, flow=2),
-               CBRStream(2e5, Empirical((64, 1500), (0.4, 1.0)), queue=1, flow=3, header_bytes=28)] + [
-        CBRStream(5e4, Geometric(500, 40, 1500), queue=1, flow=4 + i, phase_s=0.001 * i) for i in range(3)]
+    streams = [
+        CBRStream(1e5, Uniform(40, 1500), queue=0, flow=1),
+        CBRStream(1e5, Deterministic(100), queue=0, flow=2),
+        CBRStream(2e5, Empirical((64, 1500), (0.4, 1.0)), queue=1, flow=3, header_bytes=28),
+    ] + [
+        CBRStream(5e4, Geometric(500, 40, 1500), queue=1, flow=4 + i, phase_s=0.001 * i)
+        for i in range(3)
+    ]
     fast = TrafficWindows(streams, np.random.default_rng(0))
     assert fast._periodic is not None and fast._periodic[2] is None
     edges = [0.0, 0.013, 0.2, 0.21, 0.7]
@@ -548,7 +597,10 @@ def test_periodic_streams_that_draw_sizes_merge_exactly_like_each_stream_alone()
 
 
 def test_poisson_streams_use_the_per_stream_path():
-    streams = [PoissonStream(1e5, Uniform(40, 1500), queue=0, flow=1), CBRStream(1e5, Deterministic(100), queue=0, flow=2)]
+    streams = [
+        PoissonStream(1e5, Uniform(40, 1500), queue=0, flow=1),
+        CBRStream(1e5, Deterministic(100), queue=0, flow=2),
+    ]
     assert TrafficWindows(streams, np.random.default_rng(0))._periodic is None
 
 
@@ -556,8 +608,10 @@ def test_poisson_streams_use_the_per_stream_path():
 def test_periodic_merge_breaks_every_tie_by_stream_order(n_streams):
     """Identical streams (every packet of every stream tied), the lower stream first, in any window;
     a heap keyed by time alone would interleave them in another order."""
-    streams = [CBRStream(3e5, Deterministic(128), queue=i % 3, flow=10 + i, phase_s=0.0, start_s=0.0)
-               for i in range(n_streams)]
+    streams = [
+        CBRStream(3e5, Deterministic(128), queue=i % 3, flow=10 + i, phase_s=0.0, start_s=0.0)
+        for i in range(n_streams)
+    ]
     for fast, slow in _both_paths(streams, 0, [(0.0, 0.05), (0.0123, 0.05), (0.05, 0.05)]):
         for a, b in zip(fast, slow):
             np.testing.assert_array_equal(a, b)
@@ -569,10 +623,14 @@ def test_periodic_merge_breaks_every_tie_by_stream_order(n_streams):
 @pytest.mark.parametrize("preset", ["base_case", "tftant_star", "real_distribution"])
 def test_vectorised_set_up_draws_like_each_stream(preset):
     """First arrivals, intervals, sizes and the generator's state after set-up equal the per-stream
-    set-up's (CBR + Deterministic: all at once; other streams: the per-stream set-up, then one pass)."""
+    set-up's (CBR + Deterministic: all at once; other streams: the per-stream set-up, then one
+    pass).
+    """
     from pqlab import scenarios
 
-    kw = {"tftant_star": {"star": 3.0}, "real_distribution": {"be_size_per": "stream"}}.get(preset, {})
+    kw = {"tftant_star": {"star": 3.0}, "real_distribution": {"be_size_per": "stream"}}.get(
+        preset, {}
+    )
     sc = getattr(scenarios, preset)(**kw)
     fast_rng, slow_rng = np.random.default_rng(11), np.random.default_rng(11)
     fast = TrafficWindows(sc.streams, fast_rng)
@@ -589,16 +647,22 @@ def test_per_packet_sizes_come_from_each_streams_own_generator():
     from pqlab import scenarios
 
     sc = scenarios.real_distribution(n_ef_samples=10)
-    short, long = (TrafficWindows(sc.streams, np.random.default_rng(3)).window(0.0, d) for d in (1.0, 3.0))
+    short, long = (
+        TrafficWindows(sc.streams, np.random.default_rng(3)).window(0.0, d) for d in (1.0, 3.0)
+    )
     for flow in (100, 119):
         a, b = short[1][short[3] == flow], long[1][long[3] == flow]
-        np.testing.assert_array_equal(a, b[:a.size])
+        np.testing.assert_array_equal(a, b[: a.size])
 
 
 def test_vectorised_set_up_checks_a_given_phase_against_the_interval():
-    streams = [CBRStream(1e5, Deterministic(100), queue=0, flow=1),
-               CBRStream(1e5, Deterministic(100), queue=0, flow=2, phase_s=0.5, size_per="stream")]
-    with pytest.raises(ValueError, match=r"phase_s must be in \[0, interval\) = \[0, 0.008\) s, got 0.5"):
+    streams = [
+        CBRStream(1e5, Deterministic(100), queue=0, flow=1),
+        CBRStream(1e5, Deterministic(100), queue=0, flow=2, phase_s=0.5, size_per="stream"),
+    ]
+    with pytest.raises(
+        ValueError, match=r"phase_s must be in \[0, interval\) = \[0, 0.008\) s, got 0.5"
+    ):
         TrafficWindows(streams, np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"phase_s must be in \[0, interval\)"):
         TrafficWindows(streams, np.random.default_rng(0), vectorised=False)
@@ -608,9 +672,16 @@ def test_round_robin_group_with_streams_silent_in_a_window():
     """Streams of one interval, some starting late: windows where some (or all) of the group send
     nothing merge exactly like each stream alone."""
     streams = [CBRStream(2e5, Deterministic(200), queue=0, flow=1)] + [
-        CBRStream(1e5, Deterministic(500), queue=1, flow=2 + i, start_s=0.0099 * i, phase_s=0.0) for i in range(4)]
+        CBRStream(1e5, Deterministic(500), queue=1, flow=2 + i, start_s=0.0099 * i, phase_s=0.0)
+        for i in range(4)
+    ]
     fast = TrafficWindows(streams, np.random.default_rng(2))
-    assert list(fast._round_robin_group) == [1, 2, 3, 4]  # interval 0.04 s, first arrivals within 0.03 s
+    assert list(fast._round_robin_group) == [
+        1,
+        2,
+        3,
+        4,
+    ]  # interval 0.04 s, first arrivals within 0.03 s
     edges = [0.0, 0.005, 0.012, 0.6, 0.95, 1.2]
     for a_b in [(0.0, 0.2), *zip(edges[:-1], edges[1:])]:
         for a, b in zip(*(_both_paths(streams, 2, [a_b])[0])):
@@ -634,8 +705,10 @@ def test_a_cycle_order_that_does_not_hold_falls_back_to_the_exact_merge():
 def test_a_cbr_schedule_set_up_again_for_the_same_streams_draws_the_same():
     from pqlab.node.traffic import fixed_cbr_schedule
 
-    streams = [CBRStream(300e3, Deterministic(128), 0, 0),
-               CBRStream(200e3, Deterministic(64), 0, 1, phase_s=1e-3)]
+    streams = [
+        CBRStream(300e3, Deterministic(128), 0, 0),
+        CBRStream(200e3, Deterministic(64), 0, 1, phase_s=1e-3),
+    ]
     first = fixed_cbr_schedule(streams, np.random.default_rng(5))
     first[1][:] = 0.0  # the caller's copies: the next call's arrays do not move
     again = fixed_cbr_schedule(list(streams), np.random.default_rng(5))
@@ -645,8 +718,12 @@ def test_a_cbr_schedule_set_up_again_for_the_same_streams_draws_the_same():
     np.testing.assert_array_equal(again[0], first[0])
     assert again[0][1] == 1e-3
     other = [CBRStream(100e3, Deterministic(128), 0, 0), streams[1]]  # another first, same length
-    np.testing.assert_array_equal(fixed_cbr_schedule(other, np.random.default_rng(5))[1],
-                                  [128 * 8 / 100e3, want[0][1]])
-    assert fixed_cbr_schedule([*streams, PoissonStream(1e5, Deterministic(128), 0, 2)],
-                              np.random.default_rng(5)) is None
-
+    np.testing.assert_array_equal(
+        fixed_cbr_schedule(other, np.random.default_rng(5))[1], [128 * 8 / 100e3, want[0][1]]
+    )
+    assert (
+        fixed_cbr_schedule(
+            [*streams, PoissonStream(1e5, Deterministic(128), 0, 2)], np.random.default_rng(5)
+        )
+        is None
+    )

@@ -1,10 +1,10 @@
-"""Bad input to Node, Queue and simulate_arrivals: a ValueError naming the field, never the kernel."""
+"""Bad input to Node, Queue and simulate_arrivals: a ValueError naming the field, never the
+kernel."""
 
 import math
 
 import numpy as np
 import pytest
-
 import xarray as xr
 
 from pqlab import Empirical, Node, Queue, Scenario, TraceStream, simulate_arrivals
@@ -19,7 +19,13 @@ WFQ = Queue("wfq", 64, weight_bps=1e6)
 
 
 def node(**kw):
-    base = dict(line_rate_bps=2e6, framing="atm-aal5", ring_limit_particles=5, particle_bytes=512, queues=(WFQ,))
+    base = dict(
+        line_rate_bps=2e6,
+        framing="atm-aal5",
+        ring_limit_particles=5,
+        particle_bytes=512,
+        queues=(WFQ,),
+    )
     base.update(kw)
     return Node(**base)
 
@@ -39,7 +45,10 @@ def node(**kw):
         (dict(kind="priority", limit_packets=10, weight_bps=1e6), "weight_bps"),
         (dict(kind="priority", limit_packets=10, police_rate_bps=-1), "police_rate_bps"),
         (dict(kind="priority", limit_packets=10, police_rate_bps=math.inf), "police_rate_bps"),
-        (dict(kind="priority", limit_packets=10, police_rate_bps=3e5, police_burst_bytes=0), "police_burst_bytes"),
+        (
+            dict(kind="priority", limit_packets=10, police_rate_bps=3e5, police_burst_bytes=0),
+            "police_burst_bytes",
+        ),
         (dict(kind="priority", limit_packets=10, police_burst_bytes=1500), "police_burst_bytes"),
     ],
 )
@@ -49,7 +58,9 @@ def test_queue_rejects_each_bad_field(kwargs, field):
 
 
 def test_queue_error_message_states_the_allowed_range():
-    with pytest.raises(ValueError, match=r"limit_packets must be an integer in \[1, 10000000\], got 0"):
+    with pytest.raises(
+        ValueError, match=r"limit_packets must be an integer in \[1, 10000000\], got 0"
+    ):
         Queue("priority", 0)
 
 
@@ -70,14 +81,23 @@ def test_queue_default_police_burst_is_200_ms_of_traffic():
         (dict(queues=()), "queues"),
         (dict(queues=None), "queues"),
         (dict(queues=(WFQ, "wfq")), r"queues\[1\]"),
-        (dict(queues=(Queue("drr", 10, quantum_bytes=100), Queue("wrr", 10, weight_packets=1))), "queues"),
+        (
+            dict(queues=(Queue("drr", 10, quantum_bytes=100), Queue("wrr", 10, weight_packets=1))),
+            "queues",
+        ),
         (dict(ring_limit_particles=None), "ring_limit_particles"),
         (dict(ring_limit_particles=None, ring_limit_packets=0), "ring_limit_packets"),
         (dict(ring_limit_bytes=0), "ring_limit_bytes"),
         (dict(particle_bytes=None), "particle_bytes"),
-        (dict(ring_limit_particles=None, ring_limit_packets=4, ring_release="unit"), "ring_release"),
+        (
+            dict(ring_limit_particles=None, ring_limit_packets=4, ring_release="unit"),
+            "ring_release",
+        ),
         (dict(adapter_packets=9), r"adapter_packets must be an integer in \[0, 8\]"),
-        (dict(adapter_packets=1, ring_release="unit"), "adapter_packets must be 0 with ring_release='unit'"),
+        (
+            dict(adapter_packets=1, ring_release="unit"),
+            "adapter_packets must be 0 with ring_release='unit'",
+        ),
     ],
 )
 def test_node_rejects_each_bad_field(kwargs, field):
@@ -87,7 +107,12 @@ def test_node_rejects_each_bad_field(kwargs, field):
 
 def test_cisco_preset_matches_the_papers():
     n = Node.cisco7200_atm()
-    assert (n.line_rate_bps, n.framing, n.ring_limit_particles, n.particle_bytes) == (2e6, "atm-aal5", 5, 512)
+    assert (n.line_rate_bps, n.framing, n.ring_limit_particles, n.particle_bytes) == (
+        2e6,
+        "atm-aal5",
+        5,
+        512,
+    )
     pq, be = n.queues
     assert (pq.kind, pq.limit_packets, pq.police_rate_bps) == ("priority", 10, 300e3)
     assert (be.kind, be.limit_packets) == ("wfq", 64)
@@ -135,7 +160,8 @@ def test_integral_floats_are_accepted_for_integer_arrays():
     assert ds["size"].dtype == np.int64 and ds["queue"].values.tolist() == [0]
 
 
-# ----------------------------------------------------------------------------- masked arrays (issue 28, item 10)
+# ----------------------------------------------------------------------------- masked arrays (issue
+# 28, item 10)
 
 
 def _masked(values, masked_at=-1):
@@ -147,24 +173,48 @@ def _masked(values, masked_at=-1):
 def _tandem_flows(flows):
     from pqlab.node.tandem import simulate_tandem
 
-    sc = Scenario(node=Node.cisco7200_atm(), streams=(TraceStream([0.0], [128], 0, 0),), duration_s=1.0)
+    sc = Scenario(
+        node=Node.cisco7200_atm(), streams=(TraceStream([0.0], [128], 0, 0),), duration_s=1.0
+    )
     return simulate_tandem(sc, [], flows)
 
 
-#: Every place an array enters pqlab's node and base code, fed a masked array: (call, parameter named).
+#: Every place an array enters pqlab's node and base code, fed a masked array: (call, parameter
+#: named).
 MASKED_INPUTS = [
     (lambda: TraceStream(_masked([0.0, 0.1, 99.0]), [64, 64, 64], 0, 0), "arrival_s"),
     (lambda: TraceStream([0.0, 0.1, 0.2], _masked([64, 64, 70000]), 0, 0), "size_bytes"),
     (lambda: Empirical(_masked([64, 576, 1500]), [0.4, 0.7, 1.0]), "sizes_bytes"),
     (lambda: Empirical([64, 576, 1500], _masked([0.4, 0.7, 1.0], 0)), "cdf"),
-    (lambda: simulate_arrivals(Node.cisco7200_atm(), _masked([0.0, 0.001]), [128, 1500], [0, 1]), "arrival_s"),
-    (lambda: simulate_arrivals(Node.cisco7200_atm(), [0.0, 0.001], _masked([128, 1500]), [0, 1]), "size_bytes"),
-    (lambda: simulate_arrivals(Node.cisco7200_atm(), [0.0, 0.001], [128, 1500], _masked([0, 1])), "queue"),
-    (lambda: list(run_batches(Node.cisco7200_atm(), [(_masked([0.0, 0.001]), np.array([128, 1500]),
-                                                      np.array([0, 1]), None)])), "arrival_s"),
+    (
+        lambda: simulate_arrivals(Node.cisco7200_atm(), _masked([0.0, 0.001]), [128, 1500], [0, 1]),
+        "arrival_s",
+    ),
+    (
+        lambda: simulate_arrivals(Node.cisco7200_atm(), [0.0, 0.001], _masked([128, 1500]), [0, 1]),
+        "size_bytes",
+    ),
+    (
+        lambda: simulate_arrivals(Node.cisco7200_atm(), [0.0, 0.001], [128, 1500], _masked([0, 1])),
+        "queue",
+    ),
+    (
+        lambda: list(
+            run_batches(
+                Node.cisco7200_atm(),
+                [(_masked([0.0, 0.001]), np.array([128, 1500]), np.array([0, 1]), None)],
+            )
+        ),
+        "arrival_s",
+    ),
     (lambda: _tandem_flows(_masked([0, 1])), "flows"),
-    (lambda: forwarded(simulate_arrivals(Node.cisco7200_atm(), [0.0], [128], [0]).assign(flow=("packet", [0])),
-                       _masked([0, 1])), "flows"),
+    (
+        lambda: forwarded(
+            simulate_arrivals(Node.cisco7200_atm(), [0.0], [128], [0]).assign(flow=("packet", [0])),
+            _masked([0, 1]),
+        ),
+        "flows",
+    ),
     (lambda: line_time_s(_masked([128, 1500]), "atm-aal5", 2e6), "size_bytes"),
     (lambda: atm_cells(_masked([128, 1500])), "size_bytes"),
     (lambda: PathModel(fixed_s=1e-3).extra_delay_s(_masked([128, 1500])), "size_bytes"),
@@ -173,9 +223,12 @@ MASKED_INPUTS = [
 ]
 
 
-@pytest.mark.parametrize("call, named", MASKED_INPUTS, ids=[f"{i}-{n}" for i, (_, n) in enumerate(MASKED_INPUTS)])
+@pytest.mark.parametrize(
+    "call, named", MASKED_INPUTS, ids=[f"{i}-{n}" for i, (_, n) in enumerate(MASKED_INPUTS)]
+)
 def test_a_masked_array_is_refused_naming_the_parameter(call, named):
-    """A masked array's masked entries hold data numpy would use silently: refused, with the way out."""
+    """A masked array's masked entries hold data numpy would use silently: refused, with the way
+    out."""
     with pytest.raises(ValueError, match=rf"^{named}.* masked .*compressed\(\)") as caught:
         call()
     assert "\n" not in str(caught.value)
@@ -184,7 +237,13 @@ def test_a_masked_array_is_refused_naming_the_parameter(call, named):
 def test_a_masked_array_without_masked_entries_is_its_data():
     data = np.array([0.0, 0.001, 0.002])
     plain = simulate_arrivals(Node.cisco7200_atm(), data, [128, 1500, 64], [0, 1, 1])
-    masked = simulate_arrivals(Node.cisco7200_atm(), np.ma.masked_array(data, mask=False), [128, 1500, 64],
-                               np.ma.masked_array([0, 1, 1]))
+    masked = simulate_arrivals(
+        Node.cisco7200_atm(),
+        np.ma.masked_array(data, mask=False),
+        [128, 1500, 64],
+        np.ma.masked_array([0, 1, 1]),
+    )
     xr.testing.assert_identical(plain, masked)
-    assert TraceStream(np.ma.masked_array(data), [1, 2, 3], 0, 0) == TraceStream(data, [1, 2, 3], 0, 0)
+    assert TraceStream(np.ma.masked_array(data), [1, 2, 3], 0, 0) == TraceStream(
+        data, [1, 2, 3], 0, 0
+    )

@@ -15,8 +15,14 @@ from pqlab import Node, Queue
 
 
 def _node(wfq_bytes):
-    return Node(8.0, "ethernet", 1, 65_535, (Queue("wfq", 10, weight_bps=8), Queue("wfq", 10, weight_bps=8)),
-                wfq_bytes=wfq_bytes)
+    return Node(
+        8.0,
+        "ethernet",
+        1,
+        65_535,
+        (Queue("wfq", 10, weight_bps=8), Queue("wfq", 10, weight_bps=8)),
+        wfq_bytes=wfq_bytes,
+    )
 
 
 # A (q1, 100 B) takes the empty ring at 0; then B, C, D (q0, 10 B) and E (q1, 40 B) wait.
@@ -53,8 +59,12 @@ def test_star_counts_its_rates_and_the_tags_in_one_unit():
     wire = scenarios.tftant_star(star=2.0, ef_frame_bytes=1024, n_ef_samples=10, accounting="wire")
     assert wire.node.wfq_bytes == "wire"
     assert wire.node.queues[0].weight_bps == pytest.approx(2.0 * 300e3 * 1166 / 1024)
-    frames = scenarios.tftant_star(star=2.0, ef_frame_bytes=1024, n_ef_samples=10, accounting="frames")
-    assert frames.node.queues[0].weight_bps == pytest.approx(600e3) and frames.node.wfq_bytes == "ip"
+    frames = scenarios.tftant_star(
+        star=2.0, ef_frame_bytes=1024, n_ef_samples=10, accounting="frames"
+    )
+    assert (
+        frames.node.queues[0].weight_bps == pytest.approx(600e3) and frames.node.wfq_bytes == "ip"
+    )
     for sc in (ip, wire, frames):  # the BE queue gets the remaining bandwidth
         assert sum(q.weight_bps for q in sc.node.queues) == pytest.approx(2e6)
     with pytest.raises(ValueError, match="accounting"):

@@ -27,24 +27,29 @@ def kernel(tmp_path):
 
 
 def _client(km):
-    kc = worker.ReadyBlockingKernelClient(**km.get_connection_info(session=True),
-                                          connection_file=km.connection_file, parent=km)
+    kc = worker.ReadyBlockingKernelClient(
+        **km.get_connection_info(session=True), connection_file=km.connection_file, parent=km
+    )
     kc.start_channels()
     return kc
 
 
 def test_a_ready_client_has_the_kernel_info_and_nothing_left_on_iopub(kernel, monkeypatch):
     handled = []
-    monkeypatch.setattr(worker.ReadyBlockingKernelClient, "_handle_kernel_info_reply",
-                        lambda self, msg: handled.append(msg["msg_type"]))
+    monkeypatch.setattr(
+        worker.ReadyBlockingKernelClient,
+        "_handle_kernel_info_reply",
+        lambda self, msg: handled.append(msg["msg_type"]),
+    )
     for n in (1, 2):  # a starting kernel, then the kept kernel a second client meets
         kc = _client(kernel)
         try:
             kc.wait_for_ready(timeout=60)
             assert handled == ["kernel_info_reply"] * n  # the reply handled, once per wait
             assert not kc.iopub_channel.msg_ready()  # flushed up to this request's idle status
-            reply = kc.execute_interactive("6 * 7", store_history=False, timeout=30,
-                                           output_hook=lambda msg: None)
+            reply = kc.execute_interactive(
+                "6 * 7", store_history=False, timeout=30, output_hook=lambda msg: None
+            )
             assert reply["content"]["status"] == "ok"
         finally:
             kc.stop_channels()

@@ -36,10 +36,14 @@ def shown(value) -> str:
 
 def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as ``int`` if it is an integer in ``[minimum, maximum]``."""
-    if not _is_int(value) or (minimum is not None and value < minimum) or (
-        maximum is not None and value > maximum
+    if (
+        not _is_int(value)
+        or (minimum is not None and value < minimum)
+        or (maximum is not None and value > maximum)
     ):
-        raise ValueError(f"{name} must be an integer {_range_text(minimum, maximum)}, got {shown(value)}")
+        raise ValueError(
+            f"{name} must be an integer {_range_text(minimum, maximum)}, got {shown(value)}"
+        )
     return int(value)
 
 
@@ -70,7 +74,9 @@ def check_real(
 MAX_ALLOCATION_BYTES = 4 * 2**30
 
 
-def check_memory(name: str, count: int, item_bytes: int, maximum_bytes: int = MAX_ALLOCATION_BYTES) -> int:
+def check_memory(
+    name: str, count: int, item_bytes: int, maximum_bytes: int = MAX_ALLOCATION_BYTES
+) -> int:
     """Raise ``ValueError`` if ``count`` items of ``item_bytes`` would exceed ``maximum_bytes``.
 
     Called before allocating arrays whose size derives from parameters, so a
@@ -80,8 +86,8 @@ def check_memory(name: str, count: int, item_bytes: int, maximum_bytes: int = MA
     need = int(count) * int(item_bytes)
     if need > maximum_bytes:
         raise ValueError(
-            f"{name} would need {_bytes_text(need)} ({int(count):,} x {item_bytes} bytes), more than the "
-            f"{_bytes_text(maximum_bytes)} allowed; choose a value that needs less"
+            f"{name} would need {_bytes_text(need)} ({int(count):,} x {item_bytes} bytes), more"
+            f" than the {_bytes_text(maximum_bytes)} allowed; choose a value that needs less"
         )
     return int(count)
 
@@ -96,8 +102,9 @@ def _bytes_text(n: int) -> str:
 def check_mapping(name: str, value) -> dict:
     """Return ``value`` as a ``dict`` if it is a mapping with string keys (e.g. a JSON object)."""
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-        raise ValueError(f"{name} must be a mapping of names to values (a JSON object), got "
-                         f"{shown(value)}")
+        raise ValueError(
+            f"{name} must be a mapping of names to values (a JSON object), got {shown(value)}"
+        )
     return dict(value)
 
 
@@ -115,9 +122,15 @@ def check_fields(cls, data: dict, *, required: bool = True) -> dict:
     names = [f.name for f in fields]
     for key in data:
         if key not in names:
-            raise ValueError(f"{cls.__name__} has no field {key!r} (its fields: {', '.join(names)})")
+            raise ValueError(
+                f"{cls.__name__} has no field {key!r} (its fields: {', '.join(names)})"
+            )
     for f in fields if required else ():
-        if f.name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+        if (
+            f.name not in data
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        ):
             raise ValueError(f"{cls.__name__} is missing {f.name} (its fields: {', '.join(names)})")
     return data
 
@@ -132,7 +145,9 @@ def json_nesting(text: str) -> int:
     """How deep arrays and objects nest in JSON ``text`` (0: a number or string; brackets inside
     strings do not count), computed without parsing (about 30 ms for 5 MB): :func:`json.loads`
     recurses once per level and raises ``RecursionError`` some 1,000 levels deep."""
-    brackets = _JSON_STRING.sub(b"", text.encode("utf-8", "surrogatepass")).translate(None, _NOT_BRACKETS)
+    brackets = _JSON_STRING.sub(b"", text.encode("utf-8", "surrogatepass")).translate(
+        None, _NOT_BRACKETS
+    )
     codes = np.frombuffer(brackets, dtype=np.uint8)
     return int(np.cumsum(np.where((codes == ord("[")) | (codes == ord("{")), 1, -1)).max(initial=0))
 
@@ -169,9 +184,9 @@ def check_unmasked(name: str, values):
     mask = np.ma.getmaskarray(values).ravel()
     if mask.any():
         raise ValueError(
-            f"{name} must not hold masked entries (numpy.ma), got {int(mask.sum()):,} masked of {mask.size:,}, the "
-            f"first at index {int(np.flatnonzero(mask)[0])}; drop them (values.compressed()) or fill them "
-            f"(values.filled(value))"
+            f"{name} must not hold masked entries (numpy.ma), got {int(mask.sum()):,} masked of"
+            f" {mask.size:,}, the first at index {int(np.flatnonzero(mask)[0])}; drop them"
+            " (values.compressed()) or fill them (values.filled(value))"
         )
     return np.ma.getdata(values)
 
@@ -228,8 +243,10 @@ def check_array(
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError) as exc:  # e.g. [[0.1], 0.2]: numpy's message names no parameter
-        raise ValueError(f"{name} must be a 1-D array of numbers, got a ragged sequence or one numpy cannot "
-                         f"convert ({type(exc).__name__})") from None
+        raise ValueError(
+            f"{name} must be a 1-D array of numbers, got a ragged sequence or one numpy cannot "
+            f"convert ({type(exc).__name__})"
+        ) from None
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array, got an array of shape {arr.shape}")
     if length is not None and arr.shape[0] != length:
@@ -241,8 +258,8 @@ def check_array(
         arr = arr / np.timedelta64(1, "s")  # exact for whole-unit counts below 2**53
     if arr.dtype.kind not in "iuf":
         raise ValueError(
-            f"{name} must hold numbers (real: integer or float dtype{', or timedelta64' if kind == 'float' else ''}), "
-            f"got dtype {arr.dtype}"
+            f"{name} must hold numbers (real: integer or float"
+            f" dtype{', or timedelta64' if kind == 'float' else ''}), got dtype {arr.dtype}"
         )
     if kind == "int" and arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
@@ -253,17 +270,25 @@ def check_array(
         raise ValueError(f"{name} must be finite, got {shown(arr[bad])} at index {bad}")
     if arr.size and minimum is not None and arr.min() < minimum:
         bad = int(np.argmin(arr))
-        raise ValueError(f"{name} must be {_range_text(minimum, maximum)}, got {shown(arr[bad])} at index {bad}")
+        raise ValueError(
+            f"{name} must be {_range_text(minimum, maximum)}, got {shown(arr[bad])} at index {bad}"
+        )
     if arr.size and maximum is not None and arr.max() > maximum:
         bad = int(np.argmax(arr))
-        raise ValueError(f"{name} must be {_range_text(minimum, maximum)}, got {shown(arr[bad])} at index {bad}")
+        raise ValueError(
+            f"{name} must be {_range_text(minimum, maximum)}, got {shown(arr[bad])} at index {bad}"
+        )
     if kind == "int":
         if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
             bad = int(np.argmax(arr))
-            raise ValueError(f"{name} must hold values below 2**63, got {shown(arr[bad])} at index {bad}")
+            raise ValueError(
+                f"{name} must hold values below 2**63, got {shown(arr[bad])} at index {bad}"
+            )
         if arr.dtype.kind == "f" and arr.size and np.abs(arr).max() >= 2.0**63:
             bad = int(np.argmax(np.abs(arr)))
-            raise ValueError(f"{name} must hold values below 2**63, got {shown(arr[bad])} at index {bad}")
+            raise ValueError(
+                f"{name} must hold values below 2**63, got {shown(arr[bad])} at index {bad}"
+            )
         return np.ascontiguousarray(arr, dtype=np.int64)
     return np.ascontiguousarray(arr, dtype=np.float64)
 

@@ -87,8 +87,7 @@ def ratio_batch_means(sums: np.ndarray, counts: np.ndarray, confidence: float) -
         half = t_quantile(confidence, k - 1) * np.sqrt(variance / k) / (total / k)
         means = sums / counts
         deviation = means - means.mean(axis=-1, keepdims=True)
-        lag1 = ((deviation[..., :-1] * deviation[..., 1:]).sum(axis=-1)
-                / (deviation**2).sum(axis=-1))
+        lag1 = (deviation[..., :-1] * deviation[..., 1:]).sum(axis=-1) / (deviation**2).sum(axis=-1)
     return {"mean": mean, "half_width": half, "lag1": lag1}
 
 

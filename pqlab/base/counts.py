@@ -33,7 +33,10 @@ def note(event: str, artefact: str = "", key: str = "") -> None:
     log = os.environ.get(ENV_LOG)
     if log:
         with open(log, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"event": event, "artefact": artefact, "key": key, "pid": os.getpid()}) + "\n")
+            fh.write(
+                json.dumps({"event": event, "artefact": artefact, "key": key, "pid": os.getpid()})
+                + "\n"
+            )
 
 
 def counts() -> dict:
@@ -53,15 +56,22 @@ def read_counts(log_file) -> dict:
                 found[json.loads(line)["event"]] += 1
             except (ValueError, KeyError, TypeError):
                 continue
-    return {"computed": found["computed"], "reused": found["reused"], "simulation": found["simulation"]}
+    return {
+        "computed": found["computed"],
+        "reused": found["reused"],
+        "simulation": found["simulation"],
+    }
 
 
 def counted(event: str):
     """Decorator: count every call of the function as ``event`` (e.g. ``"simulation"``)."""
+
     def wrap(func):
         @functools.wraps(func)
         def inner(*args, **kwargs):
             note(event, func.__qualname__)
             return func(*args, **kwargs)
+
         return inner
+
     return wrap

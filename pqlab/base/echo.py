@@ -26,7 +26,7 @@ def echo(value) -> str:
     """A short ``repr`` of what was given, for an error message: at most :data:`ECHO_CHARS`
     characters on one line (long sequences and strings abridged with ``...``)."""
     text = " ".join(_ECHO.repr(value).split())
-    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "..."
+    return text if len(text) <= ECHO_CHARS else text[: ECHO_CHARS - 3] + "..."
 
 
 def echo_typed(value, quotes: bool = True) -> str:
@@ -37,4 +37,4 @@ def echo_typed(value, quotes: bool = True) -> str:
     if len(text) <= ECHO_CHARS:
         return text
     tail = f"... ({len(text):,} characters)"
-    return text[:ECHO_CHARS - len(tail)] + tail
+    return text[: ECHO_CHARS - len(tail)] + tail

@@ -169,4 +169,3 @@ def _digest(func) -> str:
     for name, content in sorted(files.items()) + sorted(values.items()):
         digest.update(f"{name}\0{hashlib.sha256(content).hexdigest()}\n".encode())
     return digest.hexdigest()
-

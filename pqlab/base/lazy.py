@@ -41,10 +41,12 @@ def _lazy_imports(package: str) -> dict:
             continue
         for statement in node.body:
             if not isinstance(statement, ast.ImportFrom):
-                raise ValueError(f"{package}: its TYPE_CHECKING block holds only 'from ... import' "
-                                 "statements")
-            base = importlib.util.resolve_name("." * statement.level + (statement.module or ""),
-                                               package)
+                raise ValueError(
+                    f"{package}: its TYPE_CHECKING block holds only 'from ... import' statements"
+                )
+            base = importlib.util.resolve_name(
+                "." * statement.level + (statement.module or ""), package
+            )
             for a in statement.names:
                 if a.name == "*":
                     table.update({name: (base, name) for name in _public_names(base)})

@@ -76,7 +76,8 @@ def docs_dir() -> Path | None:
 
 
 def paper_values_file() -> Path:
-    """The papers' values in effect: the file ``PQLAB_PAPER_VALUES`` names, else ``DATA/paper_values.csv``.
+    """The papers' values in effect: the file ``PQLAB_PAPER_VALUES`` names, else
+    ``DATA/paper_values.csv``.
 
     ``pqlab reproduce`` names, for its kernels, the one table it read (its ``--paper-values``),
     so the notes the notebooks write and the report's paper column quote the same values.
@@ -90,8 +91,10 @@ def paper_values_file() -> Path:
     if not named:
         return DATA / "paper_values.csv"
     if not Path(named).is_file():
-        raise ValueError(f"{ENV_PAPER_VALUES}={named}: no such file (name a papers' values CSV, or unset it "
-                         "for the shipped data/paper_values.csv)")
+        raise ValueError(
+            f"{ENV_PAPER_VALUES}={named}: no such file (name a papers' values CSV, or unset it "
+            "for the shipped data/paper_values.csv)"
+        )
     return Path(named)
 
 
@@ -111,7 +114,11 @@ def default_output_dirs(cwd=None) -> tuple[Path, Path]:
     ``<cwd>/pqlab-output/figures`` for the figures, report and site and
     ``<cwd>/pqlab-output/build`` for the executed notebooks, results and cache.
     """
-    root = ROOT if is_source_checkout() else (Path.cwd() if cwd is None else Path(cwd)).resolve() / INSTALLED_OUTPUT_NAME
+    root = (
+        ROOT
+        if is_source_checkout()
+        else (Path.cwd() if cwd is None else Path(cwd)).resolve() / INSTALLED_OUTPUT_NAME
+    )
     return root / "figures", root / "build"
 
 
@@ -133,8 +140,9 @@ def scratch_dir(label: str | None = None, cwd=None) -> Path:
     return folder
 
 
-def notebook_outputs(figures_dir: str = "", results_dir: str = "", label: str | None = None,
-                     announce: bool = True) -> tuple[str, str]:
+def notebook_outputs(
+    figures_dir: str = "", results_dir: str = "", label: str | None = None, announce: bool = True
+) -> tuple[str, str]:
     """Resolve a notebook's output folders: the reproduction's, or a scratch folder.
 
     ``pqlab reproduce`` passes both folders; a notebook run by hand (plain Jupyter, or
@@ -163,8 +171,10 @@ def notebook_outputs(figures_dir: str = "", results_dir: str = "", label: str | 
     figures.mkdir(parents=True, exist_ok=True)
     results.mkdir(parents=True, exist_ok=True)
     if scratch is not None and announce:
-        print(f"pqlab: run by hand, outputs go to the scratch folder {scratch} "
-              "(only `pqlab reproduce` writes the reproduction)")
+        print(
+            f"pqlab: run by hand, outputs go to the scratch folder {scratch} "
+            "(only `pqlab reproduce` writes the reproduction)"
+        )
     return str(figures.resolve()), str(results.resolve())
 
 

@@ -54,7 +54,8 @@ def _cgroup_room() -> int | None:
 
 
 def _address_space_room() -> int | None:
-    """Bytes ``RLIMIT_AS`` leaves above this process's current virtual size, or None without a limit."""
+    """Bytes ``RLIMIT_AS`` leaves above this process's current virtual size, or None without a
+    limit."""
     import psutil
 
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
@@ -108,8 +109,10 @@ def check_available(what: str, need_bytes: int, way_out: str) -> None:
     """
     room, limit = available_bytes()
     if need_bytes > room:
-        raise NotEnoughMemory(f"{what} would need about {_gib(need_bytes)}, more than the {_gib(room)} left "
-                              f"by {limit}; {way_out}")
+        raise NotEnoughMemory(
+            f"{what} would need about {_gib(need_bytes)}, more than the {_gib(room)} left "
+            f"by {limit}; {way_out}"
+        )
 
 
 def _gib(n: int) -> str:

@@ -41,7 +41,9 @@ def dot(a, b) -> float:
     a = np.asarray(check_unmasked("dot: a", a), dtype=float)
     b = np.asarray(check_unmasked("dot: b", b), dtype=float)
     if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"dot needs two 1-D arrays of one length, got shapes {a.shape} and {b.shape}")
+        raise ValueError(
+            f"dot needs two 1-D arrays of one length, got shapes {a.shape} and {b.shape}"
+        )
     return float(np.sum(a * b))
 
 
@@ -167,7 +169,9 @@ def line_fit(x, y) -> tuple[float, float]:
     x = np.asarray(check_unmasked("line_fit: x", x), dtype=float)
     y = np.asarray(check_unmasked("line_fit: y", y), dtype=float)
     if x.ndim != 1 or x.shape != y.shape or x.size < 2:
-        raise ValueError(f"line_fit needs two 1-D arrays of one length >= 2, got shapes {x.shape} and {y.shape}")
+        raise ValueError(
+            f"line_fit needs two 1-D arrays of one length >= 2, got shapes {x.shape} and {y.shape}"
+        )
     if not (np.all(np.isfinite(x)) and np.ptp(x) > 0):
         raise ValueError("line_fit needs at least two distinct finite x values")
     dx = x - np.sum(x) / x.size

@@ -30,17 +30,21 @@ def check_percentiles(percentiles: Sequence[float], name: str = "percentiles") -
     try:
         given = list(percentiles)
     except TypeError:
-        raise ValueError(f"{name} must be a sequence of percents in [0, 100], got "
-                         f"{echo(percentiles)}") from None
+        raise ValueError(
+            f"{name} must be a sequence of percents in [0, 100], got {echo(percentiles)}"
+        ) from None
     q = check_array(name, given, kind="float", minimum=0.0, maximum=100.0)
     if q.size and q.max() <= 1.0 and q.max() > 0.0:
         percents = [float(v * 100) for v in q]
-        raise ValueError(f"{name} are percents in [0, 100], got {echo(percentiles)}: all at most "
-                         f"1, they read as fractions; write {percents} for those fractions (a "
-                         f"percentile below 1 beside one above 1 is not ambiguous)")
+        raise ValueError(
+            f"{name} are percents in [0, 100], got {echo(percentiles)}: all at most "
+            f"1, they read as fractions; write {percents} for those fractions (a "
+            "percentile below 1 beside one above 1 is not ambiguous)"
+        )
     if np.unique(q).size != q.size:
-        raise ValueError(f"{name} must be distinct percents (each names one result), got "
-                         f"{echo(percentiles)}")
+        raise ValueError(
+            f"{name} must be distinct percents (each names one result), got {echo(percentiles)}"
+        )
     return q
 
 

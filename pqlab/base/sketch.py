@@ -50,8 +50,14 @@ class LogBins:
         The names of the three parameters as the caller's user knows them (in error messages).
     """
 
-    def __init__(self, alpha: float = DEFAULT_ALPHA, min_value: float = 1e-9, max_value: float = 1e6, *,
-                 names=("alpha", "min_value", "max_value")):
+    def __init__(
+        self,
+        alpha: float = DEFAULT_ALPHA,
+        min_value: float = 1e-9,
+        max_value: float = 1e6,
+        *,
+        names=("alpha", "min_value", "max_value"),
+    ):
         self.alpha = check_real(names[0], alpha, 0.0, 0.5, strict_minimum=True)
         self.min_value = check_real(names[1], min_value, 0.0, strict_minimum=True)
         self.max_value = check_real(names[2], max_value, self.min_value, strict_minimum=True)
@@ -60,7 +66,9 @@ class LogBins:
         self.k_min = math.ceil(math.log(self.min_value) / self.log_gamma)
         k_max = math.ceil(math.log(self.max_value) / self.log_gamma)
         n = k_max - self.k_min + 3  # the zero bin, the keys k_min..k_max, the overflow bin
-        self.n_bins = check_memory(f"{names[0]}, {names[1]}, {names[2]} (log bins per row)", n, 8, MAX_ROW_BYTES)
+        self.n_bins = check_memory(
+            f"{names[0]}, {names[1]}, {names[2]} (log bins per row)", n, 8, MAX_ROW_BYTES
+        )
         keys = self.k_min + np.arange(self.n_bins - 2)
         #: The upper edges of the bins but the overflow: the zero bin's ``gamma**(k_min - 1)``, then
         #: ``gamma**k`` (bin ``j`` holds ``(upper[j-1], upper[j]]``; this table defines the bins).
@@ -76,8 +84,12 @@ class LogBins:
             self.shift = 52 - self.sub_bits
             self.base = int(np.float64(self.upper[0]).view(np.int64)) >> self.shift
             top = int(np.float64(self.max_value).view(np.int64)) >> self.shift
-            check_memory(f"{names[0]}, {names[1]}, {names[2]} (bit cells of the log bins)",
-                         top - self.base + 1, 4, 4 * MAX_ROW_BYTES)
+            check_memory(
+                f"{names[0]}, {names[1]}, {names[2]} (bit cells of the log bins)",
+                top - self.base + 1,
+                4,
+                4 * MAX_ROW_BYTES,
+            )
             cells = np.arange(self.base, top + 1)
             lowest = (cells << self.shift).view(np.float64)
             highest = (((cells + 1) << self.shift) - 1).view(np.float64)
@@ -126,27 +138,38 @@ class LogBins:
         bad = np.flatnonzero(~(values >= 0.0))  # NaN compares false
         if bad.size:
             i = int(bad[0])
-            raise ValueError(f"values must be numbers >= 0 (infinity: overflow), got "
-                             f"{shown(values[i])} at index {i}")
-        rows = check_array("rows", rows, kind="int", minimum=0, maximum=counts.shape[0] - 1,
-                           length=values.shape[0])
+            raise ValueError(
+                "values must be numbers >= 0 (infinity: overflow), got "
+                f"{shown(values[i])} at index {i}"
+            )
+        rows = check_array(
+            "rows", rows, kind="int", minimum=0, maximum=counts.shape[0] - 1, length=values.shape[0]
+        )
         add_values(values, rows, *self.kernel_args(), counts)
 
     def _check_counts(self, counts, *, writeable: bool) -> np.ndarray:
         """``counts`` if it is a table of these bins, else ``ValueError``."""
-        ok = (isinstance(counts, np.ndarray) and counts.dtype == np.int64 and counts.ndim == 2
-              and counts.shape[1] == self.n_bins)
+        ok = (
+            isinstance(counts, np.ndarray)
+            and counts.dtype == np.int64
+            and counts.ndim == 2
+            and counts.shape[1] == self.n_bins
+        )
         if ok and writeable:
             ok = counts.flags.c_contiguous and counts.flags.writeable
         if not ok:
             got = f"a {type(counts).__name__}"
             if isinstance(counts, np.ndarray):
-                got += f" of dtype {counts.dtype} and shape {counts.shape}" + (
-                    "" if counts.flags.c_contiguous else ", strided") + (
-                    "" if counts.flags.writeable else ", read-only")
+                got += (
+                    f" of dtype {counts.dtype} and shape {counts.shape}"
+                    + ("" if counts.flags.c_contiguous else ", strided")
+                    + ("" if counts.flags.writeable else ", read-only")
+                )
             kind = " C-contiguous, writeable" if writeable else "n"
-            raise ValueError(f"counts must be a{kind} int64 array of shape (rows, {self.n_bins}) "
-                             f"(LogBins.zeros), got {got}")
+            raise ValueError(
+                f"counts must be a{kind} int64 array of shape (rows, {self.n_bins}) "
+                f"(LogBins.zeros), got {got}"
+            )
         if not writeable and counts.size and counts.min() < 0:
             raise ValueError(f"counts must be >= 0, got {int(counts.min())}")
         return counts
@@ -170,15 +193,23 @@ class LogBins:
 
 
 def check_quantiles(name: str, q) -> np.ndarray:
-    """``q`` as a 1-D float array of distinct increasing probabilities in [0, 1], else ``ValueError``."""
+    """``q`` as a 1-D float array of distinct increasing probabilities in [0, 1], else
+    ``ValueError``."""
     try:
         arr = np.asarray(q, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError):
         arr = None
-    if (arr is None or arr.size == 0 or not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1
-            or np.any(np.diff(arr) <= 0)):
-        raise ValueError(f"{name} must be increasing probabilities in [0, 1] (e.g. (0.5, 0.99)), "
-                         f"got {echo(q)}")
+    if (
+        arr is None
+        or arr.size == 0
+        or not np.all(np.isfinite(arr))
+        or arr.min() < 0
+        or arr.max() > 1
+        or np.any(np.diff(arr) <= 0)
+    ):
+        raise ValueError(
+            f"{name} must be increasing probabilities in [0, 1] (e.g. (0.5, 0.99)), got {echo(q)}"
+        )
     return arr
 
 

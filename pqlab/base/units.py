@@ -9,8 +9,22 @@ through these functions, never with a literal factor.
 
 from __future__ import annotations
 
-__all__ = ["MS_PER_S", "US_PER_S", "S_PER_MS", "S_PER_US", "BPS_PER_KBPS", "BPS_PER_MBPS", "to_ms", "to_us",
-           "ms_to_s", "us_to_s", "to_kbps", "to_mbps", "kbps_to_bps", "times_in_ms"]
+__all__ = [
+    "MS_PER_S",
+    "US_PER_S",
+    "S_PER_MS",
+    "S_PER_US",
+    "BPS_PER_KBPS",
+    "BPS_PER_MBPS",
+    "to_ms",
+    "to_us",
+    "ms_to_s",
+    "us_to_s",
+    "to_kbps",
+    "to_mbps",
+    "kbps_to_bps",
+    "times_in_ms",
+]
 
 MS_PER_S = 1e3  # milliseconds in one second
 US_PER_S = 1e6  # microseconds in one second
@@ -83,4 +97,3 @@ def times_in_ms(ds, keep=()):
         out[name] = to_ms(var)
         out[name].attrs = {**var.attrs, "units": "ms" + unit[1:]}
     return out
-

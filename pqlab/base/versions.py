@@ -26,12 +26,26 @@ import os
 import platform
 from importlib import metadata
 
-from . import locations
 from .._version import __version__
+from . import locations
 
-__all__ = ["REPORTED_PACKAGES", "LOCK_FILE", "ENVIRONMENT_LINE_PREFIXES", "is_locked_environment", "lock_text", "lock_sha256", "parse_lock", "locked_versions",
-           "installed_versions", "lock_differences", "differences_text", "environment_summary",
-           "environment_attrs", "environment_text", "fingerprint"]
+__all__ = [
+    "REPORTED_PACKAGES",
+    "LOCK_FILE",
+    "ENVIRONMENT_LINE_PREFIXES",
+    "is_locked_environment",
+    "lock_text",
+    "lock_sha256",
+    "parse_lock",
+    "locked_versions",
+    "installed_versions",
+    "lock_differences",
+    "differences_text",
+    "environment_summary",
+    "environment_attrs",
+    "environment_text",
+    "fingerprint",
+]
 
 #: The packages whose versions a report and a Dataset name (the computing stack), in this order.
 REPORTED_PACKAGES = ("numpy", "numba", "xarray", "pandas", "scipy", "matplotlib", "seaborn")
@@ -41,12 +55,16 @@ LOCK_FILE = "run.txt"
 SHORT_DIGEST = 12
 #: How the lines of the report's environment block begin (:func:`environment_text`): the
 #: versions, then whether the installed packages are the lock's.
-ENVIRONMENT_LINE_PREFIXES = ("Environment: ", "This run's environment differs from the lock",
-                             "The installed packages are the lock's")
+ENVIRONMENT_LINE_PREFIXES = (
+    "Environment: ",
+    "This run's environment differs from the lock",
+    "The installed packages are the lock's",
+)
 
 
 def lock_text(name: str = LOCK_FILE) -> str:
-    """The text of one of pqlab's locks (``run.txt`` or ``test.txt``) as shipped with the package."""
+    """The text of one of pqlab's locks (``run.txt`` or ``test.txt``) as shipped with the
+    package."""
     return (locations.REQUIREMENTS / name).read_text(encoding="utf-8")
 
 
@@ -91,7 +109,9 @@ def parse_lock(text: str, environment: dict | None = None) -> dict[str, str]:
         try:
             requirement = Requirement(requirement_text)
         except InvalidRequirement as err:
-            raise ValueError(f"lock line {requirement_text!r} is not a requirement: {err}") from None
+            raise ValueError(
+                f"lock line {requirement_text!r} is not a requirement: {err}"
+            ) from None
         specifiers = list(requirement.specifier)
         if len(specifiers) != 1 or specifiers[0].operator != "==":
             raise ValueError(f"lock line {requirement_text!r} is not an exact '==' pin")
@@ -116,7 +136,9 @@ def _installed() -> tuple[tuple[str, str], ...]:
     from packaging.utils import canonicalize_name
 
     found: dict[str, str] = {}
-    for dist in metadata.distributions():  # one scan of sys.path; the first of a name wins, as for import
+    for (
+        dist
+    ) in metadata.distributions():  # one scan of sys.path; the first of a name wins, as for import
         name, version = _name_and_version(dist)
         if name:
             found.setdefault(canonicalize_name(name), version)
@@ -139,12 +161,14 @@ def _name_and_version(dist) -> tuple[str | None, str]:
 
 
 def installed_versions() -> dict[str, str]:
-    """Every installed distribution of this interpreter: canonical name to version (read once per process)."""
+    """Every installed distribution of this interpreter: canonical name to version (read once per
+    process)."""
     return dict(_installed())
 
 
-def lock_differences(locked: dict[str, str] | None = None,
-                     installed: dict[str, str] | None = None) -> list[tuple[str, str, str | None]]:
+def lock_differences(
+    locked: dict[str, str] | None = None, installed: dict[str, str] | None = None
+) -> list[tuple[str, str, str | None]]:
     """The locked packages whose installed version is not the lock's.
 
     Returns
@@ -155,31 +179,44 @@ def lock_differences(locked: dict[str, str] | None = None,
     """
     locked = locked_versions() if locked is None else locked
     installed = installed_versions() if installed is None else installed
-    return [(name, version, installed.get(name)) for name, version in sorted(locked.items())
-            if installed.get(name) != version]
+    return [
+        (name, version, installed.get(name))
+        for name, version in sorted(locked.items())
+        if installed.get(name) != version
+    ]
 
 
 def differences_text(differences: list[tuple[str, str, str | None]]) -> str:
     """One line naming the packages that differ from the lock ('' when none)."""
     if not differences:
         return ""
-    items = [f"{name} {installed or 'not installed'} (lock {locked})" for name, locked, installed in differences]
+    items = [
+        f"{name} {installed or 'not installed'} (lock {locked})"
+        for name, locked, installed in differences
+    ]
     return f"{ENVIRONMENT_LINE_PREFIXES[1]} in {len(items)} package(s): " + ", ".join(items) + "."
 
 
 def is_locked_environment(python: str, lock_sha256_prefix: str) -> bool:
-    """True if this interpreter is Python ``python`` (major.minor) running exactly the shipped lock, and that lock's sha256 starts with ``lock_sha256_prefix``.
+    """True if this interpreter is Python ``python`` (major.minor) running exactly the shipped lock,
+    and that lock's sha256 starts with ``lock_sha256_prefix``.
 
-    The environment a committed report was made in (:func:`pqlab.pipeline.reportdiff.report_environment`
+    The environment a committed report was made in
+    (:func:`pqlab.pipeline.reportdiff.report_environment`
     reads it from the report): where this holds, the report is expected byte for byte.
     """
     minor = ".".join(platform.python_version_tuple()[:2])
-    return (minor == python and bool(lock_sha256_prefix) and lock_sha256().startswith(lock_sha256_prefix)
-            and not lock_differences())
+    return (
+        minor == python
+        and bool(lock_sha256_prefix)
+        and lock_sha256().startswith(lock_sha256_prefix)
+        and not lock_differences()
+    )
 
 
 def environment_summary() -> dict:
-    """The running environment in plain data: Python, pqlab and :data:`REPORTED_PACKAGES` versions, the lock.
+    """The running environment in plain data: Python, pqlab and :data:`REPORTED_PACKAGES` versions,
+    the lock.
 
     Keys: ``python``, ``pqlab``, one per reported package (``None`` if not installed),
     ``lock_sha256`` and ``lock_differences`` (as :func:`lock_differences`).
@@ -194,12 +231,15 @@ def environment_summary() -> dict:
 
 def _versions_text(summary: dict) -> str:
     names = {"python": "Python"}
-    return ", ".join(f"{names.get(name, name)} {summary[name] or 'not installed'}"
-                     for name in ("python", "pqlab", *REPORTED_PACKAGES))
+    return ", ".join(
+        f"{names.get(name, name)} {summary[name] or 'not installed'}"
+        for name in ("python", "pqlab", *REPORTED_PACKAGES)
+    )
 
 
 def environment_attrs() -> dict:
-    """Provenance attrs naming the environment (strings, netCDF-safe), for every Dataset pqlab returns.
+    """Provenance attrs naming the environment (strings, netCDF-safe), for every Dataset pqlab
+    returns.
 
     ``software_versions`` (Python, pqlab and the computing stack), ``environment_lock_sha256``
     (the lock the package ships) and ``environment_matches_lock`` (``"yes"``, or the
@@ -212,22 +252,28 @@ def environment_attrs() -> dict:
 @functools.lru_cache(maxsize=None)
 def _environment_attrs() -> tuple[tuple[str, str], ...]:
     summary = environment_summary()
-    return (("software_versions", _versions_text(summary)),
-            ("environment_lock_sha256", summary["lock_sha256"]),
-            ("environment_matches_lock", differences_text(summary["lock_differences"]) or "yes"))
+    return (
+        ("software_versions", _versions_text(summary)),
+        ("environment_lock_sha256", summary["lock_sha256"]),
+        ("environment_matches_lock", differences_text(summary["lock_differences"]) or "yes"),
+    )
 
 
 def environment_text(results_digest: str | None = None) -> list[str]:
-    """The report's environment block: one line of versions, lock and results digest; a second if off the lock.
+    """The report's environment block: one line of versions, lock and results digest; a second if
+    off the lock.
 
     Parameters
     ----------
     results_digest : str, optional
-        Digest of the report's numbers (:func:`pqlab.pipeline.report.results_digest`), shown shortened.
+        Digest of the report's numbers (:func:`pqlab.pipeline.report.results_digest`), shown
+        shortened.
     """
     summary = environment_summary()
-    line = (f"Environment: {_versions_text(summary)}; lock requirements/{LOCK_FILE} sha256 "
-            f"{summary['lock_sha256'][:SHORT_DIGEST]}")
+    line = (
+        f"Environment: {_versions_text(summary)}; lock requirements/{LOCK_FILE} sha256 "
+        f"{summary['lock_sha256'][:SHORT_DIGEST]}"
+    )
     if results_digest is not None:
         line += f"; results digest {results_digest[:SHORT_DIGEST]}"
     lines = [line + "."]
@@ -245,6 +291,8 @@ def fingerprint() -> str:
     identically.
     """
     installed = installed_versions()
-    description = {"python": ".".join(platform.python_version_tuple()[:2]),
-                   "packages": {name: installed.get(name) for name in sorted(locked_versions())}}
+    description = {
+        "python": ".".join(platform.python_version_tuple()[:2]),
+        "packages": {name: installed.get(name) for name in sorted(locked_versions())},
+    }
     return hashlib.sha256(json.dumps(description, sort_keys=True).encode()).hexdigest()

@@ -1,4 +1,5 @@
-"""The teaching lab: the helpers the lab notebooks call, and ``pqlab lab`` that opens them in JupyterLab.
+"""The teaching lab: the helpers the lab notebooks call, and ``pqlab lab`` that opens them in
+JupyterLab.
 
 What it does: ``exercises`` (each experiment a student runs is one call; each exercise's
 answer is computed by pqlab and checked within its tolerance; the fast redraw behind the
@@ -19,8 +20,14 @@ from ..base import lazy as _lazy
 
 if TYPE_CHECKING:  # imported when first used (pqlab.base.lazy reads this block)
     # the notebooks' helpers, listed in exercises.__all__
+    from . import (  # noqa: F401  (for type checkers)
+        diffserv,
+        diffserv_figures,
+        exercises,
+        jupyter,
+        panel,
+    )
     from .exercises import *  # noqa: F401,F403
-    from . import exercises, diffserv, diffserv_figures, panel, jupyter  # noqa: F401  (for type checkers)
 
 __getattr__, __dir__ = _lazy.attach(__name__)
 __all__ = _lazy.names(__name__)

@@ -1,4 +1,5 @@
-"""Helpers of the teaching lab (``notebooks/lab/``): experiments, self-checks, the fast redraw, widgets.
+"""Helpers of the teaching lab (``notebooks/lab/``): experiments, self-checks, the fast redraw,
+widgets.
 
 The lab notebooks hold no simulation logic either: each experiment a student runs
 is one call here, each exercise has an id (``"01.2"``) whose answer pqlab computes
@@ -23,28 +24,51 @@ from typing import Callable
 
 import numpy as np
 
-from ..measure import bounds, experiments, metrics
-from ..papers import presets
-from ..measure.analysis import max_ring_particles  # the one O(n log n) count (was an O(n^2) copy here)
 from ..base._validate import check_choice, check_int, check_real
+from ..base.units import to_ms
+from ..measure import bounds, experiments, metrics
+from ..measure.analysis import (
+    max_ring_particles,
+)  # the one O(n log n) count (was an O(n^2) copy here)
 from ..node.engine import simulate_arrivals
 from ..node.framing import line_time_s, particles_needed
 from ..node.measured import is_measured
 from ..node.model import Node, Queue
-from ..papers.stated import PAPERS, cisco7200_atm, transmission_unit_s
 from ..node.path import PathModel
 from ..node.scenario import Scenario, simulate
 from ..node.traffic import UDP_IP_HEADER_BYTES, Deterministic, PoissonStream
-from ..base.units import to_ms
+from ..papers import presets
+from ..papers.stated import PAPERS, cisco7200_atm, transmission_unit_s
 from . import diffserv, panel
 
 __all__ = [
-    "RIGHT", "NOT_YET", "NO_ANSWER", "LINE_RATE_BPS", "EF_UNIT_S", "DEFAULTS", "ANSWER_SEED",
-    "Exercise", "EXERCISES", "expected", "check", "compare",
-    "lab_node", "lab_scenario", "ef_delays", "table_iv_bound_s", "redraw", "timed_redraw",
-    "controls", "RedrawPanel", "interactive_redraw",
-    "ring_trace", "max_ring_particles", "mean_delay_vs_payload", "cobham_experiment",
-    "playout_buffer_units", "aggregation_run",
+    "RIGHT",
+    "NOT_YET",
+    "NO_ANSWER",
+    "LINE_RATE_BPS",
+    "EF_UNIT_S",
+    "DEFAULTS",
+    "ANSWER_SEED",
+    "Exercise",
+    "EXERCISES",
+    "expected",
+    "check",
+    "compare",
+    "lab_node",
+    "lab_scenario",
+    "ef_delays",
+    "table_iv_bound_s",
+    "redraw",
+    "timed_redraw",
+    "controls",
+    "RedrawPanel",
+    "interactive_redraw",
+    "ring_trace",
+    "max_ring_particles",
+    "mean_delay_vs_payload",
+    "cobham_experiment",
+    "playout_buffer_units",
+    "aggregation_run",
 ]
 
 RIGHT, NOT_YET, NO_ANSWER = "right", "not yet", "no answer yet"
@@ -53,9 +77,17 @@ RIGHT, NOT_YET, NO_ANSWER = "right", "not yet", "no answer yet"
 LINE_RATE_BPS = PAPERS.line_rate_bps
 EF_UNIT_S = transmission_unit_s()
 #: The redraw's defaults (the papers' base case with MTU-size BE packets).
-DEFAULTS = dict(be_payload_bytes=1472, ring_limit_particles=5, ef_frame_bytes=128, n_ef_streams=1,
-                scheduler="pq", ef_weight_bps=400e3, be_distribution="deterministic",
-                n_ef_samples=10_000, seed=1)
+DEFAULTS = dict(
+    be_payload_bytes=1472,
+    ring_limit_particles=5,
+    ef_frame_bytes=128,
+    n_ef_streams=1,
+    scheduler="pq",
+    ef_weight_bps=400e3,
+    be_distribution="deterministic",
+    n_ef_samples=10_000,
+    seed=1,
+)
 #: The seed every computed answer uses (students keep the notebooks' default seed).
 ANSWER_SEED = 1
 
@@ -63,8 +95,13 @@ ANSWER_SEED = 1
 # --------------------------------------------------------------------------- nodes and runs
 
 
-def lab_node(*, scheduler: str = "pq", ring_limit_particles: int = 5, ef_weight_bps: float = 400e3,
-             ef_police_rate_bps: float = 300e3) -> Node:
+def lab_node(
+    *,
+    scheduler: str = "pq",
+    ring_limit_particles: int = 5,
+    ef_weight_bps: float = 400e3,
+    ef_police_rate_bps: float = 300e3,
+) -> Node:
     """The lab's C7200 node: EF queue 0 as a priority queue (``"pq"``) or a WFQ queue (``"wfq"``).
 
     Parameters
@@ -87,16 +124,32 @@ def lab_node(*, scheduler: str = "pq", ring_limit_particles: int = 5, ef_weight_
         return cisco7200_atm(ring_limit_particles=ring, ef_police_rate_bps=police)
     weight = check_real("ef_weight_bps", ef_weight_bps, 0.0, LINE_RATE_BPS, strict_minimum=True)
     if weight >= LINE_RATE_BPS:
-        raise ValueError(f"ef_weight_bps must be below the line rate {LINE_RATE_BPS:g}, got {ef_weight_bps!r}")
-    return Node(LINE_RATE_BPS, "atm-aal5", ring, 512,
-                (Queue("wfq", 10, weight_bps=weight), Queue("wfq", 64, weight_bps=LINE_RATE_BPS - weight)))
+        raise ValueError(
+            f"ef_weight_bps must be below the line rate {LINE_RATE_BPS:g}, got {ef_weight_bps!r}"
+        )
+    return Node(
+        LINE_RATE_BPS,
+        "atm-aal5",
+        ring,
+        512,
+        (Queue("wfq", 10, weight_bps=weight), Queue("wfq", 64, weight_bps=LINE_RATE_BPS - weight)),
+    )
 
 
-def lab_scenario(*, be_payload_bytes: int = 1472, ring_limit_particles: int = 5, ef_frame_bytes: int = 128,
-                 n_ef_streams: int = 1, scheduler: str = "pq", ef_weight_bps: float = 400e3,
-                 be_distribution: str = "deterministic", n_ef_samples: int = 10_000,
-                 ef_aggregate_bps: float = 300e3, ef_police_rate_bps: float = 300e3,
-                 warmup_s: float = 0.5) -> Scenario:
+def lab_scenario(
+    *,
+    be_payload_bytes: int = 1472,
+    ring_limit_particles: int = 5,
+    ef_frame_bytes: int = 128,
+    n_ef_streams: int = 1,
+    scheduler: str = "pq",
+    ef_weight_bps: float = 400e3,
+    be_distribution: str = "deterministic",
+    n_ef_samples: int = 10_000,
+    ef_aggregate_bps: float = 300e3,
+    ef_police_rate_bps: float = 300e3,
+    warmup_s: float = 0.5,
+) -> Scenario:
     """The papers' PQ experiment on :func:`lab_node`, the EF aggregate split over ``n_ef_streams``.
 
     The EF aggregate (``ef_aggregate_bps``, 300 kbit/s) is carried by ``n_ef_streams``
@@ -111,18 +164,32 @@ def lab_scenario(*, be_payload_bytes: int = 1472, ring_limit_particles: int = 5,
     check_int("n_ef_samples", n_ef_samples, 1, 10_000_000)
     check_int("ef_frame_bytes", ef_frame_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1, 65_535)
     aggregate = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
-    node = lab_node(scheduler=scheduler, ring_limit_particles=ring_limit_particles, ef_weight_bps=ef_weight_bps,
-                    ef_police_rate_bps=ef_police_rate_bps)
-    be = dict(be_size=presets.real_be_sizes()) if be_distribution == "real" else dict(
-        be_payload_bytes=be_payload_bytes)
+    node = lab_node(
+        scheduler=scheduler,
+        ring_limit_particles=ring_limit_particles,
+        ef_weight_bps=ef_weight_bps,
+        ef_police_rate_bps=ef_police_rate_bps,
+    )
+    be = (
+        dict(be_size=presets.real_be_sizes())
+        if be_distribution == "real"
+        else dict(be_payload_bytes=be_payload_bytes)
+    )
     return presets.pq_experiment(
-        **be, ef_frame_bytes=ef_frame_bytes, ef_rate_bps=aggregate / n_streams,
-        ef_aggregate_bps=aggregate if n_streams > 1 else None, n_ef_samples=n_ef_samples,
-        warmup_s=warmup_s, node=node, name=f"lab({scheduler}, n_ef_streams={n_streams})")
+        **be,
+        ef_frame_bytes=ef_frame_bytes,
+        ef_rate_bps=aggregate / n_streams,
+        ef_aggregate_bps=aggregate if n_streams > 1 else None,
+        n_ef_samples=n_ef_samples,
+        warmup_s=warmup_s,
+        node=node,
+        name=f"lab({scheduler}, n_ef_streams={n_streams})",
+    )
 
 
 def ef_delays(seed: int = ANSWER_SEED, **kw) -> np.ndarray:
-    """Node delay (departure - arrival, no path) of the measured reference EF packets, seconds (NaN: lost).
+    """Node delay (departure - arrival, no path) of the measured reference EF packets, seconds (NaN:
+    lost).
 
     Keywords as :func:`lab_scenario`.
     """
@@ -132,8 +199,13 @@ def ef_delays(seed: int = ANSWER_SEED, **kw) -> np.ndarray:
     return metrics.one_way_delay(window, PathModel()).values
 
 
-def table_iv_bound_s(be_ip_bytes: int, *, ring_limit_particles: int = 5, ef_aggregate_bps: float = 300e3,
-                     ef_frame_bytes: int = 128) -> float:
+def table_iv_bound_s(
+    be_ip_bytes: int,
+    *,
+    ring_limit_particles: int = 5,
+    ef_aggregate_bps: float = 300e3,
+    ef_frame_bytes: int = 128,
+) -> float:
     """Table IV's W for BE packets of ``be_ip_bytes`` (k = particles they occupy), seconds.
 
     ``W = (k / (1 - rho) + Q_t + k - 1) T_u`` with ``rho = ef_aggregate_bps / 2 Mbit/s``
@@ -154,7 +226,9 @@ def table_iv_bound_s(be_ip_bytes: int, *, ring_limit_particles: int = 5, ef_aggr
 def _check_redraw_args(kw: dict) -> dict:
     unknown = set(kw) - set(DEFAULTS)
     if unknown:
-        raise ValueError(f"redraw got unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS)}")
+        raise ValueError(
+            f"redraw got unknown parameter(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS)}"
+        )
     args = {**DEFAULTS, **kw}
     check_int("be_payload_bytes", args["be_payload_bytes"], 1, 65_535 - UDP_IP_HEADER_BYTES)
     check_int("ring_limit_particles", args["ring_limit_particles"], 1, 1000)
@@ -214,14 +288,21 @@ def redraw(fig=None, **kw):
     else:
         fig.clf()
     fig.subplots(1, 2)
-    fig.subplots_adjust(left=0.07, right=0.99, bottom=0.15, top=0.88, wspace=0.22)  # fixed: no layout engine
+    fig.subplots_adjust(
+        left=0.07, right=0.99, bottom=0.15, top=0.88, wspace=0.22
+    )  # fixed: no layout engine
     ax_f, ax_c = fig.axes
     if units.size:
         top = max(float(units.max()), bound) * 1.05 + 0.5
         counts, edges = np.histogram(units, bins=np.arange(0.0, top + 0.5, 0.5))
         ax_f.stairs(counts / units.size, edges, fill=True, alpha=0.7, color="C0")
         curve = metrics.ccdf(units)  # one point per distinct delay
-        ax_c.step(curve.threshold, np.maximum(curve.probability, 0.5 / units.size), where="post", color="C0")
+        ax_c.step(
+            curve.threshold,
+            np.maximum(curve.probability, 0.5 / units.size),
+            where="post",
+            color="C0",
+        )
         ax_c.set_xlim(0, top)
         ax_f.set_xlim(0, top)
     ax_c.set_yscale("log")
@@ -235,19 +316,29 @@ def redraw(fig=None, **kw):
     ax_c.set_ylabel("P(D > d)")
     ax_c.legend(loc="lower left", fontsize=8)
     loss = 1.0 - kept.size / max(delay.size, 1)
-    stats = (f"mean {units.mean():.2f}, p99 {np.percentile(units, 99):.2f}, max {units.max():.2f} transmission "
-             f"units ({to_ms(EF_UNIT_S):.3f} ms each)" if units.size else "every packet lost")
+    stats = (
+        f"mean {units.mean():.2f}, p99 {np.percentile(units, 99):.2f}, max {units.max():.2f}"
+        f" transmission units ({to_ms(EF_UNIT_S):.3f} ms each)"
+        if units.size
+        else "every packet lost"
+    )
     # the slider sets the UDP payload; the IP length the ring and Table IV count is 28 bytes more
-    be_text = ("BE real sizes" if args["be_distribution"] == "real"
-               else f"BE payload {args['be_payload_bytes']} B (IP {be_max} B)")
-    fig.suptitle(f"{args['scheduler'].upper()}, {be_text}, "
-                 f"ring {args['ring_limit_particles']}, EF {args['ef_frame_bytes']} B x {args['n_ef_streams']} "
-                 f"streams: {stats}, loss {loss:.2%}", fontsize=9)
+    be_text = (
+        "BE real sizes"
+        if args["be_distribution"] == "real"
+        else f"BE payload {args['be_payload_bytes']} B (IP {be_max} B)"
+    )
+    fig.suptitle(
+        f"{args['scheduler'].upper()}, {be_text}, ring {args['ring_limit_particles']}, EF"
+        f" {args['ef_frame_bytes']} B x {args['n_ef_streams']} streams: {stats}, loss {loss:.2%}",
+        fontsize=9,
+    )
     return fig
 
 
 def timed_redraw(fig=None, **kw):
-    """:func:`redraw` and its wall time (simulate + draw + render to pixels), seconds: ``(fig, seconds)``."""
+    """:func:`redraw` and its wall time (simulate + draw + render to pixels), seconds: ``(fig,
+    seconds)``."""
     return panel.timed_draw(redraw, fig=fig, **kw)
 
 
@@ -267,8 +358,17 @@ def controls(**defaults) -> dict:
     style = {"description_width": "160px"}
 
     def slider(kind, key, low, high, step, description, **extra):
-        return kind(value=v[key], min=low, max=high, step=step, description=description, style=style,
-                    layout=w.Layout(width="480px"), continuous_update=False, **extra)
+        return kind(
+            value=v[key],
+            min=low,
+            max=high,
+            step=step,
+            description=description,
+            style=style,
+            layout=w.Layout(width="480px"),
+            continuous_update=False,
+            **extra,
+        )
 
     def toggle(key, options, description):
         return w.ToggleButtons(options=options, value=v[key], description=description, style=style)
@@ -279,14 +379,22 @@ def controls(**defaults) -> dict:
         "ef_frame_bytes": slider(w.IntSlider, "ef_frame_bytes", 64, 1518, 64, "EF frame (B)"),
         "n_ef_streams": slider(w.IntSlider, "n_ef_streams", 1, 12, 1, "EF streams"),
         "scheduler": toggle("scheduler", ["pq", "wfq"], "scheduler"),
-        "ef_weight_bps": slider(w.FloatSlider, "ef_weight_bps", 50e3, 1.9e6, 50e3, "EF weight (bit/s)",
-                                readout_format=".3g"),
+        "ef_weight_bps": slider(
+            w.FloatSlider,
+            "ef_weight_bps",
+            50e3,
+            1.9e6,
+            50e3,
+            "EF weight (bit/s)",
+            readout_format=".3g",
+        ),
         "be_distribution": toggle("be_distribution", ["deterministic", "real"], "BE sizes"),
     }
 
 
 class RedrawPanel(panel.Panel):
-    """The lab's sliders wired to :func:`redraw` (a :class:`pqlab.lab.panel.Panel`): controls, timing, plot.
+    """The lab's sliders wired to :func:`redraw` (a :class:`pqlab.lab.panel.Panel`): controls,
+    timing, plot.
 
     Changing any control's value redraws at once (in the widget's ``observe``
     callback) into :attr:`output`; :attr:`figure` is the last figure drawn,
@@ -313,7 +421,8 @@ class RedrawPanel(panel.Panel):
 
 
 def interactive_redraw(interactive: bool = True, keys=None, **defaults):
-    """Sliders that redraw on every change (a :class:`RedrawPanel`); ``interactive=False`` draws once.
+    """Sliders that redraw on every change (a :class:`RedrawPanel`); ``interactive=False`` draws
+    once.
 
     Parameters
     ----------
@@ -332,14 +441,22 @@ def interactive_redraw(interactive: bool = True, keys=None, **defaults):
         propagates, so a broken widget call shows as an error rather than a static plot.
     """
     _check_redraw_args(defaults)
-    return panel.interactive(interactive, lambda: RedrawPanel(keys, **defaults), lambda: redraw(**defaults))
+    return panel.interactive(
+        interactive, lambda: RedrawPanel(keys, **defaults), lambda: redraw(**defaults)
+    )
 
 
-# --------------------------------------------------------------------------- experiments of the notebooks
+# --------------------------------------------------------------------------- experiments of the
+# notebooks
 
 
-def ring_trace(sizes_bytes=(1500, 128, 1500), queues=(1, 0, 1), arrivals_s=None, *,
-               ring_limit_particles: int = 5):
+def ring_trace(
+    sizes_bytes=(1500, 128, 1500),
+    queues=(1, 0, 1),
+    arrivals_s=None,
+    *,
+    ring_limit_particles: int = 5,
+):
     """Notebook 01: a few packets through the C7200 (queue 0 EF priority, 1 BE), by hand.
 
     Parameters
@@ -363,23 +480,46 @@ def ring_trace(sizes_bytes=(1500, 128, 1500), queues=(1, 0, 1), arrivals_s=None,
     arrivals = np.zeros(len(sizes)) if arrivals_s is None else arrivals_s
     ds = simulate_arrivals(node, arrivals, sizes, list(queues))
     parts = np.maximum(1, -(-ds["size"].values // node.particle_bytes))
-    ds["particles"] = ("packet", parts,
-                       {"units": "particles", "long_name": "ring particles the packet needs"})
+    ds["particles"] = (
+        "packet",
+        parts,
+        {"units": "particles", "long_name": "ring particles the packet needs"},
+    )
     return ds
 
 
-def mean_delay_vs_payload(payloads, *, n_ef_samples: int = 2_000, seed: int = ANSWER_SEED,
-                          ring_limit_particles: int = 5):
+def mean_delay_vs_payload(
+    payloads, *, n_ef_samples: int = 2_000, seed: int = ANSWER_SEED, ring_limit_particles: int = 5
+):
     """Notebook 02: mean EF node delay (ms) for each deterministic BE payload; a pandas Series."""
     import pandas as pd
 
-    values = [np.nanmean(ef_delays(seed=seed, be_payload_bytes=int(p), n_ef_samples=n_ef_samples,
-                                   ring_limit_particles=ring_limit_particles)) * 1e3 for p in payloads]
-    return pd.Series(values, index=pd.Index(list(payloads), name="be_payload_bytes"), name="mean_delay_ms")
+    values = [
+        np.nanmean(
+            ef_delays(
+                seed=seed,
+                be_payload_bytes=int(p),
+                n_ef_samples=n_ef_samples,
+                ring_limit_particles=ring_limit_particles,
+            )
+        )
+        * 1e3
+        for p in payloads
+    ]
+    return pd.Series(
+        values, index=pd.Index(list(payloads), name="be_payload_bytes"), name="mean_delay_ms"
+    )
 
 
-def cobham_experiment(*, be_ip_bytes: int = 1500, be_rate_bps: float = 1.2e6, ef_ip_bytes: int = 128,
-                      ef_rate_bps: float = 300e3, duration_s: float = 400.0, seed: int = ANSWER_SEED) -> dict:
+def cobham_experiment(
+    *,
+    be_ip_bytes: int = 1500,
+    be_rate_bps: float = 1.2e6,
+    ef_ip_bytes: int = 128,
+    ef_rate_bps: float = 300e3,
+    duration_s: float = 400.0,
+    seed: int = ANSWER_SEED,
+) -> dict:
     """Notebook 02: Poisson EF and BE through a one-particle ring vs Cobham's M/G/1 priority waits.
 
     The node: 2 Mbit/s, no framing, ring limit 1 with particles larger than any packet
@@ -390,20 +530,32 @@ def cobham_experiment(*, be_ip_bytes: int = 1500, be_rate_bps: float = 1.2e6, ef
     be = check_int("be_ip_bytes", be_ip_bytes, 1, 65_535)
     ef = check_int("ef_ip_bytes", ef_ip_bytes, 1, 65_535)
     check_real("duration_s", duration_s, 0.0, strict_minimum=True)
-    node = Node(LINE_RATE_BPS, "none", 1, 65_535,
-                (Queue("priority", 10**7), Queue("wfq", 10**7, weight_bps=1e6)))
+    node = Node(
+        LINE_RATE_BPS,
+        "none",
+        1,
+        65_535,
+        (Queue("priority", 10**7), Queue("wfq", 10**7, weight_bps=1e6)),
+    )
     s_ef, s_be = line_time_s(ef, "none", LINE_RATE_BPS), line_time_s(be, "none", LINE_RATE_BPS)
     lam_ef, lam_be = ef_rate_bps / (8 * ef), be_rate_bps / (8 * be)
     theory = bounds.cobham_waits([lam_ef, lam_be], [s_ef, s_be], [s_ef**2, s_be**2])
-    sc = Scenario(node=node, streams=(PoissonStream(ef_rate_bps, Deterministic(ef), queue=0, flow=0),
-                                      PoissonStream(be_rate_bps, Deterministic(be), queue=1, flow=100)),
-                  duration_s=duration_s, warmup_s=0.05 * duration_s)
+    sc = Scenario(
+        node=node,
+        streams=(
+            PoissonStream(ef_rate_bps, Deterministic(ef), queue=0, flow=0),
+            PoissonStream(be_rate_bps, Deterministic(be), queue=1, flow=100),
+        ),
+        duration_s=duration_s,
+        warmup_s=0.05 * duration_s,
+    )
     ds = simulate(sc, seed=seed)
     wait = (ds["ring_entry"] - ds["arrival"]).values
     warm = is_measured(ds["arrival"].values, sc.warmup_s)
     q = ds["queue"].values
     return {
-        "rho_ef": lam_ef * s_ef, "rho_be": lam_be * s_be,
+        "rho_ef": lam_ef * s_ef,
+        "rho_be": lam_be * s_be,
         "ef_wait_sim_ms": float(wait[warm & (q == 0)].mean() * 1e3),
         "ef_wait_cobham_ms": float(theory[0] * 1e3),
         "be_wait_sim_ms": float(wait[warm & (q == 1)].mean() * 1e3),
@@ -412,7 +564,8 @@ def cobham_experiment(*, be_ip_bytes: int = 1500, be_rate_bps: float = 1.2e6, ef
 
 
 def playout_buffer_units(delay_s, target_loss: float) -> float:
-    """Notebook 03: playout buffer (transmission units) so that at most ``target_loss`` of packets come late.
+    """Notebook 03: playout buffer (transmission units) so that at most ``target_loss`` of packets
+    come late.
 
     A packet is late when its delay exceeds the smallest delay plus the buffer, so the
     buffer is ``d_q - d_min`` with ``d_q`` the smallest threshold with ``P(D > d_q) <= target_loss``
@@ -425,17 +578,29 @@ def playout_buffer_units(delay_s, target_loss: float) -> float:
     return d_q - float(np.nanmin(units))
 
 
-def aggregation_run(n_ef_streams: int, *, ef_aggregate_bps: float = 300e3, ef_police_rate_bps: float = 300e3,
-                    n_ef_samples: int = 3_000, seed: int = ANSWER_SEED) -> dict:
-    """Notebook 04: the real-distribution test bed with the EF aggregate split over ``n_ef_streams``.
+def aggregation_run(
+    n_ef_streams: int,
+    *,
+    ef_aggregate_bps: float = 300e3,
+    ef_police_rate_bps: float = 300e3,
+    n_ef_samples: int = 3_000,
+    seed: int = ANSWER_SEED,
+) -> dict:
+    """Notebook 04: the real-distribution test bed with the EF aggregate split over
+    ``n_ef_streams``.
 
     Returns ``aggregation_degree``, the reference stream's node-delay ``mean_ms``,
     ``max_ms``, ``std_ms``, the largest priority-queue wait ``max_pq_wait_ms`` of any EF
     packet (ring entry - arrival) and the EF aggregate's ``loss_ratio``.
     """
     n = check_int("n_ef_streams", n_ef_streams, 1, 1000)
-    sc = lab_scenario(n_ef_streams=n, be_distribution="real", ef_aggregate_bps=ef_aggregate_bps,
-                      ef_police_rate_bps=ef_police_rate_bps, n_ef_samples=n_ef_samples)
+    sc = lab_scenario(
+        n_ef_streams=n,
+        be_distribution="real",
+        ef_aggregate_bps=ef_aggregate_bps,
+        ef_police_rate_bps=ef_police_rate_bps,
+        n_ef_samples=n_ef_samples,
+    )
     ds = simulate(sc, seed=seed)
     window = experiments.measurement_window(ds, sc)
     d = metrics.one_way_delay(window, PathModel()).values * 1e3
@@ -446,13 +611,16 @@ def aggregation_run(n_ef_streams: int, *, ef_aggregate_bps: float = 300e3, ef_po
     return {
         "n_ef_streams": n,
         "aggregation_degree": metrics.aggregation_degree(loads),
-        "mean_ms": float(np.nanmean(d)), "std_ms": float(np.nanstd(d, ddof=1)), "max_ms": float(np.nanmax(d)),
+        "mean_ms": float(np.nanmean(d)),
+        "std_ms": float(np.nanstd(d, ddof=1)),
+        "max_ms": float(np.nanmax(d)),
         "max_pq_wait_ms": float(wait.max() * 1e3) if wait.size else float("nan"),
         "loss_ratio": float(1.0 - kept.sum() / max(ef.sum(), 1)),
     }
 
 
-# --------------------------------------------------------------------------- exercises and self-checks
+# --------------------------------------------------------------------------- exercises and
+# self-checks
 
 
 #: The unit of a dimensionless answer (a probability, a ratio, the Aggregation Degree).
@@ -461,7 +629,8 @@ FRACTION = "1"
 
 @dataclass(frozen=True)
 class Exercise:
-    """One self-checked exercise: what to enter, in which unit, and how pqlab computes the answer."""
+    """One self-checked exercise: what to enter, in which unit, and how pqlab computes the
+    answer."""
 
     question: str
     unit: str
@@ -470,7 +639,8 @@ class Exercise:
     abs_tol: float = 0.0
 
     def answer_form(self) -> str:
-        """How to enter the answer: "in ms", or for a dimensionless unit "as a fraction (0.25 for 25 %)"."""
+        """How to enter the answer: "in ms", or for a dimensionless unit "as a fraction (0.25 for 25
+        %)"."""
         return "as a fraction (0.25 for 25 %)" if self.unit == FRACTION else f"in {self.unit}"
 
     def with_unit(self, value) -> str:
@@ -547,37 +717,95 @@ def _ex05_pq_bound_ms():
 
 
 def _ex05_wfq_gap_be_tx():
-    summary = diffserv.ef_summary(diffserv.ef_delays(("pq", "wfq"), ef_frame_bytes=1024, n_ef_samples=2_000))
-    return (summary.at["wfq", "max_ms"] - summary.at["pq", "max_ms"]) / to_ms(diffserv.be_line_time_s())
+    summary = diffserv.ef_summary(
+        diffserv.ef_delays(("pq", "wfq"), ef_frame_bytes=1024, n_ef_samples=2_000)
+    )
+    return (summary.at["wfq", "max_ms"] - summary.at["pq", "max_ms"]) / to_ms(
+        diffserv.be_line_time_s()
+    )
 
 
 EXERCISES: dict[str, Exercise] = {
-    "01.1": Exercise("departure time of the EF packet in the trace BE 1500, EF 128, BE 1500 (all at t = 0)", "ms",
-                     _ex01_ef_departure_ms, abs_tol=0.01),
-    "01.2": Exercise("most particles in the ring at once in that trace", "particles", _ex01_max_particles),
-    "01.3": Exercise("Table IV bound W for 1500-byte BE packets (k = 3)", "ms", _ex01_w_k3_ms, rel_tol=0.01),
-    "01.4": Exercise("simulated mean EF node delay, BE payload 1472 bytes, seed 1, 10,000 samples", "ms",
-                     _ex01_mean_delay_ms, rel_tol=0.03),
-    "02.1": Exercise("BE payload in 300..700 bytes just before the largest fall of the mean EF delay", "bytes",
-                     _ex02_worst_payload, abs_tol=4),
-    "02.2": Exercise("Cobham mean EF wait, Poisson EF 128 B at 300 kbit/s, BE 1500 B at 1.2 Mbit/s", "ms",
-                     _ex02_cobham_ef_ms, rel_tol=0.02),
-    "02.3": Exercise("simulated mean EF wait with a one-particle ring (cobham_experiment, seed 1)", "ms",
-                     _ex02_sim_ef_ms, rel_tol=0.03),
-    "03.1": Exercise("P(D > 10 transmission units), real BE distribution, seed 1", "1",
-                     _ex03_p_above_10, abs_tol=0.01),
-    "03.2": Exercise("playout buffer for a late-packet ratio of 0.001", "transmission units",
-                     _ex03_buffer_units, rel_tol=0.05, abs_tol=0.5),
-    "04.1": Exercise("Aggregation Degree of 300 kbit/s as six equal streams", "1", _ex04_a_six_streams,
-                     abs_tol=0.005),
-    "04.2": Exercise("largest wait a full 10-packet EF queue of 128-byte packets adds, unframed", "ms",
-                     _ex04_pq_bound_ms, rel_tol=0.01),
-    "04.3": Exercise("EF loss ratio with 450 kbit/s of EF policed at 300 kbit/s", "1", _ex04_loss_450k,
-                     abs_tol=0.02),
-    "05.1": Exercise("largest node delay of a 1024-byte EF frame in the priority queue behind 1000-byte BE, "
-                     "ring of 5 particles, 2 Mbit/s ATM", "ms", _ex05_pq_bound_ms, rel_tol=0.01),
-    "05.2": Exercise("WFQ's largest EF delay minus PQ's, 1024-byte EF frames, seed 1, 2,000 samples",
-                     "BE line times", _ex05_wfq_gap_be_tx, abs_tol=0.25),
+    "01.1": Exercise(
+        "departure time of the EF packet in the trace BE 1500, EF 128, BE 1500 (all at t = 0)",
+        "ms",
+        _ex01_ef_departure_ms,
+        abs_tol=0.01,
+    ),
+    "01.2": Exercise(
+        "most particles in the ring at once in that trace", "particles", _ex01_max_particles
+    ),
+    "01.3": Exercise(
+        "Table IV bound W for 1500-byte BE packets (k = 3)", "ms", _ex01_w_k3_ms, rel_tol=0.01
+    ),
+    "01.4": Exercise(
+        "simulated mean EF node delay, BE payload 1472 bytes, seed 1, 10,000 samples",
+        "ms",
+        _ex01_mean_delay_ms,
+        rel_tol=0.03,
+    ),
+    "02.1": Exercise(
+        "BE payload in 300..700 bytes just before the largest fall of the mean EF delay",
+        "bytes",
+        _ex02_worst_payload,
+        abs_tol=4,
+    ),
+    "02.2": Exercise(
+        "Cobham mean EF wait, Poisson EF 128 B at 300 kbit/s, BE 1500 B at 1.2 Mbit/s",
+        "ms",
+        _ex02_cobham_ef_ms,
+        rel_tol=0.02,
+    ),
+    "02.3": Exercise(
+        "simulated mean EF wait with a one-particle ring (cobham_experiment, seed 1)",
+        "ms",
+        _ex02_sim_ef_ms,
+        rel_tol=0.03,
+    ),
+    "03.1": Exercise(
+        "P(D > 10 transmission units), real BE distribution, seed 1",
+        "1",
+        _ex03_p_above_10,
+        abs_tol=0.01,
+    ),
+    "03.2": Exercise(
+        "playout buffer for a late-packet ratio of 0.001",
+        "transmission units",
+        _ex03_buffer_units,
+        rel_tol=0.05,
+        abs_tol=0.5,
+    ),
+    "04.1": Exercise(
+        "Aggregation Degree of 300 kbit/s as six equal streams",
+        "1",
+        _ex04_a_six_streams,
+        abs_tol=0.005,
+    ),
+    "04.2": Exercise(
+        "largest wait a full 10-packet EF queue of 128-byte packets adds, unframed",
+        "ms",
+        _ex04_pq_bound_ms,
+        rel_tol=0.01,
+    ),
+    "04.3": Exercise(
+        "EF loss ratio with 450 kbit/s of EF policed at 300 kbit/s",
+        "1",
+        _ex04_loss_450k,
+        abs_tol=0.02,
+    ),
+    "05.1": Exercise(
+        "largest node delay of a 1024-byte EF frame in the priority queue behind 1000-byte BE, "
+        "ring of 5 particles, 2 Mbit/s ATM",
+        "ms",
+        _ex05_pq_bound_ms,
+        rel_tol=0.01,
+    ),
+    "05.2": Exercise(
+        "WFQ's largest EF delay minus PQ's, 1024-byte EF frames, seed 1, 2,000 samples",
+        "BE line times",
+        _ex05_wfq_gap_be_tx,
+        abs_tol=0.25,
+    ),
 }
 
 _cache: dict[str, float] = {}
@@ -610,7 +838,9 @@ def compare(answer, target: float, *, rel_tol: float = 0.0, abs_tol: float = 0.0
     tol_abs = check_real("abs_tol", abs_tol, 0.0)
     if answer is None:
         return NO_ANSWER
-    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, (int, float, np.integer, np.floating)):
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(
+        answer, (int, float, np.integer, np.floating)
+    ):
         raise ValueError(f"answer must be a number (or None), got {answer!r}")
     value = float(answer)
     if not math.isfinite(value):
@@ -631,5 +861,8 @@ def check(exercise: str, answer) -> str:
     target = expected(exercise)
     verdict = compare(answer, target, rel_tol=ex.rel_tol, abs_tol=ex.abs_tol)
     hint = "" if verdict == RIGHT else (" (too high)" if float(answer) > target else " (too low)")
-    print(f"[{exercise}] {verdict}{hint}: {ex.question}, {ex.with_unit(answer)} (tolerance {ex.tolerance_text()})")
+    print(
+        f"[{exercise}] {verdict}{hint}: {ex.question}, {ex.with_unit(answer)} (tolerance"
+        f" {ex.tolerance_text()})"
+    )
     return verdict

@@ -1,6 +1,7 @@
 """``pqlab lab [DIR]``: copy the teaching lab's notebooks into a folder and start JupyterLab there.
 
-The notebooks come from the package's resources (:data:`pqlab.base.locations.LAB_NOTEBOOKS`), so this
+The notebooks come from the package's resources (:data:`pqlab.base.locations.LAB_NOTEBOOKS`), so
+this
 works from an installed wheel. A student's copy is never overwritten: a notebook already in
 the folder that differs from the shipped one is kept unless ``force`` is given.
 """
@@ -63,13 +64,17 @@ def new_token() -> str:
 
 
 def lab_url(token: str, port: int | None = None) -> str:
-    """The address to open the lab at, with its token (JupyterLab's default port 8888 when none is given;
+    """The address to open the lab at, with its token (JupyterLab's default port 8888 when none is
+    given;
     JupyterLab may take the next free one and then prints its own)."""
     return f"http://127.0.0.1:{8888 if port is None else int(port)}/lab?token={token}"
 
 
-def jupyterlab_command(folder, *, port: int | None = None, browser: bool = True, token: str | None = None) -> list[str]:
-    """The command that starts JupyterLab in ``folder`` with this Python (with ``token`` as its access
+def jupyterlab_command(
+    folder, *, port: int | None = None, browser: bool = True, token: str | None = None
+) -> list[str]:
+    """The command that starts JupyterLab in ``folder`` with this Python (with ``token`` as its
+    access
     token; None: JupyterLab makes one and prints it).
 
     Raises
@@ -80,13 +85,21 @@ def jupyterlab_command(folder, *, port: int | None = None, browser: bool = True,
     command = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={Path(folder).resolve()}"]
     if token is not None:
         if not str(token).strip():
-            raise ValueError("the access token must not be empty (an empty token switches authentication off)")
+            raise ValueError(
+                "the access token must not be empty (an empty token switches authentication off)"
+            )
         command.append(f"--IdentityProvider.token={token}")
     if port is not None:
-        command += ["--ServerApp.ip=127.0.0.1", f"--ServerApp.port={int(port)}", "--ServerApp.port_retries=0"]
+        command += [
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={int(port)}",
+            "--ServerApp.port_retries=0",
+        ]
     if not browser:
         command.append("--no-browser")
-    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers and CI: Jupyter refuses root otherwise
+    if (
+        hasattr(os, "geteuid") and os.geteuid() == 0
+    ):  # containers and CI: Jupyter refuses root otherwise
         command.append("--allow-root")
     return command
 
@@ -96,7 +109,9 @@ def have_jupyterlab() -> bool:
     return importlib.util.find_spec("jupyterlab") is not None
 
 
-def start(folder, *, port: int | None = None, browser: bool = True, token: str | None = None) -> int:
+def start(
+    folder, *, port: int | None = None, browser: bool = True, token: str | None = None
+) -> int:
     """Run JupyterLab in ``folder`` until it stops; its exit code.
 
     Raises
@@ -105,7 +120,9 @@ def start(folder, *, port: int | None = None, browser: bool = True, token: str |
         If JupyterLab is not installed (names the command that installs it).
     """
     if not have_jupyterlab():
-        raise ValueError(f"JupyterLab is not installed; install the lab's front end with: {INSTALL_HINT}")
+        raise ValueError(
+            f"JupyterLab is not installed; install the lab's front end with: {INSTALL_HINT}"
+        )
     try:
         return subprocess.call(jupyterlab_command(folder, port=port, browser=browser, token=token))
     except KeyboardInterrupt:

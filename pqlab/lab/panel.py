@@ -18,7 +18,8 @@ __all__ = ["timed_draw", "Panel", "interactive"]
 
 
 def timed_draw(draw: Callable, **kw):
-    """``draw(**kw)`` and its wall time (simulate + draw + render to pixels), seconds: ``(fig, seconds)``."""
+    """``draw(**kw)`` and its wall time (simulate + draw + render to pixels), seconds: ``(fig,
+    seconds)``."""
     t0 = time.perf_counter()
     fig = draw(**kw)
     fig.canvas.draw()
@@ -83,7 +84,8 @@ class Panel:
 
 
 def interactive(interactive: bool, make_panel: Callable, draw_once: Callable):
-    """``make_panel()`` displayed when ``interactive`` and ipywidgets is installed, else ``draw_once()``.
+    """``make_panel()`` displayed when ``interactive`` and ipywidgets is installed, else
+    ``draw_once()``.
 
     Returns the displayed panel or the figure. Without ipywidgets a line says why the defaults are
     drawn once; any other error propagates, so a broken widget call shows as an error rather than

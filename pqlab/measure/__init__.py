@@ -1,4 +1,5 @@
-"""Measurement: metrics of a run, the analytical bounds, sweeps with confidence intervals, the results cache.
+"""Measurement: metrics of a run, the analytical bounds, sweeps with confidence intervals, the
+results cache.
 
 What it does: ``metrics`` (RFC 2679/3393 one-way delay and IPDV, loss, CCDFs, aggregation degree),
 ``tables`` (the summary table of a run per traffic class or flow: ``pqlab.summary_table``),

@@ -1,4 +1,5 @@
-"""Analysis shared by the artefacts and the lab: trends across seeds, pooled histograms, peaks, ACF, ring occupancy.
+"""Analysis shared by the artefacts and the lab: trends across seeds, pooled histograms, peaks, ACF,
+ring occupancy.
 
 Each function here is the one place its computation is done; the artefact modules
 (:mod:`pqlab.papers.registry`) and the teaching lab (:mod:`pqlab.lab`) import it. Inputs
@@ -13,14 +14,24 @@ import math
 import numpy as np
 import xarray as xr
 
-from . import experiments, metrics
 from ..base._validate import check_choice, check_real
+from ..base.numerics import lagged_dots, line_fit
 from ..node.framing import particles_needed
 from ..node.model import Node
-from ..base.numerics import lagged_dots, line_fit
+from . import experiments, metrics
 
-__all__ = ["CONFIDENCE", "mean_ci", "trend", "pooled_frequencies", "count_peaks", "acf", "first_peak",
-           "acf_first_peak", "max_ring_particles", "ring_exit_s"]
+__all__ = [
+    "CONFIDENCE",
+    "mean_ci",
+    "trend",
+    "pooled_frequencies",
+    "count_peaks",
+    "acf",
+    "first_peak",
+    "acf_first_peak",
+    "max_ring_particles",
+    "ring_exit_s",
+]
 
 #: Confidence level of every interval across seeds.
 CONFIDENCE = 0.95
@@ -43,7 +54,8 @@ def mean_ci(values, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndar
 
 
 def trend(values: np.ndarray, x) -> tuple[float, float, bool]:
-    """Whether ``values`` increase with ``x``: the per-seed least-squares slope, its mean, CI and verdict.
+    """Whether ``values`` increase with ``x``: the per-seed least-squares slope, its mean, CI and
+    verdict.
 
     Parameters
     ----------
@@ -88,17 +100,27 @@ def _pooled_frequency(samples: np.ndarray, bin_width: float, n_bins: int) -> np.
 
 
 def pooled_frequencies(samples: np.ndarray, bin_width: float) -> tuple[np.ndarray, np.ndarray]:
-    """Bins ``[k w, (k+1) w)`` from 0 past the largest sample, and each point's frequency pooled over seeds.
+    """Bins ``[k w, (k+1) w)`` from 0 past the largest sample, and each point's frequency pooled
+    over seeds.
 
     ``samples`` is ``(point, seed, sample)`` (NaN ignored); returns the left bin edges and a
     ``(point, bin)`` array of relative frequencies.
     """
     n_bins = int(np.ceil(np.nanmax(samples) / bin_width)) + 1
-    return np.arange(n_bins) * bin_width, np.array([_pooled_frequency(s, bin_width, n_bins) for s in samples])
+    return np.arange(n_bins) * bin_width, np.array(
+        [_pooled_frequency(s, bin_width, n_bins) for s in samples]
+    )
 
 
-def count_peaks(probability, bin_width: float, *, smooth: float, min_prominence: float = 0.05,
-                scale: str = "linear", floor: float = 0.0):
+def count_peaks(
+    probability,
+    bin_width: float,
+    *,
+    smooth: float,
+    min_prominence: float = 0.05,
+    scale: str = "linear",
+    floor: float = 0.0,
+):
     """Peaks of a histogram that starts at 0 (e.g. of |IPDV|), after Gaussian smoothing.
 
     Parameters
@@ -165,7 +187,8 @@ def count_peaks(probability, bin_width: float, *, smooth: float, min_prominence:
 
 
 def acf(x, max_lag: int) -> np.ndarray:
-    """Sample autocorrelation of ``x`` at lags 0..``max_lag`` (all zero past lag 0 for a constant ``x``).
+    """Sample autocorrelation of ``x`` at lags 0..``max_lag`` (all zero past lag 0 for a constant
+    ``x``).
 
     ``r_k = sum_i (x_i - m)(x_{i+k} - m) / sum_i (x_i - m)^2`` with ``m`` the mean of ``x``.
     """
@@ -178,7 +201,8 @@ def acf(x, max_lag: int) -> np.ndarray:
 
 
 def first_peak(acf_values, threshold: float = -math.inf) -> tuple[int, float]:
-    """First lag >= 2 where an ACF has a local maximum above ``threshold``: ``(lag, value)`` or ``(-1, nan)``.
+    """First lag >= 2 where an ACF has a local maximum above ``threshold``: ``(lag, value)`` or
+    ``(-1, nan)``.
 
     The lag of that peak is the period of a periodic series, in samples.
     """
@@ -207,8 +231,10 @@ def acf_first_peak(x, max_lag: int, threshold: float = -math.inf) -> tuple[int, 
 def ring_exit_s(ds: xr.Dataset, node: Node) -> np.ndarray:
     """When each kept packet left the transmission ring, seconds (node contract rules 5 and 5'').
 
-    Its ``departure`` (rule 5); with ``node.adapter_packets = N >= 1`` (rule 5''), when it moved into
-    the adapter: ``max(ring_entry, departure of the packet N places ahead in line order)``, the first
+    Its ``departure`` (rule 5); with ``node.adapter_packets = N >= 1`` (rule 5''), when it moved
+    into
+    the adapter: ``max(ring_entry, departure of the packet N places ahead in line order)``, the
+    first
     N packets at their ring entry. Line order is departure order (rule 4).
 
     Parameters
@@ -229,7 +255,7 @@ def ring_exit_s(ds: xr.Dataset, node: Node) -> np.ndarray:
     if not n:
         return dep
     order = np.argsort(dep, kind="stable")
-    ahead = np.concatenate([np.full(n, -np.inf), dep[order][:-n]])[:order.size]
+    ahead = np.concatenate([np.full(n, -np.inf), dep[order][:-n]])[: order.size]
     exits = np.empty_like(dep)
     exits[order] = np.maximum(entry[order], ahead)
     return exits
@@ -260,7 +286,9 @@ def max_ring_particles(ds: xr.Dataset, node: Node | None = None) -> int:
     leave = ds["departure"].values[kept]
     if node is None:
         if "particles" not in ds:
-            raise ValueError("ds must hold 'particles' when no node is given (or pass node=the pqlab.Node)")
+            raise ValueError(
+                "ds must hold 'particles' when no node is given (or pass node=the pqlab.Node)"
+            )
         n = np.asarray(ds["particles"].values[kept], dtype=np.int64)
     elif isinstance(node, Node):
         n = _particles(ds["size"].values[kept], node.particle_bytes)
@@ -281,8 +309,10 @@ def min_delay_std_for_mean_ipdv(mean_abs_ipdv: float) -> float:
     """The smallest delay standard deviation any model can have and still give a mean |IPDV|.
 
     For consecutive delays ``D_i`` of a stationary sequence with standard deviation ``sigma`` and
-    lag-1 correlation ``rho``: ``E|D_i - D_(i-1)| <= sqrt(E(D_i - D_(i-1))^2) = sigma sqrt(2 (1 - rho))
-    <= 2 sigma`` (Cauchy-Schwarz, ``rho >= -1``). So a mean |IPDV| of ``m`` needs ``sigma >= m / 2``,
+    lag-1 correlation ``rho``: ``E|D_i - D_(i-1)| <= sqrt(E(D_i - D_(i-1))^2) = sigma sqrt(2 (1 -
+    rho))
+    <= 2 sigma`` (Cauchy-Schwarz, ``rho >= -1``). So a mean |IPDV| of ``m`` needs ``sigma >= m /
+    2``,
     whatever the node, the path or the traffic: a bound over the whole model family.
 
     Parameters

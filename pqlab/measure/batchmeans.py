@@ -19,16 +19,27 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..base._validate import check_array
-from ..base.confidence import (DEFAULT_BATCHES, batch_of, check_batches, check_confidence,
-                               ratio_batch_means, sectioning_half_width)
-from ..node.batches import BatchSums
+from ..base.confidence import (
+    DEFAULT_BATCHES,
+    batch_of,
+    check_batches,
+    check_confidence,
+    ratio_batch_means,
+    sectioning_half_width,
+)
 from ..base.percentiles import check_percentiles, percentile_names
+from ..node.batches import BatchSums
 
 __all__ = ["DEFAULT_BATCHES", "batch_means", "batch_ci_variables"]
 
 
-def batch_means(values, n_batches: int = DEFAULT_BATCHES, *, confidence: float = 0.95,
-                percentiles: Sequence[float] = ()) -> dict:
+def batch_means(
+    values,
+    n_batches: int = DEFAULT_BATCHES,
+    *,
+    confidence: float = 0.95,
+    percentiles: Sequence[float] = (),
+) -> dict:
     """Confidence intervals of the mean and quantiles of one run's sequence, by batch means.
 
     The ``n`` values, in the order the run produced them, are cut into ``k = n_batches``
@@ -78,29 +89,51 @@ def batch_means(values, n_batches: int = DEFAULT_BATCHES, *, confidence: float =
     c = check_confidence(confidence)
     x = check_array("values", values, kind="float")
     if x.shape[0] < k:
-        raise ValueError(f"n_batches must be at most the number of values ({x.shape[0]}: a batch "
-                         f"needs at least one value), got {k}")
+        raise ValueError(
+            f"n_batches must be at most the number of values ({x.shape[0]}: a batch "
+            f"needs at least one value), got {k}"
+        )
     q = check_percentiles(percentiles)
     m = x.shape[0] // k
-    batches = x[x.shape[0] - k * m:].reshape(k, m)
+    batches = x[x.shape[0] - k * m :].reshape(k, m)
     core = ratio_batch_means(batches.sum(axis=1), np.full(k, m), c)
     mean, half = float(core["mean"]), float(core["half_width"])
-    out = {"mean": mean, "half_width": half, "ci_low": mean - half, "ci_high": mean + half,
-           "lag1": float(core["lag1"]), "batch_size": m, "n_batches": k,
-           "batch_means": batches.mean(axis=1)}
+    out = {
+        "mean": mean,
+        "half_width": half,
+        "ci_low": mean - half,
+        "ci_high": mean + half,
+        "lag1": float(core["lag1"]),
+        "batch_size": m,
+        "n_batches": k,
+        "batch_means": batches.mean(axis=1),
+    }
     if q.size:
         overall = np.percentile(batches, q)
         per_batch = np.percentile(batches, q, axis=1)  # (percentiles, batches)
         halves = sectioning_half_width(per_batch, c)
         for name, centre, h in zip(percentile_names(q), overall, halves):
-            out.update({name: float(centre), f"{name}_ci_low": float(centre - h),
-                        f"{name}_ci_high": float(centre + h)})
+            out.update(
+                {
+                    name: float(centre),
+                    f"{name}_ci_low": float(centre - h),
+                    f"{name}_ci_high": float(centre + h),
+                }
+            )
     return out
 
 
-def batch_ci_variables(delay_s: np.ndarray, arrival_s: np.ndarray, row: np.ndarray,
-                       n_rows: int, interval_s: tuple, n_batches: int, confidence: float,
-                       q: np.ndarray, centres: dict) -> dict:
+def batch_ci_variables(
+    delay_s: np.ndarray,
+    arrival_s: np.ndarray,
+    row: np.ndarray,
+    n_rows: int,
+    interval_s: tuple,
+    n_batches: int,
+    confidence: float,
+    q: np.ndarray,
+    centres: dict,
+) -> dict:
     """The interval variables of :func:`pqlab.summary_table`: time batches per group.
 
     The measurement interval ``interval_s = (start_s, end_s)`` is cut into ``n_batches`` equal
@@ -122,6 +155,6 @@ def batch_ci_variables(delay_s: np.ndarray, arrival_s: np.ndarray, row: np.ndarr
         order = np.argsort(cell, kind="stable")
         ends = np.searchsorted(cell[order], np.arange(n_rows * n_batches + 1))
         for c in np.flatnonzero(np.diff(ends)):
-            per_batch[c] = np.percentile(delay_s[order[ends[c]:ends[c + 1]]], q)
+            per_batch[c] = np.percentile(delay_s[order[ends[c] : ends[c + 1]]], q)
         per_batch = per_batch.reshape(n_rows, n_batches, q.size)
     return batches.intervals(centres, q if q.size else None, confidence, per_batch)

@@ -18,9 +18,8 @@ All times are seconds unless a name says otherwise (``_us``: microseconds).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from collections import namedtuple
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -141,8 +140,12 @@ def worst_case_delay(k: int, rho: float, q_t: int, t_u_s: float) -> WorstCase:
     return WorstCase(w_pq_s, w_t_s, w_pq_s + w_t_s)
 
 
-def table_iv(rho: float = PAPER_RHO, q_t: int = PAPER_Q_T, t_u_s: float = PAPER_T_U_S,
-             ks: Sequence[int] = PAPER_KS) -> pd.DataFrame:
+def table_iv(
+    rho: float = PAPER_RHO,
+    q_t: int = PAPER_Q_T,
+    t_u_s: float = PAPER_T_U_S,
+    ks: Sequence[int] = PAPER_KS,
+) -> pd.DataFrame:
     """GLOBECOM'01 Table IV: worst-case average delay for each ``k``, microseconds.
 
     Values are exact (unrounded). The paper prints them cut to the hundredth
@@ -181,14 +184,17 @@ def _check_class_array(name: str, values, length: int | None) -> np.ndarray:
         raise ValueError(f"{name} must hold at least one priority class, got an empty array")
     if length is not None and arr.size != length:
         raise ValueError(
-            f"{name} must have {length} elements (one per priority class, like arrival_rate_per_s), "
-            f"got {arr.size}"
+            f"{name} must have {length} elements (one per priority class, like arrival_rate_per_s),"
+            f" got {arr.size}"
         )
     return arr
 
 
-def cobham_waits(arrival_rate_per_s: npt.ArrayLike, mean_service_s: npt.ArrayLike,
-                 second_moment_service_s2: npt.ArrayLike) -> np.ndarray:
+def cobham_waits(
+    arrival_rate_per_s: npt.ArrayLike,
+    mean_service_s: npt.ArrayLike,
+    second_moment_service_s2: npt.ArrayLike,
+) -> np.ndarray:
     """Mean waiting times of M/G/1 non-preemptive priority classes (Cobham's formula).
 
     Classes are ordered highest priority first. For class ``k``
@@ -238,7 +244,7 @@ def cobham_waits(arrival_rate_per_s: npt.ArrayLike, mean_service_s: npt.ArrayLik
     if np.any(too_small):
         bad = int(np.flatnonzero(too_small)[0])
         raise ValueError(
-            f"second_moment_service_s2 must be >= mean_service_s**2 (a variance is >= 0), "
+            "second_moment_service_s2 must be >= mean_service_s**2 (a variance is >= 0), "
             f"got {second_s2[bad]!r} < {mean_s[bad] ** 2!r} at index {bad}"
         )
     rho = lam * mean_s
@@ -253,7 +259,9 @@ def cobham_waits(arrival_rate_per_s: npt.ArrayLike, mean_service_s: npt.ArrayLik
     return residual_s / ((1.0 - sigma_before) * (1.0 - sigma))
 
 
-def priority_queue_max_delay(limit_packets: int, size_bytes: int, line_rate_bps: float, framing: str = "none") -> float:
+def priority_queue_max_delay(
+    limit_packets: int, size_bytes: int, line_rate_bps: float, framing: str = "none"
+) -> float:
     """Largest queueing delay a full priority queue adds, seconds.
 
     ``limit_packets * line_time(size_bytes)``; unframed this is

@@ -59,7 +59,13 @@ import numpy as np
 
 from .._version import __version__
 from ..base import locations, versions
-from ..base.counts import ENV_LOG, counted, counts, note, read_counts  # noqa: F401  (the counter, re-exported)
+from ..base.counts import (  # noqa: F401  (the counter, re-exported)
+    ENV_LOG,
+    counted,
+    counts,
+    note,
+    read_counts,
+)
 
 #: Environment variables read by the cache.
 ENV_DIR, ENV_FORCE = "PQLAB_CACHE_DIR", "PQLAB_CACHE_FORCE"
@@ -69,8 +75,10 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 #: CF convention version written into every file.
 CONVENTIONS = "CF-1.8"
 #: Drop codes of the engine (``ds["drop"]``), written as CF flags.
-DROP_FLAGS = {"flag_values": np.array([0, 1, 2, 3], dtype="int8"),
-              "flag_meanings": "kept policed queue_full early_drop"}
+DROP_FLAGS = {
+    "flag_values": np.array([0, 1, 2, 3], dtype="int8"),
+    "flag_meanings": "kept policed queue_full early_drop",
+}
 
 
 @functools.cache
@@ -83,8 +91,10 @@ def colour_flags() -> dict:
     """
     from ..node.engine import COLOUR_ATTRS
 
-    return {"flag_values": np.array(COLOUR_ATTRS["flag_values"], dtype="int8"),
-            "flag_meanings": COLOUR_ATTRS["flag_meanings"]}
+    return {
+        "flag_values": np.array(COLOUR_ATTRS["flag_values"], dtype="int8"),
+        "flag_meanings": COLOUR_ATTRS["flag_meanings"],
+    }
 
 
 #: True/false variables (e.g. whether a claim's shape holds), written as CF flags.
@@ -110,23 +120,33 @@ def _canonical(value):
     if isinstance(value, (float, np.floating)):
         return repr(float(value))
     if isinstance(value, np.ndarray):
-        return {"ndarray": str(value.dtype), "shape": list(value.shape),
-                "sha256": hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()}
+        return {
+            "ndarray": str(value.dtype),
+            "shape": list(value.shape),
+            "sha256": hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest(),
+        }
     if isinstance(value, dict):
         return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
     if isinstance(value, (list, tuple, set, frozenset, range)):
         items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else list(value)
         return [_canonical(v) for v in items]
     if hasattr(value, "__dataclass_fields__"):
-        return {"dataclass": type(value).__qualname__,
-                **{f: _canonical(getattr(value, f)) for f in value.__dataclass_fields__}}
+        return {
+            "dataclass": type(value).__qualname__,
+            **{f: _canonical(getattr(value, f)) for f in value.__dataclass_fields__},
+        }
     if callable(value):
-        return {"callable": f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"}
+        return {
+            "callable": (
+                f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"
+            )
+        }
     raise TypeError(f"cannot key a cached call on an argument of type {type(value).__name__}")
 
 
 class Sources:
-    """The source of every module of a pqlab package folder and every file of its data folder, read once.
+    """The source of every module of a pqlab package folder and every file of its data folder, read
+    once.
 
     What a cache key says about code and data comes from here: the bytes of each file as they
     were when this object read them, never as they are on disk later. The process's own
@@ -146,11 +166,17 @@ class Sources:
     def __init__(self, package, data):
         self.package, self.data = Path(package), Path(data)
         #: Module name (``"pqlab.papers.presets"``) -> (file, its bytes).
-        self.modules = {self._module_name(path): (path, path.read_bytes()) for path in _files(self.package, "*.py")}
+        self.modules = {
+            self._module_name(path): (path, path.read_bytes())
+            for path in _files(self.package, "*.py")
+        }
         #: Data file (path relative to the data folder, ``/``-separated) -> (file, its bytes).
-        self.data_files = {path.relative_to(self.data).as_posix(): (path, path.read_bytes())
-                           for path in _files(self.data, "*")}
-        #: Files read on demand (the papers' values in effect, outside the data folder) -> their bytes.
+        self.data_files = {
+            path.relative_to(self.data).as_posix(): (path, path.read_bytes())
+            for path in _files(self.data, "*")
+        }
+        #: Files read on demand (the papers' values in effect, outside the data folder) -> their
+        #: bytes.
         self.other_files: dict[Path, bytes] = {}
         self._closures: dict[str, tuple[str, ...]] = {}
         self._imported: dict[str, list[str]] = {}
@@ -193,7 +219,8 @@ class Sources:
         return self._closures[module]
 
     def _imports(self, module: str) -> list[str]:
-        """The pqlab modules (and names that may be modules) the import statements of ``module`` name."""
+        """The pqlab modules (and names that may be modules) the import statements of ``module``
+        name."""
         if module not in self._imported:
             self._imported[module] = self._parse_imports(module)
         return self._imported[module]
@@ -208,7 +235,7 @@ class Sources:
             base = statement.module or ""
             if statement.level:
                 anchor = package.split(".")
-                anchor = anchor[:len(anchor) - (statement.level - 1)]
+                anchor = anchor[: len(anchor) - (statement.level - 1)]
                 base = ".".join([*anchor, *([base] if base else [])])
             named += [base, *(f"{base}.{alias.name}" for alias in statement.names)]
         return [n for n in named if n == PACKAGE_NAME or n.startswith(PACKAGE_NAME + ".")]
@@ -223,7 +250,8 @@ class Sources:
         return self._digests["code", module]
 
     def data_digest(self, paper_values=None) -> str:
-        """SHA-256 of every data file and of the papers' values in effect (``paper_values``, a file),
+        """SHA-256 of every data file and of the papers' values in effect (``paper_values``, a
+        file),
         the latter by content only, wherever it is."""
         extra = None if paper_values is None else Path(paper_values)
         if ("data", extra) not in self._digests:
@@ -240,13 +268,18 @@ class Sources:
         the other files read whose bytes on disk now differ from those read here (edited, or
         removed, since)."""
         names = sorted(self.modules) if module is None else self.closure(module)
-        files = ([self.modules[n] for n in names] + list(self.data_files.values())
-                 + list(self.other_files.items()))
+        files = (
+            [self.modules[n] for n in names]
+            + list(self.data_files.values())
+            + list(self.other_files.items())
+        )
         return [str(path) for path, content in files if _bytes_or_none(path) != content]
 
 
 #: Where an import statement may start: a line's start, or after ``;`` or ``:`` (``try: import x``).
-_IMPORT_START = re.compile(rb"(?:^|[;:])[ \t]*((?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*)", re.MULTILINE)
+_IMPORT_START = re.compile(
+    rb"(?:^|[;:])[ \t]*((?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*)", re.MULTILINE
+)
 
 
 def import_statements(source: bytes) -> list:
@@ -260,7 +293,9 @@ def import_statements(source: bytes) -> list:
     found = []
     for match in _IMPORT_START.finditer(source):
         text, end = match.group(1), match.end()
-        while (text.count(b"(") > text.count(b")") or text.rstrip().endswith(b"\\")) and end < len(source):
+        while (text.count(b"(") > text.count(b")") or text.rstrip().endswith(b"\\")) and end < len(
+            source
+        ):
             stop = source.find(b"\n", end + 1)
             stop = len(source) if stop < 0 else stop
             text, end = text + source[end:stop], stop
@@ -275,8 +310,11 @@ def import_statements(source: bytes) -> list:
 
 
 def _files(folder: Path, pattern: str) -> list[Path]:
-    return sorted(p for p in folder.rglob(pattern)
-                  if p.is_file() and "__pycache__" not in p.relative_to(folder).parts and p.suffix != ".pyc")
+    return sorted(
+        p
+        for p in folder.rglob(pattern)
+        if p.is_file() and "__pycache__" not in p.relative_to(folder).parts and p.suffix != ".pyc"
+    )
 
 
 def _parents(module: str) -> list[str]:
@@ -298,7 +336,8 @@ def _digest(items) -> str:
     return digest.hexdigest()
 
 
-#: The running pqlab's modules and data files as this process first read them (see :class:`Sources`).
+#: The running pqlab's modules and data files as this process first read them
+#: (see :class:`Sources`).
 SOURCES = Sources.now()
 
 
@@ -329,10 +368,12 @@ def data_hash() -> str:
 
 
 def changed_inputs(func) -> list[str]:
-    """The files behind :func:`code_hash` of ``func`` and :func:`data_hash` that changed on disk since
+    """The files behind :func:`code_hash` of ``func`` and :func:`data_hash` that changed on disk
+    since
     this process read them: a result computed now is not what its key describes."""
     module = getattr(func, "__module__", "") or ""
     return SOURCES.changed(module if module in SOURCES.modules else None)
+
 
 def key(artefact_id: str, func, args, kwargs) -> tuple[str, dict]:
     """The cache key of a call and the description it hashes.
@@ -377,8 +418,13 @@ def content_digest(result) -> str:
     for name in sorted(ds.variables, key=str):
         var = ds.variables[name]
         values = np.asarray(var.values)
-        head = {"name": str(name), "dims": list(var.dims), "dtype": values.dtype.str, "shape": list(values.shape),
-                "attrs": json.loads(json.dumps(dict(var.attrs), default=_json_default, sort_keys=True))}
+        head = {
+            "name": str(name),
+            "dims": list(var.dims),
+            "dtype": values.dtype.str,
+            "shape": list(values.shape),
+            "attrs": json.loads(json.dumps(dict(var.attrs), default=_json_default, sort_keys=True)),
+        }
         digest.update(json.dumps(head, sort_keys=True).encode())
         if values.dtype.kind in "OUS":
             digest.update(json.dumps([str(v) for v in values.ravel().tolist()]).encode())
@@ -460,14 +506,22 @@ def _to_dataset(result):
         return result, "dataset"
     if isinstance(result, pd.DataFrame):
         frame = result
-        if not isinstance(frame.index, pd.RangeIndex) or frame.index.start != 0 or frame.index.step != 1:
+        if (
+            not isinstance(frame.index, pd.RangeIndex)
+            or frame.index.start != 0
+            or frame.index.step != 1
+        ):
             raise TypeError("only DataFrames with a default RangeIndex are cached")
         if len(set(map(str, frame.columns))) != frame.shape[1]:
             raise TypeError("DataFrame columns must have distinct names to be cached")
-        ds = xr.Dataset({f"c{k}": ("row", frame[c].to_numpy()) for k, c in enumerate(frame.columns)})
+        ds = xr.Dataset(
+            {f"c{k}": ("row", frame[c].to_numpy()) for k, c in enumerate(frame.columns)}
+        )
         ds.attrs = {**frame.attrs, "__columns__": [str(c) for c in frame.columns]}
         return ds, "dataframe"
-    raise TypeError(f"only xarray Datasets and pandas DataFrames are cached, got {type(result).__name__}")
+    raise TypeError(
+        f"only xarray Datasets and pandas DataFrames are cached, got {type(result).__name__}"
+    )
 
 
 def _from_dataset(ds, kind: str):
@@ -486,8 +540,13 @@ def _same(a, b) -> bool:
     import pandas as pd
 
     if isinstance(a, pd.DataFrame):
-        return (isinstance(b, pd.DataFrame) and list(a.columns) == list(b.columns)
-                and all(a[c].dtype == b[c].dtype for c in a.columns) and a.equals(b) and a.attrs == b.attrs)
+        return (
+            isinstance(b, pd.DataFrame)
+            and list(a.columns) == list(b.columns)
+            and all(a[c].dtype == b[c].dtype for c in a.columns)
+            and a.equals(b)
+            and a.attrs == b.attrs
+        )
     return a.identical(b) and _attrs_equal(a, b)
 
 
@@ -495,7 +554,9 @@ def _attrs_equal(a, b) -> bool:
     def norm(attrs):
         return json.dumps(attrs, default=_json_default, sort_keys=True)
 
-    return norm(a.attrs) == norm(b.attrs) and all(norm(a[n].attrs) == norm(b[n].attrs) for n in a.variables)
+    return norm(a.attrs) == norm(b.attrs) and all(
+        norm(a[n].attrs) == norm(b[n].attrs) for n in a.variables
+    )
 
 
 def _read(file: Path, digest: str | None = None, description: dict | None = None):
@@ -514,9 +575,13 @@ def _read(file: Path, digest: str | None = None, description: dict | None = None
         ds = opened.load()
     stored = dict(ds.attrs)
     if digest is not None and stored.get("pqlab_cache_key") != digest:
-        raise CacheMismatch(f"stored under the key {str(stored.get('pqlab_cache_key'))[:12]}..., "
-                            f"not {digest[:12]}...")
-    if description is not None and stored.get("pqlab_cache_description") != json.dumps(description, sort_keys=True):
+        raise CacheMismatch(
+            f"stored under the key {str(stored.get('pqlab_cache_key'))[:12]}..., "
+            f"not {digest[:12]}..."
+        )
+    if description is not None and stored.get("pqlab_cache_description") != json.dumps(
+        description, sort_keys=True
+    ):
         raise CacheMismatch("its stored key description differs from this call's")
     result = _from_dataset(_uncf(ds), stored["pqlab_kind"])
     expected = stored.get("pqlab_content_sha256")
@@ -591,6 +656,7 @@ def artefact(artefact_id: str | None = None):
     artefact_id : str, optional
         The artefact id of the key and of the cache subfolder; default the function's name.
     """
+
     def wrap(func):
         name = artefact_id or func.__name__
 
@@ -607,17 +673,25 @@ def artefact(artefact_id: str | None = None):
                 note("computed", name)
                 return func(*args, **kwargs)
             file = Path(folder) / name / f"{digest[:32]}.nc"
-            stale = changed_inputs(func)  # edited since read: which version runs is not known, no reuse
+            stale = changed_inputs(
+                func
+            )  # edited since read: which version runs is not known, no reuse
             if not stale and file.is_file() and os.environ.get(ENV_FORCE, "0") != "1":
                 try:
                     result = _read(file, digest, description)
                 except CacheMismatch as exc:
-                    warnings.warn(f"pqlab.measure.cache: {file} failed its key or checksum check ({exc}); recomputing",
-                                  stacklevel=2)
+                    warnings.warn(
+                        f"pqlab.measure.cache: {file} failed its key or checksum check ({exc});"
+                        " recomputing",
+                        stacklevel=2,
+                    )
                 except Exception as exc:  # noqa: BLE001 - a damaged file is recomputed
                     text = " ".join(str(exc).split())
-                    warnings.warn(f"pqlab.measure.cache: unreadable {file} (checksum not verified: {type(exc).__name__}: "
-                                  f"{text}); recomputing", stacklevel=2)
+                    warnings.warn(
+                        f"pqlab.measure.cache: unreadable {file} (checksum not verified:"
+                        f" {type(exc).__name__}: {text}); recomputing",
+                        stacklevel=2,
+                    )
                 else:
                     note("reused", name, digest)
                     return result
@@ -626,25 +700,34 @@ def artefact(artefact_id: str | None = None):
             stale = stale or changed_inputs(func)  # an edit while it computed counts too
             if stale:  # the key describes the files as read at import, not necessarily what ran
                 note("uncached", name)
-                warnings.warn(f"pqlab.measure.cache: {name} neither reused nor cached: {stale[0]} changed on disk "
-                              "after this process read it; a new process (a new run, a restarted kernel) caches it",
-                              stacklevel=2)
+                warnings.warn(
+                    f"pqlab.measure.cache: {name} neither reused nor cached: {stale[0]} changed on"
+                    " disk after this process read it; a new process (a new run, a restarted"
+                    " kernel) caches it",
+                    stacklevel=2,
+                )
             else:
                 _write(file, result, description, digest)
             return result
 
         inner.cache_artefact_id = name
         return inner
+
     return wrap
 
 
 def _memo_canonical(value):
-    """:func:`_canonical`, but an object with a ``to_json`` method (a :class:`pqlab.Scenario`, computed once
-    per frozen object) is described by the SHA-256 of that JSON: a scenario's JSON describes it exactly
+    """:func:`_canonical`, but an object with a ``to_json`` method (a :class:`pqlab.Scenario`,
+    computed once
+    per frozen object) is described by the SHA-256 of that JSON: a scenario's JSON describes it
+    exactly
     (:meth:`pqlab.Scenario.from_json` rebuilds it), without walking its size laws value by value."""
     to_json = getattr(type(value), "to_json", None)
     if to_json is not None and hasattr(value, "__dataclass_fields__"):
-        return {"json": type(value).__qualname__, "sha256": hashlib.sha256(to_json(value).encode()).hexdigest()}
+        return {
+            "json": type(value).__qualname__,
+            "sha256": hashlib.sha256(to_json(value).encode()).hexdigest(),
+        }
     if isinstance(value, (list, tuple)):
         return [_memo_canonical(v) for v in value]
     return _canonical(value)
@@ -664,7 +747,9 @@ def memoize(func):
         try:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
-            digest = json.dumps({k: _memo_canonical(v) for k, v in bound.arguments.items()}, sort_keys=True)
+            digest = json.dumps(
+                {k: _memo_canonical(v) for k, v in bound.arguments.items()}, sort_keys=True
+            )
         except TypeError:
             return func(*args, **kwargs)
         if digest not in memo:

@@ -18,16 +18,16 @@ import numpy as np
 import numpy.typing as npt
 import xarray as xr
 
-from . import metrics
 from ..base._validate import check_int
 from ..base.confidence import t_quantile
 from ..base.jitcache import cached_njit
+from ..base.provenance import provenance_attrs
 from ..node.engine import KEPT
 from ..node.measured import is_measured
 from ..node.path import extra_delay_of
 from ..node.scenario import Scenario, simulate, simulate_runs  # noqa: F401  (re-exported)
 from ..node.tandem import simulate_downstream_hops
-from ..base.provenance import provenance_attrs
+from . import metrics
 
 #: Flow id of the papers' EF reference stream, the one they measure (SmartBits' hardware-timed
 #: stream); the presets (:mod:`pqlab.scenarios`) give it to the first EF stream.
@@ -38,11 +38,14 @@ def measurement_rows(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_F
     """The rows (indices along ``packet``) of :func:`measurement_window`: the packets of ``flow``
     arriving at or after the scenario's warm-up, in Dataset order. ``ds`` may also be a mapping of
     the Dataset's variable names to numpy arrays (:func:`pqlab.papers.testbed.testbed_runs`)."""
-    return np.flatnonzero((np.asarray(ds["flow"]) == flow)
-                          & is_measured(np.asarray(ds["arrival"]), scenario.warmup_s))
+    return np.flatnonzero(
+        (np.asarray(ds["flow"]) == flow) & is_measured(np.asarray(ds["arrival"]), scenario.warmup_s)
+    )
 
 
-def measurement_window(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.Dataset:
+def measurement_window(
+    ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW
+) -> xr.Dataset:
     """The packets of ``flow`` measured after the scenario's warm-up (the warm-up rule of
     :mod:`pqlab.node.measured`: arrival at or after ``warmup_s``; integer dtypes kept)."""
     return ds.isel(packet=measurement_rows(ds, scenario, flow))
@@ -55,8 +58,15 @@ def _delay_of_rows(ds: xr.Dataset, rows: np.ndarray, path) -> np.ndarray:
     has_drop = "drop" in ds
     drop = np.ascontiguousarray(ds["drop"]) if has_drop else np.zeros(0, dtype=np.int8)
     values = np.empty(rows.shape[0])
-    _delays_of_rows(*arrays, drop, has_drop, np.ascontiguousarray(rows, dtype=np.int64),
-                    float(path.fixed_s), *path.hop_arrays(), values)
+    _delays_of_rows(
+        *arrays,
+        drop,
+        has_drop,
+        np.ascontiguousarray(rows, dtype=np.int64),
+        float(path.fixed_s),
+        *path.hop_arrays(),
+        values,
+    )
     return values
 
 
@@ -78,7 +88,9 @@ def _delays_of_rows(arrival, departure, size, drop, has_drop, rows, fixed_s, cod
         out[j] = departure[r] - arrival[r] + extra
 
 
-def reference_delay_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
+def reference_delay_values(
+    ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW
+) -> np.ndarray:
     """:func:`reference_delay`'s values (seconds, NaN if lost), without building the DataArray.
 
     ``ds``: a Dataset, or a mapping of its variable names to arrays (:func:`measurement_rows`).
@@ -93,10 +105,14 @@ def reference_delay(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FL
     :func:`pqlab.metrics.one_way_delay`).
     """
     # the window applies the scenario's warm-up: not once more from ds's attrs
-    return metrics.one_way_delay(measurement_window(ds, scenario, flow), scenario.path, include_warmup=True)
+    return metrics.one_way_delay(
+        measurement_window(ds, scenario, flow), scenario.path, include_warmup=True
+    )
 
 
-def reference_ipdv_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> np.ndarray:
+def reference_ipdv_values(
+    ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW
+) -> np.ndarray:
     """:func:`reference_ipdv`'s values (seconds), without building the DataArray.
 
     ``ds``: a Dataset, or a mapping of its variable names to arrays (:func:`measurement_rows`).
@@ -112,7 +128,8 @@ def reference_ipdv_values(ds: xr.Dataset, scenario: Scenario, flow: int = REFERE
 
 
 def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarray:
-    """One-way delay of the reference flow's measured packets with the path's hops simulated, seconds.
+    """One-way delay of the reference flow's measured packets with the path's hops simulated,
+    seconds.
 
     Like :func:`reference_delay`, but the packets cross the path's hops as
     simulated FIFO nodes (:func:`pqlab.node.tandem.simulate_downstream_hops`,
@@ -134,17 +151,22 @@ def reference_delay_through_hops(ds: xr.Dataset, scenario: Scenario) -> np.ndarr
         delay here (left out, not NaN).
     """
     hops = simulate_downstream_hops(ds, scenario.path)
-    ref = (hops["flow"].values == REFERENCE_FLOW) & is_measured(hops["arrival"].values, scenario.warmup_s)
+    ref = (hops["flow"].values == REFERENCE_FLOW) & is_measured(
+        hops["arrival"].values, scenario.warmup_s
+    )
     return hops["hops_departure"].values[ref] - hops["arrival"].values[ref] + scenario.path.fixed_s
 
 
 def reference_ipdv(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> xr.DataArray:
     """IPDV (RFC 3393) of consecutive measured packets of the reference flow, seconds."""
-    return metrics.ipdv(measurement_window(ds, scenario, flow), flow, scenario.path, include_warmup=True)
+    return metrics.ipdv(
+        measurement_window(ds, scenario, flow), flow, scenario.path, include_warmup=True
+    )
 
 
 def delay_summary(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW) -> dict:
-    """Mean, std, min, max of a flow's delay and mean |IPDV|, seconds; loss ratio (:func:`delay_statistics`).
+    """Mean, std, min, max of a flow's delay and mean |IPDV|, seconds; loss ratio
+    (:func:`delay_statistics`).
 
     Parameters
     ----------
@@ -158,7 +180,9 @@ def delay_summary(ds: xr.Dataset, scenario: Scenario, flow: int = REFERENCE_FLOW
         class or flow at once: :func:`pqlab.measure.tables.summary_table`.
     """
     flow = metrics.check_flow(ds, flow)
-    return delay_statistics(reference_delay_values(ds, scenario, flow), reference_ipdv_values(ds, scenario, flow))
+    return delay_statistics(
+        reference_delay_values(ds, scenario, flow), reference_ipdv_values(ds, scenario, flow)
+    )
 
 
 #: Units and long names of :func:`delay_statistics`' numbers, declared where they are measured.
@@ -207,8 +231,11 @@ delay_summary.attrs = DELAY_STATISTICS_ATTRS  # type: ignore[attr-defined]  # re
 delay_summary.reads_arrays = True  # type: ignore[attr-defined]  # a run's arrays will do (sweep)
 
 
-def measure_runs(scenario: Scenario, seeds: Sequence[int],
-                 measure: Callable[..., Mapping[str, float]] = delay_summary) -> list[dict]:
+def measure_runs(
+    scenario: Scenario,
+    seeds: Sequence[int],
+    measure: Callable[..., Mapping[str, float]] = delay_summary,
+) -> list[dict]:
     """``measure`` of ``scenario`` simulated with each seed: the runs of one sweep point, batched.
 
     The scenario is checked once and its runs made by :func:`pqlab.node.scenario.simulate_runs`
@@ -236,9 +263,14 @@ def measure_runs(scenario: Scenario, seeds: Sequence[int],
     return [dict(measure(simulate(scenario, seed=seed), scenario)) for seed in seeds]
 
 
-def run_point(make_scenario: Callable[..., Scenario], kwargs: dict, seed: int,
-              measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]]) -> dict:
-    """One sweep point: build the scenario, simulate it with ``seed``, measure it (picklable for workers)."""
+def run_point(
+    make_scenario: Callable[..., Scenario],
+    kwargs: dict,
+    seed: int,
+    measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]],
+) -> dict:
+    """One sweep point: build the scenario, simulate it with ``seed``, measure it (picklable for
+    workers)."""
     scenario = make_scenario(**kwargs)
     return dict(measure(simulate(scenario, seed=seed), scenario))
 
@@ -249,7 +281,8 @@ def sweep(
     seeds: Sequence[int] = (1,),
     measure: Callable[[xr.Dataset, Scenario], Mapping[str, float]] = delay_summary,
     *,
-    backend: Any = "serial",  # "serial", "processes", a dask.distributed Client or a scheduler's address
+    # "serial", "processes", a dask.distributed Client or a scheduler's address
+    backend: Any = "serial",
     max_workers: int | None = None,
     progress: bool = False,
 ) -> xr.Dataset:
@@ -301,11 +334,22 @@ def sweep(
         raise ValueError("seeds must hold at least one seed, got none")
     shape = [len(v) for v in values] + [len(seeds)]
     points = list(itertools.product(*(range(n) for n in shape)))
-    tasks = [({k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}, seeds[idx[-1]]) for idx in points]
+    tasks = [
+        ({k: values[i][j] for i, (k, j) in enumerate(zip(names, idx[:-1]))}, seeds[idx[-1]])
+        for idx in points
+    ]
     first_json = make_scenario(**tasks[0][0]).to_json()
     preset = getattr(make_scenario, "__name__", str(make_scenario))
-    results = _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress,
-                         getattr(make_scenario, "__name__", "sweep"), len(seeds))
+    results = _run_tasks(
+        make_scenario,
+        tasks,
+        measure,
+        backend,
+        max_workers,
+        progress,
+        getattr(make_scenario, "__name__", "sweep"),
+        len(seeds),
+    )
     out: dict[str, np.ndarray] = {}
     for idx, measured in zip(points, results):
         for key, val in measured.items():
@@ -314,20 +358,25 @@ def sweep(
     declared = getattr(measure, "attrs", {})
     undeclared = sorted(set(out) - set(declared))
     if undeclared:
-        raise ValueError(f"measure must declare units and long_name of every number it returns in its attrs "
-                         f"mapping (name -> {{'units': ..., 'long_name': ...}}), missing for {undeclared}")
+        raise ValueError(
+            "measure must declare units and long_name of every number it returns in its attrs "
+            f"mapping (name -> {{'units': ..., 'long_name': ...}}), missing for {undeclared}"
+        )
     return xr.Dataset(
         {k: (dims, v, dict(declared[k])) for k, v in out.items()},
         coords={**{k: v for k, v in zip(names, values)}, "seed": seeds},
         attrs=provenance_attrs(
-            title=f"pqlab sweep of {preset}", history="computed by pqlab.experiments.sweep",
-            preset=preset, first_scenario=first_json,
+            title=f"pqlab sweep of {preset}",
+            history="computed by pqlab.experiments.sweep",
+            preset=preset,
+            first_scenario=first_json,
         ),
     )
 
 
-def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, label,
-               n_seeds: int) -> list:
+def _run_tasks(
+    make_scenario, tasks, measure, backend, max_workers, progress, label, n_seeds: int
+) -> list:
     """Run ``run_point`` for every (kwargs, seed) task on the chosen backend; results in task order.
 
     The tasks are the grid points' in turn, each point's ``n_seeds`` seeds in a row: serially, a
@@ -340,7 +389,7 @@ def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, la
         if isinstance(backend, str) and backend == "serial":  # a grid point's seeds: one batch
             results = []
             for start in range(0, len(tasks), n_seeds):
-                point = tasks[start:start + n_seeds]
+                point = tasks[start : start + n_seeds]
                 seeds_of_point = [seed for _, seed in point]
                 results.extend(measure_runs(make_scenario(**point[0][0]), seeds_of_point, measure))
                 bar.update(len(point))
@@ -351,8 +400,10 @@ def _run_tasks(make_scenario, tasks, measure, backend, max_workers, progress, la
             if max_workers is not None:
                 check_int("max_workers", max_workers, 1, 1024)
             with ProcessPoolExecutor(max_workers=max_workers) as pool:
-                futures = {pool.submit(run_point, make_scenario, kw, seed, measure): k
-                           for k, (kw, seed) in enumerate(tasks)}
+                futures = {
+                    pool.submit(run_point, make_scenario, kw, seed, measure): k
+                    for k, (kw, seed) in enumerate(tasks)
+                }
                 results = [None] * len(tasks)
                 for fut in as_completed(futures):
                     results[futures[fut]] = fut.result()
@@ -368,25 +419,28 @@ def _run_on_dask(make_scenario, tasks, measure, backend, bar) -> list:
         from distributed import Client, as_completed
     except ImportError:  # pragma: no cover - depends on the environment
         raise ValueError(
-            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address; "
-            "dask.distributed is not installed (pip install 'pqlab[dask]')"
+            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler"
+            " address; dask.distributed is not installed (pip install 'pqlab[dask]')"
         ) from None
     if isinstance(backend, str):
         if "://" not in backend:
             raise ValueError(
-                "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address "
-                f"like 'tcp://host:8786', got {backend!r}"
+                "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler"
+                f" address like 'tcp://host:8786', got {backend!r}"
             )
         client, own = Client(backend), True
     elif isinstance(backend, Client):
         client, own = backend, False
     else:
         raise ValueError(
-            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler address, "
-            f"got {type(backend).__name__}"
+            "backend must be 'serial', 'processes', a dask.distributed Client or a scheduler"
+            f" address, got {type(backend).__name__}"
         )
     try:
-        futures = [client.submit(run_point, make_scenario, kw, seed, measure, pure=False) for kw, seed in tasks]
+        futures = [
+            client.submit(run_point, make_scenario, kw, seed, measure, pure=False)
+            for kw, seed in tasks
+        ]
         position = {f.key: k for k, f in enumerate(futures)}
         results = [None] * len(tasks)
         for fut in as_completed(futures):
@@ -411,6 +465,9 @@ def across_seeds(result: xr.Dataset, confidence: float = 0.95) -> xr.Dataset:
         half = xr.full_like(mean, np.nan)
     for k in list(result.data_vars):
         mean[f"{k}_ci"] = half[k]
-        mean[f"{k}_ci"].attrs = {**result[k].attrs, "long_name": f"{confidence:.0%} CI half-width of {k}"}
+        mean[f"{k}_ci"].attrs = {
+            **result[k].attrs,
+            "long_name": f"{confidence:.0%} CI half-width of {k}",
+        }
     mean.attrs = dict(result.attrs, confidence=confidence, n_seeds=n)
     return mean

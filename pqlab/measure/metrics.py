@@ -9,7 +9,8 @@ TF-TANT slides' "Metrics"):
   consecutive packets of one flow, and its absolute value; built on
   :func:`ipdv_of_delays`, :func:`jitter_of_ipdv` and :func:`jitter_of_delays`,
   the same of delays already in sending order (the one place both are computed).
-* :func:`loss`: sent, policed, queue-full, early-dropped (RED/WRED) and lost packets per flow, class or colour.
+* :func:`loss`: sent, policed, queue-full, early-dropped (RED/WRED) and lost packets per flow,
+  class or colour.
 * :func:`measured`: the measured packets of a dataset, of one traffic class (by name) or flow.
 * :func:`frequency_distribution` and :func:`ccdf`: the papers' frequency
   distributions and complementary distributions ``P(D > d)``.
@@ -31,10 +32,9 @@ The summary table of every class or flow is :func:`pqlab.measure.tables.summary_
 from __future__ import annotations
 
 import json
+from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any
-
-from collections import namedtuple
 
 import numpy as np
 import numpy.typing as npt
@@ -106,7 +106,9 @@ def check_dataset(ds, variables) -> xr.Dataset:
     for name in variables:
         if name not in ds.variables:
             hint = " (pqlab.node.scenario adds it)" if name == "flow" else ""
-            raise ValueError(f"ds must have a '{name}' variable on dimension 'packet'{hint}, it has none")
+            raise ValueError(
+                f"ds must have a '{name}' variable on dimension 'packet'{hint}, it has none"
+            )
         if ds[name].dims != ("packet",):
             raise ValueError(f"ds['{name}'] must have dimension ('packet',), got {ds[name].dims}")
     return ds
@@ -118,8 +120,9 @@ def check_flow(ds, flow) -> int:
     flow = check_int("flow", flow)
     flows = np.asarray(ds["flow"])  # ds may also be a mapping of names to arrays (a run's)
     if not np.any(flows == flow):
-        raise ValueError(f"flow must be one of the flows in ds {np.unique(flows).tolist()}, "
-                         f"got {flow!r}")
+        raise ValueError(
+            f"flow must be one of the flows in ds {np.unique(flows).tolist()}, got {flow!r}"
+        )
     return flow
 
 
@@ -127,7 +130,9 @@ def _check_path(path) -> PathModel:
     if path is None:
         return PathModel()
     if not isinstance(path, PathModel):
-        raise ValueError(f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}")
+        raise ValueError(
+            f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}"
+        )
     return path
 
 
@@ -169,7 +174,9 @@ def _nonempty_sample(name: str, values) -> np.ndarray:
 # --------------------------------------------------------------------------- delay
 
 
-def one_way_delay(ds: xr.Dataset, path: PathModel | None = None, *, include_warmup: bool = False) -> xr.DataArray:
+def one_way_delay(
+    ds: xr.Dataset, path: PathModel | None = None, *, include_warmup: bool = False
+) -> xr.DataArray:
     """One-way delay of every measured packet, seconds (RFC 2679).
 
     ``D = departure - arrival + path.extra_delay_s(size)``: the node's delay
@@ -210,14 +217,28 @@ def one_way_delay(ds: xr.Dataset, path: PathModel | None = None, *, include_warm
     values = departure.values - ds["arrival"].values + extra_s
     if "drop" in ds.variables:
         values = np.where(ds["drop"].values == KEPT, values, np.nan)
-    return xr.DataArray(values, coords=departure.coords, dims=departure.dims, name="one_way_delay", attrs={
-        "units": "s",
-        "long_name": "one-way delay (RFC 2679): departure - arrival + path extra delay (NaN if lost)",
-    })
+    return xr.DataArray(
+        values,
+        coords=departure.coords,
+        dims=departure.dims,
+        name="one_way_delay",
+        attrs={
+            "units": "s",
+            "long_name": (
+                "one-way delay (RFC 2679): departure - arrival + path extra delay (NaN if lost)"
+            ),
+        },
+    )
 
 
-def ipdv(ds: xr.Dataset, flow: int | None = None, path: PathModel | None = None, *, dropna: bool = True,
-         include_warmup: bool = False) -> xr.DataArray:
+def ipdv(
+    ds: xr.Dataset,
+    flow: int | None = None,
+    path: PathModel | None = None,
+    *,
+    dropna: bool = True,
+    include_warmup: bool = False,
+) -> xr.DataArray:
     """IP packet delay variation of consecutive packets of a flow, seconds (RFC 3393).
 
     Each flow's measured packets are taken in sending (arrival) order, equal times in
@@ -257,25 +278,42 @@ def ipdv(ds: xr.Dataset, flow: int | None = None, path: PathModel | None = None,
     ds = measured_packets(ds, include_warmup=include_warmup)
     flows = ds["flow"].values
     members = np.arange(flows.size) if flow is None else np.flatnonzero(flows == flow)
-    order = members[np.lexsort((ds["arrival"].values[members], flows[members]))]  # stable: ties in ds order
+    order = members[
+        np.lexsort((ds["arrival"].values[members], flows[members]))
+    ]  # stable: ties in ds order
     delay_s = one_way_delay(ds.isel(packet=order), path, include_warmup=True).values
     in_flow = flows[order][1:] == flows[order][:-1]  # a pair is two consecutive packets of one flow
     values = ipdv_of_delays(delay_s, dropna=False)[in_flow]
     packet_index = ds["packet"].values[order]
-    coords = {"packet": packet_index[1:][in_flow], "previous_packet": ("packet", packet_index[:-1][in_flow]),
-              "flow": ("packet", flows[order][1:][in_flow])}
+    coords = {
+        "packet": packet_index[1:][in_flow],
+        "previous_packet": ("packet", packet_index[:-1][in_flow]),
+        "flow": ("packet", flows[order][1:][in_flow]),
+    }
     if "queue" in ds.variables:
         coords["queue"] = ("packet", ds["queue"].values[order][1:][in_flow])
     of = "each flow" if flow is None else f"flow {flow}"
-    result = xr.DataArray(values, dims="packet", coords=coords, name="ipdv", attrs={
-        "units": "s",
-        "long_name": f"IPDV (RFC 3393) D[i+1] - D[i] of consecutive packets of {of}",
-    })
+    result = xr.DataArray(
+        values,
+        dims="packet",
+        coords=coords,
+        name="ipdv",
+        attrs={
+            "units": "s",
+            "long_name": f"IPDV (RFC 3393) D[i+1] - D[i] of consecutive packets of {of}",
+        },
+    )
     return result.dropna("packet") if dropna else result
 
 
-def jitter(ds: xr.Dataset, flow: int | None = None, path: PathModel | None = None, *, dropna: bool = True,
-           include_warmup: bool = False) -> xr.DataArray:
+def jitter(
+    ds: xr.Dataset,
+    flow: int | None = None,
+    path: PathModel | None = None,
+    *,
+    dropna: bool = True,
+    include_warmup: bool = False,
+) -> xr.DataArray:
     """Jitter ``|D_{i+1} - D_i|`` of consecutive packets of a flow, seconds.
 
     The papers' "common usage" jitter (long version Sec. 4; RFC 3393
@@ -342,7 +380,8 @@ def jitter_of_ipdv(ipdv_s: npt.ArrayLike) -> np.ndarray:
 
 
 def jitter_of_delays(delay_s: npt.ArrayLike, *, dropna: bool = True) -> np.ndarray:
-    """Jitter ``|D_{i+1} - D_i|`` of consecutive packets given their delays in sending order, seconds.
+    """Jitter ``|D_{i+1} - D_i|`` of consecutive packets given their delays in sending order,
+    seconds.
 
     :func:`jitter_of_ipdv` of :func:`ipdv_of_delays`, same arguments: a pair
     with a lost (NaN) packet has no value.
@@ -362,8 +401,13 @@ def jitter_of_delays(delay_s: npt.ArrayLike, *, dropna: bool = True) -> np.ndarr
 LOSS_GROUPS = {"flow": "flow", "class": "queue", "queue": "queue", "colour": "colour"}
 
 
-def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
-         class_names: Sequence[str] | None = None) -> xr.Dataset:
+def loss(
+    ds: xr.Dataset,
+    by: str = "flow",
+    *,
+    include_warmup: bool = False,
+    class_names: Sequence[str] | None = None,
+) -> xr.Dataset:
     """Packets sent and lost per flow, per traffic class (queue) or per colour.
 
     Parameters
@@ -409,8 +453,10 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
     if unknown.size:  # a packet counted as sent and neither kept nor lost
         i = int(unknown[0])
         at = f"packet {shown(ds['packet'].values[i])}" if "packet" in ds.coords else f"index {i}"
-        raise ValueError(f"ds['drop'] must hold the engine's drop codes (0 kept, 1 policed, 2 "
-                         f"queue full, 3 early drop), got {shown(drop[i])} at {at}")
+        raise ValueError(
+            "ds['drop'] must hold the engine's drop codes (0 kept, 1 policed, 2 "
+            f"queue full, 3 early drop), got {shown(drop[i])} at {at}"
+        )
     n = groups.size
 
     def count(mask):
@@ -424,7 +470,11 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
     dim = "traffic_class" if variable == "queue" else by
     coords: dict[str, Any] = {dim: groups}
     if names is not None:
-        coords["class_name"] = (dim, [names[g] for g in groups], dict(CLASS_COORD_ATTRS["class_name"]))
+        coords["class_name"] = (
+            dim,
+            [names[g] for g in groups],
+            dict(CLASS_COORD_ATTRS["class_name"]),
+        )
     if by == "colour":
         coords["colour_name"] = (dim, [COLOUR_NAMES.get(int(g), str(g)) for g in groups])
     packets = {"units": "packets"}
@@ -432,9 +482,21 @@ def loss(ds: xr.Dataset, by: str = "flow", *, include_warmup: bool = False,
         {
             "sent": (dim, sent, {**packets, "long_name": "packets offered to the node"}),
             "policed": (dim, policed, {**packets, "long_name": "packets dropped by the policer"}),
-            "queue_full": (dim, queue_full, {**packets, "long_name": "packets dropped at a full queue"}),
-            "early_drop": (dim, early_drop, {**packets, "long_name": "packets dropped early by RED/WRED"}),
-            "lost": (dim, lost, {**packets, "long_name": "packets lost (policed + queue_full + early_drop)"}),
+            "queue_full": (
+                dim,
+                queue_full,
+                {**packets, "long_name": "packets dropped at a full queue"},
+            ),
+            "early_drop": (
+                dim,
+                early_drop,
+                {**packets, "long_name": "packets dropped early by RED/WRED"},
+            ),
+            "lost": (
+                dim,
+                lost,
+                {**packets, "long_name": "packets lost (policed + queue_full + early_drop)"},
+            ),
             "loss_ratio": (dim, lost / sent, {"units": "1", "long_name": "lost / sent"}),
         },
         coords=coords,
@@ -458,7 +520,8 @@ def _unmarked_packets(ds: xr.Dataset) -> np.ndarray | None:
 
 
 def _integer_labels(ds: xr.Dataset, variable: str) -> np.ndarray:
-    """``ds[variable]`` as integers (e.g. after ``ds.where(...)``: NaN-free integers stored as floats)."""
+    """``ds[variable]`` as integers (e.g. after ``ds.where(...)``: NaN-free integers stored as
+    floats)."""
     labels = ds[variable].values
     if np.issubdtype(labels.dtype, np.floating):
         if not np.all(np.isfinite(labels)) or np.any(labels != np.round(labels)):
@@ -467,8 +530,14 @@ def _integer_labels(ds: xr.Dataset, variable: str) -> np.ndarray:
     return labels
 
 
-def measured(ds: xr.Dataset, *, traffic_class: int | str | None = None, flow: int | None = None,
-             include_warmup: bool = False, class_names: Sequence[str] | None = None) -> xr.Dataset:
+def measured(
+    ds: xr.Dataset,
+    *,
+    traffic_class: int | str | None = None,
+    flow: int | None = None,
+    include_warmup: bool = False,
+    class_names: Sequence[str] | None = None,
+) -> xr.Dataset:
     """The measured packets of ``ds`` (the warm-up rule), of one traffic class and/or flow.
 
     Parameters
@@ -531,11 +600,16 @@ def largest_loss(loss_per_run: npt.ArrayLike) -> float:
     values = np.asarray(loss_per_run, dtype=float).ravel()
     values = values[np.isfinite(values)]
     if values.size == 0:
-        raise ValueError(f"loss_per_run must hold at least one finite loss ratio (one per seed), got {loss_per_run!r}")
+        raise ValueError(
+            "loss_per_run must hold at least one finite loss ratio (one per seed), got"
+            f" {loss_per_run!r}"
+        )
     return float(values.max())
 
 
-def frequency_distribution(values: npt.ArrayLike, bin_width: float, start: float = 0.0) -> FrequencyDistribution:
+def frequency_distribution(
+    values: npt.ArrayLike, bin_width: float, start: float = 0.0
+) -> FrequencyDistribution:
     """Relative frequency of a sample in bins of equal width (the papers' frequency distributions).
 
     Bins are ``[start + i * bin_width, start + (i + 1) * bin_width)`` for
@@ -561,12 +635,15 @@ def frequency_distribution(values: npt.ArrayLike, bin_width: float, start: float
     start = check_real("start", start)
     if sample.min() < start:
         smallest = float(sample.min())
-        raise ValueError(f"start must be <= every value (the smallest is {smallest!r}), got {start!r}")
+        raise ValueError(
+            f"start must be <= every value (the smallest is {smallest!r}), got {start!r}"
+        )
     with np.errstate(over="ignore"):  # an overflow to inf is caught just below
         n_bins = np.floor((sample.max() - start) / width) + 1.0
     if not n_bins <= MAX_BINS:
         raise ValueError(
-            f"bin_width must give at most {MAX_BINS} bins over the sample, got {width!r} ({n_bins:.3g} bins)"
+            f"bin_width must give at most {MAX_BINS} bins over the sample, got {width!r}"
+            f" ({n_bins:.3g} bins)"
         )
     n_bins = int(n_bins)
     edges = start + width * np.arange(n_bins + 1)

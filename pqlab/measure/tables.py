@@ -15,14 +15,19 @@ from collections.abc import Sequence
 import numpy as np
 import xarray as xr
 
+from ..base._validate import check_choice
+from ..base.confidence import DEFAULT_BATCHES, check_batches, check_confidence
+from ..base.percentiles import percentile_names
+from ..node.measured import (
+    CLASS_COORD_ATTRS,
+    check_include_warmup,
+    dataset_class_names,
+    measured_packets,
+    warmup_of,
+)
+from ..node.path import PathModel
 from . import metrics
 from .batchmeans import batch_ci_variables
-from ..base.confidence import DEFAULT_BATCHES, check_batches, check_confidence
-from ..node.path import PathModel
-from ..base._validate import check_choice
-from ..base.percentiles import percentile_names
-from ..node.measured import (CLASS_COORD_ATTRS, check_include_warmup, dataset_class_names, measured_packets,
-                             warmup_of)
 
 #: What :func:`summary_table` groups by.
 SUMMARY_GROUPS = ("class", "flow")
@@ -32,10 +37,17 @@ DEFAULT_PERCENTILES = (50.0, 90.0, 99.0)
 SEVERAL_CLASSES = -1
 
 
-def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[float] = DEFAULT_PERCENTILES,
-                  path: PathModel | None = None, include_warmup: bool = False,
-                  class_names: Sequence[str] | None = None, ci: float | None = None,
-                  n_batches: int = DEFAULT_BATCHES) -> xr.Dataset:
+def summary_table(
+    ds: xr.Dataset,
+    by: str = "class",
+    *,
+    percentiles: Sequence[float] = DEFAULT_PERCENTILES,
+    path: PathModel | None = None,
+    include_warmup: bool = False,
+    class_names: Sequence[str] | None = None,
+    ci: float | None = None,
+    n_batches: int = DEFAULT_BATCHES,
+) -> xr.Dataset:
     """Delay, IPDV, jitter and loss of every traffic class or flow of a run, one row each.
 
     Parameters
@@ -104,9 +116,11 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
     packets = measured_packets(ds, include_warmup=include)
     warmup_s = warmup_of(ds)
     if packets.sizes["packet"] == 0:
-        raise ValueError(f"no packet of ds arrives at or after its warm-up, ds.attrs['warmup_s'] = {warmup_s!r} s "
-                         f"(its last arrives at {float(ds['arrival'].max())!r} s): nothing to summarise; "
-                         "include_warmup=True measures every packet")
+        raise ValueError(
+            f"no packet of ds arrives at or after its warm-up, ds.attrs['warmup_s'] = {warmup_s!r}"
+            f" s (its last arrives at {float(ds['arrival'].max())!r} s): nothing to summarise;"
+            " include_warmup=True measures every packet"
+        )
     table = metrics.loss(packets, by=by, include_warmup=True, class_names=names)
     dim = "traffic_class" if by == "class" else "flow"
     groups = table[dim].values
@@ -119,28 +133,64 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
     jitter_stats = _stats_by_group(metrics.jitter_of_ipdv(ipdv.values), ipdv[key].values, groups, q)
     seconds = {"units": "s"}
     variables = {
-        "received": (delay_stats["count"], {"units": "packets", "long_name": "packets delivered (with a delay)"}),
-        "delay_mean": (delay_stats["mean"], {**seconds, "long_name": "mean one-way delay (RFC 2679)"}),
-        "delay_std": (delay_stats["std"], {**seconds, "long_name": "std of the one-way delay (ddof=1)"}),
+        "received": (
+            delay_stats["count"],
+            {"units": "packets", "long_name": "packets delivered (with a delay)"},
+        ),
+        "delay_mean": (
+            delay_stats["mean"],
+            {**seconds, "long_name": "mean one-way delay (RFC 2679)"},
+        ),
+        "delay_std": (
+            delay_stats["std"],
+            {**seconds, "long_name": "std of the one-way delay (ddof=1)"},
+        ),
         "delay_min": (delay_stats["min"], {**seconds, "long_name": "smallest one-way delay"}),
         "delay_max": (delay_stats["max"], {**seconds, "long_name": "largest one-way delay"}),
-        **{f"delay_{p}": (delay_stats[p], {**seconds, "long_name": f"{p[1:]}th percentile of the one-way delay"})
-           for p in percentile_names(q)},
-        "ipdv_count": (ipdv_stats["count"], {"units": "pairs", "long_name": "IPDV values (pairs without loss)"}),
+        **{
+            f"delay_{p}": (
+                delay_stats[p],
+                {**seconds, "long_name": f"{p[1:]}th percentile of the one-way delay"},
+            )
+            for p in percentile_names(q)
+        },
+        "ipdv_count": (
+            ipdv_stats["count"],
+            {"units": "pairs", "long_name": "IPDV values (pairs without loss)"},
+        ),
         "ipdv_mean": (ipdv_stats["mean"], {**seconds, "long_name": "mean IPDV (RFC 3393)"}),
         "ipdv_std": (ipdv_stats["std"], {**seconds, "long_name": "std of the IPDV (ddof=1)"}),
         "ipdv_abs_mean": (jitter_stats["mean"], {**seconds, "long_name": "mean |IPDV| (jitter)"}),
-        **{f"jitter_{p}": (jitter_stats[p], {**seconds, "long_name": f"{p[1:]}th percentile of |IPDV| (jitter)"})
-           for p in percentile_names(q)},
+        **{
+            f"jitter_{p}": (
+                jitter_stats[p],
+                {**seconds, "long_name": f"{p[1:]}th percentile of |IPDV| (jitter)"},
+            )
+            for p in percentile_names(q)
+        },
     }
     if ci is not None:
-        interval_s = (0.0 if include else warmup_s,
-                      float(ds.attrs.get("duration_s", np.nextafter(packets["arrival"].max(), np.inf))))
+        interval_s = (
+            0.0 if include else warmup_s,
+            float(ds.attrs.get("duration_s", np.nextafter(packets["arrival"].max(), np.inf))),
+        )
         centres = {"mean": delay_stats["mean"], **{p: delay_stats[p] for p in percentile_names(q)}}
-        variables.update({name: (values, {**seconds, "long_name": long_name}) for name, (values, long_name)
-                          in batch_ci_variables(delay.values, packets["arrival"].values,
-                                                np.searchsorted(groups, packets[key].values), groups.size,
-                                                interval_s, n_batches, ci, q, centres).items()})
+        variables.update(
+            {
+                name: (values, {**seconds, "long_name": long_name})
+                for name, (values, long_name) in batch_ci_variables(
+                    delay.values,
+                    packets["arrival"].values,
+                    np.searchsorted(groups, packets[key].values),
+                    groups.size,
+                    interval_s,
+                    n_batches,
+                    ci,
+                    q,
+                    centres,
+                ).items()
+            }
+        )
         variables["delay_batch_lag1"][1]["units"] = "1"
     for name, (values, attrs) in variables.items():
         table[name] = (dim, values, attrs)
@@ -148,18 +198,29 @@ def summary_table(ds: xr.Dataset, by: str = "class", *, percentiles: Sequence[fl
         classes = _class_of_flows(packets, groups)
         table = table.assign_coords(
             traffic_class=(dim, classes),
-            class_name=(dim, [names[c] if c != SEVERAL_CLASSES else "several classes" for c in classes]))
+            class_name=(
+                dim,
+                [names[c] if c != SEVERAL_CLASSES else "several classes" for c in classes],
+            ),
+        )
     for name, attrs in CLASS_COORD_ATTRS.items():
         table[name].attrs = dict(attrs)
-    table.attrs = {"by": by, "warmup_s": warmup_s, "include_warmup": int(include),
-                   "title": f"pqlab summary per {by} (pqlab.summary_table)"}
+    table.attrs = {
+        "by": by,
+        "warmup_s": warmup_s,
+        "include_warmup": int(include),
+        "title": f"pqlab summary per {by} (pqlab.summary_table)",
+    }
     if ci is not None:
         table.attrs.update(ci_confidence=ci, ci_batches=n_batches)
     return table
 
 
-def _stats_by_group(values: np.ndarray, labels: np.ndarray, groups: np.ndarray, q: np.ndarray) -> dict:
-    """:func:`pqlab.metrics.summary` of the non-NaN ``values`` of each group, as arrays in ``groups``' order.
+def _stats_by_group(
+    values: np.ndarray, labels: np.ndarray, groups: np.ndarray, q: np.ndarray
+) -> dict:
+    """:func:`pqlab.metrics.summary` of the non-NaN ``values`` of each group, as arrays in
+    ``groups``' order.
 
     ``count`` per group (0 without a value), then ``mean``, ``std``, ``min``, ``max`` and ``p<q>``,
     NaN for a group without a value.
@@ -183,7 +244,8 @@ def _stats_by_group(values: np.ndarray, labels: np.ndarray, groups: np.ndarray, 
 
 
 def _class_of_flows(packets: xr.Dataset, flows: np.ndarray) -> np.ndarray:
-    """The queue index of each flow's packets, :data:`SEVERAL_CLASSES` for a flow in several queues."""
+    """The queue index of each flow's packets, :data:`SEVERAL_CLASSES` for a flow in several
+    queues."""
     flow, queue = packets["flow"].values, packets["queue"].values
     order = np.argsort(flow, kind="stable")
     starts = np.searchsorted(flow[order], flows)  # every flow has a packet: increasing starts

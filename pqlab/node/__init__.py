@@ -7,7 +7,8 @@ the kernel), ``engine`` (the jitted kernel and :func:`simulate_arrivals`), ``dis
 scheduler seam: the kernel's named state and one jitted module per mechanism: admission, shaper,
 priority levels, WFQ/DRR/WRR), ``reference`` (the node contract in exact rational arithmetic, the
 kernel's executable specification), ``markers`` (RFC 2697/2698 colour markers), ``timeorigin`` (the
-engine's time origin), ``traffic`` (size laws, streams and their merge), ``traces`` (packet trace files read into
+engine's time origin), ``traffic`` (size laws, streams and their merge), ``traces`` (packet trace
+files read into
 streams), ``captures`` (a pcap's frames and IP fields as arrays), ``scenario``
 (:class:`Scenario` and :func:`simulate`: one seeded run as an xarray Dataset), ``streaming``
 (long runs summarised chunk by chunk), ``summary`` (the online per-flow and per-class summaries,
@@ -21,5 +22,21 @@ May import: ``pqlab.base`` and ``pqlab._version`` only (no measurement, papers, 
 lab: they sit above).
 """
 
-__all__ = ["model", "framing", "wfq", "disciplines", "engine", "reference", "markers", "timeorigin", "traffic",
-           "captures", "traces", "scenario", "streaming", "summary", "path", "tandem"]
+__all__ = [
+    "model",
+    "framing",
+    "wfq",
+    "disciplines",
+    "engine",
+    "reference",
+    "markers",
+    "timeorigin",
+    "traffic",
+    "captures",
+    "traces",
+    "scenario",
+    "streaming",
+    "summary",
+    "path",
+    "tandem",
+]

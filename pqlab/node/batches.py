@@ -53,8 +53,9 @@ class BatchSums:
             grow = n_rows - self.sums.shape[0]
             self.sums = np.vstack([self.sums, np.zeros((grow, self.n_batches))])
             self.counts = np.vstack([self.counts, np.zeros((grow, self.n_batches), np.int64)])
-            self.sketch = np.vstack([self.sketch, np.zeros((grow * self.n_batches,
-                                                            self.sketch.shape[1]), np.int64)])
+            self.sketch = np.vstack(
+                [self.sketch, np.zeros((grow * self.n_batches, self.sketch.shape[1]), np.int64)]
+            )
         cell = row * self.n_batches + batch_of(arrival_s, *self.interval_s, self.n_batches)
         cells = self.sums.size
         self.sums += np.bincount(cell, weights=delay_s, minlength=cells).reshape(self.sums.shape)
@@ -68,11 +69,17 @@ class BatchSums:
         ``departure - arrival + path.extra_delay_s(size)``."""
         kept = (drop == KEPT) & is_measured(arrival_s, self.interval_s[0])
         arrival = arrival_s[kept]
-        self.add(arrival, departure_s[kept] - arrival + path.extra_delay_s(size_bytes[kept]),
-                 queue[kept])
+        self.add(
+            arrival, departure_s[kept] - arrival + path.extra_delay_s(size_bytes[kept]), queue[kept]
+        )
 
-    def intervals(self, centres: dict, percentiles, confidence: float,
-                  batch_quantiles: np.ndarray | None = None) -> dict:
+    def intervals(
+        self,
+        centres: dict,
+        percentiles,
+        confidence: float,
+        batch_quantiles: np.ndarray | None = None,
+    ) -> dict:
         """The intervals per row, ``{name: (values, long name)}``.
 
         Parameters
@@ -95,15 +102,20 @@ class BatchSums:
         """
         n, k = centres["mean"].shape[0], self.n_batches
         sums, counts = np.zeros((n, k)), np.zeros((n, k), np.int64)
-        sums[:self.sums.shape[0]], counts[:self.counts.shape[0]] = self.sums, self.counts
+        sums[: self.sums.shape[0]], counts[: self.counts.shape[0]] = self.sums, self.counts
         core = ratio_batch_means(sums, counts, confidence)
         level = f"{confidence:.0%}"
-        out = {"delay_mean_ci_low": (centres["mean"] - core["half_width"],
-                                     f"{level} batch-means CI of the mean delay, low end"),
-               "delay_mean_ci_high": (centres["mean"] + core["half_width"],
-                                      f"{level} batch-means CI of the mean delay, high end"),
-               "delay_batch_lag1": (core["lag1"],
-                                    "lag-1 autocorrelation of the delay's batch means")}
+        out = {
+            "delay_mean_ci_low": (
+                centres["mean"] - core["half_width"],
+                f"{level} batch-means CI of the mean delay, low end",
+            ),
+            "delay_mean_ci_high": (
+                centres["mean"] + core["half_width"],
+                f"{level} batch-means CI of the mean delay, high end",
+            ),
+            "delay_batch_lag1": (core["lag1"], "lag-1 autocorrelation of the delay's batch means"),
+        }
         if percentiles is None:
             return out
         q = np.asarray(percentiles, dtype=float)
@@ -115,8 +127,12 @@ class BatchSums:
             batch_quantiles = batch_quantiles.reshape(n, k, q.size)
         halves = sectioning_half_width(np.moveaxis(batch_quantiles, 1, 2), confidence)
         for j, name in enumerate(percentile_names(q)):
-            out[f"delay_{name}_ci_low"] = (centres[name] - halves[:, j],
-                                           f"{level} sectioning CI of delay_{name}, low end")
-            out[f"delay_{name}_ci_high"] = (centres[name] + halves[:, j],
-                                            f"{level} sectioning CI of delay_{name}, high end")
+            out[f"delay_{name}_ci_low"] = (
+                centres[name] - halves[:, j],
+                f"{level} sectioning CI of delay_{name}, low end",
+            )
+            out[f"delay_{name}_ci_high"] = (
+                centres[name] + halves[:, j],
+                f"{level} sectioning CI of delay_{name}, high end",
+            )
         return out

@@ -34,7 +34,8 @@ from ..base.jitcache import cached_njit
 LINK_HEADER_BYTES = {1: -1, 101: 0, 12: 0, 14: 0, 228: 0, 229: 0, 113: 16}
 #: Magic numbers of a classic pcap -> ticks per second of its timestamps' fraction.
 PCAP_MAGIC = {0xA1B2C3D4: 1_000_000, 0xA1B23C4D: 1_000_000_000}
-#: Bytes of a raw 5-tuple (:func:`ip_fields`): protocol, 32 of addresses, 4 of ports, IP version, has ports.
+#: Bytes of a raw 5-tuple (:func:`ip_fields`): protocol, 32 of addresses, 4 of ports, IP version,
+#: has ports.
 KEY_BYTES = 39
 #: Largest record of a classic pcap, bytes: libpcap's MAXIMUM_SNAPLEN, which its reader applies
 #: whatever snap length a file declares (writers such as dpkt's declare 1500 and write 1514-byte
@@ -95,13 +96,17 @@ def read_frames(path: str):
             return _pcap_frames(path, order)
     if magic == 0x0A0D0D0A:
         return _pcapng_frames(path)
-    raise CaptureError("is not a pcap or pcapng file (its first bytes are no capture's magic number)")
+    raise CaptureError(
+        "is not a pcap or pcapng file (its first bytes are no capture's magic number)"
+    )
 
 
 def _check_link(link: int) -> int:
     if link not in LINK_HEADER_BYTES:
-        raise CaptureError(f"link type {link} is not read (read: Ethernet 1, raw IP 101/228/229, Linux cooked "
-                           f"113); convert the capture, e.g. with editcap -T ether")
+        raise CaptureError(
+            f"link type {link} is not read (read: Ethernet 1, raw IP 101/228/229, Linux cooked "
+            "113); convert the capture, e.g. with editcap -T ether"
+        )
     return link
 
 
@@ -110,36 +115,53 @@ def _pcap_frames(path: str, order: str):
     if data.shape[0] < 24:
         raise CaptureError("is not a pcap or pcapng file (its header is cut)")
     per_s = PCAP_MAGIC[int.from_bytes(data[:4].tobytes(), order)]
-    link = _check_link(int.from_bytes(data[20:24].tobytes(), order) & 0x0FFFFFFF)  # the top bits: FCS length
+    link = _check_link(
+        int.from_bytes(data[20:24].tobytes(), order) & 0x0FFFFFFF
+    )  # the top bits: FCS length
     snaplen = int.from_bytes(data[16:20].tobytes(), order)
     max_caplen = max(snaplen, MAX_SNAPLEN_BYTES)
     n_max = (data.shape[0] - 24) // 16 + 1
     offset, captured, ticks = (np.empty(n_max, dtype=np.int64) for _ in range(3))
-    n, status, at = _walk_pcap(data, order == "big", 1_000_000_000 // per_s, max_caplen, offset,
-                               captured, ticks)
+    n, status, at = _walk_pcap(
+        data, order == "big", 1_000_000_000 // per_s, max_caplen, offset, captured, ticks
+    )
     if status == HEADER_CUT:
-        raise CaptureError(f"the capture is cut or damaged after {n:,} packets (a record header "
-                           f"cut short at byte {at:,})")
+        raise CaptureError(
+            f"the capture is cut or damaged after {n:,} packets (a record header "
+            f"cut short at byte {at:,})"
+        )
     if status == TOO_LONG:
-        claimed = int.from_bytes(data[at + 8:at + 12].tobytes(), order)
-        raise CaptureError(f"the capture is damaged: record {n + 1:,} (at byte {at:,}) claims "
-                           f"{claimed:,} captured bytes, more than the snap length "
-                           f"({max_caplen:,}); {n:,} packets before it")
+        claimed = int.from_bytes(data[at + 8 : at + 12].tobytes(), order)
+        raise CaptureError(
+            f"the capture is damaged: record {n + 1:,} (at byte {at:,}) claims "
+            f"{claimed:,} captured bytes, more than the snap length "
+            f"({max_caplen:,}); {n:,} packets before it"
+        )
     cut = None
     if status == DATA_CUT:
-        claimed = int.from_bytes(data[at + 8:at + 12].tobytes(), order)
-        cut = (f"the last record (at byte {at:,}) is cut: {int(captured[n - 1]):,} of {claimed:,} "
-               f"bytes; read {n:,} packets")
+        claimed = int.from_bytes(data[at + 8 : at + 12].tobytes(), order)
+        cut = (
+            f"the last record (at byte {at:,}) is cut: {int(captured[n - 1]):,} of {claimed:,} "
+            f"bytes; read {n:,} packets"
+        )
     return Frames(data, offset[:n], captured[:n], ticks[:n], link, cut)
 
 
 @cached_njit(nogil=True)
 def _u32(data, at, big):
     if big:
-        return (np.int64(data[at]) << 24) | (np.int64(data[at + 1]) << 16) | (np.int64(data[at + 2]) << 8) | \
-            np.int64(data[at + 3])
-    return (np.int64(data[at + 3]) << 24) | (np.int64(data[at + 2]) << 16) | (np.int64(data[at + 1]) << 8) | \
-        np.int64(data[at])
+        return (
+            (np.int64(data[at]) << 24)
+            | (np.int64(data[at + 1]) << 16)
+            | (np.int64(data[at + 2]) << 8)
+            | np.int64(data[at + 3])
+        )
+    return (
+        (np.int64(data[at + 3]) << 24)
+        | (np.int64(data[at + 2]) << 16)
+        | (np.int64(data[at + 1]) << 8)
+        | np.int64(data[at])
+    )
 
 
 @cached_njit(nogil=True)
@@ -194,8 +216,9 @@ def _pcapng_frames(path: str):
             order, interfaces = ("<" if magic == 0x1A2B3C4D else ">"), []
         length = struct.unpack_from(order + "I", raw, pos + 4)[0]
         if length < 12 or length % 4 or pos + length > end:
-            raise damaged(f"a block at byte {pos:,} claims {length:,} bytes, {end - pos:,} left in "
-                          f"the file")
+            raise damaged(
+                f"a block at byte {pos:,} claims {length:,} bytes, {end - pos:,} left in the file"
+            )
         body, body_end = pos + 8, pos + length - 4
         if kind == 1:  # an interface: link type, snap length, options
             link, _, snaplen = struct.unpack_from(order + "HHI", raw, body)
@@ -210,16 +233,22 @@ def _pcapng_frames(path: str):
             start = body + 20  # both headers: 20 bytes before the packet's data
             if iface >= len(interfaces):
                 plural = "s" if len(interfaces) != 1 else ""
-                raise damaged(f"the packet block at byte {pos:,} names interface {iface}, and the "
-                              f"section has {len(interfaces)} interface{plural}")
+                raise damaged(
+                    f"the packet block at byte {pos:,} names interface {iface}, and the "
+                    f"section has {len(interfaces)} interface{plural}"
+                )
             if start + caplen > body_end:
-                raise damaged(f"the packet block at byte {pos:,} claims {caplen:,} captured bytes, "
-                              f"{max(body_end - start, 0):,} in the block")
+                raise damaged(
+                    f"the packet block at byte {pos:,} claims {caplen:,} captured bytes, "
+                    f"{max(body_end - start, 0):,} in the block"
+                )
             link, _, num, den, offset_s = interfaces[iface]
             ns = ((high << 32) | low) * num // den + offset_s * 1_000_000_000
-            if not -2**63 <= ns < 2**63:
-                raise damaged(f"the packet block at byte {pos:,} has a timestamp of {ns / 1e9:.4g} "
-                              f"s, out of range")
+            if not -(2**63) <= ns < 2**63:
+                raise damaged(
+                    f"the packet block at byte {pos:,} has a timestamp of {ns / 1e9:.4g} "
+                    "s, out of range"
+                )
             offsets.append(start)
             captured.append(caplen)
             ticks.append(ns)
@@ -227,8 +256,14 @@ def _pcapng_frames(path: str):
         pos += length
     links = np.array(links, dtype=np.int64)
     link = int(links[0]) if links.size and np.all(links == links[0]) else links
-    return Frames(data, np.array(offsets, dtype=np.int64), np.array(captured, dtype=np.int64),
-                  np.array(ticks, dtype=np.int64), link, None)
+    return Frames(
+        data,
+        np.array(offsets, dtype=np.int64),
+        np.array(captured, dtype=np.int64),
+        np.array(ticks, dtype=np.int64),
+        link,
+        None,
+    )
 
 
 def _interface_clock(raw, order: str, pos: int, end: int) -> tuple:
@@ -271,15 +306,21 @@ def ip_fields(data: np.ndarray, offset: np.ndarray, captured: np.ndarray, link):
     past = np.flatnonzero(offset > data.shape[0] - captured)  # offset + captured, without overflow
     if past.size:
         i = int(past[0])
-        raise ValueError(f"offset and captured must keep each frame in data ({data.shape[0]:,} "
-                         f"bytes), got frame {i} at offset {offset[i]:,} with {captured[i]:,} "
-                         f"bytes captured")
+        raise ValueError(
+            f"offset and captured must keep each frame in data ({data.shape[0]:,} "
+            f"bytes), got frame {i} at offset {offset[i]:,} with {captured[i]:,} "
+            "bytes captured"
+        )
     if np.ndim(link) != 0:
         link = check_array("link", link, kind="int", length=offset.shape[0])
     for one in np.unique(link):
         _check_link(int(one))
     n = offset.shape[0]
-    is_ip, length, dscp = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    is_ip, length, dscp = (
+        np.zeros(n, dtype=np.bool_),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+    )
     key = np.zeros((n, KEY_BYTES), dtype=np.uint8)
     if np.ndim(link) == 0:
         _ip_fields(data, offset, captured, LINK_HEADER_BYTES[int(link)], is_ip, length, dscp, key)

@@ -38,11 +38,23 @@ from numba import literally, types
 from ..base._validate import check_array, check_int, check_memory
 from ..base.jitcache import cached_njit
 from .disciplines import KIND_CODES, PRIORITY, admission, fair, layout, priority, shaper
-from .disciplines.admission import POLICE_REANCHOR_BYTES, POLICE_RELATIVE_TOLERANCE  # noqa: F401  (re-exported)
-from .framing import MAX_SIZE_BYTES, particles_needed, wire_bytes  # noqa: F401  (MAX_SIZE_BYTES re-exported)
+from .disciplines.admission import (  # noqa: F401  (re-exported)
+    POLICE_REANCHOR_BYTES,
+    POLICE_RELATIVE_TOLERANCE,
+)
+from .framing import (  # noqa: F401  (MAX_SIZE_BYTES re-exported)
+    MAX_SIZE_BYTES,
+    particles_needed,
+    wire_bytes,
+)
 from .model import Node
 from .timeorigin import origin_attrs, rebase
-from .wfq import MIN_FALLBACK_STEP, TAG_REBASE, TAG_SPREAD_BUDGET, wfq_tag_steps  # noqa: F401  (re-exported)
+from .wfq import (  # noqa: F401  (re-exported)
+    MIN_FALLBACK_STEP,
+    TAG_REBASE,
+    TAG_SPREAD_BUDGET,
+    wfq_tag_steps,
+)
 
 #: Drop codes of the ``drop`` variable.
 KEPT, POLICED, QUEUE_FULL, EARLY_DROP = 0, 1, 2, 3
@@ -56,7 +68,13 @@ RING_RELEASE_CODES = {"packet": 0, "unit": 1}
 
 
 #: Bits of the kernel's compiled-in ``features`` (see :func:`kernel_features`).
-FEATURE_SHAPER, FEATURE_RED, FEATURE_RING_COUNTS, FEATURE_QUEUE_BYTES, FEATURE_KIND_SHIFT = 1, 2, 4, 8, 4
+FEATURE_SHAPER, FEATURE_RED, FEATURE_RING_COUNTS, FEATURE_QUEUE_BYTES, FEATURE_KIND_SHIFT = (
+    1,
+    2,
+    4,
+    8,
+    4,
+)
 NO_LIMIT = layout.NO_LIMIT
 
 
@@ -71,17 +89,39 @@ def kernel_features(node: Node) -> int:
     qs = node.queues
     kind = 0 if node.shared_kind is None else KIND_CODES[node.shared_kind]
     ring_counts = node.ring_limit_packets is not None or node.ring_limit_bytes is not None
-    return ((kind << FEATURE_KIND_SHIFT) | FEATURE_SHAPER * any(q.shaped for q in qs)
-            | FEATURE_RED * any(q.red for q in qs) | FEATURE_RING_COUNTS * ring_counts
-            | FEATURE_QUEUE_BYTES * any(q.limit_bytes is not None for q in qs))
+    return (
+        (kind << FEATURE_KIND_SHIFT)
+        | FEATURE_SHAPER * any(q.shaped for q in qs)
+        | FEATURE_RED * any(q.red for q in qs)
+        | FEATURE_RING_COUNTS * ring_counts
+        | FEATURE_QUEUE_BYTES * any(q.limit_bytes is not None for q in qs)
+    )
 
 
 @cached_njit(nogil=True, _nrt=False)
 def _node_kernel(
-    arrival_s, size_bytes, queue, colour, red_uniform,
-    node_params, queue_params, queue_state, slots, ring, node_state, active, priority_order, fair_order,
-    id_offset, horizon_s,
-    ring_entry_s, departure_s, drop, carry_id, carry_entry_s, carry_departure_s,
+    arrival_s,
+    size_bytes,
+    queue,
+    colour,
+    red_uniform,
+    node_params,
+    queue_params,
+    queue_state,
+    slots,
+    ring,
+    node_state,
+    active,
+    priority_order,
+    fair_order,
+    id_offset,
+    horizon_s,
+    ring_entry_s,
+    departure_s,
+    drop,
+    carry_id,
+    carry_entry_s,
+    carry_departure_s,
     features,
 ):
     """Advance the node over one batch of arrivals; fill the batch's outputs.
@@ -101,7 +141,8 @@ def _node_kernel(
     the mechanisms a node does not use (shapers, RED, ring limits in packets or bytes, the other
     disciplines) cost it nothing, so the papers' node runs at the speed it had before they existed.
     (Rule 5'''s adapter is a run-time parameter, ``node_params.adapter_packets``: it is tested once
-    per ring release, which measured no cost on the papers' node, and it does not double the compiled
+    per ring release, which measured no cost on the papers' node, and it does not double the
+    compiled
     versions.)
 
     What a queue does is in :mod:`pqlab.node.disciplines` (admission: rules 1, 2, 2a, 2b;
@@ -126,8 +167,12 @@ def _node_kernel(
     per_unit = node.per_unit
     fair_wire = node.fair_wire
     adapter_packets = node.adapter_packets
-    adapter = adapter_packets > 0  # rule 5'': a run-time test, once per ring release (measured: no cost)
-    adapter_departure_s = ns.adapter_departure_s  # rule 5'': departures of the last packets that left the ring
+    adapter = (
+        adapter_packets > 0
+    )  # rule 5'': a run-time test, once per ring release (measured: no cost)
+    adapter_departure_s = (
+        ns.adapter_departure_s
+    )  # rule 5'': departures of the last packets that left the ring
     adapter_next = ns.adapter_next
     n_priority = priority_order.shape[0]
     ring_head = ns.ring_head
@@ -137,7 +182,9 @@ def _node_kernel(
     queued_total = ns.queued
     head_freed = ns.head_freed
     line_free_s = ns.line_free_s
-    head_dep_s = ns.head_release_s  # next release of the ring's head packet; inf while the ring is empty
+    head_dep_s = (
+        ns.head_release_s
+    )  # next release of the ring's head packet; inf while the ring is empty
     wakeup_s = ns.wakeup_s  # next shaper wake-up; inf: none
     bits_per_s = node.line_rate_bps / 8.0
     n_carry = 0
@@ -162,7 +209,9 @@ def _node_kernel(
                 departure_s[i] = np.nan
                 i += 1
                 continue
-            if s.length >= p.limit_packets or (queue_bytes and admission.over_bytes(p, s, size)):  # rules 2, 2b
+            if s.length >= p.limit_packets or (
+                queue_bytes and admission.over_bytes(p, s, size)
+            ):  # rules 2, 2b
                 drop[i] = QUEUE_FULL
                 ring_entry_s[i] = np.nan
                 departure_s[i] = np.nan
@@ -178,13 +227,24 @@ def _node_kernel(
             slot.pid = id_offset + i
             slot.size = size
             if p.kind != PRIORITY:
-                fair.admitted(kind, j, p, s, slot, wire_bytes(size, framing_code) if fair_wire else size, ns, active)
+                fair.admitted(
+                    kind,
+                    j,
+                    p,
+                    s,
+                    slot,
+                    wire_bytes(size, framing_code) if fair_wire else size,
+                    ns,
+                    active,
+                )
             s.length += 1
             if queue_bytes:
                 s.bytes += size
             queued_total += 1
             i += 1
-        elif ring_len > 0 and head_dep_s <= horizon_s and (not any_shaper or head_dep_s <= wakeup_s):
+        elif (
+            ring_len > 0 and head_dep_s <= horizon_s and (not any_shaper or head_dep_s <= wakeup_s)
+        ):
             # Rule 5: the head's last bit leaves, its particles return (a
             # completion at the same instant as an arrival goes first).
             # Rule 5': one unit of the head returns before its last bit leaves.
@@ -194,8 +254,14 @@ def _node_kernel(
             if per_unit and head_freed + 1 < head.particles:
                 head_freed += 1
                 used -= 1
-                head_dep_s = _unit_release_s(head.start, head.departure, head.size,
-                                             head_freed + 1, head.particles, particle_bytes)
+                head_dep_s = _unit_release_s(
+                    head.start,
+                    head.departure,
+                    head.size,
+                    head_freed + 1,
+                    head.particles,
+                    particle_bytes,
+                )
             else:
                 used -= head.particles - head_freed
                 if ring_counts:
@@ -216,8 +282,18 @@ def _node_kernel(
                     if adapter:  # the next head entered by now: it leaves when the adapter has room
                         head_dep_s = max(now, adapter_departure_s[adapter_next])
                     else:
-                        head_dep_s = _unit_release_s(head.start, head.departure, head.size, 1, head.particles,
-                                                     particle_bytes) if per_unit else head.departure
+                        head_dep_s = (
+                            _unit_release_s(
+                                head.start,
+                                head.departure,
+                                head.size,
+                                1,
+                                head.particles,
+                                particle_bytes,
+                            )
+                            if per_unit
+                            else head.departure
+                        )
             if queued_total == 0:
                 continue
         elif any_shaper and wakeup_s < horizon_s:
@@ -226,14 +302,28 @@ def _node_kernel(
         else:
             break
         # Rule 3: scheduler -> ring while the ring has room (3e) and an eligible packet waits.
-        while (used < ring_limit_particles and ring_len < ring_limit_packets and ring_bytes < ring_limit_bytes
-               and queued_total > 0):
+        while (
+            used < ring_limit_particles
+            and ring_len < ring_limit_packets
+            and ring_bytes < ring_limit_bytes
+            and queued_total > 0
+        ):
             sel = -1
             if n_priority > 0:
                 sel = priority.select(priority_order, queue_params, queue_state, slots, now)
             if sel < 0:
-                sel = fair.select(kind, fair_order, queue_params, queue_state, slots, now, ns, active, fair_wire,
-                                  framing_code)
+                sel = fair.select(
+                    kind,
+                    fair_order,
+                    queue_params,
+                    queue_state,
+                    slots,
+                    now,
+                    ns,
+                    active,
+                    fair_wire,
+                    framing_code,
+                )
             if sel < 0:  # every waiting head is held by its shaper
                 break
             p = queue_params[sel]
@@ -249,7 +339,15 @@ def _node_kernel(
                 s.bytes -= size
             queued_total -= 1
             if p.kind != PRIORITY:
-                fair.taken(kind, sel, p, s, wire_bytes(size, framing_code) if fair_wire else size, ns, active)
+                fair.taken(
+                    kind,
+                    sel,
+                    p,
+                    s,
+                    wire_bytes(size, framing_code) if fair_wire else size,
+                    ns,
+                    active,
+                )
             if any_shaper:
                 shaper.take(p, s, now, size)
             need = particles_needed(size, particle_bytes)
@@ -270,11 +368,16 @@ def _node_kernel(
             entry.departure = line_free_s
             ring_len += 1
             if ring_len == 1:
-                if adapter:  # rule 5'': into the adapter now, or when the packet N places ahead departs
+                if (
+                    adapter
+                ):  # rule 5'': into the adapter now, or when the packet N places ahead departs
                     head_dep_s = max(now, adapter_departure_s[adapter_next])
                 else:
-                    head_dep_s = _unit_release_s(start, line_free_s, size, 1, need, particle_bytes) if per_unit \
+                    head_dep_s = (
+                        _unit_release_s(start, line_free_s, size, 1, need, particle_bytes)
+                        if per_unit
                         else line_free_s
+                    )
             local = pid - id_offset
             if local >= 0:
                 ring_entry_s[local] = now
@@ -286,8 +389,12 @@ def _node_kernel(
                 n_carry += 1
         if any_shaper:
             wakeup_s = np.inf
-            if (queued_total > 0 and used < ring_limit_particles and ring_len < ring_limit_packets
-                    and ring_bytes < ring_limit_bytes):
+            if (
+                queued_total > 0
+                and used < ring_limit_particles
+                and ring_len < ring_limit_packets
+                and ring_bytes < ring_limit_bytes
+            ):
                 wakeup_s = _next_wakeup(queue_params, queue_state, slots)
 
     ns.ring_head = ring_head
@@ -333,7 +440,8 @@ def _unit_release_s(start_s, departure_s, size, unit, n_units, particle_bytes):
 
 
 def _node_layout(node: Node):
-    """The node's parameter arrays (:mod:`pqlab.node.disciplines.layout`) and its queues' packet limits.
+    """The node's parameter arrays (:mod:`pqlab.node.disciplines.layout`) and its queues' packet
+    limits.
 
     Computed once per (frozen) node and cached on it; the kernel never writes them.
     """
@@ -341,8 +449,16 @@ def _node_layout(node: Node):
     if cached is None:
         limits = np.array([q.max_waiting_packets for q in node.queues], dtype=np.int64)
         params = layout.queue_params_template(node)
-        cached = (layout.node_params(node), limits, layout.priority_order(node), layout.shared_order(node),
-                  kernel_features(node), params, layout.queue_state(params), layout.node_state())
+        cached = (
+            layout.node_params(node),
+            limits,
+            layout.priority_order(node),
+            layout.shared_order(node),
+            kernel_features(node),
+            params,
+            layout.queue_state(params),
+            layout.node_state(),
+        )
         node.__dict__["_kernel_layout"] = cached
     return cached
 
@@ -383,14 +499,18 @@ def validate_arrivals(node: Node, arrival_s, size_bytes, queue):
     if not isinstance(node, Node):
         raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
     if (
-        _is_kernel_array(arrival_s, np.float64) and _is_kernel_array(size_bytes, np.int64)
-        and _is_kernel_array(queue, np.int64) and arrival_s.shape == size_bytes.shape == queue.shape
+        _is_kernel_array(arrival_s, np.float64)
+        and _is_kernel_array(size_bytes, np.int64)
+        and _is_kernel_array(queue, np.int64)
+        and arrival_s.shape == size_bytes.shape == queue.shape
         and _packets_ok(arrival_s, size_bytes, queue, len(node.queues), MAX_SIZE_BYTES)
     ):
         return arrival_s, size_bytes, queue
     arrival = check_array("arrival_s", arrival_s, kind="float", minimum=0.0)
     n = arrival.shape[0]
-    size = check_array("size_bytes", size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES, length=n)
+    size = check_array(
+        "size_bytes", size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES, length=n
+    )
     q = check_array("queue", queue, kind="int", minimum=0, maximum=len(node.queues) - 1, length=n)
     if n > 1:
         step = np.diff(arrival)
@@ -417,9 +537,11 @@ def check_shaped_sizes(node: Node, size, queue) -> None:
             if too_big.size:
                 k = int(too_big[0])
                 raise ValueError(
-                    f"shape_burst_bytes of queue {j} must be at least the size of each of its packets "
-                    f"(a shaper holds a packet until its bucket holds it), got {q.shape_burst_bytes!r} bytes "
-                    f"and a packet of {int(size[k])} bytes at index {k}")
+                    f"shape_burst_bytes of queue {j} must be at least the size of each of its"
+                    " packets (a shaper holds a packet until its bucket holds it), got"
+                    f" {q.shape_burst_bytes!r} bytes and a packet of {int(size[k])} bytes at"
+                    f" index {k}"
+                )
 
 
 def check_marks(node: Node, n: int, colour, red_uniform, has_red: bool | None = None):
@@ -440,14 +562,21 @@ def check_marks(node: Node, n: int, colour, red_uniform, has_red: bool | None = 
         has_red = any(q.red for q in node.queues)
     if not has_red:
         if red_uniform is not None:
-            raise ValueError("red_uniform must be None for a node without RED (no queue sets red_min_packets)")
+            raise ValueError(
+                "red_uniform must be None for a node without RED (no queue sets red_min_packets)"
+            )
         return _EMPTY_INT, _EMPTY_FLOAT
     if red_uniform is None:
-        raise ValueError("red_uniform must be an array of n floats in [0, 1) for a node with RED "
-                         "(pass seed= to simulate_arrivals to draw them)")
+        raise ValueError(
+            "red_uniform must be an array of n floats in [0, 1) for a node with RED "
+            "(pass seed= to simulate_arrivals to draw them)"
+        )
     red_uniform = check_array("red_uniform", red_uniform, kind="float", minimum=0.0, length=n)
     if red_uniform.size and not np.max(red_uniform) < 1.0:
-        raise ValueError(f"red_uniform must hold floats in [0, 1), got a maximum of {float(np.max(red_uniform))!r}")
+        raise ValueError(
+            "red_uniform must hold floats in [0, 1), got a maximum of"
+            f" {float(np.max(red_uniform))!r}"
+        )
     return (np.zeros(n, dtype=np.int64) if colour is None else colour), red_uniform
 
 
@@ -456,12 +585,18 @@ _EMPTY_FLOAT = np.zeros(0, dtype=np.float64)
 
 
 def _is_kernel_array(a, dtype) -> bool:
-    return (isinstance(a, np.ndarray) and not isinstance(a, np.ma.MaskedArray)  # a masked one: check_array refuses
-            and a.dtype == dtype and a.ndim == 1 and a.flags.c_contiguous)
+    return (
+        isinstance(a, np.ndarray)
+        and not isinstance(a, np.ma.MaskedArray)  # a masked one: check_array refuses
+        and a.dtype == dtype
+        and a.ndim == 1
+        and a.flags.c_contiguous
+    )
 
 
 class NodeState:
-    """The complete state of a node between batches of arrivals (queues, ring, line, policers, shapers, RED).
+    """The complete state of a node between batches of arrivals (queues, ring, line, policers,
+    shapers, RED).
 
     ``advance`` runs the kernel on the next batch and updates the state in
     place, so a run split into consecutive batches gives exactly the outputs of
@@ -483,12 +618,24 @@ class NodeState:
         if not isinstance(node, Node):
             raise ValueError(f"node must be a pqlab.Node, got {type(node).__name__}")
         self.node = node
-        (self.params, limits, self.priority_order, self.fair_order, self.features, params, queues,
-         state) = _node_layout(node)
+        (
+            self.params,
+            limits,
+            self.priority_order,
+            self.fair_order,
+            self.features,
+            params,
+            queues,
+            state,
+        ) = _node_layout(node)
         self.max_packets = None if max_packets is None else check_int("max_packets", max_packets, 0)
         # A queue never holds more packets than are offered: O(packets) buffers for one run.
-        capacity = limits if self.max_packets is None else np.minimum(limits, max(1, self.max_packets))
-        check_memory("limit_packets (queue buffers, all queues)", int(capacity.sum()), QUEUE_SLOT_BYTES)
+        capacity = (
+            limits if self.max_packets is None else np.minimum(limits, max(1, self.max_packets))
+        )
+        check_memory(
+            "limit_packets (queue buffers, all queues)", int(capacity.sum()), QUEUE_SLOT_BYTES
+        )
         self.queue_params = layout.copy_records(params)
         self.queue_params["capacity"] = capacity
         self.queue_params["offset"][1:] = np.cumsum(capacity)[:-1]
@@ -505,7 +652,9 @@ class NodeState:
         """Packets waiting in the queues (admitted, not yet in the ring)."""
         return int(self.state["queued"][0])
 
-    def advance(self, arrival, size, queue, horizon_s: float = np.inf, colour=None, red_uniform=None):
+    def advance(
+        self, arrival, size, queue, horizon_s: float = np.inf, colour=None, red_uniform=None
+    ):
         """Run the next batch of validated arrivals; return its outputs and the carry log.
 
         Parameters
@@ -533,33 +682,58 @@ class NodeState:
         n = arrival.shape[0]
         if self.max_packets is not None and self.next_id + n > self.max_packets:
             raise ValueError(
-                f"this NodeState was sized for max_packets={self.max_packets}, got {self.next_id + n} packets"
+                f"this NodeState was sized for max_packets={self.max_packets}, got"
+                f" {self.next_id + n} packets"
             )
         if n and arrival[0] < self.last_arrival_s:
             raise ValueError(
-                f"arrival_s must not precede the previous batch (last arrival {self.last_arrival_s!r}), "
-                f"got {arrival[0]!r}"
+                "arrival_s must not precede the previous batch (last arrival"
+                f" {self.last_arrival_s!r}), got {arrival[0]!r}"
             )
         if self.features & FEATURE_SHAPER:
             check_shaped_sizes(self.node, size, queue)
-        colour, red_uniform = check_marks(self.node, n, colour, red_uniform, bool(self.features & FEATURE_RED))
+        colour, red_uniform = check_marks(
+            self.node, n, colour, red_uniform, bool(self.features & FEATURE_RED)
+        )
         ring_entry = np.empty(n)
         departure = np.empty(n)
         drop = np.empty(n, dtype=np.int8)
         cap = self.waiting_packets
         carry = (np.empty(cap, dtype=np.int64), np.empty(cap), np.empty(cap))
-        for name, array, dtype in (("arrival", arrival, np.float64), ("size", size, np.int64),
-                                   ("queue", queue, np.int64), ("colour", colour, np.int64),
-                                   ("red_uniform", red_uniform, np.float64)):
+        for name, array, dtype in (
+            ("arrival", arrival, np.float64),
+            ("size", size, np.int64),
+            ("queue", queue, np.int64),
+            ("colour", colour, np.int64),
+            ("red_uniform", red_uniform, np.float64),
+        ):
             if not (_is_kernel_array(array, dtype) and array.shape in ((n,), (0,))):
-                raise ValueError(f"{name} must be a C-contiguous 1-D {np.dtype(dtype).name} array of the batch's "
-                                 "length (validate it with validate_arrivals / check_marks first)")
+                raise ValueError(
+                    f"{name} must be a C-contiguous 1-D {np.dtype(dtype).name} array of the batch's"
+                    " length (validate it with validate_arrivals / check_marks first)"
+                )
         n_carry = _kernel_entry(self.features)(
-            arrival, size, queue, colour, red_uniform,
-            self.params, self.queue_params, self.queues, self.slots, self.ring, self.state, self.active,
-            self.priority_order, self.fair_order,
-            np.int64(self.next_id), float(horizon_s),
-            ring_entry, departure, drop, *carry, self.features,
+            arrival,
+            size,
+            queue,
+            colour,
+            red_uniform,
+            self.params,
+            self.queue_params,
+            self.queues,
+            self.slots,
+            self.ring,
+            self.state,
+            self.active,
+            self.priority_order,
+            self.fair_order,
+            np.int64(self.next_id),
+            float(horizon_s),
+            ring_entry,
+            departure,
+            drop,
+            *carry,
+            self.features,
         )
         self.next_id += n
         if n:
@@ -599,12 +773,20 @@ def run_kernel(node: Node, arrival, size, queue, colour=None, red_uniform=None):
     ``colour`` and ``red_uniform``: see :meth:`NodeState.advance`.
     """
     ring_entry, departure, drop, _ = NodeState(node, max_packets=arrival.shape[0]).advance(
-        arrival, size, queue, colour=colour, red_uniform=red_uniform)
+        arrival, size, queue, colour=colour, red_uniform=red_uniform
+    )
     return ring_entry, departure, drop
 
 
-def simulate_arrivals(node: Node, arrival_s: npt.ArrayLike, size_bytes: npt.ArrayLike, queue: npt.ArrayLike, *,
-                      colour: npt.ArrayLike | None = None, seed: int | None = None) -> xr.Dataset:
+def simulate_arrivals(
+    node: Node,
+    arrival_s: npt.ArrayLike,
+    size_bytes: npt.ArrayLike,
+    queue: npt.ArrayLike,
+    *,
+    colour: npt.ArrayLike | None = None,
+    seed: int | None = None,
+) -> xr.Dataset:
     """Pass packets through ``node`` and return what happened to each.
 
     Parameters
@@ -653,13 +835,22 @@ def simulate_arrivals(node: Node, arrival_s: npt.ArrayLike, size_bytes: npt.Arra
     red_uniform = None
     if has_red:
         if seed is None:
-            raise ValueError("seed must be an integer >= 0 for a node with RED (it draws each packet's uniform "
-                             "for the early-drop test), got None")
+            raise ValueError(
+                "seed must be an integer >= 0 for a node with RED (it draws each packet's uniform "
+                "for the early-drop test), got None"
+            )
         red_uniform = np.random.default_rng(check_int("seed", seed, 0)).random(arrival.shape[0])
     elif seed is not None:
-        raise ValueError(f"seed must be None for a node without RED (nothing is random), got {seed!r}")
-    colour_in = None if colour is None else check_array("colour", colour, kind="int", minimum=0, maximum=2,
-                                                          length=arrival.shape[0])
+        raise ValueError(
+            f"seed must be None for a node without RED (nothing is random), got {seed!r}"
+        )
+    colour_in = (
+        None
+        if colour is None
+        else check_array(
+            "colour", colour, kind="int", minimum=0, maximum=2, length=arrival.shape[0]
+        )
+    )
     arrival, origin = rebase(node, arrival, size)
     ring_entry, departure, drop = run_kernel(node, arrival, size, q, colour_in, red_uniform)
     attrs = origin_attrs(origin) if origin else {}
@@ -668,12 +859,18 @@ def simulate_arrivals(node: Node, arrival_s: npt.ArrayLike, size_bytes: npt.Arra
     extra = None
     if colour_in is not None:
         extra = {"colour": (colour_in.astype(np.int8), dict(COLOUR_ATTRS))}
-    return packets_dataset(arrival, size, q, ring_entry, departure, drop, extra=extra, attrs=attrs or None)
+    return packets_dataset(
+        arrival, size, q, ring_entry, departure, drop, extra=extra, attrs=attrs or None
+    )
 
 
 #: Attributes of the per-packet ``colour`` variable (rule 1a).
-COLOUR_ATTRS = {"units": "1", "long_name": "colour (drop precedence)", "flag_values": [0, 1, 2],
-                "flag_meanings": "green yellow red"}
+COLOUR_ATTRS = {
+    "units": "1",
+    "long_name": "colour (drop precedence)",
+    "flag_values": [0, 1, 2],
+    "flag_meanings": "green yellow red",
+}
 
 
 #: Attributes of the engine's per-packet variables.
@@ -681,15 +878,29 @@ PACKET_VARIABLE_ATTRS = {
     "arrival": {"units": "s", "long_name": "arrival time at the node"},
     "size": {"units": "bytes", "long_name": "IP packet length"},
     "queue": {"units": "1", "long_name": "queue index in node.queues"},
-    "ring_entry": {"units": "s", "long_name": "time the packet entered the transmission ring (NaN if dropped)"},
+    "ring_entry": {
+        "units": "s",
+        "long_name": "time the packet entered the transmission ring (NaN if dropped)",
+    },
     "departure": {"units": "s", "long_name": "time the last bit left the line (NaN if dropped)"},
     "drop": {"units": "1", "long_name": "drop code", "flag_meanings": DROP_MEANINGS},
 }
 
 
-def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=None, attrs=None,
-                    variable_attrs=None) -> xr.Dataset:
-    """Wrap per-packet arrays as the engine's ``xarray.Dataset`` (dimension ``packet``), without copies.
+def packets_dataset(
+    arrival,
+    size,
+    queue,
+    ring_entry,
+    departure,
+    drop,
+    *,
+    extra=None,
+    attrs=None,
+    variable_attrs=None,
+) -> xr.Dataset:
+    """Wrap per-packet arrays as the engine's ``xarray.Dataset`` (dimension ``packet``), without
+    copies.
 
     Parameters
     ----------
@@ -711,7 +922,10 @@ def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=
     """
     arrays = dict(zip(PACKET_VARIABLE_ATTRS, (arrival, size, queue, ring_entry, departure, drop)))
     own = variable_attrs or {}
-    variables = {name: (array, dict(own.get(name, PACKET_VARIABLE_ATTRS[name]))) for name, array in arrays.items()}
+    variables = {
+        name: (array, dict(own.get(name, PACKET_VARIABLE_ATTRS[name])))
+        for name, array in arrays.items()
+    }
     variables.update(extra or {})
     n = arrival.shape[0]
     for name, (array, _) in variables.items():
@@ -722,14 +936,23 @@ def packets_dataset(arrival, size, queue, ring_entry, departure, drop, *, extra=
         from xarray.core.indexes import PandasIndex
 
         xindex = PandasIndex(index, "packet")
-        var = {name: xr.Variable(("packet",), array, dict(a), fastpath=True) for name, (array, a) in variables.items()}
+        var = {
+            name: xr.Variable(("packet",), array, dict(a), fastpath=True)
+            for name, (array, a) in variables.items()
+        }
         var["packet"] = xindex.create_variables()["packet"]
-        return xr.Dataset._construct_direct(var, {"packet"}, {"packet": n}, dict(attrs or {}), {"packet": xindex})
+        return xr.Dataset._construct_direct(
+            var, {"packet"}, {"packet": n}, dict(attrs or {}), {"packet": xindex}
+        )
     except (ImportError, AttributeError, TypeError):  # pragma: no cover - another xarray version
         return public_packets_dataset(variables, index, attrs)
 
 
 def public_packets_dataset(variables, index, attrs=None) -> xr.Dataset:
-    """:func:`packets_dataset` through xarray's public constructor (the fallback; tested to be identical)."""
-    return xr.Dataset({name: (("packet",), array, dict(a)) for name, (array, a) in variables.items()},
-                      coords={"packet": index}, attrs=dict(attrs or {}))
+    """:func:`packets_dataset` through xarray's public constructor (the fallback; tested to be
+    identical)."""
+    return xr.Dataset(
+        {name: (("packet",), array, dict(a)) for name, (array, a) in variables.items()},
+        coords={"packet": index},
+        attrs=dict(attrs or {}),
+    )

@@ -48,8 +48,9 @@ def wire_bytes(size_bytes, framing_code):
     if framing_code == 1:
         # unsigned 32-bit division (sizes are validated to [1, 65535]): no sign fix-ups, about
         # 5 % of the kernel's time on the papers' base case (benchmarks/engine.py)
-        cells = np.uint32(size_bytes + AAL5_OVERHEAD_BYTES + ATM_CELL_PAYLOAD_BYTES - 1) // np.uint32(
-            ATM_CELL_PAYLOAD_BYTES)
+        cells = np.uint32(
+            size_bytes + AAL5_OVERHEAD_BYTES + ATM_CELL_PAYLOAD_BYTES - 1
+        ) // np.uint32(ATM_CELL_PAYLOAD_BYTES)
         return ATM_CELL_BYTES * np.int64(cells)
     if framing_code == 2:
         return size_bytes + ETHERNET_OVERHEAD_BYTES
@@ -59,7 +60,8 @@ def wire_bytes(size_bytes, framing_code):
 @cached_njit(nogil=True)
 def particles_needed(size_bytes, particle_bytes):
     """Ring particles a packet uses: ``max(1, ceil(size / particle_bytes))`` (rule 3), for
-    ``size_bytes`` in ``[1, 65535]`` and ``particle_bytes`` in ``[1, 1e6]`` (the validated ranges)."""
+    ``size_bytes`` in ``[1, 65535]`` and ``particle_bytes`` in ``[1, 1e6]`` (the validated ranges).
+    """
     # unsigned 32-bit division (size <= 65535, particle_bytes <= 1e6: the sum fits): a plain
     # divide, not Python's floor division with its sign fix-ups (~7 % of the kernel's time)
     n = np.int64(np.uint32(size_bytes + particle_bytes - 1) // np.uint32(particle_bytes))
@@ -107,12 +109,15 @@ def _line_times_s(sizes, framing_code, line_rate_bps, out):
 
 
 def atm_cells(size_bytes):
-    """ATM cells (AAL5, LLC/SNAP, :func:`wire_bytes`) of IP lengths: int, or an int64 array for an array.
+    """ATM cells (AAL5, LLC/SNAP, :func:`wire_bytes`) of IP lengths: int, or an int64 array for an
+    array.
 
     3 for the papers' 110-byte EF packet, 32 for a 1500-byte packet.
     """
     sizes = np.asarray(check_unmasked("size_bytes", size_bytes), dtype=np.int64)
-    cells = (_wire_bytes_array(sizes.ravel(), FRAMING_CODES["atm-aal5"]) // ATM_CELL_BYTES).reshape(sizes.shape)
+    cells = (_wire_bytes_array(sizes.ravel(), FRAMING_CODES["atm-aal5"]) // ATM_CELL_BYTES).reshape(
+        sizes.shape
+    )
     return int(cells) if cells.ndim == 0 else cells
 
 

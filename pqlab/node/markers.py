@@ -1,4 +1,5 @@
-"""Colour markers on streams: RFC 2697's srTCM and RFC 2698's trTCM, colour-blind (node contract rule 1a).
+"""Colour markers on streams: RFC 2697's srTCM and RFC 2698's trTCM, colour-blind (node contract
+rule 1a).
 
 A marker sets each packet's colour (drop precedence: 0 green, 1 yellow, 2 red) from its stream's
 arrival times and IP lengths, before the node, as ``docs/model.md`` rule 1a states:
@@ -73,13 +74,15 @@ def _refill(state, k, now, rate_Bps, burst):
 
 @cached_njit(nogil=True)
 def _slack(state, k, now, rate_Bps, burst):
-    """Tolerance of the test ``tokens >= size`` of the bucket at ``state[k:k+3]``, bytes (as rule 1's)."""
+    """Tolerance of the test ``tokens >= size`` of the bucket at ``state[k:k+3]``, bytes (as rule
+    1's)."""
     return POLICE_RELATIVE_TOLERANCE * (abs(now) * rate_Bps + burst + state[k + _TAKEN])
 
 
 @cached_njit(nogil=True)
 def _srtcm_kernel(arrival_s, size_bytes, cir_Bps, cbs, ebs, state, out):
-    """RFC 2697 colour-blind: ``state`` = C's bucket (3 floats), then E's tokens; updated in place."""
+    """RFC 2697 colour-blind: ``state`` = C's bucket (3 floats), then E's tokens; updated in
+    place."""
     for i in range(arrival_s.shape[0]):
         now = arrival_s[i]
         size = size_bytes[i]
@@ -148,8 +151,14 @@ class Marker(PlainData):
         """
         arrival = check_array("arrival_s", arrival_s, kind="float", minimum=0.0)
         check_sorted("arrival_s", arrival)
-        size = check_array("size_bytes", size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES,
-                           length=arrival.shape[0])
+        size = check_array(
+            "size_bytes",
+            size_bytes,
+            kind="int",
+            minimum=1,
+            maximum=MAX_SIZE_BYTES,
+            length=arrival.shape[0],
+        )
         return self._advance(self._full_buckets(), arrival, size)
 
     def _full_buckets(self) -> np.ndarray:  # pragma: no cover - overridden
@@ -181,11 +190,17 @@ class SrTCM(Marker):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cir_bps", check_real("cir_bps", self.cir_bps, *RATE_RANGE_BPS))
-        object.__setattr__(self, "cbs_bytes", _check_burst("cbs_bytes", self.cbs_bytes, zero_allowed=True))
-        object.__setattr__(self, "ebs_bytes", _check_burst("ebs_bytes", self.ebs_bytes, zero_allowed=True))
+        object.__setattr__(
+            self, "cbs_bytes", _check_burst("cbs_bytes", self.cbs_bytes, zero_allowed=True)
+        )
+        object.__setattr__(
+            self, "ebs_bytes", _check_burst("ebs_bytes", self.ebs_bytes, zero_allowed=True)
+        )
         if self.cbs_bytes == 0.0 and self.ebs_bytes == 0.0:
-            raise ValueError("cbs_bytes and ebs_bytes must not both be 0 (RFC 2697: at least one of them is larger "
-                             "than 0), got cbs_bytes 0 and ebs_bytes 0")
+            raise ValueError(
+                "cbs_bytes and ebs_bytes must not both be 0 (RFC 2697: at least one of them is"
+                " larger than 0), got cbs_bytes 0 and ebs_bytes 0"
+            )
 
     def _full_buckets(self) -> np.ndarray:
         return np.array([0.0, self.cbs_bytes, 0.0, self.ebs_bytes])
@@ -224,16 +239,26 @@ class TrTCM(Marker):
         object.__setattr__(self, "pir_bps", check_real("pir_bps", self.pir_bps, *RATE_RANGE_BPS))
         object.__setattr__(self, "pbs_bytes", _check_burst("pbs_bytes", self.pbs_bytes))
         if self.pir_bps < self.cir_bps:
-            raise ValueError(f"pir_bps must be >= cir_bps = {self.cir_bps!r} bit/s (RFC 2698: the PIR must be equal "
-                             f"to or greater than the CIR), got {self.pir_bps!r}")
+            raise ValueError(
+                f"pir_bps must be >= cir_bps = {self.cir_bps!r} bit/s (RFC 2698: the PIR must be"
+                f" equal to or greater than the CIR), got {self.pir_bps!r}"
+            )
 
     def _full_buckets(self) -> np.ndarray:
         return np.array([0.0, self.pbs_bytes, 0.0, 0.0, self.cbs_bytes, 0.0])
 
     def _advance(self, state, arrival, size) -> np.ndarray:
         out = np.empty(arrival.shape[0], dtype=np.int8)
-        _trtcm_kernel(arrival, size, self.cir_bps / 8.0, self.cbs_bytes, self.pir_bps / 8.0, self.pbs_bytes,
-                      state, out)
+        _trtcm_kernel(
+            arrival,
+            size,
+            self.cir_bps / 8.0,
+            self.cbs_bytes,
+            self.pir_bps / 8.0,
+            self.pbs_bytes,
+            state,
+            out,
+        )
         return out
 
 
@@ -243,7 +268,9 @@ MARKER_TYPES = (SrTCM, TrTCM)
 def check_marker(marker):
     """Return ``marker`` if it is None or a marker (:class:`SrTCM`, :class:`TrTCM`)."""
     if marker is not None and not isinstance(marker, Marker):
-        raise ValueError(f"marker must be None, a pqlab.SrTCM or a pqlab.TrTCM, got {type(marker).__name__}")
+        raise ValueError(
+            f"marker must be None, a pqlab.SrTCM or a pqlab.TrTCM, got {type(marker).__name__}"
+        )
     return marker
 
 
@@ -268,8 +295,11 @@ class FlowColours:
     """
 
     def __init__(self, streams, class_markers=()):
-        self._marked = [("flow", s.flow, s.marker, s.marker._full_buckets())
-                        for s in streams if getattr(s, "marker", None) is not None]
+        self._marked = [
+            ("flow", s.flow, s.marker, s.marker._full_buckets())
+            for s in streams
+            if getattr(s, "marker", None) is not None
+        ]
         self._marked += [("queue", q, m, m._full_buckets()) for q, m in class_markers]
         self._last_s = -np.inf
 
@@ -278,22 +308,34 @@ class FlowColours:
         """Whether any stream or class has a marker (else :meth:`colour` returns None)."""
         return bool(self._marked)
 
-    def colour(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray,
-               queue: np.ndarray | None = None) -> np.ndarray | None:
+    def colour(
+        self,
+        arrival_s: np.ndarray,
+        size_bytes: np.ndarray,
+        flow: np.ndarray,
+        queue: np.ndarray | None = None,
+    ) -> np.ndarray | None:
         """Colours (int8: 0 green, 1 yellow, 2 red) of the next packets, merged by time (validated
         arrays, one element per packet, none earlier than the previous call's; ``queue`` needed
         when a class has a marker), or None if no stream or class has a marker."""
         return self.colour_marked(arrival_s, size_bytes, flow, queue)[0]
 
-    def colour_marked(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray,
-                      queue: np.ndarray | None = None) -> tuple:
+    def colour_marked(
+        self,
+        arrival_s: np.ndarray,
+        size_bytes: np.ndarray,
+        flow: np.ndarray,
+        queue: np.ndarray | None = None,
+    ) -> tuple:
         """:meth:`colour` and whether a marker coloured each packet (bool; the others are
         green), or ``(None, None)`` if no stream or class has a marker."""
         if not self._marked:
             return None, None
         if arrival_s.shape[0] and arrival_s[0] < self._last_s:
-            raise ValueError(f"arrival_s must not precede the previous window's last arrival {self._last_s!r}, "
-                             f"got {arrival_s[0]!r}")
+            raise ValueError(
+                f"arrival_s must not precede the previous window's last arrival {self._last_s!r}, "
+                f"got {arrival_s[0]!r}"
+            )
         out = np.zeros(arrival_s.shape[0], dtype=np.int8)
         marked = np.zeros(arrival_s.shape[0], dtype=bool)
         for by, key, marker, state in self._marked:
@@ -302,8 +344,11 @@ class FlowColours:
             mine = np.flatnonzero((flow if by == "flow" else queue) == key)
             if mine.size:
                 marked[mine] = True
-                out[mine] = marker._advance(state, np.ascontiguousarray(arrival_s[mine], dtype=np.float64),
-                                            np.ascontiguousarray(size_bytes[mine], dtype=np.int64))
+                out[mine] = marker._advance(
+                    state,
+                    np.ascontiguousarray(arrival_s[mine], dtype=np.float64),
+                    np.ascontiguousarray(size_bytes[mine], dtype=np.int64),
+                )
         if arrival_s.shape[0]:
             self._last_s = float(arrival_s[-1])
         return out, marked

@@ -1,4 +1,5 @@
-"""Which packets of a run are measured (the warm-up rule), and what a run's traffic classes are called.
+"""Which packets of a run are measured (the warm-up rule), and what a run's traffic classes are
+called.
 
 **The warm-up rule**, one for every measurement pqlab makes: a packet is *measured* when it
 arrives at or after the run's warm-up, ``arrival >= warmup_s`` (:func:`is_measured`). Warm-up
@@ -31,8 +32,10 @@ from .model import MAX_NAME_CHARS, Node, check_name, default_class_name
 WARMUP_ATTR = "warmup_s"
 #: Attributes of the coordinates that label results per traffic class (the metrics' loss and summary
 #: table; the streaming summaries' per-class totals should carry the same).
-CLASS_COORD_ATTRS = {"traffic_class": {"long_name": "traffic class (queue index)"},
-                     "class_name": {"long_name": "traffic class (queue name)"}}
+CLASS_COORD_ATTRS = {
+    "traffic_class": {"long_name": "traffic class (queue index)"},
+    "class_name": {"long_name": "traffic class (queue name)"},
+}
 
 
 def is_measured(arrival_s, warmup_s: float) -> np.ndarray:
@@ -71,10 +74,15 @@ def warmup_of(ds: xr.Dataset) -> float:
     value = ds.attrs.get(WARMUP_ATTR, 0.0)
     if isinstance(value, np.ndarray) and value.size == 1:  # a number read back from netCDF
         value = value.item()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not (
-            math.isfinite(value) and value >= 0):
-        raise ValueError(f"ds.attrs['{WARMUP_ATTR}'] must be a finite number of seconds >= 0 (the run's warm-up, "
-                         f"as pqlab.simulate records it), got {value!r}")
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, numbers.Real)
+        or not (math.isfinite(value) and value >= 0)
+    ):
+        raise ValueError(
+            f"ds.attrs['{WARMUP_ATTR}'] must be a finite number of seconds >= 0 (the run's warm-up,"
+            f" as pqlab.simulate records it), got {value!r}"
+        )
     return float(value)
 
 
@@ -100,8 +108,10 @@ def measured_packets(ds: xr.Dataset, *, include_warmup: bool = False) -> xr.Data
     if warmup_s == 0.0:
         return ds
     if "arrival" not in ds.variables:
-        raise ValueError(f"ds must have an 'arrival' variable on dimension 'packet' to leave out its warm-up "
-                         f"(ds.attrs['{WARMUP_ATTR}'] = {warmup_s!r} s), it has none")
+        raise ValueError(
+            "ds must have an 'arrival' variable on dimension 'packet' to leave out its warm-up "
+            f"(ds.attrs['{WARMUP_ATTR}'] = {warmup_s!r} s), it has none"
+        )
     mask = is_measured(ds["arrival"].values, warmup_s)
     return ds if mask.all() else ds.isel(packet=np.flatnonzero(mask))
 
@@ -130,11 +140,15 @@ def dataset_class_names(ds: xr.Dataset, class_names=None) -> tuple:
         if names is None:
             return tuple(default_class_name(i) for i in range(top + 1))
         if len(names) <= top:
-            raise ValueError(f"ds.attrs['scenario']'s node has {len(names)} queues but ds has queue index {top}; "
-                             "pass class_names=... to name the classes yourself")
+            raise ValueError(
+                f"ds.attrs['scenario']'s node has {len(names)} queues but ds has queue index {top};"
+                " pass class_names=... to name the classes yourself"
+            )
         return names
     if isinstance(class_names, str) or not hasattr(class_names, "__len__"):
-        raise ValueError(f"class_names must be a sequence of str, one per queue index, got {class_names!r}")
+        raise ValueError(
+            f"class_names must be a sequence of str, one per queue index, got {class_names!r}"
+        )
     names = tuple(class_names)
     for i, name in enumerate(names):
         try:
@@ -142,36 +156,49 @@ def dataset_class_names(ds: xr.Dataset, class_names=None) -> tuple:
         except ValueError:
             valid = False
         if not valid:
-            raise ValueError(f"class_names[{i}] must be a str of 1 to {MAX_NAME_CHARS} printable characters, "
-                             f"got {name!r}")
+            raise ValueError(
+                f"class_names[{i}] must be a str of 1 to {MAX_NAME_CHARS} printable characters, "
+                f"got {name!r}"
+            )
     if len(names) <= top:
-        raise ValueError(f"class_names must name every queue index in ds (0 to {top}), got {len(names)} "
-                         f"name{'s' if len(names) != 1 else ''}: {names!r}")
+        raise ValueError(
+            f"class_names must name every queue index in ds (0 to {top}), got {len(names)} "
+            f"name{'s' if len(names) != 1 else ''}: {names!r}"
+        )
     if len(set(names)) != len(names):
         raise ValueError(f"class_names must be distinct, got {names!r}")
     return names
 
 
 def _recorded_names(ds: xr.Dataset) -> tuple | None:
-    """The class names of the node in ``ds.attrs['scenario']``, or None if no scenario is recorded."""
+    """The class names of the node in ``ds.attrs['scenario']``, or None if no scenario is
+    recorded."""
     text = ds.attrs.get("scenario")
     if not isinstance(text, str) or not text.startswith("{"):  # none, or "not recorded"
         return None
     try:
         return Node.from_dict(json.loads(text)["node"]).class_names
     except (ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"ds.attrs['scenario'] must be a scenario's JSON whose node can be read to name the "
-                         f"classes ({exc}); pass class_names=... to name them yourself") from None
+        raise ValueError(
+            "ds.attrs['scenario'] must be a scenario's JSON whose node can be read to name the "
+            f"classes ({exc}); pass class_names=... to name them yourself"
+        ) from None
 
 
 def resolve_class(traffic_class, names: tuple) -> int:
-    """The queue index of ``traffic_class``: one of the class ``names`` (see :func:`dataset_class_names`)
+    """The queue index of ``traffic_class``: one of the class ``names``
+    (see :func:`dataset_class_names`)
     or a queue index into them."""
     if isinstance(traffic_class, str):
         if traffic_class in names:
             return names.index(traffic_class)
-    elif isinstance(traffic_class, numbers.Integral) and not isinstance(traffic_class, (bool, np.bool_)) \
-            and 0 <= traffic_class < len(names):
+    elif (
+        isinstance(traffic_class, numbers.Integral)
+        and not isinstance(traffic_class, (bool, np.bool_))
+        and 0 <= traffic_class < len(names)
+    ):
         return int(traffic_class)
-    raise ValueError(f"traffic_class must be one of {', '.join(map(repr, names))} (or a queue index in "
-                     f"[0, {len(names) - 1}]), got {traffic_class!r}")
+    raise ValueError(
+        f"traffic_class must be one of {', '.join(map(repr, names))} (or a queue index in "
+        f"[0, {len(names) - 1}]), got {traffic_class!r}"
+    )

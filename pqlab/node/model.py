@@ -13,10 +13,21 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import ClassVar
 
-from ..base._validate import check_choice, check_fields, check_int, check_mapping, check_real, from_part
+from ..base._validate import (
+    check_choice,
+    check_fields,
+    check_int,
+    check_mapping,
+    check_real,
+    from_part,
+)
 from .framing import FRAMING_CODES
-from .plausibility import (check_line_rate, check_priority_order, check_queue_rates,
-                           check_red_thresholds)
+from .plausibility import (
+    check_line_rate,
+    check_priority_order,
+    check_queue_rates,
+    check_red_thresholds,
+)
 from .wfq import wfq_tag_steps
 
 #: Queue kinds: strict priority (with levels), and the disciplines of the non-priority queues.
@@ -91,12 +102,21 @@ MAX_POLICE_BURST_BYTES = 1e12
 #: The one parameter each non-priority kind requires (and no other kind allows): its name, its
 #: check and the allowed values as the error states them.
 DISCIPLINE_PARAMETERS = {
-    "wfq": ("weight_bps", lambda name, v: check_real(name, v, *RATE_RANGE_BPS),
-            f"a finite number in [{RATE_RANGE_BPS[0]}, {RATE_RANGE_BPS[1]}] bit/s"),
-    "drr": ("quantum_bytes", lambda name, v: check_int(name, v, 1, MAX_QUANTUM_BYTES),
-            f"an integer in [1, {MAX_QUANTUM_BYTES}] bytes"),
-    "wrr": ("weight_packets", lambda name, v: check_int(name, v, 1, MAX_WEIGHT_PACKETS),
-            f"an integer in [1, {MAX_WEIGHT_PACKETS}] packets"),
+    "wfq": (
+        "weight_bps",
+        lambda name, v: check_real(name, v, *RATE_RANGE_BPS),
+        f"a finite number in [{RATE_RANGE_BPS[0]}, {RATE_RANGE_BPS[1]}] bit/s",
+    ),
+    "drr": (
+        "quantum_bytes",
+        lambda name, v: check_int(name, v, 1, MAX_QUANTUM_BYTES),
+        f"an integer in [1, {MAX_QUANTUM_BYTES}] bytes",
+    ),
+    "wrr": (
+        "weight_packets",
+        lambda name, v: check_int(name, v, 1, MAX_WEIGHT_PACKETS),
+        f"an integer in [1, {MAX_WEIGHT_PACKETS}] packets",
+    ),
 }
 
 
@@ -178,17 +198,26 @@ class Queue:
 
     def __post_init__(self) -> None:
         if self.kind == "fifo":
-            raise ValueError(f"kind must be one of {', '.join(map(repr, QUEUE_KINDS))}, got 'fifo' "
-                             "(a FIFO is a node with one queue of any kind, e.g. Queue('priority', limit_packets))")
+            raise ValueError(
+                f"kind must be one of {', '.join(map(repr, QUEUE_KINDS))}, got 'fifo' (a FIFO is a"
+                " node with one queue of any kind, e.g. Queue('priority', limit_packets))"
+            )
         check_choice("kind", self.kind, QUEUE_KINDS)
         if self.limit_packets is not None:
-            object.__setattr__(self, "limit_packets",
-                               check_int("limit_packets", self.limit_packets, 1, MAX_LIMIT_PACKETS))
+            object.__setattr__(
+                self,
+                "limit_packets",
+                check_int("limit_packets", self.limit_packets, 1, MAX_LIMIT_PACKETS),
+            )
         if self.limit_bytes is not None:
-            object.__setattr__(self, "limit_bytes", check_int("limit_bytes", self.limit_bytes, 1, MAX_LIMIT_BYTES))
+            object.__setattr__(
+                self, "limit_bytes", check_int("limit_bytes", self.limit_bytes, 1, MAX_LIMIT_BYTES)
+            )
         if self.limit_packets is None and self.limit_bytes is None:
-            raise ValueError("limit_packets must be an integer in [1, 10000000] packets, or None with limit_bytes "
-                             "set, got None and no limit_bytes")
+            raise ValueError(
+                "limit_packets must be an integer in [1, 10000000] packets, or None with"
+                " limit_bytes set, got None and no limit_bytes"
+            )
         self._check_discipline()
         self._check_policer()
         self._check_shaper()
@@ -197,8 +226,10 @@ class Queue:
 
     def _only_for(self, name: str, kind: str) -> None:
         if getattr(self, name) is not None and self.kind != kind:
-            raise ValueError(f"{name} must be None for a {self.kind!r} queue (it is the {kind!r} parameter), "
-                             f"got {getattr(self, name)!r}")
+            raise ValueError(
+                f"{name} must be None for a {self.kind!r} queue (it is the {kind!r} parameter), "
+                f"got {getattr(self, name)!r}"
+            )
 
     def _check_discipline(self) -> None:
         for kind, (name, _, _) in DISCIPLINE_PARAMETERS.items():
@@ -212,8 +243,10 @@ class Queue:
         if self.kind == "priority":
             object.__setattr__(self, "level", check_int("level", self.level, 0, MAX_PRIORITY_LEVEL))
         elif self.level != 0:
-            raise ValueError(f"level must be 0 for a {self.kind!r} queue (levels order 'priority' queues), "
-                             f"got {self.level!r}")
+            raise ValueError(
+                f"level must be 0 for a {self.kind!r} queue (levels order 'priority' queues), "
+                f"got {self.level!r}"
+            )
 
     def _check_policer(self) -> None:
         if self.police_rate_bps is None:
@@ -229,22 +262,36 @@ class Queue:
         if burst is None:
             burst = rate * DEFAULT_POLICE_BURST_S / 8.0
         object.__setattr__(
-            self, "police_burst_bytes",
-            check_real("police_burst_bytes", burst, 0.0, MAX_POLICE_BURST_BYTES, strict_minimum=True)
+            self,
+            "police_burst_bytes",
+            check_real(
+                "police_burst_bytes", burst, 0.0, MAX_POLICE_BURST_BYTES, strict_minimum=True
+            ),
         )
 
     def _check_shaper(self) -> None:
         if self.shape_rate_bps is None:
             if self.shape_burst_bytes is not None:
-                raise ValueError("shape_burst_bytes must be None when shape_rate_bps is None, "
-                                 f"got {self.shape_burst_bytes!r}")
+                raise ValueError(
+                    "shape_burst_bytes must be None when shape_rate_bps is None, "
+                    f"got {self.shape_burst_bytes!r}"
+                )
             return
-        object.__setattr__(self, "shape_rate_bps", check_real("shape_rate_bps", self.shape_rate_bps, *RATE_RANGE_BPS))
+        object.__setattr__(
+            self,
+            "shape_rate_bps",
+            check_real("shape_rate_bps", self.shape_rate_bps, *RATE_RANGE_BPS),
+        )
         if self.shape_burst_bytes is None:
-            raise ValueError(f"shape_burst_bytes must be a number in [1, {MAX_POLICE_BURST_BYTES:g}] bytes with "
-                             "shape_rate_bps (at least the queue's largest packet), got None")
-        object.__setattr__(self, "shape_burst_bytes",
-                           check_real("shape_burst_bytes", self.shape_burst_bytes, 1.0, MAX_POLICE_BURST_BYTES))
+            raise ValueError(
+                f"shape_burst_bytes must be a number in [1, {MAX_POLICE_BURST_BYTES:g}] bytes with "
+                "shape_rate_bps (at least the queue's largest packet), got None"
+            )
+        object.__setattr__(
+            self,
+            "shape_burst_bytes",
+            check_real("shape_burst_bytes", self.shape_burst_bytes, 1.0, MAX_POLICE_BURST_BYTES),
+        )
 
     def _check_red(self) -> None:
         names = ("red_min_packets", "red_max_packets", "red_max_p")
@@ -253,24 +300,33 @@ class Queue:
             if self.red_weight == DEFAULT_RED_WEIGHT:  # set by RED: dataclasses.replace removes RED
                 object.__setattr__(self, "red_weight", None)
             if self.red_weight is not None:
-                raise ValueError(f"red_weight must be None without RED thresholds, got {self.red_weight!r}")
+                raise ValueError(
+                    f"red_weight must be None without RED thresholds, got {self.red_weight!r}"
+                )
             return
         if not all(given):
             missing = ", ".join(n for n, g in zip(names, given) if not g)
-            raise ValueError(f"RED needs red_min_packets, red_max_packets and red_max_p together; missing {missing}")
+            raise ValueError(
+                "RED needs red_min_packets, red_max_packets and red_max_p together; missing"
+                f" {missing}"
+            )
         lows = _per_colour("red_min_packets", self.red_min_packets, 0.0, MAX_LIMIT_PACKETS)
         highs = _per_colour("red_max_packets", self.red_max_packets, 0.0, MAX_LIMIT_PACKETS)
         probs = _per_colour("red_max_p", self.red_max_p, 0.0, 1.0, strict_minimum=True)
         for colour, low, high in zip(COLOURS, lows, highs):
             if not high > low:
-                raise ValueError(f"red_max_packets must exceed red_min_packets for {colour} packets, "
-                                 f"got min {low!r} and max {high!r}")
+                raise ValueError(
+                    f"red_max_packets must exceed red_min_packets for {colour} packets, "
+                    f"got min {low!r} and max {high!r}"
+                )
         check_red_thresholds(lows, self.limit_packets, COLOURS)  # a warning: RED that never drops
         object.__setattr__(self, "red_min_packets", lows)
         object.__setattr__(self, "red_max_packets", highs)
         object.__setattr__(self, "red_max_p", probs)
         weight = DEFAULT_RED_WEIGHT if self.red_weight is None else self.red_weight
-        object.__setattr__(self, "red_weight", check_real("red_weight", weight, 0.0, 1.0, strict_minimum=True))
+        object.__setattr__(
+            self, "red_weight", check_real("red_weight", weight, 0.0, 1.0, strict_minimum=True)
+        )
 
     def __repr__(self) -> str:
         return _short_repr(self, QUEUE_OPTIONAL_DEFAULTS)
@@ -298,12 +354,22 @@ class Queue:
 
 
 #: The toolbox's fields and their defaults (off): left out of ``to_dict`` and ``repr`` when at them.
-QUEUE_TOOLBOX_DEFAULTS = {"level": 0, "quantum_bytes": None, "weight_packets": None, "limit_bytes": None,
-                          "shape_rate_bps": None, "shape_burst_bytes": None, "red_min_packets": None,
-                          "red_max_packets": None, "red_max_p": None, "red_weight": None}
+QUEUE_TOOLBOX_DEFAULTS = {
+    "level": 0,
+    "quantum_bytes": None,
+    "weight_packets": None,
+    "limit_bytes": None,
+    "shape_rate_bps": None,
+    "shape_burst_bytes": None,
+    "red_min_packets": None,
+    "red_max_packets": None,
+    "red_max_p": None,
+    "red_weight": None,
+}
 NODE_TOOLBOX_DEFAULTS = {"ring_limit_packets": None, "ring_limit_bytes": None, "adapter_packets": 0}
 TOOLBOX_FIELDS = (*QUEUE_TOOLBOX_DEFAULTS, *NODE_TOOLBOX_DEFAULTS)
-#: A queue's fields left out of ``to_dict`` and ``repr`` at their defaults: the toolbox's and its name,
+#: A queue's fields left out of ``to_dict`` and ``repr`` at their defaults: the toolbox's and its
+#: name,
 #: so a node without them has the JSON (and the cache keys and digests made of it) it had before.
 QUEUE_OPTIONAL_DEFAULTS = {**QUEUE_TOOLBOX_DEFAULTS, "name": None}
 #: Longest :attr:`Queue.name`, characters.
@@ -320,33 +386,59 @@ def check_name(name) -> str | None:
     characters, not only spaces."""
     if name is None:
         return None
-    if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME_CHARS and name.isprintable() and name.strip()):
-        raise ValueError(f"name must be None or a str of 1 to {MAX_NAME_CHARS} printable characters "
-                         f"(not only spaces), got {name!r}")
+    if not (
+        isinstance(name, str)
+        and 0 < len(name) <= MAX_NAME_CHARS
+        and name.isprintable()
+        and name.strip()
+    ):
+        raise ValueError(
+            f"name must be None or a str of 1 to {MAX_NAME_CHARS} printable characters "
+            f"(not only spaces), got {name!r}"
+        )
     return name
 
 
 def _without_defaults(data: dict, defaults: dict) -> dict:
-    return {k: (list(v) if isinstance(v, tuple) and k != "queues" else v) for k, v in data.items()
-            if not (k in defaults and v == defaults[k])}
+    return {
+        k: list(v) if isinstance(v, tuple) and k != "queues" else v
+        for k, v in data.items()
+        if not (k in defaults and v == defaults[k])
+    }
 
 
 def _short_repr(obj, defaults: dict) -> str:
-    shown_fields = ", ".join(f"{f.name}={getattr(obj, f.name)!r}" for f in fields(obj)
-                             if not (f.name in defaults and getattr(obj, f.name) == defaults[f.name]))
+    shown_fields = ", ".join(
+        f"{f.name}={getattr(obj, f.name)!r}"
+        for f in fields(obj)
+        if not (f.name in defaults and getattr(obj, f.name) == defaults[f.name])
+    )
     return f"{type(obj).__name__}({shown_fields})"
 
 
-def _per_colour(name: str, value, minimum: float, maximum: float, *, strict_minimum: bool = False) -> tuple:
-    """One value for every colour, or one per colour (green, yellow, red), as a tuple of 3 floats."""
+def _per_colour(
+    name: str, value, minimum: float, maximum: float, *, strict_minimum: bool = False
+) -> tuple:
+    """One value for every colour, or one per colour (green, yellow, red), as a tuple of 3
+    floats."""
     if isinstance(value, (list, tuple)):
         if len(value) != len(COLOURS):
-            raise ValueError(f"{name} must be one number or {len(COLOURS)} (green, yellow, red), got {value!r}")
+            raise ValueError(
+                f"{name} must be one number or {len(COLOURS)} (green, yellow, red), got {value!r}"
+            )
         values = value
     else:
         values = (value,) * len(COLOURS)
-    return tuple(check_real(f"{name}[{c}]" if isinstance(value, (list, tuple)) else name, v, minimum, maximum,
-                            strict_minimum=strict_minimum) for c, v in zip(COLOURS, values))
+    return tuple(
+        check_real(
+            f"{name}[{c}]" if isinstance(value, (list, tuple)) else name,
+            v,
+            minimum,
+            maximum,
+            strict_minimum=strict_minimum,
+        )
+        for c, v in zip(COLOURS, values)
+    )
 
 
 @dataclass(frozen=True)
@@ -390,7 +482,8 @@ class Node:
         Whole packets the port adapter holds after the ring, in [0, 8] (rule 5'', a named variant:
         a Cisco PA-A3's SAR buffer, the 7200's driver freeing a packet's particles once the adapter
         has copied it). ``0`` (default): no adapter, rules 5 and 5' as they are. With ``N >= 1`` the
-        ring's head packet leaves the ring (its particles, place and bytes return) when it moves into
+        ring's head packet leaves the ring (its particles, place and bytes return) when it moves
+        into
         the adapter, at ``max(ring entry, departure of the packet N places ahead in line order)``;
         departures are rule 4's. Only with ``ring_release="packet"``.
     """
@@ -405,20 +498,27 @@ class Node:
     ring_limit_packets: int | None = None
     ring_limit_bytes: int | None = None
     adapter_packets: int = 0
-    #: The papers' router (pqlab.Node.cisco7200_atm()), set by pqlab.papers.stated (the papers' layer).
+    #: The papers' router (pqlab.Node.cisco7200_atm()), set by pqlab.papers.stated (the papers'
+    #: layer).
     cisco7200_atm: ClassVar[Callable[..., Node]]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS))
+        object.__setattr__(
+            self, "line_rate_bps", check_real("line_rate_bps", self.line_rate_bps, *RATE_RANGE_BPS)
+        )
         check_choice("framing", self.framing, tuple(FRAMING_CODES))
-        check_line_rate(self.line_rate_bps, self.framing)  # a warning: 10 bit/s on Ethernet is a unit slip
+        check_line_rate(
+            self.line_rate_bps, self.framing
+        )  # a warning: 10 bit/s on Ethernet is a unit slip
         check_choice("ring_release", self.ring_release, RING_RELEASES)
         check_choice("wfq_bytes", self.wfq_bytes, WFQ_BYTES)
         self._check_ring()
         try:
             queues = tuple(self.queues)
         except TypeError:
-            raise ValueError(f"queues must be a sequence of pqlab.Queue, got {self.queues!r}") from None
+            raise ValueError(
+                f"queues must be a sequence of pqlab.Queue, got {self.queues!r}"
+            ) from None
         if not queues:
             raise ValueError("queues must hold at least one pqlab.Queue, got an empty sequence")
         for i, q in enumerate(queues):
@@ -426,64 +526,98 @@ class Node:
                 raise ValueError(f"queues[{i}] must be a pqlab.Queue, got {type(q).__name__}")
         shared = sorted({q.kind for q in queues if q.kind != "priority"}, key=SHARED_KINDS.index)
         if len(shared) > 1:
-            raise ValueError(f"queues must hold non-priority queues of one kind (they share the lowest level's "
-                             f"discipline), got {', '.join(map(repr, shared))}")
+            raise ValueError(
+                "queues must hold non-priority queues of one kind (they share the lowest level's "
+                f"discipline), got {', '.join(map(repr, shared))}"
+            )
         object.__setattr__(self, "queues", queues)
         check_queue_rates(self)  # warnings: a policer of 10 bit/s is a unit slip, ...
         check_priority_order(queues)  # ... a priority queue after fair-queued ones outranks them
         labels: dict = {}
         for i, label in enumerate(self.class_names):
             if label in labels:
-                raise ValueError(f"queues[{i}]'s class label {label!r} is already queues[{labels[label]}]'s: "
-                                 "queue names must differ from each other and from the default 'queue <index>'")
+                raise ValueError(
+                    f"queues[{i}]'s class label {label!r} is already queues[{labels[label]}]'s: "
+                    "queue names must differ from each other and from the default 'queue <index>'"
+                )
             labels[label] = i
         wfq_tag_steps(self)  # the engine's tag unit; rejects weights too far apart
 
     def _check_ring(self) -> None:
-        for name, top in (("ring_limit_particles", MAX_RING_PARTICLES), ("ring_limit_packets", MAX_RING_PACKETS),
-                          ("ring_limit_bytes", MAX_RING_BYTES)):
+        for name, top in (
+            ("ring_limit_particles", MAX_RING_PARTICLES),
+            ("ring_limit_packets", MAX_RING_PACKETS),
+            ("ring_limit_bytes", MAX_RING_BYTES),
+        ):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, check_int(name, getattr(self, name), 1, top))
-        if self.ring_limit_particles is None and self.ring_limit_packets is None and self.ring_limit_bytes is None:
-            raise ValueError("ring_limit_particles must be an integer in [1, 1000000] particles, or None with "
-                             "ring_limit_packets or ring_limit_bytes set, got no ring limit")
+        if (
+            self.ring_limit_particles is None
+            and self.ring_limit_packets is None
+            and self.ring_limit_bytes is None
+        ):
+            raise ValueError(
+                "ring_limit_particles must be an integer in [1, 1000000] particles, or None with "
+                "ring_limit_packets or ring_limit_bytes set, got no ring limit"
+            )
         if self.particle_bytes is not None:
-            object.__setattr__(self, "particle_bytes",
-                               check_int("particle_bytes", self.particle_bytes, 1, MAX_PARTICLE_BYTES))
+            object.__setattr__(
+                self,
+                "particle_bytes",
+                check_int("particle_bytes", self.particle_bytes, 1, MAX_PARTICLE_BYTES),
+            )
         elif self.ring_limit_particles is not None:
-            raise ValueError("particle_bytes must be an integer in [1, 1000000] bytes with ring_limit_particles, "
-                             "got None")
+            raise ValueError(
+                "particle_bytes must be an integer in [1, 1000000] bytes with ring_limit_particles,"
+                " got None"
+            )
         if self.ring_release == "unit" and self.ring_limit_particles is None:
-            raise ValueError("ring_release must be 'packet' without ring_limit_particles (rule 5' returns "
-                             "particles), got 'unit'")
-        object.__setattr__(self, "adapter_packets",
-                           check_int("adapter_packets", self.adapter_packets, 0, MAX_ADAPTER_PACKETS))
+            raise ValueError(
+                "ring_release must be 'packet' without ring_limit_particles (rule 5' returns "
+                "particles), got 'unit'"
+            )
+        object.__setattr__(
+            self,
+            "adapter_packets",
+            check_int("adapter_packets", self.adapter_packets, 0, MAX_ADAPTER_PACKETS),
+        )
         if self.adapter_packets and self.ring_release != "packet":
-            raise ValueError(f"adapter_packets must be 0 with ring_release='unit' (rule 5'' moves whole packets "
-                             f"out of the ring; rule 5' returns units of the line's head), got "
-                             f"adapter_packets={self.adapter_packets} with ring_release={self.ring_release!r}: "
-                             "set ring_release='packet' or adapter_packets=0")
+            raise ValueError(
+                "adapter_packets must be 0 with ring_release='unit' (rule 5'' moves whole packets "
+                "out of the ring; rule 5' returns units of the line's head), got "
+                f"adapter_packets={self.adapter_packets} with ring_release={self.ring_release!r}: "
+                "set ring_release='packet' or adapter_packets=0"
+            )
 
     @property
     def ring_capacity_packets(self) -> int:
         """The most packets the ring can hold (each uses at least 1 particle and 1 byte)."""
-        return int(min(v for v in (self.ring_limit_particles, self.ring_limit_packets, self.ring_limit_bytes)
-                       if v is not None))
+        return int(
+            min(
+                v
+                for v in (self.ring_limit_particles, self.ring_limit_packets, self.ring_limit_bytes)
+                if v is not None
+            )
+        )
 
     @property
     def class_names(self) -> tuple:
         """The label of each queue's traffic class, in queue order: its :attr:`Queue.name`, or
         ``"queue <index>"`` (:func:`default_class_name`) for an unnamed queue; all distinct."""
-        return tuple(default_class_name(i) if q.name is None else q.name for i, q in enumerate(self.queues))
+        return tuple(
+            default_class_name(i) if q.name is None else q.name for i, q in enumerate(self.queues)
+        )
 
     @property
     def shared_kind(self) -> str | None:
-        """The discipline of the non-priority queues (rules 3, 3b, 3c), or None if all are priority."""
+        """The discipline of the non-priority queues (rules 3, 3b, 3c), or None if all are
+        priority."""
         return next((q.kind for q in self.queues if q.kind != "priority"), None)
 
     @property
     def priority_index(self) -> int:
-        """Index of the priority queue served first (lowest level, then lowest index), or -1 if none."""
+        """Index of the priority queue served first (lowest level, then lowest index), or -1 if
+        none."""
         levels = [(q.level, i) for i, q in enumerate(self.queues) if q.kind == "priority"]
         return min(levels)[1] if levels else -1
 
@@ -509,6 +643,11 @@ class Node:
         if not isinstance(queues, (list, tuple)):
             raise ValueError(f"node.queues must be a list of queue mappings, got {queues!r}")
         data["queues"] = tuple(
-            from_part(f"node.queues[{i}]", lambda q: Queue(**check_fields(Queue, check_mapping("queue", q))), q)
-            for i, q in enumerate(queues))
+            from_part(
+                f"node.queues[{i}]",
+                lambda q: Queue(**check_fields(Queue, check_mapping("queue", q))),
+                q,
+            )
+            for i, q in enumerate(queues)
+        )
         return from_part("node", lambda d: cls(**check_fields(cls, d)), data)

@@ -14,7 +14,14 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..base._validate import check_choice, check_fields, check_mapping, check_real, check_unmasked, from_part
+from ..base._validate import (
+    check_choice,
+    check_fields,
+    check_mapping,
+    check_real,
+    check_unmasked,
+    from_part,
+)
 from ..base.jitcache import cached_njit
 from .framing import FRAMING_CODES, packet_line_time_s
 
@@ -35,7 +42,9 @@ class Hop:
     framing: str = "none"
 
     def __post_init__(self):
-        object.__setattr__(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True))
+        object.__setattr__(
+            self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, strict_minimum=True)
+        )
         check_choice("framing", self.framing, tuple(FRAMING_CODES))
 
 
@@ -61,7 +70,9 @@ class PathModel:
         try:
             hops = tuple(self.hops)
         except TypeError:
-            raise ValueError(f"hops must be a sequence of pqlab.node.path.Hop, got {self.hops!r}") from None
+            raise ValueError(
+                f"hops must be a sequence of pqlab.node.path.Hop, got {self.hops!r}"
+            ) from None
         for i, h in enumerate(hops):
             if not isinstance(h, Hop):
                 raise ValueError(f"hops[{i}] must be a pqlab.node.path.Hop, got {type(h).__name__}")
@@ -119,7 +130,9 @@ class PathModel:
         built = []
         for i, hop in enumerate(hops):
             name = f"path.hops[{i}]"  # the lambda runs at once, in this iteration
-            built.append(from_part(name, lambda h: Hop(**check_fields(Hop, check_mapping(name, h))), hop))
+            built.append(
+                from_part(name, lambda h: Hop(**check_fields(Hop, check_mapping(name, h))), hop)
+            )
         return cls(fixed_s=data.get("fixed_s", 0.0), hops=tuple(built))
 
 

@@ -45,10 +45,21 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["ImplausibleRateWarning", "ImplausibleSettingWarning", "MIN_LINE_RATE_BPS",
-           "MAX_OFFERED_LOAD", "MIN_RATE_OF_LINE", "check_line_rate", "check_offered_load",
-           "check_queue_rates", "check_stream_rates", "check_red_thresholds",
-           "check_priority_order", "check_class_markers_fed", "rate_text"]
+__all__ = [
+    "ImplausibleRateWarning",
+    "ImplausibleSettingWarning",
+    "MIN_LINE_RATE_BPS",
+    "MAX_OFFERED_LOAD",
+    "MIN_RATE_OF_LINE",
+    "check_line_rate",
+    "check_offered_load",
+    "check_queue_rates",
+    "check_stream_rates",
+    "check_red_thresholds",
+    "check_priority_order",
+    "check_class_markers_fed",
+    "rate_text",
+]
 
 #: Below these line rates (bit/s), per framing, a node warns.
 MIN_LINE_RATE_BPS = {"ethernet": 1e6, "atm-aal5": 1e6, "none": 1e3}
@@ -65,7 +76,8 @@ class ImplausibleSettingWarning(UserWarning):
 
 
 class ImplausibleRateWarning(ImplausibleSettingWarning):
-    """A rate or an offered load that is valid but implausible for the link (see :mod:`pqlab.node.plausibility`)."""
+    """A rate or an offered load that is valid but implausible for the link
+    (see :mod:`pqlab.node.plausibility`)."""
 
 
 def rate_text(bps: float) -> str:
@@ -85,26 +97,42 @@ def check_line_rate(line_rate_bps: float, framing: str, stacklevel: int = 4) -> 
     floor = MIN_LINE_RATE_BPS.get(framing)
     if floor is not None and line_rate_bps < floor:
         scaled = "" if line_rate_bps < 1e3 else f" ({rate_text(line_rate_bps)})"
-        hint = f" (for {line_rate_bps:g} Mbit/s write {line_rate_bps:g}e6)" if line_rate_bps < 1e3 else ""
+        hint = (
+            f" (for {line_rate_bps:g} Mbit/s write {line_rate_bps:g}e6)"
+            if line_rate_bps < 1e3
+            else ""
+        )
         warnings.warn(
-            f"line_rate_bps = {line_rate_bps:g} bit/s{scaled} is implausible for framing {framing!r}: plausible "
-            f"{rate_text(floor)} to 1 Tbit/s; line_rate_bps counts bit/s{hint}", ImplausibleRateWarning,
-            stacklevel=stacklevel)
+            f"line_rate_bps = {line_rate_bps:g} bit/s{scaled} is implausible for framing"
+            f" {framing!r}: plausible {rate_text(floor)} to 1 Tbit/s; line_rate_bps counts"
+            f" bit/s{hint}",
+            ImplausibleRateWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def check_offered_load(node, streams, stacklevel: int = 4) -> None:
-    """Warn if the rate-driven ``streams`` offer more than :data:`MAX_OFFERED_LOAD` times ``node``'s line rate."""
-    rates = [(i, float(getattr(s, "rate_bps"))) for i, s in enumerate(streams) if getattr(s, "rate_bps", None)]
+    """Warn if the rate-driven ``streams`` offer more than :data:`MAX_OFFERED_LOAD` times ``node``'s
+    line rate."""
+    rates = [
+        (i, float(getattr(s, "rate_bps")))
+        for i, s in enumerate(streams)
+        if getattr(s, "rate_bps", None)
+    ]
     if not rates:
         return
     load = sum(rate for _, rate in rates) / node.line_rate_bps
     if load > MAX_OFFERED_LOAD:
         index, top = max(rates, key=lambda item: item[1])
         warnings.warn(
-            f"the streams offer {load:.4g} times the line rate ({rate_text(sum(r for _, r in rates))} into "
-            f"line_rate_bps = {rate_text(node.line_rate_bps)}; the largest, streams[{index}].rate_bps = {top:g} bit/s): "
-            f"plausible up to {MAX_OFFERED_LOAD:g} times (an overload study); rates count bit/s: a unit slip "
-            "(kbit/s, Mbit/s) is the usual cause", ImplausibleRateWarning, stacklevel=stacklevel)
+            f"the streams offer {load:.4g} times the line rate"
+            f" ({rate_text(sum(r for _, r in rates))} into line_rate_bps ="
+            f" {rate_text(node.line_rate_bps)}; the largest, streams[{index}].rate_bps = {top:g}"
+            f" bit/s): plausible up to {MAX_OFFERED_LOAD:g} times (an overload study); rates count"
+            " bit/s: a unit slip (kbit/s, Mbit/s) is the usual cause",
+            ImplausibleRateWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def _listed(items: list) -> str:
@@ -119,20 +147,30 @@ def _below_line(node, named_rates: list) -> str:
     slow = [f"{name} = {rate_text(rate)}" for name, rate in named_rates if rate < floor]
     if not slow:
         return ""
-    return (f"{_listed(slow)} {'is' if len(slow) == 1 else 'are'} below {MIN_RATE_OF_LINE:g} of "
-            f"line_rate_bps = {rate_text(node.line_rate_bps)}: rates count bit/s")
+    return (
+        f"{_listed(slow)} {'is' if len(slow) == 1 else 'are'} below {MIN_RATE_OF_LINE:g} of "
+        f"line_rate_bps = {rate_text(node.line_rate_bps)}: rates count bit/s"
+    )
 
 
 def check_queue_rates(node, stacklevel: int = 4) -> None:
     """Warn once, naming each, if a queue's policer or shaper rate is below
     :data:`MIN_RATE_OF_LINE` of ``node``'s line rate (WFQ weights are relative: not checked)."""
-    text = _below_line(node, [(f"queues[{i}].{name}", getattr(q, name))
-                              for i, q in enumerate(node.queues)
-                              for name in ("police_rate_bps", "shape_rate_bps")
-                              if getattr(q, name) is not None])
+    text = _below_line(
+        node,
+        [
+            (f"queues[{i}].{name}", getattr(q, name))
+            for i, q in enumerate(node.queues)
+            for name in ("police_rate_bps", "shape_rate_bps")
+            if getattr(q, name) is not None
+        ],
+    )
     if text:
-        warnings.warn(f"{text} (10 Mbit/s is 10e6), and a policer's default bucket holds 200 ms of "
-                      f"its rate", ImplausibleRateWarning, stacklevel=stacklevel)
+        warnings.warn(
+            f"{text} (10 Mbit/s is 10e6), and a policer's default bucket holds 200 ms of its rate",
+            ImplausibleRateWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def check_stream_rates(node, streams, duration_s: float, stacklevel: int = 4) -> None:
@@ -143,8 +181,9 @@ def check_stream_rates(node, streams, duration_s: float, stacklevel: int = 4) ->
     rated = [(i, s) for i, s in enumerate(streams) if getattr(s, "rate_bps", None) is not None]
     text = _below_line(node, [(f"streams[{i}].rate_bps", s.rate_bps) for i, s in rated])
     if text:
-        warnings.warn(f"{text} (300 kbit/s is 300e3)", ImplausibleRateWarning,
-                      stacklevel=stacklevel)
+        warnings.warn(
+            f"{text} (300 kbit/s is 300e3)", ImplausibleRateWarning, stacklevel=stacklevel
+        )
     expected = [(i, s.expected_packets(duration_s)) for i, s in rated]
     empty = [f"streams[{i}] ({n:.2g})" for i, n in expected if n < 1.0]
     if empty:
@@ -152,8 +191,10 @@ def check_stream_rates(node, streams, duration_s: float, stacklevel: int = 4) ->
         warnings.warn(
             f"{_listed(empty)} {verb} less than one packet (in brackets) in the run's window "
             f"[0, duration_s) = [0, {duration_s:g}) s: no packet, or one by chance; a longer "
-            f"duration_s, a higher rate_bps or an earlier start_s", ImplausibleRateWarning,
-            stacklevel=stacklevel)
+            "duration_s, a higher rate_bps or an earlier start_s",
+            ImplausibleRateWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def check_red_thresholds(lows: tuple, limit_packets, colours: tuple, stacklevel: int = 5) -> None:
@@ -168,25 +209,32 @@ def check_red_thresholds(lows: tuple, limit_packets, colours: tuple, stacklevel:
         warnings.warn(
             f"red_min_packets ({_listed(high)}) {'is' if one else 'are'} at or above limit_packets "
             f"= {limit_packets}: the average queue never reaches {'it' if one else 'them'}, so RED "
-            f"never drops early; thresholds below the limit", ImplausibleSettingWarning,
-            stacklevel=stacklevel)
+            "never drops early; thresholds below the limit",
+            ImplausibleSettingWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def check_priority_order(queues, stacklevel: int = 4) -> None:
     """Warn once if a ``"priority"`` queue is listed after a fair-queued one: every priority level
     is served before every non-priority queue (node contract rule 3a), whatever its level."""
     fair = [i for i, q in enumerate(queues) if q.kind != "priority"]
-    late = [f"queues[{i}] (level {q.level})" for i, q in enumerate(queues)
-            if q.kind == "priority" and fair and i > fair[0]]
+    late = [
+        f"queues[{i}] (level {q.level})"
+        for i, q in enumerate(queues)
+        if q.kind == "priority" and fair and i > fair[0]
+    ]
     if late:
         kind = queues[fair[0]].kind
         parameter = {"wfq": "weight_bps", "drr": "quantum_bytes", "wrr": "weight_packets"}[kind]
         what = "is a priority queue" if len(late) == 1 else "are priority queues"
         warnings.warn(
             f"{_listed(late)} {what} listed after the {kind!r} queues but served before all of "
-            f"them, whatever the level (rule 3a: levels order the priority queues only); a class "
+            "them, whatever the level (rule 3a: levels order the priority queues only); a class "
             f"below the others is a {kind!r} queue with a small {parameter}",
-            ImplausibleSettingWarning, stacklevel=stacklevel)
+            ImplausibleSettingWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def check_class_markers_fed(unfed: list, names: list, stacklevel: int = 5) -> None:
@@ -197,4 +245,7 @@ def check_class_markers_fed(unfed: list, names: list, stacklevel: int = 5) -> No
     warnings.warn(
         f"class_markers: {listed} {'is' if one else 'are'} fed by no stream: "
         f"{'its marker colours' if one else 'their markers colour'} no packet; name a class "
-        f"that a stream's queue feeds", ImplausibleSettingWarning, stacklevel=stacklevel)
+        "that a stream's queue feeds",
+        ImplausibleSettingWarning,
+        stacklevel=stacklevel,
+    )

@@ -24,21 +24,33 @@ from typing import cast
 import numpy as np
 import xarray as xr
 
-from ..base import counts
-from ..base import memory
-from ..base._validate import (check_fields, check_int, check_mapping, check_real, echo, from_part,
-                               json_nesting)
+from ..base import counts, memory
+from ..base._validate import (
+    check_fields,
+    check_int,
+    check_mapping,
+    check_real,
+    echo,
+    from_part,
+    json_nesting,
+)
+from ..base.provenance import provenance_attrs
 from .engine import COLOUR_ATTRS, packets_dataset, run_kernel, validate_arrivals
 from .markers import FlowColours, Marker
 from .model import Node
 from .path import PathModel
 from .plausibility import check_class_markers_fed, check_offered_load, check_stream_rates
-from ..base.provenance import provenance_attrs
 from .sources import expected_packets
 from .timeorigin import origin_attrs, rebase
 from .traces import origins_json
-from .traffic import (TraceStream, canonical_json, check_streams, marker_from_dict, merge_streams,
-                      stream_from_dict)
+from .traffic import (
+    TraceStream,
+    canonical_json,
+    check_streams,
+    marker_from_dict,
+    merge_streams,
+    stream_from_dict,
+)
 
 #: Deepest nesting of arrays and objects :meth:`Scenario.from_json` reads (a scenario's JSON nests
 #: 5 deep: scenario, streams, a stream, its size law, the law's sizes); deeper text is refused
@@ -108,15 +120,17 @@ class Scenario:
         for i, stream in enumerate(streams):
             if stream.queue >= n_queues:
                 raise ValueError(
-                    f"streams[{i}].queue must be an index into node.queues, in [0, {n_queues - 1}], "
-                    f"got {stream.queue}"
+                    f"streams[{i}].queue must be an index into node.queues, in [0, {n_queues - 1}],"
+                    f" got {stream.queue}"
                 )
         object.__setattr__(self, "streams", streams)
-        object.__setattr__(self, "class_markers", check_class_markers(self.node, streams,
-                                                                      self.class_markers))
+        object.__setattr__(
+            self, "class_markers", check_class_markers(self.node, streams, self.class_markers)
+        )
         check_offered_load(self.node, streams)  # a warning: far above the line rate is a unit slip
-        duration = check_real("duration_s", self.duration_s, 0.0, MAX_DURATION_S,
-                              strict_minimum=True)
+        duration = check_real(
+            "duration_s", self.duration_s, 0.0, MAX_DURATION_S, strict_minimum=True
+        )
         object.__setattr__(self, "duration_s", duration)
         check_stream_rates(self.node, streams, duration)  # warnings: 80 bit/s, no packet in the run
         warmup = check_real("warmup_s", self.warmup_s, 0.0)
@@ -124,7 +138,9 @@ class Scenario:
             raise ValueError(f"warmup_s must be < duration_s = {duration!r}, got {warmup!r}")
         object.__setattr__(self, "warmup_s", warmup)
         if not isinstance(self.path, PathModel):
-            raise ValueError(f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}")
+            raise ValueError(
+                f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}"
+            )
         if not isinstance(self.name, str):
             raise ValueError(f"name must be a str, got {type(self.name).__name__}")
 
@@ -136,14 +152,27 @@ class Scenario:
         return {
             "name": self.name,
             "node": self.node.to_dict(),
-            "streams": [s.to_dict(encoded, full=full_traces) if isinstance(s, TraceStream) else s.to_dict(encoded)
-                        for s in self.streams],
+            "streams": [
+                (
+                    s.to_dict(encoded, full=full_traces)
+                    if isinstance(s, TraceStream)
+                    else s.to_dict(encoded)
+                )
+                for s in self.streams
+            ],
             "duration_s": self.duration_s,
             "warmup_s": self.warmup_s,
             "path": self.path.to_dict(),
-            **({"class_markers": [{"queue": q, "marker": m.to_dict()}
-                                  for q, m in cast(tuple, self.class_markers)]}
-               if self.class_markers else {}),
+            **(
+                {
+                    "class_markers": [
+                        {"queue": q, "marker": m.to_dict()}
+                        for q, m in cast(tuple, self.class_markers)
+                    ]
+                }
+                if self.class_markers
+                else {}
+            ),
         }
 
     def to_json(self, *, full_traces: bool = False) -> str:
@@ -172,7 +201,9 @@ class Scenario:
             ``node.queues[1]``, ``duration_s``, ...).
         """
         data = check_mapping("scenario", data)
-        check_fields(cls, data, required=False)  # a misspelt optional key (warmup) is not a default used silently
+        check_fields(
+            cls, data, required=False
+        )  # a misspelt optional key (warmup) is not a default used silently
         for name in ("node", "streams", "duration_s"):
             if name not in data:
                 raise ValueError(f"scenario is missing {name} (its keys: {sorted(data)})")
@@ -181,12 +212,22 @@ class Scenario:
         streams = data["streams"]
         if not isinstance(streams, (list, tuple)):
             raise ValueError(f"streams must be a list of stream mappings, got {streams!r}")
-        streams = tuple(from_part(f"streams[{i}]", lambda s: stream_from_dict(check_mapping("stream", s)), s)
-                        for i, s in enumerate(streams))
-        path = from_part("path", lambda p: PathModel.from_dict(check_mapping("path", p)), data.get("path", {}))
-        return cls(node=node, streams=streams, duration_s=data["duration_s"], warmup_s=data.get("warmup_s", 0.0),
-                   path=path, name=data.get("name", ""),
-                   class_markers=_class_markers_from_list(data.get("class_markers", [])))
+        streams = tuple(
+            from_part(f"streams[{i}]", lambda s: stream_from_dict(check_mapping("stream", s)), s)
+            for i, s in enumerate(streams)
+        )
+        path = from_part(
+            "path", lambda p: PathModel.from_dict(check_mapping("path", p)), data.get("path", {})
+        )
+        return cls(
+            node=node,
+            streams=streams,
+            duration_s=data["duration_s"],
+            warmup_s=data.get("warmup_s", 0.0),
+            path=path,
+            name=data.get("name", ""),
+            class_markers=_class_markers_from_list(data.get("class_markers", [])),
+        )
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Scenario:
@@ -206,8 +247,10 @@ class Scenario:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"scenario JSON cannot be read: {exc}") from None
         if depth > MAX_JSON_NESTING:
-            raise ValueError(f"Scenario.from_json: the JSON nests arrays and objects {depth:,} deep, more than "
-                             f"{MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario")
+            raise ValueError(
+                f"Scenario.from_json: the JSON nests arrays and objects {depth:,} deep, more than "
+                f"{MAX_JSON_NESTING} (a scenario's JSON nests 5 deep): not a scenario"
+            )
         return cls.from_dict(data)  # type: ignore[arg-type]  # None only past MAX_JSON_NESTING, refused above
 
 
@@ -224,37 +267,50 @@ def check_class_markers(node: Node, streams: tuple, class_markers) -> tuple:
     try:
         given = list(dict(class_markers).items())
     except (TypeError, ValueError):
-        raise ValueError(f"class_markers must be a mapping of queue index or class name to marker, "
-                         f"got {type(class_markers).__name__}") from None
+        raise ValueError(
+            "class_markers must be a mapping of queue index or class name to marker, "
+            f"got {type(class_markers).__name__}"
+        ) from None
     names = node.class_names
     by_queue: dict = {}
     for key, marker in given:
         if isinstance(key, str):
             if key not in names or node.queues[names.index(key)].name is None:
                 named = ", ".join(repr(n) for q, n in zip(node.queues, names) if q.name is not None)
-                raise ValueError(f"class_markers: {echo(key)} names no class of the node (its "
-                                 f"classes: {named or 'none named: give queue indices'})")
+                raise ValueError(
+                    f"class_markers: {echo(key)} names no class of the node (its "
+                    f"classes: {named or 'none named: give queue indices'})"
+                )
             queue = names.index(key)
         elif isinstance(key, numbers.Integral) and not isinstance(key, bool):
             if not 0 <= int(key) < len(node.queues):
-                raise ValueError(f"class_markers: queue {echo(key)} must be an index into "
-                                 f"node.queues, in [0, {len(node.queues) - 1}]")
+                raise ValueError(
+                    f"class_markers: queue {echo(key)} must be an index into "
+                    f"node.queues, in [0, {len(node.queues) - 1}]"
+                )
             queue = int(key)
         else:
-            raise ValueError(f"class_markers: a key must be a queue index (int) or a class name "
-                             f"(str), got {echo(key)}")
+            raise ValueError(
+                "class_markers: a key must be a queue index (int) or a class name "
+                f"(str), got {echo(key)}"
+            )
         if not isinstance(marker, Marker):
-            raise ValueError(f"class_markers[{key!r}] must be a pqlab.SrTCM or a pqlab.TrTCM, got "
-                             f"{type(marker).__name__}")
+            raise ValueError(
+                f"class_markers[{key!r}] must be a pqlab.SrTCM or a pqlab.TrTCM, got "
+                f"{type(marker).__name__}"
+            )
         if queue in by_queue:
-            raise ValueError(f"class_markers: queue {queue} is given twice ({by_queue[queue][0]!r} "
-                             f"and {key!r})")
+            raise ValueError(
+                f"class_markers: queue {queue} is given twice ({by_queue[queue][0]!r} and {key!r})"
+            )
         by_queue[queue] = (key, marker)
     for i, stream in enumerate(streams):
         if stream.queue in by_queue and getattr(stream, "marker", None) is not None:
-            raise ValueError(f"streams[{i}] (flow {stream.flow}) has a marker and its class, queue "
-                             f"{stream.queue} ({names[stream.queue]!r}), has one in class_markers: "
-                             f"a packet is coloured once (rule 1a); remove one of them")
+            raise ValueError(
+                f"streams[{i}] (flow {stream.flow}) has a marker and its class, queue "
+                f"{stream.queue} ({names[stream.queue]!r}), has one in class_markers: "
+                "a packet is coloured once (rule 1a); remove one of them"
+            )
     unfed = [q for q in sorted(by_queue) if all(s.queue != q for s in streams)]
     if unfed:
         check_class_markers_fed(unfed, names)
@@ -264,14 +320,16 @@ def check_class_markers(node: Node, streams: tuple, class_markers) -> tuple:
 def _class_markers_from_list(data) -> dict:
     """``class_markers`` from their JSON form ``[{"queue": q, "marker": {...}}, ...]``."""
     if not isinstance(data, list):
-        raise ValueError(f"class_markers must be a list of {{'queue', 'marker'}} mappings, got "
-                         f"{echo(data)}")
+        raise ValueError(
+            f"class_markers must be a list of {{'queue', 'marker'}} mappings, got {echo(data)}"
+        )
     out = {}
     for i, item in enumerate(data):
         item = check_mapping(f"class_markers[{i}]", item)
         if set(item) != {"queue", "marker"}:
-            raise ValueError(f"class_markers[{i}] must have the keys 'queue' and 'marker', got "
-                             f"{sorted(item)}")
+            raise ValueError(
+                f"class_markers[{i}] must have the keys 'queue' and 'marker', got {sorted(item)}"
+            )
         queue = item["queue"]
         if queue in out:
             raise ValueError(f"class_markers: queue {echo(queue)} is given twice")
@@ -280,20 +338,23 @@ def _class_markers_from_list(data) -> dict:
 
 
 def red_uniforms(node: Node, rng: np.random.Generator, n: int) -> np.ndarray | None:
-    """The uniform draws in [0, 1) of ``n`` packets for RED/WRED (node contract rule 2a): ``rng.random(n)``
+    """The uniform draws in [0, 1) of ``n`` packets for RED/WRED (node contract rule 2a):
+    ``rng.random(n)``
     when a queue of ``node`` has RED, else None (nothing drawn, the generator untouched)."""
     return rng.random(n) if any(q.red for q in node.queues) else None
 
 
 def kernel_options(colour: np.ndarray | None, red_uniform: np.ndarray | None) -> dict:
-    """Keyword arguments of :func:`pqlab.node.engine.run_kernel` / ``NodeState.advance`` for the packets'
+    """Keyword arguments of :func:`pqlab.node.engine.run_kernel` / ``NodeState.advance`` for the
+    packets'
     colours and RED draws: only those given (a run without markers and RED passes nothing)."""
     return {k: v for k, v in (("colour", colour), ("red_uniform", red_uniform)) if v is not None}
 
 
 #: The result attribute holding, per trace stream's flow, its packets outside the run's window.
 OUTSIDE_WINDOW_ATTR = "trace_packets_outside_window"
-#: The result attribute holding, per trace stream's flow, the absolute time of its 0 (``time_origin_s``).
+#: The result attribute holding, per trace stream's flow, the absolute time of its 0
+#: (``time_origin_s``).
 TIME_ORIGIN_ATTR = "trace_time_origin_s"
 #: Times from here on look like Unix times (1973-03-03), seconds: a trace that starts there beside a
 #: rate-driven stream (which runs from 0) is refused by :func:`check_trace_window`.
@@ -344,29 +405,41 @@ def check_trace_window(scenario: Scenario, stacklevel: int = 2) -> dict:
         n, k = stream.arrival_s.shape[0], stream.outside(duration)
         counts_by_flow[str(stream.flow)] = k
         if n > k and rate_driven and stream.arrival_s[0] >= UNIX_TIME_FLOOR_S:
-            raise ValueError(f"streams[{i}] (TraceStream, flow {stream.flow}): its first packet arrives at "
-                             f"{stream.arrival_s[0]:.9g} s, a Unix time, and the scenario's rate-driven streams run "
-                             f"from 0 (about {expected_packets(scenario.streams, duration):.3g} packets in "
-                             f"duration_s = {duration:.9g} s); rebase it (pqlab.traces.rebase(stream): times after "
-                             f"its first packet, the origin kept in the result's attribute {TIME_ORIGIN_ATTR}; "
-                             f"pqlab.traces.read_trace rebases) and make duration_s the trace's span")
+            raise ValueError(
+                f"streams[{i}] (TraceStream, flow {stream.flow}): its first packet arrives at"
+                f" {stream.arrival_s[0]:.9g} s, a Unix time, and the scenario's rate-driven streams"
+                f" run from 0 (about {expected_packets(scenario.streams, duration):.3g} packets in"
+                f" duration_s = {duration:.9g} s); rebase it (pqlab.traces.rebase(stream): times"
+                " after its first packet, the origin kept in the result's attribute"
+                f" {TIME_ORIGIN_ATTR}; pqlab.traces.read_trace rebases) and make duration_s the"
+                " trace's span"
+            )
         if not k:
             continue
-        where = (f"streams[{i}] (TraceStream, flow {stream.flow}): ", f"the run's window [0, duration_s) = "
-                 f"[0, {duration:.9g}) s", f"its arrival_s spans [{stream.arrival_s[0]:.9g}, "
-                 f"{stream.arrival_s[-1]:.9g}] s")
+        where = (
+            f"streams[{i}] (TraceStream, flow {stream.flow}): ",
+            f"the run's window [0, duration_s) = [0, {duration:.9g}) s",
+            f"its arrival_s spans [{stream.arrival_s[0]:.9g}, {stream.arrival_s[-1]:.9g}] s",
+        )
         if k == n:
-            raise ValueError(f"{where[0]}none of its {n:,} packets arrives in {where[1]}: {where[2]}; rebase epoch "
-                             f"(Unix) times to the run (subtract the first time: arrival_s - arrival_s[0]) or make "
-                             f"duration_s longer than the trace")
+            raise ValueError(
+                f"{where[0]}none of its {n:,} packets arrives in {where[1]}: {where[2]}; rebase"
+                " epoch (Unix) times to the run (subtract the first time: arrival_s -"
+                " arrival_s[0]) or make duration_s longer than the trace"
+            )
         partly.append(f"{where[0]}{k:,} of {n:,} packets")
     if partly:  # one warning per call, naming each stream
-        warnings.warn(f"{'; '.join(partly)} arrive at or after duration_s, outside the run's "
-                      f"window [0, duration_s) = [0, {duration:.9g}) s, and are not simulated (the "
-                      f"count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
-                      UserWarning, stacklevel=stacklevel + 1)
+        warnings.warn(
+            f"{'; '.join(partly)} arrive at or after duration_s, outside the run's "
+            f"window [0, duration_s) = [0, {duration:.9g}) s, and are not simulated (the "
+            f"count per flow is the result's attribute {OUTSIDE_WINDOW_ATTR})",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
     traces = [s for s in scenario.streams if isinstance(s, TraceStream)]
-    origins = {TIME_ORIGIN_ATTR: origins_json(traces)} if any(s.time_origin_s for s in traces) else {}
+    origins = (
+        {TIME_ORIGIN_ATTR: origins_json(traces)} if any(s.time_origin_s for s in traces) else {}
+    )
     return {OUTSIDE_WINDOW_ATTR: json.dumps(counts_by_flow), **origins} if counts_by_flow else {}
 
 
@@ -380,17 +453,25 @@ _last_probe = [-math.inf, 0]  # (monotonic time, bytes available) of the last pr
 
 def _check_memory(what: str, need_bytes: int) -> None:
     """:func:`pqlab.base.memory.check_available` for a run, without reading the system's memory
-    counters again for a small run (under :data:`SMALL_RUN_BYTES`) within :data:`MEMORY_PROBE_S` of a
+    counters again for a small run (under :data:`SMALL_RUN_BYTES`) within :data:`MEMORY_PROBE_S` of
+    a
     probe that left :data:`MEMORY_PROBE_MARGIN` times its need: a sweep of small runs probes about
     once a second, not once a run; any larger run is probed every time."""
     now = time.monotonic()
     when, room = _last_probe
-    if need_bytes < SMALL_RUN_BYTES and now - when < MEMORY_PROBE_S and need_bytes * MEMORY_PROBE_MARGIN <= room:
+    if (
+        need_bytes < SMALL_RUN_BYTES
+        and now - when < MEMORY_PROBE_S
+        and need_bytes * MEMORY_PROBE_MARGIN <= room
+    ):
         return
     room = memory.available_bytes()[0]
     if need_bytes > room:  # check_available says how much, and by which limit
-        memory.check_available(what, need_bytes,
-                               "use pqlab.streaming.simulate_summary (bounded memory) or a shorter duration_s")
+        memory.check_available(
+            what,
+            need_bytes,
+            "use pqlab.streaming.simulate_summary (bounded memory) or a shorter duration_s",
+        )
     _last_probe[:] = [now, room]
 
 
@@ -450,7 +531,9 @@ def simulate(scenario: Scenario, seed: int = 0, *, record_scenario: bool = True)
     if not isinstance(record_scenario, bool):
         raise ValueError(f"record_scenario must be True or False, got {record_scenario!r}")
     seed, seed_attr = _check_run(scenario, seed)
-    window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate (under counts.counted)
+    window_attrs = check_trace_window(
+        scenario, stacklevel=3
+    )  # the caller of simulate (under counts.counted)
     _check_run_memory(scenario)
     run = _run_arrays(scenario, seed)
     origin = run.pop("time_origin_s")
@@ -529,8 +612,11 @@ def _check_run(scenario, seed) -> tuple:
 def _check_run_memory(scenario: Scenario) -> None:
     """Refuse, before anything is drawn, a run whose packets would not fit in memory."""
     packets = expected_packets(scenario.streams, scenario.duration_s)
-    _check_memory(f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in "
-                  f"{scenario.duration_s:g} s", packets * SIMULATE_BYTES_PER_PACKET)
+    _check_memory(
+        f"simulate({scenario.name or 'scenario'}): about {packets:,} packets in "
+        f"{scenario.duration_s:g} s",
+        packets * SIMULATE_BYTES_PER_PACKET,
+    )
 
 
 def _run_arrays(scenario: Scenario, seed) -> dict:
@@ -544,8 +630,9 @@ def _run_arrays(scenario: Scenario, seed) -> dict:
     # after the traffic: the traffic's draws are unchanged
     red_uniform = red_uniforms(scenario.node, rng, arrival.shape[0])
     arrival, origin = rebase(scenario.node, arrival, size)
-    ring_entry, departure, drop = run_kernel(scenario.node, arrival, size, queue,
-                                             **kernel_options(colour, red_uniform))
+    ring_entry, departure, drop = run_kernel(
+        scenario.node, arrival, size, queue, **kernel_options(colour, red_uniform)
+    )
     run = dict(zip(RUN_VARIABLES, (arrival, size, queue, ring_entry, departure, drop, flow)))
     if colour is not None:
         run["colour"] = colour

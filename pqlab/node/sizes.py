@@ -39,13 +39,15 @@ SIZE_PER_CHOICES = ("packet", "stream")
 
 
 def set_field(obj, name: str, value) -> None:
-    """Set field ``name`` of the frozen dataclass ``obj`` to ``value`` (its checked, normalised form,
+    """Set field ``name`` of the frozen dataclass ``obj`` to ``value`` (its checked, normalised
+    form,
     in ``__post_init__``)."""
     object.__setattr__(obj, name, value)
 
 
 def check_rng(rng) -> np.random.Generator:
-    """Return ``rng`` if it is a ``numpy.random.Generator`` (every draw of the traffic comes from one)."""
+    """Return ``rng`` if it is a ``numpy.random.Generator`` (every draw of the traffic comes from
+    one)."""
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     return rng
@@ -93,9 +95,12 @@ def canonical_json(value, encoded: dict | None = None) -> str:
 
 
 class PlainData:
-    """``to_dict`` for the traffic's dataclasses, the size laws and the streams (``"type"`` + fields)."""
+    """``to_dict`` for the traffic's dataclasses, the size laws and the streams (``"type"`` +
+    fields)."""
 
-    __dataclass_fields__: ClassVar[dict[str, Any]]  # every subclass is a dataclass (for type checkers)
+    __dataclass_fields__: ClassVar[
+        dict[str, Any]
+    ]  # every subclass is a dataclass (for type checkers)
 
     def to_dict(self, encoded: dict | None = None) -> dict:
         """Plain-data (JSON-serialisable) form with a ``"type"`` key; inverse: ``*_from_dict``.
@@ -247,17 +252,20 @@ class Geometric(SizeDistribution):
         low = _check_size("min_bytes", self.min_bytes)
         set_field(self, "min_bytes", low)
         set_field(self, "max_bytes", check_int("max_bytes", self.max_bytes, low, MAX_SIZE_BYTES))
-        mean = check_real("untruncated_mean_bytes", self.untruncated_mean_bytes, low, MAX_SIZE_BYTES)
+        mean = check_real(
+            "untruncated_mean_bytes", self.untruncated_mean_bytes, low, MAX_SIZE_BYTES
+        )
         set_field(self, "untruncated_mean_bytes", mean)
         if self._acceptance < MIN_GEOMETRIC_ACCEPTANCE:
             raise ValueError(
-                f"untruncated_mean_bytes is too large for max_bytes={self.max_bytes}: "
-                f"P(size <= max_bytes) must be >= {MIN_GEOMETRIC_ACCEPTANCE}, got {self._acceptance:.3g}"
+                f"untruncated_mean_bytes is too large for max_bytes={self.max_bytes}: P(size <="
+                f" max_bytes) must be >= {MIN_GEOMETRIC_ACCEPTANCE}, got {self._acceptance:.3g}"
             )
 
     @property
     def p(self) -> float:
-        """Success probability of the geometric law, ``1 / (untruncated_mean_bytes - min_bytes + 1)``."""
+        """Success probability of the geometric law, ``1 / (untruncated_mean_bytes -
+        min_bytes + 1)``."""
         return 1.0 / (self.untruncated_mean_bytes - self.min_bytes + 1.0)
 
     @property
@@ -307,14 +315,18 @@ class Empirical(SizeDistribution):
     cdf: tuple
 
     def __post_init__(self) -> None:
-        sizes = check_array("sizes_bytes", self.sizes_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)
+        sizes = check_array(
+            "sizes_bytes", self.sizes_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES
+        )
         if sizes.size == 0:
             raise ValueError("sizes_bytes must hold at least one size, got an empty array")
         if np.any(np.diff(sizes) <= 0):
             raise ValueError(f"sizes_bytes must be strictly increasing, got {sizes.tolist()!r}")
         cdf = check_array("cdf", self.cdf, kind="float", minimum=0.0, maximum=1.0 + CDF_TOLERANCE)
         if cdf.size != sizes.size:
-            raise ValueError(f"cdf must have one value per entry of sizes_bytes ({sizes.size}), got {cdf.size}")
+            raise ValueError(
+                f"cdf must have one value per entry of sizes_bytes ({sizes.size}), got {cdf.size}"
+            )
         if np.any(np.diff(cdf) < 0):
             raise ValueError(f"cdf must be non-decreasing, got {cdf.tolist()!r}")
         if abs(cdf[-1] - 1.0) > CDF_TOLERANCE:
@@ -350,7 +362,8 @@ class Empirical(SizeDistribution):
         missing = {"size_bytes", "cdf"} - set(table.columns)
         if missing:
             raise ValueError(
-                f"path {str(path)!r} must be a CSV with columns size_bytes,cdf; missing {sorted(missing)}"
+                f"path {str(path)!r} must be a CSV with columns size_bytes,cdf; missing"
+                f" {sorted(missing)}"
             )
         return cls(table["size_bytes"].to_numpy(), table["cdf"].to_numpy())
 
@@ -359,7 +372,8 @@ class Empirical(SizeDistribution):
         return self._table()[1].copy()
 
     def _table(self) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
-        """``(sizes, pmf, mean_bytes, choice_cdf)``: read-only arrays, computed once per (frozen) law;
+        """``(sizes, pmf, mean_bytes, choice_cdf)``: read-only arrays, computed once per (frozen)
+        law;
         ``choice_cdf`` is the pmf's cumulative sum divided by its last value (:meth:`_draw`)."""
         table = self.__dict__.get("_table_cache")
         if table is None:

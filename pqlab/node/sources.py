@@ -19,8 +19,17 @@ from ..base._validate import check_array, check_choice, check_int, check_real
 from .framing import MAX_SIZE_BYTES
 from .markers import Marker, check_marker
 from .model import RATE_RANGE_BPS
-from .sizes import (Deterministic, SIZE_PER_CHOICES, SizeDistribution, PlainData, canonical_json, check_packet_count,
-                     check_rng, check_sorted, set_field)
+from .sizes import (
+    SIZE_PER_CHOICES,
+    Deterministic,
+    PlainData,
+    SizeDistribution,
+    canonical_json,
+    check_packet_count,
+    check_rng,
+    check_sorted,
+    set_field,
+)
 
 #: Longest trace whose packets a scenario's JSON holds in full (:meth:`TraceStream.to_dict`): a
 #: longer one is written as its digest and source (100,000 packets are 2.4 MB of JSON).
@@ -50,7 +59,8 @@ class Stream(PlainData):
         check_marker(self.marker)
 
     def to_dict(self, encoded: dict | None = None) -> dict:
-        """Plain-data form (see :meth:`pqlab.node.sizes.PlainData.to_dict`); ``marker`` only when set,
+        """Plain-data form (see :meth:`pqlab.node.sizes.PlainData.to_dict`); ``marker`` only when
+        set,
         so a stream without one has the JSON (and the cache keys and digests made of it) it had
         before markers existed."""
         out = super().to_dict(encoded)
@@ -107,8 +117,11 @@ class _SizedStream(Stream):
     start_s: float
 
     def _check_common(self):
-        set_field(self, "rate_bps", check_real("rate_bps", self.rate_bps, 0.0, RATE_RANGE_BPS[1],
-                                               strict_minimum=True))
+        set_field(
+            self,
+            "rate_bps",
+            check_real("rate_bps", self.rate_bps, 0.0, RATE_RANGE_BPS[1], strict_minimum=True),
+        )
         if not isinstance(self.size, SizeDistribution):
             raise ValueError(
                 "size must be a size distribution (Deterministic, Uniform, Geometric, Empirical), "
@@ -141,12 +154,17 @@ class _SizedStream(Stream):
                 fixed = self.size.size_bytes + self.header_bytes
         elif self.size_per == "stream":
             fixed = int(self.size.sample(rng, 1)[0]) + self.header_bytes
-        arrivals = self._arrival_windows(rng, self._mean_ip_bytes if fixed is None else float(fixed))
+        arrivals = self._arrival_windows(
+            rng, self._mean_ip_bytes if fixed is None else float(fixed)
+        )
         # Per-packet sizes come from the stream's own generator, seeded by one stream-level draw: a
         # stream's k-th size then does not depend on how many packets the other streams sent (common
         # random numbers across runs of different lengths, e.g. the aggregation sweep).
-        size_rng = None if fixed is not None or isinstance(self.size, Deterministic) else \
-            np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
+        size_rng = (
+            None
+            if fixed is not None or isinstance(self.size, Deterministic)
+            else np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
+        )
 
         def sizes(n):
             if fixed is not None:
@@ -226,7 +244,9 @@ class CBRStream(_SizedStream):
         if self.phase_s is None:
             return interval_s * rng.random()
         if self.phase_s >= interval_s:
-            raise ValueError(f"phase_s must be in [0, interval) = [0, {interval_s!r}) s, got {self.phase_s!r}")
+            raise ValueError(
+                f"phase_s must be in [0, interval) = [0, {interval_s!r}) s, got {self.phase_s!r}"
+            )
         return self.phase_s
 
     def _arrival_windows(self, rng, ip_bytes):
@@ -344,9 +364,13 @@ class TraceStream(Stream):
     def __post_init__(self) -> None:
         arrival = check_array("arrival_s", self.arrival_s, kind="float", minimum=0.0)
         check_sorted("arrival_s", arrival)
-        size = check_array("size_bytes", self.size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES)
+        size = check_array(
+            "size_bytes", self.size_bytes, kind="int", minimum=1, maximum=MAX_SIZE_BYTES
+        )
         if size.shape != arrival.shape:
-            raise ValueError(f"size_bytes must have one value per arrival ({arrival.size}), got {size.size}")
+            raise ValueError(
+                f"size_bytes must have one value per arrival ({arrival.size}), got {size.size}"
+            )
         for name, arr in (("arrival_s", arrival), ("size_bytes", size)):
             arr.flags.writeable = False
             set_field(self, name, arr)
@@ -354,12 +378,15 @@ class TraceStream(Stream):
         set_field(self, "time_origin_s", check_real("time_origin_s", self.time_origin_s, 0.0))
         if self.source is not None:
             if not isinstance(self.source, dict) or not isinstance(self.source.get("path"), str):
-                raise ValueError(f"source must be None or a mapping with a path (as pqlab.traces writes it), "
-                                 f"got {self.source!r}")
+                raise ValueError(
+                    "source must be None or a mapping with a path (as pqlab.traces writes it), "
+                    f"got {self.source!r}"
+                )
             set_field(self, "source", json.loads(canonical_json(self.source)))  # a plain-data copy
         if self.file_order is not None:
-            order = check_array("file_order", self.file_order, kind="int", minimum=0,
-                                length=arrival.shape[0])
+            order = check_array(
+                "file_order", self.file_order, kind="int", minimum=0, length=arrival.shape[0]
+            )
             order.flags.writeable = False
             set_field(self, "file_order", order)
 
@@ -368,11 +395,17 @@ class TraceStream(Stream):
             return NotImplemented
         mine, theirs = self.file_order, other.file_order
         same_order = (mine is None and theirs is None) or (
-            mine is not None and theirs is not None and np.array_equal(mine, theirs))
-        return (self.queue, self.flow, self.marker, self.time_origin_s, self.source) == (
-            other.queue, other.flow, other.marker, other.time_origin_s, other.source) and all(
-            np.array_equal(getattr(self, a), getattr(other, a)) for a in ("arrival_s", "size_bytes")
-        ) and same_order
+            mine is not None and theirs is not None and np.array_equal(mine, theirs)
+        )
+        return (
+            (self.queue, self.flow, self.marker, self.time_origin_s, self.source)
+            == (other.queue, other.flow, other.marker, other.time_origin_s, other.source)
+            and all(
+                np.array_equal(getattr(self, a), getattr(other, a))
+                for a in ("arrival_s", "size_bytes")
+            )
+            and same_order
+        )
 
     @property
     def sha256(self) -> str:
@@ -380,8 +413,9 @@ class TraceStream(Stream):
         ``time_origin_s`` and ``file_order``."""
         digest = self.__dict__.get("_sha256")
         if digest is None:
-            digest = trace_sha256(self.arrival_s, self.size_bytes, self.time_origin_s,
-                                  self.file_order)
+            digest = trace_sha256(
+                self.arrival_s, self.size_bytes, self.time_origin_s, self.file_order
+            )
             self.__dict__["_sha256"] = digest
         return digest
 
@@ -394,8 +428,15 @@ class TraceStream(Stream):
         if full or n <= TRACE_JSON_MAX_PACKETS:
             out = super().to_dict(encoded)
         else:  # the arrays are never listed (a list of 100,000 floats takes 0.1 s)
-            out = {"type": type(self).__name__, "packets": int(n), "sha256": self.sha256, "queue": self.queue,
-                   "flow": self.flow, "time_origin_s": self.time_origin_s, "source": self.source}
+            out = {
+                "type": type(self).__name__,
+                "packets": int(n),
+                "sha256": self.sha256,
+                "queue": self.queue,
+                "flow": self.flow,
+                "time_origin_s": self.time_origin_s,
+                "source": self.source,
+            }
             if self.marker is not None:
                 out["marker"] = self.marker.to_dict(encoded)
         if not self.time_origin_s:
@@ -413,7 +454,9 @@ class TraceStream(Stream):
     def outside(self, duration_s: float) -> int:
         """How many packets arrive at or after ``duration_s`` (s): outside a run's window
         ``[0, duration_s)``, as no arrival is before 0."""
-        return int(self.arrival_s.shape[0] - np.searchsorted(self.arrival_s, duration_s, side="left"))
+        return int(
+            self.arrival_s.shape[0] - np.searchsorted(self.arrival_s, duration_s, side="left")
+        )
 
     def _windows(self, rng):
         def window(t0_s, t1_s):
@@ -423,8 +466,12 @@ class TraceStream(Stream):
         return window
 
 
-def trace_sha256(arrival_s: np.ndarray, size_bytes: np.ndarray, time_origin_s: float = 0.0,
-                 file_order: np.ndarray | None = None) -> str:
+def trace_sha256(
+    arrival_s: np.ndarray,
+    size_bytes: np.ndarray,
+    time_origin_s: float = 0.0,
+    file_order: np.ndarray | None = None,
+) -> str:
     """SHA-256 (hex) of a trace's packets: the packet count as a little-endian int64, the bytes of
     ``arrival_s`` as little-endian float64, of ``size_bytes`` as little-endian int64, then of
     ``time_origin_s`` as a little-endian float64 and, if given, of ``file_order`` as
@@ -444,8 +491,14 @@ def file_order_window(streams, t0_s: float, t1_s: float) -> np.ndarray | None:
     """The file positions (:attr:`TraceStream.file_order`) of the packets of ``streams`` in
     ``[t0_s, t1_s)``, stream after stream, if every stream is a trace of one file that has them,
     else None: a merge sorts by time, then by these (ties in the file's order)."""
-    sources = {None if not isinstance(s, TraceStream) or s.file_order is None or s.source is None
-               else s.source["path"] for s in streams}
+    sources = {
+        (
+            None
+            if not isinstance(s, TraceStream) or s.file_order is None or s.source is None
+            else s.source["path"]
+        )
+        for s in streams
+    }
     if len(streams) < 2 or len(sources) != 1 or None in sources:
         return None
     parts = []
@@ -458,5 +511,9 @@ def file_order_window(streams, t0_s: float, t1_s: float) -> np.ndarray | None:
 def expected_packets(streams, duration_s: float) -> int:
     """About how many packets ``streams`` generate in ``[0, duration_s)`` (s), before any is drawn
     (for a memory check): a rate-driven stream's rate over its mean IP length, a trace's length."""
-    return int(sum(s.expected_packets(duration_s) + (2 if isinstance(s, _SizedStream) else 0)
-                   for s in streams))
+    return int(
+        sum(
+            s.expected_packets(duration_s) + (2 if isinstance(s, _SizedStream) else 0)
+            for s in streams
+        )
+    )

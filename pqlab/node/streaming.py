@@ -6,7 +6,8 @@ one in-memory run over all arrivals; a batch is handed on once every one of its
 packets has its fate (a packet may wait in a queue across batch boundaries).
 :class:`pqlab.node.summary.FlowSummary` accumulates per-flow and per-class statistics from
 those batches (counts, bytes, loss by cause, delay and IPDV moments, min/max, percentiles within a
-stated relative error) and :func:`simulate_summary` runs a whole scenario that way, generating its traffic
+stated relative error) and :func:`simulate_summary` runs a whole scenario that way, generating its
+traffic
 window by window, without ever holding more than a few windows of packets (:func:`summarize`
 returns the mergeable summary itself, for runs spread over workers).
 """
@@ -15,27 +16,26 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Iterator
 from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
 from ..base._validate import check_int, check_real
+from ..base.confidence import DEFAULT_BATCHES, check_batches, check_confidence
+from ..base.percentiles import percentile_names
+from ..base.provenance import provenance_attrs
+from .batches import BatchSums
 from .engine import NodeState, validate_arrivals
 from .markers import UNMARKED, FlowColours
 from .measured import CLASS_COORD_ATTRS
 from .model import Node
-from ..base.provenance import provenance_attrs
 from .scenario import Scenario, check_trace_window, kernel_options, red_uniforms
 from .summary import FlowSummary, merge_summaries
-from .batches import BatchSums
-from ..base.confidence import DEFAULT_BATCHES, check_batches, check_confidence
-from ..base.percentiles import percentile_names
 from .timeorigin import check_absolute
 from .traffic import TrafficWindows
-
 
 __all__ = ["FlowSummary", "merge_summaries", "run_batches", "simulate_summary", "summarize"]
 
@@ -78,7 +78,9 @@ def run_batches(node: Node, batches: Iterable[tuple]) -> Iterator[tuple]:
         nxt = next(iterator, None)
         horizon = np.inf if nxt is None else float(np.asarray(nxt[0], dtype=float)[0])
         first_id = state.next_id
-        ring_entry, departure, drop, (cid, centry, cdep) = state.advance(arrival, size, queue, horizon, **options)
+        ring_entry, departure, drop, (cid, centry, cdep) = state.advance(
+            arrival, size, queue, horizon, **options
+        )
         for entry in pending:
             lo, hi = entry[0], entry[0] + entry[1].shape[0]
             mine = (cid >= lo) & (cid < hi)
@@ -88,22 +90,33 @@ def run_batches(node: Node, batches: Iterable[tuple]) -> Iterator[tuple]:
                 entry[6][local] = cdep[mine]
                 entry[8] -= int(mine.sum())
         unresolved = int(np.count_nonzero((drop == 0) & np.isnan(ring_entry)))
-        pending.append([first_id, arrival, size, queue, extra, ring_entry, departure, drop, unresolved])
+        pending.append(
+            [first_id, arrival, size, queue, extra, ring_entry, departure, drop, unresolved]
+        )
         while pending and pending[0][8] == 0:
             yield tuple(pending.popleft()[1:8])
     while pending:  # the last batch drains everything (horizon inf)
         yield tuple(pending.popleft()[1:8])
 
 
-def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, ci: float | None = None,
-                     n_batches: int = DEFAULT_BATCHES, **summary_kw: Any) -> xr.Dataset:
-    """Run ``scenario`` window by window and return per-flow and per-class summaries (bounded memory).
+def simulate_summary(
+    scenario: Scenario,
+    seed: int = 0,
+    *,
+    window_s: float = 10.0,
+    ci: float | None = None,
+    n_batches: int = DEFAULT_BATCHES,
+    **summary_kw: Any,
+) -> xr.Dataset:
+    """Run ``scenario`` window by window and return per-flow and per-class summaries (bounded
+    memory).
 
     Parameters
     ----------
     scenario : Scenario
         The scenario; its warm-up is excluded from the summaries (packets arriving before
-        ``warmup_s`` are simulated, not counted: attr ``warmup_s``) and its path added to the delays.
+        ``warmup_s`` are simulated, not counted: attr ``warmup_s``) and its path added to the
+        delays.
     seed : int
         Seed of the traffic, an integer >= 0 (windows are drawn in order: deterministic per seed
         and ``window_s``; the per-packet draws differ from :func:`pqlab.simulate`'s
@@ -151,34 +164,50 @@ def simulate_summary(scenario: Scenario, seed: int = 0, *, window_s: float = 10.
     """
     if ci is not None:
         ci, n_batches = check_confidence(ci), check_batches(n_batches)
-    summary, window_attrs, batches = _run(scenario, seed, window_s, summary_kw, ci is not None,
-                                          n_batches)
+    summary, window_attrs, batches = _run(
+        scenario, seed, window_s, summary_kw, ci is not None, n_batches
+    )
     ds = summary.to_dataset(stacklevel=3)
     if batches is not None:
         q = summary.percentiles
         names = [] if q is None else percentile_names(q)
-        centres = {"mean": ds["class_delay_mean"].values,
-                   **{p: ds[f"class_delay_{p}"].values for p in names}}
+        centres = {
+            "mean": ds["class_delay_mean"].values,
+            **{p: ds[f"class_delay_{p}"].values for p in names},
+        }
         for name, (values, long_name) in batches.intervals(centres, q, ci).items():
-            ds[f"class_{name}"] = ("traffic_class", values,
-                                   {"units": "1" if name.endswith("lag1") else "s",
-                                    "long_name": long_name})
+            ds[f"class_{name}"] = (
+                "traffic_class",
+                values,
+                {"units": "1" if name.endswith("lag1") else "s", "long_name": long_name},
+            )
         ds.attrs.update(ci_confidence=ci, ci_batches=n_batches)
-    names = scenario.node.class_names[:ds.sizes["traffic_class"]]  # the queues' labels (Queue.name or "queue i")
-    ds = ds.assign_coords(class_name=("traffic_class", list(names), dict(CLASS_COORD_ATTRS["class_name"])))
-    ds.attrs.update(provenance_attrs(
-        title=f"pqlab streaming summary: {scenario.name}",
-        history="computed by pqlab.streaming.simulate_summary (streaming mode, windows of window_s)",
-        seed=int(seed),
-        window_s=float(window_s),
-        scenario=scenario.to_json(),
-        **window_attrs,
-    ))
+    names = scenario.node.class_names[
+        : ds.sizes["traffic_class"]
+    ]  # the queues' labels (Queue.name or "queue i")
+    ds = ds.assign_coords(
+        class_name=("traffic_class", list(names), dict(CLASS_COORD_ATTRS["class_name"]))
+    )
+    ds.attrs.update(
+        provenance_attrs(
+            title=f"pqlab streaming summary: {scenario.name}",
+            history=(
+                "computed by pqlab.streaming.simulate_summary (streaming mode, windows of window_s)"
+            ),
+            seed=int(seed),
+            window_s=float(window_s),
+            scenario=scenario.to_json(),
+            **window_attrs,
+        )
+    )
     return ds
 
 
-def summarize(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw: Any) -> FlowSummary:
-    """:func:`simulate_summary`'s run, returning the mergeable :class:`pqlab.node.summary.FlowSummary`.
+def summarize(
+    scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **summary_kw: Any
+) -> FlowSummary:
+    """:func:`simulate_summary`'s run, returning the
+    mergeable :class:`pqlab.node.summary.FlowSummary`.
 
     For runs spread over processes or dask workers: the summaries pickle, and
     :func:`pqlab.node.summary.merge_summaries` of the runs (e.g. one per seed) pools them;
@@ -187,7 +216,9 @@ def summarize(scenario: Scenario, seed: int = 0, *, window_s: float = 10.0, **su
     return _run(scenario, seed, window_s, summary_kw)[0]
 
 
-def _run(scenario, seed, window_s, summary_kw, with_batches=False, n_batches=DEFAULT_BATCHES) -> tuple:
+def _run(
+    scenario, seed, window_s, summary_kw, with_batches=False, n_batches=DEFAULT_BATCHES
+) -> tuple:
     """The summary of ``scenario``'s run, the trace-window attrs and, ``with_batches``, its
     :class:`pqlab.node.batches.BatchSums` (else None)."""
     if not isinstance(scenario, Scenario):
@@ -197,22 +228,38 @@ def _run(scenario, seed, window_s, summary_kw, with_batches=False, n_batches=DEF
     n_windows = math.ceil(scenario.duration_s / window_s)
     if n_windows > MAX_WINDOWS:
         raise ValueError(
-            f"window_s must give at most {MAX_WINDOWS:,} windows of the {scenario.duration_s!r} s run "
-            f"(window_s >= {scenario.duration_s / MAX_WINDOWS:.3g} s), got {window_s!r}: "
-            f"{n_windows:,} windows would need {n_windows * 8 / 2**30:.3g} GiB for their edges alone"
+            f"window_s must give at most {MAX_WINDOWS:,} windows of the {scenario.duration_s!r} s"
+            f" run (window_s >= {scenario.duration_s / MAX_WINDOWS:.3g} s), got {window_s!r}:"
+            f" {n_windows:,} windows would need {n_windows * 8 / 2**30:.3g} GiB for their edges"
+            " alone"
         )
-    window_attrs = check_trace_window(scenario, stacklevel=3)  # the caller of simulate_summary/summarize
+    window_attrs = check_trace_window(
+        scenario, stacklevel=3
+    )  # the caller of simulate_summary/summarize
     colours = FlowColours(scenario.streams, scenario.class_markers)
     if "colours" in summary_kw:
-        raise ValueError("colours is set by the scenario (counts by colour when a stream or a "
-                         "class has a marker), got colours in the summary's settings")
-    summary = FlowSummary(scenario.path, start_s=scenario.warmup_s, n_classes=len(scenario.node.queues),
-                          colours=colours.active, **summary_kw)  # checks its sizes first
+        raise ValueError(
+            "colours is set by the scenario (counts by colour when a stream or a "
+            "class has a marker), got colours in the summary's settings"
+        )
+    summary = FlowSummary(
+        scenario.path,
+        start_s=scenario.warmup_s,
+        n_classes=len(scenario.node.queues),
+        colours=colours.active,
+        **summary_kw,
+    )  # checks its sizes first
     # pools with the summaries of its own runs only
     summary.scenario_sha256 = hashlib.sha256(scenario.to_json().encode()).hexdigest()
-    batch_sums = None if not with_batches else BatchSums(
-        (scenario.warmup_s, scenario.duration_s), n_batches,
-        summary.bins if summary.percentiles is not None else None)
+    batch_sums = (
+        None
+        if not with_batches
+        else BatchSums(
+            (scenario.warmup_s, scenario.duration_s),
+            n_batches,
+            summary.bins if summary.percentiles is not None else None,
+        )
+    )
     traffic = TrafficWindows(scenario.streams, np.random.default_rng(seed))
     red_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     edges = np.append(np.arange(0.0, scenario.duration_s, window_s), scenario.duration_s)
@@ -224,11 +271,18 @@ def _run(scenario, seed, window_s, summary_kw, with_batches=False, n_batches=DEF
             # concatenated draws of consecutive windows are the draws of one window of all packets.
             colour, marked = colours.colour_marked(arrival, size, flow, queue)
             group = None if colour is None else np.where(marked, colour, UNMARKED)
-            yield (arrival, size, queue, (flow, group), colour,
-                   red_uniforms(scenario.node, red_rng, arrival.shape[0]))
+            yield (
+                arrival,
+                size,
+                queue,
+                (flow, group),
+                colour,
+                red_uniforms(scenario.node, red_rng, arrival.shape[0]),
+            )
 
-    for arrival, size, queue, (flow, group), _, departure, drop in run_batches(scenario.node,
-                                                                                batches()):
+    for arrival, size, queue, (flow, group), _, departure, drop in run_batches(
+        scenario.node, batches()
+    ):
         # the engine's arrays: checked
         summary._add_checked(arrival, size, flow, departure, drop, queue, group)
         if batch_sums is not None:

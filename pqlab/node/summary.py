@@ -1,4 +1,5 @@
-"""Per-flow and per-class summaries accumulated online, mergeable: counts, losses, delay, IPDV, percentiles.
+"""Per-flow and per-class summaries accumulated online, mergeable: counts, losses, delay, IPDV,
+percentiles.
 
 :class:`FlowSummary` takes resolved batches of packets (in arrival order, as
 :func:`pqlab.node.streaming.run_batches` yields them) and keeps, per flow and per class (the
@@ -43,8 +44,16 @@ DEFAULT_PERCENTILES = (50.0, 90.0, 99.0, 99.9)
 #: Packets of a batch accumulated per kernel call (bounds the scratch arrays: 9 bytes a packet).
 CHUNK_PACKETS = 2**16
 #: The accumulators: a row per flow then a row per class (``_rows_*``), or a row per flow only.
-ACCUMULATORS = ("_rows_int", "_rows_float", "_rows_delay_sketch", "_rows_ipdv_sketch",
-                "_rows_colour", "_first_class", "_delay_hist", "_ipdv_hist")
+ACCUMULATORS = (
+    "_rows_int",
+    "_rows_float",
+    "_rows_delay_sketch",
+    "_rows_ipdv_sketch",
+    "_rows_colour",
+    "_first_class",
+    "_delay_hist",
+    "_ipdv_hist",
+)
 #: The colour groups of the counts by colour (:data:`pqlab.node.markers.COLOUR_NAMES`: -1 unmarked,
 #: 0 green, 1 yellow, 2 red), as :func:`pqlab.metrics.loss` groups by colour.
 COLOUR_GROUPS = tuple(sorted(COLOUR_NAMES))
@@ -61,7 +70,8 @@ EMPTY_FLOATS = np.array([0.0, 0.0, 0.0, 0.0, 0.0, np.inf, -np.inf, np.inf, np.na
 
 
 class FlowSummary:
-    """Per-flow and per-class statistics accumulated online from resolved batches (in arrival order).
+    """Per-flow and per-class statistics accumulated online from resolved batches (in arrival
+    order).
 
     Parameters
     ----------
@@ -105,23 +115,47 @@ class FlowSummary:
     ``[sketch_min_s, sketch_max_s]``.
     """
 
-    def __init__(self, path: PathModel | None = None, *, delay_bin_s=1e-4, delay_max_s=0.2,
-                 ipdv_bin_s=1e-4, ipdv_max_s=0.1, start_s: float = 0.0, alpha=DEFAULT_ALPHA,
-                 sketch_min_s=1e-9, sketch_max_s=1e6, percentiles=DEFAULT_PERCENTILES,
-                 n_classes: int = 0, colours: bool = False):
+    def __init__(
+        self,
+        path: PathModel | None = None,
+        *,
+        delay_bin_s=1e-4,
+        delay_max_s=0.2,
+        ipdv_bin_s=1e-4,
+        ipdv_max_s=0.1,
+        start_s: float = 0.0,
+        alpha=DEFAULT_ALPHA,
+        sketch_min_s=1e-9,
+        sketch_max_s=1e6,
+        percentiles=DEFAULT_PERCENTILES,
+        n_classes: int = 0,
+        colours: bool = False,
+    ):
         self.path = PathModel() if path is None else path
         if not isinstance(self.path, PathModel):
-            raise ValueError(f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}")
+            raise ValueError(
+                f"path must be a pqlab.node.path.PathModel, got {type(self.path).__name__}"
+            )
         self.delay_bin_s = check_real("delay_bin_s", delay_bin_s, 0.0, strict_minimum=True)
         self.delay_max_s = check_real("delay_max_s", delay_max_s, self.delay_bin_s)
         self.ipdv_bin_s = check_real("ipdv_bin_s", ipdv_bin_s, 0.0, strict_minimum=True)
         self.ipdv_max_s = check_real("ipdv_max_s", ipdv_max_s, self.ipdv_bin_s)
         self.start_s = check_real("start_s", start_s, 0.0)
-        self.n_delay_bins = check_memory("delay_bin_s (delay_max_s / delay_bin_s histogram bins per flow)",
-                                         math.ceil(self.delay_max_s / self.delay_bin_s), 8, MAX_HISTOGRAM_BYTES)
-        self.n_ipdv_bins = check_memory("ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
-                                        math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s), 8, MAX_HISTOGRAM_BYTES)
-        self.bins = LogBins(alpha, sketch_min_s, sketch_max_s, names=("alpha", "sketch_min_s", "sketch_max_s"))
+        self.n_delay_bins = check_memory(
+            "delay_bin_s (delay_max_s / delay_bin_s histogram bins per flow)",
+            math.ceil(self.delay_max_s / self.delay_bin_s),
+            8,
+            MAX_HISTOGRAM_BYTES,
+        )
+        self.n_ipdv_bins = check_memory(
+            "ipdv_bin_s (2 * ipdv_max_s / ipdv_bin_s histogram bins per flow)",
+            math.ceil(2 * self.ipdv_max_s / self.ipdv_bin_s),
+            8,
+            MAX_HISTOGRAM_BYTES,
+        )
+        self.bins = LogBins(
+            alpha, sketch_min_s, sketch_max_s, names=("alpha", "sketch_min_s", "sketch_max_s")
+        )
         self.percentiles = None if percentiles is None else check_percentiles(percentiles)
         self.n_flows = 0
         self.n_classes = 0
@@ -139,8 +173,9 @@ class FlowSummary:
             raise ValueError(f"colours must be True or False, got {echo(colours)}")
         self.colours = colours
         # per row, colour group and drop code: packets (no table without colours)
-        self._rows_colour = np.zeros((0, len(COLOUR_GROUPS) if colours else 0, len(DROP_CODES)),
-                                     np.int64)
+        self._rows_colour = np.zeros(
+            (0, len(COLOUR_GROUPS) if colours else 0, len(DROP_CODES)), np.int64
+        )
         self._first_class = np.zeros(0, np.int64)  # the class of a flow's first counted packet
         self._delay_hist = np.zeros((0, self.n_delay_bins), np.int64)
         self._ipdv_hist = np.zeros((0, self.n_ipdv_bins), np.int64)
@@ -148,14 +183,14 @@ class FlowSummary:
         self._grow(0, check_int("n_classes", n_classes, 0, MAX_CLASSES))
 
     # the flows' and the classes' rows of the tables (views)
-    _ints = property(lambda self: self._rows_int[:self.n_flows])
-    _floats = property(lambda self: self._rows_float[:self.n_flows])
-    _delay_sketch = property(lambda self: self._rows_delay_sketch[:self.n_flows])
-    _ipdv_sketch = property(lambda self: self._rows_ipdv_sketch[:self.n_flows])
-    _class_ints = property(lambda self: self._rows_int[self.n_flows:])
-    _class_floats = property(lambda self: self._rows_float[self.n_flows:])
-    _class_delay_sketch = property(lambda self: self._rows_delay_sketch[self.n_flows:])
-    _class_ipdv_sketch = property(lambda self: self._rows_ipdv_sketch[self.n_flows:])
+    _ints = property(lambda self: self._rows_int[: self.n_flows])
+    _floats = property(lambda self: self._rows_float[: self.n_flows])
+    _delay_sketch = property(lambda self: self._rows_delay_sketch[: self.n_flows])
+    _ipdv_sketch = property(lambda self: self._rows_ipdv_sketch[: self.n_flows])
+    _class_ints = property(lambda self: self._rows_int[self.n_flows :])
+    _class_floats = property(lambda self: self._rows_float[self.n_flows :])
+    _class_delay_sketch = property(lambda self: self._rows_delay_sketch[self.n_flows :])
+    _class_ipdv_sketch = property(lambda self: self._rows_ipdv_sketch[self.n_flows :])
 
     # ------------------------------------------------------------------ growth, settings, copies
 
@@ -176,16 +211,20 @@ class FlowSummary:
         if flows > self.n_flows:
             sketch_bins = self._rows_delay_sketch.shape[1]
             row_bytes = 8 * (self.n_delay_bins + self.n_ipdv_bins + 2 * sketch_bins)
-            check_memory("flow ids (per-flow histograms of the largest flow id + 1 flows)", n_flows,
-                         row_bytes, 2**32)
+            check_memory(
+                "flow ids (per-flow histograms of the largest flow id + 1 flows)",
+                n_flows,
+                row_bytes,
+                2**32,
+            )
         old = self.n_flows
 
         def grown(rows, n_rows, empty=None):
             out = np.zeros((n_rows,) + rows.shape[1:], rows.dtype)
             if n_rows == flows + classes:  # a table of flows then classes
-                out[:old], out[flows:flows + rows.shape[0] - old] = rows[:old], rows[old:]
+                out[:old], out[flows : flows + rows.shape[0] - old] = rows[:old], rows[old:]
                 if empty is not None:
-                    out[old:flows] = out[flows + rows.shape[0] - old:] = empty
+                    out[old:flows] = out[flows + rows.shape[0] - old :] = empty
             else:  # a table of flows
                 out[:old] = rows
                 if empty is not None:
@@ -204,12 +243,20 @@ class FlowSummary:
 
     def settings(self) -> dict:
         """What two summaries must share to be merged."""
-        return {"path": self.path, "delay_bin_s": self.delay_bin_s, "delay_max_s": self.delay_max_s,
-                "ipdv_bin_s": self.ipdv_bin_s, "ipdv_max_s": self.ipdv_max_s, "start_s": self.start_s,
-                "alpha": self.bins.alpha, "sketch_min_s": self.bins.min_value,
-                "sketch_max_s": self.bins.max_value,
-                "percentiles": None if self.percentiles is None else tuple(self.percentiles.tolist()),
-                "scenario": self.scenario_sha256, "colours": self.colours}
+        return {
+            "path": self.path,
+            "delay_bin_s": self.delay_bin_s,
+            "delay_max_s": self.delay_max_s,
+            "ipdv_bin_s": self.ipdv_bin_s,
+            "ipdv_max_s": self.ipdv_max_s,
+            "start_s": self.start_s,
+            "alpha": self.bins.alpha,
+            "sketch_min_s": self.bins.min_value,
+            "sketch_max_s": self.bins.max_value,
+            "percentiles": None if self.percentiles is None else tuple(self.percentiles.tolist()),
+            "scenario": self.scenario_sha256,
+            "colours": self.colours,
+        }
 
     def _arrays(self) -> dict:
         return {k: getattr(self, k) for k in ACCUMULATORS}
@@ -224,8 +271,16 @@ class FlowSummary:
 
     # ------------------------------------------------------------------ accumulation
 
-    def update(self, arrival_s: np.ndarray, size_bytes: np.ndarray, flow: np.ndarray, departure_s: np.ndarray,
-               drop: np.ndarray, queue: np.ndarray, colour: np.ndarray | None = None) -> None:
+    def update(
+        self,
+        arrival_s: np.ndarray,
+        size_bytes: np.ndarray,
+        flow: np.ndarray,
+        departure_s: np.ndarray,
+        drop: np.ndarray,
+        queue: np.ndarray,
+        colour: np.ndarray | None = None,
+    ) -> None:
         """Add one resolved batch of packets, in arrival order.
 
         Parameters
@@ -257,8 +312,10 @@ class FlowSummary:
         size_bytes = check_array("size_bytes", size_bytes, kind="int")
         if size_bytes.size and (size_bytes.min() < 0 or size_bytes.max() > MAX_SIZE_BYTES):
             i = int(np.flatnonzero((size_bytes < 0) | (size_bytes > MAX_SIZE_BYTES))[0])
-            raise ValueError(f"size_bytes must be IP lengths in [0, {MAX_SIZE_BYTES}], "
-                             f"got {size_bytes[i]} at index {i}")
+            raise ValueError(
+                f"size_bytes must be IP lengths in [0, {MAX_SIZE_BYTES}], "
+                f"got {size_bytes[i]} at index {i}"
+            )
         flow = check_array("flow", flow, kind="int", minimum=0)
         codes = check_array("drop", drop, kind="int", minimum=0, maximum=max(DROP_CODES))
         if not (type(drop) is np.ndarray and drop.dtype == np.int8 and drop.flags.c_contiguous):
@@ -266,24 +323,36 @@ class FlowSummary:
         queue = check_array("queue", queue, kind="int", minimum=0, maximum=MAX_CLASSES - 1)
         if (colour is not None) != self.colours:
             got = "an array" if colour is not None else None
-            raise ValueError(f"colour must be given if and only if the summary counts colours "
-                             f"(colours={self.colours}), got {got}")
+            raise ValueError(
+                "colour must be given if and only if the summary counts colours "
+                f"(colours={self.colours}), got {got}"
+            )
         departure_s = check_array("departure_s", departure_s, kind="float", finite=False)
-        arrays = {"arrival_s": arrival_s, "size_bytes": size_bytes, "flow": flow,
-                  "departure_s": departure_s, "drop": drop, "queue": queue}
+        arrays = {
+            "arrival_s": arrival_s,
+            "size_bytes": size_bytes,
+            "flow": flow,
+            "departure_s": departure_s,
+            "drop": drop,
+            "queue": queue,
+        }
         if colour is not None:
-            arrays["colour"] = colour = check_array("colour", colour, kind="int", minimum=UNMARKED,
-                                                    maximum=max(COLOUR_GROUPS))
+            arrays["colour"] = colour = check_array(
+                "colour", colour, kind="int", minimum=UNMARKED, maximum=max(COLOUR_GROUPS)
+            )
         n = arrival_s.shape[0]  # the kernels index every array by packet: one length for all
         if any(a.shape[0] != n for a in arrays.values()):
             got = ", ".join(f"{k} {a.shape[0]}" for k, a in arrays.items())
-            raise ValueError(f"{', '.join(arrays)} must be 1-D arrays of one length (one value "
-                             f"per packet), got lengths {got}")
+            raise ValueError(
+                f"{', '.join(arrays)} must be 1-D arrays of one length (one value "
+                f"per packet), got lengths {got}"
+            )
         check_kept_departures(departure_s, arrival_s, drop == KEPT)
         self._add_checked(arrival_s, size_bytes, flow, departure_s, drop, queue, colour)
 
-    def _add_checked(self, arrival_s, size_bytes, flow, departure_s, drop, queue,
-                     colour=None) -> None:
+    def _add_checked(
+        self, arrival_s, size_bytes, flow, departure_s, drop, queue, colour=None
+    ) -> None:
         """:meth:`update` with arrays already checked: C-contiguous, of one length, float64
         times, int64 sizes, flows and queues, int8 drop codes, each in :meth:`update`'s ranges
         (the engine's own outputs, as :func:`pqlab.node.streaming.simulate_summary` passes
@@ -299,20 +368,54 @@ class FlowSummary:
         for lo in range(0, flow.shape[0], CHUNK_PACKETS):
             part = slice(lo, lo + CHUNK_PACKETS)
             arrival, n = arrival_s[part], flow[part].shape[0]
-            _accumulate(arrival, is_measured(arrival, self.start_s), size_bytes[part], flow[part],
-                        queue[part], departure_s[part], drop[part], self._extra_delay_s,
-                        self.n_flows, self.delay_bin_s, with_sketch, *bins, self._rows_int,
-                        self._rows_float, self._first_class, self._delay_hist,
-                        self._rows_delay_sketch, ipdv)
-            _add_pairs(flow[part], queue[part], ipdv[:n], self.n_flows, self.ipdv_bin_s,
-                       self.ipdv_max_s, with_sketch, *bins, self._rows_int, self._rows_float,
-                       self._ipdv_hist, self._rows_ipdv_sketch)
+            _accumulate(
+                arrival,
+                is_measured(arrival, self.start_s),
+                size_bytes[part],
+                flow[part],
+                queue[part],
+                departure_s[part],
+                drop[part],
+                self._extra_delay_s,
+                self.n_flows,
+                self.delay_bin_s,
+                with_sketch,
+                *bins,
+                self._rows_int,
+                self._rows_float,
+                self._first_class,
+                self._delay_hist,
+                self._rows_delay_sketch,
+                ipdv,
+            )
+            _add_pairs(
+                flow[part],
+                queue[part],
+                ipdv[:n],
+                self.n_flows,
+                self.ipdv_bin_s,
+                self.ipdv_max_s,
+                with_sketch,
+                *bins,
+                self._rows_int,
+                self._rows_float,
+                self._ipdv_hist,
+                self._rows_ipdv_sketch,
+            )
         if self.colours:  # the measured packets by row, colour group and drop code
-            _count_colours(is_measured(arrival_s, self.start_s), flow, queue, self.n_flows,
-                           np.ascontiguousarray(colour, dtype=np.int8), drop, self._rows_colour)
+            _count_colours(
+                is_measured(arrival_s, self.start_s),
+                flow,
+                queue,
+                self.n_flows,
+                np.ascontiguousarray(colour, dtype=np.int8),
+                drop,
+                self._rows_colour,
+            )
 
     def merge(self, other: FlowSummary) -> FlowSummary:
-        """The pooled summary of two independent runs (e.g. other seeds, other workers): a new object.
+        """The pooled summary of two independent runs (e.g. other seeds, other workers): a new
+        object.
 
         No IPDV pair is formed between them. Commutative and associative: counts, histograms,
         extremes and percentiles equal the one-shot summary's exactly, in any order and grouping;
@@ -322,7 +425,8 @@ class FlowSummary:
         return self._combine(other, consecutive=False)
 
     def followed_by(self, later: FlowSummary) -> FlowSummary:
-        """The summary of this run's packets followed by ``later``'s (the next batches of the same run).
+        """The summary of this run's packets followed by ``later``'s (the next batches of the same
+        run).
 
         The IPDV pair spanning the two (this summary's last delay of a flow, ``later``'s first)
         is formed, so consecutive batches summarised apart and joined in order equal the one
@@ -334,12 +438,17 @@ class FlowSummary:
 
     def _combine(self, other, consecutive: bool) -> FlowSummary:
         if not isinstance(other, FlowSummary):
-            raise ValueError(f"a FlowSummary combines only with a FlowSummary, got {type(other).__name__}")
+            raise ValueError(
+                f"a FlowSummary combines only with a FlowSummary, got {type(other).__name__}"
+            )
         mine, theirs = self.settings(), other.settings()
-        differ = [f"{k} ({echo(mine[k])} vs {echo(theirs[k])})" for k in mine
-                  if mine[k] != theirs[k]]
+        differ = [
+            f"{k} ({echo(mine[k])} vs {echo(theirs[k])})" for k in mine if mine[k] != theirs[k]
+        ]
         if differ:
-            raise ValueError(f"summaries combine only with the same settings; they differ in {', '.join(differ)}")
+            raise ValueError(
+                f"summaries combine only with the same settings; they differ in {', '.join(differ)}"
+            )
         a, b = self.copy(), other.copy()
         n_flows, n_classes = max(a.n_flows, b.n_flows), max(a.n_classes, b.n_classes)
         a._grow(n_flows, n_classes)
@@ -352,23 +461,39 @@ class FlowSummary:
             if early.size:
                 f = int(early[0])
                 raise ValueError(
-                    f"the later summary must follow this one: flow {f}'s first packet in it arrives at "
-                    f"{fb[f, FIRST_ARRIVAL]!r} s, before this summary's last of that flow ({fa[f, LAST_ARRIVAL]!r} s) "
-                    f"({early.size} flows overlap); pool independent runs with merge()")
-            pair = np.flatnonzero(both & ~np.isnan(fa[:, LAST_DELAY]) & ~np.isnan(fb[:, FIRST_DELAY]))
+                    f"the later summary must follow this one: flow {f}'s first packet in it arrives"
+                    f" at {fb[f, FIRST_ARRIVAL]!r} s, before this summary's last of that flow"
+                    f" ({fa[f, LAST_ARRIVAL]!r} s) ({early.size} flows overlap); pool independent"
+                    " runs with merge()"
+                )
+            pair = np.flatnonzero(
+                both & ~np.isnan(fa[:, LAST_DELAY]) & ~np.isnan(fb[:, FIRST_DELAY])
+            )
             values = fb[pair, FIRST_DELAY] - fa[pair, LAST_DELAY]
             first_from_a = in_a
-            first = np.where(in_a[:, None], fa[:, FIRST_ARRIVAL:LAST_ARRIVAL], fb[:, FIRST_ARRIVAL:LAST_ARRIVAL])
+            first = np.where(
+                in_a[:, None], fa[:, FIRST_ARRIVAL:LAST_ARRIVAL], fb[:, FIRST_ARRIVAL:LAST_ARRIVAL]
+            )
             last = np.where(in_b[:, None], fb[:, LAST_ARRIVAL:], fa[:, LAST_ARRIVAL:])
             later_class = b._first_class[pair]
         else:  # pooled: extremes of the times, no delay to pair with (the same in either order)
             pair = np.zeros(0, np.int64)
             values, later_class = np.zeros(0), np.zeros(0, np.int64)
             first_from_a = ~in_b
-            first = np.stack([np.minimum(fa[:, FIRST_ARRIVAL], fb[:, FIRST_ARRIVAL]),
-                              np.where(in_a, fa[:, FIRST_DELAY], fb[:, FIRST_DELAY])], axis=1)
-            last = np.stack([np.maximum(fa[:, LAST_ARRIVAL], fb[:, LAST_ARRIVAL]),
-                             np.where(in_b, fb[:, LAST_DELAY], fa[:, LAST_DELAY])], axis=1)
+            first = np.stack(
+                [
+                    np.minimum(fa[:, FIRST_ARRIVAL], fb[:, FIRST_ARRIVAL]),
+                    np.where(in_a, fa[:, FIRST_DELAY], fb[:, FIRST_DELAY]),
+                ],
+                axis=1,
+            )
+            last = np.stack(
+                [
+                    np.maximum(fa[:, LAST_ARRIVAL], fb[:, LAST_ARRIVAL]),
+                    np.where(in_b, fb[:, LAST_DELAY], fa[:, LAST_DELAY]),
+                ],
+                axis=1,
+            )
             first[both, 1] = last[both, 1] = np.nan
         first_class = np.where(first_from_a, a._first_class, b._first_class)
         if not consecutive:
@@ -384,21 +509,37 @@ class FlowSummary:
         a._floats[:, LAST_ARRIVAL:] = last
         a._first_class = first_class
         bins = a.bins
-        _add_pairs(pair, later_class, values, a.n_flows, a.ipdv_bin_s, a.ipdv_max_s,
-                   a.percentiles is not None, *bins.kernel_args(), a._rows_int, a._rows_float,
-                   a._ipdv_hist, a._rows_ipdv_sketch)
+        _add_pairs(
+            pair,
+            later_class,
+            values,
+            a.n_flows,
+            a.ipdv_bin_s,
+            a.ipdv_max_s,
+            a.percentiles is not None,
+            *bins.kernel_args(),
+            a._rows_int,
+            a._rows_float,
+            a._ipdv_hist,
+            a._rows_ipdv_sketch,
+        )
         return a
 
     # ------------------------------------------------------------------ results
 
     def overflow(self) -> dict:
-        """Values above ``sketch_max_s`` (their percentiles are NaN): ``{"delay": n, "ipdv_abs": n}``."""
+        """Values above ``sketch_max_s`` (their percentiles are NaN): ``{"delay": n, "ipdv_abs":
+        n}``."""
         if self.percentiles is None:
             return {"delay": 0, "ipdv_abs": 0}
-        return {"delay": int(self._delay_sketch[:, -1].sum()), "ipdv_abs": int(self._ipdv_sketch[:, -1].sum())}
+        return {
+            "delay": int(self._delay_sketch[:, -1].sum()),
+            "ipdv_abs": int(self._ipdv_sketch[:, -1].sum()),
+        }
 
     def to_dataset(self, *, warn: bool = True, stacklevel: int = 2) -> xr.Dataset:
-        """The summaries as a Dataset: dims ``flow``, ``traffic_class``, ``delay_bin``, ``ipdv_bin``.
+        """The summaries as a Dataset: dims ``flow``, ``traffic_class``, ``delay_bin``,
+        ``ipdv_bin``.
 
         Per flow the variables of the flow's packets; ``class_``-prefixed, the same per class.
         The percentiles are ``delay_p<q>`` and ``jitter_p<q>`` (of |IPDV|; ``delay_p99``,
@@ -410,43 +551,85 @@ class FlowSummary:
         """
         f, c = ("flow",), ("traffic_class",)
         sent = np.flatnonzero(self._ints[:, SENT] > 0)  # the flows with a counted packet
-        flows = self._row_variables(f, self._ints[sent], self._floats[sent],
-                                    self._delay_sketch[sent], self._ipdv_sketch[sent])
-        flows["delay_hist"] = (("flow", "delay_bin"), self._delay_hist[sent],
-                               _attrs("1", "one-way delay histogram (last bin: overflow)"))
-        flows["ipdv_hist"] = (("flow", "ipdv_bin"), self._ipdv_hist[sent],
-                              _attrs("1", "IPDV histogram (first/last bins: overflow)"))
-        classes = self._row_variables(c, self._class_ints, self._class_floats, self._class_delay_sketch,
-                                      self._class_ipdv_sketch)
+        flows = self._row_variables(
+            f,
+            self._ints[sent],
+            self._floats[sent],
+            self._delay_sketch[sent],
+            self._ipdv_sketch[sent],
+        )
+        flows["delay_hist"] = (
+            ("flow", "delay_bin"),
+            self._delay_hist[sent],
+            _attrs("1", "one-way delay histogram (last bin: overflow)"),
+        )
+        flows["ipdv_hist"] = (
+            ("flow", "ipdv_bin"),
+            self._ipdv_hist[sent],
+            _attrs("1", "IPDV histogram (first/last bins: overflow)"),
+        )
+        classes = self._row_variables(
+            c,
+            self._class_ints,
+            self._class_floats,
+            self._class_delay_sketch,
+            self._class_ipdv_sketch,
+        )
         if self.colours:
-            flows.update(_colour_variables(f, self._rows_colour[:self.n_flows][sent]))
-            classes.update(_colour_variables(c, self._rows_colour[self.n_flows:]))
+            flows.update(_colour_variables(f, self._rows_colour[: self.n_flows][sent]))
+            classes.update(_colour_variables(c, self._rows_colour[self.n_flows :]))
         ds = xr.Dataset(
             {**flows, **{f"class_{k}": v for k, v in classes.items()}},
             coords={
                 "flow": sent,
-                **({} if not self.colours else {
-                    "colour": ("colour", np.array(COLOUR_GROUPS),
-                               _attrs("1", "colour group (-1 unmarked)")),
-                    "colour_name": ("colour", [COLOUR_NAMES[g] for g in COLOUR_GROUPS])}),
-                "traffic_class": ("traffic_class", np.arange(self.n_classes), _attrs("1", "queue index")),
-                "delay_bin": ("delay_bin", np.arange(self.n_delay_bins) * self.delay_bin_s,
-                              _attrs("s", "left edge of the delay bin")),
-                "ipdv_bin": ("ipdv_bin", -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
-                             _attrs("s", "left edge of the IPDV bin")),
+                **(
+                    {}
+                    if not self.colours
+                    else {
+                        "colour": (
+                            "colour",
+                            np.array(COLOUR_GROUPS),
+                            _attrs("1", "colour group (-1 unmarked)"),
+                        ),
+                        "colour_name": ("colour", [COLOUR_NAMES[g] for g in COLOUR_GROUPS]),
+                    }
+                ),
+                "traffic_class": (
+                    "traffic_class",
+                    np.arange(self.n_classes),
+                    _attrs("1", "queue index"),
+                ),
+                "delay_bin": (
+                    "delay_bin",
+                    np.arange(self.n_delay_bins) * self.delay_bin_s,
+                    _attrs("s", "left edge of the delay bin"),
+                ),
+                "ipdv_bin": (
+                    "ipdv_bin",
+                    -self.ipdv_max_s + np.arange(self.n_ipdv_bins) * self.ipdv_bin_s,
+                    _attrs("s", "left edge of the IPDV bin"),
+                ),
             },
         )
         over = self.overflow()
         ds.attrs["warmup_s"] = self.start_s
         if self.percentiles is not None:
-            ds.attrs.update(sketch_relative_accuracy=self.bins.alpha, sketch_min_s=self.bins.min_value,
-                            sketch_max_s=self.bins.max_value, sketch_overflow_delay=over["delay"],
-                            sketch_overflow_ipdv_abs=over["ipdv_abs"])
+            ds.attrs.update(
+                sketch_relative_accuracy=self.bins.alpha,
+                sketch_min_s=self.bins.min_value,
+                sketch_max_s=self.bins.max_value,
+                sketch_overflow_delay=over["delay"],
+                sketch_overflow_ipdv_abs=over["ipdv_abs"],
+            )
         if warn and (over["delay"] or over["ipdv_abs"]):
-            warnings.warn(f"{over['delay']:,} one-way delays and {over['ipdv_abs']:,} |IPDV| values are above "
-                          f"sketch_max_s={self.bins.max_value!r} s: counted in delay_overflow/ipdv_abs_overflow, "
-                          f"the percentiles that fall among them are NaN; raise sketch_max_s to resolve them",
-                          UserWarning, stacklevel=stacklevel)
+            warnings.warn(
+                f"{over['delay']:,} one-way delays and {over['ipdv_abs']:,} |IPDV| values are above"
+                f" sketch_max_s={self.bins.max_value!r} s: counted in"
+                " delay_overflow/ipdv_abs_overflow, the percentiles that fall among them are NaN;"
+                " raise sketch_max_s to resolve them",
+                UserWarning,
+                stacklevel=stacklevel,
+            )
         return ds
 
     def _percentile_values(self, sketch: np.ndarray) -> np.ndarray:
@@ -469,44 +652,78 @@ class FlowSummary:
             ipdv_abs = floats[:, IPDV_ABS_SUM] / n_ipdv
             ipdv_var = (floats[:, IPDV_SUMSQ] - n_ipdv * ipdv_mean**2) / (n_ipdv - 1)
             loss = 1.0 - kept / sent
-        alpha = f" (relative error <= {self.bins.alpha:g} within [{self.bins.min_value:g}, {self.bins.max_value:g}] s)"
+        alpha = (
+            f" (relative error <= {self.bins.alpha:g} within [{self.bins.min_value:g},"
+            f" {self.bins.max_value:g}] s)"
+        )
         out = {
             "sent": (dim, sent, _attrs("1", "packets offered")),
             "kept": (dim, kept, _attrs("1", "packets kept (delivered)")),
             "policed": (dim, ints[:, POLICED_N], _attrs("1", "packets policed")),
             "queue_full": (dim, ints[:, QUEUE_FULL_N], _attrs("1", "packets dropped, queue full")),
-            "early_drop": (dim, ints[:, EARLY_DROP_N], _attrs("1", "packets dropped early (RED/WRED)")),
+            "early_drop": (
+                dim,
+                ints[:, EARLY_DROP_N],
+                _attrs("1", "packets dropped early (RED/WRED)"),
+            ),
             "sent_bytes": (dim, ints[:, SENT_BYTES], _attrs("bytes", "bytes offered (IP length)")),
             "kept_bytes": (dim, ints[:, KEPT_BYTES], _attrs("bytes", "bytes kept (IP length)")),
             "loss_ratio": (dim, loss, _attrs("1", "lost / offered")),
             "delay_mean": (dim, mean, _attrs("s", "mean one-way delay")),
             "delay_std": (dim, np.sqrt(np.maximum(var, 0.0)), _attrs("s", "std of one-way delay")),
-            "delay_min": (dim, np.where(kept > 0, floats[:, MIN], np.nan), _attrs("s", "minimum one-way delay")),
-            "delay_max": (dim, np.where(kept > 0, floats[:, MAX], np.nan), _attrs("s", "maximum one-way delay")),
+            "delay_min": (
+                dim,
+                np.where(kept > 0, floats[:, MIN], np.nan),
+                _attrs("s", "minimum one-way delay"),
+            ),
+            "delay_max": (
+                dim,
+                np.where(kept > 0, floats[:, MAX], np.nan),
+                _attrs("s", "maximum one-way delay"),
+            ),
         }
         sketched = {}
         if self.percentiles is not None:
             names = percentile_names(self.percentiles)
-            for what, sketch, long_name in (("delay", delay_sketch, "of the one-way delay"),
-                                            ("jitter", ipdv_sketch, "of |IPDV| (jitter)")):
+            for what, sketch, long_name in (
+                ("delay", delay_sketch, "of the one-way delay"),
+                ("jitter", ipdv_sketch, "of |IPDV| (jitter)"),
+            ):
                 values = self._percentile_values(sketch)
-                sketched.update({f"{what}_{p}": (dim, values[:, k], _attrs(
-                    "s", f"{p[1:]}th percentile {long_name}{alpha}")) for k, p in enumerate(names)})
-            sketched["delay_overflow"] = (dim, delay_sketch[:, -1],
-                                          _attrs("1", "one-way delays above sketch_max_s"))
-            sketched["ipdv_abs_overflow"] = (dim, ipdv_sketch[:, -1],
-                                             _attrs("1", "|IPDV| values above sketch_max_s"))
-        out.update({
-            "ipdv_count": (dim, n_ipdv, _attrs("1", "IPDV values (pairs without loss)")),
-            "ipdv_mean": (dim, ipdv_mean, _attrs("s", "mean IPDV")),
-            "ipdv_abs_mean": (dim, ipdv_abs, _attrs("s", "mean |IPDV| (jitter)")),
-            "ipdv_std": (dim, np.sqrt(np.maximum(ipdv_var, 0.0)), _attrs("s", "std of IPDV")),
-        })
+                sketched.update(
+                    {
+                        f"{what}_{p}": (
+                            dim,
+                            values[:, k],
+                            _attrs("s", f"{p[1:]}th percentile {long_name}{alpha}"),
+                        )
+                        for k, p in enumerate(names)
+                    }
+                )
+            sketched["delay_overflow"] = (
+                dim,
+                delay_sketch[:, -1],
+                _attrs("1", "one-way delays above sketch_max_s"),
+            )
+            sketched["ipdv_abs_overflow"] = (
+                dim,
+                ipdv_sketch[:, -1],
+                _attrs("1", "|IPDV| values above sketch_max_s"),
+            )
+        out.update(
+            {
+                "ipdv_count": (dim, n_ipdv, _attrs("1", "IPDV values (pairs without loss)")),
+                "ipdv_mean": (dim, ipdv_mean, _attrs("s", "mean IPDV")),
+                "ipdv_abs_mean": (dim, ipdv_abs, _attrs("s", "mean |IPDV| (jitter)")),
+                "ipdv_std": (dim, np.sqrt(np.maximum(ipdv_var, 0.0)), _attrs("s", "std of IPDV")),
+            }
+        )
         return {**out, **sketched}
 
 
 def merge_summaries(summaries: Iterable[FlowSummary], *, consecutive: bool = False) -> FlowSummary:
-    """All ``summaries`` pooled (:meth:`FlowSummary.merge`: independent runs, e.g. gathered from dask
+    """All ``summaries`` pooled (:meth:`FlowSummary.merge`: independent runs, e.g. gathered from
+    dask
     workers), or with ``consecutive`` joined in the given order (:meth:`FlowSummary.followed_by`:
     the consecutive batches of one run)."""
     summaries = list(summaries)
@@ -521,16 +738,17 @@ def merge_summaries(summaries: Iterable[FlowSummary], *, consecutive: bool = Fal
     return out
 
 
-def check_kept_departures(departure_s: np.ndarray, arrival_s: np.ndarray,
-                           kept: np.ndarray) -> None:
+def check_kept_departures(departure_s: np.ndarray, arrival_s: np.ndarray, kept: np.ndarray) -> None:
     """``ValueError`` naming the first kept packet whose departure is NaN or before its arrival."""
     with np.errstate(invalid="ignore"):
         bad = np.flatnonzero(kept & ~(np.isfinite(departure_s) & (departure_s >= arrival_s)))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"departure_s must be a finite time >= arrival_s for each kept packet "
-                         f"(drop code 0), got {shown(departure_s[i])} at index {i} (arrival_s "
-                         f"{shown(arrival_s[i])}; {bad.size:,} such packets)")
+        raise ValueError(
+            "departure_s must be a finite time >= arrival_s for each kept packet "
+            f"(drop code 0), got {shown(departure_s[i])} at index {i} (arrival_s "
+            f"{shown(arrival_s[i])}; {bad.size:,} such packets)"
+        )
 
 
 def _colour_variables(dim: tuple, table: np.ndarray) -> dict:
@@ -544,10 +762,16 @@ def _colour_variables(dim: tuple, table: np.ndarray) -> dict:
     return {
         "colour_sent": (dims, sent, _attrs("1", "packets offered, per colour group")),
         "colour_policed": (dims, lost[:, :, 0], _attrs("1", "packets policed, per colour group")),
-        "colour_queue_full": (dims, lost[:, :, 1],
-                              _attrs("1", "packets dropped, queue full, per colour group")),
-        "colour_early_drop": (dims, lost[:, :, 2],
-                              _attrs("1", "packets dropped early (RED/WRED), per colour group")),
+        "colour_queue_full": (
+            dims,
+            lost[:, :, 1],
+            _attrs("1", "packets dropped, queue full, per colour group"),
+        ),
+        "colour_early_drop": (
+            dims,
+            lost[:, :, 2],
+            _attrs("1", "packets dropped early (RED/WRED), per colour group"),
+        ),
         "colour_loss_ratio": (dims, ratio, _attrs("1", "lost / offered, per colour group")),
     }
 
@@ -562,8 +786,24 @@ def _attrs(units: str, long_name: str) -> dict:
 
 
 @cached_njit(nogil=True)
-def _add_pairs(flows, classes, values, class_base, ipdv_bin_s, ipdv_max_s, with_sketch, max_value,
-               upper, start, base, shift, rows_int, rows_float, ipdv_hist, ipdv_sketch):
+def _add_pairs(
+    flows,
+    classes,
+    values,
+    class_base,
+    ipdv_bin_s,
+    ipdv_max_s,
+    with_sketch,
+    max_value,
+    upper,
+    start,
+    base,
+    shift,
+    rows_int,
+    rows_float,
+    ipdv_hist,
+    ipdv_sketch,
+):
     """Count each IPDV value ``values[i]`` (NaN: none) of flow ``flows[i]`` in that flow's row
     and in the row ``class_base + classes[i]`` (the class of the pair's later packet), in place."""
     n_bins = ipdv_hist.shape[1]
@@ -585,9 +825,30 @@ def _add_pairs(flows, classes, values, class_base, ipdv_bin_s, ipdv_max_s, with_
 
 
 @cached_njit(nogil=True)
-def _accumulate(arrival_s, measured, size, flow, queue, departure_s, drop, extra_delay_s,
-                class_base, delay_bin_s, with_sketch, max_value, upper, start, base, shift,
-                rows_int, rows_float, first_class, delay_hist, delay_sketch, ipdv):
+def _accumulate(
+    arrival_s,
+    measured,
+    size,
+    flow,
+    queue,
+    departure_s,
+    drop,
+    extra_delay_s,
+    class_base,
+    delay_bin_s,
+    with_sketch,
+    max_value,
+    upper,
+    start,
+    base,
+    shift,
+    rows_int,
+    rows_float,
+    first_class,
+    delay_hist,
+    delay_sketch,
+    ipdv,
+):
     """Add packets (in arrival order) to their flow's and class's rows (class ``c``: row
     ``class_base + c``), in place (the log-binned histograms only ``with_sketch``); ``measured`` is
     the warm-up rule's mask (:func:`pqlab.node.measured.is_measured`). The one-way delay is

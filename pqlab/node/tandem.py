@@ -57,8 +57,13 @@ class TandemHop:
         check_int("queue", self.queue, 0, len(self.node.queues) - 1)
         for i, s in enumerate(self.cross_streams):
             if s.queue >= len(self.node.queues):
-                raise ValueError(f"cross_streams[{i}].queue must be in [0, {len(self.node.queues) - 1}], got {s.queue}")
-        object.__setattr__(self, "propagation_s", check_real("propagation_s", self.propagation_s, 0.0))
+                raise ValueError(
+                    f"cross_streams[{i}].queue must be in [0, {len(self.node.queues) - 1}], got"
+                    f" {s.queue}"
+                )
+        object.__setattr__(
+            self, "propagation_s", check_real("propagation_s", self.propagation_s, 0.0)
+        )
 
 
 def forwarded(ds: xr.Dataset, flows, propagation_s: float = 0.0):
@@ -78,16 +83,23 @@ def forwarded(ds: xr.Dataset, flows, propagation_s: float = 0.0):
     arrival_s, size_bytes, flow, packet_id : numpy.ndarray
         Arrivals at the next hop (sorted) and the packets' sizes, flows and ids.
     """
-    keep = (ds["drop"].values == 0) & np.isin(ds["flow"].values, np.asarray(check_unmasked("flows", flows)))
+    keep = (ds["drop"].values == 0) & np.isin(
+        ds["flow"].values, np.asarray(check_unmasked("flows", flows))
+    )
     idx = np.flatnonzero(keep)
     idx = idx[np.argsort(ds["departure"].values[idx], kind="stable")]
     ids = ds["packet_id"].values if "packet_id" in ds else ds["packet"].values
-    return (ds["departure"].values[idx] + propagation_s, ds["size"].values[idx],
-            ds["flow"].values[idx], ids[idx])
+    return (
+        ds["departure"].values[idx] + propagation_s,
+        ds["size"].values[idx],
+        ds["flow"].values[idx],
+        ids[idx],
+    )
 
 
-def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
-                    record_scenario: bool = True) -> tuple[list, xr.DataArray]:
+def simulate_tandem(
+    scenario: Scenario, hops, flows, seed: int = 0, *, record_scenario: bool = True
+) -> tuple[list, xr.DataArray]:
     """Simulate ``scenario`` at the first node, then forward ``flows`` through ``hops``.
 
     Parameters
@@ -119,7 +131,9 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
     hops = tuple(hops)
     for i, h in enumerate(hops):
         if not isinstance(h, TandemHop):
-            raise ValueError(f"hops[{i}] must be a pqlab.node.tandem.TandemHop, got {type(h).__name__}")
+            raise ValueError(
+                f"hops[{i}] must be a pqlab.node.tandem.TandemHop, got {type(h).__name__}"
+            )
     flows = np.unique(check_array("flows", np.atleast_1d(flows), kind="int", minimum=0))
     if flows.size == 0:
         raise ValueError("flows must name at least one flow id, got none")
@@ -131,7 +145,11 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
                     f"{flows.tolist()}, got {s.flow}"
                 )
     first = simulate(scenario, seed=seed, record_scenario=record_scenario)
-    first["packet_id"] = ("packet", first["packet"].values, {"units": "1", "long_name": "index at the first node"})
+    first["packet_id"] = (
+        "packet",
+        first["packet"].values,
+        {"units": "1", "long_name": "index at the first node"},
+    )
     through = np.flatnonzero(np.isin(first["flow"].values, flows))
     departure = np.full((through.size, len(hops) + 1), np.nan)
     departure[:, 0] = first["departure"].values[through]
@@ -151,11 +169,20 @@ def simulate_tandem(scenario: Scenario, hops, flows, seed: int = 0, *,
         flow = np.concatenate([f_f, f_c])[order]
         pid = np.concatenate([id_f, np.full(t_c.size, -1)])[order]
         ds = simulate_arrivals(hop.node, t[order], size, queue)
-        ds = ds.assign({"flow": ("packet", flow, {"units": "1", "long_name": "flow id"}),
-                        "packet_id": ("packet", pid, {"units": "1",
-                                                      "long_name": "index at the first node (-1: cross traffic)"})})
+        ds = ds.assign(
+            {
+                "flow": ("packet", flow, {"units": "1", "long_name": "flow id"}),
+                "packet_id": (
+                    "packet",
+                    pid,
+                    {"units": "1", "long_name": "index at the first node (-1: cross traffic)"},
+                ),
+            }
+        )
         mine = np.flatnonzero(pid >= 0)
-        rows = np.searchsorted(through, pid[mine])  # row of each forwarded packet (through is sorted)
+        rows = np.searchsorted(
+            through, pid[mine]
+        )  # row of each forwarded packet (through is sorted)
         departure[rows, h_index] = ds["departure"].values[mine] + ds.attrs.get("time_origin_s", 0.0)
         per_hop.append(ds)
     result = xr.DataArray(
@@ -194,24 +221,45 @@ def simulate_downstream_hops(ds: xr.Dataset, path_model: PathModel) -> xr.Datase
         waiting, not being sent, at all hops), seconds; ``size``, ``flow``.
     """
     if not isinstance(path_model, PathModel):
-        raise ValueError(f"path_model must be a pqlab.node.path.PathModel, got {type(path_model).__name__}")
+        raise ValueError(
+            f"path_model must be a pqlab.node.path.PathModel, got {type(path_model).__name__}"
+        )
     kept = np.flatnonzero(ds["drop"].values == 0)
     order = kept[np.argsort(ds["departure"].values[kept], kind="stable")]
     size = ds["size"].values[order]
     node_dep = ds["departure"].values[order]
     t, serialisation = node_dep, np.zeros(size.size)
     for hop in path_model.hops:
-        fifo = Node(hop.rate_bps, hop.framing, 1, PACKET_PARTICLE_BYTES,
-                    (Queue("wfq", max(1, size.size), weight_bps=hop.rate_bps),))
-        t = simulate_arrivals(fifo, t, size, np.zeros(size.size, dtype=np.int64))["departure"].values
+        fifo = Node(
+            hop.rate_bps,
+            hop.framing,
+            1,
+            PACKET_PARTICLE_BYTES,
+            (Queue("wfq", max(1, size.size), weight_bps=hop.rate_bps),),
+        )
+        t = simulate_arrivals(fifo, t, size, np.zeros(size.size, dtype=np.int64))[
+            "departure"
+        ].values
         serialisation = serialisation + line_time_s(size, hop.framing, hop.rate_bps)
     dims = ("packet",)
     return xr.Dataset(
         {
-            "arrival": (dims, ds["arrival"].values[order], {"units": "s", "long_name": "arrival at the node"}),
-            "node_departure": (dims, node_dep, {"units": "s", "long_name": "departure from the node"}),
+            "arrival": (
+                dims,
+                ds["arrival"].values[order],
+                {"units": "s", "long_name": "arrival at the node"},
+            ),
+            "node_departure": (
+                dims,
+                node_dep,
+                {"units": "s", "long_name": "departure from the node"},
+            ),
             "hops_departure": (dims, t, {"units": "s", "long_name": "departure from the last hop"}),
-            "hops_wait": (dims, t - node_dep - serialisation, {"units": "s", "long_name": "waiting at the hops"}),
+            "hops_wait": (
+                dims,
+                t - node_dep - serialisation,
+                {"units": "s", "long_name": "waiting at the hops"},
+            ),
             "size": (dims, size, {"units": "bytes", "long_name": "IP packet length"}),
             "flow": (dims, ds["flow"].values[order], {"units": "1", "long_name": "flow id"}),
         }

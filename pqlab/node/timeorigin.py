@@ -60,7 +60,9 @@ def rebase(node, arrival: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, flo
     if np.spacing(float(arrival[-1]) + drain) <= needed:
         return arrival, 0.0
     origin = float(arrival[0])
-    _refuse_unresolved(float(arrival[-1]) - origin + drain, needed, f"from its first arrival {origin!r} s")
+    _refuse_unresolved(
+        float(arrival[-1]) - origin + drain, needed, f"from its first arrival {origin!r} s"
+    )
     return arrival - origin, origin
 
 
@@ -74,8 +76,11 @@ def check_absolute(node, arrival: np.ndarray, size: np.ndarray) -> None:
         Naming ``arrival_s``, its reach and the resolution lost.
     """
     if arrival.shape[0]:
-        _refuse_unresolved(float(arrival[-1]) + _drain_bound_s(node, size), resolution_s(node),
-                           "from 0 (a run in batches keeps absolute times: start its arrivals near 0)")
+        _refuse_unresolved(
+            float(arrival[-1]) + _drain_bound_s(node, size),
+            resolution_s(node),
+            "from 0 (a run in batches keeps absolute times: start its arrivals near 0)",
+        )
 
 
 def _drain_bound_s(node, size: np.ndarray) -> float:
@@ -87,13 +92,15 @@ def _refuse_unresolved(span_s: float, needed_s: float, where: str) -> None:
     lost = float(np.spacing(span_s))
     if lost > needed_s:
         raise ValueError(
-            f"arrival_s spans {span_s:.6g} s {where} to the last possible departure: float64 resolves only "
-            f"{lost:.3g} s there, coarser than the {needed_s:.3g} s resolution this node needs; split the "
-            f"packets into runs of a shorter span"
+            f"arrival_s spans {span_s:.6g} s {where} to the last possible departure: float64"
+            f" resolves only {lost:.3g} s there, coarser than the {needed_s:.3g} s resolution this"
+            " node needs; split the packets into runs of a shorter span"
         )
 
 
 def origin_attrs(origin: float) -> dict:
     """The Dataset attributes that state a run's time origin."""
-    return {"time_origin_s": float(origin),
-            "time_origin": "arrival, ring_entry and departure are seconds after time_origin_s"}
+    return {
+        "time_origin_s": float(origin),
+        "time_origin": "arrival, ring_entry and departure are seconds after time_origin_s",
+    }

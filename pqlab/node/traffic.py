@@ -23,23 +23,43 @@ import numpy as np
 
 from ..base._validate import check_fields, check_mapping, check_real, from_part
 from ..base.jitcache import cached_njit
-from .sizes import (  # noqa: F401  (re-exported: pqlab.traffic's public names)
-    CDF_TOLERANCE, Deterministic, Empirical, Geometric, MAX_STREAM_PACKETS, MIN_GEOMETRIC_ACCEPTANCE,
-    SIZE_PER_CHOICES, SizeDistribution, UDP_IP_HEADER_BYTES, Uniform, check_packet_count, check_rng,
-    canonical_json, plain_json)
 from .markers import Marker, SrTCM, TrTCM  # noqa: F401  (re-exported)
-from .sources import TRACE_JSON_MAX_PACKETS, CBRStream, PoissonStream, Stream, TraceStream  # noqa: F401  (re-exported)
-from .sources import file_order_window
+from .sizes import (  # noqa: F401  (re-exported: pqlab.traffic's public names)
+    CDF_TOLERANCE,
+    MAX_STREAM_PACKETS,
+    MIN_GEOMETRIC_ACCEPTANCE,
+    SIZE_PER_CHOICES,
+    UDP_IP_HEADER_BYTES,
+    Deterministic,
+    Empirical,
+    Geometric,
+    SizeDistribution,
+    Uniform,
+    canonical_json,
+    check_packet_count,
+    check_rng,
+    plain_json,
+)
+from .sources import (  # noqa: F401  (re-exported)
+    TRACE_JSON_MAX_PACKETS,
+    CBRStream,
+    PoissonStream,
+    Stream,
+    TraceStream,
+    file_order_window,
+)
 from .traces import from_digest, read_trace  # noqa: F401  (read_trace re-exported)
-
 
 # --------------------------------------------------------------------------- merge, dicts
 
 
 def check_streams(streams: Sequence[Stream]) -> tuple:
-    """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream` with distinct flow ids."""
+    """Return ``streams`` as a tuple after checking it is a list or tuple of :class:`Stream` with
+    distinct flow ids."""
     if not isinstance(streams, (list, tuple)):
-        raise ValueError(f"streams must be a list or tuple of streams, got {type(streams).__name__}")
+        raise ValueError(
+            f"streams must be a list or tuple of streams, got {type(streams).__name__}"
+        )
     for i, stream in enumerate(streams):
         if not isinstance(stream, Stream):
             raise ValueError(
@@ -50,15 +70,17 @@ def check_streams(streams: Sequence[Stream]) -> tuple:
     for i, stream in enumerate(streams):
         if stream.flow in first:
             raise ValueError(
-                f"streams[{i}].flow must differ from every other stream's flow id (flows identify "
-                f"streams in the results), got {stream.flow}, already used by streams[{first[stream.flow]}]"
+                f"streams[{i}].flow must differ from every other stream's flow id (flows identify"
+                f" streams in the results), got {stream.flow}, already used by"
+                f" streams[{first[stream.flow]}]"
             )
         first[stream.flow] = i
     return tuple(streams)
 
 
-def fixed_cbr_schedule(streams: Sequence[Stream], rng: np.random.Generator
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def fixed_cbr_schedule(
+    streams: Sequence[Stream], rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """``(first_s, interval_s, size_bytes)`` arrays of streams that are all :class:`CBRStream` of a
     :class:`Deterministic` size, else None (nothing drawn).
 
@@ -102,18 +124,25 @@ def _cbr_setup(streams: Sequence[Stream]) -> tuple | None:
         setup = None
     else:
         cbr = cast(list[CBRStream], list(streams))  # every one a CBRStream of a Deterministic size
-        ip_bytes = np.array([cast(Deterministic, s.size).size_bytes + s.header_bytes for s in cbr],
-                            dtype=np.float64)
+        ip_bytes = np.array(
+            [cast(Deterministic, s.size).size_bytes + s.header_bytes for s in cbr], dtype=np.float64
+        )
         interval = ip_bytes * 8.0 / np.array([s.rate_bps for s in cbr], dtype=np.float64)
         drawn = np.array([s.phase_s is None for s in cbr])
-        setup = (interval, drawn, np.flatnonzero(~drawn),
-                 np.array([s.start_s for s in cbr], dtype=np.float64), ip_bytes.astype(np.int64))
+        setup = (
+            interval,
+            drawn,
+            np.flatnonzero(~drawn),
+            np.array([s.start_s for s in cbr], dtype=np.float64),
+            ip_bytes.astype(np.int64),
+        )
     _LAST_SETUP[0] = (tuple(streams), setup)
     return setup
 
 
-def merge_streams(streams: Sequence[Stream], rng: np.random.Generator,
-                  duration_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def merge_streams(
+    streams: Sequence[Stream], rng: np.random.Generator, duration_s: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Generate every stream (in list order) and merge them by arrival time.
 
     Ties keep list order (stable sort), so the result is fixed by the seed.
@@ -169,7 +198,8 @@ class TrafficWindows:
         self._queues = np.array([s.queue for s in self.streams], dtype=np.int64)
         self._flows = np.array([s.flow for s in self.streams], dtype=np.int64)
         self._periodic: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = (
-            fixed_cbr_schedule(self.streams, rng) if vectorised else None)
+            fixed_cbr_schedule(self.streams, rng) if vectorised else None
+        )
         self._windows = None
         self._sizers: list = []
         if self._periodic is None:
@@ -189,15 +219,23 @@ class TrafficWindows:
         if self._periodic is not None:
             self._round_robin_group, self._others = _round_robin_group(*self._periodic[:2])
 
-    def window(self, t0_s: float, t1_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in stream order).
+    def window(
+        self, t0_s: float, t1_s: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Packets of every stream arriving in ``[t0_s, t1_s)``, merged by time (stable: ties in
+        stream order).
 
         Returns
         -------
         arrival_s, size_bytes, queue, flow : numpy.ndarray
         """
         if not self.streams:
-            return (np.empty(0, np.float64), np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64))
+            return (
+                np.empty(0, np.float64),
+                np.empty(0, np.int64),
+                np.empty(0, np.int64),
+                np.empty(0, np.int64),
+            )
         if self._periodic is not None:
             return self._periodic_window(t0_s, t1_s)
         arrivals, sizes = zip(*(window(t0_s, t1_s) for window in self._windows or ()))
@@ -205,8 +243,12 @@ class TrafficWindows:
         arrival = np.concatenate(arrivals)
         rows = file_order_window(self.streams, t0_s, t1_s)  # traces of one file: its order
         order = np.argsort(arrival, kind="stable") if rows is None else np.lexsort((rows, arrival))
-        return (arrival[order], np.concatenate(sizes)[order], np.repeat(self._queues, counts)[order],
-                np.repeat(self._flows, counts)[order])
+        return (
+            arrival[order],
+            np.concatenate(sizes)[order],
+            np.repeat(self._queues, counts)[order],
+            np.repeat(self._flows, counts)[order],
+        )
 
     def _periodic_window(self, t0_s: float, t1_s: float):
         """:meth:`window` for periodic fixed-size streams: packet ``k`` of stream ``i`` at
@@ -226,8 +268,13 @@ class TrafficWindows:
         check_packet_count(most)
         cap = int(np.sum(k1 - k0))
         arrival, stream = np.empty(cap), np.empty(cap, dtype=np.int64)
-        starts, k_first = np.empty(first.shape[0] + 1, dtype=np.int64), np.empty(first.shape[0], dtype=np.int64)
-        n = _periodic_arrivals(first, interval, k0, k1, float(t0_s), float(t1_s), arrival, stream, starts, k_first)
+        starts, k_first = (
+            np.empty(first.shape[0] + 1, dtype=np.int64),
+            np.empty(first.shape[0], dtype=np.int64),
+        )
+        n = _periodic_arrivals(
+            first, interval, k0, k1, float(t0_s), float(t1_s), arrival, stream, starts, k_first
+        )
         group, rest = self._round_robin_group, self._others
         counts = starts[1:] - starts[:-1]
         if fixed is not None:  # a size per stream
@@ -237,24 +284,43 @@ class TrafficWindows:
         # a packet's position: its index in the stream-after-stream arrays
         run_size = int(counts[group].sum())
         run_arrival, run_position = np.empty(run_size), np.empty(run_size, dtype=np.int64)
-        if group.shape[0] < 2 or _round_robin_run(arrival, starts, k_first, group, run_arrival,
-                                                  run_position) < 0:
+        if (
+            group.shape[0] < 2
+            or _round_robin_run(arrival, starts, k_first, group, run_arrival, run_position) < 0
+        ):
             group = np.array([np.argmax(counts)], dtype=np.int64)
             rest = np.flatnonzero(np.arange(first.shape[0]) != group[0])
-            run_arrival = arrival[starts[group[0]]:starts[group[0] + 1]]
+            run_arrival = arrival[starts[group[0]] : starts[group[0] + 1]]
             run_position = np.arange(starts[group[0]], starts[group[0] + 1])
         if rest.size == 1:  # one stream: already in time order
-            other_arrival = arrival[starts[rest[0]]:starts[rest[0] + 1]]
+            other_arrival = arrival[starts[rest[0]] : starts[rest[0] + 1]]
             other_position = np.arange(starts[rest[0]], starts[rest[0] + 1])
         else:  # numpy's stable sort merges the streams' sorted runs
-            others = (np.concatenate([np.arange(starts[i], starts[i + 1]) for i in rest])
-                      if rest.size else starts[:0])
+            others = (
+                np.concatenate([np.arange(starts[i], starts[i + 1]) for i in rest])
+                if rest.size
+                else starts[:0]
+            )
             other_position = others[np.argsort(arrival[others], kind="stable")]
             other_arrival = arrival[other_position]
-        out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
-               np.empty(n, dtype=np.int64))
-        _merge_runs(run_arrival, run_position, other_arrival, other_position, size,
-                    fixed is not None, stream, self._queues, self._flows, *out)
+        out = (
+            np.empty(n),
+            np.empty(n, dtype=np.int64),
+            np.empty(n, dtype=np.int64),
+            np.empty(n, dtype=np.int64),
+        )
+        _merge_runs(
+            run_arrival,
+            run_position,
+            other_arrival,
+            other_position,
+            size,
+            fixed is not None,
+            stream,
+            self._queues,
+            self._flows,
+            *out,
+        )
         return out
 
 
@@ -288,18 +354,29 @@ def _round_robin_group(first: np.ndarray, interval: np.ndarray) -> tuple[np.ndar
     best, best_rate = [], 0.0
     for step, members in groups.items():
         members.sort()
-        if len(members) > 1 and members[-1][0] - members[0][0] < step and len(members) / step > best_rate:
+        if (
+            len(members) > 1
+            and members[-1][0] - members[0][0] < step
+            and len(members) / step > best_rate
+        ):
             best, best_rate = members, len(members) / step
     cycle = {i for _, i in best}
-    return (np.array([i for _, i in best], dtype=np.int64),
-            np.array([i for i in range(first.shape[0]) if i not in cycle], dtype=np.int64))
+    return (
+        np.array([i for _, i in best], dtype=np.int64),
+        np.array([i for i in range(first.shape[0]) if i not in cycle], dtype=np.int64),
+    )
 
 
 @cached_njit(nogil=True)
-def _periodic_arrivals(first, interval, k0, k1, t0_s, t1_s, out_arrival, out_stream, out_starts, out_k_first):
-    """Arrivals ``first[i] + interval[i] * k`` for ``k0[i] <= k < k1[i]`` that fall in ``[t0_s, t1_s)``,
+def _periodic_arrivals(
+    first, interval, k0, k1, t0_s, t1_s, out_arrival, out_stream, out_starts, out_k_first
+):
+    """Arrivals ``first[i] + interval[i] * k`` for ``k0[i] <= k < k1[i]`` that fall in ``[t0_s,
+    t1_s)``,
     stream after stream (each in time order), with their stream index; stream ``i``'s packets are
-    ``out_starts[i]:out_starts[i + 1]``, the first of them packet ``out_k_first[i]``. Returns how many."""
+    ``out_starts[i]:out_starts[i + 1]``, the first of them packet ``out_k_first[i]``. Returns how
+    many.
+    """
     n = 0
     for s in range(first.shape[0]):
         out_starts[s] = n
@@ -350,8 +427,21 @@ def _round_robin_run(arrival, starts, k_first, group, out_arrival, out_position)
 
 
 @cached_njit(nogil=True)
-def _merge_runs(a_arrival, a_position, b_arrival, b_position, size, size_per_stream, stream, queue,
-                flow, out_arrival, out_size, out_queue, out_flow):
+def _merge_runs(
+    a_arrival,
+    a_position,
+    b_arrival,
+    b_position,
+    size,
+    size_per_stream,
+    stream,
+    queue,
+    flow,
+    out_arrival,
+    out_size,
+    out_queue,
+    out_flow,
+):
     """Merge two runs of packets (times and positions in the stream-after-stream listing, whose
     ``stream`` is given), each sorted by (time, position), by (time, position): the order of a
     stable sort of all packets listed stream after stream (a stream lies in one run, so at a tie
@@ -435,11 +525,16 @@ def stream_from_dict(data: dict) -> Stream:
         field that is unknown, missing or wrong; a trace written by its digest that cannot be read
         back (no source, the file missing or changed).
     """
-    if isinstance(data, dict) and data.get("type") == "TraceStream" and "sha256" in data:  # written by its digest
+    if (
+        isinstance(data, dict) and data.get("type") == "TraceStream" and "sha256" in data
+    ):  # written by its digest
         marker = data.get("marker")
         marker = from_part("marker", marker_from_dict, marker) if marker is not None else None
-        check_fields(TraceStream, {k: v for k, v in data.items() if k not in ("type", "sha256", "packets")},
-                     required=False)
+        check_fields(
+            TraceStream,
+            {k: v for k, v in data.items() if k not in ("type", "sha256", "packets")},
+            required=False,
+        )
         return from_digest(data, marker)
     cls, kwargs = _kwargs_for("stream", data, _STREAM_TYPES)
     if "size" in kwargs:

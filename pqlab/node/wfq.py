@@ -73,15 +73,19 @@ def wfq_tag_steps(node: "Node"):  # noqa: F821  (pqlab.node.model.Node, which im
             steps[j] = c
         return steps, True
     # R / w_j * limit_j * MAX_SIZE_BYTES <= budget for every j.
-    scale = min(Fraction(TAG_SPREAD_BUDGET) * w / (q.max_waiting_packets * most) for (_, q), w in zip(wfq, weights))
+    scale = min(
+        Fraction(TAG_SPREAD_BUDGET) * w / (q.max_waiting_packets * most)
+        for (_, q), w in zip(wfq, weights)
+    )
     approx = [int(scale / w) for w in weights]
     if min(approx) < MIN_FALLBACK_STEP:
         spread = max(weights) / min(weights)
         raise ValueError(
-            "weight_bps of the WFQ queues are too far apart for their limit_packets: the fixed-point WFQ tags "
-            f"need max(weight) / min(weight) * max(limit_packets) <= {TAG_SPREAD_BUDGET // (most * MIN_FALLBACK_STEP)} "
-            f"(got weights spread {float(spread):.6g} with limits {[q.max_waiting_packets for _, q in wfq]}); "
-            "use weights that are integers in bit/s with a small common multiple, or closer weights"
+            "weight_bps of the WFQ queues are too far apart for their limit_packets: the"
+            " fixed-point WFQ tags need max(weight) / min(weight) * max(limit_packets) <="
+            f" {TAG_SPREAD_BUDGET // (most * MIN_FALLBACK_STEP)} (got weights spread"
+            f" {float(spread):.6g} with limits {[q.max_waiting_packets for _, q in wfq]}); use"
+            " weights that are integers in bit/s with a small common multiple, or closer weights"
         )
     for (j, _), c in zip(wfq, approx):
         steps[j] = c

@@ -2,7 +2,8 @@
 
 What it does: ``stated`` (the test bed as the papers state it: :data:`PAPERS`, the EF frame,
 the papers' node :func:`cisco7200_atm`, the transmission unit), ``records`` (what the notebooks
-record and the papers' values: the format the artefacts write and the report reads), ``presets`` (every configuration
+record and the papers' values: the format the artefacts write and the report reads), ``presets``
+(every configuration
 of the papers as a named :class:`~pqlab.node.scenario.Scenario`),
 ``testbed`` and ``testbed_eval`` (the calibrated model of the measured test bed and its
 evaluation against every result), ``registry`` (the artefacts, found by importing the document
@@ -23,10 +24,33 @@ from ..base import lazy as _lazy
 
 # Imported when first used (pqlab.base.lazy reads this block): the registry loads no engine.
 if TYPE_CHECKING:
-    from .stated import (EF_FRAME_BYTES, EF_IP_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS,
-                         StatedTestBed, cisco7200_atm, transmission_unit_s, transmission_units)
+    from .stated import (
+        EF_FRAME_BYTES,
+        EF_IP_BYTES,
+        ETHERNET_FRAME_OVERHEAD_BYTES,
+        PAPERS,
+        StatedTestBed,
+        cisco7200_atm,
+        transmission_unit_s,
+        transmission_units,
+    )
 
 __getattr__, __dir__ = _lazy.attach(__name__)
 
-__all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
-           "cisco7200_atm", "transmission_unit_s", "transmission_units", "stated", "records", "presets", "testbed", "testbed_eval", "registry", "kit"]
+__all__ = [
+    "ETHERNET_FRAME_OVERHEAD_BYTES",
+    "EF_FRAME_BYTES",
+    "EF_IP_BYTES",
+    "StatedTestBed",
+    "PAPERS",
+    "cisco7200_atm",
+    "transmission_unit_s",
+    "transmission_units",
+    "stated",
+    "records",
+    "presets",
+    "testbed",
+    "testbed_eval",
+    "registry",
+    "kit",
+]

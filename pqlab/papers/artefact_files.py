@@ -16,7 +16,8 @@ from . import records, registry
 
 
 def in_kernel() -> bool:
-    """True inside a Jupyter kernel (JupyterLab, papermill, nbconvert), False in plain Python or a terminal IPython."""
+    """True inside a Jupyter kernel (JupyterLab, papermill, nbconvert), False in plain Python or a
+    terminal IPython."""
     try:
         from IPython import get_ipython
     except ImportError:
@@ -53,8 +54,9 @@ def write_png(fig, path: str, dpi: float) -> None:
         if (rgba[..., 3] == 255).all():
             image = image.convert("RGB")
         info = PngImagePlugin.PngInfo()
-        info.add_text("Software", f"Matplotlib version{matplotlib.__version__}, "
-                                  "https://matplotlib.org/")
+        info.add_text(
+            "Software", f"Matplotlib version{matplotlib.__version__}, https://matplotlib.org/"
+        )
         image.save(path, format="png", pnginfo=info, dpi=(dpi, dpi))
     finally:
         fig.dpi = shown_dpi
@@ -96,16 +98,20 @@ def artefact_id(artefact) -> str:
         return artefact.id
     if isinstance(artefact, str) and artefact:
         return artefact
-    raise ValueError(f"artefact must be a pqlab.papers.registry.Artefact or an artefact id, got {artefact!r}")
+    raise ValueError(
+        f"artefact must be a pqlab.papers.registry.Artefact or an artefact id, got {artefact!r}"
+    )
 
 
 def save_figure(artefact, fig, figures_dir, results_dir, *, part: str = "") -> list:
-    """:func:`save` ``fig`` as ``<figures_dir>/<artefact id>.{png,pdf}`` and record the files for the report.
+    """:func:`save` ``fig`` as ``<figures_dir>/<artefact id>.{png,pdf}`` and record the files for
+    the report.
 
     ``artefact`` is the artefact module's ``ARTEFACT`` (or its id). ``part`` names a second figure
     of the same artefact: its files are ``<artefact id>_<part>.{png,pdf}`` (letters, digits and
     underscores). The files are recorded under the artefact with
-    :func:`pqlab.papers.records.record_figure` in ``results_dir``; returns the paths written (PNG first).
+    :func:`pqlab.papers.records.record_figure` in ``results_dir``; returns the paths written (PNG
+    first).
     """
     name = artefact_id(artefact)
     if not isinstance(part, str) or (part and not part.replace("_", "").isalnum()):
@@ -122,7 +128,8 @@ def _cell(value) -> str:
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
-    """A DataFrame as a GitHub markdown table (index first), with its ``attrs['title']`` as caption."""
+    """A DataFrame as a GitHub markdown table (index first), with its ``attrs['title']`` as
+    caption."""
     if not isinstance(frame, pd.DataFrame):
         raise ValueError(f"frame must be a pandas.DataFrame, got {type(frame).__name__}")
     head = [frame.index.name or ""] + [str(c) for c in frame.columns]
@@ -145,7 +152,8 @@ def write_table(frame: pd.DataFrame, stem) -> list:
 
 
 def save_table(artefact, frame: pd.DataFrame, figures_dir, results_dir) -> list:
-    """Write a table artefact as ``<figures_dir>/<artefact id>.{md,csv}`` and record the files for the report.
+    """Write a table artefact as ``<figures_dir>/<artefact id>.{md,csv}`` and record the files for
+    the report.
 
     ``artefact`` is the artefact module's ``ARTEFACT`` (or its id); returns the paths written.
     """

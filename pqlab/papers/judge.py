@@ -63,12 +63,18 @@ BORDERLINE_PERCENT = 8.0
 #: The rules a paper's statement is judged by (column ``rule`` of ``data/paper_values.csv``).
 RULES = {
     "number": f"a number: reproduced within {TOLERANCE_PERCENT:g} % of the paper's value",
-    "position": "a payload where a curve drops: reproduced when the paper's payload lies in our drop "
-                "interval (within one sweep step, on the same side of the particle boundary)",
-    "qualitative": "a statement: the artefact's computed check decides; not tested when the model "
-                   "does not produce the effect it is about",
-    "not_checkable": "names nothing a simulation can check (a method, a diagram, a garbled or unstated value, "
-                     "a definition the paper leaves open): counted apart",
+    "position": (
+        "a payload where a curve drops: reproduced when the paper's payload lies in our drop "
+        "interval (within one sweep step, on the same side of the particle boundary)"
+    ),
+    "qualitative": (
+        "a statement: the artefact's computed check decides; not tested when the model "
+        "does not produce the effect it is about"
+    ),
+    "not_checkable": (
+        "names nothing a simulation can check (a method, a diagram, a garbled or unstated value, "
+        "a definition the paper leaves open): counted apart"
+    ),
 }
 
 #: Verdicts, in the order reports list them.
@@ -87,19 +93,24 @@ REASON_KINDS = {
     "implied": "a claim it implies differs",
 }
 
+
 class ClaimError(ValueError):
     """A claim record or a paper row that breaks the judge's contract (a number with a shape flag, a
     position without ``first_after``, a reason without a number, an unknown rule)."""
 
 
-#: A reason's text names its facts as ``{name}`` (:meth:`str.format_map` fields, names are identifiers).
+#: A reason's text names its facts as ``{name}`` (:meth:`str.format_map` fields, names are
+#: identifiers).
 _FORMATTER = string.Formatter()
 
 
 def _placeholders(text: str) -> set[str]:
-    """The field names of a reason's text; a field with a conversion, a format spec or a non-identifier is refused."""
+    """The field names of a reason's text; a field with a conversion, a format spec or a
+    non-identifier is refused."""
     try:
-        fields = [(name, spec, conv) for _, name, spec, conv in _FORMATTER.parse(text) if name is not None]
+        fields = [
+            (name, spec, conv) for _, name, spec, conv in _FORMATTER.parse(text) if name is not None
+        ]
     except ValueError as exc:
         raise ClaimError(f"reason text {text!r}: {exc}") from None
     bad = [name for name, spec, conv in fields if not name.isidentifier() or spec or conv]
@@ -182,7 +193,10 @@ def reason(kind: str, text: str, facts) -> dict:
     used = _placeholders(text)
     unknown, unused = sorted(used - set(names)), sorted(set(names) - used)
     if unknown or unused:
-        raise ClaimError(f"reason text {text!r}: placeholders without a fact {unknown}, facts not in the text {unused}")
+        raise ClaimError(
+            f"reason text {text!r}: placeholders without a fact {unknown}, facts not in the text"
+            f" {unused}"
+        )
     return {"kind": kind, "text": " ".join(text.split()), "facts": checked}
 
 
@@ -196,7 +210,8 @@ def check_reason(value) -> dict | None:
 
 
 def number_text(value: float, unit: str = "") -> str:
-    """A fact's value as a reader reads it: 4 significant digits (an integer as it is), then the unit.
+    """A fact's value as a reader reads it: 4 significant digits (an integer as it is), then the
+    unit.
 
     Units ``""`` and ``"1"`` print no unit; ``"%"`` is joined without a space.
     """
@@ -248,7 +263,8 @@ def borderline(percent: float) -> bool:
 
 
 def position_ok(last_before: float, first_after: float, paper: float) -> bool:
-    """The position rule: the paper's payload lies in our drop interval ``(last_before, first_after]``.
+    """The position rule: the paper's payload lies in our drop interval ``(last_before,
+    first_after]``.
 
     Our curve drops between the swept payloads ``last_before`` (the last that fits ``k``
     particles) and ``first_after`` (one sweep step on, needing ``k + 1``): the paper's
@@ -260,8 +276,11 @@ def position_ok(last_before: float, first_after: float, paper: float) -> bool:
 
 
 def rule_of(rule: str, paper: float) -> str:
-    """The rule a paper row is judged by: its ``rule`` cell, else ``number`` with a value, ``qualitative`` without."""
-    rule = "" if rule is None or (isinstance(rule, float) and math.isnan(rule)) else str(rule).strip()
+    """The rule a paper row is judged by: its ``rule`` cell, else ``number`` with a value,
+    ``qualitative`` without."""
+    rule = (
+        "" if rule is None or (isinstance(rule, float) and math.isnan(rule)) else str(rule).strip()
+    )
     if not rule:
         return "qualitative" if paper is None or math.isnan(paper) else "number"
     if rule not in RULES:
@@ -269,8 +288,17 @@ def rule_of(rule: str, paper: float) -> str:
     return rule
 
 
-def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours: float, shape_ok,
-            first_after: float = math.nan, effect: float = math.nan) -> str:
+def verdict(
+    rule: str,
+    *,
+    has_paper: bool,
+    has_record: bool,
+    paper: float,
+    ours: float,
+    shape_ok,
+    first_after: float = math.nan,
+    effect: float = math.nan,
+) -> str:
     """One row's verdict by the rules of the module docstring, the same for every model.
 
     Parameters
@@ -307,15 +335,22 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
             return "not tested"
         return {True: "reproduced", False: "differs", None: "missing"}[shape_ok]
     if not math.isnan(effect):
-        raise ClaimError(f"a {rule!r} claim is judged by its number; an effect size is for "
-                         f"statements (got {effect!r})")
+        raise ClaimError(
+            f"a {rule!r} claim is judged by its number; an effect size is for "
+            f"statements (got {effect!r})"
+        )
     if shape_ok is not None:
-        raise ClaimError(f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})")
+        raise ClaimError(
+            f"a {rule!r} claim is judged by its number, not by shape_ok (got shape_ok={shape_ok!r})"
+        )
     if ours is None or math.isnan(ours):
         return "missing"
     if rule == "position":
         if math.isnan(first_after):
-            raise ClaimError("a 'position' claim needs the fact first_after (our first swept payload past the drop)")
+            raise ClaimError(
+                "a 'position' claim needs the fact first_after (our first swept payload past the"
+                " drop)"
+            )
         return "reproduced" if position_ok(ours, first_after, paper) else "differs"
     return "reproduced" if within(ours, paper) else "differs"
 
@@ -327,29 +362,49 @@ def verdict(rule: str, *, has_paper: bool, has_record: bool, paper: float, ours:
 #: and the parameters of its ``params`` cell (``name=value;...``, a value a variable's name or a
 #: number). Every threshold of a statement is a parameter of its row, none is in an artefact module.
 CHECKS = {
-    "holds": "the boolean variable is true everywhere; or, if given, the expression ``that`` "
-             "(comparisons, ``and``, ``or``, ``not``, ``all``, ``any`` over variables) about it",
+    "holds": (
+        "the boolean variable is true everywhere; or, if given, the expression ``that`` "
+        "(comparisons, ``and``, ``or``, ``not``, ``all``, ``any`` over variables) about it"
+    ),
     "greater": "the variable is larger than ``than`` everywhere",
     "at_most": "the variable is at most ``bound`` everywhere",
     "at_least": "the variable is at least ``bound`` everywhere",
     "band": "the variable lies in ``[lo, hi]`` everywhere",
     "less": "the variable is smaller than ``than`` everywhere",
-    "close": "the variable lies within ``tol`` (a fraction) of ``ref``: ``|ours - ref| <= tol * "
-             "max(|ours|, |ref|)`` everywhere",
+    "close": (
+        "the variable lies within ``tol`` (a fraction) of ``ref``: ``|ours - ref| <= tol * "
+        "max(|ours|, |ref|)`` everywhere"
+    ),
 }
 #: The parameters each check needs.
-CHECK_PARAMS = {"holds": (), "greater": ("than",), "at_most": ("bound",),
-                "at_least": ("bound",), "band": ("lo", "hi"),
-                "less": ("than",), "close": ("ref", "tol")}
+CHECK_PARAMS = {
+    "holds": (),
+    "greater": ("than",),
+    "at_most": ("bound",),
+    "at_least": ("bound",),
+    "band": ("lo", "hi"),
+    "less": ("than",),
+    "close": ("ref", "tol"),
+}
 
 
 #: Functions a parameter's expression may call: elementwise with two arguments, over every
 #: element with one (``max(x)``: the largest value of ``x``).
 _FUNCTIONS = {"max": (np.max, np.maximum), "min": (np.min, np.minimum), "abs": (np.abs, None)}
-_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-              ast.Div: operator.truediv}
-_COMPARISONS = {ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Lt: operator.lt,
-                ast.LtE: operator.le, ast.Eq: operator.eq, ast.NotEq: operator.ne}
+_OPERATORS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
+_COMPARISONS = {
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
 #: Functions of a boolean expression (``holds``'s ``that``): every, or some, element true.
 _TRUTH = {"all": np.all, "any": np.any}
 
@@ -381,25 +436,40 @@ def evaluate(expression: str, data, names: dict | None = None):
             return -value(node.operand)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return not bool(np.all(value(node.operand)))
-        if (isinstance(node, ast.Compare) and len(node.ops) == 1
-                and type(node.ops[0]) in _COMPARISONS):
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and type(node.ops[0]) in _COMPARISONS
+        ):
             return _COMPARISONS[type(node.ops[0])](value(node.left), value(node.comparators[0]))
         if isinstance(node, ast.BoolOp):
             truths = (bool(np.all(value(v))) for v in node.values)
             return all(truths) if isinstance(node.op, ast.And) else any(truths)
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in _TRUTH and not node.keywords and len(node.args) == 1):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _TRUTH
+            and not node.keywords
+            and len(node.args) == 1
+        ):
             return bool(_TRUTH[node.func.id](np.asarray(value(node.args[0]))))
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in _FUNCTIONS and not node.keywords and 1 <= len(node.args) <= 2):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _FUNCTIONS
+            and not node.keywords
+            and 1 <= len(node.args) <= 2
+        ):
             reduce, pairwise = _FUNCTIONS[node.func.id]
             args = [value(arg) for arg in node.args]
             if len(args) == 1:
                 return reduce(args[0])
             if pairwise is not None:
                 return pairwise(*args)
-        raise ClaimError(f"{expression!r}: only numbers, variables, + - * /, comparisons, and, or, "
-                         f"not and {sorted({*_FUNCTIONS, *_TRUTH})} are allowed")
+        raise ClaimError(
+            f"{expression!r}: only numbers, variables, + - * /, comparisons, and, or, "
+            f"not and {sorted({*_FUNCTIONS, *_TRUTH})} are allowed"
+        )
 
     try:
         tree = ast.parse(str(expression).strip(), mode="eval")
@@ -473,7 +543,7 @@ def check(name: str, variable: str, params: dict, data) -> tuple[bool, dict]:
     if name in ("greater", "less"):
         against = ref["than"]
         margin = ours - against if name == "greater" else against - ours
-        ok = (margin > 0)
+        ok = margin > 0
     elif name in ("at_most", "at_least"):
         against = ref["bound"]
         margin = against - ours if name == "at_most" else ours - against
@@ -496,8 +566,10 @@ def _witness(ours, against, margin) -> dict:
     index = np.unravel_index(flat, margin.shape) if margin.ndim else ()
     where = dict(zip(margin.dims, index))
     unit = ours.attrs.get("units", "")
-    facts = {"worst_ours": (float(ours.isel(where)), unit),
-             "worst_ref": (float((ours * 0 + against).isel(where)), unit)}
+    facts = {
+        "worst_ours": (float(ours.isel(where)), unit),
+        "worst_ref": (float((ours * 0 + against).isel(where)), unit),
+    }
     for dim, i in where.items():
         coord = margin[dim]
         facts[f"worst_{dim}"] = (float(coord.values[i]), coord.attrs.get("units", ""))
@@ -598,8 +670,9 @@ class _DataFormatter(string.Formatter):
 def fill(template: str, data, params: dict | None = None) -> str:
     """A note's template with each ``{name:spec}`` filled from the Dataset (:class:`_DataFormatter`)
     or from the row's ``params`` (a number where it reads as one: a threshold the note prints)."""
-    numbers = {k: _number_or_text(v) if isinstance(v, str) else v
-               for k, v in (params or {}).items()}
+    numbers = {
+        k: _number_or_text(v) if isinstance(v, str) else v for k, v in (params or {}).items()
+    }
     return _DataFormatter(data, numbers).format(template)
 
 
@@ -618,23 +691,29 @@ def condition(spec: str, data) -> bool:
     return check(name, variable, parse_params(params), data)[0]
 
 
-def reason_from(kind: str, text: str, data, bindings: dict | None = None,
-                witness: dict | None = None) -> dict:
+def reason_from(
+    kind: str, text: str, data, bindings: dict | None = None, witness: dict | None = None
+) -> dict:
     """A reason whose facts are the Dataset's variables its text names (value and ``units``), in
     the order of ``bindings``, then of the text; ``bindings`` maps a fact's name to the variable
     holding it where the two differ (a fact ``ef_tag`` read from ``ef_tag_1024``, say) or to a
     fact of the row's check's ``witness`` (:func:`check`: ``worst_ours``, ...)."""
     named = _placeholders(text)  # plain {name} fields only
     in_text = [name for _, name, _, _ in _FORMATTER.parse(text) if name]
-    names = list(dict.fromkeys([n for n in (bindings or {}) if n in named] + in_text))
+    names = list(dict.fromkeys([n for n in bindings or {} if n in named] + in_text))
     where = {n: (bindings or {}).get(n, n) for n in names}
     witness = witness or {}
     absent = [v for v in where.values() if v not in data.variables and v not in witness]
     if absent:
         raise ClaimError(f"reason {text!r}: the Dataset has no variable(s) {absent}")
-    facts = [fact(n, *witness[v]) if v in witness
-             else fact(n, data[v].values.item(), data[v].attrs.get("units", ""))
-             for n, v in where.items()]
+    facts = [
+        (
+            fact(n, *witness[v])
+            if v in witness
+            else fact(n, data[v].values.item(), data[v].attrs.get("units", ""))
+        )
+        for n, v in where.items()
+    ]
     return reason(kind, text, facts)
 
 
@@ -667,31 +746,57 @@ def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
     """
     if "rule" in table.columns:
         rules = dict(zip(zip(table["artefact"], table["quantity"]), table["rule"]))
-        bad = sorted({f"{link.artefact}/{link.quantity}" for link in links.itertuples()
-                      if link.relation == "implies"
-                      and rules.get((link.artefact, link.quantity)) in ("number", "position")})
+        bad = sorted(
+            {
+                f"{link.artefact}/{link.quantity}"
+                for link in links.itertuples()
+                if link.relation == "implies"
+                and rules.get((link.artefact, link.quantity)) in ("number", "position")
+            }
+        )
         if bad:
-            raise ClaimError(f"a number is judged by its number: no 'implies' link may start at "
-                             f"{bad}")
+            raise ClaimError(
+                f"a number is judged by its number: no 'implies' link may start at {bad}"
+            )
     table = table.copy()
-    where = {(m, a, q): i for i, (m, a, q) in enumerate(zip(table["model"], table["artefact"], table["quantity"]))}
+    where = {
+        (m, a, q): i
+        for i, (m, a, q) in enumerate(zip(table["model"], table["artefact"], table["quantity"]))
+    }
     verdicts = table["verdict"].tolist()
     reasons = table["reason"].tolist()
     notes = table["explanation"].tolist()
-    percent = table["difference %"].tolist() if "difference %" in table.columns else [math.nan] * len(table)
+    percent = (
+        table["difference %"].tolist()
+        if "difference %" in table.columns
+        else [math.nan] * len(table)
+    )
     for model in dict.fromkeys(table["model"]):
-        pairs = [(where.get((model, ln.artefact, ln.quantity)),
-                  where.get((model, ln.target_artefact, ln.target_quantity)), ln) for ln in links.itertuples()]
+        pairs = [
+            (
+                where.get((model, ln.artefact, ln.quantity)),
+                where.get((model, ln.target_artefact, ln.target_quantity)),
+                ln,
+            )
+            for ln in links.itertuples()
+        ]
         pairs = [(s, t, ln) for s, t, ln in pairs if s is not None and t is not None]
         for s, t, link in pairs:
             if link.relation == "same_as" and verdicts[s] == "missing" and verdicts[t] != "missing":
                 verdicts[s], reasons[s] = verdicts[t], reasons[t]
-                notes[s] = f"judged as {link.target_artefact}/{link.target_quantity} ({link.reason}): {notes[t]}"
+                notes[s] = (
+                    f"judged as {link.target_artefact}/{link.target_quantity} ({link.reason}):"
+                    f" {notes[t]}"
+                )
         changed = True
         while changed:
             changed = False
             for s, t, link in pairs:
-                if link.relation == "implies" and verdicts[s] == "reproduced" and verdicts[t] == "differs":
+                if (
+                    link.relation == "implies"
+                    and verdicts[s] == "reproduced"
+                    and verdicts[t] == "differs"
+                ):
                     verdicts[s] = "differs"
                     reasons[s] = _implied_reason(link, reasons[t], percent[t])
                     changed = True
@@ -700,12 +805,22 @@ def apply_links(table: pd.DataFrame, links: pd.DataFrame) -> pd.DataFrame:
 
 
 def _implied_reason(link, target_reason: dict | None, target_percent: float) -> dict:
-    """The reason of a claim that fails because a claim it implies differs: the target and its number."""
+    """The reason of a claim that fails because a claim it implies differs: the target and its
+    number."""
     target = f"{link.target_artefact}/{link.target_quantity}"
     if isinstance(target_percent, float) and math.isfinite(target_percent):
-        return reason("implied", f"it implies {target} ({link.reason}), which differs by {{target_difference}}",
-                      [fact("target_difference", target_percent, "%")])
+        return reason(
+            "implied",
+            f"it implies {target} ({link.reason}), which differs by {{target_difference}}",
+            [fact("target_difference", target_percent, "%")],
+        )
     if target_reason:
-        return reason("implied", f"it implies {target} ({link.reason}), which differs: {target_reason['text']}",
-                      target_reason["facts"])
-    raise ClaimError(f"{link.artefact}/{link.quantity} implies {target}, which differs without a number or a reason")
+        return reason(
+            "implied",
+            f"it implies {target} ({link.reason}), which differs: {target_reason['text']}",
+            target_reason["facts"],
+        )
+    raise ClaimError(
+        f"{link.artefact}/{link.quantity} implies {target}, which differs without a number or a"
+        " reason"
+    )

@@ -1,4 +1,5 @@
-"""The kit every artefact module shares: arguments, the papers' values, claims, provenance, figures, notebooks.
+"""The kit every artefact module shares: arguments, the papers' values, claims, provenance, figures,
+notebooks.
 
 An artefact module (:mod:`pqlab.papers.registry`) imports this one module for what is not its own:
 
@@ -49,19 +50,39 @@ from ..node.path import PathModel
 from ..node.scenario import Scenario
 from . import judge, records, registry
 from .artefact_files import (  # noqa: F401  re-exported: the notebooks' one import
-    FIGURE_DPI, artefact_id, in_kernel, markdown_table, save, save_figure, save_table, write_table)
+    FIGURE_DPI,
+    artefact_id,
+    in_kernel,
+    markdown_table,
+    save,
+    save_figure,
+    save_table,
+    write_table,
+)
 from .presets import BE_QUEUE, EF_QUEUE, ETHERNET_FRAME_OVERHEAD_BYTES, paper_path
 from .stated import PAPERS
 
 #: Keys of a claim record, in order.
-CLAIM_KEYS = ("quantity", "value", "unit", "note", "shape_ok", "seed", "artefact", "model", "role", "reason")
+CLAIM_KEYS = (
+    "quantity",
+    "value",
+    "unit",
+    "note",
+    "shape_ok",
+    "seed",
+    "artefact",
+    "model",
+    "role",
+    "reason",
+)
 
 
 # --------------------------------------------------------------------------- arguments
 
 
 def check_values(name: str, values, minimum, *, integer: bool = False, strict: bool = True) -> list:
-    """``values`` as a non-empty list of distinct numbers >= ``minimum`` (> with ``strict``, reals only).
+    """``values`` as a non-empty list of distinct numbers >= ``minimum`` (> with ``strict``, reals
+    only).
 
     ``integer``: ints , else finite reals; a
     ``ValueError`` names ``name`` otherwise.
@@ -83,7 +104,8 @@ def check_values(name: str, values, minimum, *, integer: bool = False, strict: b
 
 
 def check_seeds(seeds) -> list[int]:
-    """``seeds`` as a non-empty list of distinct ints >= 0 (``ValueError`` naming ``seeds`` otherwise)."""
+    """``seeds`` as a non-empty list of distinct ints >= 0 (``ValueError`` naming ``seeds``
+    otherwise)."""
     return check_values("seeds", seeds, 0, integer=True)
 
 
@@ -93,7 +115,8 @@ def check_n_ef_samples(n_ef_samples, minimum: int = 2, maximum: int = 10_000_000
 
 
 def check_ks(ks) -> list[int]:
-    """Transmission units a BE packet fills (Table IV's ``k``): a non-empty list of ints in [1, 100]."""
+    """Transmission units a BE packet fills (Table IV's ``k``): a non-empty list of ints in [1,
+    100]."""
     arr = check_array("ks", list(ks), kind="int", minimum=1, maximum=100)
     if arr.size == 0:
         raise ValueError("ks must hold at least one k, got none")
@@ -108,11 +131,14 @@ def check_bool(name: str, value) -> bool:
 
 
 def check_artefact(data, artefact: str):
-    """``data`` if it was made by the compute function of ``artefact`` (its ``attrs['artefact']``)."""
+    """``data`` if it was made by the compute function of ``artefact`` (its
+    ``attrs['artefact']``)."""
     attrs = getattr(data, "attrs", None)
     if not isinstance(data, (xr.Dataset, pd.DataFrame)) or attrs.get("artefact") != artefact:
-        raise ValueError(f"data must be what pqlab.papers.kit computes for {artefact!r} "
-                         f"(attrs['artefact'] == {artefact!r}), got {type(data).__name__}")
+        raise ValueError(
+            f"data must be what pqlab.papers.kit computes for {artefact!r} "
+            f"(attrs['artefact'] == {artefact!r}), got {type(data).__name__}"
+        )
     return data
 
 
@@ -133,7 +159,9 @@ def check_node_and_path(node, path) -> tuple[Node, PathModel]:
         raise ValueError(f"node must be a pqlab.Node or None, got {type(node).__name__}")
     path = paper_path() if path is None else path
     if not isinstance(path, PathModel):
-        raise ValueError(f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}")
+        raise ValueError(
+            f"path must be a pqlab.node.path.PathModel or None, got {type(path).__name__}"
+        )
     return node, path
 
 
@@ -151,7 +179,8 @@ def be_streams(scenario: Scenario) -> list:
 
 
 def frame_rate_bps(stream) -> float:
-    """Rate of an EF stream counted on Ethernet frames (IP + 18 bytes, how the papers state EF loads), bit/s."""
+    """Rate of an EF stream counted on Ethernet frames (IP + 18 bytes, how the papers state EF
+    loads), bit/s."""
     ip = stream.size.mean_bytes + stream.header_bytes
     return stream.rate_bps * (ip + ETHERNET_FRAME_OVERHEAD_BYTES) / ip
 
@@ -169,7 +198,10 @@ def _paper_index_of(path) -> dict:
 
 
 def _index(table: pd.DataFrame) -> dict:
-    return {(a, q): (float(v), str(u)) for a, q, v, u in zip(table.artefact, table.quantity, table.value, table.unit)}
+    return {
+        (a, q): (float(v), str(u))
+        for a, q, v, u in zip(table.artefact, table.quantity, table.value, table.unit)
+    }
 
 
 def _paper_row(artefact: str, quantity: str, paper_values=None):
@@ -177,7 +209,9 @@ def _paper_row(artefact: str, quantity: str, paper_values=None):
     return index.get((artefact, quantity))
 
 
-def paper_value(artefact: str, quantity: str, paper_values: pd.DataFrame | None = None) -> tuple[float, str]:
+def paper_value(
+    artefact: str, quantity: str, paper_values: pd.DataFrame | None = None
+) -> tuple[float, str]:
     """The paper's value and unit of one claim; ``(nan, "")`` if the paper has no such row.
 
     Parameters
@@ -196,8 +230,18 @@ def paper_value(artefact: str, quantity: str, paper_values: pd.DataFrame | None 
 # --------------------------------------------------------------------------- claims
 
 
-def claim(artefact: str, quantity: str, value, unit: str, note: str, shape_ok=None, seed=None,
-          model: str = "papers_node", role=None, reason=None) -> dict:
+def claim(
+    artefact: str,
+    quantity: str,
+    value,
+    unit: str,
+    note: str,
+    shape_ok=None,
+    seed=None,
+    model: str = "papers_node",
+    role=None,
+    reason=None,
+) -> dict:
     """One claim record (see the module docstring); a non-finite ``value`` becomes None.
 
     ``note`` says how the value was computed; ``shape_ok`` is the artefact's check of a
@@ -237,11 +281,14 @@ def paper_vs_ours(record: dict) -> str:
         head = f"paper {paper[0]:.6g} {paper[1]}; ours {ours_text}{diff}"
     shape = "" if record["shape_ok"] is None else f" [shape_ok={record['shape_ok']}]"
     why = judge.render(record.get("reason"))
-    return f"{artefact} / {quantity}: {head}{shape} -- {record['note']}" + (f" [{why}]" if why else "")
+    return f"{artefact} / {quantity}: {head}{shape} -- {record['note']}" + (
+        f" [{why}]" if why else ""
+    )
 
 
 def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = True) -> None:
-    """Record claim records with :func:`pqlab.papers.records.record` and print each next to the paper's value.
+    """Record claim records with :func:`pqlab.papers.records.record` and print each next to the
+    paper's value.
 
     Parameters
     ----------
@@ -256,9 +303,19 @@ def record_claims(results_dir, claims, *, seed: int | None = None, show: bool = 
     """
     for c in claims:
         own = c["seed"]
-        records.record(results_dir, c["artefact"], c["quantity"], c["value"], c["unit"], note=c["note"],
-                      shape_ok=c["shape_ok"], seed=seed if own is None else own,
-                      model=c.get("model", records.MODELS[0]), role=c.get("role"), reason=c.get("reason"))
+        records.record(
+            results_dir,
+            c["artefact"],
+            c["quantity"],
+            c["value"],
+            c["unit"],
+            note=c["note"],
+            shape_ok=c["shape_ok"],
+            seed=seed if own is None else own,
+            model=c.get("model", records.MODELS[0]),
+            role=c.get("role"),
+            reason=c.get("reason"),
+        )
         if show:
             print(paper_vs_ours(c))
 
@@ -295,10 +352,14 @@ def add_claim_values(ds: xr.Dataset, values: dict) -> xr.Dataset:
 def _claim_rules() -> dict:
     """(artefact, quantity) -> (unit, variable, check, params) of the shipped papers' values."""
     table = records.load_paper_values(locations.DATA / "paper_values.csv")
-    columns = [table.get(c, pd.Series([""] * len(table))).map(records.cell_text)
-               for c in ("variable", "check", "params")]
-    return {(a, q): (u, v, c, judge.parse_params(p))
-            for a, q, u, v, c, p in zip(table.artefact, table.quantity, table.unit, *columns)}
+    columns = [
+        table.get(c, pd.Series([""] * len(table))).map(records.cell_text)
+        for c in ("variable", "check", "params")
+    ]
+    return {
+        (a, q): (u, v, c, judge.parse_params(p))
+        for a, q, u, v, c, p in zip(table.artefact, table.quantity, table.unit, *columns)
+    }
 
 
 def claims(artefact, data) -> list[dict]:
@@ -341,8 +402,10 @@ def claims(artefact, data) -> list[dict]:
         if variable and not check:
             units = data[variable].attrs.get("units", "")
             if units != unit:
-                raise judge.ClaimError(f"{art}/{row.quantity}: variable {variable!r} is in "
-                                       f"{units!r}, the claim in {unit!r}")
+                raise judge.ClaimError(
+                    f"{art}/{row.quantity}: variable {variable!r} is in "
+                    f"{units!r}, the claim in {unit!r}"
+                )
             value = float(data[variable].values)
         shape_ok, witness = judge.check(check, variable, params, data) if check else (None, {})
         paper = _paper_row(art, row.quantity)
@@ -355,8 +418,17 @@ def claims(artefact, data) -> list[dict]:
             kind = judge.fill(row.reason_kind, data)
             why = judge.reason_from(kind, text, data, bound, witness)
         values = judge.evaluate_params(params, data)  # a note may print a parameter or a test
-        out.append(claim(art, row.quantity, value, unit, judge.fill(row.note, data, values),
-                         shape_ok=shape_ok, reason=why))
+        out.append(
+            claim(
+                art,
+                row.quantity,
+                value,
+                unit,
+                judge.fill(row.note, data, values),
+                shape_ok=shape_ok,
+                reason=why,
+            )
+        )
     return out
 
 
@@ -367,8 +439,9 @@ def _reason_given(when: str, shape_ok, value, artefact: str, quantity: str, data
         return True
     if when == "fails":
         paper = _paper_row(artefact, quantity)
-        return shape_ok is False or (value is not None and paper is not None
-                                     and not judge.within(value, paper[0]))
+        return shape_ok is False or (
+            value is not None and paper is not None and not judge.within(value, paper[0])
+        )
     return judge.condition(when, data)
 
 
@@ -398,15 +471,22 @@ def statistics_in_ms(ds: xr.Dataset, statistics) -> xr.Dataset:
 
 
 def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dataset:
-    """Add ``<name>_mean`` and ``<name>_ci`` (over ``seed``, :func:`pqlab.experiments.across_seeds`) in place."""
+    """Add ``<name>_mean`` and ``<name>_ci`` (over ``seed``, :func:`pqlab.experiments.across_seeds`)
+    in place."""
     names = list(names)
     stats = experiments.across_seeds(ds[names], confidence)
     for name in names:
         attrs = ds[name].attrs
         ds[f"{name}_mean"] = stats[name]
-        ds[f"{name}_mean"].attrs = {**attrs, "long_name": f"{attrs.get('long_name', name)}, mean over seeds"}
+        ds[f"{name}_mean"].attrs = {
+            **attrs,
+            "long_name": f"{attrs.get('long_name', name)}, mean over seeds",
+        }
         ds[f"{name}_ci"] = stats[f"{name}_ci"]
-        ds[f"{name}_ci"].attrs = {**attrs, "long_name": f"{confidence:.0%} CI half-width of {name} over seeds"}
+        ds[f"{name}_ci"].attrs = {
+            **attrs,
+            "long_name": f"{confidence:.0%} CI half-width of {name} over seeds",
+        }
     return ds
 
 
@@ -414,14 +494,19 @@ def add_mean_ci(ds: xr.Dataset, names, confidence: float = CONFIDENCE) -> xr.Dat
 
 
 def provenance(artefact: str, title: str, module: str, seeds=None, **extra) -> dict:
-    """Dataset attrs of an artefact: its id, title, source, version, references, history (and seeds).
+    """Dataset attrs of an artefact: its id, title, source, version, references, history (and
+    seeds).
 
     ``references`` is the full reference of the artefact's source document
     (:func:`pqlab.papers.registry.references`).
     """
-    attrs = {"artefact": artefact, **provenance_attrs(title=title, history=f"computed by {module}",
-                                                      references=registry.references(artefact)),
-             "Conventions": "CF-1.8"}
+    attrs = {
+        "artefact": artefact,
+        **provenance_attrs(
+            title=title, history=f"computed by {module}", references=registry.references(artefact)
+        ),
+        "Conventions": "CF-1.8",
+    }
     if seeds is not None:
         attrs["seeds"] = [int(s) for s in seeds]
     attrs.update(extra)
@@ -450,8 +535,10 @@ def position_text(last_before: float, first_after: float, paper: float) -> str:
         :func:`position_ok` in words.
     """
     side = "in" if position_ok(last_before, first_after, paper) else "outside"
-    return (f"lies {side} our drop interval ({last_before:g}, {first_after:g}] (the same particle boundary, within "
-            f"one sweep step: the position rule)")
+    return (
+        f"lies {side} our drop interval ({last_before:g}, {first_after:g}] (the same particle"
+        " boundary, within one sweep step: the position rule)"
+    )
 
 
 # --------------------------------------------------------------------------- figures
@@ -470,7 +557,15 @@ def set_theme() -> None:
     sns.set_theme(style="whitegrid", context="notebook")
 
 
-def subplots(nrows: int = 1, ncols: int = 1, *, figsize, footer: bool = False, top_axis: bool = False, **kwargs):
+def subplots(
+    nrows: int = 1,
+    ncols: int = 1,
+    *,
+    figsize,
+    footer: bool = False,
+    top_axis: bool = False,
+    **kwargs,
+):
     """A new figure in the pqlab theme: ``plt.subplots`` with constrained layout.
 
     Parameters
@@ -509,8 +604,14 @@ def legend_below(ax, ncol: int = 1, fontsize: float = 8, **kwargs):
     from matplotlib.transforms import offset_copy
 
     under = offset_copy(ax.transAxes, fig=ax.figure, y=-_below_x_label_points(), units="points")
-    return ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                     bbox_transform=under, ncol=ncol, **kwargs)
+    return ax.legend(
+        fontsize=fontsize,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=under,
+        ncol=ncol,
+        **kwargs,
+    )
 
 
 #: A bar lower than this fraction of its axis is not seen: :func:`mark_flat_bars` marks it.
@@ -525,8 +626,17 @@ def mark_flat_bars(ax, positions, heights, colour) -> None:
     """
     heights, positions = np.asarray(heights, dtype=float), np.asarray(positions, dtype=float)
     low = heights < FLAT_BAR_FRACTION * ax.get_ylim()[1]
-    ax.plot(positions[low], heights[low], marker="s", ms=9, ls="none", color=colour, mec="0.3",
-            clip_on=False, zorder=3)
+    ax.plot(
+        positions[low],
+        heights[low],
+        marker="s",
+        ms=9,
+        ls="none",
+        color=colour,
+        mec="0.3",
+        clip_on=False,
+        zorder=3,
+    )
 
 
 def _below_x_label_points() -> float:
@@ -539,8 +649,14 @@ def _below_x_label_points() -> float:
         return 1.25 * FontProperties(size=size).get_size_in_points()
 
     rc = mpl.rcParams
-    return (rc["xtick.major.size"] + rc["xtick.major.pad"] + line(rc["xtick.labelsize"])
-            + rc["axes.labelpad"] + line(rc["axes.labelsize"]) + 4.0)
+    return (
+        rc["xtick.major.size"]
+        + rc["xtick.major.pad"]
+        + line(rc["xtick.labelsize"])
+        + rc["axes.labelpad"]
+        + line(rc["axes.labelsize"])
+        + 4.0
+    )
 
 
 def delay_distribution(delay_s, *, unit_s: float, bound_s: float | None = None, title: str = ""):
@@ -622,10 +738,19 @@ class NotebookSetup(NamedTuple):
     seeds: tuple
 
 
-def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_dir: str = "",
-          results_dir: str = "", quick_n_ef_samples: int = QUICK_N_EF_SAMPLES,
-          notebook: str | None = None) -> NotebookSetup:
-    """Resolve a paper notebook's parameters: output folders (the figures folder is created) and seeds.
+def setup(
+    *,
+    quick: bool,
+    seed: int,
+    n_seeds: int,
+    n_ef_samples: int,
+    figures_dir: str = "",
+    results_dir: str = "",
+    quick_n_ef_samples: int = QUICK_N_EF_SAMPLES,
+    notebook: str | None = None,
+) -> NotebookSetup:
+    """Resolve a paper notebook's parameters: output folders (the figures folder is created) and
+    seeds.
 
     Parameters
     ----------
@@ -643,7 +768,8 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
         in the output (:func:`pqlab.base.locations.notebook_outputs`), so a notebook run by hand
         never writes into the reproduction.
     quick_n_ef_samples : int
-        The quick profile's EF packets per run for this notebook (default :data:`QUICK_N_EF_SAMPLES`).
+        The quick profile's EF packets per run for this notebook
+        (default :data:`QUICK_N_EF_SAMPLES`).
     notebook : str, optional
         The notebook's name, naming its scratch folder.
 
@@ -661,4 +787,6 @@ def setup(*, quick: bool, seed: int, n_seeds: int, n_ef_samples: int, figures_di
         n_ef_samples = min(n_ef_samples, check_int("quick_n_ef_samples", quick_n_ef_samples, 1))
         n_seeds = QUICK_N_SEEDS
     figures, results = locations.notebook_outputs(figures_dir, results_dir, notebook)
-    return NotebookSetup(figures, results, n_ef_samples, n_seeds, tuple(range(seed, seed + n_seeds)))
+    return NotebookSetup(
+        figures, results, n_ef_samples, n_seeds, tuple(range(seed, seed + n_seeds))
+    )

@@ -38,21 +38,27 @@ from ..base.locations import DATA
 from .records import MODEL_TITLES, MODELS, load_text_table
 
 #: The standing of a measured number under a model, in words.
-STANDINGS = {"calibration": "calibrated", "held_out": "held out (predicted a priori)",
-             "bracketed": "bracketed by calibration points",
-             "chosen_after": "chosen after seen (resting on a choice made after it was seen)"}
+STANDINGS = {
+    "calibration": "calibrated",
+    "held_out": "held out (predicted a priori)",
+    "bracketed": "bracketed by calibration points",
+    "chosen_after": "chosen after seen (resting on a choice made after it was seen)",
+}
 #: The sets of measured results :func:`counts` counts: the numbers by their standing (or
 #: ``numeric`` when no row has a role), the statements, and all.
 SETS = (*STANDINGS, "numeric", "qualitative", "all")
 #: The sets that hold numbers.
 NUMBER_SETS = (*STANDINGS, "numeric")
 #: Readers' words for the sets.
-SET_TITLES = {"calibration": "numbers, calibrated",
-              "held_out": "numbers, held out (predicted a priori)",
-              "bracketed": "numbers, bracketed by calibration points",
-              "chosen_after": "numbers, resting on a choice made after they were seen",
-              "numeric": "numbers", "qualitative": "qualitative statements",
-              "all": "all measured results"}
+SET_TITLES = {
+    "calibration": "numbers, calibrated",
+    "held_out": "numbers, held out (predicted a priori)",
+    "bracketed": "numbers, bracketed by calibration points",
+    "chosen_after": "numbers, resting on a choice made after they were seen",
+    "numeric": "numbers",
+    "qualitative": "qualitative statements",
+    "all": "all measured results",
+}
 #: Models that fit no parameter to any measured result: each of their numbers is a prediction.
 UNFITTED = ("papers_node",)
 #: The standing of the test bed's numbers where it is not their role (columns ``model, artefact,
@@ -75,24 +81,34 @@ TITLES = {**MODEL_TITLES, "testbed_issue13": "issue 13's test bed"}
 #: (docs/testbed.md has the numbers; the report's opening prints these items). Held here, with
 #: the standings, so that the report is written without loading the engine.
 CHOSEN_AFTER_HELD_OUT = (
-    "issue 31's mechanisms, their plausible ranges, its grid and its calibration set (Table IV's "
-    "W_m and Table III at A = 0 and 5/6) were chosen by an analysis that had seen every measured "
-    "result under issue 13's preset (the issue quotes them); they were fixed in docs/testbed.md "
-    "before any held-out run with a new mechanism",
-    "Fig. 3-1's two maxima, held out since issue 31, were issue 13's calibration results: the "
-    "512-byte particle counted by the ring (the papers' own statement) was confirmed on them",
-    "be_size_mix (the BE law by packet count) was switched after held-out results under the "
-    "former equal-bit-rate reading had been seen; the papers' node model now reads the law the "
-    "same way",
-    "ring_release = unit (units return one by one) entered issue 13's grid with issue 21, after "
-    "the held-out results under release per packet had been seen (TF-TANT max_gain_mtu 21.22 ms, "
-    "-12.2 %); it was chosen on a near-tie (RMS 8.10 % against 8.88 %) and issue 31's grid keeps "
-    "it wherever the adapter is off; it moves max_gain_mtu to 23.32 ms and gap_1518_be_tx from "
-    "4.55 to 5.00 BE transmission times",
-    "os_tick_s = 10 ms (the generators' 100 Hz timer) was fixed a priori, not calibrated, but it "
-    "decides the TF-TANT slides' EF loss; with issue 13's preset it gave 21 % at 20 streams and "
-    "13 % at 8 (the slide: up to 12 % and negligible up to 8), every drop a full priority queue; "
-    "with the frozen preset's 1024-byte extra EF frames nothing is lost at 20 streams",
+    (
+        "issue 31's mechanisms, their plausible ranges, its grid and its calibration set (Table"
+        " IV's W_m and Table III at A = 0 and 5/6) were chosen by an analysis that had seen every"
+        " measured result under issue 13's preset (the issue quotes them); they were fixed in"
+        " docs/testbed.md before any held-out run with a new mechanism"
+    ),
+    (
+        "Fig. 3-1's two maxima, held out since issue 31, were issue 13's calibration results: the "
+        "512-byte particle counted by the ring (the papers' own statement) was confirmed on them"
+    ),
+    (
+        "be_size_mix (the BE law by packet count) was switched after held-out results under the "
+        "former equal-bit-rate reading had been seen; the papers' node model now reads the law the "
+        "same way"
+    ),
+    (
+        "ring_release = unit (units return one by one) entered issue 13's grid with issue 21, after"
+        " the held-out results under release per packet had been seen (TF-TANT max_gain_mtu 21.22"
+        " ms, -12.2 %); it was chosen on a near-tie (RMS 8.10 % against 8.88 %) and issue 31's grid"
+        " keeps it wherever the adapter is off; it moves max_gain_mtu to 23.32 ms and"
+        " gap_1518_be_tx from 4.55 to 5.00 BE transmission times"
+    ),
+    (
+        "os_tick_s = 10 ms (the generators' 100 Hz timer) was fixed a priori, not calibrated, but"
+        " it decides the TF-TANT slides' EF loss; with issue 13's preset it gave 21 % at 20 streams"
+        " and 13 % at 8 (the slide: up to 12 % and negligible up to 8), every drop a full priority"
+        " queue; with the frozen preset's 1024-byte extra EF frames nothing is lost at 20 streams"
+    ),
 )
 
 
@@ -199,8 +215,9 @@ def counts(table: pd.DataFrame, models=None) -> pd.DataFrame:
             found = chosen["verdict"].value_counts()
             judged = {v: int(found.get(v, 0)) for v in VERDICTS}
             apart = {v: int(found.get(v, 0)) for v in APART}
-            out.append({"model": model, "role": name, **judged, **apart,
-                        "total": sum(judged.values())})
+            out.append(
+                {"model": model, "role": name, **judged, **apart, "total": sum(judged.values())}
+            )
     return pd.DataFrame(out, columns=list(COLUMNS))
 
 
@@ -215,9 +232,12 @@ def numbers(ledger: pd.DataFrame, model: str) -> dict[str, tuple[int, int]]:
 
 
 #: Words for each standing in the opening's sentences.
-STANDING_WORDS = {"calibration": "calibrated", "held_out": "held out",
-                  "bracketed": "bracketed by calibration points",
-                  "chosen_after": "chosen after seen"}
+STANDING_WORDS = {
+    "calibration": "calibrated",
+    "held_out": "held out",
+    "bracketed": "bracketed by calibration points",
+    "chosen_after": "chosen after seen",
+}
 
 
 def sentence(ledger: pd.DataFrame, model: str) -> str:
@@ -239,13 +259,18 @@ def markdown(ledger: pd.DataFrame, titles: dict | None = None) -> str:
     ``titles``: model -> words, over :data:`TITLES` (a model named in neither is shown by its name).
     """
     titles = {**TITLES, **(titles or {})}
-    lines = ["| model | " + " | ".join(STANDING_WORDS.values()) + " | all numbers |",
-             "|---" * (len(STANDING_WORDS) + 2) + "|"]
+    lines = [
+        "| model | " + " | ".join(STANDING_WORDS.values()) + " | all numbers |",
+        "|---" * (len(STANDING_WORDS) + 2) + "|",
+    ]
     for model in dict.fromkeys(ledger["model"]):
         found = numbers(ledger, model)
         cells = [f"{found[s][0]} of {found[s][1]}" if s in found else "" for s in STANDING_WORDS]
-        lines.append(f"| {titles.get(model, model)} | " + " | ".join(cells)
-                     + f" | {found['numbers'][0]} of {found['numbers'][1]} |")
+        lines.append(
+            f"| {titles.get(model, model)} | "
+            + " | ".join(cells)
+            + f" | {found['numbers'][0]} of {found['numbers'][1]} |"
+        )
     return "\n".join(lines)
 
 
@@ -267,10 +292,33 @@ def from_evaluation(frame: pd.DataFrame, models) -> pd.DataFrame:
     """
     parts = []
     for model in models:
-        parts.append(pd.DataFrame({
-            "artefact": frame["artefact"], "quantity": frame["quantity"], "model": model,
-            "kind": "result", "rule": frame["rule"], "paper value": frame["paper"],
-            "verdict": frame[f"{model}_verdict"], "role": frame["role"]}))
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
-        columns=["artefact", "quantity", "model", "kind", "rule", "paper value", "verdict", "role"])
-
+        parts.append(
+            pd.DataFrame(
+                {
+                    "artefact": frame["artefact"],
+                    "quantity": frame["quantity"],
+                    "model": model,
+                    "kind": "result",
+                    "rule": frame["rule"],
+                    "paper value": frame["paper"],
+                    "verdict": frame[f"{model}_verdict"],
+                    "role": frame["role"],
+                }
+            )
+        )
+    return (
+        pd.concat(parts, ignore_index=True)
+        if parts
+        else pd.DataFrame(
+            columns=[
+                "artefact",
+                "quantity",
+                "model",
+                "kind",
+                "rule",
+                "paper value",
+                "verdict",
+                "role",
+            ]
+        )
+    )

@@ -42,28 +42,41 @@ import warnings
 from typing import Any
 
 from ..base._validate import check_choice, check_int, check_real
-from ..node.framing import FRAMING_CODES, wire_bytes
-from ..node.model import Node
-from .stated import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, cisco7200_atm
-from ..node.path import Hop, PathModel
 from ..base.locations import DATA
 from ..measure.experiments import REFERENCE_FLOW
+from ..node.framing import FRAMING_CODES, wire_bytes
+from ..node.model import Node
+from ..node.path import Hop, PathModel
 from ..node.scenario import Scenario
-from ..node.traffic import UDP_IP_HEADER_BYTES, CBRStream, Deterministic, Empirical, SizeDistribution
+from ..node.traffic import (
+    UDP_IP_HEADER_BYTES,
+    CBRStream,
+    Deterministic,
+    Empirical,
+    SizeDistribution,
+)
+from .stated import EF_FRAME_BYTES, ETHERNET_FRAME_OVERHEAD_BYTES, PAPERS, cisco7200_atm
 
 #: Queue indices of :meth:`pqlab.Node.cisco7200_atm`.
 EF_QUEUE, BE_QUEUE = 0, 1
 #: Flow ids: the EF reference stream is :data:`pqlab.experiments.REFERENCE_FLOW` (0, the measured
 #: one); other EF streams take 1..m, BE streams 100..
 FIRST_BE_FLOW = 100
-# ETHERNET_FRAME_OVERHEAD_BYTES and EF_FRAME_BYTES (the papers' 128-byte EF frame) come from pqlab.papers.
+# ETHERNET_FRAME_OVERHEAD_BYTES and EF_FRAME_BYTES (the papers' 128-byte EF frame) come from
+# pqlab.papers.
 #: The stand-in for the papers' "real" BE packet size distribution (see data/README.md).
 REAL_BE_CDF = DATA / "be_size_cdf_standin.csv"
 #: How a random BE size law reaches the BE queue (``be_size_per`` of :func:`pq_experiment`):
 #: reading -> what it means. ``"packet"`` is the papers' reading and the default.
 BE_SIZE_READINGS = {
-    "packet": "law by packet count: every offered BE packet's size drawn from the law (the papers' reading)",
-    "stream": "one size per stream at equal bit rates (110 kbit/s each): the mix is skewed to small packets",
+    "packet": (
+        "law by packet count: every offered BE packet's size drawn from the law (the papers'"
+        " reading)"
+    ),
+    "stream": (
+        "one size per stream at equal bit rates (110 kbit/s each): the mix is skewed to small"
+        " packets"
+    ),
 }
 
 
@@ -85,8 +98,10 @@ def _shared(preset):
     @functools.wraps(preset)
     def inner(*args, **kwargs):
         try:
-            key = tuple((k, type(v), repr(v) if isinstance(v, float) else v)
-                        for k, v in [*enumerate(args), *sorted(kwargs.items())])
+            key = tuple(
+                (k, type(v), repr(v) if isinstance(v, float) else v)
+                for k, v in [*enumerate(args), *sorted(kwargs.items())]
+            )
             hash(key)
         except TypeError:  # an unhashable argument (a list, a trace stream)
             return preset(*args, **kwargs)
@@ -205,7 +220,9 @@ def pq_experiment(
     warmup = check_real("warmup_s", warmup_s, 0.0)
     if be_size is None:
         if be_payload_bytes is None:
-            raise ValueError("be_payload_bytes must be an integer >= 1 when be_size is None, got None")
+            raise ValueError(
+                "be_payload_bytes must be an integer >= 1 when be_size is None, got None"
+            )
         check_int("be_payload_bytes", be_payload_bytes, 1, 65_535 - UDP_IP_HEADER_BYTES)
         be_size, header = Deterministic(be_payload_bytes), UDP_IP_HEADER_BYTES
     elif isinstance(be_size, SizeDistribution):
@@ -220,8 +237,14 @@ def pq_experiment(
         n_other = math.ceil(rest / ef_rate - 1e-9) if rest > 0 else 0
         streams += [_ef_stream(rest / n_other, ef_frame_bytes, 1 + k) for k in range(n_other)]
     streams += [
-        CBRStream(be_stream_rate_bps, be_size, queue=BE_QUEUE, flow=FIRST_BE_FLOW + k,
-                  header_bytes=header, size_per=be_size_per)
+        CBRStream(
+            be_stream_rate_bps,
+            be_size,
+            queue=BE_QUEUE,
+            flow=FIRST_BE_FLOW + k,
+            header_bytes=header,
+            size_per=be_size_per,
+        )
         for k in range(n_be)
     ]
     return Scenario(
@@ -261,40 +284,65 @@ def be_streams_first(scenario: Scenario) -> Scenario:
 
 def base_case(*, be_payload_bytes: int = 1000, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
     """GLOBECOM'01 Table I with deterministic BE payloads (Fig. 3): see :func:`pq_experiment`."""
-    return pq_experiment(be_payload_bytes=be_payload_bytes, n_ef_samples=n_ef_samples,
-                         name=f"base_case(be_payload_bytes={be_payload_bytes})", **kw)
+    return pq_experiment(
+        be_payload_bytes=be_payload_bytes,
+        n_ef_samples=n_ef_samples,
+        name=f"base_case(be_payload_bytes={be_payload_bytes})",
+        **kw,
+    )
 
 
 def real_distribution(*, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
     """GLOBECOM'01 Sec. IV-B / Fig. 5: BE sizes from the stand-in "real" distribution."""
-    return pq_experiment(be_size=real_be_sizes(), n_ef_samples=n_ef_samples, name="real_distribution", **kw)
+    return pq_experiment(
+        be_size=real_be_sizes(), n_ef_samples=n_ef_samples, name="real_distribution", **kw
+    )
 
 
-def aggregation(*, ref_rate_bps: float, ef_aggregate_bps: float = 300e3, n_ef_samples: int = 10_000,
-                **kw: Any) -> Scenario:
-    """GLOBECOM'01 Sec. V, Table II/III (long version 6): EF aggregate 300 kbit/s, reference 50..300 kbit/s."""
-    return pq_experiment(be_size=real_be_sizes(), ef_rate_bps=ref_rate_bps, ef_aggregate_bps=ef_aggregate_bps,
-                         n_ef_samples=n_ef_samples,
-                         name=f"aggregation(ref_rate_bps={ref_rate_bps:g})", **kw)
+def aggregation(
+    *, ref_rate_bps: float, ef_aggregate_bps: float = 300e3, n_ef_samples: int = 10_000, **kw: Any
+) -> Scenario:
+    """GLOBECOM'01 Sec. V, Table II/III (long version 6): EF aggregate 300 kbit/s, reference 50..300
+    kbit/s."""
+    return pq_experiment(
+        be_size=real_be_sizes(),
+        ef_rate_bps=ref_rate_bps,
+        ef_aggregate_bps=ef_aggregate_bps,
+        n_ef_samples=n_ef_samples,
+        name=f"aggregation(ref_rate_bps={ref_rate_bps:g})",
+        **kw,
+    )
 
 
 def ef_frame_size(*, ef_frame_bytes: int, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
     """Long version Sec. 7, Table 3: one EF stream of 300 kbit/s, frames of 128/512/1024 bytes."""
-    return pq_experiment(be_size=real_be_sizes(), ef_frame_bytes=ef_frame_bytes, n_ef_samples=n_ef_samples,
-                         name=f"ef_frame_size(ef_frame_bytes={ef_frame_bytes})", **kw)
+    return pq_experiment(
+        be_size=real_be_sizes(),
+        ef_frame_bytes=ef_frame_bytes,
+        n_ef_samples=n_ef_samples,
+        name=f"ef_frame_size(ef_frame_bytes={ef_frame_bytes})",
+        **kw,
+    )
 
 
-def full_units(*, k: int, particle_bytes: int = 512, n_ef_samples: int = 10_000, **kw: Any) -> Scenario:
+def full_units(
+    *, k: int, particle_bytes: int = 512, n_ef_samples: int = 10_000, **kw: Any
+) -> Scenario:
     """GLOBECOM'01 Table IV's W_m: deterministic BE packets that exactly fill ``k`` particles.
 
     The BE IP length is ``k * particle_bytes`` (payload ``k * particle_bytes - 28``).
     """
     check_int("k", k, 1, 100)
-    return pq_experiment(be_payload_bytes=k * particle_bytes - UDP_IP_HEADER_BYTES, n_ef_samples=n_ef_samples,
-                         name=f"full_units(k={k})", **kw)
+    return pq_experiment(
+        be_payload_bytes=k * particle_bytes - UDP_IP_HEADER_BYTES,
+        n_ef_samples=n_ef_samples,
+        name=f"full_units(k={k})",
+        **kw,
+    )
 
 
-# --------------------------------------------------------------------------- TF-TANT: PQ vs WFQ, the slides
+# --------------------------------------------------------------------------- TF-TANT: PQ vs WFQ,
+# the slides
 #
 # The TF-TANT test page "Priority Queuing and Weighted Fair Queuing for the support
 # of EF traffic" (Dec. 1999) and the slides "Delay and Delay Variation Measurements
@@ -371,9 +419,14 @@ def tftant_node(
         be_weight_bps = line - rate if rate < line else line
     be_weight = check_real("be_weight_bps", be_weight_bps, 0.0, strict_minimum=True)
     limit = check_int("ef_queue_limit", ef_queue_limit, 1, 10_000_000)
-    return PAPERS.replace(ef_scheduler=scheduler, ef_service_rate_bps=rate, be_weight_bps=be_weight,
-                          ring_limit_particles=ring_limit_particles, ef_queue_limit_packets=limit,
-                          be_queue_limit_packets=TFTANT_BE_QUEUE_LIMIT).node()
+    return PAPERS.replace(
+        ef_scheduler=scheduler,
+        ef_service_rate_bps=rate,
+        be_weight_bps=be_weight,
+        ring_limit_particles=ring_limit_particles,
+        ef_queue_limit_packets=limit,
+        be_queue_limit_packets=TFTANT_BE_QUEUE_LIMIT,
+    ).node()
 
 
 @_shared
@@ -430,8 +483,12 @@ def pq_vs_wfq(
     """
     if not isinstance(with_be, bool):
         raise ValueError(f"with_be must be True or False, got {with_be!r}")
-    node = tftant_node(scheduler, ef_service_rate_bps=ef_service_rate_bps, be_weight_bps=be_weight_bps,
-                       ring_limit_particles=ring_limit_particles)
+    node = tftant_node(
+        scheduler,
+        ef_service_rate_bps=ef_service_rate_bps,
+        be_weight_bps=be_weight_bps,
+        ring_limit_particles=ring_limit_particles,
+    )
     n_samples = check_int("n_ef_samples", n_ef_samples, 1, 10_000_000_000)
     ef_rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
     be_rate = check_real("be_rate_bps", be_rate_bps, 0.0, strict_minimum=True)
@@ -440,32 +497,52 @@ def pq_vs_wfq(
     warmup = check_real("warmup_s", warmup_s, 0.0)
     streams = [_ef_stream(ef_rate, ef_frame_bytes, REFERENCE_FLOW)]
     if with_be:
-        streams += [CBRStream(be_rate / n_be, Deterministic(be_ip), queue=BE_QUEUE, flow=FIRST_BE_FLOW + k)
-                    for k in range(n_be)]
+        streams += [
+            CBRStream(be_rate / n_be, Deterministic(be_ip), queue=BE_QUEUE, flow=FIRST_BE_FLOW + k)
+            for k in range(n_be)
+        ]
     return Scenario(
         node=node,
         streams=tuple(streams),
         duration_s=warmup + n_samples * ef_frame_bytes * 8 / ef_rate,
         warmup_s=warmup,
         path=paper_path() if path is None else path,
-        name=(f"pq_vs_wfq(scheduler={scheduler!r}, ef_frame_bytes={ef_frame_bytes}, "
-              f"ef_service_rate_bps={float(ef_service_rate_bps):g}, ring={ring_limit_particles}, with_be={with_be})"),
+        name=(
+            f"pq_vs_wfq(scheduler={scheduler!r}, ef_frame_bytes={ef_frame_bytes},"
+            f" ef_service_rate_bps={float(ef_service_rate_bps):g}, ring={ring_limit_particles},"
+            f" with_be={with_be})"
+        ),
     )
 
 
-#: Units STAR's two rates and the WFQ tags can be counted in (:func:`tftant_star`): reading -> meaning.
+#: Units STAR's two rates and the WFQ tags can be counted in (:func:`tftant_star`): reading ->
+#: meaning.
 STAR_ACCOUNTINGS = {
-    "ip": "WFQ tags count IP bytes and the EF weight is STAR x the EF rate of IP packets (one unit)",
-    "wire": "WFQ tags count the line's wire bytes (ATM cells) and the EF weight is STAR x the EF cell rate "
-            "(one unit, the line's)",
-    "frames": "the former mixed reading: tags count IP bytes, the EF weight STAR x the EF rate of Ethernet frames",
+    "ip": (
+        "WFQ tags count IP bytes and the EF weight is STAR x the EF rate of IP packets (one unit)"
+    ),
+    "wire": (
+        "WFQ tags count the line's wire bytes (ATM cells) and the EF weight is STAR x the EF cell"
+        " rate (one unit, the line's)"
+    ),
+    "frames": (
+        "the former mixed reading: tags count IP bytes, the EF weight STAR x the EF rate of"
+        " Ethernet frames"
+    ),
 }
 
 
 @_shared
-def tftant_star(*, star: float, ef_frame_bytes: int = 1024, ef_rate_bps: float = TFTANT_EF_RATE_BPS,
-                accounting: str = "ip", **kw: Any) -> Scenario:
-    """TF-TANT slides, "EF queue service rate": WFQ with the EF weight ``star`` x the EF arrival rate.
+def tftant_star(
+    *,
+    star: float,
+    ef_frame_bytes: int = 1024,
+    ef_rate_bps: float = TFTANT_EF_RATE_BPS,
+    accounting: str = "ip",
+    **kw: Any,
+) -> Scenario:
+    """TF-TANT slides, "EF queue service rate": WFQ with the EF weight ``star`` x the EF arrival
+    rate.
 
     STAR (service-to-arrival ratio) = EF service rate / EF arrival rate, the slides'
     range [1, 5]; the BE weight is the remaining bandwidth (:func:`tftant_node`). The
@@ -479,11 +556,21 @@ def tftant_star(*, star: float, ef_frame_bytes: int = 1024, ef_rate_bps: float =
     rate = check_real("ef_rate_bps", ef_rate_bps, 0.0, strict_minimum=True)
     check_choice("accounting", accounting, tuple(STAR_ACCOUNTINGS))
     ip = ef_ip_bytes(ef_frame_bytes)
-    counted = {"frames": ef_frame_bytes, "ip": ip,
-               "wire": int(wire_bytes(ip, FRAMING_CODES[PAPERS.framing]))}[accounting]
-    sc = pq_vs_wfq(scheduler="wfq", ef_frame_bytes=ef_frame_bytes,
-                   ef_service_rate_bps=s * rate * counted / ef_frame_bytes, ef_rate_bps=rate, **kw)
+    counted = {
+        "frames": ef_frame_bytes,
+        "ip": ip,
+        "wire": int(wire_bytes(ip, FRAMING_CODES[PAPERS.framing])),
+    }[accounting]
+    sc = pq_vs_wfq(
+        scheduler="wfq",
+        ef_frame_bytes=ef_frame_bytes,
+        ef_service_rate_bps=s * rate * counted / ef_frame_bytes,
+        ef_rate_bps=rate,
+        **kw,
+    )
     if accounting == "wire":
         sc = dataclasses.replace(sc, node=dataclasses.replace(sc.node, wfq_bytes="wire"))
-    return dataclasses.replace(sc, name=f"tftant_star(star={s:g}, ef_frame_bytes={ef_frame_bytes}, "
-                                        f"accounting={accounting!r})")
+    return dataclasses.replace(
+        sc,
+        name=f"tftant_star(star={s:g}, ef_frame_bytes={ef_frame_bytes}, accounting={accounting!r})",
+    )

@@ -45,8 +45,20 @@ INCONSISTENCY_QUANTITY = "mutually_inconsistent"
 # --------------------------------------------------------------------------- recording
 
 
-def record(results_dir, artefact, quantity, value, unit, *, note="", shape_ok=None, seed=None,
-           model="papers_node", role=None, reason=None) -> dict:
+def record(
+    results_dir,
+    artefact,
+    quantity,
+    value,
+    unit,
+    *,
+    note="",
+    shape_ok=None,
+    seed=None,
+    model="papers_node",
+    role=None,
+    reason=None,
+) -> dict:
     """Record one reproduced number (or shape claim) of a paper artefact.
 
     Parameters
@@ -135,7 +147,11 @@ def record_figure(results_dir, artefact, paths) -> dict:
     absent = [str(f) for f in files if not f.is_file()]
     if absent:
         raise ValueError(f"figure files do not exist: {', '.join(absent)}")
-    entry = {"kind": "figure", "artefact": _check_name("artefact", artefact), "paths": [str(f) for f in files]}
+    entry = {
+        "kind": "figure",
+        "artefact": _check_name("artefact", artefact),
+        "paths": [str(f) for f in files],
+    }
     return _append(results_dir, entry)
 
 
@@ -163,7 +179,11 @@ def _check_name(name: str, value) -> str:
 def _check_value(value):
     if value is None:
         return None
-    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(float(value)):
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, bool)
+        or not math.isfinite(float(value))
+    ):
         raise ValueError(f"value must be a finite real number or None, got {value!r}")
     return float(value)
 
@@ -251,13 +271,18 @@ def check_paper_values(frame: pd.DataFrame, origin: str) -> pd.DataFrame:
     frame["value"] = pd.to_numeric(given.where(given != "", None), errors="coerce")
     bad = frame[(given != "") & frame["value"].isna()]
     if not bad.empty:
-        rows = "; ".join(f"{a}/{q}: {given[i]!r}" for i, a, q in zip(bad.index, bad.artefact, bad.quantity))
+        rows = "; ".join(
+            f"{a}/{q}: {given[i]!r}" for i, a, q in zip(bad.index, bad.artefact, bad.quantity)
+        )
         raise ValueError(f"{origin}: values that are not numbers: {rows}")
     if (frame["artefact"] == "").any() or (frame["quantity"] == "").any():
         raise ValueError(f"{origin}: every row needs an artefact and a quantity")
     bad_rule = frame[~frame["rule"].isin(["", *judge.RULES])]
     if not bad_rule.empty:
-        rows = "; ".join(f"{a}/{q}: {r!r}" for a, q, r in zip(bad_rule.artefact, bad_rule.quantity, bad_rule.rule))
+        rows = "; ".join(
+            f"{a}/{q}: {r!r}"
+            for a, q, r in zip(bad_rule.artefact, bad_rule.quantity, bad_rule.rule)
+        )
         raise ValueError(f"{origin}: rule must be one of {list(judge.RULES)} or empty, got {rows}")
     twice = frame[frame.duplicated(CLAIM_ID_COLUMNS, keep=False)]
     if not twice.empty:
@@ -305,8 +330,19 @@ CLAIM_NOTES_FILE = locations.DATA / "claim_notes.csv"
 #: condition ``"<check> <variable> <params>"`` (:func:`pqlab.papers.judge.condition`); ``facts``
 #: binds a reason's fact to the variable holding it (``fact=variable;...``) where the names differ;
 #: ``reason_kind`` may be a template too (``{pq_breaks:arithmetic|mechanism}``).
-CLAIM_NOTE_COLUMNS = ("artefact", "quantity", "variable", "unit", "check", "params", "note",
-                      "reason_kind", "reason", "reason_when", "facts")
+CLAIM_NOTE_COLUMNS = (
+    "artefact",
+    "quantity",
+    "variable",
+    "unit",
+    "check",
+    "params",
+    "note",
+    "reason_kind",
+    "reason",
+    "reason_when",
+    "facts",
+)
 
 
 @functools.lru_cache(maxsize=2)
@@ -327,12 +363,16 @@ def load_claim_notes(path=CLAIM_NOTES_FILE) -> pd.DataFrame:
     known = kinds.isin(["", *judge.REASON_KINDS]) | kinds.str.contains("{", regex=False)
     bad = sorted(set(kinds[~known]))
     if bad:
-        raise ValueError(f"{path}: reason_kind must be one of {list(judge.REASON_KINDS)} or a "
-                         f"template, got {bad}")
+        raise ValueError(
+            f"{path}: reason_kind must be one of {list(judge.REASON_KINDS)} or a "
+            f"template, got {bad}"
+        )
     twice = frame[frame.duplicated(CLAIM_ID_COLUMNS, keep=False)]
     if not twice.empty:
-        raise ValueError(f"{path}: claims listed more than once: "
-                         f"{sorted(set(zip(twice.artefact, twice.quantity)))}")
+        raise ValueError(
+            f"{path}: claims listed more than once: "
+            f"{sorted(set(zip(twice.artefact, twice.quantity)))}"
+        )
     return frame
 
 

@@ -40,9 +40,21 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Document", "Artefact", "DOCUMENTS", "artefacts", "declared", "declared_artefact",
-           "shared_modules",
-           "artefact", "document", "document_of", "ids", "references", "listing"]
+__all__ = [
+    "Document",
+    "Artefact",
+    "DOCUMENTS",
+    "artefacts",
+    "declared",
+    "declared_artefact",
+    "shared_modules",
+    "artefact",
+    "document",
+    "document_of",
+    "ids",
+    "references",
+    "listing",
+]
 
 #: The package the document folders are in.
 PAPERS_PACKAGE = __name__.rpartition(".")[0]
@@ -84,38 +96,52 @@ class Document:
 #: The source documents, in the order the site lists them; each has a folder of its key.
 DOCUMENTS: tuple[Document, ...] = (
     Document(
-        "globecom01", "GLOBECOM'01",
+        "globecom01",
+        "GLOBECOM'01",
         "T. Ferrari, G. Pau, C. Raffaelli, \u201cMeasurement-based analysis of delay in priority "
         "queuing\u201d, IEEE GLOBECOM'01.",
-        prefixes=("globecom01_",), source_starts=("GLOBECOM",),
+        prefixes=("globecom01_",),
+        source_starts=("GLOBECOM",),
     ),
     Document(
-        "long", "Long version",
-        "T. Ferrari, G. Pau, C. Raffaelli, \u201cPriority queueing applied to expedited forwarding: "
-        "a measurement-based analysis\u201d, long version of the GLOBECOM'01 paper.",
-        prefixes=("long_",), source_starts=("long version", "derived from long version"),
+        "long",
+        "Long version",
+        "T. Ferrari, G. Pau, C. Raffaelli, \u201cPriority queueing applied to expedited forwarding:"
+        " a measurement-based analysis\u201d, long version of the GLOBECOM'01 paper.",
+        prefixes=("long_",),
+        source_starts=("long version", "derived from long version"),
     ),
     Document(
-        "tftant_wfq", "TF-TANT: PQ vs WFQ",
-        "TF-TANT test page \u201cPriority Queuing and Weighted Fair Queuing for the support of EF traffic\u201d.",
-        prefixes=("tftant_wfq_",), source_starts=("TF-TANT PQ vs WFQ",),
+        "tftant_wfq",
+        "TF-TANT: PQ vs WFQ",
+        "TF-TANT test page \u201cPriority Queuing and Weighted Fair Queuing for the support of EF"
+        " traffic\u201d.",
+        prefixes=("tftant_wfq_",),
+        source_starts=("TF-TANT PQ vs WFQ",),
     ),
     Document(
-        "tftant_slides", "TF-TANT slides",
+        "tftant_slides",
+        "TF-TANT slides",
         "TF-TANT slides \u201cDelay and Delay Variation Measurements in a Differentiated Services "
         "Test Network\u201d (T. Ferrari).",
-        prefixes=("tftant_slides_",), source_starts=("TF-TANT slides",),
+        prefixes=("tftant_slides_",),
+        source_starts=("TF-TANT slides",),
     ),
     Document(
-        "tftant_be", "TF-TANT: multiple BE streams",
+        "tftant_be",
+        "TF-TANT: multiple BE streams",
         "TF-TANT test page \u201cPQ performance with multiple BE streams in the background\u201d.",
-        prefixes=("tftant_be_",), source_starts=("TF-TANT test page 'PQ performance with multiple BE",),
+        prefixes=("tftant_be_",),
+        source_starts=("TF-TANT test page 'PQ performance with multiple BE",),
     ),
     Document(
-        "analysis", "Analysis",
+        "analysis",
+        "Analysis",
         "pqlab's own analysis: the measurement path the papers describe, and the hypotheses that "
         "explain the gap between the simulated node and the measurements.",
-        prefixes=("gap_", "path_"), ids=("gap", "path", "testbed_model"), cites=("globecom01", "long"),
+        prefixes=("gap_", "path_"),
+        ids=("gap", "path", "testbed_model"),
+        cites=("globecom01", "long"),
     ),
 )
 
@@ -127,7 +153,8 @@ ROLES = ("compute", "claims", "figure")
 
 @dataclass(frozen=True)
 class Artefact:
-    """One artefact: the module holding its computation, claims and figure, and the notebook running it.
+    """One artefact: the module holding its computation, claims and figure, and the notebook running
+    it.
 
     Parameters
     ----------
@@ -151,10 +178,15 @@ class Artefact:
 
     def __post_init__(self):
         parts = str(self.module).split(".")
-        if len(parts) != len(PAPERS_PACKAGE.split(".")) + 2 or ".".join(parts[:-2]) != PAPERS_PACKAGE \
-                or parts[-2] not in _DOCUMENTS_BY_KEY:
-            raise ValueError(f"module must be {PAPERS_PACKAGE}.<document>.<artefact id> with <document> one of "
-                             f"{list(_DOCUMENTS_BY_KEY)}, got {self.module!r}")
+        if (
+            len(parts) != len(PAPERS_PACKAGE.split(".")) + 2
+            or ".".join(parts[:-2]) != PAPERS_PACKAGE
+            or parts[-2] not in _DOCUMENTS_BY_KEY
+        ):
+            raise ValueError(
+                f"module must be {PAPERS_PACKAGE}.<document>.<artefact id> with <document> one of "
+                f"{list(_DOCUMENTS_BY_KEY)}, got {self.module!r}"
+            )
         if not isinstance(self.notebook, str) or not self.notebook:
             raise ValueError(f"notebook must be a notebook's name, got {self.notebook!r}")
 
@@ -190,7 +222,8 @@ class Artefact:
 
 @functools.cache
 def _found() -> tuple[tuple[Artefact, ...], tuple[str, ...]]:
-    """Every module of the document folders, imported once: (the artefacts, the other modules' names)."""
+    """Every module of the document folders, imported once: (the artefacts, the other modules'
+    names)."""
     found, shared = [], []
     for doc in DOCUMENTS:
         package = importlib.import_module(doc.package)
@@ -201,14 +234,17 @@ def _found() -> tuple[tuple[Artefact, ...], tuple[str, ...]]:
                 shared.append(module.__name__)
                 continue
             if entry.module != module.__name__:
-                raise ValueError(f"{module.__name__}: ARTEFACT names module {entry.module!r}; "
-                                 f"use Artefact(__name__, ...)")
+                raise ValueError(
+                    f"{module.__name__}: ARTEFACT names module {entry.module!r}; "
+                    "use Artefact(__name__, ...)"
+                )
             found.append(entry)
     return tuple(sorted(found, key=lambda a: (a.notebook, a.id))), tuple(sorted(shared))
 
 
 def artefacts() -> tuple[Artefact, ...]:
-    """Every artefact, by notebook then id: the :class:`Artefact` of every module of the document folders.
+    """Every artefact, by notebook then id: the :class:`Artefact` of every module of the document
+    folders.
 
     Imports those modules the first time it is called (and so the engine they use).
     """
@@ -230,7 +266,7 @@ def _declaration(module: str, source: str) -> Artefact | None:
     while depth and end < len(source):
         depth += {"(": 1, ")": -1}.get(source[end], 0)
         end += 1
-    call = ast.parse(source[found.start():end]).body[0].value
+    call = ast.parse(source[found.start() : end]).body[0].value
     if [getattr(a, "id", None) for a in call.args] != ["__name__"]:
         raise ValueError(f"{module}: write ARTEFACT = Artefact(__name__, notebook=..., ...)")
     try:
@@ -253,15 +289,19 @@ def declared() -> tuple[Artefact, ...]:
         folder = importlib.util.find_spec(doc.package).submodule_search_locations[0]
         for info in pkgutil.iter_modules([folder]):
             path = Path(folder) / f"{info.name}.py"
-            entry = _declaration(f"{doc.package}.{info.name}", path.read_text(encoding="utf-8")) \
-                if path.is_file() else None
+            entry = (
+                _declaration(f"{doc.package}.{info.name}", path.read_text(encoding="utf-8"))
+                if path.is_file()
+                else None
+            )
             if entry is not None:
                 found.append(entry)
     return tuple(sorted(found, key=lambda a: (a.notebook, a.id)))
 
 
 def shared_modules() -> tuple[str, ...]:
-    """Names of the modules of the document folders that hold no artefact: what two or more artefacts share."""
+    """Names of the modules of the document folders that hold no artefact: what two or more
+    artefacts share."""
     return _found()[1]
 
 
@@ -304,7 +344,8 @@ def document(key: str) -> Document:
 
 
 def document_of(artefact_id: str) -> Document | None:
-    """The source document of an artefact id: its module's folder, else the first whose prefix it has.
+    """The source document of an artefact id: its module's folder, else the first whose prefix it
+    has.
 
     Reads the artefact modules' declarations (:func:`declared`, as text) only when the id's prefix
     names no document: it imports no artefact module.
@@ -325,7 +366,11 @@ def references(artefact_id: str) -> str:
     found = document_of(artefact_id)
     if found is None:
         return "; ".join(d.reference for d in DOCUMENTS if not d.cites)
-    return "; ".join(_DOCUMENTS_BY_KEY[k].reference for k in found.cites) if found.cites else found.reference
+    return (
+        "; ".join(_DOCUMENTS_BY_KEY[k].reference for k in found.cites)
+        if found.cites
+        else found.reference
+    )
 
 
 def listing() -> str:
@@ -335,4 +380,6 @@ def listing() -> str:
     """
     entries = declared()
     width = max(len(a.id) for a in entries)
-    return "\n".join(f"{a.id:<{width}}  {a.source.title:<28}  {a.notebook:<38}  {a.module}" for a in entries)
+    return "\n".join(
+        f"{a.id:<{width}}  {a.source.title:<28}  {a.notebook:<38}  {a.module}" for a in entries
+    )

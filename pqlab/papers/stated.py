@@ -1,4 +1,5 @@
-"""The papers' stated test bed, defined once: line, framing, ring, queues, EF frame, transmission unit.
+"""The papers' stated test bed, defined once: line, framing, ring, queues, EF frame, transmission
+unit.
 
 GLOBECOM'01 Sec. II-III (and its long version, the TF-TANT pages on the same test bed)
 state one router output: a Cisco 7200 ATM PVC of 2 Mbit/s with AAL5/LLC-SNAP framing, a
@@ -32,15 +33,30 @@ import numpy as np
 import xarray as xr
 
 from ..base._validate import check_int
+from ..base.units import to_mbps
 from ..node.framing import atm_cells, line_time_s
 from ..node.model import Node, Queue
-from ..base.units import to_mbps
 from ..node.traffic import UDP_IP_HEADER_BYTES
 
-__all__ = ["ETHERNET_FRAME_OVERHEAD_BYTES", "EF_FRAME_BYTES", "EF_IP_BYTES", "StatedTestBed", "PAPERS",
-           "cisco7200_atm", "transmission_unit_s", "transmission_units", "MTU_BYTES", "MTU_PAYLOAD_BYTES",
-           "REF_RATES_BPS", "EF_FRAME_SIZES", "EF_AGGREGATE_BPS", "PAPER_FIG3_2_PAYLOADS", "MTU_FRAME_BYTES",
-           "LOSS_EF_LOAD_BPS", "IPDV_EF_LOAD_BPS"]
+__all__ = [
+    "ETHERNET_FRAME_OVERHEAD_BYTES",
+    "EF_FRAME_BYTES",
+    "EF_IP_BYTES",
+    "StatedTestBed",
+    "PAPERS",
+    "cisco7200_atm",
+    "transmission_unit_s",
+    "transmission_units",
+    "MTU_BYTES",
+    "MTU_PAYLOAD_BYTES",
+    "REF_RATES_BPS",
+    "EF_FRAME_SIZES",
+    "EF_AGGREGATE_BPS",
+    "PAPER_FIG3_2_PAYLOADS",
+    "MTU_FRAME_BYTES",
+    "LOSS_EF_LOAD_BPS",
+    "IPDV_EF_LOAD_BPS",
+]
 
 #: Ethernet header (14) + FCS (4): SmartBits frame size minus IP length, bytes.
 ETHERNET_FRAME_OVERHEAD_BYTES = 18
@@ -108,9 +124,12 @@ class StatedTestBed:
     be_weight_bps: float = 1.7e6
 
     def node(self) -> Node:
-        """The :class:`pqlab.Node`: queue 0 EF (policed priority queue, or WFQ), queue 1 the WFQ BE queue."""
+        """The :class:`pqlab.Node`: queue 0 EF (policed priority queue, or WFQ), queue 1 the WFQ BE
+        queue."""
         if self.ef_scheduler == "pq":
-            ef = Queue("priority", self.ef_queue_limit_packets, police_rate_bps=self.ef_service_rate_bps)
+            ef = Queue(
+                "priority", self.ef_queue_limit_packets, police_rate_bps=self.ef_service_rate_bps
+            )
         elif self.ef_scheduler == "wfq":
             ef = Queue("wfq", self.ef_queue_limit_packets, weight_bps=self.ef_service_rate_bps)
         else:
@@ -133,7 +152,8 @@ class StatedTestBed:
         return f"{to_mbps(self.line_rate_bps):g} Mbit/s"
 
     def atm_cells(self, ip_bytes: int = EF_IP_BYTES) -> int:
-        """ATM cells of an IP packet of ``ip_bytes`` on the line (3 for the papers' 110-byte EF packet).
+        """ATM cells of an IP packet of ``ip_bytes`` on the line (3 for the papers' 110-byte EF
+        packet).
 
         Raises
         ------
@@ -141,7 +161,9 @@ class StatedTestBed:
             If the line's framing is not ``"atm-aal5"``.
         """
         if self.framing != "atm-aal5":
-            raise ValueError(f"atm_cells needs framing 'atm-aal5', the test bed has {self.framing!r}")
+            raise ValueError(
+                f"atm_cells needs framing 'atm-aal5', the test bed has {self.framing!r}"
+            )
         ip_bytes = check_int("ip_bytes", ip_bytes, 1, 65_535)
         return atm_cells(ip_bytes)
 
@@ -150,9 +172,14 @@ class StatedTestBed:
 PAPERS = StatedTestBed()
 
 
-def cisco7200_atm(*, ring_limit_particles: int = 5, ef_police_rate_bps: float = 300e3,
-                  be_weight_bps: float = 1.7e6) -> Node:
-    """The papers' router: a Cisco 7200 ATM PVC output interface (:data:`PAPERS`, as a :class:`pqlab.Node`).
+def cisco7200_atm(
+    *,
+    ring_limit_particles: int = 5,
+    ef_police_rate_bps: float = 300e3,
+    be_weight_bps: float = 1.7e6,
+) -> Node:
+    """The papers' router: a Cisco 7200 ATM PVC output interface (:data:`PAPERS`, as
+    a :class:`pqlab.Node`).
 
     2 Mbit/s line with AAL5/LLC-SNAP framing, a transmission ring of 5
     particles of 512 bytes, queue 0 = priority (EF) limit 10 policed at
@@ -171,8 +198,12 @@ def cisco7200_atm(*, ring_limit_particles: int = 5, ef_police_rate_bps: float = 
         WFQ weight of the best-effort queue, bit/s; with a single WFQ queue
         its value does not change the schedule.
     """
-    return PAPERS.replace(ring_limit_particles=ring_limit_particles, ef_scheduler="pq",
-                          ef_service_rate_bps=ef_police_rate_bps, be_weight_bps=be_weight_bps).node()
+    return PAPERS.replace(
+        ring_limit_particles=ring_limit_particles,
+        ef_scheduler="pq",
+        ef_service_rate_bps=ef_police_rate_bps,
+        be_weight_bps=be_weight_bps,
+    ).node()
 
 
 # The papers' router as a Node constructor too, under the name users know
@@ -181,7 +212,8 @@ Node.cisco7200_atm = staticmethod(cisco7200_atm)
 
 
 def transmission_unit_s(node: Node | None = None, ip_bytes: int = EF_IP_BYTES) -> float:
-    """The papers' transmission unit: the line time of one EF packet, seconds (GLOBECOM'01 Sec. IV-B).
+    """The papers' transmission unit: the line time of one EF packet, seconds (GLOBECOM'01 Sec.
+    IV-B).
 
     ``line_time_s(ip_bytes, node.framing, node.line_rate_bps)``: 0.636 ms for the papers'
     110-byte IP packet (128-byte frame) on the 2 Mbit/s ATM line (3 cells).
@@ -230,7 +262,9 @@ def transmission_units(delay_s, node: Node, ref_size_bytes: int = EF_IP_BYTES):
         out = delay_s / unit_s
         out.attrs = {
             "units": f"transmission units ({unit_s * 1e3:.6g} ms)",
-            "long_name": f"{delay_s.attrs.get('long_name', 'delay')} in line times of a {ref}-byte packet",
+            "long_name": (
+                f"{delay_s.attrs.get('long_name', 'delay')} in line times of a {ref}-byte packet"
+            ),
         }
         return out
     try:

@@ -29,23 +29,41 @@ import numpy as np
 import xarray as xr
 
 from .._version import __version__
-from ..base._validate import check_choice, check_int, check_real
-from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
-from ..node.framing import ATM_CELL_BYTES as CELL_BYTES, ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES
-from ..node.model import RING_RELEASES, Node, Queue
-from ..node.path import Hop, PathModel
 from ..base import counts
+from ..base._validate import check_choice, check_int, check_real
 from ..base.provenance import provenance_attrs
-from ..node.engine import packets_dataset, run_kernel, validate_arrivals
-from ..node.scenario import REFERENCES, Scenario, check_trace_window, kernel_options, red_uniforms, simulate
-from ..node.timeorigin import origin_attrs, rebase
-from ..node.traffic import CBRStream, Deterministic, Empirical, SizeDistribution, merge_streams
 from ..measure import experiments
 from ..measure.experiments import REFERENCE_FLOW
+from ..node.engine import packets_dataset, run_kernel, validate_arrivals
+from ..node.framing import AAL5_OVERHEAD_BYTES, PACKET_PARTICLE_BYTES, line_time_s
+from ..node.framing import (
+    ATM_CELL_BYTES as CELL_BYTES,
+)
+from ..node.framing import (
+    ATM_CELL_PAYLOAD_BYTES as CELL_PAYLOAD_BYTES,
+)
+from ..node.model import RING_RELEASES, Node, Queue
+from ..node.path import Hop, PathModel
+from ..node.scenario import (
+    REFERENCES,
+    Scenario,
+    check_trace_window,
+    kernel_options,
+    red_uniforms,
+    simulate,
+)
+from ..node.timeorigin import origin_attrs, rebase
+from ..node.traffic import CBRStream, Deterministic, Empirical, SizeDistribution, merge_streams
 from .presets import FIRST_BE_FLOW, real_be_sizes
 from .stated import ETHERNET_FRAME_OVERHEAD_BYTES
-from .testbed_input import (FIFO_LIMIT_PACKETS, ethernet_port_s, generator_release_s, stable_order,
-                            stall_windows_s, stalled_s)
+from .testbed_input import (
+    FIFO_LIMIT_PACKETS,
+    ethernet_port_s,
+    generator_release_s,
+    stable_order,
+    stall_windows_s,
+    stalled_s,
+)
 
 __all__ = [
     "Testbed",
@@ -71,7 +89,8 @@ POLICE_ACCOUNTINGS = ("ip", "frame", "aal5", "aal5_padded", "cells")
 TIMESTAMPS = ("rfc2679", "cut_through", "cut_through_plus_line")
 BE_SIZE_MIXES = ("per_stream", "per_packet")
 BE_LAWS = ("preset", "bimodal")
-#: IP lengths of the bimodal BE law: 64-byte and 1518-byte Ethernet frames (TF-TANT: "64 bytes or MTU-size").
+#: IP lengths of the bimodal BE law: 64-byte and 1518-byte Ethernet frames (TF-TANT: "64 bytes or
+#: MTU-size").
 BIMODAL_BE_IP_BYTES = (64 - 18, 1518 - 18)
 
 
@@ -160,7 +179,10 @@ class Testbed:
         object.__setattr__(self, "os_tick_s", check_real("os_tick_s", self.os_tick_s, 0.0, 1.0))
         eth = check_real("input_ethernet_bps", self.input_ethernet_bps, 0.0)
         if 0.0 < eth < 1e6:
-            raise ValueError(f"input_ethernet_bps must be 0 (off) or >= 1e6 bit/s, got {self.input_ethernet_bps!r}")
+            raise ValueError(
+                "input_ethernet_bps must be 0 (off) or >= 1e6 bit/s, got"
+                f" {self.input_ethernet_bps!r}"
+            )
         object.__setattr__(self, "input_ethernet_bps", eth)
         check_choice("timestamp", self.timestamp, TIMESTAMPS)
         check_choice("be_size_mix", self.be_size_mix, BE_SIZE_MIXES)
@@ -170,22 +192,35 @@ class Testbed:
             raise ValueError(f"be_mtu_bytes must be 0 (off) or in [68, 65535] bytes, got {mtu}")
         check_int("adapter_packets", self.adapter_packets, 0, 8)
         if self.adapter_packets > 0 and self.ring_release != "packet":
-            raise ValueError(f"adapter_packets = {self.adapter_packets} needs ring_release='packet' (particles return "
-                             f"when the packet enters the adapter, rule 5''), got ring_release={self.ring_release!r}")
+            raise ValueError(
+                f"adapter_packets = {self.adapter_packets} needs ring_release='packet' (particles"
+                " return when the packet enters the adapter, rule 5''), got"
+                f" ring_release={self.ring_release!r}"
+            )
         check_choice("be_law", self.be_law, BE_LAWS)
-        object.__setattr__(self, "be_small_share", check_real("be_small_share", self.be_small_share, 0.0, 1.0))
+        object.__setattr__(
+            self, "be_small_share", check_real("be_small_share", self.be_small_share, 0.0, 1.0)
+        )
         if not 0.0 < self.be_small_share < 1.0:
             raise ValueError(f"be_small_share must be in (0, 1), got {self.be_small_share!r}")
         frame = check_int("extra_ef_frame_bytes", self.extra_ef_frame_bytes, 0, 1518)
         if 0 < frame < 64:
-            raise ValueError(f"extra_ef_frame_bytes must be 0 (as the preset) or in [64, 1518] bytes, got {frame}")
+            raise ValueError(
+                "extra_ef_frame_bytes must be 0 (as the preset) or in [64, 1518] bytes, got"
+                f" {frame}"
+            )
         check_int("ef_hosts", self.ef_hosts, 1, 64)
-        object.__setattr__(self, "police_burst_s", check_real("police_burst_s", self.police_burst_s, 0.0, 10.0))
+        object.__setattr__(
+            self, "police_burst_s", check_real("police_burst_s", self.police_burst_s, 0.0, 10.0)
+        )
         interval = check_real("stall_interval_s", self.stall_interval_s, 0.0, 1e6)
         stall = check_real("stall_s", self.stall_s, 0.0, 1.0)
         if (interval > 0) != (stall > 0) or 0 < interval < 1e-3:
-            raise ValueError("stall_interval_s and stall_s must be both 0 (no stalls) or both > 0 with stall_interval_s "
-                             f">= 1e-3 s, got stall_interval_s={self.stall_interval_s!r}, stall_s={self.stall_s!r}")
+            raise ValueError(
+                "stall_interval_s and stall_s must be both 0 (no stalls) or both > 0 with"
+                f" stall_interval_s >= 1e-3 s, got stall_interval_s={self.stall_interval_s!r},"
+                f" stall_s={self.stall_s!r}"
+            )
         object.__setattr__(self, "stall_interval_s", interval)
         object.__setattr__(self, "stall_s", stall)
 
@@ -194,7 +229,8 @@ class Testbed:
         return asdict(self)
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as JSON with sorted keys (the results' ``testbed`` attribute), computed once
+        """:meth:`to_dict` as JSON with sorted keys (the results' ``testbed`` attribute), computed
+        once
         per (frozen) model."""
         text = self.__dict__.get("_json")
         if text is None:
@@ -207,7 +243,9 @@ class Testbed:
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
-            raise ValueError(f"unknown Testbed option(s) {sorted(unknown)}; allowed: {sorted(names)}")
+            raise ValueError(
+                f"unknown Testbed option(s) {sorted(unknown)}; allowed: {sorted(names)}"
+            )
         return cls(**data)
 
     @property
@@ -219,26 +257,57 @@ class Testbed:
 #: The papers' node model: every mechanism off.
 PAPERS_NODE = Testbed()
 
-#: The frozen calibrated test-bed preset (issue 31). ``benchmarks/calibrate_testbed.py`` chose, on issue 31's
-#: calibration set alone (Table IV's ``W_m`` for k = 1, 2, 3 and Table III's mean delay at A = 0 and 5/6; 2 seeds
-#: x 2000 samples; the grid of 216 points and every score in ``benchmarks/results/testbed_calibration.json``):
-#: 1 store-and-forward hop, no adapter buffer (the ring released unit by unit), the bimodal BE law of 64- and
-#: 1518-byte frames with 40 % small packets, and 1024-byte frames for the extra EF streams (RMS 8.47 %).
-#: Fixed as issue 13's preset, not fitted: 512-byte particles counted by the ring, 10 ms generator tick (100 Hz
-#: Linux 2.2/2.4) on one mgen host, FastEthernet input port, 1500-byte Ethernet MTU for BE, one BE class,
-#: IP-byte policing with the preset's 200 ms burst, RFC 2679 timestamps, no stalls. docs/testbed.md has the
+#: The frozen calibrated test-bed preset (issue 31). ``benchmarks/calibrate_testbed.py`` chose, on
+#: issue 31's
+#: calibration set alone (Table IV's ``W_m`` for k = 1, 2, 3 and Table III's mean delay at A = 0 and
+#: 5/6; 2 seeds
+#: x 2000 samples; the grid of 216 points and every score in
+#: ``benchmarks/results/testbed_calibration.json``):
+#: 1 store-and-forward hop, no adapter buffer (the ring released unit by unit), the bimodal BE law
+#: of 64- and
+#: 1518-byte frames with 40 % small packets, and 1024-byte frames for the extra EF streams (RMS 8.47
+#: %).
+#: Fixed as issue 13's preset, not fitted: 512-byte particles counted by the ring, 10 ms generator
+#: tick (100 Hz
+#: Linux 2.2/2.4) on one mgen host, FastEthernet input port, 1500-byte Ethernet MTU for BE, one BE
+#: class,
+#: IP-byte policing with the preset's 200 ms burst, RFC 2679 timestamps, no stalls. docs/testbed.md
+#: has the
 #: protocol, written before any held-out run.
-TESTBED = Testbed(store_forward_hops=1, particle_bytes=512, ring_unit="particles", be_queueing="class",
-                  police_accounting="ip", os_tick_s=0.01, input_ethernet_bps=1e8, timestamp="rfc2679",
-                  be_mtu_bytes=1500, be_size_mix="per_packet", ring_release="unit", adapter_packets=0,
-                  be_law="bimodal", be_small_share=0.4, extra_ef_frame_bytes=1024)
+TESTBED = Testbed(
+    store_forward_hops=1,
+    particle_bytes=512,
+    ring_unit="particles",
+    be_queueing="class",
+    police_accounting="ip",
+    os_tick_s=0.01,
+    input_ethernet_bps=1e8,
+    timestamp="rfc2679",
+    be_mtu_bytes=1500,
+    be_size_mix="per_packet",
+    ring_release="unit",
+    adapter_packets=0,
+    be_law="bimodal",
+    be_small_share=0.4,
+    extra_ef_frame_bytes=1024,
+)
 
-#: Issue 13's frozen preset (its calibration set: Table IV's ``W_m`` and Fig. 3-1's maxima), kept to report
+#: Issue 13's frozen preset (its calibration set: Table IV's ``W_m`` and Fig. 3-1's maxima), kept to
+#: report
 #: every measured result before and after issue 31's mechanisms (docs/testbed.md).
-TESTBED_ISSUE13 = Testbed(store_forward_hops=1, particle_bytes=512, ring_unit="particles", be_queueing="class",
-                          police_accounting="ip", os_tick_s=0.01, input_ethernet_bps=1e8, timestamp="rfc2679",
-                          be_mtu_bytes=1500, be_size_mix="per_packet", ring_release="unit")
-
+TESTBED_ISSUE13 = Testbed(
+    store_forward_hops=1,
+    particle_bytes=512,
+    ring_unit="particles",
+    be_queueing="class",
+    police_accounting="ip",
+    os_tick_s=0.01,
+    input_ethernet_bps=1e8,
+    timestamp="rfc2679",
+    be_mtu_bytes=1500,
+    be_size_mix="per_packet",
+    ring_release="unit",
+)
 
 
 def testbed(**overrides) -> Testbed:
@@ -264,7 +333,10 @@ def _check_model(model) -> Testbed:
     if model is None:
         return TESTBED
     if not isinstance(model, Testbed):
-        raise ValueError(f"model must be a pqlab.papers.testbed.Testbed (or None: the test bed), got {type(model).__name__}")
+        raise ValueError(
+            "model must be a pqlab.papers.testbed.Testbed (or None: the test bed), got"
+            f" {type(model).__name__}"
+        )
     return model
 
 
@@ -290,16 +362,21 @@ def _ef_ip_bytes(scenario: Scenario, queue: int) -> int | None:
             continue
         size = getattr(s, "size", None)
         if size is None or getattr(size, "size_bytes", None) is None:
-            raise ValueError("police_accounting other than 'ip' needs every priority-queue stream to have one "
-                             f"deterministic size; stream of flow {s.flow} has {type(size).__name__}")
+            raise ValueError(
+                "police_accounting other than 'ip' needs every priority-queue stream to have one "
+                f"deterministic size; stream of flow {s.flow} has {type(size).__name__}"
+            )
         sizes.add(int(size.size_bytes) + int(getattr(s, "header_bytes", 0)))
     if len(sizes) > 1:
-        raise ValueError(f"police_accounting other than 'ip' needs one EF packet size, got {sorted(sizes)}")
+        raise ValueError(
+            f"police_accounting other than 'ip' needs one EF packet size, got {sorted(sizes)}"
+        )
     return sizes.pop() if sizes else None
 
 
 def testbed_node(scenario: Scenario, model: Testbed | None = None) -> Node:
-    """The C7200 of ``scenario`` with ``model``'s ring and policer (BE queues: :func:`testbed_scenario`).
+    """The C7200 of ``scenario`` with ``model``'s ring and policer (BE
+    queues: :func:`testbed_scenario`).
 
     Parameters
     ----------
@@ -325,19 +402,28 @@ def testbed_node(scenario: Scenario, model: Testbed | None = None) -> Node:
             ip = _ef_ip_bytes(scenario, i)
             if ip is not None:
                 scale = ip / _counted_bytes(ip, model.police_accounting)
-                q = replace(q, police_rate_bps=q.police_rate_bps * scale, police_burst_bytes=q.police_burst_bytes * scale)
+                q = replace(
+                    q,
+                    police_rate_bps=q.police_rate_bps * scale,
+                    police_burst_bytes=q.police_burst_bytes * scale,
+                )
         queues[i] = q
-    node = replace(node, particle_bytes=particle, queues=tuple(queues), ring_release=model.ring_release)
+    node = replace(
+        node, particle_bytes=particle, queues=tuple(queues), ring_release=model.ring_release
+    )
     return replace(node, adapter_packets=model.adapter_packets) if model.adapter_packets else node
 
 
 def _remaining_path(scenario: Scenario, model: Testbed) -> PathModel:
-    """The path model left after the simulated hops, plus the receive port's Ethernet serialisation."""
+    """The path model left after the simulated hops, plus the receive port's Ethernet
+    serialisation."""
     hops = scenario.path.hops
     if model.store_forward_hops > len(hops):
-        raise ValueError(f"store_forward_hops must be in [0, {len(hops)}] (the scenario's path hops), "
-                         f"got {model.store_forward_hops}")
-    rest = list(hops[model.store_forward_hops:])
+        raise ValueError(
+            f"store_forward_hops must be in [0, {len(hops)}] (the scenario's path hops), "
+            f"got {model.store_forward_hops}"
+        )
+    rest = list(hops[model.store_forward_hops :])
     if model.input_ethernet_bps > 0 and model.timestamp == "rfc2679":
         rest.append(Hop(model.input_ethernet_bps, "ethernet"))
     if model.timestamp == "cut_through_plus_line":
@@ -346,7 +432,8 @@ def _remaining_path(scenario: Scenario, model: Testbed) -> PathModel:
 
 
 def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenario:
-    """``scenario`` as the test bed sees it: node (:func:`testbed_node`), BE conversations, remaining path.
+    """``scenario`` as the test bed sees it: node (:func:`testbed_node`), BE conversations,
+    remaining path.
 
     With ``be_queueing="flow"`` every BE stream (flow >= 100) gets its own WFQ
     queue of the BE class's weight and a limit of 64 packets; the path keeps the
@@ -371,7 +458,9 @@ def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenar
     model = _check_model(model)
     if model.is_papers_node:
         return scenario
-    seen = scenario.__dict__.setdefault("_testbed_scenarios", {})  # both frozen: computed once per pair
+    seen = scenario.__dict__.setdefault(
+        "_testbed_scenarios", {}
+    )  # both frozen: computed once per pair
     if model not in seen:
         seen[model] = _testbed_scenario(scenario, model)
     return seen[model]
@@ -380,8 +469,14 @@ def testbed_scenario(scenario: Scenario, model: Testbed | None = None) -> Scenar
 def _testbed_scenario(scenario: Scenario, model: Testbed) -> Scenario:
     streams = list(scenario.streams)
     want = "packet" if model.be_size_mix == "per_packet" else "stream"
-    streams = [replace(s, size_per=want) if (s.flow >= FIRST_BE_FLOW and getattr(s, "size_per", want) != want)
-               else s for s in streams]
+    streams = [
+        (
+            replace(s, size_per=want)
+            if (s.flow >= FIRST_BE_FLOW and getattr(s, "size_per", want) != want)
+            else s
+        )
+        for s in streams
+    ]
     streams = [_generated(s, model) for s in streams]
     node = testbed_node(replace(scenario, streams=tuple(streams)), model)
     if model.be_queueing == "flow":
@@ -392,7 +487,10 @@ def _testbed_scenario(scenario: Scenario, model: Testbed) -> Scenario:
             if template.kind != "wfq":
                 raise ValueError("be_queueing='flow' needs the BE streams in a WFQ queue")
             others = [q for i, q in enumerate(node.queues) if i != be_queue]
-            remap = {old: new for new, old in enumerate(i for i in range(len(node.queues)) if i != be_queue)}
+            remap = {
+                old: new
+                for new, old in enumerate(i for i in range(len(node.queues)) if i != be_queue)
+            }
             conv = Queue("wfq", CONVERSATION_LIMIT_PACKETS, weight_bps=template.weight_bps)
             node = replace(node, queues=tuple(others) + (conv,) * len(be_idx))
             for k, i in enumerate(be_idx):
@@ -400,36 +498,59 @@ def _testbed_scenario(scenario: Scenario, model: Testbed) -> Scenario:
             for i, s in enumerate(streams):
                 if i not in be_idx:
                     streams[i] = replace(s, queue=remap[s.queue])
-    return replace(scenario, node=node, streams=tuple(streams), path=_remaining_path(scenario, model),
-                   name=f"testbed({scenario.name})")
+    return replace(
+        scenario,
+        node=node,
+        streams=tuple(streams),
+        path=_remaining_path(scenario, model),
+        name=f"testbed({scenario.name})",
+    )
 
 
 def _generated(stream, model: Testbed):
-    """A stream as the test bed's generators send it: the bimodal BE law, the extra EF streams' frame size."""
+    """A stream as the test bed's generators send it: the bimodal BE law, the extra EF streams'
+    frame size."""
     size = getattr(stream, "size", None)
-    if (model.be_law == "bimodal" and stream.flow >= FIRST_BE_FLOW and isinstance(size, SizeDistribution)
-            and size == real_be_sizes()):
+    if (
+        model.be_law == "bimodal"
+        and stream.flow >= FIRST_BE_FLOW
+        and isinstance(size, SizeDistribution)
+        and size == real_be_sizes()
+    ):
         law = Empirical(BIMODAL_BE_IP_BYTES, (model.be_small_share, 1.0))
         return replace(stream, size=law, header_bytes=0)
     extra_ef = stream.flow != REFERENCE_FLOW and stream.flow < FIRST_BE_FLOW
     if model.extra_ef_frame_bytes and extra_ef and isinstance(stream, CBRStream):
         old_ip = int(stream.size.max_bytes) + int(stream.header_bytes)
-        frame_bps = stream.rate_bps * (old_ip + ETHERNET_FRAME_OVERHEAD_BYTES) / old_ip  # the stated rate, on frames
+        frame_bps = (
+            stream.rate_bps * (old_ip + ETHERNET_FRAME_OVERHEAD_BYTES) / old_ip
+        )  # the stated rate, on frames
         ip = model.extra_ef_frame_bytes - ETHERNET_FRAME_OVERHEAD_BYTES
-        return replace(stream, rate_bps=frame_bps * ip / model.extra_ef_frame_bytes, size=Deterministic(ip),
-                       header_bytes=0)
+        return replace(
+            stream,
+            rate_bps=frame_bps * ip / model.extra_ef_frame_bytes,
+            size=Deterministic(ip),
+            header_bytes=0,
+        )
     return stream
 
 
 @functools.lru_cache(maxsize=64)
 def _fifo_node(hop: Hop) -> Node:
-    """A store-and-forward hop as a node: one FIFO queue, a one-packet ring, the hop's rate and framing."""
-    return Node(hop.rate_bps, hop.framing, 1, PACKET_PARTICLE_BYTES,
-                (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=hop.rate_bps),))
+    """A store-and-forward hop as a node: one FIFO queue, a one-packet ring, the hop's rate and
+    framing."""
+    return Node(
+        hop.rate_bps,
+        hop.framing,
+        1,
+        PACKET_PARTICLE_BYTES,
+        (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=hop.rate_bps),),
+    )
 
 
-def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = None, *,
-                     record_scenario: bool = True) -> xr.Dataset:
+def simulate_testbed(
+    scenario: Scenario, seed: int = 0, model: Testbed | None = None, *, record_scenario: bool = True
+) -> xr.Dataset:
     """Simulate a papers' preset through the test-bed model: what the SmartBits would measure.
 
     Steps: the scenario's streams are generated exactly as :func:`pqlab.simulate`
@@ -479,22 +600,41 @@ def simulate_testbed(scenario: Scenario, seed: int = 0, model: Testbed | None = 
     origin = origin_attrs(packets["origin"]) if packets["origin"] else {}
     attrs = provenance_attrs(
         title=f"pqlab test-bed simulation: {sc.name}",
-        history="simulated by pqlab.papers.testbed.simulate_testbed", references=REFERENCES,
-        source=f"pqlab {__version__} test-bed model (engine + tandem)", seed=seed,
-        scenario=sc.to_json() if record_scenario else "not recorded", warmup_s=sc.warmup_s,
-        duration_s=sc.duration_s, **origin, testbed=model.to_json(), **window_attrs)
-    at_c7200 = {"node_arrival": "arrival at the C7200",
-                "node_departure": "departure from the C7200"}
+        history="simulated by pqlab.papers.testbed.simulate_testbed",
+        references=REFERENCES,
+        source=f"pqlab {__version__} test-bed model (engine + tandem)",
+        seed=seed,
+        scenario=sc.to_json() if record_scenario else "not recorded",
+        warmup_s=sc.warmup_s,
+        duration_s=sc.duration_s,
+        **origin,
+        testbed=model.to_json(),
+        **window_attrs,
+    )
+    at_c7200 = {
+        "node_arrival": "arrival at the C7200",
+        "node_departure": "departure from the C7200",
+    }
     return packets_dataset(
-        packets["arrival"], packets["size"], packets["queue"], packets["ring_entry"],
-        packets["departure"], packets["drop"], attrs=attrs, extra={
+        packets["arrival"],
+        packets["size"],
+        packets["queue"],
+        packets["ring_entry"],
+        packets["departure"],
+        packets["drop"],
+        attrs=attrs,
+        extra={
             "flow": (packets["flow"], {"units": "1", "long_name": "flow id"}),
-            **{name: (packets[name], {"units": "s", "long_name": text})
-               for name, text in at_c7200.items()},
-        }, variable_attrs={
+            **{
+                name: (packets[name], {"units": "s", "long_name": text})
+                for name, text in at_c7200.items()
+            },
+        },
+        variable_attrs={
             "arrival": {"units": "s", "long_name": "first bit sent by the generator"},
             "departure": {"units": "s", "long_name": "departure from the last simulated device"},
-        })
+        },
+    )
 
 
 #: The per-packet variables of :func:`testbed_runs` with :data:`PAPERS_NODE` (``pqlab.simulate``'s).
@@ -552,36 +692,64 @@ def _testbed_packets(scenario: Scenario, sc: Scenario, seed: int, model: Testbed
     rng = np.random.default_rng(seed)
     send, size, queue, flow = merge_streams(sc.streams, rng, sc.duration_s)
     if model.be_mtu_bytes > 0:
-        size = np.where((flow >= FIRST_BE_FLOW) & (size > model.be_mtu_bytes), model.be_mtu_bytes, size)
+        size = np.where(
+            (flow >= FIRST_BE_FLOW) & (size > model.be_mtu_bytes), model.be_mtu_bytes, size
+        )
     timing_rng = np.random.default_rng([seed, 2])
     released = generator_release_s(send, flow, model.os_tick_s, model.ef_hosts, timing_rng)
-    at_node = ethernet_port_s(released, size, model.input_ethernet_bps) if model.input_ethernet_bps > 0 else released
+    at_node = (
+        ethernet_port_s(released, size, model.input_ethernet_bps)
+        if model.input_ethernet_bps > 0
+        else released
+    )
     if model.stall_s > 0:
-        starts = stall_windows_s(float(at_node.max()), model.stall_interval_s, model.stall_s,
-                                 np.random.default_rng([seed, 3]))
+        starts = stall_windows_s(
+            float(at_node.max()),
+            model.stall_interval_s,
+            model.stall_s,
+            np.random.default_rng([seed, 3]),
+        )
         at_node = stalled_s(at_node, starts, model.stall_s)
     # The C7200 sees one trace per flow, merged as pqlab.simulate merges streams: by time, ties in
     # stream order, then in each trace's own order (the generator's, stable by time).
     stream_of_flow = np.zeros(int(flow.max()) + 1 if flow.size else 1, dtype=np.int64)
     stream_of_flow[[st.flow for st in sc.streams]] = np.arange(len(sc.streams))
     perm = stable_order(at_node, stream_of_flow[flow])
-    packets = _c7200_and_hops(sc.node, at_node[perm], size[perm], queue[perm], seed,
-                              scenario.path.hops[:model.store_forward_hops])
+    packets = _c7200_and_hops(
+        sc.node,
+        at_node[perm],
+        size[perm],
+        queue[perm],
+        seed,
+        scenario.path.hops[: model.store_forward_hops],
+    )
     counts.note("simulation", "simulate")
-    return {"arrival": send[perm], "size": packets["size"], "queue": packets["queue"],
-            "ring_entry": packets["ring_entry"], "departure": packets["last"],
-            "drop": packets["drop"], "flow": flow[perm], "node_arrival": packets["arrival"],
-            "node_departure": packets["departure"], "origin": packets["origin"],
-            "duration_s": max(sc.duration_s, float(at_node.max()) + 1e-6)}
+    return {
+        "arrival": send[perm],
+        "size": packets["size"],
+        "queue": packets["queue"],
+        "ring_entry": packets["ring_entry"],
+        "departure": packets["last"],
+        "drop": packets["drop"],
+        "flow": flow[perm],
+        "node_arrival": packets["arrival"],
+        "node_departure": packets["departure"],
+        "origin": packets["origin"],
+        "duration_s": max(sc.duration_s, float(at_node.max()) + 1e-6),
+    }
 
 
 def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
-    """The C7200's run on the merged arrivals, then every kept packet through ``hops`` as FIFO nodes.
+    """The C7200's run on the merged arrivals, then every kept packet through ``hops`` as FIFO
+    nodes.
 
     The steps of :func:`pqlab.simulate` on a scenario of trace streams (validation, RED's draws from
-    ``default_rng(seed)``, the time origin, the kernel) and of :func:`pqlab.node.tandem.simulate_tandem`
-    forwarding every flow, on arrays: ``arrival`` (at the C7200, possibly rebased), ``size``, ``queue``,
-    ``ring_entry``, ``departure``, ``drop`` of the C7200, ``origin`` and ``last`` (departure from the
+    ``default_rng(seed)``, the time origin, the kernel) and
+    of :func:`pqlab.node.tandem.simulate_tandem`
+    forwarding every flow, on arrays: ``arrival`` (at the C7200, possibly rebased), ``size``,
+    ``queue``,
+    ``ring_entry``, ``departure``, ``drop`` of the C7200, ``origin`` and ``last`` (departure from
+    the
     last simulated device plus its time origin; NaN if dropped). The C7200's arrivals are validated
     here; each hop's are the kernel's departures of the packets kept, valid by construction, and
     go to the kernel unchecked.
@@ -589,7 +757,9 @@ def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
     arrival, size, queue = validate_arrivals(node, arrival, size, queue)
     red_uniform = red_uniforms(node, np.random.default_rng(seed), arrival.shape[0])
     arrival, origin = rebase(node, arrival, size)
-    ring_entry, departure, drop = run_kernel(node, arrival, size, queue, **kernel_options(None, red_uniform))
+    ring_entry, departure, drop = run_kernel(
+        node, arrival, size, queue, **kernel_options(None, red_uniform)
+    )
     last = departure.copy()
     ids, hop_departure, hop_drop, hop_size = np.arange(arrival.shape[0]), departure, drop, size
     for hop in hops:
@@ -605,13 +775,23 @@ def _c7200_and_hops(node: Node, arrival, size, queue, seed: int, hops) -> dict:
         _, hop_departure, hop_drop = run_kernel(fifo, t, hop_size, hop_queue)
         last = np.full(arrival.shape[0], np.nan)
         last[ids] = hop_departure + hop_origin
-    return {"arrival": arrival, "size": size, "queue": queue, "ring_entry": ring_entry, "departure": departure,
-            "drop": drop, "origin": origin, "last": last}
+    return {
+        "arrival": arrival,
+        "size": size,
+        "queue": queue,
+        "ring_entry": ring_entry,
+        "departure": departure,
+        "drop": drop,
+        "origin": origin,
+        "last": last,
+    }
 
 
-def reference_delays(scenario: Scenario, seed: int = 0, model: Testbed | None = None,
-                    flow: int = REFERENCE_FLOW) -> np.ndarray:
-    """One-way delays (RFC 2679, as the SmartBits measures) of the reference flow after the warm-up, seconds.
+def reference_delays(
+    scenario: Scenario, seed: int = 0, model: Testbed | None = None, flow: int = REFERENCE_FLOW
+) -> np.ndarray:
+    """One-way delays (RFC 2679, as the SmartBits measures) of the reference flow after the warm-up,
+    seconds.
 
     NaN for a lost packet, in sending order.
     """
@@ -638,28 +818,39 @@ def _size_range(stream) -> tuple[int, int]:
 
 
 def _ethernet_port_bound_s(sc: Scenario, ef_ip: int, model: Testbed) -> float:
-    """Sender serialisation + FIFO delay bound of the shared input port (network calculus, sum sigma / C)."""
+    """Sender serialisation + FIFO delay bound of the shared input port (network calculus, sum sigma
+    / C)."""
     eth = model.input_ethernet_bps
     sigma_bits, rho_bps = 0.0, 0.0
     for s in sc.streams:
         lo, hi = _size_range(s)
         wire_hi = float(line_time_s(hi, "ethernet", 1.0))  # bits of the largest frame
-        wire_ratio = float(line_time_s(lo, "ethernet", 1.0)) / (8.0 * lo)  # wire bits per IP bit, at worst
+        wire_ratio = float(line_time_s(lo, "ethernet", 1.0)) / (
+            8.0 * lo
+        )  # wire bits per IP bit, at worst
         if not isinstance(s, CBRStream):
-            raise ValueError(f"worst_case_bound needs CBR streams (a finite burst), flow {s.flow} is a "
-                             f"{type(s).__name__}")
+            raise ValueError(
+                f"worst_case_bound needs CBR streams (a finite burst), flow {s.flow} is a "
+                f"{type(s).__name__}"
+            )
         rate = s.rate_bps
         burst = 1.0
         if model.os_tick_s > 0 and s.flow != REFERENCE_FLOW:
-            burst += math.ceil(model.os_tick_s * rate / (8.0 * lo))  # packets released together at one tick
+            burst += math.ceil(
+                model.os_tick_s * rate / (8.0 * lo)
+            )  # packets released together at one tick
         sigma_bits += burst * wire_hi
         rho_bps += rate * wire_ratio
     if rho_bps >= eth:
-        raise ValueError(f"the streams' wire rate ({rho_bps:g} bit/s) must be below input_ethernet_bps ({eth:g})")
+        raise ValueError(
+            f"the streams' wire rate ({rho_bps:g} bit/s) must be below input_ethernet_bps ({eth:g})"
+        )
     return float(line_time_s(ef_ip, "ethernet", eth)) + sigma_bits / eth
 
 
-def worst_case_bound(scenario: Scenario, model: Testbed | None = None, *, flow: int = REFERENCE_FLOW) -> float:
+def worst_case_bound(
+    scenario: Scenario, model: Testbed | None = None, *, flow: int = REFERENCE_FLOW
+) -> float:
     """End-to-end worst-case one-way delay of ``flow``'s packets through the test-bed path, seconds.
 
     Per-hop latencies in the style of GLOBECOM'01 Table IV and network calculus:
@@ -703,19 +894,28 @@ def worst_case_bound(scenario: Scenario, model: Testbed | None = None, *, flow: 
     node = sc.node
     mine = [s for s in sc.streams if s.flow == flow]
     if not mine:
-        raise ValueError(f"flow must be a flow of the scenario {[s.flow for s in sc.streams]}, got {flow!r}")
+        raise ValueError(
+            f"flow must be a flow of the scenario {[s.flow for s in sc.streams]}, got {flow!r}"
+        )
     stream = mine[0]
     queue = node.queues[stream.queue]
     if queue.kind != "priority":
-        raise ValueError(f"flow {flow} must be in the priority queue for this bound, got a {queue.kind} queue")
+        raise ValueError(
+            f"flow {flow} must be in the priority queue for this bound, got a {queue.kind} queue"
+        )
     ef_ip = int(stream.size.max_bytes) + int(getattr(stream, "header_bytes", 0))
     largest = max(int(s.size.max_bytes) + int(getattr(s, "header_bytes", 0)) for s in sc.streams)
-    largest_ef = max(int(s.size.max_bytes) + int(getattr(s, "header_bytes", 0)) for s in sc.streams
-                     if s.queue == stream.queue)
+    largest_ef = max(
+        int(s.size.max_bytes) + int(getattr(s, "header_bytes", 0))
+        for s in sc.streams
+        if s.queue == stream.queue
+    )
     t_ef = float(line_time_s(ef_ip, node.framing, node.line_rate_bps))
     t_ef_max = float(line_time_s(largest_ef, node.framing, node.line_rate_bps))
     t_max = float(line_time_s(largest, node.framing, node.line_rate_bps))
-    t_particle = float(line_time_s(min(node.particle_bytes, largest), node.framing, node.line_rate_bps))
+    t_particle = float(
+        line_time_s(min(node.particle_bytes, largest), node.framing, node.line_rate_bps)
+    )
     p_max = max(1, math.ceil(largest / node.particle_bytes))
     bound = 0.0
     if flow != REFERENCE_FLOW:
@@ -723,13 +923,20 @@ def worst_case_bound(scenario: Scenario, model: Testbed | None = None, *, flow: 
     if model.input_ethernet_bps > 0:
         bound += _ethernet_port_bound_s(sc, ef_ip, model)
     bound += model.stall_s
-    bound += (queue.limit_packets * t_ef_max + (node.ring_limit_particles - 1 + p_max) * t_particle
-              + model.adapter_packets * t_max + t_ef)
-    for hop in scenario.path.hops[:model.store_forward_hops]:
+    bound += (
+        queue.limit_packets * t_ef_max
+        + (node.ring_limit_particles - 1 + p_max) * t_particle
+        + model.adapter_packets * t_max
+        + t_ef
+    )
+    for hop in scenario.path.hops[: model.store_forward_hops]:
         if hop.rate_bps < node.line_rate_bps or hop.framing != node.framing:
-            raise ValueError("worst_case_bound needs every simulated hop at least as fast as the C7200's line "
-                             f"with the same framing, got {hop.rate_bps:g} bit/s {hop.framing!r}")
-        # W_n <= max(s_n, W_(n-1)) at a FIFO fed no faster than it sends: at most the largest line time
+            raise ValueError(
+                "worst_case_bound needs every simulated hop at least as fast as the C7200's line "
+                f"with the same framing, got {hop.rate_bps:g} bit/s {hop.framing!r}"
+            )
+        # W_n <= max(s_n, W_(n-1)) at a FIFO fed no faster than it sends: at most the largest line
+        # time
         bound += max(t_max, float(line_time_s(ef_ip, hop.framing, hop.rate_bps)))
     bound += float(sc.path.extra_delay_s(ef_ip))
     return bound

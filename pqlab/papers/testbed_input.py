@@ -23,21 +23,31 @@ from ..node.framing import PACKET_PARTICLE_BYTES, line_time_s
 from ..node.model import Node, Queue
 from .presets import FIRST_BE_FLOW
 
-__all__ = ["FIFO_LIMIT_PACKETS", "ef_host_of", "generator_release_s", "ethernet_port_s",
-           "stable_order", "stall_windows_s", "stalled_s"]
+__all__ = [
+    "FIFO_LIMIT_PACKETS",
+    "ef_host_of",
+    "generator_release_s",
+    "ethernet_port_s",
+    "stable_order",
+    "stall_windows_s",
+    "stalled_s",
+]
 
 #: Queue limit of a simulated FIFO device (input Ethernet port, downstream hop): no loss there.
 FIFO_LIMIT_PACKETS = 10_000_000
 
 
 def ef_host_of(flow: np.ndarray, ef_hosts: int) -> np.ndarray:
-    """The mgen host of each extra EF flow (flows ``1, 2, ...`` dealt to hosts in turn), ``-1`` for other flows."""
+    """The mgen host of each extra EF flow (flows ``1, 2, ...`` dealt to hosts in turn), ``-1`` for
+    other flows."""
     flow = np.asarray(flow)
     extra = (flow != REFERENCE_FLOW) & (flow < FIRST_BE_FLOW)
     return np.where(extra, (flow - 1) % ef_hosts, -1)
 
 
-def generator_release_s(send_s: np.ndarray, flow: np.ndarray, tick_s: float, ef_hosts: int, rng) -> np.ndarray:
+def generator_release_s(
+    send_s: np.ndarray, flow: np.ndarray, tick_s: float, ef_hosts: int, rng
+) -> np.ndarray:
     """Release times of the software generators' packets at their host's next timer tick, seconds.
 
     The reference flow (the SmartBits' hardware generator) keeps its exact times. Each EF host
@@ -52,8 +62,15 @@ def generator_release_s(send_s: np.ndarray, flow: np.ndarray, tick_s: float, ef_
     first = rng.random(2) * tick_s  # the (first) EF host's and the BE host's timer phases
     ef_phase = np.concatenate([first[:1], rng.random(ef_hosts - 1) * tick_s])
     flow = np.ascontiguousarray(flow, dtype=np.int64)
-    _released_at_ticks(out, ef_host_of(flow, ef_hosts), flow >= FIRST_BE_FLOW, ef_phase,
-                       float(first[1]), float(tick_s), out)
+    _released_at_ticks(
+        out,
+        ef_host_of(flow, ef_hosts),
+        flow >= FIRST_BE_FLOW,
+        ef_phase,
+        float(first[1]),
+        float(tick_s),
+        out,
+    )
     return out
 
 
@@ -76,17 +93,27 @@ def _released_at_ticks(send_s, host, be, ef_phase, be_phase, tick_s, out):
 
 @functools.lru_cache(maxsize=16)
 def _ethernet_port(rate_bps: float) -> Node:
-    """The switch port as a node: one FIFO queue, a one-packet ring, Ethernet framing at ``rate_bps``."""
-    return Node(rate_bps, "ethernet", 1, PACKET_PARTICLE_BYTES, (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=rate_bps),))
+    """The switch port as a node: one FIFO queue, a one-packet ring, Ethernet framing at
+    ``rate_bps``."""
+    return Node(
+        rate_bps,
+        "ethernet",
+        1,
+        PACKET_PARTICLE_BYTES,
+        (Queue("wfq", FIFO_LIMIT_PACKETS, weight_bps=rate_bps),),
+    )
 
 
 def ethernet_port_s(send_s: np.ndarray, size: np.ndarray, rate_bps: float) -> np.ndarray:
-    """Arrival at the C7200 through one store-and-forward Ethernet port (FIFO at ``rate_bps``), seconds."""
+    """Arrival at the C7200 through one store-and-forward Ethernet port (FIFO at ``rate_bps``),
+    seconds."""
     own = line_time_s(size, "ethernet", rate_bps)
     at_switch = send_s + own  # the frame has left the sender's port: the switch holds it whole
     order = stable_order(at_switch)
     port = _ethernet_port(float(rate_bps))
-    arrays = validate_arrivals(port, at_switch[order], size[order], np.zeros(size.size, dtype=np.int64))
+    arrays = validate_arrivals(
+        port, at_switch[order], size[order], np.zeros(size.size, dtype=np.int64)
+    )
     departure = run_kernel(port, *arrays)[1]
     out = np.empty_like(send_s)
     out[order] = departure
@@ -103,8 +130,11 @@ def stable_order(time_s: np.ndarray, key: np.ndarray | None = None) -> np.ndarra
     packet; a stable order is unique, so both give the same permutation.
     """
     time_s = np.ascontiguousarray(time_s, dtype=np.float64)
-    keys = (np.zeros(time_s.shape[0], dtype=np.int64) if key is None
-            else np.ascontiguousarray(key, dtype=np.int64))
+    keys = (
+        np.zeros(time_s.shape[0], dtype=np.int64)
+        if key is None
+        else np.ascontiguousarray(key, dtype=np.int64)
+    )
     out = np.empty(time_s.shape[0], dtype=np.int64)
     if _insertion_order(time_s, keys, INSERTION_MOVES, out):
         return out
@@ -136,24 +166,32 @@ def _insertion_order(time_s, key, moves_per_packet, out):
 
 
 def stall_windows_s(end_s: float, interval_s: float, stall_s: float, rng) -> np.ndarray:
-    """Start times of the router's stalls in ``[0, end_s]``: a Poisson process of mean spacing ``interval_s``
-    (spacings drawn exponentially, each at least ``stall_s`` so that stalls do not overlap), seconds."""
+    """Start times of the router's stalls in ``[0, end_s]``: a Poisson process of mean spacing
+    ``interval_s``
+    (spacings drawn exponentially, each at least ``stall_s`` so that stalls do not overlap),
+    seconds.
+    """
     if interval_s <= 0 or stall_s <= 0 or end_s <= 0:
         return np.empty(0)
     n = int(end_s / interval_s * 1.5) + 16
     starts = np.cumsum(np.maximum(rng.exponential(interval_s, n), stall_s))
     while starts[-1] < end_s:  # rare: the first batch fell short
-        starts = np.concatenate([starts, starts[-1] + np.cumsum(np.maximum(rng.exponential(interval_s, n), stall_s))])
+        starts = np.concatenate(
+            [starts, starts[-1] + np.cumsum(np.maximum(rng.exponential(interval_s, n), stall_s))]
+        )
     return starts[starts <= end_s]
 
 
 def stalled_s(at_node_s: np.ndarray, starts_s: np.ndarray, stall_s: float) -> np.ndarray:
-    """Arrival times at the router's queues: a packet reaching it inside a stall ``[start, start + stall_s)``
+    """Arrival times at the router's queues: a packet reaching it inside a stall ``[start, start +
+    stall_s)``
     waits for the stall's end; others keep their time (seconds; the order of packets is kept)."""
     out = np.array(at_node_s, dtype=np.float64, copy=True)
     if starts_s.size == 0:
         return out
-    k = np.searchsorted(starts_s, out, side="right") - 1  # the last stall starting at or before the packet
+    k = (
+        np.searchsorted(starts_s, out, side="right") - 1
+    )  # the last stall starting at or before the packet
     inside = (k >= 0) & (out < starts_s[np.maximum(k, 0)] + stall_s)
     out[inside] = starts_s[k[inside]] + stall_s
     return out

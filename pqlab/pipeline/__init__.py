@@ -1,4 +1,5 @@
-"""The reproduction pipeline: ``pqlab reproduce`` runs the notebooks and publishes figures, report and site.
+"""The reproduction pipeline: ``pqlab reproduce`` runs the notebooks and publishes figures, report
+and site.
 
 What it does: ``reproduce`` (the build: plan, run the notebooks, publish), ``_notebook_worker``
 (the worker processes that keep one kernel each), ``kernelwatch`` (a hung or dead kernel found
@@ -9,8 +10,10 @@ SIGTERM acted on at known points), ``publish`` (the atomic publish, its manifest
 state files read against their JSON Schema),
 ``report`` (the paper-vs-pqlab report: records, verdicts, tables), ``claim_links`` (links
 between claims applied to verdicts), ``reportdiff`` (two reports compared), ``overview`` (the
-report's overview block), ``numbers`` (numbers as the report and the site print them), ``claims_html`` (an artefact's
-claims as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as pages), ``html_pages`` (the Jinja2 templates of
+report's overview block), ``numbers`` (numbers as the report and the site print them),
+``claims_html`` (an artefact's
+claims as HTML, in ``report.html`` and on the site), ``notebook_html`` (the executed notebooks as
+pages), ``html_pages`` (the Jinja2 templates of
 the site and ``report.html``), ``website`` (the static site) and ``readme_table`` (the
 artefact ids of docs/reproduction.md, from the registry).
 
@@ -20,6 +23,24 @@ May import: ``pqlab.papers``, ``pqlab.measure``, ``pqlab.node`` and ``pqlab.base
 lab.
 """
 
-__all__ = ["reproduce", "_notebook_worker", "kernelwatch", "orphans", "runfolder", "runlock", "interrupts", "schedule",
-           "publish", "report", "claim_links", "reportdiff", "overview", "numbers", "claims_html",
-           "notebook_html", "html_pages", "website", "readme_table"]
+__all__ = [
+    "reproduce",
+    "_notebook_worker",
+    "kernelwatch",
+    "orphans",
+    "runfolder",
+    "runlock",
+    "interrupts",
+    "schedule",
+    "publish",
+    "report",
+    "claim_links",
+    "reportdiff",
+    "overview",
+    "numbers",
+    "claims_html",
+    "notebook_html",
+    "html_pages",
+    "website",
+    "readme_table",
+]

@@ -1,4 +1,5 @@
-"""Execute notebooks with papermill in a worker process (started by :mod:`pqlab.pipeline.reproduce`).
+"""Execute notebooks with papermill in a worker process (started
+by :mod:`pqlab.pipeline.reproduce`).
 
 ``python -m pqlab.pipeline._notebook_worker --serve SOCKET_DIR LOG`` starts its kernel at once, then
 reads task files from its standard input, one path per line: each ``{"source", "executed",
@@ -33,7 +34,9 @@ from jupyter_client.manager import KernelManager
 from jupyter_client.utils import run_sync
 
 from pqlab.pipeline import orphans
-from pqlab.pipeline.notebook_html import INJECTED_TAG  # papermill's tag of the injected parameters cell
+from pqlab.pipeline.notebook_html import (
+    INJECTED_TAG,
+)  # papermill's tag of the injected parameters cell
 
 #: Optional modules that our processes never need but whose import is slow: jsonschema (under
 #: nbformat, under papermill and nbconvert) imports ``rfc3987_syntax`` when it is installed (a
@@ -85,8 +88,11 @@ async def _wait_for_ready(self, timeout: float | None = None) -> None:
     while True:
         msg_id = self.kernel_info()
         reply = await self._async_wait_reply(msg_id, "shell_channel", deadline)
-        if reply is not None and await self._async_wait_reply(msg_id, "iopub_channel", deadline,
-                                                              idle=True) is not None:
+        if (
+            reply is not None
+            and await self._async_wait_reply(msg_id, "iopub_channel", deadline, idle=True)
+            is not None
+        ):
             self._handle_kernel_info_reply(reply)
             return
         if not await self._async_is_alive():
@@ -111,7 +117,9 @@ async def _wait_reply(self, msg_id: str, channel: str, deadline: float, idle: bo
             return None
         if msg.get("parent_header", {}).get("msg_id") != msg_id:
             continue  # an earlier request's message: flushed
-        if not idle or (msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle"):
+        if not idle or (
+            msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle"
+        ):
             return msg
     return None
 
@@ -167,9 +175,14 @@ def source_cell_index(source, executed, cell_index: int) -> int:
 
     def injected(path):
         # positions as papermill counted them: without the error cells it adds when writing
-        cells = [c for c in nbformat.read(str(path), as_version=4).cells
-                 if _ERROR_TAG not in c.get("metadata", {}).get("tags", [])]
-        return [i for i, c in enumerate(cells) if INJECTED_TAG in c.get("metadata", {}).get("tags", [])]
+        cells = [
+            c
+            for c in nbformat.read(str(path), as_version=4).cells
+            if _ERROR_TAG not in c.get("metadata", {}).get("tags", [])
+        ]
+        return [
+            i for i, c in enumerate(cells) if INJECTED_TAG in c.get("metadata", {}).get("tags", [])
+        ]
 
     try:
         added = injected(executed) if not injected(source) else []
@@ -178,8 +191,14 @@ def source_cell_index(source, executed, cell_index: int) -> int:
     return cell_index - sum(1 for i in added if i < cell_index)
 
 
-def execute(source: str, executed: str, parameters: dict, kernel_name: str = "python3", km=None,
-            cell_timeout_s: float | None = None) -> dict:
+def execute(
+    source: str,
+    executed: str,
+    parameters: dict,
+    kernel_name: str = "python3",
+    km=None,
+    cell_timeout_s: float | None = None,
+) -> dict:
     """Run ``source`` into ``executed``; return the failure as a dict (all None on success).
 
     ``km``: a started kernel manager to run in (kept running), else a new kernel is started
@@ -191,15 +210,24 @@ def execute(source: str, executed: str, parameters: dict, kernel_name: str = "py
     kernel = {"km": km} if km is not None else {"kernel_manager_class": IPCKernelManager}
     try:
         papermill.execute_notebook(
-            source, executed, parameters=parameters, kernel_name=kernel_name, progress_bar=False,
+            source,
+            executed,
+            parameters=parameters,
+            kernel_name=kernel_name,
+            progress_bar=False,
             # written once at the end (and on an error): after every cell, papermill rewrote and
             # validated megabytes of images (14 of 100 CPU-s of a full reproduction)
-            request_save_on_cell_execute=False, cwd=os.path.dirname(source), execution_timeout=cell_timeout_s,
+            request_save_on_cell_execute=False,
+            cwd=os.path.dirname(source),
+            execution_timeout=cell_timeout_s,
             **kernel,
         )
     except PapermillExecutionError as exc:
-        return {"cell_index": source_cell_index(source, executed, exc.cell_index), "ename": exc.ename,
-                "evalue": exc.evalue}
+        return {
+            "cell_index": source_cell_index(source, executed, exc.cell_index),
+            "ename": exc.ename,
+            "evalue": exc.evalue,
+        }
     except Exception as exc:  # noqa: BLE001 - reported by the parent as this notebook's failure
         return {"cell_index": None, "ename": type(exc).__name__, "evalue": str(exc)}
     return {"cell_index": None, "ename": None, "evalue": None}
@@ -220,12 +248,18 @@ def _reset(km, cwd: str) -> None:
     """Reset the kept kernel for the next notebook (see :data:`RESET_CODE`)."""
     # parent=km: "alive" is asked of the kernel's process (a client without a parent asks the
     # heartbeat, which a kernel still starting does not answer yet: "Kernel died before replying")
-    kc = ReadyBlockingKernelClient(**km.get_connection_info(session=True), connection_file=km.connection_file, parent=km)
+    kc = ReadyBlockingKernelClient(
+        **km.get_connection_info(session=True), connection_file=km.connection_file, parent=km
+    )
     kc.start_channels()
     try:
         kc.wait_for_ready(timeout=60)
-        reply = kc.execute_interactive(RESET_CODE.format(cwd=cwd), store_history=False, timeout=60,
-                                       output_hook=lambda msg: None)
+        reply = kc.execute_interactive(
+            RESET_CODE.format(cwd=cwd),
+            store_history=False,
+            timeout=60,
+            output_hook=lambda msg: None,
+        )
         if reply["content"]["status"] != "ok":
             raise RuntimeError(f"could not reset the kernel: {reply['content'].get('evalue')}")
     finally:
@@ -264,6 +298,7 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
         except Exception as exc:  # noqa: BLE001 - tried again, and reported, with the first task
             print(f"pqlab: could not start the kernel yet: {type(exc).__name__}: {exc}", flush=True)
         import papermill  # noqa: F401 - imported while the kernel starts
+
         for line in tasks if tasks is not None else sys.stdin:
             if not line.strip():
                 continue
@@ -284,8 +319,14 @@ def serve(socket_dir: str, kernel_log: str, kernel_name: str = "python3", tasks=
                     if retiring is not None:
                         retiring = _shut_down(retiring)
                     _reset(km, os.path.dirname(task["source"]))
-                    outcome = execute(task["source"], task["executed"], task["parameters"], wanted, km=km,
-                                      cell_timeout_s=task.get("cell_timeout"))
+                    outcome = execute(
+                        task["source"],
+                        task["executed"],
+                        task["parameters"],
+                        wanted,
+                        km=km,
+                        cell_timeout_s=task.get("cell_timeout"),
+                    )
                 except Exception as exc:  # noqa: BLE001 - reported by the parent as this notebook's failure
                     outcome = {"cell_index": None, "ename": type(exc).__name__, "evalue": str(exc)}
             _write_result(task["result"], outcome)
@@ -316,7 +357,9 @@ def main(argv=None) -> int:
         task = json.load(fh)
     IPCKernelManager.root = task.get("socket_dir")
     try:
-        outcome = execute(task["source"], task["executed"], task["parameters"], task.get("kernel_name", "python3"))
+        outcome = execute(
+            task["source"], task["executed"], task["parameters"], task.get("kernel_name", "python3")
+        )
     finally:
         for folder in IPCKernelManager.folders:
             shutil.rmtree(folder, ignore_errors=True)

@@ -34,5 +34,6 @@ RELATIONS = judge.RELATIONS
 
 
 def load_claim_links(path=LINKS_FILE) -> pd.DataFrame:
-    """Read and check the links file; ``ValueError`` naming a missing column or an unknown relation."""
+    """Read and check the links file; ``ValueError`` naming a missing column or an unknown
+    relation."""
     return records.load_text_table(path, LINK_COLUMNS, "relation", RELATIONS)

@@ -16,33 +16,38 @@ import re
 
 import pandas as pd
 
+from ..papers.records import MODELS
 from . import overview
 from .numbers import paper_text, signed_text
-from ..papers.records import MODELS
 
 
 def artefact_anchor(artefact: str) -> str:
-    """The HTML id of an artefact's section: ``a-<id>``, characters other than ``[A-Za-z0-9_-]`` as ``-``."""
+    """The HTML id of an artefact's section: ``a-<id>``, characters other than ``[A-Za-z0-9_-]`` as
+    ``-``."""
     return "a-" + re.sub(r"[^A-Za-z0-9_-]", "-", artefact)
 
 
 def verdict_class(verdict: str) -> str:
-    """The CSS class of a verdict (its words joined by ``-``: ``not checkable`` -> ``not-checkable``)."""
+    """The CSS class of a verdict (its words joined by ``-``: ``not checkable`` ->
+    ``not-checkable``)."""
     return verdict.replace(" ", "-")
 
 
 def percent_text(value) -> str:
-    """A relative difference in percent as a signed number to 0.1 (``+12.3 %``); ``n/a`` if missing (:func:`plain`)."""
+    """A relative difference in percent as a signed number to 0.1 (``+12.3 %``); ``n/a`` if missing
+    (:func:`plain`)."""
     value = plain(value)
     return "n/a" if value is None else f"{value:+.1f} %"
 
 
-#: A paper's statement or an explanation longer than this (characters) is folded in a details element.
+#: A paper's statement or an explanation longer than this (characters) is folded in a details
+#: element.
 FOLD_CHARS = 160
 
 
 def claim_groups(rows: list[dict]) -> list[dict]:
-    """The claims of one artefact as the ``claims_table`` macro (``templates/claims.html``) lays them out.
+    """The claims of one artefact as the ``claims_table`` macro (``templates/claims.html``) lays
+    them out.
 
     One group per claim (consecutive rows of one ``quantity``), one row per model inside it.
 
@@ -72,9 +77,17 @@ def claim_groups(rows: list[dict]) -> list[dict]:
     for group in groups:
         first = group[0]
         statement = "" if plain(first["statement"]) is None else str(first["statement"])
-        out.append({"quantity": first["quantity"], "statement": statement, "statement_cut": _folded(statement),
-                    "source": first["source"], "paper": paper_text(plain(first["paper value"])),
-                    "unit": overview.unit_text(first["unit"]), "rows": [_model_row(r) for r in group]})
+        out.append(
+            {
+                "quantity": first["quantity"],
+                "statement": statement,
+                "statement_cut": _folded(statement),
+                "source": first["source"],
+                "paper": paper_text(plain(first["paper value"])),
+                "unit": overview.unit_text(first["unit"]),
+                "rows": [_model_row(r) for r in group],
+            }
+        )
     return out
 
 
@@ -83,15 +96,19 @@ def _model_row(r: dict) -> dict:
     role = plain(r.get("role"))
     difference = plain(r["difference"])
     explanation = str(r["explanation"])
-    return {"model": overview.MODEL_LABELS.get(model, model),
-            "role": overview.ROLE_TITLES.get(role, role) if role else "",
-            "ours": overview.ours_text(plain(r["ours"]), plain(r["paper value"])),
-            "shape": overview.shape_text(r["shape_ok"]),
-            "percent": None if difference is None else percent_text(r["difference %"]),
-            "difference": "" if difference is None else signed_text(difference),
-            "verdict": str(r["verdict"]), "reason": str(r.get("reason") or ""),
-            "reason_kind": str(r.get("reason kind") or ""),
-            "explanation": explanation, "explanation_cut": _folded(explanation)}
+    return {
+        "model": overview.MODEL_LABELS.get(model, model),
+        "role": overview.ROLE_TITLES.get(role, role) if role else "",
+        "ours": overview.ours_text(plain(r["ours"]), plain(r["paper value"])),
+        "shape": overview.shape_text(r["shape_ok"]),
+        "percent": None if difference is None else percent_text(r["difference %"]),
+        "difference": "" if difference is None else signed_text(difference),
+        "verdict": str(r["verdict"]),
+        "reason": str(r.get("reason") or ""),
+        "reason_kind": str(r.get("reason kind") or ""),
+        "explanation": explanation,
+        "explanation_cut": _folded(explanation),
+    }
 
 
 def _folded(text: str) -> str | None:
@@ -100,7 +117,8 @@ def _folded(text: str) -> str | None:
 
 
 def _cut(text: str, chars: int = FOLD_CHARS // 2) -> str:
-    """The first words of ``text``, up to about ``chars`` characters, without trailing dots or commas."""
+    """The first words of ``text``, up to about ``chars`` characters, without trailing dots or
+    commas."""
     cut = text[:chars]
     cut = cut.rsplit(" ", 1)[0] if " " in cut else cut
     return cut.rstrip(" .,;:")  # the ellipsis that follows is the only one

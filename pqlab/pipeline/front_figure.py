@@ -21,8 +21,12 @@ from ..papers.artefact_files import write_png
 from ..papers.titles import title
 
 #: Colour of each verdict's points (the site's verdict colours, darker to read as points).
-VERDICT_COLOURS = {"reproduced": "#2e7d32", "differs": "#c62828", "not checkable": "#78909c",
-                   "not tested": "#e0a800"}
+VERDICT_COLOURS = {
+    "reproduced": "#2e7d32",
+    "differs": "#c62828",
+    "not checkable": "#78909c",
+    "not tested": "#e0a800",
+}
 #: Marker of each model's points.
 MODEL_MARKERS = {"papers_node": "o", "testbed": "s"}
 #: Pixels per inch of the front figure's PNG.
@@ -63,10 +67,11 @@ def alt_text(found: pd.DataFrame) -> str:
         said = ", ".join(f"{counts[v]} {v}" for v in judge.VERDICTS if v in counts)
         parts.append(f"{_model_title(model)}: {said} (of {len(mine)})")
     results = found[["artefact", "quantity"]].drop_duplicates().shape[0]
-    return (f"Dot plot of our value's difference from the paper's, in percent, for {results} "
-            "measured numbers of the papers, one row each, one point per model; a point inside the "
-            f"shaded band of ±{judge.TOLERANCE_PERCENT:g} % is reproduced. "
-            + ". ".join(parts) + ".")
+    return (
+        f"Dot plot of our value's difference from the paper's, in percent, for {results} "
+        "measured numbers of the papers, one row each, one point per model; a point inside the "
+        f"shaded band of ±{judge.TOLERANCE_PERCENT:g} % is reproduced. " + ". ".join(parts) + "."
+    )
 
 
 def _model_title(model: str) -> str:
@@ -100,13 +105,24 @@ def draw(table: pd.DataFrame, path) -> str | None:
     ax.axvspan(-tol, tol, color="#dff3e0", zorder=0)
     ax.axvline(0, color="0.35", lw=0.8, zorder=1)
     offsets = {m: 0.4 * (k - (len(MODEL_MARKERS) - 1) / 2) for k, m in enumerate(MODEL_MARKERS)}
-    for a, q, model, diff, verdict in found[["artefact", "quantity", "model", "difference %",
-                                              "verdict"]].itertuples(index=False):
+    for a, q, model, diff, verdict in found[
+        ["artefact", "quantity", "model", "difference %", "verdict"]
+    ].itertuples(index=False):
         y = row[(a, q)] + offsets.get(model, 0.0)
-        ax.plot(diff, y, MODEL_MARKERS.get(model, "D"), ms=6.5, mec="0.15", mew=0.6,
-                color=VERDICT_COLOURS.get(verdict, "0.5"), zorder=3)
-    labels = [found.loc[(found["artefact"] == a) & (found["quantity"] == q), "title"].iloc[0]
-              for a, q in order]
+        ax.plot(
+            diff,
+            y,
+            MODEL_MARKERS.get(model, "D"),
+            ms=6.5,
+            mec="0.15",
+            mew=0.6,
+            color=VERDICT_COLOURS.get(verdict, "0.5"),
+            zorder=3,
+        )
+    labels = [
+        found.loc[(found["artefact"] == a) & (found["quantity"] == q), "title"].iloc[0]
+        for a, q in order
+    ]
     ax.set_yticks(np.arange(len(order)), labels, fontsize=8.5)
     ax.set_ylim(len(order) - 0.5, -0.5)
     low, high = float(found["difference %"].min()), float(found["difference %"].max())
@@ -114,14 +130,32 @@ def draw(table: pd.DataFrame, path) -> str | None:
     ax.set_xlabel("ours against the paper's value: relative difference (%)")
     ax.grid(axis="x", color="0.88", lw=0.6)
     ax.set_axisbelow(True)
-    models = [Line2D([], [], ls="none", marker=MODEL_MARKERS[m], color="0.6", mec="0.15",
-                     label=_model_title(m))
-              for m in MODEL_MARKERS if m in set(found["model"])]
-    verdicts = [Patch(color=VERDICT_COLOURS[v], label=v) for v in VERDICT_COLOURS
-                if v in set(found["verdict"])]
+    models = [
+        Line2D(
+            [],
+            [],
+            ls="none",
+            marker=MODEL_MARKERS[m],
+            color="0.6",
+            mec="0.15",
+            label=_model_title(m),
+        )
+        for m in MODEL_MARKERS
+        if m in set(found["model"])
+    ]
+    verdicts = [
+        Patch(color=VERDICT_COLOURS[v], label=v)
+        for v in VERDICT_COLOURS
+        if v in set(found["verdict"])
+    ]
     band = [Patch(color="#dff3e0", label=f"within ±{tol:g} %")]
-    fig.legend(handles=[*models, *verdicts, *band], loc="outside upper center", ncols=5,
-               fontsize=8.5, frameon=False)
+    fig.legend(
+        handles=[*models, *verdicts, *band],
+        loc="outside upper center",
+        ncols=5,
+        fontsize=8.5,
+        frameon=False,
+    )
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     write_png(fig, str(path), FRONT_FIGURE_DPI)
     return alt_text(found)

@@ -35,11 +35,21 @@ def environment() -> jinja2.Environment:
     (:mod:`pqlab.pipeline.claims_html`), ``urlquote`` (a file name as a URL path) and
     ``stem`` (a file name without its extension).
     """
-    env = jinja2.Environment(loader=jinja2.PackageLoader(__package__, TEMPLATES), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             keep_trailing_newline=True, extensions=["jinja2.ext.do"])
-    env.filters.update(verdict_class=verdict_class, artefact_anchor=artefact_anchor, urlquote=quote,
-                       stem=lambda name: PurePath(str(name)).stem)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader(__package__, TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        extensions=["jinja2.ext.do"],
+    )
+    env.filters.update(
+        verdict_class=verdict_class,
+        artefact_anchor=artefact_anchor,
+        urlquote=quote,
+        stem=lambda name: PurePath(str(name)).stem,
+    )
     return env
 
 
@@ -51,7 +61,12 @@ def render(template: str, **context) -> str:
 @functools.cache
 def style() -> str:
     """The style sheet's text (no trailing newline)."""
-    return resources.files(__package__).joinpath(TEMPLATES, STYLE_SHEET).read_text(encoding="utf-8").rstrip("\n")
+    return (
+        resources.files(__package__)
+        .joinpath(TEMPLATES, STYLE_SHEET)
+        .read_text(encoding="utf-8")
+        .rstrip("\n")
+    )
 
 
 def style_markup() -> Markup:

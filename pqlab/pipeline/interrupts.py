@@ -94,11 +94,16 @@ def check() -> None:
 
 def _silencing(previous):
     """A ``sys.unraisablehook`` that drops the report of a ``KeyboardInterrupt`` a :func:`caught`
-    block recorded (the run acts on it at its next check) and passes every other on to ``previous``."""
+    block recorded (the run acts on it at its next check) and passes every other on to ``previous``.
+    """
+
     def hook(unraisable) -> None:
-        if not (issubclass(unraisable.exc_type, KeyboardInterrupt)
-                and any(c.received is not None for c in _ACTIVE)):
+        if not (
+            issubclass(unraisable.exc_type, KeyboardInterrupt)
+            and any(c.received is not None for c in _ACTIVE)
+        ):
             previous(unraisable)
+
     return hook
 
 
@@ -127,13 +132,17 @@ def caught(deferring: bool = False):
     except ValueError:  # not the main thread
         pass
     hook = silencing = sys.unraisablehook
-    if threading.current_thread() is threading.main_thread():  # the hook is the process's, as the handlers
+    if (
+        threading.current_thread() is threading.main_thread()
+    ):  # the hook is the process's, as the handlers
         sys.unraisablehook = silencing = _silencing(hook)
     _ACTIVE.append(catcher)
     try:
         yield catcher
     finally:
-        catcher.deferring = True  # the block is over: a late signal no longer cuts the restoring short
+        catcher.deferring = (
+            True  # the block is over: a late signal no longer cuts the restoring short
+        )
         _ACTIVE.remove(catcher)
         for number, handler in previous.items():
             # signal.signal runs the pending handlers (this catcher's) before it installs the next

@@ -82,14 +82,24 @@ class Watch:
             return None
         self.last_look = now
         if now - self.started > self.limit_s:
-            return ("NotebookTimeout", f"still running after {self.limit_s:g} s, the notebook time limit "
-                                       "(--notebook-timeout); its kernel was stopped")
+            return (
+                "NotebookTimeout",
+                (
+                    f"still running after {self.limit_s:g} s, the notebook time limit "
+                    "(--notebook-timeout); its kernel was stopped"
+                ),
+            )
         kernels = _kernels(self.worker_pid)
         if self.kernel is not None and self.kernel.pid not in kernels:
-            if kernels:  # the worker started a fresh kernel (the previous one died between notebooks)
+            if (
+                kernels
+            ):  # the worker started a fresh kernel (the previous one died between notebooks)
                 self.kernel = next(iter(kernels.values()))
                 return None
-            return ("KernelDied", f"its kernel (pid {self.kernel.pid}) died while running it: {self._why_died()}")
+            return (
+                "KernelDied",
+                f"its kernel (pid {self.kernel.pid}) died while running it: {self._why_died()}",
+            )
         if self.kernel is None:
             self.kernel = next(iter(kernels.values()), None)
             return None
@@ -105,8 +115,13 @@ class Watch:
         if status == psutil.STATUS_STOPPED:
             self.stopped_since = self.stopped_since or now
             if now - self.stopped_since >= STOPPED_GRACE_S:
-                return ("KernelHung", f"its kernel (pid {self.kernel.pid}) is hung: its process has been stopped "
-                                      f"(SIGSTOP or a debugger) for {now - self.stopped_since:.0f} s")
+                return (
+                    "KernelHung",
+                    (
+                        f"its kernel (pid {self.kernel.pid}) is hung: its process has been stopped "
+                        f"(SIGSTOP or a debugger) for {now - self.stopped_since:.0f} s"
+                    ),
+                )
         else:
             self.stopped_since = None
         return None

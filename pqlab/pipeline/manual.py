@@ -93,8 +93,9 @@ class _SiteRenderer(mistune.HTMLRenderer):
 
 
 def _markdown(sources: set[str]) -> mistune.Markdown:
-    md = mistune.create_markdown(renderer=_SiteRenderer(sources),
-                                 plugins=["table", "strikethrough"])
+    md = mistune.create_markdown(
+        renderer=_SiteRenderer(sources), plugins=["table", "strikethrough"]
+    )
     add_toc_hook(md, min_level=1, max_level=6, heading_id=lambda token, index: slug(token["text"]))
     return md
 

@@ -14,7 +14,8 @@ import os
 from pathlib import Path
 
 from ..base import locations
-from ..base.echo import ECHO_CHARS, echo_typed as shown  # noqa: F401  (re-exported)
+from ..base.echo import ECHO_CHARS  # noqa: F401  (re-exported)
+from ..base.echo import echo_typed as shown
 
 __all__ = ["ECHO_CHARS", "shown", "shipped_notebooks", "find_notebooks", "match_notebook"]
 
@@ -26,8 +27,9 @@ def _number(stem: str) -> str:
 
 def shipped_notebooks() -> list[Path]:
     """The paper notebooks (:data:`pqlab.base.locations.NOTEBOOKS`), sorted, absolute."""
-    return sorted(p.resolve() for p in Path(locations.NOTEBOOKS).glob("*.ipynb")
-                  if not p.name.startswith("_"))
+    return sorted(
+        p.resolve() for p in Path(locations.NOTEBOOKS).glob("*.ipynb") if not p.name.startswith("_")
+    )
 
 
 def find_notebooks(notebooks=None) -> list[Path]:
@@ -83,9 +85,11 @@ def _resolve(item) -> list[Path]:
         return [match_notebook(item, shipped_notebooks())]
     except ValueError:
         names = ", ".join(p.stem for p in shipped_notebooks())
-        raise ValueError(f"notebook not found: {shown(str(item), quotes=False)} is neither an "
-                         f".ipynb file, a folder, nor a notebook of {locations.NOTEBOOKS} (names: "
-                         f"{names}; or their numbers, e.g. 01)") from None
+        raise ValueError(
+            f"notebook not found: {shown(str(item), quotes=False)} is neither an "
+            f".ipynb file, a folder, nor a notebook of {locations.NOTEBOOKS} (names: "
+            f"{names}; or their numbers, e.g. 01)"
+        ) from None
 
 
 def match_notebook(key, sources) -> Path:
@@ -104,8 +108,11 @@ def match_notebook(key, sources) -> Path:
     """
     sources = [Path(s) for s in sources]
     text = str(key)
-    found = [s for s in sources
-             if text in (s.stem, s.name) or (text.isdigit() and text == _number(s.stem))]
+    found = [
+        s
+        for s in sources
+        if text in (s.stem, s.name) or (text.isdigit() and text == _number(s.stem))
+    ]
     if not found and text.endswith(".ipynb"):
         path = Path(text).expanduser()
         found = [s for s in sources if _kind(path) and path.resolve() == s.resolve()]

@@ -1,4 +1,5 @@
-"""What a reader reads first: the report's and the site's opening, computed from the report table's fields.
+"""What a reader reads first: the report's and the site's opening, computed from the report table's
+fields.
 
 The opening of ``report.md``/``report.html`` and of the site's index is a few sentences
 (:func:`opening`: the measured results first, per model, numbers and qualitative statements apart;
@@ -20,8 +21,8 @@ import json
 
 import pandas as pd
 
-from .numbers import number_text, ours_digits, paper_text
 from ..papers import judge, ledger, records
+from .numbers import number_text, ours_digits, paper_text
 
 #: How many of the test-bed model's misses the opening's table lists.
 MISSES = 5
@@ -43,10 +44,12 @@ KIND_LABELS = {
 #: Readers' words for the units of ``data/paper_values.csv`` that name nothing by themselves.
 UNIT_WORDS = {"1": "ratio", "units": "tx units", "unit": "tx unit"}
 #: What the words of :data:`UNIT_WORDS` mean (said once, under the tables that use them).
-UNIT_NOTE = ("ratio: a dimensionless fraction or ratio (0.15 = 15 %); tx units: the transmission "
-             "queue's units as the paper's statement uses them, a 512-byte memory unit (particle) for a queue "
-             "size, the transmission time of the 128-byte EF packet (0.636 ms on the 2 Mbit/s ATM line) for a "
-             "delay or a delay variation.")
+UNIT_NOTE = (
+    "ratio: a dimensionless fraction or ratio (0.15 = 15 %); tx units: the transmission queue's"
+    " units as the paper's statement uses them, a 512-byte memory unit (particle) for a queue size,"
+    " the transmission time of the 128-byte EF packet (0.636 ms on the 2 Mbit/s ATM line) for a"
+    " delay or a delay variation."
+)
 #: Prefix of the facts of the ``mutually_inconsistent`` record naming a result and the hop count
 #: its paper value needs: ``needs__<artefact>__<quantity>``.
 NEEDS_FACT = "needs__"
@@ -55,7 +58,8 @@ FROZEN_FACT = "frozen_hops"
 
 
 def unit_text(unit) -> str:
-    """A report unit as a reader reads it (:data:`UNIT_WORDS`; other units unchanged, "-" for none)."""
+    """A report unit as a reader reads it (:data:`UNIT_WORDS`; other units unchanged, "-" for
+    none)."""
     text = "" if unit is None else str(unit).strip()
     return UNIT_WORDS.get(text, text)
 
@@ -88,7 +92,10 @@ def apart_counts(table: pd.DataFrame, model: str = records.MODELS[0]) -> dict[st
     for name, kinds in (("setup", ("setup",)), ("arithmetic", ("analysis", "derived"))):
         rows = mine[mine["kind"].isin(kinds)]
         out[name] = (int((rows["verdict"] == "reproduced").sum()), len(rows))
-    out["not_checkable"] = (0, int(((mine["kind"] == "result") & (mine["rule"] == "not_checkable")).sum()))
+    out["not_checkable"] = (
+        0,
+        int(((mine["kind"] == "result") & (mine["rule"] == "not_checkable")).sum()),
+    )
     return out
 
 
@@ -104,10 +111,15 @@ def _model_sentence(model: str, counts: pd.DataFrame, n_qualitative: int) -> str
     untested = int(mine.loc["qualitative", "not tested"])
     if not judged:
         return text + f"; its {untested} statements are not tested by this model"
-    return text + (f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} statements"
-                   + (" it was run on" if judged + untested < n_qualitative else "")
-                   + (f" ({untested} more not tested by this model: an effect it does not produce)"
-                      if untested else ""))
+    return text + (
+        f" and {int(mine.loc['qualitative', 'reproduced'])} of the {judged} statements"
+        + (" it was run on" if judged + untested < n_qualitative else "")
+        + (
+            f" ({untested} more not tested by this model: an effect it does not produce)"
+            if untested
+            else ""
+        )
+    )
 
 
 def opening(table: pd.DataFrame) -> str:
@@ -125,9 +137,15 @@ def opening(table: pd.DataFrame) -> str:
     node = measured[measured["model"] == records.MODELS[0]]
     n_numeric = int((node["_set"] != "qualitative").sum())
     n_qualitative = int((node["_set"] == "qualitative").sum())
-    parts = [f"The papers state {n_numeric + n_qualitative} measured results: {n_numeric} numbers, "
-             f"{n_qualitative} statements."]
-    models = "; ".join(_model_sentence(m, counts, n_qualitative) for m in records.MODELS if (counts["model"] == m).any())
+    parts = [
+        f"The papers state {n_numeric + n_qualitative} measured results: {n_numeric} numbers, "
+        f"{n_qualitative} statements."
+    ]
+    models = "; ".join(
+        _model_sentence(m, counts, n_qualitative)
+        for m in records.MODELS
+        if (counts["model"] == m).any()
+    )
     parts.append(models[:1].upper() + models[1:] + ".")
     notes = [f"{len(borderline_rows(table))} reproductions are borderline"]
     if (table["model"] == "testbed").any():
@@ -135,16 +153,19 @@ def opening(table: pd.DataFrame) -> str:
     parts.append(", ".join(notes) + ".")  # each listed in a section of its own
     apart = apart_counts(table)
     setup, arithmetic, unchecked = apart["setup"], apart["arithmetic"], apart["not_checkable"]
-    parts.append(f"Counted apart: {setup[1]} setup echoes ({setup[0]} as stated), "
-                 f"{arithmetic[1]} checks of the papers' arithmetic ({arithmetic[0]} agree), "
-                 f"{unchecked[1]} statements nothing can check.")
+    parts.append(
+        f"Counted apart: {setup[1]} setup echoes ({setup[0]} as stated), "
+        f"{arithmetic[1]} checks of the papers' arithmetic ({arithmetic[0]} agree), "
+        f"{unchecked[1]} statements nothing can check."
+    )
     return " ".join(parts)
 
 
 # --------------------------------------------------------------------------- the sections
 
 
-#: Kinds of reason that make a reproduced number rest on a choice (an input or a definition the paper
+#: Kinds of reason that make a reproduced number rest on a choice (an input or a definition the
+#: paper
 #: leaves open, a mechanism of the model): such a number is listed with the borderline ones.
 NEAR_TIE_KINDS = ("input", "definition", "mechanism")
 
@@ -159,13 +180,18 @@ def borderline_rows(table: pd.DataFrame) -> list[str]:
     """
     measured = measured_results(table)
     out = []
-    for row in measured[(measured["verdict"] == "reproduced") & (measured["_set"] != "qualitative")].to_dict("records"):
+    for row in measured[
+        (measured["verdict"] == "reproduced") & (measured["_set"] != "qualitative")
+    ].to_dict("records"):
         percent = row["difference %"]
         why = [f"{percent:+.1f} %"] if pd.notna(percent) else []
         if row["rule"] == "position":
             why.append("by the position rule")
         elif judge.borderline(percent):
-            why.append(f"within {judge.TOLERANCE_PERCENT:g} % by {judge.TOLERANCE_PERCENT - abs(percent):.1f} points")
+            why.append(
+                f"within {judge.TOLERANCE_PERCENT:g} % by"
+                f" {judge.TOLERANCE_PERCENT - abs(percent):.1f} points"
+            )
         rests = row["reason kind"] in NEAR_TIE_KINDS
         if rests or row["rule"] == "position":
             why.append(row["reason"])
@@ -192,15 +218,25 @@ def largest_misses(table: pd.DataFrame, n: int = MISSES) -> pd.DataFrame:
         test-bed rows.
     """
     rows = measured_results(table)
-    rows = rows[(rows["model"] == "testbed") & (rows["verdict"] == "differs") & (rows["_set"] != "qualitative")]
+    rows = rows[
+        (rows["model"] == "testbed")
+        & (rows["verdict"] == "differs")
+        & (rows["_set"] != "qualitative")
+    ]
     rows = rows.assign(_size=rows["difference %"].abs().fillna(float("inf")))
     rows = rows.sort_values("_size", ascending=False, kind="mergesort").head(n)
-    return pd.DataFrame({
-        "result": [f"{a}/{q}" for a, q in zip(rows["artefact"], rows["quantity"])],
-        "paper": list(rows["paper value"]), "ours": list(rows["ours"]), "unit": [unit_text(u) for u in rows["unit"]],
-        "difference %": list(rows["difference %"]), "reason": list(rows["reason"]),
-        "reason kind": list(rows["reason kind"]), "explanation": list(rows["explanation"]),
-    })
+    return pd.DataFrame(
+        {
+            "result": [f"{a}/{q}" for a, q in zip(rows["artefact"], rows["quantity"])],
+            "paper": list(rows["paper value"]),
+            "ours": list(rows["ours"]),
+            "unit": [unit_text(u) for u in rows["unit"]],
+            "difference %": list(rows["difference %"]),
+            "reason": list(rows["reason"]),
+            "reason kind": list(rows["reason kind"]),
+            "explanation": list(rows["explanation"]),
+        }
+    )
 
 
 def _facts(row: dict) -> dict[str, dict]:
@@ -221,23 +257,36 @@ def inconsistent_results(table: pd.DataFrame) -> tuple[str, list[str]]:
         The sentence ("" without that row) and one item per result with the hops it needs,
         fewest first.
     """
-    found = table[(table["model"] == "testbed") & (table["quantity"] == records.INCONSISTENCY_QUANTITY)]
+    found = table[
+        (table["model"] == "testbed") & (table["quantity"] == records.INCONSISTENCY_QUANTITY)
+    ]
     if found.empty:
         return "", []
     note = found.iloc[0].to_dict()
     facts = _facts(note)
     frozen = facts.get(FROZEN_FACT)
     bed = table[table["model"] == "testbed"]
-    rows = {f"{a}__{q}": r for a, q, r in zip(bed["artefact"], bed["quantity"], bed.to_dict("records"))}
+    rows = {
+        f"{a}__{q}": r for a, q, r in zip(bed["artefact"], bed["quantity"], bed.to_dict("records"))
+    }
     items = []
     for name, f in facts.items():
-        if not name.startswith(NEEDS_FACT) or name[len(NEEDS_FACT):] not in rows:
+        if not name.startswith(NEEDS_FACT) or name[len(NEEDS_FACT) :] not in rows:
             continue
-        row = rows[name[len(NEEDS_FACT):]]
-        with_frozen = "" if frozen is None else f" with {judge.number_text(frozen['value'], frozen['unit'])}"
-        items.append((f["value"], f"{row['artefact']}/{row['quantity']}: paper {paper_text(row['paper value'])} "
-                      f"{unit_text(row['unit'])}, needs {judge.number_text(f['value'], f['unit'])} "
-                      f"({row['verdict']}{with_frozen})"))
+        row = rows[name[len(NEEDS_FACT) :]]
+        with_frozen = (
+            "" if frozen is None else f" with {judge.number_text(frozen['value'], frozen['unit'])}"
+        )
+        items.append(
+            (
+                f["value"],
+                (
+                    f"{row['artefact']}/{row['quantity']}: paper {paper_text(row['paper value'])} "
+                    f"{unit_text(row['unit'])}, needs {judge.number_text(f['value'], f['unit'])} "
+                    f"({row['verdict']}{with_frozen})"
+                ),
+            )
+        )
     sentence = note["reason"] or str(note["explanation"])
     return sentence[:1].upper() + sentence[1:], [text for _, text in sorted(items)]
 
@@ -259,52 +308,115 @@ def shape_text(shape_ok) -> str:
 
 
 def sections(table: pd.DataFrame) -> list[dict]:
-    """The opening's parts after :func:`opening`, as plain text for the report's Markdown and HTML and the site.
+    """The opening's parts after :func:`opening`, as plain text for the report's Markdown and HTML
+    and the site.
 
     Returns
     -------
     list of dict
         Each ``{"key", "title", "text", "header", "rows", "items"}``: what the section is
-        (``measured``, ``borderline``, ``chosen``, ``misses``, ``inconsistent``), its title, a sentence
+        (``measured``, ``borderline``, ``chosen``, ``misses``, ``inconsistent``), its title, a
+        sentence
         ("" for none), a table (``header`` list of str and ``rows`` lists of str; empty for
         none) and a bulleted list (``items``, maybe empty).
     """
     parts = []
     counts = measured_table(table)
     if not counts.empty:
-        parts.append({"key": "measured", "title": "Measured results per model", "text": "",
-                      "header": ["model", "measured results", *MEASURED_VERDICTS, "total"],
-                      "rows": [[records.MODEL_TITLES[r["model"]], ROLE_TITLES[r["role"]],
-                                *(str(r[v]) for v in MEASURED_VERDICTS), str(r["total"])]
-                               for r in counts.to_dict("records")], "items": []})
+        parts.append(
+            {
+                "key": "measured",
+                "title": "Measured results per model",
+                "text": "",
+                "header": ["model", "measured results", *MEASURED_VERDICTS, "total"],
+                "rows": [
+                    [
+                        records.MODEL_TITLES[r["model"]],
+                        ROLE_TITLES[r["role"]],
+                        *(str(r[v]) for v in MEASURED_VERDICTS),
+                        str(r["total"]),
+                    ]
+                    for r in counts.to_dict("records")
+                ],
+                "items": [],
+            }
+        )
     shaky = borderline_rows(table)
     if shaky:
-        parts.append({"key": "borderline", "title": "Borderline reproductions and near-ties",
-                      "text": f"Reproduced numbers that are within {judge.TOLERANCE_PERCENT:g} % by less than "
-                              f"{judge.TOLERANCE_PERCENT - judge.BORDERLINE_PERCENT:g} points, reproduced by the position "
-                              "rule, or resting on an input, a definition or a mechanism their reason names:",
-                      "header": [], "rows": [], "items": shaky})
+        parts.append(
+            {
+                "key": "borderline",
+                "title": "Borderline reproductions and near-ties",
+                "text": (
+                    f"Reproduced numbers that are within {judge.TOLERANCE_PERCENT:g} % by less than"
+                    f" {judge.TOLERANCE_PERCENT - judge.BORDERLINE_PERCENT:g} points, reproduced by"
+                    " the position rule, or resting on an input, a definition or a mechanism their"
+                    " reason names:"
+                ),
+                "header": [],
+                "rows": [],
+                "items": shaky,
+            }
+        )
     chosen = chosen_after_held_out()
     if chosen and (table["model"] == "testbed").any():
-        parts.append({"key": "chosen", "title": "Choices made after seeing held-out results",
-                      "text": f"{records.MODEL_TITLES['testbed'].capitalize()} was calibrated on the calibration set "
-                              "only, except for these choices:",
-                      "header": [], "rows": [], "items": chosen})
+        parts.append(
+            {
+                "key": "chosen",
+                "title": "Choices made after seeing held-out results",
+                "text": (
+                    f"{records.MODEL_TITLES['testbed'].capitalize()} was calibrated on the"
+                    " calibration set only, except for these choices:"
+                ),
+                "header": [],
+                "rows": [],
+                "items": chosen,
+            }
+        )
     misses = largest_misses(table)
     if not misses.empty:
-        parts.append({"key": "misses", "title": f"Largest misses of {records.MODEL_TITLES['testbed']}", "text": "",
-                      "header": ["result", "paper", "ours", "unit", "difference", "reason"],
-                      "rows": [[m["result"], paper_text(m["paper"]), ours_text(m["ours"], m["paper"]), m["unit"],
-                                "n/a" if pd.isna(m["difference %"]) else f"{m['difference %']:+.1f} %",
-                                f"{m['reason kind']}: {m['reason']}" if m["reason"] else "no reason recorded"]
-                               for m in misses.to_dict("records")], "items": []})
+        parts.append(
+            {
+                "key": "misses",
+                "title": f"Largest misses of {records.MODEL_TITLES['testbed']}",
+                "text": "",
+                "header": ["result", "paper", "ours", "unit", "difference", "reason"],
+                "rows": [
+                    [
+                        m["result"],
+                        paper_text(m["paper"]),
+                        ours_text(m["ours"], m["paper"]),
+                        m["unit"],
+                        "n/a" if pd.isna(m["difference %"]) else f"{m['difference %']:+.1f} %",
+                        (
+                            f"{m['reason kind']}: {m['reason']}"
+                            if m["reason"]
+                            else "no reason recorded"
+                        ),
+                    ]
+                    for m in misses.to_dict("records")
+                ],
+                "items": [],
+            }
+        )
     sentence, items = inconsistent_results(table)
     if sentence:
-        parts.append({"key": "inconsistent", "title": "Results no single test bed reproduces together", "text": sentence,
-                      "header": [], "rows": [], "items": items})
+        parts.append(
+            {
+                "key": "inconsistent",
+                "title": "Results no single test bed reproduces together",
+                "text": sentence,
+                "header": [],
+                "rows": [],
+                "items": items,
+            }
+        )
     return parts
 
 
 def kind_legend() -> list[tuple[str, str]]:
     """(kind as shown, what it means) for every kind of row, ``none`` shown as ``pqlab only``."""
-    return [("pqlab only" if k == "none" else k, text.split(": ", 1)[1]) for k, text in KIND_LABELS.items()]
+    return [
+        ("pqlab only" if k == "none" else k, text.split(": ", 1)[1])
+        for k, text in KIND_LABELS.items()
+    ]

@@ -36,13 +36,34 @@ from pathlib import Path
 # find_notebooks, match_notebook, shipped_notebooks, shown: also read from here (their former home)
 from .names import find_notebooks, match_notebook, shipped_notebooks, shown  # noqa: F401
 
-__all__ = ["Parameter", "RESERVED", "TYPES", "ANY", "RANGE", "read_parameters", "quick_sets",
-           "parse_override", "collect", "convert", "check_range", "resolve", "overrides_text",
-           "provenance_text", "find_notebooks", "match_notebook", "shipped_notebooks", "shown"]
+__all__ = [
+    "Parameter",
+    "RESERVED",
+    "TYPES",
+    "ANY",
+    "RANGE",
+    "read_parameters",
+    "quick_sets",
+    "parse_override",
+    "collect",
+    "convert",
+    "check_range",
+    "resolve",
+    "overrides_text",
+    "provenance_text",
+    "find_notebooks",
+    "match_notebook",
+    "shipped_notebooks",
+    "shown",
+]
 
 #: Parameters every notebook gets from ``pqlab reproduce`` itself, and the option that sets each.
-RESERVED = {"seed": "--seed", "quick": "--quick", "figures_dir": "--out",
-            "results_dir": "--out/--build"}
+RESERVED = {
+    "seed": "--seed",
+    "quick": "--quick",
+    "figures_dir": "--out",
+    "results_dir": "--out/--build",
+}
 #: The types a parameter may be given on the command line.
 TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 #: Type of a parameter with neither a known annotation nor a literal default: the value is read
@@ -112,12 +133,14 @@ def _parameter(found: dict, notebook: Path) -> Parameter:
     comment, ends = found["help"].strip(), [None, None]
     declared = RANGE.search(comment)
     if declared:
-        comment = comment[:declared.start()].rstrip()
+        comment = comment[: declared.start()].rstrip()
         for side, text in enumerate(declared.groups()):
             ends[side] = _literal(text)[1] if text else None
             if text and type(ends[side]) not in (int, float):
-                raise ValueError(f"the range of {name} in {notebook.name}'s parameters cell is "
-                                 f"not [MIN..MAX] of numbers: {declared.group().strip()!r}")
+                raise ValueError(
+                    f"the range of {name} in {notebook.name}'s parameters cell is "
+                    f"not [MIN..MAX] of numbers: {declared.group().strip()!r}"
+                )
     return Parameter(name, kind, default, comment, RESERVED.get(name), *ends)
 
 
@@ -165,16 +188,24 @@ def quick_sets(notebook) -> frozenset[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.If) and getattr(node.test, "id", None) == "quick":
                 changed |= {n for statement in node.body for n in _assigned(statement)}
-            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
-                    and any(k.arg == "quick" for k in node.value.keywords):
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and any(k.arg == "quick" for k in node.value.keywords)
+            ):
                 changed |= _assigned(node)
     return frozenset(changed & names)
 
 
 def _assigned(statement) -> set[str]:
     """The names a statement assigns (its tuple targets' names included)."""
-    targets = statement.targets if isinstance(statement, ast.Assign) else \
-        [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else []
+    targets = (
+        statement.targets
+        if isinstance(statement, ast.Assign)
+        else [statement.target]
+        if isinstance(statement, (ast.AugAssign, ast.AnnAssign))
+        else []
+    )
     return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
@@ -190,8 +221,10 @@ def parse_override(text: str) -> tuple[str, str, str]:
     left, equals, value = str(text).partition("=")
     notebook, colon, name = left.rpartition(":")
     if not (equals and colon and notebook.strip() and name.strip().isidentifier()):
-        raise ValueError("-p must be NOTEBOOK:NAME=VALUE (e.g. -p 01_background_traffic:"
-                         f"n_seeds=5; pqlab params lists the names), got {shown(text)}")
+        raise ValueError(
+            "-p must be NOTEBOOK:NAME=VALUE (e.g. -p 01_background_traffic:"
+            f"n_seeds=5; pqlab params lists the names), got {shown(text)}"
+        )
     return notebook.strip(), name.strip(), value
 
 
@@ -225,14 +258,23 @@ def convert(parameter: Parameter, value, where: str | None = None):
     if kind == ANY:
         return value
     real = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    ok = {"bool": isinstance(value, bool), "str": isinstance(value, str),
-          "int": real and isinstance(value, numbers.Integral),
-          "float": real and math.isfinite(value)}[kind]
+    ok = {
+        "bool": isinstance(value, bool),
+        "str": isinstance(value, str),
+        "int": real and isinstance(value, numbers.Integral),
+        "float": real and math.isfinite(value),
+    }[kind]
     if not ok:
-        wanted = {"int": "an integer", "float": "a finite number", "bool": "True or False",
-                  "str": "text"}[kind]
-        raise ValueError(f"{where or parameter.name} must be {wanted} (type {kind}, default "
-                         f"{parameter.default!r}), got {shown(given)}")
+        wanted = {
+            "int": "an integer",
+            "float": "a finite number",
+            "bool": "True or False",
+            "str": "text",
+        }[kind]
+        raise ValueError(
+            f"{where or parameter.name} must be {wanted} (type {kind}, default "
+            f"{parameter.default!r}), got {shown(given)}"
+        )
     return TYPES[kind](value)
 
 
@@ -240,14 +282,23 @@ def check_range(parameter: Parameter, value, where: str | None = None):
     """``value`` if it lies in ``parameter``'s declared range (:data:`RANGE`), else a ValueError
     naming ``where`` (default the parameter's name) and the range."""
     low, high = parameter.minimum, parameter.maximum
-    number = float(value) if isinstance(value, numbers.Real) and not isinstance(value, bool) \
-        else None
-    if number is not None and ((low is not None and number < low)
-                               or (high is not None and number > high)):
-        allowed = f"from {low:,} to {high:,}" if low is not None and high is not None else \
-            f"at least {low:,}" if low is not None else f"at most {high:,}"
-        raise ValueError(f"{where or parameter.name} must be {allowed} (its range in the "
-                         f"notebook's parameters cell), got {shown(value)}")
+    number = (
+        float(value) if isinstance(value, numbers.Real) and not isinstance(value, bool) else None
+    )
+    if number is not None and (
+        (low is not None and number < low) or (high is not None and number > high)
+    ):
+        allowed = (
+            f"from {low:,} to {high:,}"
+            if low is not None and high is not None
+            else f"at least {low:,}"
+            if low is not None
+            else f"at most {high:,}"
+        )
+        raise ValueError(
+            f"{where or parameter.name} must be {allowed} (its range in the "
+            f"notebook's parameters cell), got {shown(value)}"
+        )
     return value
 
 
@@ -257,14 +308,21 @@ def _given(overrides) -> list[tuple]:
     if hasattr(overrides, "items"):
         for key, values in overrides.items():
             if not hasattr(values, "items"):
-                raise ValueError(f"parameters[{shown(key)}] must map parameter names to values, "
-                                 f"got {shown(values)}")
-        return [(key, name, value) for key, values in overrides.items()
-                for name, value in values.items()]
-    if not isinstance(overrides, (list, tuple)) or \
-            not all(isinstance(t, tuple) and len(t) == 3 for t in overrides):
-        raise ValueError("parameters must map notebook names to {name: value}, got "
-                         f"{shown(overrides)}")
+                raise ValueError(
+                    f"parameters[{shown(key)}] must map parameter names to values, "
+                    f"got {shown(values)}"
+                )
+        return [
+            (key, name, value)
+            for key, values in overrides.items()
+            for name, value in values.items()
+        ]
+    if not isinstance(overrides, (list, tuple)) or not all(
+        isinstance(t, tuple) and len(t) == 3 for t in overrides
+    ):
+        raise ValueError(
+            f"parameters must map notebook names to {{name: value}}, got {shown(overrides)}"
+        )
     return list(overrides)
 
 
@@ -306,23 +364,32 @@ def resolve(overrides, sources, quick: bool = False) -> dict[str, dict[str, obje
         where = f"{source.stem}:{shown(name, quotes=False)}"
         parameter = known.get(name)
         if parameter is None:
-            allowed = ", ".join(f"{p.name} ({p.type})" for p in known.values()
-                                if p.set_by is None) or "none"
-            raise ValueError(f"{where}: {source.stem} has no parameter {shown(name)}; "
-                             f"its parameters: {allowed}")
+            allowed = (
+                ", ".join(f"{p.name} ({p.type})" for p in known.values() if p.set_by is None)
+                or "none"
+            )
+            raise ValueError(
+                f"{where}: {source.stem} has no parameter {shown(name)}; its parameters: {allowed}"
+            )
         if parameter.set_by is not None:
-            raise ValueError(f"{where}: {name} is set for every notebook by pqlab reproduce "
-                             f"{parameter.set_by}, not by -p")
+            raise ValueError(
+                f"{where}: {name} is set for every notebook by pqlab reproduce "
+                f"{parameter.set_by}, not by -p"
+            )
         typed = check_range(parameter, convert(parameter, value, where), where)
         if quick and name in quick_sets(source):
-            raise ValueError(f"{where}: --quick sets {name} itself (the notebook's quick "
-                             f"profile), so {shown(typed)} would not be used; drop --quick, "
-                             "or this -p")
+            raise ValueError(
+                f"{where}: --quick sets {name} itself (the notebook's quick "
+                f"profile), so {shown(typed)} would not be used; drop --quick, "
+                "or this -p"
+            )
         spelling, previous, _ = given.setdefault((source.stem, name), (str(key), typed, parameter))
         if previous != typed or type(previous) is not type(typed):
-            raise ValueError(f"{where} is given twice, as "
-                             f"{shown(spelling, quotes=False)}:{name}={shown(previous)} and "
-                             f"{shown(str(key), quotes=False)}:{name}={shown(typed)}")
+            raise ValueError(
+                f"{where} is given twice, as "
+                f"{shown(spelling, quotes=False)}:{name}={shown(previous)} and "
+                f"{shown(str(key), quotes=False)}:{name}={shown(typed)}"
+            )
     out: dict[str, dict[str, object]] = {}
     for (stem, name), (_, typed, parameter) in sorted(given.items()):
         if typed != parameter.default or type(typed) is not type(parameter.default):
@@ -332,8 +399,10 @@ def resolve(overrides, sources, quick: bool = False) -> dict[str, dict[str, obje
 
 def overrides_text(values: dict) -> str:
     """``{name: value}`` as ``name=value, name=value``."""
-    return ", ".join(f"{name}={value!r}" if isinstance(value, str) else f"{name}={value}"
-                     for name, value in sorted(values.items()))
+    return ", ".join(
+        f"{name}={value!r}" if isinstance(value, str) else f"{name}={value}"
+        for name, value in sorted(values.items())
+    )
 
 
 def provenance_text(parameters: dict) -> str:
@@ -345,6 +414,9 @@ def provenance_text(parameters: dict) -> str:
     parameters : dict
         Notebook name -> {parameter name: value}, as :func:`resolve` returns.
     """
-    parts = [f"{notebook} ran with {overrides_text(values)}"
-             for notebook, values in sorted(parameters.items()) if values]
+    parts = [
+        f"{notebook} ran with {overrides_text(values)}"
+        for notebook, values in sorted(parameters.items())
+        if values
+    ]
     return f"{PROVENANCE_PREFIX} {'; '.join(parts)}." if parts else ""

@@ -44,11 +44,16 @@ MANIFEST_SCHEMA = {
     "type": "object",
     "required": ["publish_id", "sections", "files"],
     "properties": {
-        "publish_id": {"type": "string"}, "out_path": {"type": "string", "minLength": 1},
-        "seed": {"type": "integer", "minimum": 0}, "quick": {"type": "boolean"},
+        "publish_id": {"type": "string"},
+        "out_path": {"type": "string", "minLength": 1},
+        "seed": {"type": "integer", "minimum": 0},
+        "quick": {"type": "boolean"},
         "sections": {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
-        "files": {"type": "object", "required": ["out", "results"],
-                  "properties": {"out": _FILES, "results": _FILES}},
+        "files": {
+            "type": "object",
+            "required": ["out", "results"],
+            "properties": {"out": _FILES, "results": _FILES},
+        },
     },
 }
 
@@ -78,8 +83,10 @@ def output_error(exc: OSError, doing: str) -> OutputError:
         way_out = "free some space or choose another --out/--build"
     else:
         way_out = "check the folder's permissions and file system"
-    return OutputError(f"{doing} failed: {reason}{where}; nothing was published, the previous "
-                       f"reproduction is unchanged; {way_out}")
+    return OutputError(
+        f"{doing} failed: {reason}{where}; nothing was published, the previous "
+        f"reproduction is unchanged; {way_out}"
+    )
 
 
 def load_state(file, schema: dict):
@@ -174,9 +181,13 @@ def write_manifest(run: Path, *, out_dir: Path, sections: dict, about: dict) -> 
     about : dict
         Run parameters recorded with it (``seed``, ``quick``).
     """
-    manifest = {"publish_id": run.name, "out_path": str(out_dir), **about,
-                "sections": dict(sorted(sections.items())),
-                "files": {part: file_digests(run / part) for part in ("out", "results")}}
+    manifest = {
+        "publish_id": run.name,
+        "out_path": str(out_dir),
+        **about,
+        "sections": dict(sorted(sections.items())),
+        "files": {part: file_digests(run / part) for part in ("out", "results")},
+    }
     text = json.dumps(manifest, indent=1, sort_keys=True)
     (run / "out" / MANIFEST).write_text(text, encoding="utf-8")
     return manifest
@@ -302,8 +313,9 @@ def _exchange(new: Path, old: Path) -> None:
     except (OSError, AttributeError):
         rename = None
     at_cwd, exchange = -100, 2  # AT_FDCWD, RENAME_EXCHANGE (linux/fcntl.h, linux/fs.h)
-    if rename is not None and not rename(at_cwd, os.fsencode(new), at_cwd, os.fsencode(old),
-                                         exchange):
+    if rename is not None and not rename(
+        at_cwd, os.fsencode(new), at_cwd, os.fsencode(old), exchange
+    ):
         return
     code = ctypes.get_errno() if rename is not None else errno.ENOSYS
     if code not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):

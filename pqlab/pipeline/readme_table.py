@@ -20,8 +20,10 @@ from ..papers import registry
 #: The page that holds the generated list, from the repository's root.
 PAGE = "docs/reproduction.md"
 #: The lines that enclose the generated list in :data:`PAGE`.
-BEGIN = ("<!-- artefact ids by notebook: generated from pqlab.papers.registry"
-         f" (python -m pqlab.pipeline.readme_table {PAGE}) -->")
+BEGIN = (
+    "<!-- artefact ids by notebook: generated from pqlab.papers.registry"
+    f" (python -m pqlab.pipeline.readme_table {PAGE}) -->"
+)
 END = "<!-- end of the generated artefact ids -->"
 
 
@@ -31,17 +33,20 @@ def artefact_list() -> str:
     by_notebook: dict[str, list[str]] = {}
     for entry in registry.artefacts():
         by_notebook.setdefault(entry.notebook, []).append(entry.id)
-    return "\n".join(f"- `{notebook}`: " + ", ".join(f"`{i}`" for i in ids)
-                     for notebook, ids in by_notebook.items())
+    return "\n".join(
+        f"- `{notebook}`: " + ", ".join(f"`{i}`" for i in ids)
+        for notebook, ids in by_notebook.items()
+    )
 
 
 def listed(text: str) -> str:
     """The list between :data:`BEGIN` and :data:`END` in ``text`` (``ValueError`` if a marker is
     missing)."""
     if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        raise ValueError(f"the page must hold the lines {BEGIN!r} and {END!r} once each, "
-                         "in that order")
-    return text[text.index(BEGIN) + len(BEGIN):text.index(END)].strip("\n")
+        raise ValueError(
+            f"the page must hold the lines {BEGIN!r} and {END!r} once each, in that order"
+        )
+    return text[text.index(BEGIN) + len(BEGIN) : text.index(END)].strip("\n")
 
 
 def with_current_list(text: str) -> str:
@@ -57,8 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     error otherwise."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or not Path(args[0]).is_file():
-        print(f"usage: python -m pqlab.pipeline.readme_table {PAGE} (an existing file)",
-              file=sys.stderr)
+        print(
+            f"usage: python -m pqlab.pipeline.readme_table {PAGE} (an existing file)",
+            file=sys.stderr,
+        )
         return 2
     path = Path(args[0])
     try:

@@ -41,21 +41,53 @@ from pathlib import Path
 import pandas as pd
 
 from .._version import __version__
-from . import claim_links, claims_html, html_pages, overview
-from .parameters import overrides_text, provenance_text
 from ..base import versions
-from .numbers import paper_text, signed_text
-# What the notebooks record and the papers' values, in the papers' layer (re-exported: report.record, ...).
+
+# What the notebooks record and the papers' values, in the papers' layer (re-exported:
+# report.record, ...).
 from ..papers import judge, ledger
 from ..papers.judge import TOLERANCE_PERCENT, VERDICTS, relative_percent  # noqa: F401
-from ..papers.records import (CLAIM_ID_COLUMNS, INCONSISTENCY_QUANTITY, MODEL_TITLES, MODELS, PAPER_COLUMNS,  # noqa: F401
-                              RESULTS_FILE, ROLES, cell_text, check_paper_values, is_missing,
-                              load_paper_values, load_records, record, record_figure)
+from ..papers.records import (  # noqa: F401
+    CLAIM_ID_COLUMNS,
+    INCONSISTENCY_QUANTITY,
+    MODEL_TITLES,
+    MODELS,
+    PAPER_COLUMNS,
+    RESULTS_FILE,
+    ROLES,
+    cell_text,
+    check_paper_values,
+    is_missing,
+    load_paper_values,
+    load_records,
+    record,
+    record_figure,
+)
+from . import claim_links, claims_html, html_pages, overview
+from .numbers import paper_text, signed_text
+from .parameters import overrides_text, provenance_text
 
 #: Columns of the report DataFrame (and ``report.csv``), in order.
 REPORT_COLUMNS = (
-    "artefact", "quantity", "model", "kind", "rule", "source", "paper value", "ours", "unit", "difference",
-    "difference %", "verdict", "reason kind", "reason", "explanation", "statement", "shape_ok", "seed", "role",
+    "artefact",
+    "quantity",
+    "model",
+    "kind",
+    "rule",
+    "source",
+    "paper value",
+    "ours",
+    "unit",
+    "difference",
+    "difference %",
+    "verdict",
+    "reason kind",
+    "reason",
+    "explanation",
+    "statement",
+    "shape_ok",
+    "seed",
+    "role",
     "facts",
 )
 #: The column ``report.csv`` gains when a notebook ran with parameters other than its defaults
@@ -63,7 +95,6 @@ REPORT_COLUMNS = (
 PARAMETERS_COLUMN = "parameters"
 #: Explanation of a paper claim no notebook recorded.
 NOT_REPRODUCED = "not reproduced yet: no notebook recorded this quantity"
-
 
 
 def _results_frame(records: list[dict]) -> pd.DataFrame:
@@ -94,7 +125,9 @@ def figure_files(records: list[dict]) -> dict[str, list[str]]:
 # --------------------------------------------------------------------------- comparing
 
 
-def compare(paper_values: pd.DataFrame, results: pd.DataFrame, links: pd.DataFrame | None = None) -> pd.DataFrame:
+def compare(
+    paper_values: pd.DataFrame, results: pd.DataFrame, links: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Join paper values and results per model and give each row the judge's verdict.
 
     Parameters
@@ -133,7 +166,11 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame, links: pd.DataFra
         raise ValueError(f"model must be one of {', '.join(map(repr, MODELS))}, got {unknown}")
     kind = paper_values["kind"].map(cell_text) if "kind" in paper_values.columns else ""
     rule = paper_values["rule"].map(cell_text) if "rule" in paper_values.columns else ""
-    paper = paper_values[list(PAPER_COLUMNS)].rename(columns={"value": "paper value"}).assign(kind=kind, rule=rule)
+    paper = (
+        paper_values[list(PAPER_COLUMNS)]
+        .rename(columns={"value": "paper value"})
+        .assign(kind=kind, rule=rule)
+    )
     paper = paper.assign(_paper=range(len(paper)))
     ours = results.rename(columns={"value": "ours", "unit": "our unit", "note": "explanation"})
     ours = ours.assign(_ours=range(len(ours)))
@@ -152,16 +189,35 @@ def compare(paper_values: pd.DataFrame, results: pd.DataFrame, links: pd.DataFra
     rows["unit"] = rows["unit"].where(has_paper, rows["our unit"]).fillna("")
     rows["ours"] = pd.to_numeric(rows["ours"], errors="coerce")
     rows["difference"] = rows["ours"] - rows["paper value"]
-    rows["difference %"] = [relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])]
+    rows["difference %"] = [
+        relative_percent(o, p) for o, p in zip(rows["ours"], rows["paper value"])
+    ]
     rows["shape_ok"] = [None if is_missing(v) else bool(v) for v in rows["shape_ok"]]
     rows["reason"] = [v if isinstance(v, dict) else None for v in rows["reason"]]
-    rows["rule"] = [judge.rule_of(r, p) if h else "" for r, p, h in zip(rows["rule"], rows["paper value"], has_paper)]
+    rows["rule"] = [
+        judge.rule_of(r, p) if h else ""
+        for r, p, h in zip(rows["rule"], rows["paper value"], has_paper)
+    ]
     rows["verdict"] = [
-        judge.verdict(rule, has_paper=hp, has_record=ho, paper=p, ours=o, shape_ok=ok,
-                      first_after=judge.fact_value(why, "first_after"),
-                      effect=judge.fact_value(why, judge.EFFECT_FACT))
-        for rule, hp, ho, p, o, ok, why in zip(rows["rule"], has_paper, has_ours, rows["paper value"], rows["ours"],
-                                              rows["shape_ok"], rows["reason"])
+        judge.verdict(
+            rule,
+            has_paper=hp,
+            has_record=ho,
+            paper=p,
+            ours=o,
+            shape_ok=ok,
+            first_after=judge.fact_value(why, "first_after"),
+            effect=judge.fact_value(why, judge.EFFECT_FACT),
+        )
+        for rule, hp, ho, p, o, ok, why in zip(
+            rows["rule"],
+            has_paper,
+            has_ours,
+            rows["paper value"],
+            rows["ours"],
+            rows["shape_ok"],
+            rows["reason"],
+        )
     ]
     rows["explanation"] = rows["explanation"].where(has_ours, NOT_REPRODUCED).fillna("")
     rows["seed"] = pd.to_numeric(rows["seed"]).astype("Int64")
@@ -187,13 +243,17 @@ def _check_units(rows: pd.DataFrame) -> None:
 
 
 def _facts_json(facts: list[dict]) -> str:
-    """A reason's facts as JSON, each value to :data:`DIGEST_DIGITS` significant digits (the report's
+    """A reason's facts as JSON, each value to :data:`DIGEST_DIGITS` significant digits (the
+    report's
     precision: a last-digit difference of another numpy does not change the text)."""
-    return json.dumps([{**f, "value": float(f"{f['value']:.{DIGEST_DIGITS}g}")} for f in facts], sort_keys=True)
+    return json.dumps(
+        [{**f, "value": float(f"{f['value']:.{DIGEST_DIGITS}g}")} for f in facts], sort_keys=True
+    )
 
 
 def _with_reason_columns(rows: pd.DataFrame) -> pd.DataFrame:
-    """``reason kind``, ``reason`` (rendered from the facts) and ``facts`` (JSON) from each row's reason record."""
+    """``reason kind``, ``reason`` (rendered from the facts) and ``facts`` (JSON) from each row's
+    reason record."""
     rows = rows.copy()
     rows["reason kind"] = [r["kind"] if r else "" for r in rows["reason"]]
     rows["facts"] = [_facts_json(r["facts"]) if r else "" for r in rows["reason"]]
@@ -205,11 +265,23 @@ def _with_reason_columns(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 #: The fields of a claim record (:func:`pqlab.papers.kit.claim`) the report reads.
-CLAIM_FIELDS = ("artefact", "quantity", "model", "value", "unit", "note", "shape_ok", "seed", "role", "reason")
+CLAIM_FIELDS = (
+    "artefact",
+    "quantity",
+    "model",
+    "value",
+    "unit",
+    "note",
+    "shape_ok",
+    "seed",
+    "role",
+    "reason",
+)
 
 
 def judge_claims(claims, paper_values: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Claim records judged as the report judges them: :func:`compare` with the papers' values and the links.
+    """Claim records judged as the report judges them: :func:`compare` with the papers' values and
+    the links.
 
     What :func:`build_report` gives for records written by :func:`pqlab.papers.kit.record_claims`,
     without the files: a check of an artefact's claims in one call.
@@ -227,15 +299,22 @@ def judge_claims(claims, paper_values: pd.DataFrame | None = None) -> pd.DataFra
     pandas.DataFrame
         As :func:`compare`.
     """
-    results = pd.DataFrame([{c: r.get(c) for c in CLAIM_FIELDS} for r in claims], columns=list(CLAIM_FIELDS))
+    results = pd.DataFrame(
+        [{c: r.get(c) for c in CLAIM_FIELDS} for r in claims], columns=list(CLAIM_FIELDS)
+    )
     paper = load_paper_values() if paper_values is None else paper_values
     return compare(paper, results, claim_links.load_claim_links())
 
 
 def section_artefacts(results_dir) -> dict[str, set[str]]:
-    """Section (notebook) -> the artefact ids its records name, for every section folder of ``results_dir``."""
+    """Section (notebook) -> the artefact ids its records name, for every section folder of
+    ``results_dir``."""
     found = {}
-    for section in sorted(p for p in Path(results_dir).iterdir() if p.is_dir()) if Path(results_dir).is_dir() else []:
+    for section in (
+        sorted(p for p in Path(results_dir).iterdir() if p.is_dir())
+        if Path(results_dir).is_dir()
+        else []
+    ):
         try:
             records = load_records(section)
         except ValueError:
@@ -283,8 +362,12 @@ def build_report(results_dir, out_dir, paper_values=None, parameters=None) -> pd
     table = compare(paper_values, _results_frame(records), claim_links.load_claim_links())
     parameters = {notebook: values for notebook, values in (parameters or {}).items() if values}
     if parameters:
-        owner = {a: notebook for notebook, ids in section_artefacts(results_dir).items() for a in ids}
-        table[PARAMETERS_COLUMN] = [overrides_text(parameters.get(owner.get(a, ""), {})) for a in table["artefact"]]
+        owner = {
+            a: notebook for notebook, ids in section_artefacts(results_dir).items() for a in ids
+        }
+        table[PARAMETERS_COLUMN] = [
+            overrides_text(parameters.get(owner.get(a, ""), {})) for a in table["artefact"]
+        ]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     figures = {a: [_link(p, out) for p in files] for a, files in figure_files(records).items()}
@@ -304,7 +387,8 @@ _APART_COLUMNS = {"setup": SETUP_COLUMNS, "analysis": ANALYSIS_COLUMNS}
 
 
 def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame:
-    """Count verdicts per artefact of one model's rows (default the papers' node), with a ``total`` row.
+    """Count verdicts per artefact of one model's rows (default the papers' node), with a ``total``
+    row.
 
     Measured results and the rest are counted apart: the :data:`VERDICTS` columns count the
     measured results (``kind`` ``result``) and the rows with no paper row (``pqlab only``);
@@ -317,7 +401,9 @@ def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame
     apart = kind.isin(list(APART))
     rest = table[~apart]
     artefacts = sorted(set(table["artefact"]))
-    counts = pd.crosstab(rest["artefact"], rest["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts = pd.crosstab(rest["artefact"], rest["verdict"]).reindex(
+        columns=list(VERDICTS), fill_value=0
+    )
     counts = counts.reindex(artefacts, fill_value=0)
     group = kind.map(lambda k: APART.get(k, ""))
     for name, columns in _APART_COLUMNS.items():
@@ -333,7 +419,8 @@ def verdict_summary(table: pd.DataFrame, model: str = MODELS[0]) -> pd.DataFrame
 
 
 def _summary_cells(summary: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """:func:`verdict_summary` as text cells: the verdict counts, then setup (echoed) and analysis (reproduced)
+    """:func:`verdict_summary` as text cells: the verdict counts, then setup (echoed) and analysis
+    (reproduced)
     as "agreeing of rows" (short headers, as on the site: the table fits an 800-px page)."""
     pairs = {"setup": SETUP_COLUMNS, "analysis": ANALYSIS_COLUMNS}
     header = ["artefact", *VERDICTS, *pairs]
@@ -348,14 +435,19 @@ def _summary_cells(summary: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
 
 
 def model_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Count verdicts per model and kind (``setup``, ``result``, ...; ``none`` for rows with no paper row).
+    """Count verdicts per model and kind (``setup``, ``result``, ...; ``none`` for rows with no
+    paper row).
 
     Index ``(model, kind)`` in :data:`MODELS` order; columns in :data:`VERDICTS` order.
     """
     kinds = table["kind"].where(table["kind"] != "", "none")
-    counts = pd.crosstab([table["model"], kinds], table["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    counts = pd.crosstab([table["model"], kinds], table["verdict"]).reindex(
+        columns=list(VERDICTS), fill_value=0
+    )
     order = {m: i for i, m in enumerate(MODELS)}
-    counts = counts.sort_index(key=lambda index: index.map(order) if index.name == "model" else index)
+    counts = counts.sort_index(
+        key=lambda index: index.map(order) if index.name == "model" else index
+    )
     counts.columns.name = None
     return counts.astype(int)
 
@@ -384,29 +476,56 @@ def _link(path: str, out: Path) -> str:
 
 def _display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """The report as text cells: the one formatting used by Markdown and HTML."""
-    header = ["artefact", "claim", "model", "kind", "rule", "source", "paper", "ours", "unit", "difference", "verdict",
-              "reason", "explanation", "statement"]
+    header = [
+        "artefact",
+        "claim",
+        "model",
+        "kind",
+        "rule",
+        "source",
+        "paper",
+        "ours",
+        "unit",
+        "difference",
+        "verdict",
+        "reason",
+        "explanation",
+        "statement",
+    ]
     rows = [
-        [r["artefact"], r["quantity"], r["model"], r["kind"], r["rule"], r["source"], paper_text(r["paper value"]),
-         _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
-         _unit_text(r["unit"]), _difference_text(r["difference"], r["difference %"]), r["verdict"],
-         f"{r['reason kind']}: {r['reason']}" if r["reason"] else "", r["explanation"], r["statement"]]
+        [
+            r["artefact"],
+            r["quantity"],
+            r["model"],
+            r["kind"],
+            r["rule"],
+            r["source"],
+            paper_text(r["paper value"]),
+            _ours_text(r["ours"], r["shape_ok"], r["paper value"]),
+            _unit_text(r["unit"]),
+            _difference_text(r["difference"], r["difference %"]),
+            r["verdict"],
+            f"{r['reason kind']}: {r['reason']}" if r["reason"] else "",
+            r["explanation"],
+            r["statement"],
+        ]
         for r in table.to_dict("records")
     ]
     return header, rows
 
 
 def _unit_text(unit) -> str:
-    """A unit as the report shows it: named (``pqlab.pipeline.overview.unit_text``: "1" is "ratio", ...)."""
+    """A unit as the report shows it: named (``pqlab.pipeline.overview.unit_text``: "1" is
+    "ratio", ...)."""
     return overview.unit_text(unit)
-
-
 
 
 def _ours_text(value, shape_ok, paper=None) -> str:
     shape = overview.shape_text(shape_ok)
     number = overview.ours_text(value, paper)
-    return " ".join(filter(None, [number, f"({shape})" if shape and not is_missing(value) else shape]))
+    return " ".join(
+        filter(None, [number, f"({shape})" if shape and not is_missing(value) else shape])
+    )
 
 
 def _difference_text(difference, percent) -> str:
@@ -422,21 +541,29 @@ DIGEST_DIGITS = 9
 
 
 def results_digest(table: pd.DataFrame) -> str:
-    """sha256 (hex) of the report's numbers: every row's artefact, claim, model and ours at 9 significant digits.
+    """sha256 (hex) of the report's numbers: every row's artefact, claim, model and ours at 9
+    significant digits.
 
     Two runs with the same digest have the same numbers to 9 significant digits; the report
     and the site print its first 12 hex digits next to the environment.
     """
     rows = sorted(
-        "\t".join([str(r["artefact"]), str(r["quantity"]), str(r["model"]),
-                    "" if is_missing(r["ours"]) else f"{float(r['ours']):.{DIGEST_DIGITS}g}"])
+        "\t".join(
+            [
+                str(r["artefact"]),
+                str(r["quantity"]),
+                str(r["model"]),
+                "" if is_missing(r["ours"]) else f"{float(r['ours']):.{DIGEST_DIGITS}g}",
+            ]
+        )
         for r in table.to_dict("records")
     )
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
 
 
 def environment_lines(table: pd.DataFrame, parameters: dict | None = None) -> list[str]:
-    """The report's environment block (:func:`pqlab.base.versions.environment_text` with :func:`results_digest`)
+    """The report's environment block (:func:`pqlab.base.versions.environment_text`
+    with :func:`results_digest`)
     and, when ``parameters`` names notebooks run with parameters other than their defaults, a line
     naming them (:func:`pqlab.pipeline.parameters.provenance_text`)."""
     lines = versions.environment_text(results_digest(table))
@@ -456,7 +583,8 @@ _OPENINGS: dict[str, tuple] = {}
 
 def opening_parts(table: pd.DataFrame, parameters: dict | None = None) -> tuple[list, str, list]:
     """What the report (Markdown and HTML) and the site's front page open with: the environment
-    lines (:func:`environment_lines`), the opening paragraph (:func:`pqlab.pipeline.overview.opening`)
+    lines (:func:`environment_lines`), the opening paragraph
+    (:func:`pqlab.pipeline.overview.opening`)
     and the sections (:func:`pqlab.pipeline.overview.sections`).
 
     Computed once per table content and parameters, and kept for the last one: a build writes
@@ -465,8 +593,11 @@ def opening_parts(table: pd.DataFrame, parameters: dict | None = None) -> tuple[
     key = table_key(table) + json.dumps(parameters or {}, sort_keys=True, default=str)
     if key not in _OPENINGS:
         _OPENINGS.clear()
-        _OPENINGS[key] = (environment_lines(table, parameters), overview.opening(table),
-                          overview.sections(table))
+        _OPENINGS[key] = (
+            environment_lines(table, parameters),
+            overview.opening(table),
+            overview.sections(table),
+        )
     return _OPENINGS[key]
 
 
@@ -476,25 +607,59 @@ def title() -> str:
 
 
 def rules_parts() -> list[tuple[str, bool]]:
-    """The verdict rules (:mod:`pqlab.papers.judge`) in a few sentences, as (text, is a verdict's name) parts."""
+    """The verdict rules (:mod:`pqlab.papers.judge`) in a few sentences, as (text, is a verdict's
+    name) parts."""
     return [
-        ("One judge decides every row by the rule of the paper's statement, the same for every model. A number is ",
-         False), ("reproduced", True), (f" within {judge.TOLERANCE_PERCENT:g} % of the paper's, else it ", False),
+        (
+            (
+                "One judge decides every row by the rule of the paper's statement, the same for"
+                " every model. A number is "
+            ),
+            False,
+        ),
+        ("reproduced", True),
+        (f" within {judge.TOLERANCE_PERCENT:g} % of the paper's, else it ", False),
         ("differs", True),
-        ("; a number has no partial credit (its shape, where the paper states one, is a claim of its own). A position "
-         "(a payload where a curve drops) is reproduced when the paper's payload lies in our drop interval (the same "
-         "particle boundary, within one sweep step); a qualitative statement by the artefact's computed check (a trend "
-         "only when every step has the claimed sign); a claim is never reproduced while a claim it implies differs. ",
-         False), ("not checkable", True),
-        (": the statement names nothing a simulation can check (a method, a diagram, a garbled or unstated value, a "
-         "definition the paper leaves open), counted apart; ", False), ("not tested", True),
-        (": a statement about an effect the model does not produce (a loss statement when it loses "
-         "nothing), counted apart; ", False), ("missing", True),
-        (": no notebook recorded the claim; ", False), ("pqlab only", True),
-        (": our numbers with no paper value. Every measured result that differs gives a reason with numbers: a "
-         "mechanism and its size, a bound no model of the family can pass, a definition or an input the paper leaves "
-         "open, or the exact arithmetic. Setup echoes and the papers' own arithmetic are counted apart from measured "
-         "results.", False),
+        (
+            (
+                "; a number has no partial credit (its shape, where the paper states one, is a"
+                " claim of its own). A position (a payload where a curve drops) is reproduced when"
+                " the paper's payload lies in our drop interval (the same particle boundary, within"
+                " one sweep step); a qualitative statement by the artefact's computed check (a"
+                " trend only when every step has the claimed sign); a claim is never reproduced"
+                " while a claim it implies differs. "
+            ),
+            False,
+        ),
+        ("not checkable", True),
+        (
+            (
+                ": the statement names nothing a simulation can check (a method, a diagram, a"
+                " garbled or unstated value, a definition the paper leaves open), counted apart; "
+            ),
+            False,
+        ),
+        ("not tested", True),
+        (
+            (
+                ": a statement about an effect the model does not produce (a loss statement when it"
+                " loses nothing), counted apart; "
+            ),
+            False,
+        ),
+        ("missing", True),
+        (": no notebook recorded the claim; ", False),
+        ("pqlab only", True),
+        (
+            (
+                ": our numbers with no paper value. Every measured result that differs gives a"
+                " reason with numbers: a mechanism and its size, a bound no model of the family can"
+                " pass, a definition or an input the paper leaves open, or the exact arithmetic."
+                " Setup echoes and the papers' own arithmetic are counted apart from measured"
+                " results."
+            ),
+            False,
+        ),
     ]
 
 
@@ -503,7 +668,9 @@ def rules_text(em) -> str:
     return "".join(em(text) if emphasised else text for text, emphasised in rules_parts())
 
 
-def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]], parameters: dict | None = None) -> str:
+def to_markdown(
+    table: pd.DataFrame, figures: dict[str, list[str]], parameters: dict | None = None
+) -> str:
     """The report as Markdown: header, verdict counts, the claims table, figure links.
 
     Parameters
@@ -535,14 +702,19 @@ def to_markdown(table: pd.DataFrame, figures: dict[str, list[str]], parameters: 
     lines += ["", "## Claims", ""]
     lines += _md_table(header, rows)
     lines += ["", "## Figures", ""]
-    lines += [f"- **{_md_cell(a)}**: " + ", ".join(f"[{_md_cell(Path(p).name)}](<{p}>)" for p in files)
-              for a, files in figures.items()] or ["No figures recorded."]
+    lines += [
+        f"- **{_md_cell(a)}**: " + ", ".join(f"[{_md_cell(Path(p).name)}](<{p}>)" for p in files)
+        for a, files in figures.items()
+    ] or ["No figures recorded."]
     return "\n".join(lines) + "\n"
 
 
 def kind_rows(by_model: pd.DataFrame) -> list[list[str]]:
-    """Rows of :func:`model_summary` as text, the kind ``none`` (no paper row) shown as ``pqlab only``."""
-    return [[m, "pqlab only" if k == "none" else k, *map(str, v)] for (m, k), v in by_model.iterrows()]
+    """Rows of :func:`model_summary` as text, the kind ``none`` (no paper row) shown as ``pqlab
+    only``."""
+    return [
+        [m, "pqlab only" if k == "none" else k, *map(str, v)] for (m, k), v in by_model.iterrows()
+    ]
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -555,20 +727,38 @@ def _md_cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def to_html(table: pd.DataFrame, figures: dict[str, list[str]], parameters: dict | None = None) -> str:
-    """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid out as
-    on the site: a table per artefact); the template ``report.html`` (:mod:`pqlab.pipeline.html_pages`)."""
+def to_html(
+    table: pd.DataFrame, figures: dict[str, list[str]], parameters: dict | None = None
+) -> str:
+    """The report as a standalone HTML page, same content as :func:`to_markdown` (the claims laid
+    out as
+    on the site: a table per artefact); the template ``report.html``
+    (:mod:`pqlab.pipeline.html_pages`).
+    """
     by_model = model_summary(table)
     summary_header, summary_rows = _summary_cells(verdict_summary(table))
     environment, opening, sections = opening_parts(table, parameters)
     return html_pages.render(
-        "report.html", title=title(), style=html_pages.style_markup(),
-        environment_lines=environment, opening=opening, sections=sections, rule_parts=rules_parts(),
-        kind_legend=overview.kind_legend(), unit_note=overview.UNIT_NOTE,
-        kind_header=["model", "kind", *by_model.columns], kind_rows=kind_rows(by_model),
-        model_title=MODEL_TITLES[MODELS[0]], summary_header=summary_header, summary_rows=summary_rows,
-        claims=[(artefact, claims_html.claim_groups(rows.to_dict("records")))
-                for artefact, rows in table.groupby("artefact", sort=False)],
-        figures=[(artefact, [(link, Path(link).name, link.endswith((".png", ".svg"))) for link in files])
-                 for artefact, files in figures.items()],
+        "report.html",
+        title=title(),
+        style=html_pages.style_markup(),
+        environment_lines=environment,
+        opening=opening,
+        sections=sections,
+        rule_parts=rules_parts(),
+        kind_legend=overview.kind_legend(),
+        unit_note=overview.UNIT_NOTE,
+        kind_header=["model", "kind", *by_model.columns],
+        kind_rows=kind_rows(by_model),
+        model_title=MODEL_TITLES[MODELS[0]],
+        summary_header=summary_header,
+        summary_rows=summary_rows,
+        claims=[
+            (artefact, claims_html.claim_groups(rows.to_dict("records")))
+            for artefact, rows in table.groupby("artefact", sort=False)
+        ],
+        figures=[
+            (artefact, [(link, Path(link).name, link.endswith((".png", ".svg"))) for link in files])
+            for artefact, files in figures.items()
+        ],
     )

@@ -26,13 +26,23 @@ import pandas as pd
 
 from ..base.versions import ENVIRONMENT_LINE_PREFIXES, is_locked_environment
 
-__all__ = ["REL_TOL", "NUMBER_COLUMNS", "KEY_COLUMNS", "Difference", "read_table", "compare_tables",
-           "compare_markdown", "report_environment", "tolerance_against"]
+__all__ = [
+    "REL_TOL",
+    "NUMBER_COLUMNS",
+    "KEY_COLUMNS",
+    "Difference",
+    "read_table",
+    "compare_tables",
+    "compare_markdown",
+    "report_environment",
+    "tolerance_against",
+]
 
 #: Relative tolerance within which two numbers of two reports are the same result (float noise:
 #: one ulp is about 2.2e-16 relative; a change of the simulation moves numbers by far more).
 REL_TOL = 1e-9
-#: Columns of report.csv holding numbers (compared within the tolerance); every other column is text.
+#: Columns of report.csv holding numbers (compared within the tolerance); every other column is
+#: text.
 NUMBER_COLUMNS = ("paper value", "ours", "difference", "difference %")
 #: Columns that identify a row.
 KEY_COLUMNS = ("artefact", "quantity", "model")
@@ -40,7 +50,8 @@ KEY_COLUMNS = ("artefact", "quantity", "model")
 
 @dataclass(frozen=True)
 class Difference:
-    """One difference between two reports: where, and the two values (``None`` for an absent row)."""
+    """One difference between two reports: where, and the two values (``None`` for an absent
+    row)."""
 
     row: tuple
     column: str
@@ -60,8 +71,11 @@ def _float(text: str) -> float | None:
 
 def _scale(row: dict, column: str) -> float:
     """The magnitude a number column's tolerance is relative to (see the module docstring)."""
-    values = [abs(v) for v in (_float(row.get("ours", "")), _float(row.get("paper value", "")))
-              if v is not None and math.isfinite(v)]
+    values = [
+        abs(v)
+        for v in (_float(row.get("ours", "")), _float(row.get("paper value", "")))
+        if v is not None and math.isfinite(v)
+    ]
     base = max(values, default=0.0)
     if column == "difference":
         return base
@@ -71,7 +85,9 @@ def _scale(row: dict, column: str) -> float:
     return 0.0
 
 
-def _numbers_differ(before: str, after: str, rel_tol: float, scale: float) -> tuple[bool, float | None]:
+def _numbers_differ(
+    before: str, after: str, rel_tol: float, scale: float
+) -> tuple[bool, float | None]:
     if before == after:
         return False, None
     if before == "" or after == "":
@@ -87,16 +103,22 @@ def _numbers_differ(before: str, after: str, rel_tol: float, scale: float) -> tu
 
 
 def read_table(path) -> pd.DataFrame:
-    """A ``report.csv`` as :func:`compare_tables` takes it: every cell as text, empty cells as ``""``."""
+    """A ``report.csv`` as :func:`compare_tables` takes it: every cell as text, empty cells as
+    ``""``."""
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
-def _cell_differences(key: tuple, old: dict, new: dict, columns, rel_tol: float) -> list[Difference]:
-    """The cells of one row (``old`` before, ``new`` after) that differ: text exactly, numbers within ``rel_tol``."""
+def _cell_differences(
+    key: tuple, old: dict, new: dict, columns, rel_tol: float
+) -> list[Difference]:
+    """The cells of one row (``old`` before, ``new`` after) that differ: text exactly, numbers
+    within ``rel_tol``."""
     out = []
     for column in columns:
         if column in NUMBER_COLUMNS:
-            differ, relative = _numbers_differ(old[column], new[column], rel_tol, _scale(old, column))
+            differ, relative = _numbers_differ(
+                old[column], new[column], rel_tol, _scale(old, column)
+            )
         else:
             differ, relative = old[column] != new[column], None
         if differ:
@@ -104,7 +126,9 @@ def _cell_differences(key: tuple, old: dict, new: dict, columns, rel_tol: float)
     return out
 
 
-def compare_tables(before: pd.DataFrame, after: pd.DataFrame, rel_tol: float = REL_TOL) -> list[Difference]:
+def compare_tables(
+    before: pd.DataFrame, after: pd.DataFrame, rel_tol: float = REL_TOL
+) -> list[Difference]:
     """The differences between two report tables (``report.csv`` read with :func:`read_table`).
 
     Parameters
@@ -152,26 +176,43 @@ def _without_environment(text: str) -> list[str]:
 
 
 def compare_markdown(before: str, after: str) -> list[str]:
-    """Lines of a unified diff between two ``report.md`` texts, their environment blocks left out (empty: equal)."""
-    return list(difflib.unified_diff(_without_environment(before), _without_environment(after),
-                                     "before", "after", n=0, lineterm=""))
+    """Lines of a unified diff between two ``report.md`` texts, their environment blocks left out
+    (empty: equal)."""
+    return list(
+        difflib.unified_diff(
+            _without_environment(before),
+            _without_environment(after),
+            "before",
+            "after",
+            n=0,
+            lineterm="",
+        )
+    )
 
 
 def report_environment(markdown: str) -> dict:
-    """What a report's environment line says: ``python`` (major.minor), ``lock_sha256`` (short), ``on_lock``.
+    """What a report's environment line says: ``python`` (major.minor), ``lock_sha256`` (short),
+    ``on_lock``.
 
     Raises
     ------
     ValueError
         If the text has no environment line (a report of a pqlab before the lock).
     """
-    line = next((ln for ln in markdown.splitlines() if ln.startswith(ENVIRONMENT_LINE_PREFIXES[0])), None)
+    line = next(
+        (ln for ln in markdown.splitlines() if ln.startswith(ENVIRONMENT_LINE_PREFIXES[0])), None
+    )
     python = re.search(r"Python (\d+)\.(\d+)", line or "")
     lock = re.search(r"sha256 ([0-9a-f]+)", line or "")
     if python is None or lock is None:
-        raise ValueError("the report has no environment line ('Environment: Python ..., lock ... sha256 ...')")
-    return {"python": f"{python.group(1)}.{python.group(2)}", "lock_sha256": lock.group(1),
-            "on_lock": ENVIRONMENT_LINE_PREFIXES[2] in markdown}
+        raise ValueError(
+            "the report has no environment line ('Environment: Python ..., lock ... sha256 ...')"
+        )
+    return {
+        "python": f"{python.group(1)}.{python.group(2)}",
+        "lock_sha256": lock.group(1),
+        "on_lock": ENVIRONMENT_LINE_PREFIXES[2] in markdown,
+    }
 
 
 def tolerance_against(markdown: str) -> float:

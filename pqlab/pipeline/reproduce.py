@@ -8,7 +8,8 @@
 2. **One run per tree.** The build folder's and the figures folder's locks
    (:mod:`pqlab.pipeline.runlock`) make a second concurrent run of either wait (``wait_s``) or
    refuse; two runs never mix their results.
-3. **A fresh run folder.** The run builds in ``<build>/runs/<run id>/`` (:mod:`pqlab.pipeline.runfolder`):
+3. **A fresh run folder.** The run builds in ``<build>/runs/<run id>/``
+   (:mod:`pqlab.pipeline.runfolder`):
    the previous figures and the other sections' results are copied in first, the figures of
    the sections being rerun are dropped (never shown stale), then the notebooks execute in
    ``jobs`` worker processes (``python -m pqlab.pipeline._notebook_worker``), the longest of the
@@ -35,11 +36,13 @@
    (:func:`pqlab.pipeline.publish.verified`: the manifest of the run the figures folder shows
    matches its schema and every file its digest), else every section is recomputed.
 6. **Faults are named.** A hung, dead or over-time kernel fails its notebook naming the cause
-   (:mod:`pqlab.pipeline.kernelwatch`); workers and kernels end with this process (:mod:`pqlab.pipeline.orphans`);
+   (:mod:`pqlab.pipeline.kernelwatch`); workers and kernels end with this process
+   (:mod:`pqlab.pipeline.orphans`);
    a full disk or a damaged state file raises :class:`pqlab.pipeline.publish.OutputError` (one line,
    the run folder removed, nothing published).
 
-The notebooks' simulations are cached per artefact (:mod:`pqlab.measure.cache`) in ``<build>/cache``.
+The notebooks' simulations are cached per artefact (:mod:`pqlab.measure.cache`) in
+``<build>/cache``.
 The kernels read the papers' values the run read (``<run>/paper_values.csv``, named by
 ``PQLAB_PAPER_VALUES``), so the notes of the claims quote what the report's paper column shows.
 """
@@ -65,14 +68,14 @@ from pathlib import Path
 import pandas as pd
 
 from .._version import __version__
+from ..base import locations, versions
+from ..base._validate import check_int
 from ..measure import cache
 from ..papers import judge
 from . import interrupts, kernelwatch, orphans, publish, report, runfolder, runlock, schedule
 from . import parameters as notebook_parameters
-from .parameters import find_notebooks  # noqa: F401  (pqlab.pipeline.reproduce.find_notebooks)
-from ..base import locations, versions
-from ..base._validate import check_int
 from .notebook_html import export_html, html_available, html_exporter, shown_paths
+from .parameters import find_notebooks  # noqa: F401  (pqlab.pipeline.reproduce.find_notebooks)
 
 #: The Jupyter kernel the notebooks run in.
 KERNEL_NAME = "python3"
@@ -232,12 +235,27 @@ class Plan:
     wait_s: float
     notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S
     cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S
-    parameters: dict = dataclasses.field(default_factory=dict)  # notebook -> {name: value}, not the defaults
+    parameters: dict = dataclasses.field(
+        default_factory=dict
+    )  # notebook -> {name: value}, not the defaults
 
 
-def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=1, paper_values=None,
-             jobs=None, site=True, force=False, wait_s=0.0, notebook_timeout_s=kernelwatch.NOTEBOOK_TIMEOUT_S,
-             cell_timeout_s=kernelwatch.CELL_TIMEOUT_S, parameters=None) -> Plan:
+def validate(
+    notebooks=None,
+    *,
+    quick=False,
+    out_dir=None,
+    build_dir=None,
+    seed=1,
+    paper_values=None,
+    jobs=None,
+    site=True,
+    force=False,
+    wait_s=0.0,
+    notebook_timeout_s=kernelwatch.NOTEBOOK_TIMEOUT_S,
+    cell_timeout_s=kernelwatch.CELL_TIMEOUT_S,
+    parameters=None,
+) -> Plan:
     """Check every argument of :func:`run_all` without touching any file.
 
     Raises
@@ -278,18 +296,38 @@ def validate(notebooks=None, *, quick=False, out_dir=None, build_dir=None, seed=
         if problem:
             raise ValueError(f"{name} folder {folder} cannot be written: {problem}")
         if not locations.is_source_checkout() and _inside(folder, locations.ROOT):
-            raise ValueError(f"{name} folder {folder} is inside the installed package ({locations.ROOT}); "
-                             "choose a folder of your own (default ./pqlab-output)")
+            raise ValueError(
+                f"{name} folder {folder} is inside the installed package ({locations.ROOT}); "
+                "choose a folder of your own (default ./pqlab-output)"
+            )
     for folder in (out_dir, *(build_dir / part for part in publish.BUILD_PARTS)):
         if os.path.ismount(folder):
-            raise ValueError(f"{folder} is a mount point: pqlab publishes a run by replacing that "
-                             "folder by a link, which a mount point refuses; mount the volume one "
-                             "level up, or pass a folder inside it")
+            raise ValueError(
+                f"{folder} is a mount point: pqlab publishes a run by replacing that "
+                "folder by a link, which a mount point refuses; mount the volume one "
+                "level up, or pass a folder inside it"
+            )
     if _inside(out_dir, build_dir) or _inside(build_dir, out_dir):
-        raise ValueError(f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
-                         "each other")
-    return Plan(sources, notebooks is not None, quick, seed, out_dir, build_dir, table, jobs, site, force, wait_s,
-                notebook_timeout_s, cell_timeout_s, overrides)
+        raise ValueError(
+            f"the figures folder {out_dir} and the build folder {build_dir} must not contain "
+            "each other"
+        )
+    return Plan(
+        sources,
+        notebooks is not None,
+        quick,
+        seed,
+        out_dir,
+        build_dir,
+        table,
+        jobs,
+        site,
+        force,
+        wait_s,
+        notebook_timeout_s,
+        cell_timeout_s,
+        overrides,
+    )
 
 
 def _absolute_folder(name: str, folder) -> Path:
@@ -297,16 +335,24 @@ def _absolute_folder(name: str, folder) -> Path:
     its name (a newline, a NUL), is a one-line ValueError naming the ``name`` folder."""
     text = os.fsdecode(folder) if isinstance(folder, (str, bytes, os.PathLike)) else str(folder)
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
-        raise ValueError(f"{name} folder {notebook_parameters.shown(text)} cannot be used: its "
-                         "name holds a control character (a newline, a tab, a NUL); pass a folder "
-                         "name without one")
+        raise ValueError(
+            f"{name} folder {notebook_parameters.shown(text)} cannot be used: its "
+            "name holds a control character (a newline, a tab, a NUL); pass a folder "
+            "name without one"
+        )
     try:
         return Path(folder).resolve()
     except RuntimeError:  # "Symlink loop from ..." (Python < 3.13; later ones raise OSError ELOOP)
         why = "it passes through a loop of symbolic links"
     except (OSError, ValueError) as exc:  # ValueError: a NUL character
-        why = "it passes through a loop of symbolic links" if getattr(exc, "errno", None) == errno.ELOOP else exc
-    raise ValueError(f"{name} folder {folder} cannot be used: {why}; pass a folder that exists or can be created")
+        why = (
+            "it passes through a loop of symbolic links"
+            if getattr(exc, "errno", None) == errno.ELOOP
+            else exc
+        )
+    raise ValueError(
+        f"{name} folder {folder} cannot be used: {why}; pass a folder that exists or can be created"
+    )
 
 
 def _seconds(name: str, value) -> float:
@@ -324,10 +370,23 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None, seed: int = 1,
-            progress: bool = True, paper_values=None, jobs: int | None = None, site: bool = True,
-            force: bool = False, wait_s: float = 0.0, notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S,
-            cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S, parameters=None) -> ReproduceResult:
+def run_all(
+    notebooks=None,
+    *,
+    quick: bool = False,
+    out_dir=None,
+    build_dir=None,
+    seed: int = 1,
+    progress: bool = True,
+    paper_values=None,
+    jobs: int | None = None,
+    site: bool = True,
+    force: bool = False,
+    wait_s: float = 0.0,
+    notebook_timeout_s: float = kernelwatch.NOTEBOOK_TIMEOUT_S,
+    cell_timeout_s: float = kernelwatch.CELL_TIMEOUT_S,
+    parameters=None,
+) -> ReproduceResult:
     """Execute the notebooks and publish the figures, report and site (see the module docstring).
 
     Parameters
@@ -368,7 +427,8 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         Notebook (name, file name, number or path) -> {parameter name: value}: values for the
         notebooks' parameters cells (``pqlab reproduce -p NOTEBOOK:NAME=VALUE``; text is read as
         the parameter's type), checked by :func:`pqlab.pipeline.parameters.resolve` (an unknown
-        notebook or name, a wrong type, or ``seed``/``quick``/``figures_dir``/``results_dir``, set by
+        notebook or name, a wrong type, or ``seed``/``quick``/``figures_dir``/``results_dir``, set
+        by
         the other arguments, is a ValueError). Those other than the defaults are part of the
         section's key and named in the report's provenance.
 
@@ -390,27 +450,56 @@ def run_all(notebooks=None, *, quick: bool = False, out_dir=None, build_dir=None
         Ctrl-C or SIGTERM: workers and kernels stopped, nothing published (or, once the publish
         came after the switch, published whole: ``Interrupted.published``).
     """
-    plan = validate(notebooks, quick=quick, out_dir=out_dir, build_dir=build_dir, seed=seed,
-                    paper_values=paper_values, jobs=jobs, site=site, force=force, wait_s=wait_s,
-                    notebook_timeout_s=notebook_timeout_s, cell_timeout_s=cell_timeout_s, parameters=parameters)
+    plan = validate(
+        notebooks,
+        quick=quick,
+        out_dir=out_dir,
+        build_dir=build_dir,
+        seed=seed,
+        paper_values=paper_values,
+        jobs=jobs,
+        site=site,
+        force=force,
+        wait_s=wait_s,
+        notebook_timeout_s=notebook_timeout_s,
+        cell_timeout_s=cell_timeout_s,
+        parameters=parameters,
+    )
     holder = f"pqlab reproduce of {plan.build_dir} into {plan.out_dir}"
     try:
         with interrupts.caught():
-            with runlock.held([runlock.out_lock(plan.out_dir), (plan.build_dir, runlock.LOCK_NAME)],
-                              wait_s=plan.wait_s, command=holder):
+            with runlock.held(
+                [runlock.out_lock(plan.out_dir), (plan.build_dir, runlock.LOCK_NAME)],
+                wait_s=plan.wait_s,
+                command=holder,
+            ):
                 return _run_locked(plan, progress)
-    except KeyboardInterrupt:  # before the run folder was made (later: Interrupted, from _run_locked)
-        raise Interrupted(f"interrupted before the run started: the published reproduction ({plan.out_dir}) "
-                          "is unchanged") from None
-    except OSError as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
+    except (
+        KeyboardInterrupt
+    ):  # before the run folder was made (later: Interrupted, from _run_locked)
+        raise Interrupted(
+            f"interrupted before the run started: the published reproduction ({plan.out_dir}) "
+            "is unchanged"
+        ) from None
+    except (
+        OSError
+    ) as exc:  # a full disk, an I/O error: the run folder is gone, nothing was published
         raise publish.output_error(exc, "writing the reproduction") from None
-    except judge.ClaimError as exc:  # a notebook recorded a claim the judge cannot judge: the code's defect
-        raise publish.OutputError(f"a recorded claim breaks the judge's contract: {' '.join(str(exc).split())}; "
-                                  "nothing was published") from None
-    except ValueError as exc:  # after validation: a damaged state file (never exit 2, "bad arguments")
-        raise publish.OutputError(f"{' '.join(str(exc).split())}; nothing was published: a state file of "
-                                  f"{plan.build_dir} is damaged: remove it (or the whole build folder) and "
-                                  "run again") from None
+    except (
+        judge.ClaimError
+    ) as exc:  # a notebook recorded a claim the judge cannot judge: the code's defect
+        raise publish.OutputError(
+            f"a recorded claim breaks the judge's contract: {' '.join(str(exc).split())}; "
+            "nothing was published"
+        ) from None
+    except (
+        ValueError
+    ) as exc:  # after validation: a damaged state file (never exit 2, "bad arguments")
+        raise publish.OutputError(
+            f"{' '.join(str(exc).split())}; nothing was published: a state file of "
+            f"{plan.build_dir} is damaged: remove it (or the whole build folder) and "
+            "run again"
+        ) from None
 
 
 def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
@@ -420,17 +509,31 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
     keys = {s.stem: section_key(s, plan, sources) for s in plan.sources}
     manifest, distrust = publish.verified(plan.out_dir, plan.build_dir)
     if distrust:
-        warnings.warn(f"not trusting the published reproduction: {distrust}; recomputing its sections "
-                      "(cached artefacts are reused)", stacklevel=3)
+        warnings.warn(
+            f"not trusting the published reproduction: {distrust}; recomputing its sections "
+            "(cached artefacts are reused)",
+            stacklevel=3,
+        )
     sections = (manifest or {}).get("sections", {})
     current = [] if plan.force else [n for n, k in keys.items() if sections.get(n) == k]
     todo = [s for s in plan.sources if s.stem not in current]
-    run = runfolder.stage(plan.out_dir, plan.build_dir, [s.stem for s in todo], keep_others=plan.explicit,
-                          up_to_date=current, trusted=manifest is not None,
-                          published_out=(manifest or {}).get("out_path"))
+    run = runfolder.stage(
+        plan.out_dir,
+        plan.build_dir,
+        [s.stem for s in todo],
+        keep_others=plan.explicit,
+        up_to_date=current,
+        trusted=manifest is not None,
+        published_out=(manifest or {}).get("out_path"),
+    )
     try:
-        return _build_and_publish(dataclasses.replace(plan, sources=tuple(todo)), run, progress, keys,
-                                  tuple(n for n in current if n in run.kept))
+        return _build_and_publish(
+            dataclasses.replace(plan, sources=tuple(todo)),
+            run,
+            progress,
+            keys,
+            tuple(n for n in current if n in run.kept),
+        )
     except publish.OutputError:
         run.discard()
         raise
@@ -443,11 +546,15 @@ def _run_locked(plan: Plan, progress: bool) -> ReproduceResult:
             if not published:
                 run.discard()
         if published:  # the message says what is on disk
-            raise Interrupted(f"interrupted once the publish was decided: this run's reproduction was published "
-                              f"whole first ({plan.out_dir})", published=True) from None
+            raise Interrupted(
+                "interrupted once the publish was decided: this run's reproduction was published "
+                f"whole first ({plan.out_dir})",
+                published=True,
+            ) from None
         raise Interrupted(
-            f"interrupted: every notebook and kernel of the run stopped; the published reproduction "
-            f"({plan.out_dir}) is unchanged") from None
+            "interrupted: every notebook and kernel of the run stopped; the published reproduction"
+            f" ({plan.out_dir}) is unchanged"
+        ) from None
 
 
 def section_key(source: Path, plan: Plan, sources: cache.Sources | None = None) -> str:
@@ -462,9 +569,15 @@ def section_key(source: Path, plan: Plan, sources: cache.Sources | None = None) 
     sources = cache.Sources.now() if sources is None else sources
     digest = hashlib.sha256()
     digest.update(Path(source).read_bytes())
-    inputs = {"quick": plan.quick, "seed": plan.seed, "version": __version__,
-              "environment": versions.fingerprint(), "code": sources.code_digest(), "data": sources.data_digest(),
-              "paper_values": hashlib.sha256(paper_values_text(plan).encode()).hexdigest()}
+    inputs = {
+        "quick": plan.quick,
+        "seed": plan.seed,
+        "version": __version__,
+        "environment": versions.fingerprint(),
+        "code": sources.code_digest(),
+        "data": sources.data_digest(),
+        "paper_values": hashlib.sha256(paper_values_text(plan).encode()).hexdigest(),
+    }
     overrides = plan.parameters.get(Path(source).stem)
     if overrides:
         inputs["parameters"] = overrides
@@ -473,22 +586,32 @@ def section_key(source: Path, plan: Plan, sources: cache.Sources | None = None) 
 
 
 def paper_values_text(plan: Plan) -> str:
-    """The papers' values of the run (``plan.paper_values``, read once by :func:`validate`) as the CSV
+    """The papers' values of the run (``plan.paper_values``, read once by :func:`validate`) as the
+    CSV
     its kernels read (:func:`pqlab.base.locations.paper_values_file`): the notes of the claims and
     the report's paper column come from this one read."""
     return plan.paper_values.to_csv(index=False, lineterminator="\n")
 
 
-def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tuple) -> ReproduceResult:
+def _build_and_publish(
+    plan: Plan, run, progress: bool, keys: dict, current: tuple
+) -> ReproduceResult:
     html = html_available()
     runs = _execute(plan, run, progress, html=html)
     full = [r.failure for r in runs if r.failure is not None and _disk_full(r.failure)]
     if full:  # not the notebook's fault: nothing is kept (the disk is full), one clear error
-        raise OSError(errno.ENOSPC, f"No space left on device (notebook {full[0].notebook}: {full[0].evalue})")
+        raise OSError(
+            errno.ENOSPC, f"No space left on device (notebook {full[0].notebook}: {full[0].evalue})"
+        )
     for r in runs:
         if r.failure is None:
-            runfolder.write_section_key(run.results / r.name, keys[r.name], seed=plan.seed, quick=plan.quick,
-                                        parameters=plan.parameters.get(r.name, {}))
+            runfolder.write_section_key(
+                run.results / r.name,
+                keys[r.name],
+                seed=plan.seed,
+                quick=plan.quick,
+                parameters=plan.parameters.get(r.name, {}),
+            )
     counts = cache.read_counts(run.cache_log)
     run.merge_results()
     provenance = run.section_parameters()
@@ -496,40 +619,88 @@ def _build_and_publish(plan: Plan, run, progress: bool, keys: dict, current: tup
     sections = run.section_artefacts()
     statuses = _artefact_statuses(table, runs, sections, run.kept, current)
     failures = [r.failure for r in runs if r.failure is not None]
-    runfolder.write_status(run.out, statuses, [str(f) for f in failures],
-                           {"seed": plan.seed, "quick": plan.quick, "run": run.run_id})
+    runfolder.write_status(
+        run.out,
+        statuses,
+        [str(f) for f in failures],
+        {"seed": plan.seed, "quick": plan.quick, "run": run.run_id},
+    )
     index = None
     if plan.site:
-        from . import website as site_pages  # imported once the notebooks ran (not before the workers start)
+        from . import (
+            website as site_pages,
+        )  # imported once the notebooks ran (not before the workers start)
 
-        index = site_pages.build_site(table, run.out, run.html, run.out / "site", results_dir=run.results,
-                                      parameters=provenance)
+        index = site_pages.build_site(
+            table,
+            run.out,
+            run.html,
+            run.out / "site",
+            results_dir=run.results,
+            parameters=provenance,
+        )
     if failures:
         runfolder.add_failure_banner(run.out, statuses, [str(f) for f in failures])
         run.keep_failed()
-        return ReproduceResult(tuple(runs), table, run.out, html, index, published=False,
-                               run_dir=run.root, cache_counts=counts, kept_sections=tuple(run.kept),
-                               up_to_date=current, parameters=provenance)
-    interrupts.check()  # a Ctrl-C whose exception was lost (e.g. in a finalizer) never lets a run publish
-    run.publish({p.name: runfolder.read_section_key(p) for p in sorted(run.results.iterdir()) if p.is_dir()},
-                {"seed": plan.seed, "quick": plan.quick})
+        return ReproduceResult(
+            tuple(runs),
+            table,
+            run.out,
+            html,
+            index,
+            published=False,
+            run_dir=run.root,
+            cache_counts=counts,
+            kept_sections=tuple(run.kept),
+            up_to_date=current,
+            parameters=provenance,
+        )
+    # a Ctrl-C whose exception was lost (e.g. in a finalizer) never lets a run publish
+    interrupts.check()
+    run.publish(
+        {
+            p.name: runfolder.read_section_key(p)
+            for p in sorted(run.results.iterdir())
+            if p.is_dir()
+        },
+        {"seed": plan.seed, "quick": plan.quick},
+    )
     index = plan.out_dir / "site" / "index.html" if index is not None else None
-    runs = [dataclasses.replace(r, executed=plan.build_dir / "notebooks" / r.executed.name,
-                                html=(plan.build_dir / "html" / r.html.name) if r.html else None, log=None)
-            for r in runs]
-    return ReproduceResult(tuple(runs), table, plan.out_dir, html, index, published=True,
-                           cache_counts=counts, kept_sections=tuple(run.kept), up_to_date=current,
-                           parameters=provenance)
+    runs = [
+        dataclasses.replace(
+            r,
+            executed=plan.build_dir / "notebooks" / r.executed.name,
+            html=(plan.build_dir / "html" / r.html.name) if r.html else None,
+            log=None,
+        )
+        for r in runs
+    ]
+    return ReproduceResult(
+        tuple(runs),
+        table,
+        plan.out_dir,
+        html,
+        index,
+        published=True,
+        cache_counts=counts,
+        kept_sections=tuple(run.kept),
+        up_to_date=current,
+        parameters=provenance,
+    )
 
 
 def _disk_full(failure: Failure) -> bool:
     """Whether a notebook failed because its disk is full (errno 28 ENOSPC, or 122 EDQUOT)."""
     text = f"{failure.ename}: {failure.evalue}"
-    return any(f"[Errno {code}]" in text for code in (errno.ENOSPC, errno.EDQUOT)) or "No space left" in text
+    return (
+        any(f"[Errno {code}]" in text for code in (errno.ENOSPC, errno.EDQUOT))
+        or "No space left" in text
+    )
 
 
 def _artefact_statuses(table: pd.DataFrame, runs, sections: dict, kept, current=()) -> list[dict]:
-    """One status per artefact: ok (this run), up to date, kept (an earlier run's), failed, missing."""
+    """One status per artefact: ok (this run), up to date, kept (an earlier run's), failed,
+    missing."""
     owner = {a: name for name, artefacts in sections.items() for a in artefacts}
     failed = {r.name for r in runs if r.failure is not None}
     rows = []
@@ -554,25 +725,32 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
 
     Each worker keeps one kernel for the notebooks it runs (:mod:`pqlab.pipeline._notebook_worker`,
     namespace reset between notebooks) and is given the next notebook when it finishes one,
-    the longest first (:func:`pqlab.pipeline.schedule.longest_first`, from the previous run's times). With ``html``,
+    the longest first (:func:`pqlab.pipeline.schedule.longest_first`, from the previous run's
+    times). With ``html``,
     each executed notebook is written as HTML as soon as it finishes, while the others run
     (nbconvert is imported when the first notebook finished, not while the kernels start).
     """
     from tqdm.auto import tqdm
 
     run.paper_values.write_text(paper_values_text(plan), encoding="utf-8")
-    env = dict(os.environ, MPLBACKEND="Agg", **cache.environment(
-        plan.build_dir / "cache", run.cache_log, force=plan.force),
-        **{locations.ENV_PAPER_VALUES: str(run.paper_values)})
+    env = dict(
+        os.environ,
+        MPLBACKEND="Agg",
+        **cache.environment(plan.build_dir / "cache", run.cache_log, force=plan.force),
+        **{locations.ENV_PAPER_VALUES: str(run.paper_values)},
+    )
     env = {**schedule.thread_limits(plan.jobs), **env}  # the user's own settings win
-    pending = schedule.longest_first(list(enumerate(plan.sources)), schedule.previous_seconds(plan.build_dir))
+    pending = schedule.longest_first(
+        list(enumerate(plan.sources)), schedule.previous_seconds(plan.build_dir)
+    )
     workers: list[_Worker] = []
     exporter = None
     runs: list[NotebookRun | None] = [None] * len(plan.sources)
     bar = tqdm(total=len(plan.sources), desc="notebooks", unit="notebook", disable=not progress)
     try:
         while pending or any(w.busy for w in workers):
-            interrupts.check()  # the loop's known point: a Ctrl-C stops it even if its exception was lost
+            # the loop's known point: a Ctrl-C stops it even if its exception was lost
+            interrupts.check()
             done = []
             for w in workers:
                 if w.busy and (w.result_ready(run) or w.proc.poll() is not None):
@@ -580,11 +758,15 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
                     w.task = None
                     runs[k] = _finished(plan.sources[k], run, time.perf_counter() - started)
                     done.append(k)
-                elif w.busy and (problem := w.watch.check()) is not None:  # hung, died or over its time
+                elif (
+                    w.busy and (problem := w.watch.check()) is not None
+                ):  # hung, died or over its time
                     orphans.kill_trees([w.proc], KILL_GRACE_S)
                     k, started = w.task
                     w.task = None
-                    runs[k] = _stopped(plan.sources[k], run, time.perf_counter() - started, *problem)
+                    runs[k] = _stopped(
+                        plan.sources[k], run, time.perf_counter() - started, *problem
+                    )
                     done.append(k)
             for w in [w for w in workers if not w.busy and w.proc.poll() is not None]:
                 shutil.rmtree(w.sockets, ignore_errors=True)  # ended (or died): replaced if needed
@@ -604,8 +786,12 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
                         w.close()
             for k in done:
                 if exporter is not None:
-                    runs[k] = dataclasses.replace(runs[k], html=export_html(exporter, runs[k].executed, run.html,
-                                                                            shown_paths(plan, run)))
+                    runs[k] = dataclasses.replace(
+                        runs[k],
+                        html=export_html(
+                            exporter, runs[k].executed, run.html, shown_paths(plan, run)
+                        ),
+                    )
                 bar.set_postfix_str(runs[k].name)
                 bar.update()
             time.sleep(0.05)
@@ -628,7 +814,8 @@ def _execute(plan: Plan, run, progress: bool, html: bool = False) -> list[Notebo
 
 @dataclasses.dataclass
 class _Worker:
-    """A worker process (:func:`pqlab.pipeline._notebook_worker.serve`): its kernel's socket folder and
+    """A worker process (:func:`pqlab.pipeline._notebook_worker.serve`): its kernel's socket folder
+    and
     the notebook it runs (index and start time), fed task files on its standard input."""
 
     proc: subprocess.Popen
@@ -650,11 +837,21 @@ class _Worker:
         log = open(run.logs / f"worker-{number}.log", "ab")  # noqa: SIM115 - closed below, the child has its copy
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "pqlab.pipeline._notebook_worker", "--serve", str(sockets),
-                 str(run.logs / f"worker-{number}.kernel.log")],
-                stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env,
+                [
+                    sys.executable,
+                    "-m",
+                    "pqlab.pipeline._notebook_worker",
+                    "--serve",
+                    str(sockets),
+                    str(run.logs / f"worker-{number}.kernel.log"),
+                ],
+                stdin=subprocess.PIPE,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
                 start_new_session=True,  # Ctrl-C in a terminal reaches only us
-                preexec_fn=orphans.die_with_parent())  # SIGKILL when we end, even by kill -9
+                preexec_fn=orphans.die_with_parent(),
+            )  # SIGKILL when we end, even by kill -9
         except BaseException:
             shutil.rmtree(sockets, ignore_errors=True)
             raise
@@ -668,20 +865,35 @@ class _Worker:
         results = run.results / name
         results.mkdir(parents=True, exist_ok=True)
         task = run.logs / f"{name}.task.json"
-        task.write_text(json.dumps({
-            "source": str(source), "executed": str(run.notebooks / source.name), "kernel_name": KERNEL_NAME,
-            "result": str(_result_file(run, name)), "log": str(run.logs / f"{name}.log"),
-            "cell_timeout": plan.cell_timeout_s,
-            "parameters": {**plan.parameters.get(name, {}), "figures_dir": str(run.out), "results_dir": str(results),
-                           "quick": plan.quick, "seed": plan.seed},
-        }), encoding="utf-8")
+        task.write_text(
+            json.dumps(
+                {
+                    "source": str(source),
+                    "executed": str(run.notebooks / source.name),
+                    "kernel_name": KERNEL_NAME,
+                    "result": str(_result_file(run, name)),
+                    "log": str(run.logs / f"{name}.log"),
+                    "cell_timeout": plan.cell_timeout_s,
+                    "parameters": {
+                        **plan.parameters.get(name, {}),
+                        "figures_dir": str(run.out),
+                        "results_dir": str(results),
+                        "quick": plan.quick,
+                        "seed": plan.seed,
+                    },
+                }
+            ),
+            encoding="utf-8",
+        )
         self.task = (k, time.perf_counter())
         self.source = source
         self.watch = kernelwatch.Watch(self.proc.pid, plan.notebook_timeout_s)
         try:
             self.proc.stdin.write(f"{task}\n".encode())
             self.proc.stdin.flush()
-        except OSError:  # the worker died: found by the caller's poll, reported as this notebook's failure
+        except (
+            OSError
+        ):  # the worker died: found by the caller's poll, reported as this notebook's failure
             pass
 
     def result_ready(self, run) -> bool:
@@ -706,24 +918,40 @@ def _finished(source: Path, run, seconds: float) -> NotebookRun:
     try:
         outcome = json.loads(_result_file(run, name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] if log.is_file() else []
-        outcome = {"cell_index": None, "ename": "WorkerError",
-                   "evalue": f"the notebook's worker process ended without a result ({' '.join(tail)})"}
+        tail = (
+            log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:]
+            if log.is_file()
+            else []
+        )
+        outcome = {
+            "cell_index": None,
+            "ename": "WorkerError",
+            "evalue": f"the notebook's worker process ended without a result ({' '.join(tail)})",
+        }
     failure = None
     if outcome.get("ename"):
-        failure = Failure(name, outcome.get("cell_index"), outcome["ename"], outcome.get("evalue") or "", executed)
+        failure = Failure(
+            name, outcome.get("cell_index"), outcome["ename"], outcome.get("evalue") or "", executed
+        )
     return NotebookRun(name, source, executed, seconds, failure, log=log)
 
 
 def _stopped(source: Path, run, seconds: float, ename: str, evalue: str) -> NotebookRun:
     """A notebook whose kernel was stopped by the parent: hung, died or over its time."""
     executed = run.notebooks / source.name
-    return NotebookRun(source.stem, source, executed, seconds, Failure(source.stem, None, ename, evalue, executed),
-                       log=run.logs / f"{source.stem}.log")
+    return NotebookRun(
+        source.stem,
+        source,
+        executed,
+        seconds,
+        Failure(source.stem, None, ename, evalue, executed),
+        log=run.logs / f"{source.stem}.log",
+    )
 
 
 def _wait_ended(procs, timeout_s: float) -> None:
-    """Wait up to ``timeout_s`` for the workers to end (their kernels shut down), honouring Ctrl-C."""
+    """Wait up to ``timeout_s`` for the workers to end (their kernels shut down), honouring
+    Ctrl-C."""
     deadline = time.monotonic() + timeout_s
     while any(p.poll() is None for p in procs) and time.monotonic() < deadline:
         interrupts.check()

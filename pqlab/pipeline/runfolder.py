@@ -37,8 +37,11 @@ STATUS_FILE = "status.json"
 SECTION_FILE = "section.json"
 #: What ``section.json`` holds: the key (and the seed, ``quick`` and the notebook's parameters other
 #: than its defaults, ``pqlab reproduce -p``, it was computed with).
-SECTION_SCHEMA = {"type": "object", "required": ["key"],
-                  "properties": {"key": {"type": "string"}, "parameters": {"type": "object"}}}
+SECTION_SCHEMA = {
+    "type": "object",
+    "required": ["key"],
+    "properties": {"key": {"type": "string"}, "parameters": {"type": "object"}},
+}
 #: Files of these kinds in an untrusted figures folder are never carried into a run.
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
 
@@ -67,7 +70,9 @@ class RunFolder:
     html = _in_run("html", "the run's notebooks as HTML")
     logs = _in_run("logs", "the run's kernel output per notebook")
     cache_log = _in_run("cache-events.jsonl", "the run's artefact cache events (JSON lines)")
-    paper_values = _in_run("paper_values.csv", "the papers' values the run read, as its kernels read them")
+    paper_values = _in_run(
+        "paper_values.csv", "the papers' values the run read, as its kernels read them"
+    )
 
     def discard(self) -> None:
         """Remove the run folder (an interrupted run leaves nothing behind)."""
@@ -84,7 +89,9 @@ class RunFolder:
         for section in sorted(p for p in self.results.iterdir() if p.is_dir()):
             file = section / report.RESULTS_FILE
             if file.is_file():
-                lines += [line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+                lines += [
+                    line for line in file.read_text(encoding="utf-8").splitlines() if line.strip()
+                ]
         merged = self.results / report.RESULTS_FILE
         merged.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
         return merged
@@ -96,7 +103,9 @@ class RunFolder:
     def section_parameters(self) -> dict[str, dict]:
         """Section (notebook) -> the parameters other than its defaults it was computed with
         (:func:`read_section_parameters`), the sections computed with the defaults left out."""
-        found = {p.name: read_section_parameters(p) for p in sorted(self.results.iterdir()) if p.is_dir()}
+        found = {
+            p.name: read_section_parameters(p) for p in sorted(self.results.iterdir()) if p.is_dir()
+        }
         return {name: values for name, values in found.items() if values}
 
     def publish(self, sections: dict, about: dict) -> None:
@@ -149,8 +158,16 @@ def _records(section: Path) -> list[dict]:
         return []
 
 
-def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_date=(), trusted: bool = True,
-          published_out: Path | None = None) -> RunFolder:
+def stage(
+    out_dir: Path,
+    build_dir: Path,
+    names,
+    *,
+    keep_others: bool,
+    up_to_date=(),
+    trusted: bool = True,
+    published_out: Path | None = None,
+) -> RunFolder:
     """Create a run folder for the notebooks ``names`` (see the module docstring).
 
     Parameters
@@ -177,8 +194,9 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     runs = build_dir / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    root = next(runs / f"{stamp}-{n}" for n in itertools.count()
-                if not (runs / f"{stamp}-{n}").exists())
+    root = next(
+        runs / f"{stamp}-{n}" for n in itertools.count() if not (runs / f"{stamp}-{n}").exists()
+    )
     run = RunFolder(root, out_dir, build_dir)
     for folder in (run.out, run.results, run.notebooks, run.html, run.logs):
         folder.mkdir(parents=True)
@@ -197,12 +215,21 @@ def stage(out_dir: Path, build_dir: Path, names, *, keep_others: bool, up_to_dat
     if not trusted and out_dir.is_dir():
         dropped_figures |= _untrusted_outputs(out_dir)
     if out_dir.is_dir():
-        shutil.copytree(out_dir, run.out, symlinks=True, dirs_exist_ok=True,
-                        ignore=lambda folder, entries: _not_copied(Path(folder), entries, out_dir, dropped_figures))
+        shutil.copytree(
+            out_dir,
+            run.out,
+            symlinks=True,
+            dirs_exist_ok=True,
+            ignore=lambda folder, entries: _not_copied(
+                Path(folder), entries, out_dir, dropped_figures
+            ),
+        )
     for section in kept:
         shutil.copytree(section, run.results / section.name)
-        for source, target in ((shown / "notebooks" / f"{section.name}.ipynb", run.notebooks),
-                               (shown / "html" / f"{section.name}.html", run.html)):
+        for source, target in (
+            (shown / "notebooks" / f"{section.name}.ipynb", run.notebooks),
+            (shown / "html" / f"{section.name}.html", run.html),
+        ):
             if source.is_file():
                 shutil.copy2(source, target / source.name)
     _rewrite_figure_paths(run.results, out_dir, run.out)
@@ -221,7 +248,12 @@ def _untrusted_outputs(out_dir: Path) -> set[Path]:
 
 
 def _figure_files(results_dir: Path) -> set[Path]:
-    return {Path(p) for r in _records(results_dir) if r.get("kind") == "figure" for p in r.get("paths", [])}
+    return {
+        Path(p)
+        for r in _records(results_dir)
+        if r.get("kind") == "figure"
+        for p in r.get("paths", [])
+    }
 
 
 def _not_copied(folder: Path, entries, out_dir: Path, dropped: set[Path]) -> list[str]:
@@ -260,25 +292,40 @@ def _moved(path: Path, old: Path, new: Path) -> Path:
 def write_status(out: Path, statuses: list[dict], failures: list[str], run: dict) -> Path:
     """Write ``status.json``: the run (seed, quick, id), failures, and a status per artefact."""
     target = out / STATUS_FILE
-    target.write_text(json.dumps({"run": run, "ok": not failures, "failures": failures, "artefacts": statuses},
-                                 indent=1), encoding="utf-8")
+    target.write_text(
+        json.dumps(
+            {"run": run, "ok": not failures, "failures": failures, "artefacts": statuses}, indent=1
+        ),
+        encoding="utf-8",
+    )
     return target
 
 
 def add_failure_banner(out: Path, statuses: list[dict], failures: list[str]) -> None:
-    """Name the failed notebooks, with a status per artefact, atop the report and every site page."""
+    """Name the failed notebooks, with a status per artefact, atop the report and every site
+    page."""
     failed = [s for s in statuses if s["status"] == "failed"]
-    md = ["> **This run FAILED and was not published** (the previous reproduction is unchanged).", ">"]
+    md = [
+        "> **This run FAILED and was not published** (the previous reproduction is unchanged).",
+        ">",
+    ]
     md += [f"> - {line}" for line in failures]
     md += ["", "| artefact | notebook | status |", "| --- | --- | --- |"]
     md += [f"| {s['artefact']} | {s['notebook']} | {s['status']} |" for s in statuses]
     md += ["", ""]
     report_md = out / "report.md"
     if report_md.is_file():
-        report_md.write_text("\n".join(md) + report_md.read_text(encoding="utf-8"), encoding="utf-8")
-    banner = html_pages.render("failure_banner.html", failures=failures, statuses=statuses, n_failed=len(failed))
-    pages = [out / "report.html", *sorted((out / "site").rglob("*.html"))] if (out / "site").is_dir() \
+        report_md.write_text(
+            "\n".join(md) + report_md.read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    banner = html_pages.render(
+        "failure_banner.html", failures=failures, statuses=statuses, n_failed=len(failed)
+    )
+    pages = (
+        [out / "report.html", *sorted((out / "site").rglob("*.html"))]
+        if (out / "site").is_dir()
         else [out / "report.html"]
+    )
     for page in pages:
         if page.is_file():
             text = page.read_text(encoding="utf-8")

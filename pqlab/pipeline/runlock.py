@@ -70,13 +70,16 @@ def held(locks, *, wait_s: float = 0.0, poll_s: float = 0.2, command: str = "pql
             try:
                 lock.acquire(timeout=max(0.0, deadline - time.monotonic()), poll_interval=poll_s)
             except filelock.Timeout:
-                raise RunLocked(f"another {_holder(file)} is writing this reproduction (lock "
-                                f"{file}); wait for it to finish or pass --wait SECONDS") from None
+                raise RunLocked(
+                    f"another {_holder(file)} is writing this reproduction (lock "
+                    f"{file}); wait for it to finish or pass --wait SECONDS"
+                ) from None
             taken.append((file, lock))
             started = time.strftime("%Y-%m-%d %H:%M:%S")
             with contextlib.suppress(OSError):  # only quoted to a refused run
-                _holder_file(file).write_text(f"{command} (pid {os.getpid()}, started {started})",
-                                              encoding="utf-8")
+                _holder_file(file).write_text(
+                    f"{command} (pid {os.getpid()}, started {started})", encoding="utf-8"
+                )
         yield
     finally:
         for file, lock in reversed(taken):

@@ -16,7 +16,12 @@ from pathlib import Path
 from ..base import locations
 
 #: Environment variables that size the thread pools of numpy's BLAS, OpenMP and numba.
-THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+THREAD_VARIABLES = (
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMBA_NUM_THREADS",
+)
 
 
 def thread_limits(jobs: int) -> dict:
@@ -68,11 +73,15 @@ def previous_seconds(build_dir: Path) -> dict:
 
 def save_seconds(build_dir: Path, runs) -> None:
     """Record the wall time (s) of each notebook of ``runs`` that finished in the build folder's
-    :data:`SECONDS_FILE`, keeping the others' earlier times (a file that cannot be written: skipped)."""
+    :data:`SECONDS_FILE`, keeping the others' earlier times (a file that cannot be written:
+    skipped).
+    """
     seconds = read_seconds(build_dir / SECONDS_FILE) or {}
     seconds.update({r.name: round(r.seconds, 2) for r in runs if r.failure is None})
     with contextlib.suppress(OSError):
-        (build_dir / SECONDS_FILE).write_text(json.dumps(seconds, indent=1, sort_keys=True), encoding="utf-8")
+        (build_dir / SECONDS_FILE).write_text(
+            json.dumps(seconds, indent=1, sort_keys=True), encoding="utf-8"
+        )
 
 
 def longest_first(pending: list, seconds: dict) -> list:

@@ -35,17 +35,19 @@ from urllib.parse import quote
 import pandas as pd
 
 from .._version import __version__
-from . import front_figure, html_pages, manual, numbers, overview, report
-from .claims_html import artefact_anchor, claim_groups, percent_text, plain
 from ..base import locations
 from ..papers import ledger, registry
 from ..papers.registry import DOCUMENTS, Document
+from . import front_figure, html_pages, manual, numbers, overview, report
+from .claims_html import artefact_anchor, claim_groups, percent_text, plain
 
 #: Marks a folder written by :func:`build_site`; only such a folder is ever replaced.
 MARKER = ".pqlab-site"
 
 
-_EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>", re.I | re.S)
+_EXTERNAL_SCRIPT = re.compile(
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>", re.I | re.S
+)
 _EXTERNAL_LINK = re.compile(r"<link\b[^>]*\bhref\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.I | re.S)
 _SCRIPT_BLOCK = re.compile(r"<script\b[^>]*>.*?</script>", re.I | re.S)
 _CDN = re.compile(r"(?:https?:)?//cdn", re.I)
@@ -53,7 +55,8 @@ _CDN = re.compile(r"(?:https?:)?//cdn", re.I)
 
 @dataclass
 class _Artefact:
-    """An artefact as the site shows it: its report rows, its files and the notebook that runs it."""
+    """An artefact as the site shows it: its report rows, its files and the notebook that runs
+    it."""
 
     id: str
     document: Document
@@ -82,12 +85,16 @@ class _Artefact:
     @property
     def images(self) -> list[tuple[str, str]]:
         """(file name, link) of its PNG figures."""
-        return [(f.name, link) for f, link in zip(self.files, self.links) if f.suffix.lower() == ".png"]
+        return [
+            (f.name, link) for f, link in zip(self.files, self.links) if f.suffix.lower() == ".png"
+        ]
 
     @property
     def others(self) -> list[tuple[str, str]]:
         """(file name, link) of its other files (PDF, CSV, Markdown)."""
-        return [(f.name, link) for f, link in zip(self.files, self.links) if f.suffix.lower() != ".png"]
+        return [
+            (f.name, link) for f, link in zip(self.files, self.links) if f.suffix.lower() != ".png"
+        ]
 
     @property
     def claims(self) -> list[dict]:
@@ -113,8 +120,9 @@ class _Tally:
     def of(cls, rows: list[dict]) -> "_Tally":
         node = _model_rows(rows, report.MODELS[0])
         bed = _model_rows(rows, "testbed")
-        return cls(_counts(_results(node)), _apart(node, "setup"), _apart(node, "analysis"),
-                   _testbed(bed))
+        return cls(
+            _counts(_results(node)), _apart(node, "setup"), _apart(node, "analysis"), _testbed(bed)
+        )
 
 
 @dataclass
@@ -138,8 +146,16 @@ OPENING_FIGURE = "figures/paper_vs_ours.png"
 _DEFAULT_DOCS = object()
 
 
-def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, results_dir=None,
-               parameters=None, docs_dir=_DEFAULT_DOCS) -> Path:
+def build_site(
+    report_table: pd.DataFrame,
+    figures_dir,
+    html_dir,
+    out_dir,
+    *,
+    results_dir=None,
+    parameters=None,
+    docs_dir=_DEFAULT_DOCS,
+) -> Path:
     """Write the static HTML site of a report.
 
     Parameters
@@ -200,23 +216,39 @@ def build_site(report_table: pd.DataFrame, figures_dir, html_dir, out_dir, *, re
     (out / "style.css").write_text(html_pages.style() + "\n", encoding="utf-8")
     report_table.to_csv(out / "report.csv", index=False)
     docs = manual.pages(locations.docs_dir() if docs_dir is _DEFAULT_DOCS else docs_dir)
-    common = {"documents": [page.document for page in pages], "version": __version__, "verdicts": report.VERDICTS,
-              "notebooks": notebooks, "manual": docs}
+    common = {
+        "documents": [page.document for page in pages],
+        "version": __version__,
+        "verdicts": report.VERDICTS,
+        "notebooks": notebooks,
+        "manual": docs,
+    }
     opening_alt = front_figure.draw(report_table, out / OPENING_FIGURE)
-    (out / "index.html").write_text(html_pages.render("index.html", here="index.html", **common,
-                                                      opening_figure=OPENING_FIGURE if opening_alt else None,
-                                                      opening_alt=opening_alt or "",
-                                                      **_index_context(report_table, pages, parameters)),
-                                    encoding="utf-8")
+    (out / "index.html").write_text(
+        html_pages.render(
+            "index.html",
+            here="index.html",
+            **common,
+            opening_figure=OPENING_FIGURE if opening_alt else None,
+            opening_alt=opening_alt or "",
+            **_index_context(report_table, pages, parameters),
+        ),
+        encoding="utf-8",
+    )
     if docs:
-        (out / manual.CONTENTS).write_text(html_pages.render("manual.html", here=manual.CONTENTS, **common),
-                                           encoding="utf-8")
+        (out / manual.CONTENTS).write_text(
+            html_pages.render("manual.html", here=manual.CONTENTS, **common), encoding="utf-8"
+        )
     for doc in docs:
-        (out / doc.page).write_text(html_pages.render("manual_page.html", here=doc.page, doc=doc, **common),
-                                    encoding="utf-8")
+        (out / doc.page).write_text(
+            html_pages.render("manual_page.html", here=doc.page, doc=doc, **common),
+            encoding="utf-8",
+        )
     for page in pages:
-        (out / page.document.page).write_text(html_pages.render("document.html", here=page.document.page,
-                                                                page=page, **common), encoding="utf-8")
+        (out / page.document.page).write_text(
+            html_pages.render("document.html", here=page.document.page, page=page, **common),
+            encoding="utf-8",
+        )
     return out / "index.html"
 
 
@@ -230,9 +262,13 @@ def _fresh_site_folder(out: Path) -> Path:
         if (out / MARKER).is_file():
             shutil.rmtree(out)
         elif any(out.iterdir()):
-            raise ValueError(f"site folder {out} is not empty and holds no pqlab site; not replacing it")
+            raise ValueError(
+                f"site folder {out} is not empty and holds no pqlab site; not replacing it"
+            )
     out.mkdir(parents=True, exist_ok=True)
-    (out / MARKER).write_text("written by pqlab.pipeline.website.build_site; replaced on every build\n", encoding="utf-8")
+    (out / MARKER).write_text(
+        "written by pqlab.pipeline.website.build_site; replaced on every build\n", encoding="utf-8"
+    )
     return out
 
 
@@ -240,7 +276,9 @@ def _artefacts(table: pd.DataFrame) -> dict[str, _Artefact]:
     rows: dict[str, list[dict]] = {}
     for row in table.to_dict("records"):
         rows.setdefault(str(row["artefact"]), []).append(row)
-    return {a: _Artefact(a, document_of(a, [r["source"] for r in rs]), rs) for a, rs in rows.items()}
+    return {
+        a: _Artefact(a, document_of(a, [r["source"] for r in rs]), rs) for a, rs in rows.items()
+    }
 
 
 #: The page of the report rows of no registered document and no known source.
@@ -279,7 +317,9 @@ def _recorded_figures(results_dir) -> dict[str, list[Path]]:
     if results_dir is None or not Path(results_dir).is_dir():
         return {}
     found = report.figure_files(report.load_records(results_dir))
-    return {a: _png_first([Path(p) for p in files if Path(p).is_file()]) for a, files in found.items()}
+    return {
+        a: _png_first([Path(p) for p in files if Path(p).is_file()]) for a, files in found.items()
+    }
 
 
 def _match_figures(artefacts: dict[str, _Artefact], figures_dir: Path) -> None:
@@ -327,12 +367,15 @@ def _copy_notebooks(html_dir: Path, target: Path) -> list[str]:
     names = []
     for source in sources:
         name = _safe_name(source.name)
-        (target / name).write_text(_offline(source.read_text(encoding="utf-8", errors="replace")), encoding="utf-8")
+        (target / name).write_text(
+            _offline(source.read_text(encoding="utf-8", errors="replace")), encoding="utf-8"
+        )
         names.append(name)
     return names
 
 
-#: Added to each notebook page: a table's one-character cells (an index "k", "1") at least 2 em wide.
+#: Added to each notebook page: a table's one-character cells (an index "k", "1") at least 2 em
+#: wide.
 NOTEBOOK_STYLE = "<style>table.dataframe th, table.dataframe td { min-width: 2em; }</style>"
 
 
@@ -350,7 +393,9 @@ def _documents(artefacts) -> list[tuple[Document, list[_Artefact]]]:
     for artefact in artefacts:
         grouped.setdefault(artefact.document.key, (artefact.document, []))[1].append(artefact)
     order = [d.key for d in DOCUMENTS]
-    keys = sorted(grouped, key=lambda k: (order.index(k) if k in order else len(order), k == "other", k))
+    keys = sorted(
+        grouped, key=lambda k: (order.index(k) if k in order else len(order), k == "other", k)
+    )
     return [(grouped[k][0], sorted(grouped[k][1], key=lambda a: a.id)) for k in keys]
 
 
@@ -369,12 +414,14 @@ def _counts(rows: list[dict]) -> dict[str, int]:
 
 
 def _results(rows: list[dict]) -> list[dict]:
-    """The rows counted under the verdicts: measured results and pqlab's own numbers, not setup echoes or analysis."""
+    """The rows counted under the verdicts: measured results and pqlab's own numbers, not setup
+    echoes or analysis."""
     return [r for r in rows if plain(r.get("kind")) not in report.APART]
 
 
 def _apart(rows: list[dict], group: str) -> tuple[int, int]:
-    """(reproduced, rows) among the rows counted apart as ``group`` (``setup``; ``analysis``: analysis and derived)."""
+    """(reproduced, rows) among the rows counted apart as ``group`` (``setup``; ``analysis``:
+    analysis and derived)."""
     mine = [r for r in rows if report.APART.get(plain(r.get("kind")) or "") == group]
     return sum(r["verdict"] == "reproduced" for r in mine), len(mine)
 
@@ -396,40 +443,67 @@ def _model_rows(rows: list[dict], model: str) -> list[dict]:
 
 
 def _index_context(table: pd.DataFrame, pages: list[_Page], parameters: dict | None = None) -> dict:
-    """What the front page shows besides the pages' verdict tables: the opening, the overview, the legend."""
+    """What the front page shows besides the pages' verdict tables: the opening, the overview, the
+    legend."""
     node = table[table["model"] == report.MODELS[0]]
     rows = node.to_dict("records")
     by_model = report.model_summary(table)
     sentence, items = overview.inconsistent_results(table)
     environment, opening, sections = report.opening_parts(table, parameters)
     return {
-        "title": report.title(), "environment_lines": environment,
-        "opening": opening, "measured": _measured_rows(table),
-        "measured_verdicts": overview.MEASURED_VERDICTS, "testbed_title": report.MODEL_TITLES["testbed"],
-        "misses": [{"result": m["result"], "paper": numbers.paper_text(m["paper"]),
-                    "ours": overview.ours_text(m["ours"], m["paper"]), "unit": m["unit"],
-                    "difference": percent_text(m["difference %"]),
-                    "reason": f"{m['reason kind']}: {m['reason']}" if m["reason"] else "no reason recorded",
-                    "explanation": m["explanation"]} for m in overview.largest_misses(table).to_dict("records")],
-        "inconsistent": sentence, "inconsistent_items": items, "rule_parts": report.rules_parts(),
+        "title": report.title(),
+        "environment_lines": environment,
+        "opening": opening,
+        "measured": _measured_rows(table),
+        "measured_verdicts": overview.MEASURED_VERDICTS,
+        "testbed_title": report.MODEL_TITLES["testbed"],
+        "misses": [
+            {
+                "result": m["result"],
+                "paper": numbers.paper_text(m["paper"]),
+                "ours": overview.ours_text(m["ours"], m["paper"]),
+                "unit": m["unit"],
+                "difference": percent_text(m["difference %"]),
+                "reason": (
+                    f"{m['reason kind']}: {m['reason']}" if m["reason"] else "no reason recorded"
+                ),
+                "explanation": m["explanation"],
+            }
+            for m in overview.largest_misses(table).to_dict("records")
+        ],
+        "inconsistent": sentence,
+        "inconsistent_items": items,
+        "rule_parts": report.rules_parts(),
         "notes": [p for p in sections if p["key"] in ("borderline", "chosen")],
-        "result_count": len(_results(rows)), "model_title": report.MODEL_TITLES[report.MODELS[0]],
-        "artefact_count": node["artefact"].nunique(), "total": _Tally.of(rows),
+        "result_count": len(_results(rows)),
+        "model_title": report.MODEL_TITLES[report.MODELS[0]],
+        "artefact_count": node["artefact"].nunique(),
+        "total": _Tally.of(rows),
         "kind_header": ["model", "kind", *by_model.columns],
-        "kind_rows": [[overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report.kind_rows(by_model)],
-        "kind_legend": overview.kind_legend(), "unit_note": overview.UNIT_NOTE, "pages": pages,
+        "kind_rows": [
+            [overview.MODEL_LABELS.get(m, m), *rest] for m, *rest in report.kind_rows(by_model)
+        ],
+        "kind_legend": overview.kind_legend(),
+        "unit_note": overview.UNIT_NOTE,
+        "pages": pages,
     }
 
 
 def _measured_rows(table: pd.DataFrame) -> list[dict]:
-    """The rows of the front page's table of measured results per model; a model's name spans its rows."""
+    """The rows of the front page's table of measured results per model; a model's name spans its
+    rows."""
     counts = overview.measured_table(table)
     out, previous = [], None
     for r in counts.to_dict("records"):
         first = r["model"] != previous
         previous = r["model"]
-        out.append({"model": report.MODEL_TITLES[r["model"]],
-                    "rowspan": int((counts["model"] == r["model"]).sum()) if first else 0,
-                    "role": overview.ROLE_TITLES[r["role"]], "counts": [(v, r[v]) for v in overview.MEASURED_VERDICTS],
-                    "total": r["total"]})
+        out.append(
+            {
+                "model": report.MODEL_TITLES[r["model"]],
+                "rowspan": int((counts["model"] == r["model"]).sum()) if first else 0,
+                "role": overview.ROLE_TITLES[r["role"]],
+                "counts": [(v, r[v]) for v in overview.MEASURED_VERDICTS],
+                "total": r["total"],
+            }
+        )
     return out

@@ -1,4 +1,5 @@
-"""What the tests of the aggregation, frame-size and worst-case artefacts check of their claim records.
+"""What the tests of the aggregation, frame-size and worst-case artefacts check of their claim
+records.
 
 :func:`judged` puts an artefact's claim records through the one judge
 (:func:`pqlab.pipeline.report.judge_claims`) and returns the
@@ -11,7 +12,8 @@ from pqlab.pipeline import report
 
 
 def judged(rows, artefact: str) -> pd.DataFrame:
-    """The report's rows of ``artefact`` for the claim records ``rows`` (papers' node), by quantity."""
+    """The report's rows of ``artefact`` for the claim records ``rows`` (papers' node), by
+    quantity."""
     table = report.judge_claims(rows)
     mine = table[table["artefact"] == artefact]
     return mine.set_index("quantity")
@@ -29,5 +31,8 @@ def number_rows(artefact: str) -> set:
 
     paper = report.load_paper_values()
     mine = paper[paper["artefact"] == artefact]
-    return {q for q, r, v in zip(mine["quantity"], mine["rule"], mine["value"])
-            if judge.rule_of(r, v) in ("number", "position")}
+    return {
+        q
+        for q, r, v in zip(mine["quantity"], mine["rule"], mine["value"])
+        if judge.rule_of(r, v) in ("number", "position")
+    }

@@ -9,7 +9,8 @@ from pqlab.pipeline import report
 
 
 def recorded_verdicts(artefact: str, rows, results_dir) -> dict:
-    """Check ``rows`` against the paper's rows of ``artefact``, record them in ``results_dir``: quantity -> verdict."""
+    """Check ``rows`` against the paper's rows of ``artefact``, record them in ``results_dir``:
+    quantity -> verdict."""
     table = report.load_paper_values()
     paper = {q: u for a, q, u in zip(table.artefact, table.quantity, table.unit) if a == artefact}
     quantities = [r["quantity"] for r in rows]
@@ -23,4 +24,8 @@ def recorded_verdicts(artefact: str, rows, results_dir) -> dict:
         assert kit.paper_vs_ours(row).startswith(f"{artefact} / {row['quantity']}")
     kit.record_claims(results_dir, rows, show=False)
     compared = report.compare(table, report._results_frame(report.load_records(results_dir)))
-    return {q: v for a, q, v in zip(compared.artefact, compared.quantity, compared.verdict) if a == artefact}
+    return {
+        q: v
+        for a, q, v in zip(compared.artefact, compared.quantity, compared.verdict)
+        if a == artefact
+    }

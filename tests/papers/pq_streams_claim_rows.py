@@ -1,4 +1,5 @@
-"""What the tests of the TF-TANT PQ-with-streams artefact modules check of an artefact's claim records.
+"""What the tests of the TF-TANT PQ-with-streams artefact modules check of an artefact's claim
+records.
 
 Every paper row of the artefact (``data/paper_values.csv``) has a claim with the paper's unit;
 numeric rows a value, qualitative rows a judgement (:func:`check_claims`).
@@ -13,18 +14,23 @@ POINTERS = {"fig2_not_linear", "fig3_same_shape_different_minimum", "fig6_invers
 
 
 def check_claims(claims, artefact):
-    """Every paper row of ``artefact`` (but the pointer rows) has a claim with the paper's unit; numeric rows a value."""
+    """Every paper row of ``artefact`` (but the pointer rows) has a claim with the paper's unit;
+    numeric rows a value."""
     paper = report.load_paper_values()
     rows = paper[(paper["artefact"] == artefact) & ~paper["quantity"].isin(POINTERS)]
     got = {c["quantity"]: c for c in claims}
     assert set(rows["quantity"]) <= set(got), set(rows["quantity"]) - set(got)
-    for q, unit, value, rule in zip(rows["quantity"], rows["unit"], rows["value"], rows["rule"].fillna("")):
+    for q, unit, value, rule in zip(
+        rows["quantity"], rows["unit"], rows["value"], rows["rule"].fillna("")
+    ):
         assert got[q]["unit"] == unit, q
         if rule == "not_checkable":
             continue  # judged "not checkable" whatever is recorded
         if np.isfinite(value):
             assert got[q]["value"] is not None, q
-            assert got[q]["shape_ok"] is None, f"{q}: a number is judged by its number, not by shape_ok"
+            assert got[q]["shape_ok"] is None, (
+                f"{q}: a number is judged by its number, not by shape_ok"
+            )
         else:
             assert got[q]["shape_ok"] is not None, q
     assert all(c["artefact"] == artefact and c["note"] for c in claims)
@@ -32,7 +38,8 @@ def check_claims(claims, artefact):
 
 
 def judged(claims):
-    """The report's rows of the claim records, judged (:func:`pqlab.pipeline.report.judge_claims`)."""
+    """The report's rows of the claim records, judged
+    (:func:`pqlab.pipeline.report.judge_claims`)."""
     return report.judge_claims(claims)
 
 

@@ -1,4 +1,5 @@
-"""What the tests of the PQ-vs-WFQ artefacts (TF-TANT page and slides) check of the judge's verdicts on their claims.
+"""What the tests of the PQ-vs-WFQ artefacts (TF-TANT page and slides) check of the judge's verdicts
+on their claims.
 
 :func:`judged` passes an artefact's claim records through the report's judge
 (:func:`pqlab.pipeline.report.judge_claims`) and checks
@@ -12,7 +13,8 @@ from pqlab.pipeline import report
 
 
 def judged(artefact: str, rows) -> dict:
-    """The report's rows of ``artefact`` judged from the claim records ``rows``: quantity -> row (a dict).
+    """The report's rows of ``artefact`` judged from the claim records ``rows``: quantity -> row (a
+    dict).
 
     Asserts that every measured result (kind ``result``) that differs has a reason of a known kind
     whose facts are numbers.

@@ -1,4 +1,5 @@
-"""pqlab.papers.analysis.gap: the hypotheses for the gap on Table IV's W_m (and Table III), claims and figure.
+"""pqlab.papers.analysis.gap: the hypotheses for the gap on Table IV's W_m (and Table III), claims
+and figure.
 
 Small runs (300 EF samples, one seed) checked against the identities between hypotheses that
 cannot differ for a given k.
@@ -24,14 +25,21 @@ def gap_data():
 
 
 def test_gap_identities_between_hypotheses(gap_data):
-    assert {gap_data[v].attrs["units"] for v in ("w_m", "w_m_mean", "tab3_a0", "paper_w_m", "paper_tab3_a0",
-                                                  "fixed_s_needed")} == {"s"}
+    assert {
+        gap_data[v].attrs["units"]
+        for v in ("w_m", "w_m_mean", "tab3_a0", "paper_w_m", "paper_tab3_a0", "fixed_s_needed")
+    } == {"s"}
     wm = gap_data["w_m_mean"]
     base = wm.sel(case="base")
     assert float(wm.sel(case="H1", k=1)) == pytest.approx(float(base.sel(k=1)), abs=1e-12)
-    np.testing.assert_allclose(wm.sel(case="H4").values, base.values, atol=1e-12)  # deterministic BE
-    np.testing.assert_allclose(wm.sel(case="H3 particle=1024", k=[1, 2]).values,
-                               wm.sel(case="H1", k=[1, 2]).values, atol=1e-12)
+    np.testing.assert_allclose(
+        wm.sel(case="H4").values, base.values, atol=1e-12
+    )  # deterministic BE
+    np.testing.assert_allclose(
+        wm.sel(case="H3 particle=1024", k=[1, 2]).values,
+        wm.sel(case="H1", k=[1, 2]).values,
+        atol=1e-12,
+    )
     shift = (wm.sel(case="H5") - base).values
     np.testing.assert_allclose(shift, shift[0], atol=1e-12)  # a fixed latency shifts every k alike
     assert shift[0] == pytest.approx(float(gap_data["fixed_s_needed"].mean()), abs=1e-9)  # s
@@ -41,10 +49,15 @@ def test_gap_identities_between_hypotheses(gap_data):
     t3 = gap_data["tab3_a0_mean"]
     # H4: the former per-stream equal-bit-rate reading skews the BE mix to small packets: less delay
     assert float(t3.sel(case="H4")) < float(t3.sel(case="base"))
-    # H8: per-unit release is rule 5 for 1-unit BE packets, and never lets EF leave earlier with more units
+    # H8: per-unit release is rule 5 for 1-unit BE packets, and never lets EF leave earlier with
+    # more units
     assert float(wm.sel(case="H8", k=1)) == pytest.approx(float(base.sel(k=1)), abs=1e-12)
-    assert float(wm.sel(case="H8", k=max(gap_data["k"].values))) > float(base.sel(k=max(gap_data["k"].values)))
-    assert float(t3.sel(case="H7")) > float(t3.sel(case="base")) + 5e-3  # s; MTU BE ahead at each hop
+    assert float(wm.sel(case="H8", k=max(gap_data["k"].values))) > float(
+        base.sel(k=max(gap_data["k"].values))
+    )
+    assert (
+        float(t3.sel(case="H7")) > float(t3.sel(case="base")) + 5e-3
+    )  # s; MTU BE ahead at each hop
 
 
 def test_gap_scores_and_best(gap_data):
@@ -88,14 +101,17 @@ def test_the_figure_has_labelled_axes_and_names_the_artefact(gap_data):
 
 
 def test_gap_figure_reads_at_the_theme_size(gap_data):
-    """The heatmap's numbers, its row labels and the hypotheses' legend at the theme's sizes (were 7.5,
+    """The heatmap's numbers, its row labels and the hypotheses' legend at the theme's sizes
+    (were 7.5,
     8 and 8 pt), the legend under the axes (inside, it covered the lines it names)."""
     fig = gap.figure(gap_data)
     ax, hm = fig.axes[0], fig.axes[1]
     assert min(t.get_fontsize() for t in hm.texts) >= 11
     assert min(t.get_fontsize() for t in hm.get_yticklabels()) >= 11
     legend = ax.get_legend()
-    assert min(t.get_fontsize() for t in legend.get_texts()) >= plt.rcParams["legend.fontsize"] - 1e-9
+    assert (
+        min(t.get_fontsize() for t in legend.get_texts()) >= plt.rcParams["legend.fontsize"] - 1e-9
+    )
     fig.canvas.draw()
     assert legend.get_window_extent().y1 <= ax.get_window_extent().y0  # below the axes
     plt.close(fig)
@@ -110,7 +126,8 @@ def test_the_claims_and_figure_refuse_another_artefacts_data(gap_data):
 
 
 def test_the_figure_title_names_the_artefact_by_its_id(gap_data):
-    """Issue 30 item 6: the title said "gap_table_iv:" (a former name); it starts with the artefact id."""
+    """Issue 30 item 6: the title said "gap_table_iv:" (a former name); it starts with the artefact
+    id."""
     fig = gap.figure(gap_data)
     title = fig._suptitle.get_text()
     assert title.startswith(f"{gap.ARTEFACT.id}:") and "gap_table_iv" not in title

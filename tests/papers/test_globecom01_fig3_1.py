@@ -1,4 +1,5 @@
-"""pqlab.papers.globecom01.globecom01_fig3_1: mean EF delay vs deterministic BE payload, claims and figure."""
+"""pqlab.papers.globecom01.globecom01_fig3_1: mean EF delay vs deterministic BE payload, claims and
+figure."""
 
 import matplotlib
 
@@ -7,14 +8,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from globecom01_claim_rows import recorded_verdicts  # noqa: E402
 
 from pqlab import bounds  # noqa: E402
 from pqlab.base.units import to_ms  # noqa: E402
 from pqlab.papers import judge, kit  # noqa: E402
-from pqlab.pipeline import report  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_fig3_1 as fig3_1  # noqa: E402
-
-from globecom01_claim_rows import recorded_verdicts  # noqa: E402
+from pqlab.pipeline import report  # noqa: E402
 
 N = 300  # EF packets per run: enough for the deterministic cases, fast
 
@@ -66,8 +66,12 @@ def test_fig3_1_maxima_sit_where_be_packets_fill_whole_particles(fig3_1_data):
     assert a["path_ef_delay_s"] == pytest.approx(1.272e-3)
     # the claims state the maxima in ms, from the statistics of the ms values (the same maxima)
     c = {r["quantity"]: r for r in fig3_1.claims(d)}
-    assert c["local_max_1_mean_delay"]["value"] == float(to_ms(d["mean_delay"].sel(be_payload_bytes=484)))
-    assert c["local_max_2_ratio_to_w"]["value"] == pytest.approx(a["local_max_ratio_to_w"][1], rel=1e-12)
+    assert c["local_max_1_mean_delay"]["value"] == float(
+        to_ms(d["mean_delay"].sel(be_payload_bytes=484))
+    )
+    assert c["local_max_2_ratio_to_w"]["value"] == pytest.approx(
+        a["local_max_ratio_to_w"][1], rel=1e-12
+    )
     assert "local_max_mean_ms" not in a  # the claims' ms view left the Dataset as it was
 
 
@@ -92,7 +96,8 @@ def test_the_figure_rejects_other_data(fig3_1_data):
 
 
 def test_fig3_1_shows_the_papers_measured_delay_at_its_maxima(fig3_1_data):
-    # issue 21: the paper ties W_m (10.16, 15.95 ms) to Fig. 3-1's maxima; drawn there, not as ticks at y = 0
+    # issue 21: the paper ties W_m (10.16, 15.95 ms) to Fig. 3-1's maxima; drawn there, not as ticks
+    # at y = 0
     fig = fig3_1.figure(fig3_1_data, paper_maxima_bytes=[485, 1000], paper_w_m_ms=[10.16, 15.95])
     ax = fig.axes[0]
     line = next(ln for ln in ax.get_lines() if "measured W_m" in ln.get_label())
@@ -103,7 +108,9 @@ def test_fig3_1_shows_the_papers_measured_delay_at_its_maxima(fig3_1_data):
 
 def test_position_rule_judges_the_particle_boundary_not_ten_percent():
     # issue 21: a +-10 % band around 485 (+-48 bytes) spans both sides of the 512-byte boundary
-    assert kit.position_ok(484, 500, 485)  # the paper's 485 (IP 513) is our first drop side, within one step
+    assert kit.position_ok(
+        484, 500, 485
+    )  # the paper's 485 (IP 513) is our first drop side, within one step
     assert kit.position_ok(996, 1000, 1000)
     assert not kit.position_ok(484, 500, 470)  # within 10 % of 484, but on the one-particle side
     assert not kit.position_ok(484, 500, 525)  # beyond one sweep step
@@ -112,13 +119,16 @@ def test_position_rule_judges_the_particle_boundary_not_ten_percent():
     assert kit.position_text(484, 500, 525).startswith("lies outside")
 
 
-@pytest.mark.parametrize("kwargs, name", [
-    ({"seeds": ()}, "seeds"),
-    ({"seeds": (1, 1)}, "seeds"),
-    ({"n_ef_samples": 0}, "n_ef_samples"),
-    ({"step_bytes": 0}, "step_bytes"),
-    ({"min_drop_fraction": 1.5}, "min_drop_fraction"),
-])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"seeds": ()}, "seeds"),
+        ({"seeds": (1, 1)}, "seeds"),
+        ({"n_ef_samples": 0}, "n_ef_samples"),
+        ({"step_bytes": 0}, "step_bytes"),
+        ({"min_drop_fraction": 1.5}, "min_drop_fraction"),
+    ],
+)
 def test_bad_arguments_raise_value_error_naming_the_parameter(kwargs, name):
     with pytest.raises(ValueError, match=name):
         fig3_1.compute(**kwargs)
@@ -129,20 +139,33 @@ def _reason_facts(row):
 
 
 def test_maxima_match_worst_case_compares_our_ratios_to_w_with_the_papers(fig3_1_data):
-    # issue 30: "reproduced" at 0.73 / 0.59 of W against the paper's W_m / W of 0.80 / 0.93 (W only bounded ours)
+    # issue 30: "reproduced" at 0.73 / 0.59 of W against the paper's W_m / W of 0.80 / 0.93 (W only
+    # bounded ours)
     row = {r["quantity"]: r for r in fig3_1.claims(fig3_1_data)}["maxima_match_worst_case"]
     facts = _reason_facts(row)
-    paper_1 = kit.paper_value("globecom01_tab4", "w_m_k1")[0] / kit.paper_value("globecom01_tab4", "w_k1")[0]
-    paper_2 = kit.paper_value("globecom01_tab4", "w_m_k2")[0] / kit.paper_value("globecom01_tab4", "w_k2")[0]
-    assert facts["paper_ratio_1"] == pytest.approx(paper_1) and facts["paper_ratio_2"] == pytest.approx(paper_2)
+    paper_1 = (
+        kit.paper_value("globecom01_tab4", "w_m_k1")[0]
+        / kit.paper_value("globecom01_tab4", "w_k1")[0]
+    )
+    paper_2 = (
+        kit.paper_value("globecom01_tab4", "w_m_k2")[0]
+        / kit.paper_value("globecom01_tab4", "w_k2")[0]
+    )
+    assert facts["paper_ratio_1"] == pytest.approx(paper_1) and facts[
+        "paper_ratio_2"
+    ] == pytest.approx(paper_2)
     ours = fig3_1_data.attrs["local_max_ratio_to_w"]
-    assert facts["ours_ratio_1"] == pytest.approx(ours[0]) and facts["ours_ratio_2"] == pytest.approx(ours[1])
+    assert facts["ours_ratio_1"] == pytest.approx(ours[0]) and facts[
+        "ours_ratio_2"
+    ] == pytest.approx(ours[1])
     assert row["shape_ok"] is False  # 0.59 is 36 % below 0.93
     # our maxima at the paper's ratios of W (within the one tolerance) reproduce it
     fake = fig3_1_data.copy(deep=True)
     w = fake["worst_case_w"]
     for payload, ratio in ((484, paper_1 * 0.95), (996, paper_2 * 1.05)):
-        fake["mean_delay"].loc[{"be_payload_bytes": payload}] = ratio * float(w.sel(be_payload_bytes=payload))
+        fake["mean_delay"].loc[{"be_payload_bytes": payload}] = ratio * float(
+            w.sel(be_payload_bytes=payload)
+        )
     row = {r["quantity"]: r for r in fig3_1.claims(fake)}["maxima_match_worst_case"]
     assert row["shape_ok"] is True
 
@@ -154,5 +177,7 @@ def test_position_rows_carry_first_after_and_no_shape(tmp_path, fig3_1_data):
         assert judge.fact_value(rows[key]["reason"], "first_after") == after
     # no number row passes a shape: the judge would refuse it
     numbers = report.load_paper_values()
-    numeric = set(numbers.loc[(numbers.artefact == fig3_1.ARTEFACT.id) & numbers.value.notna(), "quantity"])
+    numeric = set(
+        numbers.loc[(numbers.artefact == fig3_1.ARTEFACT.id) & numbers.value.notna(), "quantity"]
+    )
     assert all(rows[q]["shape_ok"] is None for q in numeric)

@@ -1,4 +1,5 @@
-"""pqlab.papers.globecom01.globecom01_fig4: the STAND-IN "real" BE size CDF, its claims and figure."""
+"""pqlab.papers.globecom01.globecom01_fig4: the STAND-IN "real" BE size CDF, its claims and
+figure."""
 
 import matplotlib
 
@@ -6,11 +7,10 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
+from globecom01_claim_rows import recorded_verdicts  # noqa: E402
 
 from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_fig4 as fig4  # noqa: E402
-
-from globecom01_claim_rows import recorded_verdicts  # noqa: E402
 
 
 def test_fig4_quantiles_of_the_standin():
@@ -23,7 +23,8 @@ def test_fig4_quantiles_of_the_standin():
 
 
 def test_fig4_cites_the_repositorys_data_file_also_from_an_installed_package(monkeypatch, tmp_path):
-    """A wheel reads the stand-in from pqlab/_data/; readers are pointed to the repository's data/ file."""
+    """A wheel reads the stand-in from pqlab/_data/; readers are pointed to the repository's data/
+    file."""
     from pqlab import scenarios
 
     installed = tmp_path / "site-packages" / "pqlab" / "_data" / "be_size_cdf_standin.csv"

@@ -1,4 +1,5 @@
-"""pqlab.papers.globecom01.globecom01_fig7: delay distribution and CCDF vs A (small runs, one seed)."""
+"""pqlab.papers.globecom01.globecom01_fig7: delay distribution and CCDF vs A (small runs, one
+seed)."""
 
 import matplotlib
 
@@ -8,9 +9,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import xarray as xr  # noqa: E402
+from aggregation_verdicts import facts, judged  # noqa: E402
 
 from pqlab import scenarios, simulate  # noqa: E402
-from aggregation_verdicts import facts, judged  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_fig7  # noqa: E402
 
 N = 300  # EF reference packets per run
@@ -41,7 +42,9 @@ def test_fig7_aggregation_degrees_and_distributions(fig7):
 def test_claims_use_the_papers_keys_and_units(fig7):
     rows = [{**c, "seed": SEEDS[0]} for c in globecom01_fig7.claims(fig7)]
     assert all(c["artefact"] == fig7.attrs["artefact"] == globecom01_fig7.ARTEFACT.id for c in rows)
-    mine = judged(rows, globecom01_fig7.ARTEFACT.id)  # raises on a unit that differs from the paper's
+    mine = judged(
+        rows, globecom01_fig7.ARTEFACT.id
+    )  # raises on a unit that differs from the paper's
     missing = mine[mine["verdict"] == "missing"]
     assert missing.empty, missing[["artefact", "quantity", "explanation"]].to_string()
     for r in rows:
@@ -56,7 +59,10 @@ def test_claims_use_the_papers_keys_and_units(fig7):
         (lambda: globecom01_fig7.compute(1, SEEDS), "n_ef_samples"),
         (lambda: globecom01_fig7.compute(N, SEEDS, ref_rates_bps=(400e3,)), "ref_rates_bps"),
         (lambda: globecom01_fig7.compute(N, SEEDS, bin_width_units=0), "bin_width_units"),
-        (lambda: globecom01_fig7.compute(N, SEEDS, be_reference_payloads=(0,)), "be_reference_payloads"),
+        (
+            lambda: globecom01_fig7.compute(N, SEEDS, be_reference_payloads=(0,)),
+            "be_reference_payloads",
+        ),
         (lambda: globecom01_fig7.claims(xr.Dataset()), "data"),
     ],
 )
@@ -82,7 +88,9 @@ def test_fig7_be_reference_means_are_the_base_case_reference_delays(fig7):
 
     for p in globecom01_fig7.BE_REFERENCE_PAYLOADS:
         sc = scenarios.base_case(be_payload_bytes=p, n_ef_samples=N)
-        expected = [float(np.nanmean(reference_delay(simulate(sc, seed=s), sc).values)) for s in SEEDS]
+        expected = [
+            float(np.nanmean(reference_delay(simulate(sc, seed=s), sc).values)) for s in SEEDS
+        ]
         got = fig7["be_reference_delay_mean"].sel(be_payload_bytes=p).values
         assert np.array_equal(got, expected)
 
@@ -92,14 +100,17 @@ def test_qualitative_rows_carry_their_numbers_as_reasons(fig7):
     rows = [{**c, "seed": SEEDS[0]} for c in globecom01_fig7.claims(fig7)]
     by_key = {r["quantity"]: r for r in rows}
     got = facts(by_key["spread_increases_with_a"])
-    assert got["std_a0"][0] == pytest.approx(float(fig7["delay_std_mean"].sel(aggregation_degree=0.0)) * 1e3)
+    assert got["std_a0"][0] == pytest.approx(
+        float(fig7["delay_std_mean"].sel(aggregation_degree=0.0)) * 1e3
+    )
     mine = judged(rows, globecom01_fig7.ARTEFACT.id)
     differs = mine[(mine["verdict"] == "differs") & (mine["kind"] == "result")]
     assert all(differs["reason"] != ""), differs[differs["reason"] == ""].index.tolist()
 
 
 def test_figure_footer_is_not_stale(fig7):
-    """Issue 30 item 7: the footer said 'one size per BE stream' while the runs draw sizes per packet."""
+    """Issue 30 item 7: the footer said 'one size per BE stream' while the runs draw sizes per
+    packet."""
     fig = globecom01_fig7.figure(fig7)
     footer = " ".join(t.get_text() for t in fig.texts)
     assert "one size per" not in footer and "by packet count" in footer

@@ -1,4 +1,5 @@
-"""pqlab.papers.globecom01.globecom01_pq_bound: the 5.12 ms a full EF queue adds (small runs, one seed).
+"""pqlab.papers.globecom01.globecom01_pq_bound: the 5.12 ms a full EF queue adds (small runs, one
+seed).
 
 Checked against what the mechanism fixes exactly: the tail drop of a 10-packet queue and
 10 EF line times for a full queue.
@@ -34,7 +35,9 @@ def test_pq_bound_full_queue(pq_bound):
     assert (admitted.sum("position") == 10).all()  # the queue limit; the rest are tail-dropped
     assert not admitted.sel(position=[11, 12]).any()
     # the 10 queued EF packets leave back to back: the EF part of the last is 10 EF line times
-    np.testing.assert_allclose(pq_bound["ef_part"].sel(position=10).values, 10 * EF_MS / MS, atol=1e-12)
+    np.testing.assert_allclose(
+        pq_bound["ef_part"].sel(position=10).values, 10 * EF_MS / MS, atol=1e-12
+    )
     kept = pq_bound["sojourn"].where(admitted)
     assert (kept >= pq_bound["ef_part"] - 1e-12).sum() == admitted.sum()
     assert float(pq_bound["pq_wait"].max()) > float(pq_bound.bound_atm)  # the ring's BE goes first

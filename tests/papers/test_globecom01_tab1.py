@@ -1,12 +1,11 @@
 """pqlab.papers.globecom01.globecom01_tab1: Table I rendered from the presets, and its claims."""
 
 import pytest
+from globecom01_claim_rows import recorded_verdicts
 
 import pqlab
 from pqlab.measure import analysis
 from pqlab.papers.globecom01 import globecom01_tab1 as tab1
-
-from globecom01_claim_rows import recorded_verdicts
 
 N = 300  # EF packets per run: enough for the deterministic cases, fast
 
@@ -23,7 +22,12 @@ def test_tab1_renders_table_i_from_the_presets(tab1_data):
     assert list(t["EF frame size (bytes)"]) == [128, 128] and list(t["BE streams"]) == [20, 20]
     assert (t["BE load (kbit/s)"] > 2000).all()
     a = t.attrs
-    assert (a["pq_limit"], a["be_queue_limit"], a["tx_queue_limit"], a["tx_unit_bytes"]) == (10, 64, 5, 512)
+    assert (a["pq_limit"], a["be_queue_limit"], a["tx_queue_limit"], a["tx_unit_bytes"]) == (
+        10,
+        64,
+        5,
+        512,
+    )
     assert a["tx_queue_max_units"] == a["tx_queue_max_units_rule"] == 7
     assert a["ef_rate_fraction"] == pytest.approx(0.15)
 

@@ -1,4 +1,5 @@
-"""pqlab.papers.globecom01.globecom01_tab3: mean delay per A and its parts (small runs, one seed)."""
+"""pqlab.papers.globecom01.globecom01_tab3: mean delay per A and its parts (small runs, one
+seed)."""
 
 import matplotlib
 
@@ -7,8 +8,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-
 from aggregation_verdicts import facts, judged, number_rows  # noqa: E402
+
 from pqlab.papers import testbed, testbed_eval  # noqa: E402
 from pqlab.papers.globecom01 import globecom01_tab3  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
@@ -34,13 +35,16 @@ def test_tab3_parts_add_up_and_mtu_reference_is_larger(tab3):
 def test_claims_use_the_papers_keys_and_units(tab3):
     rows = [{**c, "seed": SEEDS[0]} for c in globecom01_tab3.claims(tab3)]
     assert all(c["artefact"] == tab3.attrs["artefact"] == globecom01_tab3.ARTEFACT.id for c in rows)
-    mine = judged(rows, globecom01_tab3.ARTEFACT.id)  # raises on a unit that differs from the paper's
+    mine = judged(
+        rows, globecom01_tab3.ARTEFACT.id
+    )  # raises on a unit that differs from the paper's
     missing = mine[mine["verdict"] == "missing"]
     assert missing.empty, missing[["artefact", "quantity", "explanation"]].to_string()
     by_key = {r["quantity"]: r for r in rows}
     assert by_key["a_ref_load_50"]["value"] == pytest.approx(5 / 6)
     assert by_key["mean_delay_a_0"]["value"] == pytest.approx(
-        float(tab3["delay_mean_mean"].sel(aggregation_degree=0.0)) * 1e3)
+        float(tab3["delay_mean_mean"].sel(aggregation_degree=0.0)) * 1e3
+    )
     for r in rows:
         assert r["note"] and "\n" not in r["note"]
 
@@ -74,7 +78,8 @@ def test_figure_has_labelled_axes_and_draws_the_paper(tab3):
 
 
 def test_mean_rows_are_numbers_with_the_all_mtu_bound(tab3):
-    """Issue 30 items 1-2: the means carried a shape_ok; each miss gives its numbers (all-MTU BE stays below)."""
+    """Issue 30 items 1-2: the means carried a shape_ok; each miss gives its numbers (all-MTU BE
+    stays below)."""
     art = globecom01_tab3.ARTEFACT.id
     rows = [{**c, "seed": SEEDS[0]} for c in globecom01_tab3.claims(tab3)]
     numbers = number_rows(art)
@@ -87,14 +92,17 @@ def test_mean_rows_are_numbers_with_the_all_mtu_bound(tab3):
     for key in ("a_5_6", "a_0"):
         got = facts(by_key[f"mean_delay_{key}"])
         assert got["mtu_delay"] == (pytest.approx(mtu), "ms")
-        bound = got["ours_delay"][0] <= mtu < got["paper_delay"][0]  # all-MTU BE is the upper end, still below
+        bound = (
+            got["ours_delay"][0] <= mtu < got["paper_delay"][0]
+        )  # all-MTU BE is the upper end, still below
         assert by_key[f"mean_delay_{key}"]["reason"]["kind"] == ("bound" if bound else "input")
     trend = by_key["mean_delay_increases_with_a"]
     assert trend["reason"] and facts(trend)
 
 
 def test_tab3_holds_the_calibrated_test_bed_models_means(tab3):
-    """Issue 30 item 7: the figure showed only the papers' node, not the calibrated test-bed model."""
+    """Issue 30 item 7: the figure showed only the papers' node, not the calibrated test-bed
+    model."""
     got = tab3["testbed_delay_mean"]
     assert got.attrs["units"] == "s" and got.dims == ("aggregation_degree", "seed")
     expected = testbed_eval.tab3_mean("0")(testbed.TESTBED, N, SEEDS)  # ms
@@ -104,7 +112,8 @@ def test_tab3_holds_the_calibrated_test_bed_models_means(tab3):
 def test_figure_draws_the_test_bed_model_and_a_fresh_footer(tab3):
     fig = globecom01_tab3.figure(tab3, paper_values=report.load_paper_values())
     labels = [h.get_label() for h in fig.axes[0].get_lines()] + [
-        t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        t.get_text() for t in fig.axes[0].get_legend().get_texts()
+    ]
     assert any("test-bed model" in label for label in labels), labels
     footer = " ".join(t.get_text() for t in fig.texts)
     assert "one size per" not in footer and "by packet count" in footer

@@ -7,8 +7,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-
 from aggregation_verdicts import facts, judged, number_rows  # noqa: E402
+
 from pqlab.papers.long import long_fig7_tab3  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
 
@@ -37,7 +37,9 @@ def test_frame_size_statistics(frame):
 def test_claims_use_the_papers_keys_and_units(frame):
     rows = [{**c, "seed": SEEDS[0]} for c in long_fig7_tab3.claims(frame)]
     assert all(c["artefact"] == frame.attrs["artefact"] == long_fig7_tab3.ARTEFACT.id for c in rows)
-    mine = judged(rows, long_fig7_tab3.ARTEFACT.id)  # raises on a unit that differs from the paper's
+    mine = judged(
+        rows, long_fig7_tab3.ARTEFACT.id
+    )  # raises on a unit that differs from the paper's
     missing = mine[mine["verdict"] == "missing"]
     assert missing.empty, missing[["artefact", "quantity", "explanation"]].to_string()
     by_key = {r["quantity"]: r for r in rows}
@@ -51,7 +53,10 @@ def test_claims_use_the_papers_keys_and_units(frame):
     [
         (lambda: long_fig7_tab3.compute(N, SEEDS, ef_frame_bytes=(32,)), "ef_frame_bytes"),
         (lambda: long_fig7_tab3.compute(N, SEEDS, interval_units=-1.0), "interval_units"),
-        (lambda: long_fig7_tab3.compute(N, SEEDS, interval_widths_units=(0.0,)), "interval_widths_units"),
+        (
+            lambda: long_fig7_tab3.compute(N, SEEDS, interval_widths_units=(0.0,)),
+            "interval_widths_units",
+        ),
         (lambda: long_fig7_tab3.compute(N, SEEDS, grid_offsets=(1.0,)), "grid_offsets"),
         (lambda: long_fig7_tab3.mode_fraction(np.array([0.001]), 0.001, offset=-0.5), "offset"),
     ],
@@ -76,7 +81,8 @@ def test_figure_has_labelled_axes_and_titles_what_it_plots(frame):
 
 
 def test_std_rows_are_plain_numbers_with_a_reason(frame):
-    """Issue 30 items 1-2: the std at 1024 bytes (-21 %) was 'shape only'; a number has no shape credit."""
+    """Issue 30 items 1-2: the std at 1024 bytes (-21 %) was 'shape only'; a number has no shape
+    credit."""
     art = long_fig7_tab3.ARTEFACT.id
     rows = [{**c, "seed": SEEDS[0]} for c in long_fig7_tab3.claims(frame)]
     numbers = number_rows(art)
@@ -89,12 +95,14 @@ def test_std_rows_are_plain_numbers_with_a_reason(frame):
     by_key = {r["quantity"]: r for r in rows}
     for f in (128, 512, 1024):
         assert facts(by_key[f"ipdv_std_ef_{f}"])  # a reason with numbers on every std row
-        # a mix of BE sizes widens the |IPDV| spread: all-MTU BE is no upper end, so no 'bound' over mixes
+        # a mix of BE sizes widens the |IPDV| spread: all-MTU BE is no upper end, so no 'bound' over
+        # mixes
         assert by_key[f"ipdv_std_ef_{f}"]["reason"]["kind"] == "input"
 
 
 def test_mode_fraction_is_not_checkable_and_says_how_far_the_width_moves_it(frame):
-    """Issue 30 item 2: the 60 % 'in a single interval' moves with the interval width and grid offset."""
+    """Issue 30 item 2: the 60 % 'in a single interval' moves with the interval width and grid
+    offset."""
     art = long_fig7_tab3.ARTEFACT.id
     rows = [{**c, "seed": SEEDS[0]} for c in long_fig7_tab3.claims(frame)]
     assert judged(rows, art).loc["mode_fraction_ef_128", "verdict"] == "not checkable"
@@ -107,15 +115,18 @@ def test_mode_fraction_is_not_checkable_and_says_how_far_the_width_moves_it(fram
     assert got["lowest"][0] < got["highest"][0]
     assert got["narrowest"][0] < got["widest"][0]
     # the grid holds the Dataset's own width at offset 0
-    own = frame["mode_fraction_grid"].sel(ef_frame_bytes=128, interval_width=frame.attrs["interval_units"],
-                                          grid_offset=0.0)
+    own = frame["mode_fraction_grid"].sel(
+        ef_frame_bytes=128, interval_width=frame.attrs["interval_units"], grid_offset=0.0
+    )
     np.testing.assert_allclose(own.values, frame["mode_fraction"].sel(ef_frame_bytes=128).values)
 
 
 def test_figure_shows_the_interval_width_is_ours(frame):
     """Issue 30 item 7: the paper's 60 % was drawn over an interval width the paper never gives."""
     fig = long_fig7_tab3.figure(frame, paper_values=report.load_paper_values())
-    labels = [t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+    labels = [
+        t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()
+    ]
     assert any("width not given" in t for t in labels), labels
     footer = " ".join(t.get_text() for t in fig.texts)
     assert "one size per" not in footer and "by packet count" in footer

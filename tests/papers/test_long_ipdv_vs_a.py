@@ -7,9 +7,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-
 from aggregation_verdicts import facts, judged, number_rows  # noqa: E402
-from pqlab.measure.analysis import count_peaks, min_delay_range_for_max_ipdv, min_delay_std_for_mean_ipdv  # noqa: E402
+
+from pqlab.measure.analysis import (  # noqa: E402
+    count_peaks,
+    min_delay_range_for_max_ipdv,
+    min_delay_std_for_mean_ipdv,
+)
 from pqlab.papers import kit, presets  # noqa: E402
 from pqlab.papers.globecom01 import aggregation_figures  # noqa: E402
 from pqlab.papers.long import long_ipdv_vs_a  # noqa: E402
@@ -34,7 +38,8 @@ def test_ipdv_telescopes_and_bounds(ipdv):
     assert np.all(ipdv["jitter_mean"] >= np.abs(ipdv["ipdv_mean"]))
     assert np.all(ipdv["jitter_max"] >= ipdv["jitter_mean"])
     assert np.all((ipdv["fraction_below_unit"] > 0) & (ipdv["fraction_below_unit"] <= 1))
-    # every |IPDV| distribution has a peak (with the BE law by packet count not always at 0: the ring
+    # every |IPDV| distribution has a peak (with the BE law by packet count not always at 0: the
+    # ring
     # holds large BE packets often enough that consecutive EF packets see different rings)
     assert np.all(ipdv["n_peaks"] >= 1)
     assert np.allclose(ipdv["frequency"].sum("ipdv_bin"), 1.0)
@@ -44,7 +49,9 @@ def test_count_peaks_on_known_histograms():
     p = np.array([0.50, 0.20, 0.05, 0.01, 0.03, 0.01, 0.0, 0.0])
     _, peaks = count_peaks(p, 1.0, smooth=0.0, min_prominence=0.01)
     assert list(peaks) == [0, 4]
-    _, peaks = count_peaks(p, 1.0, smooth=0.0, min_prominence=0.05)  # bump too small on a linear plot
+    _, peaks = count_peaks(
+        p, 1.0, smooth=0.0, min_prominence=0.05
+    )  # bump too small on a linear plot
     assert list(peaks) == [0]
     _, peaks = count_peaks(p, 1.0, smooth=0.0, min_prominence=np.log10(2), scale="log", floor=1e-3)
     assert list(peaks) == [0, 4]
@@ -55,7 +62,9 @@ def test_count_peaks_on_known_histograms():
 def test_claims_use_the_papers_keys_and_units(ipdv):
     rows = [{**c, "seed": SEEDS[0]} for c in long_ipdv_vs_a.claims(ipdv)]
     assert all(c["artefact"] == ipdv.attrs["artefact"] == long_ipdv_vs_a.ARTEFACT.id for c in rows)
-    mine = judged(rows, long_ipdv_vs_a.ARTEFACT.id)  # raises on a unit that differs from the paper's
+    mine = judged(
+        rows, long_ipdv_vs_a.ARTEFACT.id
+    )  # raises on a unit that differs from the paper's
     missing = mine[mine["verdict"] == "missing"]
     assert missing.empty, missing[["artefact", "quantity", "explanation"]].to_string()
     by_key = {r["quantity"]: r for r in rows}
@@ -91,7 +100,8 @@ def test_figure_has_labelled_axes_and_titles_what_it_plots(ipdv):
 
 
 def test_numbers_are_judged_by_their_number_and_each_miss_has_a_reason_with_numbers(ipdv):
-    """Issue 30: no shape credit on a number; every measured result that differs says why, with numbers."""
+    """Issue 30: no shape credit on a number; every measured result that differs says why, with
+    numbers."""
     art = long_ipdv_vs_a.ARTEFACT.id
     rows = [{**c, "seed": SEEDS[0]} for c in long_ipdv_vs_a.claims(ipdv)]
     numbers = number_rows(art)
@@ -104,7 +114,8 @@ def test_numbers_are_judged_by_their_number_and_each_miss_has_a_reason_with_numb
 
 
 def test_mean_ipdv_reason_is_the_spread_bound_next_to_the_models_delay_std(ipdv):
-    """Issue 30 item 2: a mean |IPDV| m needs a delay std >= m / 2; the reason gives it next to ours."""
+    """Issue 30 item 2: a mean |IPDV| m needs a delay std >= m / 2; the reason gives it next to
+    ours."""
     a = ipdv["aggregation_degree"].values
     by_key = {c["quantity"]: c for c in long_ipdv_vs_a.claims(ipdv)}
     for i, av in enumerate(a):
@@ -127,7 +138,8 @@ def test_mean_ipdv_reason_is_the_spread_bound_next_to_the_models_delay_std(ipdv)
 
 
 def test_max_ipdv_reason_is_the_range_bound_next_to_the_models_delay_range(ipdv):
-    """Issue 30 item 2: a max |IPDV| of 30 units needs a delay range of 30 units; ours is given next to it."""
+    """Issue 30 item 2: a max |IPDV| of 30 units needs a delay range of 30 units; ours is given next
+    to it."""
     record = {c["quantity"]: c for c in long_ipdv_vs_a.claims(ipdv)}["max_ipdv"]
     got = facts(record)
     unit = ipdv.attrs["transmission_unit_s"]
@@ -139,11 +151,14 @@ def test_max_ipdv_reason_is_the_range_bound_next_to_the_models_delay_range(ipdv)
 
 
 def test_footer_states_the_be_reading_the_runs_use():
-    """Issue 30 item 7: the footer said 'one size per BE stream' while the runs draw sizes per packet."""
+    """Issue 30 item 7: the footer said 'one size per BE stream' while the runs draw sizes per
+    packet."""
     sc = presets.be_streams_first(presets.aggregation(ref_rate_bps=100e3, n_ef_samples=10))
     text = aggregation_figures.be_sizes_text([sc])
     assert "one size per" not in text and "by packet count" in text
-    per_stream = presets.pq_experiment(be_size=presets.real_be_sizes(), be_size_per="stream", n_ef_samples=10)
+    per_stream = presets.pq_experiment(
+        be_size=presets.real_be_sizes(), be_size_per="stream", n_ef_samples=10
+    )
     assert "one size per stream" in aggregation_figures.be_sizes_text([per_stream])
     assert "one size per" not in aggregation_figures.STAND_IN_NOTE
 

@@ -29,10 +29,13 @@ def test_path_rtt_and_hops(path):
     assert path["line_rate"].attrs["units"] == "bit/s" and float(path.line_rate) == 2e6
     assert (path["rtt"].diff("size") >= -1e-12).all()
     assert (path["rtt_unframed"] < path["rtt"]).all()
-    # simulated C7500 hops: every EF packet lags by the 1028-byte BE line time at each hop, constantly
+    # simulated C7500 hops: every EF packet lags by the 1028-byte BE line time at each hop,
+    # constantly
     assert float(path.ef_hop_delay_mean) == pytest.approx(2 * float(path.be_line_time), abs=1e-12)
     assert float(path.ef_hop_delay_std) < 1e-12
-    assert float(path.hop_max_wait) == pytest.approx(2 * (float(path.be_line_time) - EF_MS / MS), abs=1e-12)
+    assert float(path.hop_max_wait) == pytest.approx(
+        2 * (float(path.be_line_time) - EF_MS / MS), abs=1e-12
+    )
     claims = {c["quantity"]: c for c in path_artefact.claims(path, n_ef_samples_measured=N)}
     assert claims["rtt_64_byte_packet"]["unit"] == "ms"
     assert claims["c7500_hops_uncongested"]["shape_ok"] is False
@@ -56,7 +59,8 @@ def test_figure_has_labelled_axes(path):
 
 
 def test_rtt_reason_is_the_arithmetic_of_the_idle_path(path):
-    """Issue 30 item 2: the RTT row blamed the node for an idle-path round trip; its reason is arithmetic."""
+    """Issue 30 item 2: the RTT row blamed the node for an idle-path round trip; its reason is
+    arithmetic."""
     record = {c["quantity"]: c for c in path_artefact.claims(path)}["rtt_64_byte_packet"]
     assert record["reason"]["kind"] == "arithmetic"
     got = {f["name"]: (f["value"], f["unit"]) for f in record["reason"]["facts"]}

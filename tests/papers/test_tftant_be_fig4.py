@@ -1,4 +1,5 @@
-"""pqlab.papers.tftant_be.tftant_be_fig4: the test page's Fig. 4 (geometric BE sizes), its claims and figure."""
+"""pqlab.papers.tftant_be.tftant_be_fig4: the test page's Fig. 4 (geometric BE sizes), its claims
+and figure."""
 
 import matplotlib
 import pytest
@@ -7,10 +8,10 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from pq_streams_claim_rows import check_claims  # noqa: E402
 
 from pqlab.papers.tftant_be import tftant_be_fig4  # noqa: E402
 from pqlab.pipeline import report  # noqa: E402
-from pq_streams_claim_rows import check_claims  # noqa: E402
 
 N = 300
 
@@ -21,10 +22,16 @@ def fig4():
 
 
 def test_fig4_distributions(fig4):
-    assert list(fig4["distribution"].values) == ["geometric 100", "geometric 800", tftant_be_fig4.REAL]
+    assert list(fig4["distribution"].values) == [
+        "geometric 100",
+        "geometric 800",
+        tftant_be_fig4.REAL,
+    ]
     np.testing.assert_allclose(fig4["frequency"].sum("bin"), 1.0)
     law = fig4["law_mean_bytes"].values
-    assert law[0] == pytest.approx(100, abs=1) and law[1] < 800  # truncation at 1500 lowers the mean
+    assert (
+        law[0] == pytest.approx(100, abs=1) and law[1] < 800
+    )  # truncation at 1500 lowers the mean
     assert law[2] == pytest.approx(413.4, abs=0.5)  # the STAND-IN's mean
     assert np.isnan(fig4["untruncated_mean_bytes"].values[2])
     small, large = fig4.sel(distribution="geometric 100"), fig4.sel(distribution="geometric 800")

@@ -17,8 +17,16 @@ def test_ef_split_scenario_splits_the_load_and_polices_at_it():
     assert sc.node.queues[scenarios.EF_QUEUE].police_rate_bps == 1.2e6
     assert sc.node.queues[scenarios.EF_QUEUE].police_burst_bytes == pytest.approx(1.2e6 * 0.2 / 8)
     assert sc.streams[0].queue == scenarios.BE_QUEUE  # BE generated first: paired comparisons
-    assert len([s for s in ef_split_runs.ef_split_scenario(3, 3e5, be_traffic="none").streams
-                if s.queue == scenarios.BE_QUEUE]) == 0
+    assert (
+        len(
+            [
+                s
+                for s in ef_split_runs.ef_split_scenario(3, 3e5, be_traffic="none").streams
+                if s.queue == scenarios.BE_QUEUE
+            ]
+        )
+        == 0
+    )
     # n_ef_samples counts the reference stream, or all EF streams
     one = ef_split_runs.ef_split_scenario(4, 1.2e6, n_ef_samples=400)
     total = ef_split_runs.ef_split_scenario(4, 1.2e6, n_ef_samples=400, total_samples=True)

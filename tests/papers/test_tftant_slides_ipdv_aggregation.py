@@ -10,11 +10,13 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from pq_streams_claim_rows import check_claims  # noqa: E402
 
 from pqlab.node.framing import line_time_s  # noqa: E402
 from pqlab.papers import kit  # noqa: E402
-from pqlab.papers.tftant_slides import tftant_slides_ipdv_aggregation as ipdv_aggregation  # noqa: E402
-from pq_streams_claim_rows import check_claims  # noqa: E402
+from pqlab.papers.tftant_slides import (  # noqa: E402
+    tftant_slides_ipdv_aggregation as ipdv_aggregation,
+)
 
 N = 300
 UNIT_S = line_time_s(110, "atm-aal5", 2e6)  # line time of the 128-byte EF frame
@@ -40,7 +42,10 @@ def test_ipdv_aggregation(ipdv_agg):
     np.testing.assert_allclose(ipdv_agg["paper_ipdv_abs_mean"], [2.5, 6.0])
     assert ipdv_agg.attrs["transmission_unit_s"] == pytest.approx(UNIT_S)
     claims = {c["quantity"]: c for c in kit.claims(ipdv_aggregation.ARTEFACT, ipdv_agg)}
-    assert claims["transmission_unit"]["value"] == pytest.approx(UNIT_S * 1e3) and claims["ef_load"]["value"] == 600
+    assert (
+        claims["transmission_unit"]["value"] == pytest.approx(UNIT_S * 1e3)
+        and claims["ef_load"]["value"] == 600
+    )
     check_claims(kit.claims(ipdv_aggregation.ARTEFACT, ipdv_agg), "tftant_slides_ipdv_aggregation")
     fig = ipdv_aggregation.figure(ipdv_agg)
     assert isinstance(fig, Figure) and "tftant_slides_ipdv_aggregation" in fig.axes[0].get_title()
@@ -59,24 +64,33 @@ def test_ipdv_aggregation_figure_labels_the_assumed_unit(ipdv_agg):
 
 
 def test_transmission_unit_is_not_an_echo_of_a_slide_value():
-    """Issue 30 item 4: the slide gives no tx time; 0.636 ms (GLOBECOM'01's) was shown as an echoed setup value."""
+    """Issue 30 item 4: the slide gives no tx time; 0.636 ms (GLOBECOM'01's) was shown as an echoed
+    setup value."""
     from pqlab.pipeline import report
 
     paper = report.load_paper_values()
-    r = paper[(paper["artefact"] == "tftant_slides_ipdv_aggregation") & (paper["quantity"] == "transmission_unit")]
+    r = paper[
+        (paper["artefact"] == "tftant_slides_ipdv_aggregation")
+        & (paper["quantity"] == "transmission_unit")
+    ]
     assert len(r) == 1
     assert r["rule"].iloc[0] == "not_checkable" and np.isnan(r["value"].iloc[0])
 
 
 def test_mean_ipdv_rows_carry_the_spread_bound_and_the_be_size_input(ipdv_agg):
-    """Issue 30 item 2: the 20-stream mean |IPDV| needs a reason with numbers, not a generic sentence."""
+    """Issue 30 item 2: the 20-stream mean |IPDV| needs a reason with numbers, not a generic
+    sentence."""
     from pqlab.measure.analysis import min_delay_std_for_mean_ipdv
 
     claims = {c["quantity"]: c for c in kit.claims(ipdv_aggregation.ARTEFACT, ipdv_agg)}
     why = claims["mean_ipdv_20_streams"]["reason"]
     facts = {f["name"]: f["value"] for f in why["facts"]}
     assert facts["needed"] == pytest.approx(min_delay_std_for_mean_ipdv(6.0))
-    assert facts["std"] == pytest.approx(float(ipdv_agg["delay_std_mean"].sel(be_traffic="real", n_streams=20)))
-    assert facts["mtu_ipdv"] == pytest.approx(float(ipdv_agg["ipdv_abs_mean_mean"].sel(be_traffic="mtu", n_streams=20)))
+    assert facts["std"] == pytest.approx(
+        float(ipdv_agg["delay_std_mean"].sel(be_traffic="real", n_streams=20))
+    )
+    assert facts["mtu_ipdv"] == pytest.approx(
+        float(ipdv_agg["ipdv_abs_mean_mean"].sel(be_traffic="mtu", n_streams=20))
+    )
     assert why["kind"] == ("bound" if facts["std"] < facts["needed"] else "input")
     assert claims["mean_ipdv_ratio_20_to_1"]["reason"]["kind"] == "mechanism"

@@ -1,4 +1,5 @@
-"""pqlab.papers.tftant_slides.tftant_slides_ipdv_size: IPDV per EF frame size, its claims and figure.
+"""pqlab.papers.tftant_slides.tftant_slides_ipdv_size: IPDV per EF frame size, its claims and
+figure.
 
 Without BE equal-rate CBR streams keep constant delays (no IPDV); with BE the largest |IPDV| is
 bounded by a few BE MTU line times.
@@ -11,11 +12,11 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from pq_streams_claim_rows import check_claims  # noqa: E402
 
 from pqlab.node.framing import line_time_s  # noqa: E402
 from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.tftant_slides import tftant_slides_ipdv_size  # noqa: E402
-from pq_streams_claim_rows import check_claims  # noqa: E402
 
 N = 300
 
@@ -43,8 +44,11 @@ def test_ipdv_size(ipdv_size):
 
 def test_std_growth_row_names_the_size_where_aggregation_does_not_raise_it(ipdv_size):
     """Issue 30 item 2: a differing qualitative row needs a reason with numbers."""
-    row = [c for c in kit.claims(tftant_slides_ipdv_size.ARTEFACT, ipdv_size)
-           if c["quantity"] == "ipdv_std_grows_with_aggregation_and_congestion"][0]
+    row = [
+        c
+        for c in kit.claims(tftant_slides_ipdv_size.ARTEFACT, ipdv_size)
+        if c["quantity"] == "ipdv_std_grows_with_aggregation_and_congestion"
+    ][0]
     if row["shape_ok"]:
         assert row["reason"] is None
         return

@@ -1,4 +1,5 @@
-"""pqlab.papers.tftant_slides.tftant_slides_loss: EF loss vs the number of EF streams, its claims and figure.
+"""pqlab.papers.tftant_slides.tftant_slides_loss: EF loss vs the number of EF streams, its claims
+and figure.
 
 CBR streams whose rates sum to the policing rate are never policed; the token-bucket depth of
 hand-built arrivals.
@@ -11,10 +12,10 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from pq_streams_claim_rows import check_claims, judged, row  # noqa: E402
 
 from pqlab.measure import metrics  # noqa: E402
 from pqlab.papers.tftant_slides import tftant_slides_loss  # noqa: E402
-from pq_streams_claim_rows import check_claims, judged, row  # noqa: E402
 
 EF_IP = 110  # IP length of a 128-byte EF frame
 
@@ -33,7 +34,9 @@ def test_min_bucket_bytes_by_hand():
     # one packet: its size; two at once: both; at exactly the rate, one packet's worth
     assert tftant_slides_loss.min_bucket_bytes([0.0], [100], rate) == 100
     assert tftant_slides_loss.min_bucket_bytes([1.0, 1.0], [100, 150], rate) == 250
-    assert tftant_slides_loss.min_bucket_bytes(np.arange(10) * 0.1, [100] * 10, rate) == pytest.approx(100)
+    assert tftant_slides_loss.min_bucket_bytes(
+        np.arange(10) * 0.1, [100] * 10, rate
+    ) == pytest.approx(100)
     # a burst of 3 after a quiet second: the quiet time does not help a bucket capped at its depth
     assert tftant_slides_loss.min_bucket_bytes([0.0, 1.0, 1.0, 1.0], [100] * 4, rate) == 300
     assert tftant_slides_loss.min_bucket_bytes([], [], rate) == 0.0
@@ -47,11 +50,15 @@ def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss):
     loss = _papers_node(both)
     ratio = loss["loss_ratio"]
     np.testing.assert_allclose(ratio, loss["policed_ratio"] + loss["queue_full_ratio"])
-    assert float(loss["sent"].min()) >= 1_900  # ~2000 EF packets after the warm-up, whatever the stream count
+    assert (
+        float(loss["sent"].min()) >= 1_900
+    )  # ~2000 EF packets after the warm-up, whatever the stream count
     # the other load runs only the fewest and the most streams
     assert loss["ef_load"].attrs["units"] == "bit/s"
     other = loss["loss_ratio"].sel(ef_load=600e3)
-    assert np.isfinite(other.sel(n_streams=[1, 20])).all() and np.isnan(other.sel(n_streams=4)).all()
+    assert (
+        np.isfinite(other.sel(n_streams=[1, 20])).all() and np.isnan(other.sel(n_streams=4)).all()
+    )
     # burstiness: one stream needs one packet's tokens, n streams at most one packet each
     b = loss["min_bucket_bytes"]
     assert float(b.sel(n_streams=1).max()) == pytest.approx(EF_IP)
@@ -59,7 +66,9 @@ def test_loss_is_never_policed_when_the_rates_sum_to_the_policing_rate(loss):
         assert float(b.sel(n_streams=n).max()) <= n * EF_IP + 1e-6
     assert float(b.sel(n_streams=20).min()) > EF_IP
     assert float(loss["police_burst_bytes"]) == pytest.approx(1.2e6 * 0.2 / 8)
-    assert float(loss["ef_wire_share"].sel(ef_load=1.2e6)) == pytest.approx(1.2e6 / 1024 * 159 * 8 / 2e6)
+    assert float(loss["ef_wire_share"].sel(ef_load=1.2e6)) == pytest.approx(
+        1.2e6 / 1024 * 159 * 8 / 2e6
+    )
     records = tftant_slides_loss.claims(both)
     claims = {c["quantity"]: c for c in records if c["model"] == "papers_node"}
     assert claims["dropped_by_policer"]["shape_ok"] is False
@@ -108,7 +117,9 @@ def test_20_stream_loss_is_the_slides_maximum_not_a_mean(loss):
     """Issue 30 item 4: the slide's "up to 12 %" is a maximum; ours was a mean over seeds."""
     claims = {(c["quantity"], c["model"]): c for c in tftant_slides_loss.claims(loss)}
     per_seed = _papers_node(loss)["loss_ratio"].sel(ef_load=1.2e6, n_streams=20).values
-    assert claims[("ef_loss_20_streams", "papers_node")]["value"] == pytest.approx(float(np.max(per_seed)))
+    assert claims[("ef_loss_20_streams", "papers_node")]["value"] == pytest.approx(
+        float(np.max(per_seed))
+    )
     assert "largest" in claims[("ef_loss_20_streams", "papers_node")]["note"]
 
 
@@ -124,8 +135,11 @@ def test_ef_load_irrelevant_fails_when_the_loss_moves_with_the_load(loss):
     table = judged(tftant_slides_loss.claims(moved))
     r = row(table, "ef_load_irrelevant")
     assert r["verdict"] == "differs"
-    record = [c for c in tftant_slides_loss.claims(moved)
-              if c["quantity"] == "ef_load_irrelevant" and c["model"] == "papers_node"][0]
+    record = [
+        c
+        for c in tftant_slides_loss.claims(moved)
+        if c["quantity"] == "ef_load_irrelevant" and c["model"] == "papers_node"
+    ][0]
     facts = {f["name"]: f["value"] for f in record["reason"]["facts"]}
     assert facts["loss_low"] == pytest.approx(0.07) and facts["loss_high"] == pytest.approx(2.3)
     assert r["reason"], "a differing row needs a reason with numbers"
@@ -135,16 +149,28 @@ def test_testbed_is_judged_on_the_three_loss_claims_by_the_same_checks(loss):
     """Issue 30 item 5: the test-bed model had no rows for the slide's loss statements."""
     claims = tftant_slides_loss.claims(loss)
     testbed = {c["quantity"]: c for c in claims if c["model"] == "testbed"}
-    assert set(testbed) == {"ef_loss_negligible_up_to_8_streams", "dropped_by_policer", "ef_load_irrelevant"}
+    assert set(testbed) == {
+        "ef_loss_negligible_up_to_8_streams",
+        "dropped_by_policer",
+        "ef_load_irrelevant",
+    }
     assert all(c["role"] == "held_out" for c in testbed.values())
     tb = loss.sel(model="testbed")
     tb.attrs = loss.attrs
     # the rows are the artefact's checks of the test bed's own numbers
-    assert testbed["ef_loss_negligible_up_to_8_streams"]["shape_ok"] is tftant_slides_loss.negligible_check(tb)[2]
+    assert (
+        testbed["ef_loss_negligible_up_to_8_streams"]["shape_ok"]
+        is tftant_slides_loss.negligible_check(tb)[2]
+    )
     assert testbed["dropped_by_policer"]["shape_ok"] is tftant_slides_loss.policer_check(tb)[2]
-    # issue 31's frozen test bed (the extra EF streams send 1024-byte frames) loses nothing up to 8 streams at
-    # 60 % of the line, and nothing is policed anywhere: the slide's "dropped by the policer" differs
-    assert float(tb["loss_ratio_mean"].sel(ef_load=1.2e6, n_streams=4)) < tftant_slides_loss.NEGLIGIBLE_LOSS
+    # issue 31's frozen test bed (the extra EF streams send 1024-byte frames) loses nothing up to 8
+    # streams at
+    # 60 % of the line, and nothing is policed anywhere: the slide's "dropped by the policer"
+    # differs
+    assert (
+        float(tb["loss_ratio_mean"].sel(ef_load=1.2e6, n_streams=4))
+        < tftant_slides_loss.NEGLIGIBLE_LOSS
+    )
     assert testbed["ef_loss_negligible_up_to_8_streams"]["shape_ok"] is True
     assert float(tb["policed"].sum()) == 0
     assert testbed["dropped_by_policer"]["shape_ok"] is False
@@ -156,7 +182,8 @@ def test_testbed_is_judged_on_the_three_loss_claims_by_the_same_checks(loss):
 
 
 def test_loss_figure_draws_no_line_between_two_far_points_and_a_true_footer(loss):
-    """Issue 30 item 7: a straight line across a log axis through the other load's two points; a stale footer."""
+    """Issue 30 item 7: a straight line across a log axis through the other load's two points; a
+    stale footer."""
     fig = tftant_slides_loss.figure(loss)
     ax = fig.axes[0]
     for line in ax.get_lines():
@@ -168,9 +195,15 @@ def test_loss_figure_draws_no_line_between_two_far_points_and_a_true_footer(loss
 
 
 def test_one_model_alone_gives_only_its_rows():
-    alone = tftant_slides_loss.compute(n_ef_samples=400, seeds=(1,), n_streams=(1, 20), models=("papers_node",))
+    alone = tftant_slides_loss.compute(
+        n_ef_samples=400, seeds=(1,), n_streams=(1, 20), models=("papers_node",)
+    )
     claims = tftant_slides_loss.claims(alone)
     assert {c["model"] for c in claims} == {"papers_node"}
     twenty = [c for c in claims if c["quantity"] == "ef_loss_20_streams"][0]
-    assert twenty["value"] == pytest.approx(float(alone["loss_ratio"].sel(ef_load=1.2e6, n_streams=20).max()))
-    assert twenty["reason"] and twenty["reason"]["kind"] == "mechanism"  # no test bed to compare: the ring's drain
+    assert twenty["value"] == pytest.approx(
+        float(alone["loss_ratio"].sel(ef_load=1.2e6, n_streams=20).max())
+    )
+    assert (
+        twenty["reason"] and twenty["reason"]["kind"] == "mechanism"
+    )  # no test bed to compare: the ring's drain

@@ -1,4 +1,5 @@
-"""pqlab.papers.tftant_slides.tftant_slides_no_be: the slides' delay over time with and without BE traffic.
+"""pqlab.papers.tftant_slides.tftant_slides_no_be: the slides' delay over time with and without BE
+traffic.
 
 300 EF packets, one seed: without BE every EF packet takes its own line time plus the path.
 """
@@ -27,7 +28,9 @@ def test_no_be_delay_is_own_line_time_plus_path(no_be):
 
 def test_claims_state_milliseconds_and_leave_the_dataset_as_it_was(no_be):
     b = {x["quantity"]: x for x in kit.claims(no_be_module.ARTEFACT, no_be)}
-    assert b["mean_delay_without_be"]["value"] == pytest.approx(float(to_ms(no_be.uncongested_delay)), rel=1e-9)
+    assert b["mean_delay_without_be"]["value"] == pytest.approx(
+        float(to_ms(no_be.uncongested_delay)), rel=1e-9
+    )
     assert no_be["delay"].attrs["units"] == "s"  # the claims left the Dataset as it was
 
 

@@ -1,4 +1,5 @@
-"""pqlab.papers.tftant_slides.pq_streams_text: a mean and its CI half-width as the claims write them."""
+"""pqlab.papers.tftant_slides.pq_streams_text: a mean and its CI half-width as the claims write
+them."""
 
 import math
 

@@ -1,15 +1,16 @@
-"""pqlab.papers.tftant_wfq.tftant_wfq_fig5: the page's Fig. 5 (mean IPDV, PQ vs WFQ), its claims and figure.
+"""pqlab.papers.tftant_wfq.tftant_wfq_fig5: the page's Fig. 5 (mean IPDV, PQ vs WFQ), its claims and
+figure.
 
 With one CBR EF and one CBR BE stream the delay is a sawtooth whose IPDV is fixed by the slip
 s = (T_EF - t_EF) mod t_BE (300 EF packets, one seed).
 """
 
 import pytest
+from pq_vs_wfq_judged import facts, judged
 
 from pqlab.papers import kit
-from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed, tftant_wfq_fig5 as fig5_module
-
-from pq_vs_wfq_judged import facts, judged
+from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed
+from pqlab.papers.tftant_wfq import tftant_wfq_fig5 as fig5_module
 
 N = 300
 SEEDS = (1,)
@@ -24,13 +25,16 @@ def fig5():
 def test_fig5_ipdv_is_the_sawtooth_of_the_slip(fig5):
     s = pq_vs_wfq_testbed.beat_slip_s(1024)[0]
     pq = fig5.sel(scheduler="pq", ef_frame_bytes=1024)
-    assert float(pq["ipdv_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=0.01)  # 299 pairs
+    assert float(pq["ipdv_mean"]) == pytest.approx(
+        2 * s * (BE_TX_S - s) / BE_TX_S, rel=0.01
+    )  # 299 pairs
     assert float(pq["ipdv_beat_mean"]) == pytest.approx(2 * s * (BE_TX_S - s) / BE_TX_S, rel=1e-12)
     assert float(pq["ipdv_max_be_tx"]) == pytest.approx(max(s, BE_TX_S - s) / BE_TX_S, abs=1e-9)
 
 
 def test_ipdv_higher_small_packets_misses_by_the_sawtooth_arithmetic(fig5):
-    """Issue 30: the miss carries the sawtooth's prediction 2 s (t_BE - s) / t_BE at the sizes that break the order."""
+    """Issue 30: the miss carries the sawtooth's prediction 2 s (t_BE - s) / t_BE at the sizes that
+    break the order."""
     claims = kit.claims(fig5_module.ARTEFACT, fig5)
     row = judged(fig5_module.ARTEFACT.id, claims)["ipdv_higher_small_packets"]
     assert row["verdict"] == "differs" and row["reason kind"] == "arithmetic"

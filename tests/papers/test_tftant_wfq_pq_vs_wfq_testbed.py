@@ -1,4 +1,5 @@
-"""pqlab.papers.tftant_wfq.pq_vs_wfq_testbed: the TF-TANT PQ-vs-WFQ test bed, and what every artefact on it keeps.
+"""pqlab.papers.tftant_wfq.pq_vs_wfq_testbed: the TF-TANT PQ-vs-WFQ test bed, and what every
+artefact on it keeps.
 
 Small runs (300 EF packets, one seed) checked against what the mechanism fixes exactly: a
 1000-byte BE packet is 22 ATM cells (4.664 ms) and 2 ring particles. The artefacts on the test
@@ -16,16 +17,34 @@ from matplotlib.figure import Figure  # noqa: E402
 from pqlab import experiments, scenarios, simulate  # noqa: E402
 from pqlab.papers import kit  # noqa: E402
 from pqlab.papers.records import load_paper_values  # noqa: E402
-from pqlab.papers.tftant_slides import tftant_slides_no_be, tftant_slides_ring, tftant_slides_star  # noqa: E402
+from pqlab.papers.tftant_slides import (  # noqa: E402
+    tftant_slides_no_be,
+    tftant_slides_ring,
+    tftant_slides_star,
+)
 from pqlab.papers.tftant_wfq import pq_vs_wfq_testbed as testbed  # noqa: E402
-from pqlab.papers.tftant_wfq import (tftant_wfq_fig1, tftant_wfq_fig2_4, tftant_wfq_fig5,  # noqa: E402
-                                     tftant_wfq_fig6_7)
+from pqlab.papers.tftant_wfq import (  # noqa: E402
+    tftant_wfq_fig1,
+    tftant_wfq_fig2_4,
+    tftant_wfq_fig5,
+    tftant_wfq_fig6_7,
+)
 
 N = 300
 SEEDS = (1,)
 BE_TX_S = 22 * 53 * 8 / 2e6  # 1000-byte IP packet, AAL5 + LLC/SNAP: 22 cells (4.664 ms)
-MODULES = {m.ARTEFACT.id: m for m in (tftant_wfq_fig1, tftant_wfq_fig2_4, tftant_wfq_fig5, tftant_wfq_fig6_7,
-                                      tftant_slides_ring, tftant_slides_star, tftant_slides_no_be)}
+MODULES = {
+    m.ARTEFACT.id: m
+    for m in (
+        tftant_wfq_fig1,
+        tftant_wfq_fig2_4,
+        tftant_wfq_fig5,
+        tftant_wfq_fig6_7,
+        tftant_slides_ring,
+        tftant_slides_star,
+        tftant_slides_no_be,
+    )
+}
 
 
 def _claims(artefact):
@@ -42,8 +61,12 @@ def data():
         "tftant_wfq_fig5": tftant_wfq_fig5.compute(N, SEEDS, frames),
         "tftant_wfq_fig2_4": tftant_wfq_fig2_4.compute(N, SEEDS),
         "tftant_wfq_fig6_7": tftant_wfq_fig6_7.compute(N, SEEDS),
-        "tftant_slides_ring": tftant_slides_ring.compute(N, SEEDS, ring_limit_particles=(1, 2, 3, 4, 5, 6)),
-        "tftant_slides_star": tftant_slides_star.compute(N, SEEDS, stars=(1.0, 2.0, 4.0), frame_sizes=(128, 1024)),
+        "tftant_slides_ring": tftant_slides_ring.compute(
+            N, SEEDS, ring_limit_particles=(1, 2, 3, 4, 5, 6)
+        ),
+        "tftant_slides_star": tftant_slides_star.compute(
+            N, SEEDS, stars=(1.0, 2.0, 4.0), frame_sizes=(128, 1024)
+        ),
         "tftant_slides_no_be": tftant_slides_no_be.compute(N, SEEDS),
     }
 
@@ -55,20 +78,27 @@ def test_presets_build_the_stated_nodes():
     assert (be_q.kind, be_q.weight_bps) == ("wfq", 1.6e6)  # the remaining bandwidth
     pq = scenarios.pq_vs_wfq(scheduler="pq", n_ef_samples=N)
     assert (pq.node.queues[0].kind, pq.node.queues[0].police_rate_bps) == ("priority", 400e3)
-    assert (pq.node.ring_limit_particles, pq.node.particle_bytes, pq.node.framing) == (5, 512, "atm-aal5")
+    assert (pq.node.ring_limit_particles, pq.node.particle_bytes, pq.node.framing) == (
+        5,
+        512,
+        "atm-aal5",
+    )
     ef, be = pq.streams
     assert ef.size.size_bytes == 1006 and be.size.size_bytes == 1000 and be.rate_bps == 2e6
     assert len(scenarios.pq_vs_wfq(with_be=False, n_ef_samples=N).streams) == 1
     st = scenarios.tftant_star(star=2.5, n_ef_samples=N)
-    # STAR in IP bytes (issue 21): 2.5 x 300 kbit/s of 1024-byte frames = 2.5 x 294.7 kbit/s of IP packets
+    # STAR in IP bytes (issue 21): 2.5 x 300 kbit/s of 1024-byte frames = 2.5 x 294.7 kbit/s of IP
+    # packets
     assert st.node.queues[0].weight_bps == pytest.approx(2.5 * 300e3 * 1006 / 1024)
     assert st.node.queues[1].weight_bps == pytest.approx(2e6 - 2.5 * 300e3 * 1006 / 1024)
     assert testbed.be_tx_time_s() == pytest.approx(BE_TX_S)  # 4.664 ms
 
 
 def test_measure_equals_delay_summary_also_with_loss():
-    for sc in (scenarios.tftant_star(star=1.0, n_ef_samples=1000),  # EF overloaded: losses
-               scenarios.pq_vs_wfq(scheduler="pq", ef_frame_bytes=128, n_ef_samples=N)):
+    for sc in (
+        scenarios.tftant_star(star=1.0, n_ef_samples=1000),  # EF overloaded: losses
+        scenarios.pq_vs_wfq(scheduler="pq", ef_frame_bytes=128, n_ef_samples=N),
+    ):
         ds = simulate(sc, seed=4)
         ours, ref = testbed.measure(ds, sc), experiments.delay_summary(ds, sc)
         for key, value in ref.items():

@@ -32,4 +32,16 @@ kernel_function = cached_njit(nogil=True, _nrt=False)
 KIND_CODES = {"priority": 0, "wfq": 1, "drr": 2, "wrr": 3}
 PRIORITY, WFQ, DRR, WRR = 0, 1, 2, 3
 
-__all__ = ["kernel_function", "KIND_CODES", "PRIORITY", "WFQ", "DRR", "WRR", "layout", "admission", "shaper", "priority", "fair"]
+__all__ = [
+    "kernel_function",
+    "KIND_CODES",
+    "PRIORITY",
+    "WFQ",
+    "DRR",
+    "WRR",
+    "layout",
+    "admission",
+    "shaper",
+    "priority",
+    "fair",
+]

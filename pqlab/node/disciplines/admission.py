@@ -1,4 +1,5 @@
-"""What happens to an arriving packet before it waits: policer, RED/WRED, limits (rules 1, 2, 2a, 2b).
+"""What happens to an arriving packet before it waits: policer, RED/WRED, limits (rules 1, 2, 2a,
+2b).
 
 Pure jitted functions of one queue's parameter record ``p`` and state record ``s`` (see
 :mod:`pqlab.node.disciplines.layout`); each returns a decision and updates ``s`` in place.
@@ -7,7 +8,6 @@ Pure jitted functions of one queue's parameter record ``p`` and state record ``s
 from __future__ import annotations
 
 from . import kernel_function
-
 
 #: Relative tolerance of the token-bucket test (rule 1). The bucket is kept as an
 #: anchor (time, tokens) plus the bytes taken since, so its value is computed with
@@ -27,7 +27,8 @@ POLICE_REANCHOR_BYTES = 2.0**40
 
 @kernel_function
 def police(p, s, now, size):
-    """Rule 1: whether a packet of ``size`` bytes arriving at ``now`` conforms (it then takes its tokens).
+    """Rule 1: whether a packet of ``size`` bytes arriving at ``now`` conforms (it then takes its
+    tokens).
 
     Tokens now = tokens at the anchor + refill since it (``police_rate_Bps``, bytes/s) - bytes
     taken since it (an exact integer sum), capped at ``police_burst_bytes``: one rounding, no drift.

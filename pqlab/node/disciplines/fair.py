@@ -16,7 +16,6 @@ the bytes these schedulers count: the IP length, or the wire bytes with ``Node.w
 
 from __future__ import annotations
 
-
 from ..framing import wire_bytes
 from ..wfq import TAG_REBASE
 from . import DRR, WFQ, WRR, kernel_function
@@ -59,7 +58,8 @@ def select(kind, order, qp, qs, slots, now, ns, active, counted_wire, framing):
 
 @kernel_function
 def taken(kind, j, p, s, counted, ns, active):
-    """The head of queue ``j`` (``counted`` bytes) entered the ring; ``s.length`` already reduced."""
+    """The head of queue ``j`` (``counted`` bytes) entered the ring; ``s.length`` already
+    reduced."""
     if kind == DRR:
         s.deficit_bytes -= counted
         if s.length == 0:  # leaves the active list; its deficit returns to 0

@@ -21,28 +21,47 @@ NO_LIMIT = 2**62
 NO_PARTICLES_BYTES = 2**20  # > the largest packet; particles_needed divides in uint32
 
 #: Per-queue parameters (read only in the kernel). Rates in bytes/s; ``red_*`` per colour.
-QUEUE_PARAMS = np.dtype([
-    ("kind", np.int64), ("level", np.int64),
-    ("limit_packets", np.int64), ("limit_bytes", np.int64),
-    ("offset", np.int64), ("capacity", np.int64),  # the queue's slots: [offset, offset + capacity)
-    ("tag_step", np.int64), ("quantum_bytes", np.int64), ("weight_packets", np.int64),
-    ("police_rate_Bps", np.float64), ("police_burst_bytes", np.float64),
-    ("shape_rate_Bps", np.float64), ("shape_burst_bytes", np.float64),
-    ("red", np.int64), ("red_weight", np.float64),
-    ("red_min_packets", np.float64, (len(COLOURS),)), ("red_max_packets", np.float64, (len(COLOURS),)),
-    ("red_max_p", np.float64, (len(COLOURS),)),
-])
+QUEUE_PARAMS = np.dtype(
+    [
+        ("kind", np.int64),
+        ("level", np.int64),
+        ("limit_packets", np.int64),
+        ("limit_bytes", np.int64),
+        ("offset", np.int64),
+        ("capacity", np.int64),  # the queue's slots: [offset, offset + capacity)
+        ("tag_step", np.int64),
+        ("quantum_bytes", np.int64),
+        ("weight_packets", np.int64),
+        ("police_rate_Bps", np.float64),
+        ("police_burst_bytes", np.float64),
+        ("shape_rate_Bps", np.float64),
+        ("shape_burst_bytes", np.float64),
+        ("red", np.int64),
+        ("red_weight", np.float64),
+        ("red_min_packets", np.float64, (len(COLOURS),)),
+        ("red_max_packets", np.float64, (len(COLOURS),)),
+        ("red_max_p", np.float64, (len(COLOURS),)),
+    ]
+)
 
 #: Per-queue state. ``police_*``: the policer's anchor (time, tokens) and bytes taken since
 #: (rule 1); ``shape_*``: the shaper's bucket after the queue's last take (rule 3d).
-QUEUE_STATE = np.dtype([
-    ("head", np.int64), ("length", np.int64), ("bytes", np.int64),
-    ("f_last", np.int64),
-    ("police_tokens", np.float64), ("police_t", np.float64), ("police_used", np.float64),
-    ("shape_tokens", np.float64), ("shape_t", np.float64),
-    ("red_avg_packets", np.float64),
-    ("deficit_bytes", np.int64), ("in_turn", np.int64),
-])
+QUEUE_STATE = np.dtype(
+    [
+        ("head", np.int64),
+        ("length", np.int64),
+        ("bytes", np.int64),
+        ("f_last", np.int64),
+        ("police_tokens", np.float64),
+        ("police_t", np.float64),
+        ("police_used", np.float64),
+        ("shape_tokens", np.float64),
+        ("shape_t", np.float64),
+        ("red_avg_packets", np.float64),
+        ("deficit_bytes", np.int64),
+        ("in_turn", np.int64),
+    ]
+)
 
 #: One waiting packet: its id, IP length (bytes) and WFQ finish tag (tag units).
 QUEUE_SLOT = np.dtype([("pid", np.int64), ("size", np.int64), ("tag", np.int64)])
@@ -50,29 +69,56 @@ QUEUE_SLOT = np.dtype([("pid", np.int64), ("size", np.int64), ("tag", np.int64)]
 QUEUE_SLOT_BYTES = QUEUE_SLOT.itemsize
 
 #: One packet in the ring: id, units (particles), IP length, line start and departure (s).
-RING_SLOT = np.dtype([("pid", np.int64), ("particles", np.int64), ("size", np.int64),
-                      ("start", np.float64), ("departure", np.float64)])
+RING_SLOT = np.dtype(
+    [
+        ("pid", np.int64),
+        ("particles", np.int64),
+        ("size", np.int64),
+        ("start", np.float64),
+        ("departure", np.float64),
+    ]
+)
 
 #: The node's parameters (one record).
-NODE_PARAMS = np.dtype([
-    ("ring_limit_particles", np.int64), ("ring_limit_packets", np.int64), ("ring_limit_bytes", np.int64),
-    ("ring_capacity", np.int64), ("particle_bytes", np.int64), ("framing", np.int64),
-    ("line_rate_bps", np.float64), ("per_unit", np.int64), ("fair_wire", np.int64),
-    ("adapter_packets", np.int64),
-])
+NODE_PARAMS = np.dtype(
+    [
+        ("ring_limit_particles", np.int64),
+        ("ring_limit_packets", np.int64),
+        ("ring_limit_bytes", np.int64),
+        ("ring_capacity", np.int64),
+        ("particle_bytes", np.int64),
+        ("framing", np.int64),
+        ("line_rate_bps", np.float64),
+        ("per_unit", np.int64),
+        ("fair_wire", np.int64),
+        ("adapter_packets", np.int64),
+    ]
+)
 
 #: The node's scalar state (one record). ``head_release_s``: next release of the ring's head
 #: (inf while the ring is empty); ``wakeup_s``: next shaper wake-up (inf: none).
 #: ``adapter_departure_s``: rule 5'', a circular array of the departures of the last
 #: ``adapter_packets`` packets that left the ring (0 before any), ``adapter_next`` its slot that
 #: holds the departure of the packet ``adapter_packets`` places ahead of the ring's head.
-NODE_STATE = np.dtype([
-    ("ring_head", np.int64), ("ring_len", np.int64), ("used_particles", np.int64), ("ring_bytes", np.int64),
-    ("queued", np.int64), ("virtual_time", np.int64), ("head_freed", np.int64),
-    ("n_active", np.int64), ("wrr_current", np.int64), ("wrr_sent", np.int64),
-    ("line_free_s", np.float64), ("head_release_s", np.float64), ("wakeup_s", np.float64),
-    ("adapter_next", np.int64), ("adapter_departure_s", np.float64, (MAX_ADAPTER_PACKETS,)),
-])
+NODE_STATE = np.dtype(
+    [
+        ("ring_head", np.int64),
+        ("ring_len", np.int64),
+        ("used_particles", np.int64),
+        ("ring_bytes", np.int64),
+        ("queued", np.int64),
+        ("virtual_time", np.int64),
+        ("head_freed", np.int64),
+        ("n_active", np.int64),
+        ("wrr_current", np.int64),
+        ("wrr_sent", np.int64),
+        ("line_free_s", np.float64),
+        ("head_release_s", np.float64),
+        ("wakeup_s", np.float64),
+        ("adapter_next", np.int64),
+        ("adapter_departure_s", np.float64, (MAX_ADAPTER_PACKETS,)),
+    ]
+)
 
 
 def _limit(value) -> int:
@@ -80,7 +126,8 @@ def _limit(value) -> int:
 
 
 def copy_records(records: np.ndarray) -> np.ndarray:
-    """A writeable copy of a 1-D structured array, copied as bytes (numpy's field-wise copy is 10x slower)."""
+    """A writeable copy of a 1-D structured array, copied as bytes (numpy's field-wise copy is 10x
+    slower)."""
     return records.view(np.uint8).copy().view(records.dtype)
 
 
@@ -151,8 +198,14 @@ def node_state() -> np.ndarray:
 
 def priority_order(node: Node) -> np.ndarray:
     """Indices of the priority queues by (level, index): the order rule 3a scans them in."""
-    return np.array(sorted((q.level, j) for j, q in enumerate(node.queues) if q.kind == "priority"),
-                    dtype=np.int64).reshape(-1, 2)[:, 1].copy()
+    return (
+        np.array(
+            sorted((q.level, j) for j, q in enumerate(node.queues) if q.kind == "priority"),
+            dtype=np.int64,
+        )
+        .reshape(-1, 2)[:, 1]
+        .copy()
+    )
 
 
 def shared_order(node: Node) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""Strict priority with levels (rule 3a): the lowest level with an eligible head, FIFO within a level."""
+"""Strict priority with levels (rule 3a): the lowest level with an eligible head, FIFO within a
+level."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ def select(order, qp, qs, slots, now):
     ``order``: the priority queues' indices by (level, index). Within the first level that has an
     eligible head, the head admitted first (smallest packet id) wins: one FIFO per level.
     """
-    if order.shape[0] == 1:  # one priority queue (the papers' node): no level or FIFO order to decide
+    if (
+        order.shape[0] == 1
+    ):  # one priority queue (the papers' node): no level or FIFO order to decide
         j = order[0]
         s = qs[j]
         if s.length == 0:

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import kernel_function
 
+
 @kernel_function
 def eligible_at(p, s, size):
     """The first instant (s) the bucket holds ``size`` bytes; ``-inf`` for an unshaped queue."""

@@ -64,19 +64,32 @@ from ...node.framing import PACKET_PARTICLE_BYTES
 from ...node.model import Node
 from ...node.path import Hop, PathModel
 from ...node.scenario import Scenario
-from .. import kit, presets
-from .. import judge
+from .. import judge, kit, presets
 from ..registry import Artefact
 from ..stated import cisco7200_atm
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "HYPOTHESES", "TAB3_REF_RATE_BPS", "H2_RING_LIMIT_PARTICLES",
-           "gap_table", "best_per_hypothesis", "w_m_in_paper_unit", "tab3_in_paper_unit"]
+__all__ = [
+    "ARTEFACT",
+    "compute",
+    "claims",
+    "figure",
+    "HYPOTHESES",
+    "TAB3_REF_RATE_BPS",
+    "H2_RING_LIMIT_PARTICLES",
+    "gap_table",
+    "best_per_hypothesis",
+    "w_m_in_paper_unit",
+    "tab3_in_paper_unit",
+]
 
 ARTEFACT = Artefact(__name__, notebook="06_explaining_the_gap")
 
 #: Hypothesis key -> one-line description (the keys of the ``hypothesis`` coordinate).
 HYPOTHESES = {
-    "base": "the papers' model: ring of 5 particles of 512 bytes, ATM AAL5, path model, BE law by packet count",
+    "base": (
+        "the papers' model: ring of 5 particles of 512 bytes, ATM AAL5, path model, BE law by"
+        " packet count"
+    ),
     "H1": "the tx-ring-limit counts packets, not particles",
     "H2": "the ATM port adapter buffers more: a larger ring",
     "H3": "ring particles of another size",
@@ -111,7 +124,9 @@ class _Case:
     reason: str = ""
 
 
-def _node(ring: int = 5, particle: int = 512, framing: str = "atm-aal5", release: str = "packet") -> Node:
+def _node(
+    ring: int = 5, particle: int = 512, framing: str = "atm-aal5", release: str = "packet"
+) -> Node:
     base = cisco7200_atm()
     return Node(base.line_rate_bps, framing, ring, particle, base.queues, ring_release=release)
 
@@ -122,7 +137,8 @@ def _path(framing: str = "atm-aal5", fixed_s: float = 0.0) -> PathModel:
 
 
 def _delay_measure(ds: xr.Dataset, scenario: Scenario, *, simulate_hops: bool) -> dict:
-    """Mean one-way delay of the measured reference packets, seconds (path model or simulated hops)."""
+    """Mean one-way delay of the measured reference packets, seconds (path model or simulated
+    hops)."""
     if not simulate_hops:
         delay = experiments.reference_delay_values(ds, scenario)
         return {"delay_mean_s": float(np.nanmean(delay))}
@@ -133,26 +149,48 @@ def _run_case(case: _Case, n: int, seeds: list[int], ks: list[int], table_iii: b
     measure = functools.partial(_delay_measure, simulate_hops=case.simulate_hops)
     measure.attrs = {"delay_mean_s": experiments.DELAY_STATISTICS_ATTRS["delay_mean_s"]}
     measure.reads_arrays = not case.simulate_hops  # batched runs (experiments.measure_runs)
-    tab4 = experiments.sweep(
-        functools.partial(presets.full_units, n_ef_samples=n, node=case.node, path=case.path,
-                          be_size_per=case.be_size_per),
-        {"k": ks}, seeds, measure=measure)["delay_mean_s"].transpose("k", "seed").values
+    tab4 = (
+        experiments.sweep(
+            functools.partial(
+                presets.full_units,
+                n_ef_samples=n,
+                node=case.node,
+                path=case.path,
+                be_size_per=case.be_size_per,
+            ),
+            {"k": ks},
+            seeds,
+            measure=measure,
+        )["delay_mean_s"]
+        .transpose("k", "seed")
+        .values
+    )
     tab3 = np.full(len(seeds), np.nan)
     if table_iii:
         tab3 = experiments.sweep(
-            functools.partial(presets.aggregation, n_ef_samples=n, node=case.node, path=case.path,
-                              be_size_per=case.be_size_per),
-            {"ref_rate_bps": [TAB3_REF_RATE_BPS]}, seeds, measure=measure)["delay_mean_s"].values[0]
+            functools.partial(
+                presets.aggregation,
+                n_ef_samples=n,
+                node=case.node,
+                path=case.path,
+                be_size_per=case.be_size_per,
+            ),
+            {"ref_rate_bps": [TAB3_REF_RATE_BPS]},
+            seeds,
+            measure=measure,
+        )["delay_mean_s"].values[0]
     return tab4, tab3
 
 
 def w_m_in_paper_unit(ds: xr.Dataset) -> xr.DataArray:
-    """Table IV's ``W_m`` of every case and ``k`` in Table IV's unit (us): the mean over seeds of ``w_m``."""
+    """Table IV's ``W_m`` of every case and ``k`` in Table IV's unit (us): the mean over seeds of
+    ``w_m``."""
     return kit.seed_mean_in(ds["w_m"], to_us)
 
 
 def tab3_in_paper_unit(ds: xr.Dataset) -> xr.DataArray:
-    """Table III's mean EF delay at ``A = 0`` of every case in Table III's unit (ms), the mean over seeds."""
+    """Table III's mean EF delay at ``A = 0`` of every case in Table III's unit (ms), the mean over
+    seeds."""
     return kit.seed_mean_in(ds["tab3_a0"], to_ms)
 
 
@@ -207,54 +245,158 @@ def compute(
     n = kit.check_n_ef_samples(n_ef_samples, 10, 100_000_000)
     seeds = kit.check_seeds(seeds)
     ks = kit.check_ks(ks)
-    rings = [int(r) for r in check_array("ring_limit_particles", list(ring_limit_particles), kind="int", minimum=6,
-                                         maximum=1000)]
-    particles = [int(p) for p in check_array("particle_sizes", list(particle_sizes), kind="int", minimum=64,
-                                             maximum=PACKET_PARTICLE_BYTES)]
+    rings = [
+        int(r)
+        for r in check_array(
+            "ring_limit_particles", list(ring_limit_particles), kind="int", minimum=6, maximum=1000
+        )
+    ]
+    particles = [
+        int(p)
+        for p in check_array(
+            "particle_sizes",
+            list(particle_sizes),
+            kind="int",
+            minimum=64,
+            maximum=PACKET_PARTICLE_BYTES,
+        )
+    ]
     if 512 in particles:
-        raise ValueError("particle_sizes must not hold 512 (the papers' size, the base case), got 512")
+        raise ValueError(
+            "particle_sizes must not hold 512 (the papers' size, the base case), got 512"
+        )
     table_iii = kit.check_bool("table_iii", table_iii)
 
     paper_wm = np.array([kit.paper_value("globecom01_tab4", f"w_m_k{k}")[0] for k in ks])  # us
     paper_t3, _ = kit.paper_value("globecom01_tab3", "mean_delay_a_0")  # ms
     paper_rtt, _ = kit.paper_value("path", "rtt_64_byte_packet")  # ms
 
-    cell_tax = "implausible: the paper's transmission unit (0.636 ms for 128 bytes) counts ATM cells"
-    per_stream = ("implausible: the papers' BE law is over packets; equal bit rates per stream (our former "
-                  "assumption) make the offered mix mean about 81 bytes against the law's 413")
+    cell_tax = (
+        "implausible: the paper's transmission unit (0.636 ms for 128 bytes) counts ATM cells"
+    )
+    per_stream = (
+        "implausible: the papers' BE law is over packets; equal bit rates per stream (our former "
+        "assumption) make the offered mix mean about 81 bytes against the law's 413"
+    )
     cases = [_Case("base", "base", "-", "-", _node(), _path())]
-    cases.append(_Case("H1", "H1", "particle_bytes", str(PACKET_PARTICLE_BYTES),
-                       _node(particle=PACKET_PARTICLE_BYTES), _path()))
-    cases += [_Case(f"H2 ring={r}", "H2", "ring_limit_particles", str(r), _node(ring=r), _path()) for r in rings]
-    cases += [_Case(f"H3 particle={p}", "H3", "particle_bytes", str(p), _node(particle=p), _path())
-              for p in particles]
-    cases.append(_Case("H4", "H4", "be_size_per", "stream", _node(), _path(), be_size_per="stream",
-                       plausible=False, reason=per_stream))
-    cases.append(_Case("H6", "H6", "framing", "none", _node(framing="none"), _path("none"),
-                       plausible=False, reason=cell_tax))
-    cases.append(_Case("H7", "H7", "downstream hops", "simulated", _node(), _path(), simulate_hops=True))
+    cases.append(
+        _Case(
+            "H1",
+            "H1",
+            "particle_bytes",
+            str(PACKET_PARTICLE_BYTES),
+            _node(particle=PACKET_PARTICLE_BYTES),
+            _path(),
+        )
+    )
+    cases += [
+        _Case(f"H2 ring={r}", "H2", "ring_limit_particles", str(r), _node(ring=r), _path())
+        for r in rings
+    ]
+    cases += [
+        _Case(f"H3 particle={p}", "H3", "particle_bytes", str(p), _node(particle=p), _path())
+        for p in particles
+    ]
+    cases.append(
+        _Case(
+            "H4",
+            "H4",
+            "be_size_per",
+            "stream",
+            _node(),
+            _path(),
+            be_size_per="stream",
+            plausible=False,
+            reason=per_stream,
+        )
+    )
+    cases.append(
+        _Case(
+            "H6",
+            "H6",
+            "framing",
+            "none",
+            _node(framing="none"),
+            _path("none"),
+            plausible=False,
+            reason=cell_tax,
+        )
+    )
+    cases.append(
+        _Case("H7", "H7", "downstream hops", "simulated", _node(), _path(), simulate_hops=True)
+    )
     cases.append(_Case("H8", "H8", "ring_release", "unit", _node(release="unit"), _path()))
-    cases.append(_Case("H1+H7", "H1+H7", "particle_bytes, hops", f"{PACKET_PARTICLE_BYTES}, simulated",
-                       _node(particle=PACKET_PARTICLE_BYTES), _path(), simulate_hops=True))
-    cases.append(_Case("H4+H7", "H4+H7", "be_size_per, hops", "stream, simulated", _node(), _path(),
-                       be_size_per="stream", simulate_hops=True, plausible=False, reason=per_stream))
-    cases.append(_Case("H6+H7", "H6+H7", "framing, hops", "none, simulated", _node(framing="none"),
-                       _path("none"), simulate_hops=True, plausible=False, reason=cell_tax))
-    cases.append(_Case("H7+H8", "H7+H8", "hops, ring_release", "simulated, unit", _node(release="unit"), _path(),
-                       simulate_hops=True))
+    cases.append(
+        _Case(
+            "H1+H7",
+            "H1+H7",
+            "particle_bytes, hops",
+            f"{PACKET_PARTICLE_BYTES}, simulated",
+            _node(particle=PACKET_PARTICLE_BYTES),
+            _path(),
+            simulate_hops=True,
+        )
+    )
+    cases.append(
+        _Case(
+            "H4+H7",
+            "H4+H7",
+            "be_size_per, hops",
+            "stream, simulated",
+            _node(),
+            _path(),
+            be_size_per="stream",
+            simulate_hops=True,
+            plausible=False,
+            reason=per_stream,
+        )
+    )
+    cases.append(
+        _Case(
+            "H6+H7",
+            "H6+H7",
+            "framing, hops",
+            "none, simulated",
+            _node(framing="none"),
+            _path("none"),
+            simulate_hops=True,
+            plausible=False,
+            reason=cell_tax,
+        )
+    )
+    cases.append(
+        _Case(
+            "H7+H8",
+            "H7+H8",
+            "hops, ring_release",
+            "simulated, unit",
+            _node(release="unit"),
+            _path(),
+            simulate_hops=True,
+        )
+    )
 
     results = {c.name: _run_case(c, n, seeds, ks, table_iii) for c in cases}
 
-    # H5: the latency each claim needs on top of the base case, and the one least-squares value for all k.
+    # H5: the latency each claim needs on top of the base case, and the one least-squares value for
+    # all k.
     base4, base3 = results["base"]
     needed_us = paper_wm - to_us(base4.mean(axis=1))
     needed_t3_ms = paper_t3 - to_ms(float(np.mean(base3))) if table_iii else float("nan")
     fixed_s = max(0.0, us_to_s(float(needed_us.mean())))
-    h5 = _Case("H5", "H5", "fixed_s (fitted)", f"{to_ms(fixed_s):.2f} ms", _node(), _path(fixed_s=fixed_s))
+    h5 = _Case(
+        "H5", "H5", "fixed_s (fitted)", f"{to_ms(fixed_s):.2f} ms", _node(), _path(fixed_s=fixed_s)
+    )
     limit_s = ms_to_s(paper_rtt / 2)
-    h5 = replace(h5, plausible=fixed_s <= limit_s,
-                 reason="" if fixed_s <= limit_s else
-                 f"implausible: more than half the paper's {paper_rtt:g} ms RTT of a 64-byte packet")
+    h5 = replace(
+        h5,
+        plausible=fixed_s <= limit_s,
+        reason=(
+            ""
+            if fixed_s <= limit_s
+            else f"implausible: more than half the paper's {paper_rtt:g} ms RTT of a 64-byte packet"
+        ),
+    )
     results[h5.name] = _run_case(h5, n, seeds, ks, table_iii)
     cases.insert([c.hypothesis for c in cases].index("H6"), h5)
 
@@ -267,56 +409,109 @@ def compute(
             "hypothesis": ("case", [c.hypothesis for c in cases], {"long_name": "hypothesis"}),
             "parameter": ("case", [c.parameter for c in cases], {"long_name": "parameter changed"}),
             "setting": ("case", [c.setting for c in cases], {"long_name": "its value"}),
-            "plausible": ("case", [bool(c.plausible) for c in cases],
-                          {"long_name": "physically plausible given what the papers state"}),
+            "plausible": (
+                "case",
+                [bool(c.plausible) for c in cases],
+                {"long_name": "physically plausible given what the papers state"},
+            ),
             "reason": ("case", [c.reason for c in cases], {"long_name": "why not plausible"}),
             "k": ("k", ks, {"units": "1", "long_name": "transmission units per BE packet"}),
             "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
         }
     )
-    ds["w_m"] = (("case", "k", "seed"), w_m_s, {"units": "s", "long_name": "mean EF one-way delay W_m"})
-    ds["tab3_a0"] = (("case", "seed"), tab3_s, {"units": "s", "long_name": "Table III mean EF delay, A = 0"})
+    ds["w_m"] = (
+        ("case", "k", "seed"),
+        w_m_s,
+        {"units": "s", "long_name": "mean EF one-way delay W_m"},
+    )
+    ds["tab3_a0"] = (
+        ("case", "seed"),
+        tab3_s,
+        {"units": "s", "long_name": "Table III mean EF delay, A = 0"},
+    )
     kit.add_mean_ci(ds, ["w_m", "tab3_a0"])
-    ds["paper_w_m"] = ("k", us_to_s(paper_wm), {"units": "s", "long_name": "GLOBECOM'01 Table IV W_m"})
-    ds["paper_tab3_a0"] = ((), ms_to_s(paper_t3), {"units": "s", "long_name": "GLOBECOM'01 Table III, A = 0"})
-    # relative errors against the papers' values in the papers' units (us, ms), as the claims compare
+    ds["paper_w_m"] = (
+        "k",
+        us_to_s(paper_wm),
+        {"units": "s", "long_name": "GLOBECOM'01 Table IV W_m"},
+    )
+    ds["paper_tab3_a0"] = (
+        (),
+        ms_to_s(paper_t3),
+        {"units": "s", "long_name": "GLOBECOM'01 Table III, A = 0"},
+    )
+    # relative errors against the papers' values in the papers' units (us, ms), as the claims
+    # compare
     ds["rel_err"] = (w_m_in_paper_unit(ds) - paper_wm) / paper_wm * 100
     ds["rel_err"].attrs = {"units": "%", "long_name": "W_m: (ours - paper) / paper"}
     ds["tab3_rel_err"] = (tab3_in_paper_unit(ds) - paper_t3) / paper_t3 * 100
-    ds["tab3_rel_err"].attrs = {"units": "%", "long_name": "Table III A = 0: (ours - paper) / paper"}
-    ds["rms_err_tab4"] = ("case", [_rms(ds["rel_err"].sel(case=c).values) for c in names],
-                          {"units": "%", "long_name": "RMS relative error of W_m over k"})
-    ds["rms_err_all"] = ("case", [_rms([*ds["rel_err"].sel(case=c).values, float(ds["tab3_rel_err"].sel(case=c))])
-                                  for c in names],
-                         {"units": "%", "long_name": "RMS relative error over W_m (all k) and Table III A = 0"})
-    ds["fixed_s_needed"] = ("k", us_to_s(needed_us),
-                            {"units": "s", "long_name": "fixed latency the base case would need"})
-    ds["fixed_s_needed_tab3"] = ((), ms_to_s(needed_t3_ms),
-                                 {"units": "s", "long_name": "fixed latency Table III A = 0 would need"})
+    ds["tab3_rel_err"].attrs = {
+        "units": "%",
+        "long_name": "Table III A = 0: (ours - paper) / paper",
+    }
+    ds["rms_err_tab4"] = (
+        "case",
+        [_rms(ds["rel_err"].sel(case=c).values) for c in names],
+        {"units": "%", "long_name": "RMS relative error of W_m over k"},
+    )
+    ds["rms_err_all"] = (
+        "case",
+        [
+            _rms([*ds["rel_err"].sel(case=c).values, float(ds["tab3_rel_err"].sel(case=c))])
+            for c in names
+        ],
+        {"units": "%", "long_name": "RMS relative error over W_m (all k) and Table III A = 0"},
+    )
+    ds["fixed_s_needed"] = (
+        "k",
+        us_to_s(needed_us),
+        {"units": "s", "long_name": "fixed latency the base case would need"},
+    )
+    ds["fixed_s_needed_tab3"] = (
+        (),
+        ms_to_s(needed_t3_ms),
+        {"units": "s", "long_name": "fixed latency Table III A = 0 would need"},
+    )
 
     plausible = ds["plausible"].values
     score = ds["rms_err_all"] if table_iii else ds["rms_err_tab4"]
     best = names[int(np.nanargmin(np.where(plausible, score.values, np.inf)))]
     best4 = names[int(np.nanargmin(np.where(plausible, ds["rms_err_tab4"].values, np.inf)))]
-    grid = (f"H2 ring_limit_particles {{5 (base), {', '.join(map(str, rings))}}}; H3 particle_bytes "
-            f"{{512 (base), {', '.join(map(str, particles))}}}; H1 particle_bytes {PACKET_PARTICLE_BYTES}; "
-            f"H4 be_size_per stream; H5 fixed_s least squares over k; H6 framing none; H7 hops simulated; H8 ring_release unit; "
-            f"combinations H1+H7, H4+H7, H6+H7, H7+H8; k {ks}; seeds {seeds}; {n} EF samples per run")
+    grid = (
+        f"H2 ring_limit_particles {{5 (base), {', '.join(map(str, rings))}}}; H3 particle_bytes"
+        f" {{512 (base), {', '.join(map(str, particles))}}}; H1 particle_bytes"
+        f" {PACKET_PARTICLE_BYTES}; H4 be_size_per stream; H5 fixed_s least squares over k; H6"
+        " framing none; H7 hops simulated; H8 ring_release unit; combinations H1+H7, H4+H7, H6+H7,"
+        f" H7+H8; k {ks}; seeds {seeds}; {n} EF samples per run"
+    )
     title = f"{ARTEFACT.id}: hypotheses for GLOBECOM'01 Table IV W_m (and Table III) vs pqlab"
-    ds.attrs = kit.provenance(ARTEFACT.id, title, __name__, seeds, best_case=best,
-                              best_hypothesis=str(ds["hypothesis"].sel(case=best).values),
-                              best_case_tab4=best4, grid=grid, n_ef_samples=n, table_iii=int(table_iii))
+    ds.attrs = kit.provenance(
+        ARTEFACT.id,
+        title,
+        __name__,
+        seeds,
+        best_case=best,
+        best_hypothesis=str(ds["hypothesis"].sel(case=best).values),
+        best_case_tab4=best4,
+        grid=grid,
+        n_ef_samples=n,
+        table_iii=int(table_iii),
+    )
     return ds
 
 
 def gap_table(ds: xr.Dataset) -> pd.DataFrame:
-    """One row per case: hypothesis, setting, plausibility, W_m and errors per k, Table III, RMS errors."""
-    frame = pd.DataFrame({
-        "hypothesis": ds["hypothesis"].values,
-        "parameter": ds["parameter"].values,
-        "setting": ds["setting"].values,
-        "plausible": ds["plausible"].values,
-    }, index=pd.Index(ds["case"].values, name="case"))
+    """One row per case: hypothesis, setting, plausibility, W_m and errors per k, Table III, RMS
+    errors."""
+    frame = pd.DataFrame(
+        {
+            "hypothesis": ds["hypothesis"].values,
+            "parameter": ds["parameter"].values,
+            "setting": ds["setting"].values,
+            "plausible": ds["plausible"].values,
+        },
+        index=pd.Index(ds["case"].values, name="case"),
+    )
     for k in ds["k"].values:
         frame[f"W_m k={k} (ms)"] = to_ms(ds["w_m_mean"].sel(k=k).values)
         frame[f"err k={k} (%)"] = ds["rel_err"].sel(k=k).values
@@ -328,7 +523,8 @@ def gap_table(ds: xr.Dataset) -> pd.DataFrame:
 
 
 def best_per_hypothesis(ds: xr.Dataset) -> dict[str, str]:
-    """The case of each hypothesis with the smallest RMS error (all claims; Table IV if Table III absent)."""
+    """The case of each hypothesis with the smallest RMS error (all claims; Table IV if Table III
+    absent)."""
     score = ds["rms_err_all"] if bool(ds.attrs.get("table_iii", 1)) else ds["rms_err_tab4"]
     best = {}
     for hyp in dict.fromkeys(ds["hypothesis"].values):
@@ -343,8 +539,11 @@ def _describe(ds: xr.Dataset, case: str) -> str:
     err = ", ".join(f"{float(ds['rel_err'].sel(case=case, k=k)):+.0f}" for k in ks)
     text = f"{case}: W_m k={','.join(map(str, ks))} = {wm} ms ({err}%)"
     if np.isfinite(float(ds["tab3_a0_mean"].sel(case=case))):
-        text += (f", Table III A=0 (stand-in BE sizes) {float(to_ms(ds['tab3_a0_mean'].sel(case=case))):.2f} ms "
-                 f"({float(ds['tab3_rel_err'].sel(case=case)):+.0f}%)")
+        text += (
+            ", Table III A=0 (stand-in BE sizes)"
+            f" {float(to_ms(ds['tab3_a0_mean'].sel(case=case))):.2f} ms"
+            f" ({float(ds['tab3_rel_err'].sel(case=case)):+.0f}%)"
+        )
     text += f"; RMS error Table IV {float(ds['rms_err_tab4'].sel(case=case)):.1f}%"
     if np.isfinite(float(ds["rms_err_all"].sel(case=case))) and bool(ds.attrs.get("table_iii", 1)):
         text += f", with Table III {float(ds['rms_err_all'].sel(case=case)):.1f}%"
@@ -352,13 +551,17 @@ def _describe(ds: xr.Dataset, case: str) -> str:
 
 
 def _every_w_m_within(ds: xr.Dataset, case: str) -> bool:
-    """Whether every ``W_m`` of ``case`` lies within the judge's tolerance of Table IV (:func:`pqlab.papers.judge.within`)."""
+    """Whether every ``W_m`` of ``case`` lies within the judge's tolerance of Table IV
+    (:func:`pqlab.papers.judge.within`)."""
     ours = w_m_in_paper_unit(ds).sel(case=case).values
-    return all(judge.within(float(o), float(p)) for o, p in zip(ours, to_us(ds["paper_w_m"].values)))
+    return all(
+        judge.within(float(o), float(p)) for o, p in zip(ours, to_us(ds["paper_w_m"].values))
+    )
 
 
 def claims(ds: xr.Dataset) -> list[dict]:
-    """Claim records of ``gap``: the best hypothesis, and one ``w_m_k2_<hyp>`` per hypothesis (its best setting).
+    """Claim records of ``gap``: the best hypothesis, and one ``w_m_k2_<hyp>`` per hypothesis (its
+    best setting).
 
     ``w_m_k2_<hyp>`` is Table IV's ``W_m`` at ``k = 2`` (us) under that
     hypothesis's best setting in its grid; the note gives every ``k``, Table III
@@ -372,17 +575,32 @@ def claims(ds: xr.Dataset) -> list[dict]:
     within = _every_w_m_within(ds, best)
     hyp4 = str(ds["hypothesis"].sel(case=best4).values)
     within4 = _every_w_m_within(ds, best4)
-    criterion = "Table IV W_m (all k) and Table III A=0" if bool(ds.attrs.get("table_iii", 1)) else "Table IV W_m"
+    criterion = (
+        "Table IV W_m (all k) and Table III A=0"
+        if bool(ds.attrs.get("table_iii", 1))
+        else "Table IV W_m"
+    )
     rows = [
-        kit.claim(art, "best_hypothesis", None, "-",
-                  f"{ds.attrs['best_hypothesis']} ({HYPOTHESES.get(ds.attrs['best_hypothesis'], '')}) has the smallest "
-                  f"RMS error over {criterion} among plausible cases: {_describe(ds, best)}; "
-                  f"every W_m within {judge.TOLERANCE_PERCENT:g}%: "
-                  f"{'yes' if within else 'no'}; against {_describe(ds, 'base')}; grid: {ds.attrs['grid']}"),
-        kit.claim(art, "best_hypothesis_table_iv", None, "-",
-                  f"for Table IV's W_m alone {hyp4} ({HYPOTHESES.get(hyp4, '')}) fits best among plausible cases: "
-                  f"{_describe(ds, best4)}; every W_m within {judge.TOLERANCE_PERCENT:g}%: "
-                  f"{'yes' if within4 else 'no'}"),
+        kit.claim(
+            art,
+            "best_hypothesis",
+            None,
+            "-",
+            f"{ds.attrs['best_hypothesis']} ({HYPOTHESES.get(ds.attrs['best_hypothesis'], '')}) has"
+            f" the smallest RMS error over {criterion} among plausible cases:"
+            f" {_describe(ds, best)}; every W_m within {judge.TOLERANCE_PERCENT:g}%:"
+            f" {'yes' if within else 'no'}; against {_describe(ds, 'base')}; grid:"
+            f" {ds.attrs['grid']}",
+        ),
+        kit.claim(
+            art,
+            "best_hypothesis_table_iv",
+            None,
+            "-",
+            f"for Table IV's W_m alone {hyp4} ({HYPOTHESES.get(hyp4, '')}) fits best among"
+            f" plausible cases: {_describe(ds, best4)}; every W_m within"
+            f" {judge.TOLERANCE_PERCENT:g}%: {'yes' if within4 else 'no'}",
+        ),
     ]
     for hyp, case in best_per_hypothesis(ds).items():
         if 2 not in ds["k"].values:
@@ -392,8 +610,11 @@ def claims(ds: xr.Dataset) -> list[dict]:
         note = f"{HYPOTHESES.get(hyp, hyp)}; best of its grid {_describe(ds, case)}"
         if hyp == "H5":
             needed = ", ".join(f"{v:.2f}" for v in to_ms(ds["fixed_s_needed"].values))
-            note += (f"; latency needed per k = {needed} ms (Table III: {float(to_ms(ds.fixed_s_needed_tab3)):.2f} ms): "
-                     f"a constant cannot make a k-dependent gap")
+            note += (
+                f"; latency needed per k = {needed} ms (Table III:"
+                f" {float(to_ms(ds.fixed_s_needed_tab3)):.2f} ms): a constant cannot make a"
+                " k-dependent gap"
+            )
         if reason:
             note += f"; {reason}"
         note += f"; paper W_m(k=2) = {paper_k2:.0f} us"
@@ -424,8 +645,9 @@ def figure(ds: xr.Dataset):
     """
     kit.check_artefact(ds, ARTEFACT.id)
     n_case = ds.sizes["case"]
-    fig, (ax, hm) = kit.subplots(1, 2, figsize=(15, max(8.0, 0.5 * n_case + 2.5)),
-                                 gridspec_kw={"width_ratios": [1.0, 1.2]})
+    fig, (ax, hm) = kit.subplots(
+        1, 2, figsize=(15, max(8.0, 0.5 * n_case + 2.5)), gridspec_kw={"width_ratios": [1.0, 1.2]}
+    )
     k = ds["k"].values
     # best case of each hypothesis; hypotheses whose best cases give the same W_m share one line
     lines: dict[tuple, list[str]] = {}
@@ -438,30 +660,53 @@ def figure(ds: xr.Dataset):
         plausible = any(bool(ds["plausible"].sel(case=c)) for c in names)
         star = "" if plausible else " *"
         lw = 3.0 if ds.attrs.get("best_case") in names else 1.5
-        ax.errorbar(k, to_ms(ds["w_m_mean"].sel(case=first)),
-                    yerr=to_ms(kit.ci_half_widths(ds["w_m_ci"].sel(case=first))),
-                    marker="o", ms=5, lw=lw, ls="-" if plausible else "--", color=color, capsize=3,
-                    label=" = ".join(names) + star)
+        ax.errorbar(
+            k,
+            to_ms(ds["w_m_mean"].sel(case=first)),
+            yerr=to_ms(kit.ci_half_widths(ds["w_m_ci"].sel(case=first))),
+            marker="o",
+            ms=5,
+            lw=lw,
+            ls="-" if plausible else "--",
+            color=color,
+            capsize=3,
+            label=" = ".join(names) + star,
+        )
     ax.plot(k, to_ms(ds["paper_w_m"]), label="paper $W_m$ (Table IV)", lw=2, **_PAPER_LINE)
     ax.set_xticks(k, [f"k = {v}" for v in k])
     ax.set_xlabel("transmission units per BE packet")
     ax.set_ylabel("$W_m$: mean EF one-way delay (ms)")
     # below the axes, in two columns: inside, it covered the lines it names
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2,
-              title="best setting per hypothesis (* = implausible, dashed)")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.13),
+        ncol=2,
+        title="best setting per hypothesis (* = implausible, dashed)",
+    )
     ax.set_title("Table IV $W_m$: paper vs hypotheses")
 
     cols = [f"W_m k={v}" for v in k]
     err = np.column_stack([ds["rel_err"].transpose("case", "k").values, ds["tab3_rel_err"].values])
     labels = [f"{c}{'' if p else ' *'}" for c, p in zip(ds["case"].values, ds["plausible"].values)]
-    sns.heatmap(err, ax=hm, cmap="RdBu_r", norm=TwoSlopeNorm(0.0, -80.0, 80.0), annot=True, fmt=".0f",
-                annot_kws={"fontsize": 11}, xticklabels=[*cols, "Tab III A=0"], yticklabels=labels,
-                cbar_kws={"label": "(ours - paper) / paper (%)", "extend": "both"})
+    sns.heatmap(
+        err,
+        ax=hm,
+        cmap="RdBu_r",
+        norm=TwoSlopeNorm(0.0, -80.0, 80.0),
+        annot=True,
+        fmt=".0f",
+        annot_kws={"fontsize": 11},
+        xticklabels=[*cols, "Tab III A=0"],
+        yticklabels=labels,
+        cbar_kws={"label": "(ours - paper) / paper (%)", "extend": "both"},
+    )
     best = list(ds["case"].values).index(ds.attrs.get("best_case"))
     hm.add_patch(plt.Rectangle((0, best), err.shape[1], 1, fill=False, edgecolor="black", lw=2))
     hm.set_xlabel("claim")
     hm.set_ylabel("case (* = not physically plausible)")
     hm.tick_params(axis="y", labelsize=11, rotation=0)
     hm.set_title("relative error of every swept case (Tab III: stand-in 'real' BE sizes)")
-    fig.suptitle(f"{ARTEFACT.id}: which hypothesis explains GLOBECOM'01 Table IV $W_m$ (and Table III)?")
+    fig.suptitle(
+        f"{ARTEFACT.id}: which hypothesis explains GLOBECOM'01 Table IV $W_m$ (and Table III)?"
+    )
     return fig

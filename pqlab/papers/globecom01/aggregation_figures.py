@@ -1,4 +1,5 @@
-"""What the figures of the aggregation sweep's artefacts share: bins, labels, the paper's points, the footer.
+"""What the figures of the aggregation sweep's artefacts share: bins, labels, the paper's points,
+the footer.
 
 ``globecom01_fig7``, ``globecom01_tab3``, ``long_ipdv_vs_a`` and ``long_fig7_tab3`` draw delays in
 transmission units (0.636 ms, the line time of a 128-byte EF frame) or ms. Where a figure
@@ -15,17 +16,30 @@ from ...base.units import to_kbps
 from .. import kit
 from .aggregation_runs import a_text, be_sizes_text
 
-__all__ = ["STAND_IN_NOTE", "MTU_LABEL", "be_sizes_text", "paper", "paper_series", "plot_paper", "bins", "a_label", "palette",
-           "stand_in_footer", "errorbar_vs"]
+__all__ = [
+    "STAND_IN_NOTE",
+    "MTU_LABEL",
+    "be_sizes_text",
+    "paper",
+    "paper_series",
+    "plot_paper",
+    "bins",
+    "a_label",
+    "palette",
+    "stand_in_footer",
+    "errorbar_vs",
+]
 
-#: The footer's first words; the reading of the law (by packet or per stream) follows, from the runs' scenarios.
+#: The footer's first words; the reading of the law (by packet or per stream) follows, from the
+#: runs' scenarios.
 STAND_IN_NOTE = "BE sizes: stand-in 'real' distribution (not the papers' trace)"
 #: Label of the deterministic 1500-byte BE reference.
 MTU_LABEL = "pqlab, deterministic 1500-byte BE (A = 0)"
 
 
 def paper(paper_values, artefact: str, quantity: str):
-    """The paper's value of ``(artefact, quantity)`` or None (no ``paper_values``, no row, or qualitative)."""
+    """The paper's value of ``(artefact, quantity)`` or None (no ``paper_values``, no row, or
+    qualitative)."""
     if paper_values is None:
         return None
     value = kit.paper_value(artefact, quantity, paper_values)[0]
@@ -63,7 +77,8 @@ def palette(n):
 
 
 def stand_in_footer(fig, ds, extra: str = "", pooled: bool = True) -> None:
-    """The footer: stand-in BE sizes and how they reach the queue (the Dataset's ``be_size_reading``, from its
+    """The footer: stand-in BE sizes and how they reach the queue (the Dataset's
+    ``be_size_reading``, from its
     scenarios: :func:`be_sizes_text`), the seeds, pooling, and ``extra``."""
     seeds = ds.attrs.get("n_seeds", ds.sizes.get("seed", 1))
     text = f"{STAND_IN_NOTE}, {ds.attrs['be_size_reading']}; {kit.seed_count(int(seeds))}"
@@ -72,10 +87,25 @@ def stand_in_footer(fig, ds, extra: str = "", pooled: bool = True) -> None:
 
 
 def errorbar_vs(ax, x, ds, name, convert, color="C0", label="pqlab (mean, 95% CI over seeds)"):
-    """Per-seed values, their mean and CI of ``name`` (seconds) against ``x``, converted by ``convert``."""
+    """Per-seed values, their mean and CI of ``name`` (seconds) against ``x``, converted by
+    ``convert``."""
     mean, half = convert(ds[f"{name}_mean"].values), convert(ds[f"{name}_ci"].values)
     for j in range(ds.sizes["seed"]):
-        ax.plot(x, convert(ds[name].values[:, j]), "o", color=color, alpha=0.3, ms=4,
-                label="pqlab, one seed each" if j == 0 else None)
-    ax.errorbar(x, mean, yerr=None if np.all(np.isnan(half)) else half, fmt="-s", color=color, capsize=4,
-                label=label)
+        ax.plot(
+            x,
+            convert(ds[name].values[:, j]),
+            "o",
+            color=color,
+            alpha=0.3,
+            ms=4,
+            label="pqlab, one seed each" if j == 0 else None,
+        )
+    ax.errorbar(
+        x,
+        mean,
+        yerr=None if np.all(np.isnan(half)) else half,
+        fmt="-s",
+        color=color,
+        capsize=4,
+        label=label,
+    )

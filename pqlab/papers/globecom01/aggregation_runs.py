@@ -1,4 +1,5 @@
-"""The aggregation sweep the EF-aggregation and EF-frame-size artefacts share: runs, samples, Dataset parts.
+"""The aggregation sweep the EF-aggregation and EF-frame-size artefacts share: runs, samples,
+Dataset parts.
 
 GLOBECOM'01 Sec. V and the long version's Sec. 6 and 7 measure one reference stream while the
 EF aggregate (:func:`pqlab.scenarios.aggregation`) or the EF frame size
@@ -45,13 +46,34 @@ from ...measure import cache, metrics
 from ...measure.analysis import CONFIDENCE, pooled_frequencies
 from ...measure.experiments import measurement_window, reference_delay_values, reference_ipdv_values
 from ...node.scenario import Scenario, simulate
-from .. import kit
 from ...node.traffic import Empirical
-from ..presets import BE_QUEUE, BE_SIZE_READINGS, EF_FRAME_BYTES, aggregation, base_case, be_streams_first
+from .. import kit
+from ..presets import (
+    BE_QUEUE,
+    BE_SIZE_READINGS,
+    EF_FRAME_BYTES,
+    aggregation,
+    base_case,
+    be_streams_first,
+)
 from ..stated import EF_IP_BYTES, MTU_PAYLOAD_BYTES, transmission_unit_s
 
-__all__ = ["a_key", "a_text", "ef_rates_bps", "unit_s", "run", "mtu_runs", "aggregation_sweep", "attrs",
-           "RUN_ATTRS", "add_per_run", "samples", "with_frequency", "be_sizes_text", "delay_spread"]
+__all__ = [
+    "a_key",
+    "a_text",
+    "ef_rates_bps",
+    "unit_s",
+    "run",
+    "mtu_runs",
+    "aggregation_sweep",
+    "attrs",
+    "RUN_ATTRS",
+    "add_per_run",
+    "samples",
+    "with_frequency",
+    "be_sizes_text",
+    "delay_spread",
+]
 
 
 def ef_rates_bps(sc: Scenario) -> np.ndarray:
@@ -60,7 +82,8 @@ def ef_rates_bps(sc: Scenario) -> np.ndarray:
 
 
 def unit_s(sc: Scenario) -> float:
-    """The transmission unit on the scenario's line, s (:func:`pqlab.papers.stated.transmission_unit_s`)."""
+    """The transmission unit on the scenario's line, s
+    (:func:`pqlab.papers.stated.transmission_unit_s`)."""
     return transmission_unit_s(sc.node)
 
 
@@ -74,12 +97,22 @@ def _pad(arrays: list[np.ndarray]) -> np.ndarray:
 
 
 def be_sizes_text(scenarios_) -> str:
-    """How the scenarios' random BE sizes reach the queue, as their BE streams have it (:data:`BE_SIZE_READINGS`).
+    """How the scenarios' random BE sizes reach the queue, as their BE streams have it
+    (:data:`BE_SIZE_READINGS`).
 
-    ``"law by packet count"`` (the papers' reading) or ``"one size per stream at equal bit rates ..."``;
-    ``"deterministic BE sizes"`` when no BE stream draws from a law. Read from the streams, never assumed.
+    ``"law by packet count"`` (the papers' reading) or ``"one size per stream at equal bit
+    rates ..."``;
+    ``"deterministic BE sizes"`` when no BE stream draws from a law. Read from the streams, never
+    assumed.
     """
-    readings = sorted({s.size_per for sc in scenarios_ for s in kit.be_streams(sc) if isinstance(s.size, Empirical)})
+    readings = sorted(
+        {
+            s.size_per
+            for sc in scenarios_
+            for s in kit.be_streams(sc)
+            if isinstance(s.size, Empirical)
+        }
+    )
     if not readings:
         return "deterministic BE sizes"
     return "; ".join(BE_SIZE_READINGS[r].split(":")[0] for r in readings)
@@ -91,7 +124,8 @@ def delay_spread(delays: np.ndarray) -> dict:
     Returns
     -------
     dict
-        ``delay_std`` (standard deviation, s), ``delay_range`` (max - min, s) and ``delay_lag1`` (the
+        ``delay_std`` (standard deviation, s), ``delay_range`` (max - min, s) and ``delay_lag1``
+        (the
         correlation of consecutive delays, 1: pairs with both delays present), each of the shape of
         ``delays`` without its last axis. They bound the |IPDV| any model can give
         (:func:`pqlab.measure.analysis.min_delay_std_for_mean_ipdv`,
@@ -103,11 +137,17 @@ def delay_spread(delays: np.ndarray) -> dict:
         x, y = d[index][:-1], d[index][1:]
         both = np.isfinite(x) & np.isfinite(y)
         if both.sum() > 2 and np.std(x[both]) > 0 and np.std(y[both]) > 0:
-            xc, yc = x[both] - x[both].mean(), y[both] - y[both].mean()  # Pearson, summed in a pinned order
+            xc, yc = (
+                x[both] - x[both].mean(),
+                y[both] - y[both].mean(),
+            )  # Pearson, summed in a pinned order
             lag1[index] = dot(xc, yc) / np.sqrt(dot(xc, xc) * dot(yc, yc))
     with np.errstate(invalid="ignore"):
-        return {"delay_std": np.nanstd(d, axis=-1, ddof=1), "delay_range": np.nanmax(d, axis=-1) - np.nanmin(d, axis=-1),
-                "delay_lag1": lag1}
+        return {
+            "delay_std": np.nanstd(d, axis=-1, ddof=1),
+            "delay_range": np.nanmax(d, axis=-1) - np.nanmin(d, axis=-1),
+            "delay_lag1": lag1,
+        }
 
 
 def a_key(a: float) -> str:
@@ -160,11 +200,17 @@ def mtu_runs(n_ef_samples: int, seeds, frames=(EF_FRAME_BYTES,)) -> dict:
     Returns
     -------
     dict
-        ``delay_mean``, ``jitter_mean``, ``jitter_std``, ``jitter_max``: ``(frame, seed)`` arrays, s.
+        ``delay_mean``, ``jitter_mean``, ``jitter_std``, ``jitter_max``: ``(frame, seed)`` arrays,
+        s.
     """
-    out = {k: np.zeros((len(frames), len(seeds))) for k in ("delay_mean", "jitter_mean", "jitter_std", "jitter_max")}
+    out = {
+        k: np.zeros((len(frames), len(seeds)))
+        for k in ("delay_mean", "jitter_mean", "jitter_std", "jitter_max")
+    }
     for i, f in enumerate(frames):
-        sc = base_case(be_payload_bytes=MTU_PAYLOAD_BYTES, ef_frame_bytes=int(f), n_ef_samples=n_ef_samples)
+        sc = base_case(
+            be_payload_bytes=MTU_PAYLOAD_BYTES, ef_frame_bytes=int(f), n_ef_samples=n_ef_samples
+        )
         for j, seed in enumerate(seeds):
             r = run(sc, seed)
             jitter = metrics.jitter_of_ipdv(r["ipdv"])
@@ -198,14 +244,17 @@ def aggregation_sweep(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, comm
     runs : list of list of dict
         ``runs[point][seed]``: what :func:`run` measured.
     coords : dict
-        The coordinates ``aggregation_degree`` (with ``ref_rate_bps``, ``n_ef_streams``) and ``seed``.
+        The coordinates ``aggregation_degree`` (with ``ref_rate_bps``, ``n_ef_streams``) and
+        ``seed``.
     """
     n = kit.check_n_ef_samples(n_ef_samples)
     seeds = kit.check_seeds(seeds)
     aggregate = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
     rates = kit.check_values("ref_rates_bps", ref_rates_bps, 0.0)
     if max(rates) > aggregate:
-        raise ValueError(f"ref_rates_bps must be <= ef_aggregate_bps = {aggregate!r}, got {max(rates)!r}")
+        raise ValueError(
+            f"ref_rates_bps must be <= ef_aggregate_bps = {aggregate!r}, got {max(rates)!r}"
+        )
     common_be = kit.check_bool("common_be", common_be)
     scenarios_, a_values, n_streams, runs = [], [], [], []
     for rate in rates:
@@ -217,22 +266,35 @@ def aggregation_sweep(n_ef_samples, seeds, ref_rates_bps, ef_aggregate_bps, comm
         scenarios_.append(sc)
         runs.append([run(sc, s) for s in seeds])
     coords = {
-        "aggregation_degree": ("aggregation_degree", np.array(a_values),
-                               {"units": "1", "long_name": "Aggregation Degree A = 1 - l_max / L_BA (eq. 1)"}),
-        "ref_rate_bps": ("aggregation_degree", np.array(rates),
-                         {"units": "bit/s", "long_name": "reference stream rate (frames)"}),
-        "n_ef_streams": ("aggregation_degree", np.array(n_streams),
-                         {"units": "1", "long_name": "EF streams in the aggregate"}),
+        "aggregation_degree": (
+            "aggregation_degree",
+            np.array(a_values),
+            {"units": "1", "long_name": "Aggregation Degree A = 1 - l_max / L_BA (eq. 1)"},
+        ),
+        "ref_rate_bps": (
+            "aggregation_degree",
+            np.array(rates),
+            {"units": "bit/s", "long_name": "reference stream rate (frames)"},
+        ),
+        "n_ef_streams": (
+            "aggregation_degree",
+            np.array(n_streams),
+            {"units": "1", "long_name": "EF streams in the aggregate"},
+        ),
         "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
     }
     return scenarios_, runs, coords
 
 
 def attrs(artefact: str, module: str, scenarios_, seeds, common_be, title: str, **extra) -> dict:
-    """The Dataset attrs of an artefact of the sweep: provenance, the run's choices, the unit and the path's part."""
+    """The Dataset attrs of an artefact of the sweep: provenance, the run's choices, the unit and
+    the path's part."""
     sc = scenarios_[0]
     return kit.provenance(
-        artefact, title, module, seeds,
+        artefact,
+        title,
+        module,
+        seeds,
         scenario_first=sc.to_json(),
         presets=", ".join(s.name for s in scenarios_),
         n_seeds=len(seeds),
@@ -250,12 +312,27 @@ def attrs(artefact: str, module: str, scenarios_, seeds, common_be, title: str, 
 #: Attrs of the per-run variables :func:`run` measures besides the samples.
 RUN_ATTRS = {
     "node_delay_mean": {"units": "s", "long_name": "mean node delay (departure - arrival)"},
-    "be_kept_mean_bytes": {"units": "bytes", "long_name": "mean IP length of BE packets accepted by the node"},
-    "be_offered_mean_bytes": {"units": "bytes", "long_name": "mean IP length of the BE packets offered to the node"},
+    "be_kept_mean_bytes": {
+        "units": "bytes",
+        "long_name": "mean IP length of BE packets accepted by the node",
+    },
+    "be_offered_mean_bytes": {
+        "units": "bytes",
+        "long_name": "mean IP length of the BE packets offered to the node",
+    },
     "be_loss_ratio": {"units": "1", "long_name": "BE loss ratio"},
-    "delay_std": {"units": "s", "long_name": "standard deviation of the reference stream's one-way delay"},
-    "delay_range": {"units": "s", "long_name": "range (max - min) of the reference stream's one-way delay"},
-    "delay_lag1": {"units": "1", "long_name": "correlation of consecutive reference delays (lag 1)"},
+    "delay_std": {
+        "units": "s",
+        "long_name": "standard deviation of the reference stream's one-way delay",
+    },
+    "delay_range": {
+        "units": "s",
+        "long_name": "range (max - min) of the reference stream's one-way delay",
+    },
+    "delay_lag1": {
+        "units": "1",
+        "long_name": "correlation of consecutive reference delays (lag 1)",
+    },
 }
 
 
@@ -272,9 +349,19 @@ def samples(runs, key) -> np.ndarray:
     return padded.reshape(len(runs), len(runs[0]), padded.shape[1])
 
 
-def with_frequency(ds: xr.Dataset, values: np.ndarray, width: float, width_units: float, *,
-                   point: str, bin_dim: str, bins_text: str, of: str) -> tuple[xr.Dataset, np.ndarray]:
-    """``ds`` with the frequency distribution of ``values`` pooled over seeds (:func:`pooled_frequencies`).
+def with_frequency(
+    ds: xr.Dataset,
+    values: np.ndarray,
+    width: float,
+    width_units: float,
+    *,
+    point: str,
+    bin_dim: str,
+    bins_text: str,
+    of: str,
+) -> tuple[xr.Dataset, np.ndarray]:
+    """``ds`` with the frequency distribution of ``values`` pooled over seeds
+    (:func:`pooled_frequencies`).
 
     Parameters
     ----------
@@ -296,13 +383,24 @@ def with_frequency(ds: xr.Dataset, values: np.ndarray, width: float, width_units
     Returns
     -------
     ds : xarray.Dataset
-        A copy with the coordinate ``bin_dim`` (left bin edges, s) and ``frequency (point, bin_dim)``.
+        A copy with the coordinate ``bin_dim`` (left bin edges, s) and ``frequency (point,
+        bin_dim)``.
     frequency : numpy.ndarray
         The ``(point, bin)`` relative frequencies.
     """
     edges, freq = pooled_frequencies(values, width)
-    ds = ds.assign_coords({bin_dim: (bin_dim, edges,
-                                     {"units": "s", "long_name": f"left edge of {width_units:g}-unit {bins_text}"})})
-    ds["frequency"] = ((point, bin_dim), freq,
-                       {"units": "1", "long_name": f"relative frequency of {of}, pooled over seeds"})
+    ds = ds.assign_coords(
+        {
+            bin_dim: (
+                bin_dim,
+                edges,
+                {"units": "s", "long_name": f"left edge of {width_units:g}-unit {bins_text}"},
+            )
+        }
+    )
+    ds["frequency"] = (
+        (point, bin_dim),
+        freq,
+        {"units": "1", "long_name": f"relative frequency of {of}, pooled over seeds"},
+    )
     return ds, freq

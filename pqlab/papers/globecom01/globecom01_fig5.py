@@ -21,7 +21,14 @@ from ...measure import cache, experiments, metrics
 from ...node.scenario import simulate
 from .. import kit, presets
 from ..registry import Artefact
-from ..stated import EF_FRAME_BYTES, MTU_BYTES, MTU_PAYLOAD_BYTES, PAPERS, transmission_unit_s, transmission_units
+from ..stated import (
+    EF_FRAME_BYTES,
+    MTU_BYTES,
+    MTU_PAYLOAD_BYTES,
+    PAPERS,
+    transmission_unit_s,
+    transmission_units,
+)
 from .shared import STANDIN_NOTE, cells, check_dataset
 
 __all__ = ["ARTEFACT", "compute", "claim_values", "figure", "PAPER_FIG5_THRESHOLD_UNITS"]
@@ -70,7 +77,8 @@ def compute(
         ``ccdf_pooled`` and ``ccdf_mtu`` on ``threshold``; per-seed statistics;
         ``be_mean_ip_bytes`` (mean IP length of the offered BE packets) and ``mean_delay`` (s)
         per seed; attrs with pooled
-        numbers (``transmission_unit_s``, ``pooled_mean_s``, ``mtu_mean_s`` in s; ``n_delays`` EF delays pooled),
+        numbers (``transmission_unit_s``, ``pooled_mean_s``, ``mtu_mean_s`` in s; ``n_delays`` EF
+        delays pooled),
         ``n_be_streams`` and ``be_size_reading`` (how the scenario draws the BE sizes:
         :data:`pqlab.papers.presets.BE_SIZE_READINGS`).
     """
@@ -88,7 +96,7 @@ def compute(
     ef_ip = int(kit.ef_streams(scenario)[0].size.size_bytes)
     for j, run in enumerate(experiments.simulate_runs(scenario, seeds)):
         d = experiments.reference_delay_values(run, scenario)
-        units[j, :min(n, d.size)] = transmission_units(d[:n], scenario.node, ef_ip)
+        units[j, : min(n, d.size)] = transmission_units(d[:n], scenario.node, ef_ip)
         be_sizes.append(float(run["size"][run["flow"] >= presets.FIRST_BE_FLOW].mean()))
     node = scenario.node
     unit_s = transmission_unit_s(node, ef_ip)
@@ -108,26 +116,58 @@ def compute(
     u = {"units": "transmission units"}
     out = xr.Dataset(
         {
-            "delay_units": (("seed", "ef_packet"), units,
-                            {**u, "long_name": "EF one-way delay in line times of the EF packet"}),
-            "ccdf": (("seed", "threshold"), ccdf, {"units": "1", "long_name": "P(D > d), one seed"}),
-            "ccdf_pooled": ("threshold", pooled, {"units": "1", "long_name": "P(D > d), all seeds pooled"}),
-            "ccdf_mtu": ("threshold", ccdf_mtu,
-                         {"units": "1", "long_name": f"P(D > d), every BE packet {MTU_BYTES} bytes (deterministic)"}),
+            "delay_units": (
+                ("seed", "ef_packet"),
+                units,
+                {**u, "long_name": "EF one-way delay in line times of the EF packet"},
+            ),
+            "ccdf": (
+                ("seed", "threshold"),
+                ccdf,
+                {"units": "1", "long_name": "P(D > d), one seed"},
+            ),
+            "ccdf_pooled": (
+                "threshold",
+                pooled,
+                {"units": "1", "long_name": "P(D > d), all seeds pooled"},
+            ),
+            "ccdf_mtu": (
+                "threshold",
+                ccdf_mtu,
+                {
+                    "units": "1",
+                    "long_name": f"P(D > d), every BE packet {MTU_BYTES} bytes (deterministic)",
+                },
+            ),
             "mean_delay": ("seed", mean_s, {"units": "s", "long_name": "mean EF one-way delay"}),
             "tail_units": ("seed", tail, {**u, "long_name": f"{pct:g}th percentile of the delay"}),
             "max_units": ("seed", np.nanmax(units, axis=1), {**u, "long_name": "largest delay"}),
-            "p_above_threshold": ("seed", above, {"units": "1", "long_name": f"P(D > {thr:g} units)"}),
-            "be_mean_ip_bytes": ("seed", be, {"units": "bytes",
-                                              "long_name": "mean IP length of the offered BE packets (STAND-IN CDF)"}),
+            "p_above_threshold": (
+                "seed",
+                above,
+                {"units": "1", "long_name": f"P(D > {thr:g} units)"},
+            ),
+            "be_mean_ip_bytes": (
+                "seed",
+                be,
+                {
+                    "units": "bytes",
+                    "long_name": "mean IP length of the offered BE packets (STAND-IN CDF)",
+                },
+            ),
         },
         coords={
             "seed": ("seed", np.array(seeds)),
             "ef_packet": ("ef_packet", np.arange(n)),
             "threshold": ("threshold", grid, {**u, "long_name": "delay threshold d"}),
         },
-        attrs=kit.provenance(ARTEFACT.id, f"{ARTEFACT.id}: EF complementary delay probability with the "
-                         "STAND-IN real BE size distribution (GLOBECOM'01 Fig. 5)", __name__, seeds),
+        attrs=kit.provenance(
+            ARTEFACT.id,
+            f"{ARTEFACT.id}: EF complementary delay probability with the "
+            "STAND-IN real BE size distribution (GLOBECOM'01 Fig. 5)",
+            __name__,
+            seeds,
+        ),
     )
     pooled_units = units[np.isfinite(units)]
     out.attrs.update(
@@ -148,10 +188,11 @@ def compute(
         mtu_mean_s=float(np.nanmean(mtu_units) * unit_s),
         path_ef_delay_units=float(scenario.path.extra_delay_s(ef_ip) / unit_s),
         n_be_streams=len(kit.be_streams(scenario)),
-        be_size_reading="; ".join(sorted({presets.BE_SIZE_READINGS[s.size_per] for s in kit.be_streams(scenario)})),
+        be_size_reading="; ".join(
+            sorted({presets.BE_SIZE_READINGS[s.size_per] for s in kit.be_streams(scenario)})
+        ),
     )
     return claim_values(out)
-
 
 
 def claim_values(ds: xr.Dataset) -> xr.Dataset:
@@ -185,24 +226,44 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
         "ring": (PAPERS.ring_limit_particles, "particles", "the ring limit"),
     }
     for unit, scale in (("units", 1.0), ("ms", unit_ms)):
-        values.update({
-            f"mix_max_{unit}": (a["pooled_max_units"] * scale, unit, "largest delay, STAND-IN mix"),
-            f"mtu_tail_{unit}": (a["mtu_tail_units"] * scale, unit,
-                                 "tail, every BE packet at the MTU"),
-            f"mtu_max_{unit}": (a["mtu_max_units"] * scale, unit, "largest delay, BE at the MTU"),
-            f"path_{unit}": (a["path_ef_delay_units"] * scale, unit, "delay the path adds to EF"),
-        })
+        values.update(
+            {
+                f"mix_max_{unit}": (
+                    a["pooled_max_units"] * scale,
+                    unit,
+                    "largest delay, STAND-IN mix",
+                ),
+                f"mtu_tail_{unit}": (
+                    a["mtu_tail_units"] * scale,
+                    unit,
+                    "tail, every BE packet at the MTU",
+                ),
+                f"mtu_max_{unit}": (
+                    a["mtu_max_units"] * scale,
+                    unit,
+                    "largest delay, BE at the MTU",
+                ),
+                f"path_{unit}": (
+                    a["path_ef_delay_units"] * scale,
+                    unit,
+                    "delay the path adds to EF",
+                ),
+            }
+        )
     return kit.add_claim_values(ds, values)
 
 
 def figure(data: xr.Dataset):
-    """GLOBECOM'01 Fig. 5: EF P(D > d) in transmission units with the STAND-IN real BE sizes, per seed.
+    """GLOBECOM'01 Fig. 5: EF P(D > d) in transmission units with the STAND-IN real BE sizes, per
+    seed.
 
     Left: complementary distribution per seed (thin), all seeds pooled (black), every
     BE packet at 1500 bytes (grey, dashed) and the paper's 36-unit threshold; right:
     each seed's tail percentile against the mean size of the BE packets it offered.
     """
-    check_dataset(ARTEFACT.id, data, ("ccdf", "ccdf_pooled", "ccdf_mtu", "tail_units", "be_mean_ip_bytes"))
+    check_dataset(
+        ARTEFACT.id, data, ("ccdf", "ccdf_pooled", "ccdf_mtu", "tail_units", "be_mean_ip_bytes")
+    )
     a = data.attrs
     unit_ms = to_ms(a["transmission_unit_s"])
     fig, (ax, ax_s) = kit.subplots(1, 2, figsize=(13, 5.4), width_ratios=(2.4, 1), top_axis=True)
@@ -210,36 +271,78 @@ def figure(data: xr.Dataset):
     seeds = list(data["seed"].values)
     colors = sns.color_palette("viridis", len(seeds))
     for j, s in enumerate(seeds):
-        ax.step(d, data["ccdf"].values[j], where="post", color=colors[j], lw=0.9, alpha=0.8,
-                label=f"seed {s} (BE mean {data['be_mean_ip_bytes'].values[j]:.0f} B)")
-    ax.step(d, data["ccdf_pooled"].values, where="post", color="k", lw=2.2, label="all seeds pooled")
-    ax.step(d, data["ccdf_mtu"].values, where="post", color="0.45", ls="--", lw=1.6,
-            label="every BE packet 1500 B (deterministic)")
+        ax.step(
+            d,
+            data["ccdf"].values[j],
+            where="post",
+            color=colors[j],
+            lw=0.9,
+            alpha=0.8,
+            label=f"seed {s} (BE mean {data['be_mean_ip_bytes'].values[j]:.0f} B)",
+        )
+    ax.step(
+        d, data["ccdf_pooled"].values, where="post", color="k", lw=2.2, label="all seeds pooled"
+    )
+    ax.step(
+        d,
+        data["ccdf_mtu"].values,
+        where="post",
+        color="0.45",
+        ls="--",
+        lw=1.6,
+        label="every BE packet 1500 B (deterministic)",
+    )
     thr = a["threshold_units"]
     ax.axvline(thr, color="C3", ls=":", lw=1.8, label=f"paper: P(D > {thr:g} units) negligible")
     n_total = int(np.isfinite(data["delay_units"].values).sum())
     ax.set_yscale("log")
     ax.set_ylim(0.5 / n_total, 1.5)
     ax.set_xlim(0, max(thr, float(d.max())) + 1)
-    ax.set_xlabel(f"delay d (transmission units of {unit_ms:.3f} ms = line time of the "
-                  f"{a['ef_ip_bytes']}-B EF packet)")
+    ax.set_xlabel(
+        f"delay d (transmission units of {unit_ms:.3f} ms = line time of the "
+        f"{a['ef_ip_bytes']}-B EF packet)"
+    )
     ax.set_ylabel("P(D > d)")
     sec = ax.secondary_xaxis("top", functions=(lambda u: u * unit_ms, lambda m: m / unit_ms))
     sec.set_xlabel("delay d (ms)")
     ax.legend(loc="lower left", fontsize=7, ncol=2)
-    ax.text(0.99, 0.98, f"{STANDIN_NOTE};\n{a['n_be_streams']} BE streams, {a['be_size_reading']}",
-            transform=ax.transAxes, ha="right", va="top", fontsize=8, bbox=dict(fc="#fff3e0", ec="C1"))
+    ax.text(
+        0.99,
+        0.98,
+        f"{STANDIN_NOTE};\n{a['n_be_streams']} BE streams, {a['be_size_reading']}",
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        fontsize=8,
+        bbox=dict(fc="#fff3e0", ec="C1"),
+    )
 
     pct = a["percentile"]
-    ax_s.scatter(data["be_mean_ip_bytes"].values, data["tail_units"].values, c=colors, s=40, zorder=3)
+    ax_s.scatter(
+        data["be_mean_ip_bytes"].values, data["tail_units"].values, c=colors, s=40, zorder=3
+    )
     for s, x, y in zip(seeds, data["be_mean_ip_bytes"].values, data["tail_units"].values):
         ax_s.annotate(str(s), (x, y), xytext=(4, 3), textcoords="offset points", fontsize=7)
-    ax_s.axhline(a["pooled_tail_units"], color="k", lw=1.2, label=f"pooled {pct:g}th pct. {a['pooled_tail_units']:.1f}")
-    ax_s.axhline(a["mtu_tail_units"], color="0.45", ls="--", lw=1.2, label=f"1500-B BE: {a['mtu_tail_units']:.1f}")
+    ax_s.axhline(
+        a["pooled_tail_units"],
+        color="k",
+        lw=1.2,
+        label=f"pooled {pct:g}th pct. {a['pooled_tail_units']:.1f}",
+    )
+    ax_s.axhline(
+        a["mtu_tail_units"],
+        color="0.45",
+        ls="--",
+        lw=1.2,
+        label=f"1500-B BE: {a['mtu_tail_units']:.1f}",
+    )
     ax_s.set_xlabel("mean offered BE IP size (bytes)")
     ax_s.set_ylabel(f"{pct:g}th percentile of the delay (units)")
     ax_s.legend(loc="lower right", fontsize=7.5)
     ax_s.set_title("spread over seeds", fontsize=10)
-    fig.suptitle(f"{ARTEFACT.id}: EF complementary delay probability with the STAND-IN real BE size distribution",
-                 fontsize=11)
+    fig.suptitle(
+        f"{ARTEFACT.id}: EF complementary delay probability with the STAND-IN real BE size"
+        " distribution",
+        fontsize=11,
+    )
     return fig

@@ -96,11 +96,21 @@ def compute(
     limit = node.queues[presets.EF_QUEUE].limit_packets
     ef_line_s = line_time_s(ef_ip, node.framing, node.line_rate_bps)
     burst_t = warmup + spacing * np.arange(n_bursts)
-    trace = TraceStream(np.repeat(burst_t, burst_packets), np.full(n_bursts * burst_packets, ef_ip),
-                        queue=presets.EF_QUEUE, flow=presets.REFERENCE_FLOW)
+    trace = TraceStream(
+        np.repeat(burst_t, burst_packets),
+        np.full(n_bursts * burst_packets, ef_ip),
+        queue=presets.EF_QUEUE,
+        flow=presets.REFERENCE_FLOW,
+    )
     be_streams = tuple(s for s in template.streams if s.flow >= presets.FIRST_BE_FLOW)
-    sc = Scenario(node=node, streams=(trace, *be_streams), duration_s=float(burst_t[-1] + spacing),
-                  warmup_s=warmup, path=template.path, name=f"{ARTEFACT.id}: EF bursts")
+    sc = Scenario(
+        node=node,
+        streams=(trace, *be_streams),
+        duration_s=float(burst_t[-1] + spacing),
+        warmup_s=warmup,
+        path=template.path,
+        name=f"{ARTEFACT.id}: EF bursts",
+    )
 
     shape = (len(seeds), n_bursts, burst_packets)
     pq_wait, sojourn, ef_part = (np.full(shape, np.nan) for _ in range(3))
@@ -110,8 +120,10 @@ def compute(
         ef = ds.isel(packet=np.flatnonzero(ds["flow"].values == presets.REFERENCE_FLOW))
         kept = ef["drop"].values == 0
         arr = ef["arrival"].values.reshape(n_bursts, burst_packets)
-        entry, dep = (np.where(kept, ef[v].values, np.nan).reshape(n_bursts, burst_packets)
-                      for v in ("ring_entry", "departure"))
+        entry, dep = (
+            np.where(kept, ef[v].values, np.nan).reshape(n_bursts, burst_packets)
+            for v in ("ring_entry", "departure")
+        )
         pq_wait[i] = entry - arr
         sojourn[i] = dep - arr
         ef_part[i] = dep - np.nanmin(dep, axis=1, keepdims=True) + ef_line_s
@@ -123,36 +135,90 @@ def compute(
     ds = xr.Dataset(
         {
             "pq_wait": (dims, pq_wait, {"units": "s", "long_name": "wait in the priority queue"}),
-            "sojourn": (dims, sojourn, {"units": "s", "long_name": "time in the C7200 (PQ + ring + line)"}),
-            "ef_part": (dims, ef_part,
-                        {"units": "s", "long_name": "line time of the burst's EF packets up to this one"}),
-            "admitted": (dims, np.isfinite(pq_wait), {"units": "1", "long_name": "admitted to the priority queue"}),
-            "lone_max_pq_wait": ("seed", lone,
-                                 {"units": "s", "long_name": "largest PQ wait of a lone CBR EF packet"}),
-            "bound_unframed": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps),
-                               {"units": "s", "long_name": "10 x 128 bytes at 2 Mbit/s, unframed (paper)"}),
-            "bound_atm": ((), bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps, node.framing),
-                          {"units": "s", "long_name": "10 x 128-byte frames in ATM AAL5 cells"}),
-            "ef_line_time": ((), ef_line_s, {"units": "s", "long_name": "line time of one EF packet (ATM)"}),
-            "mtu_line_time": ((), line_time_s(be_payload + 28, node.framing, node.line_rate_bps),
-                              {"units": "s", "long_name": "line time of one BE packet (ATM)"}),
-            "ef_queue_limit": ((), float(limit), {"units": "packets", "long_name": "priority queue limit"}),
-            "max_burst": ((), float(limit * frame), {"units": "bytes", "long_name": "EF queue limit x frame size"}),
+            "sojourn": (
+                dims,
+                sojourn,
+                {"units": "s", "long_name": "time in the C7200 (PQ + ring + line)"},
+            ),
+            "ef_part": (
+                dims,
+                ef_part,
+                {"units": "s", "long_name": "line time of the burst's EF packets up to this one"},
+            ),
+            "admitted": (
+                dims,
+                np.isfinite(pq_wait),
+                {"units": "1", "long_name": "admitted to the priority queue"},
+            ),
+            "lone_max_pq_wait": (
+                "seed",
+                lone,
+                {"units": "s", "long_name": "largest PQ wait of a lone CBR EF packet"},
+            ),
+            "bound_unframed": (
+                (),
+                bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps),
+                {"units": "s", "long_name": "10 x 128 bytes at 2 Mbit/s, unframed (paper)"},
+            ),
+            "bound_atm": (
+                (),
+                bounds.priority_queue_max_delay(limit, frame, node.line_rate_bps, node.framing),
+                {"units": "s", "long_name": "10 x 128-byte frames in ATM AAL5 cells"},
+            ),
+            "ef_line_time": (
+                (),
+                ef_line_s,
+                {"units": "s", "long_name": "line time of one EF packet (ATM)"},
+            ),
+            "mtu_line_time": (
+                (),
+                line_time_s(be_payload + 28, node.framing, node.line_rate_bps),
+                {"units": "s", "long_name": "line time of one BE packet (ATM)"},
+            ),
+            "ef_queue_limit": (
+                (),
+                float(limit),
+                {"units": "packets", "long_name": "priority queue limit"},
+            ),
+            "max_burst": (
+                (),
+                float(limit * frame),
+                {"units": "bytes", "long_name": "EF queue limit x frame size"},
+            ),
         },
-        coords={"seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
-                "burst": ("burst", np.arange(n_bursts), {"units": "1", "long_name": "burst index"}),
-                "position": ("position", np.arange(1, burst_packets + 1),
-                             {"units": "1", "long_name": "position in the EF burst"})},
-        attrs=kit.provenance(ARTEFACT.id,
-                             f"{ARTEFACT.id}: delay a full 10-packet EF queue adds (GLOBECOM'01 Sec. V)", __name__,
-                             seeds, scenario=sc.to_json(), be_ip_bytes=be_payload + 28, spacing_s=spacing),
+        coords={
+            "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
+            "burst": ("burst", np.arange(n_bursts), {"units": "1", "long_name": "burst index"}),
+            "position": (
+                "position",
+                np.arange(1, burst_packets + 1),
+                {"units": "1", "long_name": "position in the EF burst"},
+            ),
+        },
+        attrs=kit.provenance(
+            ARTEFACT.id,
+            f"{ARTEFACT.id}: delay a full 10-packet EF queue adds (GLOBECOM'01 Sec. V)",
+            __name__,
+            seeds,
+            scenario=sc.to_json(),
+            be_ip_bytes=be_payload + 28,
+            spacing_s=spacing,
+        ),
     )
     return claim_values(ds)
 
 
 #: Time variables of the Dataset (seconds) its claims state in milliseconds.
-TIMES = ("pq_wait", "sojourn", "ef_part", "lone_max_pq_wait", "bound_unframed", "bound_atm",
-                   "ef_line_time", "mtu_line_time")
+TIMES = (
+    "pq_wait",
+    "sojourn",
+    "ef_part",
+    "lone_max_pq_wait",
+    "bound_unframed",
+    "bound_atm",
+    "ef_line_time",
+    "mtu_line_time",
+)
 
 
 def claim_values(ds: xr.Dataset) -> xr.Dataset:
@@ -160,35 +226,56 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
     statistic): the bound unframed and in ATM cells, the simulated EF part of a full queue, the
     largest PQ wait and node sojourn, the BE ahead in the ring, the admitted burst packets, the
     lone CBR EF stream's largest PQ wait and the line times it is compared with."""
-    ms = {name: to_ms(ds[name]) for name in TIMES}  # the paper's unit; converted before any statistic
+    ms = {
+        name: to_ms(ds[name]) for name in TIMES
+    }  # the paper's unit; converted before any statistic
     adm = ds["admitted"]
     admitted = adm.sum("position")
     bu, ba = float(ms["bound_unframed"]), float(ms["bound_atm"])
     limit = int(ds.ef_queue_limit)
     ds.attrs["line_text"] = PAPERS.line_text
-    return kit.add_claim_values(ds, {
-        "bound_unframed_ms": (bu, "ms", "the paper's bound, unframed"),
-        "bound_atm_ms": (ba, "ms", "the bound in ATM cells"),
-        "atm_over_unframed": (relative_percent(ba, bu), "%", "the ATM bound over the unframed one"),
-        "ef_line_ms": (ms["ef_line_time"], "ms", "line time of one EF packet (ATM)"),
-        "mtu_line_ms": (ms["mtu_line_time"], "ms", "line time of one BE packet (ATM)"),
-        "ef_part_max": (ms["ef_part"].where(adm).max("position").max(), "ms",
-                        "simulated EF part of a full queue"),
-        "pq_wait_max": (ms["pq_wait"].max(), "ms", "largest PQ wait"),
-        "sojourn_max": (ms["sojourn"].max(), "ms", "largest node sojourn"),
-        "ring_be_max": ((ms["sojourn"] - ms["ef_part"]).where(adm).max(), "ms",
-                        "largest BE time ahead in the ring"),
-        "lone_max_pq_wait_ms": (ms["lone_max_pq_wait"].max(), "ms",
-                                "largest PQ wait of the lone CBR EF stream"),
-        "admitted_max": (admitted.max(), "packets", "most EF packets of a burst admitted"),
-        "admitted_min": (admitted.min(), "packets", "fewest EF packets of a burst admitted"),
-        "burst_size": (ds.sizes["position"], "packets", "EF packets of a burst"),
-        "n_bursts": (ds.sizes["burst"] * ds.sizes["seed"], "1", "bursts over seeds"),
-        "ef_frame": (presets.EF_FRAME_BYTES, "bytes", "EF frame size"),
-        "ef_ip": (presets.ef_ip_bytes(presets.EF_FRAME_BYTES), "bytes", "EF IP length"),
-        "ef_after_ring": (limit - PAPERS.ring_limit_particles, "packets",
-                          "EF packets of a full queue after the ring's"),
-    })
+    return kit.add_claim_values(
+        ds,
+        {
+            "bound_unframed_ms": (bu, "ms", "the paper's bound, unframed"),
+            "bound_atm_ms": (ba, "ms", "the bound in ATM cells"),
+            "atm_over_unframed": (
+                relative_percent(ba, bu),
+                "%",
+                "the ATM bound over the unframed one",
+            ),
+            "ef_line_ms": (ms["ef_line_time"], "ms", "line time of one EF packet (ATM)"),
+            "mtu_line_ms": (ms["mtu_line_time"], "ms", "line time of one BE packet (ATM)"),
+            "ef_part_max": (
+                ms["ef_part"].where(adm).max("position").max(),
+                "ms",
+                "simulated EF part of a full queue",
+            ),
+            "pq_wait_max": (ms["pq_wait"].max(), "ms", "largest PQ wait"),
+            "sojourn_max": (ms["sojourn"].max(), "ms", "largest node sojourn"),
+            "ring_be_max": (
+                (ms["sojourn"] - ms["ef_part"]).where(adm).max(),
+                "ms",
+                "largest BE time ahead in the ring",
+            ),
+            "lone_max_pq_wait_ms": (
+                ms["lone_max_pq_wait"].max(),
+                "ms",
+                "largest PQ wait of the lone CBR EF stream",
+            ),
+            "admitted_max": (admitted.max(), "packets", "most EF packets of a burst admitted"),
+            "admitted_min": (admitted.min(), "packets", "fewest EF packets of a burst admitted"),
+            "burst_size": (ds.sizes["position"], "packets", "EF packets of a burst"),
+            "n_bursts": (ds.sizes["burst"] * ds.sizes["seed"], "1", "bursts over seeds"),
+            "ef_frame": (presets.EF_FRAME_BYTES, "bytes", "EF frame size"),
+            "ef_ip": (presets.ef_ip_bytes(presets.EF_FRAME_BYTES), "bytes", "EF IP length"),
+            "ef_after_ring": (
+                limit - PAPERS.ring_limit_particles,
+                "packets",
+                "EF packets of a full queue after the ring's",
+            ),
+        },
+    )
 
 
 def figure(ds: xr.Dataset):
@@ -207,27 +294,49 @@ def figure(ds: xr.Dataset):
     pos = ds["position"].values
     limit = int(ds.ef_queue_limit)
     flat = ("seed", "burst")
-    bound_unframed_ms, bound_atm_ms = float(to_ms(ds["bound_unframed"])), float(to_ms(ds["bound_atm"]))
+    bound_unframed_ms, bound_atm_ms = (
+        float(to_ms(ds["bound_unframed"])),
+        float(to_ms(ds["bound_atm"])),
+    )
     ef_line_ms = float(to_ms(ds["ef_line_time"]))
-    for var, color, label in (("sojourn", "C0", "time in the C7200 (PQ + ring + line)"),
-                              ("pq_wait", "C1", "wait in the priority queue"),
-                              ("ef_part", "C3", "EF part: line time of the burst's packets so far")):
+    for var, color, label in (
+        ("sojourn", "C0", "time in the C7200 (PQ + ring + line)"),
+        ("pq_wait", "C1", "wait in the priority queue"),
+        ("ef_part", "C3", "EF part: line time of the burst's packets so far"),
+    ):
         da = to_ms(ds[var])
         ax.fill_between(pos, da.min(flat), da.max(flat), color=color, alpha=0.18, lw=0)
         ax.plot(pos, da.mean(flat), "o-", color=color, ms=4, label=f"{label} (mean, min-max band)")
-    ax.plot(pos, np.minimum(pos, limit) * bound_unframed_ms / limit, "k--", lw=1.2,
-            label=f"paper: i x {bound_unframed_ms / limit:.3f} ms, max {bound_unframed_ms:.2f} ms "
-                  "(unframed)")
-    ax.axhline(bound_atm_ms, color="C3", lw=1.2, ls=":",
-               label=f"bound with ATM cells: {limit} x {ef_line_ms:.3f} = {bound_atm_ms:.2f} ms")
+    ax.plot(
+        pos,
+        np.minimum(pos, limit) * bound_unframed_ms / limit,
+        "k--",
+        lw=1.2,
+        label=(
+            f"paper: i x {bound_unframed_ms / limit:.3f} ms, max {bound_unframed_ms:.2f} ms "
+            "(unframed)"
+        ),
+    )
+    ax.axhline(
+        bound_atm_ms,
+        color="C3",
+        lw=1.2,
+        ls=":",
+        label=f"bound with ATM cells: {limit} x {ef_line_ms:.3f} = {bound_atm_ms:.2f} ms",
+    )
     if pos.max() > limit:
-        ax.axvspan(limit + 0.5, pos.max() + 0.5, color="0.85", zorder=0, label="tail-dropped (queue full)")
+        ax.axvspan(
+            limit + 0.5, pos.max() + 0.5, color="0.85", zorder=0, label="tail-dropped (queue full)"
+        )
     ax.set_xlim(0.5, pos.max() + 0.5)
     ax.set_xticks(pos)
     ax.set_xlabel(f"position of the EF packet in a burst of {pos.max()} arriving at once")
     ax.set_ylabel("delay (ms)")
     kit.legend_below(ax, ncol=2, frameon=False)
-    ax.set_title(f"{ARTEFACT.id}: EF bursts into a {limit}-packet priority queue behind "
-                 f"{ds.attrs.get('be_ip_bytes', '?')}-byte BE ({ds.sizes['burst'] * ds.sizes['seed']} bursts)",
-                 fontsize=10.5)
+    ax.set_title(
+        f"{ARTEFACT.id}: EF bursts into a {limit}-packet priority queue behind"
+        f" {ds.attrs.get('be_ip_bytes', '?')}-byte BE ({ds.sizes['burst'] * ds.sizes['seed']}"
+        " bursts)",
+        fontsize=10.5,
+    )
     return fig

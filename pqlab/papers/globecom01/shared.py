@@ -48,12 +48,16 @@ def check_dataset(artefact: str, data, variables) -> xr.Dataset:
         for another artefact (:func:`pqlab.papers.kit.check_artefact`).
     """
     if not isinstance(data, xr.Dataset):
-        raise ValueError(f"data must be the xarray.Dataset of "
-                         f"pqlab.papers.globecom01.{artefact}.compute, got {type(data).__name__}")
+        raise ValueError(
+            "data must be the xarray.Dataset of "
+            f"pqlab.papers.globecom01.{artefact}.compute, got {type(data).__name__}"
+        )
     missing = [var for var in variables if var not in data.variables]
     if missing:
-        raise ValueError(f"{artefact}: the Dataset must have the variable(s) {missing} "
-                         f"(from pqlab.papers.globecom01.{artefact}.compute), it has none")
+        raise ValueError(
+            f"{artefact}: the Dataset must have the variable(s) {missing} "
+            f"(from pqlab.papers.globecom01.{artefact}.compute), it has none"
+        )
     return kit.check_artefact(data, artefact)
 
 

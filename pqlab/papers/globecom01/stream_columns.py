@@ -1,4 +1,5 @@
-"""What GLOBECOM'01 Tables I and II say of a preset's streams: frame size, protocol, size distribution.
+"""What GLOBECOM'01 Tables I and II say of a preset's streams: frame size, protocol, size
+distribution.
 
 Used by :mod:`~pqlab.papers.globecom01.globecom01_tab1` and
 :mod:`~pqlab.papers.globecom01.globecom01_tab2` (and the deterministic payload range by
@@ -7,8 +8,8 @@ Used by :mod:`~pqlab.papers.globecom01.globecom01_tab1` and
 
 from __future__ import annotations
 
-from .. import presets
 from ...node.traffic import CBRStream, Deterministic, Empirical, PoissonStream
+from .. import presets
 
 __all__ = ["PAPER_BE_PAYLOAD_RANGE", "frame_bytes", "protocol", "size_text"]
 
@@ -32,10 +33,18 @@ def size_text(stream) -> str:
     size = stream.size
     if isinstance(size, Deterministic):
         lo, hi = PAPER_BE_PAYLOAD_RANGE
-        return f"deterministic: one UDP payload per run, {lo}..{hi} bytes (IP = payload + {stream.header_bytes})"
+        return (
+            f"deterministic: one UDP payload per run, {lo}..{hi} bytes (IP = payload +"
+            f" {stream.header_bytes})"
+        )
     if isinstance(size, Empirical):
-        reading = ("sizes by packet count (each packet drawn from the law)" if stream.size_per == "packet"
-                   else "one size per stream at equal bit rates")
-        return (f"real: STAND-IN CDF (CAIDA AIX 1999 fit), IP {size.sizes_bytes[0]}..{size.sizes_bytes[-1]} bytes, "
-                f"{reading}")
+        reading = (
+            "sizes by packet count (each packet drawn from the law)"
+            if stream.size_per == "packet"
+            else "one size per stream at equal bit rates"
+        )
+        return (
+            "real: STAND-IN CDF (CAIDA AIX 1999 fit), IP"
+            f" {size.sizes_bytes[0]}..{size.sizes_bytes[-1]} bytes, {reading}"
+        )
     return type(size).__name__

@@ -1,4 +1,5 @@
-"""TF-TANT slides on EF aggregation: the runs with the EF load split over several streams, and their arguments.
+"""TF-TANT slides on EF aggregation: the runs with the EF load split over several streams, and their
+arguments.
 
 What the slides' loss, IPDV-aggregation, tandem and IPDV-size artefacts
 (:mod:`~pqlab.papers.tftant_slides.tftant_slides_loss`,
@@ -34,7 +35,13 @@ from ...node.scenario import Scenario
 from .. import kit, presets
 from ..stated import MTU_PAYLOAD_BYTES, cisco7200_atm
 
-__all__ = ["BE_TRAFFIC", "TANDEM_EF_AGGREGATE_BPS", "TANDEM_STREAMS", "ef_split_scenario", "checked_ef_split"]
+__all__ = [
+    "BE_TRAFFIC",
+    "TANDEM_EF_AGGREGATE_BPS",
+    "TANDEM_STREAMS",
+    "ef_split_scenario",
+    "checked_ef_split",
+]
 
 #: BE traffic of the runs: STAND-IN real sizes (the claims), MTU-size packets (a bracket), none.
 BE_TRAFFIC = ("real", "mtu", "none")
@@ -52,9 +59,16 @@ def _be_kwargs(be_traffic: str) -> dict:
     return {"n_be_streams": 0}
 
 
-def ef_split_scenario(n_streams: int, ef_aggregate_bps: float, *, ef_frame_bytes: int = presets.EF_FRAME_BYTES,
-                      be_traffic: str = "real", n_ef_samples: int = 10_000, total_samples: bool = False,
-                      warmup_s: float = 2.0) -> Scenario:
+def ef_split_scenario(
+    n_streams: int,
+    ef_aggregate_bps: float,
+    *,
+    ef_frame_bytes: int = presets.EF_FRAME_BYTES,
+    be_traffic: str = "real",
+    n_ef_samples: int = 10_000,
+    total_samples: bool = False,
+    warmup_s: float = 2.0,
+) -> Scenario:
     """The papers' experiment with the EF load split equally over ``n_streams`` CBR streams.
 
     :func:`pqlab.scenarios.pq_experiment` with ``ef_rate_bps = ef_aggregate_bps / n_streams``
@@ -86,11 +100,18 @@ def ef_split_scenario(n_streams: int, ef_aggregate_bps: float, *, ef_frame_bytes
     load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
     n_ref = math.ceil(n_ef_samples / n) if total_samples else n_ef_samples
     sc = presets.pq_experiment(
-        ef_rate_bps=load / n, ef_aggregate_bps=load if n > 1 else None, ef_frame_bytes=ef_frame_bytes,
-        n_ef_samples=n_ref, node=cisco7200_atm(ef_police_rate_bps=load), warmup_s=warmup_s,
-        name=f"ef_split(n_streams={n}, ef_aggregate_bps={load:g}, ef_frame_bytes={ef_frame_bytes}, "
-             f"be_traffic={be_traffic})",
-        **_be_kwargs(be_traffic))
+        ef_rate_bps=load / n,
+        ef_aggregate_bps=load if n > 1 else None,
+        ef_frame_bytes=ef_frame_bytes,
+        n_ef_samples=n_ref,
+        node=cisco7200_atm(ef_police_rate_bps=load),
+        warmup_s=warmup_s,
+        name=(
+            f"ef_split(n_streams={n}, ef_aggregate_bps={load:g}, ef_frame_bytes={ef_frame_bytes}, "
+            f"be_traffic={be_traffic})"
+        ),
+        **_be_kwargs(be_traffic),
+    )
     return presets.be_streams_first(sc)
 
 
@@ -102,8 +123,14 @@ def checked_ef_split(n_ef_samples, seeds, ef_frames_bytes, n_streams, ef_aggrega
     """
     n = kit.check_n_ef_samples(n_ef_samples)
     seeds = kit.check_seeds(seeds)
-    frames = sorted(kit.check_values("ef_frames_bytes", ef_frames_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
-                                     integer=True))
+    frames = sorted(
+        kit.check_values(
+            "ef_frames_bytes",
+            ef_frames_bytes,
+            presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1,
+            integer=True,
+        )
+    )
     counts = sorted(kit.check_values("n_streams", n_streams, 1, integer=True))
     load = check_real("ef_aggregate_bps", ef_aggregate_bps, 0.0, strict_minimum=True)
     return n, seeds, frames, counts, load

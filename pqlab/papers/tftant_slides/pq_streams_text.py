@@ -17,15 +17,19 @@ from .. import kit, presets
 
 __all__ = ["ci_text", "be_sizes_text", "READING_TEXT", "PAPER_MARKER"]
 
-#: How a BE size law reaches the queue (:data:`pqlab.scenarios.BE_SIZE_READINGS`'s keys), as a footer says it.
-READING_TEXT = {"packet": "by packet count (one draw per packet, the papers' reading)",
-                "stream": "one size per stream at equal bit rates"}
+#: How a BE size law reaches the queue (:data:`pqlab.scenarios.BE_SIZE_READINGS`'s keys), as a
+#: footer says it.
+READING_TEXT = {
+    "packet": "by packet count (one draw per packet, the papers' reading)",
+    "stream": "one size per stream at equal bit rates",
+}
 #: Matplotlib keywords of a source's value: a black diamond.
 PAPER_MARKER = dict(color="black", marker="D", ls="none", ms=8, zorder=6)
 
 
 def ci_text(mean: float, half: float, digits: int = 2, unit: str = "") -> str:
-    """``"<mean> +/- <half> <unit>"`` with ``digits`` decimals; just the mean when ``half`` is NaN (one seed).
+    """``"<mean> +/- <half> <unit>"`` with ``digits`` decimals; just the mean when ``half`` is NaN
+    (one seed).
 
     ``mean`` and ``half`` are in the unit named by ``unit`` (any: the text only carries it).
     """
@@ -64,5 +68,8 @@ def be_sizes_text(scenario: Scenario | str) -> str:
     readings = sorted({s.size_per for s in be})
     unknown = set(readings) - set(READING_TEXT)
     if unknown:
-        raise ValueError(f"BE size reading must be one of {list(presets.BE_SIZE_READINGS)}, got {sorted(unknown)}")
+        raise ValueError(
+            f"BE size reading must be one of {list(presets.BE_SIZE_READINGS)}, got"
+            f" {sorted(unknown)}"
+        )
     return f"BE sizes: {law} " + " and ".join(READING_TEXT[r] for r in readings)

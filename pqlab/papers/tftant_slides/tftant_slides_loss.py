@@ -1,4 +1,5 @@
-"""TF-TANT slides, "EF load and aggregation (PQ): packet clustering": EF loss vs the number of EF streams.
+"""TF-TANT slides, "EF load and aggregation (PQ): packet clustering": EF loss vs the number of EF
+streams.
 
 Slide "EF load and aggregation (PQ): packet clustering": EF loss vs number of EF streams at 60%
 EF load, split by cause. The artefact's computation (:func:`compute`), claims (:func:`claims`)
@@ -28,14 +29,29 @@ from ...node.scenario import Scenario
 from .. import judge, kit, presets
 from ..records import MODEL_TITLES
 from ..registry import Artefact
-from ..testbed import PAPERS_NODE, TESTBED, testbed_runs, testbed_scenario
 from ..stated import LOSS_EF_LOAD_BPS, PAPERS
+from ..testbed import PAPERS_NODE, TESTBED, testbed_runs, testbed_scenario
 from .ef_split_runs import ef_split_scenario
 from .pq_streams_text import PAPER_MARKER, be_sizes_text, ci_text
 
-__all__ = ["ARTEFACT", "compute", "claims", "figure", "min_bucket_bytes", "negligible_check",
-           "load_check", "policer_check", "LINE_RATE_BPS", "LOSS_SECOND_LOAD_BPS", "LOSS_STREAMS", "LOSS_N_EF_SAMPLES",
-           "LOSS_MODELS", "NEGLIGIBLE_LOSS", "LOAD_RATIO_LIMIT", "PAPER_NEGLIGIBLE_UP_TO_STREAMS"]
+__all__ = [
+    "ARTEFACT",
+    "compute",
+    "claims",
+    "figure",
+    "min_bucket_bytes",
+    "negligible_check",
+    "load_check",
+    "policer_check",
+    "LINE_RATE_BPS",
+    "LOSS_SECOND_LOAD_BPS",
+    "LOSS_STREAMS",
+    "LOSS_N_EF_SAMPLES",
+    "LOSS_MODELS",
+    "NEGLIGIBLE_LOSS",
+    "LOAD_RATIO_LIMIT",
+    "PAPER_NEGLIGIBLE_UP_TO_STREAMS",
+]
 
 ARTEFACT = Artefact(__name__, notebook="09_tftant_be_streams_and_aggregation")
 
@@ -49,9 +65,11 @@ LOSS_STREAMS = (1, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20)
 LOSS_N_EF_SAMPLES = 40_000
 #: Loss ratio below which we call it negligible (one packet in a thousand).
 NEGLIGIBLE_LOSS = 1e-3
-#: Losses at two EF loads (same stream count) within this factor of each other do not depend on the load.
+#: Losses at two EF loads (same stream count) within this factor of each other do not depend on the
+#: load.
 LOAD_RATIO_LIMIT = 2.0
-#: The models the sweep runs (:mod:`pqlab.papers.testbed`): the papers' node (exactly ``pqlab.simulate``)
+#: The models the sweep runs (:mod:`pqlab.papers.testbed`): the papers' node (exactly
+#: ``pqlab.simulate``)
 #: and the calibrated test-bed model.
 LOSS_MODELS = {"papers_node": PAPERS_NODE, "testbed": TESTBED}
 #: Slide: loss is "negligible if the number of EF streams decreases (up to 8)".
@@ -94,13 +112,15 @@ def _loss_measure(packets: dict, sc: Scenario) -> dict:
         "sent": float(win.sum()),
         "policed": float(np.sum(drop == 1)),
         "queue_full": float(np.sum(drop == 2)),
-        "min_bucket_bytes": min_bucket_bytes(at_node[ef][order], packets["size"][ef][order],
-                                             pq.police_rate_bps),
+        "min_bucket_bytes": min_bucket_bytes(
+            at_node[ef][order], packets["size"][ef][order], pq.police_rate_bps
+        ),
     }
 
 
 def _runs(model: str, point, load: float, counts, seeds) -> np.ndarray:
-    """``(n_streams, seed, measure)`` of :func:`_loss_measure` for one model and EF load (NaN: not run)."""
+    """``(n_streams, seed, measure)`` of :func:`_loss_measure` for one model and EF load (NaN: not
+    run)."""
     tb = LOSS_MODELS[model]
     out = np.full((len(counts), len(seeds), len(_MEASURES)), np.nan)
     for i, c in enumerate(counts):
@@ -129,7 +149,8 @@ def compute(
     ef_frame_bytes: int = presets.EF_FRAME_BYTES,
     models=tuple(LOSS_MODELS),
 ) -> xr.Dataset:
-    """Slide "EF load and aggregation (PQ): packet clustering": EF loss vs number of EF streams, by cause.
+    """Slide "EF load and aggregation (PQ): packet clustering": EF loss vs number of EF streams, by
+    cause.
 
     :func:`~pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario` (STAND-IN real BE, the
     C7200 with its priority queue policed at the EF load, IOS default burst) for every stream
@@ -150,7 +171,8 @@ def compute(
     n_streams : sequence of int
         EF stream counts (>= 1, distinct).
     ef_load_bps : float
-        EF load swept over ``n_streams``, bit/s of frames (> 0); the slide's: 60% of the line, 1.2 Mbit/s.
+        EF load swept over ``n_streams``, bit/s of frames (> 0); the slide's: 60% of the line, 1.2
+        Mbit/s.
     other_loads_bps : sequence of float
         Further EF loads (> 0, distinct, none equal to ``ef_load_bps``; may be empty), run with the
         fewest and the most streams only: does the load matter?
@@ -175,65 +197,133 @@ def compute(
     try:
         others = list(other_loads_bps)
     except TypeError:
-        raise ValueError(f"other_loads_bps must be a sequence of numbers > 0, got {other_loads_bps!r}") from None
+        raise ValueError(
+            f"other_loads_bps must be a sequence of numbers > 0, got {other_loads_bps!r}"
+        ) from None
     others = kit.check_values("other_loads_bps", others, 0.0) if others else []
     if load in others:
         raise ValueError(f"other_loads_bps must not hold ef_load_bps={load:g}, got {others!r}")
     loads = sorted([load, *others])
-    frame = check_int("ef_frame_bytes", ef_frame_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1, 65_535)
+    frame = check_int(
+        "ef_frame_bytes", ef_frame_bytes, presets.ETHERNET_FRAME_OVERHEAD_BYTES + 1, 65_535
+    )
     names = list(models) if isinstance(models, (list, tuple)) else None
     if not names or len(set(names)) != len(names) or any(m not in LOSS_MODELS for m in names):
-        raise ValueError(f"models must be distinct names of {list(LOSS_MODELS)} (at least one), got {models!r}")
+        raise ValueError(
+            f"models must be distinct names of {list(LOSS_MODELS)} (at least one), got {models!r}"
+        )
 
     def point(n_streams, ef_load_bps):
-        return ef_split_scenario(n_streams, ef_load_bps, ef_frame_bytes=frame, n_ef_samples=n, total_samples=True)
+        return ef_split_scenario(
+            n_streams, ef_load_bps, ef_frame_bytes=frame, n_ef_samples=n, total_samples=True
+        )
 
     ends = {counts[0], counts[-1]}
-    raw = np.stack([np.stack([_runs(m, point, x, [c if x == load or c in ends else None for c in counts], seeds)
-                              for x in loads]) for m in names])  # model, ef_load, n_streams, seed, measure
-    ds = xr.Dataset(coords={
-        "model": ("model", names, {"long_name": "model (pqlab.papers.testbed)"}),
-        "ef_load": ("ef_load", np.array(loads), {"units": "bit/s", "long_name": "EF load (frames)"}),
-        "n_streams": ("n_streams", np.array(counts), {"units": "streams", "long_name": "EF streams"}),
-        "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
-    })
+    raw = np.stack(
+        [
+            np.stack(
+                [
+                    _runs(
+                        m, point, x, [c if x == load or c in ends else None for c in counts], seeds
+                    )
+                    for x in loads
+                ]
+            )
+            for m in names
+        ]
+    )  # model, ef_load, n_streams, seed, measure
+    ds = xr.Dataset(
+        coords={
+            "model": ("model", names, {"long_name": "model (pqlab.papers.testbed)"}),
+            "ef_load": (
+                "ef_load",
+                np.array(loads),
+                {"units": "bit/s", "long_name": "EF load (frames)"},
+            ),
+            "n_streams": (
+                "n_streams",
+                np.array(counts),
+                {"units": "streams", "long_name": "EF streams"},
+            ),
+            "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
+        }
+    )
     dims = ("model", "ef_load", "n_streams", "seed")
-    for k, (name, long_name) in enumerate((("sent", "EF packets sent after the warm-up"),
-                                           ("policed", "EF packets policed"),
-                                           ("queue_full", "EF packets dropped at the full priority queue"))):
+    for k, (name, long_name) in enumerate(
+        (
+            ("sent", "EF packets sent after the warm-up"),
+            ("policed", "EF packets policed"),
+            ("queue_full", "EF packets dropped at the full priority queue"),
+        )
+    ):
         ds[name] = (dims, raw[..., k], {"units": "packets", "long_name": long_name})
     sent = ds["sent"].values
-    for name, num, long_name in (("loss_ratio", ds["policed"].values + ds["queue_full"].values, "EF loss ratio"),
-                                 ("policed_ratio", ds["policed"].values, "EF loss ratio, policed"),
-                                 ("queue_full_ratio", ds["queue_full"].values, "EF loss ratio, queue full")):
+    for name, num, long_name in (
+        ("loss_ratio", ds["policed"].values + ds["queue_full"].values, "EF loss ratio"),
+        ("policed_ratio", ds["policed"].values, "EF loss ratio, policed"),
+        ("queue_full_ratio", ds["queue_full"].values, "EF loss ratio, queue full"),
+    ):
         ds[name] = (dims, num / sent, {"units": "1", "long_name": long_name})
-    ds["min_bucket_bytes"] = (dims, raw[..., 3], {"units": "bytes", "long_name": "smallest policer burst that drops nothing"})
+    ds["min_bucket_bytes"] = (
+        dims,
+        raw[..., 3],
+        {"units": "bytes", "long_name": "smallest policer burst that drops nothing"},
+    )
     kit.add_mean_ci(ds, ("loss_ratio", "policed_ratio", "queue_full_ratio", "min_bucket_bytes"))
     sc = point(counts[-1], load)
     pq = sc.node.queues[presets.EF_QUEUE]
     ip = presets.ef_ip_bytes(frame)
-    ds["os_tick_s"] = ("model", [LOSS_MODELS[m].os_tick_s for m in names],
-                       {"units": "s", "long_name": "generator timer tick of the EF streams but the reference (0: exact)"})
+    ds["os_tick_s"] = (
+        "model",
+        [LOSS_MODELS[m].os_tick_s for m in names],
+        {
+            "units": "s",
+            "long_name": "generator timer tick of the EF streams but the reference (0: exact)",
+        },
+    )
     ring_bytes = sc.node.ring_limit_particles * sc.node.particle_bytes
-    ds["ring_drain_s"] = ((), line_time_s(ring_bytes, sc.node.framing, sc.node.line_rate_bps),
-                          {"units": "s", "long_name": f"line time of a ring full of BE ({ring_bytes} bytes)"})
-    ds["police_burst_bytes"] = ((), pq.police_burst_bytes,
-                                {"units": "bytes", "long_name": "policer burst at the largest load (IOS default)"})
-    ds["police_burst_per_load"] = ("ef_load", np.array(loads) * 0.2 / 8.0,
-                                   {"units": "bytes", "long_name": "policer burst: 200 ms at the EF load"})
+    ds["ring_drain_s"] = (
+        (),
+        line_time_s(ring_bytes, sc.node.framing, sc.node.line_rate_bps),
+        {"units": "s", "long_name": f"line time of a ring full of BE ({ring_bytes} bytes)"},
+    )
+    ds["police_burst_bytes"] = (
+        (),
+        pq.police_burst_bytes,
+        {"units": "bytes", "long_name": "policer burst at the largest load (IOS default)"},
+    )
+    ds["police_burst_per_load"] = (
+        "ef_load",
+        np.array(loads) * 0.2 / 8.0,
+        {"units": "bytes", "long_name": "policer burst: 200 ms at the EF load"},
+    )
     ds["ef_ip_bytes"] = ((), float(ip), {"units": "bytes", "long_name": "EF IP packet length"})
-    ds["ef_wire_share"] = ("ef_load", [load / (8.0 * frame) * line_time_s(ip, sc.node.framing, 1.0)
-                                       / sc.node.line_rate_bps for load in loads],
-                           {"units": "1", "long_name": "share of the line the EF load takes in ATM cells"})
+    ds["ef_wire_share"] = (
+        "ef_load",
+        [
+            load / (8.0 * frame) * line_time_s(ip, sc.node.framing, 1.0) / sc.node.line_rate_bps
+            for load in loads
+        ],
+        {"units": "1", "long_name": "share of the line the EF load takes in ATM cells"},
+    )
     ds.attrs = kit.provenance(
-        ARTEFACT.id, f"{ARTEFACT.id}: EF loss vs number of EF streams at 60% EF load, by cause "
-        "(TF-TANT slides, packet clustering)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
-        ef_frame_bytes=frame, line_rate_bps=sc.node.line_rate_bps, ef_queue_limit=pq.limit_packets,
-        swept_load_bps=load)
+        ARTEFACT.id,
+        f"{ARTEFACT.id}: EF loss vs number of EF streams at 60% EF load, by cause "
+        "(TF-TANT slides, packet clustering)",
+        __name__,
+        seeds,
+        scenario=sc.to_json(),
+        n_ef_samples=n,
+        ef_frame_bytes=frame,
+        line_rate_bps=sc.node.line_rate_bps,
+        ef_queue_limit=pq.limit_packets,
+        swept_load_bps=load,
+    )
     return ds
 
 
-# --------------------------------------------------------------------------- the checks (the same for every model)
+# --------------------------------------------------------------------------- the checks (the same
+# for every model)
 
 
 def negligible_check(d: xr.Dataset) -> tuple[float, int, bool]:
@@ -244,7 +334,9 @@ def negligible_check(d: xr.Dataset) -> tuple[float, int, bool]:
     :data:`NEGLIGIBLE_LOSS`.
     """
     s = d.sel(ef_load=d.attrs["swept_load_bps"])
-    small = s["loss_ratio_mean"].sel(n_streams=[c for c in s["n_streams"].values if c <= PAPER_NEGLIGIBLE_UP_TO_STREAMS])
+    small = s["loss_ratio_mean"].sel(
+        n_streams=[c for c in s["n_streams"].values if c <= PAPER_NEGLIGIBLE_UP_TO_STREAMS]
+    )
     k = int(np.argmax(small.values))
     worst = float(small.values[k])
     return worst, int(small["n_streams"].values[k]), bool(worst < NEGLIGIBLE_LOSS)
@@ -264,7 +356,9 @@ def load_check(d: xr.Dataset) -> tuple[list[float], float, bool]:
         v = m.sel(n_streams=c).values
         if np.isnan(v).any():
             continue  # not run at every load
-        ok &= bool(v.max() < NEGLIGIBLE_LOSS or (v.min() > 0 and v.max() / v.min() <= LOAD_RATIO_LIMIT))
+        ok &= bool(
+            v.max() < NEGLIGIBLE_LOSS or (v.min() > 0 and v.max() / v.min() <= LOAD_RATIO_LIMIT)
+        )
     top = [float(x) for x in m.isel(n_streams=-1).values]
     ratio = max(top) / min(top) if min(top) > 0 else math.inf
     return top, ratio, bool(ok)
@@ -288,49 +382,75 @@ def _arrivals_in_drain(d: xr.Dataset, load_bps: float) -> float:
 
 
 def _drain_facts(d: xr.Dataset, load_bps: float, suffix: str = "") -> list[dict]:
-    return [judge.fact(f"drain{suffix}", to_ms(float(d["ring_drain_s"])), "ms"),
-            judge.fact(f"arrivals{suffix}", _arrivals_in_drain(d, load_bps), "EF packets"),
-            judge.fact("queue_limit", d.attrs["ef_queue_limit"], "packets")]
+    return [
+        judge.fact(f"drain{suffix}", to_ms(float(d["ring_drain_s"])), "ms"),
+        judge.fact(f"arrivals{suffix}", _arrivals_in_drain(d, load_bps), "EF packets"),
+        judge.fact("queue_limit", d.attrs["ef_queue_limit"], "packets"),
+    ]
 
 
 def _negligible_reason(d: xr.Dataset, tick_s: float) -> dict:
-    """Why the loss up to 8 streams is what it is: the ring's drain, and the generator tick if any."""
+    """Why the loss up to 8 streams is what it is: the ring's drain, and the generator tick if
+    any."""
     load = d.attrs["swept_load_bps"]
     s = d.sel(ef_load=load)
     worst, at, _ = negligible_check(d)
     counts = [int(c) for c in s["n_streams"].values if c <= PAPER_NEGLIGIBLE_UP_TO_STREAMS]
-    per = [judge.fact(f"loss_{c}", 100 * float(s["loss_ratio_mean"].sel(n_streams=c)), "%") for c in counts]
+    per = [
+        judge.fact(f"loss_{c}", 100 * float(s["loss_ratio_mean"].sel(n_streams=c)), "%")
+        for c in counts
+    ]
     listed = ", ".join(f"{{loss_{c}}} with {c}" for c in counts)
-    text = (f"EF loss by streams: {listed}; a ring full of BE takes up to {{drain}} to drain, while {{arrivals}} "
-            f"of the {to_kbps(load):g} kbit/s aggregate arrive for a priority queue of {{queue_limit}}")
+    text = (
+        f"EF loss by streams: {listed}; a ring full of BE takes up to {{drain}} to drain, while"
+        f" {{arrivals}} of the {to_kbps(load):g} kbit/s aggregate arrive for a priority queue of"
+        " {queue_limit}"
+    )
     facts = [*per, *_drain_facts(d, load)]
     if tick_s > 0:
         per_tick = (at - 1) / at * load / (8.0 * d.attrs["ef_frame_bytes"]) * tick_s
-        text += (f"; the generators' {{tick}} timer tick releases the packets of the EF streams but the reference "
-                 f"together: {{per_tick}} per tick with {at} streams")
-        facts += [judge.fact("tick", to_ms(tick_s), "ms"), judge.fact("per_tick", per_tick, "EF packets")]
+        text += (
+            "; the generators' {tick} timer tick releases the packets of the EF streams but the"
+            f" reference together: {{per_tick}} per tick with {at} streams"
+        )
+        facts += [
+            judge.fact("tick", to_ms(tick_s), "ms"),
+            judge.fact("per_tick", per_tick, "EF packets"),
+        ]
     return judge.reason("mechanism", text, facts)
 
 
 def _load_reason(d: xr.Dataset, tick_s: float) -> dict:
-    """Why the loss moves with the load: how many EF packets arrive while a full ring drains, per load."""
+    """Why the loss moves with the load: how many EF packets arrive while a full ring drains, per
+    load."""
     top, ratio, _ = load_check(d)
     loads = d["ef_load"].values
     n = int(d["n_streams"].values[-1])
     lo, hi = float(loads[0]), float(loads[-1])
-    facts = [judge.fact("loss_low", 100 * top[0], "%"), judge.fact("loss_high", 100 * top[-1], "%"),
-             *_drain_facts(d, lo, "_low"), judge.fact("arrivals_high", _arrivals_in_drain(d, hi), "EF packets")]
-    text = (f"with {n} streams the loss is {{loss_low}} at {to_kbps(lo):g} kbit/s and {{loss_high}} at "
-            f"{to_kbps(hi):g} kbit/s: while a ring full of BE drains ({{drain_low}}) {{arrivals_low}} resp. "
-            f"{{arrivals_high}} arrive for a priority queue of {{queue_limit}}")
+    facts = [
+        judge.fact("loss_low", 100 * top[0], "%"),
+        judge.fact("loss_high", 100 * top[-1], "%"),
+        *_drain_facts(d, lo, "_low"),
+        judge.fact("arrivals_high", _arrivals_in_drain(d, hi), "EF packets"),
+    ]
+    text = (
+        f"with {n} streams the loss is {{loss_low}} at {to_kbps(lo):g} kbit/s and {{loss_high}} at"
+        f" {to_kbps(hi):g} kbit/s: while a ring full of BE drains ({{drain_low}}) {{arrivals_low}}"
+        " resp. {arrivals_high} arrive for a priority queue of {queue_limit}"
+    )
     if math.isfinite(ratio):
         facts.append(judge.fact("ratio", ratio, "1"))
         text += ", a factor {ratio}"
     if tick_s > 0:
         per_tick = [(n - 1) / n * x / (8.0 * d.attrs["ef_frame_bytes"]) * tick_s for x in (lo, hi)]
-        text += "; the generators' {tick} tick releases {per_tick_low} resp. {per_tick_high} together"
-        facts += [judge.fact("tick", to_ms(tick_s), "ms"), judge.fact("per_tick_low", per_tick[0], "EF packets"),
-                  judge.fact("per_tick_high", per_tick[1], "EF packets")]
+        text += (
+            "; the generators' {tick} tick releases {per_tick_low} resp. {per_tick_high} together"
+        )
+        facts += [
+            judge.fact("tick", to_ms(tick_s), "ms"),
+            judge.fact("per_tick_low", per_tick[0], "EF packets"),
+            judge.fact("per_tick_high", per_tick[1], "EF packets"),
+        ]
     return judge.reason("mechanism", text, facts)
 
 
@@ -340,12 +460,16 @@ def _policer_reason(d: xr.Dataset) -> dict:
     share, loss, _ = policer_check(d)
     return judge.reason(
         "bound",
-        "the policer drops {policed_share} of the {loss} lost: the EF arrivals never need a token bucket deeper "
-        "than {needed} (measured, every stream count and seed) and the IOS default burst is {burst}, so the "
-        "policer cannot drop; every loss is the full priority queue",
-        [judge.fact("policed_share", 100 * share, "%"), judge.fact("loss", 100 * loss, "%"),
-         judge.fact("needed", float(d.sel(ef_load=load)["min_bucket_bytes"].max()), "bytes"),
-         judge.fact("burst", float(d["police_burst_per_load"].sel(ef_load=load)), "bytes")])
+        "the policer drops {policed_share} of the {loss} lost: the EF arrivals never need a token"
+        " bucket deeper than {needed} (measured, every stream count and seed) and the IOS default"
+        " burst is {burst}, so the policer cannot drop; every loss is the full priority queue",
+        [
+            judge.fact("policed_share", 100 * share, "%"),
+            judge.fact("loss", 100 * loss, "%"),
+            judge.fact("needed", float(d.sel(ef_load=load)["min_bucket_bytes"].max()), "bytes"),
+            judge.fact("burst", float(d["police_burst_per_load"].sel(ef_load=load)), "bytes"),
+        ],
+    )
 
 
 def _no_loss_reason(d: xr.Dataset, title: str) -> dict | None:
@@ -357,11 +481,15 @@ def _no_loss_reason(d: xr.Dataset, title: str) -> dict | None:
     if largest > 0:
         return None
     return judge.reason(
-        "mechanism", f"{title} loses no EF packet in any of the test's {{runs}} (every stream "
-        "count, load and seed): the largest EF loss is {effect_size}, so a statement about when EF "
-        "packets are lost is not tested by it",
-        [judge.fact("runs", int(d["loss_ratio"].size), "runs"),
-         judge.fact(judge.EFFECT_FACT, 100 * largest, "%")])
+        "mechanism",
+        f"{title} loses no EF packet in any of the test's {{runs}} (every stream count, load and"
+        " seed): the largest EF loss is {effect_size}, so a statement about when EF packets are"
+        " lost is not tested by it",
+        [
+            judge.fact("runs", int(d["loss_ratio"].size), "runs"),
+            judge.fact(judge.EFFECT_FACT, 100 * largest, "%"),
+        ],
+    )
 
 
 def claims(ds: xr.Dataset) -> list[dict]:
@@ -391,64 +519,137 @@ def claims(ds: xr.Dataset) -> list[dict]:
         no_loss = _no_loss_reason(dm, MODEL_TITLES[model])
         worst, at, ok = negligible_check(dm)
         reason = no_loss or (None if ok else _negligible_reason(dm, tick))
-        rows.append(kit.claim(art, "ef_loss_negligible_up_to_8_streams", None, "-",
-                              f"largest mean EF loss with <= {PAPER_NEGLIGIBLE_UP_TO_STREAMS} streams at "
-                              f"{load_kbps:g} kbit/s: {worst * 100:.3f} % with {at} (negligible below "
-                              f"{NEGLIGIBLE_LOSS * 100:g} %), {seeds}; {model} model",
-                              shape_ok=ok, reason=reason, **who))
+        rows.append(
+            kit.claim(
+                art,
+                "ef_loss_negligible_up_to_8_streams",
+                None,
+                "-",
+                f"largest mean EF loss with <= {PAPER_NEGLIGIBLE_UP_TO_STREAMS} streams at "
+                f"{load_kbps:g} kbit/s: {worst * 100:.3f} % with {at} (negligible below "
+                f"{NEGLIGIBLE_LOSS * 100:g} %), {seeds}; {model} model",
+                shape_ok=ok,
+                reason=reason,
+                **who,
+            )
+        )
         if ds.sizes["ef_load"] > 1:
             per_load, ratio, ok = load_check(dm)
-            txt = "; ".join(f"{float(to_kbps(lv)):g} kbit/s: {lo * 100:.3f} % with {int(counts.min())} stream(s), "
-                            f"{hi * 100:.3f} % with {top}" for lv, lo, hi in
-                            zip(ds["ef_load"].values, dm.sel(n_streams=int(counts.min()))["loss_ratio_mean"].values,
-                                per_load))
-            rows.append(kit.claim(art, "ef_load_irrelevant", None, "-",
-                                  f"mean EF loss per load: {txt}; irrelevant when at each stream count the losses "
-                                  f"are all below {NEGLIGIBLE_LOSS * 100:g} % or within a factor {LOAD_RATIO_LIMIT:g}",
-                                  shape_ok=ok,
-                                  reason=no_loss or (None if ok else _load_reason(dm, tick)),
-                                  **who))
+            txt = "; ".join(
+                f"{float(to_kbps(lv)):g} kbit/s: {lo * 100:.3f} % with {int(counts.min())}"
+                f" stream(s), {hi * 100:.3f} % with {top}"
+                for lv, lo, hi in zip(
+                    ds["ef_load"].values,
+                    dm.sel(n_streams=int(counts.min()))["loss_ratio_mean"].values,
+                    per_load,
+                )
+            )
+            rows.append(
+                kit.claim(
+                    art,
+                    "ef_load_irrelevant",
+                    None,
+                    "-",
+                    f"mean EF loss per load: {txt}; irrelevant when at each stream count the losses"
+                    f" are all below {NEGLIGIBLE_LOSS * 100:g} % or within a factor"
+                    f" {LOAD_RATIO_LIMIT:g}",
+                    shape_ok=ok,
+                    reason=no_loss or (None if ok else _load_reason(dm, tick)),
+                    **who,
+                )
+            )
         share, loss, ok = policer_check(dm)
-        rows.append(kit.claim(art, "dropped_by_policer", None, "-",
-                              f"policed share of the mean EF loss with {top} streams at {load_kbps:g} kbit/s: "
-                              f"{share:.0%} (policed {pol * 100:.3f} %, queue full {qf * 100:.3f} %)",
-                              shape_ok=ok, reason=no_loss or (None if ok else _policer_reason(dm)),
-                              **who))
+        rows.append(
+            kit.claim(
+                art,
+                "dropped_by_policer",
+                None,
+                "-",
+                f"policed share of the mean EF loss with {top} streams at {load_kbps:g} kbit/s: "
+                f"{share:.0%} (policed {pol * 100:.3f} %, queue full {qf * 100:.3f} %)",
+                shape_ok=ok,
+                reason=no_loss or (None if ok else _policer_reason(dm)),
+                **who,
+            )
+        )
         if model != "papers_node":
             continue
         largest = largest_loss(at_top["loss_ratio"].values)
         if "testbed" in models:
             tb = ds.sel(model="testbed", ef_load=load_bps, n_streams=top)
             why = judge.reason(
-                "input", "the slides do not state the generators' timing, and the loss moves with it: exact CBR "
-                "sources lose at most {ours}, the test-bed model's {tick} generator tick at most {tick_loss}",
-                [judge.fact("ours", 100 * largest, "%"),
-                 judge.fact("tick", to_ms(float(ds["os_tick_s"].sel(model="testbed"))), "ms"),
-                 judge.fact("tick_loss", 100 * largest_loss(tb["loss_ratio"].values), "%")])
+                "input",
+                "the slides do not state the generators' timing, and the loss moves with it: exact"
+                " CBR sources lose at most {ours}, the test-bed model's {tick} generator tick at"
+                " most {tick_loss}",
+                [
+                    judge.fact("ours", 100 * largest, "%"),
+                    judge.fact("tick", to_ms(float(ds["os_tick_s"].sel(model="testbed"))), "ms"),
+                    judge.fact("tick_loss", 100 * largest_loss(tb["loss_ratio"].values), "%"),
+                ],
+            )
         else:
             why = _negligible_reason(dm, tick)
-        rows.insert(0, kit.claim(
-            art, "ef_loss_20_streams", largest, "1",
-            f"largest EF loss over the seeds' runs (the slide's 'up to') with {top} streams at {load_kbps:g} "
-            f"kbit/s ({float(d['ef_wire_share']):.0%} of the line in ATM cells), {seeds}: mean "
-            f"{ci_text(float(at_top['loss_ratio_mean']) * 100, float(at_top['loss_ratio_ci']) * 100, 3)} %, "
-            f"policed {pol * 100:.3f} %, queue full {qf * 100:.3f} %", reason=why))
+        rows.insert(
+            0,
+            kit.claim(
+                art,
+                "ef_loss_20_streams",
+                largest,
+                "1",
+                f"largest EF loss over the seeds' runs (the slide's 'up to') with {top} streams at"
+                f" {load_kbps:g} kbit/s ({float(d['ef_wire_share']):.0%} of the line in ATM cells),"
+                f" {seeds}: mean"
+                f" {ci_text(float(at_top['loss_ratio_mean']) * 100, float(at_top['loss_ratio_ci']) * 100, 3)}"  # noqa: E501
+                f" %, policed {pol * 100:.3f} %, queue full {qf * 100:.3f} %",
+                reason=why,
+            ),
+        )
         # does the loss grow with the number of streams (clustering) rather than with the load?
-        grows, growth_half, grows_ok = trend(d["loss_ratio"].transpose("n_streams", "seed").values, counts)
-        rows.append(kit.claim(art, "loss_grows_with_streams", None, "-",
-                              f"per-seed slope of the EF loss vs streams {grows * 100:+.4f} +/- {growth_half * 100:.4f} "
-                              f"% per stream at {load_kbps:g} kbit/s", shape_ok=grows_ok))
+        grows, growth_half, grows_ok = trend(
+            d["loss_ratio"].transpose("n_streams", "seed").values, counts
+        )
+        rows.append(
+            kit.claim(
+                art,
+                "loss_grows_with_streams",
+                None,
+                "-",
+                f"per-seed slope of the EF loss vs streams {grows * 100:+.4f} +/-"
+                f" {growth_half * 100:.4f} % per stream at {load_kbps:g} kbit/s",
+                shape_ok=grows_ok,
+            )
+        )
         b = d["min_bucket_bytes_mean"].values
-        rows.append(kit.claim(art, "aggregation_causes_clustering", None, "-",
-                              f"burstiness of the EF aggregate (smallest policer burst with no drop) grows from "
-                              f"{b[0]:.0f} bytes with {int(counts[0])} stream(s) to {b[-1]:.0f} bytes with {top} "
-                              f"streams at the same load", shape_ok=bool(b[-1] > b[0])))
+        rows.append(
+            kit.claim(
+                art,
+                "aggregation_causes_clustering",
+                None,
+                "-",
+                "burstiness of the EF aggregate (smallest policer burst with no drop) grows from "
+                f"{b[0]:.0f} bytes with {int(counts[0])} stream(s) to {b[-1]:.0f} bytes with {top} "
+                "streams at the same load",
+                shape_ok=bool(b[-1] > b[0]),
+            )
+        )
         rows += [
-            kit.claim(art, "ef_load_fraction", load_bps / ds.attrs["line_rate_bps"], "1",
-                      f"EF load {load_kbps:g} kbit/s of {ds.attrs['ef_frame_bytes']}-byte frames on the "
-                      f"{to_kbps(ds.attrs['line_rate_bps']):g} kbit/s line; in ATM cells it takes "
-                      f"{float(d['ef_wire_share']):.1%}"),
-            kit.claim(art, "n_ef_streams_max", top, "streams", "largest number of EF streams, equal shares of the load"),
+            kit.claim(
+                art,
+                "ef_load_fraction",
+                load_bps / ds.attrs["line_rate_bps"],
+                "1",
+                f"EF load {load_kbps:g} kbit/s of {ds.attrs['ef_frame_bytes']}-byte frames on the "
+                f"{to_kbps(ds.attrs['line_rate_bps']):g} kbit/s line; in ATM cells it takes "
+                f"{float(d['ef_wire_share']):.1%}",
+            ),
+            kit.claim(
+                art,
+                "n_ef_streams_max",
+                top,
+                "streams",
+                "largest number of EF streams, equal shares of the load",
+            ),
         ]
     return rows
 
@@ -461,7 +662,8 @@ def _plain_log(ax) -> None:
 
 
 def figure(ds: xr.Dataset):
-    """EF loss vs number of EF streams at constant EF load, by cause, and the EF burstiness against the policer.
+    """EF loss vs number of EF streams at constant EF load, by cause, and the EF burstiness against
+    the policer.
 
     Parameters
     ----------
@@ -484,26 +686,55 @@ def figure(ds: xr.Dataset):
     for k, load in enumerate(loads):
         d = nodes.sel(ef_load=load)
         frac = 100 * float(load) / ds.attrs["line_rate_bps"]
-        # a line only over the swept stream counts; the other loads ran the fewest and most streams only:
+        # a line only over the swept stream counts; the other loads ran the fewest and most streams
+        # only:
         # points, no straight line across the log axis between them
         ls_of = (lambda ls: ls) if load == swept else (lambda ls: "none")
-        for var, marker, ls, name in (("queue_full_ratio", "o", "-", "queue full"),
-                                      ("policed_ratio", "x", ":", "policed")):
+        for var, marker, ls, name in (
+            ("queue_full_ratio", "o", "-", "queue full"),
+            ("policed_ratio", "x", ":", "policed"),
+        ):
             run = np.isfinite(d[f"{var}_mean"].values)
             per_seed = np.maximum(d[var].values[run] * 100, floor)
-            ax.plot(np.repeat(n[run], d.sizes["seed"]), per_seed.ravel(), marker, color=palette[k], alpha=0.3, ms=3)
-            ax.plot(n[run], np.maximum(d[f"{var}_mean"].values[run] * 100, floor), marker=marker, ls=ls_of(ls), ms=5,
-                    color=palette[k], label=f"{name}, {float(to_kbps(load)):g} kbit/s ({frac:.0f}% of the line)")
+            ax.plot(
+                np.repeat(n[run], d.sizes["seed"]),
+                per_seed.ravel(),
+                marker,
+                color=palette[k],
+                alpha=0.3,
+                ms=3,
+            )
+            ax.plot(
+                n[run],
+                np.maximum(d[f"{var}_mean"].values[run] * 100, floor),
+                marker=marker,
+                ls=ls_of(ls),
+                ms=5,
+                color=palette[k],
+                label=f"{name}, {float(to_kbps(load)):g} kbit/s ({frac:.0f}% of the line)",
+            )
         if "testbed" in ds["model"].values:
             tb = ds.sel(model="testbed", ef_load=load)
             run = np.isfinite(tb["loss_ratio_mean"].values)
             tick = to_ms(float(ds["os_tick_s"].sel(model="testbed")))
-            ax.plot(n[run], np.maximum(tb["loss_ratio_mean"].values[run] * 100, floor), marker="s", mfc="white",
-                    ls=ls_of("--"), ms=6, color=palette[k],
-                    label=f"test bed ({tick:g} ms tick), all drops, {float(to_kbps(load)):g} kbit/s")
+            ax.plot(
+                n[run],
+                np.maximum(tb["loss_ratio_mean"].values[run] * 100, floor),
+                marker="s",
+                mfc="white",
+                ls=ls_of("--"),
+                ms=6,
+                color=palette[k],
+                label=f"test bed ({tick:g} ms tick), all drops, {float(to_kbps(load)):g} kbit/s",
+            )
     paper = kit.paper_value(ARTEFACT.id, "ef_loss_20_streams")[0]
     if np.isfinite(paper):
-        ax.plot([20], [paper * 100], label=f"slides: up to {paper:.0%} with 20 streams (policer)", **PAPER_MARKER)
+        ax.plot(
+            [20],
+            [paper * 100],
+            label=f"slides: up to {paper:.0%} with 20 streams (policer)",
+            **PAPER_MARKER,
+        )
     ax.axvspan(0.5, 8.5, color="0.9", zorder=0, label="slides: negligible up to 8 streams")
     _plain_log(ax)
     ax.set_ylim(floor * 0.7, 30)
@@ -512,18 +743,46 @@ def figure(ds: xr.Dataset):
     ax.set_xlabel("EF streams sharing the load equally")
     ax.set_ylabel(f"EF loss (%; 0 drawn at {floor:g})")
     kit.legend_below(ax, ncol=2)
-    ax.set_title(f"EF loss: papers' node by cause, mean and each of {seeds} (dots); test-bed model", fontsize=10)
+    ax.set_title(
+        f"EF loss: papers' node by cause, mean and each of {seeds} (dots); test-bed model",
+        fontsize=10,
+    )
 
-    # the needed burst is the same at every load (the arrival pattern scales with the load): draw the swept one
+    # the needed burst is the same at every load (the arrival pattern scales with the load): draw
+    # the swept one
     d = nodes.sel(ef_load=swept)
-    ax_b.plot(n, d["min_bucket_bytes_mean"], marker="o", ms=4, color="C3",
-              label="needed: smallest burst with no drop (papers' node; any load)")
-    ax_b.plot(np.repeat(n, d.sizes["seed"]), d["min_bucket_bytes"].values.ravel(), "o", ms=3, color="C3", alpha=0.3)
+    ax_b.plot(
+        n,
+        d["min_bucket_bytes_mean"],
+        marker="o",
+        ms=4,
+        color="C3",
+        label="needed: smallest burst with no drop (papers' node; any load)",
+    )
+    ax_b.plot(
+        np.repeat(n, d.sizes["seed"]),
+        d["min_bucket_bytes"].values.ravel(),
+        "o",
+        ms=3,
+        color="C3",
+        alpha=0.3,
+    )
     for k, load in enumerate(loads):
-        ax_b.axhline(float(ds["police_burst_per_load"].sel(ef_load=load)), color=palette[k], ls="--", lw=1.2,
-                     label=f"configured: IOS 200 ms at {float(to_kbps(load)):g} kbit/s")
+        ax_b.axhline(
+            float(ds["police_burst_per_load"].sel(ef_load=load)),
+            color=palette[k],
+            ls="--",
+            lw=1.2,
+            label=f"configured: IOS 200 ms at {float(to_kbps(load)):g} kbit/s",
+        )
     ip = float(ds["ef_ip_bytes"])
-    ax_b.plot(n, n * ip, color="0.4", ls=":", label=f"bound: n x {ip:.0f} bytes (one EF packet per stream)")
+    ax_b.plot(
+        n,
+        n * ip,
+        color="0.4",
+        ls=":",
+        label=f"bound: n x {ip:.0f} bytes (one EF packet per stream)",
+    )
     _plain_log(ax_b)
     ax_b.set_xlim(0.5, n.max() + 0.5)
     ax_b.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -531,7 +790,12 @@ def figure(ds: xr.Dataset):
     ax_b.set_ylabel("policer token-bucket depth (bytes)")
     kit.legend_below(ax_b, ncol=1)
     ax_b.set_title("why nothing is policed: EF burstiness vs the configured burst", fontsize=10)
-    fig.suptitle(f"{ARTEFACT.id}: EF loss vs number of EF streams ({ds.attrs['ef_frame_bytes']}-byte frames, "
-                 "priority queue policed at the EF load)", fontsize=11.5)
-    kit.footer(fig, f"{be_sizes_text(ds.attrs['scenario'])}; EF packets of all streams after the warm-up")
+    fig.suptitle(
+        f"{ARTEFACT.id}: EF loss vs number of EF streams ({ds.attrs['ef_frame_bytes']}-byte frames,"
+        " priority queue policed at the EF load)",
+        fontsize=11.5,
+    )
+    kit.footer(
+        fig, f"{be_sizes_text(ds.attrs['scenario'])}; EF packets of all streams after the warm-up"
+    )
     return fig

@@ -35,7 +35,8 @@ def compute(
     scheduler: str = "pq",
     ef_service_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
 ) -> xr.Dataset:
-    """TF-TANT slides: EF one-way delay over time with and without BE traffic (1024 bytes, ring 5, limit 10).
+    """TF-TANT slides: EF one-way delay over time with and without BE traffic (1024 bytes, ring 5,
+    limit 10).
 
     The slide ("EF service rate = 300 Kbps") sits under "PQ: one-way delay", so the
     default scheduler is PQ with a 300 kbit/s policing rate; without BE the scheduler
@@ -72,41 +73,70 @@ def compute(
     sc = None
     for i, with_be in enumerate((True, False)):
         for j, seed in enumerate(seeds):
-            sc = presets.pq_vs_wfq(scheduler=sched, ef_frame_bytes=frame, ef_service_rate_bps=rate,
-                                   with_be=with_be, n_ef_samples=n)
+            sc = presets.pq_vs_wfq(
+                scheduler=sched,
+                ef_frame_bytes=frame,
+                ef_service_rate_bps=rate,
+                with_be=with_be,
+                n_ef_samples=n,
+            )
             ds = simulate(sc, seed=seed)
             d = experiments.reference_delay_values(ds, sc)[:n]
-            delay[i, j, :d.size] = d
-            time[i, j, :d.size] = experiments.measurement_window(ds, sc)["arrival"].values[:d.size] - sc.warmup_s
+            delay[i, j, : d.size] = d
+            time[i, j, : d.size] = (
+                experiments.measurement_window(ds, sc)["arrival"].values[: d.size] - sc.warmup_s
+            )
     ip = presets.ef_ip_bytes(frame)
-    uncongested = line_time_s(ip, sc.node.framing, sc.node.line_rate_bps) + sc.path.extra_delay_s(ip)
+    uncongested = line_time_s(ip, sc.node.framing, sc.node.line_rate_bps) + sc.path.extra_delay_s(
+        ip
+    )
     dims = ("traffic", "seed", "ef_packet")
     out = xr.Dataset(
         {
             "delay": (dims, delay, {"units": "s", "long_name": "EF one-way delay"}),
             "time": (dims, time, {"units": "s", "long_name": "EF arrival time after the warm-up"}),
         },
-        coords={"traffic": ("traffic", traffic, {"long_name": "best-effort traffic"}),
-                "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
-                "ef_packet": ("ef_packet", np.arange(n), {"units": "1", "long_name": "EF packet after the warm-up"})},
+        coords={
+            "traffic": ("traffic", traffic, {"long_name": "best-effort traffic"}),
+            "seed": ("seed", seeds, {"units": "1", "long_name": "random seed"}),
+            "ef_packet": (
+                "ef_packet",
+                np.arange(n),
+                {"units": "1", "long_name": "EF packet after the warm-up"},
+            ),
+        },
     )
     node = presets.tftant_node(sched, ef_service_rate_bps=rate)
     add_scalars(out, config_scalars(node, rate))
-    add_scalars(out, {"uncongested_delay": (uncongested, "s", "EF line time + path, no other traffic"),
-                      "ef_frame_bytes": (frame, "bytes", "EF frame size")})
-    out.attrs = kit.provenance(ARTEFACT.id, f"{ARTEFACT.id}: EF one-way delay over time with and "
-                               "without BE traffic (TF-TANT slides)", __name__, seeds, n_ef_samples=n, scheduler=sched)
+    add_scalars(
+        out,
+        {
+            "uncongested_delay": (uncongested, "s", "EF line time + path, no other traffic"),
+            "ef_frame_bytes": (frame, "bytes", "EF frame size"),
+        },
+    )
+    out.attrs = kit.provenance(
+        ARTEFACT.id,
+        f"{ARTEFACT.id}: EF one-way delay over time with and without BE traffic (TF-TANT slides)",
+        __name__,
+        seeds,
+        n_ef_samples=n,
+        scheduler=sched,
+    )
     return claim_values(statistics(out))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
-    """Add :func:`compute`'s per-run mean, std, min and max of ``delay`` (in place; returned), in its time
+    """Add :func:`compute`'s per-run mean, std, min and max of ``delay`` (in place; returned), in
+    its time
     unit (s; the claims' ms through :func:`pqlab.papers.kit.statistics_in_ms`)."""
     unit = ds["delay"].attrs["units"]
-    for name, fn, long_name in (("delay_mean", "mean", "mean EF one-way delay"),
-                                ("delay_std", "std", "std of the EF one-way delay"),
-                                ("delay_min", "min", "smallest EF one-way delay"),
-                                ("delay_max", "max", "largest EF one-way delay")):
+    for name, fn, long_name in (
+        ("delay_mean", "mean", "mean EF one-way delay"),
+        ("delay_std", "std", "std of the EF one-way delay"),
+        ("delay_min", "min", "smallest EF one-way delay"),
+        ("delay_max", "max", "largest EF one-way delay"),
+    ):
         ds[name] = getattr(ds["delay"], fn)("ef_packet")
         ds[name].attrs = {"units": unit, "long_name": long_name}
     return ds
@@ -119,19 +149,25 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
     ms = kit.statistics_in_ms(ds, statistics)
     w, wo = (ms.sel(traffic=t) for t in ("with BE", "without BE"))
     mean_w, mean_wo = float(w["delay_mean"].mean()), float(wo["delay_mean"].mean())
-    return kit.add_claim_values(ds, {
-        "without_be_delay_min": (wo["delay_min"].min(), "ms", "smallest EF delay without BE"),
-        "without_be_delay_max": (wo["delay_max"].max(), "ms", "largest EF delay without BE"),
-        "without_be_delay_std": (wo["delay_std"].max(), "ms", "largest per-run std without BE"),
-        "with_be_delay_min": (w["delay_min"].min(), "ms", "smallest EF delay with BE"),
-        "with_be_delay_max": (w["delay_max"].max(), "ms", "largest EF delay with BE"),
-        "mean_delay_with_be": (mean_w, "ms", "mean EF delay with BE, over seeds"),
-        "mean_delay_without_be": (mean_wo, "ms", "mean EF delay without BE, over seeds"),
-        "uncongested_delay_ms": (ms.uncongested_delay, "ms", "EF line time + path"),
-        "be_added_delay": (mean_w - mean_wo, "ms", "mean delay BE adds"),
-        "be_added_be_tx": ((mean_w - mean_wo) / float(ms.be_tx_time), "1",
-                           "mean delay BE adds, in BE transmission times"),
-    })
+    return kit.add_claim_values(
+        ds,
+        {
+            "without_be_delay_min": (wo["delay_min"].min(), "ms", "smallest EF delay without BE"),
+            "without_be_delay_max": (wo["delay_max"].max(), "ms", "largest EF delay without BE"),
+            "without_be_delay_std": (wo["delay_std"].max(), "ms", "largest per-run std without BE"),
+            "with_be_delay_min": (w["delay_min"].min(), "ms", "smallest EF delay with BE"),
+            "with_be_delay_max": (w["delay_max"].max(), "ms", "largest EF delay with BE"),
+            "mean_delay_with_be": (mean_w, "ms", "mean EF delay with BE, over seeds"),
+            "mean_delay_without_be": (mean_wo, "ms", "mean EF delay without BE, over seeds"),
+            "uncongested_delay_ms": (ms.uncongested_delay, "ms", "EF line time + path"),
+            "be_added_delay": (mean_w - mean_wo, "ms", "mean delay BE adds"),
+            "be_added_be_tx": (
+                (mean_w - mean_wo) / float(ms.be_tx_time),
+                "1",
+                "mean delay BE adds, in BE transmission times",
+            ),
+        },
+    )
 
 
 def figure(ds: xr.Dataset, n_points: int = N_POINTS):
@@ -154,18 +190,37 @@ def figure(ds: xr.Dataset, n_points: int = N_POINTS):
     for traffic, color in zip(ds["traffic"].values, ("C3", "C0")):
         t = ds["time"].sel(traffic=traffic, seed=seed).values[:n_points]
         y = ds["delay"].sel(traffic=traffic, seed=seed).values[:n_points]
-        ax.plot(t, y, ".-", ms=4, lw=0.8, color=color,
-                label=f"{traffic}: mean {float(ds['delay_mean'].sel(traffic=traffic).mean()):.2f} ms")
-    ax.axhline(float(ds.uncongested_delay), color="black", ls=":", lw=1.2,
-               label=f"EF line time + path = {float(ds.uncongested_delay):.2f} ms")
+        ax.plot(
+            t,
+            y,
+            ".-",
+            ms=4,
+            lw=0.8,
+            color=color,
+            label=f"{traffic}: mean {float(ds['delay_mean'].sel(traffic=traffic).mean()):.2f} ms",
+        )
+    ax.axhline(
+        float(ds.uncongested_delay),
+        color="black",
+        ls=":",
+        lw=1.2,
+        label=f"EF line time + path = {float(ds.uncongested_delay):.2f} ms",
+    )
     ax.set_ylim(0, 1.3 * float(ds["delay_max"].max()))
     ax.set_xlabel("time after the warm-up (s)")
     ax.set_ylabel("EF one-way delay (ms)")
     kit.legend_below(ax, ncol=3, frameon=False)
     sched = ds.attrs.get("scheduler", "pq").upper()
-    fig.suptitle(f"{ARTEFACT.id}: EF one-way delay over time with and without BE traffic, "
-                 f"{sched} (TF-TANT slides)", fontsize=11)
-    kit.footer(fig, f"{int(ds.ef_frame_bytes)}-byte EF frames at {rate_kbps(ds, 'ef_rate'):g} kbit/s, EF service rate "
-                    f"{rate_kbps(ds, 'ef_service_rate'):g} kbit/s, ring {int(ds.ring_limit_particles)}, EF queue "
-                    f"{int(ds.ef_queue_limit)}; first {n_points} EF packets of seed {seed}")
+    fig.suptitle(
+        f"{ARTEFACT.id}: EF one-way delay over time with and without BE traffic, "
+        f"{sched} (TF-TANT slides)",
+        fontsize=11,
+    )
+    kit.footer(
+        fig,
+        f"{int(ds.ef_frame_bytes)}-byte EF frames at {rate_kbps(ds, 'ef_rate'):g} kbit/s, EF"
+        f" service rate {rate_kbps(ds, 'ef_service_rate'):g} kbit/s, ring"
+        f" {int(ds.ring_limit_particles)}, EF queue {int(ds.ef_queue_limit)}; first {n_points} EF"
+        f" packets of seed {seed}",
+    )
     return fig

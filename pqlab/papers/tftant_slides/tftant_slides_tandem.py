@@ -1,4 +1,5 @@
-"""TF-TANT slides, "Aggregation and congestion (PQ): one-way delay": EF through 1..n congested nodes in tandem.
+"""TF-TANT slides, "Aggregation and congestion (PQ): one-way delay": EF through 1..n congested nodes
+in tandem.
 
 Slide "Aggregation and congestion (PQ): one-way delay": 1..n congested C7200 nodes in tandem,
 dD = dD_1 + ... + dD_n, and the contribution of aggregation for small and large EF packets.
@@ -22,13 +23,18 @@ import xarray as xr
 from ...base._validate import check_int, check_real
 from ...base.numerics import line_fit
 from ...base.units import times_in_ms, to_kbps, to_ms
+from ...measure import cache
 from ...node.framing import line_time_s
 from ...node.scenario import Scenario
 from ...node.tandem import TandemHop, simulate_tandem
-from ...measure import cache
 from .. import kit, presets
 from ..registry import Artefact
-from .ef_split_runs import TANDEM_EF_AGGREGATE_BPS, TANDEM_STREAMS, checked_ef_split, ef_split_scenario
+from .ef_split_runs import (
+    TANDEM_EF_AGGREGATE_BPS,
+    TANDEM_STREAMS,
+    checked_ef_split,
+    ef_split_scenario,
+)
 from .pq_streams_text import be_sizes_text
 
 __all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure", "TANDEM_FRAMES"]
@@ -40,15 +46,21 @@ TANDEM_FRAMES = (128, 1024)
 
 
 def _tandem_run(sc: Scenario, n_nodes: int, propagation_s: float, seed: int) -> dict:
-    """One tandem of ``n_nodes``: per-node delay of every measured EF packet, read from each node's own Dataset."""
-    hops = [TandemHop(sc.node, tuple(kit.be_streams(sc)), queue=presets.EF_QUEUE, propagation_s=propagation_s)
-            for _ in range(n_nodes - 1)]
+    """One tandem of ``n_nodes``: per-node delay of every measured EF packet, read from each node's
+    own Dataset."""
+    hops = [
+        TandemHop(
+            sc.node, tuple(kit.be_streams(sc)), queue=presets.EF_QUEUE, propagation_s=propagation_s
+        )
+        for _ in range(n_nodes - 1)
+    ]
     flows = [s.flow for s in kit.ef_streams(sc)]
     per_hop, dep = simulate_tandem(sc, hops, flows, seed=seed)
     idx = dep["packet"].values  # first-node indices of the EF packets, sorted
     arrival = per_hop[0]["arrival"].values[idx]
     keep = arrival >= sc.warmup_s
-    # each node's own record of each EF packet: departure - arrival there, and departure - ring entry
+    # each node's own record of each EF packet: departure - arrival there, and departure - ring
+    # entry
     increment, ring = np.full(dep.shape, np.nan), np.full(dep.shape, np.nan)
     for h, node_ds in enumerate(per_hop):
         pid = node_ds["packet_id"].values
@@ -81,7 +93,8 @@ def compute(
     ef_aggregate_bps: float = TANDEM_EF_AGGREGATE_BPS,
     propagation_s: float = 0.0,
 ) -> xr.Dataset:
-    """Slide "Aggregation and congestion (PQ): one-way delay": EF through 1..n congested C7200 nodes.
+    """Slide "Aggregation and congestion (PQ): one-way delay": EF through 1..n congested C7200
+    nodes.
 
     The first node is :func:`~pqlab.papers.tftant_slides.ef_split_runs.ef_split_scenario`
     (STAND-IN real BE, EF split over the streams, the priority queue policed at the aggregate);
@@ -117,8 +130,9 @@ def compute(
         ``aggregation_contribution`` (s, end-to-end with the most streams minus with one, paired
         per seed) with its mean and CI; ``ef_line_time`` (s) per frame.
     """
-    n, seeds, frames, counts, load = checked_ef_split(n_ef_samples, seeds, ef_frames_bytes, n_streams,
-                                                      ef_aggregate_bps)
+    n, seeds, frames, counts, load = checked_ef_split(
+        n_ef_samples, seeds, ef_frames_bytes, n_streams, ef_aggregate_bps
+    )
     nodes = check_int("n_nodes", n_nodes, 1, 16)
     prop = check_real("propagation_s", propagation_s, 0.0, 1.0)
 
@@ -137,28 +151,76 @@ def compute(
     dims = ("ef_frame_bytes", "n_streams", "node", "seed")
     ds = xr.Dataset(
         {
-            "increment": (dims, out["increment"], {"units": "s", "long_name": "delay added by node i (dD_i)"}),
-            "ring_time": (dims, out["ring"], {"units": "s", "long_name": "time in node i's ring (incl. line)"}),
-            "end_to_end": (dims, out["end_to_end"],
-                           {"units": "s", "long_name": "delay from the first node's arrival to leaving node i"}),
-            "loss": (dims, out["loss"], {"units": "1", "long_name": "EF packets lost up to node i"}),
-            "sum_error": (("ef_frame_bytes", "n_streams", "seed"), sum_error,
-                          {"units": "s", "long_name": "largest |end-to-end - sum of increments - propagation|"}),
+            "increment": (
+                dims,
+                out["increment"],
+                {"units": "s", "long_name": "delay added by node i (dD_i)"},
+            ),
+            "ring_time": (
+                dims,
+                out["ring"],
+                {"units": "s", "long_name": "time in node i's ring (incl. line)"},
+            ),
+            "end_to_end": (
+                dims,
+                out["end_to_end"],
+                {
+                    "units": "s",
+                    "long_name": "delay from the first node's arrival to leaving node i",
+                },
+            ),
+            "loss": (
+                dims,
+                out["loss"],
+                {"units": "1", "long_name": "EF packets lost up to node i"},
+            ),
+            "sum_error": (
+                ("ef_frame_bytes", "n_streams", "seed"),
+                sum_error,
+                {
+                    "units": "s",
+                    "long_name": "largest |end-to-end - sum of increments - propagation|",
+                },
+            ),
         },
         coords={
-            "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
-            "n_streams": ("n_streams", np.array(counts), {"units": "streams", "long_name": "EF streams"}),
-            "node": ("node", np.arange(1, nodes + 1), {"units": "1", "long_name": "congested node"}),
+            "ef_frame_bytes": (
+                "ef_frame_bytes",
+                np.array(frames),
+                {"units": "bytes", "long_name": "EF frame size"},
+            ),
+            "n_streams": (
+                "n_streams",
+                np.array(counts),
+                {"units": "streams", "long_name": "EF streams"},
+            ),
+            "node": (
+                "node",
+                np.arange(1, nodes + 1),
+                {"units": "1", "long_name": "congested node"},
+            ),
             "seed": ("seed", np.array(seeds), {"units": "1", "long_name": "random seed"}),
         },
     )
-    ds["ef_line_time"] = ("ef_frame_bytes", [line_time_s(presets.ef_ip_bytes(f), sc.node.framing,
-                                                         sc.node.line_rate_bps) for f in frames],
-                          {"units": "s", "long_name": "line time of one EF packet"})
+    ds["ef_line_time"] = (
+        "ef_frame_bytes",
+        [
+            line_time_s(presets.ef_ip_bytes(f), sc.node.framing, sc.node.line_rate_bps)
+            for f in frames
+        ],
+        {"units": "s", "long_name": "line time of one EF packet"},
+    )
     ds.attrs = kit.provenance(
-        ARTEFACT.id, f"{ARTEFACT.id}: EF one-way delay through 1..n congested nodes "
-        "(TF-TANT slides, aggregation and congestion)", __name__, seeds, scenario=sc.to_json(), n_ef_samples=n,
-        ef_aggregate_bps=load, propagation_s=prop)
+        ARTEFACT.id,
+        f"{ARTEFACT.id}: EF one-way delay through 1..n congested nodes "
+        "(TF-TANT slides, aggregation and congestion)",
+        __name__,
+        seeds,
+        scenario=sc.to_json(),
+        n_ef_samples=n,
+        ef_aggregate_bps=load,
+        propagation_s=prop,
+    )
     return claim_values(statistics(ds))
 
 
@@ -175,9 +237,12 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     contrib = ds["end_to_end"].isel(n_streams=-1) - ds["end_to_end"].isel(n_streams=0)
     ds["aggregation_contribution"] = contrib.assign_attrs(
         units=ds["end_to_end"].attrs["units"],
-        long_name=f"end-to-end delay with {counts[-1]} EF streams minus with {counts[0]}")
+        long_name=f"end-to-end delay with {counts[-1]} EF streams minus with {counts[0]}",
+    )
     rel = contrib / ds["end_to_end"].isel(n_streams=0)
-    ds["aggregation_contribution_rel"] = rel.assign_attrs(units="1", long_name="aggregation contribution / delay")
+    ds["aggregation_contribution_rel"] = rel.assign_attrs(
+        units="1", long_name="aggregation contribution / delay"
+    )
     return kit.add_mean_ci(ds, ("aggregation_contribution", "aggregation_contribution_rel"))
 
 
@@ -213,8 +278,11 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
     values = {
         "sum_error_max": (float(ms["sum_error"].max()), "ms", "largest sum error"),
         "n_nodes": (float(nodes.max()), "nodes", "congested nodes"),
-        "increment_spread": (float(np.max((fit[:, 3] - fit[:, 2]) / fit[:, 3])), "",
-                             "largest (max - min) / max of a case's increments"),
+        "increment_spread": (
+            float(np.max((fit[:, 3] - fit[:, 2]) / fit[:, 3])),
+            "",
+            "largest (max - min) / max of a case's increments",
+        ),
         "ring_share_min": (float(np.nanmin(ring_share)), "", "smallest ring share of an increment"),
         "ring_share_max": (float(np.nanmax(ring_share)), "", "largest ring share of an increment"),
         "n_streams_few": (float(ms["n_streams"].values[0]), "streams", "fewest EF streams"),
@@ -222,33 +290,60 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
         "ef_aggregate_kbps": (to_kbps(ms.attrs["ef_aggregate_bps"]), "kbit/s", "EF aggregate"),
         "contribution": (c, "ms", "aggregation contribution after the last node"),
         "contribution_ci": (h, "ms", "its 95 % CI half-width"),
-        "contribution_rel": (ms["aggregation_contribution_rel_mean"].isel(node=-1, drop=True), "",
-                             "the contribution relative to the delay with the fewest streams"),
+        "contribution_rel": (
+            ms["aggregation_contribution_rel_mean"].isel(node=-1, drop=True),
+            "",
+            "the contribution relative to the delay with the fewest streams",
+        ),
         "contribution_ci_known": (bool(np.isfinite(h.values).all()), "", "CI half-widths known"),
         "ef_line_time_ms": (ms["ef_line_time"], "ms", "line time of one EF packet"),
         "contribution_lines": (in_lines, "1", "the contribution in EF line times"),
         "small_frame": (small, "bytes", "smallest EF frame"),
         "large_frame": (large, "bytes", "largest EF frame"),
-        "more_ahead": (bool(float(in_lines.sel(ef_frame_bytes=small))
-                            > float(in_lines.sel(ef_frame_bytes=large))), "",
-                       "more line times for the smallest frame than for the largest"),
+        "more_ahead": (
+            bool(
+                float(in_lines.sel(ef_frame_bytes=small))
+                > float(in_lines.sel(ef_frame_bytes=large))
+            ),
+            "",
+            "more line times for the smallest frame than for the largest",
+        ),
     }
     for name, f in (("small", small), ("large", large)):
-        values.update({
-            f"contribution_{name}": (float(c.sel(ef_frame_bytes=f)), "ms", f"contribution, {name}"),
-            f"contribution_ci_{name}": (float(h.sel(ef_frame_bytes=f)), "ms", f"its CI, {name}"),
-            f"contribution_ci_known_{name}": (bool(np.isfinite(float(h.sel(ef_frame_bytes=f)))),
-                                              "", f"CI known, {name}"),
-            f"contribution_lines_{name}": (float(in_lines.sel(ef_frame_bytes=f)), "1",
-                                           f"contribution in EF line times, {name}"),
-        })
+        values.update(
+            {
+                f"contribution_{name}": (
+                    float(c.sel(ef_frame_bytes=f)),
+                    "ms",
+                    f"contribution, {name}",
+                ),
+                f"contribution_ci_{name}": (
+                    float(h.sel(ef_frame_bytes=f)),
+                    "ms",
+                    f"its CI, {name}",
+                ),
+                f"contribution_ci_known_{name}": (
+                    bool(np.isfinite(float(h.sel(ef_frame_bytes=f)))),
+                    "",
+                    f"CI known, {name}",
+                ),
+                f"contribution_lines_{name}": (
+                    float(in_lines.sel(ef_frame_bytes=f)),
+                    "1",
+                    f"contribution in EF line times, {name}",
+                ),
+            }
+        )
     kit.add_claim_values(ds, values)
     role = {"role": kit.CLAIM_VALUE_ROLE}
-    for j, (name, unit, long_name) in enumerate((
+    for j, (name, unit, long_name) in enumerate(
+        (
             ("fit_slope", "ms", "mean end-to-end delay per node, fitted"),
             ("fit_resid", "ms", "largest residual of the fit"),
             ("fit_inc_lo", "ms", "smallest mean increment"),
-            ("fit_inc_hi", "ms", "largest mean increment"))):
+            ("fit_inc_hi", "ms", "largest mean increment"),
+        )
+    ):
         ds[name] = ("fit", fit[:, j], {"units": unit, "long_name": long_name, **role})
     ds["fit_frame"] = ("fit", np.array([f for f, _ in cases]), {"units": "bytes", **role})
     ds["fit_streams"] = ("fit", np.array([n for _, n in cases]), {"units": "streams", **role})
@@ -256,7 +351,8 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
 
 
 def figure(ds: xr.Dataset):
-    """Delay through 1..n congested nodes: per-node increments stacked, and the contribution of aggregation.
+    """Delay through 1..n congested nodes: per-node increments stacked, and the contribution of
+    aggregation.
 
     Parameters
     ----------
@@ -269,7 +365,9 @@ def figure(ds: xr.Dataset):
     """
     kit.check_artefact(ds, ARTEFACT.id)
     ds = times_in_ms(ds)
-    fig, (ax, ax_a) = kit.subplots(1, 2, figsize=(13.5, 5.2), footer=True, gridspec_kw={"width_ratios": [1.4, 1]})
+    fig, (ax, ax_a) = kit.subplots(
+        1, 2, figsize=(13.5, 5.2), footer=True, gridspec_kw={"width_ratios": [1.4, 1]}
+    )
     nodes = ds["node"].values
     frames = ds["ef_frame_bytes"].values
     counts = ds["n_streams"].values
@@ -283,18 +381,56 @@ def figure(ds: xr.Dataset):
             bottom = 0.0
             for i in range(int(n)):
                 inc = float(d["increment_mean"].isel(node=i))
-                label = f"dD_{i + 1}: delay added by node {i + 1}" if k == 0 and n == nodes[-1] else None
-                ax.bar(pos[int(n) - 1], inc, width * 0.92, bottom=bottom, color=blues[i], edgecolor="white", lw=0.5,
-                       label=label)
+                label = (
+                    f"dD_{i + 1}: delay added by node {i + 1}"
+                    if k == 0 and n == nodes[-1]
+                    else None
+                )
+                ax.bar(
+                    pos[int(n) - 1],
+                    inc,
+                    width * 0.92,
+                    bottom=bottom,
+                    color=blues[i],
+                    edgecolor="white",
+                    lw=0.5,
+                    label=label,
+                )
                 bottom += inc
-        ax.errorbar(pos, d["end_to_end_mean"], yerr=kit.ci_half_widths(d["end_to_end_ci"]), fmt="_", color="k",
-                    ms=10, capsize=2, label="measured end-to-end (mean, 95% CI)" if k == 0 else None)
-        top = float(d["end_to_end_mean"].isel(node=0) + kit.ci_half_widths(d["end_to_end_ci"].isel(node=0)))
-        ax.text(pos[0], top + 0.4, f"{int(f)} B x {int(c)}", ha="center", va="bottom", fontsize=7.5, rotation=90)
-        slope, icpt = line_fit(nodes, d["end_to_end_mean"].values) if nodes.size > 1 else (np.nan, np.nan)
+        ax.errorbar(
+            pos,
+            d["end_to_end_mean"],
+            yerr=kit.ci_half_widths(d["end_to_end_ci"]),
+            fmt="_",
+            color="k",
+            ms=10,
+            capsize=2,
+            label="measured end-to-end (mean, 95% CI)" if k == 0 else None,
+        )
+        top = float(
+            d["end_to_end_mean"].isel(node=0) + kit.ci_half_widths(d["end_to_end_ci"].isel(node=0))
+        )
+        ax.text(
+            pos[0],
+            top + 0.4,
+            f"{int(f)} B x {int(c)}",
+            ha="center",
+            va="bottom",
+            fontsize=7.5,
+            rotation=90,
+        )
+        slope, icpt = (
+            line_fit(nodes, d["end_to_end_mean"].values) if nodes.size > 1 else (np.nan, np.nan)
+        )
         if nodes.size > 1:
-            ax.plot(pos, slope * nodes + icpt, color="C3", lw=0.8, ls="--",
-                    label="linear fit per case" if k == 0 else None)
+            ax.plot(
+                pos,
+                slope * nodes + icpt,
+                color="C3",
+                lw=0.8,
+                ls="--",
+                label="linear fit per case" if k == 0 else None,
+            )
     ax.set_xticks(nodes, [f"{int(n)}" for n in nodes])
     ax.set_xlabel("congested C7200 nodes in tandem (bars: EF frame size x EF streams)")
     ax.set_ylabel("mean EF delay (ms)")
@@ -304,17 +440,32 @@ def figure(ds: xr.Dataset):
 
     for k, f in enumerate(frames):
         d = ds.sel(ef_frame_bytes=f)
-        ax_a.errorbar(nodes + (k - 0.5) * 0.08, d["aggregation_contribution_mean"],
-                      yerr=kit.ci_half_widths(d["aggregation_contribution_ci"]), marker="o", capsize=3, color=f"C{k}",
-                      label=f"{int(f)}-byte EF frames (EF line time {float(d['ef_line_time']):.2f} ms)")
+        ax_a.errorbar(
+            nodes + (k - 0.5) * 0.08,
+            d["aggregation_contribution_mean"],
+            yerr=kit.ci_half_widths(d["aggregation_contribution_ci"]),
+            marker="o",
+            capsize=3,
+            color=f"C{k}",
+            label=f"{int(f)}-byte EF frames (EF line time {float(d['ef_line_time']):.2f} ms)",
+        )
     ax_a.axhline(0, color="0.5", lw=0.8)
     ax_a.set_xticks(nodes)
     ax_a.set_xlabel("congested nodes")
     ax_a.set_ylabel(f"delay with {int(counts[-1])} EF streams - with {int(counts[0])} (ms)")
     kit.legend_below(ax_a)
-    ax_a.set_title(f"contribution of aggregation (paired per seed, {kit.seed_count(ds.sizes['seed'])})", fontsize=10)
-    fig.suptitle(f"{ARTEFACT.id}: multiple congestion points, EF {to_kbps(ds.attrs['ef_aggregate_bps']):g} "
-                 f"kbit/s in all (TF-TANT slides)", fontsize=11.5)
-    kit.footer(fig, f"{be_sizes_text(ds.attrs['scenario'])}; own BE streams at every node; node delays only, propagation "
-                    f"{to_ms(ds.attrs['propagation_s']):g} ms; all EF streams measured")
+    ax_a.set_title(
+        f"contribution of aggregation (paired per seed, {kit.seed_count(ds.sizes['seed'])})",
+        fontsize=10,
+    )
+    fig.suptitle(
+        f"{ARTEFACT.id}: multiple congestion points, EF {to_kbps(ds.attrs['ef_aggregate_bps']):g} "
+        "kbit/s in all (TF-TANT slides)",
+        fontsize=11.5,
+    )
+    kit.footer(
+        fig,
+        f"{be_sizes_text(ds.attrs['scenario'])}; own BE streams at every node; node delays only,"
+        f" propagation {to_ms(ds.attrs['propagation_s']):g} ms; all EF streams measured",
+    )
     return fig

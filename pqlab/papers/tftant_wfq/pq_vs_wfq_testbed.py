@@ -1,4 +1,5 @@
-"""The PQ-vs-WFQ test bed of the TF-TANT page and slides: its mechanism, the measure of one run, the Dataset parts.
+"""The PQ-vs-WFQ test bed of the TF-TANT page and slides: its mechanism, the measure of one run, the
+Dataset parts.
 
 What every artefact on :func:`pqlab.scenarios.pq_vs_wfq` shares (the page's ``tftant_wfq_*``
 and the slides' ``tftant_slides_ring``, ``tftant_slides_star``, ``tftant_slides_no_be``): the
@@ -27,16 +28,33 @@ import numpy as np
 import xarray as xr
 
 from ...base._validate import check_int, check_real
+from ...base.units import to_kbps
 from ...measure import analysis, experiments, metrics
 from ...node.framing import atm_cells, line_time_s, particles_needed
 from ...node.model import Node
 from ...node.scenario import Scenario
-from ...base.units import to_kbps
 from .. import kit, presets
 
-__all__ = ["BE_TX", "SOURCE_FRAME_SIZES", "EQUIVALENT_BE_TX", "PEAK_FRACTION", "ACF_MAX_LAG",
-           "be_tx_time_s", "wfq_tag_s", "be_tag_steps", "beat_terms_s", "beat_slip_s", "beat_max_be_tx", "measure",
-           "check_frames", "frame_coords", "config_scalars", "add_scalars", "per_seed", "rate_kbps"]
+__all__ = [
+    "BE_TX",
+    "SOURCE_FRAME_SIZES",
+    "EQUIVALENT_BE_TX",
+    "PEAK_FRACTION",
+    "ACF_MAX_LAG",
+    "be_tx_time_s",
+    "wfq_tag_s",
+    "be_tag_steps",
+    "beat_terms_s",
+    "beat_slip_s",
+    "beat_max_be_tx",
+    "measure",
+    "check_frames",
+    "frame_coords",
+    "config_scalars",
+    "add_scalars",
+    "per_seed",
+    "rate_kbps",
+]
 
 #: The unit of the multiples of the BE transmission time in claims and paper values.
 BE_TX = "BE tx times"
@@ -55,9 +73,14 @@ ACF_MAX_LAG = 60
 
 
 def be_tx_time_s(node: Node | None = None, be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES) -> float:
-    """Line time of one BE packet on the node's line, seconds (4.664 ms: 1000 bytes in 22 ATM cells)."""
+    """Line time of one BE packet on the node's line, seconds (4.664 ms: 1000 bytes in 22 ATM
+    cells)."""
     node = presets.tftant_node() if node is None else node
-    return float(line_time_s(check_int("be_ip_bytes", be_ip_bytes, 1, 65_535), node.framing, node.line_rate_bps))
+    return float(
+        line_time_s(
+            check_int("be_ip_bytes", be_ip_bytes, 1, 65_535), node.framing, node.line_rate_bps
+        )
+    )
 
 
 def wfq_tag_s(size_bytes, weight_bps) -> float:
@@ -78,8 +101,12 @@ def be_tag_steps(ef_ip_bytes, ef_weight_bps, be_ip_bytes, be_weight_bps) -> floa
     return wfq_tag_s(ef_ip_bytes, ef_weight_bps) / wfq_tag_s(be_ip_bytes, be_weight_bps)
 
 
-def beat_terms_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
-                 be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES) -> dict:
+def beat_terms_s(
+    ef_frame_bytes,
+    node: Node | None = None,
+    ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
+    be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES,
+) -> dict:
     """The terms of the slip of EF against BE (:func:`beat_slip_s`), seconds, per frame size.
 
     Parameters
@@ -109,9 +136,14 @@ def beat_terms_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = 
     return {"interval": interval, "t_ef": t_ef, "t_be": t_be, "slip": np.mod(interval - t_ef, t_be)}
 
 
-def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
-                be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES):
-    """How far an EF packet's arrival slips against the BE departures from one EF packet to the next, seconds.
+def beat_slip_s(
+    ef_frame_bytes,
+    node: Node | None = None,
+    ef_rate_bps: float = presets.TFTANT_EF_RATE_BPS,
+    be_ip_bytes: int = presets.TFTANT_BE_IP_BYTES,
+):
+    """How far an EF packet's arrival slips against the BE departures from one EF packet to the
+    next, seconds.
 
     With the ring always full of BE packets sent back to back, the line's schedule
     repeats every BE transmission time ``t_BE`` except for the EF packets themselves.
@@ -133,7 +165,8 @@ def beat_slip_s(ef_frame_bytes, node: Node | None = None, ef_rate_bps: float = p
 
 
 def beat_max_be_tx(slip: xr.DataArray, be_tx: float) -> xr.DataArray:
-    """The sawtooth's largest |IPDV| in BE tx times, ``max(s, t_BE - s) / t_BE`` (``slip`` in the unit of ``be_tx``)."""
+    """The sawtooth's largest |IPDV| in BE tx times, ``max(s, t_BE - s) / t_BE`` (``slip`` in the
+    unit of ``be_tx``)."""
     out = np.maximum(slip, be_tx - slip) / be_tx
     out.attrs = {"units": BE_TX, "long_name": "sawtooth prediction of the largest |IPDV|"}
     return out
@@ -151,12 +184,16 @@ def _be_ip_bytes(scenario: Scenario) -> int:
 
 
 def measure(ds: xr.Dataset, scenario: Scenario) -> dict:
-    """Sweep measure: :func:`pqlab.experiments.delay_statistics` of the window, plus EF-queue wait, IPDV peaks
-    and periodicity (:func:`pqlab.measure.analysis.acf_first_peak`), from one pass over the measurement window.
+    """Sweep measure: :func:`pqlab.experiments.delay_statistics` of the window, plus EF-queue wait,
+    IPDV peaks
+    and periodicity (:func:`pqlab.measure.analysis.acf_first_peak`), from one pass over the
+    measurement window.
 
     The window holds the reference flow in arrival order, so RFC 3393's IPDV
-    (:func:`pqlab.metrics.ipdv_of_delays`) is the difference of consecutive delays, pairs with a lost packet
-    left out. Times in seconds; ``measure.attrs`` declares each number's units (:func:`pqlab.experiments.sweep`).
+    (:func:`pqlab.metrics.ipdv_of_delays`) is the difference of consecutive delays, pairs with a
+    lost packet
+    left out. Times in seconds; ``measure.attrs`` declares each number's units
+    (:func:`pqlab.experiments.sweep`).
     ``ds``: a Dataset or one run's arrays (:func:`pqlab.experiments.measure_runs`).
     """
     rows = experiments.measurement_rows(ds, scenario)
@@ -181,10 +218,19 @@ def measure(ds: xr.Dataset, scenario: Scenario) -> dict:
 
 measure.attrs = {
     **experiments.DELAY_STATISTICS_ATTRS,
-    "ef_wait_mean_s": {"units": "s", "long_name": "mean wait of an EF packet before the ring (EF queue)"},
+    "ef_wait_mean_s": {
+        "units": "s",
+        "long_name": "mean wait of an EF packet before the ring (EF queue)",
+    },
     "ipdv_abs_max_s": {"units": "s", "long_name": "largest |IPDV|"},
-    "ipdv_peak_frequency": {"units": "1", "long_name": f"share of |IPDV| >= {PEAK_FRACTION} BE tx time"},
-    "acf_peak_lag": {"units": "1", "long_name": "lag of the first ACF peak of the delay series, EF packets"},
+    "ipdv_peak_frequency": {
+        "units": "1",
+        "long_name": f"share of |IPDV| >= {PEAK_FRACTION} BE tx time",
+    },
+    "acf_peak_lag": {
+        "units": "1",
+        "long_name": "lag of the first ACF peak of the delay series, EF packets",
+    },
     "acf_peak": {"units": "1", "long_name": "value of that ACF peak"},
 }
 measure.reads_arrays = True  # type: ignore[attr-defined]  # experiments.measure_runs
@@ -194,7 +240,8 @@ measure.reads_arrays = True  # type: ignore[attr-defined]  # experiments.measure
 
 
 def check_frames(name: str, frames) -> list[int]:
-    """EF frame sizes, bytes, checked (``ValueError`` naming ``name``): integers whose IP length (frame - 18) is valid."""
+    """EF frame sizes, bytes, checked (``ValueError`` naming ``name``): integers whose IP length
+    (frame - 18) is valid."""
     out = kit.check_values(name, frames, 19, integer=True)
     for f in out:
         presets.ef_ip_bytes(f)  # frame - 18 must be a valid IP length
@@ -202,15 +249,30 @@ def check_frames(name: str, frames) -> list[int]:
 
 
 def frame_coords(frames, node: Node) -> dict:
-    """Coordinates of an ``ef_frame_bytes`` dimension: frame and IP length (bytes), ring particles, ATM cells."""
+    """Coordinates of an ``ef_frame_bytes`` dimension: frame and IP length (bytes), ring particles,
+    ATM cells."""
     ip = np.array([presets.ef_ip_bytes(f) for f in frames])
     return {
-        "ef_frame_bytes": ("ef_frame_bytes", np.array(frames), {"units": "bytes", "long_name": "EF frame size"}),
-        "ef_ip_bytes": ("ef_frame_bytes", ip, {"units": "bytes", "long_name": "EF IP length (frame - 18)"}),
-        "ef_particles": ("ef_frame_bytes", np.array([particles_needed(int(i), node.particle_bytes) for i in ip]),
-                         {"units": "1", "long_name": "ring particles per EF packet"}),
-        "ef_cells": ("ef_frame_bytes", atm_cells(ip),
-                     {"units": "1", "long_name": "ATM cells per EF packet"}),
+        "ef_frame_bytes": (
+            "ef_frame_bytes",
+            np.array(frames),
+            {"units": "bytes", "long_name": "EF frame size"},
+        ),
+        "ef_ip_bytes": (
+            "ef_frame_bytes",
+            ip,
+            {"units": "bytes", "long_name": "EF IP length (frame - 18)"},
+        ),
+        "ef_particles": (
+            "ef_frame_bytes",
+            np.array([particles_needed(int(i), node.particle_bytes) for i in ip]),
+            {"units": "1", "long_name": "ring particles per EF packet"},
+        ),
+        "ef_cells": (
+            "ef_frame_bytes",
+            atm_cells(ip),
+            {"units": "1", "long_name": "ATM cells per EF packet"},
+        ),
     }
 
 
@@ -219,15 +281,27 @@ def config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
     be_ip = presets.TFTANT_BE_IP_BYTES
     ef_q, be_q = node.queues[presets.EF_QUEUE], node.queues[presets.BE_QUEUE]
     return {
-        "be_tx_time": (be_tx_time_s(node), "s", f"line time of one {be_ip}-byte BE packet (ATM AAL5)"),
+        "be_tx_time": (
+            be_tx_time_s(node),
+            "s",
+            f"line time of one {be_ip}-byte BE packet (ATM AAL5)",
+        ),
         "be_ip_bytes": (be_ip, "bytes", "BE IP length"),
         "be_rate": (presets.TFTANT_BE_RATE_BPS, "bit/s", "BE rate (IP packets)"),
         "be_packet_rate": (presets.TFTANT_BE_RATE_BPS / (8 * be_ip), "packets/s", "BE packet rate"),
         "ef_rate": (presets.TFTANT_EF_RATE_BPS, "bit/s", "EF rate (frames)"),
-        "ef_service_rate": (ef_service_rate_bps, "bit/s", "EF service rate (WFQ weight, PQ policing rate)"),
+        "ef_service_rate": (
+            ef_service_rate_bps,
+            "bit/s",
+            "EF service rate (WFQ weight, PQ policing rate)",
+        ),
         "be_weight": (be_q.weight_bps, "bit/s", "WFQ weight of the BE queue under WFQ"),
         "ef_queue_limit": (ef_q.limit_packets, "packets", "EF queue limit"),
-        "be_queue_limit": (be_q.limit_packets, "packets", "BE queue limit (not stated by the source)"),
+        "be_queue_limit": (
+            be_q.limit_packets,
+            "packets",
+            "BE queue limit (not stated by the source)",
+        ),
         "ring_limit_particles": (node.ring_limit_particles, "particles", "tx-ring-limit"),
         "particle_bytes": (node.particle_bytes, "bytes", "ring particle size"),
         "line_rate": (node.line_rate_bps, "bit/s", "ATM PVC rate (whole 53-byte cells)"),
@@ -235,13 +309,15 @@ def config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
 
 
 def add_scalars(ds: xr.Dataset, scalars: dict) -> None:
-    """Add scalar variables (name -> (value, units, long_name), as :func:`config_scalars`) to ``ds`` in place."""
+    """Add scalar variables (name -> (value, units, long_name), as :func:`config_scalars`) to ``ds``
+    in place."""
     for name, (value, unit, long_name) in scalars.items():
         ds[name] = ((), float(value), {"units": unit, "long_name": long_name})
 
 
 def per_seed(raw: xr.Dataset, name: str, unit: str, long_name: str, dims) -> tuple:
-    """A measure of the sweep ``raw`` as a Dataset variable on ``dims`` (the sweep's SI unit, stated in ``unit``)."""
+    """A measure of the sweep ``raw`` as a Dataset variable on ``dims`` (the sweep's SI unit, stated
+    in ``unit``)."""
     return (dims, raw[name].transpose(*dims).values, {"units": unit, "long_name": long_name})
 
 

@@ -2,7 +2,8 @@
 
 The artefact's computation (:func:`compute`), statistics (:func:`statistics`), the numbers its
 claims quote (:func:`claim_values`) and figure (:func:`figure`); the notebook
-``notebooks/07_tftant_pq_vs_wfq`` runs them, on the per-packet runs it shares with ``tftant_wfq_fig6_7``
+``notebooks/07_tftant_pq_vs_wfq`` runs them, on the per-packet runs it shares with
+``tftant_wfq_fig6_7``
 (:func:`pqlab.papers.tftant_wfq.pq_vs_wfq_runs.series_dataset`). The Dataset is in SI units
 (times in seconds; arrival times in s; multiples of the BE transmission time in "BE tx times");
 the claims state times in ms (their statistics computed again from the converted per-packet
@@ -27,7 +28,6 @@ __all__ = ["ARTEFACT", "compute", "statistics", "claim_values", "figure"]
 ARTEFACT = Artefact(__name__, notebook="07_tftant_pq_vs_wfq")
 
 
-
 @cache.artefact(ARTEFACT.id)
 def compute(
     n_ef_samples: int = 10_000,
@@ -35,7 +35,8 @@ def compute(
     frame_sizes=SERIES_FRAME_SIZES,
     ef_service_rate_bps: float = presets.TFTANT_EF_SERVICE_RATE_BPS,
 ) -> xr.Dataset:
-    """TF-TANT PQ-vs-WFQ page, Figs. 2-4: EF one-way delay over time with WFQ and PQ (128, 1024, 1518 bytes).
+    """TF-TANT PQ-vs-WFQ page, Figs. 2-4: EF one-way delay over time with WFQ and PQ (128, 1024,
+    1518 bytes).
 
     Per scheduler, frame size and seed the delay of every measured EF packet, its
     arrival time and EF-queue wait; per run the mean, min, max and spread (s and BE
@@ -57,19 +58,28 @@ def compute(
     Returns
     -------
     xarray.Dataset
-        ``delay``, ``ef_wait`` (s) and ``ipdv`` (s) on ``(scheduler, ef_frame_bytes, seed, ef_packet)``,
+        ``delay``, ``ef_wait`` (s) and ``ipdv`` (s) on ``(scheduler, ef_frame_bytes, seed,
+        ef_packet)``,
         ``time`` (s); per run ``delay_mean``, ``delay_min``, ``delay_max``, ``delay_span`` (s),
         ``delay_span_be_tx``; per frame and seed ``corr``, ``shift`` (s), ``shift_std`` (s),
         ``wait_share`` (1).
     """
-    ds = series_dataset(ARTEFACT.id, f"{ARTEFACT.id}: EF one-way delay over time with WFQ and PQ "
-                        "(TF-TANT PQ vs WFQ page, Figs. 2-4)", __name__, n_ef_samples, seeds, frame_sizes,
-                        ef_service_rate_bps)
+    ds = series_dataset(
+        ARTEFACT.id,
+        f"{ARTEFACT.id}: EF one-way delay over time with WFQ and PQ "
+        "(TF-TANT PQ vs WFQ page, Figs. 2-4)",
+        __name__,
+        n_ef_samples,
+        seeds,
+        frame_sizes,
+        ef_service_rate_bps,
+    )
     return claim_values(statistics(ds))
 
 
 def statistics(ds: xr.Dataset) -> xr.Dataset:
-    """Add :func:`compute`'s statistics to its per-packet ``delay`` and ``ef_wait`` (in place; returned).
+    """Add :func:`compute`'s statistics to its per-packet ``delay`` and ``ef_wait`` (in place;
+    returned).
 
     Per run the mean, min, max and span of the delay (and the span in BE tx times); per
     frame and seed the correlation of the PQ and WFQ series, the mean and std of their
@@ -79,27 +89,45 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     d = ds["delay"]
     unit = d.attrs["units"]
     be_tx = float(ds.be_tx_time)
-    for name, da, long_name in (("delay_mean", d.mean("ef_packet"), "mean EF one-way delay"),
-                                ("delay_min", d.min("ef_packet"), "smallest EF one-way delay"),
-                                ("delay_max", d.max("ef_packet"), "largest EF one-way delay")):
+    for name, da, long_name in (
+        ("delay_mean", d.mean("ef_packet"), "mean EF one-way delay"),
+        ("delay_min", d.min("ef_packet"), "smallest EF one-way delay"),
+        ("delay_max", d.max("ef_packet"), "largest EF one-way delay"),
+    ):
         ds[name] = da
         ds[name].attrs = {"units": unit, "long_name": long_name}
     ds["delay_span"] = ds["delay_max"] - ds["delay_min"]
     ds["delay_span"].attrs = {"units": unit, "long_name": "max - min EF one-way delay"}
     ds["delay_span_be_tx"] = ds["delay_span"] / be_tx
-    ds["delay_span_be_tx"].attrs = {"units": BE_TX, "long_name": "max - min EF one-way delay in BE tx times"}
+    ds["delay_span_be_tx"].attrs = {
+        "units": BE_TX,
+        "long_name": "max - min EF one-way delay in BE tx times",
+    }
     pq, wfq = d.sel(scheduler="pq", drop=True), d.sel(scheduler="wfq", drop=True)
     ds["corr"] = xr.corr(pq, wfq, dim="ef_packet")
     ds["corr"].attrs = {"units": "1", "long_name": "correlation of the PQ and WFQ delay series"}
     diff = wfq - pq
     ds["shift"] = diff.mean("ef_packet")
-    ds["shift"].attrs = {"units": unit, "long_name": "mean of delay(WFQ) - delay(PQ), packet by packet"}
+    ds["shift"].attrs = {
+        "units": unit,
+        "long_name": "mean of delay(WFQ) - delay(PQ), packet by packet",
+    }
     ds["shift_std"] = diff.std("ef_packet")
-    ds["shift_std"].attrs = {"units": unit, "long_name": "std of delay(WFQ) - delay(PQ), packet by packet"}
+    ds["shift_std"].attrs = {
+        "units": unit,
+        "long_name": "std of delay(WFQ) - delay(PQ), packet by packet",
+    }
     w = ds["ef_wait"]
-    wait_diff = (w.sel(scheduler="wfq", drop=True) - w.sel(scheduler="pq", drop=True)).mean("ef_packet")
-    ds["wait_share"] = xr.where(np.abs(ds["shift"]) > NO_SHIFT_BE_TX * be_tx, wait_diff / ds["shift"], np.nan)
-    ds["wait_share"].attrs = {"units": "1", "long_name": "share of the WFQ - PQ difference spent in the EF queue"}
+    wait_diff = (w.sel(scheduler="wfq", drop=True) - w.sel(scheduler="pq", drop=True)).mean(
+        "ef_packet"
+    )
+    ds["wait_share"] = xr.where(
+        np.abs(ds["shift"]) > NO_SHIFT_BE_TX * be_tx, wait_diff / ds["shift"], np.nan
+    )
+    ds["wait_share"].attrs = {
+        "units": "1",
+        "long_name": "share of the WFQ - PQ difference spent in the EF queue",
+    }
     return ds
 
 
@@ -111,7 +139,9 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
     (``span_<s>``, BE tx times); at the least correlated frame the std in BE tx times, PQ's span and
     the WFQ tags (``least_corr_*``); and the EF-queue share of WFQ - PQ at the frames where WFQ adds
     an extra BE packet on average
-    (:data:`~pqlab.papers.tftant_wfq.pq_vs_wfq_testbed.EQUIVALENT_BE_TX` or more; ``wait_share_where_wfq_adds`` over ``wfq_adds_frame_bytes``)."""
+    (:data:`~pqlab.papers.tftant_wfq.pq_vs_wfq_testbed.EQUIVALENT_BE_TX` or more;
+    ``wait_share_where_wfq_adds`` over ``wfq_adds_frame_bytes``).
+    """
     ms, be_tx = in_ms_be_tx(ds, ARTEFACT.id, statistics)
     corr = ms["corr"].min("seed")
     span = ms["delay_span_be_tx"].max("seed")
@@ -125,33 +155,61 @@ def claim_values(ds: xr.Dataset) -> xr.Dataset:
         "shift_std_ms": (shift_std, "ms", "std of WFQ - PQ, packet by packet, largest over seeds"),
         "span_pq": (span.sel(scheduler="pq", drop=True), BE_TX, "max - min delay, PQ"),
         "span_wfq": (span.sel(scheduler="wfq", drop=True), BE_TX, "max - min delay, WFQ"),
-        "wfq_gain_step_ms": (shift.diff("ef_frame_bytes").rename(ef_frame_bytes="frame_step"),
-                             "ms", "WFQ - PQ mean delay less the previous frame's"),
+        "wfq_gain_step_ms": (
+            shift.diff("ef_frame_bytes").rename(ef_frame_bytes="frame_step"),
+            "ms",
+            "WFQ - PQ mean delay less the previous frame's",
+        ),
     }
     known = np.isfinite(corr.values)
     at = int(frames[int(np.nanargmin(corr.values))]) if known.any() else int(frames[0])
     std = value_at(shift_std, at) if known.any() else np.nan
-    values.update({
-        "least_corr_shift_std_ms": (std, "ms", "std of WFQ - PQ at the least correlated frame"),
-        "least_corr_shift_std_be_tx": (std / be_tx, BE_TX, "the same in BE tx times"),
-        "least_corr_pq_span": (value_at(span.sel(scheduler="pq"), at), BE_TX,
-                               "max - min PQ delay at the least correlated frame"),
-    })
-    values.update({f"least_corr_{f['name']}": (f["value"], f["unit"],
-                                               f"WFQ {f['name']} at the least correlated frame")
-                   for f in tag_facts(ms, at)})
-    adds = [f for f in frames
-            if np.isfinite(value_at(share, f)) and value_at(shift, f) > EQUIVALENT_BE_TX * be_tx]
+    values.update(
+        {
+            "least_corr_shift_std_ms": (std, "ms", "std of WFQ - PQ at the least correlated frame"),
+            "least_corr_shift_std_be_tx": (std / be_tx, BE_TX, "the same in BE tx times"),
+            "least_corr_pq_span": (
+                value_at(span.sel(scheduler="pq"), at),
+                BE_TX,
+                "max - min PQ delay at the least correlated frame",
+            ),
+        }
+    )
+    values.update(
+        {
+            f"least_corr_{f['name']}": (
+                f["value"],
+                f["unit"],
+                f"WFQ {f['name']} at the least correlated frame",
+            )
+            for f in tag_facts(ms, at)
+        }
+    )
+    adds = [
+        f
+        for f in frames
+        if np.isfinite(value_at(share, f)) and value_at(shift, f) > EQUIVALENT_BE_TX * be_tx
+    ]
     kit.add_claim_values(ds, values)
     ds["wait_share_where_wfq_adds"] = (
-        "wfq_adds_frame_bytes", np.array([value_at(share, f) for f in adds], dtype=float),
-        {"units": "", "long_name": "EF-queue share of WFQ - PQ where WFQ adds a BE packet",
-         "role": kit.CLAIM_VALUE_ROLE})
-    ds = ds.assign_coords(wfq_adds_frame_bytes=("wfq_adds_frame_bytes",
-                                                np.array(adds, dtype=frames.dtype),
-                                                {"units": "bytes"}))
-    return kit.add_claim_values(ds, {"n_wfq_adds": (len(adds), "",
-                                                    "frames where WFQ adds a BE packet")})
+        "wfq_adds_frame_bytes",
+        np.array([value_at(share, f) for f in adds], dtype=float),
+        {
+            "units": "",
+            "long_name": "EF-queue share of WFQ - PQ where WFQ adds a BE packet",
+            "role": kit.CLAIM_VALUE_ROLE,
+        },
+    )
+    ds = ds.assign_coords(
+        wfq_adds_frame_bytes=(
+            "wfq_adds_frame_bytes",
+            np.array(adds, dtype=frames.dtype),
+            {"units": "bytes"},
+        )
+    )
+    return kit.add_claim_values(
+        ds, {"n_wfq_adds": (len(adds), "", "frames where WFQ adds a BE packet")}
+    )
 
 
 def figure(ds: xr.Dataset, n_points: int = N_POINTS):
@@ -179,18 +237,35 @@ def figure(ds: xr.Dataset, n_points: int = N_POINTS):
         pq = float(ds["delay_mean"].sel(scheduler="pq", ef_frame_bytes=f, seed=seed))
         shift = float(ds["shift"].sel(ef_frame_bytes=f, seed=seed))
         if int(f) in paper:
-            ax.axhline(pq + paper[int(f)] * be_tx, color="black", ls="--", lw=1.2,
-                       label="PQ mean + the page's WFQ - PQ (4 BE tx at 1024 B, 5 at 1518 B)")
-        ax.text(0.02, 0.97, f"WFQ - PQ = {shift:.2f} ms = {shift / be_tx:.2f} BE tx\n"
-                f"corr(PQ, WFQ) = {float(ds['corr'].sel(ef_frame_bytes=f, seed=seed)):.2f}",
-                transform=ax.transAxes, va="top", fontsize=8.5,
-                bbox=dict(boxstyle="round", fc="white", ec="0.8", alpha=0.9))
+            ax.axhline(
+                pq + paper[int(f)] * be_tx,
+                color="black",
+                ls="--",
+                lw=1.2,
+                label="PQ mean + the page's WFQ - PQ (4 BE tx at 1024 B, 5 at 1518 B)",
+            )
+        ax.text(
+            0.02,
+            0.97,
+            f"WFQ - PQ = {shift:.2f} ms = {shift / be_tx:.2f} BE tx\n"
+            f"corr(PQ, WFQ) = {float(ds['corr'].sel(ef_frame_bytes=f, seed=seed)):.2f}",
+            transform=ax.transAxes,
+            va="top",
+            fontsize=8.5,
+            bbox=dict(boxstyle="round", fc="white", ec="0.8", alpha=0.9),
+        )
         lo = float(ds["delay_min"].sel(ef_frame_bytes=f).min())
         hi = float(ds["delay_max"].sel(ef_frame_bytes=f).max())
         top = max(hi, pq + paper.get(int(f), 0) * be_tx)
         ax.set_ylim(lo - 0.1 * (top - lo) - 0.5, top + 0.3 * (top - lo) + 2.0)
     figure_legend(fig, axes)
-    fig.suptitle(f"{ARTEFACT.id}: EF one-way delay over time with WFQ and PQ "
-                 "(TF-TANT PQ vs WFQ page, Figs. 2-4)", fontsize=11)
-    kit.footer(fig, f"{conditions(ds)}; first {n_points} EF packets of seed {seed}; BE tx time {be_tx:.3f} ms")
+    fig.suptitle(
+        f"{ARTEFACT.id}: EF one-way delay over time with WFQ and PQ "
+        "(TF-TANT PQ vs WFQ page, Figs. 2-4)",
+        fontsize=11,
+    )
+    kit.footer(
+        fig,
+        f"{conditions(ds)}; first {n_points} EF packets of seed {seed}; BE tx time {be_tx:.3f} ms",
+    )
     return fig
