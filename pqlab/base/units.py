@@ -90,10 +90,12 @@ def times_in_ms(ds, keep=()):
     """
     out = ds.copy()
     keep = set(keep)
+    converted = {}
     for name, var in ds.data_vars.items():
         unit = str(var.attrs.get("units", ""))
         if name in keep or not (unit == "s" or unit.startswith("s/")):
             continue
-        out[name] = to_ms(var)
-        out[name].attrs = {**var.attrs, "units": "ms" + unit[1:]}
+        converted[name] = to_ms(var)
+        converted[name].attrs = {**var.attrs, "units": "ms" + unit[1:]}
+    out.update(converted)  # one merge for all the variables
     return out
