@@ -463,11 +463,13 @@ def across_seeds(result: xr.Dataset, confidence: float = 0.95) -> xr.Dataset:
         half = result.std("seed", ddof=1) * t_quantile(confidence, n - 1) / np.sqrt(n)
     else:
         half = xr.full_like(mean, np.nan)
+    halves = {}
     for k in list(result.data_vars):
-        mean[f"{k}_ci"] = half[k]
-        mean[f"{k}_ci"].attrs = {
+        halves[f"{k}_ci"] = half[k].copy()
+        halves[f"{k}_ci"].attrs = {
             **result[k].attrs,
             "long_name": f"{confidence:.0%} CI half-width of {k}",
         }
+    mean.update(halves)  # one merge for all the half-widths
     mean.attrs = dict(result.attrs, confidence=confidence, n_seeds=n)
     return mean

@@ -311,8 +311,12 @@ def config_scalars(node: Node, ef_service_rate_bps: float) -> dict:
 def add_scalars(ds: xr.Dataset, scalars: dict) -> None:
     """Add scalar variables (name -> (value, units, long_name), as :func:`config_scalars`) to ``ds``
     in place."""
-    for name, (value, unit, long_name) in scalars.items():
-        ds[name] = ((), float(value), {"units": unit, "long_name": long_name})
+    ds.update(
+        {
+            name: ((), float(value), {"units": unit, "long_name": long_name})
+            for name, (value, unit, long_name) in scalars.items()
+        }
+    )  # one merge for all
 
 
 def per_seed(raw: xr.Dataset, name: str, unit: str, long_name: str, dims) -> tuple:
