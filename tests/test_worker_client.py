@@ -67,3 +67,32 @@ def test_a_dead_kernel_is_an_error_not_a_wait(kernel):
             kc.wait_for_ready(timeout=30)
     finally:
         kc.stop_channels()
+
+
+def _run(km, code: str) -> str:
+    """Run ``code`` in ``km``'s kernel with a client of its own (one client at a time, as the
+    worker uses them); its printed output."""
+    kc = _client(km)
+    out = []
+    try:
+        kc.wait_for_ready(timeout=60)
+        reply = kc.execute_interactive(
+            code,
+            store_history=False,
+            timeout=60,
+            output_hook=lambda m: out.append(m["content"].get("text", "")),
+        )
+        assert reply["content"]["status"] == "ok"
+    finally:
+        kc.stop_channels()
+    return "".join(out).strip()
+
+
+def test_the_reset_empties_the_namespace_and_freezes_what_survives(kernel, tmp_path):
+    """Between notebooks: a name of the last notebook is gone, the folder is the next one's, and
+    what survived the reset's collection is frozen (no later collection scans it again)."""
+    _run(kernel, "left_by_the_last_notebook = 1")
+    worker._reset(kernel, str(tmp_path))
+    assert _run(kernel, "print('left_by_the_last_notebook' in dir())") == "False"
+    assert _run(kernel, "import os; print(os.getcwd())") == str(tmp_path)
+    assert int(_run(kernel, "import gc; print(gc.get_freeze_count())")) > 1000

@@ -233,14 +233,18 @@ def execute(
     return {"cell_index": None, "ename": None, "evalue": None}
 
 
-#: Run in the kept kernel before each notebook (not stored in its history).
+#: Run in the kept kernel before each notebook (not stored in its history). ``%reset -f`` ends
+#: with a full garbage collection; what survives it (modules, numba's and matplotlib's caches)
+#: is then frozen (:func:`gc.freeze`): no later collection scans it again, neither the next
+#: reset's nor those the notebook's own allocations start. Results do not depend on it.
 RESET_CODE = """\
 get_ipython().run_line_magic("reset", "-f")
-import os as _pqlab_os, matplotlib.pyplot as _pqlab_plt
+import gc as _pqlab_gc, os as _pqlab_os, matplotlib.pyplot as _pqlab_plt
 _pqlab_plt.close("all")
+_pqlab_gc.freeze()
 _pqlab_os.chdir({cwd!r})
 get_ipython().execution_count = 1
-del _pqlab_os, _pqlab_plt
+del _pqlab_gc, _pqlab_os, _pqlab_plt
 """
 
 
