@@ -571,7 +571,9 @@ def _witness(ours, against, margin) -> dict:
         "worst_ref": (float((ours * 0 + against).isel(where)), unit),
     }
     for dim, i in where.items():
-        coord = margin[dim]
+        # the variable's own coordinate: one computed through arithmetic keeps its attrs in
+        # some xarray versions only (the units of the witness's position would depend on them)
+        coord = ours[dim] if dim in ours.dims else margin[dim]
         facts[f"worst_{dim}"] = (float(coord.values[i]), coord.attrs.get("units", ""))
     return facts
 

@@ -40,3 +40,12 @@ def test_fig2_4_pq_spread_is_one_be_packet_and_wfq_waits_in_the_ef_queue():
         and same["reason kind"] == "mechanism"
         and "1518" in same["reason"]
     )
+
+
+def test_the_frame_coordinate_keeps_its_units_for_the_claims_witness():
+    """The same_shape reason names the frame where the check comes nearest to failing, in the
+    unit of the Dataset's ef_frame_bytes coordinate: every coordinate keeps its attrs through the
+    statistics, whatever xarray's version (2025.6 dropped them on assignment)."""
+    fig2_4 = fig2_4_module.compute(N, SEEDS)
+    assert fig2_4["ef_frame_bytes"].attrs["units"] == "bytes"
+    assert fig2_4["corr_min"]["ef_frame_bytes"].attrs["units"] == "bytes"

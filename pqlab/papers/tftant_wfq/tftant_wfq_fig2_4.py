@@ -89,6 +89,10 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
     d = ds["delay"]
     unit = d.attrs["units"]
     be_tx = float(ds.be_tx_time)
+    # some xarray versions (2025.6, the lock's on Python 3.10) let a statistic's coordinates
+    # (attrs dropped by xr.corr, say) replace the Dataset's when assigned: the coordinates'
+    # units are put back at the end
+    coord_attrs = {name: dict(c.attrs) for name, c in ds.coords.items()}
     for name, da, long_name in (
         ("delay_mean", d.mean("ef_packet"), "mean EF one-way delay"),
         ("delay_min", d.min("ef_packet"), "smallest EF one-way delay"),
@@ -128,6 +132,8 @@ def statistics(ds: xr.Dataset) -> xr.Dataset:
         "units": "1",
         "long_name": "share of the WFQ - PQ difference spent in the EF queue",
     }
+    for name, attrs in coord_attrs.items():
+        ds[name].attrs = attrs
     return ds
 
 
