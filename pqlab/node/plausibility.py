@@ -44,6 +44,7 @@ not counted) over the node's ``line_rate_bps``.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 
 __all__ = [
     "ImplausibleRateWarning",
@@ -237,7 +238,7 @@ def check_priority_order(queues, stacklevel: int = 4) -> None:
         )
 
 
-def check_class_markers_fed(unfed: list, names: list, stacklevel: int = 5) -> None:
+def check_class_markers_fed(unfed: list, names: Sequence[str], stacklevel: int = 5) -> None:
     """Warn once if a scenario's ``class_markers`` name classes no stream feeds (rule 1a): their
     markers colour no packet, most often a class index or name typed wrong."""
     one = len(unfed) == 1

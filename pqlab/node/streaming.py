@@ -170,10 +170,10 @@ def simulate_summary(
     ds = summary.to_dataset(stacklevel=3)
     if batches is not None:
         q = summary.percentiles
-        names = [] if q is None else percentile_names(q)
+        percentile_vars = [] if q is None else percentile_names(q)
         centres = {
             "mean": ds["class_delay_mean"].values,
-            **{p: ds[f"class_delay_{p}"].values for p in names},
+            **{p: ds[f"class_delay_{p}"].values for p in percentile_vars},
         }
         for name, (values, long_name) in batches.intervals(centres, q, ci).items():
             ds[f"class_{name}"] = (
@@ -182,11 +182,10 @@ def simulate_summary(
                 {"units": "1" if name.endswith("lag1") else "s", "long_name": long_name},
             )
         ds.attrs.update(ci_confidence=ci, ci_batches=n_batches)
-    names = scenario.node.class_names[
-        : ds.sizes["traffic_class"]
-    ]  # the queues' labels (Queue.name or "queue i")
+    # the queues' labels (Queue.name or "queue i")
+    labels = list(scenario.node.class_names[: ds.sizes["traffic_class"]])
     ds = ds.assign_coords(
-        class_name=("traffic_class", list(names), dict(CLASS_COORD_ATTRS["class_name"]))
+        class_name=("traffic_class", labels, dict(CLASS_COORD_ATTRS["class_name"]))
     )
     ds.attrs.update(
         provenance_attrs(

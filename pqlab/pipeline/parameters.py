@@ -130,17 +130,19 @@ def _parameter(found: dict, notebook: Path) -> Parameter:
     literal, default = _literal(found["default"] or "")
     if kind not in TYPES:  # "None" (no annotation) or another: the default's type, if one
         kind = type(default).__name__ if type(default).__name__ in TYPES and literal else ANY
-    comment, ends = found["help"].strip(), [None, None]
+    comment = found["help"].strip()
+    ends: list[float | None] = [None, None]
     declared = RANGE.search(comment)
     if declared:
         comment = comment[: declared.start()].rstrip()
         for side, text in enumerate(declared.groups()):
-            ends[side] = _literal(text)[1] if text else None
-            if text and type(ends[side]) not in (int, float):
+            end = _literal(text)[1] if text else None
+            if text and (isinstance(end, bool) or not isinstance(end, (int, float))):
                 raise ValueError(
                     f"the range of {name} in {notebook.name}'s parameters cell is "
                     f"not [MIN..MAX] of numbers: {declared.group().strip()!r}"
                 )
+            ends[side] = end if isinstance(end, (int, float)) else None
     return Parameter(name, kind, default, comment, RESERVED.get(name), *ends)
 
 
