@@ -74,9 +74,9 @@ READY_RETRY_S = 1.0
 async def _wait_for_ready(self, timeout: float | None = None) -> None:
     """Wait until the kernel answers a ``kernel_info_request`` on its shell AND its iopub channel.
 
-    jupyter_client's wait ends by reading iopub until 0.2 s pass without a message, so every
-    client made for a kept kernel waited at least 0.2 s for nothing: twice per notebook (the
-    reset's client and papermill's), 0.4 s of idle wall time per notebook. This one reads iopub
+    jupyter_client's wait ends by reading iopub until a fixed silence passes without a message,
+    so every client made for a kept kernel waited that silence out for nothing, twice per
+    notebook (the reset's client and papermill's). This one reads iopub
     until the kernel's ``idle`` status for this very request: what comes before it is flushed,
     as upstream's wait flushes it, and its arrival proves iopub connected (a fresh subscription
     can miss the first messages: the request is then sent again, as upstream does).
