@@ -75,6 +75,14 @@ def docs_dir() -> Path | None:
         return checkout if is_source_checkout() and checkout.is_dir() else None
 
 
+def file_state(path) -> tuple[str, int, int]:
+    """A file's resolved path, size and modification time (ns): a key that changes when the file
+    is replaced or edited, for what is read once per version of a file."""
+    resolved = Path(path).resolve()
+    stat = resolved.stat()
+    return str(resolved), stat.st_size, stat.st_mtime_ns
+
+
 def paper_values_file() -> Path:
     """The papers' values in effect: the file ``PQLAB_PAPER_VALUES`` names, else
     ``DATA/paper_values.csv``.

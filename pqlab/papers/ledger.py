@@ -30,11 +30,10 @@ The rule (docs/model.md, "Verdict rules")
 from __future__ import annotations
 
 import functools
-import os
 
 import pandas as pd
 
-from ..base.locations import DATA
+from ..base.locations import DATA, file_state
 from .records import MODEL_TITLES, MODELS, load_text_table
 
 #: The standing of a measured number under a model, in words.
@@ -124,14 +123,8 @@ def load_standing(path=STANDING_FILE) -> pd.DataFrame:
     return load_text_table(path, columns, "standing", STANDINGS)
 
 
-def _file_state(path) -> tuple[str, int, int]:
-    """A file's path, modification time and size: a cache key that changes when it is edited."""
-    stat = os.stat(path)
-    return str(path), stat.st_mtime_ns, stat.st_size
-
-
 @functools.lru_cache(maxsize=4)
-def _named_standings(path: str, mtime_ns: int, size: int) -> dict[tuple[str, str, str], str]:
+def _named_standings(path: str, size: int, mtime_ns: int) -> dict[tuple[str, str, str], str]:
     """(model, artefact, quantity) -> standing of :func:`load_standing`, read once per version of
     the file (a report and its site ask for it once per artefact)."""
     frame = load_standing(path)[["model", "artefact", "quantity", "standing"]]
@@ -144,7 +137,7 @@ def standing_of(table: pd.DataFrame) -> list[str]:
     :data:`UNFITTED` models: ``held_out``; a row named in :func:`load_standing`: its standing; else
     the row's role; ``numeric`` when no row of the table has a role.
     """
-    named = _named_standings(*_file_state(STANDING_FILE))
+    named = _named_standings(*file_state(STANDING_FILE))
     roles = [r if isinstance(r, str) else "" for r in table["role"]]
     any_role = any(roles)
     out = []

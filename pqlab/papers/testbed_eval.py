@@ -22,12 +22,11 @@ import collections
 import functools
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..base.locations import paper_values_file
+from ..base.locations import file_state, paper_values_file
 from ..base.units import to_ms, to_us
 from ..measure import experiments, metrics
 from ..node.engine import KEPT, POLICED, QUEUE_FULL
@@ -708,13 +707,11 @@ def paper_values() -> pd.DataFrame:
 
 def _paper_values_read_only() -> pd.DataFrame:
     """:func:`paper_values` for lookups that do not change the table: read again only when the file
-    in
-    effect, its size or its modification time changed."""
-    path = Path(paper_values_file())
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    in effect, its size or its modification time changed
+    (:func:`pqlab.base.locations.file_state`)."""
+    key = file_state(paper_values_file())
     if _PAPER_TABLE.get("key") != key:
-        table = pd.read_csv(path)
+        table = pd.read_csv(key[0])
         _PAPER_TABLE.update(key=key, table=table, rows=_row_positions(table))
     return _PAPER_TABLE["table"]
 
